@@ -1,0 +1,13 @@
+"""The IR: types, the primitive table, SSA functions, text form, verifier and interpreter."""
+from gradjit.ir import elementwise, structural
+from gradjit.ir.core import Builder, Function, Op, Value
+from gradjit.ir.interpret import interpret
+from gradjit.ir.primitive import PRIMITIVES, Primitive, ShapeError, bind
+from gradjit.ir.structural import GuardFailed
+from gradjit.ir.text import ParseError, parse
+from gradjit.ir.types import DType, TensorType, dtype, type_of
+from gradjit.ir.verify import VerifyError, verify
+
+__all__ = ["Builder", "DType", "Function", "GuardFailed", "Op", "PRIMITIVES", "ParseError",
+           "Primitive", "ShapeError", "TensorType", "Value", "VerifyError", "bind", "dtype",
+           "elementwise", "interpret", "parse", "structural", "type_of", "verify"]

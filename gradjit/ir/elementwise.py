@@ -1,0 +1,209 @@
+"""Elementwise primitives: numpy evaluation, VJP and scalar sympy meaning, one entry each.
+
+Operands of a binary primitive have one shape and one dtype: broadcasting and type
+promotion are explicit ops (`broadcast_to`, `cast`) inserted by the array surface.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.ir.primitive import Primitive, ir_type, register, require
+from gradjit.ir.types import TensorType, bool_
+from gradjit.ir.types import dtype as resolve_dtype
+
+
+def _same_type(*types: TensorType) -> TensorType:
+    first = types[0]
+    for other in types[1:]:
+        require(other.shape == first.shape, f"shapes {first.shape} and {other.shape} differ "
+                "(broadcast explicitly with broadcast_to)")
+        require(other.dtype == first.dtype, f"dtypes {first.dtype} and {other.dtype} differ "
+                "(convert explicitly with cast)")
+    return first
+
+
+def _numeric(*types):
+    t = _same_type(*types)
+    require(not t.dtype.is_bool, f"needs numbers, not {t.dtype}")
+    return t
+
+
+def _floating(*types):
+    t = _same_type(*types)
+    require(t.dtype.is_float, f"needs floating point operands, not {t.dtype}")
+    return t
+
+
+def _boolean(*types):
+    t = _same_type(*types)
+    require(t.dtype.is_bool, f"needs bool operands, not {t.dtype}")
+    return t
+
+
+def _compare_rule(*types):
+    t = _same_type(*types)
+    return TensorType(t.shape, bool_)
+
+
+def _define(name, arity, rule, evaluate, vjp, sympy=None, differentiable=True):
+    return register(Primitive(name, "elementwise", rule, evaluate, vjp, sympy=sympy,
+                              differentiable=differentiable))
+
+
+def _unary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
+    return _define(name, 1, rule, evaluate, vjp, sympy, differentiable)
+
+
+def _binary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
+    return _define(name, 2, rule, evaluate, vjp, sympy, differentiable)
+
+
+def _no_grad(arity):
+    return lambda g, out, *args, **params: (None,) * arity
+
+
+def guarded_mul(g, derivative):
+    """g * derivative, but exactly 0 where g is 0: a zero cotangent carries no gradient,
+    so an inf/nan derivative in a branch that `where` did not take cannot poison it."""
+    return where(eq(g, 0.0), zeros_like(g), mul(g, derivative))
+
+
+def _full_rule(*, value, shape, dtype):
+    require(isinstance(value, (bool, int, float)), f"a fill value is a number, not {value!r}")
+    return TensorType(tuple(shape), resolve_dtype(dtype))
+
+
+full = register(Primitive("full", "source", _full_rule,
+                          lambda *, value, shape, dtype: np.full(shape, value,
+                                                                 resolve_dtype(dtype).numpy),
+                          lambda g, y: (), params=("value", "shape", "dtype"),
+                          differentiable=False))
+
+
+def zeros_like(x):
+    t = ir_type(x)
+    return full(value=0, shape=t.shape, dtype=t.dtype.name)
+
+
+def _sigmoid(x):
+    return np.exp(-np.logaddexp(0, -x))
+
+
+def _sign(x):
+    return np.sign(x)
+
+
+# ---- unary ----
+neg = _unary("neg", _numeric, np.negative, lambda g, y, x: (neg(g),), lambda sp, x: -x)
+abs_ = _unary("abs", _numeric, np.abs, lambda g, y, x: (mul(g, sign(x)),), lambda sp, x: sp.Abs(x))
+sign = _unary("sign", _numeric, _sign, _no_grad(1), lambda sp, x: sp.sign(x), differentiable=False)
+exp = _unary("exp", _floating, np.exp, lambda g, y, x: (mul(g, y),), lambda sp, x: sp.exp(x))
+log = _unary("log", _floating, np.log, lambda g, y, x: (guarded_mul(g, div(1.0, x)),),
+             lambda sp, x: sp.log(x))
+log1p = _unary("log1p", _floating, np.log1p,
+               lambda g, y, x: (guarded_mul(g, div(1.0, add(x, 1.0))),),
+               lambda sp, x: sp.log(1 + x))
+expm1 = _unary("expm1", _floating, np.expm1, lambda g, y, x: (mul(g, add(y, 1.0)),),
+               lambda sp, x: sp.exp(x) - 1)
+sqrt = _unary("sqrt", _floating, np.sqrt, lambda g, y, x: (guarded_mul(g, div(0.5, y)),),
+              lambda sp, x: sp.sqrt(x))
+rsqrt = _unary("rsqrt", _floating, lambda x: 1 / np.sqrt(x),
+               lambda g, y, x: (guarded_mul(g, mul(-0.5, div(y, x))),),
+               lambda sp, x: 1 / sp.sqrt(x))
+sin = _unary("sin", _floating, np.sin, lambda g, y, x: (mul(g, cos(x)),), lambda sp, x: sp.sin(x))
+cos = _unary("cos", _floating, np.cos, lambda g, y, x: (neg(mul(g, sin(x))),),
+             lambda sp, x: sp.cos(x))
+tan = _unary("tan", _floating, np.tan, lambda g, y, x: (mul(g, add(mul(y, y), 1.0)),),
+             lambda sp, x: sp.tan(x))
+tanh = _unary("tanh", _floating, np.tanh, lambda g, y, x: (mul(g, sub(1.0, mul(y, y))),),
+              lambda sp, x: sp.tanh(x))
+sigmoid = _unary("sigmoid", _floating, _sigmoid,
+                 lambda g, y, x: (mul(g, mul(y, sub(1.0, y))),),
+                 lambda sp, x: 1 / (1 + sp.exp(-x)))
+floor = _unary("floor", _floating, np.floor, _no_grad(1), lambda sp, x: sp.floor(x),
+               differentiable=False)
+ceil = _unary("ceil", _floating, np.ceil, _no_grad(1), lambda sp, x: sp.ceiling(x),
+              differentiable=False)
+round_ = _unary("round", _floating, np.round, _no_grad(1), None, differentiable=False)
+
+# ---- binary arithmetic ----
+add = _binary("add", _numeric, np.add, lambda g, y, a, b: (g, g), lambda sp, a, b: a + b)
+sub = _binary("sub", _numeric, np.subtract, lambda g, y, a, b: (g, neg(g)),
+              lambda sp, a, b: a - b)
+mul = _binary("mul", _numeric, np.multiply, lambda g, y, a, b: (mul(g, b), mul(g, a)),
+              lambda sp, a, b: a * b)
+div = _binary("div", _floating, np.divide,
+              lambda g, y, a, b: (guarded_mul(g, div(1.0, b)), guarded_mul(neg(g), div(y, b))),
+              lambda sp, a, b: a / b)
+
+
+def _pow_vjp(g, y, a, b):
+    da = guarded_mul(g, mul(b, pow_(a, sub(b, 1.0))))
+    # d/db a**b = log(a) a**b; where a == 0 the limit (for b > 0) is 0, as in PyTorch.
+    safe_a = where(eq(a, 0.0), add(a, 1.0), a)
+    db = where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
+    return da, db
+
+
+pow_ = _binary("pow", _numeric, np.power, _pow_vjp, lambda sp, a, b: a ** b)
+
+
+def _split_ties(g, a, b, pick_a):
+    """Cotangent of max/min: to the chosen operand, halved on ties (as PyTorch does)."""
+    half = mul(g, 0.5)
+    zero = zeros_like(g)
+    tie = eq(a, b)
+    ga = where(tie, half, where(pick_a, g, zero))
+    gb = where(tie, half, where(pick_a, zero, g))
+    return ga, gb
+
+
+maximum = _binary("maximum", _numeric, np.maximum,
+                  lambda g, y, a, b: _split_ties(g, a, b, gt(a, b)),
+                  lambda sp, a, b: sp.Max(a, b))
+minimum = _binary("minimum", _numeric, np.minimum,
+                  lambda g, y, a, b: _split_ties(g, a, b, lt(a, b)),
+                  lambda sp, a, b: sp.Min(a, b))
+
+# ---- comparisons and logic: no gradient flows through them ----
+eq = _binary("eq", _compare_rule, np.equal, _no_grad(2), differentiable=False)
+ne = _binary("ne", _compare_rule, np.not_equal, _no_grad(2), differentiable=False)
+lt = _binary("lt", _compare_rule, np.less, _no_grad(2), differentiable=False)
+le = _binary("le", _compare_rule, np.less_equal, _no_grad(2), differentiable=False)
+gt = _binary("gt", _compare_rule, np.greater, _no_grad(2), differentiable=False)
+ge = _binary("ge", _compare_rule, np.greater_equal, _no_grad(2), differentiable=False)
+logical_and = _binary("logical_and", _boolean, np.logical_and, _no_grad(2), differentiable=False)
+logical_or = _binary("logical_or", _boolean, np.logical_or, _no_grad(2), differentiable=False)
+logical_not = _unary("logical_not", _boolean, np.logical_not, _no_grad(1), differentiable=False)
+
+
+def _where_rule(cond, a, b):
+    require(cond.dtype == bool_, f"the condition must be bool, not {cond.dtype}")
+    require(cond.shape == a.shape, f"condition shape {cond.shape} and value shape {a.shape} "
+            "differ (broadcast explicitly with broadcast_to)")
+    return _same_type(a, b)
+
+
+def _where_vjp(g, y, cond, a, b):
+    zero = zeros_like(g)
+    return None, where(cond, g, zero), where(cond, zero, g)
+
+
+where = register(Primitive("where", "elementwise", _where_rule, np.where, _where_vjp,
+                           sympy=lambda sp, c, a, b: sp.Piecewise((a, c), (b, True))))
+
+
+def _cast_rule(x, *, dtype):
+    return TensorType(x.shape, resolve_dtype(dtype))
+
+
+def _cast_vjp(g, y, x, *, dtype):
+    source = ir_type(x).dtype
+    if not (source.is_float and resolve_dtype(dtype).is_float):
+        return (None,)
+    return (cast(g, dtype=source.name),)
+
+
+cast = register(Primitive("cast", "elementwise", _cast_rule,
+                          lambda x, *, dtype: x.astype(resolve_dtype(dtype).numpy), _cast_vjp,
+                          params=("dtype",), sympy=lambda sp, x, *, dtype: x))

@@ -1,0 +1,159 @@
+"""The primitive: a name plus its rules (shape/dtype, numpy evaluation, VJP, sympy form).
+
+`bind` runs a primitive on whatever it is given: numpy arrays are evaluated at once,
+objects that define `__gradjit_bind__` (eager tensors, tracers, IR values) take over.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from gradjit.ir.types import TensorType, dtype, type_of
+
+
+class ShapeError(TypeError):
+    """A primitive was applied to operands whose shapes or dtypes it does not accept."""
+
+
+@dataclass(frozen=True, eq=False)
+class Primitive:
+    """One operation of the IR, defined once.
+
+    kind: 'elementwise', 'reduction', 'structural', 'contraction', 'source' or 'effect'.
+    shape_rule(*in_types, **params) -> TensorType (None for effects).
+    evaluate(*arrays, **params) -> numpy array: the reference semantics.
+    vjp(g, out, *args, **params) -> one cotangent (or None for "no gradient") per arg;
+      written with primitives only, so it runs on numpy, tensors and IR values alike.
+    sympy(sp, *symbols, **params) -> the scalar meaning (elementwise primitives).
+    """
+
+    name: str
+    kind: str
+    shape_rule: Callable[..., TensorType | None]
+    evaluate: Callable[..., Any]
+    vjp: Callable[..., tuple] | None
+    params: tuple[str, ...] = ()
+    sympy: Callable[..., Any] | None = None
+    variadic: bool = False
+    differentiable: bool = True
+    doc: str = field(default="", compare=False)
+
+    def __call__(self, *args, **params):
+        return bind(self, *args, **params)
+
+    def __repr__(self) -> str:
+        return f"<primitive {self.name}>"
+
+    def infer(self, *in_types: TensorType, **params) -> TensorType | None:
+        """Apply the shape rule; errors name this primitive and every operand type."""
+        try:
+            return self.shape_rule(*in_types, **params)
+        except ShapeError as error:
+            operands = ", ".join(map(str, in_types))
+            raise ShapeError(f"{self.name}({operands}): {error}") from None
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def register(prim: Primitive) -> Primitive:
+    if prim.name in PRIMITIVES:
+        raise ValueError(f"primitive {prim.name} is defined twice")
+    PRIMITIVES[prim.name] = prim
+    return prim
+
+
+def bind(prim: Primitive, *args, **params):
+    """Run `prim` on args: the highest-priority array-like argument decides how."""
+    handler = None
+    for arg in args:
+        priority = getattr(type(arg), "__gradjit_priority__", None)
+        if priority is not None and (handler is None or priority > handler.__gradjit_priority__):
+            handler = type(arg)
+    if handler is None and _ambient.stack:
+        handler = _ambient.stack[-1]
+    if handler is not None:
+        return handler.__gradjit_bind__(prim, args, params)
+    return evaluate(prim, args, params)
+
+
+class _Ambient(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_ambient = _Ambient()
+
+
+def current_ambient():
+    return _ambient.stack[-1] if _ambient.stack else None
+
+
+@contextlib.contextmanager
+def ambient_handler(handler):
+    """Within this block, primitives bound to no array-like at all (a `full`, an `iota`,
+    or numbers only) go to `handler` instead of being evaluated with numpy."""
+    _ambient.stack.append(handler)
+    try:
+        yield handler
+    finally:
+        _ambient.stack.pop()
+
+
+def evaluate(prim: Primitive, args, params):
+    """Evaluate on numpy values: check types with the shape rule, then run numpy."""
+    arrays = lift_scalars([np.asarray(a) for a in args] if args else [], args)
+    out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
+    with np.errstate(all="ignore"):
+        result = prim.evaluate(*arrays, **params)
+    if out_type is None:
+        return None
+    result = np.asarray(result)
+    if result.dtype != out_type.dtype.numpy:
+        result = result.astype(out_type.dtype.numpy)
+    return result
+
+
+def lift_scalars(arrays, originals):
+    """Python numbers among the operands become arrays of the first array's shape/dtype."""
+    like = next((a for a, o in zip(arrays, originals) if not is_python_scalar(o)), None)
+    if like is None:
+        return arrays
+    return [np.full(like.shape, o, like.dtype) if is_python_scalar(o) else a
+            for a, o in zip(arrays, originals)]
+
+
+def is_python_scalar(x) -> bool:
+    return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
+
+
+def _dtype(array):
+    return dtype(array.dtype)
+
+
+def ir_type(x) -> TensorType:
+    """The TensorType of any array-like: numpy arrays, or objects with an `ir_type`."""
+    known = getattr(x, "ir_type", None)
+    return known if known is not None else type_of(x)
+
+
+# ---- shape-rule helpers shared by the primitive definitions ----
+
+def require(condition: bool, message: str):
+    if not condition:
+        raise ShapeError(message)
+
+
+def normalize_axes(axes, rank: int) -> tuple[int, ...]:
+    """Axes as sorted non-negative ints; negative axes count from the end."""
+    out = []
+    for axis in axes:
+        require(-rank <= axis < rank, f"axis {axis} is out of range for rank {rank}")
+        out.append(axis % rank if rank else 0)
+    require(len(set(out)) == len(out), f"repeated axis in {tuple(axes)}")
+    return tuple(sorted(out))

@@ -1,0 +1,93 @@
+"""Element types and tensor types of the IR, with numpy's and PyTorch's names mapped."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DType:
+    """An element type: its IR name (`f32`), numpy dtype and PyTorch name."""
+
+    name: str
+    numpy: np.dtype
+    torch_name: str
+
+    @property
+    def is_float(self) -> bool:
+        return self.numpy.kind == "f"
+
+    @property
+    def is_int(self) -> bool:
+        return self.numpy.kind in "iu"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.numpy.kind == "b"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+bool_ = DType("bool", np.dtype(np.bool_), "bool")
+int32 = DType("i32", np.dtype(np.int32), "int32")
+int64 = DType("i64", np.dtype(np.int64), "int64")
+float32 = DType("f32", np.dtype(np.float32), "float32")
+float64 = DType("f64", np.dtype(np.float64), "float64")
+
+ALL_DTYPES = (bool_, int32, int64, float32, float64)
+FLOAT_DTYPES = (float32, float64)
+_BY_NAME = {}
+for _d in ALL_DTYPES:
+    for _alias in (_d.name, _d.torch_name, str(_d.numpy)):
+        _BY_NAME[_alias] = _d
+_BY_NAME.update(float=float32, double=float64, long=int64, int=int32)
+
+
+def dtype(spec) -> DType:
+    """Resolve `spec` (a DType, an IR/numpy/PyTorch name, or a numpy dtype) to a DType."""
+    if isinstance(spec, DType):
+        return spec
+    if isinstance(spec, str) and spec in _BY_NAME:
+        return _BY_NAME[spec]
+    try:
+        key = str(np.dtype(spec))
+    except TypeError:
+        key = None
+    if key in _BY_NAME:
+        return _BY_NAME[key]
+    known = ", ".join(d.name for d in ALL_DTYPES)
+    raise TypeError(f"gradjit has no dtype {spec!r}; known: {known}")
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A shape and an element type; prints as `f32[4,3]` (`f32[]` for a scalar)."""
+
+    shape: tuple[int, ...]
+    dtype: DType
+
+    def __post_init__(self):
+        if not all(isinstance(d, (int, np.integer)) and d >= 0 for d in self.shape):
+            raise ValueError(f"a shape holds non-negative integers, not {self.shape}")
+        object.__setattr__(self, "shape", tuple(int(d) for d in self.shape))
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __str__(self) -> str:
+        return f"{self.dtype.name}[{','.join(map(str, self.shape))}]"
+
+    __repr__ = __str__
+
+
+def type_of(array) -> TensorType:
+    """The TensorType of a numpy array (or anything numpy turns into one)."""
+    array = np.asarray(array)
+    return TensorType(array.shape, dtype(array.dtype))
