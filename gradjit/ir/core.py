@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradjit.ir.primitive import Primitive, ambient_handler, current_ambient, is_python_scalar
+from gradjit.ir.primitive import (Primitive, ambient_handler, current_ambient, is_python_scalar,
+                                  scalar_template)
 from gradjit.ir.types import TensorType, dtype as resolve_dtype
 
 
@@ -118,7 +119,7 @@ class Builder:
     def _lift(self, args) -> list[Value]:
         values = [a if isinstance(a, Value) or is_python_scalar(a) else
                   self.constant(np.asarray(a)) for a in args]
-        like = next((v for v in values if isinstance(v, Value)), None)
+        like = scalar_template(values)
         if like is None:
             return [self.constant(np.asarray(a)) for a in args]
         return [self.full(v, like.type) if is_python_scalar(v) else v for v in values]

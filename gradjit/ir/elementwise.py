@@ -126,6 +126,9 @@ ceil = _unary("ceil", _floating, np.ceil, _no_grad(1), lambda sp, x: sp.ceiling(
               differentiable=False)
 round_ = _unary("round", _floating, np.round, _no_grad(1), None, differentiable=False)
 
+stop_gradient = _unary("stop_gradient", _same_type, lambda x: x.copy(), _no_grad(1),
+                       lambda sp, x: x, differentiable=False)
+
 # ---- binary arithmetic ----
 add = _binary("add", _numeric, np.add, lambda g, y, a, b: (g, g), lambda sp, a, b: a + b)
 sub = _binary("sub", _numeric, np.subtract, lambda g, y, a, b: (g, neg(g)),

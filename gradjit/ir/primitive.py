@@ -120,12 +120,21 @@ def evaluate(prim: Primitive, args, params):
 
 
 def lift_scalars(arrays, originals):
-    """Python numbers among the operands become arrays of the first array's shape/dtype."""
-    like = next((a for a, o in zip(arrays, originals) if not is_python_scalar(o)), None)
+    """Python numbers among the operands become arrays shaped like `scalar_template`."""
+    like = scalar_template(arrays, originals)
     if like is None:
         return arrays
     return [np.full(like.shape, o, like.dtype) if is_python_scalar(o) else a
             for a, o in zip(arrays, originals)]
+
+
+def scalar_template(values, originals=None):
+    """The operand whose shape and dtype a Python number next to it takes: the last
+    non-bool array (so `where(c, x, 0)` fills like x), else the last array."""
+    originals = values if originals is None else originals
+    arrays = [v for v, o in zip(values, originals) if not is_python_scalar(o)]
+    numeric = [a for a in arrays if not ir_type(a).dtype.is_bool]
+    return (numeric or arrays or [None])[-1]
 
 
 def is_python_scalar(x) -> bool:

@@ -1,0 +1,293 @@
+"""Array functions with numpy's and PyTorch's semantics (broadcasting, promotion, axes,
+-1 in shapes), written with primitives so they run eagerly and under tracing alike."""
+from __future__ import annotations
+
+import builtins
+import math
+
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
+from gradjit.ir.types import int64
+from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
+                                 operands, result_type, to_float)
+
+
+def shape_of(x) -> tuple[int, ...]:
+    return () if is_python_scalar(x) else ir_type(x).shape
+
+
+# ---- elementwise ----
+
+def _binary(prim):
+    def apply(a, b):
+        return prim(*operands(a, b))
+    apply.__name__ = prim.name
+    return apply
+
+
+add, sub, mul = _binary(E.add), _binary(E.sub), _binary(E.mul)
+maximum, minimum = _binary(E.maximum), _binary(E.minimum)
+eq, ne, lt, le, gt, ge = map(_binary, (E.eq, E.ne, E.lt, E.le, E.gt, E.ge))
+
+
+def true_divide(a, b):
+    dt = result_type(a, b)
+    if not dt.is_float:
+        dt = default_float(a, b)
+    return E.div(*operands(a, b, dtype=dt))
+
+
+def power(a, b):
+    return E.pow(*operands(a, b))
+
+
+def _logical(prim):
+    def apply(a, b):
+        return prim(*operands(a, b, dtype="bool"))
+    apply.__name__ = prim.name
+    return apply
+
+
+logical_and, logical_or = _logical(E.logical_and), _logical(E.logical_or)
+
+
+def logical_not(x):
+    return E.logical_not(astype(x, "bool"))
+
+
+def where(cond, a, b):
+    shape = broadcast_shapes(shape_of(cond), shape_of(a), shape_of(b))
+    x, y = operands(a, b)
+    return E.where(broadcast(astype(cond, "bool"), shape), broadcast(x, shape),
+                   broadcast(y, shape))
+
+
+def _float_unary(prim):
+    def apply(x):
+        return prim(to_float(x))
+    apply.__name__ = prim.name
+    return apply
+
+
+exp, log, log1p, expm1, sqrt, rsqrt = map(_float_unary, (E.exp, E.log, E.log1p, E.expm1, E.sqrt,
+                                                         E.rsqrt))
+sin, cos, tan, tanh, sigmoid = map(_float_unary, (E.sin, E.cos, E.tan, E.tanh, E.sigmoid))
+
+
+def _integer_passthrough(prim):
+    def apply(x):
+        return x if not ir_type(x).dtype.is_float else prim(x)
+    apply.__name__ = prim.name
+    return apply
+
+
+floor, ceil, round_ = map(_integer_passthrough, (E.floor, E.ceil, E.round_))
+neg, abs_, sign, stop_gradient = E.neg, E.abs_, E.sign, E.stop_gradient
+
+
+def relu(x):
+    return where(gt(x, 0), x, 0)
+
+
+def clip(x, lo=None, hi=None):
+    """Clamp into [lo, hi]; the gradient is 1 on the closed interval, as in PyTorch."""
+    if lo is not None:
+        x = where(lt(x, lo), lo, x)
+    if hi is not None:
+        x = where(gt(x, hi), hi, x)
+    return x
+
+
+def isfinite(x):
+    return lt(abs_(x), math.inf) if ir_type(x).dtype.is_float else ge(x, x)
+
+
+# ---- reductions ----
+
+def normalize_axes(axis, rank: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(rank))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    out = []
+    for a in axes:
+        if not -max(rank, 1) <= a < max(rank, 1):
+            raise IndexError(f"axis {a} is out of range for an array of rank {rank}")
+        out.append(a % rank if rank else 0)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {axes}")
+    return tuple(sorted(set(out))) if rank else ()
+
+
+def sum_(x, axis=None, keepdims=False, dtype=None):
+    t = ir_type(x)
+    if dtype is not None:
+        x = astype(x, dtype)
+    elif not t.dtype.is_float:
+        x = astype(x, int64)
+    return S.reduce_sum(x, axes=normalize_axes(axis, t.rank), keepdims=keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    t = ir_type(x)
+    if not t.dtype.is_float and flavor(x) == "torch":
+        raise TypeError(f"mean(): could not infer output dtype. Input dtype must be either a "
+                        f"floating point or complex dtype. Got: {t.dtype.torch_name.title()}")
+    axes = normalize_axes(axis, t.rank)
+    count = math.prod(t.shape[a] for a in axes)
+    return true_divide(sum_(to_float(x), axes, keepdims), float(count) if count else math.nan)
+
+
+def amax(x, axis=None, keepdims=False):
+    return _extremum(S.reduce_max, "max", x, axis, keepdims)
+
+
+def amin(x, axis=None, keepdims=False):
+    return _extremum(S.reduce_min, "min", x, axis, keepdims)
+
+
+def _extremum(prim, name, x, axis, keepdims):
+    t = ir_type(x)
+    axes = normalize_axes(axis, t.rank)
+    if any(t.shape[a] == 0 for a in axes):
+        raise ValueError(f"{name}(): cannot reduce an empty axis of shape {t.shape}: there is "
+                         "no identity")
+    return prim(x, axes=axes, keepdims=keepdims)
+
+
+def norm(x, axis=None, keepdims=False):
+    """The 2-norm; its gradient at 0 is 0 (a subgradient) instead of nan."""
+    squares = sum_(mul(x, x), axis, keepdims)
+    zero = eq(squares, 0)
+    return where(zero, 0, sqrt(where(zero, 1, squares)))
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))), stable; rows of -inf give -inf and a zero gradient."""
+    x = to_float(x)
+    axes = normalize_axes(axis, ir_type(x).rank)
+    peak = stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
+    peak = where(isfinite(peak), peak, 0)
+    total = sum_(exp(sub(x, peak)), axes, keepdims=True)
+    empty = eq(total, 0)
+    out = add(where(empty, -math.inf, log(where(empty, 1, total))), peak)
+    return out if keepdims else squeeze(out, axes)
+
+
+def softmax(x, axis=-1):
+    x = to_float(x)
+    axes = normalize_axes(axis, ir_type(x).rank)
+    shifted = exp(sub(x, stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))))
+    return true_divide(shifted, sum_(shifted, axes, keepdims=True))
+
+
+def log_softmax(x, axis=-1):
+    return sub(to_float(x), logsumexp(x, axis, keepdims=True))
+
+
+# ---- shapes ----
+
+def reshape(x, *shape):
+    shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
+    shape = tuple(int(d) for d in shape)
+    t = ir_type(x)
+    if shape.count(-1) > 1:
+        raise ValueError(f"only one dimension can be inferred (-1) in {shape}")
+    if -1 in shape:
+        known = math.prod(d for d in shape if d != -1)
+        if known == 0 or t.size % known:
+            raise ShapeError(f"shape {shape} is invalid for input of size {t.size}")
+        shape = tuple(t.size // known if d == -1 else d for d in shape)
+    if math.prod(shape) != t.size:
+        raise ShapeError(f"shape {shape} is invalid for input of size {t.size}")
+    return x if shape == t.shape else S.reshape(x, shape=shape)
+
+
+def transpose(x, axes=None):
+    rank = ir_type(x).rank
+    perm = tuple(reversed(range(rank))) if axes is None else tuple(a % rank for a in axes)
+    if sorted(perm) != list(range(rank)):
+        raise ValueError(f"axes {axes} do not permute the {rank} dimensions")
+    return x if perm == tuple(range(rank)) else S.transpose(x, perm=perm)
+
+
+def swapaxes(x, a, b):
+    rank = ir_type(x).rank
+    perm = list(range(rank))
+    a, b = normalize_axes(a, rank)[0], normalize_axes(b, rank)[0]
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+def expand_dims(x, axis):
+    shape = list(ir_type(x).shape)
+    axis = axis % (len(shape) + 1) if -len(shape) - 1 <= axis <= len(shape) else None
+    if axis is None:
+        raise IndexError(f"dimension out of range for inserting into rank {len(shape)}")
+    shape.insert(axis, 1)
+    return reshape(x, tuple(shape))
+
+
+def squeeze(x, axis=None):
+    shape = ir_type(x).shape
+    axes = [a for a, d in enumerate(shape) if d == 1] if axis is None else [
+        a for a in normalize_axes(axis, len(shape)) if shape[a] == 1]
+    return reshape(x, tuple(d for a, d in enumerate(shape) if a not in axes))
+
+
+def broadcast_to(x, shape):
+    shape = tuple(shape)
+    broadcast_shapes(ir_type(x).shape, shape)
+    return broadcast(x, shape)
+
+
+def concatenate(xs, axis=0):
+    xs = list(xs)
+    if not xs:
+        raise ValueError("need at least one array to concatenate")
+    dt = result_type(*xs)
+    rank = ir_type(xs[0]).rank
+    if rank == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axes(axis, rank)[0]
+    return S.concatenate(*(astype(x, dt) for x in xs), axis=axis)
+
+
+def stack(xs, axis=0):
+    xs = list(xs)
+    if not xs:
+        raise ValueError("need at least one array to stack")
+    shapes = {ir_type(x).shape for x in xs}
+    if len(shapes) > 1:
+        raise ShapeError(f"stack expects each array to be equal size, got {sorted(shapes)}")
+    return concatenate([expand_dims(x, axis) for x in xs], axis)
+
+
+def matmul(a, b):
+    """numpy's matmul: 1-d operands gain and lose a unit axis, batch axes broadcast."""
+    dt = result_type(a, b)
+    x, y = astype(a, dt), astype(b, dt)
+    xs, ys = ir_type(x).shape, ir_type(y).shape
+    if not xs or not ys:
+        raise ShapeError("matmul: both operands need at least one dimension")
+    x2 = reshape(x, (1,) + xs) if len(xs) == 1 else x
+    y2 = reshape(y, ys + (1,)) if len(ys) == 1 else y
+    s1, s2 = ir_type(x2).shape, ir_type(y2).shape
+    if s1[-1] != s2[-2]:
+        raise ShapeError(f"matmul: shapes {xs} and {ys} cannot be multiplied "
+                         f"({s1[-2]}x{s1[-1]} and {s2[-2]}x{s2[-1]})")
+    batch = broadcast_shapes(s1[:-2], s2[:-2])
+    lead = (1,) if not batch else ()
+    out = S.matmul(broadcast(reshape(x2, lead + s1) if lead else x2, lead + batch + s1[-2:]),
+                   broadcast(reshape(y2, lead + s2) if lead else y2, lead + batch + s2[-2:]))
+    shape = batch + (s1[-2],) * (len(xs) > 1) + (s2[-1],) * (len(ys) > 1)
+    return reshape(out, shape)
+
+
+def dot(a, b):
+    ranks = (ir_type(a).rank, ir_type(b).rank)
+    if builtins.max(ranks) > 2:
+        raise ShapeError(f"dot supports operands of rank <= 2, got ranks {ranks}")
+    if 0 in ranks:
+        return mul(a, b)
+    return matmul(a, b)

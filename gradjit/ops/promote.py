@@ -1,0 +1,112 @@
+"""Type promotion and broadcasting of operands, as numpy (NEP 50) and PyTorch define them.
+
+Array-likes name their flavor (`__gradjit_flavor__`): "torch" or "numpy". The flavors differ
+in the default float (float32 / float64) and in whether 0-d arrays promote weakly like
+Python scalars (PyTorch) or like any array (numpy)."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
+from gradjit.ir.types import DType, bool_, float32, float64, int64
+from gradjit.ir.types import dtype as resolve_dtype
+
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
+
+
+def flavor(*xs) -> str:
+    for x in xs:
+        f = getattr(x, "__gradjit_flavor__", None)
+        if f is not None:
+            return f
+    return "numpy"
+
+
+def default_float(*xs) -> DType:
+    return float32 if flavor(*xs) == "torch" else float64
+
+
+def category(dt: DType) -> int:
+    return _CATEGORY[dt.numpy.kind]
+
+
+def scalar_dtype(value) -> DType:
+    if isinstance(value, bool):
+        return bool_
+    return int64 if isinstance(value, int) else float64
+
+
+def result_type(*xs) -> DType:
+    """The common dtype of the operands. Tiers promote weakly: a lower tier (Python scalars;
+    for PyTorch also 0-d tensors) only matters when its category (bool < int < float) is
+    higher than everything above it, and then gives its category's default type."""
+    torch = flavor(*xs) == "torch"
+    tiers = ([], [], [])  # arrays, 0-d tensors (PyTorch only), Python scalars
+    for x in xs:
+        if is_python_scalar(x):
+            tiers[2].append(scalar_dtype(x))
+        else:
+            t = ir_type(x)
+            tiers[1 if torch and t.rank == 0 else 0].append(t.dtype)
+    best = None
+    for tier, dtypes in enumerate(tiers):
+        if not dtypes:
+            continue
+        candidate = _widest(dtypes)
+        if best is None:
+            best = candidate if tier < 2 else _category_default(candidate, xs)
+        elif category(candidate) > category(best):
+            best = candidate if tier < 2 else _category_default(candidate, xs)
+    return best
+
+
+def _category_default(dt: DType, xs) -> DType:
+    return {0: bool_, 1: int64, 2: default_float(*xs)}[category(dt)]
+
+
+def _widest(dtypes) -> DType:
+    return max(dtypes, key=lambda d: (category(d), d.numpy.itemsize))
+
+
+def broadcast_shapes(*shapes) -> tuple[int, ...]:
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(rank):
+        dims = {s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0} - {1}
+        if len(dims) > 1:
+            listed = " and ".join(str(tuple(s)) for s in shapes)
+            raise ShapeError(f"shapes {listed} cannot be broadcast together")
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def astype(x, dt):
+    dt = resolve_dtype(dt)
+    if is_python_scalar(x):
+        return x
+    return x if ir_type(x).dtype == dt else E.cast(x, dtype=dt.name)
+
+
+def broadcast(x, shape):
+    if is_python_scalar(x):
+        return x
+    return x if ir_type(x).shape == tuple(shape) else S.broadcast_to(x, shape=tuple(shape))
+
+
+def operands(*xs, dtype=None):
+    """Cast to the common (or given) dtype and broadcast to the common shape."""
+    dt = resolve_dtype(dtype) if dtype is not None else result_type(*xs)
+    shape = broadcast_shapes(*(ir_type(x).shape for x in xs if not is_python_scalar(x)))
+    out = [broadcast(astype(x, dt), shape) for x in xs]
+    if all(is_python_scalar(x) for x in out):
+        out[0] = np.asarray(out[0], dt.numpy)
+    return out
+
+
+def to_float(x):
+    """Integers and bools become the flavor's default float, as math functions need."""
+    t = ir_type(x)
+    return x if t.dtype.is_float else E.cast(x, dtype=default_float(x).name)
+
