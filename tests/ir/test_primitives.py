@@ -1,0 +1,220 @@
+"""Every primitive, run by the interpreter, equals an independent numpy expression."""
+import numpy as np
+import pytest
+
+from gradjit.ir import PRIMITIVES, Builder, GuardFailed, ShapeError, TensorType, interpret
+from gradjit.ir import dtype as resolve
+from gradjit.ir.primitive import bind
+
+rng = np.random.default_rng(0)
+SHAPES = [(), (0,), (5,), (3, 4), (2, 0, 3), (2, 3, 4)]
+FLOATS = ["f32", "f64"]
+
+
+def run(name, *arrays, **params):
+    """Build a one-op function and interpret it: the path every backend is compared with."""
+    with Builder(name) as b:
+        args = [b.param(TensorType(a.shape, resolve(a.dtype)), f"a{i}") for i, a in
+                enumerate(arrays)]
+        out = PRIMITIVES[name](*args, **params)
+    fn = b.build([out] if out is not None else [])
+    result = interpret(fn, *arrays)
+    return result[0] if result else None
+
+
+def data(shape, dt, low=-3.0, high=3.0):
+    if dt == "bool":
+        return rng.random(shape) > 0.5
+    if dt in ("i32", "i64"):
+        return rng.integers(-5, 6, shape).astype(resolve(dt).numpy)
+    return rng.uniform(low, high, shape).astype(resolve(dt).numpy)
+
+
+UNARY = {
+    "neg": (np.negative, None), "abs": (np.abs, None), "sign": (np.sign, None),
+    "exp": (np.exp, None), "log": (np.log, (0.1, 5)), "log1p": (np.log1p, (-0.9, 5)),
+    "expm1": (np.expm1, None), "sqrt": (np.sqrt, (0, 5)), "rsqrt": (lambda x: 1 / np.sqrt(x),
+                                                                     (0.1, 5)),
+    "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, (-1.2, 1.2)),
+    "tanh": (np.tanh, None), "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), None),
+    "floor": (np.floor, None), "ceil": (np.ceil, None), "round": (np.round, None),
+    "stop_gradient": (lambda x: x, None),
+}
+BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+    "pow": np.power, "maximum": np.maximum, "minimum": np.minimum, "eq": np.equal,
+    "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary(name, shape, dt):
+    reference, domain = UNARY[name]
+    x = data(shape, dt, *(domain or (-3, 3)))
+    out = run(name, x)
+    assert out.dtype == x.dtype and out.shape == x.shape
+    np.testing.assert_allclose(out, reference(x).astype(x.dtype), rtol=2e-6 if dt == "f32"
+                               else 1e-14)
+
+
+@pytest.mark.parametrize("dt", FLOATS + ["i32", "i64"])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary(name, shape, dt):
+    if name == "div" and dt.startswith("i"):
+        with pytest.raises(ShapeError, match="div.*floating point"):
+            run(name, data(shape, dt), data(shape, dt))
+        return
+    a = data(shape, dt, 0.5, 3) if name == "pow" else data(shape, dt)
+    b = np.abs(data(shape, dt)) if name == "pow" else data(shape, dt)
+    if name == "div":
+        b = np.where(b == 0, 1, b).astype(b.dtype)
+    np.testing.assert_allclose(run(name, a, b), BINARY[name](a, b), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,reference", [("logical_and", np.logical_and),
+                                            ("logical_or", np.logical_or)])
+def test_logic(name, reference):
+    a, b = data((4, 3), "bool"), data((4, 3), "bool")
+    np.testing.assert_array_equal(run(name, a, b), reference(a, b))
+    np.testing.assert_array_equal(run("logical_not", a), ~a)
+
+
+def test_where_and_cast():
+    c, a, b = data((3, 4), "bool"), data((3, 4), "f32"), data((3, 4), "f32")
+    np.testing.assert_array_equal(run("where", c, a, b), np.where(c, a, b))
+    x = data((2, 5), "f64")
+    for target in ("f32", "i32", "i64", "bool"):
+        np.testing.assert_array_equal(run("cast", x, dtype=target), x.astype(resolve(target).numpy))
+
+
+@pytest.mark.parametrize("source,target", [((3,), (4, 3)), ((1, 3), (2, 5, 3)), ((), (2, 2)),
+                                           ((2, 1), (2, 0)), ((4, 1, 3), (4, 5, 3))])
+def test_broadcast_to(source, target):
+    x = data(source, "f32")
+    np.testing.assert_array_equal(run("broadcast_to", x, shape=target),
+                                  np.broadcast_to(x, target))
+
+
+@pytest.mark.parametrize("shape,new", [((2, 3, 4), (6, 4)), ((0, 3), (3, 0)), ((), (1, 1)),
+                                       ((5,), (5,))])
+def test_reshape(shape, new):
+    x = data(shape, "f64")
+    np.testing.assert_array_equal(run("reshape", x, shape=new), x.reshape(new))
+
+
+@pytest.mark.parametrize("perm", [(0, 1, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0)])
+def test_transpose(perm):
+    x = data((2, 3, 4), "f32")
+    np.testing.assert_array_equal(run("transpose", x, perm=perm), x.transpose(perm))
+
+
+AXES = [(), (0,), (1,), (2,), (0, 2), (0, 1, 2)]
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axes", AXES)
+@pytest.mark.parametrize("name,reference", [("reduce_sum", np.sum), ("reduce_max", np.max),
+                                            ("reduce_min", np.min)])
+@pytest.mark.parametrize("dt", FLOATS + ["i64"])
+def test_reductions(name, reference, axes, keepdims, dt):
+    x = data((2, 3, 4), dt)
+    np.testing.assert_allclose(run(name, x, axes=axes, keepdims=keepdims),
+                               reference(x, axis=axes, keepdims=keepdims), rtol=1e-6)
+
+
+def test_reduce_sum_of_empty_and_scalar():
+    np.testing.assert_array_equal(run("reduce_sum", data((0, 3), "f32"), axes=(0,),
+                                      keepdims=False), np.zeros(3, np.float32))
+    x = data((), "f64")
+    assert run("reduce_sum", x, axes=(), keepdims=False) == x
+
+
+def test_reduce_max_of_empty_axis_raises():
+    with pytest.raises(ValueError):
+        run("reduce_max", data((0, 3), "f32"), axes=(0,), keepdims=False)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("sa,sb", [((3, 4), (4, 5)), ((2, 3, 4), (2, 4, 1)), ((0, 4), (4, 2)),
+                                   ((3, 0), (0, 2))])
+def test_matmul(sa, sb, dt):
+    a, b = data(sa, dt), data(sb, dt)
+    np.testing.assert_allclose(run("matmul", a, b), a @ b, rtol=1e-5)
+
+
+@pytest.mark.parametrize("start,stop,step", [((0, 0), (5, 7), (1, 1)), ((1, 2), (5, 7), (2, 3)),
+                                             ((3, 0), (3, 7), (1, 1)), ((4, 6), (5, 7), (5, 5))])
+def test_slice(start, stop, step):
+    x = data((5, 7), "f64")
+    expected = x[tuple(map(slice, start, stop, step))]
+    np.testing.assert_array_equal(run("slice", x, start=start, stop=stop, step=step), expected)
+
+
+def test_pad():
+    x = data((2, 3), "f32")
+    out = run("pad", x, low=(1, 0), high=(2, 1), interior=(1, 2), value=-1.0)
+    expected = np.full((1 + 2 + 3, 0 + 1 + 3 + 2 * 2), -1.0, np.float32)
+    expected[1:4:2, 0:7:3] = x
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_gather_and_scatter_add(axis):
+    x = data((4, 5), "f64")
+    idx = np.array([[0, 3], [-1, 1], [3, 3]], np.int64)
+    np.testing.assert_array_equal(run("gather", x, idx, axis=axis), np.take(x, idx, axis=axis))
+    updates = data(x.shape[:axis] + idx.shape + x.shape[axis + 1:], "f64")
+    expected = x.copy()
+    np.add.at(np.moveaxis(expected, axis, 0), idx.reshape(-1),
+              np.moveaxis(updates.reshape(x.shape[:axis] + (6,) + x.shape[axis + 1:]), axis, 0))
+    np.testing.assert_allclose(run("scatter_add", x, idx, updates, axis=axis), expected)
+
+
+def test_gather_out_of_range_raises_index_error():
+    with pytest.raises(IndexError):
+        run("gather", data((4,), "f32"), np.array([4]), axis=0)
+    with pytest.raises(IndexError):
+        run("scatter_add", data((4,), "f32"), np.array([-5]), data((1,), "f32"), axis=0)
+
+
+def test_concatenate():
+    parts = [data((2, 3), "f32"), data((0, 3), "f32"), data((1, 3), "f32")]
+    np.testing.assert_array_equal(run("concatenate", *parts, axis=0), np.concatenate(parts))
+
+
+def test_sources():
+    np.testing.assert_array_equal(bind(PRIMITIVES["iota"], shape=(2, 3), dtype="i32", axis=1),
+                                  np.broadcast_to(np.arange(3, dtype=np.int32), (2, 3)))
+    np.testing.assert_array_equal(bind(PRIMITIVES["full"], value=2.5, shape=(2,), dtype="f64"),
+                                  np.full(2, 2.5))
+    value = [[1.0, 2.0], [3.0, 4.5]]
+    np.testing.assert_array_equal(bind(PRIMITIVES["constant"], value=value, shape=(2, 2),
+                                       dtype="f32"), np.array(value, np.float32))
+
+
+def test_guard():
+    assert run("guard", np.array(True), expected=True, site="f.py:1") is None
+    with pytest.raises(GuardFailed, match="f.py:1"):
+        run("guard", np.array(False), expected=True, site="f.py:1")
+
+
+@pytest.mark.parametrize("name,args,params,message", [
+    ("add", [(3,), (4,)], {}, r"add\(f32\[3\], f32\[4\]\): shapes \(3,\) and \(4,\) differ"),
+    ("matmul", [(3, 4), (5, 2)], {}, r"matmul\(f32\[3,4\], f32\[5,2\]\): inner dims 4 and 5"),
+    ("broadcast_to", [(3,)], {"shape": (2, 4)}, r"cannot broadcast shape \(3,\) to \(2, 4\)"),
+    ("reshape", [(6,)], {"shape": (4,)}, r"cannot reshape \(6,\)"),
+    ("reduce_sum", [(2, 3)], {"axes": (-1,), "keepdims": False}, r"axes \(-1,\) must lie in"),
+    ("concatenate", [(2, 3), (2, 4)], {"axis": 0}, r"shapes \(2, 3\) and \(2, 4\) differ off"),
+])
+def test_shape_errors_name_the_primitive_and_shapes(name, args, params, message):
+    with pytest.raises(ShapeError, match=message):
+        run(name, *[data(s, "f32") for s in args], **params)
+
+
+def test_dtype_mismatch_is_an_error():
+    with pytest.raises(ShapeError, match="dtypes f32 and f64 differ"):
+        run("mul", data((2,), "f32"), data((2,), "f64"))
