@@ -35,10 +35,21 @@ def getitem(x, index):
     parts = _parts(index)
     if all(_is_basic(p) for p in parts):
         return _basic(x, parts)
-    known = [p if _is_basic(p) else constant_value(p) for p in parts]
-    if all(k is not None for k in known):
-        return _by_positions(x, tuple(known))
+    known = _known_parts(parts)
+    if known is not None:
+        return _by_positions(x, known)
     return _runtime_gather(x, parts)
+
+
+def _known_parts(parts):
+    """The index with array parts as numpy values, or None if one is known only at run time."""
+    known = []
+    for p in parts:
+        value = p if _is_basic(p) else constant_value(p)
+        if value is None and p is not None:
+            return None
+        known.append(value)
+    return tuple(known)
 
 
 def _expand_ellipsis(parts, rank):
@@ -127,11 +138,11 @@ def index_put(x, index, value):
     """x with x[index] = value: a new array (numpy's rule: the last write to a position wins)."""
     t = ir_type(x)
     parts = _parts(index)
-    known = [p if _is_basic(p) else constant_value(p) for p in parts]
-    if any(k is None for k in known):
+    known = _known_parts(parts)
+    if known is None:
         raise IndexError("assignment through an index array computed at run time is not "
                          "supported; use where() or scatter_add")
-    positions = np.asarray(_positions(t.shape, tuple(known)), np.int64)
+    positions = np.asarray(_positions(t.shape, known), np.int64)
     value = broadcast(astype(value, t.dtype), positions.shape)
     if not is_python_scalar(value) and ir_type(value).shape != positions.shape:
         raise ValueError(f"cannot assign a value of shape {ir_type(value).shape} to an index "

@@ -54,7 +54,8 @@ def result_type(*xs) -> DType:
     for tier, dtypes in enumerate(tiers):
         if not dtypes:
             continue
-        candidate = _widest(dtypes)
+        candidate = _widest(dtypes) if torch or tier else resolve_dtype(
+            np.result_type(*(d.numpy for d in dtypes)))
         if best is None:
             best = candidate if tier < 2 else _category_default(candidate, xs)
         elif category(candidate) > category(best):
