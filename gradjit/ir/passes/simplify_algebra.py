@@ -1,0 +1,99 @@
+"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, --x, where on a known condition),
+shape no-ops, and chains (transpose of transpose, reshape of reshape, broadcast of broadcast,
+broadcast or reshape of a fill) folded into one op. stop_gradient has done its job once
+gradients exist, so it is removed: run this pass only after autodiff."""
+from __future__ import annotations
+
+from gradjit.ir.core import Function
+from gradjit.ir.passes.rewrite import definitions, fill_value, rewrite
+
+
+def simplify_algebra(fn: Function) -> Function:
+    defs = definitions(fn)
+
+    def rule(op, builder):
+        simplify = RULES.get(op.prim.name)
+        emitted = len(builder.ops)
+        out = simplify(op, defs, builder) if simplify else None
+        for new in builder.ops[emitted:] if out is not None else [op]:
+            defs[new.out] = new
+        return out
+
+    return rewrite(fn, rule)
+
+
+def _is_fill(value, number, defs) -> bool:
+    fill = fill_value(value, defs)
+    return fill is not None and not isinstance(fill, bool) and fill == number
+
+
+def _identity(number, sides):
+    """x op c -> x, where c is a fill of `number` on one of the `sides` (0 left, 1 right)."""
+    def simplify(op, defs, builder):
+        for side in sides:
+            if _is_fill(op.inputs[side], number, defs):
+                return op.inputs[1 - side]
+        return None
+    return simplify
+
+
+def _producer(value, name, defs):
+    op = defs.get(value)
+    return op if op is not None and op.prim.name == name else None
+
+
+def _neg(op, defs, builder):
+    inner = _producer(op.inputs[0], "neg", defs)
+    return inner.inputs[0] if inner else None
+
+
+def _where(op, defs, builder):
+    cond, a, b = op.inputs
+    if a is b:
+        return a
+    fill = fill_value(cond, defs)
+    return None if fill is None else (a if fill else b)
+
+
+def _transpose(op, defs, builder):
+    x, perm = op.inputs[0], op.params["perm"]
+    inner = _producer(x, "transpose", defs)
+    if inner:
+        x, perm = inner.inputs[0], tuple(inner.params["perm"][p] for p in perm)
+    if perm == tuple(range(len(perm))):
+        return x
+    return builder.emit(op.prim, [x], {"perm": perm}) if inner else None
+
+
+def _reshape_like(op, defs, builder):
+    """reshape and broadcast_to: a no-op to the same shape, a chain collapses, a fill refills."""
+    x, shape = op.inputs[0], op.params["shape"]
+    if x.type.shape == op.out.type.shape:
+        return x
+    fill = fill_value(x, defs)
+    if fill is not None:
+        return builder.full(fill, op.out.type)
+    inner = _producer(x, op.prim.name, defs)
+    return builder.emit(op.prim, [inner.inputs[0]], {"shape": shape}) if inner else None
+
+
+def _same_type(op, defs, builder):
+    """cast to the type it has, stop_gradient after autodiff, reductions over no axis."""
+    x = op.inputs[0]
+    return x if x.type == op.out.type else None
+
+
+RULES = {
+    "add": _identity(0, (0, 1)),
+    "sub": _identity(0, (1,)),
+    "mul": _identity(1, (0, 1)),
+    "div": _identity(1, (1,)),
+    "neg": _neg,
+    "where": _where,
+    "transpose": _transpose,
+    "reshape": _reshape_like,
+    "broadcast_to": _reshape_like,
+    "cast": _same_type,
+    "stop_gradient": _same_type,
+    "reduce_sum": _same_type,
+}
