@@ -124,7 +124,17 @@ floor = _unary("floor", _floating, np.floor, _no_grad(1), lambda sp, x: sp.floor
                differentiable=False)
 ceil = _unary("ceil", _floating, np.ceil, _no_grad(1), lambda sp, x: sp.ceiling(x),
               differentiable=False)
-round_ = _unary("round", _floating, np.round, _no_grad(1), None, differentiable=False)
+
+
+def _round_half_even(sp, x):
+    """numpy's and PyTorch's rounding: halfway cases go to the even neighbour."""
+    half = sp.Rational(1, 2)
+    tie = sp.Eq(x + half, sp.floor(x + half))
+    return sp.Piecewise((2 * sp.floor((x + half) / 2), tie), (sp.floor(x + half), True))
+
+
+round_ = _unary("round", _floating, np.round, _no_grad(1), _round_half_even,
+                differentiable=False)
 
 stop_gradient = _unary("stop_gradient", _same_type, lambda x: x.copy(), _no_grad(1),
                        lambda sp, x: x, differentiable=False)
@@ -169,15 +179,24 @@ minimum = _binary("minimum", _numeric, np.minimum,
                   lambda sp, a, b: sp.Min(a, b))
 
 # ---- comparisons and logic: no gradient flows through them ----
-eq = _binary("eq", _compare_rule, np.equal, _no_grad(2), differentiable=False)
-ne = _binary("ne", _compare_rule, np.not_equal, _no_grad(2), differentiable=False)
-lt = _binary("lt", _compare_rule, np.less, _no_grad(2), differentiable=False)
-le = _binary("le", _compare_rule, np.less_equal, _no_grad(2), differentiable=False)
-gt = _binary("gt", _compare_rule, np.greater, _no_grad(2), differentiable=False)
-ge = _binary("ge", _compare_rule, np.greater_equal, _no_grad(2), differentiable=False)
-logical_and = _binary("logical_and", _boolean, np.logical_and, _no_grad(2), differentiable=False)
-logical_or = _binary("logical_or", _boolean, np.logical_or, _no_grad(2), differentiable=False)
-logical_not = _unary("logical_not", _boolean, np.logical_not, _no_grad(1), differentiable=False)
+eq = _binary("eq", _compare_rule, np.equal, _no_grad(2), lambda sp, a, b: sp.Eq(a, b),
+             differentiable=False)
+ne = _binary("ne", _compare_rule, np.not_equal, _no_grad(2), lambda sp, a, b: sp.Ne(a, b),
+             differentiable=False)
+lt = _binary("lt", _compare_rule, np.less, _no_grad(2), lambda sp, a, b: sp.Lt(a, b),
+             differentiable=False)
+le = _binary("le", _compare_rule, np.less_equal, _no_grad(2), lambda sp, a, b: sp.Le(a, b),
+             differentiable=False)
+gt = _binary("gt", _compare_rule, np.greater, _no_grad(2), lambda sp, a, b: sp.Gt(a, b),
+             differentiable=False)
+ge = _binary("ge", _compare_rule, np.greater_equal, _no_grad(2), lambda sp, a, b: sp.Ge(a, b),
+             differentiable=False)
+logical_and = _binary("logical_and", _boolean, np.logical_and, _no_grad(2),
+                      lambda sp, a, b: sp.And(a, b), differentiable=False)
+logical_or = _binary("logical_or", _boolean, np.logical_or, _no_grad(2),
+                     lambda sp, a, b: sp.Or(a, b), differentiable=False)
+logical_not = _unary("logical_not", _boolean, np.logical_not, _no_grad(1),
+                     lambda sp, a: sp.Not(a), differentiable=False)
 
 
 def _where_rule(cond, a, b):
