@@ -39,7 +39,7 @@ def true_divide(a, b):
 
 
 def power(a, b):
-    return E.pow(*operands(a, b))
+    return E.pow_(*operands(a, b))
 
 
 def _logical(prim):

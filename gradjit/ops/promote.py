@@ -2,7 +2,8 @@
 
 Array-likes name their flavor (`__gradjit_flavor__`): "torch" or "numpy". The flavors differ
 in the default float (float32 / float64) and in whether 0-d arrays promote weakly like
-Python scalars (PyTorch) or like any array (numpy)."""
+Python scalars (PyTorch) or like any array (numpy). An array-like with a true
+`__gradjit_weak__` stands for a Python number and promotes like one."""
 from __future__ import annotations
 
 import numpy as np
@@ -47,6 +48,8 @@ def result_type(*xs) -> DType:
     for x in xs:
         if is_python_scalar(x):
             tiers[2].append(scalar_dtype(x))
+        elif getattr(x, "__gradjit_weak__", False):  # a traced Python number
+            tiers[2].append(ir_type(x).dtype)
         else:
             t = ir_type(x)
             tiers[1 if torch and t.rank == 0 else 0].append(t.dtype)

@@ -1,4 +1,4 @@
-"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, --x, where on a known condition),
+"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, where on a known condition),
 shape no-ops, and chains (transpose of transpose, reshape of reshape, broadcast of broadcast,
 broadcast or reshape of a fill) folded into one op. stop_gradient has done its job once
 gradients exist, so it is removed: run this pass only after autodiff."""
@@ -88,6 +88,7 @@ RULES = {
     "sub": _identity(0, (1,)),
     "mul": _identity(1, (0, 1)),
     "div": _identity(1, (1,)),
+    "pow": _identity(1, (1,)),
     "neg": _neg,
     "where": _where,
     "transpose": _transpose,

@@ -1,0 +1,48 @@
+"""Python -> IR: traced values, numpy dispatch, guards, the specialization cache, and the
+transformations grad, value_and_grad and jit."""
+from __future__ import annotations
+
+from gradjit.ir.elementwise import stop_gradient
+from gradjit.tracer.api import Transformed
+from gradjit.tracer.array_methods import TracerArrayConversionError
+from gradjit.tracer.cache import CacheInfo, RetraceWarning
+from gradjit.tracer.trace import TraceError, Traced
+
+
+def _decorator(mode, fn, **options):
+    if fn is None:
+        return lambda f: Transformed(f, mode, **options)
+    return Transformed(fn, mode, **options)
+
+
+def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64):
+    """The gradient of scalar-valued `fn` with respect to the arguments `argnums`, compiled.
+
+    Gradients have the structure and type of the differentiated arguments; with `has_aux`,
+    `fn` returns (value, aux) and the call returns (gradients, aux)."""
+    return _decorator("grad", fn, argnums=argnums, has_aux=has_aux, backend=backend,
+                      max_traces=max_traces)
+
+
+def value_and_grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64):
+    """Like grad, returning (value, gradients), or ((value, aux), gradients) with has_aux."""
+    return _decorator("value_and_grad", fn, argnums=argnums, has_aux=has_aux, backend=backend,
+                      max_traces=max_traces)
+
+
+def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64):
+    """`fn` compiled: traced once per input signature and path, then run natively."""
+    return _decorator("jit", fn, static_argnums=static_argnums, backend=backend,
+                      max_traces=max_traces)
+
+
+def explain(fn) -> str:
+    """The cached traces of a transformed function, with their guards and source lines."""
+    if not isinstance(fn, Transformed):
+        raise TypeError(f"explain() takes a function made by grad/value_and_grad/jit, not "
+                        f"{type(fn).__name__}")
+    return fn.explain()
+
+
+__all__ = ["CacheInfo", "RetraceWarning", "TraceError", "Traced", "TracerArrayConversionError",
+           "Transformed", "explain", "grad", "jit", "stop_gradient", "value_and_grad"]

@@ -1,0 +1,245 @@
+"""grad, value_and_grad and jit: a function is traced once per input signature and control-flow
+path, differentiated, optimized and compiled; a later call runs the first cached program whose
+guards hold. Called while another function is being traced, it is traced and inlined instead."""
+from __future__ import annotations
+
+import functools
+import re
+
+from gradjit.ir import GuardFailed, verify
+from gradjit.ir.autodiff import differentiate
+from gradjit.ir.passes import optimize
+from gradjit.tracer import leaves as L
+from gradjit.tracer.backend import compile_program
+from gradjit.tracer.cache import Cache, Entry
+from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
+from gradjit.tracer.trace import Trace, Traced, current_trace
+
+
+class Transformed:
+    """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
+
+    def __init__(self, fn, mode, argnums=0, has_aux=False, static_argnums=(), backend=None,
+                 max_traces=64):
+        functools.update_wrapper(self, fn)
+        self.fn, self.mode, self.has_aux, self.backend = fn, mode, has_aux, backend
+        self.argnums = argnums
+        self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
+                                        else static_argnums)
+        self.cache = Cache(getattr(fn, "__qualname__", repr(fn)), max_traces)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return f"<gradjit.{self.mode} of {self.cache.name}>"
+
+    def cache_info(self):
+        """(traces, hits, misses) of the specialization cache."""
+        return self.cache.info()
+
+    def explain(self) -> str:
+        """The cached traces with their guards and the source lines they come from."""
+        return self.cache.explain()
+
+    def __call__(self, *args, **kwargs):
+        if self.static_argnums:
+            args = tuple(Static(a) if i in self.static_argnums else a for i, a in enumerate(args))
+        tree = (args, kwargs)
+        leaves = []
+        structure = flatten(tree, leaves)
+        if current_trace() is not None:
+            return self._inline(structure, leaves)
+        key = (structure, tuple(map(L.signature, leaves)))
+        arrays = [L.to_array(x) for x in leaves]
+        failed = None
+        for entry in self.cache.entries(key):
+            try:
+                outs = entry.program(*arrays)
+            except GuardFailed as failure:
+                failed = failure
+                continue
+            self.cache.hit(entry)
+            return entry.unpack(outs, leaves)
+        entry = self._compile(structure, leaves)
+        self.cache.add(key, entry, failed)
+        return entry.unpack(entry.program(*arrays), leaves)
+
+    # ---- tracing ----
+
+    def _trace(self, structure, leaves):
+        trace = Trace(re.sub(r"\W+", "_", self.cache.name).strip("_") or "f")
+        with trace:
+            inputs = [L.traced_input(trace, x, f"a{i}") for i, x in enumerate(leaves)]
+            args, kwargs = unflatten(structure, iter(inputs))
+            out = self.fn(*args, **kwargs)
+            results, unpack = self._outputs(out, structure, leaves)
+            fn = trace.function(results)
+        return trace, fn, unpack
+
+    def _outputs(self, out, structure, leaves):
+        """The traced values to return from the IR function, and the function that turns
+        the program's outputs (arrays, or traced values when inlined) into the call's result."""
+        if self.mode == "jit":
+            return _tree_outputs(out)
+        if self.has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
+                                f"must return (value, aux), not {type(out).__name__}")
+            out, aux = out
+        value = _scalar_output(out, self.cache.name)
+        aux_results, aux_unpack = _tree_outputs(aux) if self.has_aux else ([], None)
+        flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
+        wrt, grads_unpack = self._wrt(structure, leaves)
+        count = 1 + len(aux_results)
+
+        def unpack(outs, call_leaves):
+            grads = grads_unpack(outs[count:], call_leaves)
+            if self.mode == "grad":
+                return (grads, aux_unpack(outs[1:count], call_leaves)) if self.has_aux else grads
+            value_out = _as_output(outs[0], flavor)
+            if self.has_aux:
+                value_out = (value_out, aux_unpack(outs[1:count], call_leaves))
+            return value_out, grads
+
+        unpack.wrt = wrt
+        return [value, *aux_results], unpack
+
+    def _wrt(self, structure, leaves):
+        """The leaf indices of the differentiated arguments, and how to rebuild their
+        structure from the gradients."""
+        arg_structures = structure[1][0][1]
+        many = not isinstance(self.argnums, int)
+        argnums = tuple(self.argnums) if many else (self.argnums,)
+        starts = [0]
+        for s in arg_structures:
+            starts.append(starts[-1] + _count(s))
+        groups = []
+        for n in argnums:
+            if not -len(arg_structures) <= n < len(arg_structures):
+                raise TypeError(f"{self.cache.name}: argnums {n} is out of range for "
+                                f"{len(arg_structures)} positional arguments")
+            n %= len(arg_structures)
+            indices = list(range(starts[n], starts[n + 1]))
+            _check_differentiable(arg_structures[n], [leaves[i] for i in indices], n)
+            groups.append((arg_structures[n], indices))
+        wrt = [i for _, indices in groups for i in indices]
+
+        def rebuild(grads, call_leaves):
+            grads = iter(grads)
+            trees = tuple(unflatten(s, iter([L.like(call_leaves[i], next(grads))
+                                             for i in indices])) for s, indices in groups)
+            return trees if many else trees[0]
+
+        return wrt, rebuild
+
+    def _compile(self, structure, leaves) -> Entry:
+        trace, fn, unpack = self._trace(structure, leaves)
+        if self.mode != "jit":
+            fn = differentiate(fn, unpack.wrt)
+        fn = verify(optimize(fn))
+        return Entry(compile_program(fn, self.backend), fn, trace.guards, unpack)
+
+    def _inline(self, structure, leaves):
+        """Called on traced values: trace afresh and replay the raw IR into the caller's trace
+        (its guards included), so outer transformations see every op."""
+        trace, fn, unpack = self._trace(structure, leaves)
+        if self.mode != "jit":
+            fn = differentiate(fn, unpack.wrt)
+        outer = current_trace()
+        inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
+        outs = replay(fn, inputs, outer)
+        if outer is not None:
+            outer.guards.extend(trace.guards)
+        return unpack(outs, leaves)
+
+
+def replay(fn, inputs, trace):
+    """Bind each op of `fn` on `inputs` (traced values or arrays) in the current trace, each
+    op keeping the source line it was traced at."""
+    from gradjit.ir.primitive import bind
+    env = dict(zip(fn.params, inputs))
+    caller_site = trace.site if trace is not None else None
+    try:
+        for op in fn.ops:
+            if trace is not None:
+                trace.site = op.site or caller_site
+            out = bind(op.prim, *[env[v] for v in op.inputs], **op.params)
+            if op.out is not None:
+                env[op.out] = out
+    finally:
+        if trace is not None:
+            trace.site = caller_site
+    return [env[r] for r in fn.results]
+
+
+def _count(structure) -> int:
+    if structure == LEAF:
+        return 1
+    if structure[0] == "static":
+        return 0
+    return sum(_count(s) for s in structure[-1])
+
+
+def _check_differentiable(structure, arg_leaves, n):
+    if _count(structure) != _flat_count(structure):
+        raise TypeError(f"argument {n} holds a value that is not an array (e.g. None or a "
+                        "string): gradients are taken with respect to arrays and numbers only")
+    for x in arg_leaves:
+        inner = L.unwrap(x)
+        dtype = inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
+        if dtype.kind != "f":
+            raise TypeError(f"grad: argument {n} has dtype {dtype} ({type(x).__name__}); "
+                            "gradients are defined for float inputs only (pass 2.0 rather than "
+                            "2, or cast with .astype(float))")
+
+
+def _flat_count(structure) -> int:
+    """Leaves plus static values: what _count would be if every leaf were an array."""
+    if structure == LEAF or structure[0] == "static":
+        return 1
+    return sum(_flat_count(s) for s in structure[-1])
+
+
+def _scalar_output(value, name):
+    inner = L.unwrap(value)
+    if isinstance(inner, Traced) or hasattr(inner, "shape") and hasattr(inner, "dtype"):
+        shape, dtype = tuple(inner.shape), str(inner.dtype)
+        if shape != () or "float" not in dtype:
+            raise TypeError(f"grad of {name}: the function must return a float scalar, not an "
+                            f"array of shape {shape} and dtype {dtype} (reduce it, e.g. "
+                            ".sum(), or use jit to get the array)")
+        return inner
+    kind = type(value).__name__
+    hint = (" (float()/item() cut it off from the inputs: return the array)"
+            if isinstance(value, (int, float)) else "")
+    raise TypeError(f"grad of {name}: the function must return a float scalar array, not a "
+                    f"{kind}{hint}")
+
+
+def _tree_outputs(out):
+    """Traced leaves of a returned tree become results; other leaves are returned as they are."""
+    out_leaves = []
+    structure = flatten(out, out_leaves)
+    results, kinds = [], []
+    for x in out_leaves:
+        inner = L.unwrap(x)
+        if isinstance(inner, Traced):
+            kinds.append(("tensor" if L.is_tensor(x) else inner.__gradjit_flavor__, None))
+            results.append(inner)
+        else:
+            kinds.append(("const", x))
+    count = len(results)
+
+    def unpack(outs, call_leaves):
+        outs = iter(outs[:count])
+        return unflatten(structure, iter([v if k == "const" else _as_output(next(outs), k)
+                                          for k, v in kinds]))
+
+    return results, unpack
+
+
+def _as_output(value, flavor):
+    if isinstance(value, Traced):
+        return L.wrap_tensor(value) if flavor in ("torch", "tensor") else value
+    return L.as_output(value, "torch" if flavor == "tensor" else flavor)

@@ -1,0 +1,239 @@
+"""numpy's array interface for traced values: operators, methods, conversions to Python values
+(which return the concrete answer and record a guard), and the error for np.asarray."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import ops
+
+
+class TracerArrayConversionError(TypeError):
+    """np.asarray/np.array on a traced value: its value is not known when the function runs."""
+
+
+def _binary(fn, swap=False):
+    if swap:
+        return lambda self, other: fn(other, self)
+    return lambda self, other: fn(self, other)
+
+
+def _floor_divide(a, b):
+    return ops.floor(ops.true_divide(a, b))
+
+
+def _mod(a, b):
+    return ops.sub(a, ops.mul(_floor_divide(a, b), b))
+
+
+class ArrayMethods:
+    """The numpy-array surface of a traced value, written with gradjit.ops."""
+
+    __slots__ = ()
+    __array_priority__ = 100
+    __hash__ = None  # like numpy arrays: == is elementwise
+
+    # ---- metadata ----
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.ir_type.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.ir_type.rank
+
+    @property
+    def size(self) -> int:
+        return self.ir_type.size
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.ir_type.dtype.numpy
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object (a 0-d traced array)")
+        return self.shape[0]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"Traced({self.ir_type}, value={self.value!r})"
+
+    # ---- operators ----
+    __add__, __radd__ = _binary(ops.add), _binary(ops.add, True)
+    __sub__, __rsub__ = _binary(ops.sub), _binary(ops.sub, True)
+    __mul__, __rmul__ = _binary(ops.mul), _binary(ops.mul, True)
+    __truediv__, __rtruediv__ = _binary(ops.true_divide), _binary(ops.true_divide, True)
+    __floordiv__, __rfloordiv__ = _binary(_floor_divide), _binary(_floor_divide, True)
+    __mod__, __rmod__ = _binary(_mod), _binary(_mod, True)
+    __pow__, __rpow__ = _binary(ops.power), _binary(ops.power, True)
+    __matmul__, __rmatmul__ = _binary(ops.matmul), _binary(ops.matmul, True)
+    __lt__, __le__ = _binary(ops.lt), _binary(ops.le)
+    __gt__, __ge__ = _binary(ops.gt), _binary(ops.ge)
+    __eq__, __ne__ = _binary(ops.eq), _binary(ops.ne)
+    __and__, __rand__ = _binary(ops.logical_and), _binary(ops.logical_and, True)
+    __or__, __ror__ = _binary(ops.logical_or), _binary(ops.logical_or, True)
+
+    def __neg__(self):
+        return ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return ops.abs_(self)
+
+    def __invert__(self):
+        if not self.ir_type.dtype.is_bool:
+            raise TypeError("~ on a traced value needs a bool array")
+        return ops.logical_not(self)
+
+    def __getitem__(self, index):
+        return ops.getitem(self, _concrete_index(index))
+
+    def __setitem__(self, index, value):
+        """numpy's in-place assignment, as rebinding this value to an updated copy."""
+        updated = ops.index_put(self, _concrete_index(index), value)
+        self.trace, self.ir, self.value, self.const = (updated.trace, updated.ir, updated.value,
+                                                       updated.const)
+
+    # ---- methods ----
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        _no_out(out)
+        return ops.sum_(self, _axis(axis), keepdims, dtype)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        _no_out(out)
+        x = self if dtype is None else self.astype(dtype)
+        return ops.mean(x, _axis(axis), keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        _no_out(out)
+        return ops.amax(self, _axis(axis), keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        _no_out(out)
+        return ops.amin(self, _axis(axis), keepdims)
+
+    def all(self, axis=None, keepdims=False):
+        return ops.eq(ops.sum_(ops.logical_not(self), _axis(axis), keepdims), 0)
+
+    def any(self, axis=None, keepdims=False):
+        return ops.gt(ops.sum_(ops.astype(self, "bool"), _axis(axis), keepdims), 0)
+
+    def reshape(self, *shape, order="C"):
+        if order != "C":
+            raise NotImplementedError("traced reshape supports order='C' only")
+        return ops.reshape(self, *shape)
+
+    def transpose(self, *axes):
+        axes = axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else axes
+        return ops.transpose(self, axes or None)
+
+    @property
+    def T(self):
+        return ops.transpose(self)
+
+    def flatten(self):
+        return ops.reshape(self, (-1,))
+
+    ravel = flatten
+
+    def squeeze(self, axis=None):
+        return ops.squeeze(self, _axis(axis))
+
+    def astype(self, dtype, copy=True):
+        return ops.astype(self, np.dtype(dtype))
+
+    def dot(self, other):
+        return ops.dot(self, other)
+
+    def clip(self, min=None, max=None):
+        return ops.clip(self, min, max)
+
+    def copy(self):
+        return self
+
+    def swapaxes(self, a, b):
+        return ops.swapaxes(self, a, b)
+
+    # ---- conversions: the concrete answer, guarded ----
+    def __bool__(self):
+        scalar = self._scalar("bool")
+        answer = bool(scalar.value)
+        pred = scalar if scalar.ir_type.dtype.is_bool else ops.ne(scalar, 0)
+        self._guard(pred, answer, f"bool(...) is {answer}")
+        return answer
+
+    def item(self, *index):
+        if index:
+            return self[index if len(index) > 1 else index[0]].item()
+        scalar = self._scalar("item()")
+        answer = scalar.value.item()
+        self._guard(ops.eq(scalar, answer), True, f"item() == {answer!r}")
+        return answer
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if not self.ir_type.dtype.is_int and not self.ir_type.dtype.is_bool:
+            raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
+        return int(self.item())
+
+    def _scalar(self, what):
+        if self.size != 1:
+            raise ValueError(f"{what} of a traced array of shape {self.shape} is ambiguous: "
+                             "it needs exactly one element (use .any() or .all())")
+        return ops.reshape(self, ()) if self.shape else self
+
+    def __array__(self, dtype=None, copy=None):
+        from gradjit.tracer.trace import source_line, user_site
+        site = user_site()
+        raise TracerArrayConversionError(
+            f"np.asarray()/np.array() was called on a traced value {self.ir_type} at {site}: "
+            f"{source_line(site)}\n  A traced value has no fixed numpy value: the function is "
+            "compiled for all inputs of this shape. Keep it a traced array (numpy functions "
+            "and operators work on it directly), use .item()/float() for one number (it "
+            "records a guard), or pass the value as a static argument (jit(static_argnums=...))."
+        )
+
+    # ---- numpy dispatch ----
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from gradjit.tracer.numpy_dispatch import apply_ufunc
+        return apply_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from gradjit.tracer.numpy_dispatch import apply_function
+        return apply_function(func, args, kwargs)
+
+
+def _no_out(out):
+    if out is not None:
+        raise TypeError("out= is not supported on traced values (they cannot be written in "
+                        "place); use the returned value")
+
+
+def _axis(axis):
+    """An axis given as a traced integer becomes its concrete value (guarded)."""
+    if axis is None or isinstance(axis, int):
+        return axis
+    if isinstance(axis, (tuple, list)):
+        return tuple(int(a) for a in axis)
+    return int(axis)
+
+
+def _concrete_index(index):
+    """Traced integer scalars in an index: a lone one (x[i], x[:, i]) stays a run-time gather;
+    among other indices they become their concrete (guarded) values."""
+    parts = index if isinstance(index, tuple) else (index,)
+    traced = [isinstance(p, ArrayMethods) and p.__gradjit_constant__() is None for p in parts]
+    whole = [isinstance(p, slice) and p == slice(None) for p in parts]
+    if sum(traced) == 1 and all(t or w for t, w in zip(traced, whole)):
+        return index
+    out = tuple(int(p) if t and p.shape == () else p for p, t in zip(parts, traced))
+    return out if isinstance(index, tuple) else out[0]

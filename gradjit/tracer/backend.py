@@ -1,0 +1,29 @@
+"""Where a traced, optimized function runs: the reference interpreter or the native CPU code
+generator, chosen by name (no silent fallback from one to the other)."""
+from __future__ import annotations
+
+import functools
+
+from gradjit.ir import Function, interpret
+
+DEFAULT_BACKEND = "interpreter"
+
+
+def _interpreter(fn: Function):
+    return functools.partial(interpret, fn)
+
+
+def _cpu(fn: Function):
+    from gradjit.codegen import compile_function  # imports llvmlite: only when compiling
+    return compile_function(fn, target="cpu")
+
+
+BACKENDS = {"interpreter": _interpreter, "cpu": _cpu}
+
+
+def compile_program(fn: Function, backend: str | None):
+    """A callable `program(*arrays) -> list of arrays` raising GuardFailed off the traced path."""
+    name = backend or DEFAULT_BACKEND
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    return BACKENDS[name](fn)

@@ -1,0 +1,109 @@
+"""The specialization cache: compiled traces per input signature, their guards, counts of
+traces, hits and misses, a bound on re-traces that warns with the guard to blame, and the
+text of `explain`."""
+from __future__ import annotations
+
+import warnings
+from collections import Counter, namedtuple
+from dataclasses import dataclass, field
+from typing import Callable
+
+from gradjit.ir import Function, GuardFailed
+from gradjit.tracer.trace import GuardInfo, source_line
+
+CacheInfo = namedtuple("CacheInfo", "traces hits misses")
+
+
+class RetraceWarning(UserWarning):
+    """A function keeps being re-traced because a guard keeps failing."""
+
+
+@dataclass(eq=False)
+class Entry:
+    program: Callable  # (*arrays) -> list of arrays; raises GuardFailed off its path
+    function: Function  # the optimized IR it runs
+    guards: list[GuardInfo]
+    unpack: Callable  # (program outputs, call leaves) -> the call's result
+    hits: int = field(default=0)
+
+
+class Cache:
+    def __init__(self, name: str, max_traces: int):
+        self.name, self.max_traces = name, max_traces
+        self.by_key: dict = {}
+        self.traces = self.hits = self.misses = 0
+        self.failures: dict = {}  # key -> Counter of failing guard sites
+        self.warned: set = set()
+
+    def entries(self, key) -> list[Entry]:
+        return self.by_key.get(key, ())
+
+    def hit(self, entry: Entry):
+        self.hits += 1
+        entry.hits += 1
+
+    def add(self, key, entry: Entry, failed: GuardFailed | None):
+        """Count a miss and its trace; keep the entry unless the key is at its bound."""
+        self.misses += 1
+        self.traces += 1
+        entries = self.by_key.setdefault(key, [])
+        if failed is not None:
+            self.failures.setdefault(key, Counter())[failed.site] += 1
+        if len(entries) < self.max_traces:
+            entries.append(entry)
+        elif key not in self.warned:
+            self.warned.add(key)
+            warnings.warn(self._retrace_message(key), RetraceWarning, stacklevel=4)
+
+    def info(self) -> CacheInfo:
+        return CacheInfo(self.traces, self.hits, self.misses)
+
+    def _retrace_message(self, key) -> str:
+        site, count = self.failures[key].most_common(1)[0]
+        what = next((g.what for e in self.by_key[key] for g in e.guards if g.site == site), "")
+        if what.startswith("item()"):
+            advice = ("float()/int()/.item() bakes the value into the trace, so every new value "
+                      "re-traces: keep it an array (use it in array operations), or pass it as "
+                      "a static argument (jit(static_argnums=...)) if it takes few values")
+        else:
+            advice = ("Python control flow (if/while) on a value that changes from call to "
+                      "call re-traces for each path: compute both branches and select with "
+                      "np.where / np.maximum / np.clip, or loop a fixed number of times")
+        return (f"{self.name} was traced {self.max_traces} times for one input signature; the "
+                f"guard at {site} failed {count} times: {source_line(site)!r}. {advice}. "
+                "Further traces for this signature are not cached.")
+
+    def explain(self) -> str:
+        lines = [f"{self.name}: {self.traces} traces, {self.hits} hits, {self.misses} misses"]
+        for key, entries in self.by_key.items():
+            lines.append(f"  signature {_describe_key(key)}")
+            for number, entry in enumerate(entries):
+                lines.append(f"    trace {number}: {len(entry.function.ops)} ops, "
+                             f"{entry.hits} hits, {len(entry.guards)} guards")
+                for guard, repeats in _runs(entry.guards):
+                    times = f" ({repeats} times)" if repeats > 1 else ""
+                    lines.append(f"      {guard.site}: {guard.what}{times}  "
+                                 f"# {source_line(guard.site)}")
+        return "\n".join(lines)
+
+
+def _runs(guards):
+    """Consecutive equal guards (a loop's test, say) as (guard, count)."""
+    runs = []
+    for guard in guards:
+        if runs and runs[-1][0] == guard:
+            runs[-1][1] += 1
+        else:
+            runs.append([guard, 1])
+    return runs
+
+
+def _describe_key(key) -> str:
+    parts = []
+    for sig in key[1]:
+        if isinstance(sig, type):
+            parts.append(sig.__name__)
+        else:
+            shape, dtype = sig[-2], sig[-1]
+            parts.append(f"{dtype}{list(shape)}")
+    return "(" + ", ".join(parts) + ")"

@@ -1,0 +1,57 @@
+"""Nested tuples/lists/dicts of leaves, flattened to a list of leaves and a hashable
+description of the structure (static leaves, such as strings or None, live in it)."""
+from __future__ import annotations
+
+import numpy as np
+
+LEAF = "*"
+
+
+def is_array_like(x) -> bool:
+    """Leaves that become traced values: arrays, numbers, tensors and traced values."""
+    return (isinstance(x, (np.ndarray, np.generic, bool, int, float))
+            or hasattr(type(x), "__gradjit_priority__"))
+
+
+class Static:
+    """An argument declared static (jit's static_argnums): part of the cache key, not traced."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def flatten(tree, leaves: list):
+    """Append the array-like leaves of `tree` to `leaves`; return its structure."""
+    if isinstance(tree, (tuple, list)):
+        kind = tree.__class__
+        return (kind, tuple(flatten(x, leaves) for x in tree))
+    if isinstance(tree, dict):
+        return (dict, tuple(tree), tuple(flatten(x, leaves) for x in tree.values()))
+    if isinstance(tree, Static) or not is_array_like(tree):
+        value = tree.value if isinstance(tree, Static) else tree
+        try:
+            hash(value)
+        except TypeError:
+            raise TypeError(f"{type(value).__name__} is neither an array nor a hashable static "
+                            "value; pass arrays, numbers, tensors or tuples/lists/dicts of "
+                            "them") from None
+        return ("static", value)
+    leaves.append(tree)
+    return LEAF
+
+
+def unflatten(structure, leaves):
+    """Rebuild a tree from its structure and an iterator over its leaves."""
+    if structure == LEAF:
+        return next(leaves)
+    kind = structure[0]
+    if kind == "static":
+        return structure[1]
+    if kind is dict:
+        return {k: unflatten(s, leaves) for k, s in zip(structure[1], structure[2])}
+    children = [unflatten(s, leaves) for s in structure[1]]
+    if kind is list or kind is tuple:
+        return kind(children)
+    return kind(*children)  # a namedtuple

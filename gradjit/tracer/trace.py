@@ -1,0 +1,205 @@
+"""Tracing: a Trace records the primitives applied to its traced values into an IR function,
+while each traced value also carries its concrete numpy value, so Python control flow on
+values works and is recorded as guards."""
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from gradjit.ir import structural as S
+from gradjit.ir.core import Builder, Function, Value
+from gradjit.ir.primitive import ShapeError, evaluate, is_python_scalar
+from gradjit.ir.types import TensorType, type_of
+from gradjit.tracer.array_methods import ArrayMethods
+
+_INTERNAL = tuple(os.path.dirname(m.__file__) + os.sep for m in (sys.modules["gradjit"], np))
+
+
+class TraceError(RuntimeError):
+    """A traced value was used in a way tracing cannot follow."""
+
+
+def user_site(depth: int = 1) -> str | None:
+    """`file:line` of the innermost caller outside gradjit and numpy: the user's source."""
+    frame = sys._getframe(depth)
+    while frame is not None and frame.f_code.co_filename.startswith(_INTERNAL):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    path = frame.f_code.co_filename
+    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return f"{path if relative.startswith('..') else relative}:{frame.f_lineno}"
+
+
+def source_line(site: str | None) -> str:
+    """The text of the source line a site names ('' if unknown)."""
+    if not site or ":" not in site:
+        return ""
+    path, line = site.rsplit(":", 1)
+    return linecache.getline(path, int(line)).strip() if line.isdigit() else ""
+
+
+@dataclass(frozen=True)
+class GuardInfo:
+    site: str | None
+    what: str  # e.g. "bool(...) is True" or "float(...) == 0.5"
+
+
+class _Stack(threading.local):
+    def __init__(self):
+        self.traces: list[Trace] = []
+
+
+_stack = _Stack()
+
+
+def current_trace() -> Trace | None:
+    return _stack.traces[-1] if _stack.traces else None
+
+
+class Trace:
+    """One function being traced: its builder, its inputs, captured outer values, guards."""
+
+    def __init__(self, name: str):
+        self.builder = Builder(name)
+        self.captured: list[tuple[Value, Traced]] = []
+        self._capture_of: dict[int, Traced] = {}
+        self.guards: list[GuardInfo] = []
+        self.site: str | None = None  # the site ops get while an inlined function replays
+        self.active = False
+
+    def __enter__(self):
+        self.active = True
+        _stack.traces.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _stack.traces.pop()
+        self.active = False
+
+    def input(self, value, *, flavor="numpy", weak=False, name=None) -> Traced:
+        value = np.asarray(value)
+        param = self.builder.param(type_of(value), name)
+        return Traced(self, param, value, flavor, weak, const=False)
+
+    def function(self, results) -> Function:
+        """The traced function: explicit inputs, then captured outer values, as parameters."""
+        values = [self.lift(r) for r in results]
+        fn = self.builder.build(values)
+        fn.params = fn.params + [p for p, _ in self.captured]
+        return fn
+
+    def site_now(self) -> str | None:
+        return self.site or user_site(3)
+
+    # ---- recording ----
+
+    def bind(self, prim, args, params):
+        concrete, operands, flavor, weak, const = [], [], None, True, True
+        for a in args:
+            if isinstance(a, Traced):
+                a = self.own(a)
+                concrete.append(a.value)
+                operands.append(a.ir)
+                flavor = flavor or a.__gradjit_flavor__
+                weak, const = weak and a.__gradjit_weak__, const and a.const
+            elif is_python_scalar(a):
+                concrete.append(a)
+                operands.append(a)
+            else:
+                concrete.append(np.asarray(a))
+                operands.append(self.lift(concrete[-1]))
+                weak = False
+        site = self.site_now()
+        try:
+            value = evaluate(prim, concrete, params)
+            out = self.builder.emit(prim, operands, params, site)
+        except ShapeError as error:
+            raise ShapeError(f"{error}\n  at {site}: {source_line(site)}") from None
+        if out is None:
+            return None
+        return Traced(self, out, value, flavor or "numpy", weak, const)
+
+    def own(self, x: Traced) -> Traced:
+        """`x` as a value of this trace: an outer trace's value is captured as a parameter."""
+        if x.trace is self:
+            return x
+        if not x.trace.active:
+            raise TraceError("a traced value escaped the function it was traced in (stored "
+                             "in a global or a closure?); pass it as an argument instead")
+        known = self._capture_of.get(id(x))
+        if known is None:
+            if x.const:
+                known = Traced(self, self.lift(x.value), x.value, x.__gradjit_flavor__,
+                               x.__gradjit_weak__, const=True)
+            else:
+                param = Value(x.ir.type, f"captured{len(self.captured)}")
+                self.captured.append((param, x))
+                known = Traced(self, param, x.value, x.__gradjit_flavor__, x.__gradjit_weak__,
+                               const=False)
+            self._capture_of[id(x)] = known
+        return known
+
+    def lift(self, x) -> Value:
+        """A Value for a traced value of this trace or for a constant array."""
+        if isinstance(x, Traced):
+            return self.own(x).ir
+        array = np.asarray(x)
+        flat = array.reshape(-1)
+        if flat.size > 1 and np.array_equiv(flat, flat[0]):
+            return self.builder.full(flat[0].item(), type_of(array))
+        return self.builder.constant(array)
+
+    def guard(self, pred: Traced, expected: bool, what: str):
+        """Record that the traced path needs `pred` (a bool[] traced value) == expected."""
+        if pred.const:
+            return
+        site = self.site_now()
+        self.builder.emit(S.guard, [self.own(pred).ir], {"expected": expected, "site": site},
+                          site)
+        self.guards.append(GuardInfo(site, what))
+
+
+class Traced(ArrayMethods):
+    """A traced array: its IR value in a trace and its concrete numpy value.
+
+    Operations record IR and compute the concrete result; converting to a Python value
+    (bool, float, int, item, indexing with it) returns the concrete answer and records a guard.
+    `weak` marks a traced Python number, which promotes like one; `const` marks a value that
+    depends on no input (its value may be used at trace time, e.g. as an index)."""
+
+    __gradjit_priority__ = 20
+    __slots__ = ("trace", "ir", "value", "__gradjit_flavor__", "__gradjit_weak__", "const")
+
+    def __init__(self, trace, ir, value, flavor, weak, const):
+        self.trace, self.ir, self.value = trace, ir, value
+        self.__gradjit_flavor__, self.__gradjit_weak__, self.const = flavor, weak, const
+
+    @property
+    def ir_type(self) -> TensorType:
+        return self.ir.type
+
+    @classmethod
+    def __gradjit_bind__(cls, prim, args, params):
+        trace = current_trace()
+        if trace is None:
+            raise TraceError(f"{prim.name}: a traced value was used after its function "
+                             "returned (stored in a global or a closure?)")
+        return trace.bind(prim, args, params)
+
+    def __gradjit_constant__(self):
+        return self.value if self.const else None
+
+    def _record(self) -> Trace:
+        trace = current_trace()
+        if trace is None:
+            raise TraceError("a traced value was used after its function returned")
+        return trace
+
+    def _guard(self, pred, expected, what):
+        self._record().guard(pred, expected, what)
