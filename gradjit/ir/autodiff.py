@@ -23,8 +23,9 @@ def differentiate(fn: Function, wrt, output: int = 0) -> Function:
     builder = Builder(fn.name)
     builder.params, builder.ops = list(fn.params), list(fn.ops)
     with builder:
-        cotangent = {target: full(value=1.0, shape=target.type.shape,
-                                  dtype=target.type.dtype.name)}
+        cotangent = {}
+        if target in active:
+            cotangent[target] = full(value=1.0, shape=(), dtype=target.type.dtype.name)
         for op in reversed(fn.ops):
             if op.out not in active or not op.prim.differentiable:
                 continue

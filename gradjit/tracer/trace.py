@@ -151,8 +151,8 @@ class Trace:
             return self.own(x).ir
         array = np.asarray(x)
         flat = array.reshape(-1)
-        if flat.size > 1 and np.array_equiv(flat, flat[0]):
-            return self.builder.full(flat[0].item(), type_of(array))
+        if flat.size != 1 and (flat.size == 0 or np.array_equiv(flat, flat[0])):
+            return self.builder.full(flat[0].item() if flat.size else 0, type_of(array))
         return self.builder.constant(array)
 
     def guard(self, pred: Traced, expected: bool, what: str):

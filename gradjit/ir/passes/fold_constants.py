@@ -28,8 +28,8 @@ def fold_constants(fn: Function) -> Function:
             return DROP if bool(operands[0]) == op.params["expected"] else None
         result = evaluate(op.prim, operands, op.params)
         flat = result.reshape(-1)
-        if flat.size and np.array_equiv(flat, flat[0]):
-            out = builder.full(flat[0].item(), op.out.type)
+        if flat.size == 0 or np.array_equiv(flat, flat[0]):  # (a constant op can't be empty)
+            out = builder.full(flat[0].item() if flat.size else 0, op.out.type)
         elif result.size <= MAX_CONSTANT_SIZE:
             out = builder.constant(result)
         else:

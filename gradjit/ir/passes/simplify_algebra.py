@@ -74,7 +74,11 @@ def _reshape_like(op, defs, builder):
     if fill is not None:
         return builder.full(fill, op.out.type)
     inner = _producer(x, op.prim.name, defs)
-    return builder.emit(op.prim, [inner.inputs[0]], {"shape": shape}) if inner else None
+    if inner is None:
+        return None
+    source = inner.inputs[0]
+    same = source.type.shape == op.out.type.shape
+    return source if same else builder.emit(op.prim, [source], {"shape": shape})
 
 
 def _same_type(op, defs, builder):
