@@ -1,0 +1,103 @@
+"""compile_function: an IR function becomes a callable CompiledProgram (fusion, buffer plan,
+LLVM emission, object code), cached in memory and on disk by the canonical IR text."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import threading
+import time
+from importlib import metadata
+from pathlib import Path
+
+import llvmlite
+
+from gradjit.codegen.cpu import emit_module
+from gradjit.codegen.fuse import fuse
+from gradjit.codegen.kernel import Kernel
+from gradjit.codegen.machine import compile_ir, host
+from gradjit.ir.core import Function
+from gradjit.ir.verify import verify
+from gradjit.runtime import cache
+from gradjit.runtime.native import NativeCode
+from gradjit.runtime.plan import plan_workspace
+from gradjit.runtime.program import CompiledProgram, Param
+from gradjit.runtime.steps import KernelCall
+
+_memory: dict[str, CompiledProgram] = {}
+_memory_lock = threading.Lock()
+
+
+@functools.cache
+def _fingerprint() -> str:
+    """The compiler's identity: gradjit's and llvmlite's versions, and the source of the
+    modules that decide the machine code (so an edited compiler never reads stale code)."""
+    try:
+        version = metadata.version("gradjit")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    digest = hashlib.sha256(f"{version}\n{llvmlite.__version__}\n".encode())
+    here = Path(__file__).parent
+    for path in sorted(here.glob("*.py")) + sorted((here.parent / "runtime").glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(fn: Function, target: str) -> str:
+    h = host()
+    text = "\n".join([str(fn), target, h.cpu, h.features, _fingerprint()])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None) -> CompiledProgram:
+    """Compile `fn` for `target` ('cpu'). `cache_dir`: where object code is kept between
+    processes (a path; False or 'off' for nowhere; default: $GRADJIT_CACHE_DIR, else the
+    XDG cache directory)."""
+    if target != "cpu":
+        raise ValueError(f"unknown target {target!r}: this backend compiles for 'cpu'")
+    verify(fn)
+    key = cache_key(fn, target)
+    with _memory_lock:
+        found = _memory.get(key)
+    if found is not None:
+        return found
+    start = time.perf_counter()
+    program = fuse(fn)
+    workspace = plan_workspace(program.buffers, program.steps)
+    text = str(program)
+    directory = cache.cache_dir(cache_dir)
+    entry = cache.load(directory, key) if directory else None
+    from_disk = entry is not None and entry[0].get("program") == _digest(text)
+    if from_disk:
+        meta, object_code = entry
+        llvm_ir = meta["llvm_ir"]
+    else:
+        llvm_ir = str(emit_module(fn.name, program.kernels, host().vector_bytes))
+        object_code, _ = compile_ir(llvm_ir)
+        if directory:
+            cache.store(directory, key, {"program": _digest(text), "llvm_ir": llvm_ir},
+                        object_code)
+    native = NativeCode(object_code, [k.name for k in program.kernels])
+    params = [Param(p.name or f"arg{i}", p.type.shape, p.type.dtype.numpy, str(p.type))
+              for i, p in enumerate(fn.params)]
+    result_types = [(r.type.shape, r.type.dtype.numpy) for r in fn.results]
+    steps = [_runtime_step(s) for s in program.steps]
+    compiled = CompiledProgram(fn.name, params, result_types, program.buffers, steps,
+                               program.results, program.constants, native, workspace)
+    compiled.text, compiled.kernels, compiled.llvm_ir = text, program.kernels, llvm_ir
+    compiled.compile_seconds, compiled.from_disk = time.perf_counter() - start, from_disk
+    with _memory_lock:
+        _memory[key] = compiled
+    return compiled
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _runtime_step(step):
+    if isinstance(step, Kernel):
+        elements = 1
+        for n in step.extents:
+            elements *= n
+        return KernelCall(step.name, step.n_chunks, elements, frozenset(step.buffers()))
+    return step

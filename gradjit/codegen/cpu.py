@@ -1,0 +1,299 @@
+"""The CPU loop driver: each kernel becomes `void name(i64 chunk_lo, i64 chunk_hi, ptr table)`
+running its chunks' loop nests, the innermost loop in explicit vectors plus a scalar tail.
+
+The per-index body comes from `body.emit_body`, given loads and index values at a loop
+index; a GPU target wraps that same body in a grid-stride loop instead of this nest.
+"""
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+
+from gradjit.codegen.body import I8, I32, I64, Lanes, emit_body, extremum, value_type
+
+PTR = ir.PointerType()
+IDENTITIES = {
+    "sum": {"f": -0.0, "i": 0, "b": False},  # -0.0 + x is x even for x = -0.0
+    "max": {"f": -np.inf, "i": None, "b": False},
+    "min": {"f": np.inf, "i": None, "b": True},
+}
+
+
+def identity(kind, dtype):
+    found = IDENTITIES[kind][dtype.numpy.kind]
+    if found is None:
+        info = np.iinfo(dtype.numpy)
+        return info.min if kind == "max" else info.max
+    return found
+
+
+def combine(b, kind, dtype, acc, value):
+    if kind == "sum":
+        if dtype.name == "bool":
+            return b.or_(acc, value)
+        return (b.fadd if dtype.is_float else b.add)(acc, value)
+    return extremum(b, acc, value, dtype, kind == "max")
+
+
+def loop(b: ir.IRBuilder, start, stop, step, carried, body):
+    """for i in range(start, stop, step) with loop-carried values; `body(i, carried)` returns
+    the next carried values. Returns the carried values after the loop."""
+    pre = b.block
+    header = b.append_basic_block("loop")
+    inside = b.append_basic_block("body")
+    done = b.append_basic_block("done")
+    b.branch(header)
+    b.position_at_end(header)
+    i = b.phi(I64)
+    i.add_incoming(start, pre)
+    phis = []
+    for value in carried:
+        phi = b.phi(value.type)
+        phi.add_incoming(value, pre)
+        phis.append(phi)
+    b.cbranch(b.icmp_signed("<", i, stop), inside, done)
+    b.position_at_end(inside)
+    updated = body(i, phis)
+    latch = b.block
+    i.add_incoming(b.add(i, step if isinstance(step, ir.Value) else I64(step)), latch)
+    for phi, value in zip(phis, updated):
+        phi.add_incoming(value, latch)
+    b.branch(header)
+    b.position_at_end(done)
+    return phis
+
+
+class KernelEmitter:
+    def __init__(self, module, kernel, vector_bytes):
+        self.k = kernel
+        self.fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [I64, I64, PTR]),
+                              kernel.name)
+        self.fn.attributes.add("nounwind")
+        self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
+        serial = any(o.kind == "scatter_add" for o in kernel.outputs)
+        widest = max([i.dtype.numpy.itemsize for i in kernel.body] + [4])
+        self.width = 1 if serial else max(1, vector_bytes // widest)
+
+    def emit(self):
+        b, k = self.b, self.k
+        lo, hi, table = self.fn.args
+        self.ptrs = {buf: b.load(b.gep(table, [I64(buf)], source_etype=PTR), typ=PTR)
+                     for buf in sorted(k.buffers())}
+        rows, n0 = I64(k.chunk_rows), I64(k.extents[0])
+
+        def chunk(c, carried):
+            begin = b.mul(c, rows)
+            end = b.select(b.icmp_signed("<", b.add(begin, rows), n0), b.add(begin, rows), n0)
+            self.chunk = c
+            for out in k.outputs:
+                if out.kind in IDENTITIES:
+                    self.emit_init(out, begin, end)
+            if int(np.prod(k.extents, dtype=np.int64)):
+                self.emit_nest(0, [], begin, end)
+            return []
+        loop(b, lo, hi, 1, [], chunk)
+        b.ret_void()
+
+    # ---- addressing ----
+
+    def base(self, strides, offset, chunk_stride, outer):
+        """Element index at inner index 0 for the current outer loop indices."""
+        b = self.b
+        index = I64(offset)
+        if chunk_stride:
+            index = b.add(index, b.mul(self.chunk, I64(chunk_stride)))
+        for i, s in zip(outer, strides[:-1]):
+            if s:
+                index = b.add(index, b.mul(i, I64(s)))
+        return index
+
+    def element_ptr(self, access, dtype, index):
+        mem = value_type(dtype, 1, memory=True)
+        return self.b.gep(self.ptrs[access.buffer], [index], source_etype=mem)
+
+    def load_scalar(self, access, dtype, index):
+        value = self.b.load(self.element_ptr(access, dtype, index),
+                            typ=value_type(dtype, 1, memory=True))
+        return self.b.icmp_unsigned("!=", value, I8(0)) if dtype.name == "bool" else value
+
+    def store_scalar(self, access, dtype, index, value):
+        if dtype.name == "bool":
+            value = self.b.zext(value, I8)
+        self.b.store(value, self.element_ptr(access, dtype, index))
+
+    def lane_indices(self, base, j, stride, lanes):
+        """Element index of every lane (scalars), for lanes j, j+1, ..."""
+        b = self.b
+        first = b.add(base, b.mul(j, I64(stride))) if stride else base
+        return [b.add(first, I64(lane * stride)) if lane and stride else first
+                for lane in range(lanes)]
+
+    def wrapped(self, idx, size):
+        idx = self.b.sext(idx, I64) if idx.type != I64 else idx
+        negative = self.b.icmp_signed("<", idx, I64(0))
+        return self.b.select(negative, self.b.add(idx, I64(size)), idx)
+
+    # ---- the loop nest ----
+
+    def emit_nest(self, depth, outer, begin, end):
+        k = self.k
+        start, stop = (begin, end) if depth == 0 else (I64(0), I64(k.extents[depth]))
+        if depth == len(k.extents) - 1:
+            self.emit_inner(outer, start, stop)
+            return
+        loop(self.b, start, stop, 1, [],
+             lambda i, carried: self.emit_nest(depth + 1, outer + [i], begin, end) or [])
+
+    def emit_inner(self, outer, start, stop):
+        b, k = self.b, self.k
+        bases = {}
+        for n, instr in enumerate(k.body):
+            if instr.op == "load":
+                a = instr.attrs
+                bases[n] = self.base(a.strides, a.offset, a.chunk_stride, outer)
+            elif instr.op == "index":
+                bases[n] = self.base(instr.attrs[0], instr.attrs[1], 0, outer)
+        out_bases = [self.base(o.access.strides, o.access.offset, o.access.chunk_stride, outer)
+                     for o in k.outputs]
+        hoisted = {n: self.load_scalar(i.attrs, i.dtype, bases[n]) for n, i in enumerate(k.body)
+                   if i.op == "load" and i.attrs.index is None and i.attrs.strides[-1] == 0}
+        reducing = [n for n, o in enumerate(k.outputs)
+                    if o.kind in IDENTITIES and o.access.strides[-1] == 0]
+        accs = [Lanes(b, 1).const(k.outputs[n].dtype, identity(k.outputs[n].kind,
+                                                              k.outputs[n].dtype))
+                for n in reducing]
+        split = start
+        if self.width > 1 and k.extents[-1] >= self.width:
+            count = b.sub(stop, start)
+            split = b.add(start, b.and_(count, I64(-self.width)))
+            lanes = Lanes(b, self.width)
+            vector_accs = [lanes.const(k.outputs[n].dtype, identity(k.outputs[n].kind,
+                                                                    k.outputs[n].dtype))
+                           for n in reducing]
+            vector_accs = loop(b, start, split, self.width, vector_accs,
+                               lambda j, carried: self.step(lanes, j, bases, out_bases, hoisted,
+                                                            reducing, carried))
+            accs = [self.horizontal(k.outputs[n], acc) for n, acc in zip(reducing, vector_accs)]
+        accs = loop(b, split, stop, 1, accs,
+                    lambda j, carried: self.step(Lanes(b, 1), j, bases, out_bases, hoisted,
+                                                 reducing, carried))
+        for n, acc in zip(reducing, accs):
+            out = k.outputs[n]
+            old = self.load_scalar(out.access, out.dtype, out_bases[n])
+            self.store_scalar(out.access, out.dtype, out_bases[n],
+                              combine(b, out.kind, out.dtype, old, acc))
+
+    def horizontal(self, out, acc):
+        """Fold a vector accumulator's lanes in lane order (a fixed order: reproducible)."""
+        total = self.b.extract_element(acc, I32(0))
+        for lane in range(1, self.width):
+            total = combine(self.b, out.kind, out.dtype, total,
+                            self.b.extract_element(acc, I32(lane)))
+        return total
+
+    def step(self, lanes, j, bases, out_bases, hoisted, reducing, accs):
+        """One (vector of) loop index: the body, then every output."""
+        values = emit_body(lanes, self.k.body,
+                           lambda n, values: self.load(lanes, j, n, bases[n], hoisted, values),
+                           lambda n: self.index(lanes, j, n, bases[n]))
+        updated = list(accs)
+        for n, out in enumerate(self.k.outputs):
+            value = values[out.value]
+            if n in reducing:
+                slot = reducing.index(n)
+                updated[slot] = combine(self.b, out.kind, out.dtype, accs[slot], value)
+            else:
+                self.write(lanes, j, out, out_bases[n], value, values)
+        return updated
+
+    def index(self, lanes, j, n, base):
+        """The iota value: an affine function of the loop index, converted to its dtype."""
+        b, instr = self.b, self.k.body[n]
+        stride = instr.attrs[0][-1]
+        scalar = b.add(base, b.mul(j, I64(stride)))
+        value = lanes.splat(scalar)
+        if lanes.lanes > 1:
+            value = b.add(value, ir.Constant(value.type, [lane * stride
+                                                           for lane in range(lanes.lanes)]))
+        target = value_type(instr.dtype, lanes.lanes)
+        if instr.dtype.is_float:
+            return b.sitofp(value, target)
+        if instr.dtype.name == "bool":
+            return b.icmp_unsigned("!=", value, ir.Constant(value.type, None))
+        return value if instr.dtype.name == "i64" else b.trunc(value, target)
+
+    def load(self, lanes, j, n, base, hoisted, values):
+        b, instr = self.b, self.k.body[n]
+        access, dtype = instr.attrs, instr.dtype
+        if n in hoisted:
+            return lanes.splat(hoisted[n])
+        stride = access.strides[-1]
+        if access.index is None and stride == 1 and lanes.lanes > 1:
+            ptr = self.element_ptr(access, dtype, b.add(base, j))
+            vec = b.load(ptr, typ=value_type(dtype, lanes.lanes, memory=True),
+                         align=dtype.numpy.itemsize)
+            if dtype.name == "bool":
+                return b.icmp_unsigned("!=", vec, ir.Constant(vec.type, [0] * lanes.lanes))
+            return vec
+        indices = self.lane_indices(base, j, stride, lanes.lanes)
+        if access.index is not None:
+            idx = values[access.index]
+            for lane in range(lanes.lanes):
+                one = idx if lanes.lanes == 1 else b.extract_element(idx, I32(lane))
+                step = b.mul(self.wrapped(one, access.axis_size), I64(access.axis_stride))
+                indices[lane] = b.add(indices[lane], step)
+        scalars = [self.load_scalar(access, dtype, i) for i in indices]
+        if lanes.lanes == 1:
+            return scalars[0]
+        vec = ir.Constant(value_type(dtype, lanes.lanes), ir.Undefined)
+        for lane, s in enumerate(scalars):
+            vec = b.insert_element(vec, s, I32(lane))
+        return vec
+
+    def write(self, lanes, j, out, base, value, values):
+        b, access = self.b, out.access
+        stride = access.strides[-1]
+        if out.kind == "store" and stride == 1 and lanes.lanes > 1:
+            ptr = self.element_ptr(access, out.dtype, b.add(base, j))
+            if out.dtype.name == "bool":
+                value = b.zext(value, value_type(out.dtype, lanes.lanes, memory=True))
+            b.store(value, ptr, align=out.dtype.numpy.itemsize)
+            return
+        indices = self.lane_indices(base, j, stride, lanes.lanes)
+        if access.index is not None:
+            step = b.mul(self.wrapped(values[access.index], access.axis_size),
+                         I64(access.axis_stride))
+            indices = [b.add(indices[0], step)]
+        for lane, i in enumerate(indices):
+            one = value if lanes.lanes == 1 else b.extract_element(value, I32(lane))
+            if out.kind != "store":
+                kind = "sum" if out.kind == "scatter_add" else out.kind
+                one = combine(b, kind, out.dtype, self.load_scalar(access, out.dtype, i), one)
+            self.store_scalar(access, out.dtype, i, one)
+
+    def emit_init(self, out, begin, end):
+        """Set the slots this chunk accumulates into to the reduction's identity."""
+        b, k = self.b, self.k
+        strides = out.access.strides
+        start = Lanes(b, 1).const(out.dtype, identity(out.kind, out.dtype))
+
+        def nest(depth, index):
+            if depth == len(k.extents):
+                self.store_scalar(out.access, out.dtype, index, start)
+                return
+            s = strides[depth]
+            if s == 0:
+                nest(depth + 1, index)
+                return
+            lo, hi = (begin, end) if depth == 0 else (I64(0), I64(k.extents[depth]))
+            loop(b, lo, hi, 1, [],
+                 lambda i, carried: nest(depth + 1, b.add(index, b.mul(i, I64(s)))) or [])
+        nest(0, self.base((0,), out.access.offset, out.access.chunk_stride, []))
+
+
+def emit_module(name: str, kernels, vector_bytes: int) -> ir.Module:
+    """One LLVM module holding every kernel of a program."""
+    module = ir.Module(name=name)
+    for kernel in kernels:
+        KernelEmitter(module, kernel, vector_bytes).emit()
+    return module

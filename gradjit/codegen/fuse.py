@@ -1,0 +1,358 @@
+"""Fusion: an IR function becomes a Program of kernels and runtime steps.
+
+Every value is an expression over its index space whose leaves are strided loads,
+constants and iotas. View ops rewrite the leaves' views, elementwise ops extend the
+expression, and only reductions, results and ops that need memory (matmul, guards,
+indices) materialize one. A value used by several consumers is recomputed in each
+(so a gradient loop recomputes its forward intermediates rather than reading them
+back), except when a broadcast would repeat its computation. Outputs over the same
+index space share one loop nest: the loss and its gradient in one pass.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.codegen import views
+from gradjit.codegen.kernel import REDUCE_KINDS, Program
+from gradjit.codegen.schedule import Pending, build_kernels
+from gradjit.codegen.views import View, contiguous
+from gradjit.ir.core import Function
+from gradjit.runtime.steps import Buffer, CheckIndex, Fail, Guard, Matmul, Operand
+
+
+class Node:
+    """An interned expression over an index space of `shape`. kind: 'load' (attrs:
+    (buffer, view)), 'const' (attrs: value), 'index' (attrs: view, the iota), 'apply'
+    (attrs: (primitive name, params)) or 'gather' (attrs: (buffer, base view, axis
+    stride, axis size); args: the index expression)."""
+
+    __slots__ = ("kind", "args", "attrs", "shape", "dtype")
+
+    def __init__(self, kind, args, attrs, shape, dtype):
+        self.kind, self.args, self.attrs, self.shape, self.dtype = kind, args, attrs, shape, dtype
+
+    @property
+    def computes(self) -> bool:
+        return self.kind in ("apply", "gather")
+
+
+class Group:
+    """Pending outputs over one index space, to become one kernel."""
+
+    def __init__(self, domain, serial):
+        self.domain, self.serial, self.outputs = domain, serial, []
+
+
+class Fuser:
+    def __init__(self, fn: Function):
+        self.fn = fn
+        self.interned: dict = {}
+        self.buffers: list[Buffer] = []
+        self.constants: list[np.ndarray] = []
+        self.steps: list = []
+        self.last_writer: dict[int, int] = {}
+        self.reads_memo: dict[int, frozenset] = {}
+        self.env: dict = {}
+
+    # ---- expressions ----
+
+    def node(self, kind, args, attrs, shape, dtype) -> Node:
+        key = (kind, tuple(id(a) for a in args), attrs, shape, dtype.name)
+        found = self.interned.get(key)
+        if found is None:
+            found = self.interned[key] = Node(kind, tuple(args), attrs, shape, dtype)
+        return found
+
+    def load(self, buffer: Buffer, view: View) -> Node:
+        return self.node("load", (), (buffer.id, view), view.shape, buffer.dtype)
+
+    def new_buffer(self, dtype, size, kind="temp", index=0) -> Buffer:
+        buffer = Buffer(len(self.buffers), dtype, int(size), kind, index)
+        self.buffers.append(buffer)
+        return buffer
+
+    def reindex(self, node: Node, remap, shape, memo=None) -> Node | None:
+        """`node` seen through a view change: `remap` maps each leaf's view to the new one
+        (None when strides cannot express it)."""
+        memo = {} if memo is None else memo
+        if id(node) in memo:
+            return memo[id(node)]
+        result = None
+        if node.kind == "const":
+            result = self.node("const", (), node.attrs, shape, node.dtype)
+        elif node.kind == "index":
+            view = remap(node.attrs)
+            result = view and self.node("index", (), view, shape, node.dtype)
+        elif node.kind == "load":
+            view = remap(node.attrs[1])
+            result = view and self.node("load", (), (node.attrs[0], view), shape, node.dtype)
+        else:
+            args = [self.reindex(a, remap, shape, memo) for a in node.args]
+            attrs = node.attrs
+            if node.kind == "gather":
+                base = remap(attrs[1])
+                attrs = base and (attrs[0], base) + attrs[2:]
+            if attrs is not None and all(a is not None for a in args):
+                result = self.node(node.kind, args, attrs, shape, node.dtype)
+        memo[id(node)] = result
+        return result
+
+    def reads(self, node: Node) -> frozenset:
+        """The buffers an expression loads from."""
+        found = self.reads_memo.get(id(node))
+        if found is None:
+            found = frozenset().union(*(self.reads(a) for a in node.args))
+            if node.kind in ("load", "gather"):
+                found |= {node.attrs[0]}
+            self.reads_memo[id(node)] = found
+        return found
+
+    # ---- materialization ----
+
+    def materialize(self, node: Node, force=False) -> Node:
+        """A load of `node` from memory; a copy when `force`d or when it is computed."""
+        if node.kind == "load" and not force:
+            return node
+        buffer = self.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
+        view = contiguous(node.shape)
+        self.pend(Pending("store", node.shape, node, buffer.id, view))
+        return self.load(buffer, view)
+
+    def operand(self, node: Node) -> Operand:
+        node = self.materialize(node)
+        buffer, view = node.attrs
+        return Operand(buffer, view.shape, view.strides, view.offset)
+
+    def pend(self, pending: Pending):
+        """Put an output into the earliest kernel over its index space that runs after
+        everything it reads, or into a new one."""
+        after = max((self.last_writer.get(b, -1) for b in self.reads(pending.node)
+                     | pending.extra_reads(self) | {pending.buffer}), default=-1)
+        serial = pending.kind == "scatter_add"
+        position = next((i for i in range(after + 1, len(self.steps))
+                         if isinstance(self.steps[i], Group) and not serial
+                         and not self.steps[i].serial
+                         and self.steps[i].domain == pending.domain), None)
+        if position is None:
+            position = len(self.steps)
+            self.steps.append(Group(pending.domain, serial))
+        self.steps[position].outputs.append(pending)
+        self.last_writer[pending.buffer] = max(self.last_writer.get(pending.buffer, -1),
+                                               position)
+
+    def step(self, step, writes=()):
+        self.steps.append(step)
+        for b in writes:
+            self.last_writer[b] = len(self.steps) - 1
+
+    # ---- the function ----
+
+    def run(self) -> Program:
+        fn = self.fn
+        for i, p in enumerate(fn.params):
+            buffer = self.new_buffer(p.type.dtype, p.type.size, "param", i)
+            self.env[p] = self.load(buffer, contiguous(p.type.shape))
+        live = _live_ops(fn)
+        for op in fn.ops:
+            if id(op) in live:
+                node = RULES[op.prim.name](self, op, *(self.env[v] for v in op.inputs))
+                if op.out is not None:
+                    self.env[op.out] = node
+        results = [self.result_buffer(self.env[r], i) for i, r in enumerate(fn.results)]
+        steps = build_kernels(self.steps, self.new_buffer, fn.name)
+        return Program(fn.name, [p.type for p in fn.params], self.buffers, steps, results,
+                       self.constants)
+
+    def result_buffer(self, node: Node, index: int) -> int:
+        """Results get memory of their own; a temporary that holds exactly the result
+        becomes it instead of being copied."""
+        if node.kind == "load":
+            buffer = self.buffers[node.attrs[0]]
+            view = node.attrs[1]
+            if (buffer.kind == "temp" and view.offset == 0 and buffer.size == view.size
+                    and views.is_contiguous(view)):
+                buffer.kind, buffer.index = "result", index
+                return buffer.id
+        buffer = self.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)),
+                                 "result", index)
+        self.pend(Pending("store", node.shape, node, buffer.id, contiguous(node.shape)))
+        return buffer.id
+
+
+def _live_ops(fn: Function) -> set[int]:
+    """Ops that contribute to a result, or may raise (guards, index checks): dead code
+    costs loops."""
+    needed = set(fn.results)
+    live = set()
+    for op in reversed(fn.ops):
+        if op.out is None or op.out in needed or op.prim.name in ("gather", "scatter_add"):
+            live.add(id(op))
+            needed.update(op.inputs)
+    return live
+
+
+# ---- one rule per primitive ----
+
+def _elementwise(f: Fuser, op, *args):
+    return f.node("apply", args, (op.prim.name, tuple(op.params.items())), op.out.type.shape,
+                  op.out.type.dtype)
+
+
+def _full(f: Fuser, op):
+    t = op.out.type
+    return f.node("const", (), _scalar(op.params["value"], t.dtype), t.shape, t.dtype)
+
+
+def _scalar(value, dt):
+    return dt.numpy.type(value).item()
+
+
+def _constant(f: Fuser, op):
+    t = op.out.type
+    data = np.asarray(op.params["value"], t.dtype.numpy).reshape(t.shape)
+    if data.size == 1:
+        return f.node("const", (), data.reshape(-1)[0].item(), t.shape, t.dtype)
+    buffer = f.new_buffer(t.dtype, data.size, "const", len(f.constants))
+    f.constants.append(np.ascontiguousarray(data))
+    return f.load(buffer, contiguous(t.shape))
+
+
+def _iota(f: Fuser, op):
+    t = op.out.type
+    axis = op.params["axis"]
+    strides = tuple(int(i == axis) for i in range(t.rank))
+    return f.node("index", (), View(t.shape, strides), t.shape, t.dtype)
+
+
+def _view_rule(make_view, grows=False):
+    """A view op: rewrite the leaves' views; materialize first when the views cannot
+    express it, or when broadcasting would repeat a computation."""
+    def rule(f: Fuser, op, x):
+        shape = op.out.type.shape
+        remap = lambda v: make_view(v, **op.params)
+        if grows and x.computes and op.out.type.size > op.inputs[0].type.size:
+            x = f.materialize(x)
+        return f.reindex(x, remap, shape) or f.reindex(f.materialize(x, force=True), remap,
+                                                       shape)
+    return rule
+
+
+def _reduce(f: Fuser, op, x):
+    axes, out = op.params["axes"], op.out.type
+    if not axes:
+        return x
+    kind = REDUCE_KINDS[op.prim.name]
+    buffer = f.new_buffer(out.dtype, out.size)
+    if kind != "sum" and any(x.shape[a] == 0 for a in axes):
+        f.step(Fail("ValueError", f"zero-size array to reduction operation {kind}imum which "
+                                  "has no identity"), writes=[buffer.id])
+    else:
+        kept = contiguous(tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
+        access = View(x.shape, tuple(0 if i in axes else s for i, s in enumerate(kept.strides)))
+        f.pend(Pending(kind, x.shape, x, buffer.id, access))
+    return f.load(buffer, contiguous(out.shape))
+
+
+def _matmul(f: Fuser, op, a, b):
+    out = op.out.type
+    buffer = f.new_buffer(out.dtype, out.size)
+    f.step(Matmul(f.operand(a), f.operand(b), buffer.id), writes=[buffer.id])
+    return f.load(buffer, contiguous(out.shape))
+
+
+def _pad(f: Fuser, op, x):
+    low, high, interior, value = (op.params[k] for k in ("low", "high", "interior", "value"))
+    out = op.out.type
+    if not any(low + high + interior):
+        return x
+    buffer = f.new_buffer(out.dtype, out.size)
+    whole = contiguous(out.shape)
+    fill = f.node("const", (), _scalar(value, out.dtype), out.shape, out.dtype)
+    f.pend(Pending("store", out.shape, fill, buffer.id, whole))
+    if np.prod(x.shape):
+        inner = View(x.shape, tuple(s * (i + 1) for s, i in zip(whole.strides, interior)),
+                     sum(lo * s for lo, s in zip(low, whole.strides)))
+        f.pend(Pending("store", x.shape, x, buffer.id, inner))
+    return f.load(buffer, whole)
+
+
+def _checked_index(f: Fuser, idx: Node, bound: int) -> Node:
+    """The index operand, materialized and checked before any kernel reads through it."""
+    idx = f.materialize(idx)
+    f.step(CheckIndex(f.operand(idx), bound), writes=[idx.attrs[0]])
+    return idx
+
+
+def _spread_index(f: Fuser, idx: Node, axis: int, shape) -> Node:
+    """The index array seen over the result's index space (its axes sit at `axis`)."""
+    buffer, view = idx.attrs
+    k = len(view.shape)
+    spread = View(tuple(shape), (0,) * axis + view.strides + (0,) * (len(shape) - axis - k),
+                  view.offset)
+    return f.node("load", (), (buffer, spread), tuple(shape), idx.dtype)
+
+
+def _gather(f: Fuser, op, x, idx):
+    axis, out = op.params["axis"], op.out.type
+    x = f.materialize(x)
+    idx = _spread_index(f, _checked_index(f, idx, x.shape[axis]), axis, out.shape)
+    buffer, view = x.attrs
+    base = views.select_axis(view, axis, len(op.inputs[1].type.shape))
+    base = View(out.shape, base.strides, base.offset)
+    return f.node("gather", (idx,), (buffer, base, view.strides[axis], x.shape[axis]),
+                  out.shape, out.dtype)
+
+
+def _scatter_add(f: Fuser, op, x, idx, updates):
+    axis, out = op.params["axis"], op.out.type
+    buffer = f.new_buffer(out.dtype, out.size)
+    whole = contiguous(out.shape)
+    f.pend(Pending("store", out.shape, x, buffer.id, whole))
+    if np.prod(idx.shape):
+        idx = _checked_index(f, idx, out.shape[axis])
+    if np.prod(updates.shape):
+        idx = _spread_index(f, idx, axis, updates.shape)
+        base = views.select_axis(whole, axis, len(op.inputs[1].type.shape))
+        base = View(updates.shape, base.strides, 0)
+        f.pend(Pending("scatter_add", updates.shape, updates, buffer.id, base,
+                       (idx, whole.strides[axis], out.shape[axis])))
+    return f.load(buffer, whole)
+
+
+def _concatenate(f: Fuser, op, *xs):
+    axis, out = op.params["axis"], op.out.type
+    buffer = f.new_buffer(out.dtype, out.size)
+    whole = contiguous(out.shape)
+    offset = 0
+    for x in xs:
+        if np.prod(x.shape):
+            part = View(x.shape, whole.strides, offset * whole.strides[axis])
+            f.pend(Pending("store", x.shape, x, buffer.id, part))
+        offset += x.shape[axis]
+    return f.load(buffer, whole)
+
+
+def _guard(f: Fuser, op, pred):
+    f.step(Guard(f.operand(pred), op.params["expected"], op.params["site"]))
+
+
+RULES = {
+    "full": _full, "constant": _constant, "iota": _iota,
+    "broadcast_to": _view_rule(lambda v, shape: views.broadcast(v, shape), grows=True),
+    "reshape": _view_rule(lambda v, shape: views.reshape(v, shape)),
+    "transpose": _view_rule(lambda v, perm: views.transpose(v, perm)),
+    "slice": _view_rule(lambda v, start, stop, step: views.slice_view(v, start, stop, step)),
+    "reduce_sum": _reduce, "reduce_max": _reduce, "reduce_min": _reduce,
+    "matmul": _matmul, "pad": _pad, "gather": _gather, "scatter_add": _scatter_add,
+    "concatenate": _concatenate, "guard": _guard,
+}
+RULES.update({name: _elementwise for name in (
+    "neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
+    "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "add", "sub", "mul", "div",
+    "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+    "logical_or", "logical_not", "where", "cast")})
+
+
+def fuse(fn: Function) -> Program:
+    """Group `fn`'s ops into kernels and runtime steps."""
+    return Fuser(fn).run()

@@ -1,0 +1,52 @@
+"""The host CPU as an LLVM target: its target machine, the optimization pipeline, and LLVM IR
+text turned into object code."""
+from __future__ import annotations
+
+import functools
+import threading
+from dataclasses import dataclass
+
+import llvmlite.binding as llvm
+
+_lock = threading.Lock()  # LLVM's global state is not safe for concurrent compiles
+
+
+@dataclass(frozen=True)
+class Host:
+    cpu: str
+    features: str
+    machine: object
+
+    @property
+    def vector_bytes(self) -> int:
+        """The widest vector register the kernels use."""
+        if "+avx512f" in self.features:
+            return 64
+        return 32 if "+avx2" in self.features else 16
+
+
+@functools.cache
+def host() -> Host:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    machine = llvm.Target.from_default_triple().create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="jitdefault")
+    return Host(cpu, features, machine)
+
+
+def compile_ir(text: str) -> tuple[bytes, str]:
+    """Verify, optimize (new pass manager, O3 with both vectorizers) and emit object code;
+    returns the object code and the optimized IR."""
+    target = host().machine
+    with _lock:
+        module = llvm.parse_assembly(text)
+        module.triple = llvm.get_process_triple()
+        module.data_layout = str(target.target_data)
+        module.verify()
+        options = llvm.create_pipeline_tuning_options(speed_level=3)
+        options.loop_vectorization = True
+        options.slp_vectorization = True
+        builder = llvm.create_pass_builder(target, options)
+        builder.getModulePassManager().run(module, builder)
+        return target.emit_object(module), str(module)

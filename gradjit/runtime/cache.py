@@ -1,0 +1,71 @@
+"""The on-disk compile cache: object code stored under a key, written atomically, verified
+by checksum when read back (a corrupt, truncated or foreign file reads as a miss)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+import warnings
+from pathlib import Path
+
+MAGIC = b"gradjit-object-cache-1\n"
+
+
+def cache_dir(setting=None) -> Path | None:
+    """Where compiled code is kept: `setting` (a path, or False/'off' for nowhere), else
+    $GRADJIT_CACHE_DIR ('off' disables), else $XDG_CACHE_HOME/gradjit, else ~/.cache/gradjit."""
+    if setting is None:
+        setting = os.environ.get("GRADJIT_CACHE_DIR")
+    if setting is False or setting == "off":
+        return None
+    if setting:
+        return Path(setting)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "gradjit"
+
+
+def _path(directory: Path, key: str) -> Path:
+    return directory / f"{key}.bin"
+
+
+def load(directory: Path, key: str) -> tuple[dict, bytes] | None:
+    """The metadata and object code stored under `key`, or None."""
+    try:
+        data = _path(directory, key).read_bytes()
+    except OSError:
+        return None
+    head = len(MAGIC) + 32
+    if len(data) < head + 8 or not data.startswith(MAGIC):
+        return None
+    body = data[head:]
+    if hashlib.sha256(body).digest() != data[len(MAGIC):head]:
+        return None
+    (meta_size,) = struct.unpack("<Q", body[:8])
+    try:
+        meta = json.loads(body[8:8 + meta_size].decode())
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(meta, dict) or meta.get("key") != key:
+        return None
+    return meta, body[8 + meta_size:]
+
+
+def store(directory: Path, key: str, meta: dict, payload: bytes) -> None:
+    """Write atomically (a temporary file renamed over the entry); failures only warn."""
+    body_meta = json.dumps(dict(meta, key=key)).encode()
+    body = struct.pack("<Q", len(body_meta)) + body_meta + payload
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(MAGIC + hashlib.sha256(body).digest() + body)
+            os.replace(temp, _path(directory, key))
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError as error:
+        warnings.warn(f"gradjit could not write its compile cache in {directory}: {error}",
+                      stacklevel=3)

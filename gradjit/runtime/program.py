@@ -1,0 +1,179 @@
+"""A compiled program as a Python callable: checks its arguments, lays out buffers (results
+from np.empty, temporaries in a reused workspace), then runs kernel calls, BLAS calls and
+guard/index checks in order."""
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+
+from gradjit.ir.structural import GuardFailed
+from gradjit.runtime.native import NativeCode
+from gradjit.runtime.steps import CheckIndex, Fail, Guard, KernelCall, Matmul
+from gradjit.runtime.threads import run_chunks
+
+# Kernels with fewer loop iterations than this run on the calling thread: waking the pool
+# costs more than it saves.
+THREADED_MIN = 1 << 17
+
+
+class Param:
+    """What a caller must pass: a name, a shape and a numpy dtype."""
+
+    def __init__(self, name, shape, dtype, type_text):
+        self.name, self.shape, self.dtype, self.type_text = name, shape, dtype, type_text
+
+
+class CompiledProgram:
+    """Call it with numpy arrays; it returns a list of new arrays (or fills `out=[...]`,
+    C-contiguous arrays of the result shapes and dtypes, and returns those)."""
+
+    def __init__(self, name, params, result_types, buffers, steps, results, constants,
+                 native: NativeCode, workspace: int):
+        self.name, self.params, self.result_types = name, params, result_types
+        self.buffers, self.steps, self.results, self.constants = buffers, steps, results, constants
+        self.native, self.workspace_bytes = native, workspace
+        # Filled in by the compiler: the printable program, its LLVM IR, how it was built.
+        self.text, self.kernels, self.llvm_ir = "", [], ""
+        self.compile_seconds, self.from_disk = 0.0, False
+        self._calls = [(RUNNERS[type(s)], s) for s in steps]
+        self._functions = native.functions
+        self._free = threading.Lock()  # held while a call uses the cached workspace
+        self._workspace = np.empty(workspace, np.uint8)
+        self._table = self._new_table(self._workspace)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _new_table(self, workspace):
+        table = (ctypes.c_void_p * max(len(self.buffers), 1))()
+        base = workspace.ctypes.data
+        for b in self.buffers:
+            if b.kind == "temp":
+                table[b.id] = base + b.offset
+            elif b.kind == "const":
+                table[b.id] = self.constants[b.index].ctypes.data
+        return table
+
+    def _arguments(self, args):
+        if len(args) != len(self.params):
+            raise TypeError(f"@{self.name} takes {len(self.params)} arguments, got {len(args)}")
+        arrays = []
+        for p, a in zip(self.params, args):
+            if type(a) is not np.ndarray:
+                a = np.asarray(a)
+            if a.shape != p.shape or a.dtype != p.dtype:
+                raise TypeError(f"@{self.name}: argument %{p.name} must be {p.type_text}, got "
+                                f"{_type_text(a)}")
+            if not a.flags.c_contiguous:
+                a = np.ascontiguousarray(a)
+            arrays.append(a)
+        return arrays
+
+    def _outputs(self, out, arrays):
+        if out is None:
+            return [np.empty(shape, dtype) for shape, dtype in self.result_types]
+        if len(out) != len(self.results):
+            raise TypeError(f"@{self.name} has {len(self.results)} results, out= holds {len(out)}")
+        for i, (o, (shape, dtype)) in enumerate(zip(out, self.result_types)):
+            if (not isinstance(o, np.ndarray) or o.shape != shape or o.dtype != dtype
+                    or not o.flags.c_contiguous or not o.flags.writeable):
+                raise TypeError(f"@{self.name}: out[{i}] must be a writeable C-contiguous "
+                                f"{dtype}{list(shape)} array, got {_describe(o)}")
+            if any(np.may_share_memory(o, a) for a in list(arrays) + list(out[:i])):
+                raise ValueError(f"@{self.name}: out[{i}] overlaps an argument or another "
+                                 "output")
+        return list(out)
+
+    def __call__(self, *args, out=None):
+        arrays = self._arguments(args)
+        outputs = self._outputs(out, arrays)
+        owned = self._free.acquire(blocking=False)
+        try:
+            if owned:
+                workspace, table = self._workspace, self._table
+            else:  # another thread is inside this program: use memory of our own
+                workspace = np.empty(self.workspace_bytes, np.uint8)
+                table = self._new_table(workspace)
+            memory = {}
+            for b in self.buffers:
+                if b.kind == "param":
+                    memory[b.id] = arrays[b.index]
+                    table[b.id] = arrays[b.index].ctypes.data
+                elif b.kind == "result":
+                    memory[b.id] = outputs[b.index]
+                    table[b.id] = outputs[b.index].ctypes.data
+            run = _Run(self, memory, workspace, table)
+            for runner, step in self._calls:
+                runner(run, step)
+        finally:
+            if owned:
+                self._free.release()
+        return outputs
+
+
+class _Run:
+    """One call's memory: numpy arrays for the buffers (made on demand) and the table of
+    pointers that kernels read."""
+
+    def __init__(self, program, memory, workspace, table):
+        self.program, self.memory, self.workspace, self.table = program, memory, workspace, table
+
+    def array(self, buffer_id):
+        found = self.memory.get(buffer_id)
+        if found is None:
+            b = self.program.buffers[buffer_id]
+            if b.kind == "const":
+                found = self.program.constants[b.index]
+            else:
+                found = self.workspace[b.offset:b.offset + b.nbytes].view(b.dtype.numpy)
+            self.memory[buffer_id] = found
+        return found
+
+    def operand(self, operand):
+        base = self.array(operand.buffer)
+        size = base.itemsize
+        return np.ndarray(operand.shape, base.dtype, base.reshape(-1), operand.offset * size,
+                          tuple(s * size for s in operand.strides))
+
+
+def _kernel(run: _Run, step: KernelCall):
+    fn = run.program._functions[step.symbol]
+    if step.elements < THREADED_MIN or step.n_chunks == 1:
+        fn(0, step.n_chunks, run.table)
+    else:
+        run_chunks(fn, step.n_chunks, run.table)
+
+
+def _matmul(run: _Run, step: Matmul):
+    out = run.array(step.out).reshape(step.a.shape[:-1] + step.b.shape[-1:])
+    np.matmul(run.operand(step.a), run.operand(step.b), out=out)
+
+
+def _guard(run: _Run, step: Guard):
+    if bool(run.operand(step.pred)) != step.expected:
+        raise GuardFailed(step.site, step.expected)
+
+
+def _check_index(run: _Run, step: CheckIndex):
+    index = run.operand(step.index)
+    if index.size and (index.min() < -step.bound or index.max() >= step.bound):
+        bad = index[(index < -step.bound) | (index >= step.bound)].flat[0]
+        raise IndexError(f"index {bad} is out of bounds for axis with size {step.bound}")
+
+
+def _fail(run: _Run, step: Fail):
+    raise {"ValueError": ValueError}[step.error](step.message)
+
+
+RUNNERS = {KernelCall: _kernel, Matmul: _matmul, Guard: _guard, CheckIndex: _check_index,
+           Fail: _fail}
+
+
+def _type_text(a: np.ndarray) -> str:
+    return f"{a.dtype}[{','.join(map(str, a.shape))}]"
+
+
+def _describe(o) -> str:
+    return _type_text(o) if isinstance(o, np.ndarray) else type(o).__name__

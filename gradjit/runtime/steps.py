@@ -1,0 +1,118 @@
+"""The steps a compiled program runs besides its kernels, and the buffers they share:
+plain data handed from codegen to the runtime."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gradjit.ir.types import DType
+
+
+@dataclass(eq=False)
+class Buffer:
+    """Flat memory for one tensor. kind: 'param', 'result', 'const' (data held by the
+    program) or 'temp' (a slice of the per-call workspace at `offset` bytes)."""
+
+    id: int
+    dtype: DType
+    size: int
+    kind: str = "temp"
+    index: int = 0
+    offset: int = 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.numpy.itemsize
+
+    def __str__(self) -> str:
+        return f"b{self.id}"
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A strided tensor handed to a runtime step: a buffer seen through a strided view
+    (shape, strides and offset in elements)."""
+
+    buffer: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    offset: int = 0
+
+    def __str__(self) -> str:
+        text = f"b{self.buffer}[{','.join(map(str, self.strides))}]"
+        return text + (f"+{self.offset}" if self.offset else "")
+
+
+@dataclass(eq=False)
+class Matmul:
+    a: Operand
+    b: Operand
+    out: int
+
+    def buffers(self) -> set[int]:
+        return {self.a.buffer, self.b.buffer, self.out}
+
+    def __str__(self) -> str:
+        return f"b{self.out} = matmul({self.a}, {self.b})"
+
+
+@dataclass(eq=False)
+class Guard:
+    pred: Operand
+    expected: bool
+    site: str
+
+    def buffers(self) -> set[int]:
+        return {self.pred.buffer}
+
+    def __str__(self) -> str:
+        return f"guard {self.pred} expected={str(self.expected).lower()} site={self.site!r}"
+
+
+@dataclass(eq=False)
+class CheckIndex:
+    """Raise IndexError (before any kernel reads through them) unless every index lies
+    in [-bound, bound)."""
+
+    index: Operand
+    bound: int
+
+    def buffers(self) -> set[int]:
+        return {self.index.buffer}
+
+    def __str__(self) -> str:
+        return f"check_index {self.index} in [-{self.bound}, {self.bound})"
+
+
+@dataclass(eq=False)
+class Fail:
+    """An op that numpy rejects for these static shapes (max over no elements)."""
+
+    error: str
+    message: str
+
+    def buffers(self) -> set[int]:
+        return set()
+
+    def __str__(self) -> str:
+        return f"fail {self.error}({self.message!r})"
+
+
+
+
+@dataclass(frozen=True)
+class KernelCall:
+    """Run native kernel `symbol` over chunks [0, n_chunks); `elements` (the loop's trip
+    count) decides whether splitting it across threads pays."""
+
+    symbol: str
+    n_chunks: int
+    elements: int
+    touches: frozenset = frozenset()
+
+    def buffers(self) -> set[int]:
+        return set(self.touches)
+
+    def __str__(self) -> str:
+        return f"call @{self.symbol} chunks={self.n_chunks}"
