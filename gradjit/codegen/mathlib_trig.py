@@ -1,0 +1,97 @@
+"""sin, cos and tan as inline LLVM IR: x = q pi/2 + r by Cody-Waite reduction, then polynomials."""
+from __future__ import annotations
+
+from gradjit.codegen.mathlib_core import FloatOps
+
+TWO_OVER_PI = {64: float.fromhex("0x1.45f306dc9c883p-1"), 32: float.fromhex("0x1.45f306p-1")}
+# pi/2 as a sum of 3 (f64) / 4 (f32) floats, 164 / 103 bits in all.
+PIO2 = {
+    64: tuple(map(float.fromhex, ("0x1.921fb54442d18p+0", "0x1.1a62633145c07p-54",
+                                  "-0x1.f1976b7ed8fbcp-110"))),
+    32: tuple(map(float.fromhex, ("0x1.921fb6p+0", "-0x1.777a5cp-25", "-0x1.ee59dap-50",
+                                  "0x1.98a2e0p-77"))),
+}
+# Reduction is accurate below these magnitudes (see the mathlib module docstring).
+TRIG_BOUND = {64: 2.0 ** 45, 32: 2.0 ** 20}
+# sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2): Chebyshev fits on |r| <= 0.8 (f64) /
+# 0.87 (f32), covering the reduced range; relative errors 2^-57 / 2^-27.9 (sin), 2^-59 / 2^-29.8.
+SIN_POLY = {
+    64: (-0.16666666666666663, 0.008333333333330467, -0.00019841269836043575,
+         2.7557315738586845e-06, -2.5051057394492127e-08, 1.5912864224903485e-10),
+    32: (-0.1666666716337204, 0.008333330973982811, -0.00019839491869788617,
+         2.7180599317944143e-06),
+}
+COS_POLY = {
+    64: (0.041666666666666664, -0.0013888888888887096, 2.4801587298318395e-05,
+         -2.755731704403567e-07, 2.0876099692314926e-09, -1.1379338585298136e-11),
+    32: (0.0416666679084301, -0.0013888886896893382, 2.480010334693361e-05,
+         -2.724308671986364e-07),
+}
+
+
+def _w(o: FloatOps) -> int:
+    return 64 if o.f64 else 32
+
+
+def _reduce(o: FloatOps, x):
+    """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes."""
+    w = _w(o)
+    xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, 0.0)
+    k, q = o.round_int(xs, TWO_OVER_PI[w])
+    r = xs
+    for part in PIO2[w]:  # the first step is exact; the later ones see ever smaller terms
+        r = o.fma(o.neg(k), part, r)
+    return r, q
+
+
+def _sin_cos(o: FloatOps, r):
+    """(sin r, cos r) as (hi, lo) pairs; cos adds 1 - r^2/2 with its rounding error folded in."""
+    w = _w(o)
+    z = o.mul(r, r)
+    s = o.fast_two_sum(r, o.mul(o.mul(r, z), o.poly(z, SIN_POLY[w])))
+    hz = o.mul(z, 0.5)
+    one_hz = o.sub(1.0, hz)
+    err = o.sub(o.sub(1.0, one_hz), hz)
+    c = o.fast_two_sum(one_hz, o.fma(o.mul(z, z), o.poly(z, COS_POLY[w]), err))
+    return s, c
+
+
+def _bit(o: FloatOps, q, mask):
+    return o.b.icmp_unsigned("!=", o.b.and_(q, o.ic(q, mask)), o.ic(q, 0))
+
+
+def _finish(o: FloatOps, x, res, odd_sign):
+    """NaN for inf and NaN; odd functions keep the sign of zero."""
+    res = o.select(o.isfinite(x), res, o.sub(x, x))
+    return o.select(o.cmp("==", x, 0.0), x, res) if odd_sign else res
+
+
+def _sin_quadrant(o: FloatOps, x, shift):
+    r, q = _reduce(o, x)
+    if shift:
+        q = o.b.add(q, o.ic(q, shift))
+    (s, _), (c, _) = _sin_cos(o, r)
+    v = o.select(_bit(o, q, 1), c, s)
+    return o.select(_bit(o, q, 2), o.neg(v), v)
+
+
+def emit_sin(o: FloatOps, x):
+    return _finish(o, x, _sin_quadrant(o, x, 0), True)
+
+
+def emit_cos(o: FloatOps, x):
+    return _finish(o, x, _sin_quadrant(o, x, 1), False)
+
+
+def emit_tan(o: FloatOps, x):
+    r, q = _reduce(o, x)
+    (s, s_lo), (c, c_lo) = _sin_cos(o, r)
+    odd = _bit(o, q, 1)
+    num, num_lo = o.select(odd, c, s), o.select(odd, c_lo, s_lo)
+    den, den_lo = o.select(odd, s, c), o.select(odd, s_lo, c_lo)
+    # one division: q = num / den, then its error corrected with the double-word remainder
+    inv = o.div(1.0, den)
+    q = o.mul(num, inv)
+    rem = o.sub(o.add(o.fma(o.neg(q), den, num), num_lo), o.mul(q, den_lo))
+    res = o.fma(rem, inv, q)
+    return _finish(o, x, o.select(odd, o.neg(res), res), True)
