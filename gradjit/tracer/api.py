@@ -6,14 +6,14 @@ from __future__ import annotations
 import functools
 import re
 
-from gradjit.ir import GuardFailed, verify
+from gradjit.ir import GuardFailed, ShapeError, verify
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.passes import optimize
 from gradjit.tracer import leaves as L
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
-from gradjit.tracer.trace import Trace, Traced, current_trace
+from gradjit.tracer.trace import Trace, Traced, current_trace, locate
 
 
 class Transformed:
@@ -72,7 +72,10 @@ class Transformed:
         with trace:
             inputs = [L.traced_input(trace, x, f"a{i}") for i, x in enumerate(leaves)]
             args, kwargs = unflatten(structure, iter(inputs))
-            out = self.fn(*args, **kwargs)
+            try:
+                out = self.fn(*args, **kwargs)
+            except ShapeError as error:
+                raise locate(error) from None
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack

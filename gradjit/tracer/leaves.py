@@ -62,7 +62,7 @@ def unwrap(x):
 
 
 def wrap_tensor(value):
-    return tensor_type()(value)
+    return tensor_type()._wrap(value)
 
 
 def like(leaf, value):

@@ -31,9 +31,7 @@ def user_site(depth: int = 1) -> str | None:
         frame = frame.f_back
     if frame is None:
         return None
-    path = frame.f_code.co_filename
-    relative = os.path.relpath(path) if os.path.isabs(path) else path
-    return f"{path if relative.startswith('..') else relative}:{frame.f_lineno}"
+    return f"{_short(frame.f_code.co_filename)}:{frame.f_lineno}"
 
 
 def source_line(site: str | None) -> str:
@@ -42,6 +40,24 @@ def source_line(site: str | None) -> str:
         return ""
     path, line = site.rsplit(":", 1)
     return linecache.getline(path, int(line)).strip() if line.isdigit() else ""
+
+
+def locate(error: ShapeError) -> ShapeError:
+    """The error with the user's line that raised it (the innermost frame outside gradjit)."""
+    if "\n  at " in str(error):
+        return error
+    site, tb = None, error.__traceback__
+    while tb is not None:
+        path = tb.tb_frame.f_code.co_filename
+        if not path.startswith(_INTERNAL):
+            site = f"{_short(path)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return ShapeError(f"{error}\n  at {site}: {source_line(site)}") if site else error
+
+
+def _short(path: str) -> str:
+    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return path if relative.startswith("..") else relative
 
 
 @dataclass(frozen=True)
@@ -102,6 +118,8 @@ class Trace:
     def bind(self, prim, args, params):
         concrete, operands, flavor, weak, const = [], [], None, True, True
         for a in args:
+            if not isinstance(a, Traced) and isinstance(getattr(a, "_value", None), Traced):
+                a = a._value  # a Tensor around a traced value, next to a bare traced value
             if isinstance(a, Traced):
                 a = self.own(a)
                 concrete.append(a.value)

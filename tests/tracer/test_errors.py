@@ -1,0 +1,73 @@
+"""Misuse gets a clear message naming the problem and, where it comes from user code, the
+line."""
+import numpy as np
+import pytest
+
+import gradjit
+from gradjit.ir import ShapeError
+from gradjit.tracer import TraceError, TracerArrayConversionError
+
+
+def test_grad_of_a_non_scalar_output():
+    with pytest.raises(TypeError, match=r"must return a float scalar, not an array of shape "
+                                        r"\(3,\).*\.sum\(\)"):
+        gradjit.grad(lambda x: x * 2)(np.ones(3))
+
+
+def test_grad_of_an_integer_argument():
+    with pytest.raises(TypeError, match="argument 0 has dtype int64.*float inputs only"):
+        gradjit.grad(lambda x: np.sum(x * 1.0))(np.arange(3))
+    with pytest.raises(TypeError, match="argument 0 has dtype int64"):
+        gradjit.grad(lambda k: k * 2.0)(2)
+
+
+def test_grad_of_a_function_returning_a_non_array():
+    with pytest.raises(TypeError, match="not a tuple"):
+        gradjit.grad(lambda x: (np.sum(x), np.sum(x)))(np.ones(2))
+    with pytest.raises(TypeError, match=r"not a float \(float\(\)/item\(\) cut it off"):
+        gradjit.grad(lambda x: float(np.sum(x)))(np.ones(2))
+    with pytest.raises(TypeError, match="has_aux=True, so it must return"):
+        gradjit.grad(lambda x: np.sum(x), has_aux=True)(np.ones(2))
+
+
+def test_asarray_inside_a_traced_function_names_the_line_and_the_fix():
+    def f(x):
+        y = np.asarray(x)  # the offending line
+        return np.sum(y)
+    with pytest.raises(TracerArrayConversionError) as info:
+        gradjit.grad(f)(np.ones(2))
+    message = str(info.value)
+    assert "test_errors.py:" in message and "y = np.asarray(x)" in message
+    assert "Keep it a traced array" in message
+
+
+def test_shape_errors_name_the_user_line():
+    def f(x, y):
+        return np.sum(x + y)  # shapes (3,) and (4,)
+    with pytest.raises(ShapeError) as info:
+        gradjit.grad(f)(np.ones(3), np.ones(4))
+    assert "cannot be broadcast" in str(info.value)
+    assert "test_errors.py:" in str(info.value) and "return np.sum(x + y)" in str(info.value)
+    with pytest.raises(ShapeError, match=r"(?s)cannot be multiplied.*test_errors.py:\d+: .*x @ y"):
+        gradjit.jit(lambda x, y: x @ y)(np.ones((2, 3)), np.ones((2, 3)))
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="argnums 3 is out of range"):
+        gradjit.grad(lambda x: np.sum(x), argnums=3)(np.ones(2))
+    with pytest.raises(TypeError, match="holds a value that is not an array"):
+        gradjit.grad(lambda d: np.sum(d["x"]))({"x": np.ones(2), "name": "n"})
+    with pytest.raises(TypeError, match="neither an array nor a hashable static"):
+        gradjit.jit(lambda x, s: x)(np.ones(2), {1, 2})
+
+
+def test_ambiguous_truth_values():
+    with pytest.raises(ValueError, match=r"shape \(2,\) is ambiguous"):
+        gradjit.jit(lambda x: x if x > 0 else -x)(np.ones(2))
+
+
+def test_escaped_traced_values_are_refused():
+    leaked = []
+    gradjit.jit(lambda x: leaked.append(x) or x)(np.ones(2))
+    with pytest.raises(TraceError, match="escaped|after its function returned"):
+        gradjit.jit(lambda y: y + leaked[0])(np.ones(2))
