@@ -1,2 +1,24 @@
+"""gradjit: a PyTorch-compatible tensor library (`import gradjit as torch`) and an autodiff
+compiler from Python to native loops."""
+from gradjit import autograd, cuda  # noqa: F401
+from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
+from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
+from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
+from gradjit.tensor.dtypes import float32 as float  # noqa: F401
+from gradjit.tensor.dtypes import float64 as double  # noqa: F401
+from gradjit.tensor.dtypes import get_default_dtype  # noqa: F401
+from gradjit.tensor.dtypes import int32 as int  # noqa: F401
+from gradjit.tensor.dtypes import int64 as long  # noqa: F401
+from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,  # noqa: F401
+                                      from_numpy, full, full_like, initial_seed, linspace,
+                                      manual_seed, ones, ones_like, rand, rand_like, randint,
+                                      randn, randn_like, tensor, zeros, zeros_like)
+from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401
+                                      set_grad_enabled)
+from gradjit.tensor.printing import set_printoptions  # noqa: F401
+
+__version__ = "0.1.0"
+
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import explain, grad, jit, stop_gradient, value_and_grad  # noqa: E402,F401

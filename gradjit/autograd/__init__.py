@@ -1,0 +1,86 @@
+"""torch.autograd: backward and grad over the eager tape."""
+from __future__ import annotations
+
+from gradjit.tensor import engine
+from gradjit.tensor.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+__all__ = ["backward", "enable_grad", "grad", "is_grad_enabled", "no_grad", "set_grad_enabled"]
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _seeds(outputs, grad_outputs):
+    """The cotangent of each output: given, or ones for a scalar output."""
+    grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs; got "
+                           f"{len(grads)} gradients for {len(outputs)} outputs")
+    seeds = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if out._grad_edge() is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               "have a grad_fn")
+        if g is None:
+            if out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = out.new_ones(tuple(out.shape))
+        elif not hasattr(g, "_edge"):
+            g = out.new_tensor(g)
+        elif tuple(g.shape) != tuple(out.shape):
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} "
+                               f"and output[{i}] has a shape of {out.shape}.")
+        seeds.append(g if g.dtype is out.dtype else g.to(out.dtype))
+    return seeds
+
+
+def _edges(inputs):
+    edges = []
+    for t in inputs:
+        edge = t._grad_edge()
+        if edge is None:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        edges.append(edge)
+    return edges
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulate the gradients of `tensors` into the .grad of the leaves (or of `inputs`)."""
+    outputs = _as_list(tensors)
+    seeds = _seeds(outputs, grad_tensors if grad_tensors is not None else grad_variables)
+    retain = create_graph if retain_graph is None else retain_graph
+    targets = None
+    if inputs is not None:
+        inputs = _as_list(inputs)
+        targets = dict(zip(_edges(inputs), inputs))
+    roots = [o._grad_edge() for o in outputs]
+    captured = engine.execute(roots, seeds, targets, retain, create_graph)
+    for edge, g in captured.items():
+        tensor = targets[edge] if targets is not None else edge.variable
+        engine.accumulate(tensor, g, create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, without touching any .grad."""
+    outputs, inputs = _as_list(outputs), _as_list(inputs)
+    seeds = _seeds(outputs, grad_outputs)
+    edges = _edges(inputs)
+    retain = create_graph if retain_graph is None else retain_graph
+    captured = engine.execute([o._grad_edge() for o in outputs], seeds, set(edges), retain,
+                              create_graph)
+    result = []
+    for i, (t, edge) in enumerate(zip(inputs, edges)):
+        g = captured.get(edge)
+        if g is None:
+            if not (allow_unused or materialize_grads):
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
+                                   "been used in the graph. Set allow_unused=True if this is "
+                                   "the desired behavior.")
+            g = t.new_zeros(tuple(t.shape)) if materialize_grads else None
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    return tuple(result)

@@ -1,0 +1,489 @@
+"""Tensor arithmetic, math functions, comparisons and reductions: each a named tensor
+operation (its grad_fn) built from the array surface, so it runs eagerly and under tracing."""
+from __future__ import annotations
+
+import collections
+import math
+
+from gradjit import ops
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import is_python_scalar
+from gradjit.tensor import dtypes, graph
+
+
+def apply(name, fn, *args, **kwargs):
+    """Run `fn` as the tensor operation `name`. A result that is an operand unchanged becomes
+    a new alias of it, as every PyTorch operation returns a new tensor."""
+    with graph.op(name):
+        out = fn(*args, **kwargs)
+        if any(out is a for a in args):
+            out = S.reshape(out, shape=tuple(out.shape))
+    return out
+
+
+def operand(x):
+    """Tensors and Python numbers pass; other data (lists, numpy arrays) become tensors."""
+    if is_python_scalar(x) or hasattr(x, "_edge"):
+        return x
+    from gradjit.tensor.factories import tensor
+    return tensor(x)
+
+
+def _binary(name, fn, reflected_name=None):
+    def method(self, other):
+        if not _is_operand(other):
+            return NotImplemented
+        return apply(name, fn, self, operand(other))
+
+    def reflected(self, other):
+        if not _is_operand(other):
+            return NotImplemented
+        return apply(reflected_name or name, fn, operand(other), self)
+    return method, reflected
+
+
+def _is_operand(x):
+    return is_python_scalar(x) or hasattr(x, "_edge") or hasattr(x, "__array__") or \
+        isinstance(x, (list, tuple))
+
+
+def _unary(name, fn):
+    def method(self):
+        return apply(name, fn, self)
+    return method
+
+
+def _floor_divide(a, b):
+    q = ops.floor(ops.true_divide(a, b))
+    dt = ops.result_type(a, b)
+    return q if dt.is_float else ops.astype(q, dt)
+
+
+def _remainder(a, b):
+    return ops.sub(a, ops.mul(_floor_divide(a, b), b))
+
+
+def _trunc(x):
+    return ops.where(ops.lt(x, 0), ops.ceil(x), ops.floor(x))
+
+
+def _power(a, b):
+    if is_python_scalar(b) and isinstance(b, int) and b < 0 and \
+            not ops.result_type(a, b).is_float:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return ops.power(a, b)
+
+
+def _float_only(name, x):
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
+                           f"Got {x.dtype.legacy}")
+
+
+def _check_mean(x):
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
+                           f"floating point or complex dtype. Got: {x.dtype.legacy}")
+
+
+def _dims(dim):
+    return tuple(dim) if isinstance(dim, (list, tuple)) else dim
+
+
+def _first_index(x, values, axis, keepdim):
+    """The first position along `axis` where x equals its reduced `values` (max/min indices)."""
+    shape = tuple(x.shape)
+    kept = values if keepdim else ops.expand_dims(values, axis)
+    hit = ops.eq(x, ops.broadcast_to(kept, shape))
+    ramp = S.iota(shape=shape, dtype="i64", axis=axis)
+    index = ops.where(hit, ramp, shape[axis])
+    return S.reduce_min(index, axes=(axis,), keepdims=keepdim)
+
+
+class ReturnType(collections.namedtuple("ReturnType", ["values", "indices"])):
+    """(values, indices) of max/min along a dimension, printed as PyTorch prints them."""
+
+    kind = "max"
+
+    def __repr__(self):
+        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices=" \
+               f"{self.indices!r})"
+
+
+class ArithMixin:
+    """Operators, elementwise math, comparisons, reductions and products of Tensor."""
+
+    # ---- operators ----
+    __add__, __radd__ = _binary("AddBackward0", ops.add)
+    __sub__, __rsub__ = _binary("SubBackward0", ops.sub, "RsubBackward1")
+    __mul__, __rmul__ = _binary("MulBackward0", ops.mul)
+    # PyTorch divides a number by a tensor as reciprocal(t) * number.
+    __truediv__, __rtruediv__ = _binary("DivBackward0", ops.true_divide, "MulBackward0")
+    __floordiv__, __rfloordiv__ = _binary("FloorDivideBackward0", _floor_divide)
+    __mod__, __rmod__ = _binary("RemainderBackward0", _remainder)
+    __rpow__ = _binary("PowBackward2", _power)[1]
+    __and__, __rand__ = _binary("BitwiseAndBackward0", ops.logical_and)
+    __or__, __ror__ = _binary("BitwiseOrBackward0", ops.logical_or)
+    __eq__ = _binary("EqBackward0", ops.eq)[0]
+    __ne__ = _binary("NeBackward0", ops.ne)[0]
+    __lt__ = _binary("LtBackward0", ops.lt)[0]
+    __le__ = _binary("LeBackward0", ops.le)[0]
+    __gt__ = _binary("GtBackward0", ops.gt)[0]
+    __ge__ = _binary("GeBackward0", ops.ge)[0]
+    __hash__ = object.__hash__
+
+    def __pow__(self, other):
+        return self.pow(other) if _is_operand(other) else NotImplemented
+
+    def __matmul__(self, other):
+        return self.matmul(operand(other))
+
+    def __rmatmul__(self, other):
+        return operand(other).matmul(self)
+
+    def __neg__(self):
+        if self.dtype is dtypes.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or "
+                               "`logical_not()` operator instead.")
+        return apply("NegBackward0", ops.neg, self)
+
+    def __pos__(self):
+        return self
+
+    def __invert__(self):
+        if self.dtype is not dtypes.bool_:
+            raise TypeError("~ on integer tensors (bitwise not) is not supported; only bool")
+        return apply("LogicalNotBackward0", ops.logical_not, self)
+
+    def __abs__(self):
+        return self.abs()
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __ipow__(self, other):
+        return self.pow_(other)
+
+    # ---- arithmetic with PyTorch's keywords ----
+
+    def add(self, other, *, alpha=1):
+        other = operand(other)
+        return apply("AddBackward0", lambda a, b: ops.add(a, _scaled(b, alpha)), self, other)
+
+    def sub(self, other, *, alpha=1):
+        other = operand(other)
+        return apply("SubBackward0", lambda a, b: ops.sub(a, _scaled(b, alpha)), self, other)
+
+    subtract = sub
+
+    def mul(self, other):
+        return apply("MulBackward0", ops.mul, self, operand(other))
+
+    multiply = mul
+
+    def div(self, other, *, rounding_mode=None):
+        other = operand(other)
+        if rounding_mode is None:
+            return apply("DivBackward0", ops.true_divide, self, other)
+        rounding = {"floor": _floor_divide, "trunc": lambda a, b: _cast_like(
+            _trunc(ops.true_divide(a, b)), ops.result_type(a, b))}
+        if rounding_mode not in rounding:
+            raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                             f"'floor' but found '{rounding_mode}'")
+        return apply("DivBackward1", rounding[rounding_mode], self, other)
+
+    divide = true_divide = div
+
+    def pow(self, exponent):
+        name = "PowBackward0" if is_python_scalar(exponent) else "PowBackward1"
+        return apply(name, _power, self, operand(exponent))
+
+    def square(self):
+        return apply("PowBackward0", ops.power, self, 2)
+
+    def reciprocal(self):
+        return apply("ReciprocalBackward0", lambda x: ops.true_divide(1.0, x), self)
+
+    def maximum(self, other):
+        return apply("MaximumBackward0", ops.maximum, self, operand(other))
+
+    def minimum(self, other):
+        return apply("MinimumBackward0", ops.minimum, self, operand(other))
+
+    def eq(self, other):
+        return apply("EqBackward0", ops.eq, self, operand(other))
+
+    def ne(self, other):
+        return apply("NeBackward0", ops.ne, self, operand(other))
+
+    def lt(self, other):
+        return apply("LtBackward0", ops.lt, self, operand(other))
+
+    def le(self, other):
+        return apply("LeBackward0", ops.le, self, operand(other))
+
+    def gt(self, other):
+        return apply("GtBackward0", ops.gt, self, operand(other))
+
+    def ge(self, other):
+        return apply("GeBackward0", ops.ge, self, operand(other))
+
+    def logical_and(self, other):
+        return apply("LogicalAndBackward0", ops.logical_and, self, operand(other))
+
+    def logical_or(self, other):
+        return apply("LogicalOrBackward0", ops.logical_or, self, operand(other))
+
+    def logical_not(self):
+        return apply("LogicalNotBackward0", ops.logical_not, self)
+
+    def equal(self, other) -> bool:
+        return tuple(self.shape) == tuple(other.shape) and bool(self.eq(other).all())
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return bool(self.isclose(other, rtol, atol, equal_nan).all())
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        def close(a, b):
+            near = ops.le(ops.abs_(ops.sub(a, b)), ops.add(ops.mul(ops.abs_(b), rtol), atol))
+            near = ops.logical_or(near, ops.eq(a, b))
+            if equal_nan:
+                near = ops.logical_or(near, ops.logical_and(ops.ne(a, a), ops.ne(b, b)))
+            return near
+        return apply("IscloseBackward0", close, self, operand(other))
+
+    # ---- elementwise math ----
+    abs = _unary("AbsBackward0", ops.abs_)
+    absolute = abs
+    neg = negative = __neg__
+    exp = _unary("ExpBackward0", ops.exp)
+    expm1 = _unary("Expm1Backward0", ops.expm1)
+    log = _unary("LogBackward0", ops.log)
+    log1p = _unary("Log1PBackward0", ops.log1p)
+    sqrt = _unary("SqrtBackward0", ops.sqrt)
+    rsqrt = _unary("RsqrtBackward0", ops.rsqrt)
+    sin = _unary("SinBackward0", ops.sin)
+    cos = _unary("CosBackward0", ops.cos)
+    tan = _unary("TanBackward0", ops.tan)
+    tanh = _unary("TanhBackward0", ops.tanh)
+    sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
+    relu = _unary("ReluBackward0", ops.relu)
+    sign = _unary("SignBackward0", ops.sign)
+    floor = _unary("FloorBackward0", ops.floor)
+    ceil = _unary("CeilBackward0", ops.ceil)
+    round = _unary("RoundBackward0", ops.round_)
+    trunc = _unary("TruncBackward0", lambda x: _trunc(x) if x.dtype.is_floating_point else x)
+    isfinite = _unary("IsfiniteBackward0", ops.isfinite)
+
+    def isnan(self):
+        return apply("IsnanBackward0", lambda x: ops.ne(x, x), self)
+
+    def clamp(self, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        scalar = all(b is None or is_python_scalar(b) for b in (min, max))
+        bounds = [b if b is None or is_python_scalar(b) else operand(b) for b in (min, max)]
+        return apply("ClampBackward1" if scalar else "ClampBackward0",
+                     lambda x, lo, hi: ops.clip(x, lo, hi), self, *bounds)
+
+    clip = clamp
+
+    def clamp_min(self, min):
+        return self.clamp(min=min)
+
+    def clamp_max(self, max):
+        return self.clamp(max=max)
+
+    def where(self, condition, other):
+        return apply("WhereBackward0", lambda x, c, y: ops.where(c, x, y), self,
+                     operand(condition), operand(other))
+
+    def softmax(self, dim, dtype=None):
+        x = self if dtype is None else self.to(dtype)
+        return apply("SoftmaxBackward0", ops.softmax, x, dim)
+
+    def log_softmax(self, dim, dtype=None):
+        x = self if dtype is None else self.to(dtype)
+        return apply("LogSoftmaxBackward0", ops.log_softmax, x, dim)
+
+    # ---- reductions ----
+
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
+        return apply("SumBackward0" if dim is None else "SumBackward1",
+                     lambda x: ops.sum_(x, _dims(dim), keepdim, dt), self)
+
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        x = self if dtype is None else self.to(dtype)
+        _check_mean(x)
+        return apply("MeanBackward0" if dim is None else "MeanBackward1",
+                     lambda t: ops.mean(t, _dims(dim), keepdim), x)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return apply("VarBackward0", _variance, self, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return apply("StdBackward0", lambda *a: ops.sqrt(_variance(*a)), self, dim, unbiased,
+                     keepdim, correction)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        x = self if dtype is None else self.to(dtype)
+        _float_only("linalg.vector_norm", x)
+        return apply("LinalgVectorNormBackward0", _vector_norm, x, p, _dims(dim), keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return apply("LogsumexpBackward0", ops.logsumexp, self, _dims(dim), keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        return self._extremum("max", ops.amax, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return self._extremum("min", ops.amin, dim, keepdim)
+
+    def _extremum(self, kind, reduce, dim, keepdim):
+        title = kind.title()
+        if dim is not None and not isinstance(dim, int):  # max(other): elementwise
+            return apply(f"{title}imumBackward0", getattr(ops, f"{kind}imum"), self,
+                         operand(dim))
+        if dim is None:
+            if self.numel() == 0:
+                raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0. Specify the reduction dim with the "
+                                   "'dim' argument.")
+            return apply(f"{title}Backward1", reduce, self)
+        axis = ops.normalize_axes(dim, self.dim())
+        values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
+        with graph.op(None):
+            indices = _first_index(self.detach(), values.detach(), axis[0] if axis else 0,
+                                   keepdim)
+        result = ReturnType(values, indices)
+        result.kind = kind
+        return result
+
+    def amax(self, dim=(), keepdim=False):
+        return apply("AmaxBackward0", ops.amax, self, _dims(dim) or None, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return apply("AminBackward0", ops.amin, self, _dims(dim) or None, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return self._arg(self.max(dim, keepdim) if dim is not None else None, dim, keepdim,
+                         ops.amax)
+
+    def argmin(self, dim=None, keepdim=False):
+        return self._arg(self.min(dim, keepdim) if dim is not None else None, dim, keepdim,
+                         ops.amin)
+
+    def _arg(self, result, dim, keepdim, reduce):
+        if result is not None:
+            return result.indices
+        flat = self.detach().reshape(-1)
+        with graph.op(None):
+            index = _first_index(flat, reduce(flat), 0, False)
+        return index.reshape((1,) * self.dim()) if keepdim else index
+
+    def all(self, dim=None, keepdim=False):
+        return apply("AllBackward0", lambda x: S.reduce_min(
+            ops.astype(x, "bool"), axes=ops.normalize_axes(_dims(dim), x.dim()),
+            keepdims=keepdim), self)
+
+    def any(self, dim=None, keepdim=False):
+        return apply("AnyBackward0", lambda x: S.reduce_max(
+            ops.astype(x, "bool"), axes=ops.normalize_axes(_dims(dim), x.dim()),
+            keepdims=keepdim), self)
+
+    # ---- products ----
+
+    def mm(self, mat2):
+        _check_matrices(self, mat2)
+        return apply("MmBackward0", ops.matmul, self, mat2)
+
+    def dot(self, other):
+        if self.dim() != 1 or other.dim() != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D "
+                               "tensors")
+        if self.dtype is not other.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                               f"{self.dtype.legacy} and {other.dtype.legacy}")
+        if self.numel() != other.numel():
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.numel()}] and "
+                               f"src [{other.numel()}] to have the same number of elements, but "
+                               f"got {self.numel()} and {other.numel()} elements respectively")
+        return apply("DotBackward0", ops.dot, self, other)
+
+    inner = dot
+
+    def mv(self, vec):
+        return apply("MvBackward0", ops.matmul, self, vec)
+
+    def matmul(self, other):
+        ranks = (self.dim(), other.dim())
+        if ranks == (1, 1):
+            return self.dot(other)
+        if ranks == (2, 2):
+            return self.mm(other)
+        _check_dtypes(self, other)
+        names = {(2, 1): "MvBackward0", (1, 2): "SqueezeBackward4"}
+        return apply(names.get(ranks, "UnsafeViewBackward0"), ops.matmul, self, other)
+
+
+def _scaled(x, alpha):
+    return x if alpha == 1 else ops.mul(x, alpha)
+
+
+def _cast_like(x, dt):
+    return x if dt.is_float else ops.astype(x, dt)
+
+
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+              "bool": "bool"}
+
+
+def _check_dtypes(a, b):
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CPP_NAMES[a.dtype.ir.torch_name]} != "
+                           f"{_CPP_NAMES[b.dtype.ir.torch_name]}")
+
+
+def _check_matrices(a, b):
+    for name, t in (("self", a), ("mat2", b)):
+        if t.dim() != 2:
+            raise RuntimeError(f"{name} must be a matrix")
+    _check_dtypes(a, b)
+    (n, k), (k2, m) = a.shape, b.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+
+
+def _vector_norm(x, p, dim, keepdim):
+    if p in ("fro", 2, 2.0):
+        return ops.norm(x, dim, keepdim)
+    magnitude = ops.abs_(x)
+    if p in (math.inf, "inf"):
+        return ops.amax(magnitude, dim, keepdim)
+    if p == 1:
+        return ops.sum_(magnitude, dim, keepdim)
+    return ops.power(ops.sum_(ops.power(magnitude, p), dim, keepdim), 1.0 / p)
+
+
+def _variance(x, dim, unbiased, keepdim, correction):
+    _float_only("var", x)
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    axes = ops.normalize_axes(_dims(dim), x.dim())
+    count = math.prod(x.shape[a] for a in axes)
+    centered = ops.sub(x, ops.mean(x, axes, keepdims=True))
+    total = ops.sum_(ops.mul(centered, centered), axes, keepdim)
+    return ops.true_divide(total, float(max(count - correction, 0)) or math.nan)
+

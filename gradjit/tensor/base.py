@@ -1,0 +1,432 @@
+"""The Tensor core: an inner value (a numpy array when eager, a traced value under tracing),
+its storage bookkeeping (views, versions), autograd identity and primitive dispatch."""
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import bind, ir_type, is_python_scalar, scalar_template
+from gradjit.tensor import dtypes, graph
+from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
+from gradjit.tensor.graph import AccumulateGrad, Record, Version
+
+
+class TensorBase:
+    """Storage, autograd state and dispatch; the operations live in the mixins of Tensor."""
+
+    __gradjit_priority__ = 5
+    __gradjit_flavor__ = "torch"
+    __array_priority__ = 1000  # numpy defers to our reflected operators
+
+    _edge = None          # None, the AccumulateGrad of a leaf that requires grad, or a Record
+    _base = None          # the tensor whose storage this view shares
+    _view_fn = None       # numpy function from the base's array to this view's
+    _view_version = 0     # the storage version when this view's history was last set
+    _saved = None         # (Saved, Record) for a value unpacked for backward
+    _poison = None        # why a value computed from stale saved values must not be used
+    _grad = None
+    _retains_grad = False
+    _device = dtypes.CPU
+
+    @classmethod
+    def _wrap(cls, value, counter=None):
+        t = object.__new__(cls)
+        t._value = value
+        t._counter = counter or Version()
+        return t
+
+    # ---- dispatch: every primitive on tensors comes through here ----
+
+    @classmethod
+    def __gradjit_bind__(cls, prim, args, params):
+        inner, poison, device = [], None, None
+        for a in args:
+            if isinstance(a, TensorBase):
+                if a._saved is not None or a._poison is not None:
+                    poison = poison or a._problem()
+                if a._device is not dtypes.CPU or device is not None:
+                    device = _same_device(device, a._device)
+                inner.append(a._value)
+            else:
+                inner.append(a)
+        out = bind(prim, *inner, **params)
+        if out is None:
+            return None
+        result = cls._wrap(out)
+        result._poison = poison
+        if device is not None:
+            result._device = device
+        if isinstance(out, np.ndarray):
+            result._link_view(prim, params, args)
+            if prim.differentiable and is_grad_enabled():
+                edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
+                if any(e is not None for e in edges):
+                    result._edge = graph.record(prim, params, _lifted(args, inner), edges,
+                                                result)
+        return result
+
+    def _problem(self):
+        if self._poison is not None:
+            return self._poison
+        saved, rec = self._saved
+        return saved.problem(rec)
+
+    def _link_view(self, prim, params, args):
+        """A result that shares memory with an operand is a view of it (numpy evaluates
+        reshape, transpose and slice as views): it shares the version counter and knows how
+        to be cut from its base."""
+        for a in args:
+            if isinstance(a, TensorBase) and isinstance(a._value, np.ndarray) and \
+                    np.may_share_memory(self._value, a._value):
+                base = a._base if a._base is not None else a
+                parent = a._view_fn
+
+                def view_fn(array, prim=prim, params=params, parent=parent):
+                    return prim.evaluate(parent(array) if parent else array, **params)
+                self._base, self._view_fn, self._counter = base, view_fn, a._counter
+                self._view_version = a._counter.value
+                return
+
+    def _grad_edge(self):
+        """This tensor's autograd edge. A view whose base was modified in place since its
+        history was set is cut from the base again, so its gradient reaches the new history."""
+        base = self._base
+        if base is not None and self._view_version != self._counter.value and \
+                isinstance(base._edge, Record):
+            with graph.op("AsStridedBackward0", fresh=True), graph_enabled():
+                fresh = self._cut_from(base)
+            self._edge, self._view_version = fresh._edge, self._counter.value
+        return self._edge
+
+    def _positions(self):
+        base = self._base
+        return self._view_fn(np.arange(base.numel(), dtype=np.int64).reshape(base._value.shape))
+
+    def _cut_from(self, base):
+        positions = self._positions()
+        flat = S.reshape(base, shape=(base.numel(),))
+        return S.reshape(S.gather(flat, positions.reshape(-1), axis=0), shape=positions.shape)
+
+    # ---- in-place operations ----
+
+    def _check_inplace(self, setitem=False):
+        if not is_grad_enabled():
+            return
+        if isinstance(self._edge, AccumulateGrad):
+            view = "a view of " if setitem else ""
+            raise RuntimeError(f"{view}a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        if self._base is not None and isinstance(self._base._edge, AccumulateGrad):
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+
+    def _update(self, compute, name=None, write=True, setitem=False):
+        """Run an in-place operation: `compute()` gives the new value out of place (recorded
+        as usual); it is written into this tensor's storage (or, for `write=False`, replaces
+        its metadata, as t_() does) and this tensor's history moves to it."""
+        with graph.op(name) as scope:
+            self._check_inplace(setitem)
+            new = compute()
+            if not isinstance(new, TensorBase):
+                new = type(self)._wrap(new)
+            source, target = new.dtype, self.dtype
+            if source is not target:
+                if write and not dtypes.can_cast(source, target):
+                    raise RuntimeError(f"result type {source.legacy} can't be cast to the "
+                                       f"desired output type {target.legacy}")
+                new = E.cast(new, dtype=target.ir.name)
+        self._commit(new, scope.records, write)
+        return self
+
+    def _commit(self, new, records, write):
+        tracked = isinstance(new._edge, Record)
+        if tracked:
+            for rec in records:
+                rec.protect(self._counter)
+        if write and isinstance(self._value, np.ndarray):
+            np.copyto(self._value, new._value)
+        else:
+            self._value = new._value
+        self._counter.value += 1
+        self._view_version = self._counter.value
+        if tracked:
+            self._edge = new._edge
+            if self._retains_grad:
+                new._edge.retained = weakref.ref(self)
+            if self._base is not None and write:
+                self._rebase_base()
+
+    def _rebase_base(self):
+        """After an in-place write through this view, the base's history is its old history
+        with this view's region replaced by the view's new history (PyTorch's CopySlices)."""
+        base = self._base
+        positions = self._positions().reshape(-1)
+        with graph.op("CopySlices", fresh=True), graph_enabled():
+            flat = S.reshape(base, shape=(base.numel(),))
+            mask = np.zeros(base.numel(), bool)
+            mask[positions] = True
+            placed = S.scatter_add(E.zeros_like(flat), positions,
+                                   S.reshape(self, shape=(positions.size,)), axis=0)
+            new = S.reshape(E.where(mask, placed, flat), shape=base._value.shape)
+        base._edge = new._edge
+
+    # ---- autograd state ----
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._edge is not None
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if isinstance(self._edge, Record):
+            message = "you can only change requires_grad flags of leaf variables."
+            if not flag:
+                message += (" If you want to use a computed variable in a subgraph that doesn't "
+                            "require differentiation use var_no_grad = var.detach().")
+            raise RuntimeError(message)
+        if flag and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        if bool(flag) != (self._edge is not None):
+            self._edge = AccumulateGrad(self) if flag else None
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return not isinstance(self._edge, Record)
+
+    @property
+    def grad_fn(self):
+        edge = self._grad_edge()
+        return edge.node if isinstance(edge, Record) else None
+
+    @property
+    def grad(self):
+        if not self.is_leaf and not self._retains_grad:
+            warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                          "accessed. Its .grad attribute won't be populated during "
+                          "autograd.backward(). If you indeed want the .grad field to be "
+                          "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf "
+                          "Tensor.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None and (tuple(value.shape) != tuple(self.shape) or
+                                  value.dtype is not self.dtype):
+            raise RuntimeError(f"assigned grad has data of a different size or type: "
+                               f"{tuple(value.shape)} {value.dtype}, expected "
+                               f"{tuple(self.shape)} {self.dtype}")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self):
+        if self.is_leaf:
+            if self._edge is None:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        self._retains_grad = True
+        self._grad_edge().retained = weakref.ref(self)
+
+    def detach(self):
+        """The same storage and version counter, without history."""
+        t = type(self)._wrap(self._value, self._counter)
+        t._device, t._base, t._view_fn = self._device, self._base, self._view_fn
+        t._view_version = self._view_version
+        return t
+
+    def detach_(self):
+        if self._base is not None and isinstance(self._edge, Record):
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self._edge = None
+        return self
+
+    @property
+    def data(self):
+        """The same storage with its own version counter, so autograd does not see writes."""
+        t = type(self)._wrap(self._value)
+        t._device = self._device
+        return t
+
+    @data.setter
+    def data(self, other):
+        self._value = other._value
+
+    @property
+    def _version(self) -> int:
+        return self._counter.value
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from gradjit.autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # ---- metadata ----
+
+    @property
+    def ir_type(self):
+        return ir_type(self._value)
+
+    @property
+    def shape(self) -> dtypes.Size:
+        value = self._value
+        return dtypes.Size(value.shape if isinstance(value, np.ndarray) else value.ir_type.shape)
+
+    def size(self, dim=None):
+        shape = self.shape
+        if dim is None:
+            return shape
+        return shape[_check_dim(dim, len(shape))]
+
+    def dim(self) -> int:
+        return len(self.shape)
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return self.shape.numel()
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.of_ir(ir_type(self._value).dtype)
+
+    @property
+    def device(self) -> dtypes.device:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def is_contiguous(self) -> bool:
+        value = self._concrete()
+        return bool(value.flags.c_contiguous)
+
+    def data_ptr(self) -> int:
+        return self._concrete().__array_interface__["data"][0]
+
+    # ---- concrete data: traced values answer (and record guards) themselves ----
+
+    def _concrete(self) -> np.ndarray:
+        value = self._value
+        return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
+
+    def __gradjit_constant__(self):
+        return self._concrete()
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to "
+                               "Scalar")
+        return self._value.item()
+
+    def __bool__(self):
+        if self.numel() != 1:
+            amount = "no values" if self.numel() == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def tolist(self):
+        return self._concrete().tolist()
+
+    def numpy(self, *, force=False):
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self._device.type != "cpu" and not force:
+            raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
+                            "Tensor.cpu() to copy the tensor to host memory first.")
+        return self._concrete()
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.detach().numpy(force=True)
+        return array if dtype is None else array.astype(dtype)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([self[i] for i in range(self.shape[0])])
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        from gradjit.tensor.printing import tensor_repr
+        with no_grad():
+            return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+
+class graph_enabled:
+    """Record even under no_grad (the history edits of in-place operations)."""
+
+    def __enter__(self):
+        self._previous, _state.enabled = _state.enabled, True
+
+    def __exit__(self, *exc):
+        _state.enabled = self._previous
+
+
+def _lifted(args, inner):
+    """Python numbers among the operands as the arrays the primitive saw (read-only
+    broadcasts, no copies), since VJP rules expect array operands."""
+    if not any(is_python_scalar(a) for a in args):
+        return args
+    like = scalar_template(inner, args)
+    dt, shape = like.dtype, like.shape
+    return [np.broadcast_to(np.asarray(a, dt), shape) if is_python_scalar(a) else a
+            for a in args]
+
+
+def _same_device(device, other):
+    if device is not None and device != other:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
+                           f"two devices, {device} and {other}!")
+    return other
+
+
+def _check_dim(dim, rank):
+    bound = max(rank, 1)
+    if not -bound <= dim < bound:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-bound}, "
+                         f"{bound - 1}], but got {dim})")
+    return dim % bound

@@ -1,0 +1,127 @@
+"""PyTorch's dtype, device and Size objects over the IR's element types."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradjit.ir import types as T
+
+
+class dtype:
+    """An element type as PyTorch names it (`torch.float32`); `ir` is the IR's DType."""
+
+    is_complex = False
+
+    def __init__(self, ir: T.DType, legacy: str):
+        self.ir = ir
+        self.legacy = legacy  # PyTorch's old tensor-type name, shown in some messages
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.ir.is_float
+
+    @property
+    def is_signed(self) -> bool:
+        return not self.ir.is_bool
+
+    @property
+    def itemsize(self) -> int:
+        return self.ir.numpy.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.ir.torch_name}"
+
+    def __reduce__(self):
+        return to_dtype, (self.ir.torch_name,)
+
+
+float32 = dtype(T.float32, "Float")
+float64 = dtype(T.float64, "Double")
+int32 = dtype(T.int32, "Int")
+int64 = dtype(T.int64, "Long")
+bool_ = dtype(T.bool_, "Bool")
+
+_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_)}
+_PYTHON_TYPES = {float: float64, int: int64, bool: bool_}
+
+
+def to_dtype(spec) -> dtype:
+    """A torch dtype from a torch dtype, a Python type (float, int, bool), a numpy dtype or an
+    IR/torch name."""
+    if isinstance(spec, dtype):
+        return spec
+    if spec in _PYTHON_TYPES:
+        return _PYTHON_TYPES[spec]
+    return _BY_IR[T.dtype(spec)]
+
+
+def of_ir(ir: T.DType) -> dtype:
+    return _BY_IR[ir]
+
+
+def get_default_dtype() -> dtype:
+    return float32
+
+
+def can_cast(source: dtype, target: dtype) -> bool:
+    """PyTorch's rule for writing a result into an existing tensor: never float -> integer,
+    never number -> bool."""
+    order = {"b": 0, "i": 1, "u": 1, "f": 2}
+    return order[source.ir.numpy.kind] <= order[target.ir.numpy.kind]
+
+
+def numpy_of(spec) -> np.dtype:
+    return to_dtype(spec).ir.numpy
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as `torch.Size([2, 3])`."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def __getitem__(self, index):
+        out = tuple.__getitem__(self, index)
+        return Size(out) if isinstance(index, slice) else out
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+    def numel(self) -> int:
+        return math.prod(self)
+
+
+class device:
+    """Where a tensor lives: `device("cpu")`, `device("cuda:0")`, `device("cuda", 0)`."""
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        elif isinstance(type, str) and ":" in type:
+            name, _, number = type.partition(":")
+            if not number.isdigit() or index is not None:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            type, index = name, int(number)
+        if type not in ("cpu", "cuda"):
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device "
+                               f"string: {type}")
+        self.type, self.index = type, index
+
+    def __repr__(self) -> str:
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")

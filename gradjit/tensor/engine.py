@@ -1,0 +1,96 @@
+"""Reverse-mode execution over the tape: each record's VJP rule from the primitive table runs
+on tensors (recording again when create_graph=True, which gives higher-order gradients)."""
+from __future__ import annotations
+
+from gradjit.ir import elementwise as E
+from gradjit.tensor import graph
+from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
+from gradjit.tensor.graph import AccumulateGrad, Record
+
+
+def _reachable(roots) -> list[Record]:
+    seen, stack = set(), [r for r in roots if isinstance(r, Record)]
+    while stack:
+        rec = stack.pop()
+        if rec in seen:
+            continue
+        seen.add(rec)
+        stack.extend(e for e in rec.edges if isinstance(e, Record) and e not in seen)
+    return sorted(seen, key=lambda r: r.seq)
+
+
+def _needed(records, targets) -> set:
+    """The records on a path to a target (all of them when every leaf is a target)."""
+    if targets is None:
+        return set(records)
+    needed = set()
+    for rec in records:  # ascending: a record's inputs come before it
+        if any(e in targets or e in needed for e in rec.edges if e is not None):
+            needed.add(rec)
+    return needed
+
+
+def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) -> dict:
+    """Propagate `seeds` (cotangents of the root edges) back through the tape. Returns the
+    total cotangent of each target edge reached (every leaf's AccumulateGrad when targets is
+    None); non-leaf tensors that retain their grad get theirs on the way."""
+    records = _reachable(roots)
+    needed = _needed(records, targets)
+    buffers: dict = {}
+    for edge, seed in zip(roots, seeds):
+        _deliver(buffers, edge, seed)
+    captured = {}
+    outer, graph._scopes.active = graph._scopes.active, None
+    try:
+        with set_grad_enabled(create_graph):
+            for rec in reversed(records):
+                g = buffers.pop(rec, None)
+                if g is None:
+                    continue
+                if targets is not None and rec in targets:
+                    captured[rec] = g
+                _keep_retained(rec, g, create_graph)
+                if rec not in needed:
+                    continue
+                inputs = [rec.unpack(s) for s in rec.inputs]
+                cotangents = rec.prim.vjp(g, rec.unpack(rec.out), *inputs, **rec.params)
+                if not retain_graph:
+                    rec.freed = True
+                for edge, ct in zip(rec.edges, cotangents):
+                    if edge is None or ct is None:
+                        continue
+                    if targets is not None and edge not in targets and edge not in needed:
+                        continue
+                    _deliver(buffers, edge, ct)
+    finally:
+        graph._scopes.active = outer
+    for edge, g in buffers.items():
+        if targets is None and isinstance(edge, AccumulateGrad) or \
+                targets is not None and edge in targets:
+            captured[edge] = g
+    return captured
+
+
+def _deliver(buffers, edge, ct):
+    if getattr(ct, "_poison", None) is not None:
+        raise RuntimeError(ct._poison)
+    previous = buffers.get(edge)
+    buffers[edge] = ct if previous is None else E.add(previous, ct)
+
+
+def _keep_retained(rec, g, create_graph):
+    tensor = rec.retained() if rec.retained is not None else None
+    if tensor is not None and tensor._edge is rec:
+        accumulate(tensor, g, create_graph)
+
+
+def accumulate(tensor, g, create_graph):
+    """Add a cotangent into `tensor.grad`, as PyTorch's AccumulateGrad does: a fresh tensor
+    the first time, in place afterwards (out of place when building a graph)."""
+    if tensor._grad is None:
+        tensor._grad = g if create_graph else g.detach().clone()
+    elif create_graph:
+        tensor._grad = tensor._grad + g
+    else:
+        with no_grad():
+            tensor._grad.add_(g)

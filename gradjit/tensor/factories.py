@@ -1,0 +1,219 @@
+"""Creating tensors: from data, filled, ranges, identity, random (our own seeded generator),
+from numpy (sharing memory) and like other tensors."""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from gradjit.tensor import dtypes
+from gradjit.tensor.shape import _device, _shape_args
+
+
+def _leaf(array, device=None, requires_grad=False):
+    from gradjit.tensor.tensor import Tensor
+    t = Tensor._wrap(array)
+    if device is not None:
+        t._device = _device(device)
+    if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        t.requires_grad_(True)
+    return t
+
+
+def _numpy_dtype(dtype, default=None):
+    if dtype is None:
+        return default
+    return dtypes.to_dtype(dtype).ir.numpy
+
+
+def _infer(data) -> np.ndarray:
+    """numpy data with PyTorch's inference: bool, int64, or the default float."""
+    if hasattr(data, "_edge"):
+        return np.array(data._concrete())
+    if isinstance(data, np.ndarray):
+        _check_numpy(data)
+        return np.array(data)
+    array = np.array(_plain(data))
+    if array.dtype.kind == "f":
+        return array.astype(dtypes.get_default_dtype().ir.numpy)
+    if array.dtype.kind in "iu":
+        return array.astype(np.int64)
+    if array.dtype.kind == "b" or array.size == 0:
+        return array if array.size else array.astype(dtypes.get_default_dtype().ir.numpy)
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _plain(data):
+    if isinstance(data, (list, tuple)):
+        return [_plain(x) for x in data]
+    if hasattr(data, "_edge"):
+        return data.item() if data.dim() == 0 else _plain(data.tolist())
+    if isinstance(data, numbers.Number) or isinstance(data, np.generic):
+        return data
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _check_numpy(array):
+    try:
+        dtypes.to_dtype(array.dtype)
+    except (KeyError, TypeError):
+        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype}. The only "
+                        "supported types are: float64, float32, int64, int32, and bool.") from None
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False):
+    array = _infer(data)
+    if dtype is not None:
+        array = array.astype(_numpy_dtype(dtype))
+    return _leaf(array, device, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if hasattr(data, "_edge"):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or _numpy_dtype(dtype) == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray):
+    """A tensor sharing `array`'s memory."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _check_numpy(array)
+    return _leaf(array)
+
+
+def _filled(size, value, dtype, device, requires_grad):
+    shape = _shape_args(size)
+    if dtype is None:
+        dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
+            dtypes.get_default_dtype()
+    return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 0.0, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 1.0, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    """Unlike PyTorch's, the memory is initialized (to zeros), so results are reproducible."""
+    return _filled(size, 0.0, dtype, device, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype,
+                   device, requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    bounds = [float(b) if hasattr(b, "_edge") and b.is_floating_point() else
+              b.item() if hasattr(b, "_edge") else b for b in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        floating = any(isinstance(b, float) for b in bounds)
+        dtype = dtypes.get_default_dtype() if floating else dtypes.int64
+    start, end, step = bounds
+    count = max(0, math.ceil((end - start) / step))
+    values = start + np.arange(count, dtype=np.float64) * step
+    if all(isinstance(b, int) for b in bounds):
+        values = start + np.arange(count, dtype=np.int64) * step
+    return _leaf(values.astype(_numpy_dtype(dtype)), device, requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    values = np.linspace(start, end, steps, dtype=np.float64)
+    return _leaf(values.astype(_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)),
+                 device, requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    array = np.eye(n, n if m is None else m,
+                   dtype=_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy))
+    return _leaf(array, device, requires_grad)
+
+
+# ---- like another tensor ----
+
+def _like(fill):
+    def make(input, *, dtype=None, device=None, requires_grad=False):
+        return fill(tuple(input.shape), dtype=dtype or input.dtype,
+                    device=device or input.device, requires_grad=requires_grad)
+    make.__name__ = fill.__name__ + "_like"
+    return make
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                device=device or input.device, requires_grad=requires_grad)
+
+
+# ---- random numbers: our generator, so values differ from PyTorch's ----
+
+class Generator:
+    """The source of random tensors; `manual_seed` makes runs reproducible."""
+
+    def __init__(self, seed=67280421310721):
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed):
+        self._seed = int(seed)
+        self._numpy = np.random.Generator(np.random.PCG64(self._seed))
+        return self
+
+    def initial_seed(self):
+        return self._seed
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed):
+    return default_generator.manual_seed(seed)
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def _float_dtype(dtype):
+    chosen = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+    if not chosen.is_floating_point:
+        raise RuntimeError(f"expected a floating point dtype for random values, got {chosen}")
+    return chosen.ir.numpy
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    rng = (generator or default_generator)._numpy
+    array = rng.random(_shape_args(size)).astype(_float_dtype(dtype))
+    return _leaf(array, device, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    rng = (generator or default_generator)._numpy
+    array = rng.standard_normal(_shape_args(size)).astype(_float_dtype(dtype))
+    return _leaf(array, device, requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    rng = (generator or default_generator)._numpy
+    array = rng.integers(low, high, size=_shape_args((size,)) if size is not None else ())
+    return _leaf(array.astype(_numpy_dtype(dtype, np.int64)), device, requires_grad)
+
+
+zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
+rand_like, randn_like = _like(rand), _like(randn)

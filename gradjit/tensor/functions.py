@@ -1,0 +1,91 @@
+"""PyTorch's module-level functions (torch.add, torch.mm, ...): the Tensor methods, with
+`out=` where PyTorch has it."""
+from __future__ import annotations
+
+from gradjit.tensor.arith import operand
+from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
+from gradjit.tensor.shape import cat as _cat
+from gradjit.tensor.shape import stack as _stack
+
+
+def write_out(name, result_fn, inputs, out):
+    """Compute into the existing tensor `out` (kept by identity; resized if its shape
+    differs, as PyTorch does)."""
+    if out is None:
+        return result_fn()
+    if is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in inputs):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    with no_grad():
+        result = result_fn()
+        if tuple(out.shape) != tuple(result.shape):
+            out._value = result._value.astype(out.dtype.ir.numpy)
+            out._counter.value += 1
+            return out
+        return out._update(lambda: result)
+
+
+def _function(name):
+    def function(input, *args, out=None, **kwargs):
+        method = getattr(operand(input), name)
+        return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
+    function.__name__ = name
+    return function
+
+
+add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
+subtract, multiply, divide, true_divide = sub, mul, div, div
+pow, mm, matmul, dot, mv = map(_function, ("pow", "mm", "matmul", "dot", "mv"))
+abs, neg, exp, expm1, log, log1p = map(_function, ("abs", "neg", "exp", "expm1", "log", "log1p"))
+sqrt, rsqrt, sin, cos, tan, tanh = map(_function, ("sqrt", "rsqrt", "sin", "cos", "tan", "tanh"))
+sigmoid, relu, sign, square = map(_function, ("sigmoid", "relu", "sign", "square"))
+floor, ceil, round, trunc, reciprocal = map(_function, ("floor", "ceil", "round", "trunc",
+                                                         "reciprocal"))
+clamp = clip = _function("clamp")
+maximum, minimum = _function("maximum"), _function("minimum")
+eq, ne, lt, le, gt, ge = map(_function, ("eq", "ne", "lt", "le", "gt", "ge"))
+logical_and, logical_or, logical_not = map(_function, ("logical_and", "logical_or",
+                                                       "logical_not"))
+isclose, isfinite, isnan = _function("isclose"), _function("isfinite"), _function("isnan")
+sum, mean, norm, var, std = map(_function, ("sum", "mean", "norm", "var", "std"))
+max, min, amax, amin = map(_function, ("max", "min", "amax", "amin"))
+argmax, argmin, all, any = map(_function, ("argmax", "argmin", "all", "any"))
+logsumexp, softmax, log_softmax = map(_function, ("logsumexp", "softmax", "log_softmax"))
+reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "squeeze",
+                                                       "unsqueeze"))
+transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
+swapaxes = swapdims = transpose
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return input.allclose(other, rtol, atol, equal_nan)
+
+
+def equal(input, other) -> bool:
+    return input.equal(other)
+
+
+def where(condition, input, other):
+    return operand(input).where(condition, other) if hasattr(input, "_edge") else \
+        operand(other).where(operand(condition).logical_not(), input)
+
+
+def cat(tensors, dim=0, *, out=None):
+    tensors = list(tensors)
+    return write_out("cat", lambda: _cat(tensors, dim), tensors, out)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    tensors = list(tensors)
+    return write_out("stack", lambda: _stack(tensors, dim), tensors, out)
+
+
+def is_tensor(obj) -> bool:
+    return hasattr(obj, "_edge") and hasattr(obj, "_value")
+
+
+def numel(input) -> int:
+    return input.numel()

@@ -1,0 +1,220 @@
+"""The autograd tape: one record per primitive applied to tensors that require grad, grouped
+under the grad_fn objects users see (`AddBackward0`), and the saved values backward reads."""
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+
+from gradjit.ir.primitive import ShapeError
+
+FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
+         "after they have already been freed). Saved intermediate values of the graph are freed "
+         "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+         "backward through the graph a second time or if you need to access saved tensors after "
+         "calling backward.")
+
+# The grad_fn name of a primitive applied outside any named tensor operation (inside the VJP
+# rules that backward runs with create_graph=True, or by the array surface directly).
+PRIMITIVE_NAMES = {
+    "add": "AddBackward0", "sub": "SubBackward0", "mul": "MulBackward0", "div": "DivBackward0",
+    "pow": "PowBackward1", "neg": "NegBackward0", "abs": "AbsBackward0", "exp": "ExpBackward0",
+    "log": "LogBackward0", "log1p": "Log1PBackward0", "expm1": "Expm1Backward0",
+    "sqrt": "SqrtBackward0", "rsqrt": "RsqrtBackward0", "sin": "SinBackward0",
+    "cos": "CosBackward0", "tan": "TanBackward0", "tanh": "TanhBackward0",
+    "sigmoid": "SigmoidBackward0", "maximum": "MaximumBackward0", "minimum": "MinimumBackward0",
+    "where": "WhereBackward0", "cast": "ToCopyBackward0", "broadcast_to": "ExpandBackward0",
+    "reshape": "ViewBackward0", "transpose": "PermuteBackward0", "reduce_sum": "SumBackward1",
+    "reduce_max": "AmaxBackward0", "reduce_min": "AminBackward0", "matmul": "BmmBackward0",
+    "slice": "SliceBackward0", "pad": "ConstantPadNdBackward0", "gather": "IndexBackward0",
+    "scatter_add": "ScatterAddBackward0", "concatenate": "CatBackward0",
+}
+
+
+def primitive_name(prim) -> str:
+    known = PRIMITIVE_NAMES.get(prim.name)
+    return known or "".join(p.title() for p in prim.name.split("_")) + "Backward0"
+
+
+class Node:
+    """A grad_fn: the backward of one tensor operation (one or more primitive records)."""
+
+    _classes: dict[str, type] = {}
+
+    def __init__(self):
+        self._records: list[weakref.ref] = []
+        self.metadata = {}
+
+    @classmethod
+    def named(cls, name: str) -> Node:
+        kind = cls._classes.get(name)
+        if kind is None:
+            kind = cls._classes[name] = type(name, (cls,), {})
+        return kind()
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    @property
+    def next_functions(self) -> tuple:
+        out = []
+        for ref in self._records:
+            record = ref()
+            for edge in record.edges if record is not None else ():
+                if isinstance(edge, Record) and edge.node is self:
+                    continue
+                out.append((edge.node if isinstance(edge, Record) else edge, 0))
+        return tuple(out)
+
+
+class AccumulateGrad:
+    """The edge into a leaf that requires grad: backward adds the cotangent to `.grad`."""
+
+    def __init__(self, variable):
+        self.variable = variable
+        self.metadata = {}
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {hex(id(self))}>"
+
+    next_functions = ()
+
+
+class Version:
+    """How often a storage was modified in place; shared by all views of it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Saved:
+    """A tensor operand kept for backward: its value, autograd edge and version then."""
+
+    __slots__ = ("value", "edge", "counter", "version", "cls", "device", "origin")
+
+    def __init__(self, tensor, origin=None):
+        self.value, self.edge, self.cls = tensor._value, tensor._edge, type(tensor)
+        self.counter, self.version, self.device = tensor._counter, tensor._counter.value, \
+            tensor._device
+        self.origin = origin  # "output 0 of ExpBackward0" for an output, else None
+
+    def problem(self, record) -> str | None:
+        if record.freed:
+            return FREED
+        if self.counter.value != self.version:
+            t = self.cls._wrap(self.value)
+            shape = list(t.shape)
+            origin = f", which is {self.origin}," if self.origin else ""
+            return (f"one of the variables needed for gradient computation has been modified by "
+                    f"an inplace operation: [torch.{t.dtype.legacy}Tensor {shape}]{origin} is at "
+                    f"version {self.counter.value}; expected version {self.version} instead. "
+                    "Hint: the backtrace further above shows the operation that failed to "
+                    "compute its gradient.")
+        return None
+
+
+_sequence = itertools.count()
+
+
+class Record:
+    """One primitive application on the tape: out = prim(*inputs) {params}."""
+
+    __slots__ = ("prim", "params", "inputs", "out", "edges", "node", "seq", "freed", "retained",
+                 "__weakref__")
+
+    def __init__(self, prim, params, args, edges, result, node):
+        self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
+        self.inputs = tuple(Saved(a) if hasattr(a, "_edge") else a for a in args)
+        self.out = Saved(result, f"output 0 of {node.name()}")
+        self.out.edge = None  # the output's edge is this record, set when unpacked
+        self.seq = next(_sequence)
+        self.freed = False
+        self.retained = None  # weakref to a non-leaf tensor whose .grad is kept
+        node._records.append(weakref.ref(self))
+
+    def unpack(self, saved):
+        """A tensor for a saved value; using it after it went stale poisons the result."""
+        if not isinstance(saved, Saved):
+            return saved
+        t = saved.cls._wrap(saved.value)
+        t._edge = saved.edge if saved is not self.out else self
+        t._counter, t._device = saved.counter, saved.device
+        t._saved = (saved, self)
+        return t
+
+    def protect(self, counter):
+        """Before an in-place write into `counter`'s storage: operands of this record that live
+        there keep their old value (PyTorch saves the original self of an in-place op)."""
+        for saved in self.inputs:
+            if isinstance(saved, Saved) and saved.counter is counter:
+                saved.value = saved.value.copy()
+                saved.counter, saved.version = Version(), 0
+
+
+class _Scopes(threading.local):
+    active = None
+
+
+_scopes = _Scopes()
+
+
+class Scope:
+    """A tensor operation in progress: its primitive records share one grad_fn."""
+
+    def __init__(self, name):
+        self.name, self.node, self.records = name, None, []
+
+    def node_for(self, prim) -> Node:
+        if self.name is None:
+            return Node.named(primitive_name(prim))
+        if self.node is None:
+            self.node = Node.named(self.name)
+        return self.node
+
+    def __enter__(self):
+        self.outer = _scopes.active
+        _scopes.active = self
+        return self
+
+    def __exit__(self, kind, error, tb):
+        _scopes.active = self.outer
+        if isinstance(error, ShapeError):  # PyTorch reports operand mismatches as RuntimeError
+            raise RuntimeError(str(error)) from None
+
+
+class _Nested:
+    def __init__(self, scope):
+        self.scope = scope
+
+    def __enter__(self):
+        return self.scope
+
+    def __exit__(self, *exc):
+        return None
+
+
+def op(name: str | None, fresh: bool = False):
+    """The scope of a tensor operation named `name` (its grad_fn's name). Inside another
+    operation it joins that one (the outer name wins, or names a nameless outer scope),
+    unless `fresh`."""
+    outer = _scopes.active
+    if outer is not None and not fresh:
+        if outer.name is None:
+            outer.name = name
+        return _Nested(outer)
+    return Scope(name)
+
+
+def record(prim, params, args, edges, result) -> Record:
+    scope = _scopes.active or Scope(None)
+    rec = Record(prim, params, args, edges, result, scope.node_for(prim))
+    scope.records.append(rec)
+    return rec

@@ -1,0 +1,264 @@
+"""Tensor views and shape operations, indexing and index assignment, dtype/device moves."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir import elementwise as E
+from gradjit.tensor import dtypes
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.base import _check_dim
+from gradjit.tensor.grad_mode import is_grad_enabled
+
+
+def _shape_args(shape):
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        return tuple(int(d) for d in shape[0])
+    return tuple(int(d) for d in shape)
+
+
+def _view_possible(array, shape) -> bool:
+    """Whether numpy (like PyTorch) can give this shape without copying."""
+    try:
+        view = array.view()
+        view.shape = shape
+        return True
+    except (AttributeError, ValueError):
+        return False
+
+
+def _index_parts(index):
+    """Tensor indices as what the array surface takes (their values are the index)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return tuple(p._concrete() if hasattr(p, "_edge") else p for p in parts)
+
+
+def _index_name(parts) -> str:
+    if any(not (p is None or p is Ellipsis or isinstance(p, (int, slice, np.integer)))
+           for p in parts):
+        return "IndexBackward0"
+    last = [p for p in parts if p is not Ellipsis]
+    if not last:
+        return "AliasBackward0"
+    return {int: "SelectBackward0", slice: "SliceBackward0", type(None): "UnsqueezeBackward0"}[
+        int if isinstance(last[-1], (int, np.integer)) else type(last[-1])]
+
+
+class ShapeMixin:
+    """Views (sharing storage), shape changes, indexing, conversions of Tensor."""
+
+    def view(self, *shape):
+        shape = _shape_args(shape)
+        out = apply("ViewBackward0", ops.reshape, self, shape)
+        if isinstance(out._value, np.ndarray) and out.numel() and \
+                not np.may_share_memory(out._value, self._value):
+            raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                               "(at least one dimension spans across two contiguous subspaces). "
+                               "Use .reshape(...) instead.")
+        return out
+
+    def reshape(self, *shape):
+        shape = _shape_args(shape)
+        value = self._value
+        copies = isinstance(value, np.ndarray) and not _view_possible(
+            value, ops.array.reshape(value, shape).shape)
+        return apply("UnsafeViewBackward0" if copies else "ViewBackward0", ops.reshape, self,
+                     shape)
+
+    def view_as(self, other):
+        return self.view(tuple(other.shape))
+
+    def reshape_as(self, other):
+        return self.reshape(tuple(other.shape))
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        if self.dim() <= 1:
+            return self if self.dim() == 1 else self.reshape(1)
+        start, end = _check_dim(start_dim, self.dim()), _check_dim(end_dim, self.dim())
+        shape = tuple(self.shape)
+        merged = int(np.prod(shape[start:end + 1]))
+        return self.reshape(shape[:start] + (merged,) + shape[end + 1:])
+
+    def expand(self, *sizes):
+        sizes = _shape_args(sizes)
+        lead = len(sizes) - self.dim()
+        shape = tuple(s if s != -1 else self.shape[i - lead] for i, s in enumerate(sizes))
+        return apply("ExpandBackward0", ops.broadcast_to, self, shape)
+
+    def expand_as(self, other):
+        return self.expand(tuple(other.shape))
+
+    broadcast_to = expand
+
+    @property
+    def T(self):
+        return apply("PermuteBackward0", ops.transpose, self)
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def t(self):
+        if self.dim() > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self.dim()}D")
+        return apply("TBackward0", ops.transpose, self)
+
+    def transpose(self, dim0, dim1):
+        return apply("TransposeBackward0", ops.swapaxes, self, dim0, dim1)
+
+    swapaxes = swapdims = transpose
+
+    def permute(self, *dims):
+        return apply("PermuteBackward0", ops.transpose, self, _shape_args(dims))
+
+    def unsqueeze(self, dim):
+        return apply("UnsqueezeBackward0", ops.expand_dims, self, dim)
+
+    def squeeze(self, dim=None):
+        name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
+        return apply(name, ops.squeeze, self, dim)
+
+    def contiguous(self):
+        return self if self.is_contiguous() else self.clone()
+
+    def clone(self):
+        return apply("CloneBackward0", lambda x: E.cast(x, dtype=x.dtype.ir.name), self)
+
+    # ---- indexing ----
+
+    def __getitem__(self, index):
+        parts = _index_parts(index)
+        return apply(_index_name(parts), ops.getitem, self, parts)
+
+    def __setitem__(self, index, value):
+        parts = _index_parts(index)
+        value = operand(value)
+        needs_graph = is_grad_enabled() and (self.requires_grad or getattr(
+            value, "requires_grad", False))
+        if needs_graph or not isinstance(self._value, np.ndarray):
+            self._update(lambda: ops.index_put(self, parts, value), "CopySlices", setitem=True)
+            return
+        if hasattr(value, "_edge"):
+            value = value._concrete()
+        self._value[parts if isinstance(index, tuple) else parts[0]] = value
+        self._counter.value += 1
+
+    # ---- dtype and device ----
+
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
+        for arg in args:
+            if isinstance(arg, dtypes.dtype):
+                dtype = arg
+            elif hasattr(arg, "_edge"):
+                dtype, device = arg.dtype, arg.device
+            else:
+                device = arg
+        target = self.dtype if dtype is None else dtypes.to_dtype(dtype)
+        place = self.device if device is None else _device(device)
+        if target is self.dtype and place == self.device and not copy:
+            return self
+        out = apply("ToCopyBackward0", lambda x: E.cast(x, dtype=target.ir.name), self)
+        out._device = place
+        return out
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{self.dtype.legacy}Tensor"
+        return self.to(dtype)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def float(self):
+        return self.to(dtypes.float32)
+
+    def double(self):
+        return self.to(dtypes.float64)
+
+    def long(self):
+        return self.to(dtypes.int64)
+
+    def int(self):
+        return self.to(dtypes.int32)
+
+    def bool(self):
+        return self.to(dtypes.bool_)
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None):
+        return self.to("cuda" if device is None else _device(device if not isinstance(
+            device, int) else f"cuda:{device}"))
+
+    # ---- new tensors like this one ----
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from gradjit.tensor.factories import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                      requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from gradjit.tensor.factories import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_args(size), 0, dtype=dtype, device=device,
+                             requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_args(size), 1, dtype=dtype, device=device,
+                             requires_grad=requires_grad)
+
+    new_empty = new_zeros
+
+    # ---- in-place operations that are not the _ form of an operation ----
+
+    def copy_(self, src, non_blocking=False):
+        src = operand(src)
+        shape = tuple(self.shape)
+        return self._update(lambda: ops.broadcast_to(
+            E.cast(src, dtype=self.dtype.ir.name), shape), "CopyBackwards")
+
+    def fill_(self, value):
+        name = "ZeroBackward0" if _is_zero(value) else "FillBackward0"
+        return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
+                                              _like(self, operand(value)), self), name)
+
+    def zero_(self):
+        return self.fill_(0)
+
+
+def _like(t, value):
+    """`value` in t's dtype, as a fill writes it (truncating floats into integers)."""
+    if hasattr(value, "_edge"):
+        return ops.astype(value, t.dtype.ir.name)
+    return t.dtype.ir.numpy.type(value).item()
+
+
+def _is_zero(value):
+    return not hasattr(value, "_edge") and value == 0
+
+
+def _device(spec):
+    place = dtypes.device(spec)
+    if place.type == "cuda":
+        from gradjit import cuda
+        if not cuda.is_available():
+            raise RuntimeError("CUDA is not available: no NVIDIA driver or GPU was found, so "
+                               "tensors cannot be moved to a CUDA device")
+        place = dtypes.device("cuda", place.index or 0)
+    return place
+
+
+def cat(tensors, dim=0):
+    tensors = [operand(t) for t in tensors]
+    return apply("CatBackward0", lambda *ts: ops.concatenate(ts, dim), *tensors)
+
+
+def stack(tensors, dim=0):
+    tensors = [operand(t) for t in tensors]
+    return apply("StackBackward0", lambda *ts: ops.stack(ts, dim), *tensors)
+
