@@ -88,6 +88,11 @@ def from_numpy(array: np.ndarray):
     return _leaf(array)
 
 
+def _sizes(shape, size=None) -> tuple:
+    """A shape given as sizes (`zeros(2, 3)`), one sequence (`zeros((2, 3))`) or `size=`."""
+    return _shape_args(shape if size is None else (size,))
+
+
 def _filled(size, value, dtype, device, requires_grad):
     shape = _shape_args(size)
     if dtype is None:
@@ -96,12 +101,12 @@ def _filled(size, value, dtype, device, requires_grad):
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(size, 0.0, dtype, device, requires_grad)
+def zeros(*shape, size=None, dtype=None, device=None, requires_grad=False):
+    return _filled(_sizes(shape, size), 0.0, dtype, device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(size, 1.0, dtype, device, requires_grad)
+def ones(*shape, size=None, dtype=None, device=None, requires_grad=False):
+    return _filled(_sizes(shape, size), 1.0, dtype, device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
@@ -194,15 +199,15 @@ def _float_dtype(dtype):
     return chosen.ir.numpy
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     rng = (generator or default_generator)._numpy
-    array = rng.random(_shape_args(size)).astype(_float_dtype(dtype))
+    array = rng.random(_sizes(shape, size)).astype(_float_dtype(dtype))
     return _leaf(array, device, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     rng = (generator or default_generator)._numpy
-    array = rng.standard_normal(_shape_args(size)).astype(_float_dtype(dtype))
+    array = rng.standard_normal(_sizes(shape, size)).astype(_float_dtype(dtype))
     return _leaf(array, device, requires_grad)
 
 

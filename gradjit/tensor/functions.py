@@ -2,6 +2,8 @@
 `out=` where PyTorch has it."""
 from __future__ import annotations
 
+import builtins
+
 from gradjit.tensor.arith import operand
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
@@ -13,7 +15,7 @@ def write_out(name, result_fn, inputs, out):
     differs, as PyTorch does)."""
     if out is None:
         return result_fn()
-    if is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in inputs):
+    if is_grad_enabled() and builtins.any(getattr(t, "requires_grad", False) for t in inputs):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():
