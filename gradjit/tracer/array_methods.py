@@ -232,7 +232,8 @@ def _concrete_index(index):
     among other indices they become their concrete (guarded) values."""
     parts = index if isinstance(index, tuple) else (index,)
     traced = [isinstance(p, ArrayMethods) and p.__gradjit_constant__() is None for p in parts]
-    whole = [isinstance(p, slice) and p == slice(None) for p in parts]
+    whole = [isinstance(p, slice) and p.start is None and p.stop is None and p.step is None
+             for p in parts]
     if sum(traced) == 1 and all(t or w for t, w in zip(traced, whole)):
         return index
     out = tuple(int(p) if t and p.shape == () else p for p, t in zip(parts, traced))
