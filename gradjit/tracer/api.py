@@ -4,6 +4,7 @@ guards hold. Called while another function is being traced, it is traced and inl
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 
 from gradjit.ir import GuardFailed, ShapeError, verify
@@ -70,7 +71,8 @@ class Transformed:
     def _trace(self, structure, leaves):
         trace = Trace(re.sub(r"\W+", "_", self.cache.name).strip("_") or "f")
         with trace:
-            inputs = [L.traced_input(trace, x, f"a{i}") for i, x in enumerate(leaves)]
+            names = _leaf_names(self.fn, structure)
+            inputs = [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
@@ -137,11 +139,21 @@ class Transformed:
         return wrt, rebuild
 
     def _compile(self, structure, leaves) -> Entry:
-        trace, fn, unpack = self._trace(structure, leaves)
+        trace, traced, unpack = self._trace(structure, leaves)
+        stages = {"traced": traced}
         if self.mode != "jit":
-            fn = differentiate(fn, unpack.wrt)
-        fn = verify(optimize(fn))
-        return Entry(compile_program(fn, self.backend), fn, trace.guards, unpack)
+            stages["differentiated"] = differentiate(traced, unpack.wrt)
+        fn = stages["optimized"] = verify(optimize(stages.get("differentiated", traced)))
+        return Entry(compile_program(fn, self.backend), fn, trace.guards, unpack, stages)
+
+    def ir(self, *args, stage="optimized", **kwargs):
+        """The IR that a call with these arguments runs ("optimized"), or an earlier stage:
+        "traced" (the forward trace) or "differentiated" (before optimization)."""
+        self(*args, **kwargs)
+        stages = self.cache.last.stages
+        if stage not in stages:
+            raise ValueError(f"stage {stage!r} is not one of {', '.join(stages)}")
+        return stages[stage]
 
     def _inline(self, structure, leaves):
         """Called on traced values: trace afresh and replay the raw IR into the caller's trace
@@ -174,6 +186,33 @@ def replay(fn, inputs, trace):
         if trace is not None:
             trace.site = caller_site
     return [env[r] for r in fn.results]
+
+
+def _leaf_names(fn, structure) -> list[str]:
+    """Parameter names for the IR: argument names, with keys and positions of nested leaves."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    arg_names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    rest = next((p.name for p in params if p.kind == p.VAR_POSITIONAL), "arg")
+    names = []
+
+    def walk(s, prefix):
+        if s == LEAF:
+            names.append(re.sub(r"\W+", "_", prefix))
+        elif s[0] is dict:
+            for key, child in zip(s[1], s[2]):
+                walk(child, f"{prefix}_{key}")
+        elif s[0] != "static":
+            for i, child in enumerate(s[1]):
+                walk(child, f"{prefix}_{i}")
+
+    for n, s in enumerate(structure[1][0][1]):
+        walk(s, arg_names[n] if n < len(arg_names) else f"{rest}{n - len(arg_names)}")
+    for key, child in zip(structure[1][1][1], structure[1][1][2]):
+        walk(child, key)
+    return names
 
 
 def _count(structure) -> int:

@@ -24,6 +24,7 @@ class Entry:
     function: Function  # the optimized IR it runs
     guards: list[GuardInfo]
     unpack: Callable  # (program outputs, call leaves) -> the call's result
+    stages: dict  # IR by stage: "traced", "differentiated" (grad only), "optimized"
     hits: int = field(default=0)
 
 
@@ -34,6 +35,7 @@ class Cache:
         self.traces = self.hits = self.misses = 0
         self.failures: dict = {}  # key -> Counter of failing guard sites
         self.warned: set = set()
+        self.last: Entry | None = None  # the entry the latest call ran
 
     def entries(self, key) -> list[Entry]:
         return self.by_key.get(key, ())
@@ -41,11 +43,13 @@ class Cache:
     def hit(self, entry: Entry):
         self.hits += 1
         entry.hits += 1
+        self.last = entry
 
     def add(self, key, entry: Entry, failed: GuardFailed | None):
         """Count a miss and its trace; keep the entry unless the key is at its bound."""
         self.misses += 1
         self.traces += 1
+        self.last = entry
         entries = self.by_key.setdefault(key, [])
         if failed is not None:
             self.failures.setdefault(key, Counter())[failed.site] += 1
