@@ -23,6 +23,7 @@ class Param:
 
     def __init__(self, name, shape, dtype, type_text):
         self.name, self.shape, self.dtype, self.type_text = name, shape, dtype, type_text
+        self.strides = np.empty(shape, dtype).strides  # those of a C-contiguous array
 
 
 class CompiledProgram:
@@ -37,8 +38,11 @@ class CompiledProgram:
         # Filled in by the compiler: the printable program, its LLVM IR, how it was built.
         self.text, self.kernels, self.llvm_ir = "", [], ""
         self.compile_seconds, self.from_disk = 0.0, False
-        self._calls = [(RUNNERS[type(s)], s) for s in steps]
-        self._functions = native.functions
+        self._calls = [RUNNERS[type(s)](self, s) for s in steps]
+        self._param_slots = [b.id for b in sorted((b for b in buffers if b.kind == "param"),
+                                                  key=lambda b: b.index)]
+        self._result_slots = [b.id for b in sorted((b for b in buffers if b.kind == "result"),
+                                                   key=lambda b: b.index)]
         self._free = threading.Lock()  # held while a call uses the cached workspace
         self._workspace = np.empty(workspace, np.uint8)
         self._table = self._new_table(self._workspace)
@@ -61,6 +65,10 @@ class CompiledProgram:
             raise TypeError(f"@{self.name} takes {len(self.params)} arguments, got {len(args)}")
         arrays = []
         for p, a in zip(self.params, args):
+            if type(a) is np.ndarray and a.dtype is p.dtype and a.strides == p.strides \
+                    and a.shape == p.shape:
+                arrays.append(a)  # the common case, checked fast
+                continue
             if type(a) is not np.ndarray:
                 a = np.asarray(a)
             if a.shape != p.shape or a.dtype != p.dtype:
@@ -88,25 +96,22 @@ class CompiledProgram:
 
     def __call__(self, *args, out=None):
         arrays = self._arguments(args)
-        outputs = self._outputs(out, arrays)
+        outputs = ([np.empty(shape, dtype) for shape, dtype in self.result_types] if out is None
+                   else self._outputs(out, arrays))
         owned = self._free.acquire(blocking=False)
         try:
             if owned:
-                workspace, table = self._workspace, self._table
+                run = _Run(self, arrays, outputs, self._workspace, self._table)
             else:  # another thread is inside this program: use memory of our own
                 workspace = np.empty(self.workspace_bytes, np.uint8)
-                table = self._new_table(workspace)
-            memory = {}
-            for b in self.buffers:
-                if b.kind == "param":
-                    memory[b.id] = arrays[b.index]
-                    table[b.id] = arrays[b.index].ctypes.data
-                elif b.kind == "result":
-                    memory[b.id] = outputs[b.index]
-                    table[b.id] = outputs[b.index].ctypes.data
-            run = _Run(self, memory, workspace, table)
-            for runner, step in self._calls:
-                runner(run, step)
+                run = _Run(self, arrays, outputs, workspace, self._new_table(workspace))
+            table = run.table
+            for slot, a in zip(self._param_slots, arrays):
+                table[slot] = address(a)
+            for slot, o in zip(self._result_slots, outputs):
+                table[slot] = address(o)
+            for call in self._calls:
+                call(run)
         finally:
             if owned:
                 self._free.release()
@@ -114,22 +119,22 @@ class CompiledProgram:
 
 
 class _Run:
-    """One call's memory: numpy arrays for the buffers (made on demand) and the table of
-    pointers that kernels read."""
+    """One call's memory: the pointer table kernels read, and numpy arrays for the buffers
+    that runtime steps read (made on demand)."""
 
-    def __init__(self, program, memory, workspace, table):
-        self.program, self.memory, self.workspace, self.table = program, memory, workspace, table
+    def __init__(self, program, arrays, outputs, workspace, table):
+        self.program, self.arrays, self.outputs = program, arrays, outputs
+        self.workspace, self.table = workspace, table
 
     def array(self, buffer_id):
-        found = self.memory.get(buffer_id)
-        if found is None:
-            b = self.program.buffers[buffer_id]
-            if b.kind == "const":
-                found = self.program.constants[b.index]
-            else:
-                found = self.workspace[b.offset:b.offset + b.nbytes].view(b.dtype.numpy)
-            self.memory[buffer_id] = found
-        return found
+        b = self.program.buffers[buffer_id]
+        if b.kind == "param":
+            return self.arrays[b.index]
+        if b.kind == "result":
+            return self.outputs[b.index]
+        if b.kind == "const":
+            return self.program.constants[b.index]
+        return self.workspace[b.offset:b.offset + b.nbytes].view(b.dtype.numpy)
 
     def operand(self, operand):
         base = self.array(operand.buffer)
@@ -138,33 +143,56 @@ class _Run:
                           tuple(s * size for s in operand.strides))
 
 
-def _kernel(run: _Run, step: KernelCall):
-    fn = run.program._functions[step.symbol]
-    if step.elements < THREADED_MIN or step.n_chunks == 1:
-        fn(0, step.n_chunks, run.table)
-    else:
-        run_chunks(fn, step.n_chunks, run.table)
+def _array_data_address():
+    """The fastest way to read an array's data pointer: numpy's array struct keeps it right
+    after the object header; checked here on live arrays, else the documented (slower) way."""
+    offset = 2 * ctypes.sizeof(ctypes.c_void_p)
+    read = ctypes.c_void_p.from_address
+    probes = [np.empty(n, np.float32) for n in (1, 100, 100000)] + [np.ones(7)[2:]]
+    if all(read(id(a) + offset).value == a.ctypes.data for a in probes):
+        return lambda a: read(id(a) + offset).value
+    return lambda a: a.ctypes.data
 
 
-def _matmul(run: _Run, step: Matmul):
-    out = run.array(step.out).reshape(step.a.shape[:-1] + step.b.shape[-1:])
-    np.matmul(run.operand(step.a), run.operand(step.b), out=out)
+address = _array_data_address()
 
 
-def _guard(run: _Run, step: Guard):
-    if bool(run.operand(step.pred)) != step.expected:
-        raise GuardFailed(step.site, step.expected)
+def _kernel(program, step: KernelCall):
+    fn, n_chunks = program.native.functions[step.symbol], step.n_chunks
+    if step.elements < THREADED_MIN or n_chunks == 1:
+        return lambda run: fn(0, n_chunks, run.table)
+    return lambda run: run_chunks(fn, n_chunks, run.table)
 
 
-def _check_index(run: _Run, step: CheckIndex):
-    index = run.operand(step.index)
-    if index.size and (index.min() < -step.bound or index.max() >= step.bound):
-        bad = index[(index < -step.bound) | (index >= step.bound)].flat[0]
-        raise IndexError(f"index {bad} is out of bounds for axis with size {step.bound}")
+def _matmul(program, step: Matmul):
+    shape = step.a.shape[:-1] + step.b.shape[-1:]
+
+    def call(run):
+        out = run.array(step.out).reshape(shape)
+        np.matmul(run.operand(step.a), run.operand(step.b), out=out)
+    return call
 
 
-def _fail(run: _Run, step: Fail):
-    raise {"ValueError": ValueError}[step.error](step.message)
+def _guard(program, step: Guard):
+    def call(run):
+        if bool(run.operand(step.pred)) != step.expected:
+            raise GuardFailed(step.site, step.expected)
+    return call
+
+
+def _check_index(program, step: CheckIndex):
+    def call(run):
+        index = run.operand(step.index)
+        if index.size and (index.min() < -step.bound or index.max() >= step.bound):
+            bad = index[(index < -step.bound) | (index >= step.bound)].flat[0]
+            raise IndexError(f"index {bad} is out of bounds for axis with size {step.bound}")
+    return call
+
+
+def _fail(program, step: Fail):
+    def call(run):
+        raise {"ValueError": ValueError}[step.error](step.message)
+    return call
 
 
 RUNNERS = {KernelCall: _kernel, Matmul: _matmul, Guard: _guard, CheckIndex: _check_index,
