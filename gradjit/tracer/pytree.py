@@ -52,6 +52,4 @@ def unflatten(structure, leaves):
     if kind is dict:
         return {k: unflatten(s, leaves) for k, s in zip(structure[1], structure[2])}
     children = [unflatten(s, leaves) for s in structure[1]]
-    if kind is list or kind is tuple:
-        return kind(children)
-    return kind(*children)  # a namedtuple
+    return kind(*children) if hasattr(kind, "_fields") else kind(children)  # namedtuple or not
