@@ -159,6 +159,7 @@ class TensorBase:
                 new._edge.retained = weakref.ref(self)
             if self._base is not None and write:
                 self._rebase_base()
+                self._view_version = -1  # its history is now cut from the new base
 
     def _rebase_base(self):
         """After an in-place write through this view, the base's history is its old history

@@ -176,7 +176,8 @@ def test_autograd_basics(nb):
         "tensor([[0.],\n        [1.],\n        [2.],\n        [3.]], requires_grad=True)")
     assert nb.run("y = 2 * torch.mm(x.T, x)\ny").shown == "tensor([[28.]], grad_fn=<MulBackward0>)"
     nb.run("y.backward(retain_graph=True)")
-    assert nb.run("x.grad").shown == "tensor([[ 0.],\n        [ 4.],\n        [ 8.],\n        [12.]])"
+    assert nb.run("x.grad").shown == ("tensor([[ 0.],\n        [ 4.],\n        [ 8.],\n"
+                                      "        [12.]])")
     cell = nb.run("""
         torch.manual_seed(10)
 
