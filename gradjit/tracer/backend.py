@@ -1,12 +1,12 @@
-"""Where a traced, optimized function runs: the reference interpreter or the native CPU code
-generator, chosen by name (no silent fallback from one to the other)."""
+"""Where a traced, optimized function runs: native CPU code (the default) or the reference
+interpreter, chosen by name; an unavailable backend is an error, never a silent fallback."""
 from __future__ import annotations
 
 import functools
 
 from gradjit.ir import Function, interpret
 
-DEFAULT_BACKEND = "interpreter"
+DEFAULT_BACKEND = "cpu"
 
 
 def _interpreter(fn: Function):
