@@ -48,12 +48,15 @@ def cache_key(fn: Function, target: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None) -> CompiledProgram:
-    """Compile `fn` for `target` ('cpu'). `cache_dir`: where object code is kept between
-    processes (a path; False or 'off' for nowhere; default: $GRADJIT_CACHE_DIR, else the
-    XDG cache directory)."""
+def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
+                     **gpu_options) -> CompiledProgram:
+    """Compile `fn` for `target` ('cpu', or a GPU target: 'cuda', 'cuda-emulator', which
+    take `gpu_options`, see gradjit.codegen.ptx.compile_gpu). `cache_dir`: where object code
+    is kept between processes (a path; False or 'off' for nowhere; default:
+    $GRADJIT_CACHE_DIR, else the XDG cache directory)."""
     if target != "cpu":
-        raise ValueError(f"unknown target {target!r}: this backend compiles for 'cpu'")
+        from gradjit.codegen.ptx import compile_gpu  # GPU code generation only when asked
+        return compile_gpu(fn, target, **gpu_options)
     verify(fn)
     key = cache_key(fn, target)
     with _memory_lock:

@@ -18,7 +18,16 @@ def _cpu(fn: Function):
     return compile_function(fn, target="cpu")
 
 
-BACKENDS = {"interpreter": _interpreter, "cpu": _cpu}
+def _gpu(target):
+    def compile_for(fn: Function):
+        from gradjit.codegen import compile_function
+        return compile_function(fn, target=target)
+    return compile_for
+
+
+# 'cuda' runs on an NVIDIA GPU; 'cuda-emulator' runs the same GPU kernels on the CPU.
+BACKENDS = {"interpreter": _interpreter, "cpu": _cpu, "cuda": _gpu("cuda"),
+            "cuda-emulator": _gpu("cuda-emulator")}
 
 
 def compile_program(fn: Function, backend: str | None):
