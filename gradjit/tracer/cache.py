@@ -32,6 +32,7 @@ class Cache:
     def __init__(self, name: str, max_traces: int):
         self.name, self.max_traces = name, max_traces
         self.by_key: dict = {}
+        self.fast: dict = {}  # (shape, dtype) per argument -> entries, for plain array calls
         self.traces = self.hits = self.misses = 0
         self.failures: dict = {}  # key -> Counter of failing guard sites
         self.warned: set = set()
