@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ctypes
-import functools
 import threading
 
 import llvmlite.binding as llvm
@@ -11,8 +10,8 @@ KERNEL = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
 _lock = threading.Lock()
 
 
-@functools.cache
 def _machine():
+    """A new target machine each time: an execution engine owns (and frees) the one it gets."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     return llvm.Target.from_default_triple().create_target_machine(
