@@ -1,0 +1,12 @@
+"""Tests marked slow run only when asked for (`-m slow`); the default run keeps their fast
+variants."""
+import pytest
+
+
+def pytest_collection_modifyitems(config, items):
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
