@@ -130,7 +130,7 @@ def _round_half_even(sp, x):
     """numpy's and PyTorch's rounding: halfway cases go to the even neighbour."""
     half = sp.Rational(1, 2)
     tie = sp.Eq(x + half, sp.floor(x + half))
-    return sp.Piecewise((2 * sp.floor((x + half) / 2), tie), (sp.floor(x + half), True))
+    return sp.Piecewise((2 * sp.floor(x / 2 + half / 2), tie), (sp.floor(x + half), True))
 
 
 round_ = _unary("round", _floating, np.round, _no_grad(1), _round_half_even,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from gradjit.ir.symbolic_lower import from_sympy
 from gradjit.ir.types import DType
 
 __all__ = ["express", "formula", "from_sympy", "parameter_symbols", "region_to_sympy",
-           "sympy_number", "to_sympy"]
+           "sympy_number", "to_sympy", "values_to_name"]
 
 INDEX_LETTERS = "ijklmnpqrstuvw"
 _REDUCTIONS = {"reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min"}
@@ -46,9 +47,10 @@ def to_sympy(fn: Function) -> list:
     return [env[r] for r in fn.results]
 
 
-def region_to_sympy(ops: list[Op], env: dict) -> dict:
+def region_to_sympy(ops: list[Op], env: dict, rename=None) -> dict:
     """`env` (Value -> expression, for the values the ops use but do not compute) extended
-    with the expression of every result of `ops`, which are in order."""
+    with the expression of every result of `ops`, which are in order. `rename(op, args, expr)`,
+    if given, returns what stands for the op's result in later expressions (a symbol, say)."""
     import sympy as sp
     from sympy.core.parameters import distribute
     env = dict(env)
@@ -61,7 +63,9 @@ def region_to_sympy(ops: list[Op], env: dict) -> dict:
             if missing:
                 raise ValueError(f"{op.prim.name}: operand {missing[0]} has no expression (it "
                                  "is neither computed by an earlier op nor given in env)")
-            env[op.out] = express(sp, op, [env[v] for v in op.inputs], counter)
+            args = [env[v] for v in op.inputs]
+            expr = express(sp, op, args, counter)
+            env[op.out] = rename(op, args, expr) if rename else expr
     return env
 
 
@@ -137,32 +141,68 @@ _STRUCTURE = {
 
 def formula(fn: Function, result_index: int = 0, latex: bool = False) -> str:
     """A readable formula of one result over the parameters, e.g. `3*x/2 + 3` or
-    `exp(x)/sum_j(exp(x))`; matmuls print as `x @ w`. A large formula is printed as named
-    shared subexpressions (`t0 = ...`), one a line, then the result."""
+    `exp(x)/sum_j(exp(x))`; matmuls print as `x @ w`. When the formula as one expression would
+    be large (it repeats what the ops share), shared parts are named: lines `t0 = ...`, then
+    the result."""
     import sympy as sp
     if not -len(fn.results) <= result_index < len(fn.results):
         raise IndexError(f"@{fn.name} has {len(fn.results)} results; there is no result "
                          f"{result_index}")
-    expr = to_sympy(fn)[result_index]
+    target = fn.results[result_index]
+    ops = _cone(fn.ops, target)
+    named = set()
+    if _tree_size(ops, target) > _TREE_LIMIT:
+        named = values_to_name(ops, shared_limit=4, limit=_TREE_LIMIT // 2) - {target}
+    taken = {str(s) for s in parameter_symbols(fn)}
+    names = (f"t{i}" for i in itertools.count() if f"t{i}" not in taken)
+    lines = []
+
+    def rename(op, args, expr):
+        if op.out not in named:
+            return expr
+        lines.append((sp.Symbol(next(names)), expr))
+        return lines[-1][0]
+
+    env = region_to_sympy(ops, dict(zip(fn.params, parameter_symbols(fn))), rename)
     printer = _printers()[1 if latex else 0]
-    if _tree_size(expr) <= _TREE_LIMIT:
-        return printer.doprint(expr)
-    taken = {str(s) for s in expr.free_symbols}
-    names = (sp.Symbol(f"t{i}") for i in itertools.count() if f"t{i}" not in taken)
-    shared, (result,) = sp.cse(expr, symbols=names)
-    lines = [f"{printer.doprint(name)} = {printer.doprint(value)}" for name, value in shared]
-    return (" \\\\\n" if latex else "\n").join(lines + [printer.doprint(result)])
+    text = [f"{printer.doprint(name)} = {printer.doprint(e)}" for name, e in lines]
+    return (" \\\\\n" if latex else "\n").join(text + [printer.doprint(env[target])])
 
 
-def _tree_size(expr) -> int:
-    """Nodes of the expression as a tree, counted over the shared graph (so in linear time)."""
+def values_to_name(ops: list[Op], shared_limit: int, limit: int) -> set:
+    """Results of `ops` that expressions should refer to by a name rather than repeat: those
+    used more than once whose expression has more than `shared_limit` nodes, and any with more
+    than `limit`. No expression then has more than about `limit` nodes, however much the ops
+    share (as one tree, a chain of shared values doubles at every step)."""
+    uses = Counter(v for op in ops for v in op.inputs)
+    named: set = set()
     sizes: dict = {}
+    for op in ops:
+        if op.out is None:
+            continue
+        size = 1 + sum(sizes.get(v, 1) for v in op.inputs)
+        if size > limit or (uses[op.out] > 1 and size > shared_limit):
+            named.add(op.out)
+            size = 1
+        sizes[op.out] = size
+    return named
 
-    def size(e):
-        if e not in sizes:
-            sizes[e] = 1 + sum(size(a) for a in e.args)
-        return sizes[e]
-    return size(expr)
+
+def _tree_size(ops: list[Op], target) -> int:
+    sizes: dict = {}
+    for op in ops:
+        if op.out is not None:
+            sizes[op.out] = 1 + sum(sizes.get(v, 1) for v in op.inputs)
+    return sizes.get(target, 1)
+
+
+def _cone(ops: list[Op], target) -> list[Op]:
+    """The ops `target` depends on, in order."""
+    needed = {target}
+    for op in reversed(ops):
+        if op.out in needed:
+            needed.update(op.inputs)
+    return [op for op in ops if op.out in needed]
 
 
 _PRINTERS = []

@@ -80,8 +80,6 @@ class Lowering:
 
     def _number(self, n):
         t = self._type()
-        if not (n.is_real or n.is_infinite and n.is_extended_real) and n is not self.sp.nan:
-            raise ValueError(f"{n} has no {t.dtype} value")
         if t.dtype.is_int and n.is_Integer:
             value = int(n)
         elif t.dtype.is_float:
@@ -123,7 +121,9 @@ class Lowering:
         value = functools.reduce(E.mul, map(self, numerator))
         if denominator:
             value = E.div(value, self(self.sp.Mul(*denominator)))
-        if coeff != 1:
+        if coeff == 2:
+            value = E.add(value, value)  # exact as 2*x is, and needs no fill
+        elif coeff != 1:
             # x/3 stays a division: 1/3 has no exact float, and x*(1/3) would round twice.
             inverse = 1 / coeff
             exact = not inverse.is_Integer or _is_power_of_two(inverse)

@@ -11,7 +11,7 @@ import numpy as np
 from gradjit.ir.core import Builder, Function, Op, Value
 from gradjit.ir.passes.rewrite import DROP, rewrite
 from gradjit.ir.primitive import evaluate
-from gradjit.ir.symbolic import express, sympy_number
+from gradjit.ir.symbolic import express, sympy_number, values_to_name
 from gradjit.ir.symbolic_lower import Lowering
 from gradjit.ir.types import TensorType, bool_
 
@@ -20,6 +20,10 @@ from gradjit.ir.types import TensorType, bool_
 _PINNED_PRIMITIVES = {"stop_gradient"}
 # Fills, and shape ops of fills: numbers to sympy.
 _FILL_CHAINS = {"broadcast_to", "reshape"}
+# A value used more than once gets a name when its expression has more nodes than this, and
+# any value when it has more than the limit: sympy walks some expressions as trees.
+_SHARED_LIMIT = 24
+_EXPRESSION_LIMIT = 256
 _MAX_TRIES = 8
 _MAX_PROBES = 4096
 _RTOL = {"f32": 1e-3, "f64": 1e-9}
@@ -235,7 +239,7 @@ def _plan_with(sp, region: Region, deadline: float) -> _Plan | None:
         pinned |= more
     else:
         return None
-    shared, reduced = sp.cse([exprs[o] for o in region.outputs],
+    shared, reduced = sp.cse([exprs[o] for o in region.outputs], order="none",
                              symbols=sp.numbered_symbols("t", cls=sp.Dummy))
     _check(deadline)
     for symbol, value in shared:
@@ -255,10 +259,12 @@ def _check(deadline: float):
 
 
 def _express(sp, region, leaves, pinned, deadline):
-    """Expressions of the region's values; a pinned op's value is a symbol defined by that op
-    applied to its operands' lowered expressions."""
+    """Expressions of the region's values. A pinned op's value is a symbol defined by the op
+    applied to its lowered operands; a large shared value's, a symbol defined by its lowered
+    expression (so no expression sympy sees grows beyond _EXPRESSION_LIMIT nodes)."""
     env = {**leaves, **{v: sympy_number(sp, number, v.type.dtype)
                         for v, number in region.used_fills().items()}}
+    named = values_to_name(region.ops, _SHARED_LIMIT, _EXPRESSION_LIMIT)
     definitions = {}
     for op in region.ops:
         _check(deadline)
@@ -267,9 +273,12 @@ def _express(sp, region, leaves, pinned, deadline):
             symbol = sp.Dummy(op.prim.name)
             definitions[symbol] = (lambda low, op=op, args=args:
                                    op.prim(*map(low, args), **op.params))
-            env[op.out] = symbol
         else:
-            env[op.out] = express(sp, op, args)
+            symbol = express(sp, op, args)
+            if op.out in named:
+                symbol, expr = sp.Dummy("shared"), symbol
+                definitions[symbol] = lambda low, expr=expr: low(expr)
+        env[op.out] = symbol
     return env, definitions
 
 
