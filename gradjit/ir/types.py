@@ -43,12 +43,15 @@ for _d in ALL_DTYPES:
     for _alias in (_d.name, _d.torch_name, str(_d.numpy)):
         _BY_NAME[_alias] = _d
 _BY_NAME.update(float=float32, double=float64, long=int64, int=int32)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
 
 def dtype(spec) -> DType:
     """Resolve `spec` (a DType, an IR/numpy/PyTorch name, or a numpy dtype) to a DType."""
     if isinstance(spec, DType):
         return spec
+    if isinstance(spec, np.dtype) and spec in _BY_NUMPY:  # the hot path: arrays' dtypes
+        return _BY_NUMPY[spec]
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec]
     try:

@@ -300,7 +300,10 @@ class TensorBase:
 
     @property
     def dtype(self) -> dtypes.dtype:
-        return dtypes.of_ir(ir_type(self._value).dtype)
+        value = self._value
+        if isinstance(value, np.ndarray):
+            return dtypes.of_numpy(value.dtype)
+        return dtypes.of_ir(value.ir_type.dtype)
 
     @property
     def device(self) -> dtypes.device:

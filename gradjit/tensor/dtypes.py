@@ -60,6 +60,10 @@ def of_ir(ir: T.DType) -> dtype:
     return _BY_IR[ir]
 
 
+def of_numpy(numpy_dtype: np.dtype) -> dtype:
+    return _BY_IR[T.dtype(numpy_dtype)]
+
+
 def get_default_dtype() -> dtype:
     return float32
 
