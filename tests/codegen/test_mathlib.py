@@ -459,9 +459,9 @@ def test_loops_vectorize_without_calls(name, dtype):
     for text in (emitted, optimized):
         calls = set(re.findall(r"call [^@]*@([\w.]+)", text))
         assert all(c.startswith(ALLOWED_CALLS) for c in calls), calls
-    elem, bits = ("float", 32) if dtype is np.float32 else ("double", 64)
+    bits = np.finfo(dtype).bits
     width = 256 if "+avx2" in llvm.get_host_cpu_features().flatten() else 128
-    lanes = {int(n) for n in re.findall(rf"<(\d+) x {elem}>", optimized)}
+    lanes = {int(n) for n in re.findall(rf"@llvm\.[\w.]+\.v(\d+)f{bits}\(", optimized)}
     assert lanes and max(lanes) * bits >= width, lanes
 
 
@@ -493,8 +493,10 @@ module = ir.Module("math_kernels")
 module.triple = "nvptx64-nvidia-cuda"
 tid = ir.Function(module, ir.FunctionType(ir.IntType(32), []), "llvm.nvvm.read.ptx.sreg.tid.x")
 ptr, i64 = ir.PointerType(addrspace=1), ir.IntType(64)
-for elem in (ir.FloatType(), ir.DoubleType()):
-    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [ptr, ptr, ptr, i64]), f"math_{elem}")
+kinds = {"f32": ir.FloatType(), "f64": ir.DoubleType(), "v4f32": ir.VectorType(ir.FloatType(), 4),
+         "v2f64": ir.VectorType(ir.DoubleType(), 2)}
+for kind, elem in kinds.items():
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [ptr, ptr, ptr, i64]), f"math_{kind}")
     fn.calling_convention = "ptx_kernel"
     b = ir.IRBuilder(fn.append_basic_block())
     out, xs, ys, n = fn.args
@@ -520,8 +522,8 @@ def test_nvptx_compiles_every_function(tmp_path):
                          cwd=Path(__file__).resolve().parents[2], timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     ptx = run.stdout
-    for elem in ("float", "double"):
-        assert f".entry math_{elem}(" in ptx
+    for kind in ("f32", "f64", "v4f32", "v2f64"):
+        assert f".entry math_{kind}(" in ptx
     assert "call" not in ptx
     if shutil.which("ptxas") is None:
         pytest.skip("ptxas is not on PATH")
