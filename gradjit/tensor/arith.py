@@ -5,6 +5,8 @@ from __future__ import annotations
 import collections
 import math
 
+import numpy as np
+
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import is_python_scalar
@@ -65,6 +67,16 @@ def _remainder(a, b):
 
 def _trunc(x):
     return ops.where(ops.lt(x, 0), ops.ceil(x), ops.floor(x))
+
+
+def _flat(fn):
+    """A piecewise-constant function: PyTorch gives it a zero gradient (the result still
+    requires grad), which `where` selecting it over x expresses without arithmetic on x."""
+    def apply(x):
+        if not x.dtype.is_floating_point:
+            return fn(x)
+        return ops.where(np.ones(tuple(x.shape), bool), fn(x), x)
+    return apply
 
 
 def _power(a, b):
@@ -278,11 +290,11 @@ class ArithMixin:
     tanh = _unary("TanhBackward0", ops.tanh)
     sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
     relu = _unary("ReluBackward0", ops.relu)
-    sign = _unary("SignBackward0", ops.sign)
-    floor = _unary("FloorBackward0", ops.floor)
-    ceil = _unary("CeilBackward0", ops.ceil)
-    round = _unary("RoundBackward0", ops.round_)
-    trunc = _unary("TruncBackward0", lambda x: _trunc(x) if x.dtype.is_floating_point else x)
+    sign = _unary("SignBackward0", _flat(ops.sign))
+    floor = _unary("FloorBackward0", _flat(ops.floor))
+    ceil = _unary("CeilBackward0", _flat(ops.ceil))
+    round = _unary("RoundBackward0", _flat(ops.round_))
+    trunc = _unary("TruncBackward0", _flat(_trunc))
     isfinite = _unary("IsfiniteBackward0", ops.isfinite)
 
     def isnan(self):

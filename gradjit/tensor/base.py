@@ -62,7 +62,8 @@ class TensorBase:
             result._device = device
         if isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
-            if prim.differentiable and is_grad_enabled():
+            # Only floating results carry gradients (PyTorch: integer outputs never do).
+            if prim.differentiable and out.dtype.kind == "f" and is_grad_enabled():
                 edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
                 if any(e is not None for e in edges):
                     result._edge = graph.record(prim, params, _lifted(args, inner), edges,

@@ -62,6 +62,11 @@ PROGRAMS = {
                                                         t.clamp(x, max=0.2),
                                                         t.where(x > 0, x, 0.0),
                                                         t.where(x > 0, x * 2, x)), A),
+    "rounding": lambda t: with_grads(t, lambda t, x: (x.floor(), x.ceil(), x.round(),
+                                                     x.trunc(), x.sign(), (x * 3).floor() * x),
+                                     A),
+    "integer_outputs": lambda t: (lambda x: (x.long(), x > 0, x.argmax(), x.max(1).indices,
+                                             x.int().sum()))(leaf(t, A)),
     "int_math": lambda t: (t.tensor(I).exp(), t.tensor(I).abs(), t.tensor(I).clamp(-1, 2),
                            t.tensor(I).sum(), t.tensor(I).max(), t.tensor(I).float().mean()),
     # reductions
