@@ -21,6 +21,7 @@ class FloatOps:
         self.b = builder
         self.ty = ty
         self.f64 = isinstance(elem, ir.DoubleType)
+        self.width = 64 if self.f64 else 32
         self.mant = 52 if self.f64 else 23
         self.bias = 1023 if self.f64 else 127
         self.ity = self._like(ir.IntType(64 if self.f64 else 32))
@@ -34,9 +35,6 @@ class FloatOps:
 
     def _like(self, elem):
         return ir.VectorType(elem, self.ty.count) if isinstance(self.ty, ir.VectorType) else elem
-
-    def pick(self, f64_value, f32_value):
-        return f64_value if self.f64 else f32_value
 
     def v(self, x):
         return x if isinstance(x, ir.Value) else ir.Constant(self.ty, float(x))

@@ -54,7 +54,7 @@ def _piecewise(o: FloatOps, a, bounds, values):
 
 
 def emit_erf(o: FloatOps, x):
-    w = 64 if o.f64 else 32
+    w = o.width
     z = o.mul(x, x)
     small = o.fma(x, o.fma(z, o.poly(z, ERF_SMALL[w]), TWO_OVER_SQRT_PI_M1[w]), x)
     bounds, centers, coeffs, one = ERF_PIECES[w]

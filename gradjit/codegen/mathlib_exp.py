@@ -26,13 +26,9 @@ EXPM1_TINY = {64: 2.0 ** -54, 32: 2.0 ** -25}
 TANH_ONE = {64: 22.0, 32: 10.0}  # tanh rounds to 1 from here on
 
 
-def _w(o: FloatOps) -> int:
-    return 64 if o.f64 else 32
-
-
 def exp_reduced(o: FloatOps, x, floor=None, lo=None):
     """(em1, k) with exp(x + lo) = 2^k * (1 + em1) for x clamped to [floor, overflow]."""
-    w = _w(o)
+    w = o.width
     lim_lo, lim_hi = EXP_LIMITS[w]
     xc = o.clamp(x, lim_lo if floor is None else floor, lim_hi)
     k, ki = o.round_int(xc, LOG2E[w])
@@ -53,7 +49,7 @@ def exp_finite(o: FloatOps, x, lo=None):
 
 def expm1_finite(o: FloatOps, x):
     """expm1(x) for non-NaN x as 2 * (t * em1 + (t - 1/2)) with t = 2^(k-1): t - 1/2 is exact."""
-    w = _w(o)
+    w = o.width
     em1, k = exp_reduced(o, x, floor=EXPM1_FLOOR[w])
     t = o.pow2(o.b.sub(k, o.ic(k, 1)))
     res = o.mul(o.fma(t, em1, o.sub(t, 0.5)), 2.0)
@@ -69,9 +65,9 @@ def emit_expm1(o: FloatOps, x):
 
 
 def emit_tanh(o: FloatOps, x):
-    """tanh|x| = e / d = 1 - 2 / d with e = expm1(2|x|), d = e + 2: the first form below 1/2, the
-    second above, each with the rounding errors of d and of the division added back."""
-    one = TANH_ONE[_w(o)]
+    """tanh|x| = e / d = 1 - 2 / d with e = expm1(2|x|), d = e + 2: the first form while e < 2
+    (tanh < 1/2), the second above, each with the rounding errors of d and of 1 / d added back."""
+    one = TANH_ONE[o.width]
     a = o.abs(x)
     a = o.select(o.cmp("<", a, one), a, one)
     e = expm1_finite(o, o.mul(a, 2.0))
@@ -79,8 +75,8 @@ def emit_tanh(o: FloatOps, x):
     inv = o.div(1.0, d)
     q = o.mul(e, inv)
     small = o.fma(o.sub(o.fma(o.neg(q), d, e), o.mul(q, d_lo)), inv, q)
-    w = o.mul(inv, 2.0)
-    large = o.fma(o.mul(w, inv), d_lo, o.sub(1.0, w))
+    two_inv = o.mul(inv, 2.0)
+    large = o.fma(o.mul(two_inv, inv), d_lo, o.sub(1.0, two_inv))
     res = o.select(o.cmp("<", e, 2.0), small, large)
     return o.keep_nan(x, o.copysign(res, x))
 

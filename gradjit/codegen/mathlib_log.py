@@ -26,18 +26,14 @@ LOG_Q = {
 }
 
 
-def _w(o: FloatOps) -> int:
-    return 64 if o.f64 else 32
-
-
 def split_exponent(o: FloatOps, x):
     """(k, f) with x = 2^k (1 + f) and 1 + f in [sqrt(1/2), sqrt(2)), for finite x > 0."""
-    w = _w(o)
+    w = o.width
     shift = o.mant + 2
     tiny = o.cmp("<", x, 2.0 ** (1 - o.bias))
     ix = o.bits(o.select(tiny, o.mul(x, 2.0 ** shift), x))
     tmp = o.b.sub(ix, o.ic(ix, o.float_bits(SQRT_HALF[w])))
-    if o.f64:  # only 32-bit arithmetic shifts vectorize everywhere
+    if o.f64:  # AVX2 has no 64-bit arithmetic shift: take the exponent from the high word
         high = o.b.trunc(o.b.lshr(tmp, o.ic(tmp, 32)), o.i32)
         e = o.b.ashr(high, o.ic(high, 20))
     else:
@@ -49,7 +45,7 @@ def split_exponent(o: FloatOps, x):
 
 def _log_kernel(o: FloatOps, k, f, corr=None):
     """k ln2 + log1p(f) (+ corr) arranged so the large terms k*LN2_HI and f add last."""
-    w = _w(o)
+    w = o.width
     s = o.div(f, o.add(f, 2.0))
     z = o.mul(s, s)
     hfsq = o.mul(o.mul(f, f), 0.5)
@@ -86,7 +82,7 @@ def emit_log1p(o: FloatOps, x):
 
 def log_dd(o: FloatOps, x):
     """log(x) as hi + lo to about 2^-64 (f64) / 2^-33 (f32) relative, for finite x > 0."""
-    w = _w(o)
+    w = o.width
     k, f = split_exponent(o, x)
     den = o.add(f, 2.0)
     den_lo = o.sub(f, o.sub(den, 2.0))

@@ -29,13 +29,9 @@ COS_POLY = {
 }
 
 
-def _w(o: FloatOps) -> int:
-    return 64 if o.f64 else 32
-
-
 def _reduce(o: FloatOps, x):
     """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes."""
-    w = _w(o)
+    w = o.width
     xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, 0.0)
     k, q = o.round_int(xs, TWO_OVER_PI[w])
     r = xs
@@ -46,7 +42,7 @@ def _reduce(o: FloatOps, x):
 
 def _sin_cos(o: FloatOps, r):
     """(sin r, cos r) as (hi, lo) pairs; cos adds 1 - r^2/2 with its rounding error folded in."""
-    w = _w(o)
+    w = o.width
     z = o.mul(r, r)
     s = o.fast_two_sum(r, o.mul(o.mul(r, z), o.poly(z, SIN_POLY[w])))
     hz = o.mul(z, 0.5)
