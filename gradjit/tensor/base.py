@@ -243,8 +243,7 @@ class TensorBase:
     def detach(self):
         """The same storage and version counter, without history."""
         t = type(self)._wrap(self._value, self._counter)
-        t._device, t._base, t._view_fn = self._device, self._base, self._view_fn
-        t._view_version = self._view_version
+        t._device = self._device
         return t
 
     def detach_(self):
