@@ -7,6 +7,7 @@ import itertools
 import math
 import re
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 
@@ -23,6 +24,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Above this many nodes a formula's tree (which repeats shared subexpressions) is printed as
 # named subexpressions and the result, so printing never blows up.
 _TREE_LIMIT = 120
+_DENOMINATOR_LIMITS = (10, 100, 1000, 10_000, 100_000, 1_000_000)
 
 
 def parameter_symbols(fn: Function) -> list:
@@ -84,8 +86,9 @@ def express(sp, op: Op, args: list, counter=None):
 
 
 def sympy_number(sp, value, dtype: DType):
-    """A fill value as an exact sympy number: the shortest decimal that reads back as the same
-    `dtype` value, so 0.1 in f32 is 1/10 (and lowers back to the same f32)."""
+    """A fill value as an exact sympy number that lowers back to the same `dtype` value: the
+    shortest to read of its shortest decimal, its exact binary fraction and fractions with
+    small denominators (the f32 value 0.083333336 is 1/12, 0.1 is 1/10, 2**-20 is 1/1048576)."""
     if dtype.is_bool:
         return sp.true if value else sp.false
     if dtype.is_int:
@@ -95,7 +98,14 @@ def sympy_number(sp, value, dtype: DType):
         return sp.nan
     if math.isinf(value):
         return sp.oo if value > 0 else -sp.oo
-    return sp.Rational(str(dtype.numpy.type(value)))
+    exact = dtype.numpy.type(value)
+    binary = Fraction(float(exact))
+    candidates = [Fraction(str(exact)), binary,
+                  *(binary.limit_denominator(limit) for limit in _DENOMINATOR_LIMITS)]
+    # The test mirrors the lowering, which rounds p/q to a float, then to `dtype`.
+    best = min((f for f in candidates if dtype.numpy.type(f.numerator / f.denominator) == exact),
+               key=lambda f: len(str(f)))
+    return sp.Rational(best.numerator, best.denominator)
 
 
 def _uniform_value(op: Op):

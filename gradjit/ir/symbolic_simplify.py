@@ -94,6 +94,10 @@ class Region:
 
 
 def find_regions(fn: Function) -> list[Region]:
+    """The maximal connected regions of ops sympy can express: elementwise ops with a sympy
+    form over float and bool values, one float dtype per region, stop_gradient and casts that
+    change the dtype excluded. Fills (full, uniform constants, their broadcasts and reshapes)
+    are numbers, not inputs."""
     fills: dict[Value, object] = {}
     parent: dict[int, int] = {}
     float_dtype: dict[int, object] = {}
@@ -124,7 +128,7 @@ def find_regions(fn: Function) -> list[Region]:
     for i in parent:
         members.setdefault(root(i), []).append(i)
     region_of = {i: r for r, group in members.items() for i in group}
-    _absorb_fills(fn, fills, region_of, members)
+    _absorb_fills(fn, fills, region_of)
     return [_region(fn, sorted(group), fills, float_dtype[r], region_of, r)
             for r, group in members.items()]
 
@@ -154,7 +158,7 @@ def _joins_region(op: Op) -> bool:
     return prim.name != "cast" or types[0].dtype == types[1].dtype
 
 
-def _absorb_fills(fn, fills, region_of, members):
+def _absorb_fills(fn, fills, region_of):
     """A fill (chain) used only by one region's ops moves into that region (index -> root)."""
     users: dict[Value, set] = {}
     for i, op in enumerate(fn.ops):
@@ -227,9 +231,9 @@ def _plan_with(sp, region: Region, deadline: float) -> _Plan | None:
     reference = _reference(region, probes, n)
     pinned: set[Op] = set()
     for _ in range(_MAX_TRIES):
-        exprs, definitions = _express(sp, region, leaves, pinned, deadline)
-        candidate = _run([(op.out, exprs[op.out]) for op in region.ops], definitions, region,
-                         leaves, probes, n)
+        exprs, kept, named = _express(sp, region, leaves, pinned, deadline)
+        candidate = _run([(op.out, exprs[op.out]) for op in region.ops],
+                         _definitions(kept, named), region, leaves, probes, n)
         culprit = _first_difference(region, candidate, reference)
         if culprit is None:
             break
@@ -239,17 +243,15 @@ def _plan_with(sp, region: Region, deadline: float) -> _Plan | None:
         pinned |= more
     else:
         return None
-    shared, reduced = sp.cse([exprs[o] for o in region.outputs], order="none",
-                             symbols=sp.numbered_symbols("t", cls=sp.Dummy))
+    results, kept, named = _share(sp, [exprs[o] for o in region.outputs], kept, named)
     _check(deadline)
-    for symbol, value in shared:
-        definitions[symbol] = lambda low, value=value: low(value)
-    plan = _Plan(leaves, definitions, dict(zip(region.outputs, reduced)), region.type)
+    definitions = _definitions(kept, named)
+    plan = _Plan(leaves, definitions, dict(zip(region.outputs, results)), region.type)
     final = _run(plan.results.items(), definitions, region, leaves, probes, n)
     if any(_differs(final[o], reference[o]) for o in region.outputs):
         return None
     trial = Builder("trial")
-    Lowering({s: v for v, s in leaves.items()}, region.type, definitions).run(reduced, trial)
+    Lowering({s: v for v, s in leaves.items()}, region.type, definitions).run(results, trial)
     return plan if len(trial.ops) <= len(region.ops) + len(region.absorbed) else None
 
 
@@ -259,27 +261,47 @@ def _check(deadline: float):
 
 
 def _express(sp, region, leaves, pinned, deadline):
-    """Expressions of the region's values. A pinned op's value is a symbol defined by the op
-    applied to its lowered operands; a large shared value's, a symbol defined by its lowered
-    expression (so no expression sympy sees grows beyond _EXPRESSION_LIMIT nodes)."""
+    """Expressions of the region's values over the leaves and two kinds of symbols: `kept`
+    (symbol -> (op, operand expressions)) for pinned ops, which stay as they are, and `named`
+    (symbol -> expression) for large shared values, so that no expression sympy sees grows
+    beyond about _EXPRESSION_LIMIT nodes."""
     env = {**leaves, **{v: sympy_number(sp, number, v.type.dtype)
                         for v, number in region.used_fills().items()}}
-    named = values_to_name(region.ops, _SHARED_LIMIT, _EXPRESSION_LIMIT)
-    definitions = {}
+    large = values_to_name(region.ops, _SHARED_LIMIT, _EXPRESSION_LIMIT)
+    kept, named = {}, {}
     for op in region.ops:
         _check(deadline)
         args = [env[v] for v in op.inputs]
         if op in pinned:
-            symbol = sp.Dummy(op.prim.name)
-            definitions[symbol] = (lambda low, op=op, args=args:
-                                   op.prim(*map(low, args), **op.params))
+            env[op.out] = sp.Dummy(op.prim.name)
+            kept[env[op.out]] = (op, args)
+        elif op.out in large:
+            env[op.out] = sp.Dummy("shared")
+            named[env[op.out]] = express(sp, op, args)
         else:
-            symbol = express(sp, op, args)
-            if op.out in named:
-                symbol, expr = sp.Dummy("shared"), symbol
-                definitions[symbol] = lambda low, expr=expr: low(expr)
-        env[op.out] = symbol
-    return env, definitions
+            env[op.out] = express(sp, op, args)
+    return env, kept, named
+
+
+def _share(sp, results, kept, named):
+    """sympy.cse over every expression the plan lowers, so that they share one vocabulary
+    (an output's t0/v and a kept op's exp(x)/v would otherwise be lowered twice)."""
+    slots = [*results, *named.values(), *(a for _, args in kept.values() for a in args)]
+    shared, reduced = sp.cse(slots, order="none", symbols=sp.numbered_symbols("t", cls=sp.Dummy))
+    rest = iter(reduced)
+    results = [next(rest) for _ in results]
+    named = {s: next(rest) for s in named}
+    kept = {s: (op, [next(rest) for _ in args]) for s, (op, args) in kept.items()}
+    return results, kept, {**named, **dict(shared)}
+
+
+def _definitions(kept, named) -> dict:
+    """Symbol -> how the lowering makes its value: a kept op applied to its lowered operands,
+    or a named expression lowered."""
+    definitions = {s: (lambda low, e=e: low(e)) for s, e in named.items()}
+    definitions.update({s: (lambda low, op=op, args=args: op.prim(*map(low, args), **op.params))
+                        for s, (op, args) in kept.items()})
+    return definitions
 
 
 def _producers(region, op) -> set[Op]:
@@ -322,8 +344,8 @@ def _run(pairs, definitions, region, leaves, probes, n) -> dict:
     """(value, expression) pairs lowered onto the probes: value -> array."""
     bound = {leaves[v]: probes[v] for v in region.inputs}
     lowering = Lowering(bound, TensorType((n,), region.type.dtype), definitions)
-    values, exprs = zip(*pairs)
-    return dict(zip(values, lowering.run(exprs)))
+    values = [v for v, _ in pairs]
+    return dict(zip(values, lowering.run([e for _, e in pairs])))
 
 
 def _first_difference(region, candidate, reference) -> Op | None:

@@ -14,7 +14,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.passes import eliminate_dead_code
 from gradjit.ir.primitive import evaluate
-from gradjit.ir.symbolic import formula, from_sympy, to_sympy
+from gradjit.ir.symbolic import formula, from_sympy, region_to_sympy, to_sympy
 from gradjit.ir.symbolic_simplify import find_regions, simplify_elementwise
 from gradjit.ir.types import dtype as resolve
 
@@ -360,6 +360,35 @@ def test_regions_stop_at_other_ops_dtypes_and_stop_gradient():
     new = verify(simplify_elementwise(fn))
     assert "stop_gradient" in _ops(new) and "cast" in _ops(new)
     _assert_same(fn, new, _special_inputs(fn, 1))
+
+
+def test_a_region_around_a_reduction_and_regions_joined_by_a_bool():
+    fn = parse("""func @f(%x: f32[2,3], %y: f64[2,3]) -> (f32[2,3], f64[2,3]) {
+      %one = full() {value=1.0, shape=[2,3], dtype=f32} : f32[2,3]
+      %0 = mul(%x, %one) : f32[2,3]
+      %1 = exp(%0) : f32[2,3]
+      %2 = reduce_sum(%1) {axes=[1], keepdims=true} : f32[2,1]
+      %3 = broadcast_to(%2) {shape=[2,3]} : f32[2,3]
+      %4 = div(%1, %3) : f32[2,3]
+      %5 = gt(%4, %0) : bool[2,3]
+      %6 = logical_not(%5) : bool[2,3]
+      %two = full() {value=2.0, shape=[2,3], dtype=f64} : f64[2,3]
+      %7 = mul(%y, %two) : f64[2,3]
+      %8 = mul(%7, %two) : f64[2,3]
+      %9 = where(%6, %8, %y) : f64[2,3]
+      return %4, %9
+    }""")
+    assert len(find_regions(fn)) == 2  # the f32 ops with the bool ones, and the f64 ones
+    new = verify(simplify_elementwise(fn))
+    assert len(_ops(new)) < len(_ops(fn))
+    for seed in range(3):
+        _assert_same(fn, new, _special_inputs(fn, seed))
+
+
+def test_expressing_ops_without_their_operands_is_a_clear_error():
+    fn = _mean_square_gradient()
+    with pytest.raises(ValueError, match="has no expression"):
+        region_to_sympy(fn.ops[-1:], {})
 
 
 def test_size_and_time_bounds_leave_regions_alone():
