@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 
 from gradjit.tensor.arith import operand
+from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
@@ -68,8 +69,9 @@ def equal(input, other) -> bool:
 
 
 def where(condition, input, other):
-    return operand(input).where(condition, other) if hasattr(input, "_edge") else \
-        operand(other).where(operand(condition).logical_not(), input)
+    if hasattr(other, "_edge") and not hasattr(input, "_edge"):
+        return other.where(operand(condition).logical_not(), input)
+    return (input if hasattr(input, "_edge") else tensor(input)).where(condition, other)
 
 
 def cat(tensors, dim=0, *, out=None):

@@ -23,7 +23,7 @@ def nb():
 def test_creation(nb):
     assert isinstance(nb.run("import torch\ntorch.__version__").value, str)
     cell = nb.run("x = torch.arange(12)\nprint(type(x))\nx")
-    assert cell.printed == "<class 'gradjit.Tensor'>\n"
+    assert cell.printed == "<class 'gradjit.Tensor'>\n"  # the tutorial's torch.Tensor
     assert cell.shown == "tensor([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11])"
     assert nb.run("x.shape").shown == "torch.Size([12])"
     assert nb.run("x.size()").shown == "torch.Size([12])"
