@@ -16,7 +16,7 @@ from gradjit.ir.symbolic_lower import from_sympy
 from gradjit.ir.types import DType
 
 __all__ = ["express", "formula", "from_sympy", "parameter_symbols", "region_to_sympy",
-           "sympy_number", "to_sympy", "values_to_name"]
+           "sympy_number", "to_sympy", "uniform_value", "values_to_name"]
 
 INDEX_LETTERS = "ijklmnpqrstuvw"
 _REDUCTIONS = {"reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min"}
@@ -74,7 +74,7 @@ def region_to_sympy(ops: list[Op], env: dict, rename=None) -> dict:
 def express(sp, op: Op, args: list, counter=None):
     """The expression of one op's result from those of its operands. Run it within
     sympy's `distribute(False)`, or sympy expands c*(a + b) into c*a + c*b."""
-    number = _uniform_value(op)
+    number = uniform_value(op)
     if number is not None:
         return sympy_number(sp, number, op.out.type.dtype)
     structure = _STRUCTURE.get(op.prim.name)
@@ -108,7 +108,7 @@ def sympy_number(sp, value, dtype: DType):
     return sp.Rational(best.numerator, best.denominator)
 
 
-def _uniform_value(op: Op):
+def uniform_value(op: Op):
     """The number every element of a `full` or uniform `constant` result holds, else None."""
     if op.prim.name == "full":
         return op.params["value"]
@@ -130,7 +130,7 @@ def _reduce(sp, op, args):
     axes = op.params["axes"]
     if not axes:
         return args[0]
-    letters = "".join(INDEX_LETTERS[a] for a in axes)
+    letters = "".join(INDEX_LETTERS[a] if a < len(INDEX_LETTERS) else f"i{a}" for a in axes)
     return sp.Function(f"{_REDUCTIONS[op.prim.name]}_{letters}")(args[0])
 
 

@@ -181,6 +181,7 @@ class Lowering:
         return value
 
 
+@functools.cache
 def _rules(sp) -> dict:
     """sympy head -> how to lower it."""
     def unary(prim):

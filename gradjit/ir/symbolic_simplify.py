@@ -11,7 +11,7 @@ import numpy as np
 from gradjit.ir.core import Builder, Function, Op, Value
 from gradjit.ir.passes.rewrite import DROP, rewrite
 from gradjit.ir.primitive import evaluate
-from gradjit.ir.symbolic import express, sympy_number, values_to_name
+from gradjit.ir.symbolic import express, sympy_number, uniform_value, values_to_name
 from gradjit.ir.symbolic_lower import Lowering
 from gradjit.ir.types import TensorType, bool_
 
@@ -138,12 +138,7 @@ def _fill_value(op: Op, fills: dict):
         return None
     if op.prim.name in _FILL_CHAINS:
         return fills.get(op.inputs[0])
-    if op.prim.name == "full":
-        return op.params["value"]
-    if op.prim.name == "constant":
-        values = np.unique(np.asarray(op.params["value"]))
-        return values.item() if values.size == 1 else None
-    return None
+    return uniform_value(op)
 
 
 def _joins_region(op: Op) -> bool:
