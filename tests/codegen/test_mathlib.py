@@ -217,8 +217,8 @@ def root_inputs(rng, dtype, n):
 
 
 def pow_inputs(rng, dtype, n):
-    """x log-uniform with y = t / log x for t across the whole range of finite results, integer
-    powers of negative x, and random pairs."""
+    """x log-uniform and x near 1 with y = t / log x for t across the whole range of finite
+    results, integer powers of negative x, and random pairs."""
     lo, hi = _exp_limits(dtype)
     info = np.finfo(dtype)
     m = n // 4
@@ -227,8 +227,9 @@ def pow_inputs(rng, dtype, n):
     t = rng.uniform(lo - 1, hi + 1, m)
     with np.errstate(divide="ignore"):
         y = (t / np.log(x.astype(np.float64))).astype(dtype)
-    near1 = (1 + log_uniform(rng, np.float64, m, -40, -2)).astype(dtype)
-    y1 = rng.uniform(-1e6, 1e6, m).astype(dtype)
+    near1 = (1 + log_uniform(rng, np.float64, m, -np.finfo(dtype).nmant, -1)).astype(dtype)
+    with np.errstate(divide="ignore"):
+        y1 = (rng.uniform(lo - 1, hi + 1, m) / np.log(near1.astype(np.float64))).astype(dtype)
     xneg = -log_uniform(rng, dtype, m, -3, 3, signed=False)
     yint = rng.integers(-60, 60, m).astype(dtype)
     bx, by = random_bits(rng, dtype, m), random_bits(rng, dtype, m)
