@@ -170,3 +170,12 @@ def test_loaded_code_can_be_dropped_and_more_loaded(monkeypatch):
         monkeypatch.setattr(ptx_compile, "_memory", {})
         _, (got,) = run(fn, x)
         np.testing.assert_allclose(got, np.sin(x), rtol=1e-15)
+
+
+def test_intrinsics_nvptx_cannot_select_are_refused_before_llvm_sees_them():
+    from gradjit.codegen.ptx.target import UnsupportedIntrinsic, check_intrinsics
+    fma = "declare float @llvm.fma.f32(float, float, float)\n"
+    check_intrinsics(fma + "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n")
+    for bad in ["llvm.exp.f64", "llvm.sin.f32", "llvm.pow.f64", "expf"]:
+        with pytest.raises(UnsupportedIntrinsic, match=bad.replace(".", r"\.")):
+            check_intrinsics(fma + f"declare double @{bad}(double)\n")
