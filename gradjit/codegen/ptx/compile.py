@@ -81,8 +81,8 @@ def compile_gpu(fn: Function, target: str = "cuda", *, deterministic: bool = Fal
     program = fuse(fn)
     workspace = plan_workspace(program.buffers, program.steps)
     steps, kernels = lower_program(program, deterministic)
-    code, ptx = build(fn.name, kernels)
-    module = device.load(code, [k.name for k in kernels])
+    code, ptx = build(fn.name, kernels) if kernels else (None, "")
+    module = device.load(code, [k.name for k in kernels]) if kernels else None
     params = [Param(p.name or f"arg{i}", p.type.shape, p.type.dtype.numpy, str(p.type))
               for i, p in enumerate(fn.params)]
     result_types = [(r.type.shape, r.type.dtype.numpy) for r in fn.results]

@@ -36,6 +36,12 @@ class GridKernel:
     private: tuple = ()
 
 
+def private_type(kernel: GridKernel) -> ir.Type:
+    """A thread's private values as a struct (one byte when it keeps none: allocas need a
+    size)."""
+    return ir.LiteralStructType(kernel.private or (ir.IntType(8),))
+
+
 class Thread:
     """What a phase sees: its builder, the buffers' pointers, shared and private memory, its
     indices (i64), and the uniform values its driver passed."""
@@ -46,7 +52,7 @@ class Thread:
         self.tid, self.ntid, self.ctaid, self.nctaid = fn.args[3:7]
         self.uniform = fn.args[7:]
         self._table, self._slots = table, {buf: n for n, buf in enumerate(kernel.buffers)}
-        self._private_type = ir.LiteralStructType(kernel.private) if kernel.private else None
+        self._private_type = private_type(kernel)
 
     def buffer(self, buffer_id: int) -> ir.Value:
         slot = self.b.gep(self._table, [I64(self._slots[buffer_id])], source_etype=PTR)
@@ -68,7 +74,7 @@ class Driver:
     def __init__(self, module: ir.Module, kernel: GridKernel, nvptx: bool):
         self.module, self.kernel, self.nvptx = module, kernel, nvptx
         self.phases = 0
-        self.private_type = ir.LiteralStructType(kernel.private or (ir.IntType(8),))
+        self.private_type = private_type(kernel)
         if nvptx:
             params = [PTR] * len(kernel.buffers)
             self.fn = ir.Function(module, ir.FunctionType(ir.VoidType(), params), kernel.name)
@@ -81,7 +87,7 @@ class Driver:
                 self.b.zext(self._sreg(name), I64) for name in ("tid", "ntid", "ctaid", "nctaid"))
             self.shared = self._shared_memory()
             self.private = self.b.alloca(self.private_type)
-            self._emit()
+            kernel.structure(self)
         else:
             self.fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [I64, I64, PTR]),
                                   kernel.name)
@@ -98,9 +104,6 @@ class Driver:
 
     def _block(self, ctaid):
         self.ctaid = ctaid
-        self._emit()
-
-    def _emit(self):
         self.kernel.structure(self)
 
     def _sreg(self, name):
