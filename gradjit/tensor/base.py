@@ -242,7 +242,7 @@ class TensorBase:
 
     def detach(self):
         """The same storage and version counter, without history."""
-        t = type(self)._wrap(self._value, self._counter)
+        t = type(self)._wrap(self._detached_value(), self._counter)
         t._device = self._device
         return t
 
@@ -255,9 +255,15 @@ class TensorBase:
     @property
     def data(self):
         """The same storage with its own version counter, so autograd does not see writes."""
-        t = type(self)._wrap(self._value)
+        t = type(self)._wrap(self._detached_value())
         t._device = self._device
         return t
+
+    def _detached_value(self):
+        """Eagerly the same storage; a traced value gets a stop_gradient, since the
+        compiler's gradient flows through anything else."""
+        value = self._value
+        return value if isinstance(value, np.ndarray) else E.stop_gradient(value)
 
     @data.setter
     def data(self, other):
