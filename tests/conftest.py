@@ -10,3 +10,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def no_disk_cache(monkeypatch):
+    """Compile afresh: tests choose a cache directory explicitly, none reads or leaves object
+    code in the user's cache."""
+    monkeypatch.setenv("GRADJIT_CACHE_DIR", "off")
