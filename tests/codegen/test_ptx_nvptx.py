@@ -146,7 +146,8 @@ def test_ptxas_assembles_every_kernel(built, arch, tmp_path):
     if ptxas_for(arch) is None:
         pytest.skip(f"no ptxas for {arch}: install nvidia-cuda-nvcc-cu12 (the test extra) or "
                     "put CUDA's ptxas on PATH")
-    assemble(sorted(built.glob("*.ptx")), arch, tmp_path / "all.cubin")
+    assemble(sorted(built.glob("*.ptx")) + sorted(built.glob("golden/*.ptx")), arch,
+             tmp_path / "all.cubin")
     assert (tmp_path / "all.cubin").stat().st_size > 0
 
 
