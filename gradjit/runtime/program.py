@@ -1,6 +1,6 @@
 """A compiled program as a Python callable: checks its arguments, lays out buffers (results
 from np.empty, temporaries in a reused workspace), then runs kernel calls, BLAS calls and
-guard/index checks in order."""
+guard/index checks in order; a program of kernels and guards alone runs in one native call."""
 from __future__ import annotations
 
 import ctypes
@@ -9,13 +9,9 @@ import threading
 import numpy as np
 
 from gradjit.ir.structural import GuardFailed
-from gradjit.runtime.native import NativeCode
-from gradjit.runtime.steps import CheckIndex, Fail, Guard, KernelCall, Matmul
+from gradjit.runtime.native import INCREF, NativeCode
+from gradjit.runtime.steps import ENTRY_SLOTS, CheckIndex, Fail, Guard, KernelCall, Matmul
 from gradjit.runtime.threads import run_chunks
-
-# Kernels with fewer loop iterations than this run on the calling thread: waking the pool
-# costs more than it saves.
-THREADED_MIN = 1 << 17
 
 
 class Param:
@@ -31,7 +27,7 @@ class CompiledProgram:
     C-contiguous arrays of the result shapes and dtypes, and returns those)."""
 
     def __init__(self, name, params, result_types, buffers, steps, results, constants,
-                 native: NativeCode, workspace: int):
+                 native: NativeCode, workspace: int, entry: str | None = None):
         self.name, self.params, self.result_types = name, params, result_types
         self.buffers, self.steps, self.results, self.constants = buffers, steps, results, constants
         self.native, self.workspace_bytes = native, workspace
@@ -46,18 +42,26 @@ class CompiledProgram:
         self._free = threading.Lock()  # held while a call uses the cached workspace
         self._workspace = np.empty(workspace, np.uint8)
         self._table = self._new_table(self._workspace)
+        # The entry point takes the arguments, then the outputs. It holds the GIL throughout,
+        # so calls into it never overlap and a program that has one always runs through it.
+        self._enter = entry and native.builtin(entry, self._table)
+        self._expected = [(p.shape, p.dtype, p.strides) for p in params]
+        self._status = len(buffers) + ENTRY_SLOTS["status"]
 
     def __str__(self) -> str:
         return self.text
 
     def _new_table(self, workspace):
-        table = (ctypes.c_void_p * max(len(self.buffers), 1))()
+        """Buffer pointers (uint64), then the entry point's slots."""
+        table = np.zeros(len(self.buffers) + len(ENTRY_SLOTS), np.uint64)
         base = workspace.ctypes.data
         for b in self.buffers:
             if b.kind == "temp":
                 table[b.id] = base + b.offset
             elif b.kind == "const":
                 table[b.id] = self.constants[b.index].ctypes.data
+        table[len(self.buffers) + ENTRY_SLOTS["none"]] = id(None)
+        table[len(self.buffers) + ENTRY_SLOTS["incref"]] = INCREF
         return table
 
     def _arguments(self, args):
@@ -95,9 +99,29 @@ class CompiledProgram:
         return list(out)
 
     def __call__(self, *args, out=None):
+        if self._enter and out is None and len(args) == len(self._expected):
+            for a, (shape, dtype, strides) in zip(args, self._expected):
+                if type(a) is not np.ndarray or a.dtype is not dtype or a.shape != shape \
+                        or a.strides != strides:
+                    break
+            else:
+                return self._entered(args)
+        return self._call(args, out)
+
+    def _entered(self, args, outputs=None):
+        """The whole program in one native call (arguments and outputs checked)."""
+        if outputs is None:
+            outputs = [np.empty(shape, dtype) for shape, dtype in self.result_types]
+        if self._enter(*args, *outputs) is not None:
+            guard = self.steps[int(self._table[self._status]) - 1]
+            raise GuardFailed(guard.site, guard.expected)
+        return outputs
+
+    def _call(self, args, out):
         arrays = self._arguments(args)
-        outputs = ([np.empty(shape, dtype) for shape, dtype in self.result_types] if out is None
-                   else self._outputs(out, arrays))
+        outputs = self._outputs(out, arrays)
+        if self._enter:
+            return self._entered(arrays, outputs)
         owned = self._free.acquire(blocking=False)
         try:
             if owned:
@@ -105,7 +129,7 @@ class CompiledProgram:
             else:  # another thread is inside this program: use memory of our own
                 workspace = np.empty(self.workspace_bytes, np.uint8)
                 run = _Run(self, arrays, outputs, workspace, self._new_table(workspace))
-            table = run.table
+            table = run.pointers
             for slot, a in zip(self._param_slots, arrays):
                 table[slot] = address(a)
             for slot, o in zip(self._result_slots, outputs):
@@ -122,9 +146,9 @@ class _Run:
     """One call's memory: the pointer table kernels read, and numpy arrays for the buffers
     that runtime steps read (made on demand)."""
 
-    def __init__(self, program, arrays, outputs, workspace, table):
+    def __init__(self, program, arrays, outputs, workspace, pointers):
         self.program, self.arrays, self.outputs = program, arrays, outputs
-        self.workspace, self.table = workspace, table
+        self.workspace, self.pointers, self.table = workspace, pointers, pointers.ctypes.data
 
     def array(self, buffer_id):
         b = self.program.buffers[buffer_id]
@@ -159,7 +183,7 @@ address = _array_data_address()
 
 def _kernel(program, step: KernelCall):
     fn, n_chunks = program.native.functions[step.symbol], step.n_chunks
-    if step.elements < THREADED_MIN or n_chunks == 1:
+    if not step.threaded:
         return lambda run: fn(0, n_chunks, run.table)
     return lambda run: run_chunks(fn, n_chunks, run.table)
 

@@ -8,6 +8,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gradjit.ir.types import DType
 
+# Kernels with fewer loop iterations than this run on the calling thread: waking the pool
+# costs more than it saves.
+THREADED_MIN = 1 << 17
+# Slots after the buffers in the table a native entry point reads: None's address and
+# Py_IncRef's (to return None), and the status a failed guard leaves.
+ENTRY_SLOTS = {"none": 0, "incref": 1, "status": 2}
+
 
 @dataclass(eq=False)
 class Buffer:
@@ -110,6 +117,10 @@ class KernelCall:
     n_chunks: int
     elements: int
     touches: frozenset = frozenset()
+
+    @property
+    def threaded(self) -> bool:
+        return self.n_chunks > 1 and self.elements >= THREADED_MIN
 
     def buffers(self) -> set[int]:
         return set(self.touches)
