@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 import threading
 import time
 from importlib import metadata
@@ -12,13 +13,14 @@ from pathlib import Path
 import llvmlite
 
 from gradjit.codegen.cpu import emit_module
+from gradjit.codegen.entry import emit_entry, enterable
 from gradjit.codegen.fuse import fuse
 from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
 from gradjit.runtime import cache
-from gradjit.runtime.native import NativeCode
+from gradjit.runtime.native import ENTRY_ABI, NativeCode
 from gradjit.runtime.plan import plan_workspace
 from gradjit.runtime.program import CompiledProgram, Param
 from gradjit.runtime.steps import KernelCall
@@ -70,27 +72,40 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
     directory = cache.cache_dir(cache_dir)
     entry = cache.load(directory, key) if directory else None
     from_disk = entry is not None and entry[0].get("program") == _digest(text)
+    steps = [_runtime_step(s) for s in program.steps]
+    symbol = re.sub(r"\W", "_", fn.name) + "_entry" if enterable(steps) else None
     if from_disk:
         meta, object_code = entry
         llvm_ir = meta["llvm_ir"]
     else:
-        llvm_ir = str(emit_module(fn.name, program.kernels, host().vector_bytes))
+        module = emit_module(fn.name, program.kernels, host().vector_bytes)
+        if symbol:
+            emit_entry(module, symbol, steps, _array_slots(program.buffers),
+                       len(program.buffers))
+        llvm_ir = str(module)
         object_code, _ = compile_ir(llvm_ir)
         if directory:
             cache.store(directory, key, {"program": _digest(text), "llvm_ir": llvm_ir},
                         object_code)
-    native = NativeCode(object_code, [k.name for k in program.kernels])
+    native = NativeCode(object_code, [k.name for k in program.kernels], [symbol] if symbol else [])
     params = [Param(p.name or f"arg{i}", p.type.shape, p.type.dtype.numpy, str(p.type))
               for i, p in enumerate(fn.params)]
     result_types = [(r.type.shape, r.type.dtype.numpy) for r in fn.results]
-    steps = [_runtime_step(s) for s in program.steps]
     compiled = CompiledProgram(fn.name, params, result_types, program.buffers, steps,
-                               program.results, program.constants, native, workspace)
+                               program.results, program.constants, native, workspace,
+                               symbol if ENTRY_ABI else None)
     compiled.text, compiled.kernels, compiled.llvm_ir = text, program.kernels, llvm_ir
     compiled.compile_seconds, compiled.from_disk = time.perf_counter() - start, from_disk
     with _memory_lock:
         _memory[key] = compiled
     return compiled
+
+
+def _array_slots(buffers) -> list[int]:
+    """The buffers an entry point's array arguments fill: the parameters, then the results."""
+    ordered = sorted((b for b in buffers if b.kind in ("param", "result")),
+                     key=lambda b: (b.kind == "result", b.index))
+    return [b.id for b in ordered]
 
 
 def _digest(text: str) -> str:
