@@ -16,7 +16,7 @@ from gradjit.tracer import leaves as L
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
-from gradjit.tracer.trace import Trace, Traced, current_trace, locate
+from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
 
 
 class Transformed:
@@ -46,15 +46,20 @@ class Transformed:
         return self.cache.explain()
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and all(type(a) is np.ndarray for a in args):  # the lean common case
-            entries = self.cache.fast.get(tuple([(a.shape, a.dtype) for a in args]))
-            if entries and current_trace() is None:
-                for entry in entries:
+        if not kwargs and not _stack.traces:  # the lean common case: arrays, not tracing
+            for a in args:
+                if type(a) is not np.ndarray:
+                    break
+            else:
+                cache = self.cache
+                for entry in cache.fast.get(tuple([(a.shape, a.dtype) for a in args]), ()):
                     try:
                         outs = entry.program(*args)
                     except GuardFailed:
                         break  # the general path below re-runs, counts and re-traces
-                    self.cache.hit(entry)
+                    cache.hits += 1
+                    entry.hits += 1
+                    cache.last = entry
                     return entry.unpack(outs, args)
         return self._call(args, kwargs)
 
@@ -112,11 +117,11 @@ class Transformed:
         value = _scalar_output(out, self.cache.name)
         aux_results, aux_unpack = _tree_outputs(aux) if self.has_aux else ([], None)
         flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
-        wrt, grads_unpack = self._wrt(structure, leaves)
         count = 1 + len(aux_results)
+        wrt, grads_unpack = self._wrt(structure, leaves, count)
 
         def unpack(outs, call_leaves):
-            grads = grads_unpack(outs[count:], call_leaves)
+            grads = grads_unpack(outs, call_leaves)
             if self.mode == "grad":
                 return (grads, aux_unpack(outs[1:count], call_leaves)) if self.has_aux else grads
             value_out = _as_output(outs[0], flavor)
@@ -124,12 +129,14 @@ class Transformed:
                 value_out = (value_out, aux_unpack(outs[1:count], call_leaves))
             return value_out, grads
 
+        if self.mode == "grad" and not self.has_aux:
+            unpack = grads_unpack
         unpack.wrt = wrt
         return [value, *aux_results], unpack
 
-    def _wrt(self, structure, leaves):
+    def _wrt(self, structure, leaves, start):
         """The leaf indices of the differentiated arguments, and how to rebuild their
-        structure from the gradients."""
+        structure from the program's outputs (the gradients are those from `start` on)."""
         arg_structures = structure[1][0][1]
         many = not isinstance(self.argnums, int)
         argnums = tuple(self.argnums) if many else (self.argnums,)
@@ -148,11 +155,11 @@ class Transformed:
         wrt = [i for _, indices in groups for i in indices]
         if all(type(leaves[i]) is np.ndarray for i in wrt) and all(
                 s == LEAF for s, _ in groups):  # arrays in, arrays out: nothing to rebuild
-            return wrt, (lambda grads, call_leaves: tuple(grads)) if many else (
-                lambda grads, call_leaves: grads[0])
+            return wrt, (lambda outs, call_leaves: tuple(outs[start:])) if many else (
+                lambda outs, call_leaves: outs[start])
 
-        def rebuild(grads, call_leaves):
-            grads = iter(grads)
+        def rebuild(outs, call_leaves):
+            grads = iter(outs[start:])
             trees = tuple(unflatten(s, iter([L.like(call_leaves[i], next(grads))
                                              for i in indices])) for s, indices in groups)
             return trees if many else trees[0]
