@@ -285,7 +285,9 @@ iota = _prim("iota", "source", _iota_rule, _iota_eval, lambda g, y: (),
 
 def _constant_rule(*, value, shape, dtype):
     array = np.asarray(value, dtype=resolve_dtype(dtype).numpy)
-    require(array.shape == tuple(shape), f"value of shape {array.shape} declared {tuple(shape)}")
+    empty = array.size == 0 and 0 in shape  # nested lists cannot spell an empty array's shape
+    require(array.shape == tuple(shape) or empty,
+            f"value of shape {array.shape} declared {tuple(shape)}")
     return TensorType(tuple(shape), resolve_dtype(dtype))
 
 
