@@ -149,8 +149,21 @@ def _arith(float_op, int_op):
 
 def _pow(L, args, kinds, out, params):
     if _float(out):
+        if _constant(args[1]) == 2.0:  # x*x is the correctly rounded square
+            return L.b.fmul(args[0], args[0])
         return emit_math(L.b, "pow", *args)
     return _int_pow(L, *args, out)
+
+
+def _constant(value):
+    """The number a constant scalar or splat vector holds, else None."""
+    if not isinstance(value, ir.Constant):
+        return None
+    c = value.constant
+    if isinstance(c, list):
+        first = c[0].constant
+        return first if all(e.constant == first for e in c) else None
+    return c
 
 
 def _int_pow(L, base, exponent, out):

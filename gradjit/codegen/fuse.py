@@ -52,6 +52,8 @@ class Fuser:
         self.steps: list = []
         self.last_writer: dict[int, int] = {}
         self.reads_memo: dict[int, frozenset] = {}
+        self.stored: dict[int, Node] = {}  # computed node -> the load of its materialized copy
+        self.reshaped: dict[int, Node] = {}  # a reshaped computed node -> the node it reshapes
         self.env: dict = {}
 
     # ---- expressions ----
@@ -113,10 +115,18 @@ class Fuser:
         """A load of `node` from memory; a copy when `force`d or when it is computed."""
         if node.kind == "load" and not force:
             return node
+        if id(node) in self.stored and not force:
+            return self.stored[id(node)]
         buffer = self.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
         view = contiguous(node.shape)
         self.pend(Pending("store", node.shape, node, buffer.id, view))
-        return self.load(buffer, view)
+        loaded = self.load(buffer, view)
+        if not force:
+            self.stored[id(node)] = loaded
+            source = self.reshaped.get(id(node))
+            if source is not None:  # the same elements in the same order
+                self.stored[id(source)] = self.load(buffer, contiguous(source.shape))
+        return loaded
 
     def operand(self, node: Node) -> Operand:
         node = self.materialize(node)
@@ -155,7 +165,9 @@ class Fuser:
         live = _live_ops(fn)
         for op in fn.ops:
             if id(op) in live:
-                node = RULES[op.prim.name](self, op, *(self.env[v] for v in op.inputs))
+                # A value already in memory is read back rather than computed again.
+                args = [self.stored.get(id(self.env[v]), self.env[v]) for v in op.inputs]
+                node = RULES[op.prim.name](self, op, *args)
                 if op.out is not None:
                     self.env[op.out] = node
         results = [self.result_buffer(self.env[r], i) for i, r in enumerate(fn.results)]
@@ -232,8 +244,11 @@ def _view_rule(make_view, grows=False):
         remap = lambda v: make_view(v, **op.params)
         if grows and x.computes and op.out.type.size > op.inputs[0].type.size:
             x = f.materialize(x)
-        return f.reindex(x, remap, shape) or f.reindex(f.materialize(x, force=True), remap,
-                                                       shape)
+        out = f.reindex(x, remap, shape) or f.reindex(f.materialize(x, force=True), remap,
+                                                      shape)
+        if op.prim.name == "reshape" and x.computes and out.computes:
+            f.reshaped[id(out)] = x
+        return out
     return rule
 
 
