@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import re
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from gradjit.ir import GuardFailed, ShapeError, verify
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.passes import optimize
+from gradjit.ir.symbolic_simplify import simplify_elementwise
 from gradjit.tracer import leaves as L
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry
@@ -23,9 +25,10 @@ class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
 
     def __init__(self, fn, mode, argnums=0, has_aux=False, static_argnums=(), backend=None,
-                 max_traces=64):
+                 max_traces=64, symbolic=False):
         functools.update_wrapper(self, fn)
         self.fn, self.mode, self.has_aux, self.backend = fn, mode, has_aux, backend
+        self.symbolic = symbolic
         self.argnums = argnums
         self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
                                         else static_argnums)
@@ -171,8 +174,15 @@ class Transformed:
         stages = {"traced": traced}
         if self.mode != "jit":
             stages["differentiated"] = differentiate(traced, unpack.wrt)
-        fn = stages["optimized"] = verify(optimize(stages.get("differentiated", traced)))
-        return Entry(compile_program(fn, self.backend), fn, trace.guards, unpack, stages)
+        fn = optimize(stages.get("differentiated", traced))
+        if self.symbolic:
+            fn = optimize(simplify_elementwise(fn))
+        fn = stages["optimized"] = verify(fn)
+        entry = Entry(compile_program(fn, self.backend), fn, trace.guards, unpack, stages)
+        if os.environ.get("GRADJIT_DUMP"):
+            from gradjit.dump.files import write_compilation  # the dump tool, only when asked
+            write_compilation(os.environ["GRADJIT_DUMP"], self, entry)
+        return entry
 
     def ir(self, *args, stage="optimized", **kwargs):
         """The IR that a call with these arguments runs ("optimized"), or an earlier stage:
@@ -182,6 +192,12 @@ class Transformed:
         if stage not in stages:
             raise ValueError(f"stage {stage!r} is not one of {', '.join(stages)}")
         return stages[stage]
+
+    def lower(self, *args, **kwargs):
+        """Each stage of what a call with these arguments compiles to (gradjit.dump.Lowered):
+        traced, differentiated and optimized IR, fused kernels, LLVM IR, PTX, formulas."""
+        from gradjit.dump import lower  # the dump tool sits above the tracer
+        return lower(self, *args, **kwargs)
 
     def _inline(self, structure, leaves):
         """Called on traced values: trace afresh and replay the raw IR into the caller's trace
