@@ -1,0 +1,78 @@
+"""The `gradjit` command: `gradjit dump FILE.py:FUNCTION --arg f32[2,2] ...` prints or writes
+what the compiler made of a function at each stage; `gradjit demo` shows it on two examples."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    from gradjit.dump.stages import FORMATS, STAGES
+    parser = argparse.ArgumentParser(prog="gradjit", description=__doc__.split(":")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    dump = commands.add_parser(
+        "dump", help="print each stage of compiling a function's gradient",
+        description="Compile the gradient of FUNCTION (from FILE.py) for example arguments and "
+                    "print, or write to --output, what each compiler stage made of it. A "
+                    "function decorated with gradjit.grad/value_and_grad/jit is dumped as it is.")
+    dump.add_argument("target", metavar="FILE.py:FUNCTION")
+    dump.add_argument("--arg", action="append", default=[], metavar="EXAMPLE",
+                      help="one per positional argument: a type such as 'f32[2,2]' (filled "
+                           "with fixed values in [0.5, 1.5)) or a Python expression such as "
+                           "'np.arange(4.0)' (np is numpy)")
+    dump.add_argument("--argnums", default="0",
+                      help="the arguments to differentiate, e.g. 0,1 (default 0)")
+    dump.add_argument("--stage", default="all",
+                      help=f"{'|'.join(STAGES)}|all, or a comma-separated list (default all)")
+    dump.add_argument("--format", default="text", choices=FORMATS,
+                      help="text, Graphviz dot, or SVG drawn by Graphviz (IR and kernel stages)")
+    dump.add_argument("--output", metavar="DIR",
+                      help="write one file per stage into DIR instead of printing")
+    dump.add_argument("--with-source", action="store_true",
+                      help="map each op to the line of FILE.py it comes from")
+    dump.add_argument("--latex", action="store_true", help="symbolic formulas in LaTeX")
+    dump.add_argument("--symbolic", action="store_true",
+                      help="compile with the sympy simplification of elementwise regions")
+    commands.add_parser("demo", help="compile two small gradients and show every stage")
+    return parser
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "demo":
+            from gradjit.dump.demo import run_demo
+            return run_demo()
+        return _dump(args)
+    except Exception as error:  # the message is the interface; tracebacks are for bugs
+        print(f"gradjit {args.command}: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+
+
+def _dump(args) -> int:
+    from gradjit.dump.examples import example_argument, load_function
+    from gradjit.dump.files import write_stages
+    from gradjit.dump.lowered import lower
+    from gradjit.dump.stages import Options, dump
+    argnums = _argnums(args.argnums)
+    f = load_function(args.target)
+    examples = [example_argument(text, i) for i, text in enumerate(args.arg)]
+    options = dict(stage=args.stage, argnums=argnums, format=args.format,
+                   with_source=args.with_source, latex=args.latex, symbolic=args.symbolic)
+    if args.output is None:
+        sys.stdout.write(dump(f, *examples, **options).rstrip("\n") + "\n")
+        return 0
+    lowered = lower(f, *examples, argnums=argnums, symbolic=args.symbolic)
+    for path in write_stages(lowered, args.output, lowered.name, args.stage, args.format,
+                             Options(args.with_source, args.latex)):
+        print(path)
+    return 0
+
+
+def _argnums(text: str):
+    try:
+        numbers = tuple(int(n) for n in text.split(","))
+    except ValueError:
+        raise ValueError(f"--argnums {text!r} should be argument positions such as 0 or "
+                         "0,1") from None
+    return numbers[0] if len(numbers) == 1 else numbers

@@ -1,0 +1,101 @@
+"""What one call of a transformed function compiles to, stage by stage: `lower(f, *args)`
+gives a Lowered that holds the IR of each stage and builds the later ones (kernels, LLVM IR,
+PTX, formulas, Python source) on first use."""
+from __future__ import annotations
+
+import functools
+
+from gradjit.ir.core import Function, Value
+from gradjit.ir.passes import optimize
+
+
+def lower(f, *args, argnums=0, symbolic=False, backend=None, **kwargs) -> Lowered:
+    """Compile `f` for these example arguments and return its stages. `f` is a function made
+    by grad / value_and_grad / jit, or a plain function, whose gradient with respect to
+    `argnums` is taken (`symbolic` and `backend` as for gradjit.grad)."""
+    from gradjit.tracer import Transformed, grad
+    if not isinstance(f, Transformed):
+        if not callable(f):
+            raise TypeError(f"lower() takes a function, not {type(f).__name__}")
+        f = grad(f, argnums=argnums, symbolic=symbolic, backend=backend)
+    f(*args, **kwargs)
+    return Lowered.from_entry(f, f.cache.last)
+
+
+class Lowered:
+    """The stages of one compiled trace: `traced` (forward IR), `differentiated` (after
+    autodiff; None for jit), `optimized` (what runs), and, built when first asked for,
+    `fused` (kernels and steps), `llvm_ir`, `ptx`, `simplified` and `python_source`.
+    `result_names` names the optimized function's results: value, aux0.., d_<parameter>."""
+
+    def __init__(self, name: str, traced: Function, differentiated: Function | None,
+                 optimized: Function, result_names: list[str], symbolic: bool = False):
+        self.name, self.traced, self.differentiated = name, traced, differentiated
+        self.optimized, self.result_names, self.symbolic = optimized, result_names, symbolic
+
+    @classmethod
+    def from_entry(cls, f, entry) -> Lowered:
+        stages = entry.stages
+        traced, optimized = stages["traced"], stages["optimized"]
+        if f.mode == "jit":
+            names = [f"out{i}" for i in range(len(traced.results))]
+        else:
+            names = ["value"] + [f"aux{i}" for i in range(len(traced.results) - 1)]
+            names += [f"d_{traced.params[i].name or f'arg{i}'}" for i in entry.unpack.wrt]
+        return cls(f.cache.name, traced, stages.get("differentiated"), optimized, names,
+                   f.symbolic)
+
+    def __repr__(self) -> str:
+        return f"<Lowered {self.name}: {len(self.optimized.ops)} ops>"
+
+    @property
+    def result_values(self) -> dict[Value, str]:
+        """Result value -> its name (a value returned twice keeps its first name)."""
+        names: dict[Value, str] = {}
+        for value, name in zip(self.optimized.results, self.result_names):
+            names.setdefault(value, name)
+        return names
+
+    @functools.cached_property
+    def fused(self):
+        """The fused program with each op's place in it (gradjit.dump.kernels.FusedView)."""
+        from gradjit.dump.kernels import FusedView
+        return FusedView(self.optimized)
+
+    @functools.cached_property
+    def llvm_ir(self) -> str:
+        """The LLVM IR of the CPU kernels (compiled once; the in-memory cache keeps it)."""
+        from gradjit.codegen import compile_function
+        return compile_function(self.optimized, target="cpu").llvm_ir
+
+    @functools.cached_property
+    def ptx(self) -> dict[str, str]:
+        """The PTX of each GPU kernel by name; needs llvmlite's NVPTX target, not a GPU."""
+        from gradjit.codegen.ptx import ptx_of
+        return ptx_of(self.optimized)
+
+    @functools.cached_property
+    def unsimplified(self) -> Function:
+        """The optimized IR without the symbolic simplification (what runs when symbolic is
+        off)."""
+        if not self.symbolic:
+            return self.optimized
+        return optimize(self.differentiated or self.traced)
+
+    @functools.cached_property
+    def simplified(self) -> Function:
+        """`unsimplified` after simplify_elementwise (what runs when symbolic is on)."""
+        from gradjit.ir.symbolic_simplify import simplify_elementwise
+        if self.symbolic:
+            return self.optimized
+        return optimize(simplify_elementwise(self.optimized))
+
+    def formula(self, index: int, latex: bool = False) -> str:
+        """Result `index` as a formula of the parameters (gradjit.ir.symbolic.formula)."""
+        from gradjit.ir.symbolic import formula
+        return formula(self.optimized, index, latex)
+
+    def python_source(self, with_source: bool = False) -> str:
+        """The optimized IR as a standalone numpy function (gradjit.dump.python_source)."""
+        from gradjit.dump.python_source import python_source
+        return python_source(self.optimized, self.result_names, with_source=with_source)
