@@ -226,6 +226,18 @@ def _cast_vjp(g, y, x, *, dtype):
     return (cast(g, dtype=source.name),)
 
 
-cast = register(Primitive("cast", "elementwise", _cast_rule,
-                          lambda x, *, dtype: x.astype(resolve_dtype(dtype).numpy), _cast_vjp,
+def _cast_eval(x, *, dtype):
+    target = resolve_dtype(dtype).numpy
+    if x.dtype.kind != "f" or target.kind not in "iu":
+        return x.astype(target)
+    # numpy leaves NaN and out-of-range float -> int undefined (x86 gives the minimum integer,
+    # ARM saturates); gradjit saturates and maps NaN to 0, as LLVM's fptosi.sat and PTX do.
+    info = np.iinfo(target)
+    high, low = x >= info.max, x <= info.min
+    out = np.where(np.isnan(x) | high | low, 0, x).astype(target)
+    out[high], out[low] = info.max, info.min
+    return out
+
+
+cast = register(Primitive("cast", "elementwise", _cast_rule, _cast_eval, _cast_vjp,
                           params=("dtype",), sympy=lambda sp, x, *, dtype: x))

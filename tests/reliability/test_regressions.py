@@ -1,11 +1,22 @@
 """Regression tests for bugs that the fuzzer and the reliability checks found, one each."""
 import numpy as np
+import pytest
 
+import gradjit
 from gradjit.codegen import compile_function
-from gradjit.ir import Builder, TensorType, interpret, parse, verify
+from gradjit.ir import PRIMITIVES, Builder, TensorType, interpret, parse, verify
+from gradjit.ir import dtype as resolve
 from gradjit.ir import elementwise as E
 from gradjit.ir.text import print_function
 from gradjit.ir.types import float64
+
+
+def one_op(name, *arrays, **params):
+    with Builder(name) as b:
+        args = [b.param(TensorType(a.shape, resolve(a.dtype)), f"a{i}")
+                for i, a in enumerate(arrays)]
+        out = PRIMITIVES[name](*args, **params)
+    return b.build([out])
 
 
 def test_empty_constant_of_rank_two_builds_prints_and_compiles():
@@ -18,3 +29,18 @@ def test_empty_constant_of_rank_two_builds_prints_and_compiles():
     x = np.zeros((0, 2))
     assert interpret(again, x)[0].shape == (0, 2)
     assert compile_function(fn)(x)[0].shape == (0, 2)
+
+
+@pytest.mark.parametrize("source", [np.float32, np.float64])
+@pytest.mark.parametrize("target", ["i32", "i64"])
+def test_float_to_int_cast_of_nan_inf_and_out_of_range_agrees_compiled_and_eager(source, target):
+    x = np.array([np.nan, np.inf, -np.inf, 1e20, -1e20, 3e9, -3e9, 2.5, -2.5, -0.0], source)
+    fn = one_op("cast", x, dtype=target)
+    info = np.iinfo(resolve(target).numpy)
+    big = info.max if target == "i32" else 3_000_000_000
+    small = info.min if target == "i32" else -3_000_000_000
+    expected = [0, info.max, info.min, info.max, info.min, big, small, 2, -2, 0]
+    np.testing.assert_array_equal(interpret(fn, x)[0], expected)
+    np.testing.assert_array_equal(compile_function(fn)(x)[0], expected)
+    t = gradjit.from_numpy(x.copy())
+    np.testing.assert_array_equal((t.int() if target == "i32" else t.long()).numpy(), expected)
