@@ -66,20 +66,35 @@ class Transformed:
                     return entry.unpack(outs, args)
         return self._call(args, kwargs)
 
-    def _call(self, args, kwargs):
+    def into(self, out, *args, **kwargs):
+        """Call, writing the array results into `out` instead of new memory: the gradients
+        (grad, value_and_grad) or the results (jit), laid out as the call returns them (an
+        array, or a tuple/list/dict of arrays), C-contiguous and of the results' shapes and
+        dtypes. Returns the result built on `out`. A caller that calls in a loop passes the
+        same buffers each time, so no fresh memory is allocated and faulted in."""
+        buffers = []
+        flatten(out, buffers)
+        if not all(isinstance(b, np.ndarray) for b in buffers):
+            raise TypeError("into(): out must hold numpy arrays")
+        return self._call(args, kwargs, buffers)
+
+    def _call(self, args, kwargs, buffers=None):
         if self.static_argnums:
             args = tuple(Static(a) if i in self.static_argnums else a for i, a in enumerate(args))
         tree = (args, kwargs)
         leaves = []
         structure = flatten(tree, leaves)
         if current_trace() is not None:
+            if buffers is not None:
+                raise TypeError(f"{self.cache.name}: into() runs compiled code, so it cannot "
+                                "be called while another function is being traced")
             return self._inline(structure, leaves)
         key = (structure, tuple(map(L.signature, leaves)))
         arrays = [L.to_array(x) for x in leaves]
         failed = None
         for entry in self.cache.entries(key):
             try:
-                outs = entry.program(*arrays)
+                outs = _run(entry.program, arrays, buffers)
             except GuardFailed as failure:
                 failed = failure
                 continue
@@ -89,7 +104,7 @@ class Transformed:
         self.cache.add(key, entry, failed)
         if not kwargs and all(type(a) is np.ndarray for a in args):
             self.cache.fast[tuple([(a.shape, a.dtype) for a in args])] = self.cache.by_key[key]
-        return entry.unpack(entry.program(*arrays), leaves)
+        return entry.unpack(_run(entry.program, arrays, buffers), leaves)
 
     # ---- tracing ----
 
@@ -211,6 +226,20 @@ class Transformed:
         if outer is not None:
             outer.guards.extend(trace.guards)
         return unpack(outs, leaves)
+
+
+def _run(program, arrays, buffers):
+    """Run a compiled program; `buffers` (or None) receive its last results."""
+    if buffers is None:
+        return program(*arrays)
+    types = getattr(program, "result_types", None)
+    if types is None:
+        raise TypeError("into() needs a compiled backend ('cpu'), not the interpreter")
+    if len(buffers) > len(types):
+        raise TypeError(f"into(): out holds {len(buffers)} arrays, the call has {len(types)} "
+                        "results")
+    fresh = [np.empty(shape, dtype) for shape, dtype in types[:len(types) - len(buffers)]]
+    return program(*arrays, out=fresh + buffers)
 
 
 def replay(fn, inputs, trace):

@@ -1,0 +1,104 @@
+"""The native entry point: which programs get one, results equal to the step-by-step path and
+the interpreter, guards reported with their site, no leaked references, threads."""
+import gc
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from gradjit.codegen import compile_function
+from gradjit.ir import GuardFailed, interpret, parse
+
+SMALL = """func @small(%x: f32[16], %y: f32[16]) -> (f32[], f32[16]) {
+  %0 = mul(%x, %y) : f32[16]
+  %1 = reduce_sum(%0) {axes=[0], keepdims=false} : f32[]
+  %2 = add(%x, %0) : f32[16]
+  return %1, %2
+}"""
+
+GUARDED = """func @guarded(%x: f64[3]) -> (f64[3]) {
+  %0 = reduce_sum(%x) {axes=[0], keepdims=false} : f64[]
+  %1 = full() {value=0.0, shape=[], dtype=f64} : f64[]
+  %2 = gt(%0, %1) : bool[]
+  guard(%2) {expected=true, site="model.py:7"}
+  %3 = mul(%x, %x) : f64[3]
+  return %3
+}"""
+
+MATMUL = """func @mm(%a: f32[2,3], %b: f32[3,2]) -> (f32[2,2]) {
+  %0 = matmul(%a, %b) : f32[2,2]
+  return %0
+}"""
+
+
+def step_by_step(program, *args, out=None):
+    """The program run one step at a time from Python, as programs without an entry are."""
+    enter, program._enter = program._enter, None
+    try:
+        return program(*args, out=out)
+    finally:
+        program._enter = enter
+
+
+def test_small_programs_get_an_entry_and_blas_programs_do_not():
+    assert compile_function(parse(SMALL))._enter is not None
+    assert compile_function(parse(GUARDED))._enter is not None
+    assert compile_function(parse(MATMUL))._enter is None
+
+
+def test_entry_results_equal_step_by_step_and_the_interpreter():
+    program = compile_function(parse(SMALL))
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        x, y = rng.standard_normal((2, 16)).astype(np.float32)
+        got = program(x, y)
+        for g, s, i in zip(got, step_by_step(program, x, y), interpret(parse(SMALL), x, y)):
+            np.testing.assert_array_equal(g, s)
+            np.testing.assert_allclose(g, i, rtol=1e-6)
+
+
+def test_arguments_that_are_not_plain_contiguous_arrays_still_run_through_checks():
+    program = compile_function(parse(SMALL))
+    x = np.arange(32, dtype=np.float32)[::2]
+    y = np.ones(16, np.float32)
+    np.testing.assert_array_equal(program(x, y)[1], x + x * y)
+    with pytest.raises(TypeError, match="%x must be f32\\[16\\]"):
+        program(np.ones(16), y)
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        program(x)
+
+
+def test_out_buffers_through_the_entry():
+    program = compile_function(parse(SMALL))
+    x, y = np.ones(16, np.float32), np.full(16, 2, np.float32)
+    out = [np.empty((), np.float32), np.empty(16, np.float32)]
+    assert program(x, y, out=out)[1] is out[1]
+    assert out[0] == 32 and (out[1] == 3).all()
+
+
+def test_a_failed_guard_raises_with_its_site_and_leaks_no_reference():
+    program = compile_function(parse(GUARDED))
+    ok, bad = np.array([1.0, 2.0, 3.0]), np.array([-1.0, -2.0, 0.5])
+    np.testing.assert_array_equal(program(ok)[0], ok * ok)
+    before = sys.getrefcount(program._table)
+    for _ in range(100):
+        with pytest.raises(GuardFailed) as failure:
+            program(bad)
+        assert failure.value.site == "model.py:7"
+        np.testing.assert_array_equal(program(ok)[0], ok * ok)  # the status is reset
+    del failure  # its traceback holds frames
+    gc.collect()
+    after = sys.getrefcount(program._table)  # outside the assert, which keeps its operands
+    assert after == before
+
+
+def test_threads_calling_one_program_get_their_own_results():
+    program = compile_function(parse(SMALL))
+    rng = np.random.default_rng(3)
+    inputs = [tuple(rng.standard_normal((2, 16)).astype(np.float32)) for _ in range(64)]
+    expected = [step_by_step(program, *a)[1] for a in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda a: program(*a)[1], inputs * 4))
+    for g, e in zip(got, expected * 4):
+        np.testing.assert_array_equal(g, e)
