@@ -13,7 +13,7 @@ from gradjit.codegen.body import I8, I32, I64, Lanes, emit_body, extremum, value
 
 PTR = ir.PointerType()
 IDENTITIES = {
-    "sum": {"f": -0.0, "i": 0, "b": False},  # -0.0 + x is x even for x = -0.0
+    "sum": {"f": 0.0, "i": 0, "b": False},  # numpy and PyTorch: a sum of -0.0s is +0.0
     "max": {"f": -np.inf, "i": None, "b": False},
     "min": {"f": np.inf, "i": None, "b": True},
 }

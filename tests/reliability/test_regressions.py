@@ -44,3 +44,15 @@ def test_float_to_int_cast_of_nan_inf_and_out_of_range_agrees_compiled_and_eager
     np.testing.assert_array_equal(compile_function(fn)(x)[0], expected)
     t = gradjit.from_numpy(x.copy())
     np.testing.assert_array_equal((t.int() if target == "i32" else t.long()).numpy(), expected)
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda-emulator"])
+@pytest.mark.parametrize("shape, axes", [((3,), (0,)), ((2, 0), (1,)), ((0,), (0,)),
+                                         ((1000,), (0,)), ((4, 5), (0, 1))])
+def test_sums_of_negative_zeros_and_empty_sums_are_positive_zero(target, shape, axes):
+    x = np.full(shape, -0.0)
+    fn = one_op("reduce_sum", x, axes=axes, keepdims=False)
+    got = compile_function(fn, target=target)(x)[0]
+    want = interpret(fn, x)[0]
+    assert not np.signbit(want).any() and not np.signbit(got).any()
+    np.testing.assert_array_equal(got, want)
