@@ -42,8 +42,8 @@ class Lowered:
         else:
             names = ["value"] + [f"aux{i}" for i in range(len(traced.results) - 1)]
             names += [f"d_{traced.params[i].name or f'arg{i}'}" for i in entry.unpack.wrt]
-        return cls(f.cache.name, traced, stages.get("differentiated"), optimized, names,
-                   f.symbolic)
+        return cls(getattr(f, "__name__", f.cache.name), traced, stages.get("differentiated"),
+                   optimized, names, f.symbolic)
 
     def __repr__(self) -> str:
         return f"<Lowered {self.name}: {len(self.optimized.ops)} ops>"
@@ -98,4 +98,5 @@ class Lowered:
     def python_source(self, with_source: bool = False) -> str:
         """The optimized IR as a standalone numpy function (gradjit.dump.python_source)."""
         from gradjit.dump.python_source import python_source
-        return python_source(self.optimized, self.result_names, with_source=with_source)
+        return python_source(self.optimized, self.result_names, name=self.name,
+                             with_source=with_source)
