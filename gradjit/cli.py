@@ -53,9 +53,11 @@ def _dump(args) -> int:
     from gradjit.dump.examples import example_argument, load_function
     from gradjit.dump.files import write_stages
     from gradjit.dump.lowered import lower
-    from gradjit.dump.stages import Options, dump
+    from gradjit.dump.stages import Options, dump, stage_names
     argnums = _argnums(args.argnums)
+    stage_names(args.stage, fmt=args.format)  # a misspelt stage fails before compiling
     f = load_function(args.target)
+    _check_count(f, args.arg)
     examples = [example_argument(text, i) for i, text in enumerate(args.arg)]
     options = dict(stage=args.stage, argnums=argnums, format=args.format,
                    with_source=args.with_source, latex=args.latex, symbolic=args.symbolic)
@@ -67,6 +69,22 @@ def _dump(args) -> int:
                              Options(args.with_source, args.latex)):
         print(path)
     return 0
+
+
+def _check_count(f, texts):
+    import inspect
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    if not len(required) <= len(texts) <= len(positional):
+        names = ", ".join(p.name for p in positional)
+        raise ValueError(f"{f.__name__}({names}) needs one --arg per positional argument; "
+                         f"got {len(texts)}")
 
 
 def _argnums(text: str):
