@@ -17,7 +17,8 @@ from gradjit.codegen.kernel import REDUCE_KINDS, Program
 from gradjit.codegen.schedule import Pending, build_kernels
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
-from gradjit.runtime.steps import Buffer, CheckIndex, Fail, Guard, Matmul, Operand
+from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
+                                   Guard, Matmul, Operand)
 
 
 class Node:
@@ -210,6 +211,18 @@ def _elementwise(f: Fuser, op, *args):
                   op.out.type.dtype)
 
 
+def _pow(f: Fuser, op, base, exponent):
+    """numpy rejects negative integer exponents: the program checks them before any kernel
+    computes the power (a constant exponent is checked here)."""
+    if op.out.type.dtype.is_int:
+        if exponent.kind != "const":
+            exponent = f.materialize(exponent)
+            f.step(CheckExponent(f.operand(exponent)), writes=[exponent.attrs[0]])
+        elif exponent.attrs < 0:
+            f.step(Fail("ValueError", NEGATIVE_POWER))
+    return _elementwise(f, op, base, exponent)
+
+
 def _full(f: Fuser, op):
     t = op.out.type
     return f.node("const", (), _scalar(op.params["value"], t.dtype), t.shape, t.dtype)
@@ -359,12 +372,12 @@ RULES = {
     "slice": _view_rule(lambda v, start, stop, step: views.slice_view(v, start, stop, step)),
     "reduce_sum": _reduce, "reduce_max": _reduce, "reduce_min": _reduce,
     "matmul": _matmul, "pad": _pad, "gather": _gather, "scatter_add": _scatter_add,
-    "concatenate": _concatenate, "guard": _guard,
+    "concatenate": _concatenate, "guard": _guard, "pow": _pow,
 }
 RULES.update({name: _elementwise for name in (
     "neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
     "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "add", "sub", "mul", "div",
-    "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+    "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
     "logical_or", "logical_not", "where", "cast")})
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gradjit.ir.structural import GuardFailed
-from gradjit.runtime.steps import CheckIndex, Fail, Guard
+from gradjit.runtime.steps import NEGATIVE_POWER, CheckExponent, CheckIndex, Fail, Guard
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,14 @@ def _check_index(program: GpuProgram, step: CheckIndex, pointers):
         raise IndexError(f"index {bad} is out of bounds for axis with size {step.bound}")
 
 
+def _check_exponent(program: GpuProgram, step: CheckExponent, pointers):
+    if program.host_view(step.exponent, pointers).min(initial=0) < 0:
+        raise ValueError(NEGATIVE_POWER)
+
+
 def _fail(program: GpuProgram, step: Fail, pointers):
     raise {"ValueError": ValueError}[step.error](step.message)
 
 
-RUNNERS = {Launch: _launch, Guard: _guard, CheckIndex: _check_index, Fail: _fail}
+RUNNERS = {Launch: _launch, Guard: _guard, CheckIndex: _check_index,
+           CheckExponent: _check_exponent, Fail: _fail}

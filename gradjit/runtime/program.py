@@ -10,7 +10,8 @@ import numpy as np
 
 from gradjit.ir.structural import GuardFailed
 from gradjit.runtime.native import INCREF, NativeCode
-from gradjit.runtime.steps import ENTRY_SLOTS, CheckIndex, Fail, Guard, KernelCall, Matmul
+from gradjit.runtime.steps import (ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent, CheckIndex,
+                                   Fail, Guard, KernelCall, Matmul)
 from gradjit.runtime.threads import run_chunks
 
 
@@ -213,6 +214,13 @@ def _check_index(program, step: CheckIndex):
     return call
 
 
+def _check_exponent(program, step: CheckExponent):
+    def call(run):
+        if run.operand(step.exponent).min(initial=0) < 0:
+            raise ValueError(NEGATIVE_POWER)
+    return call
+
+
 def _fail(program, step: Fail):
     def call(run):
         raise {"ValueError": ValueError}[step.error](step.message)
@@ -220,7 +228,7 @@ def _fail(program, step: Fail):
 
 
 RUNNERS = {KernelCall: _kernel, Matmul: _matmul, Guard: _guard, CheckIndex: _check_index,
-           Fail: _fail}
+           CheckExponent: _check_exponent, Fail: _fail}
 
 
 def _type_text(a: np.ndarray) -> str:

@@ -92,6 +92,23 @@ class CheckIndex:
         return f"check_index {self.index} in [-{self.bound}, {self.bound})"
 
 
+NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+
+
+@dataclass(eq=False)
+class CheckExponent:
+    """Raise ValueError, as numpy does, if an integer power has a negative exponent (before
+    any kernel computes the power)."""
+
+    exponent: Operand
+
+    def buffers(self) -> set[int]:
+        return {self.exponent.buffer}
+
+    def __str__(self) -> str:
+        return f"check_exponent {self.exponent} >= 0"
+
+
 @dataclass(eq=False)
 class Fail:
     """An op that numpy rejects for these static shapes (max over no elements)."""

@@ -56,3 +56,31 @@ def test_sums_of_negative_zeros_and_empty_sums_are_positive_zero(target, shape, 
     want = interpret(fn, x)[0]
     assert not np.signbit(want).any() and not np.signbit(got).any()
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda-emulator"])
+def test_integer_power_with_a_negative_exponent_raises_like_numpy(target):
+    base, exponent = np.array([2, 3, -1]), np.array([1, 2, 3])
+    fn = one_op("pow", base, exponent)
+    program = compile_function(fn, target=target)
+    np.testing.assert_array_equal(program(base, exponent)[0], [2, 9, -1])
+    for bad in (np.array([1, -1, 2]), np.array([0, 0, np.iinfo(np.int64).min])):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            interpret(fn, base, bad)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            program(base, bad)
+    with Builder("f") as b:
+        x = b.param(TensorType((3,), resolve("i64")), "x")
+        y = E.pow_(x, -2)
+    constant = compile_function(b.build([y]), target=target)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        constant(base)
+
+
+def test_integer_power_through_jit_raises_on_a_cached_trace():
+    f = gradjit.jit(lambda a, b: a ** b)
+    np.testing.assert_array_equal(f(np.array([2, 3]), np.array([1, 2])), [2, 9])
+    with pytest.raises(ValueError, match="negative integer powers"):
+        f(np.array([2, 3]), np.array([-1, 2]))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        gradjit.from_numpy(np.array([2, 3])) ** gradjit.from_numpy(np.array([-1, 2]))
