@@ -1,0 +1,202 @@
+"""The implementations each workload is timed with: gradjit (plain and into a caller buffer),
+numpy by hand, PyTorch eager, torch.compile, JAX jit(grad) and numba loops fused by hand.
+A builder takes the inputs and returns `run` (the timed call) and `fetch` (its result as
+numpy arrays); a peer that is not installed, or cannot run a workload, raises Skip."""
+from __future__ import annotations
+
+import functools
+import importlib
+import math
+
+import numpy as np
+
+from benchmarks import workloads as W
+
+
+class Skip(Exception):
+    """This implementation does not run here; the message says why."""
+
+
+def _need(module):
+    try:
+        return importlib.import_module(module)
+    except Exception as error:  # an import can fail in many ways; any of them means skip
+        raise Skip(f"{module} is not installed ({type(error).__name__})") from None
+
+
+# ---- gradjit and numpy ----
+
+def gradjit_plain(w, args):
+    w.gradjit(*args)  # trace and compile outside the timing
+    return lambda: w.gradjit(*args), W.as_list
+
+
+def gradjit_into(w, args):
+    out = [np.empty_like(g) for g in W.as_list(w.gradjit(*args))]
+    out = out[0] if len(out) == 1 else tuple(out)
+    return lambda: w.gradjit.into(out, *args), W.as_list
+
+
+def numpy_by_hand(w, args):
+    return lambda: w.numpy(*args), W.as_list
+
+
+# ---- PyTorch ----
+
+def _torch_loss(wid, torch):
+    F = torch.nn.functional
+
+    def seed(a):
+        b = a * 2
+        while b.norm() < 1000:
+            b = b * 2
+        return (b if b.sum() > 0 else 100 * b).sum()
+    return {
+        "W1": lambda x: (torch.sin(x) * torch.exp(-x * x) + torch.tanh(x)).sum(),
+        "W2": lambda x: (3 * (x + 2) ** 2).mean(),
+        "W3": lambda w1, w2, x, y: ((torch.tanh(x @ w1) @ w2 - y) ** 2).mean(),
+        "W4": lambda z, onehot: F.cross_entropy(z, onehot),
+        "W5": seed,
+        "W6": lambda x: (x * x).sum(),
+    }[wid]
+
+
+WRT = {"W3": (0, 1)}
+
+
+def _torch_args(torch, args):
+    return [torch.from_numpy(a) for a in args]
+
+
+def torch_eager(w, args):
+    torch = _need("torch")
+    loss, wrt = _torch_loss(w.id, torch), WRT.get(w.id, (0,))
+    tensors = _torch_args(torch, args)
+
+    def run():
+        inputs = [t.requires_grad_() if i in wrt else t
+                  for i, t in enumerate(t.detach() for t in tensors)]
+        return torch.autograd.grad(loss(*inputs), [inputs[i] for i in wrt])
+    return run, W.as_list
+
+
+def torch_compile(w, args):
+    torch = _need("torch")
+    grad = torch.func.grad(_torch_loss(w.id, torch), argnums=WRT.get(w.id, 0))
+    compiled = torch.compile(grad)
+    tensors = _torch_args(torch, args)
+    compiled(*tensors)
+    return lambda: compiled(*tensors), W.as_list
+
+
+# ---- JAX ----
+
+def _jax_loss(wid, jnp):
+    def seed(a):
+        b = a * 2
+        while jnp.linalg.norm(b) < 1000:
+            b = b * 2
+        return (b if b.sum() > 0 else 100 * b).sum()
+    return {
+        "W1": lambda x: jnp.sum(jnp.sin(x) * jnp.exp(-x * x) + jnp.tanh(x)),
+        "W2": lambda x: jnp.mean(3 * (x + 2) ** 2),
+        "W3": lambda w1, w2, x, y: jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2),
+        "W4": lambda z, onehot: -jnp.sum(_jax().nn.log_softmax(z, -1) * onehot) / z.shape[0],
+        "W5": seed,
+        "W6": lambda x: jnp.sum(x * x),
+    }[wid]
+
+
+def _jax():
+    return _need("jax")
+
+
+def jax_jit_grad(w, args):
+    jax = _jax()
+    jnp = jax.numpy
+    fn = jax.jit(jax.grad(_jax_loss(w.id, jnp), argnums=WRT.get(w.id, 0)))
+    arrays = [jax.device_put(a) for a in args]
+    try:
+        jax.block_until_ready(fn(*arrays))
+    except jax.errors.JAXTypeError as error:
+        raise Skip(f"jax.jit cannot compile it ({type(error).__name__})") from None
+
+    def run():
+        return jax.block_until_ready(fn(*arrays))
+    return run, W.as_list
+
+
+# ---- numba loops fused by hand ----
+
+@functools.cache
+def _numba_kernels(numba):
+    njit, prange = numba.njit, numba.prange
+
+    @njit(parallel=True, fastmath=False)
+    def w1(x):
+        out = np.empty_like(x)
+        for i in prange(x.size):
+            v = x[i]
+            e = math.exp(-v * v)
+            t = math.tanh(v)
+            out[i] = math.cos(v) * e - 2 * v * math.sin(v) * e + (1 - t * t)
+        return out
+
+    @njit(parallel=True, fastmath=False)
+    def w2(x):
+        out = np.empty_like(x)
+        k = np.float32(6 / x.size)
+        for i in prange(x.size):
+            out[i] = (x[i] + np.float32(2)) * k
+        return out
+
+    @njit(parallel=True, fastmath=False)
+    def w4(z, onehot):
+        n, m = z.shape
+        out = np.empty_like(z)
+        k = np.float32(1 / n)
+        for r in prange(n):
+            top = z[r, 0]
+            for j in range(m):
+                top = max(top, z[r, j])
+            total = np.float32(0)
+            for j in range(m):
+                e = math.exp(z[r, j] - top)
+                out[r, j] = e
+                total += e
+            for j in range(m):
+                out[r, j] = (out[r, j] / total - onehot[r, j]) * k
+        return out
+
+    @njit
+    def w5(a):
+        scale = 2.0
+        while np.sqrt(np.sum((a * scale) ** 2)) < 1000:
+            scale *= 2
+        return np.full_like(a, scale if np.sum(a * scale) > 0 else 100 * scale)
+
+    @njit
+    def w6(x):
+        return 2 * x
+    return {"W1": w1, "W2": w2, "W4": w4, "W5": w5, "W6": w6}
+
+
+def numba_by_hand(w, args):
+    numba = _need("numba")
+    kernel = _numba_kernels(numba).get(w.id)
+    if kernel is None:
+        raise Skip("no loop to fuse by hand (BLAS calls)")
+    kernel(*args)
+    return lambda: kernel(*args), W.as_list
+
+
+PEERS = {
+    "gradjit": gradjit_plain,
+    "gradjit into buffer": gradjit_into,
+    "numpy by hand": numpy_by_hand,
+    "torch eager": torch_eager,
+    "torch.compile": torch_compile,
+    "jax jit(grad)": jax_jit_grad,
+    "numba by hand": numba_by_hand,
+}
+OURS = ("gradjit", "gradjit into buffer")
