@@ -71,7 +71,10 @@ class Lowered:
     @functools.cached_property
     def ptx(self) -> dict[str, str]:
         """The PTX of each GPU kernel by name; needs llvmlite's NVPTX target, not a GPU."""
-        from gradjit.codegen.ptx import ptx_of
+        try:
+            from gradjit.codegen.ptx import ptx_of
+        except ImportError as error:
+            raise RuntimeError(f"the PTX target cannot be loaded here: {error}") from error
         return ptx_of(self.optimized)
 
     @functools.cached_property
