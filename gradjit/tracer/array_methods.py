@@ -2,6 +2,8 @@
 (which return the concrete answer and record a guard), and the error for np.asarray."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradjit import ops
@@ -171,7 +173,7 @@ class ArrayMethods:
             return self[index if len(index) > 1 else index[0]].item()
         scalar = self._scalar("item()")
         answer = scalar.value.item()
-        self._guard(ops.eq(scalar, answer), True, f"item() == {answer!r}")
+        self._guard(_is(scalar, answer), True, f"item() == {answer!r}")
         return answer
 
     def __float__(self):
@@ -210,6 +212,18 @@ class ArrayMethods:
     def __array_function__(self, func, types, args, kwargs):
         from gradjit.tracer.numpy_dispatch import apply_function
         return apply_function(func, args, kwargs)
+
+
+def _is(scalar, answer):
+    """A predicate that holds when `scalar` is `answer` again. NaN is NaN (a comparison with
+    == never holds, so every call would re-trace) and a zero has a sign (1/x tells them
+    apart, and the trace may divide by the number it baked in)."""
+    if isinstance(answer, float) and math.isnan(answer):
+        return ops.ne(scalar, scalar)
+    if isinstance(answer, float) and answer == 0:
+        signed = ops.eq(ops.true_divide(1.0, scalar), math.copysign(math.inf, answer))
+        return ops.logical_and(ops.eq(scalar, 0.0), signed)
+    return ops.eq(scalar, answer)
 
 
 def _no_out(out):

@@ -105,3 +105,23 @@ def test_a_branch_that_compiled_code_decides_an_ulp_apart_does_not_escape_as_gua
     out = np.empty(1000)
     assert gradjit.grad(f).into(out, x) is out
     np.testing.assert_array_equal(out, np.full(1000, 2.0))
+
+
+def test_a_guard_on_float_of_nan_holds_for_nan():
+    f = gradjit.grad(lambda x, s: np.sum(x) * float(s))
+    for _ in range(3):
+        assert np.isnan(f(np.ones(2), np.float64(np.nan))).all()
+    assert f.cache_info().traces == 1
+    np.testing.assert_array_equal(f(np.ones(2), np.float64(2.0)), [2.0, 2.0])
+    assert np.isnan(f(np.ones(2), np.float64(np.nan))).all()
+    assert f.cache_info().traces == 2
+
+
+def test_a_guard_on_float_of_zero_keeps_its_sign():
+    f = gradjit.jit(lambda x, s: x / float(s))
+    np.testing.assert_array_equal(f(np.ones(2), np.float64(0.0)), [np.inf, np.inf])
+    np.testing.assert_array_equal(f(np.ones(2), np.float64(-0.0)), [-np.inf, -np.inf])
+    np.testing.assert_array_equal(f(np.ones(2), np.float64(0.0)), [np.inf, np.inf])
+    tiny = np.float64(5e-324)
+    np.testing.assert_array_equal(f(np.full(2, 4 * tiny), tiny), [4.0, 4.0])
+    assert f.cache_info().traces == 3
