@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from gradjit.ir.core import Function, Value
+from gradjit.ir.core import Function
 from gradjit.ir.passes import optimize
 
 
@@ -47,14 +47,6 @@ class Lowered:
 
     def __repr__(self) -> str:
         return f"<Lowered {self.name}: {len(self.optimized.ops)} ops>"
-
-    @property
-    def result_values(self) -> dict[Value, str]:
-        """Result value -> its name (a value returned twice keeps its first name)."""
-        names: dict[Value, str] = {}
-        for value, name in zip(self.optimized.results, self.result_names):
-            names.setdefault(value, name)
-        return names
 
     @functools.cached_property
     def fused(self):
