@@ -7,6 +7,7 @@ import functools
 import inspect
 import os
 import re
+import threading
 
 import numpy as np
 
@@ -33,6 +34,7 @@ class Transformed:
         self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
                                         else static_argnums)
         self.cache = Cache(getattr(fn, "__qualname__", repr(fn)), max_traces)
+        self._tracing = threading.RLock()  # threads that miss together trace once
 
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
@@ -91,20 +93,30 @@ class Transformed:
             return self._inline(structure, leaves)
         key = (structure, tuple(map(L.signature, leaves)))
         arrays = [L.to_array(x) for x in leaves]
+        found, outs = self._lookup(key, arrays, buffers)
+        if found is None:
+            with self._tracing:  # another thread may have traced this path meanwhile
+                found, outs = self._lookup(key, arrays, buffers)
+                if found is None:
+                    entry = self._compile(structure, leaves)
+                    self.cache.add(key, entry, outs)
+                    if not kwargs and all(type(a) is np.ndarray for a in args):
+                        self.cache.fast[tuple([(a.shape, a.dtype) for a in args])] = \
+                            self.cache.by_key[key]
+                    return entry.unpack(_run_traced(entry, arrays, buffers), leaves)
+        self.cache.hit(found)
+        return found.unpack(outs, leaves)
+
+    def _lookup(self, key, arrays, buffers):
+        """(entry, outputs) of the first cached trace whose guards hold, else (None, the last
+        GuardFailed or None)."""
         failed = None
         for entry in self.cache.entries(key):
             try:
-                outs = _run(entry.program, arrays, buffers)
+                return entry, _run(entry.program, arrays, buffers)
             except GuardFailed as failure:
                 failed = failure
-                continue
-            self.cache.hit(entry)
-            return entry.unpack(outs, leaves)
-        entry = self._compile(structure, leaves)
-        self.cache.add(key, entry, failed)
-        if not kwargs and all(type(a) is np.ndarray for a in args):
-            self.cache.fast[tuple([(a.shape, a.dtype) for a in args])] = self.cache.by_key[key]
-        return entry.unpack(_run_traced(entry, arrays, buffers), leaves)
+        return None, failed
 
     # ---- tracing ----
 
