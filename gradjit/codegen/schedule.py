@@ -99,7 +99,10 @@ def _group_kernels(group, new_buffer, name):
     roots = [p.node for p in group.outputs] + [p.scatter[0] for p in group.outputs
                                                if p.scatter]
     nodes = _nodes_in_order(roots)
-    accesses = [(p.view.strides, 2 * p.node.dtype.numpy.itemsize) for p in group.outputs]
+    # A reduction over the innermost loop accumulates in registers, so only stores weigh in
+    # the choice of that loop: a row sum walks its rows' elements, not its outputs.
+    accesses = [(p.view.strides, 2 * p.node.dtype.numpy.itemsize if p.kind == "store" else 0)
+                for p in group.outputs]
     for n in nodes:
         view = {"load": lambda: n.attrs[1], "index": lambda: n.attrs,
                 "gather": lambda: n.attrs[1]}.get(n.kind, lambda: None)()
