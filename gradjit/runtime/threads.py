@@ -3,6 +3,7 @@ during native calls). Chunks are fixed by the kernel, so results do not depend o
 thread count."""
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import threading
@@ -37,16 +38,18 @@ class _Pool:
     @staticmethod
     def _work(q):
         while True:
-            fn, lo, hi, table, done = q.get()
+            task, done = q.get()
             try:
-                fn(lo, hi, table)
+                task()
             finally:
                 done.release()
 
 
 def run_chunks(fn, n_chunks: int, table) -> None:
-    """Call fn(lo, hi, table) over [0, n_chunks), split into contiguous ranges of chunks,
-    one per thread; the calling thread takes the first."""
+    """Call fn(c, c + 1, table) for every chunk c in [0, n_chunks) on up to the thread count
+    of threads, the calling thread among them. Each thread takes the next chunk when it is
+    done with one, so a thread that the OS preempts (the cores are shared) holds up only the
+    chunk it is on, not a fixed share of the work."""
     threads = min(_state["threads"], n_chunks)
     if threads <= 1:
         fn(0, n_chunks, table)
@@ -56,10 +59,17 @@ def run_chunks(fn, n_chunks: int, table) -> None:
             _state["pool"] = _Pool()
         pool = _state["pool"]
         pool.grow(threads - 1)
-    bounds = [n_chunks * t // threads for t in range(threads + 1)]
+    chunks = itertools.count()  # next() on it is atomic under the GIL
+
+    def work():
+        for c in chunks:
+            if c >= n_chunks:
+                return
+            fn(c, c + 1, table)
+
     done = threading.Semaphore(0)
-    for t in range(1, threads):
-        pool.queues[t - 1].put((fn, bounds[t], bounds[t + 1], table, done))
-    fn(bounds[0], bounds[1], table)
+    for t in range(threads - 1):
+        pool.queues[t].put((work, done))
+    work()
     for _ in range(threads - 1):
         done.acquire()
