@@ -4,6 +4,7 @@ guard/index checks in order; a program of kernels and guards alone runs in one n
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 
 import numpy as np
@@ -13,6 +14,11 @@ from gradjit.runtime.native import INCREF, NativeCode
 from gradjit.runtime.steps import (ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent, CheckIndex,
                                    Fail, Guard, KernelCall, Matmul)
 from gradjit.runtime.threads import run_chunks
+
+# Results this large are recycled once their caller drops them: fresh memory costs a page
+# fault per page (milliseconds for tens of megabytes), more than the work on it.
+RECYCLED_MIN = 1 << 20
+SPARES = 2  # per result: a caller that rebinds `g = f(x)` frees the one before last
 
 
 class Param:
@@ -48,6 +54,9 @@ class CompiledProgram:
         self._enter = entry and native.builtin(entry, self._table)
         self._expected = [(p.shape, p.dtype, p.strides) for p in params]
         self._status = len(buffers) + ENTRY_SLOTS["status"]
+        self._spares = [[] if int(np.prod(shape)) * np.dtype(dtype).itemsize >= RECYCLED_MIN
+                        else None for shape, dtype in result_types]
+        self._spares_lock = threading.Lock()
 
     def __str__(self) -> str:
         return self.text
@@ -86,7 +95,9 @@ class CompiledProgram:
 
     def _outputs(self, out, arrays):
         if out is None:
-            return [np.empty(shape, dtype) for shape, dtype in self.result_types]
+            with self._spares_lock:
+                return [self._fresh(i, shape, dtype)
+                        for i, (shape, dtype) in enumerate(self.result_types)]
         if len(out) != len(self.results):
             raise TypeError(f"@{self.name} has {len(self.results)} results, out= holds {len(out)}")
         for i, (o, (shape, dtype)) in enumerate(zip(out, self.result_types)):
@@ -98,6 +109,22 @@ class CompiledProgram:
                 raise ValueError(f"@{self.name}: out[{i}] overlaps an argument or another "
                                  "output")
         return list(out)
+
+    def _fresh(self, i, shape, dtype):
+        """A new result array, or a large one returned earlier that nothing references
+        any more (no caller, no view): nobody can tell it from new memory."""
+        spares = self._spares[i]
+        if spares is None:
+            return np.empty(shape, dtype)
+        for k in range(len(spares)):
+            if sys.getrefcount(spares[k]) == 2:  # the list's reference and the argument's
+                spare = spares.pop(k)
+                spares.append(spare)
+                return spare
+        spares.append(np.empty(shape, dtype))
+        if len(spares) > SPARES:
+            del spares[0]
+        return spares[-1]
 
     def __call__(self, *args, out=None):
         if self._enter and out is None and len(args) == len(self._expected):
