@@ -9,9 +9,9 @@ from gradjit.ir.core import Function, Op, Value
 from gradjit.runtime.steps import Guard, Matmul
 from gradjit.tracer.trace import source_line
 
-# Ops whose result is memory that a step of their own writes (not a view of their operand).
-_WRITERS = {"reduction", "contraction"}
-_WRITING_STRUCTURAL = {"pad", "concatenate", "scatter_add", "gather"}
+# Ops whose result is memory that steps of their own write (not a view of their operand).
+_WRITING_KINDS = {"reduction", "contraction"}
+_WRITING_STRUCTURAL = {"pad", "concatenate", "scatter_add"}
 
 
 class FusedView:
@@ -152,11 +152,12 @@ def _places(fn, env, contents, steps, step_names) -> dict[Op, list[str]]:
             continue  # unused: fusion skips it
         elif node.kind == "const":
             places[op] = ["constant"]
-        elif node.kind == "load" and (op.prim.kind in _WRITERS
-                                      or op.prim.name in _WRITING_STRUCTURAL):
-            places[op] = writers.get(node.attrs[0], [])
         elif node.kind == "load":
-            places[op] = [f"view of b{node.attrs[0]}"]
+            buffer = node.attrs[0]
+            # A reduction over no axes, or a pad by nothing, is its operand: a view.
+            made = op.prim.kind in _WRITING_KINDS or op.prim.name in _WRITING_STRUCTURAL
+            places[op] = writers[buffer] if made and buffer in writers else [
+                f"view of b{buffer}"]
         else:
             places[op] = [step_names[id(s)] for s, ids in contents if id(node) in ids] or [
                 "not computed"]

@@ -8,11 +8,14 @@ import pytest
 import sympy as sp
 
 import gradjit
-from gradjit.dump import STAGES, Lowered, dump
+from gradjit.dump import STAGES, Lowered, Options, dump
 from gradjit.dump import graph as G
 from gradjit.dump.demo import mlp_loss, tutorial
 from gradjit.dump.examples import load_function
+from gradjit.dump.stages import render
 from gradjit.ir import Function, parse
+from tests.dump.lowerings import lowered as corpus_lowered
+from tests.e2e.corpus import CASES
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 X = np.ones((2, 2), np.float32)
@@ -155,3 +158,34 @@ def test_bad_stage_and_format_are_named():
         dump(tutorial, X, stage="grads")
     with pytest.raises(ValueError, match="unknown format 'png'"):
         dump(tutorial, X, stage="trace", format="png")
+
+
+SLOW_STAGES = {"ptx", "symbolic"}  # NVPTX code generation and sympy: about 0.1 s a function
+
+
+def _render_every_stage(case, stages):
+    lowered = corpus_lowered(case.name, 0)[0]
+    for name in stages:
+        assert render(lowered, name, "text", Options(with_source=True)).strip()
+        if STAGES[name].graph is not None:
+            assert render(lowered, name, "dot").startswith("digraph")
+    places = lowered.fused.places
+    assert set(places) >= {op for op in lowered.optimized.ops if op.out is None}
+    assert all(places.values())
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_every_fast_stage_renders_for_the_corpus(case):
+    _render_every_stage(case, [n for n in STAGES if n not in SLOW_STAGES])
+
+
+@pytest.mark.parametrize("case", CASES[::8], ids=lambda c: c.name)
+def test_ptx_and_formulas_render_for_a_corpus_sample(case):
+    _render_every_stage(case, SLOW_STAGES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [c for i, c in enumerate(CASES) if i % 8],
+                         ids=lambda c: c.name)
+def test_ptx_and_formulas_render_for_the_rest_of_the_corpus(case):
+    _render_every_stage(case, SLOW_STAGES)
