@@ -8,13 +8,16 @@ import sys
 
 def _parser() -> argparse.ArgumentParser:
     from gradjit.dump.stages import FORMATS, STAGES
-    parser = argparse.ArgumentParser(prog="gradjit", description=__doc__.split(":")[0])
+    parser = argparse.ArgumentParser(
+        prog="gradjit", description="See what gradjit's compiler makes of a function.")
     commands = parser.add_subparsers(dest="command", required=True)
     dump = commands.add_parser(
         "dump", help="print each stage of compiling a function's gradient",
         description="Compile the gradient of FUNCTION (from FILE.py) for example arguments and "
                     "print, or write to --output, what each compiler stage made of it. A "
-                    "function decorated with gradjit.grad/value_and_grad/jit is dumped as it is.")
+                    "function decorated with gradjit.grad/value_and_grad/jit is dumped as it is.",
+        epilog="To see every compilation of a whole program, run it with GRADJIT_DUMP=DIR: each "
+               "compiled trace writes all its stages to DIR.")
     dump.add_argument("target", metavar="FILE.py:FUNCTION")
     dump.add_argument("--arg", action="append", default=[], metavar="EXAMPLE",
                       help="one per positional argument: a type such as 'f32[2,2]' (filled "
