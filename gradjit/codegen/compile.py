@@ -25,7 +25,7 @@ from gradjit.runtime.plan import plan_workspace
 from gradjit.runtime.program import CompiledProgram, Param
 from gradjit.runtime.steps import KernelCall
 
-_memory: dict[str, CompiledProgram] = {}
+_memory: dict[str, CompiledProgram] = cache.LeastRecentlyUsed()
 _memory_lock = threading.Lock()
 
 

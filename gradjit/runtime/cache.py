@@ -1,5 +1,6 @@
-"""The on-disk compile cache: object code stored under a key, written atomically, verified
-by checksum when read back (a corrupt, truncated or foreign file reads as a miss)."""
+"""The compile caches: in memory, a bounded map of compiled programs; on disk, object code
+stored under a key, written atomically, verified by checksum when read back (a corrupt,
+truncated or foreign file reads as a miss)."""
 from __future__ import annotations
 
 import hashlib
@@ -8,9 +9,32 @@ import os
 import struct
 import tempfile
 import warnings
+from collections import OrderedDict
 from pathlib import Path
 
 MAGIC = b"gradjit-object-cache-1\n"
+MAX_PROGRAMS = 256  # compiled programs kept in memory per target (about 0.3 MB each on CPU)
+
+
+class LeastRecentlyUsed(OrderedDict):
+    """A dict that keeps at most `limit` items: reading one with get() makes it the most
+    recent, adding one past the limit drops the least recent. Callers hold their own lock."""
+
+    def __init__(self, limit: int = MAX_PROGRAMS):
+        super().__init__()
+        self.limit = limit
+
+    def get(self, key, default=None):
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return self[key]
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
 
 
 def cache_dir(setting=None) -> Path | None:

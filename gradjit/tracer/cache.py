@@ -1,6 +1,6 @@
 """The specialization cache: compiled traces per input signature, their guards, counts of
-traces, hits and misses, a bound on re-traces that warns with the guard to blame, and the
-text of `explain`."""
+traces, hits and misses, a bound on re-traces that warns with the guard to blame, a bound on
+signatures that evicts the least recently called, and the text of `explain`."""
 from __future__ import annotations
 
 import warnings
@@ -12,6 +12,7 @@ from gradjit.ir import Function, GuardFailed
 from gradjit.tracer.trace import GuardInfo, source_line
 
 CacheInfo = namedtuple("CacheInfo", "traces hits misses")
+MAX_SIGNATURES = 256  # input signatures (shapes, dtypes, static values) kept per function
 
 
 class RetraceWarning(UserWarning):
@@ -37,6 +38,7 @@ class Cache:
         self.failures: dict = {}  # key -> Counter of failing guard sites
         self.warned: set = set()
         self.last: Entry | None = None  # the entry the latest call ran
+        self.seen: dict = {}  # key -> its traces' hits when eviction last looked at it
 
     def entries(self, key) -> list[Entry]:
         return self.by_key.get(key, ())
@@ -51,6 +53,8 @@ class Cache:
         self.misses += 1
         self.traces += 1
         self.last = entry
+        if key not in self.by_key and len(self.by_key) >= MAX_SIGNATURES:
+            self._evict()
         entries = self.by_key.setdefault(key, [])
         if failed is not None:
             self.failures.setdefault(key, Counter())[failed.site] += 1
@@ -59,6 +63,25 @@ class Cache:
         elif key not in self.warned:
             self.warned.add(key)
             warnings.warn(self._retrace_message(key), RetraceWarning, stacklevel=4)
+
+    def _evict(self):
+        """Drop the signature called least recently, approximately and without bookkeeping on
+        the call path (second chance): the oldest signature goes unless its traces were hit
+        since it was traced or eviction last looked at it; then it moves to the back."""
+        for _ in range(2 * len(self.by_key)):
+            key, entries = next(iter(self.by_key.items()))
+            hits = sum(e.hits for e in entries)
+            if self.seen.get(key, 0) == hits:  # not hit since it was traced or last looked at
+                break
+            self.seen[key] = hits
+            self.by_key[key] = self.by_key.pop(key)
+        key, entries = next(iter(self.by_key.items()))
+        del self.by_key[key]
+        for name in [name for name, found in self.fast.items() if found is entries]:
+            del self.fast[name]
+        self.seen.pop(key, None)
+        self.failures.pop(key, None)
+        self.warned.discard(key)
 
     def info(self) -> CacheInfo:
         return CacheInfo(self.traces, self.hits, self.misses)

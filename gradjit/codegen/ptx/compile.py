@@ -15,14 +15,14 @@ from gradjit.codegen.ptx.matmul import lower_matmul
 from gradjit.codegen.ptx.target import compile_host, emit_ptx
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
-from gradjit.runtime import cuda_driver
+from gradjit.runtime import cache, cuda_driver
 from gradjit.runtime.cuda_program import GpuProgram, Launch
 from gradjit.runtime.emulator import Emulator
 from gradjit.runtime.plan import plan_workspace
 from gradjit.runtime.program import Param
 from gradjit.runtime.steps import Matmul
 
-_memory: dict[str, GpuProgram] = {}
+_memory: dict[str, GpuProgram] = cache.LeastRecentlyUsed()
 _memory_lock = threading.Lock()
 
 
