@@ -54,8 +54,32 @@ def _path(directory: Path, key: str) -> Path:
     return directory / f"{key}.bin"
 
 
+def private(directory: Path) -> bool:
+    """Whether only this user can write `directory`: anyone else who can would choose the
+    machine code this process runs (a checksum detects damage, not intent)."""
+    if not hasattr(os, "getuid"):
+        return True
+    try:
+        info = directory.stat()
+    except OSError:
+        return False
+    if info.st_uid == os.getuid() and not info.st_mode & 0o022:
+        return True
+    if directory not in _warned:
+        _warned.add(directory)
+        warnings.warn(f"gradjit does not use its compile cache in {directory}: the directory "
+                      "must belong to you and be writable by you alone (chmod 700)",
+                      stacklevel=4)
+    return False
+
+
+_warned: set = set()
+
+
 def load(directory: Path, key: str) -> tuple[dict, bytes] | None:
     """The metadata and object code stored under `key`, or None."""
+    if not private(directory):
+        return None
     try:
         data = _path(directory, key).read_bytes()
     except OSError:
@@ -82,6 +106,8 @@ def store(directory: Path, key: str, meta: dict, payload: bytes) -> None:
     body = struct.pack("<Q", len(body_meta)) + body_meta + payload
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not private(directory):
+            return
         fd, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
