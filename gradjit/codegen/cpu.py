@@ -174,14 +174,22 @@ class KernelEmitter:
                                lambda j, carried: self.step(lanes, j, bases, out_bases, hoisted,
                                                             reducing, carried))
             accs = [self.horizontal(k.outputs[n], acc) for n, acc in zip(reducing, vector_accs)]
-        accs = loop(b, split, stop, 1, accs,
-                    lambda j, carried: self.step(Lanes(b, 1), j, bases, out_bases, hoisted,
-                                                 reducing, carried))
+        if split is start or self.remainders():
+            accs = loop(b, split, stop, 1, accs,
+                        lambda j, carried: self.step(Lanes(b, 1), j, bases, out_bases, hoisted,
+                                                     reducing, carried))
         for n, acc in zip(reducing, accs):
             out = k.outputs[n]
             old = self.load_scalar(out.access, out.dtype, out_bases[n])
             self.store_scalar(out.access, out.dtype, out_bases[n],
                               combine(b, out.kind, out.dtype, old, acc))
+
+    def remainders(self) -> bool:
+        """Whether an inner loop's trip count can leave lanes after its whole vectors: the
+        inner extent, or for a one-loop kernel each chunk's rows and the last chunk's."""
+        k = self.k
+        counts = (k.extents[-1],) if len(k.extents) > 1 else (k.chunk_rows, k.extents[0])
+        return any(n % self.width for n in counts)
 
     def horizontal(self, out, acc):
         """Fold a vector accumulator's lanes in lane order (a fixed order: reproducible)."""

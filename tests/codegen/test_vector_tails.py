@@ -1,0 +1,39 @@
+"""Inner loops with and without a scalar tail: extents that are and are not multiples of the
+vector width, one-loop kernels cut into chunks, row reductions, all equal to numpy."""
+import numpy as np
+import pytest
+
+from gradjit.codegen import compile_function
+from gradjit.codegen.schedule import CHUNK
+from gradjit.ir import parse
+
+ROWS = """func @rows(%x: f32[{n},{m}]) -> (f32[{n}], f32[{n},{m}]) {{
+  %0 = exp(%x) : f32[{n},{m}]
+  %1 = reduce_sum(%0) {{axes=[1], keepdims=false}} : f32[{n}]
+  %2 = mul(%x, %0) : f32[{n},{m}]
+  return %1, %2
+}}"""
+
+FLAT = """func @flat(%x: f32[{n}]) -> (f32[], f32[{n}]) {{
+  %0 = mul(%x, %x) : f32[{n}]
+  %1 = reduce_max(%0) {{axes=[0], keepdims=false}} : f32[]
+  %2 = sin(%x) : f32[{n}]
+  return %1, %2
+}}"""
+
+
+@pytest.mark.parametrize("n,m", [(3, 8), (3, 16), (5, 7), (4, 17), (64, 1000), (2, 1)])
+def test_row_kernels(n, m):
+    x = np.random.default_rng(n * m).standard_normal((n, m)).astype(np.float32)
+    sums, prod = compile_function(parse(ROWS.format(n=n, m=m)))(x)
+    np.testing.assert_allclose(sums, np.exp(x).sum(1), rtol=1e-5)
+    np.testing.assert_allclose(prod, x * np.exp(x), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("n", [7, 8, 64, 4 * CHUNK, 4 * CHUNK + 8, 4 * CHUNK + 3])
+def test_one_loop_kernels_chunked_or_not(n):
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    x[-1] = 9.0  # the largest square sits in the last lanes
+    top, sines = compile_function(parse(FLAT.format(n=n)))(x)
+    assert top == np.float32(81.0)
+    np.testing.assert_allclose(sines, np.sin(x), rtol=1e-5, atol=1e-6)
