@@ -125,3 +125,20 @@ def test_a_guard_on_float_of_zero_keeps_its_sign():
     tiny = np.float64(5e-324)
     np.testing.assert_array_equal(f(np.full(2, 4 * tiny), tiny), [4.0, 4.0])
     assert f.cache_info().traces == 3
+
+
+def signed_zero_sums():
+    with Builder("f") as b:
+        p = b.param(TensorType((3,), float64), "x")
+        results = [E.add(p, 0.0), E.add(0.0, p), E.add(p, -0.0), E.sub(p, 0.0), E.sub(p, -0.0)]
+    return b.build(results), np.array([-0.0, 0.0, 1.5])
+
+
+def test_adding_positive_zero_is_not_simplified_away():
+    """-0.0 + 0.0 is +0.0, so x + 0.0 is not x; x + -0.0 and x - 0.0 are."""
+    from gradjit.ir.passes import optimize
+    fn, x = signed_zero_sums()
+    optimized = optimize(fn)
+    assert [op.prim.name for op in optimized.ops].count("add") == 2  # x + 0.0 and 0.0 + x
+    for want, got in zip(interpret(fn, x), interpret(optimized, x)):
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -4,6 +4,8 @@ broadcast or reshape of a fill) folded into one op. stop_gradient has done its j
 gradients exist, so it is removed: run this pass only after autodiff."""
 from __future__ import annotations
 
+import math
+
 from gradjit.ir.core import Function
 from gradjit.ir.passes.rewrite import definitions, fill_value, rewrite
 
@@ -24,7 +26,11 @@ def simplify_algebra(fn: Function) -> Function:
 
 def _is_fill(value, number, defs) -> bool:
     fill = fill_value(value, defs)
-    return fill is not None and not isinstance(fill, bool) and fill == number
+    if fill is None or isinstance(fill, bool) or fill != number:
+        return False
+    # A float zero keeps its sign: -0.0 + 0.0 is 0.0, so only x + -0.0 (and x - 0.0) is x.
+    return not (value.type.dtype.is_float and number == 0) or \
+        math.copysign(1.0, fill) == math.copysign(1.0, number)
 
 
 def _identity(number, sides):
@@ -88,8 +94,8 @@ def _same_type(op, defs, builder):
 
 
 RULES = {
-    "add": _identity(0, (0, 1)),
-    "sub": _identity(0, (1,)),
+    "add": _identity(-0.0, (0, 1)),
+    "sub": _identity(0.0, (1,)),
     "mul": _identity(1, (0, 1)),
     "div": _identity(1, (1,)),
     "pow": _identity(1, (1,)),

@@ -9,7 +9,7 @@ def simplified(text):
 
 
 @pytest.mark.parametrize("op, fill, side", [
-    ("mul", "1.0", 0), ("mul", "1.0", 1), ("add", "0.0", 0), ("add", "0", 1),
+    ("mul", "1.0", 0), ("mul", "1.0", 1), ("add", "-0.0", 0), ("add", "-0.0", 1),
     ("sub", "0.0", 1), ("div", "1.0", 1), ("pow", "1.0", 1)])
 def test_identities(op, fill, side):
     operands = ["%x", "%0"] if side else ["%0", "%x"]
