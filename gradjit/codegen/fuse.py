@@ -60,7 +60,9 @@ class Fuser:
     # ---- expressions ----
 
     def node(self, kind, args, attrs, shape, dtype) -> Node:
-        key = (kind, tuple(id(a) for a in args), attrs, shape, dtype.name)
+        # repr tells the constants 0.0 and -0.0 apart, which == (and so a dict) does not
+        key = (kind, tuple(id(a) for a in args), repr(attrs) if kind == "const" else attrs,
+               shape, dtype.name)
         found = self.interned.get(key)
         if found is None:
             found = self.interned[key] = Node(kind, tuple(args), attrs, shape, dtype)

@@ -142,3 +142,9 @@ def test_adding_positive_zero_is_not_simplified_away():
     assert [op.prim.name for op in optimized.ops].count("add") == 2  # x + 0.0 and 0.0 + x
     for want, got in zip(interpret(fn, x), interpret(optimized, x)):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_fused_constants_zero_and_negative_zero_stay_apart():
+    fn, x = signed_zero_sums()
+    for want, got in zip(interpret(fn, x), compile_function(fn)(x)):
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
