@@ -1,12 +1,49 @@
-"""CUDA availability: whether an NVIDIA driver and a GPU are present."""
+"""The CUDA device of eager tensors: whether one is available, and the grid emulator that stands
+in for it (GRADJIT_CUDA_EMULATOR=1, or `with gradjit.cuda.use_emulator():`), which runs the
+same kernels on this CPU, so device 'cuda' is usable and testable without a GPU."""
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
+
 # The driver the GPU target launches kernels through: available here means usable there.
-from gradjit.runtime.cuda_driver import device_count
+from gradjit.runtime import cuda_driver
+
+_lock = threading.Lock()
+_emulators = 0  # open use_emulator() blocks: the switch is process-wide, as a device is
+
+
+def emulated() -> bool:
+    """Whether device 'cuda' is the grid emulator now."""
+    return _emulators > 0 or os.environ.get("GRADJIT_CUDA_EMULATOR", "0") not in ("", "0")
+
+
+@contextlib.contextmanager
+def use_emulator():
+    """Within this block device 'cuda' is the grid emulator: is_available() is True and every
+    operation on a CUDA tensor runs on the 'cuda-emulator' target."""
+    global _emulators
+    with _lock:
+        _emulators += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _emulators -= 1
+
+
+def target() -> str:
+    """The compile target that operations on CUDA tensors run on."""
+    return "cuda-emulator" if emulated() else "cuda"
+
+
+def device_count() -> int:
+    return 1 if emulated() else cuda_driver.device_count()
 
 
 def is_available() -> bool:
     return device_count() > 0
 
 
-__all__ = ["device_count", "is_available"]
+__all__ = ["device_count", "emulated", "is_available", "target", "use_emulator"]
