@@ -148,3 +148,17 @@ def test_fused_constants_zero_and_negative_zero_stay_apart():
     fn, x = signed_zero_sums()
     for want, got in zip(interpret(fn, x), compile_function(fn)(x)):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_folding_keeps_constants_whose_zeros_differ_in_sign():
+    from gradjit.ir.passes import fold_constants
+    fn = parse("""func @f(%x: f64[2]) -> (f64[2]) {
+      %0 = constant() {value=[0.0, -0.0], shape=[2], dtype=f64} : f64[2]
+      %1 = neg(%0) : f64[2]
+      %2 = mul(%x, %1) : f64[2]
+      return %2
+    }""")
+    x = np.ones(2)
+    want = interpret(fn, x)[0]
+    for got in (interpret(fold_constants(fn), x)[0], compile_function(fn)(x)[0]):
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -4,10 +4,8 @@ A uniform result becomes a `full`; a small one a `constant`; large varied result
 run time so the program text stays small. Guards on known predicates that hold are dropped."""
 from __future__ import annotations
 
-import numpy as np
-
 from gradjit.ir.core import Function
-from gradjit.ir.passes.rewrite import DROP, known_array, rewrite
+from gradjit.ir.passes.rewrite import DROP, known_array, rewrite, uniform
 from gradjit.ir.primitive import evaluate
 
 MAX_CONSTANT_SIZE = 16
@@ -28,7 +26,7 @@ def fold_constants(fn: Function) -> Function:
             return DROP if bool(operands[0]) == op.params["expected"] else None
         result = evaluate(op.prim, operands, op.params)
         flat = result.reshape(-1)
-        if flat.size == 0 or np.array_equiv(flat, flat[0]):  # (a constant op can't be empty)
+        if flat.size == 0 or uniform(flat):  # (a constant op can't be empty)
             out = builder.full(flat[0].item() if flat.size else 0, op.out.type)
         elif result.size <= MAX_CONSTANT_SIZE:
             out = builder.constant(result)

@@ -43,6 +43,13 @@ def known_array(value: Value, defs: dict[Value, Op]) -> np.ndarray | None:
     return op.prim.evaluate(**op.params)
 
 
+def uniform(flat: np.ndarray) -> bool:
+    """Whether a non-empty flat array holds one value: a fill of 0.0 is not [0.0, -0.0]."""
+    if not np.array_equiv(flat, flat[0]):
+        return False
+    return flat.dtype.kind != "f" or np.array_equiv(np.signbit(flat), np.signbit(flat[0]))
+
+
 def fill_value(value: Value, defs: dict[Value, Op]):
     """The number a `full` op fills with, else None."""
     op = defs.get(value)
