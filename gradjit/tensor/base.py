@@ -10,7 +10,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import bind, ir_type, is_python_scalar, scalar_template
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import cuda_ops, dtypes, graph
 from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
 
@@ -43,17 +43,21 @@ class TensorBase:
 
     @classmethod
     def __gradjit_bind__(cls, prim, args, params):
-        inner, poison, device = [], None, None
+        inner, poison, placed = [], None, False
         for a in args:
             if isinstance(a, TensorBase):
                 if a._saved is not None or a._poison is not None:
                     poison = poison or a._problem()
-                if a._device is not dtypes.CPU or device is not None:
-                    device = _same_device(device, a._device)
+                if a._device is not dtypes.CPU:
+                    placed = True
                 inner.append(a._value)
             else:
                 inner.append(a)
-        out = bind(prim, *inner, **params)
+        device = _common_device(args) if placed else None
+        if device is None or device.type == "cpu":
+            out = bind(prim, *inner, **params)
+        else:
+            out = cuda_ops.run(prim, inner, params)
         if out is None:
             return None
         result = cls._wrap(out)
@@ -425,6 +429,15 @@ def _lifted(args, inner):
     dt, shape = like.dtype, like.shape
     return [np.broadcast_to(np.asarray(a, dt), shape) if is_python_scalar(a) else a
             for a in args]
+
+
+def _common_device(args):
+    """The one device of the tensors among `args` (an error names two that differ)."""
+    device = None
+    for a in args:
+        if isinstance(a, TensorBase):
+            device = _same_device(device, a._device)
+    return device
 
 
 def _same_device(device, other):

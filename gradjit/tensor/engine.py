@@ -56,12 +56,12 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 cotangents = rec.prim.vjp(g, rec.unpack(rec.out), *inputs, **rec.params)
                 if not retain_graph:
                     rec.freed = True
-                for edge, ct in zip(rec.edges, cotangents):
+                for edge, ct, saved in zip(rec.edges, cotangents, rec.inputs):
                     if edge is None or ct is None:
                         continue
                     if targets is not None and edge not in targets and edge not in needed:
                         continue
-                    _deliver(buffers, edge, ct)
+                    _deliver(buffers, edge, _placed(ct, saved))
     finally:
         graph._scopes.active = outer
     for edge, g in buffers.items():
@@ -69,6 +69,14 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 targets is not None and edge in targets:
             captured[edge] = g
     return captured
+
+
+def _placed(ct, saved):
+    """A cotangent on its input's device: `.to(device)` records a cast, whose VJP casts the
+    cotangent where the output lives, so the way back crosses the devices again here."""
+    if ct._device is not saved.device and ct._device != saved.device:
+        return ct.to(saved.device)
+    return ct
 
 
 def _deliver(buffers, edge, ct):
