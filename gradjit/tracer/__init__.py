@@ -15,28 +15,36 @@ def _decorator(mode, fn, **options):
     return Transformed(fn, mode, **options)
 
 
-def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symbolic=False):
+def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symbolic=False,
+         deterministic=False):
     """The gradient of scalar-valued `fn` with respect to the arguments `argnums`, compiled.
 
     Gradients have the structure and type of the differentiated arguments; with `has_aux`,
     `fn` returns (value, aux) and the call returns (gradients, aux). With `symbolic`, the
     elementwise regions of the optimized IR are also simplified through sympy (bounded:
-    regions of at most 64 ops, 1 s each; importing sympy costs about 0.5 s once)."""
+    regions of at most 64 ops, 1 s each; importing sympy costs about 0.5 s once).
+
+    `backend`: 'cpu' (default), 'cuda', 'cuda-emulator' or 'interpreter'. With
+    `deterministic`, the GPU backends run scatter-adds (the gradients of indexing) in one
+    fixed order instead of by atomics, so results are bitwise reproducible from run to run;
+    the CPU backend and the interpreter always are."""
     return _decorator("grad", fn, argnums=argnums, has_aux=has_aux, backend=backend,
-                      max_traces=max_traces, symbolic=symbolic)
+                      max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
 
 
 def value_and_grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64,
-                   symbolic=False):
+                   symbolic=False, deterministic=False):
     """Like grad, returning (value, gradients), or ((value, aux), gradients) with has_aux."""
     return _decorator("value_and_grad", fn, argnums=argnums, has_aux=has_aux, backend=backend,
-                      max_traces=max_traces, symbolic=symbolic)
+                      max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
 
 
-def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=False):
-    """`fn` compiled: traced once per input signature and path, then run natively."""
+def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=False,
+        deterministic=False):
+    """`fn` compiled: traced once per input signature and path, then run natively (backend
+    and deterministic as for grad)."""
     return _decorator("jit", fn, static_argnums=static_argnums, backend=backend,
-                      max_traces=max_traces, symbolic=symbolic)
+                      max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
 
 
 def explain(fn) -> str:

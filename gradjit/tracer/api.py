@@ -26,9 +26,10 @@ class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
 
     def __init__(self, fn, mode, argnums=0, has_aux=False, static_argnums=(), backend=None,
-                 max_traces=64, symbolic=False):
+                 max_traces=64, symbolic=False, deterministic=False):
         functools.update_wrapper(self, fn)
         self.fn, self.mode, self.has_aux, self.backend = fn, mode, has_aux, backend
+        self.deterministic = deterministic
         self.symbolic = symbolic
         self.argnums = argnums
         self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
@@ -205,7 +206,8 @@ class Transformed:
         if self.symbolic:
             fn = optimize(simplify_elementwise(fn))
         fn = stages["optimized"] = verify(fn)
-        entry = Entry(compile_program(fn, self.backend), fn, trace.guards, unpack, stages)
+        entry = Entry(compile_program(fn, self.backend, self.deterministic), fn, trace.guards,
+                      unpack, stages)
         if os.environ.get("GRADJIT_DUMP"):
             from gradjit.dump.files import write_compilation  # the dump tool, only when asked
             write_compilation(os.environ["GRADJIT_DUMP"], self, entry)

@@ -9,30 +9,32 @@ from gradjit.ir import Function, interpret
 DEFAULT_BACKEND = "cpu"
 
 
-def _interpreter(fn: Function):
+def _interpreter(fn: Function, deterministic: bool):
     return functools.partial(interpret, fn)
 
 
-def _cpu(fn: Function):
+def _cpu(fn: Function, deterministic: bool):
     from gradjit.codegen import compile_function  # imports llvmlite: only when compiling
     return compile_function(fn, target="cpu")
 
 
 def _gpu(target):
-    def compile_for(fn: Function):
+    def compile_for(fn: Function, deterministic: bool):
         from gradjit.codegen import compile_function
-        return compile_function(fn, target=target)
+        return compile_function(fn, target=target, deterministic=deterministic)
     return compile_for
 
 
-# 'cuda' runs on an NVIDIA GPU; 'cuda-emulator' runs the same GPU kernels on the CPU.
+# 'cuda' runs on an NVIDIA GPU; 'cuda-emulator' runs the same GPU kernels on the CPU. Only
+# they take `deterministic`: the interpreter and the CPU code are always bitwise reproducible.
 BACKENDS = {"interpreter": _interpreter, "cpu": _cpu, "cuda": _gpu("cuda"),
             "cuda-emulator": _gpu("cuda-emulator")}
 
 
-def compile_program(fn: Function, backend: str | None):
-    """A callable `program(*arrays) -> list of arrays` raising GuardFailed off the traced path."""
+def compile_program(fn: Function, backend: str | None, deterministic: bool = False):
+    """A callable `program(*arrays) -> list of arrays` raising GuardFailed off the traced path;
+    `deterministic` makes a GPU backend's scatter-adds run in a fixed order."""
     name = backend or DEFAULT_BACKEND
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    return BACKENDS[name](fn)
+    return BACKENDS[name](fn, deterministic)
