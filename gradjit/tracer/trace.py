@@ -13,6 +13,7 @@ import numpy as np
 
 from gradjit.ir import structural as S
 from gradjit.ir.core import Builder, Function, Value
+from gradjit.ir.passes.rewrite import uniform
 from gradjit.ir.primitive import ShapeError, evaluate, is_python_scalar
 from gradjit.ir.types import TensorType, type_of
 from gradjit.tracer.array_methods import ArrayMethods
@@ -169,7 +170,7 @@ class Trace:
             return self.own(x).ir
         array = np.asarray(x)
         flat = array.reshape(-1)
-        if flat.size != 1 and (flat.size == 0 or np.array_equiv(flat, flat[0])):
+        if flat.size != 1 and (flat.size == 0 or uniform(flat)):
             return self.builder.full(flat[0].item() if flat.size else 0, type_of(array))
         return self.builder.constant(array)
 

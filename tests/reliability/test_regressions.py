@@ -162,3 +162,8 @@ def test_folding_keeps_constants_whose_zeros_differ_in_sign():
     want = interpret(fn, x)[0]
     for got in (interpret(fold_constants(fn), x)[0], compile_function(fn)(x)[0]):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_a_traced_constant_keeps_the_signs_of_its_zeros():
+    f = gradjit.jit(lambda x: x * np.array([0.0, -0.0]))
+    np.testing.assert_array_equal(np.signbit(f(np.ones(2))), [False, True])
