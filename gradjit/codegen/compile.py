@@ -7,13 +7,10 @@ import hashlib
 import re
 import threading
 import time
-from importlib import metadata
 from pathlib import Path
 
 import llvmlite
 
-from gradjit.codegen.cpu import emit_module
-from gradjit.codegen.entry import emit_entry, enterable
 from gradjit.codegen.fuse import fuse
 from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
@@ -23,7 +20,7 @@ from gradjit.runtime import cache
 from gradjit.runtime.native import ENTRY_ABI, NativeCode
 from gradjit.runtime.plan import plan_workspace
 from gradjit.runtime.program import CompiledProgram, Param
-from gradjit.runtime.steps import KernelCall
+from gradjit.runtime.steps import KernelCall, enterable
 
 _memory: dict[str, CompiledProgram] = cache.LeastRecentlyUsed()
 _memory_lock = threading.Lock()
@@ -31,13 +28,9 @@ _memory_lock = threading.Lock()
 
 @functools.cache
 def _fingerprint() -> str:
-    """The compiler's identity: gradjit's and llvmlite's versions, and the source of the
-    modules that decide the machine code (so an edited compiler never reads stale code)."""
-    try:
-        version = metadata.version("gradjit")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
-    digest = hashlib.sha256(f"{version}\n{llvmlite.__version__}\n".encode())
+    """The compiler's identity: llvmlite's version and the source of the modules that decide
+    the machine code (so an edited compiler never reads stale code)."""
+    digest = hashlib.sha256(f"{llvmlite.__version__}\n".encode())
     here = Path(__file__).parent
     for path in sorted(here.glob("*.py")) + sorted((here.parent / "runtime").glob("*.py")):
         digest.update(path.read_bytes())
@@ -78,6 +71,9 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
         meta, object_code = entry
         llvm_ir = meta["llvm_ir"]
     else:
+        # The LLVM IR emitters load only on a cache miss: a warm start skips importing them.
+        from gradjit.codegen.cpu import emit_module
+        from gradjit.codegen.entry import emit_entry
         module = emit_module(fn.name, program.kernels, host().vector_bytes)
         if symbol:
             emit_entry(module, symbol, steps, _array_slots(program.buffers),

@@ -7,18 +7,11 @@ from llvmlite import ir
 
 from gradjit.codegen.body import I8, I64
 from gradjit.codegen.cpu import PTR
-from gradjit.runtime.steps import ENTRY_SLOTS, Guard, KernelCall
+from gradjit.runtime.steps import ENTRY_SLOTS, KernelCall
 
 # offsetof(PyArrayObject, data): the data pointer follows the refcount and the type pointer.
 # The runtime checks this on live arrays before it calls an entry.
 ARRAY_DATA = 16
-
-
-def enterable(steps) -> bool:
-    """Whether one native call can run all of `steps`: kernels that stay on the calling thread
-    and guards (BLAS calls, index checks and threaded kernels stay in Python)."""
-    return all(isinstance(s, Guard) or isinstance(s, KernelCall) and not s.threaded
-               for s in steps)
 
 
 def emit_entry(module: ir.Module, symbol: str, steps, array_slots, table_size: int) -> None:

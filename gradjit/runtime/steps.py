@@ -144,3 +144,10 @@ class KernelCall:
 
     def __str__(self) -> str:
         return f"call @{self.symbol} chunks={self.n_chunks}"
+
+
+def enterable(steps) -> bool:
+    """Whether one native call can run all of `steps`: kernels that stay on the calling thread
+    and guards (BLAS calls, index checks and threaded kernels stay in Python)."""
+    return all(isinstance(s, Guard) or isinstance(s, KernelCall) and not s.threaded
+               for s in steps)
