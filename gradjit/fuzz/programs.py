@@ -1,0 +1,337 @@
+"""Random well-typed IR programs over the whole primitive table, and arguments for them
+(hypothesis strategies): random shapes (0-d, size 0, size-1 broadcasts), both float dtypes,
+reductions over random axes, slicing, gathers, scatters, concatenation, where and guards."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
+from gradjit.ir.types import dtype as resolve
+
+FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
+               "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient")
+FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
+COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+# sin/cos/tan are accurate for |x| below 2^20 (f32) / 2^45 (f64) only (gradjit.codegen.mathlib):
+# their arguments are clamped to this, which keeps NaN (maximum/minimum propagate it).
+TRIG_LIMIT = 1e5
+DIMS = (1, 2, 3, 4, 1, 2, 0)  # shrinks towards 1; a 0 now and then makes empty arrays
+SPECIAL = (0.0, -0.0, np.nan, np.inf, -np.inf, 1.0, -1.0, 0.5, "tiny", "-tiny", "subnormal",
+           "-subnormal", "max", "-max", 1e-30, -1e30, 88.5, -104.0, 710.0, 3.0)
+
+
+def shapes(max_rank=3):
+    return st.lists(st.sampled_from(DIMS), max_size=max_rank).map(tuple)
+
+
+@st.composite
+def programs(draw, max_ops=10) -> Function:
+    """A verified function of 1-3 float parameters and 1-3 results (of any dtype)."""
+    base = draw(st.sampled_from(("f64", "f32")))
+    with Builder("fuzz") as b:
+        gen = _Generator(draw, base)
+        for i in range(draw(st.integers(1, 3))):
+            gen.pool.append(b.param(TensorType(draw(shapes()), resolve(base)), f"x{i}"))
+        for _ in range(draw(st.integers(1, max_ops))):
+            gen.step()
+    made = gen.pool[len(b.params):] or gen.pool
+    results = draw(st.lists(st.sampled_from(made), min_size=1, max_size=3))
+    return b.build(results)
+
+
+@st.composite
+def arguments(draw, fn: Function) -> list[np.ndarray]:
+    """Arguments for `fn`: small dyadic numbers (exact sums and products), normal samples,
+    or a mix with NaN, +-inf, -0.0, subnormals and huge and tiny magnitudes."""
+    kind = draw(st.sampled_from(("dyadic", "normal", "special")))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return [values(rng, p.type, kind) for p in fn.params]
+
+
+def values(rng, t: TensorType, kind: str) -> np.ndarray:
+    dt = t.dtype.numpy
+    if kind == "normal":
+        return (rng.normal(size=t.shape) * rng.choice([0.5, 2.0, 10.0])).astype(dt)
+    dyadic = rng.integers(-16, 17, size=t.shape) / 8.0
+    if kind == "dyadic":
+        return dyadic.astype(dt)
+    specials = np.array([_special(s, dt) for s in SPECIAL], dt)
+    pick = rng.random(t.shape) < 0.5
+    return np.where(pick, rng.choice(specials, size=t.shape), dyadic).astype(dt)
+
+
+def _special(s, dt):
+    info = np.finfo(dt)
+    sign = -1.0 if isinstance(s, str) and s.startswith("-") else 1.0
+    named = {"tiny": info.tiny, "subnormal": info.smallest_subnormal, "max": info.max}
+    return sign * float(named[s.lstrip("-")]) if isinstance(s, str) else s
+
+
+class _Generator:
+    """Appends one random op at a time to the builder in scope; `pool` holds every value."""
+
+    def __init__(self, draw, base: str):
+        self.draw, self.base, self.pool = draw, base, []
+
+    def pick(self, test=lambda v: True, kind=None):
+        """A value of the pool passing `test` (and of dtype kind 'f', 'i' or 'b'), or None."""
+        found = [v for v in self.pool if test(v) and (kind is None or v.type.dtype.numpy.kind
+                                                       == kind)]
+        return self.draw(st.sampled_from(found)) if found else None
+
+    def step(self):
+        kind = self.draw(st.sampled_from(KINDS))
+        out = STEPS[kind](self)
+        if out is None:  # the step needs operands the pool lacks: a unary op always fits
+            out = _unary(self)
+        self.pool.append(out)
+
+    def integers(self, low, high, shape):
+        seed = self.draw(st.integers(0, 2**16))
+        return np.random.default_rng(seed).integers(low, high, size=shape)
+
+    def index_array(self, n: int, runtime: bool, shape=None):
+        """Indices in [-n, n): a constant array (of `shape`, if given), or computed from a
+        float value at run time (floor, cast, clamped), which exercises the bounds check."""
+        source = self.pick(kind="f") if runtime else None
+        if source is None:
+            dt = self.draw(st.sampled_from((np.int64, np.int32)))
+            return self.integers(-n, n, self.draw(shapes(2)) if shape is None else shape
+                                 ).astype(dt)
+        idx = E.cast(E.floor(E.mul(source, 3.0)), dtype="i64")
+        return E.maximum(E.minimum(idx, n - 1), -n)
+
+
+def _float(gen):
+    return gen.pick(kind="f")
+
+
+def _unary(gen):
+    x = _float(gen)
+    name = gen.draw(st.sampled_from(FLOAT_UNARY))
+    if name in ("sin", "cos", "tan"):
+        x = E.minimum(E.maximum(x, -TRIG_LIMIT), TRIG_LIMIT)
+    return PRIMITIVES[name](x)
+
+
+def broadcast_pair(x, y):
+    """x and y broadcast to their common shape, or None when they do not broadcast."""
+    a, b = x.type.shape, y.type.shape
+    rank = max(len(a), len(b))
+    a1, b1 = (1,) * (rank - len(a)) + a, (1,) * (rank - len(b)) + b
+    if any(p != q and 1 not in (p, q) for p, q in zip(a1, b1)):
+        return None
+    shape = tuple(q if p == 1 else p for p, q in zip(a1, b1))
+    return [v if v.type.shape == shape else S.broadcast_to(v, shape=shape) for v in (x, y)]
+
+
+def _binary(gen, kind="f", names=FLOAT_BINARY):
+    x = gen.pick(kind=kind)
+    if x is None:
+        return None
+    name = gen.draw(st.sampled_from(names))
+    if gen.draw(st.booleans()):  # a number (a fill) on the right
+        if name == "pow":
+            c = gen.draw(st.sampled_from((2, 3, 0, 1) if kind == "i" else (2.0, 0.5, -1.0, 3.0)))
+        else:
+            c = gen.draw(st.sampled_from((2, -3, 0) if kind == "i" else (0.5, -2.0, 0.0, 3.0)))
+        return PRIMITIVES[name](x, c)
+    y = gen.pick(lambda v: v.type.dtype == x.type.dtype and broadcast_pair(x, v) is not None)
+    if kind == "i" and name == "pow":
+        y = E.abs_(y)  # numpy raises on negative integer exponents (tested elsewhere)
+    return PRIMITIVES[name](*broadcast_pair(x, y))
+
+
+def _integer(gen):
+    x = gen.pick(kind="i")
+    if x is None:
+        x = E.cast(E.floor(E.mul(_float(gen), 4.0)), dtype=gen.draw(st.sampled_from(("i32",
+                                                                                      "i64"))))
+        gen.pool.append(x)
+    if gen.draw(st.booleans()):
+        return PRIMITIVES[gen.draw(st.sampled_from(("neg", "abs", "sign")))](x)
+    return _binary(gen, "i", INT_BINARY)
+
+
+def _where(gen):
+    x = _float(gen)
+    y = gen.pick(lambda v: v.type.dtype == x.type.dtype and broadcast_pair(x, v) is not None)
+    x, y = broadcast_pair(x, y)
+    cond = PRIMITIVES[gen.draw(st.sampled_from(COMPARE))](x, y if gen.draw(st.booleans())
+                                                           else 0.5)
+    other = gen.pick(lambda v: v.type.shape == x.type.shape and v.type.dtype == x.type.dtype)
+    other = E.neg(x) if other is None else other
+    return E.where(cond, x, other) if gen.draw(st.booleans()) else E.where(cond, other, x)
+
+
+def _logic(gen):
+    a = gen.pick(kind="b")
+    if a is None:
+        a = E.lt(_float(gen), 0.25)
+        gen.pool.append(a)
+    if gen.draw(st.booleans()):
+        return E.logical_not(a)
+    b = gen.pick(lambda v: v.type.shape == a.type.shape, kind="b")
+    return PRIMITIVES[gen.draw(st.sampled_from(("logical_and", "logical_or")))](a, b)
+
+
+def _reduce(gen):
+    x = gen.pick(lambda v: not v.type.dtype.is_bool)
+    rank = x.type.rank
+    axes = tuple(sorted(gen.draw(st.sets(st.integers(0, max(rank - 1, 0)), max_size=rank))))
+    name = gen.draw(st.sampled_from(("reduce_sum", "reduce_max", "reduce_min")))
+    return PRIMITIVES[name](x, axes=axes if rank else (), keepdims=gen.draw(st.booleans()))
+
+
+def _expand(gen):
+    """broadcast_to: size-1 axes grow, and leading axes may be added."""
+    x = gen.pick()
+    lead = tuple(gen.draw(st.lists(st.sampled_from(DIMS), max_size=1)))
+    grown = tuple(gen.draw(st.sampled_from((1, 2, 3))) if d == 1 else d for d in x.type.shape)
+    return S.broadcast_to(x, shape=lead + grown)
+
+
+def _reshape(gen):
+    x = gen.pick()
+    size = x.type.size
+    if gen.draw(st.booleans()) or size == 0:  # insert or drop unit axes
+        kept = [d for d in x.type.shape if d != 1]
+        where_ = gen.draw(st.integers(0, len(kept)))
+        shape = kept[:where_] + [1] * gen.draw(st.integers(0, 2)) + kept[where_:]
+    else:
+        first = gen.draw(st.sampled_from([d for d in range(1, size + 1) if size % d == 0]))
+        shape = [first, size // first] if gen.draw(st.booleans()) else [size]
+    return S.reshape(x, shape=tuple(shape))
+
+
+def _transpose(gen):
+    x = gen.pick(lambda v: v.type.rank >= 2)
+    if x is None:
+        return None
+    return S.transpose(x, perm=tuple(gen.draw(st.permutations(range(x.type.rank)))))
+
+
+def _slice(gen):
+    x = gen.pick(lambda v: v.type.rank >= 1)
+    if x is None:
+        return None
+    start, stop, step = [], [], []
+    for d in x.type.shape:
+        lo = gen.draw(st.integers(0, d))
+        start.append(lo)
+        stop.append(gen.draw(st.integers(lo, d)))
+        step.append(gen.draw(st.integers(1, 3)))
+    return S.slice_(x, start=tuple(start), stop=tuple(stop), step=tuple(step))
+
+
+def _pad(gen):
+    x = gen.pick()
+    widths = st.integers(0, 2)
+    rank = x.type.rank
+    value = gen.draw(st.sampled_from((0.0, -1.0, 2.5))) if x.type.dtype.is_float else 0
+    if x.type.dtype.is_bool:
+        value = False
+    return S.pad(x, low=tuple(gen.draw(widths) for _ in range(rank)),
+                 high=tuple(gen.draw(widths) for _ in range(rank)),
+                 interior=tuple(gen.draw(widths) for _ in range(rank)), value=value)
+
+
+def _concatenate(gen):
+    x = gen.pick(lambda v: v.type.rank >= 1)
+    if x is None:
+        return None
+    axis = gen.draw(st.integers(0, x.type.rank - 1))
+    fits = lambda v: (v.type.dtype == x.type.dtype and v.type.rank == x.type.rank and all(  # noqa
+        a == b for i, (a, b) in enumerate(zip(v.type.shape, x.type.shape)) if i != axis))
+    parts = [x, gen.pick(fits)]
+    if gen.draw(st.booleans()):
+        n = x.type.shape[axis]
+        lo = gen.draw(st.integers(0, n))
+        start = tuple(lo if i == axis else 0 for i in range(x.type.rank))
+        parts.append(S.slice_(x, start=start, stop=x.type.shape, step=(1,) * x.type.rank))
+    return S.concatenate(*gen.draw(st.permutations(parts)), axis=axis)
+
+
+def _gather(gen):
+    x = gen.pick(lambda v: v.type.rank >= 1 and v.type.size > 0)
+    if x is None:
+        return None
+    axis = gen.draw(st.integers(0, x.type.rank - 1))
+    return S.gather(x, gen.index_array(x.type.shape[axis], gen.draw(st.booleans())), axis=axis)
+
+
+def _scatter_add(gen):
+    x = gen.pick(lambda v: v.type.rank >= 1 and v.type.size > 0 and not v.type.dtype.is_bool)
+    if x is None:
+        return None
+    axis = gen.draw(st.integers(0, x.type.rank - 1))
+    n = x.type.shape[axis]
+    idx = gen.index_array(n, gen.draw(st.booleans()))
+    shape = idx.shape if isinstance(idx, np.ndarray) else idx.type.shape
+    updates = S.gather(x, gen.index_array(n, False, shape), axis=axis)
+    if updates.type.dtype.is_float:
+        updates = E.tanh(updates)
+    return S.scatter_add(x, idx, updates, axis=axis)
+
+
+def _matmul(gen):
+    x = gen.pick(lambda v: v.type.rank >= 2, kind="f")
+    if x is None:
+        return None
+    y = gen.pick(lambda v: v.type == x.type)
+    rank = x.type.rank
+    swapped = S.transpose(y, perm=tuple(range(rank - 2)) + (rank - 1, rank - 2))
+    return S.matmul(x, swapped) if gen.draw(st.booleans()) else S.matmul(swapped, x)
+
+
+def _cast(gen):
+    x = gen.pick()
+    to = gen.draw(st.sampled_from(("f32", "f64", "i32", "i64", "bool")))
+    if x.type.dtype.is_float and to in ("i32", "i64"):
+        x = E.floor(E.mul(x, 4.0))
+    out = E.cast(x, dtype=to)
+    if to in ("i32", "i64", "bool"):  # back to a float, so that gradients reach further
+        gen.pool.append(out)
+        out = E.cast(out, dtype=gen.base)
+    return out
+
+
+def _source(gen):
+    shape = gen.draw(shapes())
+    dt = gen.draw(st.sampled_from((gen.base, gen.base, "i64", "i32")))
+    kind = gen.draw(st.sampled_from(("full", "constant", "iota")))
+    if kind == "iota" and shape:
+        return S.iota(shape=shape, dtype=dt, axis=gen.draw(st.integers(0, len(shape) - 1)))
+    if kind == "full" or not shape or 0 in shape:
+        value = gen.draw(st.sampled_from((1.5, -0.0, np.inf, np.nan, -3.0)))
+        return E.full(value=value if dt.startswith("f") else 7, shape=shape, dtype=dt)
+    if dt.startswith("f"):
+        data = values(np.random.default_rng(gen.draw(st.integers(0, 2**16))),
+                      TensorType(shape, resolve(dt)), "special")
+    else:
+        data = gen.integers(-50, 50, shape).astype(resolve(dt).numpy)
+    return S.constant(value=data.tolist(), shape=shape, dtype=dt)
+
+
+def _guard(gen):
+    """A guard on a comparison of a scalar: both backends must take or leave the path alike."""
+    x = gen.pick(kind="f")
+    total = S.reduce_sum(x, axes=tuple(range(x.type.rank)), keepdims=False)
+    S.guard(E.ge(total, -1e300), expected=gen.draw(st.booleans()), site="fuzz:guard")
+    return total
+
+
+STEPS = {
+    "unary": _unary, "binary": _binary, "integer": _integer, "where": _where, "logic": _logic,
+    "reduce": _reduce, "expand": _expand, "reshape": _reshape, "transpose": _transpose,
+    "slice": _slice, "pad": _pad, "concatenate": _concatenate, "gather": _gather,
+    "scatter_add": _scatter_add, "matmul": _matmul, "cast": _cast, "source": _source,
+    "guard": _guard,
+}
+# Arithmetic is drawn more often than each structural step, guards less.
+KINDS = tuple(sorted(set(STEPS) - {"guard"})) + ("unary", "binary", "unary", "binary",
+                                                  "where", "reduce", "guard")

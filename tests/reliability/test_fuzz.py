@@ -1,0 +1,91 @@
+"""Differential fuzzing, the quick profile: random programs over the primitive table must
+round-trip through text, keep their results through every pass, compile for the CPU and the
+PTX grid emulator to what the interpreter computes, and have compiled gradients equal to
+eager autograd and to finite differences. `-m slow` runs many more; `python -m gradjit.fuzz
+--minutes N` runs for a while."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gradjit.fuzz.check import Reference, check_program, compare_arrays, describe, outcome
+from gradjit.fuzz.programs import arguments, programs
+from gradjit.ir import PRIMITIVES, interpret, verify
+
+QUICK = settings(max_examples=30, deadline=None, database=None,
+                 suppress_health_check=list(HealthCheck))
+MANY = settings(QUICK, max_examples=600)
+
+
+def check(fn, args, **options):
+    failures = check_program(fn, args, **options)
+    assert not failures, describe(fn, args, failures)
+
+
+@QUICK
+@given(programs(), st.data())
+def test_random_programs_on_the_cpu(fn, data):
+    check(fn, data.draw(arguments(fn)))
+
+
+@settings(QUICK, max_examples=12)
+@given(programs(max_ops=6), st.data())
+def test_random_programs_on_the_grid_emulator(fn, data):
+    check(fn, data.draw(arguments(fn)), targets=("cuda-emulator",), passes=())
+
+
+@pytest.mark.slow
+@MANY
+@given(programs(max_ops=14), st.data())
+def test_many_random_programs(fn, data):
+    check(fn, data.draw(arguments(fn)), targets=("cpu", "cuda-emulator"))
+
+
+def test_the_generator_reaches_every_primitive():
+    seen = set()
+
+    @settings(QUICK, max_examples=300, derandomize=True)
+    @given(programs())
+    def collect(fn):
+        verify(fn)
+        seen.update(op.prim.name for op in fn.ops)
+    collect()
+    assert seen == set(PRIMITIVES)
+
+
+# ---- the oracle itself: it must catch what it is meant to catch ----
+
+def test_the_oracle_flags_a_wrong_value_a_nan_and_a_zero_of_the_wrong_sign():
+    want = np.array([1.0, np.nan, 0.0, np.inf])
+    moved = [want.copy()]
+    assert compare_arrays(want, want.copy(), moved) is None
+    for bad in ([1.0 + 1e-6, np.nan, 0.0, np.inf], [1.0, 2.0, 0.0, np.inf],
+                [1.0, np.nan, -0.0, np.inf], [1.0, np.nan, 0.0, -np.inf]):
+        assert compare_arrays(want, np.array(bad), moved) is not None
+
+
+def test_the_oracle_forgives_only_where_the_program_is_ill_conditioned():
+    want = np.array([1.0, 1.0])
+    moved = [np.array([1.0, 1.0 + 1e-9])]  # the second element moves under perturbation
+    assert compare_arrays(want, np.array([1.0, 1.0 + 2e-9]), moved) is None
+    assert compare_arrays(want, np.array([1.0 + 2e-9, 1.0]), moved) is not None
+
+
+def test_an_error_only_in_dead_code_may_be_dropped_but_not_invented():
+    from gradjit.ir import parse
+    fn = parse("""func @f(%x: f64[0]) -> (f64[0]) {
+      %0 = reduce_max(%x) {axes=[0], keepdims=false} : f64[]
+      %1 = neg(%x) : f64[0]
+      return %1
+    }""")
+    x = np.zeros(0)
+    ref = Reference(fn, [x])
+    assert ref.compare(outcome(lambda: interpret(fn, x))) is None
+    assert ref.compare(outcome(lambda: [np.zeros(0)])) is None
+    live = parse("""func @f(%x: f64[2]) -> (f64[2]) {
+      %0 = neg(%x) : f64[2]
+      return %0
+    }""")
+    def invented():
+        raise ValueError("not raised by the reference")
+    assert Reference(live, [np.ones(2)]).compare(outcome(invented)) is not None
