@@ -46,10 +46,10 @@ class _Pool:
 
 
 def run_chunks(fn, n_chunks: int, table) -> None:
-    """Call fn(c, c + 1, table) for every chunk c in [0, n_chunks) on up to the thread count
-    of threads, the calling thread among them. Each thread takes the next chunk when it is
-    done with one, so a thread that the OS preempts (the cores are shared) holds up only the
-    chunk it is on, not a fixed share of the work."""
+    """Call fn(lo, hi, table) over ranges of chunks covering [0, n_chunks) on up to the
+    thread count of threads, the calling thread among them. Each thread takes the next range
+    when it is done with one, so a thread that the OS preempts (the cores are shared) holds
+    up only the range it is on, not a fixed share of the work."""
     threads = min(_state["threads"], n_chunks)
     if threads <= 1:
         fn(0, n_chunks, table)
@@ -59,13 +59,15 @@ def run_chunks(fn, n_chunks: int, table) -> None:
             _state["pool"] = _Pool()
         pool = _state["pool"]
         pool.grow(threads - 1)
-    chunks = itertools.count()  # next() on it is atomic under the GIL
+    # Chunks are taken a few at a time: each take crosses back into Python for the GIL.
+    take = max(1, n_chunks // (4 * threads))
+    starts = itertools.count(0, take)  # next() on it is atomic under the GIL
 
     def work():
-        for c in chunks:
-            if c >= n_chunks:
+        for lo in starts:
+            if lo >= n_chunks:
                 return
-            fn(c, c + 1, table)
+            fn(lo, min(lo + take, n_chunks), table)
 
     done = threading.Semaphore(0)
     for t in range(threads - 1):
