@@ -8,11 +8,15 @@ import os
 import platform
 import sys
 
-import numpy as np
+# Threads of an OpenMP pool (torch, numba) spin after each parallel region, stealing the cores
+# from whichever implementation runs next in the interleaved order: let them sleep instead.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from benchmarks import peers as P
-from benchmarks import startup, timing
-from benchmarks.workloads import WORKLOADS, as_list
+import numpy as np  # noqa: E402
+
+from benchmarks import peers as P  # noqa: E402
+from benchmarks import startup, timing  # noqa: E402
+from benchmarks.workloads import WORKLOADS, as_list  # noqa: E402
 
 TOLERANCE = {"rtol": 2e-3, "atol": 1e-5}  # float32 sums of millions of terms, any order
 
@@ -50,13 +54,12 @@ def check(w, args, built) -> dict[str, str]:
     return verdicts
 
 
-def run_workload(w, scale, rounds, rates):
+def run_workload(w, scale, rounds):
     args = w.inputs(scale)
     built, skipped = build_all(w, args)
     verdicts = check(w, args, built)
     medians = timing.interleaved({n: run for n, (run, _) in built.items()}, rounds, w.per_call)
-    bound = timing.roofline(w.traffic(args), w.flops(args), rates)
-    return medians, verdicts, skipped, bound
+    return medians, verdicts, skipped, (w.traffic(args), w.flops(args))
 
 
 def workload_table(w, medians, verdicts, skipped, bound) -> list[str]:
@@ -136,30 +139,32 @@ def main(argv=None) -> None:
     parser.add_argument("--write", help="also write the report to this Markdown file")
     options = parser.parse_args(argv)
     chosen = set(options.only.split(",")) if options.only else None
-    rates = (timing.bandwidth(), timing.gemm_rate())
-    body, summary = [], []
+    first = (timing.bandwidth(), timing.gemm_rate())
+    results = []
     for w in WORKLOADS:
-        if chosen and w.id not in chosen:
-            continue
-        medians, verdicts, skipped, bound = run_workload(w, options.scale, options.rounds, rates)
-        body += workload_table(w, medians, verdicts, skipped, bound)
-        summary.append(summary_row(w, medians, bound))
-        print("\n".join(body[-len(medians) - len(skipped) - 7:]), file=sys.stderr, flush=True)
-    if not chosen or chosen & {"W7", "W8"}:
-        body += startup_tables(max(3, options.rounds // 5))
-    report = header(rates, options.scale)
-    if summary:
+        if not chosen or w.id in chosen:
+            results.append((w, run_workload(w, options.scale, options.rounds)))
+            print(f"{w.id}: " + ", ".join(f"{n} {_milliseconds(t)}" for n, t in
+                                         results[-1][1][0].items()), file=sys.stderr, flush=True)
+    startup_lines = (startup_tables(max(3, options.rounds // 5))
+                     if not chosen or chosen & {"W7", "W8"} else [])
+    # The machine's best seen at either end of the run (other work on it only slows it).
+    rates = tuple(max(a, b) for a, b in zip(first, (timing.bandwidth(), timing.gemm_rate())))
+    report, body = header(rates, options.scale), []
+    if results:
         report += ["| id | best peer | gradjit / best peer | gradjit / roofline | target |",
-                   "| --- | --- | ---: | ---: | --- |", *summary, ""]
-    report += body
-    text = "\n".join(report)
+                   "| --- | --- | ---: | ---: | --- |"]
+    for w, (medians, verdicts, skipped, (traffic, flops)) in results:
+        bound = timing.roofline(traffic, flops, rates)
+        report.append(summary_row(w, medians, bound))
+        body += workload_table(w, medians, verdicts, skipped, bound)
+    text = "\n".join(report + [""] + body + startup_lines)
     print(text)
     if options.write:
         command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
         with open(options.write, "w") as f:
             f.write(f"{text}\nMade by `{command}` (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE "
                     "unset for that command).\n")
-
 
 if __name__ == "__main__":
     main()
