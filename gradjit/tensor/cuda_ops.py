@@ -1,10 +1,7 @@
-"""Primitives on eager CUDA tensors: each runs as a one-op IR function compiled for the target
-of device 'cuda' (gradjit.cuda.target(): the GPU, or the grid emulator), cached by primitive,
-params and operand types, so a repeated operation does not compile again.
-
-A CUDA tensor's storage is still a host numpy array: the compiled program copies its operands
-to the device and its result back on every operation. Keeping buffers resident on the device
-is future work; until then the device computes, but each operation pays two transfers."""
+"""Primitives on eager CUDA tensors: each runs as a one-op IR function compiled for the target of
+device 'cuda' (GPU or grid emulator), cached by primitive, params and operand types. Storage
+stays in host numpy arrays, so every operation copies its operands to the device and its result
+back; keeping buffers resident on the device is future work."""
 from __future__ import annotations
 
 import threading
