@@ -99,13 +99,18 @@ class Transformed:
             with self._tracing:  # another thread may have traced this path meanwhile
                 found, outs = self._lookup(key, arrays, buffers)
                 if found is None:
-                    entry = self._compile(structure, leaves)
-                    self.cache.add(key, entry, outs)
+                    found = self._compile(structure, leaves)
+                    self.cache.add(key, found, outs)
                     if not kwargs and all(type(a) is np.ndarray for a in args):
                         self.cache.fast[tuple([(a.shape, a.dtype) for a in args])] = \
                             self.cache.by_key[key]
-                    return entry.unpack(_run_traced(entry, arrays, buffers), leaves)
-        self.cache.hit(found)
+                    outs = _run_traced(found, arrays, buffers)
+                else:
+                    self.cache.hit(found)
+        else:
+            self.cache.hit(found)
+        if _stack.inspect is not None:
+            _stack.inspect(found, arrays, outs)
         return found.unpack(outs, leaves)
 
     def _lookup(self, key, arrays, buffers):

@@ -69,7 +69,10 @@ class GuardInfo:
 
 class _Stack(threading.local):
     def __init__(self):
-        self.traces: list[Trace] = []
+        # The traces being recorded, innermost last; a None marks a debug_nans block, which
+        # keeps calls off the lean path so that `inspect` sees their outputs.
+        self.traces: list[Trace | None] = []
+        self.inspect = None  # (entry, arguments, outputs) -> None after each call
 
 
 _stack = _Stack()
