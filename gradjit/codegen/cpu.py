@@ -299,9 +299,27 @@ class KernelEmitter:
         nest(0, self.base((0,), out.access.offset, out.access.chunk_stride, []))
 
 
-def emit_module(name: str, kernels, vector_bytes: int) -> ir.Module:
-    """One LLVM module holding every kernel of a program."""
+def emit_module(name: str, kernels, vector_bytes: int, groups=()) -> ir.Module:
+    """One LLVM module holding every kernel of a program, and a driver per row group."""
     module = ir.Module(name=name)
     for kernel in kernels:
         KernelEmitter(module, kernel, vector_bytes).emit()
+    for group in groups:
+        emit_group(module, group)
     return module
+
+
+def emit_group(module: ir.Module, group) -> None:
+    """`void name(i64 chunk_lo, i64 chunk_hi, ptr table)`: each chunk through every kernel of
+    the group in turn, so the chunk's data stays in cache from one kernel to the next."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [I64, I64, PTR]), group.name)
+    fn.attributes.add("nounwind")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    lo, hi, table = fn.args
+
+    def chunk(c, carried):
+        for kernel in group.kernels:
+            b.call(module.globals[kernel.name], [c, b.add(c, I64(1)), table])
+        return []
+    loop(b, lo, hi, 1, [], chunk)
+    b.ret_void()

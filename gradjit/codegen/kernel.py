@@ -115,7 +115,8 @@ class Program:
 
     @property
     def kernels(self) -> list[Kernel]:
-        return [s for s in self.steps if isinstance(s, Kernel)]
+        """Every kernel, those of row groups (gradjit.codegen.rows) included."""
+        return [k for s in self.steps for k in getattr(s, "kernels", [s]) if isinstance(k, Kernel)]
 
     def __str__(self) -> str:
         params = ", ".join(f"b{b.id}: {b.dtype}[{b.size}]" for b in self.buffers

@@ -1,0 +1,100 @@
+"""Row groups: consecutive kernels over the same rows, each touching only the rows of what the
+others write, run chunk by chunk (all of them on one chunk, then the next), so the data of a
+chunk is still in cache when the next kernel reads it: a softmax reads its input from memory
+once instead of once per pass."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from gradjit.codegen.kernel import REDUCE_KINDS, Kernel, Program
+
+
+@dataclass(eq=False)
+class KernelGroup:
+    """Kernels run together over each chunk of their common outermost loop, in order."""
+
+    name: str
+    kernels: list[Kernel]
+    chunk_rows: int
+    n_chunks: int
+
+    def buffers(self) -> set[int]:
+        return set().union(*(k.buffers() for k in self.kernels))
+
+    def __str__(self) -> str:
+        inner = "\n".join("  " + line for k in self.kernels for line in str(k).splitlines())
+        return f"group @{self.name} chunks={self.n_chunks}x{self.chunk_rows} {{\n{inner}\n}}"
+
+
+def group_rows(program: Program) -> Program:
+    """`program` with its runs of row-compatible kernels replaced by KernelGroups."""
+    steps, run = [], []
+    for step in program.steps + [None]:
+        if isinstance(step, Kernel) and run and _joins(run, step):
+            run.append(step)
+            continue
+        steps.extend(_close(run))
+        run = [step] if isinstance(step, Kernel) else []
+        if step is not None and not run:
+            steps.append(step)
+    return Program(program.name, program.param_types, program.buffers, steps, program.results,
+                   program.constants)
+
+
+def _close(run: list[Kernel]) -> list:
+    chunked = [k for k in run if k.n_chunks > 1]
+    if len(run) < 2 or not chunked:
+        return run
+    rows, count = chunked[0].chunk_rows, chunked[0].n_chunks
+    kernels = [k if k.n_chunks > 1 else replace(k, chunk_rows=rows, n_chunks=count) for k in run]
+    return [KernelGroup(f"{run[0].name}_rows", kernels, rows, count)]
+
+
+def _joins(run: list[Kernel], k: Kernel) -> bool:
+    """Whether `k` can run chunk by chunk after the kernels of `run`."""
+    first = run[0]
+    if len(k.extents) < 1 or k.extents[0] != first.extents[0] or first.extents[0] < 2:
+        return False
+    chunked = [j for j in run + [k] if j.n_chunks > 1]
+    if any((j.chunk_rows, j.n_chunks) != (chunked[0].chunk_rows, chunked[0].n_chunks)
+           for j in chunked):
+        return False
+    if any(not _rechunkable(j) for j in run + [k] if j.n_chunks == 1):
+        return False
+    return _row_local(run + [k])
+
+
+def _rechunkable(k: Kernel) -> bool:
+    """An unchunked kernel may be cut into chunks unless chunks would share a slot (a sum
+    over the outermost loop) or its order matters (a scatter)."""
+    return all(o.kind == "store" or o.kind in REDUCE_KINDS.values() and o.access.strides[0]
+               for o in k.outputs)
+
+
+def _row_local(kernels: list[Kernel]) -> bool:
+    """Every buffer that one kernel writes and another touches is laid out by row: each
+    access reaches, at outermost index r, only elements [r*s, (r+1)*s) for one row size s."""
+    accesses, writers = {}, {}
+    for n, k in enumerate(kernels):
+        for access in [i.attrs for i in k.body if i.op == "load"]:
+            accesses.setdefault(access.buffer, []).append((n, k, access))
+        for out in k.outputs:
+            accesses.setdefault(out.access.buffer, []).append((n, k, out.access))
+            writers.setdefault(out.access.buffer, set()).add(n)
+    for buffer, users in accesses.items():
+        if buffer not in writers or len({n for n, _, _ in users}) < 2:
+            continue
+        rows = {a.strides[0] for _, _, a in users}
+        if len(rows) != 1 or not all(_within_row(k, a) for _, k, a in users):
+            return False
+    return True
+
+
+def _within_row(k: Kernel, access) -> bool:
+    row = access.strides[0]
+    if access.index is not None or access.chunk_stride or row <= 0:
+        return False
+    spans = [s * (n - 1) for s, n in zip(access.strides[1:], k.extents[1:])]
+    low = access.offset + sum(min(0, s) for s in spans)
+    high = access.offset + sum(max(0, s) for s in spans)
+    return low >= 0 and high < row
