@@ -10,10 +10,12 @@ import time
 from pathlib import Path
 
 import llvmlite
+import numpy as np
 
 from gradjit.codegen.fuse import fuse
 from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
+from gradjit.codegen.rows import KernelGroup, group_rows
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
 from gradjit.runtime import cache
@@ -59,7 +61,7 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
     if found is not None:
         return found
     start = time.perf_counter()
-    program = fuse(fn)
+    program = group_rows(fuse(fn))
     workspace = plan_workspace(program.buffers, program.steps)
     text = str(program)
     directory = cache.cache_dir(cache_dir)
@@ -74,7 +76,8 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
         # The LLVM IR emitters load only on a cache miss: a warm start skips importing them.
         from gradjit.codegen.cpu import emit_module
         from gradjit.codegen.entry import emit_entry
-        module = emit_module(fn.name, program.kernels, host().vector_bytes)
+        groups = [s for s in program.steps if isinstance(s, KernelGroup)]
+        module = emit_module(fn.name, program.kernels, host().vector_bytes, groups)
         if symbol:
             emit_entry(module, symbol, steps, _array_slots(program.buffers),
                        len(program.buffers))
@@ -83,7 +86,8 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
         if directory:
             cache.store(directory, key, {"program": _digest(text), "llvm_ir": llvm_ir},
                         object_code)
-    native = NativeCode(object_code, [k.name for k in program.kernels], [symbol] if symbol else [])
+    native = NativeCode(object_code, [s.symbol for s in steps if isinstance(s, KernelCall)],
+                        [symbol] if symbol else [])
     params = [Param(p.name or f"arg{i}", p.type.shape, p.type.dtype.numpy, str(p.type))
               for i, p in enumerate(fn.params)]
     result_types = [(r.type.shape, r.type.dtype.numpy) for r in fn.results]
@@ -109,9 +113,8 @@ def _digest(text: str) -> str:
 
 
 def _runtime_step(step):
-    if isinstance(step, Kernel):
-        elements = 1
-        for n in step.extents:
-            elements *= n
+    if isinstance(step, (Kernel, KernelGroup)):
+        elements = sum(int(np.prod(k.extents, dtype=np.int64))
+                       for k in getattr(step, "kernels", [step]))
         return KernelCall(step.name, step.n_chunks, elements, frozenset(step.buffers()))
     return step
