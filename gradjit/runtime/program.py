@@ -141,9 +141,34 @@ class CompiledProgram:
         if outputs is None:
             outputs = [np.empty(shape, dtype) for shape, dtype in self.result_types]
         if self._enter(*args, *outputs) is not None:
-            guard = self.steps[int(self._table[self._status]) - 1]
-            raise GuardFailed(guard.site, guard.expected)
+            self._guard_failed()
         return outputs
+
+    def _guard_failed(self):
+        guard = self.steps[int(self._table[self._status]) - 1]
+        raise GuardFailed(guard.site, guard.expected)
+
+    def fast_call(self, discard=()):
+        """`run(arrays) -> results` for arrays known to be C-contiguous and of the parameters'
+        shapes and dtypes (a caller's cache key says so): one native call, no checks, when
+        the program has an entry point. Results at the positions in `discard`, which the
+        caller drops, go to scratch memory instead of new arrays."""
+        if not self._enter:
+            return lambda arrays: self(*arrays)
+        enter, empty = self._enter, np.empty
+        template = [np.empty(shape, dtype) if i in discard else None
+                    for i, (shape, dtype) in enumerate(self.result_types)]
+        fresh = [(i, shape, dtype) for i, (shape, dtype) in enumerate(self.result_types)
+                 if i not in discard]
+
+        def run(arrays):
+            outputs = template.copy()
+            for i, shape, dtype in fresh:
+                outputs[i] = empty(shape, dtype)
+            if enter(*arrays, *outputs) is not None:  # holds the GIL: scratch is not shared
+                self._guard_failed()
+            return outputs
+        return run
 
     def _call(self, args, out):
         arrays = self._arguments(args)

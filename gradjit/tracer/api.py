@@ -58,9 +58,9 @@ class Transformed:
                     break
             else:
                 cache = self.cache
-                for entry in cache.fast.get(tuple([(a.shape, a.dtype) for a in args]), ()):
+                for entry in cache.fast.get(_layout(args), ()):
                     try:
-                        outs = entry.program(*args)
+                        outs = entry.run(args)
                     except GuardFailed:
                         break  # the general path below re-runs, counts and re-traces
                     cache.hits += 1
@@ -101,9 +101,9 @@ class Transformed:
                 if found is None:
                     found = self._compile(structure, leaves)
                     self.cache.add(key, found, outs)
-                    if not kwargs and all(type(a) is np.ndarray for a in args):
-                        self.cache.fast[tuple([(a.shape, a.dtype) for a in args])] = \
-                            self.cache.by_key[key]
+                    if not kwargs and all(type(a) is np.ndarray and a.flags.c_contiguous
+                                          for a in args):
+                        self.cache.fast[_layout(args)] = self.cache.by_key[key]
                     outs = _run_traced(found, arrays, buffers)
                 else:
                     self.cache.hit(found)
@@ -168,6 +168,7 @@ class Transformed:
         if self.mode == "grad" and not self.has_aux:
             unpack = grads_unpack
         unpack.wrt = wrt
+        unpack.discard = (0,) if self.mode == "grad" else ()  # grad drops the value
         return [value, *aux_results], unpack
 
     def _wrt(self, structure, leaves, start):
@@ -245,6 +246,12 @@ class Transformed:
         if outer is not None:
             outer.guards.extend(trace.guards)
         return unpack(outs, leaves)
+
+
+def _layout(arrays) -> tuple:
+    """The lean path's cache key: shapes, dtypes and strides (which, for arrays registered
+    as C-contiguous, say that any array matching them is too)."""
+    return tuple([(a.shape, a.dtype, a.strides) for a in arrays])
 
 
 def _run(program, arrays, buffers):

@@ -28,12 +28,19 @@ class Entry:
     stages: dict  # IR by stage: "traced", "differentiated" (grad only), "optimized"
     hits: int = field(default=0)
 
+    def __post_init__(self):
+        # run(arrays): the program on C-contiguous arrays of its signature (the lean call).
+        fast_call = getattr(self.program, "fast_call", None)
+        discard = getattr(self.unpack, "discard", ())
+        self.run = fast_call(discard) if fast_call else lambda arrays: self.program(*arrays)
+
 
 class Cache:
     def __init__(self, name: str, max_traces: int):
         self.name, self.max_traces = name, max_traces
         self.by_key: dict = {}
-        self.fast: dict = {}  # (shape, dtype) per argument -> entries, for plain array calls
+        # (shape, dtype, strides) per argument -> entries, for C-contiguous array arguments
+        self.fast: dict = {}
         self.traces = self.hits = self.misses = 0
         self.failures: dict = {}  # key -> Counter of failing guard sites
         self.warned: set = set()
