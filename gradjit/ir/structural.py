@@ -107,6 +107,8 @@ def _extremum_vjp(g, y, x, *, axes, keepdims):
 
 def _reduction(name, numpy_fn, vjp):
     def evaluate(x, *, axes, keepdims):
+        if not axes:  # a reduction of one term is that term (numpy's sum adds +0.0 to -0.0)
+            return x.copy()
         return numpy_fn(x, axis=tuple(axes), keepdims=keepdims)
     return _prim(name, "reduction", _reduce_rule, evaluate, vjp, params=("axes", "keepdims"))
 

@@ -167,3 +167,14 @@ def test_folding_keeps_constants_whose_zeros_differ_in_sign():
 def test_a_traced_constant_keeps_the_signs_of_its_zeros():
     f = gradjit.jit(lambda x: x * np.array([0.0, -0.0]))
     np.testing.assert_array_equal(np.signbit(f(np.ones(2))), [False, True])
+
+
+@pytest.mark.parametrize("name", ["reduce_sum", "reduce_max", "reduce_min"])
+def test_a_reduction_over_no_axes_is_the_identity_everywhere(name):
+    from gradjit.ir.passes import optimize
+    x = np.array([-0.0, 0.0, np.nan, -np.inf])
+    fn = one_op(name, x, axes=(), keepdims=False)
+    for got in (interpret(fn, x)[0], interpret(optimize(fn), x)[0], compile_function(fn)(x)[0],
+                compile_function(fn, target="cuda-emulator")(x)[0]):
+        np.testing.assert_array_equal(got, x)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(x))
