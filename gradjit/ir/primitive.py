@@ -157,12 +157,3 @@ def require(condition: bool, message: str):
     if not condition:
         raise ShapeError(message)
 
-
-def normalize_axes(axes, rank: int) -> tuple[int, ...]:
-    """Axes as sorted non-negative ints; negative axes count from the end."""
-    out = []
-    for axis in axes:
-        require(-rank <= axis < rank, f"axis {axis} is out of range for rank {rank}")
-        out.append(axis % rank if rank else 0)
-    require(len(set(out)) == len(out), f"repeated axis in {tuple(axes)}")
-    return tuple(sorted(out))
