@@ -143,10 +143,7 @@ def index_put(x, index, value):
         raise IndexError("assignment through an index array computed at run time is not "
                          "supported; use where() or scatter_add")
     positions = np.asarray(_positions(t.shape, known), np.int64)
-    value = broadcast(astype(value, t.dtype), positions.shape)
-    if not is_python_scalar(value) and ir_type(value).shape != positions.shape:
-        raise ValueError(f"cannot assign a value of shape {ir_type(value).shape} to an index "
-                         f"selecting shape {positions.shape}")
+    value = broadcast(astype(value, t.dtype), positions.shape)  # ShapeError if it cannot
     flat_positions = positions.reshape(-1)
     last = len(flat_positions) - 1 - np.unique(flat_positions[::-1], return_index=True)[1]
     keep = np.sort(last)
