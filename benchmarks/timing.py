@@ -22,6 +22,12 @@ def batch_size(run, per_call: bool) -> int:
     return max(1, min(20000, int(2e-3 / max(each, 1e-8))))
 
 
+# Pause before each sample: the thread pools of the previous implementation (OpenBLAS's spin
+# for about 0.1 s after a call, XLA's and numba's too) must be asleep, or they take the cores
+# from the one being timed. Each library then runs as it would in a process of its own.
+SETTLE = 0.15
+
+
 def interleaved(runs: dict, rounds: int, per_call: bool) -> dict[str, float]:
     """The median seconds per call of each `runs[name]()`, sampled in interleaved rounds."""
     batches = {name: batch_size(run, per_call) for name, run in runs.items()}
@@ -31,6 +37,7 @@ def interleaved(runs: dict, rounds: int, per_call: bool) -> dict[str, float]:
     for r in range(rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
             run, count = runs[name], batches[name]
+            time.sleep(SETTLE)
             start = time.perf_counter()
             for _ in range(count):
                 run()
