@@ -83,12 +83,13 @@ def summary_row(w, medians, bound) -> str:
     peers = {n: t for n, t in medians.items() if n not in P.OURS}
     ours = medians.get("gradjit")
     if not peers or not ours:
-        return f"| {w.id} | - | - | - | {w.target} |"
+        return f"| {w.id} | - | - | - | - | {w.target} |"
     best = min(peers, key=peers.get)
     into = medians.get("gradjit into buffer")
     extra = f"; into a buffer {into / bound:.2f}x roofline" if into and bound else ""
     roof = f"{ours / bound:.2f}x" if bound else "-"
-    return (f"| {w.id} | {best} | {ours / peers[best]:.2f}x | {roof}{extra} | {w.target} |")
+    return (f"| {w.id} | {_milliseconds(ours)} | {best} | {ours / peers[best]:.2f}x | "
+            f"{roof}{extra} | {w.target} |")
 
 
 def startup_tables(rounds) -> list[str]:
@@ -128,7 +129,13 @@ def header(rates, scale) -> list[str]:
             + f". Scale {scale}.", "",
             f"Roofline: memory bandwidth {rates[0] / 1e9:.1f} GB/s (large copy), GEMM "
             f"{rates[1] / 1e9:.1f} GFLOP/s (float32 2048x2048 matmul). Times are medians of "
-            "interleaved rounds; compare ratios, not absolute times.", ""]
+            "interleaved rounds, each sample after a pause that lets the previous library's "
+            "thread pools fall asleep (OpenMP pools told to sleep, not spin); compare ratios, "
+            "not absolute times.", "",
+            "Every result is checked against the numpy gradient written by hand. `gradjit into "
+            "buffer` is `f.into(out, *args)`, which writes the gradients into the caller's "
+            "arrays; the numba loops write into arrays from `np.empty` (huge pages, as every "
+            "other implementation's results get).", ""]
 
 
 def main(argv=None) -> None:
@@ -152,8 +159,8 @@ def main(argv=None) -> None:
     rates = tuple(max(a, b) for a, b in zip(first, (timing.bandwidth(), timing.gemm_rate())))
     report, body = header(rates, options.scale), []
     if results:
-        report += ["| id | best peer | gradjit / best peer | gradjit / roofline | target |",
-                   "| --- | --- | ---: | ---: | --- |"]
+        report += ["| id | gradjit | best peer | gradjit / best peer | gradjit / roofline | "
+                   "target |", "| --- | ---: | --- | ---: | ---: | --- |"]
     for w, (medians, verdicts, skipped, (traffic, flops)) in results:
         bound = timing.roofline(traffic, flops, rates)
         report.append(summary_row(w, medians, bound))
