@@ -119,12 +119,13 @@ def _importable(name) -> bool:
         return False
 
 
-def header(rates, scale) -> list[str]:
+def header(rates, scale, load) -> list[str]:
     versions = {m: sys.modules[m].__version__ for m in ("numpy", "torch", "jax", "numba")
                 if m in sys.modules}
     return ["# gradjit benchmarks", "",
             f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-            f"load average {os.getloadavg()[0]:.2f} at the start. Python "
+            f"load average {load:.2f} at the start and {os.getloadavg()[0]:.2f} at the end "
+            "(other work on the cores slows every implementation, BLAS calls most). Python "
             f"{platform.python_version()}; " + ", ".join(f"{m} {v}" for m, v in versions.items())
             + f". Scale {scale}.", "",
             f"Roofline: memory bandwidth {rates[0] / 1e9:.1f} GB/s (large copy), GEMM "
@@ -146,6 +147,7 @@ def main(argv=None) -> None:
     parser.add_argument("--write", help="also write the report to this Markdown file")
     options = parser.parse_args(argv)
     chosen = set(options.only.split(",")) if options.only else None
+    load = os.getloadavg()[0]
     first = (timing.bandwidth(), timing.gemm_rate())
     results = []
     for w in WORKLOADS:
@@ -157,7 +159,7 @@ def main(argv=None) -> None:
                      if not chosen or chosen & {"W7", "W8"} else [])
     # The machine's best seen at either end of the run (other work on it only slows it).
     rates = tuple(max(a, b) for a, b in zip(first, (timing.bandwidth(), timing.gemm_rate())))
-    report, body = header(rates, options.scale), []
+    report, body = header(rates, options.scale, load), []
     if results:
         report += ["| id | gradjit | best peer | gradjit / best peer | gradjit / roofline | "
                    "target |", "| --- | ---: | --- | ---: | ---: | --- |"]
