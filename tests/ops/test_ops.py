@@ -11,7 +11,7 @@ rng = np.random.default_rng(2)
 DTYPES = [np.bool_, np.int32, np.int64, np.float32, np.float64]
 
 
-@pytest.mark.parametrize("a,b", itertools.product(DTYPES, DTYPES))
+@pytest.mark.parametrize("a,b", list(itertools.product(DTYPES, DTYPES)))
 def test_promotion_of_two_arrays_matches_numpy(a, b):
     x, y = np.ones(2, a), np.ones(2, b)
     assert O.result_type(x, y).numpy == np.result_type(x, y)
