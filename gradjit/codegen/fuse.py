@@ -15,6 +15,7 @@ import numpy as np
 from gradjit.codegen import views
 from gradjit.codegen.kernel import REDUCE_KINDS, Program
 from gradjit.codegen.schedule import Pending, build_kernels
+from gradjit.codegen.share import share_expensive
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
 from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
@@ -174,6 +175,7 @@ class Fuser:
                 if op.out is not None:
                     self.env[op.out] = node
         results = [self.result_buffer(self.env[r], i) for i, r in enumerate(fn.results)]
+        share_expensive(self, self.steps)
         steps = build_kernels(self.steps, self.new_buffer, fn.name)
         return Program(fn.name, [p.type for p in fn.params], self.buffers, steps, results,
                        self.constants)

@@ -94,16 +94,27 @@ def test_reductions_of_a_transposed_operand_and_of_the_inner_axis():
     check(fn, data((64, 33), "f32"), ulps=64)
 
 
-def test_a_forward_intermediate_is_recomputed_in_the_gradient_loop():
-    """softmax-style: the gradient loop needs the reduced value, so it is a second kernel;
-    it recomputes exp(x) rather than reading it back from memory."""
+def test_a_cheap_forward_intermediate_is_recomputed_in_the_gradient_loop():
+    """softmax-style: the second loop needs the reduced value, so it is a second kernel; it
+    recomputes x*x+1 rather than reading it back from memory."""
+    fn = build("f", [((1000,), "f64")], lambda x: [
+        E.div(E.add(E.mul(x, x), x), S.broadcast_to(
+            S.reduce_sum(E.add(E.mul(x, x), x), axes=(0,), keepdims=False), shape=(1000,)))])
+    program = check(fn, data((1000,), "f64"))
+    assert len(program.kernels) == 2
+    temps = [b for b in fuse(fn).buffers if b.kind == "temp"]
+    assert [b.size for b in temps] == [1]
+
+
+def test_a_transcendental_intermediate_is_stored_once_and_loaded_back():
+    """The same with exp(x): computing it again costs more than a store and a load."""
     fn = build("f", [((1000,), "f64")], lambda x: [
         E.div(E.exp(x), S.broadcast_to(S.reduce_sum(E.exp(x), axes=(0,), keepdims=False),
                                        shape=(1000,)))])
     program = check(fn, data((1000,), "f64"))
     assert len(program.kernels) == 2
-    temps = [b for b in fuse(fn).buffers if b.kind == "temp"]
-    assert [b.size for b in temps] == [1]
+    assert sorted(b.size for b in fuse(fn).buffers if b.kind == "temp") == [1, 1000]
+    assert [sum(i.op == "exp" for i in k.body) for k in program.kernels] == [1, 0]
 
 
 def test_broadcast_of_a_computed_value_is_stored_not_recomputed():
