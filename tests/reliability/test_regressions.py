@@ -178,3 +178,27 @@ def test_a_reduction_over_no_axes_is_the_identity_everywhere(name):
                 compile_function(fn, target="cuda-emulator")(x)[0]):
         np.testing.assert_array_equal(got, x)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(x))
+
+
+def test_gpu_reductions_over_empty_axes_write_the_identity(monkeypatch):
+    """Device memory starts as garbage (cuMemAlloc does not clear it, and temporaries reuse
+    the workspace): a reduction over no elements must still store its identity."""
+    from gradjit.runtime.emulator import Emulator
+    allocate = Emulator.alloc
+
+    def dirty(self, nbytes):
+        pointer = allocate(self, nbytes)
+        self._memory[pointer][:] = 0x7F
+        return pointer
+    monkeypatch.setattr(Emulator, "alloc", dirty)
+    fn = parse("""func @f(%x: f64[3,0], %y: f64[2]) -> (f64[], f64[3], f64[], f64[]) {
+      %0 = reduce_sum(%y) {axes=[0], keepdims=false} : f64[]
+      %1 = reduce_sum(%x) {axes=[1], keepdims=false} : f64[3]
+      %2 = reduce_sum(%x) {axes=[0,1], keepdims=false} : f64[]
+      %3 = mul(%2, %0) : f64[]
+      return %0, %1, %2, %3
+    }""")
+    args = np.zeros((3, 0)), np.array([1.5, 2.0])
+    for got, want in zip(compile_function(fn, target="cuda-emulator")(*args),
+                         interpret(fn, *args)):
+        np.testing.assert_array_equal(got, want)

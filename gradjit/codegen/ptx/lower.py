@@ -263,8 +263,9 @@ def lower_kernel(k: Kernel, deterministic: bool) -> list[GridKernel]:
     for out in k.outputs:
         if out.kind in IDENTITIES:
             strides = space.strides(out.access.strides, out.access.chunk_stride)
+            # an axis of length 0 is reduced too, so that its output gets the identity
             reduced = frozenset(a for a, (s, n) in enumerate(zip(strides, space.extents))
-                                if s == 0 and n > 1)
+                                if s == 0 and n != 1)
             patterns.setdefault(reduced, []).append(out)
     reductions = [_Reduction(k, space, reduced, outs[i:i + TREE_OUTPUTS], [])
                   for reduced, outs in patterns.items()
