@@ -317,6 +317,9 @@ def emit_group(module: ir.Module, group) -> None:
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     lo, hi, table = fn.args
 
+    for kernel in group.kernels:  # called from here alone: inlined, no second copy
+        module.globals[kernel.name].linkage = "internal"
+
     def chunk(c, carried):
         for kernel in group.kernels:
             b.call(module.globals[kernel.name], [c, b.add(c, I64(1)), table])
