@@ -63,11 +63,16 @@ class Reference:
     def __init__(self, fn: Function, args, seed=0):
         self.outcome = outcome(lambda *a: interpret(fn, *a), *args)
         self.dead_error = False
-        if self.outcome.error:
-            live = eliminate_dead_code(fn)
-            found = outcome(lambda *a: interpret(live, *a), *args)
-            if found.error is None:  # only ops that no result uses raised: code may drop them
-                fn, self.outcome, self.dead_error = live, found, True
+        if self.outcome.error:  # an op no result depends on raised: passes may drop it
+            for simplify in (eliminate_dead_code, optimize):
+                try:
+                    simpler = simplify(fn)
+                except EXPECTED_ERRORS:  # constant folding met the error
+                    break
+                found = outcome(lambda *a: interpret(simpler, *a), *args)
+                if found.error is None:
+                    fn, self.outcome, self.dead_error = simpler, found, True
+                    break
         rng = np.random.default_rng(seed)
         self.perturbed = [outcome(lambda *a: interpret(fn, *a), *_perturb(rng, args))
                           for _ in range(PERTURBATIONS)]
@@ -221,7 +226,9 @@ def _check(fn, args, targets, gradients, passes):
     dref = Reference(dfn, args)
     _against(dref, dfn, args, targets, passes, "gradient ", failures)
     _expect(failures, "eager gradient", dref, lambda: eager_gradients(loss, args))
-    if all(np.all(np.abs(a) <= 1e3) for a in args):  # steps are absolute: no huge values
+    if all(np.all((a == 0) | (np.abs(a) >= 1e-6) & (np.abs(a) <= 1e3)) for a in args):
+        # steps are absolute (no huge values); near tiny values, VJPs such as div's add
+        # terms like 1/x that absorb the rest of the gradient
         problem = finite_differences(loss, args)
         if problem:
             failures.append(Failure("finite differences", problem))
@@ -253,18 +260,13 @@ def _round_trip(fn, args, ref, failures):
 
 def _against(ref, fn, args, targets, passes, prefix, failures):
     from gradjit.codegen import compile_function
-    for name, transform in passes:
-        try:
-            transformed = verify(transform(fn))
-        except Exception as error:
-            failures.append(Failure(f"{prefix}pass {name}", f"{type(error).__name__}: {error}"))
-            continue
-        _expect(failures, f"{prefix}pass {name}", ref, lambda: interpret(transformed, *args))
-    optimized = verify(optimize(fn))
+    for name, transform in passes:  # (folding may raise what the program would raise)
+        _expect(failures, f"{prefix}pass {name}", ref,
+                lambda: interpret(verify(transform(fn)), *args))
     for target in targets:
         options = {"cache_dir": False} if target == "cpu" else {}
         _expect(failures, f"{prefix}compiled {target}", ref,
-                lambda: compile_function(optimized, target=target, **options)(*args))
+                lambda: compile_function(verify(optimize(fn)), target=target, **options)(*args))
 
 
 def finite_differences(loss: Function, args, seed=0) -> str | None:

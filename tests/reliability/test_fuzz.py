@@ -105,3 +105,27 @@ def test_an_overflow_that_depends_on_the_order_of_summation_is_not_compared():
     assert ref.compare(outcome(lambda: [np.array(np.inf)])) is None
     assert Reference(fn, [np.array([1.0, 2.0, 4.0])]).compare(
         outcome(lambda: [np.array(7.5)])) is not None
+
+
+def test_an_error_that_simplification_makes_dead_may_be_dropped():
+    """where(c, x, x) is x, so the error computing c (max over nothing) does not matter."""
+    from gradjit.ir import parse
+    fn = parse("""func @f(%x: f64[2]) -> (f64[2]) {
+      %0 = broadcast_to(%x) {shape=[0,2]} : f64[0,2]
+      %1 = reduce_max(%0) {axes=[0], keepdims=false} : f64[2]
+      %2 = eq(%x, %1) : bool[2]
+      %3 = where(%2, %x, %x) : f64[2]
+      return %3
+    }""")
+    check(fn, [np.array([1.5, 0.625])], targets=("cpu",))
+
+
+def test_finite_differences_skip_arguments_where_the_vjp_absorbs_the_gradient():
+    """d(x/x)/dx is 1/x - x/x^2: for tiny x both terms are huge and absorb the rest."""
+    from gradjit.ir import parse
+    fn = parse("""func @f(%x: f64[2]) -> (f64[2], f64[2]) {
+      %0 = div(%x, %x) : f64[2]
+      %1 = add(%x, %x) : f64[2]
+      return %0, %1
+    }""")
+    check(fn, [np.array([1.625, 2.2250738585072014e-308])], targets=("cpu",))
