@@ -61,6 +61,11 @@ class Reference:
     """The interpreter's outcome for a function and arguments, and its sensitivity."""
 
     def __init__(self, fn: Function, args, seed=0):
+        # Rounding noise of the least precise float type anywhere in the program: perturbing
+        # f64 arguments does not show the noise of an f32 value computed from them.
+        types = [p.type for p in fn.params] + [op.out.type for op in fn.ops if op.out]
+        self.eps = max((float(np.finfo(t.dtype.numpy).eps) for t in types if t.dtype.is_float),
+                       default=0.0)
         self.outcome = outcome(lambda *a: interpret(fn, *a), *args)
         self.dead_error = False
         if self.outcome.error:  # an op no result depends on raised: passes may drop it
@@ -97,7 +102,7 @@ class Reference:
                 return f"result {i}: expected {want.dtype}{list(want.shape)}, got " \
                        f"{have.dtype}{list(have.shape)}"
             moved = [p.arrays[i] for p in self.perturbed if p.error is None]
-            problem = compare_arrays(want, have, moved)
+            problem = compare_arrays(want, have, moved, self.eps)
             if problem:
                 return f"result {i}: {problem}"
         return None
@@ -137,9 +142,10 @@ def _perturb(rng, args):
     return out
 
 
-def compare_arrays(want, have, moved) -> str | None:
+def compare_arrays(want, have, moved, eps=0.0) -> str | None:
     """Compare at the positions where `moved` (results for perturbed arguments) shows the
-    program is stable; None when they agree."""
+    program is stable, to within 16 times `eps` (at least the result type's) relative and 4
+    times the perturbation's effect; None when they agree."""
     stable = np.ones(want.shape, bool)
     if want.dtype.kind != "f":
         for m in moved:
@@ -154,7 +160,8 @@ def compare_arrays(want, have, moved) -> str | None:
             stable &= (want != 0) | (m == 0)
             spread = np.fmax(spread, np.abs(m - want))
         info = np.finfo(want.dtype)
-        tol = 16 * info.eps * np.abs(want) + 4 * spread + 64 * info.smallest_subnormal
+        eps = max(eps, float(info.eps))
+        tol = 16 * eps * np.abs(want) + 4 * spread + 64 * info.smallest_subnormal
         nan_differs = np.isnan(want) != np.isnan(have)
         finite = np.isfinite(want)
         off = finite & ~(np.abs(have - want) <= tol)

@@ -129,3 +129,16 @@ def test_finite_differences_skip_arguments_where_the_vjp_absorbs_the_gradient():
       return %0, %1
     }""")
     check(fn, [np.array([1.625, 2.2250738585072014e-308])], targets=("cpu",))
+
+
+def test_an_f32_value_inside_an_f64_program_sets_the_tolerance():
+    """Perturbing an f64 argument by a few f64 ulps does not move its cast to f32, so the
+    f32 rounding of expm1 is not visible to the perturbation: the tolerance is f32's."""
+    from gradjit.ir import parse
+    fn = parse("""func @f(%x: f64[]) -> (f64[]) {
+      %0 = cast(%x) {dtype=f32} : f32[]
+      %1 = expm1(%0) : f32[]
+      %2 = cast(%1) {dtype=f64} : f64[]
+      return %2
+    }""")
+    check(fn, [np.array(-0.2642097265826038)], targets=("cpu", "cuda-emulator"))
