@@ -45,17 +45,17 @@ def _compare_rule(*types):
     return TensorType(t.shape, bool_)
 
 
-def _define(name, arity, rule, evaluate, vjp, sympy=None, differentiable=True):
+def _define(name, rule, evaluate, vjp, sympy=None, differentiable=True):
     return register(Primitive(name, "elementwise", rule, evaluate, vjp, sympy=sympy,
                               differentiable=differentiable))
 
 
 def _unary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
-    return _define(name, 1, rule, evaluate, vjp, sympy, differentiable)
+    return _define(name, rule, evaluate, vjp, sympy, differentiable)
 
 
 def _binary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
-    return _define(name, 2, rule, evaluate, vjp, sympy, differentiable)
+    return _define(name, rule, evaluate, vjp, sympy, differentiable)
 
 
 def _no_grad(arity):
@@ -179,18 +179,17 @@ minimum = _binary("minimum", _numeric, np.minimum,
                   lambda sp, a, b: sp.Min(a, b))
 
 # ---- comparisons and logic: no gradient flows through them ----
-eq = _binary("eq", _compare_rule, np.equal, _no_grad(2), lambda sp, a, b: sp.Eq(a, b),
-             differentiable=False)
-ne = _binary("ne", _compare_rule, np.not_equal, _no_grad(2), lambda sp, a, b: sp.Ne(a, b),
-             differentiable=False)
-lt = _binary("lt", _compare_rule, np.less, _no_grad(2), lambda sp, a, b: sp.Lt(a, b),
-             differentiable=False)
-le = _binary("le", _compare_rule, np.less_equal, _no_grad(2), lambda sp, a, b: sp.Le(a, b),
-             differentiable=False)
-gt = _binary("gt", _compare_rule, np.greater, _no_grad(2), lambda sp, a, b: sp.Gt(a, b),
-             differentiable=False)
-ge = _binary("ge", _compare_rule, np.greater_equal, _no_grad(2), lambda sp, a, b: sp.Ge(a, b),
-             differentiable=False)
+def _comparison(name, numpy_fn, relation):
+    return _binary(name, _compare_rule, numpy_fn, _no_grad(2),
+                   lambda sp, a, b: getattr(sp, relation)(a, b), differentiable=False)
+
+
+eq = _comparison("eq", np.equal, "Eq")
+ne = _comparison("ne", np.not_equal, "Ne")
+lt = _comparison("lt", np.less, "Lt")
+le = _comparison("le", np.less_equal, "Le")
+gt = _comparison("gt", np.greater, "Gt")
+ge = _comparison("ge", np.greater_equal, "Ge")
 logical_and = _binary("logical_and", _boolean, np.logical_and, _no_grad(2),
                       lambda sp, a, b: sp.And(a, b), differentiable=False)
 logical_or = _binary("logical_or", _boolean, np.logical_or, _no_grad(2),
