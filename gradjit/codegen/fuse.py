@@ -18,6 +18,7 @@ from gradjit.codegen.schedule import Pending, build_kernels
 from gradjit.codegen.share import share_expensive
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
+from gradjit.ir.primitive import PRIMITIVES
 from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
                                    Guard, Matmul, Operand)
 
@@ -378,11 +379,9 @@ RULES = {
     "matmul": _matmul, "pad": _pad, "gather": _gather, "scatter_add": _scatter_add,
     "concatenate": _concatenate, "guard": _guard, "pow": _pow,
 }
-RULES.update({name: _elementwise for name in (
-    "neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
-    "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "add", "sub", "mul", "div",
-    "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
-    "logical_or", "logical_not", "where", "cast")})
+# Every elementwise primitive fuses the same way; its scalar code is in body.LOWERINGS.
+RULES.update({name: _elementwise for name, prim in PRIMITIVES.items()
+              if prim.kind == "elementwise" and name not in RULES})
 
 
 def fuse(fn: Function) -> Program:

@@ -206,12 +206,28 @@ class ArrayMethods:
 
     # ---- numpy dispatch ----
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from gradjit.tracer.numpy_dispatch import apply_ufunc
+        from gradjit.ops.numpy_api import apply_ufunc
         return apply_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        from gradjit.tracer.numpy_dispatch import apply_function
+        from gradjit.ops.numpy_api import apply_function
         return apply_function(func, args, kwargs)
+
+
+def _numpy_method(func):
+    """An ndarray method that is numpy's function of the same name (`x.prod(axis=0)` is
+    `np.prod(x, axis=0)`), dispatched through the same table."""
+    def method(self, *args, **kwargs):
+        from gradjit.ops.numpy_api import apply_function
+        return apply_function(func, (self, *args), kwargs)
+    method.__name__ = func.__name__
+    return method
+
+
+for _name in ("prod", "cumsum", "cumprod", "var", "std", "argmax", "argmin", "argsort",
+              "round", "repeat", "take", "diagonal", "trace", "conj", "conjugate",
+              "searchsorted", "nonzero", "ptp", "compress", "choose"):
+    setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))
 
 
 def _is(scalar, answer):

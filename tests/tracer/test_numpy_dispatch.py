@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.tracer.numpy_dispatch import FUNCTIONS, UFUNCS
+from gradjit.ops.numpy_api import FUNCTIONS, UFUNCS
 
 rng = np.random.default_rng(3)
 X = rng.uniform(0.2, 1.5, (3, 4))

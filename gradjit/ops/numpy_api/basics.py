@@ -1,4 +1,5 @@
-"""numpy functions and ufuncs applied to traced values, mapped onto gradjit.ops."""
+"""The numpy names gradjit first knew: arithmetic ufuncs, the common reductions and shape
+functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
 import math
@@ -29,19 +30,6 @@ UFUNCS = {
     np.floor: ops.floor, np.ceil: ops.ceil, np.rint: ops.round_, np.square: _square,
     np.reciprocal: _reciprocal, np.isfinite: ops.isfinite,
 }
-
-
-def apply_ufunc(ufunc, method, inputs, kwargs):
-    fn = UFUNCS.get(ufunc)
-    if method != "__call__" or fn is None:
-        name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
-        raise TypeError(f"{name} is not supported on traced values; supported ufuncs: "
-                        + ", ".join(sorted(u.__name__ for u in UFUNCS)))
-    if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
-        raise TypeError(f"np.{ufunc.__name__}: out= and where= are not supported when tracing")
-    if kwargs.get("dtype") is not None:
-        inputs = [ops.astype(x, kwargs["dtype"]) for x in inputs]
-    return fn(*inputs)
 
 
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, **_):
@@ -136,12 +124,3 @@ def _round(a, decimals):
     if decimals:
         raise TypeError("np.round(decimals != 0) is not supported when tracing")
     return ops.round_(a)
-
-
-def apply_function(func, args, kwargs):
-    fn = FUNCTIONS.get(func)
-    if fn is None:
-        name = getattr(func, "__name__", repr(func))
-        raise TypeError(f"np.{name} is not supported on traced values; supported: "
-                        + ", ".join(sorted({f.__name__ for f in FUNCTIONS})))
-    return fn(*args, **kwargs)
