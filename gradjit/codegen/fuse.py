@@ -20,7 +20,7 @@ from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
 from gradjit.ir.primitive import PRIMITIVES
 from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
-                                   Guard, Matmul, Operand)
+                                   Guard, LibraryCall, Matmul, Operand)
 
 
 class Node:
@@ -293,6 +293,15 @@ def _matmul(f: Fuser, op, a, b):
     return f.load(buffer, contiguous(out.shape))
 
 
+def _library(f: Fuser, op, *args):
+    out = op.out.type
+    buffer = f.new_buffer(out.dtype, out.size)
+    operands = tuple(f.operand(a) for a in args)
+    f.step(LibraryCall(op.prim.name, op.prim.evaluate, dict(op.params), operands, buffer.id,
+                       out.shape), writes=[buffer.id])
+    return f.load(buffer, contiguous(out.shape))
+
+
 def _pad(f: Fuser, op, x):
     low, high, interior, value = (op.params[k] for k in ("low", "high", "interior", "value"))
     out = op.out.type
@@ -379,9 +388,11 @@ RULES = {
     "matmul": _matmul, "pad": _pad, "gather": _gather, "scatter_add": _scatter_add,
     "concatenate": _concatenate, "guard": _guard, "pow": _pow,
 }
-# Every elementwise primitive fuses the same way; its scalar code is in body.LOWERINGS.
-RULES.update({name: _elementwise for name, prim in PRIMITIVES.items()
-              if prim.kind == "elementwise" and name not in RULES})
+# Every elementwise primitive fuses the same way (its scalar code is in body.LOWERINGS);
+# every library primitive is a host call between kernels.
+RULES.update({name: {"elementwise": _elementwise, "library": _library}[prim.kind]
+              for name, prim in PRIMITIVES.items()
+              if prim.kind in ("elementwise", "library") and name not in RULES})
 
 
 def fuse(fn: Function) -> Program:

@@ -269,4 +269,5 @@ RULES = {
     "scatter_add": _scatter_add,
     "concatenate": lambda a, p, t: f"np.concatenate([{', '.join(a)}], axis={p['axis']})",
     "guard": _guard,
+    "argsort": lambda a, p, t: f"np.argsort({a[0]}, axis={p['axis']}, kind='stable')",
 }

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
 from gradjit.ir import elementwise as E
+from gradjit.ir import sorting
 from gradjit.ir import structural as S
 from gradjit.ir.types import dtype as resolve
 
@@ -288,6 +289,13 @@ def _matmul(gen):
     return S.matmul(x, swapped) if gen.draw(st.booleans()) else S.matmul(swapped, x)
 
 
+def _sort(gen):
+    """A sort of the flattened elements: argsort, then a gather that carries the gradient."""
+    x = gen.pick()
+    flat = S.reshape(x, shape=(max(x.type.size, 0),))
+    return S.gather(flat, sorting.argsort(flat, axis=0), axis=0)
+
+
 def _cast(gen):
     x = gen.pick()
     to = gen.draw(st.sampled_from(("f32", "f64", "i32", "i64", "bool")))
@@ -330,7 +338,7 @@ STEPS = {
     "reduce": _reduce, "expand": _expand, "reshape": _reshape, "transpose": _transpose,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "gather": _gather,
     "scatter_add": _scatter_add, "matmul": _matmul, "cast": _cast, "source": _source,
-    "guard": _guard,
+    "sort": _sort, "guard": _guard,
 }
 # Arithmetic is drawn more often than each structural step, guards less.
 KINDS = tuple(sorted(set(STEPS) - {"guard"})) + ("unary", "binary", "unary", "binary",

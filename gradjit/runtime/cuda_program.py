@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from gradjit.ir.structural import GuardFailed
-from gradjit.runtime.steps import NEGATIVE_POWER, CheckExponent, CheckIndex, Fail, Guard
+from gradjit.runtime.steps import (NEGATIVE_POWER, CheckExponent, CheckIndex, Fail, Guard,
+                                   LibraryCall)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,16 @@ def _guard(program: GpuProgram, step: Guard, pointers):
         raise GuardFailed(step.site, step.expected)
 
 
+def _library(program: GpuProgram, step: LibraryCall, pointers):
+    """The host computes it: operands come down, the result goes up."""
+    operands = [program.host_view(o, pointers) for o in step.operands]
+    with np.errstate(all="ignore"):
+        result = step.evaluate(*operands, **step.params)
+    out = np.empty(step.shape, program.buffers[step.out].dtype.numpy)
+    np.copyto(out, result, casting="unsafe")
+    program.device.upload(pointers[step.out], out)
+
+
 def _check_index(program: GpuProgram, step: CheckIndex, pointers):
     index = program.host_view(step.index, pointers)
     if index.size and (index.min() < -step.bound or index.max() >= step.bound):
@@ -140,5 +151,5 @@ def _fail(program: GpuProgram, step: Fail, pointers):
     raise {"ValueError": ValueError}[step.error](step.message)
 
 
-RUNNERS = {Launch: _launch, Guard: _guard, CheckIndex: _check_index,
+RUNNERS = {Launch: _launch, LibraryCall: _library, Guard: _guard, CheckIndex: _check_index,
            CheckExponent: _check_exponent, Fail: _fail}

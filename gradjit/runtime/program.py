@@ -12,7 +12,7 @@ import numpy as np
 from gradjit.ir.structural import GuardFailed
 from gradjit.runtime.native import INCREF, NativeCode
 from gradjit.runtime.steps import (ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent, CheckIndex,
-                                   Fail, Guard, KernelCall, Matmul)
+                                   Fail, Guard, KernelCall, LibraryCall, Matmul)
 from gradjit.runtime.threads import run_chunks
 
 # Results this large are recycled once their caller drops them: fresh memory costs a page
@@ -250,6 +250,14 @@ def _matmul(program, step: Matmul):
     return call
 
 
+def _library(program, step: LibraryCall):
+    def call(run):
+        with np.errstate(all="ignore"):
+            result = step.evaluate(*map(run.operand, step.operands), **step.params)
+        np.copyto(run.array(step.out).reshape(step.shape), result, casting="unsafe")
+    return call
+
+
 def _guard(program, step: Guard):
     def call(run):
         if bool(run.operand(step.pred)) != step.expected:
@@ -279,8 +287,8 @@ def _fail(program, step: Fail):
     return call
 
 
-RUNNERS = {KernelCall: _kernel, Matmul: _matmul, Guard: _guard, CheckIndex: _check_index,
-           CheckExponent: _check_exponent, Fail: _fail}
+RUNNERS = {KernelCall: _kernel, Matmul: _matmul, LibraryCall: _library, Guard: _guard,
+           CheckIndex: _check_index, CheckExponent: _check_exponent, Fail: _fail}
 
 
 def _type_text(a: np.ndarray) -> str:

@@ -3,7 +3,7 @@ plain data handed from codegen to the runtime."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from gradjit.ir.types import DType
@@ -62,6 +62,26 @@ class Matmul:
 
     def __str__(self) -> str:
         return f"b{self.out} = matmul({self.a}, {self.b})"
+
+
+@dataclass(eq=False)
+class LibraryCall:
+    """A primitive that runs on the host through numpy (LAPACK, sorting), as matmul runs
+    through BLAS: `evaluate(*operands, **params)` is written into buffer `out`."""
+
+    name: str
+    evaluate: Callable
+    params: dict
+    operands: tuple[Operand, ...]
+    out: int
+    shape: tuple[int, ...]
+
+    def buffers(self) -> set[int]:
+        return {o.buffer for o in self.operands} | {self.out}
+
+    def __str__(self) -> str:
+        params = "".join(f", {k}={v!r}" for k, v in sorted(self.params.items()))
+        return f"b{self.out} = {self.name}({', '.join(map(str, self.operands))}{params})"
 
 
 @dataclass(eq=False)

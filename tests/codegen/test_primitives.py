@@ -108,6 +108,8 @@ CASES = {
     "full": lambda: [([], {"value": v, "shape": (9,), "dtype": dt})
                      for v, dt in [(2.5, "f32"), (-3, "i64"), (True, "bool")]],
     "guard": lambda: [([np.array(True)], {"expected": True, "site": "f.py:1"})],
+    "argsort": lambda: [([data((4, 37), dt)], {"axis": axis}) for dt in FLOATS + INTS + ["bool"]
+                        for axis in (0, 1)] + [([data((0, 3), "f32")], {"axis": 0})],
 }
 
 

@@ -10,6 +10,7 @@ import gradjit
 from gradjit.dump.python_source import RULES, python_source
 from gradjit.ir import PRIMITIVES, Builder, TensorType, interpret
 from gradjit.ir import elementwise as E
+from gradjit.ir import sorting
 from gradjit.ir import structural as S
 from gradjit.ir.types import dtype as resolve
 from tests.dump.lowerings import lowered
@@ -100,6 +101,7 @@ def _cases():
         ("scatter_add", one_op(S.scatter_add, [((4, 3), "f64"), ((5,), "i32"),
                                                ((4, 5), "f64")], axis=1)),
         ("concatenate", one_op(S.concatenate, [((2, 3), "f32"), ((2, 1), "f32")], axis=1)),
+        ("argsort", one_op(sorting.argsort, [((4, 3), "f64")], axis=0)),
     ]
     return cases
 

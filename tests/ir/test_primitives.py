@@ -218,3 +218,20 @@ def test_shape_errors_name_the_primitive_and_shapes(name, args, params, message)
 def test_dtype_mismatch_is_an_error():
     with pytest.raises(ShapeError, match="dtypes f32 and f64 differ"):
         run("mul", data((2,), "f32"), data((2,), "f64"))
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64", "i32", "i64", "bool"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_argsort_is_a_stable_sort_with_nan_last(dt, axis):
+    x = rng.integers(-2, 3, (6, 5)).astype(resolve(dt).numpy)
+    if dt.startswith("f"):
+        x[1, 2] = x[4, 0] = np.nan
+    order = run("argsort", x, axis=axis)
+    assert order.dtype == np.int64
+    moved = np.moveaxis(order, axis, -1)
+    values = np.take_along_axis(np.moveaxis(x, axis, -1), moved, -1)
+    for row, idx in zip(values.reshape(-1, values.shape[-1]), moved.reshape(-1, moved.shape[-1])):
+        assert sorted(idx) == list(range(len(idx)))  # a permutation
+        keys = [(np.isnan(v) if dt.startswith("f") else False, 0 if v != v else v, i)
+                for v, i in zip(row, idx)]
+        assert keys == sorted(keys)  # ascending, NaN last, ties in their original order

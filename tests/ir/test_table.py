@@ -12,7 +12,7 @@ rng = np.random.default_rng(1)
 EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "logical_and", "logical_or", "logical_not", "where", "cast", "broadcast_to", "reshape",
     "transpose", "reduce_sum", "reduce_max", "reduce_min", "matmul", "slice", "pad", "gather",
-    "scatter_add", "concatenate", "iota", "full", "constant", "guard"}
+    "scatter_add", "concatenate", "iota", "full", "constant", "guard", "argsort"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.

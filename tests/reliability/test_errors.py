@@ -11,6 +11,7 @@ import gradjit
 from gradjit import ops as G
 from gradjit.ir import Function, Op, TensorType, Value, interpret, parse, verify
 from gradjit.ir import elementwise as E
+from gradjit.ir import sorting
 from gradjit.ir import structural as S
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.primitive import PRIMITIVES, ShapeError, register
@@ -77,6 +78,8 @@ CASES = {
                      ShapeError, "padding amounts must be >= 0"),
     "gather-axis": (lambda: S.gather(X, np.zeros(1, np.int64), axis=2), ShapeError,
                     "axis 2 out of range for rank 2"),
+    "argsort-axis": (lambda: sorting.argsort(X, axis=2), ShapeError,
+                     "axis 2 out of range for rank 2"),
     "gather-index-dtype": (lambda: S.gather(X, np.zeros(1), axis=0), ShapeError,
                            "indices must be integers, not f64"),
     "scatter-updates": (lambda: S.scatter_add(X, np.zeros(1, np.int64), np.ones(3), axis=0),
