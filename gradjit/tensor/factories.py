@@ -65,7 +65,32 @@ def _check_numpy(array):
                         "supported types are: float64, float32, int64, int32, and bool.") from None
 
 
+def is_traced(data) -> bool:
+    """A value being traced (inside grad/jit), given bare rather than inside a Tensor."""
+    return getattr(type(data), "__gradjit_priority__", None) is not None and \
+        not hasattr(data, "_edge")
+
+
+def _holds_traced(data) -> bool:
+    return is_traced(data) or isinstance(data, (list, tuple)) and any(map(_holds_traced, data))
+
+
+def _traced_tensor(data, dtype):
+    """A Tensor around a traced value, or around nested lists holding some, stacked; numbers
+    take PyTorch's default dtypes."""
+    from gradjit import ops
+    if isinstance(data, (list, tuple)):
+        parts = [_traced_tensor(x, None)._value if _holds_traced(x) else _infer(x)
+                 for x in data]
+        data = ops.stack(parts) if parts else _infer(data)
+    from gradjit.tensor.tensor import Tensor
+    out = Tensor._wrap(data)
+    return out if dtype is None else out.to(dtype)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False):
+    if _holds_traced(data):
+        return _traced_tensor(data, dtype)
     array = _infer(data)
     if dtype is not None:
         array = array.astype(_numpy_dtype(dtype))

@@ -382,7 +382,9 @@ def _tree_outputs(out):
     for x in out_leaves:
         inner = L.unwrap(x)
         if isinstance(inner, Traced):
-            kinds.append(("tensor" if L.is_tensor(x) else inner.__gradjit_flavor__, None))
+            # Results keep the type of the arguments they were computed from: a Tensor made
+            # by a gradjit function from numpy arguments comes back as a numpy array.
+            kinds.append((inner.__gradjit_flavor__, None))
             results.append(inner)
         else:
             kinds.append(("const", x))

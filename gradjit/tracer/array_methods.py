@@ -100,30 +100,7 @@ class ArrayMethods:
         self.trace, self.ir, self.value, self.const = (updated.trace, updated.ir, updated.value,
                                                        updated.const)
 
-    # ---- methods ----
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        _no_out(out)
-        return ops.sum_(self, _axis(axis), keepdims, dtype)
-
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        _no_out(out)
-        x = self if dtype is None else self.astype(dtype)
-        return ops.mean(x, _axis(axis), keepdims)
-
-    def max(self, axis=None, out=None, keepdims=False):
-        _no_out(out)
-        return ops.amax(self, _axis(axis), keepdims)
-
-    def min(self, axis=None, out=None, keepdims=False):
-        _no_out(out)
-        return ops.amin(self, _axis(axis), keepdims)
-
-    def all(self, axis=None, keepdims=False):
-        return ops.eq(ops.sum_(ops.logical_not(self), _axis(axis), keepdims), 0)
-
-    def any(self, axis=None, keepdims=False):
-        return ops.gt(ops.sum_(ops.astype(self, "bool"), _axis(axis), keepdims), 0)
-
+    # ---- methods (those that are numpy functions are generated below the class) ----
     def reshape(self, *shape, order="C"):
         if order != "C":
             raise NotImplementedError("traced reshape supports order='C' only")
@@ -143,7 +120,8 @@ class ArrayMethods:
     ravel = flatten
 
     def squeeze(self, axis=None):
-        return ops.squeeze(self, _axis(axis))
+        return ops.squeeze(self, axis if axis is None or isinstance(axis, int) else
+                           tuple(map(int, axis)))
 
     def astype(self, dtype, copy=True):
         return ops.astype(self, np.dtype(dtype))
@@ -224,9 +202,10 @@ def _numpy_method(func):
     return method
 
 
-for _name in ("prod", "cumsum", "cumprod", "var", "std", "argmax", "argmin", "argsort",
-              "round", "repeat", "take", "diagonal", "trace", "conj", "conjugate",
-              "searchsorted", "nonzero", "ptp", "compress", "choose"):
+for _name in ("sum", "mean", "max", "min", "all", "any", "prod", "cumsum", "cumprod", "var",
+              "std", "argmax", "argmin", "argsort", "round", "repeat", "take", "diagonal",
+              "trace", "conj", "conjugate", "searchsorted", "nonzero", "ptp", "compress",
+              "choose"):
     setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))
 
 
@@ -240,21 +219,6 @@ def _is(scalar, answer):
         signed = ops.eq(ops.true_divide(1.0, scalar), math.copysign(math.inf, answer))
         return ops.logical_and(ops.eq(scalar, 0.0), signed)
     return ops.eq(scalar, answer)
-
-
-def _no_out(out):
-    if out is not None:
-        raise TypeError("out= is not supported on traced values (they cannot be written in "
-                        "place); use the returned value")
-
-
-def _axis(axis):
-    """An axis given as a traced integer becomes its concrete value (guarded)."""
-    if axis is None or isinstance(axis, int):
-        return axis
-    if isinstance(axis, (tuple, list)):
-        return tuple(int(a) for a in axis)
-    return int(axis)
 
 
 def _concrete_index(index):

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir.primitive import ir_type
 
 
 def _square(x):
@@ -32,20 +33,49 @@ UFUNCS = {
 }
 
 
+def _axes(axis):
+    """An axis given as a traced integer becomes its concrete value (guarded)."""
+    if axis is None or isinstance(axis, int):
+        return axis
+    if isinstance(axis, (tuple, list)):
+        return tuple(int(a) for a in axis)
+    return int(axis)
+
+
+def no_out(out):
+    if out is not None:
+        raise TypeError("out= is not supported on traced values (they cannot be written in "
+                        "place); use the returned value")
+
+
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, **_):
-    return _method(a).sum(axis, dtype, out, keepdims)
+    no_out(out)
+    return ops.sum_(a, _axes(axis), keepdims, dtype)
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, **_):
-    return _method(a).mean(axis, dtype, out, keepdims)
+    no_out(out)
+    return ops.mean(a if dtype is None else ops.astype(a, dtype), _axes(axis), keepdims)
 
 
 def _max(a, axis=None, out=None, keepdims=False, **_):
-    return _method(a).max(axis, out, keepdims)
+    no_out(out)
+    return ops.amax(a, _axes(axis), keepdims)
 
 
 def _min(a, axis=None, out=None, keepdims=False, **_):
-    return _method(a).min(axis, out, keepdims)
+    no_out(out)
+    return ops.amin(a, _axes(axis), keepdims)
+
+
+def _all(a, axis=None, out=None, keepdims=False, **_):
+    no_out(out)
+    return ops.eq(ops.sum_(ops.logical_not(a), _axes(axis), keepdims), 0)
+
+
+def _any(a, axis=None, out=None, keepdims=False, **_):
+    no_out(out)
+    return ops.gt(ops.sum_(ops.astype(a, "bool"), _axes(axis), keepdims), 0)
 
 
 def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **_):
@@ -82,22 +112,14 @@ def _outer(a, b):
 def _like(fill):
     def make(a, dtype=None, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
-        return np.full(shape, fill, dtype or np.dtype(a.dtype))
+        return np.full(shape, fill, dtype or ir_type(a).dtype.numpy)
     return make
-
-
-def _method(a):
-    """A numpy-like object with the reduction methods (traced values have them)."""
-    if hasattr(a, "sum") and hasattr(a, "max"):
-        return a
-    raise TypeError(f"expected an array, got {type(a).__name__}")
 
 
 FUNCTIONS = {
     np.sum: _sum, np.mean: _mean, np.max: _max, np.amax: _max, np.min: _min, np.amin: _min,
     np.var: _var, np.std: _std,
-    np.all: lambda a, axis=None, keepdims=False, **_: a.all(axis, keepdims),
-    np.any: lambda a, axis=None, keepdims=False, **_: a.any(axis, keepdims),
+    np.all: _all, np.any: _any,
     np.dot: ops.dot, np.outer: _outer, np.where: _where,
     np.concatenate: lambda arrays, axis=0, **_: ops.concatenate(arrays, axis),
     np.stack: lambda arrays, axis=0, **_: ops.stack(arrays, axis),

@@ -1,0 +1,91 @@
+"""One traced value for both namespaces: a function written with numpy, with gradjit's
+PyTorch-style functions or with Tensor methods gives the same values and gradients on numpy
+and on Tensor arguments, and results keep the arguments' type."""
+import numpy as np
+import pytest
+
+import gradjit
+
+X = np.random.default_rng(5).uniform(0.2, 1.5, (3, 4))
+
+
+def with_numpy(x):
+    return np.sum(np.sin(x) * np.exp(x), axis=1).mean() + np.max(x) * 2.0
+
+
+def with_gradjit(x):
+    return gradjit.sum(gradjit.sin(x) * gradjit.exp(x), dim=1).mean() + gradjit.max(x) * 2.0
+
+
+def with_methods(x):
+    t = gradjit.as_tensor(x)
+    return (t.sin() * t.exp()).sum(dim=1).mean() + t.max() * 2.0
+
+
+def mixed(x):
+    rows = gradjit.sum(np.sin(x) * gradjit.exp(x), dim=1)
+    return np.mean(rows) + 2.0 * gradjit.max(x)
+
+
+FUNCTIONS = [with_numpy, with_gradjit, mixed]
+REFERENCE_VALUE = with_numpy(X)
+REFERENCE_GRAD = np.cos(X) * np.exp(X) / 3 + np.sin(X) * np.exp(X) / 3 + 2.0 * (X == X.max())
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS + [with_methods], ids=lambda f: f.__name__)
+def test_numpy_arguments_give_numpy_results(fn):
+    value, grad = gradjit.value_and_grad(fn)(X)
+    assert isinstance(grad, np.ndarray) and grad.dtype == np.float64
+    assert not isinstance(value, gradjit.Tensor)
+    np.testing.assert_allclose(float(value), REFERENCE_VALUE, rtol=1e-12)
+    np.testing.assert_allclose(grad, REFERENCE_GRAD, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS + [with_methods], ids=lambda f: f.__name__)
+def test_tensor_arguments_give_tensor_results(fn):
+    t = gradjit.tensor(X)
+    value, grad = gradjit.value_and_grad(fn)(t)
+    assert isinstance(value, gradjit.Tensor) and isinstance(grad, gradjit.Tensor)
+    np.testing.assert_allclose(value.item(), REFERENCE_VALUE, rtol=1e-12)
+    np.testing.assert_allclose(grad.numpy(), REFERENCE_GRAD, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS + [with_methods], ids=lambda f: f.__name__)
+def test_eager_tensors_agree_with_the_compiled_gradient(fn):
+    t = gradjit.tensor(X, requires_grad=True)
+    out = fn(t)
+    assert isinstance(out, gradjit.Tensor)
+    out.backward()
+    np.testing.assert_allclose(out.item(), REFERENCE_VALUE, rtol=1e-12)
+    np.testing.assert_allclose(t.grad.numpy(), REFERENCE_GRAD, rtol=1e-12)
+
+
+def test_scalars_on_either_side_behave_alike():
+    for s in (2.0, 3, np.float64(2.5), np.float32(0.5), np.int64(4)):
+        left = gradjit.jit(lambda x: x * s)(X)
+        right = gradjit.jit(lambda x: s * x)(X)
+        np.testing.assert_array_equal(left, right)
+        np.testing.assert_allclose(left, X * s)
+        t = gradjit.tensor(X)
+        assert isinstance(s * t, gradjit.Tensor) and isinstance(t * s, gradjit.Tensor)
+        np.testing.assert_array_equal((s * t).numpy(), (t * s).numpy())
+
+
+def test_numpy_keywords_and_pytorch_keywords_where_each_owns_the_name():
+    got = gradjit.jit(lambda x: (np.sum(x, axis=1, keepdims=True),
+                                 gradjit.sum(x, dim=1, keepdim=True)))(X)
+    np.testing.assert_allclose(got[0], X.sum(1, keepdims=True))
+    np.testing.assert_allclose(got[1], X.sum(1, keepdims=True))
+
+
+def test_numpy_functions_on_eager_tensors_keep_autograd():
+    t = gradjit.tensor(X, requires_grad=True)
+    y = np.sum(np.tanh(t), axis=0)
+    assert isinstance(y, gradjit.Tensor) and y.requires_grad
+    y.sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), 1 - np.tanh(X) ** 2, rtol=1e-12)
+
+
+def test_unknown_numpy_functions_run_on_eager_tensors_as_on_their_arrays():
+    t = gradjit.tensor(X)
+    np.testing.assert_allclose(np.fft.rfft(t), np.fft.rfft(X))
