@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import os
 import re
 import threading
 
 import numpy as np
 
+from gradjit import ops
 from gradjit.ir import GuardFailed, ShapeError, interpret, verify
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.passes import optimize
@@ -359,19 +361,30 @@ def _flat_count(structure) -> int:
 
 
 def _scalar_output(value, name):
+    """The value to differentiate: a float scalar. A size-1 array counts as its one element
+    (as PyTorch's backward and HIPS autograd take it), and a float that depends on no input
+    (a constant function) has a zero gradient."""
     inner = L.unwrap(value)
+    if isinstance(inner, float) and not _converted(current_trace()):
+        inner = np.float64(inner)
     if isinstance(inner, Traced) or hasattr(inner, "shape") and hasattr(inner, "dtype"):
         shape, dtype = tuple(inner.shape), str(inner.dtype)
-        if shape != () or "float" not in dtype:
+        if math.prod(shape) != 1 or "float" not in dtype:
             raise TypeError(f"grad of {name}: the function must return a float scalar, not an "
                             f"array of shape {shape} and dtype {dtype} (reduce it, e.g. "
                             ".sum(), or use jit to get the array)")
-        return inner
+        return ops.reshape(inner, ()) if shape else inner
     kind = type(value).__name__
-    hint = (" (float()/item() cut it off from the inputs: return the array)"
+    hint = (" (float()/int()/item() cut it off from the inputs: return the array)"
             if isinstance(value, (int, float)) else "")
     raise TypeError(f"grad of {name}: the function must return a float scalar array, not a "
                     f"{kind}{hint}")
+
+
+def _converted(trace) -> bool:
+    """Whether the function turned a traced value into a Python number: a float it returns
+    then most likely came from it, cut off from the inputs."""
+    return any(g.what.startswith("item()") for g in trace.guards)
 
 
 def _tree_outputs(out):

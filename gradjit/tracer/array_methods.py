@@ -175,7 +175,7 @@ class ArrayMethods:
         from gradjit.tracer.trace import source_line, user_site
         site = user_site()
         raise TracerArrayConversionError(
-            f"np.asarray()/np.array() was called on a traced value {self.ir_type} at {site}: "
+            f"a traced value {self.ir_type} was converted to a numpy array at {site}: "
             f"{source_line(site)}\n  A traced value has no fixed numpy value: the function is "
             "compiled for all inputs of this shape. Keep it a traced array (numpy functions "
             "and operators work on it directly), use .item()/float() for one number (it "

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from gradjit.tracer.trace import Trace, Traced
+from gradjit.tracer.trace import Trace, Traced, plain_array
 
 
 def tensor_type():
@@ -23,7 +23,7 @@ def is_tensor(x) -> bool:
 
 def signature(x):
     """What the compiled program's validity depends on: type, shape and dtype."""
-    if isinstance(x, np.ndarray):
+    if type(x) is np.ndarray:
         return (x.shape, x.dtype)
     if isinstance(x, (bool, int, float)):
         return type(x)
@@ -32,11 +32,11 @@ def signature(x):
 
 
 def to_array(x) -> np.ndarray:
-    if isinstance(x, np.ndarray):
+    if type(x) is np.ndarray and x.dtype.kind in "biuf":
         return x
     if is_tensor(x):
         return np.asarray(x._value)
-    return np.asarray(x)
+    return plain_array(x)
 
 
 def traced_input(trace: Trace, x, name: str):

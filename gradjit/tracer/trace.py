@@ -61,6 +61,25 @@ def _short(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+def plain_array(x) -> np.ndarray:
+    """Data whose meaning numpy's plain arrays would lose is refused, not converted: a masked
+    array's mask, np.matrix's operators, objects and strings."""
+    if type(x) is np.ndarray and x.dtype.kind in "biuf":
+        return x
+    if isinstance(x, np.ma.MaskedArray):
+        raise TypeError("gradjit does not take masked arrays (np.ma.MaskedArray): their mask "
+                        "would be ignored; pass x.filled(value) or np.where(x.mask, fill, "
+                        "x.data) as a plain array")
+    if isinstance(x, np.matrix):
+        raise TypeError("gradjit does not take np.matrix (its * is a matrix product); pass "
+                        "np.asarray(m) and use @")
+    array = np.asarray(x)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"gradjit takes arrays of bool, integer and float dtypes, not "
+                        f"{array.dtype} (given a {type(x).__name__})")
+    return array
+
+
 @dataclass(frozen=True)
 class GuardInfo:
     site: str | None
@@ -134,7 +153,7 @@ class Trace:
                 concrete.append(a)
                 operands.append(a)
             else:
-                concrete.append(np.asarray(a))
+                concrete.append(plain_array(a))
                 operands.append(self.lift(concrete[-1]))
                 weak = False
         site = self.site_now()

@@ -1,0 +1,67 @@
+"""numpy's constructors on traced values: np.array/np.asarray of nested lists that mix traced
+values and constants, np.r_ and np.c_, with numpy's values, dtypes and gradients."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.e2e.checks import central_differences
+
+X = np.array([0.5, 1.5, -2.0])
+
+CASES = {
+    "array-of-rows": lambda x: np.array([x, x ** 2, np.ones(3)]) * np.array([[1.0], [2.0], [3]]),
+    "array-of-scalars": lambda x: np.array([x[0] * x[1], 2.0, x[2]]),
+    "nested": lambda x: np.array([[x[0], 1.0], [x[1], x[2] ** 3]]),
+    "asarray": lambda x: np.asarray(x) * 2,
+    "asarray-dtype": lambda x: np.asarray([x, x], dtype=np.float32),
+    "ndmin": lambda x: np.array(x, ndmin=3),
+    "tuple": lambda x: np.array((x, -x)),
+    "ascontiguous": lambda x: np.ascontiguousarray([x[::-1], x]),
+    "r_": lambda x: np.r_[x, 0.0, [1.0, 2.0], x[:2]],
+    "r_-slice": lambda x: np.r_[x, 1:4],
+    "c_": lambda x: np.c_[x, 2 * x, np.ones(3)],
+    "c_-matrix": lambda x: np.c_[np.stack([x, x]), [7.0, 8.0]],
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_values_and_dtypes_equal_numpy(name):
+    fn = CASES[name]
+    want, got = fn(X), gradjit.jit(fn)(X)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n != "asarray-dtype"])
+def test_gradients_match_central_differences(name):
+    weights = np.random.default_rng(1).uniform(0.5, 1.5, CASES[name](X).shape)
+
+    def scalar(x):
+        return np.sum(CASES[name](x) * weights)
+    np.testing.assert_allclose(gradjit.grad(scalar)(X), central_differences(scalar, (X,), 0),
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_a_python_float_next_to_float32_gives_float64_as_in_numpy():
+    x = X.astype(np.float32)
+    got = gradjit.jit(lambda x: np.array([x[0], 1.0]))(x)
+    assert got.dtype == np.array([x[0], 1.0]).dtype
+
+
+def test_ragged_lists_are_refused_as_numpy_refuses_them():
+    with pytest.raises(ValueError, match="inhomogeneous shape"):
+        gradjit.jit(lambda x: np.array([x, x[:2]]))(X)
+
+
+def test_directives_of_r_are_refused_on_traced_values():
+    with pytest.raises(TypeError, match="directive '0,2'"):
+        gradjit.jit(lambda x: np.r_['0,2', x, x])(X)
+
+
+def test_outside_a_trace_the_constructors_are_numpy_own():
+    assert np.array([1, 2]).dtype == np.int64
+    assert np.array([1], ndmin=3).shape == (1, 1, 1)
+    np.testing.assert_array_equal(np.r_[1:4, 7], [1, 2, 3, 7])
+    np.testing.assert_array_equal(np.c_[[1, 2], [3, 4]], [[1, 3], [2, 4]])
+    assert np.asarray([1.0], dtype=np.float32).dtype == np.float32
+    assert len(np.r_) == 0
