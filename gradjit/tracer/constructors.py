@@ -18,6 +18,7 @@ from gradjit.tracer.leaves import is_traced, unwrap
 from gradjit.tracer.trace import current_trace
 
 _CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
+NAMES = [f"np.{name}" for name in _CONSTRUCTORS] + ["np.r_", "np.c_"]
 
 
 def holds_traced(obj) -> bool:

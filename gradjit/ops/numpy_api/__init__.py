@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from gradjit.ops.numpy_api import basics
 
-UFUNCS = {**basics.UFUNCS}
-FUNCTIONS = {**basics.FUNCTIONS}
+# title -> the module of that area's names
+AREAS = {"Arithmetic, common reductions and shapes": basics}
+UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
+FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 
 
 def numpy_name(func) -> str:
@@ -40,3 +42,19 @@ def apply_function(func, args, kwargs):
         raise TypeError(f"{numpy_name(func)} is not supported on traced values; supported: "
                         + ", ".join(sorted(numpy_name(f) for f in FUNCTIONS)))
     return fn(*args, **kwargs)
+
+
+def surface_table(more: dict[str, list[str]]) -> str:
+    """The supported numpy names as a Markdown table, a row per area (the README's); `more`
+    adds areas served outside these tables (title -> names)."""
+    rows, every = ["| Area | numpy names |", "|---|---|"], set()
+    areas = {title: _names(area) for title, area in AREAS.items()} | more
+    for title, names in areas.items():
+        every |= set(names)
+        rows.append(f"| {title} | {', '.join(f'`{n}`' for n in sorted(names))} |")
+    return "\n".join(rows) + f"\n\n{len(every)} names in all."
+
+
+def _names(area) -> set[str]:
+    return ({f"np.{u.__name__}" for u in getattr(area, "UFUNCS", {})}
+            | {numpy_name(f) for f in getattr(area, "FUNCTIONS", {})})
