@@ -17,6 +17,7 @@ from gradjit.ir import GuardFailed, ShapeError, interpret, verify
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.passes import optimize
 from gradjit.ir.symbolic_simplify import simplify_elementwise
+from gradjit.ops.numpy_api import NotSupported
 from gradjit.tracer import leaves as L
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry
@@ -136,7 +137,7 @@ class Transformed:
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
-            except ShapeError as error:
+            except (ShapeError, NotSupported) as error:
                 raise locate(error) from None
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)

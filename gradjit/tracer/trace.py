@@ -43,7 +43,7 @@ def source_line(site: str | None) -> str:
     return linecache.getline(path, int(line)).strip() if line.isdigit() else ""
 
 
-def locate(error: ShapeError) -> ShapeError:
+def locate(error: TypeError) -> TypeError:
     """The error with the user's line that raised it (the innermost frame outside gradjit)."""
     if "\n  at " in str(error):
         return error
@@ -53,7 +53,7 @@ def locate(error: ShapeError) -> ShapeError:
         if not path.startswith(_INTERNAL):
             site = f"{_short(path)}:{tb.tb_lineno}"
         tb = tb.tb_next
-    return ShapeError(f"{error}\n  at {site}: {source_line(site)}") if site else error
+    return type(error)(f"{error}\n  at {site}: {source_line(site)}") if site else error
 
 
 def _short(path: str) -> str:

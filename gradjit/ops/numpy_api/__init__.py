@@ -7,6 +7,10 @@ this module joins them and answers numpy's dispatch.
 """
 from __future__ import annotations
 
+import difflib
+
+import numpy as np
+
 from gradjit.ops.numpy_api import basics
 
 # title -> the module of that area's names
@@ -22,25 +26,59 @@ def numpy_name(func) -> str:
     return f"{prefix}.{getattr(func, '__name__', repr(func))}"
 
 
+class NotSupported(TypeError):
+    """A numpy name gradjit does not compute on traced values or Tensors."""
+
+
+def _suggestions(name: str, known: set[str]) -> str:
+    namespace = name.rsplit(".", 1)[0]
+    near = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    siblings = sorted(k for k in known if k.rsplit(".", 1)[0] == namespace)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    where = (f"supported in {namespace}: {', '.join(siblings)}" if siblings and namespace != "np"
+             else "README.md lists every supported numpy name")
+    return f"{hint} ({where})"
+
+
+# ufunc.reduce and ufunc.accumulate as the numpy functions they equal
+_REDUCE = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min,
+           np.logical_and: np.all, np.logical_or: np.any}
+_ACCUMULATE = {np.add: np.cumsum, np.multiply: np.cumprod}
+
+
 def apply_ufunc(ufunc, method, inputs, kwargs):
     fn = UFUNCS.get(ufunc)
-    if method != "__call__" or fn is None:
-        name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
-        raise TypeError(f"{name} is not supported on traced values; supported ufuncs: "
-                        + ", ".join(sorted(u.__name__ for u in UFUNCS)))
+    name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    if fn is None or method not in ("__call__", "outer", "reduce", "accumulate"):
+        known = {f"np.{u.__name__}" for u in UFUNCS} | {f"np.{u.__name__}.outer" for u in UFUNCS}
+        raise NotSupported(f"{name} is not supported on traced values"
+                           f"{_suggestions(name, known)}")
+    if method in ("reduce", "accumulate"):
+        equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
+        if equal is None:
+            known = {f"np.{u.__name__}.{method}" for u in _REDUCE}
+            raise NotSupported(f"{name} is not supported on traced values"
+                               f"{_suggestions(name, known)}")
+        return apply_function(equal, inputs, {"axis": 0, **kwargs})
     if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
-        raise TypeError(f"np.{ufunc.__name__}: out= and where= are not supported when tracing")
+        raise TypeError(f"{name}: out= and where= are not supported when tracing")
+    from gradjit import ops
     if kwargs.get("dtype") is not None:
-        from gradjit import ops
         inputs = [ops.astype(x, kwargs["dtype"]) for x in inputs]
+    if method == "outer":  # every pair: the first operand's axes before the second's
+        a, b = inputs
+        rank_b = len(ops.shape_of(b))
+        inputs = (ops.reshape(a, ops.shape_of(a) + (1,) * rank_b), b)
     return fn(*inputs)
 
 
 def apply_function(func, args, kwargs):
     fn = FUNCTIONS.get(func)
     if fn is None:
-        raise TypeError(f"{numpy_name(func)} is not supported on traced values; supported: "
-                        + ", ".join(sorted(numpy_name(f) for f in FUNCTIONS)))
+        name = numpy_name(func)
+        known = {numpy_name(f) for f in FUNCTIONS} | {f"np.{u.__name__}" for u in UFUNCS}
+        raise NotSupported(f"{name} is not supported on traced values"
+                           f"{_suggestions(name, known)}")
     return fn(*args, **kwargs)
 
 

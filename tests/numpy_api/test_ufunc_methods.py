@@ -1,0 +1,42 @@
+"""ufunc methods on traced values: outer for every supported binary ufunc, reduce and
+accumulate where numpy has a function that equals them; unsupported names raise an error that
+names them in full, suggests near names and points at the user's line."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.numpy_api.check import check_grad, check_values
+
+X = np.random.default_rng(2).uniform(0.5, 2.0, (2, 3))
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply, np.true_divide,
+                                   np.maximum, np.power, np.less])
+def test_outer(ufunc):
+    check_values(lambda x: ufunc.outer(x[0], x), X, backends=("cpu",))
+
+
+def test_outer_gradient():
+    check_grad(lambda x: np.multiply.outer(x[0], x[1]) + np.subtract.outer(x, x[1]), X,
+               backends=("cpu",))
+
+
+@pytest.mark.parametrize("ufunc,axis", [(np.add, 0), (np.add, None), (np.maximum, -1),
+                                        (np.minimum, (0, 1))])
+def test_reduce(ufunc, axis):
+    check_values(lambda x: ufunc.reduce(x, axis=axis), X, backends=("cpu",))
+
+
+def test_logical_reduce():
+    check_values(lambda x: (np.logical_and.reduce(x > 1), np.logical_or.reduce(x > 1, axis=1)),
+                 X, backends=("cpu",))
+
+
+def test_unsupported_names_are_named_in_full_with_near_names_and_the_line():
+    def f(x):
+        return np.linalg.eig(x)  # the offending line
+    with pytest.raises(TypeError, match=r"np\.linalg\.eig is not supported") as info:
+        gradjit.jit(f)(np.eye(2))
+    assert "the offending line" in str(info.value) and "test_ufunc_methods.py:" in str(info.value)
+    with pytest.raises(TypeError, match=r"np\.subtract\.reduce .*did you mean np\.add\.reduce"):
+        gradjit.jit(lambda x: np.subtract.reduce(x))(X)
