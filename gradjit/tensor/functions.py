@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 
+from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor.arith import operand
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
@@ -74,6 +75,7 @@ def where(condition, input, other):
     return (input if hasattr(input, "_edge") else tensor(input)).where(condition, other)
 
 
+@accept_numpy_names
 def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     return write_out("cat", lambda: _cat(tensors, dim), tensors, out)
@@ -82,6 +84,7 @@ def cat(tensors, dim=0, *, out=None):
 concat = concatenate = cat
 
 
+@accept_numpy_names
 def stack(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     return write_out("stack", lambda: _stack(tensors, dim), tensors, out)

@@ -1,6 +1,7 @@
 """The Tensor class: storage and autograd core plus its operations, and the _ forms."""
 from __future__ import annotations
 
+from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
@@ -15,6 +16,7 @@ def _inplace(name, grad_fn=None, write=True):
     return method
 
 
+@accept_numpy_names_in
 class Tensor(ArithMixin, ShapeMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 

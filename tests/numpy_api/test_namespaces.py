@@ -89,3 +89,16 @@ def test_numpy_functions_on_eager_tensors_keep_autograd():
 def test_unknown_numpy_functions_run_on_eager_tensors_as_on_their_arrays():
     t = gradjit.tensor(X)
     np.testing.assert_allclose(np.fft.rfft(t), np.fft.rfft(X))
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, m: m.sum(t, axis=1, keepdims=True), lambda t, m: t.mean(axis=0),
+    lambda t, m: m.std(t, axis=1), lambda t, m: m.amax(t, axis=1, keepdims=True),
+    lambda t, m: m.cat([t, t], axis=1), lambda t, m: m.stack([t, t], axis=-1),
+    lambda t, m: m.logsumexp(t, axis=0), lambda t, m: t.unsqueeze(axis=1),
+])
+def test_pytorch_takes_numpy_keyword_names_as_torch_does(call):
+    torch = pytest.importorskip("torch")
+    want = call(torch.tensor(X), torch)
+    got = call(gradjit.tensor(X), gradjit)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
