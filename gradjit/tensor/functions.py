@@ -6,7 +6,7 @@ import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor.arith import operand
-from gradjit.tensor.factories import tensor
+from gradjit.tensor.factories import is_traced, tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
@@ -32,6 +32,7 @@ def write_out(name, result_fn, inputs, out):
 def _function(name):
     def function(input, *args, out=None, **kwargs):
         method = getattr(operand(input), name)
+        args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
     function.__name__ = name
     return function

@@ -102,3 +102,21 @@ def test_pytorch_takes_numpy_keyword_names_as_torch_does(call):
     want = call(torch.tensor(X), torch)
     got = call(gradjit.tensor(X), gradjit)
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+def pytorch_style_everywhere(x):
+    positive = gradjit.where(x > 0, x, 0.0).sum() + gradjit.clamp(x, min=0).sum()
+    products = gradjit.matmul(x, x).sum() + gradjit.mm(x, x).sum()
+    joined = gradjit.cat([x, x], dim=0).sum() + gradjit.stack([x, x]).sum()
+    return positive + products + joined + gradjit.relu(x).sum()
+
+
+def test_gradjit_functions_take_traced_numpy_values_in_every_argument():
+    x = X[:, :3]
+    value, grad = gradjit.value_and_grad(pytorch_style_everywhere)(x)
+    t = gradjit.tensor(x, requires_grad=True)
+    eager = pytorch_style_everywhere(t)
+    eager.backward()
+    assert isinstance(grad, np.ndarray)
+    np.testing.assert_allclose(float(value), eager.item(), rtol=1e-12)
+    np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-12)
