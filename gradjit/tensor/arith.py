@@ -351,7 +351,8 @@ class ArithMixin:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
         _float_only("linalg.vector_norm", x)
-        return apply("LinalgVectorNormBackward0", _vector_norm, x, p, _dims(dim), keepdim)
+        return apply("LinalgVectorNormBackward0", ops.vector_norm, x, 2 if p == "fro" else p,
+                     _dims(dim), keepdim)
 
     def logsumexp(self, dim, keepdim=False):
         return apply("LogsumexpBackward0", ops.logsumexp, self, _dims(dim), keepdim)
@@ -476,17 +477,6 @@ def _check_matrices(a, b):
     (n, k), (k2, m) = a.shape, b.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-
-
-def _vector_norm(x, p, dim, keepdim):
-    if p in ("fro", 2, 2.0):
-        return ops.norm(x, dim, keepdim)
-    magnitude = ops.abs_(x)
-    if p in (math.inf, "inf"):
-        return ops.amax(magnitude, dim, keepdim)
-    if p == 1:
-        return ops.sum_(magnitude, dim, keepdim)
-    return ops.power(ops.sum_(ops.power(magnitude, p), dim, keepdim), 1.0 / p)
 
 
 def _variance(x, dim, unbiased, keepdim, correction):

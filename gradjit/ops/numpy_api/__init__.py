@@ -7,10 +7,10 @@ this module joins them and answers numpy's dispatch.
 """
 from __future__ import annotations
 
-from gradjit.ops.numpy_api import basics
+from gradjit.ops.numpy_api import basics, contract
 
-UFUNCS = {**basics.UFUNCS}
-FUNCTIONS = {**basics.FUNCTIONS}
+UFUNCS = {**basics.UFUNCS, **contract.UFUNCS}
+FUNCTIONS = {**basics.FUNCTIONS, **contract.FUNCTIONS}
 
 
 def numpy_name(func) -> str:
@@ -31,7 +31,9 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
     if kwargs.get("dtype") is not None:
         from gradjit import ops
         inputs = [ops.astype(x, kwargs["dtype"]) for x in inputs]
-    return fn(*inputs)
+    # Generalized ufuncs (np.vecdot, np.matvec) take their core axes as keywords.
+    core = {k: kwargs[k] for k in ("axis", "axes", "keepdims") if k in kwargs}
+    return fn(*inputs, **core)
 
 
 def apply_function(func, args, kwargs):
