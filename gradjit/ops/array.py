@@ -256,8 +256,11 @@ def stack(xs, axis=0):
 
 
 def matmul(a, b):
-    """numpy's matmul: 1-d operands gain and lose a unit axis, batch axes broadcast."""
+    """numpy's matmul: 1-d operands gain and lose a unit axis, batch axes broadcast; bools
+    multiply as integers, nonzero sums being True."""
     dt = result_type(a, b)
+    if dt.is_bool:
+        return ne(matmul(astype(a, int64), astype(b, int64)), 0)
     x, y = astype(a, dt), astype(b, dt)
     xs, ys = ir_type(x).shape, ir_type(y).shape
     if not xs or not ys:

@@ -9,14 +9,19 @@ import numpy as np
 
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.array import (concatenate, eq, matmul, mul, normalize_axes, reshape, sub,
-                               transpose)
+from gradjit.ops.array import (concatenate, eq, logical_and, matmul, mul, normalize_axes,
+                               reshape, sub, transpose, where)
 from gradjit.ops.contraction import contract
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, result_type
 
 
 def _shape(x):
     return () if is_python_scalar(x) else ir_type(x).shape
+
+
+def _times(a, b):
+    """Elementwise product; of bools, their conjunction (numpy's multiply of bools)."""
+    return logical_and(a, b) if result_type(a, b).is_bool else mul(a, b)
 
 
 def _labels(prefix, rank):
@@ -35,7 +40,7 @@ def tensordot(a, b, axes=2):
     if isinstance(axes, (int, np.integer)):
         n = operator.index(axes)
         if n < 0 or n > min(len(sa), len(sb)):
-            raise ValueError(f"tensordot: axes={n} does not fit shapes {sa} and {sb}")
+            raise IndexError(f"tensordot: axes={n} does not fit shapes {sa} and {sb}")
         axes_a, axes_b = list(range(len(sa) - n, len(sa))), list(range(n))
     else:
         axes_a, axes_b = ([x] if isinstance(x, (int, np.integer)) else list(x) for x in axes)
@@ -56,7 +61,7 @@ def dot(a, b):
     """numpy's dot: dot(a, b)[i, j, k, m] = sum(a[i, j, :] * b[k, :, m])."""
     sa, sb = _shape(a), _shape(b)
     if not sa or not sb:
-        return mul(a, b)
+        return _times(a, b)
     ib = 0 if len(sb) == 1 else len(sb) - 2
     if sa[-1] != sb[ib]:
         raise _not_aligned(sa, sb, len(sa) - 1, ib)
@@ -67,7 +72,7 @@ def inner(a, b):
     """Sum over the last axes of both."""
     sa, sb = _shape(a), _shape(b)
     if not sa or not sb:
-        return mul(a, b)
+        return _times(a, b)
     if sa[-1] != sb[-1]:
         raise _not_aligned(sa, sb, len(sa) - 1, len(sb) - 1)
     return tensordot(a, b, ([-1], [-1]))
@@ -82,7 +87,7 @@ def vdot(a, b):
 
 
 def outer(a, b):
-    return mul(reshape(a, (-1, 1)), reshape(b, (1, -1)))
+    return _times(reshape(a, (-1, 1)), reshape(b, (1, -1)))
 
 
 def kron(a, b):
@@ -93,7 +98,7 @@ def kron(a, b):
     sa, sb = (1,) * (rank - len(sa)) + sa, (1,) * (rank - len(sb)) + sb
     x = reshape(a, tuple(d for n in sa for d in (n, 1))) if not is_python_scalar(a) else a
     y = reshape(b, tuple(d for n in sb for d in (1, n))) if not is_python_scalar(b) else b
-    return reshape(mul(x, y), tuple(p * q for p, q in zip(sa, sb)))
+    return reshape(_times(x, y), tuple(p * q for p, q in zip(sa, sb)))
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
@@ -150,6 +155,8 @@ def multi_dot(arrays):
     arrays = list(arrays)
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
+    if len(arrays) == 2:  # as numpy: a plain dot, whatever the ranks
+        return dot(*arrays)
     first, last = _shape(arrays[0]), _shape(arrays[-1])
     mats = list(arrays)
     if len(first) == 1:
@@ -206,7 +213,9 @@ def matrix_power(a, n):
     if n == 0:
         rows = S.iota(shape=shape, dtype="i64", axis=len(shape) - 2)
         cols = S.iota(shape=shape, dtype="i64", axis=len(shape) - 1)
-        return astype(eq(rows, cols), ir_type(a).dtype)
+        # Selected over `a` so that the result depends on it (a zero gradient, a Tensor for
+        # Tensor input) without arithmetic on its values.
+        return where(np.ones(shape, bool), astype(eq(rows, cols), ir_type(a).dtype), a)
     result, square = None, a
     while n:
         if n & 1:

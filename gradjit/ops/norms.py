@@ -89,9 +89,13 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if len(shape) not in (1, 2):
             raise ValueError("Improper number of dimensions to norm.")
         axis = tuple(range(len(shape)))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    if not all(isinstance(a, int) for a in axes):
-        raise TypeError("'axis' must be None, an integer or a tuple of integers")
+    if isinstance(axis, tuple):
+        axes = axis
+    else:
+        try:  # numpy's rule: anything int() takes
+            axes = (int(axis),)
+        except (TypeError, ValueError):
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from None
     if len(axes) == 1:
         return vector_norm(x, ord, normalize_axis_index(axes[0], len(shape)), keepdims)
     if len(axes) == 2:

@@ -434,8 +434,6 @@ class ArithMixin:
                                f"got {self.numel()} and {other.numel()} elements respectively")
         return apply("DotBackward0", ops.dot, self, other)
 
-    inner = dot
-
     def mv(self, vec):
         return apply("MvBackward0", ops.matmul, self, vec)
 
