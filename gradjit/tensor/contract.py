@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradjit import ops
 from gradjit.ops.contraction import parse
 from gradjit.tensor.arith import apply, operand
@@ -44,10 +46,10 @@ def einsum(equation, *operands):
     operands = tuple(operand(t) for t in operands)
     _same_dtype("einsum()", operands)
     inputs, output = parse(equation.replace(" ", ""), [tuple(t.shape) for t in operands])
-    if len(operands) > 1:
-        name = "ViewBackward0"
+    summed = set().union(*inputs) - set(output)
+    if len(operands) > 1:  # PyTorch's last step: a reshaped bmm, or a plain product
+        name = "ViewBackward0" if summed else "MulBackward0"
     else:
-        summed = set(inputs[0]) - set(output)
         name = "SumBackward1" if summed else "PermuteBackward0"
     return _checked("einsum", name, lambda *xs: ops.einsum(equation, *xs, optimize="greedy"),
                     *operands)
@@ -105,6 +107,11 @@ def multi_dot(tensors):
     if len(tensors) < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
     _same_dtype("multi_dot()", tensors)
+    for i, t in enumerate(tensors):
+        end = "first" if i == 0 else "last" if i == len(tensors) - 1 else None
+        if t.dim() != 2 and (end is None or t.dim() != 1):
+            where = f"the {end} tensor must be 1D or 2D" if end else f"tensor {i} must be 2D"
+            raise RuntimeError(f"multi_dot(): {where} but got {t.dim()}D")
     return _checked("multi_dot", "ViewBackward0", lambda *xs: ops.multi_dot(xs), *tensors)
 
 
@@ -132,8 +139,16 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
                         "not str")
     x = x if dtype is None else x.to(dtype)
     _floating("linalg.vector_norm", x)
+    if ord == 0:  # a count: PyTorch still links it to x, with a zero gradient
+        return apply("LinalgVectorNormBackward0", _count_nonzero, x, _dims(dim), keepdim)
     return _checked("linalg.vector_norm", "LinalgVectorNormBackward0",
                     lambda t: ops.vector_norm(t, ord, _dims(dim), keepdim), x)
+
+
+def _count_nonzero(x, dim, keepdim):
+    count = ops.vector_norm(x, 0, dim, keepdim)
+    linked = ops.sum_(ops.mul(x, 0), dim, keepdim)  # never selected: only its zero gradient
+    return ops.where(np.ones(ops.shape_of(count), bool), count, linked)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
