@@ -28,9 +28,8 @@ def _labels(prefix, rank):
     return tuple(f"{prefix}{i}" for i in range(rank))
 
 
-def _not_aligned(sa, sb, ia, ib):
-    return ValueError(f"shapes {sa} and {sb} not aligned: {sa[ia]} (dim {ia}) != "
-                      f"{sb[ib]} (dim {ib})")
+def _not_aligned(sa, sb, ia, ib) -> str:
+    return f"shapes {sa} and {sb} not aligned: {sa[ia]} (dim {ia}) != {sb[ib]} (dim {ib})"
 
 
 def tensordot(a, b, axes=2):
@@ -64,7 +63,7 @@ def dot(a, b):
         return _times(a, b)
     ib = 0 if len(sb) == 1 else len(sb) - 2
     if sa[-1] != sb[ib]:
-        raise _not_aligned(sa, sb, len(sa) - 1, ib)
+        raise ValueError(_not_aligned(sa, sb, len(sa) - 1, ib))
     return tensordot(a, b, ([len(sa) - 1], [ib]))
 
 
@@ -74,7 +73,7 @@ def inner(a, b):
     if not sa or not sb:
         return _times(a, b)
     if sa[-1] != sb[-1]:
-        raise _not_aligned(sa, sb, len(sa) - 1, len(sb) - 1)
+        raise ValueError(_not_aligned(sa, sb, len(sa) - 1, len(sb) - 1))
     return tensordot(a, b, ([-1], [-1]))
 
 
@@ -170,7 +169,7 @@ def multi_dot(arrays):
     dims = [_shape(mats[0])[0]] + [_shape(m)[1] for m in mats]
     for i, m in enumerate(mats[1:], 1):
         if _shape(m)[0] != dims[i]:
-            raise _not_aligned(_shape(mats[i - 1]), _shape(m), 1, 0)
+            raise ValueError(_not_aligned(_shape(mats[i - 1]), _shape(m), 1, 0))
     out = _chain(mats, _chain_order(dims), 0, len(mats) - 1)
     shape = tuple(d for d, vector in ((dims[0], len(first) == 1), (dims[-1], len(last) == 1))
                   if not vector)
