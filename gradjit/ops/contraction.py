@@ -134,12 +134,14 @@ def _label_sizes(inputs, shapes) -> dict[str, int]:
     """The size of each label; size 1 broadcasts against any other size, as in numpy."""
     sizes = {}
     for i, (labels, shape) in enumerate(zip(inputs, shapes)):
+        own = {}  # a label repeated in one operand (a diagonal) has one size, no broadcasting
         for label, d in zip(labels, shape):
             known = sizes.get(label, 1)
-            if d != known and 1 not in (d, known):
+            if own.get(label, d) != d or (d != known and 1 not in (d, known)):
                 name = "a '...' dimension" if label.startswith(".") else f"subscript {label!r}"
-                raise ValueError(f"einsum: {name} has size {known} in an earlier operand and "
-                                 f"{d} in operand {i}")
+                raise ValueError(f"einsum: {name} has sizes {own.get(label, known)} and {d} "
+                                 f"in operand {i}")
+            own[label] = d
             sizes[label] = d if known == 1 else known
     return sizes
 

@@ -106,7 +106,8 @@ def test_optimal_order_is_cheapest():
 
 
 EINSUM_ERRORS = [
-    ("ij,jk", [(2, 3), (4, 5)], "size 3 in an earlier operand and 4"),
+    ("ij,jk", [(2, 3), (4, 5)], "'j' has sizes 3 and 4 in operand 1"),
+    ("ii", [(1, 3)], "'i' has sizes 1 and 3 in operand 0"),
     ("ij->k", [(2, 3)], "output subscript 'k' appears in no input"),
     ("ii->ii", [(2, 2)], "'i' appears more than once"),
     ("ijk", [(2, 3)], "operand 0 has 2 dimension"),
