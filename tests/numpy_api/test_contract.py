@@ -10,6 +10,10 @@ from gradjit import ops
 from tests.numpy_api.check import check_grad, check_values
 
 RNG = np.random.default_rng(7)
+# numpy's own warnings on inputs these tests use on purpose (2-vectors in cross, |0|^-p).
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Arrays of 2-dimensional vectors:DeprecationWarning",
+    "ignore:divide by zero:RuntimeWarning")
 
 
 def r(*shape, dtype=np.float64):
@@ -154,6 +158,9 @@ PRODUCTS = [
     ("dot 1d2d", lambda a, b: np.dot(a, b), (3,), (3, 2)),
     ("dot 0d", lambda a, b: np.dot(a, b), (), (2, 3)),
     ("dot 1d", lambda a, b: np.dot(a, b), (4,), (4,)),
+    ("dot empty", lambda a, b: np.dot(a, b), (0, 3), (3, 2)),
+    ("inner empty sum", np.inner, (2, 0), (3, 0)),
+    ("kron empty", np.kron, (2, 0), (3,)),
     ("vdot", np.vdot, (2, 3), (6,)),
     ("inner", np.inner, (2, 3), (4, 3)),
     ("inner 0d", np.inner, (2,), ()),

@@ -11,6 +11,7 @@ import gradjit
 torch = pytest.importorskip("torch")
 
 rng = np.random.default_rng(11)
+pytestmark = pytest.mark.filterwarnings("ignore:Using torch.cross without:UserWarning")
 
 
 def r(*shape):
