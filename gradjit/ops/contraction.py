@@ -261,23 +261,43 @@ def _tree_to_path(best, full, n):
 
 
 def _report(inputs, output, sizes, path) -> str:
+    """numpy's einsum_path report: scalings, multiply-add counts (numpy's formula: the size
+    of all labels involved, times the terms, plus one when a sum is taken) and each step."""
     def text(labels):
-        return "".join("..." if l == ".0" else "" if l.startswith(".") else l for l in labels)
+        dots = [label for label in labels if label.startswith(".")]
+        return "".join("..." if dots and label == dots[0] else "" if label in dots else label
+                       for label in labels)
+
+    def flops(labels, terms, summed):
+        return _flops(labels, sizes) * (max(1, terms - 1) + bool(summed))
+
     current = [tuple(labels) for labels in inputs]
-    lines = [f"  Complete contraction:  {','.join(map(text, current))}->{text(output)}",
-             f"         Naive scaling:  {len(set().union(*current))}",
-             "scaling   current   remaining"]
+    everything = set().union(*current)
+    naive = flops(everything, len(current), everything - set(output))
+    steps, scaling, total, largest = [], 0, 0, 0
     for step in path:
         chosen = [current[i] for i in step]
         current = [c for k, c in enumerate(current) if k not in step]
         keep = frozenset(output).union(*current)
         joined = tuple(dict.fromkeys(itertools.chain(*chosen)))
-        result = tuple(l for l in joined if l in keep)
+        result = tuple(label for label in joined if label in keep)
         current.append(result)
+        scaling = max(scaling, len(joined))
+        total += flops(joined, len(chosen), set(joined) - keep)
+        largest = max(largest, _flops(result, sizes))
         remaining = ",".join(map(text, current)) + "->" + text(output)
-        lines.append(f"{len(joined):>4}   {','.join(map(text, chosen))}->{text(result)}   "
-                     f"{remaining}")
-    return "\n".join(lines)
+        current_text = ",".join(map(text, chosen)) + "->" + text(result)
+        steps.append(f"{len(joined):>4}    {current_text:>24} {remaining:>40}")
+    rule = "-" * 74
+    return "\n".join([
+        f"  Complete contraction:  {','.join(map(text, inputs))}->{text(output)}",
+        f"         Naive scaling:  {len(everything)}",
+        f"     Optimized scaling:  {scaling}",
+        f"      Naive FLOP count:  {naive:.3e}",
+        f"  Optimized FLOP count:  {total:.3e}",
+        f"   Theoretical speedup:  {naive / max(total, 1):.3f}",
+        f"  Largest intermediate:  {largest:.3e} elements",
+        rule, f"{'scaling':<8}{'current':>24}{'remaining':>41}", rule, *steps])
 
 
 # ---- lowering ----
