@@ -26,7 +26,9 @@ def einsum(*operands, optimize=False):
     arrays = [np.asarray(a) if is_python_scalar(a) or isinstance(a, (list, tuple)) else a
               for a in arrays]
     inputs, output = parse(subscripts, [ir_type(a).shape for a in arrays])
-    return contract(arrays, inputs, output, optimize)
+    # optimize=False is numpy's one loop nest over every label, which has no counterpart here:
+    # the contraction is pairwise either way, and the greedy order keeps intermediates small.
+    return contract(arrays, inputs, output, optimize or "greedy")
 
 
 def einsum_path(*operands, optimize="greedy", einsum_call=False):

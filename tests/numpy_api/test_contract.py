@@ -75,6 +75,16 @@ def test_einsum_interleaved_form():
     check_values(lambda x, y: np.einsum(x, [Ellipsis, 1], y, [1, 2]), a, b, backends=("cpu",))
 
 
+def test_optimize_false_still_avoids_outer_products():
+    """Left to right, 'ij,kl,jk' would build an (i, j, k, l) outer product first."""
+    a, b, c = r(2, 3), r(4, 5), r(3, 4)
+    lowered = gradjit.lower(gradjit.jit(lambda x, y, z: np.einsum("ij,kl,jk->il", x, y, z)),
+                            a, b, c)
+    assert "f64[2,3,4,5]" not in str(lowered.traced)
+    check_values(lambda x, y, z: np.einsum("ij,kl,jk->il", x, y, z), a, b, c,
+                 backends=("cpu",))
+
+
 def test_contractions_lower_to_one_matmul_per_pair():
     """A chain of three operands is two batched matmuls, with no broadcast of a product."""
     a, b, c = r(2, 3, 4), r(2, 4, 5), r(5, 6)
