@@ -171,3 +171,5 @@ def test_vector_norm_rejects_a_string_order_and_svd_orders_say_why():
         gradjit.linalg.vector_norm(gradjit.ones(3), "fro")
     with pytest.raises(TypeError, match="singular values"):
         gradjit.linalg.matrix_norm(gradjit.ones(3, 3), "nuc")
+    with pytest.raises(TypeError, match="ord='nuc' needs singular values"):
+        gradjit.norm(gradjit.ones(3, 3), p="nuc")
