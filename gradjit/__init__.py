@@ -14,6 +14,7 @@ from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,
                                       manual_seed, ones, ones_like, rand, rand_like, randint,
                                       randn, randn_like, tensor, zeros, zeros_like)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit import linalg  # noqa: E402,F401  (torch.linalg)
 from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401
                                       set_grad_enabled)
 from gradjit.tensor.printing import set_printoptions  # noqa: F401

@@ -2,7 +2,6 @@
 -1 in shapes), written with primitives so they run eagerly and under tracing alike."""
 from __future__ import annotations
 
-import builtins
 import math
 
 from gradjit.ir import elementwise as E
@@ -155,13 +154,6 @@ def _extremum(prim, name, x, axis, keepdims):
     return prim(x, axes=axes, keepdims=keepdims)
 
 
-def norm(x, axis=None, keepdims=False):
-    """The 2-norm; its gradient at 0 is 0 (a subgradient) instead of nan."""
-    squares = sum_(mul(x, x), axis, keepdims)
-    zero = eq(squares, 0)
-    return where(zero, 0, sqrt(where(zero, 1, squares)))
-
-
 def logsumexp(x, axis=None, keepdims=False):
     """log(sum(exp(x))), stable; rows of -inf give -inf and a zero gradient."""
     x = to_float(x)
@@ -264,8 +256,11 @@ def stack(xs, axis=0):
 
 
 def matmul(a, b):
-    """numpy's matmul: 1-d operands gain and lose a unit axis, batch axes broadcast."""
+    """numpy's matmul: 1-d operands gain and lose a unit axis, batch axes broadcast; bools
+    multiply as integers, nonzero sums being True."""
     dt = result_type(a, b)
+    if dt.is_bool:
+        return ne(matmul(astype(a, int64), astype(b, int64)), 0)
     x, y = astype(a, dt), astype(b, dt)
     xs, ys = ir_type(x).shape, ir_type(y).shape
     if not xs or not ys:
@@ -283,11 +278,3 @@ def matmul(a, b):
     shape = batch + (s1[-2],) * (len(xs) > 1) + (s2[-1],) * (len(ys) > 1)
     return reshape(out, shape)
 
-
-def dot(a, b):
-    ranks = (ir_type(a).rank, ir_type(b).rank)
-    if builtins.max(ranks) > 2:
-        raise ShapeError(f"dot supports operands of rank <= 2, got ranks {ranks}")
-    if 0 in ranks:
-        return mul(a, b)
-    return matmul(a, b)

@@ -351,7 +351,10 @@ class ArithMixin:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
         _float_only("linalg.vector_norm", x)
-        return apply("LinalgVectorNormBackward0", _vector_norm, x, p, _dims(dim), keepdim)
+        if p == "nuc":  # the one matrix norm of torch.norm: raises until there is an SVD
+            return ops.matrix_norm(x, p, _dims(dim) or (-2, -1), keepdim)
+        return apply("LinalgVectorNormBackward0", ops.vector_norm, x, 2 if p == "fro" else p,
+                     _dims(dim), keepdim)
 
     def logsumexp(self, dim, keepdim=False):
         return apply("LogsumexpBackward0", ops.logsumexp, self, _dims(dim), keepdim)
@@ -433,8 +436,6 @@ class ArithMixin:
                                f"got {self.numel()} and {other.numel()} elements respectively")
         return apply("DotBackward0", ops.dot, self, other)
 
-    inner = dot
-
     def mv(self, vec):
         return apply("MvBackward0", ops.matmul, self, vec)
 
@@ -476,17 +477,6 @@ def _check_matrices(a, b):
     (n, k), (k2, m) = a.shape, b.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-
-
-def _vector_norm(x, p, dim, keepdim):
-    if p in ("fro", 2, 2.0):
-        return ops.norm(x, dim, keepdim)
-    magnitude = ops.abs_(x)
-    if p in (math.inf, "inf"):
-        return ops.amax(magnitude, dim, keepdim)
-    if p == 1:
-        return ops.sum_(magnitude, dim, keepdim)
-    return ops.power(ops.sum_(ops.power(magnitude, p), dim, keepdim), 1.0 / p)
 
 
 def _variance(x, dim, unbiased, keepdim, correction):

@@ -6,6 +6,8 @@ import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor.arith import operand
+from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
+                                     tensordot, vdot)
 from gradjit.tensor.factories import is_traced, tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
@@ -60,6 +62,7 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
                                                        "unsqueeze"))
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
+ger = outer
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:

@@ -5,6 +5,7 @@ from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
+from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.shape import ShapeMixin
 
 
@@ -17,7 +18,7 @@ def _inplace(name, grad_fn=None, write=True):
 
 
 @accept_numpy_names_in
-class Tensor(ArithMixin, ShapeMixin, NumpyProtocol, TensorBase):
+class Tensor(ArithMixin, ContractMixin, ShapeMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

@@ -45,7 +45,7 @@ def test_reductions_with_negative_axes(axis, keepdims):
     np.testing.assert_allclose(O.sum_(x, axis, keepdims), np.sum(x, axis, keepdims=keepdims))
     np.testing.assert_allclose(O.mean(x, axis, keepdims), np.mean(x, axis, keepdims=keepdims))
     np.testing.assert_allclose(O.amax(x, axis, keepdims), np.max(x, axis, keepdims=keepdims))
-    np.testing.assert_allclose(O.norm(x, axis, keepdims),
+    np.testing.assert_allclose(O.vector_norm(x, 2, axis, keepdims),
                                np.sqrt(np.sum(x * x, axis, keepdims=keepdims)))
 
 

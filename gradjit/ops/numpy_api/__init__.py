@@ -11,10 +11,11 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics
+from gradjit.ops.numpy_api import basics, contract
 
 # title -> the module of that area's names
-AREAS = {"Arithmetic, common reductions and shapes": basics}
+AREAS = {"Arithmetic, common reductions and shapes": basics,
+         "Products, einsum and norms": contract}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 
@@ -69,7 +70,9 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
         a, b = inputs
         rank_b = len(ops.shape_of(b))
         inputs = (ops.reshape(a, ops.shape_of(a) + (1,) * rank_b), b)
-    return fn(*inputs)
+    # Generalized ufuncs (np.vecdot, np.matvec) take their core axes as keywords.
+    core = {k: kwargs[k] for k in ("axis", "axes", "keepdims") if k in kwargs}
+    return fn(*inputs, **core)
 
 
 def apply_function(func, args, kwargs):

@@ -1,0 +1,203 @@
+"""PyTorch's products and norms (torch.einsum, tensordot, kron, outer, inner, vdot, cross and
+torch.linalg's norms, multi_dot, matrix_power, vecdot) on the shared gradjit.ops functions,
+with PyTorch's argument names, dtype rules and grad_fn names."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ops.contraction import parse
+from gradjit.tensor.arith import apply, operand
+
+
+def _same_dtype(name, tensors):
+    first = tensors[0].dtype
+    for t in tensors[1:]:
+        if t.dtype is not first:
+            raise RuntimeError(f"{name}: expected all operands to have the same dtype, but "
+                               f"found {first.legacy} and {t.dtype.legacy}")
+
+
+def _checked(name, grad_fn, fn, *args):
+    """Run the shared op; its numpy-style ValueError becomes PyTorch's RuntimeError."""
+    try:
+        return apply(grad_fn, fn, *args)
+    except ValueError as error:
+        raise RuntimeError(f"{name}(): {error}") from None
+
+
+def _floating(name, x):
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
+                           f"Got {x.dtype.legacy}")
+
+
+def _dims(dim):
+    return tuple(dim) if isinstance(dim, (list, tuple)) else dim
+
+
+# ---- products ----
+
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    operands = tuple(operand(t) for t in operands)
+    _same_dtype("einsum()", operands)
+    inputs, output = parse(equation.replace(" ", ""), [tuple(t.shape) for t in operands])
+    summed = set().union(*inputs) - set(output)
+    if len(operands) > 1:  # PyTorch's last step: a reshaped bmm, or a plain product
+        name = "ViewBackward0" if summed else "MulBackward0"
+    else:
+        name = "SumBackward1" if summed else "PermuteBackward0"
+    return _checked("einsum", name, lambda *xs: ops.einsum(equation, *xs, optimize="greedy"),
+                    *operands)
+
+
+def tensordot(a, b, dims=2):
+    _same_dtype("tensordot()", (a, b))
+    return _checked("tensordot", "ViewBackward0", lambda x, y: ops.tensordot(x, y, dims), a, b)
+
+
+def kron(input, other):
+    return _checked("kron", "UnsafeViewBackward0", ops.kron, input, operand(other))
+
+
+def outer(input, vec2):
+    return _checked("outer", "MulBackward0", ops.outer, input, operand(vec2))
+
+
+def inner(input, other):
+    _same_dtype("inner()", (input, other))
+    if input.dim() == 0 or other.dim() == 0:
+        return apply("MulBackward0", ops.mul, input, other)
+    return _checked("inner", "ViewBackward0", ops.inner, input, other)
+
+
+def vdot(input, other):
+    if input.dim() != 1 or other.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
+                           "tensors")
+    _same_dtype("vdot()", (input, other))
+    return _checked("vdot", "VdotBackward0", ops.vdot, input, other)
+
+
+def cross(input, other, dim=None):
+    """torch.cross: without dim, the first axis of size 3 (PyTorch's deprecated default)."""
+    _same_dtype("cross()", (input, other))
+    if dim is None:
+        dim = next((i for i, d in enumerate(input.shape) if d == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    return linalg_cross(input, other, dim=dim)
+
+
+def linalg_cross(input, other, *, dim=-1):
+    _same_dtype("linalg.cross()", (input, other))
+    if input.shape[dim] != 3 or other.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input.shape[dim]} and {other.shape[dim]}")
+    return _checked("linalg.cross", "LinalgCrossBackward0",
+                    lambda x, y: ops.cross(x, y, axis=dim), input, other)
+
+
+def multi_dot(tensors):
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    _same_dtype("multi_dot()", tensors)
+    for i, t in enumerate(tensors):
+        end = "first" if i == 0 else "last" if i == len(tensors) - 1 else None
+        if t.dim() != 2 and (end is None or t.dim() != 1):
+            where = f"the {end} tensor must be 1D or 2D" if end else f"tensor {i} must be 2D"
+            raise RuntimeError(f"multi_dot(): {where} but got {t.dim()}D")
+    return _checked("multi_dot", "ViewBackward0", lambda *xs: ops.multi_dot(xs), *tensors)
+
+
+def matrix_power(A, n):
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they "
+                           f"are {A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
+    names = {0: "CopyBackwards", 1: "CloneBackward0"}
+    name = names.get(n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0")
+    return apply(name, lambda x: ops.matrix_power(x, n), A)
+
+
+def vecdot(x, y, *, dim=-1):
+    if x.dtype is not y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {x.dtype.legacy} and y of type {y.dtype.legacy} instead")
+    return _checked("linalg.vecdot", "SumBackward1", lambda a, b: ops.vecdot(a, b, dim), x, y)
+
+
+# ---- norms ----
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if isinstance(ord, str):
+        raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
+                        "not str")
+    x = x if dtype is None else x.to(dtype)
+    _floating("linalg.vector_norm", x)
+    if ord == 0:  # a count: PyTorch still links it to x, with a zero gradient
+        return apply("LinalgVectorNormBackward0", _count_nonzero, x, _dims(dim), keepdim)
+    return _checked("linalg.vector_norm", "LinalgVectorNormBackward0",
+                    lambda t: ops.vector_norm(t, ord, _dims(dim), keepdim), x)
+
+
+def _count_nonzero(x, dim, keepdim):
+    count = ops.vector_norm(x, 0, dim, keepdim)
+    linked = ops.sum_(ops.mul(x, 0), dim, keepdim)  # never selected: only its zero gradient
+    return ops.where(np.ones(ops.shape_of(count), bool), count, linked)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    A = A if dtype is None else A.to(dtype)
+    _floating("linalg.matrix_norm", A)
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if ord not in ("fro", 1, -1, math.inf, -math.inf, 2, -2, "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    name = "LinalgVectorNormBackward0" if ord == "fro" else (
+        "AmaxBackward0" if ord in (1, math.inf) else "AminBackward0")
+    return _checked("linalg.matrix_norm", name,
+                    lambda t: ops.matrix_norm(t, ord, tuple(dim), keepdim), A)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """torch.linalg.norm: the vector 2-norm of everything when ord and dim are None, else a
+    vector norm over one dim and a matrix norm over two."""
+    if dim is None and ord is not None:
+        if A.dim() not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must "
+                               f"be 1D or 2D. Got {A.dim()}D.")
+        dim = tuple(range(A.dim()))
+    dims = (dim,) if isinstance(dim, int) else dim
+    if dims is not None and len(dims) == 2:
+        return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+
+
+class ContractMixin:
+    """The Tensor methods of these products."""
+
+    def kron(self, other):
+        return kron(self, other)
+
+    def outer(self, vec2):
+        return outer(self, vec2)
+
+    ger = outer
+
+    def inner(self, other):
+        return inner(self, operand(other))
+
+    def vdot(self, other):
+        return vdot(self, operand(other))
+
+    def cross(self, other, dim=None):
+        return cross(self, operand(other), dim)
+
+    def matrix_power(self, n):
+        return matrix_power(self, n)
