@@ -26,7 +26,7 @@ def take(a, indices, axis=None, mode="raise"):
     if known is None:
         if not ir_type(indices).dtype.is_int:
             raise TypeError(f"Cannot cast array data from {ir_type(indices).dtype.numpy!r} to "
-                            "dtype('int64') according to the rule 'safe'")
+                            "dtype('int64') according to the rule 'same_kind'")
         if mode == "clip":
             return S.gather(x, clip(indices, 0, n - 1), axis=axis)
         if mode != "raise":
@@ -121,9 +121,12 @@ def piecewise(x, condlist, funclist, *args, **kw):
     """numpy's piecewise; each function is applied to all of x (not only where its condition
     holds) and its value kept where the condition holds, so functions must be elementwise."""
     x = asarray(x)
-    single = not isinstance(condlist, (list, tuple)) or (
-        condlist and len(shape_of(x)) and not isinstance(condlist[0], (list, np.ndarray))
-        and not hasattr(condlist[0], "ir_type"))
+    if isinstance(condlist, (list, tuple)):  # numpy's rule: a list of numbers is one condition
+        first = condlist[0] if condlist else None
+        single = len(shape_of(x)) and not isinstance(first, (list, np.ndarray)) and \
+            not hasattr(first, "ir_type")
+    else:  # an array is one condition, or a list of them along its first axis
+        single = len(shape_of(asarray(condlist))) < 2 or not shape_of(x)
     conds = [astype(asarray(c), "bool") for c in ([condlist] if single else condlist)]
     if len(conds) + 1 == len(funclist):
         otherwise = conds[0]

@@ -20,8 +20,12 @@ def asarray(x):
     return x if hasattr(x, "ir_type") or isinstance(x, np.ndarray) else np.asarray(x)
 
 
-def ravel(x):
-    return reshape(asarray(x), (-1,))
+def ravel(x, order="C"):
+    """The elements in C order (rows first) or, for order='F', columns first."""
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    x = asarray(x)
+    return reshape(transpose(x) if order == "F" else x, (-1,))
 
 
 def static_index(x, what):
@@ -221,7 +225,7 @@ def _pad_constant(x, pairs, constant_values):
 # ---- joining ----
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    _no_out(out)
+    refuse_out("concatenate", out)
     xs = [asarray(a) for a in arrays]
     if not xs:
         raise ValueError("need at least one array to concatenate")
@@ -423,7 +427,7 @@ def array_split(ary, indices_or_sections, axis=0):
 def split(ary, indices_or_sections, axis=0):
     if np.ndim(indices_or_sections) == 0:
         n = shape_of(asarray(ary))[normalize_axis_index(axis, len(shape_of(asarray(ary))))]
-        if int(indices_or_sections) and n % int(indices_or_sections):
+        if n % int(indices_or_sections):  # numpy's ZeroDivisionError for 0 sections
             raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
 
@@ -444,13 +448,14 @@ vsplit = _directional_split("vsplit", lambda rank: 0, 2)
 dsplit = _directional_split("dsplit", lambda rank: 2, 3)
 
 
-def _no_out(out):
+def refuse_out(name, out):
     if out is not None:
-        raise TypeError("out= is not supported on traced values (they cannot be written in "
-                        "place); use the returned value")
+        raise TypeError(f"np.{name}: out= is not supported on traced values (they cannot be "
+                        "written in place); use the returned value")
 
 
 __all__ = ["append", "array_split", "asarray", "atleast_nd", "block", "broadcast_arrays",
            "column_stack", "dsplit", "dstack", "flip", "hsplit", "hstack", "moveaxis", "pad",
-           "pad_pairs", "ravel", "repeat", "rollaxis", "roll", "rot90", "split", "static_index",
-           "tile", "vsplit", "vstack"]  # concatenate, stack, ...: numpy's forms, by module name
+           "pad_pairs", "ravel", "refuse_out", "repeat", "rollaxis", "roll", "rot90", "split",
+           "static_index", "tile", "vsplit", "vstack"]  # concatenate, stack, ...: numpy's
+# forms, reached by module name (gradjit.ops.concatenate is the one PyTorch's cat shares)

@@ -226,8 +226,17 @@ def _numpy_method(func):
 
 for _name in ("prod", "cumsum", "cumprod", "var", "std", "argmax", "argmin", "argsort",
               "round", "repeat", "take", "diagonal", "trace", "conj", "conjugate",
-              "searchsorted", "nonzero", "ptp", "compress", "choose"):
+              "searchsorted", "nonzero", "ptp", "choose"):
     setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))
+
+
+def _compress(self, condition, axis=None, out=None):
+    """ndarray.compress takes the condition second; np.compress takes it first."""
+    from gradjit.ops.numpy_api import apply_function
+    return apply_function(np.compress, (condition, self), {"axis": axis, "out": out})
+
+
+ArrayMethods.compress = _compress
 
 
 def _is(scalar, answer):

@@ -9,29 +9,23 @@ from gradjit.ops import selection as P
 from gradjit.ops import shaping as S
 
 
-def _no_out(name, out):
-    if out is not None:
-        raise TypeError(f"np.{name}: out= is not supported on traced values (they cannot be "
-                        "written in place); use the returned value")
-
-
 def _take(a, indices, axis=None, out=None, mode="raise"):
-    _no_out("take", out)
+    S.refuse_out("take", out)
     return P.take(a, indices, axis, mode)
 
 
 def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    _no_out("trace", out)
+    S.refuse_out("trace", out)
     return D.trace(a, offset, axis1, axis2, dtype)
 
 
 def _choose(a, choices, out=None, mode="raise"):
-    _no_out("choose", out)
+    S.refuse_out("choose", out)
     return P.choose(a, choices, mode)
 
 
 def _compress(condition, a, axis=None, out=None):
-    _no_out("compress", out)
+    S.refuse_out("compress", out)
     return P.compress(condition, a, axis)
 
 
@@ -48,18 +42,12 @@ def _flip_axis(axis, least, name):
     return flip
 
 
-def _ravel(a, order="C"):
-    if order not in ("C", "A", "K"):
-        raise TypeError(f"np.ravel(order={order!r}) is not supported on traced values")
-    return S.ravel(a)
-
-
 FUNCTIONS = {
     np.concatenate: S.concatenate, np.stack: S.stack, np.hstack: S.hstack,
     np.vstack: S.vstack, np.row_stack: S.vstack, np.dstack: S.dstack,
     np.column_stack: S.column_stack, np.append: S.append, np.block: S.block,
     np.broadcast_arrays: S.broadcast_arrays, np.broadcast_to: S.broadcast_to,
-    np.expand_dims: S.expand_dims, np.squeeze: S.squeeze, np.ravel: _ravel,
+    np.expand_dims: S.expand_dims, np.squeeze: S.squeeze, np.ravel: S.ravel,
     np.atleast_1d: _atleast(1), np.atleast_2d: _atleast(2), np.atleast_3d: _atleast(3),
     np.split: S.split, np.array_split: S.array_split, np.hsplit: S.hsplit,
     np.vsplit: S.vsplit, np.dsplit: S.dsplit,
