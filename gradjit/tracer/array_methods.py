@@ -97,7 +97,7 @@ class ArrayMethods:
     def __setitem__(self, index, value):
         """numpy's in-place assignment, as rebinding this value to an updated copy."""
         updated = ops.index_put(self, _concrete_index(index), value)
-        self.trace, self.ir, self.value, self.const = (updated.trace, updated.ir, updated.value,
+        self.owner, self.ir, self.value, self.const = (updated.owner, updated.ir, updated.value,
                                                        updated.const)
 
     # ---- methods ----
