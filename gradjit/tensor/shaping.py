@@ -268,8 +268,8 @@ def _stacking(name, fn):
         tensors = _tensors((tensors,))
         if not tensors:
             raise RuntimeError(f"{name} expects a non-empty TensorList")
-        return write_out(name, lambda: apply("CatBackward0", lambda *ts: fn(ts), *tensors),
-                         tensors, out)
+        return write_out(name, lambda: apply("CatBackward0", lambda *ts: _as_runtime_error(
+            fn, ts), *tensors), tensors, out)
     stacking.__name__ = name
     return stacking
 
@@ -278,6 +278,15 @@ hstack = _stacking("hstack", ops.hstack)
 vstack = row_stack = _stacking("vstack", ops.vstack)
 dstack = _stacking("dstack", ops.dstack)
 column_stack = _stacking("column_stack", ops.column_stack)
+
+
+def _as_runtime_error(fn, *args):
+    """PyTorch reports bad sizes as RuntimeError where numpy, whose ops these are, says
+    ValueError."""
+    try:
+        return fn(*args)
+    except ValueError as error:
+        raise RuntimeError(str(error)) from None
 
 
 def meshgrid(*tensors, indexing=None):
