@@ -67,9 +67,18 @@ def extract(condition, arr):
     return _gather_flat(x, np.extract(mask, _ramp(x)))
 
 
+def _positions_argument(obj, what):
+    """obj as numpy's insert/delete take it: slices and lists stay (an empty list means no
+    positions, an empty float array is refused)."""
+    if isinstance(obj, (slice, list, tuple, int, np.integer)):
+        return obj
+    return static_index(obj, what)
+
+
 def delete(arr, obj, axis=None):
     x = asarray(arr)
-    return _gather_flat(x, np.delete(_ramp(x), static_index(obj, "np.delete: obj"), axis))
+    return _gather_flat(x, np.delete(_ramp(x), _positions_argument(obj, "np.delete: obj"),
+                                     axis))
 
 
 def resize(a, new_shape):
@@ -85,8 +94,8 @@ def insert(arr, obj, values, axis=None):
     -1, -2, ...; the tags numpy moves into place say where each result element comes from."""
     x, v = asarray(arr), asarray(values)
     dt = ir_type(x).dtype
-    tags = np.insert(_ramp(x), static_index(obj, "np.insert: obj"),
-                     -1 - _ramp(v), axis)
+    tags = np.insert(_ramp(x), _positions_argument(obj, "np.insert: obj"), -1 - _ramp(v),
+                     axis)
     from_values = tags < 0
     out = None
     if (~from_values).any():

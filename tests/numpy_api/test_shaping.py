@@ -3,6 +3,8 @@ grid emulator) against numpy itself, gradients against central differences, and 
 exception types for bad arguments."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gradjit
 from gradjit import ops
@@ -160,7 +162,9 @@ VALUES = {
                              np.insert(x, [0, 2], v[:2], axis=1),
                              np.insert(x, 2, [[1.0], [2.0]], axis=0)), X, V),
     "insert_int_values": (lambda i: np.insert(i, 1, 2.9), I32),
+    "insert_slice": (lambda x, v: np.insert(x, slice(0, 4, 2), v[:3, None], axis=1), X, V),
     "delete": (lambda x: (np.delete(x, 1, 0), np.delete(x, [0, -1], axis=1),
+                          np.delete(x, slice(1, None, 2), 1), np.delete(x, []),
                           np.delete(x, [True, False, False, True], 1), np.delete(x, 5)), X),
     "resize": (lambda x: (np.resize(x, (5, 5)), np.resize(x, 2), np.resize(x[:0], (2, 2))), X),
 }
@@ -351,3 +355,68 @@ def test_every_function_in_the_table_is_tested():
     for fn, *_ in (*VALUES.values(), *GRADS.values(), *ERRORS.values()):
         called |= set(fn.__code__.co_names)
     assert {f.__name__ for f in shaping.FUNCTIONS} <= called
+
+
+# ---- properties over random shapes: the ops evaluated on numpy arrays (no compilation) ----
+
+@st.composite
+def _arrays(draw, min_rank=0, max_rank=3):
+    shape = tuple(draw(st.lists(st.integers(0, 4), min_size=min_rank, max_size=max_rank)))
+    return np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) * 1.5 - 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(_arrays(), st.data())
+def test_pad_roll_tile_repeat_match_numpy_on_random_shapes(a, data):
+    rank = a.ndim
+    width = data.draw(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=rank,
+                               max_size=rank))
+    modes = ["constant"] + (["edge", "reflect", "symmetric", "wrap"] if a.size else [])
+    mode = data.draw(st.sampled_from(modes))
+    np.testing.assert_array_equal(ops.pad(a, width or 0, mode), np.pad(a, width or 0, mode))
+    if rank:
+        axes = data.draw(st.lists(st.integers(-rank, rank - 1), min_size=1, max_size=3))
+        shifts = data.draw(st.lists(st.integers(-9, 9), min_size=len(axes), max_size=len(axes)))
+        np.testing.assert_array_equal(ops.roll(a, shifts, axes), np.roll(a, shifts, axes))
+        axis = data.draw(st.integers(-rank, rank - 1))
+        counts = np.array(data.draw(st.lists(st.integers(0, 3), min_size=a.shape[axis],
+                                             max_size=a.shape[axis])), np.int64)
+        np.testing.assert_array_equal(ops.repeat(a, counts, axis), np.repeat(a, counts, axis))
+    reps = data.draw(st.lists(st.integers(0, 3), max_size=4))
+    np.testing.assert_array_equal(ops.tile(a, reps), np.tile(a, reps))
+    np.testing.assert_array_equal(ops.flip(a), np.flip(a))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_arrays(min_rank=2, max_rank=4), st.integers(-5, 5), st.data())
+def test_diagonals_match_numpy_on_random_shapes(a, offset, data):
+    rank = a.ndim
+    axis1, axis2 = data.draw(st.lists(st.integers(-rank, rank - 1), min_size=2, max_size=2,
+                                      unique_by=lambda i: i % rank))
+    np.testing.assert_array_equal(ops.diagonal(a, offset, axis1, axis2),
+                                  np.diagonal(a, offset, axis1, axis2))
+    np.testing.assert_array_equal(ops.trace(a, offset, axis1, axis2),
+                                  np.trace(a, offset, axis1, axis2))
+    np.testing.assert_array_equal(ops.tril(a, offset), np.tril(a, offset))
+    np.testing.assert_array_equal(ops.triu(a, offset), np.triu(a, offset))
+    v = a.reshape(-1)[:5]
+    np.testing.assert_array_equal(ops.diag(v, offset), np.diag(v, offset))
+    np.testing.assert_array_equal(ops.kron(a, v), np.kron(a, v))
+    np.testing.assert_array_equal(ops.kron(v, a), np.kron(v, a))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_arrays(min_rank=1), st.data())
+def test_insert_delete_split_match_numpy_on_random_shapes(a, data):
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = a.shape[axis]
+    where = data.draw(st.lists(st.integers(-n, n), max_size=3)) if n else []
+    values = np.float64(data.draw(st.integers(-9, 9)))
+    np.testing.assert_array_equal(ops.insert(a, where, values, axis),
+                                  np.insert(a, where, values, axis))
+    gone = [i for i in where if -n <= i < n]
+    np.testing.assert_array_equal(ops.delete(a, gone, axis), np.delete(a, gone, axis))
+    points = sorted(data.draw(st.lists(st.integers(-6, 6), max_size=3)))
+    for got, want in zip(ops.array_split(a, points, axis), np.array_split(a, points, axis),
+                         strict=True):
+        np.testing.assert_array_equal(got, want)
