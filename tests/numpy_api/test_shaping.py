@@ -210,6 +210,13 @@ GRADS = {
     "diag_diagonal_trace": (lambda x, v: _pieces([np.diag(v, 1), np.diag(x, -1),
                                                   np.diagonal(x, 1), np.trace(x) * v]), (0, 1)),
     "kron": (lambda x, v: np.kron(x, v[:2]), (0, 1)),
+    "axes_and_views": (lambda x, v: _pieces([
+        np.rollaxis(x[None], 2), np.atleast_3d(v), np.atleast_2d(x), np.expand_dims(x, (0, 2)),
+        np.squeeze(x[:, None], 1), np.fliplr(x), np.flipud(v), np.broadcast_to(v, (2, 4)),
+        np.swapaxes(x, 0, 1), np.ravel(x, "F"), *np.hsplit(x, 2), *np.vsplit(x, [1]),
+        *np.dsplit(x[..., None] * v, 2)]), (0, 1)),
+    "take_traced_indices": (lambda x, v: np.take(x, (v > 0).astype(np.int64) * 2, axis=1),
+                            0),
     "meshgrid": (lambda x, v: _pieces(np.meshgrid(v, x[0])), (0, 1)),
     "take": (lambda x, v: _pieces([np.take(x, [[0, 5], [5, -1]]), np.take(v, [1, 1, 3])]),
              (0, 1)),
