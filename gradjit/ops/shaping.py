@@ -37,7 +37,7 @@ def static_index(x, what):
     return value
 
 
-def _along(x, positions, axis):
+def along(x, positions, axis):
     """x with its `axis` replaced by the positions (an int array) along it."""
     positions = np.asarray(positions, np.int64)
     n = shape_of(x)[axis]
@@ -53,7 +53,7 @@ def flip(m, axis=None):
     rank = len(shape_of(x))
     axes = range(rank) if axis is None else normalize_axis_tuple(axis, rank)
     for a in axes:
-        x = _along(x, np.arange(shape_of(x)[a])[::-1], a)
+        x = along(x, np.arange(shape_of(x)[a])[::-1], a)
     return x
 
 
@@ -70,7 +70,7 @@ def roll(a, shift, axis=None):
     for s, ax in pairs:
         total[int(ax)] += int(s)
     for ax, s in total.items():
-        x = _along(x, np.roll(np.arange(shape[ax]), s), ax)
+        x = along(x, np.roll(np.arange(shape[ax]), s), ax)
     return x
 
 
@@ -153,73 +153,7 @@ def repeat(a, repeats, axis=None):
         spread = reshape(x, shape[:axis + 1] + (1,) + shape[axis + 1:])
         wide = broadcast(spread, shape[:axis + 1] + (r,) + shape[axis + 1:])
         return reshape(wide, shape[:axis] + (shape[axis] * r,) + shape[axis + 1:])
-    return _along(x, positions, axis)
-
-
-# ---- padding ----
-
-_PAD_KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(),
-                 "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "empty": set()}
-_NUMPY_ONLY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum")
-
-
-def pad_pairs(pad_width, rank):
-    width = np.asarray(pad_width)
-    if width.dtype.kind not in "iu":
-        raise TypeError("`pad_width` must be of integral type.")
-    if width.size and width.min() < 0:
-        raise ValueError("index can't contain negative values")
-    return [tuple(p) for p in np.broadcast_to(width, (rank, 2)).tolist()]
-
-
-def pad(array, pad_width, mode="constant", **kwargs):
-    x = asarray(array)
-    shape = shape_of(x)
-    if mode in _NUMPY_ONLY_MODES or callable(mode) or (
-            mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") != "even"):
-        raise TypeError(f"np.pad(mode={mode!r}) is not supported on traced values; the modes "
-                        "'constant', 'edge', 'reflect', 'symmetric' and 'wrap' are")
-    if mode not in _PAD_KEYWORDS:
-        raise ValueError(f"mode '{mode}' is not supported")
-    unsupported = set(kwargs) - _PAD_KEYWORDS[mode]
-    if unsupported:
-        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
-    pairs = pad_pairs(pad_width, len(shape))
-    if mode in ("constant", "empty"):
-        return _pad_constant(x, pairs, kwargs.get("constant_values", 0))
-    for axis, (before, after) in enumerate(pairs):
-        if not before and not after:
-            continue
-        if shape[axis] == 0:
-            raise ValueError(f"can't extend empty axis {axis} using modes other than "
-                             "'constant' or 'empty'")
-        x = _along(x, np.pad(np.arange(shape[axis]), (before, after), mode=mode), axis)
-    return x
-
-
-def _pad_constant(x, pairs, constant_values):
-    """Axis by axis, as numpy does: a corner takes the value of the last axis padded there."""
-    dt = ir_type(x).dtype
-    rank = len(pairs)
-    known = constant_value(constant_values)
-    if known is None:  # values computed at run time: concatenate blocks filled with them
-        values = broadcast(astype(constant_values, dt), (rank, 2))
-        for axis, widths in enumerate(pairs):
-            shape = shape_of(x)
-            blocks = [broadcast(getitem(values, (axis, side)),
-                                shape[:axis] + (widths[side],) + shape[axis + 1:])
-                      for side in (0, 1)]
-            x = _concatenate([blocks[0], x, blocks[1]], axis)
-        return x
-    values = np.broadcast_to(known, (rank, 2)).astype(dt.numpy).tolist()
-    for axis, ((before, after), (v0, v1)) in enumerate(zip(pairs, values)):
-        for side, width, value in ((0, before, v0), (1, after, v1)):
-            if width:
-                amounts = [[0] * rank, [0] * rank]
-                amounts[side][axis] = width
-                x = S.pad(x, low=tuple(amounts[0]), high=tuple(amounts[1]),
-                          interior=(0,) * rank, value=value)
-    return x
+    return along(x, positions, axis)
 
 
 # ---- joining ----
@@ -454,8 +388,8 @@ def refuse_out(name, out):
                         "written in place); use the returned value")
 
 
-__all__ = ["append", "array_split", "asarray", "atleast_nd", "block", "broadcast_arrays",
-           "column_stack", "dsplit", "dstack", "flip", "hsplit", "hstack", "moveaxis", "pad",
-           "pad_pairs", "ravel", "refuse_out", "repeat", "rollaxis", "roll", "rot90", "split",
+__all__ = ["along", "append", "array_split", "asarray", "atleast_nd", "block",
+           "broadcast_arrays", "column_stack", "dsplit", "dstack", "flip", "hsplit", "hstack",
+           "moveaxis", "ravel", "refuse_out", "repeat", "rollaxis", "roll", "rot90", "split",
            "static_index", "tile", "vsplit", "vstack"]  # concatenate, stack, ...: numpy's
 # forms, reached by module name (gradjit.ops.concatenate is the one PyTorch's cat shares)

@@ -98,6 +98,16 @@ VALUES = {
     "pad_reflect_wide": (lambda x: np.pad(x, 5, mode="reflect"), X),
     "pad_symmetric_wide": (lambda x: np.pad(x, (2, 7), mode="symmetric"), X),
     "pad_wrap": (lambda x: np.pad(x, ((3, 1), (5, 0)), mode="wrap"), X),
+    "pad_statistics": (lambda x: (np.pad(x, ((2, 1), (3, 2)), "maximum"),
+                                  np.pad(x, 2, "minimum", stat_length=1),
+                                  np.pad(x, (1, 3), "mean", stat_length=((1, 2), (2, 9)))), X),
+    "pad_statistics_ints": (lambda i: (np.pad(i, 2, "mean"), np.pad(i, 1, "maximum")), I32),
+    "pad_stat_length_rounds": (lambda x: (np.pad(x, 1, "mean", stat_length=1.5),
+                                          np.pad(x, 2, "maximum", stat_length=((0.6, 2), (3, 1)))),
+                               X),
+    "pad_linear_ramp": (lambda x, i: (np.pad(x, ((2, 1), (3, 2)), "linear_ramp"),
+                                      np.pad(x, 2, "linear_ramp", end_values=((5, -3), (2, 7))),
+                                      np.pad(i, 3, "linear_ramp", end_values=4)), X, I32),
     "pad_int_truncates_value": (lambda i: np.pad(i, 1, constant_values=2.7), I32),
     "pad_0d": (lambda s: np.pad(s, 3), S),
     "pad_empty_axis": (lambda e: np.pad(e, 1), E),
@@ -204,7 +214,11 @@ GRADS = {
                                         np.pad(x, 4, mode="reflect"),
                                         np.pad(x, (2, 5), mode="symmetric"),
                                         np.pad(x, 3, mode="wrap"),
-                                        np.pad(x, 2, mode="edge")]), (0, 1)),
+                                        np.pad(x, 2, mode="edge"),
+                                        np.pad(x, (1, 2), "linear_ramp", end_values=v[0]),
+                                        np.pad(x, 2, "maximum", stat_length=2),
+                                        np.pad(x, (3, 1), "mean", stat_length=(1, 3))]),
+                  (0, 1)),
     "moveaxis": (lambda x, v: np.moveaxis(x[None] * v, 0, -1), (0, 1)),
     "tril_triu": (lambda x, v: _pieces([np.tril(x, 1), np.triu(x, -1), np.tril(v)]), (0, 1)),
     "diag_diagonal_trace": (lambda x, v: _pieces([np.diag(v, 1), np.diag(x, -1),
@@ -278,6 +292,9 @@ ERRORS = {
     "pad_mode": (lambda x: np.pad(x, 1, mode="foo"), X),
     "pad_keyword": (lambda x: np.pad(x, 1, mode="edge", constant_values=3), X),
     "pad_empty_reflect": (lambda e: np.pad(e, 1, mode="reflect"), E),
+    "pad_empty_maximum": (lambda e: np.pad(e, 1, mode="maximum"), E),
+    "pad_stat_length_zero": (lambda x: np.pad(x, 1, mode="minimum", stat_length=0), X),
+    "pad_end_values_shape": (lambda x: np.pad(x, 1, "linear_ramp", end_values=[1, 2, 3]), X),
     "moveaxis_lengths": (lambda x: np.moveaxis(x, (0, 1), 0), X),
     "moveaxis_range": (lambda x: np.moveaxis(x, 2, 0), X),
     "rollaxis_start": (lambda x: np.rollaxis(x, 0, 5), X),
@@ -339,11 +356,11 @@ def test_out_argument_is_refused():
 
 
 @pytest.mark.parametrize("fn, args", [
-    (lambda x: np.pad(x, 1, mode="mean"), (X,)),
+    (lambda x: np.pad(x, 1, mode="median"), (X,)),
     (lambda x: np.pad(x, 1, mode="reflect", reflect_type="odd"), (X,)),
     (lambda x, i: np.take(x, i, mode="wrap"), (X, np.array([1]))),
     (lambda i, v: np.choose(i, [v, v], mode="wrap"), (np.array([0, 1, 0, 1]), V)),
-], ids=["pad-mean", "pad-odd", "take-wrap-traced", "choose-wrap-traced"])
+], ids=["pad-median", "pad-odd", "take-wrap-traced", "choose-wrap-traced"])
 def test_unsupported_modes_say_which_are(fn, args):
     with pytest.raises(TypeError, match="not supported"):
         gradjit.jit(fn)(*args)
@@ -378,9 +395,11 @@ def test_pad_roll_tile_repeat_match_numpy_on_random_shapes(a, data):
     rank = a.ndim
     width = data.draw(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=rank,
                                max_size=rank))
-    modes = ["constant"] + (["edge", "reflect", "symmetric", "wrap"] if a.size else [])
+    modes = ["constant"] + (["edge", "reflect", "symmetric", "wrap", "maximum", "minimum",
+                             "mean", "linear_ramp"] if a.size else [])
     mode = data.draw(st.sampled_from(modes))
-    np.testing.assert_array_equal(ops.pad(a, width or 0, mode), np.pad(a, width or 0, mode))
+    np.testing.assert_allclose(ops.pad(a, width or 0, mode), np.pad(a, width or 0, mode),
+                               rtol=1e-14)
     if rank:
         axes = data.draw(st.lists(st.integers(-rank, rank - 1), min_size=1, max_size=3))
         shifts = data.draw(st.lists(st.integers(-9, 9), min_size=len(axes), max_size=len(axes)))

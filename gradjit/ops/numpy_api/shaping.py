@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.ops import diagonals as D
+from gradjit.ops import padding
 from gradjit.ops import selection as P
 from gradjit.ops import shaping as S
 
@@ -53,7 +54,7 @@ FUNCTIONS = {
     np.vsplit: S.vsplit, np.dsplit: S.dsplit,
     np.tile: S.tile, np.repeat: S.repeat, np.flip: S.flip, np.roll: S.roll, np.rot90: S.rot90,
     np.fliplr: _flip_axis(1, 2, "fliplr"), np.flipud: _flip_axis(0, 1, "flipud"),
-    np.pad: S.pad, np.moveaxis: S.moveaxis, np.rollaxis: S.rollaxis,
+    np.pad: padding.pad, np.moveaxis: S.moveaxis, np.rollaxis: S.rollaxis,
     np.tril: D.tril, np.triu: D.triu, np.diag: D.diag, np.diagonal: D.diagonal,
     np.trace: _trace, np.kron: D.kron, np.meshgrid: D.meshgrid,
     np.take: _take, np.select: P.select, np.piecewise: P.piecewise, np.choose: _choose,
