@@ -8,11 +8,11 @@ import numpy as np
 
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, amax, amin, concatenate, floor, mean, mul, round_,
-                               shape_of, sub)
+from gradjit.ops.array import (add, amax, amin, concatenate, floor, matmul, mean, mul,
+                               round_, shape_of, sub)
 from gradjit.ops.indexing import constant_value, getitem
 from gradjit.ops.promote import astype, broadcast
-from gradjit.ops.shaping import along, asarray, broadcast_to
+from gradjit.ops.shaping import along, asarray, broadcast_to, moveaxis
 
 _KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
              "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
@@ -37,8 +37,7 @@ def pad_pairs(pad_width, rank, rounded=False):
 def pad(array, pad_width, mode="constant", **kwargs):
     x = asarray(array)
     shape = shape_of(x)
-    if mode == "median" or callable(mode) or (
-            mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") != "even"):
+    if mode == "median" or callable(mode):
         raise TypeError(f"np.pad(mode={mode!r}) is not supported on traced values; the modes "
                         "'constant', 'edge', 'reflect', 'symmetric', 'wrap', 'maximum', "
                         "'minimum', 'mean' and 'linear_ramp' are")
@@ -67,6 +66,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
                                 (len(shape), 2))
             x = _pad_ramp(x, axis, (before, after), [getitem(ends, (axis, side))
                                                      for side in (0, 1)])
+        elif kwargs.get("reflect_type") == "odd":
+            x = _pad_odd(x, axis, (before, after), mode)
         else:
             x = along(x, np.pad(np.arange(n), (before, after), mode=mode), axis)
     return x
@@ -141,6 +142,17 @@ def _pad_ramp(x, axis, widths, ends):
         ramp = add(end, mul(sub(astype(edge, np.float64), end), steps))
         blocks.append(_in_dtype(ramp, x, floor))
     return _join(x, axis, blocks, widths)
+
+
+def _pad_odd(x, axis, widths, mode):
+    """Odd reflection (2 * edge - mirror image, repeated outwards) is linear in the axis: the
+    matrix that numpy's own pad builds from the identity maps the axis to its padded form."""
+    n, rank = shape_of(x)[axis], len(shape_of(x))
+    weights = np.pad(np.eye(n), (widths, (0, 0)), mode, reflect_type="odd")
+    last = moveaxis(astype(x, np.float64) if not ir_type(x).dtype.is_float else x, axis, -1)
+    dt = ir_type(last).dtype.numpy
+    padded = moveaxis(matmul(last, weights.T.astype(dt)), -1, axis)
+    return _in_dtype(padded, x) if rank else padded
 
 
 __all__ = ["pad", "pad_pairs"]
