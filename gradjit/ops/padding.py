@@ -117,7 +117,8 @@ def _join(x, axis, blocks, widths):
 
 
 def _pad_statistic(x, axis, widths, mode, lengths):
-    """Each side repeats a statistic of the `lengths` elements nearest to it."""
+    """Each side repeats a statistic of the `lengths` elements nearest to it. The gradient of
+    maximum/minimum is shared among tied elements, as the reductions' is."""
     n = shape_of(x)[axis]
     if 0 in lengths and mode != "mean":  # the mean of nothing is nan
         raise ValueError("stat_length of 0 yields no value for padding")
