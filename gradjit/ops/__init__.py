@@ -8,3 +8,8 @@ from gradjit.ops.indexing import constant_value, getitem, index_put  # noqa: F40
 from gradjit.ops.norms import matrix_norm, norm, vector_norm  # noqa: F401
 from gradjit.ops.promote import (broadcast_shapes, default_float, flavor,  # noqa: F401
                                  operands, result_type, to_float)
+from gradjit.ops import diagonals, padding, selection, shaping  # noqa: F401
+from gradjit.ops.diagonals import *  # noqa: F401,F403
+from gradjit.ops.padding import *  # noqa: F401,F403
+from gradjit.ops.selection import *  # noqa: F401,F403
+from gradjit.ops.shaping import *  # noqa: F401,F403

@@ -12,6 +12,7 @@ from gradjit.tensor.factories import is_traced, tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
+from gradjit.tensor.shaping import *  # noqa: F401,F403
 
 
 def write_out(name, result_fn, inputs, out):

@@ -97,7 +97,7 @@ class ArrayMethods:
     def __setitem__(self, index, value):
         """numpy's in-place assignment, as rebinding this value to an updated copy."""
         updated = ops.index_put(self, _concrete_index(index), value)
-        self.trace, self.ir, self.value, self.const = (updated.trace, updated.ir, updated.value,
+        self.owner, self.ir, self.value, self.const = (updated.owner, updated.ir, updated.value,
                                                        updated.const)
 
     # ---- methods (those that are numpy functions are generated below the class) ----
@@ -204,9 +204,17 @@ def _numpy_method(func):
 
 for _name in ("sum", "mean", "max", "min", "all", "any", "prod", "cumsum", "cumprod", "var",
               "std", "argmax", "argmin", "argsort", "round", "repeat", "take", "diagonal",
-              "trace", "conj", "conjugate", "searchsorted", "nonzero", "ptp", "compress",
-              "choose"):
+              "trace", "conj", "conjugate", "searchsorted", "nonzero", "ptp", "choose"):
     setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))
+
+
+def _compress(self, condition, axis=None, out=None):
+    """ndarray.compress takes the condition second; np.compress takes it first."""
+    from gradjit.ops.numpy_api import apply_function
+    return apply_function(np.compress, (condition, self), {"axis": axis, "out": out})
+
+
+ArrayMethods.compress = _compress
 
 
 def _is(scalar, answer):

@@ -168,9 +168,9 @@ class Trace:
 
     def own(self, x: Traced) -> Traced:
         """`x` as a value of this trace: an outer trace's value is captured as a parameter."""
-        if x.trace is self:
+        if x.owner is self:
             return x
-        if not x.trace.active:
+        if not x.owner.active:
             raise TraceError("a traced value escaped the function it was traced in (stored "
                              "in a global or a closure?); pass it as an argument instead")
         known = self._capture_of.get(id(x))
@@ -215,10 +215,11 @@ class Traced(ArrayMethods):
     depends on no input (its value may be used at trace time, e.g. as an index)."""
 
     __gradjit_priority__ = 20
-    __slots__ = ("trace", "ir", "value", "__gradjit_flavor__", "__gradjit_weak__", "const")
+    # `owner`, not `trace`: x.trace() is numpy's trace method of the array
+    __slots__ = ("owner", "ir", "value", "__gradjit_flavor__", "__gradjit_weak__", "const")
 
     def __init__(self, trace, ir, value, flavor, weak, const):
-        self.trace, self.ir, self.value = trace, ir, value
+        self.owner, self.ir, self.value = trace, ir, value
         self.__gradjit_flavor__, self.__gradjit_weak__, self.const = flavor, weak, const
 
     @property

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.ops.numpy_api import FUNCTIONS, UFUNCS, basics
+from gradjit.ops.numpy_api import UFUNCS, basics
 
 rng = np.random.default_rng(3)
 X = rng.uniform(0.2, 1.5, (3, 4))
@@ -56,11 +56,8 @@ FUNCTION_CASES = {
     np.amin: lambda f: f(X), np.var: lambda f: f(X, axis=0, ddof=1), np.std: lambda f: f(X),
     np.all: lambda f: f(X > 0.5, axis=1), np.any: lambda f: f(X > 1.4),
     np.dot: lambda f: f(X, Y.T), np.outer: lambda f: f(X[0], Y[1]),
-    np.where: lambda f: f(X > 1, X, Y), np.concatenate: lambda f: f([X, Y], axis=1),
-    np.stack: lambda f: f([X, Y], axis=-1), np.reshape: lambda f: f(X, (2, 6)),
+    np.where: lambda f: f(X > 1, X, Y), np.reshape: lambda f: f(X, (2, 6)),
     np.transpose: lambda f: f(X), np.swapaxes: lambda f: f(X, 0, 1),
-    np.squeeze: lambda f: f(X[:, None]), np.expand_dims: lambda f: f(X, 1),
-    np.broadcast_to: lambda f: f(X[0], (2, 4)), np.ravel: lambda f: f(X),
     np.clip: lambda f: f(X, 0.5, 1.0), np.linalg.norm: lambda f: f(X, axis=1),
     np.copy: lambda f: f(X), np.shape: lambda f: f(X), np.ndim: lambda f: f(X),
     np.size: lambda f: f(X), np.zeros_like: lambda f: f(X), np.ones_like: lambda f: f(X),
@@ -69,7 +66,8 @@ FUNCTION_CASES = {
 
 
 def test_every_function_in_the_table_is_tested():
-    assert set(basics.FUNCTIONS) <= set(FUNCTION_CASES) <= set(FUNCTIONS)
+    """The names of basics.py; each other area's test file checks its own."""
+    assert set(basics.FUNCTIONS) <= set(FUNCTION_CASES)
 
 
 @pytest.mark.parametrize("func", FUNCTION_CASES, ids=lambda f: f.__name__)

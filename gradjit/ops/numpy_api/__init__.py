@@ -11,11 +11,12 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics, contract
+from gradjit.ops.numpy_api import basics, contract, shaping
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
-         "Products, einsum and norms": contract}
+         "Products, einsum and norms": contract,
+         "Shapes and assembly": shaping}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 

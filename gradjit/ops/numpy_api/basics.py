@@ -109,15 +109,10 @@ FUNCTIONS = {
     np.var: _var, np.std: _std,
     np.all: _all, np.any: _any,
     np.where: _where,
-    np.concatenate: lambda arrays, axis=0, **_: ops.concatenate(arrays, axis),
-    np.stack: lambda arrays, axis=0, **_: ops.stack(arrays, axis),
     np.reshape: lambda a, shape=None, newshape=None, **_: ops.reshape(
         a, shape if shape is not None else newshape),
     np.transpose: lambda a, axes=None: ops.transpose(a, axes),
-    np.swapaxes: ops.swapaxes, np.squeeze: lambda a, axis=None: ops.squeeze(a, axis),
-    np.expand_dims: ops.expand_dims, np.broadcast_to: lambda a, shape, **_: ops.broadcast_to(
-        a, shape),
-    np.ravel: lambda a, order="C": ops.reshape(a, (-1,)),
+    np.swapaxes: ops.swapaxes,
     np.clip: lambda a, a_min=None, a_max=None, **_: ops.clip(a, a_min, a_max),
     np.copy: lambda a, **_: a,
     np.shape: ops.shape_of, np.ndim: lambda a: len(ops.shape_of(a)),

@@ -1,0 +1,63 @@
+"""numpy's shape and assembly functions (joining, splitting, tiling, flipping, padding,
+diagonals, selections) with numpy's signatures, mapped onto gradjit.ops."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.ops import diagonals as D
+from gradjit.ops import padding
+from gradjit.ops import selection as P
+from gradjit.ops import shaping as S
+
+
+def _take(a, indices, axis=None, out=None, mode="raise"):
+    S.refuse_out("take", out)
+    return P.take(a, indices, axis, mode)
+
+
+def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    S.refuse_out("trace", out)
+    return D.trace(a, offset, axis1, axis2, dtype)
+
+
+def _choose(a, choices, out=None, mode="raise"):
+    S.refuse_out("choose", out)
+    return P.choose(a, choices, mode)
+
+
+def _compress(condition, a, axis=None, out=None):
+    S.refuse_out("compress", out)
+    return P.compress(condition, a, axis)
+
+
+def _atleast(rank):
+    return lambda *arys: S.atleast_nd(rank, arys)
+
+
+def _flip_axis(axis, least, name):
+    def flip(m):
+        if len(S.asarray(m).shape) < least:
+            raise ValueError(f"Input must be >= {least}-d.")
+        return S.flip(m, axis)
+    flip.__name__ = name
+    return flip
+
+
+FUNCTIONS = {
+    np.concatenate: S.concatenate, np.stack: S.stack, np.hstack: S.hstack,
+    np.vstack: S.vstack, np.row_stack: S.vstack, np.dstack: S.dstack,
+    np.column_stack: S.column_stack, np.append: S.append, np.block: S.block,
+    np.broadcast_arrays: S.broadcast_arrays, np.broadcast_to: S.broadcast_to,
+    np.expand_dims: S.expand_dims, np.squeeze: S.squeeze, np.ravel: S.ravel,
+    np.atleast_1d: _atleast(1), np.atleast_2d: _atleast(2), np.atleast_3d: _atleast(3),
+    np.split: S.split, np.array_split: S.array_split, np.hsplit: S.hsplit,
+    np.vsplit: S.vsplit, np.dsplit: S.dsplit,
+    np.tile: S.tile, np.repeat: S.repeat, np.flip: S.flip, np.roll: S.roll, np.rot90: S.rot90,
+    np.fliplr: _flip_axis(1, 2, "fliplr"), np.flipud: _flip_axis(0, 1, "flipud"),
+    np.pad: padding.pad, np.moveaxis: S.moveaxis, np.rollaxis: S.rollaxis,
+    np.tril: D.tril, np.triu: D.triu, np.diag: D.diag, np.diagonal: D.diagonal,
+    np.trace: _trace, np.meshgrid: D.meshgrid,
+    np.take: _take, np.select: P.select, np.piecewise: P.piecewise, np.choose: _choose,
+    np.compress: _compress, np.extract: P.extract, np.insert: P.insert, np.delete: P.delete,
+    np.resize: P.resize,
+}

@@ -1,0 +1,328 @@
+"""PyTorch's shape and assembly operations on Tensors (flip, roll, rot90, tile, repeat,
+triangles and diagonals, split/chunk, stacking, movedim, take, narrow, unbind), each a named
+tensor operation over the same gradjit.ops functions numpy's API uses."""
+from __future__ import annotations
+
+import math
+import warnings
+
+from gradjit import ops
+from gradjit.tensor import dtypes
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.base import _check_dim
+
+
+def _dims(dims, rank):
+    """PyTorch's dims argument (an int, or ints given separately or as one sequence),
+    normalized: IndexError out of range, RuntimeError when one repeats."""
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        dims = tuple(dims[0])
+    out = tuple(_check_dim(int(d), rank) for d in dims)
+    for d in out:
+        if out.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return out
+
+
+def _need_rank(name, x, least):
+    if x.dim() < least:
+        raise RuntimeError(f"{name}: input tensor must have at least {least} dimensions")
+
+
+class ShapingMixin:
+    """Tensor methods that rearrange, repeat, split and select elements."""
+
+    def flip(self, *dims):
+        return apply("FlipBackward0", ops.flip, self, _dims(dims, self.dim()))
+
+    def fliplr(self):
+        if self.dim() < 2:
+            raise RuntimeError("Input must be >= 2-d.")
+        return apply("FlipBackward0", ops.flip, self, 1)
+
+    def flipud(self):
+        if self.dim() < 1:
+            raise RuntimeError("Input must be >= 1-d.")
+        return apply("FlipBackward0", ops.flip, self, 0)
+
+    def roll(self, shifts, dims=None):
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        if dims is None:
+            if len(shifts) != 1:
+                raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                                   "dims:0")
+            return apply("RollBackward0", ops.roll, self, shifts[0])
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        if len(shifts) != len(dims):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                               f"dims:{len(dims)}")
+        return apply("RollBackward0", ops.roll, self, shifts,
+                     tuple(_check_dim(d, self.dim()) for d in dims))
+
+    def rot90(self, k=1, dims=(0, 1)):
+        dims = tuple(dims)
+        if len(dims) != 2:
+            raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+        if self.dim() < 2:
+            raise RuntimeError(f"expected total dims >= 2, but got total dims = {self.dim()}")
+        d0, d1 = (_check_dim(d, self.dim()) for d in dims)
+        if d0 == d1:
+            raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} "
+                               f"and dim1 = {d1}")
+        return apply("Rot90Backward0", ops.rot90, self, k, (d0, d1))
+
+    def tile(self, *dims):
+        dims = dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims
+        return apply("RepeatBackward0", ops.tile, self, tuple(dims))
+
+    def repeat(self, *sizes):
+        sizes = sizes[0] if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes
+        if len(sizes) < self.dim():
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
+                               "number of dimensions of tensor")
+        return apply("RepeatBackward0", ops.tile, self, tuple(sizes))
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        counted = hasattr(repeats, "_edge")
+        if counted and repeats.dim() > 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        dim = None if dim is None else _check_dim(dim, self.dim())
+        out = apply("IndexSelectBackward0" if counted else "ViewBackward0", ops.repeat, self,
+                    repeats, dim)
+        if output_size is not None and out.shape[0 if dim is None else dim] != output_size:
+            raise RuntimeError(f"allocated size does not match required size "
+                               f"{output_size} != {out.shape[0 if dim is None else dim]}")
+        return out
+
+    # ---- triangles and diagonals ----
+
+    def tril(self, diagonal=0):
+        _need_rank("tril", self, 2)
+        return apply("TrilBackward0", ops.tril, self, diagonal)
+
+    def triu(self, diagonal=0):
+        _need_rank("triu", self, 2)
+        return apply("TriuBackward0", ops.triu, self, diagonal)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        d1, d2 = _check_dim(dim1, self.dim()), _check_dim(dim2, self.dim())
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return apply("DiagonalBackward0", ops.diagonal, self, offset, d1, d2)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        d1, d2 = _check_dim(dim1, self.dim() + 1), _check_dim(dim2, self.dim() + 1)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return apply("DiagEmbedBackward0", ops.diag_embed, self, offset, d1, d2)
+
+    def diag(self, diagonal=0):
+        if self.dim() not in (1, 2):
+            raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.dim()}D")
+        if self.dim() == 1:
+            return apply("DiagEmbedBackward0", ops.diag_embed, self, diagonal)
+        return apply("DiagonalBackward0_copy", ops.diagonal, self, diagonal)
+
+    def trace(self):
+        if self.dim() != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                               f"{self.dim()}")
+        return apply("TraceBackward0", ops.trace, self)
+
+    # ---- splitting ----
+
+    def split(self, split_size_or_sections, dim=0):
+        d = _check_dim(dim, self.dim())
+        n = self.shape[d]
+        if isinstance(split_size_or_sections, int):
+            size = split_size_or_sections
+            if size < 0 or (size == 0 and n):
+                raise RuntimeError(f"split expects split_size be non-negative, but got "
+                                   f"split_size={size}")
+            sizes = [min(size, n - i) for i in range(0, n, size)] if size else [0]
+            return self._pieces("SplitBackward0", sizes, d)
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != n or min(sizes, default=0) < 0:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+        return self._pieces("SplitWithSizesBackward0", sizes, d)
+
+    def chunk(self, chunks, dim=0):
+        if chunks <= 0:
+            raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+        n = self.shape[_check_dim(dim, self.dim())]
+        return self.split(max(1, math.ceil(n / chunks)) if n else 1, dim)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        d = _check_dim(dim, self.dim())
+        if hasattr(indices_or_sections, "_edge"):
+            indices_or_sections = indices_or_sections.tolist()
+        if isinstance(indices_or_sections, int) and indices_or_sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got "
+                               f"{indices_or_sections}")
+        count = indices_or_sections if isinstance(indices_or_sections, int) else \
+            len(indices_or_sections) + 1
+        return tuple(apply("SliceBackward0", lambda x, i=i: ops.array_split(
+            x, indices_or_sections, d)[i], self) for i in range(count))
+
+    def hsplit(self, sections):
+        return self._directional("hsplit", 1 if self.dim() > 1 else 0, 1, sections)
+
+    def vsplit(self, sections):
+        return self._directional("vsplit", 0, 2, sections)
+
+    def dsplit(self, sections):
+        return self._directional("dsplit", 2, 3, sections)
+
+    def _directional(self, name, dim, least, sections):
+        if self.dim() < least:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {least} "
+                               f"dimension, but got a tensor with {self.dim()} dimensions!")
+        if isinstance(sections, int) and (sections == 0 or self.shape[dim] % sections):
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but "
+                               f"the size of the dimension {self.shape[dim]} is not divisible "
+                               f"by the split_size {sections}!")
+        return self.tensor_split(sections, dim)
+
+    def _pieces(self, name, sizes, dim):
+        starts = [sum(sizes[:i]) for i in range(len(sizes))]
+        lead = (slice(None),) * dim
+        return tuple(apply(name, ops.getitem, self, lead + (slice(s, s + n),))
+                     for s, n in zip(starts, sizes))
+
+    def unbind(self, dim=0):
+        d = _check_dim(dim, self.dim())
+        lead = (slice(None),) * d
+        return tuple(apply("UnbindBackward0", ops.getitem, self, lead + (i,))
+                     for i in range(self.shape[d]))
+
+    def narrow(self, dim, start, length):
+        d = _check_dim(dim, self.dim())
+        n = self.shape[d]
+        start = int(start)
+        if not -n <= start <= n:
+            raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], "
+                             f"but got {start})")
+        start += n if start < 0 else 0
+        if start + length > n:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                               f"({n}).")
+        return apply("SliceBackward0", ops.getitem, self,
+                     (slice(None),) * d + (slice(start, start + length),))
+
+    # ---- axes and selection ----
+
+    def movedim(self, source, destination):
+        source = (source,) if isinstance(source, int) else tuple(source)
+        destination = (destination,) if isinstance(destination, int) else tuple(destination)
+        if len(source) != len(destination):
+            raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                               f"({list(source)} dims) should contain the same number of dims "
+                               f"as destination ({list(destination)} dims)")
+        for name, dims in (("source", source), ("destination", destination)):
+            normal = [_check_dim(d, self.dim()) for d in dims]
+            if len(set(normal)) != len(normal):
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
+        return apply("PermuteBackward0", ops.moveaxis, self, source, destination)
+
+    moveaxis = movedim
+
+    def take(self, index):
+        if not hasattr(index, "_edge") or index.dtype is not dtypes.int64:
+            raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                               f"{index.dtype.legacy if hasattr(index, '_edge') else index}")
+        return apply("TakeBackward0", ops.take, self, index)
+
+
+def _tensors(tensors):
+    tensors = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else \
+        tensors
+    return [operand(t) for t in tensors]
+
+
+def _at_least(rank):
+    def at_least(*tensors):
+        many = len(tensors) != 1 or isinstance(tensors[0], (list, tuple))
+        out = []
+        for t in _tensors(tensors):
+            if t.dim() >= rank:
+                out.append(t)
+            else:
+                name = "ViewBackward0" if t.dim() == 0 else "UnsqueezeBackward0"
+                out.append(apply(name, lambda x: ops.atleast_nd(rank, (x,)), t))
+        return tuple(out) if many else out[0]
+    at_least.__name__ = f"atleast_{rank}d"
+    return at_least
+
+
+atleast_1d, atleast_2d, atleast_3d = _at_least(1), _at_least(2), _at_least(3)
+
+
+def _stacking(name, fn):
+    def stacking(tensors, *, out=None):
+        from gradjit.tensor.functions import write_out
+        tensors = _tensors((tensors,))
+        if not tensors:
+            raise RuntimeError(f"{name} expects a non-empty TensorList")
+        return write_out(name, lambda: apply("CatBackward0", lambda *ts: _as_runtime_error(
+            fn, ts), *tensors), tensors, out)
+    stacking.__name__ = name
+    return stacking
+
+
+hstack = _stacking("hstack", ops.hstack)
+vstack = row_stack = _stacking("vstack", ops.vstack)
+dstack = _stacking("dstack", ops.dstack)
+column_stack = _stacking("column_stack", ops.column_stack)
+
+
+def _as_runtime_error(fn, *args):
+    """PyTorch reports bad sizes as RuntimeError where numpy, whose ops these are, says
+    ValueError."""
+    try:
+        return fn(*args)
+    except ValueError as error:
+        raise RuntimeError(str(error)) from None
+
+
+def meshgrid(*tensors, indexing=None):
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
+                      "the indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                           f"received: {indexing}")
+    tensors = _tensors(tensors)
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: {t.dim()}D")
+    return tuple(apply("ExpandBackward0", lambda *ts, i=i: ops.meshgrid(
+        *ts, indexing=indexing)[i], *tensors) for i in range(len(tensors)))
+
+
+def _method(name):
+    def function(input, *args, **kwargs):
+        return getattr(operand(input), name)(*args, **kwargs)
+    function.__name__ = name
+    return function
+
+
+flip, fliplr, flipud, roll, rot90, tile = map(_method, ("flip", "fliplr", "flipud", "roll",
+                                                        "rot90", "tile"))
+repeat_interleave, tril, triu, diag = map(_method, ("repeat_interleave", "tril", "triu",
+                                                    "diag"))
+diagonal, diag_embed, trace = map(_method, ("diagonal", "diag_embed", "trace"))
+split, chunk, tensor_split, unbind, narrow = map(_method, ("split", "chunk", "tensor_split",
+                                                           "unbind", "narrow"))
+hsplit, vsplit, dsplit = map(_method, ("hsplit", "vsplit", "dsplit"))
+movedim = moveaxis = _method("movedim")
+take = _method("take")
+
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "chunk", "column_stack", "diag",
+           "diag_embed", "diagonal", "dsplit", "dstack", "flip", "fliplr", "flipud", "hsplit",
+           "hstack", "meshgrid", "moveaxis", "movedim", "narrow", "repeat_interleave",
+           "roll", "rot90", "row_stack", "split", "take", "tensor_split", "tile", "trace",
+           "tril", "triu", "unbind", "vsplit", "vstack"]
