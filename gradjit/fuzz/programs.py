@@ -13,8 +13,9 @@ from gradjit.ir.types import dtype as resolve
 
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
                "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient")
-FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
-INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
+FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "fmod")
+INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow", "fmod", "trunc_div",
+              "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 # sin/cos/tan are accurate for |x| below 2^20 (f32) / 2^45 (f64) only (gradjit.codegen.mathlib):
 # their arguments are clamped to this, which keeps NaN (maximum/minimum propagate it).
@@ -176,7 +177,8 @@ def _logic(gen):
     if gen.draw(st.booleans()):
         return E.logical_not(a)
     b = gen.pick(lambda v: v.type.shape == a.type.shape, kind="b")
-    return PRIMITIVES[gen.draw(st.sampled_from(("logical_and", "logical_or")))](a, b)
+    return PRIMITIVES[gen.draw(st.sampled_from(("logical_and", "logical_or", "bitwise_and",
+                                                "bitwise_or", "bitwise_xor")))](a, b)
 
 
 def _reduce(gen):
