@@ -4,3 +4,6 @@ from gradjit.ops.array import *  # noqa: F401,F403
 from gradjit.ops.indexing import constant_value, getitem, index_put  # noqa: F401
 from gradjit.ops.promote import (broadcast_shapes, default_float, flavor,  # noqa: F401
                                  operands, result_type, to_float)
+from gradjit.ops.integers import (bitwise_and, bitwise_or, bitwise_xor, divmod_,  # noqa: F401
+                                  float_power, floor_divide, fmod, gcd, invert, lcm, left_shift,
+                                  remainder, right_shift)

@@ -11,6 +11,7 @@ import gradjit
 from gradjit import ops as G
 from gradjit.ir import Function, Op, TensorType, Value, interpret, parse, verify
 from gradjit.ir import elementwise as E
+from gradjit.ir import integer as I
 from gradjit.ir import structural as S
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.primitive import PRIMITIVES, ShapeError, register
@@ -151,7 +152,15 @@ CASES = {
     "traced-len": (lambda: jit(lambda x: len(x), np.float64(1.0)), TypeError,
                    "len\\(\\) of unsized object"),
     "traced-invert": (lambda: jit(lambda x: ~x, X), TypeError,
-                      "~ on a traced value needs a bool array"),
+                      "invert is only defined for integer and bool operands, not float64"),
+    "bool-floor-divide": (lambda: jit(lambda x: (x > 0) // (x > 1), X), TypeError,
+                          "floor_divide of two bool operands gives int8"),
+    "needs-integers": (lambda: I.trunc_div(X, X), ShapeError, "needs integer operands, not f64"),
+    "needs-integers-or-bools": (lambda: I.bitwise_or(X, X), ShapeError,
+                                "needs integer or bool operands, not f64"),
+    "python-int-out-of-bounds": (lambda: jit(lambda x: x.astype(np.int32) + 2**40, X),
+                                 OverflowError, "Python integer 1099511627776 out of bounds "
+                                 "for int32"),
     "traced-reshape-order": (lambda: jit(lambda x: x.reshape(6, order="F"), X),
                              NotImplementedError, "supports order='C' only"),
     "traced-float-index": (lambda: jit(lambda x: operator.index(x), np.float64(1.0)),

@@ -7,10 +7,10 @@ this module joins them and answers numpy's dispatch.
 """
 from __future__ import annotations
 
-from gradjit.ops.numpy_api import basics
+from gradjit.ops.numpy_api import basics, integers
 
-UFUNCS = {**basics.UFUNCS}
-FUNCTIONS = {**basics.FUNCTIONS}
+UFUNCS = {**basics.UFUNCS, **integers.UFUNCS}
+FUNCTIONS = {**basics.FUNCTIONS, **integers.FUNCTIONS}
 
 
 def numpy_name(func) -> str:
