@@ -6,4 +6,4 @@ from gradjit.ops.promote import (broadcast_shapes, default_float, flavor,  # noq
                                  operands, result_type, to_float)
 from gradjit.ops.integers import (bitwise_and, bitwise_or, bitwise_xor, divmod_,  # noqa: F401
                                   float_power, floor_divide, fmod, gcd, invert, lcm, left_shift,
-                                  remainder, right_shift)
+                                  remainder, right_shift, trunc_divide)

@@ -99,6 +99,16 @@ def remainder(a, b):
     return divmod_(a, b, "remainder")[1]
 
 
+def trunc_divide(a, b):
+    """a / b rounded toward zero (PyTorch's rounding_mode='trunc'): exact on integers."""
+    (x, y), dt = _common("trunc_divide", a, b)
+    x, y = _arrays(x, y)
+    if not dt.is_float:
+        return I.trunc_div(x, y)
+    q = E.div(x, y)
+    return E.where(E.lt(q, 0.0), E.ceil(q), E.floor(q))
+
+
 def fmod(a, b):
     """C's remainder: the dividend's sign; exact; integer fmod by 0 is 0 (numpy's result)."""
     (x, y), _ = _common("fmod", a, b)
