@@ -14,8 +14,9 @@ from gradjit.ir.types import dtype as resolve
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
                "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient")
 FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "fmod")
-INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow", "fmod", "trunc_div",
-              "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift")
+INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
+INT_BITS = ("fmod", "trunc_div", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+            "right_shift")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 # sin/cos/tan are accurate for |x| below 2^20 (f32) / 2^45 (f64) only (gradjit.codegen.mathlib):
 # their arguments are clamped to this, which keeps NaN (maximum/minimum propagate it).
@@ -156,6 +157,14 @@ def _integer(gen):
     if gen.draw(st.booleans()):
         return PRIMITIVES[gen.draw(st.sampled_from(("neg", "abs", "sign")))](x)
     return _binary(gen, "i", INT_BINARY)
+
+
+def _bits(gen):
+    """Integer division, remainder, bitwise logic and shifts (zero divisors, negative and
+    oversized shift counts come up among small integers)."""
+    if gen.pick(kind="i") is None:
+        gen.pool.append(_integer(gen))
+    return _binary(gen, "i", INT_BITS)
 
 
 def _where(gen):
@@ -328,7 +337,8 @@ def _guard(gen):
 
 
 STEPS = {
-    "unary": _unary, "binary": _binary, "integer": _integer, "where": _where, "logic": _logic,
+    "unary": _unary, "binary": _binary, "integer": _integer, "bits": _bits, "where": _where,
+    "logic": _logic,
     "reduce": _reduce, "expand": _expand, "reshape": _reshape, "transpose": _transpose,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "gather": _gather,
     "scatter_add": _scatter_add, "matmul": _matmul, "cast": _cast, "source": _source,
