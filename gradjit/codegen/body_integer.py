@@ -6,6 +6,8 @@ Shifts by a count outside [0, bits) are poison in LLVM: the count is clamped fir
 """
 from __future__ import annotations
 
+from gradjit.codegen import body  # body.LOWERINGS joins this module's: read at call time
+
 
 def _safe_divisor(L, a, b, out):
     """b, or 1 where b is 0 or where a / b is INT_MIN / -1 (both undefined for sdiv/srem)."""
@@ -18,10 +20,51 @@ def _safe_divisor(L, a, b, out):
 
 def _fmod(L, args, kinds, out, params):
     a, b = args
-    if out.is_float:
-        return L.b.frem(a, b)
-    # x % 1 is 0: numpy's result for a zero divisor and for INT_MIN % -1.
-    return L.b.srem(a, _safe_divisor(L, a, b, out))
+    if not out.is_float:
+        # x % 1 is 0: numpy's result for a zero divisor and for INT_MIN % -1.
+        return L.b.srem(a, _safe_divisor(L, a, b, out))
+    # A CPU's frem is C's fmod (exact); NVPTX lowers frem to a - trunc(a / b) * b, which is
+    # wrong where a / b rounds to an integer or passes 2**53: scalar code (all GPU code)
+    # divides exactly instead.
+    return L.b.frem(a, b) if L.lanes > 1 else _long_division_fmod(L, a, b, out)
+
+
+def _long_division_fmod(L, a, b, out):
+    """fmod(a, b) by binary long division: t runs down from the largest |b| * 2**k <= |a| to
+    |b|, and r -= t wherever t <= r. Every step is exact (t <= r < 2t, Sterbenz), and the
+    loops run about twice the exponent difference of a and b."""
+    bl = L.b
+    r0, m = body.call_intrinsic(bl, "fabs", [a]), body.call_intrinsic(bl, "fabs", [b])
+    infinite = bl.fcmp_ordered("==", r0, L.const(out, float("inf")))
+    zero = bl.fcmp_ordered("==", m, L.const(out, 0.0))
+    nan = bl.or_(bl.fcmp_unordered("uno", a, b), bl.or_(infinite, zero))
+    work = bl.and_(bl.fcmp_ordered(">=", r0, m), bl.not_(nan))
+    entry = bl.block
+    up, up_next, down, down_next, done = (bl.append_basic_block(f"fmod.{n}") for n in
+                                          ("up", "up_next", "down", "down_next", "done"))
+    bl.branch(up)
+    bl.position_at_end(up)
+    t = bl.phi(m.type)
+    doubled = bl.fmul(t, L.const(out, 2.0))
+    bl.cbranch(bl.and_(work, bl.fcmp_ordered("<=", doubled, r0)), up_next, down)
+    bl.position_at_end(up_next)
+    bl.branch(up)
+    t.add_incoming(m, entry)
+    t.add_incoming(doubled, up_next)
+    bl.position_at_end(down)
+    step, r = bl.phi(m.type), bl.phi(m.type)
+    bl.cbranch(bl.and_(work, bl.fcmp_ordered(">=", step, m)), down_next, done)
+    bl.position_at_end(down_next)
+    reduced = bl.select(bl.fcmp_ordered(">=", r, step), bl.fsub(r, step), r)
+    halved = bl.fmul(step, L.const(out, 0.5))
+    bl.branch(down)
+    step.add_incoming(t, up)
+    step.add_incoming(halved, down_next)
+    r.add_incoming(r0, up)
+    r.add_incoming(reduced, down_next)
+    bl.position_at_end(done)
+    signed = body.call_intrinsic(bl, "copysign", [r, a])
+    return bl.select(nan, L.const(out, float("nan")), signed)
 
 
 def _trunc_div(L, args, kinds, out, params):

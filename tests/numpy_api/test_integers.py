@@ -98,8 +98,9 @@ def test_bool_division_gives_numpy_int8_which_is_refused():
 
 # ---- floats ----
 
+# 1.0 % 0.1: 1.0 / 0.1 rounds up to 10, so a - trunc(a / b) * b would be negative.
 SPECIAL = [5.0, -5.0, 0.0, -0.0, 3.0, -3.0, 0.5, 7.5, np.inf, -np.inf, np.nan, 1e300, 1e-300,
-           -1e-20, 1.0, 2.0**60, 5e-324]
+           -1e-20, 1.0, 0.1, 2.0**60, 5e-324, 3e-310]
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
