@@ -12,6 +12,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import integer as I
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ir.types import float64
+from gradjit.ops.array import power
 from gradjit.ops.promote import astype, flavor, operands, result_type
 
 
@@ -25,10 +26,10 @@ def _common(name, a, b):
     return operands(a, b), dt
 
 
-def _integral_only(name, dt, bools=True):
-    if dt.is_float or (dt.is_bool and not bools):
-        kinds = "integer and bool" if bools else "integer"
-        raise TypeError(f"{name} is only defined for {kinds} operands, not {dt.numpy}")
+def _integral_only(name, dt):
+    if dt.is_float:
+        raise TypeError(f"{name} is only defined for integer and bool operands, not "
+                        f"{dt.numpy}")
 
 
 def _signed_zero(negative, like):
@@ -148,9 +149,13 @@ left_shift, right_shift = _shift(I.left_shift), _shift(I.right_shift)
 
 def float_power(a, b):
     """a ** b computed in float64, whatever the operands' types."""
-    from gradjit.ops.array import power
     return power(astype(a, float64) if not is_python_scalar(a) else float(a),
                  astype(b, float64) if not is_python_scalar(b) else float(b))
+
+
+# Euclid's steps for the worst case of each width: the index of the largest Fibonacci number
+# the type holds, plus one.
+_EUCLID_STEPS = {"i32": 47, "i64": 93}
 
 
 def gcd(a, b):
@@ -173,7 +178,3 @@ def lcm(a, b):
     g = gcd(x, y)
     return E.mul(I.trunc_div(E.abs_(x), g), E.abs_(y))
 
-
-# Euclid's steps for the worst case of each width: the index of the largest Fibonacci number
-# the type holds, plus one.
-_EUCLID_STEPS = {"i32": 47, "i64": 93}

@@ -86,7 +86,8 @@ def test_python_ints_and_bools_mix_with_integer_arrays():
 
     def f(x, y, m):
         return (x // 3, x % -3, 7 // x, -7 % x, np.fmod(x, -3), divmod(x, 2)[1], x // True,
-                x % m, m // x, y // 2**35, y % -(2**35), y // x, x % y, m % 3, 5 // m)
+                x % m, m // x, y // 2**35, y % -(2**35), y // x, x % y, m % 3, 5 // m,
+                *divmod(-9, x))
     check_exact(f, a32, a64, flags)
 
 
