@@ -152,3 +152,29 @@ def test_python_ints_wrap_into_the_tensor_dtype_like_torch():
 def test_python_floats_go_straight_to_the_requested_dtype():
     got, want = _both(lambda m, x: (x,), ([1e300, 1e-300, -2.0**1000], "float64"))
     _same(got[0], want[0])
+
+
+def test_in_place_forms_match_torch():
+    def fn(m, n, x, p):
+        n2, x2, p2, n3 = n.clone(), x.clone(), p.clone(), n.clone()
+        n2 %= 3
+        n2 //= -2
+        n2 &= 6
+        n2 |= 1
+        n2 ^= 12
+        n2 <<= 2
+        n2 >>= 1
+        x2 %= -1.5
+        x2.fmod_(0.7)
+        x2.floor_divide_(0.25)
+        p2 &= m.tensor([True, False, True])
+        n3.bitwise_not_().remainder_(5).gcd_(m.tensor([4, 6, 8])).bitwise_xor_(3)
+        return n2, x2, p2, n3
+    got, want = _both(fn, ([7, -8, 2**40], "int64"), ([2.5, -3.75, 10.0], "float32"),
+                      ([True, True, False], "bool"))
+    for g, w in zip(got, want):
+        _same(g, w)
+    for module in (gradjit, torch):
+        n = module.tensor([1, 2])
+        with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+            n %= 2.5
