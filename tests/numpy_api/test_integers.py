@@ -245,3 +245,15 @@ def test_python_ints_at_the_edge_of_the_range_and_in_comparisons_are_accepted():
     n32 = np.array([1, -2, 2**31 - 1], np.int32)
     check_exact(lambda n: (n + (-(2**31)), n - (2**31 - 1), n == 2**40, n < 2**40,
                            n >= -(2**40), n != -(2**35), n + (2**40 + 0.5)), n32)
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((0,), (0,)), ((3, 1), (1, 4)), ((), (2, 3)),
+                                    ((2, 0), (1,))], ids=str)
+@pytest.mark.parametrize("dt", [np.int32, np.float32])
+def test_zero_dimensional_empty_and_broadcast_operands(shapes, dt):
+    a = np.asarray(rng.integers(-20, 20, shapes[0])).astype(dt)
+    b = np.asarray(rng.integers(1, 9, shapes[1]) * rng.choice([-1, 1], shapes[1])).astype(dt)
+    if dt == np.float32:
+        check_exact(lambda a, b: (a // b, a % b, np.fmod(a, b), *divmod(a, b)), a, b)
+    else:
+        check_exact(lambda a, b: _divisions(a, b) + _bitwise(a, b) + _shifts(a, b % 40), a, b)
