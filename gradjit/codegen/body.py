@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from gradjit.codegen import body_integer
 from gradjit.codegen.mathlib import emit_math
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
@@ -242,4 +243,5 @@ LOWERINGS = {
     "logical_not": lambda L, args, kinds, out, params: L.b.xor(args[0], L.const(out, True)),
     "where": lambda L, args, kinds, out, params: L.b.select(*args),
     "cast": _cast,
+    **body_integer.LOWERINGS,
 }

@@ -270,4 +270,12 @@ RULES = {
     "concatenate": lambda a, p, t: f"np.concatenate([{', '.join(a)}], axis={p['axis']})",
     "guard": _guard,
     "argsort": lambda a, p, t: f"np.argsort({a[0]}, axis={p['axis']}, kind='stable')",
+    # numpy's fmod and shifts already give the primitives' results for zero divisors and for
+    # shift counts outside [0, bits); numpy has no truncating integer division.
+    "fmod": _call("np.fmod"),
+    "trunc_div": lambda a, p, t: f"np.where({a[1]} == 0, 0, ({a[0]} - np.fmod({a[0]}, {a[1]}))"
+                                 f" // np.where({a[1]} == 0, 1, {a[1]}))",
+    "bitwise_and": _call("np.bitwise_and"), "bitwise_or": _call("np.bitwise_or"),
+    "bitwise_xor": _call("np.bitwise_xor"),
+    "left_shift": _call("np.left_shift"), "right_shift": _call("np.right_shift"),
 }

@@ -14,8 +14,10 @@ from gradjit.ir.types import dtype as resolve
 
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
                "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient")
-FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "fmod")
 INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
+INT_BITS = ("fmod", "trunc_div", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+            "right_shift")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 # sin/cos/tan are accurate for |x| below 2^20 (f32) / 2^45 (f64) only (gradjit.codegen.mathlib):
 # their arguments are clamped to this, which keeps NaN (maximum/minimum propagate it).
@@ -158,6 +160,14 @@ def _integer(gen):
     return _binary(gen, "i", INT_BINARY)
 
 
+def _bits(gen):
+    """Integer division, remainder, bitwise logic and shifts (zero divisors, negative and
+    oversized shift counts come up among small integers)."""
+    if gen.pick(kind="i") is None:
+        gen.pool.append(_integer(gen))
+    return _binary(gen, "i", INT_BITS)
+
+
 def _where(gen):
     x = _float(gen)
     y = gen.pick(lambda v: v.type.dtype == x.type.dtype and broadcast_pair(x, v) is not None)
@@ -177,7 +187,8 @@ def _logic(gen):
     if gen.draw(st.booleans()):
         return E.logical_not(a)
     b = gen.pick(lambda v: v.type.shape == a.type.shape, kind="b")
-    return PRIMITIVES[gen.draw(st.sampled_from(("logical_and", "logical_or")))](a, b)
+    return PRIMITIVES[gen.draw(st.sampled_from(("logical_and", "logical_or", "bitwise_and",
+                                                "bitwise_or", "bitwise_xor")))](a, b)
 
 
 def _reduce(gen):
@@ -334,7 +345,8 @@ def _guard(gen):
 
 
 STEPS = {
-    "unary": _unary, "binary": _binary, "integer": _integer, "where": _where, "logic": _logic,
+    "unary": _unary, "binary": _binary, "integer": _integer, "bits": _bits, "where": _where,
+    "logic": _logic,
     "reduce": _reduce, "expand": _expand, "reshape": _reshape, "transpose": _transpose,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "gather": _gather,
     "scatter_add": _scatter_add, "matmul": _matmul, "cast": _cast, "source": _source,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from gradjit.ir import elementwise as E
+from gradjit.ir import integer as I
 from gradjit.ir.primitive import ambient_handler, ir_type
 from gradjit.ir.types import TensorType, bool_
 
@@ -205,6 +206,7 @@ def _rules(sp) -> dict:
         sp.Eq: binary(E.eq), sp.Ne: binary(E.ne), sp.StrictLessThan: binary(E.lt),
         sp.LessThan: binary(E.le), sp.StrictGreaterThan: binary(E.gt),
         sp.GreaterThan: binary(E.ge),
+        I.sympy_fmod(sp): lambda low, e: I.fmod(*map(low, e.args)),
     }
 
 

@@ -13,3 +13,6 @@ from gradjit.ops.diagonals import *  # noqa: F401,F403
 from gradjit.ops.padding import *  # noqa: F401,F403
 from gradjit.ops.selection import *  # noqa: F401,F403
 from gradjit.ops.shaping import *  # noqa: F401,F403
+from gradjit.ops.integers import (bitwise_and, bitwise_or, bitwise_xor, divmod_,  # noqa: F401
+                                  float_power, floor_divide, fmod, gcd, invert, lcm, left_shift,
+                                  remainder, right_shift, trunc_divide)

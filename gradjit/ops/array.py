@@ -8,8 +8,8 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
 from gradjit.ir.types import int64
-from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
-                                 operands, result_type, to_float)
+from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, comparison_dtype,
+                                 default_float, flavor, operands, result_type, to_float)
 
 
 def shape_of(x) -> tuple[int, ...]:
@@ -25,9 +25,16 @@ def _binary(prim):
     return apply
 
 
+def _comparison(prim):
+    def apply(a, b):
+        return prim(*operands(a, b, dtype=comparison_dtype(a, b)))
+    apply.__name__ = prim.name
+    return apply
+
+
 add, sub, mul = _binary(E.add), _binary(E.sub), _binary(E.mul)
 maximum, minimum = _binary(E.maximum), _binary(E.minimum)
-eq, ne, lt, le, gt, ge = map(_binary, (E.eq, E.ne, E.lt, E.le, E.gt, E.ge))
+eq, ne, lt, le, gt, ge = map(_comparison, (E.eq, E.ne, E.lt, E.le, E.gt, E.ge))
 
 
 def true_divide(a, b):

@@ -100,13 +100,44 @@ def broadcast(x, shape):
 
 
 def operands(*xs, dtype=None):
-    """Cast to the common (or given) dtype and broadcast to the common shape."""
+    """Cast to the common (or given) dtype and broadcast to the common shape. A Python integer
+    the common integer dtype cannot hold is refused (numpy) or wrapped into it (PyTorch)."""
     dt = resolve_dtype(dtype) if dtype is not None else result_type(*xs)
+    if dtype is None and dt.is_int:
+        xs = fit_python_ints(xs, dt)
     shape = broadcast_shapes(*(ir_type(x).shape for x in xs if not is_python_scalar(x)))
     out = [broadcast(astype(x, dt), shape) for x in xs]
     if all(is_python_scalar(x) for x in out):
         out[0] = np.asarray(out[0], dt.numpy)
     return out
+
+
+def fit_python_ints(xs, dt: DType) -> list:
+    """numpy 2 raises OverflowError for a Python integer out of `dt`'s range; PyTorch takes it
+    modulo 2**bits, as a C cast would."""
+    bits = dt.numpy.itemsize * 8
+    low, span = -(1 << (bits - 1)), 1 << bits
+    out = []
+    for x in xs:
+        if is_python_scalar(x) and not isinstance(x, (bool, float)) and not (
+                low <= x < low + span):
+            if flavor(*xs) != "torch":
+                raise OverflowError(f"Python integer {x} out of bounds for {dt.numpy}")
+            x = (x - low) % span + low
+        out.append(x)
+    return out
+
+
+def comparison_dtype(*xs) -> DType | None:
+    """int64 where numpy 2 compares a Python integer out of an integer array's range exactly
+    (instead of refusing it); None for the common dtype."""
+    dt = result_type(*xs)
+    if not dt.is_int or flavor(*xs) == "torch":
+        return None
+    bits = dt.numpy.itemsize * 8
+    outside = any(is_python_scalar(x) and not isinstance(x, (bool, float))
+                  and not -(1 << (bits - 1)) <= x < 1 << (bits - 1) for x in xs)
+    return int64 if outside else None
 
 
 def to_float(x):

@@ -55,18 +55,35 @@ def _unary(name, fn):
     return method
 
 
-def _floor_divide(a, b):
-    q = ops.floor(ops.true_divide(a, b))
-    dt = ops.result_type(a, b)
-    return q if dt.is_float else ops.astype(q, dt)
-
-
-def _remainder(a, b):
-    return ops.sub(a, ops.mul(_floor_divide(a, b), b))
-
-
 def _trunc(x):
     return ops.where(ops.lt(x, 0), ops.ceil(x), ops.floor(x))
+
+
+def _integer_division(fn):
+    """PyTorch raises for an integer division by zero (eager values are known)."""
+    def apply(a, b):
+        divisor = getattr(b, "_value", b)
+        if not ops.result_type(a, b).is_float and np.any(np.asarray(divisor) == 0):
+            raise RuntimeError("ZeroDivisionError")
+        return fn(a, b)
+    return apply
+
+
+def _bitwise(kernel, fn):
+    """fn on integer and bool tensors; PyTorch has no kernel for floats."""
+    def apply(*args):
+        dt = ops.result_type(*args)
+        if dt.is_float:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{dtypes.of_ir(dt).legacy}'")
+        return fn(*args)
+    return apply
+
+
+_floor_divide = _integer_division(ops.floor_divide)
+_remainder = _integer_division(ops.remainder)
+_fmod = _integer_division(ops.fmod)
+_trunc_divide = _integer_division(ops.trunc_divide)
 
 
 def _flat(fn):
@@ -132,10 +149,17 @@ class ArithMixin:
     # PyTorch divides a number by a tensor as reciprocal(t) * number.
     __truediv__, __rtruediv__ = _binary("DivBackward0", ops.true_divide, "MulBackward0")
     __floordiv__, __rfloordiv__ = _binary("FloorDivideBackward0", _floor_divide)
-    __mod__, __rmod__ = _binary("RemainderBackward0", _remainder)
+    __rmod__ = _binary("RemainderBackward0", _remainder)[1]
     __rpow__ = _binary("PowBackward2", _power)[1]
-    __and__, __rand__ = _binary("BitwiseAndBackward0", ops.logical_and)
-    __or__, __ror__ = _binary("BitwiseOrBackward0", ops.logical_or)
+    __and__, __rand__ = _binary("BitwiseAndBackward0", _bitwise("bitwise_and_cpu",
+                                                                ops.bitwise_and))
+    __or__, __ror__ = _binary("BitwiseOrBackward0", _bitwise("bitwise_or_cpu", ops.bitwise_or))
+    __xor__, __rxor__ = _binary("BitwiseXorBackward0", _bitwise("bitwise_xor_cpu",
+                                                                ops.bitwise_xor))
+    __lshift__, __rlshift__ = _binary("BitwiseLeftShiftBackward0", _bitwise("lshift_cpu",
+                                                                            ops.left_shift))
+    __rshift__, __rrshift__ = _binary("BitwiseRightShiftBackward0", _bitwise("rshift_cpu",
+                                                                             ops.right_shift))
     __eq__ = _binary("EqBackward0", ops.eq)[0]
     __ne__ = _binary("NeBackward0", ops.ne)[0]
     __lt__ = _binary("LtBackward0", ops.lt)[0]
@@ -164,9 +188,51 @@ class ArithMixin:
         return self
 
     def __invert__(self):
-        if self.dtype is not dtypes.bool_:
-            raise TypeError("~ on integer tensors (bitwise not) is not supported; only bool")
-        return apply("LogicalNotBackward0", ops.logical_not, self)
+        if self.dtype.is_floating_point:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
+        return apply("BitwiseNotBackward0", ops.invert, self)
+
+    bitwise_not = __invert__
+
+    def bitwise_and(self, other):
+        return self & operand(other)
+
+    def bitwise_or(self, other):
+        return self | operand(other)
+
+    def bitwise_xor(self, other):
+        return self ^ operand(other)
+
+    def bitwise_left_shift(self, other):
+        return self << operand(other)
+
+    def bitwise_right_shift(self, other):
+        return self >> operand(other)
+
+    def __mod__(self, other):
+        return self.remainder(other) if _is_operand(other) else NotImplemented
+
+    def remainder(self, other):
+        name = "RemainderBackward0" if is_python_scalar(other) else "RemainderBackward1"
+        return apply(name, _remainder, self, operand(other))
+
+    def fmod(self, other):
+        name = "FmodBackward0" if is_python_scalar(other) else "FmodBackward1"
+        return apply(name, _fmod, self, operand(other))
+
+    def floor_divide(self, other):
+        return apply("FloorDivideBackward0", _floor_divide, self, operand(other))
+
+    def gcd(self, other):
+        return apply("GcdBackward0", _bitwise("gcd_cpu", ops.gcd), self, operand(other))
+
+    def lcm(self, other):
+        return apply("LcmBackward0", _bitwise("lcm_cpu", ops.lcm), self, operand(other))
+
+    def float_power(self, exponent):
+        name = "PowBackward0" if is_python_scalar(exponent) else "PowBackward1"
+        return apply(name, ops.float_power, self, operand(exponent))
 
     def __abs__(self):
         return self.abs()
@@ -207,12 +273,11 @@ class ArithMixin:
         other = operand(other)
         if rounding_mode is None:
             return apply("DivBackward0", ops.true_divide, self, other)
-        rounding = {"floor": _floor_divide, "trunc": lambda a, b: _cast_like(
-            _trunc(ops.true_divide(a, b)), ops.result_type(a, b))}
+        rounding = {"floor": _floor_divide, "trunc": _trunc_divide}
         if rounding_mode not in rounding:
             raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or "
                              f"'floor' but found '{rounding_mode}'")
-        return apply("DivBackward1", rounding[rounding_mode], self, other)
+        return apply("DivBackward2", rounding[rounding_mode], self, other)
 
     divide = true_divide = div
 
@@ -452,10 +517,6 @@ class ArithMixin:
 
 def _scaled(x, alpha):
     return x if alpha == 1 else ops.mul(x, alpha)
-
-
-def _cast_like(x, dt):
-    return x if dt.is_float else ops.astype(x, dt)
 
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",

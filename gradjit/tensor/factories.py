@@ -30,8 +30,10 @@ def _numpy_dtype(dtype, default=None):
     return dtypes.to_dtype(dtype).ir.numpy
 
 
-def _infer(data) -> np.ndarray:
-    """numpy data with PyTorch's inference: bool, int64, or the default float."""
+def _infer(data, dtype=None) -> np.ndarray:
+    """numpy data with PyTorch's inference: bool, int64, or the default float; Python floats
+    go straight to a requested `dtype` (1e300 must not pass through float32 on its way to
+    float64)."""
     if hasattr(data, "_edge"):
         return np.array(data._concrete())
     if isinstance(data, np.ndarray):
@@ -39,7 +41,7 @@ def _infer(data) -> np.ndarray:
         return np.array(data)
     array = np.array(_plain(data))
     if array.dtype.kind == "f":
-        return array.astype(dtypes.get_default_dtype().ir.numpy)
+        return array.astype(_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy))
     if array.dtype.kind in "iu":
         return array.astype(np.int64)
     if array.dtype.kind == "b" or array.size == 0:
@@ -91,7 +93,7 @@ def _traced_tensor(data, dtype):
 def tensor(data, *, dtype=None, device=None, requires_grad=False):
     if _holds_traced(data):
         return _traced_tensor(data, dtype)
-    array = _infer(data)
+    array = _infer(data, dtype)
     if dtype is not None:
         array = array.astype(_numpy_dtype(dtype))
     return _leaf(array, device, requires_grad)

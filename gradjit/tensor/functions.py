@@ -54,6 +54,13 @@ maximum, minimum = _function("maximum"), _function("minimum")
 eq, ne, lt, le, gt, ge = map(_function, ("eq", "ne", "lt", "le", "gt", "ge"))
 logical_and, logical_or, logical_not = map(_function, ("logical_and", "logical_or",
                                                        "logical_not"))
+remainder, fmod, floor_divide, float_power = map(_function, ("remainder", "fmod",
+                                                             "floor_divide", "float_power"))
+bitwise_and, bitwise_or, bitwise_xor, bitwise_not = map(_function, (
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
+bitwise_left_shift, bitwise_right_shift = map(_function, ("bitwise_left_shift",
+                                                          "bitwise_right_shift"))
+gcd, lcm = _function("gcd"), _function("lcm")
 isclose, isfinite, isnan = _function("isclose"), _function("isfinite"), _function("isnan")
 sum, mean, norm, var, std = map(_function, ("sum", "mean", "norm", "var", "std"))
 max, min, amax, amin = map(_function, ("max", "min", "amax", "amin"))

@@ -38,6 +38,15 @@ class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, NumpyProtocol,
     floor_, ceil_, round_, trunc_, sign_ = map(_inplace, ("floor", "ceil", "round", "trunc",
                                                           "sign"))
     clamp_, clamp_min_, clamp_max_ = map(_inplace, ("clamp", "clamp_min", "clamp_max"))
+    remainder_, fmod_, floor_divide_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod",
+                                                                  "floor_divide", "gcd", "lcm"))
+    bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = map(_inplace, (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
+    bitwise_left_shift_, bitwise_right_shift_ = map(_inplace, ("bitwise_left_shift",
+                                                               "bitwise_right_shift"))
+    __imod__, __ifloordiv__ = remainder_, floor_divide_
+    __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_
+    __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
     clip_ = clamp_
     t_ = _inplace("t", "TBackward1", write=False)
     transpose_ = _inplace("transpose", "TransposeBackward1", write=False)

@@ -19,14 +19,6 @@ def _binary(fn, swap=False):
     return lambda self, other: fn(self, other)
 
 
-def _floor_divide(a, b):
-    return ops.floor(ops.true_divide(a, b))
-
-
-def _mod(a, b):
-    return ops.sub(a, ops.mul(_floor_divide(a, b), b))
-
-
 class ArrayMethods:
     """The numpy-array surface of a traced value, written with gradjit.ops."""
 
@@ -67,15 +59,19 @@ class ArrayMethods:
     __sub__, __rsub__ = _binary(ops.sub), _binary(ops.sub, True)
     __mul__, __rmul__ = _binary(ops.mul), _binary(ops.mul, True)
     __truediv__, __rtruediv__ = _binary(ops.true_divide), _binary(ops.true_divide, True)
-    __floordiv__, __rfloordiv__ = _binary(_floor_divide), _binary(_floor_divide, True)
-    __mod__, __rmod__ = _binary(_mod), _binary(_mod, True)
+    __floordiv__, __rfloordiv__ = _binary(ops.floor_divide), _binary(ops.floor_divide, True)
+    __mod__, __rmod__ = _binary(ops.remainder), _binary(ops.remainder, True)
+    __divmod__, __rdivmod__ = _binary(ops.divmod_), _binary(ops.divmod_, True)
     __pow__, __rpow__ = _binary(ops.power), _binary(ops.power, True)
     __matmul__, __rmatmul__ = _binary(ops.matmul), _binary(ops.matmul, True)
     __lt__, __le__ = _binary(ops.lt), _binary(ops.le)
     __gt__, __ge__ = _binary(ops.gt), _binary(ops.ge)
     __eq__, __ne__ = _binary(ops.eq), _binary(ops.ne)
-    __and__, __rand__ = _binary(ops.logical_and), _binary(ops.logical_and, True)
-    __or__, __ror__ = _binary(ops.logical_or), _binary(ops.logical_or, True)
+    __and__, __rand__ = _binary(ops.bitwise_and), _binary(ops.bitwise_and, True)
+    __or__, __ror__ = _binary(ops.bitwise_or), _binary(ops.bitwise_or, True)
+    __xor__, __rxor__ = _binary(ops.bitwise_xor), _binary(ops.bitwise_xor, True)
+    __lshift__, __rlshift__ = _binary(ops.left_shift), _binary(ops.left_shift, True)
+    __rshift__, __rrshift__ = _binary(ops.right_shift), _binary(ops.right_shift, True)
 
     def __neg__(self):
         return ops.neg(self)
@@ -87,9 +83,7 @@ class ArrayMethods:
         return ops.abs_(self)
 
     def __invert__(self):
-        if not self.ir_type.dtype.is_bool:
-            raise TypeError("~ on a traced value needs a bool array")
-        return ops.logical_not(self)
+        return ops.invert(self)
 
     def __getitem__(self, index):
         return ops.getitem(self, _concrete_index(index))

@@ -57,6 +57,28 @@ def _reductions():
         ([data((), "f32")], {"axes": (), "keepdims": False})]
 
 
+def _integer_pairs(dt):
+    """Every pair of edge values: zero divisors, INT_MIN / -1, shift counts outside [0, bits)
+    and negative ones; 17 x 17 pairs fill vector bodies and their scalar tails."""
+    info = np.iinfo(np.dtype({"i32": "int32", "i64": "int64"}[dt]))
+    edges = np.array([0, 1, -1, 2, -2, 7, -7, 31, 32, 63, 64, -64, 1000, info.min, info.max,
+                      info.min + 1, -info.max // 3], info.dtype)
+    return [np.repeat(edges, len(edges)), np.tile(edges, len(edges))]
+
+
+def _integer_binary():
+    return _binary(INTS) + [(_integer_pairs(dt), {}) for dt in INTS]
+
+
+def _fmod():
+    special = [5.0, -5.0, -0.0, 0.0, 1e30, np.inf, -np.inf, np.nan, 3.0, 1e-30, 7.5, 1e300]
+    cases = _integer_binary() + _binary(FLOATS)
+    for dt in ("f8", "f4"):
+        s = np.array(special[:-1] if dt == "f4" else special, dt)
+        cases.append(([np.repeat(s, len(s)), np.tile(s, len(s))], {}))
+    return cases
+
+
 CASES = {
     **{n: (lambda n=n: _unary(n, FLOATS)) for n in FLOAT_UNARY},
     **{n: (lambda n=n: _unary(n, FLOATS + INTS)) for n in NUMERIC_UNARY},
@@ -69,6 +91,10 @@ CASES = {
     "where": lambda: [([data(s, "bool"), data(s, dt), data(s, dt)], {}) for s in SHAPES
                       for dt in FLOATS + INTS + ["bool"]],
     "cast": _cast,
+    "fmod": _fmod, "trunc_div": _integer_binary,
+    "left_shift": _integer_binary, "right_shift": _integer_binary,
+    **{n: (lambda: _binary(INTS + ["bool"]) + _integer_binary())
+       for n in ["bitwise_and", "bitwise_or", "bitwise_xor"]},
     "broadcast_to": lambda: [([data((3, 1), "f32")], {"shape": (2, 3, 4)}),
                              ([data((), "i64")], {"shape": (5,)}),
                              ([data((4,), "bool")], {"shape": (0, 4)})],

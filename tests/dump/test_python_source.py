@@ -62,7 +62,11 @@ def _cases():
         cases += [(f"{n}-i32{list(shape)}", one_op(PRIMITIVES[n], [(shape, "i32")] * 2))
                   for n in ["add", "sub", "mul", "maximum", "lt"]]
         cases += [(f"{n}-{list(shape)}", one_op(PRIMITIVES[n], [(shape, "bool")] * 2))
-                  for n in ["logical_and", "logical_or"]]
+                  for n in ["logical_and", "logical_or", "bitwise_xor"]]
+        cases += [(f"{n}-{dt}{list(shape)}", one_op(PRIMITIVES[n], [(shape, dt)] * 2))
+                  for n in ["fmod", "trunc_div", "bitwise_and", "bitwise_or", "bitwise_xor",
+                            "left_shift", "right_shift"] for dt in ["i32", "i64"]]
+        cases += [(f"fmod-f64{list(shape)}", one_op(PRIMITIVES["fmod"], [(shape, "f64")] * 2))]
         cases += [(f"logical_not-{list(shape)}", one_op(E.logical_not, [(shape, "bool")])),
                   (f"where-{list(shape)}",
                    one_op(E.where, [(shape, "bool"), (shape, "f32"), (shape, "f32")]))]

@@ -83,6 +83,54 @@ def test_logic(name, reference):
     np.testing.assert_array_equal(run("logical_not", a), ~a)
 
 
+INT_SPECIAL = [0, 1, -1, 2, -2, 7, -7, 63, 64, -64]
+
+
+@pytest.mark.parametrize("dt", ["i32", "i64"])
+def test_integer_primitives_against_python_integers(dt):
+    """Truncating division and fmod against Python's exact integers (C semantics: the
+    quotient rounds toward zero), with numpy's 0 for a zero divisor and INT_MIN / -1 wrapping;
+    shifts against Python's with every bit shifted out for counts outside [0, bits)."""
+    info = np.iinfo(resolve(dt).numpy)
+    values = INT_SPECIAL + [info.min, info.max, info.min + 1]
+    a, b = (np.array(v, resolve(dt).numpy) for v in zip(*[(x, y) for x in values
+                                                            for y in values]))
+    bits = info.bits
+
+    def wrap(v):
+        return (v - info.min) % (1 << bits) + info.min
+
+    def tdiv(x, y):
+        return 0 if y == 0 else wrap(abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1))
+
+    pairs = list(zip(a.tolist(), b.tolist()))
+    expected = {
+        "trunc_div": [tdiv(x, y) for x, y in pairs],
+        "fmod": [0 if y == 0 else x - y * (abs(x) // abs(y)) * (1 if (x < 0) == (y < 0) else -1)
+                 for x, y in pairs],
+        "left_shift": [wrap(x << y) if 0 <= y < bits else 0 for x, y in pairs],
+        "right_shift": [x >> y if 0 <= y < bits else (-1 if x < 0 else 0) for x, y in pairs],
+        "bitwise_and": [x & y for x, y in pairs], "bitwise_or": [x | y for x, y in pairs],
+        "bitwise_xor": [x ^ y for x, y in pairs],
+    }
+    for name, want in expected.items():
+        got = run(name, a, b)
+        assert got.dtype == a.dtype, name
+        np.testing.assert_array_equal(got, np.array(want, a.dtype), err_msg=name)
+
+
+def test_bitwise_primitives_on_bools_and_fmod_on_floats():
+    a, b = data((4, 3), "bool"), data((4, 3), "bool")
+    for name, reference in [("bitwise_and", a & b), ("bitwise_or", a | b), ("bitwise_xor", a ^ b)]:
+        np.testing.assert_array_equal(run(name, a, b), reference)
+    x = np.array([5.0, -5.0, -0.0, 1e300, np.inf, 5.0, 3.0])
+    y = np.array([np.inf, 3.0, 3.0, 1e-300, 3.0, 0.0, -0.0])
+    # C's fmod: exact, the dividend's sign (zeros included), nan for inf % y or x % 0.
+    np.testing.assert_array_equal(run("fmod", x, y), [5.0, -2.0, -0.0, np.fmod(1e300, 1e-300),
+                                                      np.nan, np.nan, np.nan])
+    assert np.signbit(run("fmod", x, y)[2])
+
+
 def test_where_and_cast():
     c, a, b = data((3, 4), "bool"), data((3, 4), "f32"), data((3, 4), "f32")
     np.testing.assert_array_equal(run("where", c, a, b), np.where(c, a, b))

@@ -38,6 +38,10 @@ def _bools(n):
     return rng.random(n) > 0.5
 
 
+def _ints(n):
+    return rng.integers(-9, 10, n)
+
+
 def _ties(n):
     """Small integers and halves: equal operands and round's halfway cases come up."""
     return rng.integers(-6, 7, n) / 2.0
@@ -52,7 +56,9 @@ DOMAINS = {
     "round": (_ties,), "floor": (_ties,), "ceil": (_ties,), "sign": (_ties,),
     **{name: (_ties, _ties) for name in ["eq", "ne", "lt", "le", "gt", "ge"]},
     **{name: (_bools, _bools) for name in ["logical_and", "logical_or"]},
-    "logical_not": (_bools,),
+    "logical_not": (_bools,), "fmod": (_normal, _nonzero),
+    **{name: (_bools, _bools) for name in ["bitwise_and", "bitwise_or", "bitwise_xor"]},
+    **{name: (_ints, _ints) for name in ["trunc_div", "left_shift", "right_shift"]},
 }
 PARAMS = {"cast": {"dtype": "f64"}}
 ELEMENTWISE = sorted(n for n, p in PRIMITIVES.items() if p.kind == "elementwise")

@@ -12,7 +12,8 @@ rng = np.random.default_rng(1)
 EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "logical_and", "logical_or", "logical_not", "where", "cast", "broadcast_to", "reshape",
     "transpose", "reduce_sum", "reduce_max", "reduce_min", "matmul", "slice", "pad", "gather",
-    "scatter_add", "concatenate", "iota", "full", "constant", "guard", "argsort"}
+    "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
@@ -22,6 +23,7 @@ GRADIENT_CASES = {
     **{n: ([("+", (3, 4))], {}) for n in ["log", "log1p", "sqrt", "rsqrt", "tan"]},
     **{n: ([(3, 4), (3, 4)], {}) for n in ["add", "sub", "mul", "maximum", "minimum"]},
     "div": ([(3, 4), ("+", (3, 4))], {}),
+    "fmod": ([(3, 4), ("+", (3, 4))], {}),
     "pow": ([("+", (3, 4)), (3, 4)], {}),
     "where": ([("bool", (3, 4)), (3, 4), (3, 4)], {}),
     "cast": ([(3,)], {"dtype": "f64"}),

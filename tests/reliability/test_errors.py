@@ -12,6 +12,7 @@ from gradjit import ops as G
 from gradjit.ir import Function, Op, TensorType, Value, interpret, parse, verify
 from gradjit.ir import elementwise as E
 from gradjit.ir import sorting
+from gradjit.ir import integer as I
 from gradjit.ir import structural as S
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.primitive import PRIMITIVES, ShapeError, register
@@ -152,7 +153,15 @@ CASES = {
     "traced-len": (lambda: jit(lambda x: len(x), np.float64(1.0)), TypeError,
                    "len\\(\\) of unsized object"),
     "traced-invert": (lambda: jit(lambda x: ~x, X), TypeError,
-                      "~ on a traced value needs a bool array"),
+                      "invert is only defined for integer and bool operands, not float64"),
+    "bool-floor-divide": (lambda: jit(lambda x: (x > 0) // (x > 1), X), TypeError,
+                          "floor_divide of two bool operands gives int8"),
+    "needs-integers": (lambda: I.trunc_div(X, X), ShapeError, "needs integer operands, not f64"),
+    "needs-integers-or-bools": (lambda: I.bitwise_or(X, X), ShapeError,
+                                "needs integer or bool operands, not f64"),
+    "python-int-out-of-bounds": (lambda: jit(lambda x: x.astype(np.int32) + 2**40, X),
+                                 OverflowError, "Python integer 1099511627776 out of bounds "
+                                 "for int32"),
     "traced-reshape-order": (lambda: jit(lambda x: x.reshape(6, order="F"), X),
                              NotImplementedError, "supports order='C' only"),
     "traced-float-index": (lambda: jit(lambda x: operator.index(x), np.float64(1.0)),
@@ -179,8 +188,12 @@ CASES = {
         grad_outputs=[gradjit.ones(1)]), RuntimeError, "got 1 gradients for 2 outputs"),
     "negate-bool": (lambda: -gradjit.tensor([True]), RuntimeError,
                     "Negation, the `-` operator, on a bool tensor is not supported"),
-    "invert-int": (lambda: ~gradjit.tensor([1]), TypeError,
-                   "~ on integer tensors \\(bitwise not\\) is not supported"),
+    "invert-float": (lambda: ~gradjit.tensor([1.5]), TypeError,
+                     "only implemented on integer and Boolean-type tensors"),
+    "bitwise-float": (lambda: gradjit.tensor([1.5]) | 1, NotImplementedError,
+                      "\"bitwise_or_cpu\" not implemented for 'Float'"),
+    "integer-division-by-zero": (lambda: gradjit.tensor([1]) // 0, RuntimeError,
+                                 "ZeroDivisionError"),
     "rounding-mode": (lambda: gradjit.ones(2).div(2, rounding_mode="up"), ValueError,
                       "div expected rounding_mode to be one of"),
     "clamp-nothing": (lambda: gradjit.ones(2).clamp(), RuntimeError,

@@ -13,7 +13,7 @@ Y = rng.uniform(-1.5, -0.2, (3, 4))
 UNARY = [np.negative, np.positive, np.absolute, np.sign, np.exp, np.log, np.log1p, np.expm1,
          np.sqrt, np.sin, np.cos, np.tan, np.tanh, np.floor, np.ceil, np.rint, np.square,
          np.reciprocal, np.isfinite, np.logical_not]
-BINARY = [np.add, np.subtract, np.multiply, np.true_divide, np.power, np.float_power,
+BINARY = [np.add, np.subtract, np.multiply, np.true_divide, np.power,
           np.maximum, np.minimum, np.greater, np.greater_equal, np.less, np.less_equal,
           np.equal, np.not_equal, np.logical_and, np.logical_or]
 

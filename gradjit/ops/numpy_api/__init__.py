@@ -11,12 +11,13 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics, contract, shaping
+from gradjit.ops.numpy_api import basics, contract, integers, shaping
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Products, einsum and norms": contract,
-         "Shapes and assembly": shaping}
+         "Shapes and assembly": shaping,
+         "Integer arithmetic and bits": integers}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 

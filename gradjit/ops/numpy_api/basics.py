@@ -20,7 +20,7 @@ def _reciprocal(x):
 
 UFUNCS = {
     np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.true_divide,
-    np.power: ops.power, np.float_power: ops.power, np.maximum: ops.maximum,
+    np.power: ops.power, np.maximum: ops.maximum,
     np.minimum: ops.minimum, np.matmul: ops.matmul,
     np.greater: ops.gt, np.greater_equal: ops.ge, np.less: ops.lt, np.less_equal: ops.le,
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
