@@ -2,8 +2,6 @@
 functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from gradjit import ops
@@ -40,26 +38,6 @@ def _mean(a, axis=None, dtype=None, out=None, keepdims=False, **_):
     return _method(a).mean(axis, dtype, out, keepdims)
 
 
-def _max(a, axis=None, out=None, keepdims=False, **_):
-    return _method(a).max(axis, out, keepdims)
-
-
-def _min(a, axis=None, out=None, keepdims=False, **_):
-    return _method(a).min(axis, out, keepdims)
-
-
-def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **_):
-    shape = ops.shape_of(a)
-    count = math.prod(shape[i] for i in ops.normalize_axes(axis, len(shape)))
-    centered = ops.sub(a, ops.mean(a, axis, keepdims=True))
-    total = ops.sum_(ops.mul(centered, centered), axis, keepdims)
-    return ops.true_divide(total, float(count - ddof))
-
-
-def _std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **_):
-    return ops.sqrt(_var(a, axis, dtype, out, ddof, keepdims))
-
-
 def _where(condition, x=None, y=None):
     if x is None or y is None:
         raise TypeError("np.where(condition) gives a data-dependent shape; use "
@@ -94,10 +72,7 @@ def _method(a):
 
 
 FUNCTIONS = {
-    np.sum: _sum, np.mean: _mean, np.max: _max, np.amax: _max, np.min: _min, np.amin: _min,
-    np.var: _var, np.std: _std,
-    np.all: lambda a, axis=None, keepdims=False, **_: a.all(axis, keepdims),
-    np.any: lambda a, axis=None, keepdims=False, **_: a.any(axis, keepdims),
+    np.sum: _sum, np.mean: _mean,
     np.dot: ops.dot, np.outer: _outer, np.where: _where,
     np.concatenate: lambda arrays, axis=0, **_: ops.concatenate(arrays, axis),
     np.stack: lambda arrays, axis=0, **_: ops.stack(arrays, axis),
