@@ -11,11 +11,11 @@ from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import int64
 from gradjit.ops.array import (abs_, add, amax, amin, eq, exp, expand_dims, gt, isfinite, log1p,
-                               logical_not, logical_or, lt, maximum, minimum, mul, ne,
+                               logical_and, logical_not, logical_or, lt, maximum, minimum, mul, ne,
                                normalize_axes, reshape, sqrt, sub, sum_, transpose, true_divide,
                                where)
 from gradjit.ops.array import shape_of as _shape
-from gradjit.ops.promote import astype, broadcast, broadcast_shapes, result_type, to_float
+from gradjit.ops.promote import astype, broadcast, broadcast_shapes, to_float
 
 
 def accumulator(x, dtype=None):
@@ -117,8 +117,8 @@ def scan(x, axis, kind):
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     rank = ir_type(x).rank
-    if rank == 0:
-        return x
+    if rank == 0:  # numpy's scans give at least one dimension
+        return reshape(x, (1,))
     axis = normalize_axes(axis, rank)[0]
     perm = tuple(a for a in range(rank) if a != axis) + (axis,)
     moved = _scan_last(transpose(x, perm), kind)
@@ -232,12 +232,14 @@ def extremum(x, axis=None, keepdims=False, initial=None, largest=True):
     axes = normalize_axes(axis, ir_type(x).rank)
     if initial is None:
         return reduce(x, axes, keepdims)
-    kept = tuple(1 if a in axes else d for a, d in enumerate(_shape(x)) if keepdims or
-                 a not in axes)
+    initial = np.asarray(initial).astype(ir_type(x).dtype.numpy)  # numpy casts it to x's type
     if any(_shape(x)[a] == 0 for a in axes):
-        dt = result_type(x, initial) if ir_type(x).dtype.is_float else ir_type(x).dtype
-        return broadcast(np.asarray(initial, dt.numpy), kept)
-    return astype(pick(reduce(x, axes, keepdims), initial), ir_type(x).dtype)
+        kept = tuple(1 if a in axes else d for a, d in enumerate(_shape(x)) if keepdims or
+                     a not in axes)
+        return broadcast(initial, kept)
+    if ir_type(x).dtype.is_bool:  # the max of bools is `or`, their min `and`
+        pick = logical_or if largest else logical_and
+    return pick(reduce(x, axes, keepdims), initial)
 
 
 def nan_extremum(x, axis=None, keepdims=False, largest=True):
@@ -255,11 +257,9 @@ def arg_extremum(x, axis=None, keepdims=False, largest=True):
     """The first index of the max/min along `axis` (None: of the flattened array); a NaN is
     larger and smaller than everything, so the first NaN wins (numpy's argmax/argmin)."""
     rank = ir_type(x).rank
-    if axis is None:
+    if axis is None or rank == 0:
         flat = arg_extremum(reshape(x, (-1,)), 0, False, largest)
         return reshape(flat, (1,) * rank) if keepdims else flat
-    if rank == 0:
-        x, rank = reshape(x, (1,)), 1
     axis = normalize_axes(axis, rank)[0]
     shape = _shape(x)
     if shape[axis] == 0:
@@ -274,13 +274,13 @@ def arg_extremum(x, axis=None, keepdims=False, largest=True):
 
 
 def all_(x, axis=None, keepdims=False):
-    return S.reduce_min(astype(x, "bool"), axes=normalize_axes(axis, ir_type(x).rank),
-                        keepdims=keepdims)
+    """A product of bools: `and`, with the identity True for empty axes (max/min have none)."""
+    return S.reduce_prod(astype(x, "bool"), axes=normalize_axes(axis, ir_type(x).rank),
+                         keepdims=keepdims)
 
 
 def any_(x, axis=None, keepdims=False):
-    return S.reduce_max(astype(x, "bool"), axes=normalize_axes(axis, ir_type(x).rank),
-                        keepdims=keepdims)
+    return logical_not(all_(logical_not(astype(x, "bool")), axis, keepdims))
 
 
 def count_nonzero(x, axis=None, keepdims=False):

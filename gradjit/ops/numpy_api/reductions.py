@@ -19,6 +19,15 @@ def _refuse(name, out=None, where=_UNSET, mean=_UNSET):
                             "compute the result and select or combine it afterwards")
 
 
+def _axis(a, axis, strict=False):
+    """numpy's axis check on 0-d arrays, which the shared normalize_axes (PyTorch allows dim=0
+    there) leaves out: a ufunc's reduction takes an int axis 0 or -1 but no tuple; mean, var,
+    std and average (`strict`) take none."""
+    if axis is not None and not ops.shape_of(a) and (strict or not isinstance(axis, int)):
+        raise np.exceptions.AxisError(axis if isinstance(axis, int) else tuple(axis)[0], 0)
+    return axis
+
+
 def _keep(keepdims):
     return False if keepdims is _UNSET else bool(keepdims)
 
@@ -34,21 +43,21 @@ def _with_initial(result, initial, combine):
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
     _refuse("prod", out, where)
-    result = ops.prod(a, axis, _keep(keepdims), dtype)
+    result = ops.prod(a, _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
 
 
 def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
              where=_UNSET):
     _refuse("nanprod", out, where)
-    result = ops.nanprod(a, axis, _keep(keepdims), dtype)
+    result = ops.nanprod(a, _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
 
 
 def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
             where=_UNSET):
     _refuse("nansum", out, where)
-    result = ops.nansum(a, axis, _keep(keepdims), dtype)
+    result = ops.nansum(a, _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.add(r, i), r.dtype))
 
 
@@ -88,11 +97,11 @@ def _cumulative(name, fn, identity):
 def _diff(a, n=1, axis=-1, prepend=_UNSET, append=_UNSET):
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n!r}")
+    if n == 0:
+        return a
     shape = ops.shape_of(a)
     if not shape:
         raise ValueError("diff requires input that is at least one dimensional")
-    if n == 0:
-        return a
     axis = ops.normalize_axes(axis, len(shape))[0]
     parts = []
     for extra in (prepend, a, append):
@@ -106,6 +115,9 @@ def _diff(a, n=1, axis=-1, prepend=_UNSET, append=_UNSET):
 
 
 def _ediff1d(ary, to_end=None, to_begin=None):
+    if ary.dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
     flat = ops.reshape(ary, (-1,))
     dt = flat.dtype
     parts = [ops.diff(flat)]
@@ -132,14 +144,15 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
     n = ops.shape_of(y)[axis]
     ahead = ops.getitem(y, (slice(None),) * axis + (slice(1, None),))
     behind = ops.getitem(y, (slice(None),) * axis + (slice(None, max(n - 1, 0)),))
-    return ops.sum_(ops.true_divide(ops.mul(d, ops.add(ahead, behind)), 2.0), axis)
+    pair = (ops.logical_or if y.dtype == np.bool_ else ops.add)(ahead, behind)  # numpy: bool +
+    return ops.sum_(ops.true_divide(ops.mul(d, pair), 2.0), axis)
 
 
 def _extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
         _refuse(name, out, where)
-        return ops.extremum(a, axis, _keep(keepdims), None if initial is _UNSET else initial,
-                            largest)
+        initial_ = None if initial is _UNSET else initial
+        return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial_, largest)
     function.__name__ = name
     return function
 
@@ -147,7 +160,7 @@ def _extremum(name, largest):
 def _nan_extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
         _refuse(name, out, where)
-        result = ops.nan_extremum(a, axis, _keep(keepdims), largest)
+        result = ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
         pick = ops.maximum if largest else ops.minimum
         return _with_initial(result, initial, pick)
     function.__name__ = name
@@ -164,7 +177,7 @@ def _arg(name, largest):
 
 def _ptp(a, axis=None, out=None, keepdims=_UNSET):
     _refuse("ptp", out)
-    keep = _keep(keepdims)
+    keep, axis = _keep(keepdims), _axis(a, axis)
     return ops.sub(ops.extremum(a, axis, keep), ops.extremum(a, axis, keep, largest=False))
 
 
@@ -176,22 +189,22 @@ def _ddof(ddof, correction):
     return correction
 
 
-def _spread(name, fn):
+def _spread(name, fn, strict=True):
     def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_UNSET, *,
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
         _refuse(name, out, where, mean)
-        return fn(a, axis, _ddof(ddof, correction), _keep(keepdims), dtype)
+        return fn(a, _axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
     function.__name__ = name
     return function
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
     _refuse("nanmean", out, where)
-    return ops.nanmean(a, axis, _keep(keepdims), dtype)
+    return ops.nanmean(a, _axis(a, axis), _keep(keepdims), dtype)
 
 
 def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
-    keep = _keep(keepdims)
+    keep, axis = _keep(keepdims), _axis(a, axis, strict=True)
     shape = ops.shape_of(a)
     if weights is None:
         avg = ops.mean(a, axis, keep)
@@ -223,13 +236,13 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
 def _logical(name, fn):
     def function(a, axis=None, out=None, keepdims=_UNSET, *, where=_UNSET):
         _refuse(name, out, where)
-        return fn(a, axis, _keep(keepdims))
+        return fn(a, _axis(a, axis), _keep(keepdims))
     function.__name__ = name
     return function
 
 
 def _count_nonzero(a, axis=None, *, keepdims=False):
-    return ops.count_nonzero(a, axis, keepdims)
+    return ops.count_nonzero(a, _axis(a, axis), keepdims)
 
 
 def _take_along_axis(arr, indices, axis=-1):
@@ -257,7 +270,8 @@ FUNCTIONS = {
     np.nanmax: _nan_extremum("nanmax", True), np.nanmin: _nan_extremum("nanmin", False),
     np.argmax: _arg("argmax", True), np.argmin: _arg("argmin", False),
     np.var: _spread("var", ops.var), np.std: _spread("std", ops.std),
-    np.nanvar: _spread("nanvar", ops.nanvar), np.nanstd: _spread("nanstd", ops.nanstd),
+    np.nanvar: _spread("nanvar", ops.nanvar, False),
+    np.nanstd: _spread("nanstd", ops.nanstd, False),
     np.nanmean: _nanmean, np.average: _average,
     np.all: _logical("all", ops.all_), np.any: _logical("any", ops.any_),
     np.count_nonzero: _count_nonzero, np.take_along_axis: _take_along_axis,
