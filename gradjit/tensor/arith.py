@@ -345,8 +345,8 @@ class ArithMixin:
         return apply("VarBackward0", _variance, self, dim, unbiased, keepdim, correction)
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return apply("StdBackward0", lambda *a: ops.sqrt(_variance(*a)), self, dim, unbiased,
-                     keepdim, correction)
+        return apply("StdBackward0", lambda *a: ops.safe_sqrt(_variance(*a)), self, dim,
+                     unbiased, keepdim, correction)
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
@@ -405,14 +405,10 @@ class ArithMixin:
         return index.reshape((1,) * self.dim()) if keepdim else index
 
     def all(self, dim=None, keepdim=False):
-        return apply("AllBackward0", lambda x: S.reduce_min(
-            ops.astype(x, "bool"), axes=ops.normalize_axes(_dims(dim), x.dim()),
-            keepdims=keepdim), self)
+        return apply("AllBackward0", ops.all_, self, _dims(dim), keepdim)
 
     def any(self, dim=None, keepdim=False):
-        return apply("AnyBackward0", lambda x: S.reduce_max(
-            ops.astype(x, "bool"), axes=ops.normalize_axes(_dims(dim), x.dim()),
-            keepdims=keepdim), self)
+        return apply("AnyBackward0", ops.any_, self, _dims(dim), keepdim)
 
     # ---- products ----
 
@@ -490,12 +486,10 @@ def _vector_norm(x, p, dim, keepdim):
 
 
 def _variance(x, dim, unbiased, keepdim, correction):
+    """PyTorch's var: `correction` (default 1; unbiased=False is 0); n - correction <= 0
+    divides by 0 (inf, or nan for 0/0). Its std has a zero gradient at a zero spread."""
     _float_only("var", x)
     if correction is None:
         correction = 0 if unbiased is False else 1
-    axes = ops.normalize_axes(_dims(dim), x.dim())
-    count = math.prod(x.shape[a] for a in axes)
-    centered = ops.sub(x, ops.mean(x, axes, keepdims=True))
-    total = ops.sum_(ops.mul(centered, centered), axes, keepdim)
-    return ops.true_divide(total, float(max(count - correction, 0)) or math.nan)
+    return ops.var(x, _dims(dim), correction, keepdim)
 

@@ -7,6 +7,7 @@ import builtins
 from gradjit.tensor.arith import operand
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
+from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 
@@ -53,6 +54,12 @@ isclose, isfinite, isnan = _function("isclose"), _function("isfinite"), _functio
 sum, mean, norm, var, std = map(_function, ("sum", "mean", "norm", "var", "std"))
 max, min, amax, amin = map(_function, ("max", "min", "amax", "amin"))
 argmax, argmin, all, any = map(_function, ("argmax", "argmin", "all", "any"))
+prod, cumsum, cumprod, cummax, cummin = map(_function, ("prod", "cumsum", "cumprod", "cummax",
+                                                      "cummin"))
+logcumsumexp, diff, nansum, nanmean = map(_function, ("logcumsumexp", "diff", "nansum",
+                                                      "nanmean"))
+aminmax, count_nonzero, take_along_dim = map(_function, ("aminmax", "count_nonzero",
+                                                         "take_along_dim"))
 logsumexp, softmax, log_softmax = map(_function, ("logsumexp", "softmax", "log_softmax"))
 reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "squeeze",
                                                        "unsqueeze"))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.ops.numpy_api import FUNCTIONS, UFUNCS
+from gradjit.ops.numpy_api import FUNCTIONS, UFUNCS, basics
 
 rng = np.random.default_rng(3)
 X = rng.uniform(0.2, 1.5, (3, 4))
@@ -67,7 +67,8 @@ FUNCTION_CASES = {
 
 
 def test_every_function_in_the_table_is_tested():
-    assert set(FUNCTIONS) == set(FUNCTION_CASES)
+    """The first names are tested here; each later area's module tests its own table."""
+    assert set(basics.FUNCTIONS) <= set(FUNCTION_CASES) <= set(FUNCTIONS)
 
 
 @pytest.mark.parametrize("func", FUNCTION_CASES, ids=lambda f: f.__name__)
@@ -93,5 +94,5 @@ def test_unsupported_numpy_calls_name_the_function():
         gradjit.jit(np.arctan)(X)
     with pytest.raises(TypeError, match="np.add.reduce is not supported"):
         gradjit.jit(np.add.reduce)(X)
-    with pytest.raises(TypeError, match="np.cumsum is not supported"):
-        gradjit.jit(np.cumsum)(X)
+    with pytest.raises(TypeError, match="np.unwrap is not supported"):
+        gradjit.jit(np.unwrap)(X)
