@@ -63,7 +63,7 @@ _IDENTITY = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf, "logaddexp"
 
 
 def _logaddexp(a, b):
-    """log(exp(a) + exp(b)), stable; -inf with -inf is -inf (with a zero gradient)."""
+    """log(exp(a) + exp(b)), stable; -inf with -inf is -inf."""
     high = maximum(a, b)
     finite = isfinite(high)
     spread = abs_(sub(where(finite, a, 0.0), where(finite, b, 0.0)))
@@ -117,8 +117,8 @@ def scan(x, axis, kind):
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     rank = ir_type(x).rank
-    if rank == 0:  # numpy's scans give at least one dimension
-        return reshape(x, (1,))
+    if rank == 0:
+        return x
     axis = normalize_axes(axis, rank)[0]
     perm = tuple(a for a in range(rank) if a != axis) + (axis,)
     moved = _scan_last(transpose(x, perm), kind)

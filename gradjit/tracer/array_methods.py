@@ -110,20 +110,6 @@ class ArrayMethods:
         x = self if dtype is None else self.astype(dtype)
         return ops.mean(x, _axis(axis), keepdims)
 
-    def max(self, axis=None, out=None, keepdims=False):
-        _no_out(out)
-        return ops.amax(self, _axis(axis), keepdims)
-
-    def min(self, axis=None, out=None, keepdims=False):
-        _no_out(out)
-        return ops.amin(self, _axis(axis), keepdims)
-
-    def all(self, axis=None, keepdims=False):
-        return ops.eq(ops.sum_(ops.logical_not(self), _axis(axis), keepdims), 0)
-
-    def any(self, axis=None, keepdims=False):
-        return ops.gt(ops.sum_(ops.astype(self, "bool"), _axis(axis), keepdims), 0)
-
     def reshape(self, *shape, order="C"):
         if order != "C":
             raise NotImplementedError("traced reshape supports order='C' only")
@@ -224,7 +210,8 @@ def _numpy_method(func):
     return method
 
 
-for _name in ("prod", "cumsum", "cumprod", "var", "std", "argmax", "argmin", "argsort",
+for _name in ("max", "min", "all", "any",
+              "prod", "cumsum", "cumprod", "var", "std", "argmax", "argmin", "argsort",
               "round", "repeat", "take", "diagonal", "trace", "conj", "conjugate",
               "searchsorted", "nonzero", "ptp", "compress", "choose"):
     setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))

@@ -22,6 +22,8 @@ CASES = {
     "prod-dim": lambda t, x: t.prod(x, 1, keepdim=True),
     "cumsum": lambda t, x: x.cumsum(1),
     "cumsum-dtype": lambda t, x: x.cumsum(0, dtype=t.float32),
+    "cumsum-0d": lambda t, x: x[0, 1].cumsum(0),
+    "cummax-0d": lambda t, x: tuple(x[1, 0].cummax(-1)),
     "cumprod": lambda t, x: t.cumprod(x, 0),
     "cumprod-row": lambda t, x: x.cumprod(-1),
     "cummax": lambda t, x: tuple(x.cummax(1)),

@@ -64,6 +64,8 @@ def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
 def _scan(name, fn):
     def function(a, axis=None, dtype=None, out=None):
         _refuse(name, out)
+        if not ops.shape_of(a):  # numpy's scans give at least one dimension
+            a = ops.reshape(a, (1,))
         return fn(a, axis, dtype)
     function.__name__ = name
     return function
@@ -114,10 +116,14 @@ def _diff(a, n=1, axis=-1, prepend=_UNSET, append=_UNSET):
     return ops.diff(ops.concatenate(parts, axis) if len(parts) > 1 else a, n, axis)
 
 
-def _ediff1d(ary, to_end=None, to_begin=None):
-    if ary.dtype == np.bool_:
+def _no_bool_subtract(x):
+    if np.dtype(x.dtype) == np.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
                         "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+
+
+def _ediff1d(ary, to_end=None, to_begin=None):
+    _no_bool_subtract(ary)
     flat = ops.reshape(ary, (-1,))
     dt = flat.dtype
     parts = [ops.diff(flat)]
@@ -146,6 +152,47 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
     behind = ops.getitem(y, (slice(None),) * axis + (slice(None, max(n - 1, 0)),))
     pair = (ops.logical_or if y.dtype == np.bool_ else ops.add)(ahead, behind)  # numpy: bool +
     return ops.sum_(ops.true_divide(ops.mul(d, pair), 2.0), axis)
+
+
+def _gradient(f, *varargs, axis=None, edge_order=1):
+    """numpy's gradient with uniform spacing (one number per axis, or one for all): central
+    differences inside, one-sided ones of `edge_order` at the ends."""
+    _no_bool_subtract(f)
+    rank = len(ops.shape_of(f))
+    axis = _axis(f, axis, strict=True)
+    axes = ops.normalize_axes(axis, rank) if axis is not None else tuple(range(rank))
+    axes = axes if axis is None or not isinstance(axis, int) else axes[:1]
+    spacing = varargs * len(axes) if len(varargs) == 1 else varargs or (1.0,) * len(axes)
+    if len(spacing) != len(axes) or not all(is_python_scalar(h) or np.ndim(h) == 0
+                                            for h in spacing):
+        raise TypeError("np.gradient on traced values takes one number of spacing per axis "
+                        "(or one for all); coordinate arrays are not supported")
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    f = ops.to_float(f) if not ops.result_type(f).is_float else f
+    out = [_gradient_along(f, a, float(h), edge_order) for a, h in zip(axes, spacing)]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _gradient_along(f, axis, h, edge_order):
+    n = ops.shape_of(f)[axis]
+    if n < edge_order + 1:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                         "(edge_order + 1) elements are required.")
+
+    def part(lo, hi):
+        return ops.getitem(f, (slice(None),) * axis + (slice(lo, hi),))
+    inner = ops.true_divide(ops.sub(part(2, n), part(0, n - 2)), 2.0 * h)
+    if edge_order == 1:
+        first = ops.true_divide(ops.sub(part(1, 2), part(0, 1)), h)
+        last = ops.true_divide(ops.sub(part(n - 1, n), part(n - 2, n - 1)), h)
+    else:
+        def one_sided(a, b, c, sign):
+            total = ops.add(ops.add(ops.mul(a, -1.5), ops.mul(b, 2.0)), ops.mul(c, -0.5))
+            return ops.true_divide(total, sign * h)
+        first = one_sided(part(0, 1), part(1, 2), part(2, 3), 1.0)
+        last = one_sided(part(n - 1, n), part(n - 2, n - 1), part(n - 3, n - 2), -1.0)
+    return ops.concatenate([first, inner, last], axis)
 
 
 def _extremum(name, largest):
@@ -264,7 +311,8 @@ FUNCTIONS = {
     np.nancumprod: _scan("nancumprod", ops.nancumprod),
     np.cumulative_sum: _cumulative("cumulative_sum", ops.cumsum, 0),
     np.cumulative_prod: _cumulative("cumulative_prod", ops.cumprod, 1),
-    np.diff: _diff, np.ediff1d: _ediff1d, np.trapezoid: _trapezoid, np.ptp: _ptp,
+    np.diff: _diff, np.ediff1d: _ediff1d, np.gradient: _gradient, np.trapezoid: _trapezoid,
+    np.ptp: _ptp,
     np.max: _extremum("max", True), np.amax: _extremum("amax", True),
     np.min: _extremum("min", False), np.amin: _extremum("amin", False),
     np.nanmax: _nan_extremum("nanmax", True), np.nanmin: _nan_extremum("nanmin", False),
