@@ -108,7 +108,9 @@ def _extremum_vjp(g, y, x, *, axes, keepdims):
 def _prod_vjp(g, y, x, *, axes, keepdims):
     """d prod / d x_i is the product of the other terms. It is y / x_i only when no term is 0;
     with one zero only that term's derivative (the product of the rest) is nonzero, and with
-    two or more all are 0. Counting the zeros keeps each case exact (exp(sum(log)) is not)."""
+    two or more all are 0. Counting the zeros keeps each case exact (exp(sum(log)) is not).
+    The rule is differentiable again away from zeros; with a zero term the count is held fixed,
+    so the mixed second derivatives through that zero come out 0."""
     zero = eq(x, 0.0)
     dt = ir_type(x).dtype.name
     count = _expand_back(reduce_sum(cast(zero, dtype=dt), axes=axes, keepdims=True), x, axes,

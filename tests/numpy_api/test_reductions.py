@@ -217,3 +217,11 @@ def test_scans_stay_linear_in_the_axis_length():
         return sum(b.size for b in fuse(fn.ir(np.ones(n))).buffers)
     small, large = memory(256), memory(1024)  # about 24 n: n log n would give 5x, n^2 16x
     assert large < 4.2 * small and large < 30 * 1024
+
+
+def test_second_derivative_of_prod_away_from_zeros():
+    x, w = np.array([1.5, -2.0, 0.7, 3.0]), np.arange(1.0, 5.0)
+    got = gradjit.grad(lambda a: (gradjit.grad(lambda b: np.prod(b))(a) * w).sum())(x)
+    p = np.prod(x)
+    want = [sum(w[i] * p / (x[i] * x[j]) for i in range(4) if i != j) for j in range(4)]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
