@@ -26,12 +26,12 @@ def accumulator(x, dtype=None):
     return x if ir_type(x).dtype.is_float else astype(x, int64)
 
 
-def isnan(x):
+def _isnan(x):
     return ne(x, x)
 
 
 def _without_nan(x, fill):
-    return where(isnan(x), fill, x) if ir_type(x).dtype.is_float else x
+    return where(_isnan(x), fill, x) if ir_type(x).dtype.is_float else x
 
 
 # ---- products ----
@@ -197,7 +197,7 @@ def std(x, axis=None, ddof=0, keepdims=False, dtype=None):
 
 def nanmean(x, axis=None, keepdims=False, dtype=None):
     x = astype(x, dtype) if dtype is not None else to_float(x)
-    kept = logical_not(isnan(x))
+    kept = logical_not(_isnan(x))
     count = sum_(astype(kept, ir_type(x).dtype), axis, keepdims)
     return true_divide(sum_(where(kept, x, 0), axis, keepdims), count)
 
@@ -205,7 +205,7 @@ def nanmean(x, axis=None, keepdims=False, dtype=None):
 def nanvar(x, axis=None, ddof=0, keepdims=False, dtype=None):
     """Over the non-NaN terms; nan where fewer than ddof + 1 remain (numpy's nanvar)."""
     x = astype(x, dtype) if dtype is not None else to_float(x)
-    kept = logical_not(isnan(x))
+    kept = logical_not(_isnan(x))
     count = sum_(astype(kept, ir_type(x).dtype), axis, keepdims=True)
     centered = where(kept, sub(x, true_divide(sum_(where(kept, x, 0), axis, keepdims=True),
                                               count)), 0)
@@ -246,11 +246,10 @@ def nan_extremum(x, axis=None, keepdims=False, largest=True):
     """max/min ignoring NaN; a slice of NaN only gives NaN (numpy warns and does so)."""
     if not ir_type(x).dtype.is_float:
         return extremum(x, axis, keepdims, largest=largest)
-    missing = isnan(x)
+    missing = _isnan(x)
     filled = where(missing, -math.inf if largest else math.inf, x)
     out = extremum(filled, axis, keepdims, largest=largest)
-    none = S.reduce_min(missing, axes=normalize_axes(axis, ir_type(x).rank), keepdims=keepdims)
-    return where(none, math.nan, out)
+    return where(all_(missing, axis, keepdims), math.nan, out)
 
 
 def arg_extremum(x, axis=None, keepdims=False, largest=True):
@@ -268,7 +267,7 @@ def arg_extremum(x, axis=None, keepdims=False, largest=True):
     best = (amax if largest else amin)(x, (axis,), True)
     hit = eq(x, broadcast(best, shape))
     if ir_type(x).dtype.is_float:
-        hit = logical_or(hit, isnan(x))
+        hit = logical_or(hit, _isnan(x))
     ramp = S.iota(shape=shape, dtype="i64", axis=axis)
     return S.reduce_min(where(hit, ramp, shape[axis]), axes=(axis,), keepdims=keepdims)
 
@@ -321,6 +320,6 @@ def take_along_axis(x, indices, axis):
 
 
 __all__ = ["accumulator", "all_", "any_", "arg_extremum", "count_nonzero", "count_of",
-           "cumprod", "cumsum", "diff", "extremum", "isnan", "logcumsumexp", "nan_extremum",
+           "cumprod", "cumsum", "diff", "extremum", "logcumsumexp", "nan_extremum",
            "nancumprod", "nancumsum", "nanmean", "nanprod", "nanstd", "nansum", "nanvar",
            "prod", "safe_sqrt", "scan", "std", "take_along_axis", "var"]

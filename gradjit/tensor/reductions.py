@@ -31,7 +31,7 @@ def _running_index(x, values, dim):
     a NaN taking over where it appears."""
     hit = ops.eq(x, values)
     if x.dtype.is_floating_point:
-        hit = ops.logical_or(hit, ops.isnan(x))
+        hit = ops.logical_or(hit, ops.ne(x, x))
     ramp = S.iota(shape=tuple(x.shape), dtype="i64", axis=dim)
     return ops.scan(ops.where(hit, ramp, 0), dim, "max")
 
