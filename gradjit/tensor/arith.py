@@ -103,13 +103,20 @@ def _dims(dim):
 
 
 def _first_index(x, values, axis, keepdim):
-    """The first position along `axis` where x equals its reduced `values` (max/min indices)."""
+    """The first position along `axis` where x equals its reduced `values` (max/min indices);
+    a NaN is the max and the min, so the first NaN."""
     shape = tuple(x.shape)
     kept = values if keepdim else ops.expand_dims(values, axis)
-    hit = ops.eq(x, ops.broadcast_to(kept, shape))
+    hit = ops.logical_or(ops.eq(x, ops.broadcast_to(kept, shape)), ops.ne(x, x))
     ramp = S.iota(shape=shape, dtype="i64", axis=axis)
     index = ops.where(hit, ramp, shape[axis])
     return S.reduce_min(index, axes=(axis,), keepdims=keepdim)
+
+
+def _at_index(x, indices, axis, keepdim):
+    kept = indices if keepdim else ops.expand_dims(indices, axis)
+    picked = ops.take_along_axis(x, kept, axis)
+    return picked if keepdim else ops.squeeze(picked, axis)
 
 
 class ReturnType(collections.namedtuple("ReturnType", ["values", "indices"])):
@@ -374,10 +381,18 @@ class ArithMixin:
                                    "'dim' argument.")
             return apply(f"{title}Backward1", reduce, self)
         axis = ops.normalize_axes(dim, self.dim())
-        values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
-        with graph.op(None):
-            indices = _first_index(self.detach(), values.detach(), axis[0] if axis else 0,
-                                   keepdim)
+        if not axis:  # a 0-d tensor is its own max, at index 0
+            values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
+            from gradjit.tensor.factories import zeros
+            indices = zeros((), dtype=dtypes.int64)
+        else:
+            with graph.op(None):
+                detached = self.detach()
+                indices = _first_index(detached, reduce(detached, axis, keepdim), axis[0],
+                                       keepdim)
+            # gathered at the index, as PyTorch's gradient goes to that one element on ties
+            values = apply(f"{title}Backward0", lambda x, i: _at_index(x, i, axis[0], keepdim),
+                           self, indices)
         result = ReturnType(values, indices)
         result.kind = kind
         return result

@@ -44,6 +44,10 @@ CASES = {
     "take_along_dim": lambda t, x: x.take_along_dim(t.tensor([[0, 4, 4], [1, 1, 0],
                                                               [2, 3, 3]]), 1),
     "take_along_dim-flat": lambda t, x: t.take_along_dim(x, t.tensor([0, 14, 14])),
+    "argmax": lambda t, x: x.argmax(1),
+    "argmin": lambda t, x: t.argmin(x),
+    "max-dim": lambda t, x: tuple(x.max(1)),
+    "min-dim": lambda t, x: tuple(t.min(x, 0, keepdim=True)),
     "all": lambda t, x: (x > 0).all(1),
     "any": lambda t, x: t.any(x > 0, dim=0),
 }
