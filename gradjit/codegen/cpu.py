@@ -16,6 +16,7 @@ IDENTITIES = {
     "sum": {"f": 0.0, "i": 0, "b": False},  # numpy and PyTorch: a sum of -0.0s is +0.0
     "max": {"f": -np.inf, "i": None, "b": False},
     "min": {"f": np.inf, "i": None, "b": True},
+    "prod": {"f": 1.0, "i": 1, "b": True},
 }
 
 
@@ -32,6 +33,10 @@ def combine(b, kind, dtype, acc, value):
         if dtype.name == "bool":
             return b.or_(acc, value)
         return (b.fadd if dtype.is_float else b.add)(acc, value)
+    if kind == "prod":
+        if dtype.name == "bool":
+            return b.and_(acc, value)
+        return (b.fmul if dtype.is_float else b.mul)(acc, value)
     return extremum(b, acc, value, dtype, kind == "max")
 
 

@@ -276,7 +276,7 @@ def _reduce(f: Fuser, op, x):
         return x
     kind = REDUCE_KINDS[op.prim.name]
     buffer = f.new_buffer(out.dtype, out.size)
-    if kind != "sum" and any(x.shape[a] == 0 for a in axes):
+    if kind in ("max", "min") and any(x.shape[a] == 0 for a in axes):
         f.step(Fail("ValueError", f"zero-size array to reduction operation {kind}imum which "
                                   "has no identity"), writes=[buffer.id])
     else:
@@ -385,6 +385,7 @@ RULES = {
     "transpose": _view_rule(lambda v, perm: views.transpose(v, perm)),
     "slice": _view_rule(lambda v, start, stop, step: views.slice_view(v, start, stop, step)),
     "reduce_sum": _reduce, "reduce_max": _reduce, "reduce_min": _reduce,
+    "reduce_prod": _reduce,
     "matmul": _matmul, "pad": _pad, "gather": _gather, "scatter_add": _scatter_add,
     "concatenate": _concatenate, "guard": _guard, "pow": _pow,
 }

@@ -46,7 +46,8 @@ class Instr:
     dtype: DType
 
 
-REDUCE_KINDS = {"reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min"}
+REDUCE_KINDS = {"reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min",
+                "reduce_prod": "prod"}
 
 
 @dataclass(frozen=True)

@@ -188,7 +188,7 @@ def _infix(symbol):
 def _reduce(function):
     def rule(a, p, t):
         # numpy sums i32 and bool to i64: the IR keeps the operand's dtype.
-        keep = function == "sum" and not t.dtype.is_float
+        keep = function in ("sum", "prod") and not t.dtype.is_float
         dtype = f", dtype=np.{_np(t.dtype)}" if keep else ""
         return (f"np.{function}({a[0]}, axis={_tuple(p['axes'])}, "
                 f"keepdims={p['keepdims']}{dtype})")
@@ -263,6 +263,7 @@ RULES = {
     "reshape": lambda a, p, t: f"np.reshape({a[0]}, {_tuple(p['shape'])})",
     "transpose": lambda a, p, t: f"np.transpose({a[0]}, {_tuple(p['perm'])})",
     "reduce_sum": _reduce("sum"), "reduce_max": _reduce("max"), "reduce_min": _reduce("min"),
+    "reduce_prod": _reduce("prod"),
     "matmul": _infix("@"),
     "slice": _slice, "pad": _pad,
     "gather": lambda a, p, t: f"np.take({a[0]}, {a[1]}, axis={p['axis']})",

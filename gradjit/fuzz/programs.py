@@ -195,7 +195,7 @@ def _reduce(gen):
     x = gen.pick(lambda v: not v.type.dtype.is_bool)
     rank = x.type.rank
     axes = tuple(sorted(gen.draw(st.sets(st.integers(0, max(rank - 1, 0)), max_size=rank))))
-    name = gen.draw(st.sampled_from(("reduce_sum", "reduce_max", "reduce_min")))
+    name = gen.draw(st.sampled_from(("reduce_sum", "reduce_max", "reduce_min", "reduce_prod")))
     return PRIMITIVES[name](x, axes=axes if rank else (), keepdims=gen.draw(st.booleans()))
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradjit.ir.elementwise import cast, div, eq, where, zeros_like
+from gradjit.ir.elementwise import add, cast, div, eq, mul, where, zeros_like
 from gradjit.ir.primitive import Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
@@ -105,6 +105,24 @@ def _extremum_vjp(g, y, x, *, axes, keepdims):
     return (where(hit, share, zeros_like(x)),)
 
 
+def _prod_vjp(g, y, x, *, axes, keepdims):
+    """d prod / d x_i is the product of the other terms. It is y / x_i only when no term is 0;
+    with one zero only that term's derivative (the product of the rest) is nonzero, and with
+    two or more all are 0. Counting the zeros keeps each case exact (exp(sum(log)) is not).
+    The rule is differentiable again away from zeros; with a zero term the count is held fixed,
+    so the mixed second derivatives through that zero come out 0."""
+    zero = eq(x, 0.0)
+    dt = ir_type(x).dtype.name
+    count = _expand_back(reduce_sum(cast(zero, dtype=dt), axes=axes, keepdims=True), x, axes,
+                         True)
+    safe = where(zero, add(zeros_like(x), 1.0), x)
+    rest = _expand_back(reduce_prod(safe, axes=axes, keepdims=True), x, axes, True)
+    none, one = eq(count, 0.0), eq(count, 1.0)
+    scale = where(zero, where(one, rest, zeros_like(x)), where(none, div(rest, safe),
+                                                                 zeros_like(x)))
+    return (mul(_expand_back(g, x, axes, keepdims), scale),)
+
+
 def _reduction(name, numpy_fn, vjp):
     def evaluate(x, *, axes, keepdims):
         if not axes:  # a reduction of one term is that term (numpy's sum adds +0.0 to -0.0)
@@ -116,6 +134,10 @@ def _reduction(name, numpy_fn, vjp):
 reduce_sum = _reduction("reduce_sum", np.sum, _sum_vjp)
 reduce_max = _reduction("reduce_max", np.max, _extremum_vjp)
 reduce_min = _reduction("reduce_min", np.min, _extremum_vjp)
+# A primitive rather than a composition: one fused pass like the other reductions, where a
+# product tree of slices would unroll into an expression with one leaf per term.
+reduce_prod = _reduction("reduce_prod", lambda x, axis, keepdims: np.prod(
+    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_vjp)
 
 
 # ---- contraction ----

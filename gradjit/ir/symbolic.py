@@ -19,7 +19,8 @@ __all__ = ["express", "formula", "from_sympy", "parameter_symbols", "region_to_s
            "sympy_number", "to_sympy", "uniform_value", "values_to_name"]
 
 INDEX_LETTERS = "ijklmnpqrstuvw"
-_REDUCTIONS = {"reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min"}
+_REDUCTIONS = {"reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min",
+               "reduce_prod": "prod"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Above this many nodes a formula's tree (which repeats shared subexpressions) is printed as
 # named subexpressions and the result, so printing never blows up.

@@ -16,3 +16,4 @@ from gradjit.ops.shaping import *  # noqa: F401,F403
 from gradjit.ops.integers import (bitwise_and, bitwise_or, bitwise_xor, divmod_,  # noqa: F401
                                   float_power, floor_divide, fmod, gcd, invert, lcm, left_shift,
                                   remainder, right_shift, trunc_divide)
+from gradjit.ops.reduce import *  # noqa: F401,F403

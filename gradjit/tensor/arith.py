@@ -3,7 +3,6 @@ operation (its grad_fn) built from the array surface, so it runs eagerly and und
 from __future__ import annotations
 
 import collections
-import math
 
 import numpy as np
 
@@ -120,13 +119,20 @@ def _dims(dim):
 
 
 def _first_index(x, values, axis, keepdim):
-    """The first position along `axis` where x equals its reduced `values` (max/min indices)."""
+    """The first position along `axis` where x equals its reduced `values` (max/min indices);
+    a NaN is the max and the min, so the first NaN."""
     shape = tuple(x.shape)
     kept = values if keepdim else ops.expand_dims(values, axis)
-    hit = ops.eq(x, ops.broadcast_to(kept, shape))
+    hit = ops.logical_or(ops.eq(x, ops.broadcast_to(kept, shape)), ops.ne(x, x))
     ramp = S.iota(shape=shape, dtype="i64", axis=axis)
     index = ops.where(hit, ramp, shape[axis])
     return S.reduce_min(index, axes=(axis,), keepdims=keepdim)
+
+
+def _at_index(x, indices, axis, keepdim):
+    kept = indices if keepdim else ops.expand_dims(indices, axis)
+    picked = ops.take_along_axis(x, kept, axis)
+    return picked if keepdim else ops.squeeze(picked, axis)
 
 
 class ReturnType(collections.namedtuple("ReturnType", ["values", "indices"])):
@@ -410,8 +416,8 @@ class ArithMixin:
         return apply("VarBackward0", _variance, self, dim, unbiased, keepdim, correction)
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return apply("StdBackward0", lambda *a: ops.sqrt(_variance(*a)), self, dim, unbiased,
-                     keepdim, correction)
+        return apply("StdBackward0", lambda *a: ops.safe_sqrt(_variance(*a)), self, dim,
+                     unbiased, keepdim, correction)
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
@@ -442,10 +448,18 @@ class ArithMixin:
                                    "'dim' argument.")
             return apply(f"{title}Backward1", reduce, self)
         axis = ops.normalize_axes(dim, self.dim())
-        values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
-        with graph.op(None):
-            indices = _first_index(self.detach(), values.detach(), axis[0] if axis else 0,
-                                   keepdim)
+        if not axis:  # a 0-d tensor is its own max, at index 0
+            values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
+            from gradjit.tensor.factories import zeros
+            indices = zeros((), dtype=dtypes.int64)
+        else:
+            with graph.op(None):
+                detached = self.detach()
+                indices = _first_index(detached, reduce(detached, axis, keepdim), axis[0],
+                                       keepdim)
+            # gathered at the index, as PyTorch's gradient goes to that one element on ties
+            values = apply(f"{title}Backward0", lambda x, i: _at_index(x, i, axis[0], keepdim),
+                           self, indices)
         result = ReturnType(values, indices)
         result.kind = kind
         return result
@@ -473,14 +487,10 @@ class ArithMixin:
         return index.reshape((1,) * self.dim()) if keepdim else index
 
     def all(self, dim=None, keepdim=False):
-        return apply("AllBackward0", lambda x: S.reduce_min(
-            ops.astype(x, "bool"), axes=ops.normalize_axes(_dims(dim), x.dim()),
-            keepdims=keepdim), self)
+        return apply("AllBackward0", ops.all_, self, _dims(dim), keepdim)
 
     def any(self, dim=None, keepdim=False):
-        return apply("AnyBackward0", lambda x: S.reduce_max(
-            ops.astype(x, "bool"), axes=ops.normalize_axes(_dims(dim), x.dim()),
-            keepdims=keepdim), self)
+        return apply("AnyBackward0", ops.any_, self, _dims(dim), keepdim)
 
     # ---- products ----
 
@@ -541,12 +551,10 @@ def _check_matrices(a, b):
 
 
 def _variance(x, dim, unbiased, keepdim, correction):
+    """PyTorch's var: `correction` (default 1; unbiased=False is 0); n - correction <= 0
+    divides by 0 (inf, or nan for 0/0). Its std has a zero gradient at a zero spread."""
     _float_only("var", x)
     if correction is None:
         correction = 0 if unbiased is False else 1
-    axes = ops.normalize_axes(_dims(dim), x.dim())
-    count = math.prod(x.shape[a] for a in axes)
-    centered = ops.sub(x, ops.mean(x, axes, keepdims=True))
-    total = ops.sum_(ops.mul(centered, centered), axes, keepdim)
-    return ops.true_divide(total, float(max(count - correction, 0)) or math.nan)
+    return ops.var(x, _dims(dim), correction, keepdim)
 

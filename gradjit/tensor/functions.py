@@ -10,6 +10,7 @@ from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa:
                                      tensordot, vdot)
 from gradjit.tensor.factories import is_traced, tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
+from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
@@ -65,6 +66,12 @@ isclose, isfinite, isnan = _function("isclose"), _function("isfinite"), _functio
 sum, mean, norm, var, std = map(_function, ("sum", "mean", "norm", "var", "std"))
 max, min, amax, amin = map(_function, ("max", "min", "amax", "amin"))
 argmax, argmin, all, any = map(_function, ("argmax", "argmin", "all", "any"))
+prod, cumsum, cumprod, cummax, cummin = map(_function, ("prod", "cumsum", "cumprod", "cummax",
+                                                      "cummin"))
+logcumsumexp, diff, nansum, nanmean = map(_function, ("logcumsumexp", "diff", "nansum",
+                                                      "nanmean"))
+aminmax, count_nonzero, take_along_dim = map(_function, ("aminmax", "count_nonzero",
+                                                         "take_along_dim"))
 logsumexp, softmax, log_softmax = map(_function, ("logsumexp", "softmax", "log_softmax"))
 reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "squeeze",
                                                        "unsqueeze"))

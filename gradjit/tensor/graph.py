@@ -25,7 +25,8 @@ PRIMITIVE_NAMES = {
     "sigmoid": "SigmoidBackward0", "maximum": "MaximumBackward0", "minimum": "MinimumBackward0",
     "where": "WhereBackward0", "cast": "ToCopyBackward0", "broadcast_to": "ExpandBackward0",
     "reshape": "ViewBackward0", "transpose": "PermuteBackward0", "reduce_sum": "SumBackward1",
-    "reduce_max": "AmaxBackward0", "reduce_min": "AminBackward0", "matmul": "BmmBackward0",
+    "reduce_max": "AmaxBackward0", "reduce_min": "AminBackward0", "reduce_prod": "ProdBackward1",
+    "matmul": "BmmBackward0",
     "slice": "SliceBackward0", "pad": "ConstantPadNdBackward0", "gather": "IndexBackward0",
     "scatter_add": "ScatterAddBackward0", "concatenate": "CatBackward0",
 }

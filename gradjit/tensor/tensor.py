@@ -6,6 +6,7 @@ from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.contract import ContractMixin
+from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
 
@@ -19,7 +20,8 @@ def _inplace(name, grad_fn=None, write=True):
 
 
 @accept_numpy_names_in
-class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, NumpyProtocol, TensorBase):
+class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin, NumpyProtocol,
+             TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

@@ -104,6 +104,7 @@ CASES = {
     "transpose": lambda: [([data((3, 4, 5), "f32")], {"perm": (2, 0, 1)}),
                           ([data((3, 4), "bool")], {"perm": (1, 0)})],
     "reduce_sum": _reductions, "reduce_max": _reductions, "reduce_min": _reductions,
+    "reduce_prod": _reductions,
     "matmul": lambda: [([data((3, 4), dt), data((4, 5), dt)], {}) for dt in FLOATS + INTS]
     + [([data((2, 3, 4), "f32"), data((2, 4, 0), "f32")], {})],
     "slice": lambda: [([data((7, 5), "f32")], {"start": (1, 0), "stop": (7, 5),

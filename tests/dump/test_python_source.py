@@ -94,6 +94,7 @@ def _cases():
                                    keepdims=False)),
         ("reduce_max", one_op(S.reduce_max, f34, axes=(1,), keepdims=False)),
         ("reduce_min", one_op(S.reduce_min, [((3, 4), "i64")], axes=(0,), keepdims=True)),
+        ("reduce_prod", one_op(S.reduce_prod, [((3, 4), "i32")], axes=(1,), keepdims=False)),
         ("matmul", one_op(S.matmul, [((2, 3, 4), "f64"), ((2, 4, 5), "f64")])),
         ("slice", one_op(S.slice_, [((5, 6), "f32")], start=(1, 0), stop=(5, 6), step=(2, 3))),
         ("slice-scalar", one_op(S.slice_, [((), "f32")], start=(), stop=(), step=())),

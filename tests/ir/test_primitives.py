@@ -166,7 +166,7 @@ AXES = [(), (0,), (1,), (2,), (0, 2), (0, 1, 2)]
 @pytest.mark.parametrize("keepdims", [False, True])
 @pytest.mark.parametrize("axes", AXES)
 @pytest.mark.parametrize("name,reference", [("reduce_sum", np.sum), ("reduce_max", np.max),
-                                            ("reduce_min", np.min)])
+                                            ("reduce_min", np.min), ("reduce_prod", np.prod)])
 @pytest.mark.parametrize("dt", FLOATS + ["i64"])
 def test_reductions(name, reference, axes, keepdims, dt):
     x = data((2, 3, 4), dt)
@@ -179,6 +179,12 @@ def test_reduce_sum_of_empty_and_scalar():
                                       keepdims=False), np.zeros(3, np.float32))
     x = data((), "f64")
     assert run("reduce_sum", x, axes=(), keepdims=False) == x
+
+
+def test_reduce_prod_of_empty_is_one_and_keeps_the_dtype():
+    out = run("reduce_prod", data((0, 3), "i32"), axes=(0,), keepdims=False)
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out, np.ones(3, np.int32))
 
 
 def test_reduce_max_of_empty_axis_raises():

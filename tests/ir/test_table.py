@@ -11,7 +11,8 @@ rng = np.random.default_rng(1)
 
 EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "logical_and", "logical_or", "logical_not", "where", "cast", "broadcast_to", "reshape",
-    "transpose", "reduce_sum", "reduce_max", "reduce_min", "matmul", "slice", "pad", "gather",
+    "transpose", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "matmul", "slice",
+    "pad", "gather",
     "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort"}
 
@@ -33,6 +34,7 @@ GRADIENT_CASES = {
     "reduce_sum": ([(3, 4)], {"axes": (1,), "keepdims": False}),
     "reduce_max": ([(3, 4)], {"axes": (0,), "keepdims": True}),
     "reduce_min": ([(3, 4)], {"axes": (0, 1), "keepdims": False}),
+    "reduce_prod": ([(3, 4)], {"axes": (1,), "keepdims": True}),
     "matmul": ([(2, 3, 4), (2, 4, 5)], {}),
     "slice": ([(5, 7)], {"start": (1, 0), "stop": (5, 7), "step": (2, 3)}),
     "pad": ([(2, 3)], {"low": (1, 0), "high": (0, 2), "interior": (1, 2), "value": 0.0}),

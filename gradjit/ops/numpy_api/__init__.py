@@ -11,13 +11,14 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics, contract, integers, shaping
+from gradjit.ops.numpy_api import basics, contract, integers, reductions, shaping
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Products, einsum and norms": contract,
          "Shapes and assembly": shaping,
-         "Integer arithmetic and bits": integers}
+         "Integer arithmetic and bits": integers,
+         "Reductions and scans": reductions}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 

@@ -2,8 +2,6 @@
 functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from gradjit import ops
@@ -58,38 +56,6 @@ def _mean(a, axis=None, dtype=None, out=None, keepdims=False, **_):
     return ops.mean(a if dtype is None else ops.astype(a, dtype), _axes(axis), keepdims)
 
 
-def _max(a, axis=None, out=None, keepdims=False, **_):
-    no_out(out)
-    return ops.amax(a, _axes(axis), keepdims)
-
-
-def _min(a, axis=None, out=None, keepdims=False, **_):
-    no_out(out)
-    return ops.amin(a, _axes(axis), keepdims)
-
-
-def _all(a, axis=None, out=None, keepdims=False, **_):
-    no_out(out)
-    return ops.eq(ops.sum_(ops.logical_not(a), _axes(axis), keepdims), 0)
-
-
-def _any(a, axis=None, out=None, keepdims=False, **_):
-    no_out(out)
-    return ops.gt(ops.sum_(ops.astype(a, "bool"), _axes(axis), keepdims), 0)
-
-
-def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **_):
-    shape = ops.shape_of(a)
-    count = math.prod(shape[i] for i in ops.normalize_axes(axis, len(shape)))
-    centered = ops.sub(a, ops.mean(a, axis, keepdims=True))
-    total = ops.sum_(ops.mul(centered, centered), axis, keepdims)
-    return ops.true_divide(total, float(count - ddof))
-
-
-def _std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **_):
-    return ops.sqrt(_var(a, axis, dtype, out, ddof, keepdims))
-
-
 def _where(condition, x=None, y=None):
     if x is None or y is None:
         raise TypeError("np.where(condition) gives a data-dependent shape; use "
@@ -105,9 +71,7 @@ def _like(fill):
 
 
 FUNCTIONS = {
-    np.sum: _sum, np.mean: _mean, np.max: _max, np.amax: _max, np.min: _min, np.amin: _min,
-    np.var: _var, np.std: _std,
-    np.all: _all, np.any: _any,
+    np.sum: _sum, np.mean: _mean,
     np.where: _where,
     np.reshape: lambda a, shape=None, newshape=None, **_: ops.reshape(
         a, shape if shape is not None else newshape),

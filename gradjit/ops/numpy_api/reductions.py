@@ -1,0 +1,327 @@
+"""numpy's reductions and scans on gradjit values (prod, cumsum, diff, var, nan-reductions,
+argmax, take_along_axis, ...), with numpy's signatures, mapped onto gradjit.ops."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir.primitive import is_python_scalar
+
+_UNSET = np._NoValue
+
+
+def _refuse(name, out=None, where=_UNSET, mean=_UNSET):
+    """Keywords that write into or read from arrays a traced program does not have."""
+    for keyword, value, default in (("out", out, None), ("where", where, _UNSET),
+                                    ("mean", mean, _UNSET)):
+        if value is not default and not (keyword == "where" and value is True):
+            raise TypeError(f"np.{name}({keyword}=...) is not supported on traced values; "
+                            "compute the result and select or combine it afterwards")
+
+
+def _axis(a, axis, strict=False):
+    """numpy's axis check on 0-d arrays, which the shared normalize_axes (PyTorch allows dim=0
+    there) leaves out: a ufunc's reduction takes an int axis 0 or -1 but no tuple; mean, var,
+    std and average (`strict`) take none."""
+    if axis is not None and not ops.shape_of(a) and (strict or not isinstance(axis, int)):
+        raise np.exceptions.AxisError(axis if isinstance(axis, int) else tuple(axis)[0], 0)
+    return axis
+
+
+def _keep(keepdims):
+    return False if keepdims is _UNSET else bool(keepdims)
+
+
+def _array(x):
+    """Python numbers and lists become numpy arrays; gradjit values pass."""
+    return np.asarray(x) if is_python_scalar(x) or isinstance(x, (list, tuple)) else x
+
+
+def _with_initial(result, initial, combine):
+    return result if initial is _UNSET else combine(result, initial)
+
+
+def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
+    _refuse("prod", out, where)
+    result = ops.prod(a, _axis(a, axis), _keep(keepdims), dtype)
+    return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
+
+
+def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
+             where=_UNSET):
+    _refuse("nanprod", out, where)
+    result = ops.nanprod(a, _axis(a, axis), _keep(keepdims), dtype)
+    return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
+
+
+def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
+            where=_UNSET):
+    _refuse("nansum", out, where)
+    result = ops.nansum(a, _axis(a, axis), _keep(keepdims), dtype)
+    return _with_initial(result, initial, lambda r, i: ops.astype(ops.add(r, i), r.dtype))
+
+
+def _scan(name, fn):
+    def function(a, axis=None, dtype=None, out=None):
+        _refuse(name, out)
+        if not ops.shape_of(a):  # numpy's scans give at least one dimension
+            a = ops.reshape(a, (1,))
+        return fn(a, axis, dtype)
+    function.__name__ = name
+    return function
+
+
+def _cumulative(name, fn, identity):
+    """numpy 2's cumulative_sum/prod: the Array API's scans (an axis is needed above 1-d;
+    include_initial puts the identity first)."""
+    def function(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+        _refuse(name, out)
+        rank = len(ops.shape_of(x))
+        if axis is None:
+            if rank > 1:
+                raise ValueError(f"np.{name}: axis must be specified for an array of more "
+                                 "than one dimension")
+            axis = 0
+        if rank == 0:
+            x = ops.reshape(x, (1,))
+        out_ = fn(x, axis, dtype)
+        if not include_initial:
+            return out_
+        shape = list(ops.shape_of(out_))
+        axis = ops.normalize_axes(axis, len(shape))[0]
+        shape[axis] = 1
+        first = np.full(shape, identity, out_.dtype)
+        return ops.concatenate([first, out_], axis)
+    function.__name__ = name
+    return function
+
+
+def _diff(a, n=1, axis=-1, prepend=_UNSET, append=_UNSET):
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    if n == 0:
+        return a
+    shape = ops.shape_of(a)
+    if not shape:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = ops.normalize_axes(axis, len(shape))[0]
+    parts = []
+    for extra in (prepend, a, append):
+        if extra is _UNSET:
+            continue
+        extra = _array(extra)
+        if extra is not a and not ops.shape_of(extra):
+            extra = ops.broadcast_to(extra, shape[:axis] + (1,) + shape[axis + 1:])
+        parts.append(extra)
+    return ops.diff(ops.concatenate(parts, axis) if len(parts) > 1 else a, n, axis)
+
+
+def _no_bool_subtract(x):
+    if np.dtype(x.dtype) == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+
+
+def _ediff1d(ary, to_end=None, to_begin=None):
+    _no_bool_subtract(ary)
+    flat = ops.reshape(ary, (-1,))
+    dt = flat.dtype
+    parts = [ops.diff(flat)]
+    for extra, first in ((to_begin, True), (to_end, False)):
+        if extra is not None:
+            piece = ops.astype(ops.reshape(_array(extra), (-1,)), dt)
+            parts.insert(0 if first else len(parts), piece)
+    return ops.concatenate(parts, 0) if len(parts) > 1 else parts[0]
+
+
+def _trapezoid(y, x=None, dx=1.0, axis=-1):
+    rank = len(ops.shape_of(y))
+    axis = ops.normalize_axes(axis, rank)[0]
+    if x is None:
+        d = dx
+    else:
+        x = _array(x)
+        if len(ops.shape_of(x)) == 1:
+            d = ops.diff(x)
+            d = ops.reshape(d, tuple(ops.shape_of(d)[0] if i == axis else 1
+                                     for i in range(rank)))
+        else:
+            d = ops.diff(x, 1, axis)
+    n = ops.shape_of(y)[axis]
+    ahead = ops.getitem(y, (slice(None),) * axis + (slice(1, None),))
+    behind = ops.getitem(y, (slice(None),) * axis + (slice(None, max(n - 1, 0)),))
+    pair = (ops.logical_or if y.dtype == np.bool_ else ops.add)(ahead, behind)  # numpy: bool +
+    return ops.sum_(ops.true_divide(ops.mul(d, pair), 2.0), axis)
+
+
+def _gradient(f, *varargs, axis=None, edge_order=1):
+    """numpy's gradient with uniform spacing (one number per axis, or one for all): central
+    differences inside, one-sided ones of `edge_order` at the ends."""
+    _no_bool_subtract(f)
+    rank = len(ops.shape_of(f))
+    axis = _axis(f, axis, strict=True)
+    axes = ops.normalize_axes(axis, rank) if axis is not None else tuple(range(rank))
+    axes = axes if axis is None or not isinstance(axis, int) else axes[:1]
+    spacing = varargs * len(axes) if len(varargs) == 1 else varargs or (1.0,) * len(axes)
+    if len(spacing) != len(axes) or not all(is_python_scalar(h) or np.ndim(h) == 0
+                                            for h in spacing):
+        raise TypeError("np.gradient on traced values takes one number of spacing per axis "
+                        "(or one for all); coordinate arrays are not supported")
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    f = ops.to_float(f) if not ops.result_type(f).is_float else f
+    out = [_gradient_along(f, a, float(h), edge_order) for a, h in zip(axes, spacing)]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _gradient_along(f, axis, h, edge_order):
+    n = ops.shape_of(f)[axis]
+    if n < edge_order + 1:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                         "(edge_order + 1) elements are required.")
+
+    def part(lo, hi):
+        return ops.getitem(f, (slice(None),) * axis + (slice(lo, hi),))
+    inner = ops.true_divide(ops.sub(part(2, n), part(0, n - 2)), 2.0 * h)
+    if edge_order == 1:
+        first = ops.true_divide(ops.sub(part(1, 2), part(0, 1)), h)
+        last = ops.true_divide(ops.sub(part(n - 1, n), part(n - 2, n - 1)), h)
+    else:
+        def one_sided(a, b, c, sign):
+            total = ops.add(ops.add(ops.mul(a, -1.5), ops.mul(b, 2.0)), ops.mul(c, -0.5))
+            return ops.true_divide(total, sign * h)
+        first = one_sided(part(0, 1), part(1, 2), part(2, 3), 1.0)
+        last = one_sided(part(n - 1, n), part(n - 2, n - 1), part(n - 3, n - 2), -1.0)
+    return ops.concatenate([first, inner, last], axis)
+
+
+def _extremum(name, largest):
+    def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
+        _refuse(name, out, where)
+        initial_ = None if initial is _UNSET else initial
+        return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial_, largest)
+    function.__name__ = name
+    return function
+
+
+def _nan_extremum(name, largest):
+    def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
+        _refuse(name, out, where)
+        result = ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
+        pick = ops.maximum if largest else ops.minimum
+        return _with_initial(result, initial, pick)
+    function.__name__ = name
+    return function
+
+
+def _arg(name, largest):
+    def function(a, axis=None, out=None, *, keepdims=_UNSET):
+        _refuse(name, out)
+        return ops.arg_extremum(a, axis, _keep(keepdims), largest)
+    function.__name__ = name
+    return function
+
+
+def _ptp(a, axis=None, out=None, keepdims=_UNSET):
+    _refuse("ptp", out)
+    keep, axis = _keep(keepdims), _axis(a, axis)
+    return ops.sub(ops.extremum(a, axis, keep), ops.extremum(a, axis, keep, largest=False))
+
+
+def _ddof(ddof, correction):
+    if correction is _UNSET:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def _spread(name, fn, strict=True):
+    def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_UNSET, *,
+                 where=_UNSET, mean=_UNSET, correction=_UNSET):
+        _refuse(name, out, where, mean)
+        return fn(a, _axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
+    function.__name__ = name
+    return function
+
+
+def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
+    _refuse("nanmean", out, where)
+    return ops.nanmean(a, _axis(a, axis), _keep(keepdims), dtype)
+
+
+def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
+    keep, axis = _keep(keepdims), _axis(a, axis, strict=True)
+    shape = ops.shape_of(a)
+    if weights is None:
+        avg = ops.mean(a, axis, keep)
+        scale = float(ops.count_of(a, axis))
+        return (avg, ops.broadcast_to(np.asarray(scale, avg.dtype), ops.shape_of(avg))) \
+            if returned else avg
+    weights = _array(weights)
+    dt = ops.result_type(a, weights)
+    if not ops.result_type(a).is_float:
+        dt = ops.result_type(a, weights, np.zeros((), np.float64))
+    w_shape = ops.shape_of(weights)
+    if w_shape != shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = ops.normalize_axes(axis, len(shape))
+        if w_shape != tuple(shape[i] for i in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        order = sorted(range(len(axes)), key=lambda i: axes[i])
+        weights = ops.transpose(weights, order) if len(axes) > 1 else weights
+        weights = ops.reshape(weights, tuple(d if i in axes else 1 for i, d in enumerate(shape)))
+        weights = ops.broadcast_to(weights, shape)
+    a, weights = ops.astype(a, dt), ops.astype(weights, dt)
+    scale = ops.sum_(weights, axis, keep)
+    avg = ops.true_divide(ops.sum_(ops.mul(a, weights), axis, keep), scale)
+    return (avg, ops.broadcast_to(scale, ops.shape_of(avg))) if returned else avg
+
+
+def _logical(name, fn):
+    def function(a, axis=None, out=None, keepdims=_UNSET, *, where=_UNSET):
+        _refuse(name, out, where)
+        return fn(a, _axis(a, axis), _keep(keepdims))
+    function.__name__ = name
+    return function
+
+
+def _count_nonzero(a, axis=None, *, keepdims=False):
+    return ops.count_nonzero(a, _axis(a, axis), keepdims)
+
+
+def _take_along_axis(arr, indices, axis=-1):
+    return ops.take_along_axis(arr, _array(indices), axis)
+
+
+def _put_along_axis(arr, indices, values, axis):
+    raise TypeError("np.put_along_axis writes into its argument in place, which a traced "
+                    "value cannot be; read with np.take_along_axis, or write an updated copy "
+                    "with x[index] = values")
+
+
+UFUNCS = {}
+
+FUNCTIONS = {
+    np.prod: _prod, np.nanprod: _nanprod, np.nansum: _nansum,
+    np.cumsum: _scan("cumsum", ops.cumsum), np.cumprod: _scan("cumprod", ops.cumprod),
+    np.nancumsum: _scan("nancumsum", ops.nancumsum),
+    np.nancumprod: _scan("nancumprod", ops.nancumprod),
+    np.cumulative_sum: _cumulative("cumulative_sum", ops.cumsum, 0),
+    np.cumulative_prod: _cumulative("cumulative_prod", ops.cumprod, 1),
+    np.diff: _diff, np.ediff1d: _ediff1d, np.gradient: _gradient, np.trapezoid: _trapezoid,
+    np.ptp: _ptp,
+    np.max: _extremum("max", True), np.amax: _extremum("amax", True),
+    np.min: _extremum("min", False), np.amin: _extremum("amin", False),
+    np.nanmax: _nan_extremum("nanmax", True), np.nanmin: _nan_extremum("nanmin", False),
+    np.argmax: _arg("argmax", True), np.argmin: _arg("argmin", False),
+    np.var: _spread("var", ops.var), np.std: _spread("std", ops.std),
+    np.nanvar: _spread("nanvar", ops.nanvar, False),
+    np.nanstd: _spread("nanstd", ops.nanstd, False),
+    np.nanmean: _nanmean, np.average: _average,
+    np.all: _logical("all", ops.all_), np.any: _logical("any", ops.any_),
+    np.count_nonzero: _count_nonzero, np.take_along_axis: _take_along_axis,
+    np.put_along_axis: _put_along_axis,
+}
