@@ -4,3 +4,4 @@ from gradjit.ops.array import *  # noqa: F401,F403
 from gradjit.ops.indexing import constant_value, getitem, index_put  # noqa: F401
 from gradjit.ops.promote import (broadcast_shapes, default_float, flavor,  # noqa: F401
                                  operands, result_type, to_float)
+from gradjit.ops import sorting  # noqa: F401

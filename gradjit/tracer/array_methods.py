@@ -96,9 +96,18 @@ class ArrayMethods:
 
     def __setitem__(self, index, value):
         """numpy's in-place assignment, as rebinding this value to an updated copy."""
-        updated = ops.index_put(self, _concrete_index(index), value)
+        self._become(ops.index_put(self, _concrete_index(index), value))
+
+    def _become(self, updated):
+        """Rebind this value to `updated`: numpy's in-place methods on a traced value."""
         self.trace, self.ir, self.value, self.const = (updated.trace, updated.ir, updated.value,
                                                        updated.const)
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        self._become(np.sort(self, axis, kind, order, stable=stable))
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        self._become(np.partition(self, kth, axis, kind, order))
 
     # ---- methods ----
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
@@ -225,7 +234,7 @@ def _numpy_method(func):
 
 
 for _name in ("prod", "cumsum", "cumprod", "var", "std", "argmax", "argmin", "argsort",
-              "round", "repeat", "take", "diagonal", "trace", "conj", "conjugate",
+              "argpartition", "round", "repeat", "take", "diagonal", "trace", "conj", "conjugate",
               "searchsorted", "nonzero", "ptp", "compress", "choose"):
     setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))
 

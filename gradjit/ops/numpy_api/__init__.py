@@ -7,10 +7,10 @@ this module joins them and answers numpy's dispatch.
 """
 from __future__ import annotations
 
-from gradjit.ops.numpy_api import basics
+from gradjit.ops.numpy_api import basics, sorting
 
-UFUNCS = {**basics.UFUNCS}
-FUNCTIONS = {**basics.FUNCTIONS}
+UFUNCS = {**basics.UFUNCS, **sorting.UFUNCS}
+FUNCTIONS = {**basics.FUNCTIONS, **sorting.FUNCTIONS}
 
 
 def numpy_name(func) -> str:

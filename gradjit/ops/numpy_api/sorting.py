@@ -1,0 +1,176 @@
+"""numpy's sorting, searching, order statistics and unique values, mapped onto
+gradjit.ops.sorting with numpy's signatures and errors.
+
+Every sort is stable, so each `kind=` gets a valid answer; np.partition and np.argpartition
+return a full sort, which is one of the partitions numpy may return."""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir import structural as S
+from gradjit.ops import sorting as O
+
+_NO_VALUE = np._NoValue
+
+
+def _refuse(out=None, order=None, weights=None):
+    if out is not None:
+        raise TypeError("out= is not supported on traced values (they cannot be written in "
+                        "place); use the returned value")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if weights is not None:
+        raise TypeError("weights= is not supported on traced values")
+
+
+def _sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    _refuse(order=order)
+    return O.sort(a, axis)
+
+
+def _argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    _refuse(order=order)
+    return O.argsort(a, None if ops.shape_of(a) == () else axis)
+
+
+def _partition(a, kth, axis=-1, kind="introselect", order=None):
+    _refuse(order=order)
+    x, moved = O._axis(a, axis)
+    O.check_kth(_static(kth), ops.shape_of(x)[moved])
+    return O.sort(x, moved)
+
+
+def _argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    _refuse(order=order)
+    x, moved = O._axis(a, axis)
+    O.check_kth(_static(kth), ops.shape_of(x)[moved])
+    return O.argsort(x, moved)
+
+
+def _static(value):
+    """A kth given as traced integers becomes its value (guarded by int())."""
+    if isinstance(value, (list, tuple)):
+        return [int(v) for v in value]
+    known = ops.constant_value(value)
+    return known.tolist() if known is not None else int(value)
+
+
+def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    _refuse(out)
+    return O.median(a, axis, bool(keepdims))
+
+
+def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NO_VALUE):
+    _refuse(out)
+    return O.median(a, axis, keepdims is True, ignore_nan=True)
+
+
+def _quantile_fn(scale, name, ignore_nan):
+    """np.quantile / np.percentile and their nan forms: q is divided by `scale`; a constant q
+    is checked against numpy's range (a traced one cannot be, when tracing)."""
+    def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                 keepdims=False, *, weights=None, interpolation=None):
+        _refuse(out, weights=weights)
+        method = interpolation or method
+        weak = type(q) in (int, float)
+        known = ops.constant_value(q)
+        if known is not None:
+            q = np.true_divide(known, scale)
+            if not np.all((q >= 0) & (q <= 1)):
+                raise ValueError(f"{name} must be in the range [0, {scale}]")
+            if weak:
+                q = float(q)
+        elif scale != 1:
+            q = ops.true_divide(q, scale)
+        return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak)
+    return quantile
+
+
+def _nanquantile_fn(scale, name):
+    plain = _quantile_fn(scale, name, True)
+
+    def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                 keepdims=_NO_VALUE, *, weights=None, interpolation=None):
+        return plain(a, q, axis, out, overwrite_input, method, keepdims, weights=weights,
+                     interpolation=interpolation)
+    return quantile
+
+
+_nanpercentile_of = _nanquantile_fn(100, "Percentiles")
+
+
+def _nanpercentile(a, q, axis=None, dtype=None, out=None, overwrite_input=False,
+                   method="linear", keepdims=_NO_VALUE, *, weights=None, interpolation=None):
+    return _nanpercentile_of(a, q, axis, out, overwrite_input, method,
+                                               keepdims, weights=weights,
+                                               interpolation=interpolation)
+
+
+def _searchsorted(a, v, side="left", sorter=None):
+    return O.searchsorted(a, v, side, sorter)
+
+
+def _digitize(x, bins, right=False):
+    return O.digitize(x, bins, right)
+
+
+def _unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+            equal_nan=True, sorted=True):
+    if axis is not None:
+        raise TypeError("np.unique(axis=...) is not supported on traced values; axis=None "
+                        "(the flattened array) is")
+    if not equal_nan:
+        raise TypeError("np.unique(equal_nan=False) is not supported on traced values")
+    return O.unique(ar, return_index, return_inverse, return_counts)
+
+
+UniqueAllResult = collections.namedtuple("UniqueAllResult",
+                                         "values indices inverse_indices counts")
+UniqueCountsResult = collections.namedtuple("UniqueCountsResult", "values counts")
+UniqueInverseResult = collections.namedtuple("UniqueInverseResult", "values inverse_indices")
+
+
+def _bincount(x, /, weights=None, minlength=0):
+    """np.bincount. Its length is max(x) + 1 when that exceeds minlength: read from the value
+    and guarded under tracing (a trace holds while max(x) < minlength, or for that max)."""
+    if np.dtype(x.dtype).kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{np.dtype(x.dtype)}') to "
+                        "dtype('int64') according to the rule 'safe'")
+    if len(ops.shape_of(x)) != 1:
+        raise ValueError("object too deep for desired array" if ops.shape_of(x) else
+                         "object of too small depth for desired array")
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    n = ops.shape_of(x)[0]
+    top = ops.amax(x) if n else -1
+    if n and bool(ops.lt(ops.amin(x), 0)):
+        raise ValueError("'list' argument must have no negative elements")
+    covered = not n or bool(ops.lt(top, minlength))
+    length = minlength if covered else int(top) + 1
+    if weights is None:
+        updates = np.ones(n, np.int64)
+        zeros = np.zeros(length, np.int64)
+    else:
+        updates = ops.astype(weights, "f8")
+        zeros = np.zeros(length, np.float64)
+    return S.scatter_add(zeros, ops.astype(x, "i8"), updates, axis=0) if n else zeros
+
+
+FUNCTIONS = {
+    np.sort: _sort, np.argsort: _argsort, np.lexsort: O.lexsort,
+    np.partition: _partition, np.argpartition: _argpartition,
+    np.median: _median, np.nanmedian: _nanmedian,
+    np.quantile: _quantile_fn(1, "Quantiles", False),
+    np.percentile: _quantile_fn(100, "Percentiles", False),
+    np.nanquantile: _nanquantile_fn(1, "Quantiles"), np.nanpercentile: _nanpercentile,
+    np.searchsorted: _searchsorted, np.digitize: _digitize, np.bincount: _bincount,
+    np.unique: _unique,
+    np.unique_values: lambda x: O.unique(x),
+    np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, return_counts=True)),
+    np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, return_inverse=True)),
+    np.unique_all: lambda x: UniqueAllResult(*O.unique(x, True, True, True)),
+}
+UFUNCS = {}
