@@ -125,9 +125,10 @@ def searchsorted(a, v, side="left", sorter=None):
     """numpy's searchsorted: `a` 1-d and ascending (or sorted by `sorter`), `v` any shape."""
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
-    if ir_type(a).rank != 1:
-        raise ValueError("object too deep for desired array" if ir_type(a).rank else
-                         "object of too small depth for desired array")
+    if ir_type(a).rank > 1:
+        raise ValueError("object too deep for desired array")
+    if ir_type(a).rank == 0:
+        raise ValueError("object of too small depth for desired array")
     if sorter is not None:
         a = S.gather(a, astype(sorter, int64), axis=0)
     v = np.asarray(v) if is_python_scalar(v) else v
@@ -138,9 +139,10 @@ def searchsorted(a, v, side="left", sorter=None):
 def digitize(x, bins, right=False):
     """numpy's digitize: the monotonic direction of `bins` decides the search; for traced
     bins it is read from their value and guarded (a trace holds for one direction)."""
-    if ir_type(bins).rank != 1:
-        raise ValueError("bins must be 1d" if ir_type(bins).rank > 1 else
-                         "object of too small depth for desired array")
+    if ir_type(bins).rank > 1:
+        raise ValueError("bins must be 1d")
+    if ir_type(bins).rank == 0:
+        raise ValueError("object of too small depth for desired array")
     n = ir_type(bins).shape[0]
     head = S.slice_(bins, start=(0,), stop=(max(n - 1, 0),), step=(1,))
     tail = S.slice_(bins, start=(min(1, n),), stop=(n,), step=(1,))
@@ -235,14 +237,14 @@ METHODS = {
     "interpolated_inverted_cdf": (_continuous(0.0, 1.0), False),
     "hazen": (_continuous(0.5, 0.5), False),
     "weibull": (_continuous(0.0, 0.0), False),
-    "linear": (lambda n, q: mul(sub(n, 1), q), False),
+    "linear": (lambda n, q: mul(n - 1, q), False),
     "median_unbiased": (_continuous(1 / 3, 1 / 3), False),
     "normal_unbiased": (_continuous(3 / 8, 3 / 8), False),
-    "lower": (lambda n, q: floor(mul(sub(n, 1), q)), True),
-    "higher": (lambda n, q: ceil(mul(sub(n, 1), q)), True),
-    "midpoint": (lambda n, q: mul(add(floor(mul(sub(n, 1), q)), ceil(mul(sub(n, 1), q))),
+    "lower": (lambda n, q: floor(mul(n - 1, q)), True),
+    "higher": (lambda n, q: ceil(mul(n - 1, q)), True),
+    "midpoint": (lambda n, q: mul(add(floor(mul(n - 1, q)), ceil(mul(n - 1, q))),
                                   0.5), False),
-    "nearest": (lambda n, q: _half_even(mul(sub(n, 1), q)), True),
+    "nearest": (lambda n, q: _half_even(mul(n - 1, q)), True),
 }
 
 
@@ -301,16 +303,19 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     r = ir_type(rows).shape[0]
     ordered = sort(rows, -1)
     out_dt = float64 if not dt.is_float else dt if weak_q else result_type(x, q)
-    q = astype(np.asarray(q) if is_python_scalar(q) else q, float64)
+    q = np.asarray(q, np.float64) if is_python_scalar(q) else q
+    # numpy computes the virtual index in q's type (float32 q: in float32).
+    q_dt = ir_type(q).dtype if ir_type(q).dtype.is_float else float64
+    q = astype(q, q_dt)
     q_shape = ir_type(q).shape
     qs = broadcast(reshape(q, (1, -1)), (r, max(math.prod(q_shape), 0)))
     nan = dt.is_float and n > 0
     count = n
     if ignore_nan and dt.is_float:
         count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
-        count = astype(broadcast(count, ir_type(qs).shape), float64)
+        count = astype(broadcast(count, ir_type(qs).shape), q_dt)
     index = index_of(float(count) if isinstance(count, int) else count, qs)
-    last = sub(count, 1)
+    last = count - 1
     if discrete:
         result = _pick(ordered, maximum(minimum(index, last), 0.0))
     else:
@@ -318,8 +323,8 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
         low = maximum(minimum(below, last), 0.0)
         high = maximum(minimum(add(below, 1), last), 0.0)
         gamma = _gamma(method, index, below)
-        result = _lerp(astype(_pick(ordered, low), out_dt), astype(_pick(ordered, high), out_dt),
-                       astype(gamma, out_dt))
+        # numpy subtracts the neighbours in the input's type, then promotes with gamma.
+        result = _lerp(_pick(ordered, low), _pick(ordered, high), astype(gamma, out_dt))
     if ignore_nan and dt.is_float:
         result = where(lt(count, 0.5), math.nan, result)
     elif nan:

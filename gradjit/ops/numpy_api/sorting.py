@@ -133,15 +133,20 @@ UniqueCountsResult = collections.namedtuple("UniqueCountsResult", "values counts
 UniqueInverseResult = collections.namedtuple("UniqueInverseResult", "values inverse_indices")
 
 
+def _one_dimensional(x):
+    if len(ops.shape_of(x)) > 1:
+        raise ValueError("object too deep for desired array")
+    if not ops.shape_of(x):
+        raise ValueError("object of too small depth for desired array")
+
+
 def _bincount(x, /, weights=None, minlength=0):
     """np.bincount. Its length is max(x) + 1 when that exceeds minlength: read from the value
     and guarded under tracing (a trace holds while max(x) < minlength, or for that max)."""
     if np.dtype(x.dtype).kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{np.dtype(x.dtype)}') to "
                         "dtype('int64') according to the rule 'safe'")
-    if len(ops.shape_of(x)) != 1:
-        raise ValueError("object too deep for desired array" if ops.shape_of(x) else
-                         "object of too small depth for desired array")
+    _one_dimensional(x)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     n = ops.shape_of(x)[0]
