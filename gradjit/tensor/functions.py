@@ -9,6 +9,7 @@ from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
+from gradjit.tensor.sorting import bucketize, searchsorted, unique  # noqa: F401
 
 
 def write_out(name, result_fn, inputs, out):
@@ -58,6 +59,10 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
                                                        "unsqueeze"))
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
+sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort", "topk",
+                                                       "kthvalue"))
+median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",
+                                                           "nanquantile"))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:

@@ -1,0 +1,237 @@
+"""PyTorch's sorting and order statistics on Tensors (sort, topk, kthvalue, median, quantile,
+searchsorted, unique, ...), built on gradjit.ops.sorting with PyTorch's arguments, results
+and grad_fn names. Ties go to the first element in stable order (PyTorch leaves the index
+of a tie unspecified)."""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ops import sorting as O
+from gradjit.tensor import graph
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.base import _check_dim
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+class SortResult(collections.namedtuple("SortResult", ["values", "indices"])):
+    """(values, indices), printed as PyTorch prints torch.return_types.<kind>."""
+
+    kind = "sort"
+
+    def __repr__(self):
+        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices=" \
+               f"{self.indices!r})"
+
+
+def _result(kind, values, indices):
+    out = SortResult(values, indices)
+    out.kind = kind
+    return out
+
+
+def _order(x, axis, descending):
+    with graph.op(None):
+        x = x.detach()
+        return O.argsort_descending(x, axis) if descending else O.argsort(x, axis)
+
+
+def _as_1d(x, dim):
+    """A 0-d tensor as one element along dim 0 (PyTorch sorts it as such)."""
+    axis = _check_dim(dim, x.dim())
+    return (x.reshape(1), 0, True) if x.dim() == 0 else (x, axis, False)
+
+
+def _selected(name, x, indices, axis, keepdim=True):
+    """x's elements at `indices` along `axis`: the gradient goes back to them."""
+    def take(t, idx):
+        out = O.take_along_axis(t, idx, axis)
+        return out if keepdim else ops.squeeze(out, axis)
+    return apply(name, take, x, indices)
+
+
+class SortingMixin:
+    """Tensor methods that order elements."""
+
+    def sort(self, dim=-1, descending=False, stable=None):
+        # Always stable; PyTorch names the overload that takes `stable` SortBackward1.
+        x, axis, scalar = _as_1d(self, dim)
+        order = _order(x, axis, descending)
+        values = _selected("SortBackward0" if stable is None else "SortBackward1", x, order,
+                           axis)
+        if scalar:
+            values, order = values.reshape(()), order.reshape(())
+        return _result("sort", values, order)
+
+    def argsort(self, dim=-1, descending=False, stable=None):
+        return self.sort(dim, descending, stable).indices
+
+    def msort(self):
+        return self.sort(0).values
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        x, axis, scalar = _as_1d(self, dim)
+        n = x.shape[axis]
+        if not 0 <= k <= n:
+            raise RuntimeError("selected index k out of range")
+        order = _order(x, axis, largest)
+        with graph.op(None):
+            order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
+        values = _selected("TopkBackward0", x, order, axis)
+        if scalar:
+            values, order = values.reshape(()), order.reshape(())
+        return _result("topk", values, order)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        x, axis, scalar = _as_1d(self, dim)
+        if not 1 <= k <= x.shape[axis]:
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
+                               f"{dim}")
+        rank = np.full(_kept(x, axis), k - 1, np.int64)
+        return _pick("kthvalue", "KthvalueBackward0", x, axis, scalar, keepdim, rank)
+
+    def median(self, dim=None, keepdim=False):
+        return self._median(dim, keepdim, False)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        return self._median(dim, keepdim, True)
+
+    def _median(self, dim, keepdim, ignore_nan):
+        kind = "nanmedian" if ignore_nan else "median"
+        title = kind.title()
+        if dim is None:
+            return apply(f"{title}Backward0", _global_median, self, ignore_nan)
+        x, axis, scalar = _as_1d(self, dim)
+        if x.shape[axis] == 0:
+            raise IndexError(f"{kind}(): Expected reduction dim {axis} to have non-zero size.")
+        with graph.op(None):
+            rank = _median_rank(x.detach(), axis, ignore_nan)
+        return _pick(kind, f"{title}Backward1", x, axis, scalar, keepdim, rank)
+
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _quantile(self, q, dim, keepdim, interpolation, False)
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _quantile(self, q, dim, keepdim, interpolation, True)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return unique(self, sorted, return_inverse, return_counts, dim)
+
+
+def _kept(x, axis):
+    return tuple(1 if a == axis else d for a, d in enumerate(x.shape))
+
+
+def _pick(kind, name, x, axis, scalar, keepdim, rank):
+    """(values, indices) of the elements of sorted rank `rank` (one per row) along axis."""
+    order = _order(x, axis, False)
+    with graph.op(None):
+        index = O.take_along_axis(order, rank, axis)
+    values = _selected(name, x, index, axis, keepdim and not scalar)
+    if not keepdim or scalar:
+        with graph.op(None):
+            index = ops.squeeze(index, axis)
+    return _result(kind, values, index)
+
+
+def _median_rank(x, axis, ignore_nan):
+    """The sorted rank PyTorch's median picks per row (keeping the axis): the lower middle
+    one; for median, the first NaN of a row holding one (NaNs sort last); for nanmedian, the
+    lower middle one of the non-NaN elements."""
+    n = x.shape[axis]
+    valid = ops.sum_(ops.logical_not(ops.ne(x, x)), axis, keepdims=True)
+    if ignore_nan:
+        return ops.astype(ops.maximum(ops.floor(ops.true_divide(ops.sub(valid, 1), 2)), 0),
+                          "i8")
+    return ops.where(ops.lt(valid, n), valid, (n - 1) // 2)
+
+
+def _global_median(x, ignore_nan):
+    """The median of all elements; its gradient is shared evenly by the elements equal to it,
+    as PyTorch's median() without dim shares it."""
+    flat = ops.reshape(x, (-1,))
+    if ops.shape_of(flat)[0] == 0:
+        return np.full((), np.nan, x.dtype.ir.numpy)
+    fixed = ops.stop_gradient(flat)
+    ordered = O.sort(fixed, 0)
+    m = ops.reshape(O.take_along_axis(ordered, _median_rank(fixed, 0, ignore_nan), 0), ())
+    hit = ops.eq(flat, m)
+    share = ops.sum_(ops.where(hit, ops.sub(flat, fixed), 0))  # zero, with the gradient
+    return ops.add(m, ops.true_divide(share, ops.maximum(ops.sum_(hit), 1)))
+
+
+def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
+    name = "nanquantile" if ignore_nan else "quantile"
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+    if hasattr(q, "_edge"):
+        if q.dtype != x.dtype:
+            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        if q.dim() > 1:
+            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+        values = q.detach()._concrete()
+    else:
+        values = np.asarray(q, x.dtype.ir.numpy)
+        q = values
+    if not np.all((values >= 0) & (values <= 1)):
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if x.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    axis = None if dim is None else _check_dim(dim, x.dim())
+    return apply("SqueezeBackward4", O.quantile, x, q, axis, interpolation, keepdim,
+                 ignore_nan, True)
+
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,
+                 sorter=None):
+    """torch.searchsorted: a 1-d sequence for values of any shape, or sequences whose leading
+    dimensions match the values' (one search per row)."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        right = side == "right"
+    seq = operand(sorted_sequence)
+    values = operand(values)
+    with graph.op(None):
+        if sorter is not None:
+            seq = O.take_along_axis(seq, sorter, seq.dim() - 1)
+        if seq.dim() == 1:
+            out = O.searchsorted_last(seq, ops.reshape(values, (-1,)), right)
+            out = ops.reshape(out, tuple(values.shape))
+        else:
+            if tuple(seq.shape[:-1]) != tuple(values.shape[:-1]):
+                raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 "
+                                   "dimension or the first N-1 dimensions of boundaries tensor "
+                                   "and input value tensor must match, but we got boundaries "
+                                   f"tensor {list(seq.shape)} and input value tensor "
+                                   f"{list(values.shape)}")
+            out = O.searchsorted_last(seq, values, right)
+        return ops.astype(out, "i4" if out_int32 else "i8")
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    if operand(boundaries).dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{operand(boundaries).dim()})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique: sorted distinct values (always sorted, as PyTorch's CPU kernel gives)."""
+    if dim is not None:
+        raise NotImplementedError("unique(dim=...) is not supported; unique of the flattened "
+                                  "tensor (dim=None) is")
+    with graph.op(None):
+        out = O.unique(input.detach(), return_inverse=return_inverse,
+                       return_counts=return_counts)
+    return out
