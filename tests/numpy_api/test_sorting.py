@@ -221,6 +221,33 @@ def test_bincount():
         gradjit.jit(np.bincount)(np.ones(3))
 
 
+HISTOGRAMS = {
+    "default": lambda a: np.histogram(a),
+    "range": lambda a: np.histogram(a, 7, range=(-1, 1.5)),
+    "int-range": lambda a: np.histogram(a, 3, range=(0, 2)),
+    "edges": lambda a: np.histogram(a, np.array([-1.0, 0.0, 0.5, 2.0])),
+    "edge-list": lambda a: np.histogram(a, [-2, 0, 2]),
+    "weights": lambda a: np.histogram(a, 5, weights=np.linspace(0, 1, a.size).reshape(a.shape)),
+    "density": lambda a: np.histogram(a, 4, density=True),
+}
+
+
+@QUIET
+@pytest.mark.parametrize("name", list(HISTOGRAMS))
+@pytest.mark.parametrize("x", [X, np.round(X * 2).astype(np.int64), np.zeros(0)],
+                         ids=["f64", "int", "empty"])
+def test_histogram(name, x):
+    check_values(HISTOGRAMS[name], x)
+
+
+def test_histogram_range_is_guarded_and_weights_differentiable():
+    f = gradjit.jit(lambda a: np.histogram(a, 4))
+    for x in (np.array([1.0, 2, 3]), np.array([2.0, 2, 2]), np.array([5.0, 1, 1, 0.5])):
+        for got, want in zip(f(x), np.histogram(x, 4)):
+            assert np.array_equal(got, want)
+    check_grad(lambda w: np.histogram(X, 5, weights=w)[0], rng.normal(size=X.shape))
+
+
 # ---- unique ----
 
 def _unique_all(x):
@@ -292,6 +319,12 @@ ERRORS = {  # name -> (function of X, error, message)
                            ValueError, "'minlength' must not be negative"),
     "bincount-negative": (lambda x: np.bincount(np.floor(x[0]).astype(np.int64) * 0 - 1),
                           ValueError, "no negative elements"),
+    "hist-auto": (lambda x: np.histogram(x, "auto"), TypeError, "give a number of bins"),
+    "hist-count": (lambda x: np.histogram(x, 0), ValueError, "must be positive"),
+    "hist-range": (lambda x: np.histogram(x, 3, range=(2, 1)), ValueError, "max must be"),
+    "hist-nan": (lambda x: np.histogram(x / 0.0), ValueError, "autodetected range"),
+    "hist-inf-range": (lambda x: np.histogram(x, 3, range=(0, np.inf)), ValueError,
+                       "supplied range"),
     "unique-axis": (lambda x: np.unique(x, axis=0), TypeError, "axis=None"),
     "unique-nan": (lambda x: np.unique(x, equal_nan=False), TypeError, "equal_nan=False"),
 }

@@ -73,7 +73,7 @@ FUNCTION_CASES = {
     np.bincount: lambda f: f(np.round(X[0]).astype(np.int64), minlength=3),
     np.unique: lambda f: f(np.round(X)), np.unique_values: lambda f: f(np.round(X)),
     np.unique_counts: lambda f: f(np.round(X)), np.unique_inverse: lambda f: f(np.round(X))[1],
-    np.unique_all: lambda f: f(np.round(X))[3],
+    np.unique_all: lambda f: f(np.round(X))[3], np.histogram: lambda f: f(X, 3)[1],
 }
 
 

@@ -164,6 +164,60 @@ def _bincount(x, /, weights=None, minlength=0):
     return S.scatter_add(zeros, ops.astype(x, "i8"), updates, axis=0) if n else zeros
 
 
+def _histogram(a, bins=10, range=None, density=None, weights=None):
+    """np.histogram with bins as a count or as edges. Without a range the edges span the
+    data's min and max: computed by the program, their finiteness and whether they coincide
+    read from the value (guarded under tracing)."""
+    if isinstance(bins, str):
+        raise TypeError(f"np.histogram(bins={bins!r}) is not supported on traced values; give "
+                        "a number of bins or the edges")
+    x = ops.reshape(a, (-1,))
+    if np.ndim(bins) == 0 and not hasattr(bins, "shape"):
+        edges = _uniform_edges(x, int(bins), range)
+    else:
+        edges = bins if hasattr(bins, "shape") else np.asarray(bins)
+    n = ops.shape_of(edges)[0] - 1
+    first, last = ops.getitem(edges, 0), ops.getitem(edges, -1)
+    inside = ops.logical_and(ops.ge(x, first), ops.le(x, last))
+    index = ops.where(ops.eq(x, last), n - 1, ops.sub(O.searchsorted(edges, x, "right"), 1))
+    index = ops.where(inside, index, n)  # an extra bin for the values outside, dropped
+    size = ops.shape_of(x)[0]
+    updates = np.ones(size, np.int64) if weights is None else ops.reshape(weights, (-1,))
+    zeros = np.zeros(n + 1, np.int64 if weights is None else np.dtype(weights.dtype))
+    hist = S.scatter_add(zeros, index, updates, axis=0) if size else zeros
+    hist = ops.getitem(hist, slice(0, n))
+    if density:
+        widths = ops.sub(ops.getitem(edges, slice(1, None)), ops.getitem(edges, slice(0, -1)))
+        hist = ops.true_divide(ops.true_divide(hist, ops.sum_(hist)), widths)
+    return hist, edges
+
+
+def _uniform_edges(x, count, range):
+    if count < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+    elif ops.shape_of(x)[0] == 0:
+        first, last = 0.0, 1.0
+    else:
+        first, last = ops.amin(x), ops.amax(x)
+    if not bool(ops.logical_and(ops.isfinite(first), ops.isfinite(last))):
+        if range is not None:
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+        raise ValueError(f"autodetected range of [{float(first)}, {float(last)}] is not "
+                         "finite")
+    if bool(ops.eq(first, last)):
+        first, last = ops.sub(first, 0.5), ops.add(last, 0.5)
+    dt = ops.result_type(x, first, last)
+    dt = dt if dt.is_float else ops.default_float()
+    first, last = ops.astype(first, dt), ops.astype(last, dt)
+    step = ops.true_divide(ops.sub(last, first), count)
+    ramp = S.iota(shape=(count,), dtype=dt.name, axis=0)
+    return ops.concatenate([ops.add(ops.mul(ramp, step), first), ops.reshape(last, (1,))])
+
+
 FUNCTIONS = {
     np.sort: _sort, np.argsort: _argsort, np.lexsort: O.lexsort,
     np.partition: _partition, np.argpartition: _argpartition,
@@ -172,7 +226,7 @@ FUNCTIONS = {
     np.percentile: _quantile_fn(100, "Percentiles", False),
     np.nanquantile: _nanquantile_fn(1, "Quantiles"), np.nanpercentile: _nanpercentile,
     np.searchsorted: _searchsorted, np.digitize: _digitize, np.bincount: _bincount,
-    np.unique: _unique,
+    np.unique: _unique, np.histogram: _histogram,
     np.unique_values: lambda x: O.unique(x),
     np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, return_counts=True)),
     np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, return_inverse=True)),
