@@ -15,6 +15,7 @@ from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, lo
                                logical_not, logical_or, lt, maximum, minimum, mul, ne,
                                normalize_axes, reshape, sub, sum_, transpose, true_divide,
                                where)
+from gradjit.ops.indexing import flip
 from gradjit.ops.promote import astype, broadcast, result_type
 
 
@@ -22,7 +23,7 @@ def _isnan(x):
     return ne(x, x)
 
 
-def _axis(x, axis):
+def sort_axis(x, axis):
     """The one axis a sort runs along; None means the flattened array (numpy's axis=None)."""
     if axis is None:
         return reshape(x, (-1,)), 0
@@ -34,7 +35,7 @@ def _axis(x, axis):
 
 def argsort(x, axis=-1):
     """Indices that sort `x` along `axis`: stable, NaN last, int64."""
-    x, axis = _axis(x, axis)
+    x, axis = sort_axis(x, axis)
     return P.argsort(x, axis=axis)
 
 
@@ -54,20 +55,15 @@ def take_along_axis(x, idx, axis):
 
 
 def sort(x, axis=-1):
-    x, axis = _axis(x, axis)
+    x, axis = sort_axis(x, axis)
     return take_along_axis(x, P.argsort(x, axis=axis), axis)
-
-
-def _flip(x, axis):
-    n = ir_type(x).shape[axis]
-    return S.gather(x, np.arange(n - 1, -1, -1, dtype=np.int64), axis=axis)
 
 
 def argsort_descending(x, axis):
     """Largest first, NaN first, ties in their original order: the stable ascending order of
     the reversed array, reversed, its indices mapped back."""
     n = ir_type(x).shape[axis]
-    return sub(n - 1, _flip(P.argsort(_flip(x, axis), axis=axis), axis))
+    return sub(n - 1, flip(P.argsort(flip(x, axis), axis=axis), axis))
 
 
 def lexsort(keys, axis=-1):
@@ -79,7 +75,7 @@ def lexsort(keys, axis=-1):
     shape = ir_type(keys[0]).shape
     if any(ir_type(k).shape != shape for k in keys):
         raise ValueError("all keys need to be the same shape")
-    _, axis = _axis(keys[0], axis)
+    _, axis = sort_axis(keys[0], axis)
     order = P.argsort(keys[0], axis=axis)
     for key in keys[1:]:
         order = take_along_axis(order, P.argsort(take_along_axis(key, order, axis), axis=axis),
@@ -155,7 +151,7 @@ def digitize(x, bins, right=False):
     side = "left" if right else "right"
     if rising:
         return searchsorted(bins, x, side)
-    return sub(n, searchsorted(_flip(bins, 0), x, side))
+    return sub(n, searchsorted(flip(bins, 0), x, side))
 
 
 # ---- unique ----
@@ -229,6 +225,11 @@ def _half_even(v):
     return where(up, add(down, 1), down)
 
 
+def _less_one(n):
+    """n - 1, a Python number for a Python n (so it promotes weakly, as numpy's does)."""
+    return n - 1 if is_python_scalar(n) else sub(n, 1)
+
+
 # name -> (virtual index from (count, q), whether the index is an order statistic)
 METHODS = {
     "inverted_cdf": (_discrete(0.0, False), True),
@@ -237,14 +238,14 @@ METHODS = {
     "interpolated_inverted_cdf": (_continuous(0.0, 1.0), False),
     "hazen": (_continuous(0.5, 0.5), False),
     "weibull": (_continuous(0.0, 0.0), False),
-    "linear": (lambda n, q: mul(n - 1, q), False),
+    "linear": (lambda n, q: mul(_less_one(n), q), False),
     "median_unbiased": (_continuous(1 / 3, 1 / 3), False),
     "normal_unbiased": (_continuous(3 / 8, 3 / 8), False),
-    "lower": (lambda n, q: floor(mul(n - 1, q)), True),
-    "higher": (lambda n, q: ceil(mul(n - 1, q)), True),
-    "midpoint": (lambda n, q: mul(add(floor(mul(n - 1, q)), ceil(mul(n - 1, q))),
+    "lower": (lambda n, q: floor(mul(_less_one(n), q)), True),
+    "higher": (lambda n, q: ceil(mul(_less_one(n), q)), True),
+    "midpoint": (lambda n, q: mul(add(floor(mul(_less_one(n), q)), ceil(mul(_less_one(n), q))),
                                   0.5), False),
-    "nearest": (lambda n, q: _half_even(mul(n - 1, q)), True),
+    "nearest": (lambda n, q: _half_even(mul(_less_one(n), q)), True),
 }
 
 
@@ -315,7 +316,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
         count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
         count = astype(broadcast(count, ir_type(qs).shape), q_dt)
     index = index_of(float(count) if isinstance(count, int) else count, qs)
-    last = count - 1
+    last = count - 1 if isinstance(count, int) else sub(count, 1)
     if discrete:
         result = _pick(ordered, maximum(minimum(index, last), 0.0))
     else:

@@ -44,8 +44,8 @@ PROGRAMS = {
     "quantile-methods": lambda t: with_grads(t, lambda t, x: tuple(
         x.quantile(t.tensor(Q, dtype=x.dtype), dim=1, interpolation=m) for m in
         ("linear", "lower", "higher", "midpoint", "nearest")), D),
-    "nanquantile": lambda t: (t.tensor(N).quantile(0.4, dim=1),
-                              t.tensor(N).nanquantile(t.tensor(Q), dim=1)),
+    "nanquantile": lambda t: (t.tensor(N).quantile(0.4, dim=1), *with_grads(
+        t, lambda t, x: (x.nanquantile(t.tensor(Q), dim=1), t.nanquantile(x, 0.3)), N)),
     "searchsorted": lambda t: (
         t.searchsorted(t.tensor(S), t.tensor(A)),
         t.searchsorted(t.tensor(S), t.tensor(A), right=True),

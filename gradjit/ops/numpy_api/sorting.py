@@ -38,14 +38,14 @@ def _argsort(a, axis=-1, kind=None, order=None, *, stable=None):
 
 def _partition(a, kth, axis=-1, kind="introselect", order=None):
     _refuse(order=order)
-    x, moved = O._axis(a, axis)
+    x, moved = O.sort_axis(a, axis)
     O.check_kth(_static(kth), ops.shape_of(x)[moved])
     return O.sort(x, moved)
 
 
 def _argpartition(a, kth, axis=-1, kind="introselect", order=None):
     _refuse(order=order)
-    x, moved = O._axis(a, axis)
+    x, moved = O.sort_axis(a, axis)
     O.check_kth(_static(kth), ops.shape_of(x)[moved])
     return O.argsort(x, moved)
 
