@@ -156,45 +156,67 @@ def digitize(x, bins, right=False):
 
 # ---- unique ----
 
-def unique_sorted(x):
-    """The sorted flat values, the sort order, and flags marking each first of its run of
-    equal values (NaNs count as equal, as numpy's equal_nan=True has it)."""
-    flat = reshape(x, (-1,))
-    order = P.argsort(flat, axis=0)
-    ordered = S.gather(flat, order, axis=0)
+def _run_starts(flat, equal_nan):
+    """Flags marking each element that differs from the one before it (NaNs equal to each
+    other with equal_nan, as numpy's unique has it; distinct, as PyTorch's)."""
     n = ir_type(flat).shape[0]
     if n == 0:
-        return ordered, order, np.zeros(0, bool)
-    prev = S.slice_(ordered, start=(0,), stop=(n - 1,), step=(1,))
-    cur = S.slice_(ordered, start=(1,), stop=(n,), step=(1,))
-    differs = logical_and(ne(cur, prev), logical_not(logical_and(_isnan(cur), _isnan(prev))))
-    return ordered, order, concatenate([np.ones(1, bool), differs])
+        return np.zeros(0, bool)
+    prev = S.slice_(flat, start=(0,), stop=(n - 1,), step=(1,))
+    cur = S.slice_(flat, start=(1,), stop=(n,), step=(1,))
+    differs = ne(cur, prev)
+    if equal_nan:
+        differs = logical_and(differs, logical_not(logical_and(_isnan(cur), _isnan(prev))))
+    return concatenate([np.ones(1, bool), differs])
 
 
-def unique(x, return_index=False, return_inverse=False, return_counts=False):
-    """numpy's unique of the flattened array. The number of distinct values is the output's
-    length: it is read from the value (guarded under tracing, so another count re-traces);
-    the rest is computed by the program, right for any input with that count."""
-    ordered, order, first = unique_sorted(x)
-    n = ir_type(ordered).shape[0]
+def _runs(flat, first, return_inverse, return_counts):
+    """The first value of each run that `first` flags, then (with the flags) each element's
+    run and each run's length. The number of runs is the output's length: it is read from
+    the value (guarded under tracing, so another count re-traces); the rest is computed by
+    the program, right for any input with that count."""
+    n = ir_type(flat).shape[0]
     count = int(sum_(first)) if n else 0
     # A stable sort of the negated flags lists the run starts first, in order.
     starts = S.slice_(P.argsort(logical_not(first), axis=0), start=(0,), stop=(count,),
                       step=(1,)) if n else np.zeros(0, np.int64)
-    values = S.gather(ordered, starts, axis=0) if n else ordered
-    out = [values]
-    if return_index:
-        out.append(S.gather(order, starts, axis=0) if n else np.zeros(0, np.int64))
+    out = [S.gather(flat, starts, axis=0) if n else flat, starts]
     if return_inverse:
-        group = sub(searchsorted_last(starts, S.iota(shape=(n,), dtype="i64", axis=0),
-                                      right=True), 1) if n else np.zeros(0, np.int64)
-        inverse = S.scatter_add(np.zeros(n, np.int64), order, group, axis=0) if n else group
-        out.append(reshape(inverse, ir_type(x).shape))
+        out.append(sub(searchsorted_last(starts, S.iota(shape=(n,), dtype="i64", axis=0),
+                                         right=True), 1) if n else np.zeros(0, np.int64))
     if return_counts:
         ends = concatenate([S.slice_(starts, start=(1,), stop=(count,), step=(1,)),
                             np.full(1, n, np.int64)]) if n else starts
         out.append(sub(ends, starts))
+    return out
+
+
+def unique(x, return_index=False, return_inverse=False, return_counts=False, equal_nan=True):
+    """numpy's unique of the flattened array: the runs of its stable sort."""
+    flat = reshape(x, (-1,))
+    order = P.argsort(flat, axis=0)
+    ordered = S.gather(flat, order, axis=0)
+    values, starts, *rest = _runs(ordered, _run_starts(ordered, equal_nan), return_inverse,
+                                  return_counts)
+    out = [values]
+    if return_index:
+        out.append(S.gather(order, starts, axis=0) if ir_type(starts).shape[0] else starts)
+    if return_inverse:
+        n = ir_type(flat).shape[0]
+        group = rest.pop(0)
+        inverse = S.scatter_add(np.zeros(n, np.int64), order, group, axis=0) if n else group
+        out.append(reshape(inverse, ir_type(x).shape))
+    out.extend(rest)
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False):
+    """The first of each run of equal neighbours in the flattened array (NaNs distinct)."""
+    flat = reshape(x, (-1,))
+    values, _, *rest = _runs(flat, _run_starts(flat, False), return_inverse, return_counts)
+    if return_inverse:
+        rest[0] = reshape(rest[0], ir_type(x).shape)
+    return (values, *rest) if rest else values
 
 
 # ---- quantiles ----

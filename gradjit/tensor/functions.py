@@ -9,7 +9,8 @@ from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
-from gradjit.tensor.sorting import bucketize, searchsorted, unique  # noqa: F401
+from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
+                                    unique_consecutive)
 
 
 def write_out(name, result_fn, inputs, out):

@@ -120,6 +120,9 @@ class SortingMixin:
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         return unique(self, sorted, return_inverse, return_counts, dim)
 
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return unique_consecutive(self, return_inverse, return_counts, dim)
+
 
 def _kept(x, axis):
     return tuple(1 if a == axis else d for a, d in enumerate(x.shape))
@@ -227,11 +230,28 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """torch.unique: sorted distinct values (always sorted, as PyTorch's CPU kernel gives)."""
-    if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported; unique of the flattened "
-                                  "tensor (dim=None) is")
+    """torch.unique: sorted distinct values (always sorted, as PyTorch's CPU kernel gives;
+    NaNs distinct, as PyTorch has them)."""
+    _flat_only("unique", dim)
     with graph.op(None):
-        out = O.unique(input.detach(), return_inverse=return_inverse,
-                       return_counts=return_counts)
-    return out
+        return _tensors(O.unique(input.detach(), return_inverse=return_inverse,
+                                 return_counts=return_counts, equal_nan=False))
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    _flat_only("unique_consecutive", dim)
+    with graph.op(None):
+        return _tensors(O.unique_consecutive(input.detach(), return_inverse, return_counts))
+
+
+def _tensors(out):
+    """Results as tensors (those of an empty input are constants)."""
+    if isinstance(out, tuple):
+        return tuple(map(operand, out))
+    return operand(out)
+
+
+def _flat_only(name, dim):
+    if dim is not None:
+        raise NotImplementedError(f"{name}(dim=...) is not supported; {name} of the "
+                                  "flattened tensor (dim=None) is")

@@ -21,6 +21,7 @@ QUIET = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # all-NaN and empt
 SORTS = {
     "sort": lambda x: np.sort(x),
     "sort-axis0": lambda x: np.sort(x, axis=0, kind="quicksort"),
+    "sort-heap": lambda x: np.sort(x, axis=1, kind="heap"),
     "sort-none": lambda x: np.sort(x, axis=None),
     "sort-neg": lambda x: np.sort(x, axis=-2, kind="mergesort"),
     "argsort-stable": lambda x: np.argsort(x, axis=0, kind="stable"),
@@ -47,6 +48,14 @@ def test_default_argsort_sorts_the_array():
     ties = np.array([[2, 1, 2, 0, 1, 2], [3, 3, 3, 1, 1, 0]], np.int64)
     order = gradjit.jit(lambda x: np.argsort(x))(ties)
     assert np.array_equal(np.take_along_axis(ties, order, -1), np.sort(ties))
+
+
+def test_inplace_sort_gradient():
+    def f(x):
+        y = x * 1.0
+        y.sort(axis=0)
+        return y[:2]
+    check_grad(f, X)
 
 
 def test_inplace_sort_and_partition_rebind():
@@ -288,6 +297,9 @@ def test_unique_numpy2_functions():
 ONE = np.ones(3)
 ERRORS = {  # name -> (function of X, error, message)
     "order": (lambda x: np.sort(x, order="f"), ValueError, "Cannot specify order"),
+    "sort-kind": (lambda x: np.argsort(x, kind="bogo"), ValueError, "sort kind must be one of"),
+    "select-kind": (lambda x: np.partition(x, 1, kind="quick"), ValueError,
+                    "select kind must be 'introselect'"),
     "out": (lambda x: np.median(x, out=np.empty(())), TypeError, "out= is not supported"),
     "weights": (lambda x: np.quantile(x, 0.5, weights=x), TypeError,
                 "weights= is not supported"),

@@ -55,7 +55,14 @@ PROGRAMS = {
                             t.bucketize(t.tensor(A), t.tensor(S), right=True)),
     "unique": lambda t: (t.unique(t.tensor(TIES)),
                          *t.unique(t.tensor(TIES), return_inverse=True, return_counts=True),
-                         *t.tensor([3, 1, 2, 1, 3]).unique(return_counts=True)),
+                         *t.tensor([3, 1, 2, 1, 3]).unique(return_counts=True),
+                         *t.unique(t.tensor([math.nan, 1.0, math.nan, 1.0]), return_inverse=True,
+                                   return_counts=True)),
+    "unique_consecutive": lambda t: (
+        t.unique_consecutive(t.tensor([1, 1, 2, 2, 3, 1, 1, 2])),
+        *t.tensor(TIES).unique_consecutive(return_inverse=True, return_counts=True),
+        *t.unique_consecutive(t.tensor([math.nan, math.nan, 1.0]), return_counts=True),
+        *t.unique_consecutive(t.tensor([]), return_inverse=True, return_counts=True)),
 }
 
 
@@ -100,6 +107,7 @@ def test_errors_match_pytorch(name):
         ERRORS[name](gradjit)
 
 
-def test_unique_dim_is_refused():
+@pytest.mark.parametrize("name", ["unique", "unique_consecutive"])
+def test_unique_dim_is_refused(name):
     with pytest.raises(NotImplementedError, match="dim=None"):
-        gradjit.unique(gradjit.tensor(A), dim=0)
+        getattr(gradjit, name)(gradjit.tensor(A), dim=0)

@@ -26,18 +26,34 @@ def _refuse(out=None, order=None, weights=None):
         raise TypeError("weights= is not supported on traced values")
 
 
+def _sort_kind(kind):
+    """numpy reads a sort kind by its first letter."""
+    if kind is not None and (not isinstance(kind, str) or not kind
+                             or kind[0].lower() not in "qhms"):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got "
+                         f"{kind!r})")
+
+
+def _select_kind(kind):
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+
+
 def _sort(a, axis=-1, kind=None, order=None, *, stable=None):
     _refuse(order=order)
+    _sort_kind(kind)
     return O.sort(a, axis)
 
 
 def _argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     _refuse(order=order)
+    _sort_kind(kind)
     return O.argsort(a, None if ops.shape_of(a) == () else axis)
 
 
 def _partition(a, kth, axis=-1, kind="introselect", order=None):
     _refuse(order=order)
+    _select_kind(kind)
     x, moved = O.sort_axis(a, axis)
     O.check_kth(_static(kth), ops.shape_of(x)[moved])
     return O.sort(x, moved)
@@ -45,6 +61,7 @@ def _partition(a, kth, axis=-1, kind="introselect", order=None):
 
 def _argpartition(a, kth, axis=-1, kind="introselect", order=None):
     _refuse(order=order)
+    _select_kind(kind)
     x, moved = O.sort_axis(a, axis)
     O.check_kth(_static(kth), ops.shape_of(x)[moved])
     return O.argsort(x, moved)
