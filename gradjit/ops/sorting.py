@@ -303,10 +303,11 @@ def _pick(ordered, idx):
     return S.gather(reshape(ordered, (-1,)), flat, axis=0)
 
 
-def _lerp(a, b, t):
-    """numpy's linear interpolation: from the nearer end, so t = 0 and t = 1 are exact."""
-    diff = sub(b, a)
-    return where(ge(t, 0.5), sub(b, mul(diff, sub(1, t))), add(a, mul(diff, t)))
+def _lerp(a, b, gamma, dtype):
+    """numpy's linear interpolation: from the nearer end, so t = 0 and t = 1 are exact. The
+    end is chosen by gamma as computed, the arithmetic done with gamma in `dtype`."""
+    diff, t, rest = sub(b, a), astype(gamma, dtype), astype(sub(1, gamma), dtype)
+    return where(ge(gamma, 0.5), sub(b, mul(diff, rest)), add(a, mul(diff, t)))
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
@@ -347,7 +348,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
         high = maximum(minimum(add(below, 1), last), 0.0)
         gamma = _gamma(method, index, below)
         # numpy subtracts the neighbours in the input's type, then promotes with gamma.
-        result = _lerp(_pick(ordered, low), _pick(ordered, high), astype(gamma, out_dt))
+        result = _lerp(_pick(ordered, low), _pick(ordered, high), gamma, out_dt)
     if ignore_nan and dt.is_float:
         result = where(lt(count, 0.5), math.nan, result)
     elif nan:

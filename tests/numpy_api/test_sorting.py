@@ -157,6 +157,16 @@ def test_nanquantile_matches_numpy(method):
 
 
 @QUIET
+@pytest.mark.parametrize("q", [0.37, 0.3, 0.81, np.float32(0.37)])
+def test_quantile_rounds_as_numpy(q):
+    # A Python q promotes weakly: numpy chooses the end by gamma in float64, then computes
+    # in float32 with gamma and 1 - gamma rounded; the results agree to the bit.
+    x = np.where(np.isnan(XN), np.nan, X32).reshape(6, 4)
+    check_values(lambda a: np.quantile(a, q, axis=1), X32.reshape(6, 4), rtol=0, atol=0)
+    check_values(lambda a: np.nanquantile(a, q, axis=0, method="hazen"), x, rtol=0, atol=0)
+
+
+@QUIET
 def test_quantile_nan_gives_nan_and_traced_q():
     check_values(lambda a: np.quantile(a, 0.5, axis=1), XN)
     check_values(lambda a, q: np.quantile(a, q, axis=0), X, np.array([0.2, 0.7]))
