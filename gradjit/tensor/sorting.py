@@ -9,6 +9,7 @@ import collections
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops import sorting as O
 from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
@@ -204,7 +205,7 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
                                "opposites, got side of left while right was True")
         right = side == "right"
     seq = operand(sorted_sequence)
-    values = operand(values)
+    values = operand(np.asarray(values) if is_python_scalar(values) else values)
     with graph.op(None):
         if sorter is not None:
             seq = O.take_along_axis(seq, sorter, seq.dim() - 1)
