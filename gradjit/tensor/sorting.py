@@ -4,32 +4,20 @@ and grad_fn names. Ties go to the first element in stable order (PyTorch leaves 
 of a tie unspecified)."""
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops import sorting as O
 from gradjit.tensor import graph
-from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.arith import ReturnType, apply, operand
 from gradjit.tensor.base import _check_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
-class SortResult(collections.namedtuple("SortResult", ["values", "indices"])):
-    """(values, indices), printed as PyTorch prints torch.return_types.<kind>."""
-
-    kind = "sort"
-
-    def __repr__(self):
-        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices=" \
-               f"{self.indices!r})"
-
-
 def _result(kind, values, indices):
-    out = SortResult(values, indices)
+    out = ReturnType(values, indices)
     out.kind = kind
     return out
 
