@@ -22,21 +22,25 @@ def _result(kind, values, indices):
     return out
 
 
+def _along(x, dim):
+    """The axis `dim` names, and whether x is 0-d (PyTorch orders it as one element)."""
+    axis = _check_dim(dim, x.dim())
+    return (0, True) if x.dim() == 0 else (axis, False)
+
+
 def _order(x, axis, descending):
     with graph.op(None):
         x = x.detach()
+        x = ops.reshape(x, (1,)) if not x.shape else x
         return O.argsort_descending(x, axis) if descending else O.argsort(x, axis)
 
 
-def _as_1d(x, dim):
-    """A 0-d tensor as one element along dim 0 (PyTorch sorts it as such)."""
-    axis = _check_dim(dim, x.dim())
-    return (x.reshape(1), 0, True) if x.dim() == 0 else (x, axis, False)
-
-
 def _selected(name, x, indices, axis, keepdim=True):
-    """x's elements at `indices` along `axis`: the gradient goes back to them."""
+    """x's elements at `indices` along `axis` (the gradient goes back to them); of a 0-d x,
+    a 0-d result."""
     def take(t, idx):
+        if not t.shape:
+            return ops.reshape(O.take_along_axis(ops.reshape(t, (1,)), idx, 0), ())
         out = O.take_along_axis(t, idx, axis)
         return out if keepdim else ops.squeeze(out, axis)
     return apply(name, take, x, indices)
@@ -47,13 +51,11 @@ class SortingMixin:
 
     def sort(self, dim=-1, descending=False, stable=None):
         # Always stable; PyTorch names the overload that takes `stable` SortBackward1.
-        x, axis, scalar = _as_1d(self, dim)
-        order = _order(x, axis, descending)
-        values = _selected("SortBackward0" if stable is None else "SortBackward1", x, order,
+        axis, scalar = _along(self, dim)
+        order = _order(self, axis, descending)
+        values = _selected("SortBackward0" if stable is None else "SortBackward1", self, order,
                            axis)
-        if scalar:
-            values, order = values.reshape(()), order.reshape(())
-        return _result("sort", values, order)
+        return _result("sort", values, order.reshape(()) if scalar else order)
 
     def argsort(self, dim=-1, descending=False, stable=None):
         return self.sort(dim, descending, stable).indices
@@ -62,25 +64,22 @@ class SortingMixin:
         return self.sort(0).values
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
-        x, axis, scalar = _as_1d(self, dim)
-        n = x.shape[axis]
-        if not 0 <= k <= n:
+        axis, scalar = _along(self, dim)
+        if not 0 <= k <= (1 if scalar else self.shape[axis]):
             raise RuntimeError("selected index k out of range")
-        order = _order(x, axis, largest)
+        order = _order(self, axis, largest)
         with graph.op(None):
             order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
-        values = _selected("TopkBackward0", x, order, axis)
-        if scalar:
-            values, order = values.reshape(()), order.reshape(())
-        return _result("topk", values, order)
+        values = _selected("TopkBackward0", self, order, axis)
+        return _result("topk", values, order.reshape(()) if scalar else order)
 
     def kthvalue(self, k, dim=-1, keepdim=False):
-        x, axis, scalar = _as_1d(self, dim)
-        if not 1 <= k <= x.shape[axis]:
+        axis, scalar = _along(self, dim)
+        if not 1 <= k <= (1 if scalar else self.shape[axis]):
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
                                f"{dim}")
-        rank = np.full(_kept(x, axis), k - 1, np.int64)
-        return _pick("kthvalue", "KthvalueBackward0", x, axis, scalar, keepdim, rank)
+        rank = np.full(_kept(self, axis), k - 1, np.int64)
+        return _pick("kthvalue", "KthvalueBackward0", self, axis, keepdim, rank)
 
     def median(self, dim=None, keepdim=False):
         return self._median(dim, keepdim, False)
@@ -93,12 +92,13 @@ class SortingMixin:
         title = kind.title()
         if dim is None:
             return apply(f"{title}Backward0", _global_median, self, ignore_nan)
-        x, axis, scalar = _as_1d(self, dim)
-        if x.shape[axis] == 0:
+        axis, scalar = _along(self, dim)
+        if not scalar and self.shape[axis] == 0:
             raise IndexError(f"{kind}(): Expected reduction dim {axis} to have non-zero size.")
         with graph.op(None):
-            rank = _median_rank(x.detach(), axis, ignore_nan)
-        return _pick(kind, f"{title}Backward1", x, axis, scalar, keepdim, rank)
+            x = self.detach()
+            rank = _median_rank(ops.reshape(x, (1,)) if scalar else x, axis, ignore_nan)
+        return _pick(kind, f"{title}Backward1", self, axis, keepdim, rank)
 
     def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
         return _quantile(self, q, dim, keepdim, interpolation, False)
@@ -114,16 +114,17 @@ class SortingMixin:
 
 
 def _kept(x, axis):
-    return tuple(1 if a == axis else d for a, d in enumerate(x.shape))
+    return tuple(1 if a == axis else d for a, d in enumerate(x.shape)) or (1,)
 
 
-def _pick(kind, name, x, axis, scalar, keepdim, rank):
-    """(values, indices) of the elements of sorted rank `rank` (one per row) along axis."""
+def _pick(kind, name, x, axis, keepdim, rank):
+    """(values, indices) of the elements of sorted rank `rank` (one per row, the axis kept)
+    along axis."""
     order = _order(x, axis, False)
     with graph.op(None):
         index = O.take_along_axis(order, rank, axis)
-    values = _selected(name, x, index, axis, keepdim and not scalar)
-    if not keepdim or scalar:
+    values = _selected(name, x, index, axis, keepdim)
+    if not keepdim or not x.shape:
         with graph.op(None):
             index = ops.squeeze(index, axis)
     return _result(kind, values, index)

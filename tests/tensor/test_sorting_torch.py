@@ -30,7 +30,10 @@ PROGRAMS = {
                            *t.tensor(TIES.astype(np.int32)).topk(2, dim=0),
                            *t.tensor(TIES > 1).sort(stable=True),
                            *t.tensor(np.argsort(A, 1)).kthvalue(4)),
-    "sort-0d": lambda t: (*t.tensor(2.5).sort(), t.tensor(2.5).argsort()),
+    "sort-0d": lambda t: with_grads(t, lambda t, x: (*x.sort(), x.argsort(), *x.topk(1),
+                                                     *x.kthvalue(1, keepdim=True), x.median(),
+                                                     *x.median(0), *x.nanmedian(-1)),
+                                    np.array(2.5, np.float32)),
     "argsort-msort": lambda t: with_grads(t, lambda t, x: (x.argsort(), t.argsort(
         x, dim=0, descending=True), x.msort(), t.msort(x)), A),
     "topk": lambda t: with_grads(t, lambda t, x: (*x.topk(3), *t.topk(x, 2, dim=0,
