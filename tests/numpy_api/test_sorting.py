@@ -154,6 +154,8 @@ def test_nanquantile_matches_numpy(method):
     check_values(lambda a: np.nanpercentile(a, [20, 90], axis=1, keepdims=True,
                                             method=method), XN)
     check_values(lambda a: np.nanquantile(a, 0.3, axis=0, method=method), XI)
+    # numpy's positional order: a, q, axis, out, overwrite_input, method, keepdims
+    check_values(lambda a: np.nanpercentile(a, 30, 1, None, False, method, True), XN)
 
 
 @QUIET

@@ -89,9 +89,8 @@ def _quantile_fn(scale, name, ignore_nan):
     """np.quantile / np.percentile and their nan forms: q is divided by `scale`; a constant q
     is checked against numpy's range (a traced one cannot be, when tracing)."""
     def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                 keepdims=False, *, weights=None, interpolation=None):
+                 keepdims=_NO_VALUE if ignore_nan else False, *, weights=None):
         _refuse(out, weights=weights)
-        method = interpolation or method
         weak = type(q) in (int, float)
         known = ops.constant_value(q)
         if known is not None:
@@ -104,26 +103,6 @@ def _quantile_fn(scale, name, ignore_nan):
             q = ops.true_divide(q, scale)
         return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak)
     return quantile
-
-
-def _nanquantile_fn(scale, name):
-    plain = _quantile_fn(scale, name, True)
-
-    def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                 keepdims=_NO_VALUE, *, weights=None, interpolation=None):
-        return plain(a, q, axis, out, overwrite_input, method, keepdims, weights=weights,
-                     interpolation=interpolation)
-    return quantile
-
-
-_nanpercentile_of = _nanquantile_fn(100, "Percentiles")
-
-
-def _nanpercentile(a, q, axis=None, dtype=None, out=None, overwrite_input=False,
-                   method="linear", keepdims=_NO_VALUE, *, weights=None, interpolation=None):
-    return _nanpercentile_of(a, q, axis, out, overwrite_input, method,
-                                               keepdims, weights=weights,
-                                               interpolation=interpolation)
 
 
 def _searchsorted(a, v, side="left", sorter=None):
@@ -241,7 +220,8 @@ FUNCTIONS = {
     np.median: _median, np.nanmedian: _nanmedian,
     np.quantile: _quantile_fn(1, "Quantiles", False),
     np.percentile: _quantile_fn(100, "Percentiles", False),
-    np.nanquantile: _nanquantile_fn(1, "Quantiles"), np.nanpercentile: _nanpercentile,
+    np.nanquantile: _quantile_fn(1, "Quantiles", True),
+    np.nanpercentile: _quantile_fn(100, "Percentiles", True),
     np.searchsorted: _searchsorted, np.digitize: _digitize, np.bincount: _bincount,
     np.unique: _unique, np.histogram: _histogram,
     np.unique_values: lambda x: O.unique(x),
