@@ -17,3 +17,4 @@ from gradjit.ops.integers import (bitwise_and, bitwise_or, bitwise_xor, divmod_,
                                   float_power, floor_divide, fmod, gcd, invert, lcm, left_shift,
                                   remainder, right_shift, trunc_divide)
 from gradjit.ops.reduce import *  # noqa: F401,F403
+from gradjit.ops import sorting  # noqa: F401

@@ -96,11 +96,11 @@ def _basic(x, parts):
         y = S.slice_(x, start=tuple(start), stop=tuple(stop), step=tuple(step))
     y = reshape(y, tuple(out_shape))
     for a in reversed_axes:
-        y = _flip(y, a)
+        y = flip(y, a)
     return y
 
 
-def _flip(x, axis):
+def flip(x, axis):
     n = ir_type(x).shape[axis]
     return S.gather(x, np.arange(n - 1, -1, -1, dtype=np.int64), axis=axis)
 

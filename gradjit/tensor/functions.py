@@ -14,6 +14,8 @@ from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
+from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
+                                    unique_consecutive)
 
 
 def write_out(name, result_fn, inputs, out):
@@ -78,6 +80,10 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
 ger = outer
+sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort", "topk",
+                                                       "kthvalue"))
+median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",
+                                                           "nanquantile"))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:

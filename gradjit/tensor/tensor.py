@@ -9,6 +9,7 @@ from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
+from gradjit.tensor.sorting import SortingMixin
 
 
 def _inplace(name, grad_fn=None, write=True):
@@ -20,8 +21,8 @@ def _inplace(name, grad_fn=None, write=True):
 
 
 @accept_numpy_names_in
-class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin, NumpyProtocol,
-             TensorBase):
+class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin, SortingMixin,
+             NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

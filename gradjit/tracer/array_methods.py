@@ -90,9 +90,18 @@ class ArrayMethods:
 
     def __setitem__(self, index, value):
         """numpy's in-place assignment, as rebinding this value to an updated copy."""
-        updated = ops.index_put(self, _concrete_index(index), value)
+        self._become(ops.index_put(self, _concrete_index(index), value))
+
+    def _become(self, updated):
+        """Rebind this value to `updated`: numpy's in-place methods on a traced value."""
         self.owner, self.ir, self.value, self.const = (updated.owner, updated.ir, updated.value,
                                                        updated.const)
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        self._become(np.sort(self, axis, kind, order, stable=stable))
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        self._become(np.partition(self, kth, axis, kind, order))
 
     # ---- methods (those that are numpy functions are generated below the class) ----
     def reshape(self, *shape, order="C"):
@@ -197,8 +206,9 @@ def _numpy_method(func):
 
 
 for _name in ("sum", "mean", "max", "min", "all", "any", "prod", "cumsum", "cumprod", "var",
-              "std", "argmax", "argmin", "argsort", "round", "repeat", "take", "diagonal",
-              "trace", "conj", "conjugate", "searchsorted", "nonzero", "ptp", "choose"):
+              "std", "argmax", "argmin", "argsort", "argpartition", "round", "repeat", "take",
+              "diagonal", "trace", "conj", "conjugate", "searchsorted", "nonzero", "ptp",
+              "choose"):
     setattr(ArrayMethods, _name, _numpy_method(getattr(np, _name)))
 
 

@@ -62,6 +62,17 @@ FUNCTION_CASES = {
     np.copy: lambda f: f(X), np.shape: lambda f: f(X), np.ndim: lambda f: f(X),
     np.size: lambda f: f(X), np.zeros_like: lambda f: f(X), np.ones_like: lambda f: f(X),
     np.full_like: lambda f: f(X, 2.5), np.round: lambda f: f(X * 3), np.around: lambda f: f(Y),
+    # sorting (tests/numpy_api/test_sorting.py has the full cases)
+    np.sort: lambda f: f(X, axis=0), np.argsort: lambda f: f(X), np.lexsort: lambda f: f((X, Y)),
+    np.partition: lambda f: f(X[0], 2)[2], np.argpartition: lambda f: f(X[0], 0)[0],
+    np.median: lambda f: f(X, axis=1), np.nanmedian: lambda f: f(X),
+    np.quantile: lambda f: f(X, [0.2, 0.5]), np.percentile: lambda f: f(Y, 30, axis=0),
+    np.nanquantile: lambda f: f(X, 0.7), np.nanpercentile: lambda f: f(Y, 5),
+    np.searchsorted: lambda f: f(np.sort(X[0]), Y), np.digitize: lambda f: f(X, X[0, :2] * 0),
+    np.bincount: lambda f: f(np.round(X[0]).astype(np.int64), minlength=3),
+    np.unique: lambda f: f(np.round(X)), np.unique_values: lambda f: f(np.round(X)),
+    np.unique_counts: lambda f: f(np.round(X)), np.unique_inverse: lambda f: f(np.round(X))[1],
+    np.unique_all: lambda f: f(np.round(X))[3], np.histogram: lambda f: f(X, 3)[1],
 }
 
 

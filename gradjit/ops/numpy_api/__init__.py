@@ -11,14 +11,15 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics, contract, integers, reductions, shaping
+from gradjit.ops.numpy_api import basics, contract, integers, reductions, shaping, sorting
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Products, einsum and norms": contract,
          "Shapes and assembly": shaping,
          "Integer arithmetic and bits": integers,
-         "Reductions and scans": reductions}
+         "Reductions and scans": reductions,
+         "Sorting, order statistics and searching": sorting}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 

@@ -1,0 +1,232 @@
+"""numpy's sorting, searching, order statistics and unique values, mapped onto
+gradjit.ops.sorting with numpy's signatures and errors.
+
+Every sort is stable, so each `kind=` gets a valid answer; np.partition and np.argpartition
+return a full sort, which is one of the partitions numpy may return."""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir import structural as S
+from gradjit.ops import sorting as O
+
+_NO_VALUE = np._NoValue
+
+
+def _refuse(out=None, order=None, weights=None):
+    if out is not None:
+        raise TypeError("out= is not supported on traced values (they cannot be written in "
+                        "place); use the returned value")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if weights is not None:
+        raise TypeError("weights= is not supported on traced values")
+
+
+def _sort_kind(kind):
+    """numpy reads a sort kind by its first letter."""
+    if kind is not None and (not isinstance(kind, str) or not kind
+                             or kind[0].lower() not in "qhms"):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got "
+                         f"{kind!r})")
+
+
+def _select_kind(kind):
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+
+
+def _sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    _refuse(order=order)
+    _sort_kind(kind)
+    return O.sort(a, axis)
+
+
+def _argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    _refuse(order=order)
+    _sort_kind(kind)
+    return O.argsort(a, None if ops.shape_of(a) == () else axis)
+
+
+def _partition(a, kth, axis=-1, kind="introselect", order=None):
+    _refuse(order=order)
+    _select_kind(kind)
+    x, moved = O.sort_axis(a, axis)
+    O.check_kth(_static(kth), ops.shape_of(x)[moved])
+    return O.sort(x, moved)
+
+
+def _argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    _refuse(order=order)
+    _select_kind(kind)
+    x, moved = O.sort_axis(a, axis)
+    O.check_kth(_static(kth), ops.shape_of(x)[moved])
+    return O.argsort(x, moved)
+
+
+def _static(value):
+    """A kth given as traced integers becomes its value (guarded by int())."""
+    if isinstance(value, (list, tuple)):
+        return [int(v) for v in value]
+    known = ops.constant_value(value)
+    return known.tolist() if known is not None else int(value)
+
+
+def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    _refuse(out)
+    return O.median(a, axis, bool(keepdims))
+
+
+def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NO_VALUE):
+    _refuse(out)
+    return O.median(a, axis, keepdims is True, ignore_nan=True)
+
+
+def _quantile_fn(scale, name, ignore_nan):
+    """np.quantile / np.percentile and their nan forms: q is divided by `scale`; a constant q
+    is checked against numpy's range (a traced one cannot be, when tracing)."""
+    def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                 keepdims=_NO_VALUE if ignore_nan else False, *, weights=None):
+        _refuse(out, weights=weights)
+        weak = type(q) in (int, float)
+        known = ops.constant_value(q)
+        if known is not None:
+            q = np.true_divide(known, scale)
+            if not np.all((q >= 0) & (q <= 1)):
+                raise ValueError(f"{name} must be in the range [0, {scale}]")
+            if weak:
+                q = float(q)
+        elif scale != 1:
+            q = ops.true_divide(q, scale)
+        return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak)
+    return quantile
+
+
+def _searchsorted(a, v, side="left", sorter=None):
+    return O.searchsorted(a, v, side, sorter)
+
+
+def _digitize(x, bins, right=False):
+    return O.digitize(x, bins, right)
+
+
+def _unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+            equal_nan=True, sorted=True):
+    if axis is not None:
+        raise TypeError("np.unique(axis=...) is not supported on traced values; axis=None "
+                        "(the flattened array) is")
+    if not equal_nan:
+        raise TypeError("np.unique(equal_nan=False) is not supported on traced values")
+    return O.unique(ar, return_index, return_inverse, return_counts)
+
+
+UniqueAllResult = collections.namedtuple("UniqueAllResult",
+                                         "values indices inverse_indices counts")
+UniqueCountsResult = collections.namedtuple("UniqueCountsResult", "values counts")
+UniqueInverseResult = collections.namedtuple("UniqueInverseResult", "values inverse_indices")
+
+
+def _one_dimensional(x):
+    if len(ops.shape_of(x)) > 1:
+        raise ValueError("object too deep for desired array")
+    if not ops.shape_of(x):
+        raise ValueError("object of too small depth for desired array")
+
+
+def _bincount(x, /, weights=None, minlength=0):
+    """np.bincount. Its length is max(x) + 1 when that exceeds minlength: read from the value
+    and guarded under tracing (a trace holds while max(x) < minlength, or for that max)."""
+    if np.dtype(x.dtype).kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{np.dtype(x.dtype)}') to "
+                        "dtype('int64') according to the rule 'safe'")
+    _one_dimensional(x)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    n = ops.shape_of(x)[0]
+    top = ops.amax(x) if n else -1
+    if n and bool(ops.lt(ops.amin(x), 0)):
+        raise ValueError("'list' argument must have no negative elements")
+    covered = not n or bool(ops.lt(top, minlength))
+    length = minlength if covered else int(top) + 1
+    if weights is None:
+        updates = np.ones(n, np.int64)
+        zeros = np.zeros(length, np.int64)
+    else:
+        updates = ops.astype(weights, "f8")
+        zeros = np.zeros(length, np.float64)
+    return S.scatter_add(zeros, ops.astype(x, "i8"), updates, axis=0) if n else zeros
+
+
+def _histogram(a, bins=10, range=None, density=None, weights=None):
+    """np.histogram with bins as a count or as edges. Without a range the edges span the
+    data's min and max: computed by the program, their finiteness and whether they coincide
+    read from the value (guarded under tracing)."""
+    if isinstance(bins, str):
+        raise TypeError(f"np.histogram(bins={bins!r}) is not supported on traced values; give "
+                        "a number of bins or the edges")
+    x = ops.reshape(a, (-1,))
+    if np.ndim(bins) == 0 and not hasattr(bins, "shape"):
+        edges = _uniform_edges(x, int(bins), range)
+    else:
+        edges = bins if hasattr(bins, "shape") else np.asarray(bins)
+    n = ops.shape_of(edges)[0] - 1
+    first, last = ops.getitem(edges, 0), ops.getitem(edges, -1)
+    inside = ops.logical_and(ops.ge(x, first), ops.le(x, last))
+    index = ops.where(ops.eq(x, last), n - 1, ops.sub(O.searchsorted(edges, x, "right"), 1))
+    index = ops.where(inside, index, n)  # an extra bin for the values outside, dropped
+    size = ops.shape_of(x)[0]
+    updates = np.ones(size, np.int64) if weights is None else ops.reshape(weights, (-1,))
+    zeros = np.zeros(n + 1, np.int64 if weights is None else np.dtype(weights.dtype))
+    hist = S.scatter_add(zeros, index, updates, axis=0) if size else zeros
+    hist = ops.getitem(hist, slice(0, n))
+    if density:
+        widths = ops.sub(ops.getitem(edges, slice(1, None)), ops.getitem(edges, slice(0, -1)))
+        hist = ops.true_divide(ops.true_divide(hist, ops.sum_(hist)), widths)
+    return hist, edges
+
+
+def _uniform_edges(x, count, range):
+    if count < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+    elif ops.shape_of(x)[0] == 0:
+        first, last = 0.0, 1.0
+    else:
+        first, last = ops.amin(x), ops.amax(x)
+    if not bool(ops.logical_and(ops.isfinite(first), ops.isfinite(last))):
+        if range is not None:
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+        raise ValueError(f"autodetected range of [{float(first)}, {float(last)}] is not "
+                         "finite")
+    if bool(ops.eq(first, last)):
+        first, last = ops.sub(first, 0.5), ops.add(last, 0.5)
+    dt = ops.result_type(x, first, last)
+    dt = dt if dt.is_float else ops.default_float()
+    first, last = ops.astype(first, dt), ops.astype(last, dt)
+    step = ops.true_divide(ops.sub(last, first), count)
+    ramp = S.iota(shape=(count,), dtype=dt.name, axis=0)
+    return ops.concatenate([ops.add(ops.mul(ramp, step), first), ops.reshape(last, (1,))])
+
+
+FUNCTIONS = {
+    np.sort: _sort, np.argsort: _argsort, np.lexsort: O.lexsort,
+    np.partition: _partition, np.argpartition: _argpartition,
+    np.median: _median, np.nanmedian: _nanmedian,
+    np.quantile: _quantile_fn(1, "Quantiles", False),
+    np.percentile: _quantile_fn(100, "Percentiles", False),
+    np.nanquantile: _quantile_fn(1, "Quantiles", True),
+    np.nanpercentile: _quantile_fn(100, "Percentiles", True),
+    np.searchsorted: _searchsorted, np.digitize: _digitize, np.bincount: _bincount,
+    np.unique: _unique, np.histogram: _histogram,
+    np.unique_values: lambda x: O.unique(x),
+    np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, return_counts=True)),
+    np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, return_inverse=True)),
+    np.unique_all: lambda x: UniqueAllResult(*O.unique(x, True, True, True)),
+}
+UFUNCS = {}

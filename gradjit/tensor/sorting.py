@@ -1,0 +1,247 @@
+"""PyTorch's sorting and order statistics on Tensors (sort, topk, kthvalue, median, quantile,
+searchsorted, unique, ...), built on gradjit.ops.sorting with PyTorch's arguments, results
+and grad_fn names. Ties go to the first element in stable order (PyTorch leaves the index
+of a tie unspecified)."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir.primitive import is_python_scalar
+from gradjit.ops import sorting as O
+from gradjit.tensor import graph
+from gradjit.tensor.arith import ReturnType, apply, operand
+from gradjit.tensor.base import _check_dim
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _result(kind, values, indices):
+    out = ReturnType(values, indices)
+    out.kind = kind
+    return out
+
+
+def _along(x, dim):
+    """The axis `dim` names, and whether x is 0-d (PyTorch orders it as one element)."""
+    axis = _check_dim(dim, x.dim())
+    return (0, True) if x.dim() == 0 else (axis, False)
+
+
+def _order(x, axis, descending):
+    with graph.op(None):
+        x = x.detach()
+        x = ops.reshape(x, (1,)) if not x.shape else x
+        return O.argsort_descending(x, axis) if descending else O.argsort(x, axis)
+
+
+def _selected(name, x, indices, axis, keepdim=True):
+    """x's elements at `indices` along `axis` (the gradient goes back to them); of a 0-d x,
+    a 0-d result."""
+    def take(t, idx):
+        if not t.shape:
+            return ops.reshape(O.take_along_axis(ops.reshape(t, (1,)), idx, 0), ())
+        out = O.take_along_axis(t, idx, axis)
+        return out if keepdim else ops.squeeze(out, axis)
+    return apply(name, take, x, indices)
+
+
+class SortingMixin:
+    """Tensor methods that order elements."""
+
+    def sort(self, dim=-1, descending=False, stable=None):
+        # Always stable; PyTorch names the overload that takes `stable` SortBackward1.
+        axis, scalar = _along(self, dim)
+        order = _order(self, axis, descending)
+        values = _selected("SortBackward0" if stable is None else "SortBackward1", self, order,
+                           axis)
+        return _result("sort", values, order.reshape(()) if scalar else order)
+
+    def argsort(self, dim=-1, descending=False, stable=None):
+        return self.sort(dim, descending, stable).indices
+
+    def msort(self):
+        return self.sort(0).values
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        axis, scalar = _along(self, dim)
+        if not 0 <= k <= (1 if scalar else self.shape[axis]):
+            raise RuntimeError("selected index k out of range")
+        order = _order(self, axis, largest)
+        with graph.op(None):
+            order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
+        values = _selected("TopkBackward0", self, order, axis)
+        return _result("topk", values, order.reshape(()) if scalar else order)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        axis, scalar = _along(self, dim)
+        if not 1 <= k <= (1 if scalar else self.shape[axis]):
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
+                               f"{dim}")
+        rank = np.full(_kept(self, axis), k - 1, np.int64)
+        return _pick("kthvalue", "KthvalueBackward0", self, axis, keepdim, rank)
+
+    def median(self, dim=None, keepdim=False):
+        return self._median(dim, keepdim, False)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        return self._median(dim, keepdim, True)
+
+    def _median(self, dim, keepdim, ignore_nan):
+        kind = "nanmedian" if ignore_nan else "median"
+        title = kind.title()
+        if dim is None:
+            return apply(f"{title}Backward0", _global_median, self, ignore_nan)
+        axis, scalar = _along(self, dim)
+        if not scalar and self.shape[axis] == 0:
+            raise IndexError(f"{kind}(): Expected reduction dim {axis} to have non-zero size.")
+        with graph.op(None):
+            x = self.detach()
+            rank = _median_rank(ops.reshape(x, (1,)) if scalar else x, axis, ignore_nan)
+        return _pick(kind, f"{title}Backward1", self, axis, keepdim, rank)
+
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _quantile(self, q, dim, keepdim, interpolation, False)
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _quantile(self, q, dim, keepdim, interpolation, True)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return unique_consecutive(self, return_inverse, return_counts, dim)
+
+
+def _kept(x, axis):
+    return tuple(1 if a == axis else d for a, d in enumerate(x.shape)) or (1,)
+
+
+def _pick(kind, name, x, axis, keepdim, rank):
+    """(values, indices) of the elements of sorted rank `rank` (one per row, the axis kept)
+    along axis."""
+    order = _order(x, axis, False)
+    with graph.op(None):
+        index = O.take_along_axis(order, rank, axis)
+    values = _selected(name, x, index, axis, keepdim)
+    if not keepdim or not x.shape:
+        with graph.op(None):
+            index = ops.squeeze(index, axis)
+    return _result(kind, values, index)
+
+
+def _median_rank(x, axis, ignore_nan):
+    """The sorted rank PyTorch's median picks per row (keeping the axis): the lower middle
+    one; for median, the first NaN of a row holding one (NaNs sort last); for nanmedian, the
+    lower middle one of the non-NaN elements."""
+    n = x.shape[axis]
+    valid = ops.sum_(ops.logical_not(ops.ne(x, x)), axis, keepdims=True)
+    if ignore_nan:
+        return ops.astype(ops.maximum(ops.floor(ops.true_divide(ops.sub(valid, 1), 2)), 0),
+                          "i8")
+    return ops.where(ops.lt(valid, n), valid, (n - 1) // 2)
+
+
+def _global_median(x, ignore_nan):
+    """The median of all elements; its gradient is shared evenly by the elements equal to it,
+    as PyTorch's median() without dim shares it."""
+    flat = ops.reshape(x, (-1,))
+    if ops.shape_of(flat)[0] == 0:
+        return np.full((), np.nan, x.dtype.ir.numpy)
+    fixed = ops.stop_gradient(flat)
+    ordered = O.sort(fixed, 0)
+    m = ops.reshape(O.take_along_axis(ordered, _median_rank(fixed, 0, ignore_nan), 0), ())
+    hit = ops.eq(flat, m)
+    share = ops.sum_(ops.where(hit, ops.sub(flat, fixed), 0))  # zero, with the gradient
+    return ops.add(m, ops.true_divide(share, ops.maximum(ops.sum_(hit), 1)))
+
+
+def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
+    name = "nanquantile" if ignore_nan else "quantile"
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+    if hasattr(q, "_edge"):
+        if q.dtype != x.dtype:
+            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        if q.dim() > 1:
+            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+        values = q.detach()._concrete()
+    else:
+        values = np.asarray(q, x.dtype.ir.numpy)
+        q = values
+    if not np.all((values >= 0) & (values <= 1)):
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if x.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    axis = None if dim is None else _check_dim(dim, x.dim())
+    return apply("SqueezeBackward4", O.quantile, x, q, axis, interpolation, keepdim,
+                 ignore_nan, True)
+
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,
+                 sorter=None):
+    """torch.searchsorted: a 1-d sequence for values of any shape, or sequences whose leading
+    dimensions match the values' (one search per row)."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        right = side == "right"
+    seq = operand(sorted_sequence)
+    values = operand(np.asarray(values) if is_python_scalar(values) else values)
+    with graph.op(None):
+        if sorter is not None:
+            seq = O.take_along_axis(seq, sorter, seq.dim() - 1)
+        if seq.dim() == 1:
+            out = O.searchsorted_last(seq, ops.reshape(values, (-1,)), right)
+            out = ops.reshape(out, tuple(values.shape))
+        else:
+            if tuple(seq.shape[:-1]) != tuple(values.shape[:-1]):
+                raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 "
+                                   "dimension or the first N-1 dimensions of boundaries tensor "
+                                   "and input value tensor must match, but we got boundaries "
+                                   f"tensor {list(seq.shape)} and input value tensor "
+                                   f"{list(values.shape)}")
+            out = O.searchsorted_last(seq, values, right)
+        return ops.astype(out, "i4" if out_int32 else "i8")
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    if operand(boundaries).dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{operand(boundaries).dim()})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique: sorted distinct values (always sorted, as PyTorch's CPU kernel gives;
+    NaNs distinct, as PyTorch has them)."""
+    _flat_only("unique", dim)
+    with graph.op(None):
+        return _tensors(O.unique(input.detach(), return_inverse=return_inverse,
+                                 return_counts=return_counts, equal_nan=False))
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    _flat_only("unique_consecutive", dim)
+    with graph.op(None):
+        return _tensors(O.unique_consecutive(input.detach(), return_inverse, return_counts))
+
+
+def _tensors(out):
+    """Results as tensors (those of an empty input are constants)."""
+    if isinstance(out, tuple):
+        return tuple(map(operand, out))
+    return operand(out)
+
+
+def _flat_only(name, dim):
+    if dim is not None:
+        raise NotImplementedError(f"{name}(dim=...) is not supported; {name} of the "
+                                  "flattened tensor (dim=None) is")
