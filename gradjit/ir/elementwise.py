@@ -157,7 +157,8 @@ div = _binary("div", _floating, np.divide,
 
 
 def _pow_vjp(g, y, a, b):
-    da = guarded_mul(g, mul(b, pow_(a, sub(b, 1.0))))
+    # d/da a**0 = 0, also at a = 0 where 0 * 0**-1 would be NaN (as PyTorch masks it)
+    da = where(eq(b, 0.0), zeros_like(g), guarded_mul(g, mul(b, pow_(a, sub(b, 1.0)))))
     # d/db a**b = log(a) a**b; where a == 0 the limit (for b > 0) is 0, as in PyTorch.
     safe_a = where(eq(a, 0.0), add(a, 1.0), a)
     db = where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))

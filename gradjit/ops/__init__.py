@@ -4,3 +4,8 @@ from gradjit.ops.array import *  # noqa: F401,F403
 from gradjit.ops.indexing import constant_value, getitem, index_put  # noqa: F401
 from gradjit.ops.promote import (broadcast_shapes, default_float, flavor,  # noqa: F401
                                  operands, result_type, to_float)
+from gradjit.ops.ufuncs import (arccos, arccosh, arcsin, arcsinh, arctan,  # noqa: F401
+                                arctan2, arctanh, cbrt, copysign, cosh, deg2rad, exp2, fabs,
+                                floats, fmax, fmin, heaviside, hypot, imag, isinf, isnan, log2,
+                                log10, logaddexp, logaddexp2, nan_to_num, rad2deg,
+                                round_decimals, signbit, sinc, sinh, trunc)

@@ -44,7 +44,7 @@ def test_many_random_programs(fn, data):
 def test_the_generator_reaches_every_primitive():
     seen = set()
 
-    @settings(QUICK, max_examples=300, derandomize=True)
+    @settings(QUICK, max_examples=400, derandomize=True)
     @given(programs())
     def collect(fn):
         verify(fn)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.ops.numpy_api import FUNCTIONS, UFUNCS
+from gradjit.ops.numpy_api.basics import FUNCTIONS, UFUNCS  # other areas: tests/numpy_api
 
 rng = np.random.default_rng(3)
 X = rng.uniform(0.2, 1.5, (3, 4))
@@ -62,7 +62,7 @@ FUNCTION_CASES = {
     np.clip: lambda f: f(X, 0.5, 1.0), np.linalg.norm: lambda f: f(X, axis=1),
     np.copy: lambda f: f(X), np.shape: lambda f: f(X), np.ndim: lambda f: f(X),
     np.size: lambda f: f(X), np.zeros_like: lambda f: f(X), np.ones_like: lambda f: f(X),
-    np.full_like: lambda f: f(X, 2.5), np.round: lambda f: f(X * 3), np.around: lambda f: f(Y),
+    np.full_like: lambda f: f(X, 2.5),
 }
 
 
@@ -89,8 +89,8 @@ def _substituted(call, func, x, y):
 
 
 def test_unsupported_numpy_calls_name_the_function():
-    with pytest.raises(TypeError, match="np.arctan is not supported"):
-        gradjit.jit(np.arctan)(X)
+    with pytest.raises(TypeError, match="np.spacing is not supported"):
+        gradjit.jit(np.spacing)(X)
     with pytest.raises(TypeError, match="np.add.reduce is not supported"):
         gradjit.jit(np.add.reduce)(X)
     with pytest.raises(TypeError, match="np.cumsum is not supported"):

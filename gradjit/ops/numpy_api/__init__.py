@@ -7,10 +7,10 @@ this module joins them and answers numpy's dispatch.
 """
 from __future__ import annotations
 
-from gradjit.ops.numpy_api import basics
+from gradjit.ops.numpy_api import basics, ufuncs
 
-UFUNCS = {**basics.UFUNCS}
-FUNCTIONS = {**basics.FUNCTIONS}
+UFUNCS = {**basics.UFUNCS, **ufuncs.UFUNCS}
+FUNCTIONS = {**basics.FUNCTIONS, **ufuncs.FUNCTIONS}
 
 
 def numpy_name(func) -> str:
@@ -21,7 +21,7 @@ def numpy_name(func) -> str:
 
 
 def apply_ufunc(ufunc, method, inputs, kwargs):
-    fn = UFUNCS.get(ufunc)
+    fn = UFUNCS.get(ufunc) or ufuncs.scipy_ufuncs().get(ufunc)
     if method != "__call__" or fn is None:
         name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
         raise TypeError(f"{name} is not supported on traced values; supported ufuncs: "

@@ -1,0 +1,59 @@
+"""numpy's floating-point ufuncs and functions (inverse trig, hyperbolic, exp2/log2, logaddexp,
+hypot, rounding to decimals, nan_to_num, ...) and the scipy.special ufuncs that reach
+`__array_ufunc__` (when scipy is installed), mapped onto gradjit.ops."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ops import special
+
+
+def _identity(x):
+    return x
+
+
+UFUNCS = {
+    np.arcsin: ops.arcsin, np.arccos: ops.arccos, np.arctan: ops.arctan,
+    np.arctan2: ops.arctan2, np.sinh: ops.sinh, np.cosh: ops.cosh, np.arcsinh: ops.arcsinh,
+    np.arccosh: ops.arccosh, np.arctanh: ops.arctanh,
+    np.exp2: ops.exp2, np.log2: ops.log2, np.log10: ops.log10, np.logaddexp: ops.logaddexp,
+    np.logaddexp2: ops.logaddexp2, np.hypot: ops.hypot, np.cbrt: ops.cbrt, np.fabs: ops.fabs,
+    np.heaviside: ops.heaviside, np.copysign: ops.copysign, np.fmax: ops.fmax,
+    np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
+    np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
+    np.signbit: ops.signbit, np.trunc: ops.trunc, np.conjugate: _identity,
+}
+
+
+def _round(a, decimals=0, out=None):
+    if out is not None:
+        raise TypeError("np.round: out= is not supported when tracing")
+    return ops.round_decimals(a, decimals)
+
+
+FUNCTIONS = {
+    np.sinc: ops.sinc,
+    np.fix: lambda x, out=None: ops.trunc(x),
+    np.nan_to_num: lambda x, copy=True, nan=0.0, posinf=None, neginf=None: ops.nan_to_num(
+        x, nan, posinf, neginf),
+    np.round: _round, np.around: _round,
+    np.real: _identity, np.imag: ops.imag,
+}
+
+_SCIPY: dict = {}
+
+
+def scipy_ufuncs() -> dict:
+    """scipy.special's ufuncs that gradjit computes. A scipy ufunc reaches gradjit only once
+    the caller has imported scipy.special, so gradjit never imports it (scipy is optional)."""
+    sc = sys.modules.get("scipy.special")
+    if sc is not None and not _SCIPY:
+        _SCIPY.update({
+            sc.erf: special.erf, sc.erfc: special.erfc, sc.expit: special.expit,
+            sc.logit: special.logit, sc.gammaln: special.gammaln, sc.psi: special.digamma,
+            sc.xlogy: special.xlogy, sc.xlog1py: special.xlog1py, sc.ndtr: special.ndtr,
+        })
+    return _SCIPY

@@ -1,0 +1,128 @@
+"""scipy.special's (and torch.special's) functions as compositions of primitives: erf, erfc,
+expit, logit, xlogy, xlog1py, ndtr, gammaln and digamma; their gradients come from the
+compositions. erfc and ndtr are 1 - erf: absolutely accurate, not relatively in the far tail;
+gammaln and digamma are absolutely accurate near their zeros (x = 1, 2; 1.4616...)."""
+from __future__ import annotations
+
+import math
+
+from gradjit.ir import elementwise as E
+from gradjit.ops.array import (add, eq, floor, le, log, log1p, logical_and, lt, mul, sin, sub,
+                               tan, true_divide, where)
+from gradjit.ops.promote import to_float
+from gradjit.ops.ufuncs import arctanh, floats, isnan, signbit
+
+SQRT_HALF = math.sqrt(0.5)
+HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+# Below this, gammaln and digamma shift x up by _SHIFT with the recurrences, so that their
+# asymptotic series (truncated after the terms below) are accurate to double precision.
+_SHIFT = 10
+# B_2k / (2k (2k - 1)), the coefficients of Stirling's series for log Gamma, and
+# B_2k / (2k), those of the asymptotic series of digamma.
+_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+_DIGAMMA = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12)
+
+
+def erf(x):
+    return E.erf(to_float(x))
+
+
+def erfc(x):
+    return sub(1.0, erf(x))
+
+
+def ndtr(x):
+    return mul(add(erf(mul(to_float(x), SQRT_HALF)), 1.0), 0.5)
+
+
+def expit(x):
+    return E.sigmoid(to_float(x))
+
+
+def logit(p):
+    """log(p / (1 - p)); near 1/2 as 2 atanh(2p - 1), where 2p - 1 is exact."""
+    p = to_float(p)
+    middle = logical_and(lt(0.3, p), lt(p, 0.7))
+    return where(middle, mul(arctanh(sub(mul(p, 2.0), 1.0)), 2.0),
+                 log(true_divide(p, sub(1.0, p))))
+
+
+def _x_log(f, pole):
+    def apply(x, y):
+        """x f(y), 0 where x is 0 (unless y is NaN); there, the gradient in x is 0 where f(y)
+        is not finite, as in PyTorch."""
+        x, y = floats(x, y)
+        y = where(logical_and(eq(x, 0), le(y, pole)), pole + 1.0, y)
+        return mul(x, f(y))
+    return apply
+
+
+xlogy, xlog1py = _x_log(log, 0.0), _x_log(log1p, -1.0)
+
+
+def _series(z, coeffs, power):
+    """sum(c / z^(power + 2k)) by Horner's rule in 1/z^2."""
+    w = true_divide(1.0, mul(z, z))
+    acc = coeffs[-1]
+    for c in reversed(coeffs[:-1]):
+        acc = add(mul(acc, w), c)
+    return true_divide(acc, z) if power == 1 else mul(acc, w)
+
+
+def _shifted(x, big):
+    """(x where big, else x + _SHIFT; the terms x, x + 1, ..., x + _SHIFT - 1 of the
+    recurrences, of 1 where big so that they stay finite)."""
+    small = where(big, 1.0, x)
+    return where(big, x, add(x, float(_SHIFT))), [add(small, float(k)) for k in range(_SHIFT)]
+
+
+def _pole(x, left):
+    """x is 0 or a negative integer."""
+    return logical_and(left, eq(floor(x), x))
+
+
+def _positive_gammaln(x):
+    big = lt(float(_SHIFT), x)
+    z, terms = _shifted(x, big)
+    stirling = add(sub(mul(sub(z, 0.5), log(z)), z), add(HALF_LOG_2PI, _series(z, _STIRLING, 1)))
+    product = terms[0]
+    for t in terms[1:]:
+        product = mul(product, t)
+    return where(big, stirling, sub(stirling, log(product)))
+
+
+def gammaln(x):
+    """log |Gamma(x)|: inf at 0 and the negative integers; reflection below 1/2."""
+    x = to_float(x)
+    left = lt(x, 0.5)
+    pole = _pole(x, left)
+    xr = where(pole, 0.5, x)
+    reflected = sub(log(true_divide(math.pi, E.abs_(sin(mul(xr, math.pi))))),
+                    _positive_gammaln(sub(1.0, where(left, xr, 0.5))))
+    out = where(left, reflected, _positive_gammaln(where(left, 1.0, x)))
+    out = where(pole, math.inf, where(eq(x, math.inf), math.inf, out))
+    return where(eq(x, -math.inf), -math.inf, out)
+
+
+def _positive_digamma(x):
+    big = lt(float(_SHIFT), x)
+    z, terms = _shifted(x, big)
+    asymptotic = sub(sub(log(z), true_divide(0.5, z)), _series(z, _DIGAMMA, 2))
+    harmonic = true_divide(1.0, terms[0])
+    for t in terms[1:]:
+        harmonic = add(harmonic, true_divide(1.0, t))
+    return where(big, asymptotic, sub(asymptotic, harmonic))
+
+
+def digamma(x):
+    """d/dx log Gamma(x); reflection below 1/2; -inf at 0 and inf at -0 (as scipy gives),
+    NaN at negative integers."""
+    x = to_float(x)
+    left = lt(x, 0.5)
+    pole = _pole(x, left)
+    xr = where(pole, 0.5, x)
+    reflected = sub(_positive_digamma(sub(1.0, where(left, xr, 0.5))),
+                    true_divide(math.pi, tan(mul(xr, math.pi))))
+    out = where(left, reflected, _positive_digamma(where(left, 1.0, x)))
+    at_pole = where(eq(x, 0), where(signbit(x), math.inf, -math.inf), math.nan)
+    return where(pole, at_pole, where(isnan(x), x, out))
