@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 
 from gradjit.ir import elementwise as E
-from gradjit.ops.array import (add, eq, floor, le, log, log1p, logical_and, lt, mul, sin, sub,
-                               tan, true_divide, where)
-from gradjit.ops.promote import to_float
+from gradjit.ops.array import (add, eq, floor, le, log, log1p, logical_and, logical_or, lt, mul,
+                               neg, sin, sub, tan, true_divide, where)
+from gradjit.ir.primitive import ir_type
+from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.ufuncs import arctanh, floats, isnan, signbit
 
 SQRT_HALF = math.sqrt(0.5)
@@ -27,12 +28,25 @@ def erf(x):
     return E.erf(to_float(x))
 
 
+def _in_float64(fn):
+    """fn computed in float64 for float32 input and rounded once: its cancellations (1 - erf,
+    the recurrences of gammaln) then cost float64 ulps, far below a float32 ulp."""
+    def apply(x):
+        x = to_float(x)
+        dt = ir_type(x).dtype
+        return fn(x) if dt.name == "f64" else astype(fn(astype(x, "f64")), dt)
+    apply.__name__, apply.__doc__ = fn.__name__, fn.__doc__
+    return apply
+
+
+@_in_float64
 def erfc(x):
-    return sub(1.0, erf(x))
+    return sub(1.0, E.erf(x))
 
 
+@_in_float64
 def ndtr(x):
-    return mul(add(erf(mul(to_float(x), SQRT_HALF)), 1.0), 0.5)
+    return mul(add(E.erf(mul(x, SQRT_HALF)), 1.0), 0.5)
 
 
 def expit(x):
@@ -40,20 +54,23 @@ def expit(x):
 
 
 def logit(p):
-    """log(p / (1 - p)); near 1/2 as 2 atanh(2p - 1), where 2p - 1 is exact."""
+    """log p - log1p(-p), which never cancels away from 1/2 and has the infinite gradients at 0
+    and 1; near 1/2 it is 2 atanh(2p - 1), where 2p - 1 is exact."""
     p = to_float(p)
     middle = logical_and(lt(0.3, p), lt(p, 0.7))
     return where(middle, mul(arctanh(sub(mul(p, 2.0), 1.0)), 2.0),
-                 log(true_divide(p, sub(1.0, p))))
+                 sub(log(p), log1p(neg(p))))
 
 
 def _x_log(f, pole):
     def apply(x, y):
-        """x f(y), 0 where x is 0 (unless y is NaN); there, the gradient in x is 0 where f(y)
-        is not finite, as in PyTorch."""
+        """x f(y); +0 where x is 0 (unless y is NaN). There the gradient in x is f(y), or 0
+        where f(y) is not finite, as in PyTorch."""
         x, y = floats(x, y)
-        y = where(logical_and(eq(x, 0), le(y, pole)), pole + 1.0, y)
-        return mul(x, f(y))
+        zero = eq(x, 0)
+        y = where(logical_and(zero, logical_or(le(y, pole), eq(y, math.inf))), pole + 1.0, y)
+        out = mul(x, f(y))
+        return where(zero, sub(out, E.stop_gradient(out)), out)  # -0.0 - -0.0 is +0.0
     return apply
 
 
@@ -91,8 +108,10 @@ def _positive_gammaln(x):
     return where(big, stirling, sub(stirling, log(product)))
 
 
+@_in_float64
 def gammaln(x):
-    """log |Gamma(x)|: inf at 0 and the negative integers; reflection below 1/2."""
+    """log |Gamma(x)|: inf at 0 and the negative integers; reflection below 1/2. At -inf, scipy
+    gives -inf and PyTorch inf."""
     x = to_float(x)
     left = lt(x, 0.5)
     pole = _pole(x, left)
@@ -100,8 +119,11 @@ def gammaln(x):
     reflected = sub(log(true_divide(math.pi, E.abs_(sin(mul(xr, math.pi))))),
                     _positive_gammaln(sub(1.0, where(left, xr, 0.5))))
     out = where(left, reflected, _positive_gammaln(where(left, 1.0, x)))
+    # exactly 0 at 1 and 2, where the recurrence leaves a rounding error (the gradient stays)
+    root = logical_or(eq(x, 1.0), eq(x, 2.0))
+    out = where(root, sub(out, E.stop_gradient(out)), out)
     out = where(pole, math.inf, where(eq(x, math.inf), math.inf, out))
-    return where(eq(x, -math.inf), -math.inf, out)
+    return where(eq(x, -math.inf), -math.inf if flavor(x) == "numpy" else math.inf, out)
 
 
 def _positive_digamma(x):
@@ -114,6 +136,7 @@ def _positive_digamma(x):
     return where(big, asymptotic, sub(asymptotic, harmonic))
 
 
+@_in_float64
 def digamma(x):
     """d/dx log Gamma(x); reflection below 1/2; -inf at 0 and inf at -0 (as scipy gives),
     NaN at negative integers."""
@@ -125,4 +148,5 @@ def digamma(x):
                     true_divide(math.pi, tan(mul(xr, math.pi))))
     out = where(left, reflected, _positive_digamma(where(left, 1.0, x)))
     at_pole = where(eq(x, 0), where(signbit(x), math.inf, -math.inf), math.nan)
+    at_pole = astype(at_pole, ir_type(x).dtype)
     return where(pole, at_pole, where(isnan(x), x, out))

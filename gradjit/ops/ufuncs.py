@@ -13,10 +13,10 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, log, log1p,
-                               logical_and, logical_not, logical_or, lt, maximum, minimum, mul,
-                               ne, neg, power, round_, sqrt, sub, true_divide, where)
-from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, operands,
-                                 result_type, to_float)
+                               logical_and, logical_not, logical_or, lt, maximum, mul, ne, neg,
+                               power, round_, sqrt, sub, true_divide, where)
+from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
+                                 operands, result_type, to_float)
 
 INF = math.inf
 LN2 = math.log(2.0)
@@ -76,21 +76,25 @@ def fabs(x):
 
 
 def heaviside(x1, x2):
+    """0 below 0, 1 above, x2 at 0; at NaN, NaN (numpy) or 0 (PyTorch)."""
+    torch = flavor(x1, x2) == "torch"
     x1, x2 = floats(x1, x2)
-    step = where(lt(x1, 0), 0.0, where(gt(x1, 0), 1.0, x2))
-    return where(isnan(x1), x1, step)
+    low = logical_or(lt(x1, 0), isnan(x1)) if torch else lt(x1, 0)
+    step = where(low, 0.0, where(gt(x1, 0), 1.0, x2))
+    return step if torch else where(isnan(x1), x1, step)
 
 
-def _nan_ignoring(pick):
+def _nan_ignoring(first_wins):
     def apply(a, b):
+        """a where it wins or b is NaN, else b. Ties go to b, as numpy's array loops give
+        fmax(-0.0, 0.0) = 0.0; so does the gradient (PyTorch gives it to a)."""
         a, b = operands(a, b)
-        if not _is_float(a):
-            return pick(a, b)
-        return where(isnan(b), a, where(isnan(a), b, pick(a, b)))
+        wins = first_wins(a, b)
+        return where(logical_or(wins, isnan(b)) if _is_float(b) else wins, a, b)
     return apply
 
 
-fmax, fmin = _nan_ignoring(maximum), _nan_ignoring(minimum)
+fmax, fmin = _nan_ignoring(gt), _nan_ignoring(lt)
 
 
 def _odd(f, x):

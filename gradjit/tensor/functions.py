@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 
+from gradjit.tensor import ufuncs
 from gradjit.tensor.arith import operand
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
@@ -58,6 +59,8 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
                                                        "unsqueeze"))
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
+# torch.asin, torch.atan2, torch.lgamma, ...: every method of gradjit.tensor.ufuncs
+globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.shape import ShapeMixin
+from gradjit.tensor.ufuncs import UfuncMixin
 
 
 def _inplace(name, grad_fn=None, write=True):
@@ -14,7 +15,7 @@ def _inplace(name, grad_fn=None, write=True):
     return method
 
 
-class Tensor(ArithMixin, ShapeMixin, TensorBase):
+class Tensor(ArithMixin, UfuncMixin, ShapeMixin, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
