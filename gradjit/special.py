@@ -24,5 +24,9 @@ def ndtr(input):
     return _apply("NdtrBackward0", _special.ndtr, _operand(input))
 
 
+def log_ndtr(input):
+    return _apply("SpecialLogNdtrBackward0", _special.log_ndtr, _operand(input))
+
+
 __all__ = ["digamma", "erf", "erfc", "exp2", "expit", "expm1", "gammaln", "log1p", "logit",
-           "ndtr", "psi", "sinc", "xlog1py", "xlogy"]
+           "log_ndtr", "ndtr", "psi", "sinc", "xlog1py", "xlogy"]

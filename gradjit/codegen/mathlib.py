@@ -8,7 +8,7 @@ from llvmlite import ir
 
 from gradjit.codegen.mathlib_atan import emit_atan2
 from gradjit.codegen.mathlib_core import FloatOps
-from gradjit.codegen.mathlib_erf import emit_erf
+from gradjit.codegen.mathlib_erf import emit_erf, emit_erfc
 from gradjit.codegen.mathlib_exp import emit_exp, emit_expm1, emit_sigmoid, emit_tanh
 from gradjit.codegen.mathlib_log import emit_log, emit_log1p, emit_pow
 from gradjit.codegen.mathlib_trig import emit_cos, emit_sin, emit_tan
@@ -26,7 +26,7 @@ _EMITTERS = {
     "exp": emit_exp, "expm1": emit_expm1, "log": emit_log, "log1p": emit_log1p,
     "sin": emit_sin, "cos": emit_cos, "tan": emit_tan, "tanh": emit_tanh,
     "sigmoid": emit_sigmoid, "pow": emit_pow, "sqrt": emit_sqrt, "rsqrt": emit_rsqrt,
-    "erf": emit_erf, "atan2": emit_atan2,
+    "erf": emit_erf, "erfc": emit_erfc, "atan2": emit_atan2,
 }
 # name -> number of arguments
 MATH_FUNCTIONS = {name: fn.__code__.co_argcount - 1 for name, fn in _EMITTERS.items()}

@@ -9,7 +9,7 @@ from gradjit.codegen.schedule import Pending, _nodes_in_order
 from gradjit.codegen.views import contiguous
 
 EXPENSIVE = frozenset({"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid",
-                       "erf", "atan2"})
+                       "erf", "erfc", "atan2"})
 
 
 def share_expensive(fuser, groups_and_steps: list) -> None:

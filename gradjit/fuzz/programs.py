@@ -12,7 +12,8 @@ from gradjit.ir import structural as S
 from gradjit.ir.types import dtype as resolve
 
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
-               "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "erf")
+               "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "erf",
+               "erfc")
 FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2")
 INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")

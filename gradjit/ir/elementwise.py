@@ -126,6 +126,10 @@ _erf = np.frompyfunc(math.erf, 1, 1)
 erf = _unary("erf", _floating, lambda x: np.asarray(_erf(x), x.dtype),
              lambda g, y, x: (mul(g, mul(2 / math.sqrt(math.pi), exp(neg(mul(x, x))))),),
              lambda sp, x: sp.erf(x))
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+erfc = _unary("erfc", _floating, lambda x: np.asarray(_erfc(x), x.dtype),
+              lambda g, y, x: (mul(g, mul(-2 / math.sqrt(math.pi), exp(neg(mul(x, x))))),),
+              lambda sp, x: sp.erfc(x))
 floor = _unary("floor", _floating, np.floor, _no_grad(1), lambda sp, x: sp.floor(x),
                differentiable=False)
 ceil = _unary("ceil", _floating, np.ceil, _no_grad(1), lambda sp, x: sp.ceiling(x),

@@ -1,14 +1,14 @@
-"""scipy.special's (and torch.special's) functions as compositions of primitives: erf, erfc,
-expit, logit, xlogy, xlog1py, ndtr, gammaln and digamma; their gradients come from the
-compositions. erfc and ndtr are 1 - erf: absolutely accurate, not relatively in the far tail;
-gammaln and digamma are absolutely accurate near their zeros (x = 1, 2; 1.4616...)."""
+"""scipy.special's (and torch.special's) functions on the erf and erfc primitives and
+compositions: erf, erfc, expit, logit, xlogy, xlog1py, ndtr, log_ndtr, gammaln and digamma; their
+gradients come from the compositions. gammaln and digamma are absolutely, not relatively,
+accurate near their zeros (x = 1, 2; 1.4616...)."""
 from __future__ import annotations
 
 import math
 
 from gradjit.ir import elementwise as E
-from gradjit.ops.array import (add, eq, floor, le, log, log1p, logical_and, logical_or, lt, mul,
-                               neg, sin, sub, tan, true_divide, where)
+from gradjit.ops.array import (add, eq, floor, gt, le, log, log1p, logical_and, logical_or, lt,
+                               mul, neg, power, sin, sub, tan, true_divide, where)
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.ufuncs import arctanh, floats, isnan, signbit
@@ -39,14 +39,37 @@ def _in_float64(fn):
     return apply
 
 
-@_in_float64
 def erfc(x):
-    return sub(1.0, E.erf(x))
+    return E.erfc(to_float(x))
 
 
-@_in_float64
 def ndtr(x):
-    return mul(add(E.erf(mul(x, SQRT_HALF)), 1.0), 0.5)
+    """erfc(-x / sqrt 2) / 2: relatively accurate in the lower tail too."""
+    return mul(erfc(mul(to_float(x), -SQRT_HALF)), 0.5)
+
+
+# log_ndtr below these uses the asymptotic series (erfc(-x / sqrt 2) turns subnormal lower)
+_LOG_NDTR_TAIL = {"f32": -12.0, "f64": -30.0}
+
+
+def log_ndtr(x):
+    """log ndtr(x): log1p(-ndtr(-x)) above 0, log ndtr(x) below, and far below
+    -x^2/2 - log(-x sqrt(2 pi)) + log(sum (-1)^n (2n - 1)!! / x^2n)."""
+    x = to_float(x)
+    limit = _LOG_NDTR_TAIL[ir_type(x).dtype.name]
+    tail = lt(x, limit)
+    xt = where(tail, x, limit)
+    w = true_divide(1.0, mul(xt, xt))
+    series, term = 1.0, 1.0
+    for n in range(1, 8):
+        term = -term * (2 * n - 1)
+        series = add(series, mul(term, power(w, float(n))))
+    asymptotic = sub(sub(mul(mul(xt, xt), -0.5), log(neg(xt))), HALF_LOG_2PI)
+    asymptotic = add(asymptotic, log(series))
+    xs = where(tail, 0.0, x)
+    upper = log1p(neg(ndtr(neg(xs))))
+    body = where(gt(xs, 0), upper, log(ndtr(xs)))
+    return where(tail, asymptotic, body)
 
 
 def expit(x):

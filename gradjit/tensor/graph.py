@@ -22,7 +22,7 @@ PRIMITIVE_NAMES = {
     "log": "LogBackward0", "log1p": "Log1PBackward0", "expm1": "Expm1Backward0",
     "sqrt": "SqrtBackward0", "rsqrt": "RsqrtBackward0", "sin": "SinBackward0",
     "cos": "CosBackward0", "tan": "TanBackward0", "tanh": "TanhBackward0",
-    "sigmoid": "SigmoidBackward0", "erf": "ErfBackward0",
+    "sigmoid": "SigmoidBackward0", "erf": "ErfBackward0", "erfc": "ErfcBackward0",
     "atan2": "Atan2Backward0", "maximum": "MaximumBackward0", "minimum": "MinimumBackward0",
     "where": "WhereBackward0", "cast": "ToCopyBackward0", "broadcast_to": "ExpandBackward0",
     "reshape": "ViewBackward0", "transpose": "PermuteBackward0", "reduce_sum": "SumBackward1",

@@ -262,6 +262,21 @@ def _erf_ref(x):
     return _erf(x).astype(np.float64)
 
 
+def erfc_inputs(rng, dtype, n):
+    top = 27.5 if dtype is np.float64 else 10.1
+    return _mix(rng, dtype, n, neighbours([1.0, 1.75, 2.0, 3.0, 4.0, 6.0, top], dtype, 64),
+                (4, lambda m: rng.uniform(-3, top + 1, m)),
+                (3, lambda m: log_uniform(rng, dtype, m, -80, 5)),
+                (1, lambda m: random_bits(rng, dtype, m)))
+
+
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _erfc_ref(x):
+    return _erfc(x).astype(np.float64)
+
+
 def atan2_inputs(rng, dtype, n):
     """Pairs around the reduction edges (|y/x| near tan(pi/8), 1), across all magnitudes, and
     random bits."""
@@ -284,6 +299,7 @@ CASES = {
     "tanh": (tanh_inputs, np.tanh), "sigmoid": (sigmoid_inputs, _sigmoid_ref),
     "pow": (pow_inputs, np.power), "sqrt": (root_inputs, np.sqrt),
     "rsqrt": (root_inputs, _rsqrt_ref), "erf": (erf_inputs, _erf_ref),
+    "erfc": (erfc_inputs, _erfc_ref),
     "atan2": (atan2_inputs, np.arctan2),
 }
 
@@ -396,6 +412,7 @@ EXACT = [
     ("sqrt", [0.0, -0.0, INF, -INF, NAN, -1.0, 4.0], [0.0, -0.0, INF, NAN, NAN, NAN, 2.0]),
     ("rsqrt", [0.0, -0.0, INF, -INF, NAN, -1.0, 4.0], [INF, -INF, 0.0, NAN, NAN, NAN, 0.5]),
     ("erf", [0.0, -0.0, INF, -INF, NAN, 10.0, -10.0], [0.0, -0.0, 1.0, -1.0, NAN, 1.0, -1.0]),
+    ("erfc", [0.0, -0.0, INF, -INF, NAN, 30.0, -30.0], [1.0, 1.0, 0.0, 2.0, NAN, 0.0, 2.0]),
 ]
 # (y, x, atan2(y, x)): C99 Annex F, as numpy gives them.
 PI, PI2, PI4 = np.pi, np.pi / 2, np.pi / 4

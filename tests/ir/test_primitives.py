@@ -42,6 +42,7 @@ UNARY = {
     "floor": (np.floor, None), "ceil": (np.ceil, None), "round": (np.round, None),
     "stop_gradient": (lambda x: x, None),
     "erf": (lambda x: np.asarray(np.frompyfunc(math.erf, 1, 1)(x), np.float64), None),
+    "erfc": (lambda x: np.asarray(np.frompyfunc(math.erfc, 1, 1)(x), np.float64), None),
 }
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,

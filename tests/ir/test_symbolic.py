@@ -19,8 +19,12 @@ from gradjit.ir.symbolic import formula, from_sympy, region_to_sympy, to_sympy
 from gradjit.ir.symbolic_simplify import find_regions, simplify_elementwise
 from gradjit.ir.types import dtype as resolve
 
-# sympy's numpy printer maps erf to math.erf, which takes scalars only
-NUMPY = [{"erf": lambda x: np.asarray(np.frompyfunc(math.erf, 1, 1)(x), np.float64)}, "numpy"]
+# sympy's numpy printer maps erf and erfc to math's, which take scalars only
+def _elementwise(scalar_fn):
+    return lambda x: np.asarray(np.frompyfunc(scalar_fn, 1, 1)(x), np.float64)
+
+
+NUMPY = [{"erf": _elementwise(math.erf), "erfc": _elementwise(math.erfc)}, "numpy"]
 
 rng = np.random.default_rng(7)
 POINTS = 64

@@ -18,7 +18,7 @@ POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
 GRADIENT_CASES = {
     **{n: ([(3, 4)], {}) for n in ["neg", "abs", "exp", "expm1", "sin", "cos", "tanh",
-                                    "sigmoid", "erf"]},
+                                    "sigmoid", "erf", "erfc"]},
     **{n: ([("+", (3, 4))], {}) for n in ["log", "log1p", "sqrt", "rsqrt", "tan"]},
     **{n: ([(3, 4), (3, 4)], {}) for n in ["add", "sub", "mul", "maximum", "minimum",
                                              "atan2"]},

@@ -236,14 +236,19 @@ def test_scipy_special_values_and_gradients():
     p = np.concatenate([rng.uniform(0, 1, 20), [0.0, 1.0, 0.5, 0.5 + 1e-12, NAN, 2.0]])
     pos = np.concatenate([rng.uniform(1e-3, 30, 30), [0.0, -0.0, -1.0, -2.5, -0.3, INF, 1e-300]])
     check_values(lambda x: (sc.erf(x), sc.erfc(x), sc.expit(x), sc.ndtr(x)), x, atol=1e-15)
+    # relative accuracy in the tails: erfc down to its subnormals, log_ndtr to -1e10
+    tails = np.array([-1e10, -300.0, -37.0, -29.0, -20.0, -8.0, -1.0, 0.0, 3.0, 8.0, 26.0])
+    check_values(lambda x: (sc.erfc(x[4:]), sc.ndtr(x[:-1]), sc.log_ndtr(x)), tails, rtol=1e-13,
+                 atol=0)
     check_values(lambda p: sc.logit(p), p, rtol=1e-13)
     check_values(lambda x: (sc.gammaln(x), sc.digamma(x)), pos, rtol=1e-12, atol=1e-13)
     y = np.array([0.0, -1.0, NAN, 3.0, 0.5, -1.5])
     z = np.array([0.0, 0.0, 0.0, 2.0, -1.0, 0.0])
     check_values(lambda z, y: (sc.xlogy(z, y), sc.xlog1py(z, y)), z, y)
-    check_values(lambda x: sc.erf(x), x.astype(np.float32), rtol=1e-6, atol=1e-7)
+    check_values(lambda x: (sc.erf(x), sc.erfc(x), sc.log_ndtr(x)), x.astype(np.float32),
+                 rtol=1e-6, atol=1e-7)
     smooth = rng.uniform(0.2, 4, (6,))
-    for fn in (sc.erf, sc.erfc, sc.expit, sc.ndtr, sc.gammaln, sc.digamma):
+    for fn in (sc.erf, sc.erfc, sc.expit, sc.ndtr, sc.log_ndtr, sc.gammaln, sc.digamma):
         check_grad(fn, np.concatenate([smooth, -smooth + 0.05]), rtol=1e-5)
     check_grad(sc.logit, rng.uniform(0.05, 0.95, (6,)))
     check_grad(lambda a, b: sc.xlogy(a, b) + sc.xlog1py(a, b), smooth, smooth[::-1].copy(),

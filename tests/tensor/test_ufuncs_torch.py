@@ -24,8 +24,8 @@ UNARY = {
 BINARY = ["atan2", "arctan2", "logaddexp", "logaddexp2", "hypot", "copysign", "fmax", "fmin",
           "xlogy"]
 SPECIAL = {"erf": (-3, 3), "erfc": (-3, 3), "expit": (-5, 5), "logit": (0.05, 0.95),
-           "ndtr": (-3, 3), "gammaln": (0.2, 6), "digamma": (0.2, 6), "psi": (0.2, 6),
-           "sinc": (-3, 3), "exp2": (-3, 3), "expm1": (-3, 3), "log1p": (0, 3)}
+           "ndtr": (-3, 3), "log_ndtr": (-40, 5), "gammaln": (0.2, 6), "digamma": (0.2, 6),
+           "psi": (0.2, 6), "sinc": (-3, 3), "exp2": (-3, 3), "expm1": (-3, 3), "log1p": (0, 3)}
 EDGES = [0.0, -0.0, INF, -INF, NAN, 1.0, -1.0, 0.5]
 
 
