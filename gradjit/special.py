@@ -5,8 +5,8 @@ from __future__ import annotations
 from gradjit.ops import special as _special
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
-from gradjit.tensor.functions import (digamma, erf, erfc, exp2, expm1, log1p, logit, sigmoid,
-                                      sinc, xlogy)
+from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p, logit,
+                                      sigmoid, sinc, xlogy)
 
 expit = sigmoid
 psi = digamma
@@ -28,5 +28,5 @@ def log_ndtr(input):
     return _apply("SpecialLogNdtrBackward0", _special.log_ndtr, _operand(input))
 
 
-__all__ = ["digamma", "erf", "erfc", "exp2", "expit", "expm1", "gammaln", "log1p", "logit",
-           "log_ndtr", "ndtr", "psi", "sinc", "xlog1py", "xlogy"]
+__all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p",
+           "logit", "log_ndtr", "ndtr", "psi", "sinc", "xlog1py", "xlogy"]

@@ -20,6 +20,7 @@ UNARY = {
     ("deg2rad",): ("Deg2RadBackward0", ops.deg2rad),
     ("rad2deg",): ("Rad2DegBackward0", ops.rad2deg),
     ("erf",): ("ErfBackward0", special.erf), ("erfc",): ("ErfcBackward0", special.erfc),
+    ("erfinv",): ("ErfinvBackward0", special.erfinv),
     ("lgamma",): ("LgammaBackward0", special.gammaln),
     ("digamma",): ("DigammaBackward0", special.digamma),
     ("isinf",): ("IsinfBackward0", ops.isinf), ("signbit",): ("SignbitBackward0", ops.signbit),

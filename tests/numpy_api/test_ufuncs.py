@@ -240,7 +240,9 @@ def test_scipy_special_values_and_gradients():
     tails = np.array([-1e10, -300.0, -37.0, -29.0, -20.0, -8.0, -1.0, 0.0, 3.0, 8.0, 26.0])
     check_values(lambda x: (sc.erfc(x[4:]), sc.ndtr(x[:-1]), sc.log_ndtr(x)), tails, rtol=1e-13,
                  atol=0)
-    check_values(lambda p: sc.logit(p), p, rtol=1e-13)
+    check_values(lambda p: (sc.logit(p), sc.erfinv(p * 2 - 1)), p, rtol=1e-13)
+    near_one = 1 - np.logspace(-16, -1, 9)
+    check_values(lambda y: sc.erfinv(y), np.concatenate([near_one, -near_one]), rtol=1e-14)
     check_values(lambda x: (sc.gammaln(x), sc.digamma(x)), pos, rtol=1e-12, atol=1e-13)
     y = np.array([0.0, -1.0, NAN, 3.0, 0.5, -1.5])
     z = np.array([0.0, 0.0, 0.0, 2.0, -1.0, 0.0])
@@ -251,5 +253,6 @@ def test_scipy_special_values_and_gradients():
     for fn in (sc.erf, sc.erfc, sc.expit, sc.ndtr, sc.log_ndtr, sc.gammaln, sc.digamma):
         check_grad(fn, np.concatenate([smooth, -smooth + 0.05]), rtol=1e-5)
     check_grad(sc.logit, rng.uniform(0.05, 0.95, (6,)))
+    check_grad(sc.erfinv, rng.uniform(-0.95, 0.95, (6,)))
     check_grad(lambda a, b: sc.xlogy(a, b) + sc.xlog1py(a, b), smooth, smooth[::-1].copy(),
                argnums=(0, 1))

@@ -18,14 +18,15 @@ UNARY = {
     "cosh": (-5, 5), "asinh": (-5, 5), "arcsinh": (-5, 5), "acosh": (1.1, 5),
     "arccosh": (1.1, 5), "atanh": (-0.95, 0.95), "arctanh": (-0.95, 0.95), "exp2": (-5, 5),
     "log2": (0.1, 5), "log10": (0.1, 5), "sinc": (-3, 3), "deg2rad": (-360, 360),
-    "rad2deg": (-7, 7), "erf": (-3, 3), "erfc": (-3, 3), "lgamma": (-4.5, 6),
-    "digamma": (0.1, 6), "logit": (0.05, 0.95), "nan_to_num": (-3, 3),
+    "rad2deg": (-7, 7), "erf": (-3, 3), "erfc": (-3, 3), "erfinv": (-0.99, 0.99),
+    "lgamma": (-4.5, 6), "digamma": (0.1, 6), "logit": (0.05, 0.95), "nan_to_num": (-3, 3),
 }
 BINARY = ["atan2", "arctan2", "logaddexp", "logaddexp2", "hypot", "copysign", "fmax", "fmin",
           "xlogy"]
 SPECIAL = {"erf": (-3, 3), "erfc": (-3, 3), "expit": (-5, 5), "logit": (0.05, 0.95),
            "ndtr": (-3, 3), "log_ndtr": (-40, 5), "gammaln": (0.2, 6), "digamma": (0.2, 6),
-           "psi": (0.2, 6), "sinc": (-3, 3), "exp2": (-3, 3), "expm1": (-3, 3), "log1p": (0, 3)}
+           "psi": (0.2, 6), "erfinv": (-0.99, 0.99), "sinc": (-3, 3), "exp2": (-3, 3),
+           "expm1": (-3, 3), "log1p": (0, 3)}
 EDGES = [0.0, -0.0, INF, -INF, NAN, 1.0, -1.0, 0.5]
 
 

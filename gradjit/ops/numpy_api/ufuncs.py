@@ -55,6 +55,6 @@ def scipy_ufuncs() -> dict:
             sc.erf: special.erf, sc.erfc: special.erfc, sc.expit: special.expit,
             sc.logit: special.logit, sc.gammaln: special.gammaln, sc.psi: special.digamma,
             sc.xlogy: special.xlogy, sc.xlog1py: special.xlog1py, sc.ndtr: special.ndtr,
-            sc.log_ndtr: special.log_ndtr,
+            sc.log_ndtr: special.log_ndtr, sc.erfinv: special.erfinv,
         })
     return _SCIPY
