@@ -4,7 +4,7 @@ from __future__ import annotations
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.shape import ShapeMixin
-from gradjit.tensor.ufuncs import UfuncMixin
+from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
 def _inplace(name, grad_fn=None, write=True):
@@ -41,4 +41,6 @@ class Tensor(ArithMixin, UfuncMixin, ShapeMixin, TensorBase):
     squeeze_ = _inplace("squeeze", "SqueezeBackward3", write=False)
 
 
+for _name in IN_PLACE:
+    setattr(Tensor, _name + "_", _inplace(_name))
 Tensor.__module__ = "gradjit"

@@ -76,3 +76,6 @@ class UfuncMixin:
 for _name, _method in _methods().items():
     setattr(UfuncMixin, _name, _method)
 METHOD_NAMES = sorted(set(_methods()) | {"copysign", "nan_to_num", "logit"})
+# the methods PyTorch also has in place (x.asin_()); the rest (fmax, isinf, ...) it has not
+IN_PLACE = [n for n in METHOD_NAMES if n not in ("fmax", "fmin", "logaddexp", "logaddexp2",
+                                                 "isinf", "signbit")]

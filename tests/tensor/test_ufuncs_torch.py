@@ -152,3 +152,24 @@ def test_gradients_at_the_edges_against_torch_where_torch_is_finite():
     x = gradjit.tensor([0.0, -INF], dtype=gradjit.float64, requires_grad=True)
     (gradjit.hypot(x[:1], x[:1]) + gradjit.logaddexp(x[1:], x[1:])).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0])
+
+
+@pytest.mark.parametrize("name", ["asin", "atan2", "lgamma", "logit", "nan_to_num", "xlogy",
+                                  "copysign"])
+def test_in_place_forms(name):
+    data = rng.uniform(0.1, 0.9, 4)
+    args = [] if name in ("asin", "lgamma", "logit", "nan_to_num") else [np.flip(data).copy()]
+    (a1, a2) = _pair(data, "float64")
+    ours, theirs = a1.detach().clone(), a2.detach().clone()
+    got = getattr(ours, name + "_")(*(gradjit.tensor(a) for a in args))
+    want = getattr(theirs, name + "_")(*(torch.tensor(a) for a in args))
+    assert got is ours
+    np.testing.assert_allclose(ours.numpy(), want.numpy(), rtol=1e-12)
+    leaf, ref = _pair(data, "float64")
+    out, expected = leaf * 1.0, ref * 1.0
+    getattr(out, name + "_")(*(gradjit.tensor(a) for a in args))
+    getattr(expected, name + "_")(*(torch.tensor(a) for a in args))
+    assert type(out.grad_fn).__name__ == type(expected.grad_fn).__name__
+    out.sum().backward()
+    expected.sum().backward()
+    np.testing.assert_allclose(leaf.grad.numpy(), ref.grad.numpy(), rtol=1e-10)
