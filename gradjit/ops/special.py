@@ -1,15 +1,15 @@
 """scipy.special's (and torch.special's) functions on the erf and erfc primitives and
 compositions: erf, erfc, expit, logit, xlogy, xlog1py, ndtr, log_ndtr, gammaln and digamma; their
-gradients come from the compositions. gammaln and digamma are absolutely, not relatively,
-accurate near their zeros (x = 1, 2; 1.4616...)."""
+gradients come from the compositions. digamma is absolutely, not relatively, accurate near its
+zero 1.4616..."""
 from __future__ import annotations
 
 import math
 
 from gradjit.ir import elementwise as E
-from gradjit.ops.array import (add, eq, floor, gt, le, log, log1p, logical_and, logical_or, lt,
-                               mul, neg, power, sin, sub, tan, true_divide, where)
 from gradjit.ir.primitive import ir_type
+from gradjit.ops.array import (add, eq, floor, gt, le, log, log1p, logical_and, logical_not,
+                               logical_or, lt, mul, neg, power, sin, sub, tan, true_divide, where)
 from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.ufuncs import arctanh, floats, isnan, signbit
 
@@ -22,6 +22,20 @@ _SHIFT = 10
 # B_2k / (2k), those of the asymptotic series of digamma.
 _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
 _DIGAMMA = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12)
+# lgamma(2 + z) = sum c_k z^k (k >= 1): c_1 = 1 - Euler's gamma, c_k = (-1)^k (zeta(k) - 1) / k;
+# 30 terms leave 1e-17 at |z| = 1/2. gammaln uses it on [1/2, 5/2), where it is relatively
+# accurate at its zeros 1 and 2 (the recurrences are only absolutely accurate there).
+_LGAMMA_NEAR_2 = (
+    0.42278433509846713, 0.3224670334241132, -0.0673523010531981, 0.020580808427784546,
+    -0.007385551028673986, 0.0028905103307415234, -0.001192753911703261,
+    0.0005096695247430425, -0.00022315475845357939, 9.945751278180853e-05,
+    -4.492623673813314e-05, 2.050721277567069e-05, -9.439488275268397e-06,
+    4.374866789907488e-06, -2.039215753801366e-06, 9.55141213040742e-07,
+    -4.492469198764566e-07, 2.1207184805554665e-07, -1.0043224823968099e-07,
+    4.7698101693639804e-08, -2.2711094608943164e-08, 1.0838659214896955e-08,
+    -5.183475041970047e-09, 2.4836745438024785e-09, -1.1921401405860912e-09,
+    5.731367241678862e-10, -2.7595228851242334e-10, 1.330476437424449e-10,
+    -6.4229645638381e-11, 3.1044247747322276e-11)
 
 
 def erf(x):
@@ -160,6 +174,17 @@ def _positive_gammaln(x):
     return where(big, stirling, sub(stirling, log(product)))
 
 
+def _gammaln_near_1_and_2(x):
+    """The series about 2 for x in [1.5, 2.5); below, lgamma(x + 1) - log x."""
+    below = lt(x, 1.5)
+    z = where(below, sub(x, 1.0), sub(x, 2.0))
+    acc = _LGAMMA_NEAR_2[-1]
+    for c in reversed(_LGAMMA_NEAR_2[:-1]):
+        acc = add(mul(acc, z), c)
+    series = mul(acc, z)
+    return where(below, sub(series, log1p(z)), series)
+
+
 @_in_float64
 def gammaln(x):
     """log |Gamma(x)|: inf at 0 and the negative integers; reflection below 1/2. At -inf, scipy
@@ -171,9 +196,8 @@ def gammaln(x):
     reflected = sub(log(true_divide(math.pi, E.abs_(sin(mul(xr, math.pi))))),
                     _positive_gammaln(sub(1.0, where(left, xr, 0.5))))
     out = where(left, reflected, _positive_gammaln(where(left, 1.0, x)))
-    # exactly 0 at 1 and 2, where the recurrence leaves a rounding error (the gradient stays)
-    root = logical_or(eq(x, 1.0), eq(x, 2.0))
-    out = where(root, sub(out, E.stop_gradient(out)), out)
+    near = logical_and(logical_not(left), lt(x, 2.5))
+    out = where(near, _gammaln_near_1_and_2(where(near, x, 2.0)), out)
     out = where(pole, math.inf, where(eq(x, math.inf), math.inf, out))
     return where(eq(x, -math.inf), -math.inf if flavor(x) == "numpy" else math.inf, out)
 
