@@ -1,7 +1,6 @@
 """scipy.special's (and torch.special's) functions on the erf and erfc primitives and
 compositions: erf, erfc, expit, logit, xlogy, xlog1py, ndtr, log_ndtr, gammaln and digamma; their
-gradients come from the compositions. digamma is absolutely, not relatively, accurate near its
-zero 1.4616..."""
+gradients come from the compositions."""
 from __future__ import annotations
 
 import math
@@ -174,14 +173,33 @@ def _positive_gammaln(x):
     return where(big, stirling, sub(stirling, log(product)))
 
 
+# digamma's zero x0 as hi + lo, and digamma(x0 + d) = sum a_k d^k (k >= 1), a_k the k-th
+# derivative at x0 over k!: 26 terms leave 4e-17 relative on [1.2, 1.8), where digamma uses it.
+_DIGAMMA_ZERO = (1.4616321449683622, 9.549995429965697e-17)
+_DIGAMMA_NEAR_ZERO = (
+    0.9676722454476212, -0.4427631689835921, 0.258499760955651, -0.16394270544240652,
+    0.10782405069126237, -0.07219956125645471, 0.04880428816414311, -0.03316112647484736,
+    0.022597648232218104, -0.01542476590494896, 0.010538791616612175, -0.007204534386356869,
+    0.004926781395729853, -0.003369801655439328, 0.002305126326734928, -0.0015769367714301972,
+    0.0010788252019162967, -0.0007380709389960052, 0.000504953265834602,
+    -0.0003454680251063077, 0.00023635601564027053, -0.00016170622091974803,
+    0.0001106337276874741, -7.569179582195066e-05, 5.178575795222081e-05,
+    -3.5430070947659604e-05)
+
+
+def _power_series(z, coeffs):
+    """sum coeffs[k] z^(k + 1), by Horner's rule."""
+    acc = coeffs[-1]
+    for c in reversed(coeffs[:-1]):
+        acc = add(mul(acc, z), c)
+    return mul(acc, z)
+
+
 def _gammaln_near_1_and_2(x):
     """The series about 2 for x in [1.5, 2.5); below, lgamma(x + 1) - log x."""
     below = lt(x, 1.5)
     z = where(below, sub(x, 1.0), sub(x, 2.0))
-    acc = _LGAMMA_NEAR_2[-1]
-    for c in reversed(_LGAMMA_NEAR_2[:-1]):
-        acc = add(mul(acc, z), c)
-    series = mul(acc, z)
+    series = _power_series(z, _LGAMMA_NEAR_2)
     return where(below, sub(series, log1p(z)), series)
 
 
@@ -223,6 +241,9 @@ def digamma(x):
     reflected = sub(_positive_digamma(sub(1.0, where(left, xr, 0.5))),
                     true_divide(math.pi, tan(mul(xr, math.pi))))
     out = where(left, reflected, _positive_digamma(where(left, 1.0, x)))
+    near = logical_and(le(1.2, x), lt(x, 1.8))
+    d = sub(sub(where(near, x, 1.5), _DIGAMMA_ZERO[0]), _DIGAMMA_ZERO[1])  # the first is exact
+    out = where(near, _power_series(d, _DIGAMMA_NEAR_ZERO), out)
     at_pole = where(eq(x, 0), where(signbit(x), math.inf, -math.inf), math.nan)
     at_pole = astype(at_pole, ir_type(x).dtype)
     return where(pole, at_pole, where(isnan(x), x, out))

@@ -245,13 +245,17 @@ def test_scipy_special_values_and_gradients():
     near_one = 1 - np.logspace(-16, -1, 9)
     check_values(lambda y: sc.erfinv(y), np.concatenate([near_one, -near_one]), rtol=1e-14)
     check_values(lambda x: (sc.gammaln(x), sc.digamma(x)), pos, rtol=1e-12, atol=1e-13)
-    # relatively accurate at the zeros of gammaln, 1 and 2 (against mpmath: scipy's own
-    # gammaln(1 - 1e-9) is 3e-7 off)
+    # relatively accurate at the zeros of gammaln (1, 2) and digamma (1.46...), against mpmath:
+    # scipy's own gammaln(1 - 1e-9) is 3e-7 off
     near = np.array([1.0, 2.0, 1 + 1e-9, 1 - 1e-9, 2 + 1e-9, 2 - 1e-9, 0.75, 1.5, 2.25])
-    want = [float(mpmath.loggamma(v)) for v in near]
+    root = 1.4616321449683622 + np.array([0.0, 1e-12, -1e-9, 0.2, -0.25])
+    with mpmath.workdps(40):
+        want = ([float(mpmath.loggamma(v)) for v in near],
+                [float(mpmath.digamma(v)) for v in root])
     for backend in BACKENDS:
-        np.testing.assert_allclose(gradjit.jit(sc.gammaln, backend=backend)(near), want,
-                                   rtol=1e-14, atol=0)
+        got = gradjit.jit(lambda a, b: (sc.gammaln(a), sc.digamma(b)), backend=backend)(near, root)
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-14, atol=0)
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-13, atol=0)
     y = np.array([0.0, -1.0, NAN, 3.0, 0.5, -1.5])
     z = np.array([0.0, 0.0, 0.0, 2.0, -1.0, 0.0])
     check_values(lambda z, y: (sc.xlogy(z, y), sc.xlog1py(z, y)), z, y)
