@@ -28,17 +28,28 @@ UFUNCS = {
 }
 
 
-def _round(a, decimals=0, out=None):
+def _no_out(name, out):
     if out is not None:
-        raise TypeError("np.round: out= is not supported when tracing")
+        raise TypeError(f"np.{name}: out= is not supported when tracing")
+
+
+def _round(a, decimals=0, out=None):
+    _no_out("round", out)
     return ops.round_decimals(a, decimals)
 
 
+def _fix(x, out=None):
+    _no_out("fix", out)
+    return ops.trunc(x)
+
+
+def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """A new value whatever `copy` says: traced values are never written in place."""
+    return ops.nan_to_num(x, nan, posinf, neginf)
+
+
 FUNCTIONS = {
-    np.sinc: ops.sinc,
-    np.fix: lambda x, out=None: ops.trunc(x),
-    np.nan_to_num: lambda x, copy=True, nan=0.0, posinf=None, neginf=None: ops.nan_to_num(
-        x, nan, posinf, neginf),
+    np.sinc: ops.sinc, np.fix: _fix, np.nan_to_num: _nan_to_num,
     np.round: _round, np.around: _round,
     np.real: _identity, np.imag: ops.imag,
 }
