@@ -12,7 +12,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, log, log1p,
+from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, le, log, log1p,
                                logical_and, logical_not, logical_or, lt, maximum, mul, ne, neg,
                                power, round_, sqrt, sub, true_divide, where)
 from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
@@ -103,6 +103,26 @@ def _odd(f, x):
     negative = signbit(x)
     y = f(where(negative, neg(x), x))
     return where(negative, neg(y), y)
+
+
+def spacing(x):
+    """The distance from x to the next float away from 0 (negative for negative x): 2^(e - m)
+    for |x| in [2^e, 2^(e+1)) with m mantissa bits, the exponent e read off log2 and corrected
+    by one either way; the smallest subnormal at +-0, inf at the largest float, NaN for inf and
+    NaN."""
+    x = to_float(x)
+    info = np.finfo(ir_type(x).dtype.numpy)
+    a = abs_(x)
+    usable = logical_and(gt(a, 0), lt(a, INF))
+    a = E.stop_gradient(_safe(usable, a, 1.0))  # a step function: no gradient
+    e = floor(log2(a))
+    e = where(gt(exp2(e), a), sub(e, 1.0), e)
+    e = where(le(exp2(add(e, 1.0)), a), add(e, 1.0), e)
+    ulp = exp2(maximum(sub(e, float(info.nmant)), float(np.log2(info.smallest_subnormal))))
+    ulp = where(eq(a, float(info.max)), INF, ulp)
+    edge = astype(where(eq(x, 0), float(info.smallest_subnormal), math.nan), ir_type(x).dtype)
+    ulp = where(usable, ulp, edge)
+    return where(lt(x, 0), neg(ulp), ulp)
 
 
 # ---- rounding ----

@@ -83,6 +83,17 @@ def test_predicates():
     check_values(lambda x, i: tuple(p(v) for p in PREDICATES for v in (x, i)), x, i)
 
 
+@pytest.mark.parametrize("dt, bits", [(np.float32, np.int32), (np.float64, np.int64)])
+def test_spacing_exactly_as_numpy(dt, bits):
+    """Over random bit patterns (every exponent, subnormals, inf, NaN) and the edges."""
+    info = np.finfo(dt)
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 2.0, info.max, -info.max, info.tiny,
+                      info.smallest_subnormal], dt)
+    x = np.concatenate([rng.integers(np.iinfo(bits).min, np.iinfo(bits).max, 2000,
+                                     dtype=bits).view(dt), edges, np.nextafter(edges, 0)])
+    check_values(np.spacing, x, rtol=0, atol=0)
+
+
 def test_hyperbolic_far_tails_stay_finite_as_numpy():
     """sinh and cosh are finite up to 710.47 although exp overflows at 709.78."""
     x = np.array([-710.4, -709.9, 709.9, 710.4, 711.0, 88.6, 89.4], np.float64)

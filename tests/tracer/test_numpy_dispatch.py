@@ -89,8 +89,8 @@ def _substituted(call, func, x, y):
 
 
 def test_unsupported_numpy_calls_name_the_function():
-    with pytest.raises(TypeError, match="np.spacing is not supported"):
-        gradjit.jit(np.spacing)(X)
+    with pytest.raises(TypeError, match="np.nextafter is not supported"):
+        gradjit.jit(np.nextafter)(X, X)
     with pytest.raises(TypeError, match="np.add.reduce is not supported"):
         gradjit.jit(np.add.reduce)(X)
     with pytest.raises(TypeError, match="np.cumsum is not supported"):

@@ -24,7 +24,7 @@ UFUNCS = {
     np.heaviside: ops.heaviside, np.copysign: ops.copysign, np.fmax: ops.fmax,
     np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
     np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
-    np.signbit: ops.signbit, np.trunc: ops.trunc, np.conjugate: _identity,
+    np.signbit: ops.signbit, np.spacing: ops.spacing, np.trunc: ops.trunc, np.conjugate: _identity,
 }
 
 
