@@ -25,3 +25,4 @@ __version__ = "0.1.0"
 from gradjit.tracer import explain, grad, jit, stop_gradient, value_and_grad  # noqa: E402,F401
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
+from gradjit import special  # noqa: E402,F401

@@ -1,4 +1,4 @@
-"""Branch-free inline LLVM IR for exp, log, sin, tanh, pow, ... on f32/f64 scalars or vectors.
+"""Branch-free inline LLVM IR for exp, log, sin, atan2, erf, pow, ... on f32/f64 scalars or vectors.
 
 Within 4 ulp everywhere, except sin/cos/tan: 4 ulp for |x| <= 2^45 (f64) / 2^20 (f32); beyond, a
 finite x gives sin = tan = 0, cos = 1. No calls but fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from gradjit.codegen.mathlib_atan import emit_atan2
 from gradjit.codegen.mathlib_core import FloatOps
-from gradjit.codegen.mathlib_erf import emit_erf
+from gradjit.codegen.mathlib_erf import emit_erf, emit_erfc
 from gradjit.codegen.mathlib_exp import emit_exp, emit_expm1, emit_sigmoid, emit_tanh
 from gradjit.codegen.mathlib_log import emit_log, emit_log1p, emit_pow
 from gradjit.codegen.mathlib_trig import emit_cos, emit_sin, emit_tan
@@ -25,7 +26,7 @@ _EMITTERS = {
     "exp": emit_exp, "expm1": emit_expm1, "log": emit_log, "log1p": emit_log1p,
     "sin": emit_sin, "cos": emit_cos, "tan": emit_tan, "tanh": emit_tanh,
     "sigmoid": emit_sigmoid, "pow": emit_pow, "sqrt": emit_sqrt, "rsqrt": emit_rsqrt,
-    "erf": emit_erf,
+    "erf": emit_erf, "erfc": emit_erfc, "atan2": emit_atan2,
 }
 # name -> number of arguments
 MATH_FUNCTIONS = {name: fn.__code__.co_argcount - 1 for name, fn in _EMITTERS.items()}

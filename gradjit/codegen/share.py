@@ -8,7 +8,8 @@ import numpy as np
 from gradjit.codegen.schedule import Pending, _nodes_in_order
 from gradjit.codegen.views import contiguous
 
-EXPENSIVE = frozenset({"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid"})
+EXPENSIVE = frozenset({"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid",
+                       "erf", "erfc", "atan2"})
 
 
 def share_expensive(fuser, groups_and_steps: list) -> None:

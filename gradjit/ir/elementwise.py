@@ -5,6 +5,8 @@ promotion are explicit ops (`broadcast_to`, `cast`) inserted by the array surfac
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradjit.ir.primitive import Primitive, ir_type, register, require
@@ -120,6 +122,14 @@ tanh = _unary("tanh", _floating, np.tanh, lambda g, y, x: (mul(g, sub(1.0, mul(y
 sigmoid = _unary("sigmoid", _floating, _sigmoid,
                  lambda g, y, x: (mul(g, mul(y, sub(1.0, y))),),
                  lambda sp, x: 1 / (1 + sp.exp(-x)))
+_erf = np.frompyfunc(math.erf, 1, 1)
+erf = _unary("erf", _floating, lambda x: np.asarray(_erf(x), x.dtype),
+             lambda g, y, x: (mul(g, mul(2 / math.sqrt(math.pi), exp(neg(mul(x, x))))),),
+             lambda sp, x: sp.erf(x))
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+erfc = _unary("erfc", _floating, lambda x: np.asarray(_erfc(x), x.dtype),
+              lambda g, y, x: (mul(g, mul(-2 / math.sqrt(math.pi), exp(neg(mul(x, x))))),),
+              lambda sp, x: sp.erfc(x))
 floor = _unary("floor", _floating, np.floor, _no_grad(1), lambda sp, x: sp.floor(x),
                differentiable=False)
 ceil = _unary("ceil", _floating, np.ceil, _no_grad(1), lambda sp, x: sp.ceiling(x),
@@ -151,7 +161,8 @@ div = _binary("div", _floating, np.divide,
 
 
 def _pow_vjp(g, y, a, b):
-    da = guarded_mul(g, mul(b, pow_(a, sub(b, 1.0))))
+    # d/da a**0 = 0, also at a = 0 where 0 * 0**-1 would be NaN (as PyTorch masks it)
+    da = where(eq(b, 0.0), zeros_like(g), guarded_mul(g, mul(b, pow_(a, sub(b, 1.0)))))
     # d/db a**b = log(a) a**b; where a == 0 the limit (for b > 0) is 0, as in PyTorch.
     safe_a = where(eq(a, 0.0), add(a, 1.0), a)
     db = where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
@@ -159,6 +170,23 @@ def _pow_vjp(g, y, a, b):
 
 
 pow_ = _binary("pow", _numeric, np.power, _pow_vjp, lambda sp, a, b: a ** b)
+
+
+def _atan2_vjp(g, y, a, b):
+    """d atan2(a, b) = (b da - a db) / (a^2 + b^2), with a and b scaled by max(|a|, |b|) so
+    that squares neither overflow nor underflow. At infinity the limit 0; at the origin, where
+    the angle jumps, 0 too (PyTorch gives NaN there)."""
+    scale = maximum(abs_(a), abs_(b))
+    edge = logical_or(eq(scale, 0.0), eq(scale, math.inf))
+    zero = zeros_like(g)
+    scale = where(edge, add(zero, 1.0), scale)
+    an, bn = div(a, scale), div(b, scale)
+    denom = mul(add(mul(an, an), mul(bn, bn)), scale)
+    return (where(edge, zero, mul(g, div(bn, denom))),
+            where(edge, zero, mul(neg(g), div(an, denom))))
+
+
+atan2 = _binary("atan2", _floating, np.arctan2, _atan2_vjp, lambda sp, a, b: sp.atan2(a, b))
 
 
 def _split_ties(g, a, b, pick_a):

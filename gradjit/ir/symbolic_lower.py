@@ -20,8 +20,8 @@ def from_sympy(exprs, builder, symbol_to_value: dict, type: TensorType | None = 
     Numbers become `full` ops of `type` (default: the type of the first float value bound;
     True/False become bool fills of its shape). Each distinct subexpression is lowered once.
     Add/Mul become add/sub/mul/div chains, integer powers products (or pow), halves sqrt and
-    rsqrt, exp/log/trig/Abs/sign/floor/ceiling/Max/Min their primitives, Piecewise nested
-    where, relations and And/Or/Not comparisons and logic; exp(a) - 1, log(1 + a),
+    rsqrt, exp/log/trig/atan2/erf/erfc/Abs/sign/floor/ceiling/Max/Min their primitives,
+    Piecewise nested where, relations and And/Or/Not comparisons and logic; exp(a) - 1, log(1 + a),
     1/(1 + exp(-a)) and round's form become expm1, log1p, sigmoid and round. Anything else
     (a structural note such as `sum_j(x)`) raises ValueError."""
     return Lowering(symbol_to_value, type).run(exprs, builder)
@@ -200,7 +200,10 @@ def _rules(sp) -> dict:
         sp.exp: unary(E.exp), sp.sin: unary(E.sin), sp.cos: unary(E.cos),
         sp.tan: unary(E.tan), sp.tanh: unary(E.tanh), sp.Abs: unary(E.abs_),
         sp.sign: unary(E.sign), sp.floor: unary(E.floor), sp.ceiling: unary(E.ceil),
-        sp.Not: unary(E.logical_not),
+        sp.Not: unary(E.logical_not), sp.erf: unary(E.erf), sp.erfc: unary(E.erfc),
+        sp.atan2: lambda low, e: E.atan2(low(e.args[0]), low(e.args[1])),
+        # sympy writes atan2(y, c) with a positive constant c as atan(y / c)
+        sp.atan: lambda low, e: E.atan2(low(e.args[0]), low(sp.S.One)),
         sp.Max: chain(E.maximum), sp.Min: chain(E.minimum),
         sp.And: chain(E.logical_and), sp.Or: chain(E.logical_or),
         sp.Eq: binary(E.eq), sp.Ne: binary(E.ne), sp.StrictLessThan: binary(E.lt),

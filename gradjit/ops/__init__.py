@@ -18,3 +18,8 @@ from gradjit.ops.integers import (bitwise_and, bitwise_or, bitwise_xor, divmod_,
                                   remainder, right_shift, trunc_divide)
 from gradjit.ops.reduce import *  # noqa: F401,F403
 from gradjit.ops import sorting  # noqa: F401
+from gradjit.ops.ufuncs import (arccos, arccosh, arcsin, arcsinh, arctan,  # noqa: F401
+                                arctan2, arctanh, cbrt, copysign, cosh, deg2rad, exp2, fabs,
+                                floats, fmax, fmin, heaviside, hypot, imag, isinf, isnan, log2,
+                                log10, logaddexp, logaddexp2, nan_to_num, rad2deg,
+                                round_decimals, signbit, sinc, sinh, spacing, trunc)

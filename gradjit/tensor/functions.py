@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
+from gradjit.tensor import ufuncs
 from gradjit.tensor.arith import operand
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
@@ -84,6 +85,8 @@ sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort
                                                        "kthvalue"))
 median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",
                                                            "nanquantile"))
+# torch.asin, torch.atan2, torch.lgamma, ...: every method of gradjit.tensor.ufuncs
+globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:

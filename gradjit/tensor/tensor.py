@@ -10,6 +10,7 @@ from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
 from gradjit.tensor.sorting import SortingMixin
+from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
 def _inplace(name, grad_fn=None, write=True):
@@ -21,8 +22,8 @@ def _inplace(name, grad_fn=None, write=True):
 
 
 @accept_numpy_names_in
-class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin, SortingMixin,
-             NumpyProtocol, TensorBase):
+class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
+             SortingMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
@@ -57,4 +58,6 @@ class Tensor(ArithMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin
     squeeze_ = _inplace("squeeze", "SqueezeBackward3", write=False)
 
 
+for _name in IN_PLACE:
+    setattr(Tensor, _name + "_", _inplace(_name))
 Tensor.__module__ = "gradjit"

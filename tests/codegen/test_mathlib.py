@@ -262,6 +262,35 @@ def _erf_ref(x):
     return _erf(x).astype(np.float64)
 
 
+def erfc_inputs(rng, dtype, n):
+    top = 27.5 if dtype is np.float64 else 10.1
+    return _mix(rng, dtype, n, neighbours([1.0, 1.75, 2.0, 3.0, 4.0, 6.0, top], dtype, 64),
+                (4, lambda m: rng.uniform(-3, top + 1, m)),
+                (3, lambda m: log_uniform(rng, dtype, m, -80, 5)),
+                (1, lambda m: random_bits(rng, dtype, m)))
+
+
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _erfc_ref(x):
+    return _erfc(x).astype(np.float64)
+
+
+def atan2_inputs(rng, dtype, n):
+    """Pairs around the reduction edges (|y/x| near tan(pi/8), 1), across all magnitudes, and
+    random bits."""
+    m = n // 4
+    ratio = rng.choice([np.sqrt(2) - 1, 1.0, 1 / (np.sqrt(2) - 1)], m) * (
+        1 + rng.uniform(-1e-3, 1e-3, m)) * rng.choice([-1, 1], m)
+    x = log_uniform(rng, np.float64, m, -20, 20)
+    near = (x.astype(dtype), (x * ratio).astype(dtype))
+    y2 = log_uniform(rng, dtype, 2 * m, -60, 60)
+    x2 = log_uniform(rng, dtype, 2 * m, -60, 60)
+    bits = (random_bits(rng, dtype, m), random_bits(rng, dtype, m))
+    return (np.concatenate([near[1], y2, bits[0]]), np.concatenate([near[0], x2, bits[1]]))
+
+
 # name -> (input generator, float64 reference)
 CASES = {
     "exp": (exp_inputs, np.exp), "expm1": (expm1_inputs, np.expm1),
@@ -270,6 +299,8 @@ CASES = {
     "tanh": (tanh_inputs, np.tanh), "sigmoid": (sigmoid_inputs, _sigmoid_ref),
     "pow": (pow_inputs, np.power), "sqrt": (root_inputs, np.sqrt),
     "rsqrt": (root_inputs, _rsqrt_ref), "erf": (erf_inputs, _erf_ref),
+    "erfc": (erfc_inputs, _erfc_ref),
+    "atan2": (atan2_inputs, np.arctan2),
 }
 
 
@@ -381,6 +412,16 @@ EXACT = [
     ("sqrt", [0.0, -0.0, INF, -INF, NAN, -1.0, 4.0], [0.0, -0.0, INF, NAN, NAN, NAN, 2.0]),
     ("rsqrt", [0.0, -0.0, INF, -INF, NAN, -1.0, 4.0], [INF, -INF, 0.0, NAN, NAN, NAN, 0.5]),
     ("erf", [0.0, -0.0, INF, -INF, NAN, 10.0, -10.0], [0.0, -0.0, 1.0, -1.0, NAN, 1.0, -1.0]),
+    ("erfc", [0.0, -0.0, INF, -INF, NAN, 30.0, -30.0], [1.0, 1.0, 0.0, 2.0, NAN, 0.0, 2.0]),
+]
+# (y, x, atan2(y, x)): C99 Annex F, as numpy gives them.
+PI, PI2, PI4 = np.pi, np.pi / 2, np.pi / 4
+ATAN2_EXACT = [
+    (0.0, 0.0, 0.0), (-0.0, 0.0, -0.0), (0.0, -0.0, PI), (-0.0, -0.0, -PI), (0.0, -1.0, PI),
+    (-0.0, -1.0, -PI), (1.0, 0.0, PI2), (-1.0, -0.0, -PI2), (INF, INF, PI4), (-INF, INF, -PI4),
+    (INF, -INF, 3 * PI4), (-INF, -INF, -3 * PI4), (1.0, INF, 0.0), (-1.0, INF, -0.0),
+    (1.0, -INF, PI), (-1.0, -INF, -PI), (INF, 1.0, PI2), (-INF, -1.0, -PI2), (NAN, 1.0, NAN),
+    (1.0, NAN, NAN), (INF, NAN, NAN),
 ]
 # (x, y, pow(x, y)): C99 Annex F, as numpy gives them.
 POW_EXACT = [
@@ -411,6 +452,15 @@ def test_pow_special_cases_exactly(dtype):
     got = compiled("pow", dtype)(x, y)
     ok = _same(got, want)
     assert ok.all(), [(a, b, g) for a, b, g, good in zip(x, y, got, ok) if not good]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
+def test_atan2_special_cases_exactly(dtype):
+    y, x, want = (np.array(col, dtype) for col in zip(*ATAN2_EXACT))
+    assert _same(np.arctan2(y, x), want).all()  # the table is numpy's own behaviour
+    got = compiled("atan2", dtype)(y, x)
+    ok = _same(got, want)
+    assert ok.all(), [(a, b, g) for a, b, g, good in zip(y, x, got, ok) if not good]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])

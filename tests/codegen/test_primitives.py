@@ -17,7 +17,7 @@ INTS = ["i32", "i64"]
 DOMAINS = {"log": (0.1, 5), "log1p": (-0.9, 5), "sqrt": (0, 5), "rsqrt": (0.1, 5),
            "tan": (-1.2, 1.2)}
 FLOAT_UNARY = ["exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
-               "sigmoid", "floor", "ceil", "round"]
+               "sigmoid", "erf", "erfc", "floor", "ceil", "round"]
 NUMERIC_UNARY = ["neg", "abs", "sign", "stop_gradient"]
 NUMERIC_BINARY = ["add", "sub", "mul", "maximum", "minimum"]
 COMPARE = ["eq", "ne", "lt", "le", "gt", "ge"]
@@ -84,7 +84,7 @@ CASES = {
     **{n: (lambda n=n: _unary(n, FLOATS + INTS)) for n in NUMERIC_UNARY},
     **{n: (lambda: _binary(FLOATS + INTS)) for n in NUMERIC_BINARY},
     **{n: _compare for n in COMPARE},
-    "div": lambda: _binary(FLOATS),
+    "div": lambda: _binary(FLOATS), "atan2": lambda: _binary(FLOATS),
     "pow": _pow,
     "logical_and": lambda: _binary(["bool"]), "logical_or": lambda: _binary(["bool"]),
     "logical_not": lambda: _unary("logical_not", ["bool"]),

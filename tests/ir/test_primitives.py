@@ -1,4 +1,6 @@
 """Every primitive, run by the interpreter, equals an independent numpy expression."""
+import math
+
 import numpy as np
 import pytest
 
@@ -39,12 +41,14 @@ UNARY = {
     "tanh": (np.tanh, None), "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), None),
     "floor": (np.floor, None), "ceil": (np.ceil, None), "round": (np.round, None),
     "stop_gradient": (lambda x: x, None),
+    "erf": (lambda x: np.asarray(np.frompyfunc(math.erf, 1, 1)(x), np.float64), None),
+    "erfc": (lambda x: np.asarray(np.frompyfunc(math.erfc, 1, 1)(x), np.float64), None),
 }
 BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
     "pow": np.power, "maximum": np.maximum, "minimum": np.minimum, "eq": np.equal,
     "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
-    "ge": np.greater_equal,
+    "ge": np.greater_equal, "atan2": np.arctan2,
 }
 
 
@@ -64,8 +68,8 @@ def test_unary(name, shape, dt):
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary(name, shape, dt):
-    if name == "div" and dt.startswith("i"):
-        with pytest.raises(ShapeError, match="div.*floating point"):
+    if name in ("div", "atan2") and dt.startswith("i"):
+        with pytest.raises(ShapeError, match=f"{name}.*floating point"):
             run(name, data(shape, dt), data(shape, dt))
         return
     a = data(shape, dt, 0.5, 3) if name == "pow" else data(shape, dt)

@@ -1,6 +1,7 @@
 """The symbolic layer: sympy forms against numpy and against the VJP rules, IR <-> sympy,
 formulas, and simplify_elementwise against the interpreter on random and special inputs."""
 import inspect
+import math
 import subprocess
 import sys
 import time
@@ -17,6 +18,13 @@ from gradjit.ir.primitive import evaluate
 from gradjit.ir.symbolic import formula, from_sympy, region_to_sympy, to_sympy
 from gradjit.ir.symbolic_simplify import find_regions, simplify_elementwise
 from gradjit.ir.types import dtype as resolve
+
+# sympy's numpy printer maps erf and erfc to math's, which take scalars only
+def _elementwise(scalar_fn):
+    return lambda x: np.asarray(np.frompyfunc(scalar_fn, 1, 1)(x), np.float64)
+
+
+NUMPY = [{"erf": _elementwise(math.erf), "erfc": _elementwise(math.erfc)}, "numpy"]
 
 rng = np.random.default_rng(7)
 POINTS = 64
@@ -91,7 +99,7 @@ def test_every_differentiable_elementwise_primitive_has_a_sympy_form():
 @pytest.mark.parametrize("name", WITH_FORM)
 def test_sympy_form_computes_what_numpy_does(name):
     prim, args, symbols, params = _case(name)
-    fn = sp.lambdify(symbols, prim.sympy(sp, *symbols, **params), "numpy")
+    fn = sp.lambdify(symbols, prim.sympy(sp, *symbols, **params), NUMPY)
     expected = evaluate(prim, args, params)
     got = np.broadcast_to(fn(*args), expected.shape)
     if expected.dtype == bool:
@@ -112,7 +120,7 @@ def test_vjp_is_the_cotangent_times_the_sympy_derivative(name):
         if arg.dtype == bool:
             assert cotangent is None, f"{name}: a bool operand gets no cotangent"
             continue
-        derivative = sp.lambdify(symbols, sp.diff(form, symbol), "numpy")
+        derivative = sp.lambdify(symbols, sp.diff(form, symbol), NUMPY)
         expected = g * np.broadcast_to(np.asarray(derivative(*args), np.float64), g.shape)
         np.testing.assert_allclose(np.asarray(cotangent), expected, rtol=1e-9, atol=1e-12,
                                    err_msg=f"{name}, operand {i}: d/d{symbol} {form}")

@@ -20,9 +20,10 @@ POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
 GRADIENT_CASES = {
     **{n: ([(3, 4)], {}) for n in ["neg", "abs", "exp", "expm1", "sin", "cos", "tanh",
-                                    "sigmoid"]},
+                                    "sigmoid", "erf", "erfc"]},
     **{n: ([("+", (3, 4))], {}) for n in ["log", "log1p", "sqrt", "rsqrt", "tan"]},
-    **{n: ([(3, 4), (3, 4)], {}) for n in ["add", "sub", "mul", "maximum", "minimum"]},
+    **{n: ([(3, 4), (3, 4)], {}) for n in ["add", "sub", "mul", "maximum", "minimum",
+                                             "atan2"]},
     "div": ([(3, 4), ("+", (3, 4))], {}),
     "fmod": ([(3, 4), ("+", (3, 4))], {}),
     "pow": ([("+", (3, 4)), (3, 4)], {}),

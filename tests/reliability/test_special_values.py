@@ -14,8 +14,8 @@ DTYPES = [np.float32, np.float64]
 # (gradjit/codegen/mathlib.py); beyond, they are documented to return 0, 1 and 0.
 TRIG_BOUND = {np.float32: 2.0 ** 20, np.float64: 2.0 ** 45}
 UNARY = ["neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
-         "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient"]
-BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le",
+         "tan", "tanh", "sigmoid", "erf", "erfc", "floor", "ceil", "round", "stop_gradient"]
+BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
           "gt", "ge"]
 
 

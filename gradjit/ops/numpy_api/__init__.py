@@ -11,7 +11,7 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics, contract, integers, reductions, shaping, sorting
+from gradjit.ops.numpy_api import basics, contract, integers, reductions, shaping, sorting, ufuncs
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -19,7 +19,8 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Shapes and assembly": shaping,
          "Integer arithmetic and bits": integers,
          "Reductions and scans": reductions,
-         "Sorting, order statistics and searching": sorting}
+         "Sorting, order statistics and searching": sorting,
+         "Elementwise math": ufuncs}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 
@@ -52,7 +53,7 @@ _ACCUMULATE = {np.add: np.cumsum, np.multiply: np.cumprod}
 
 
 def apply_ufunc(ufunc, method, inputs, kwargs):
-    fn = UFUNCS.get(ufunc)
+    fn = UFUNCS.get(ufunc) or ufuncs.scipy_ufuncs().get(ufunc)
     name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
     if fn is None or method not in ("__call__", "outer", "reduce", "accumulate"):
         known = {f"np.{u.__name__}" for u in UFUNCS} | {f"np.{u.__name__}.outer" for u in UFUNCS}

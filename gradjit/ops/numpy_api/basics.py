@@ -84,12 +84,5 @@ FUNCTIONS = {
     ops.shape_of(a)[axis],
     np.zeros_like: _like(0), np.ones_like: _like(1),
     np.full_like: lambda a, fill_value, dtype=None, **_: _like(fill_value)(a, dtype),
-    np.round: lambda a, decimals=0, **_: _round(a, decimals),
-    np.around: lambda a, decimals=0, **_: _round(a, decimals),
 }
 
-
-def _round(a, decimals):
-    if decimals:
-        raise TypeError("np.round(decimals != 0) is not supported when tracing")
-    return ops.round_(a)

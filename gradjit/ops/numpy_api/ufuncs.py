@@ -1,0 +1,71 @@
+"""numpy's floating-point ufuncs and functions (inverse trig, hyperbolic, exp2/log2, logaddexp,
+hypot, rounding to decimals, nan_to_num, ...) and the scipy.special ufuncs that reach
+`__array_ufunc__` (when scipy is installed), mapped onto gradjit.ops."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ops import special
+
+
+def _identity(x):
+    return x
+
+
+UFUNCS = {
+    np.arcsin: ops.arcsin, np.arccos: ops.arccos, np.arctan: ops.arctan,
+    np.arctan2: ops.arctan2, np.sinh: ops.sinh, np.cosh: ops.cosh, np.arcsinh: ops.arcsinh,
+    np.arccosh: ops.arccosh, np.arctanh: ops.arctanh,
+    np.exp2: ops.exp2, np.log2: ops.log2, np.log10: ops.log10, np.logaddexp: ops.logaddexp,
+    np.logaddexp2: ops.logaddexp2, np.hypot: ops.hypot, np.cbrt: ops.cbrt, np.fabs: ops.fabs,
+    np.heaviside: ops.heaviside, np.copysign: ops.copysign, np.fmax: ops.fmax,
+    np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
+    np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
+    np.signbit: ops.signbit, np.spacing: ops.spacing, np.trunc: ops.trunc, np.conjugate: _identity,
+}
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise TypeError(f"np.{name}: out= is not supported when tracing")
+
+
+def _round(a, decimals=0, out=None):
+    _no_out("round", out)
+    return ops.round_decimals(a, decimals)
+
+
+def _fix(x, out=None):
+    _no_out("fix", out)
+    return ops.trunc(x)
+
+
+def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """A new value whatever `copy` says: traced values are never written in place."""
+    return ops.nan_to_num(x, nan, posinf, neginf)
+
+
+FUNCTIONS = {
+    np.sinc: ops.sinc, np.fix: _fix, np.nan_to_num: _nan_to_num,
+    np.round: _round, np.around: _round,
+    np.real: _identity, np.imag: ops.imag,
+}
+
+# scipy.special's name -> gradjit's function
+SCIPY = {"erf": special.erf, "erfc": special.erfc, "expit": special.expit,
+         "logit": special.logit, "gammaln": special.gammaln, "psi": special.digamma,
+         "xlogy": special.xlogy, "xlog1py": special.xlog1py, "ndtr": special.ndtr,
+         "log_ndtr": special.log_ndtr, "erfinv": special.erfinv}
+_SCIPY: dict = {}
+
+
+def scipy_ufuncs() -> dict:
+    """scipy.special's ufuncs that gradjit computes. A scipy ufunc reaches gradjit only once
+    the caller has imported scipy.special, so gradjit never imports it (scipy is optional)."""
+    sc = sys.modules.get("scipy.special")
+    if sc is not None and not _SCIPY:
+        _SCIPY.update({getattr(sc, name): fn for name, fn in SCIPY.items()})
+    return _SCIPY

@@ -1,0 +1,330 @@
+"""numpy's floating-point ufuncs (inverse trig, hyperbolic, exp2/log2, logaddexp, hypot, cbrt,
+copysign, fmax, ...) as compositions of primitives, with numpy's dtypes, signed zeros and
+infinities, and gradients that stay finite wherever the function is smooth.
+
+Branches that a `where` does not take still run: their inputs are replaced by harmless values
+first, so that no inf or NaN reaches a gradient through them."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradjit.ir import elementwise as E
+from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, le, log, log1p,
+                               logical_and, logical_not, logical_or, lt, maximum, mul, ne, neg,
+                               power, round_, sqrt, sub, true_divide, where)
+from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
+                                 operands, result_type, to_float)
+
+INF = math.inf
+LN2 = math.log(2.0)
+LOG2E, LOG10E = 1 / LN2, 1 / math.log(10.0)
+# Above this |x|, exp(-|x|) is below half an ulp of exp(|x|) in float64 (and float32).
+_HYPERBOLIC_TAIL = 20.0
+# Above this x, sqrt(x^2 + 1) = x to working precision: asinh x = log(2x), acosh x = log(2x).
+_LOG_TAIL = {"f32": 2.0 ** 12, "f64": 2.0 ** 28}
+
+
+def floats(*xs):
+    """The operands cast to their common float type (integers give the default float); Python
+    numbers become 0-d arrays of it, so that later steps keep the type."""
+    dt = result_type(*xs)
+    dt = dt if dt.is_float else default_float(*xs)
+    out = operands(*xs, dtype=dt)
+    shape = broadcast_shapes(*(ir_type(x).shape for x in out if not is_python_scalar(x)))
+    return [broadcast(np.asarray(x, dt.numpy), shape) if is_python_scalar(x) else x for x in out]
+
+
+def _is_float(x) -> bool:
+    return ir_type(x).dtype.is_float
+
+
+def _safe(cond, x, value):
+    """x where cond holds, else a harmless value: the input of a branch taken only there."""
+    return where(cond, x, value)
+
+
+# ---- classification and sign ----
+
+def isnan(x):
+    return ne(x, x)
+
+
+def isinf(x):
+    return eq(abs_(x), INF) if _is_float(x) else ne(x, x)
+
+
+def signbit(x):
+    """True for negative numbers and for -0.0 (1 / -0.0 is -inf)."""
+    if not _is_float(x):
+        return lt(x, 0)
+    zero = eq(x, 0)
+    return logical_or(lt(x, 0), logical_and(zero, lt(true_divide(1.0, _safe(zero, x, 1.0)),
+                                                          0)))
+
+
+def copysign(a, b):
+    a, b = floats(a, b)
+    magnitude = abs_(a)
+    return where(signbit(b), neg(magnitude), magnitude)
+
+
+def fabs(x):
+    return abs_(to_float(x))
+
+
+def heaviside(x1, x2):
+    """0 below 0, 1 above, x2 at 0; at NaN, NaN (numpy) or 0 (PyTorch)."""
+    torch = flavor(x1, x2) == "torch"
+    x1, x2 = floats(x1, x2)
+    low = logical_or(lt(x1, 0), isnan(x1)) if torch else lt(x1, 0)
+    step = where(low, 0.0, where(gt(x1, 0), 1.0, x2))
+    return step if torch else where(isnan(x1), x1, step)
+
+
+def _nan_ignoring(first_wins):
+    def apply(a, b):
+        """a where it wins or b is NaN, else b. Ties go to b, as numpy's array loops give
+        fmax(-0.0, 0.0) = 0.0; so does the gradient (PyTorch gives it to a)."""
+        a, b = operands(a, b)
+        wins = first_wins(a, b)
+        return where(logical_or(wins, isnan(b)) if _is_float(b) else wins, a, b)
+    return apply
+
+
+fmax, fmin = _nan_ignoring(gt), _nan_ignoring(lt)
+
+
+def _odd(f, x):
+    """f extended to negative x as an odd function: f(|x|) with the sign of x, -0.0 included.
+    |x| is a `where`, so the derivative at 0 is f'(0) rather than the 0 that abs would give."""
+    negative = signbit(x)
+    y = f(where(negative, neg(x), x))
+    return where(negative, neg(y), y)
+
+
+def spacing(x):
+    """The distance from x to the next float away from 0 (negative for negative x): 2^(e - m)
+    for |x| in [2^e, 2^(e+1)) with m mantissa bits, the exponent e read off log2 and corrected
+    by one either way; the smallest subnormal at +-0, inf at the largest float, NaN for inf and
+    NaN."""
+    x = to_float(x)
+    info = np.finfo(ir_type(x).dtype.numpy)
+    a = abs_(x)
+    usable = logical_and(gt(a, 0), lt(a, INF))
+    a = E.stop_gradient(_safe(usable, a, 1.0))  # a step function: no gradient
+    e = floor(log2(a))
+    e = where(gt(exp2(e), a), sub(e, 1.0), e)
+    e = where(le(exp2(add(e, 1.0)), a), add(e, 1.0), e)
+    ulp = exp2(maximum(sub(e, float(info.nmant)), float(np.log2(info.smallest_subnormal))))
+    ulp = where(eq(a, float(info.max)), INF, ulp)
+    edge = astype(where(eq(x, 0), float(info.smallest_subnormal), math.nan), ir_type(x).dtype)
+    ulp = where(usable, ulp, edge)
+    return where(lt(x, 0), neg(ulp), ulp)
+
+
+# ---- rounding ----
+
+def trunc(x):
+    return where(lt(x, 0), ceil(x), floor(x)) if _is_float(x) else x
+
+
+def round_decimals(x, decimals=0):
+    """numpy's round: x * 10**d rounded half to even, then divided back (d < 0: divided
+    first). Integers with d < 0 round in float64, exact below 2**53."""
+    if decimals == 0:
+        return round_(x)
+    if not _is_float(x):
+        if decimals > 0:
+            return x
+        return astype(round_decimals(astype(x, "f64"), decimals), ir_type(x).dtype)
+    scale = 10.0 ** abs(decimals)
+    if decimals > 0:
+        return true_divide(round_(mul(x, scale)), scale)
+    return mul(round_(true_divide(x, scale)), scale)
+
+
+# ---- exponentials and logarithms ----
+
+def exp2(x):
+    return power(2.0, to_float(x))
+
+
+def _exact_at_powers(r, x, base):
+    """log_base x computed as r, made exact where x is a power of base (log2(8) is 3, as
+    numpy gives it); r - stop_gradient(r) keeps the derivative there."""
+    k = round_(E.stop_gradient(r))
+    exact = logical_and(eq(power(base, k), x), lt(abs_(k), INF))
+    return where(exact, add(k, sub(r, E.stop_gradient(r))), r)
+
+
+def log2(x):
+    x = to_float(x)
+    return _exact_at_powers(mul(log(x), LOG2E), x, 2.0)
+
+
+def log10(x):
+    x = to_float(x)
+    return _exact_at_powers(mul(log(x), LOG10E), x, 10.0)
+
+
+def _log_add(a, b, log1p_of_pow, unit):
+    """max + log(1 + base^-|a - b|); equal operands (infinities too) give max + log(2)."""
+    a, b = floats(a, b)
+    tie = eq(a, b)
+    gap = neg(abs_(_safe(logical_not(tie), sub(a, b), 0.0)))  # inf - inf is NaN
+    return add(maximum(a, b), where(tie, unit, log1p_of_pow(gap)))
+
+
+def logaddexp(a, b):
+    """log(exp(a) + exp(b)); the gradient at a == b (and at -inf, -inf) is 1/2 each."""
+    return _log_add(a, b, lambda d: log1p(exp(d)), LN2)
+
+
+def logaddexp2(a, b):
+    return _log_add(a, b, lambda d: mul(log1p(exp2(d)), LOG2E), 1.0)
+
+
+def hypot(a, b):
+    """sqrt(a^2 + b^2) scaled by max(|a|, |b|), so that squares cannot overflow; inf if either
+    is infinite (even with a NaN). Its gradient at (0, 0) is 0, as that of ops.norm."""
+    a, b = floats(a, b)
+    scale = maximum(abs_(a), abs_(b))
+    usable = logical_and(gt(scale, 0), lt(scale, INF))
+    s = _safe(usable, scale, 1.0)
+    an, bn = true_divide(a, s), true_divide(b, s)
+    r = mul(sqrt(add(mul(an, an), mul(bn, bn))), s)
+    r = where(usable, r, scale)
+    return where(logical_or(isinf(a), isinf(b)), INF, r)
+
+
+def cbrt(x):
+    """|x|^(1/3) with one Newton step (1/3 is not exact: pow alone is tens of ulps off for
+    large x), odd; the derivative at 0 is inf."""
+    def root(t):
+        y = power(t, 1.0 / 3.0)
+        good = logical_and(gt(y, 0), lt(y, INF))
+        ys = _safe(good, y, 1.0)
+        newton = sub(ys, true_divide(sub(mul(mul(ys, ys), ys), _safe(good, t, 1.0)),
+                                     mul(3.0, mul(ys, ys))))
+        return where(good, newton, y)
+    return _odd(root, to_float(x))
+
+
+# ---- hyperbolic ----
+
+def _hyperbolic(x, small, odd):
+    """small(x) below the tail; beyond it exp(|x|)/2 (with the sign of x if odd), computed as
+    h * (h / 2) with h = exp(|x|/2) so that it stays finite as far as the result does."""
+    x = to_float(x)
+    tail = gt(abs_(x), _HYPERBOLIC_TAIL)
+    h = exp(mul(abs_(_safe(tail, x, 1.0)), 0.5))
+    big = mul(h, mul(h, 0.5))
+    if odd:
+        big = where(lt(x, 0), neg(big), big)
+    return where(tail, big, small(_safe(logical_not(tail), x, 0.0)))
+
+
+def sinh(x):
+    # expm1(x) and expm1(-x) have opposite signs: their difference never cancels
+    return _hyperbolic(x, lambda t: mul(sub(expm1(t), expm1(neg(t))), 0.5), odd=True)
+
+
+def cosh(x):
+    return _hyperbolic(x, lambda t: mul(add(exp(t), exp(neg(t))), 0.5), odd=False)
+
+
+def arcsinh(x):
+    x = to_float(x)
+    limit = _LOG_TAIL[ir_type(x).dtype.name]
+
+    def positive(t):
+        tail = gt(t, limit)
+        ts = _safe(logical_not(tail), t, 0.0)
+        small = log1p(add(ts, true_divide(mul(ts, ts), add(sqrt(add(mul(ts, ts), 1.0)), 1.0))))
+        return where(tail, add(log(_safe(tail, t, 1.0)), LN2), small)
+    return _odd(positive, x)
+
+
+def arccosh(x):
+    """log1p(u + sqrt(2u + u^2)) with u = x - 1 (exact near 1); NaN below 1."""
+    x = to_float(x)
+    limit = _LOG_TAIL[ir_type(x).dtype.name]
+    tail = gt(x, limit)
+    inside = logical_and(ge(x, 1.0), logical_not(tail))
+    u = sub(_safe(inside, x, 2.0), 1.0)
+    small = log1p(add(u, sqrt(mul(u, add(u, 2.0)))))
+    out = where(tail, add(log(_safe(tail, x, 2.0)), LN2), small)
+    return where(logical_or(inside, tail), out, where(isnan(x), x, math.nan))
+
+
+def arctanh(x):
+    """log1p(2t / (1 - t)) / 2, odd: inf at 1, NaN beyond."""
+    return _odd(lambda t: mul(log1p(true_divide(mul(t, 2.0), sub(1.0, t))), 0.5), to_float(x))
+
+
+# ---- trigonometric ----
+
+def arctan2(y, x):
+    return E.atan2(*floats(y, x))
+
+
+def arctan(x):
+    x = to_float(x)
+    return E.atan2(x, add(E.zeros_like(x), 1.0))
+
+
+def arcsin(x):
+    """atan2(x, sqrt(1 - x) sqrt(1 + x)): accurate near +-1, where the gradient is inf (a
+    product of square roots, so that no factor 0 meets the inf of the other)."""
+    x = to_float(x)
+    return E.atan2(x, mul(sqrt(sub(1.0, x)), sqrt(add(1.0, x))))
+
+
+def arccos(x):
+    """2 atan2(sqrt(1 - x), sqrt(1 + x)): accurate near +-1, where the gradient is -inf."""
+    x = to_float(x)
+    return mul(E.atan2(sqrt(sub(1.0, x)), sqrt(add(1.0, x))), 2.0)
+
+
+def _times_ratio(x, num, den):
+    """x * (num / den) with the ratio computed in x's type, as numpy's loops do."""
+    x = to_float(x)
+    scalar = ir_type(x).dtype.numpy.type
+    return mul(x, float(scalar(num) / scalar(den)))
+
+
+def deg2rad(x):
+    return _times_ratio(x, math.pi, 180.0)
+
+
+def rad2deg(x):
+    return _times_ratio(x, 180.0, math.pi)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (numpy's formula: 0 is replaced by 1e-20); its gradient at 0
+    is 0, as the function is even."""
+    x = to_float(x)
+    y = mul(where(eq(x, 0), 1.0e-20, x), math.pi)
+    return true_divide(E.sin(y), y)
+
+
+# ---- values ----
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    """NaN -> nan, +-inf -> posinf/neginf (default: the largest finite values of the dtype)."""
+    if not _is_float(x):
+        return x
+    largest = float(np.finfo(ir_type(x).dtype.numpy).max)
+    x = where(isnan(x), nan, x)
+    x = where(eq(x, INF), largest if posinf is None else posinf, x)
+    return where(eq(x, -INF), -largest if neginf is None else neginf, x)
+
+
+def imag(x):
+    """The imaginary part of a real array: zeros of its dtype."""
+    t = ir_type(x)
+    return E.full(value=0, shape=t.shape, dtype=t.dtype.name)

@@ -1,0 +1,81 @@
+"""PyTorch's floating-point math beyond the basics (asin, sinh, atan2, hypot, logaddexp, erf,
+lgamma, ...) as Tensor methods with PyTorch's names and grad_fn names, on gradjit.ops."""
+from __future__ import annotations
+
+from gradjit import ops
+from gradjit.ops import special
+from gradjit.tensor.arith import apply, operand
+
+# method names -> (grad_fn name, function of the tensor)
+UNARY = {
+    ("asin", "arcsin"): ("AsinBackward0", ops.arcsin),
+    ("acos", "arccos"): ("AcosBackward0", ops.arccos),
+    ("atan", "arctan"): ("AtanBackward0", ops.arctan),
+    ("sinh",): ("SinhBackward0", ops.sinh), ("cosh",): ("CoshBackward0", ops.cosh),
+    ("asinh", "arcsinh"): ("AsinhBackward0", ops.arcsinh),
+    ("acosh", "arccosh"): ("AcoshBackward0", ops.arccosh),
+    ("atanh", "arctanh"): ("AtanhBackward0", ops.arctanh),
+    ("exp2",): ("Exp2Backward0", ops.exp2), ("log2",): ("Log2Backward0", ops.log2),
+    ("log10",): ("Log10Backward0", ops.log10), ("sinc",): ("SincBackward0", ops.sinc),
+    ("deg2rad",): ("Deg2RadBackward0", ops.deg2rad),
+    ("rad2deg",): ("Rad2DegBackward0", ops.rad2deg),
+    ("erf",): ("ErfBackward0", special.erf), ("erfc",): ("ErfcBackward0", special.erfc),
+    ("erfinv",): ("ErfinvBackward0", special.erfinv),
+    ("lgamma",): ("LgammaBackward0", special.gammaln),
+    ("digamma",): ("DigammaBackward0", special.digamma),
+    ("isinf",): ("IsinfBackward0", ops.isinf), ("signbit",): ("SignbitBackward0", ops.signbit),
+}
+BINARY = {
+    ("atan2", "arctan2"): ("Atan2Backward0", ops.arctan2),
+    ("logaddexp",): ("LogaddexpBackward0", ops.logaddexp),
+    ("logaddexp2",): ("Logaddexp2Backward0", ops.logaddexp2),
+    ("hypot",): ("HypotBackward0", ops.hypot), ("fmax",): ("FmaxBackward0", ops.fmax),
+    ("fmin",): ("FminBackward0", ops.fmin), ("heaviside",): ("HeavisideBackward0",
+                                                                ops.heaviside),
+    ("xlogy",): ("XlogyBackward0", special.xlogy),
+}
+
+
+def _unary(grad_fn, fn):
+    def method(self):
+        return apply(grad_fn, fn, self)
+    return method
+
+
+def _binary(grad_fn, fn):
+    def method(self, other):
+        return apply(grad_fn, fn, self, operand(other))
+    return method
+
+
+def _methods():
+    table = {}
+    for kind, rows in ((_unary, UNARY), (_binary, BINARY)):
+        for names, (grad_fn, fn) in rows.items():
+            table.update(dict.fromkeys(names, kind(grad_fn, fn)))
+    return table
+
+
+class UfuncMixin:
+    def copysign(self, other):
+        # PyTorch names the tensor-scalar form CopysignBackward1
+        scalar = not hasattr(other, "_edge")
+        return apply("CopysignBackward1" if scalar else "CopysignBackward0", ops.copysign, self,
+                     other if scalar else operand(other))
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return apply("NanToNumBackward0", ops.nan_to_num, self, nan, posinf, neginf)
+
+    def logit(self, eps=None):
+        """log(p / (1 - p)), p first clamped to [eps, 1 - eps] when eps is given."""
+        def logit(p):
+            return special.logit(p if eps is None else ops.clip(p, eps, 1 - eps))
+        return apply("LogitBackward0", logit, self)
+
+
+for _name, _method in _methods().items():
+    setattr(UfuncMixin, _name, _method)
+METHOD_NAMES = sorted(set(_methods()) | {"copysign", "nan_to_num", "logit"})
+# the methods PyTorch also has in place (x.asin_()); the rest (fmax, isinf, ...) it has not
+IN_PLACE = [n for n in METHOD_NAMES if n not in ("fmax", "fmin", "logaddexp", "logaddexp2",
+                                                 "isinf", "signbit")]
