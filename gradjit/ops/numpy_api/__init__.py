@@ -7,10 +7,10 @@ this module joins them and answers numpy's dispatch.
 """
 from __future__ import annotations
 
-from gradjit.ops.numpy_api import basics
+from gradjit.ops.numpy_api import basics, linalg
 
 UFUNCS = {**basics.UFUNCS}
-FUNCTIONS = {**basics.FUNCTIONS}
+FUNCTIONS = {**basics.FUNCTIONS, **linalg.FUNCTIONS}
 
 
 def numpy_name(func) -> str:
