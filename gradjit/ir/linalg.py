@@ -11,8 +11,10 @@ factorization (the signs of singular vectors chosen by one call match its U and 
 
 Gradients follow the published rules, written with primitives. Where a rule divides by the
 gap between two eigenvalues (or squared singular values), pairs equal to within rounding are
-masked to 0: the gradient is then exact for functions invariant to the choice of basis of a
-degenerate eigenspace (sums of eigenvalues, U diag(s) Vh, projectors) and finite elsewhere.
+masked to 0 (never inf or NaN). At a repeated eigenvalue the gradient is then exact for
+functions of the eigenvalues (sums, norms from singular values) and of a degenerate eigenspace
+through its projector; other functions of the vectors there (U diag(s) Vh itself) get a finite
+gradient that leaves out the 0/0 limit of the rotations inside the eigenspace.
 """
 from __future__ import annotations
 
@@ -33,8 +35,10 @@ def _prim(name, rule, evaluate, vjp, params=()):
 # ---- packing several results into one ----
 
 def pack(parts, batch) -> np.ndarray:
-    """numpy: each part reshaped to batch + (-1,), concatenated along the last axis."""
-    return np.concatenate([np.reshape(p, tuple(batch) + (-1,)) for p in parts], axis=-1)
+    """numpy: each part flattened per matrix, concatenated along the last axis."""
+    batch = tuple(batch)
+    return np.concatenate([np.reshape(p, batch + (math.prod(np.shape(p)[len(batch):]),))
+                           for p in parts], axis=-1)
 
 
 def _packed_type(batch, shapes, dt) -> TensorType:

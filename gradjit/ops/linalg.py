@@ -228,8 +228,8 @@ def matrix_norm_svd(x, ord, axis=(-2, -1), keepdims=False):
 def lstsq(a, b, rcond=None):
     """(x, residuals, rank, s) as numpy gives them for a 2-d a and b of 1 or 2 dimensions;
     x = pinv(a) b with singular values at most rcond * max(s) dropped (default
-    eps * max(M, N)). The residuals exist when a has full column rank and M > N: whether it
-    does is decided when tracing (a guard)."""
+    float64's eps * max(M, N)). The residuals exist when a has full column rank and M > N:
+    whether it does is decided when tracing (a guard)."""
     a = matrices(a, exact_rank=True)
     a, b = _float(a, b)
     sb = ir_type(b).shape
@@ -238,7 +238,8 @@ def lstsq(a, b, rcond=None):
     m, n = ir_type(a).shape
     if sb[0] != m:
         raise LinAlgError("Incompatible dimensions")
-    rcond = np.finfo(ir_type(a).dtype.numpy).eps * max(m, n) if rcond is None else rcond
+    # numpy solves in float64 whatever the input, and its default cut-off is float64's.
+    rcond = np.finfo(np.float64).eps * max(m, n) if rcond is None else rcond
     b2 = reshape(b, (m, 1)) if len(sb) == 1 else b
     if min(m, n) == 0:
         x = E.full(value=0.0, shape=(n, ir_type(b2).shape[1]), dtype=ir_type(a).dtype.name)
