@@ -9,8 +9,8 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import linalg as L
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, amax, amin, expand_dims, exp, gt, mul, reshape, squeeze,
-                               sum_, transpose, true_divide, where)
+from gradjit.ops.array import (add, amax, amin, exp, expand_dims, gt, maximum, mul, reshape,
+                               squeeze, sum_, transpose, true_divide, where)
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, default_float, result_type
 
 LinAlgError = np.linalg.LinAlgError
@@ -49,13 +49,13 @@ def eye_like(a):
 
 # ---- solves and inverses ----
 
-def solve(a, b):
-    """numpy 2's rule: b is a vector (M,) when 1-d, else a stack (..., M, K); batch axes
-    broadcast."""
+def solve(a, b, vector=None):
+    """a x = b, batch axes broadcast. b is a vector (..., M) or a stack (..., M, K): by numpy
+    2's rule (a vector when 1-d) unless `vector` says."""
     a = matrices(a, square=True)
     a, b = _float(a, b)
     sa, sb = ir_type(a).shape, ir_type(b).shape
-    vector = len(sb) == 1
+    vector = len(sb) == 1 if vector is None else vector
     b2 = reshape(b, sb + (1,)) if vector else b
     sb2 = ir_type(b2).shape
     if sb2[-2] != sa[-1]:
@@ -64,6 +64,19 @@ def solve(a, b):
     batch = broadcast_shapes(sa[:-2], sb2[:-2])
     x = L.solve(broadcast(a, batch + sa[-2:]), broadcast(b2, batch + sb2[-2:]))
     return reshape(x, batch + sa[-1:]) if vector else x
+
+
+def symmetric_gradient(a):
+    """a itself, with the gradient reaching it symmetrized: PyTorch's rule for functions that
+    read one triangle of a symmetric matrix (eigh, cholesky)."""
+    sym = mul(add(a, mT(a)), 0.5)
+    return add(E.stop_gradient(a), E.sub(sym, E.stop_gradient(sym)))
+
+
+def lower_symmetric_value(a):
+    """The symmetric matrix the lower triangle of a stands for, with the gradient reaching
+    a unchanged (PyTorch's hermitian=True functions)."""
+    return add(E.stop_gradient(_lower_symmetric(a)), E.sub(a, E.stop_gradient(a)))
 
 
 def inv(a):
@@ -160,14 +173,22 @@ def qr(a, mode="reduced"):
 
 # ---- built on the SVD ----
 
-def _last_axis_scale(s, rcond):
-    """rcond * max(s) along the last axis, kept as an axis for broadcasting."""
-    return mul(amax(s, -1, keepdims=True), rcond)
+def _cutoff(s, rtol, atol=0.0):
+    """max(atol, rtol * max(s)) along the last axis, kept as an axis for broadcasting;
+    rtol and atol are numbers or arrays over the batch axes."""
+    def per_batch(x):
+        if isinstance(x, (int, float, np.generic)):
+            return float(x)
+        return expand_dims(astype(x, ir_type(s).dtype), -1)
+    scaled = mul(amax(s, -1, keepdims=True), per_batch(rtol))
+    return scaled if isinstance(atol, (int, float)) and atol == 0 else \
+        maximum(scaled, per_batch(atol))
 
 
-def pinv(a, rcond=1e-15, hermitian=False):
-    """V diag(1/s) U^T, singular values at most rcond * max(s) taken as 0; the gradient is
-    the SVD's (exact where the kept singular values are distinct from the dropped ones)."""
+def pinv(a, rcond=1e-15, hermitian=False, atol=0.0):
+    """V diag(1/s) U^T, singular values at most max(atol, rcond * max(s)) taken as 0; the
+    gradient is the SVD's (exact where the kept singular values are distinct from the
+    dropped ones)."""
     a = matrices(a)
     if hermitian:
         a = _lower_symmetric(matrices(a, square=True))
@@ -175,26 +196,25 @@ def pinv(a, rcond=1e-15, hermitian=False):
     if m == 0 or n == 0:
         return transpose(a, tuple(range(ir_type(a).rank - 2)) + (-1, -2))
     u, s, vh = svd(a, full_matrices=False)
-    keep = gt(s, _last_axis_scale(s, astype(rcond, ir_type(s).dtype)))
+    keep = gt(s, _cutoff(s, rcond, atol))
     inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
     return S.matmul(mT(vh), mul(expand_dims(inverse, -1), mT(u)))
 
 
-def matrix_rank(a, tol=None, hermitian=False, rtol=None):
-    """The number of singular values above tol (default: max(s) * max(M, N) * eps)."""
+def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):
+    """The number of singular values above max(atol, rtol * max(s)); rtol defaults to
+    max(M, N) * eps. Below two dimensions: whether any element is nonzero (numpy)."""
     t = ir_type(a)
     if t.rank < 2:
+        if not t.size:
+            return 0
         return astype(E.logical_not(S.reduce_min(E.eq(a, E.zeros_like(a)),
                                                  axes=tuple(range(t.rank)), keepdims=False)),
-                      "i64") if t.size else 0
+                      "i64")
     s = svdvals(a, hermitian)
-    if tol is None:
-        rtol = max(t.shape[-2:]) * np.finfo(ir_type(s).dtype.numpy).eps if rtol is None \
-            else expand_dims(rtol, -1)
-        limit = mul(amax(s, -1, keepdims=True), rtol)
-    else:
-        limit = expand_dims(tol, -1)
-    return sum_(astype(gt(s, limit), "i64"), -1)
+    if rtol is None:
+        rtol = max(t.shape[-2:]) * np.finfo(ir_type(s).dtype.numpy).eps
+    return sum_(astype(gt(s, _cutoff(s, rtol, atol)), "i64"), -1)
 
 
 def cond(x, p=None):
@@ -247,7 +267,7 @@ def lstsq(a, b, rcond=None):
         rank = np.int32(0)
     else:
         u, s, vh = svd(a, full_matrices=False)
-        keep = gt(s, _last_axis_scale(s, rcond))
+        keep = gt(s, _cutoff(s, rcond))
         inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
         x = S.matmul(mT(vh), mul(expand_dims(inverse, -1), S.matmul(mT(u), b2)))
         rank = astype(sum_(astype(keep, "i64")), "i32")

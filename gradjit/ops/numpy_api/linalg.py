@@ -50,12 +50,19 @@ def _pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     return linalg.pinv(a, rcond, hermitian)
 
 
+def _matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    # numpy: an absolute tol replaces the relative one
+    if tol is not None:
+        return linalg.matrix_rank(A, atol=tol, rtol=0.0, hermitian=hermitian)
+    return linalg.matrix_rank(A, rtol=rtol, hermitian=hermitian)
+
+
 FUNCTIONS = {
     np.linalg.inv: linalg.inv, np.linalg.solve: linalg.solve, np.linalg.det: linalg.det,
     np.linalg.slogdet: _slogdet, np.linalg.cholesky: _cholesky, np.linalg.qr: _qr,
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: linalg.eigvalsh, np.linalg.svd: _svd,
     np.linalg.svdvals: lambda x, /: linalg.svdvals(x), np.linalg.pinv: _pinv,
-    np.linalg.lstsq: linalg.lstsq, np.linalg.matrix_rank: linalg.matrix_rank,
+    np.linalg.lstsq: linalg.lstsq, np.linalg.matrix_rank: _matrix_rank,
     np.linalg.cond: linalg.cond, np.linalg.tensorinv: linalg.tensorinv,
     np.linalg.tensorsolve: linalg.tensorsolve,
 }
