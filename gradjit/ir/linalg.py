@@ -66,7 +66,7 @@ def mT(x):
     return S.transpose(x, perm=tuple(range(rank - 2)) + (rank - 1, rank - 2))
 
 
-def _grid(x):
+def grid(x):
     """Row and column indices shaped like the matrix stack x."""
     t = ir_type(x)
     return (S.iota(shape=t.shape, dtype="i64", axis=t.rank - 2),
@@ -94,12 +94,12 @@ def _diag_embed(v):
     n = ir_type(v).shape[-1]
     square = S.broadcast_to(S.reshape(v, shape=ir_type(v).shape[:-1] + (1, n)),
                             shape=ir_type(v).shape[:-1] + (n, n))
-    i, j = _grid(square)
+    i, j = grid(square)
     return E.where(E.eq(i, j), square, _zero(square))
 
 
-def _eye_like(x):
-    i, j = _grid(x)
+def eye_like(x):
+    i, j = grid(x)
     return E.cast(E.eq(i, j), dtype=ir_type(x).dtype.name)
 
 
@@ -132,7 +132,7 @@ def fold(sym, upper):
     """The gradient of a function reading one triangle of its operand (numpy's eigh and
     cholesky), from its gradient `sym` with respect to the symmetric matrix it stands for:
     an off-diagonal entry of the triangle counts for both places."""
-    i, j = _grid(sym)
+    i, j = grid(sym)
     strict = E.lt(i, j) if upper else E.gt(i, j)
     return E.where(strict, E.add(sym, mT(sym)), E.where(E.eq(i, j), sym, _zero(sym)))
 
@@ -185,7 +185,7 @@ def _triangular_solve_eval(a, b, *, lower, unit):
 def _triangular_solve_vjp(g, x, a, b, *, lower, unit):
     gb = triangular_solve(mT(a), g, lower=not lower, unit=unit)
     ga = E.neg(S.matmul(gb, mT(x)))
-    i, j = _grid(ga)
+    i, j = grid(ga)
     keep = (E.gt if unit else E.ge)(i, j) if lower else (E.lt if unit else E.le)(i, j)
     return E.where(keep, ga, _zero(ga)), gb
 
@@ -200,7 +200,7 @@ def _cholesky_vjp(g, lower_factor, a):
     # Murray (2016): A-bar = L^-T phi(L^T g) L^-1, phi taking the lower triangle with half
     # the diagonal; the symmetric part is the gradient with respect to the symmetric matrix.
     inner = S.matmul(mT(lower_factor), g)
-    i, j = _grid(inner)
+    i, j = grid(inner)
     phi = E.where(E.gt(i, j), inner, E.where(E.eq(i, j), E.mul(inner, 0.5), _zero(inner)))
     left = triangular_solve(mT(lower_factor), phi, lower=False, unit=False)
     both = mT(triangular_solve(mT(lower_factor), mT(left), lower=False, unit=False))
@@ -223,7 +223,7 @@ def _slogdet_vjp(g, y, a):
     _, g_log = unpack(g, ((), ()))
     t = ir_type(a)
     scale = S.broadcast_to(S.reshape(g_log, shape=t.shape[:-2] + (1, 1)), shape=t.shape)
-    return (E.mul(scale, solve(mT(a), _eye_like(a))),)
+    return (E.mul(scale, solve(mT(a), eye_like(a))),)
 
 
 slogdet = _prim("slogdet", _slogdet_rule,
@@ -319,7 +319,7 @@ def _qr_rule(a, *, complete):
 def _qr_tall_vjp(q, r, gq, gr):
     """A = QR with M >= N (R square): gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q."""
     mid = E.sub(S.matmul(r, mT(gr)), S.matmul(mT(gq), q))
-    i, j = _grid(mid)
+    i, j = grid(mid)
     b = E.add(gq, S.matmul(q, E.where(E.ge(i, j), mid, mT(mid))))
     return mT(triangular_solve(r, mT(b), lower=False, unit=False))
 

@@ -39,12 +39,8 @@ def matrices(a, square=False, exact_rank=False):
 def _lower_symmetric(a, upper=False):
     """The symmetric matrix that one triangle of a stands for (what LAPACK's symmetric
     routines read)."""
-    i, j = L._grid(a)
+    i, j = L.grid(a)
     return E.where((E.le if upper else E.ge)(i, j), a, mT(a))
-
-
-def eye_like(a):
-    return L._eye_like(a)
 
 
 # ---- solves and inverses ----
@@ -81,7 +77,7 @@ def lower_symmetric_value(a):
 
 def inv(a):
     a = matrices(a, square=True)
-    return L.solve(a, eye_like(a))
+    return L.solve(a, L.eye_like(a))
 
 
 def solve_triangular(a, b, lower=True, left=True, unit=False):
@@ -185,6 +181,14 @@ def _cutoff(s, rtol, atol=0.0):
         maximum(scaled, per_batch(atol))
 
 
+def _pseudo_inverse(a, rtol, atol=0.0):
+    """(V diag(1/s) U^T, s, which s are kept) for a float stack a with no empty axis."""
+    u, s, vh = svd(a, full_matrices=False)
+    keep = gt(s, _cutoff(s, rtol, atol))
+    inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
+    return S.matmul(mT(vh), mul(expand_dims(inverse, -1), mT(u))), s, keep
+
+
 def pinv(a, rcond=1e-15, hermitian=False, atol=0.0):
     """V diag(1/s) U^T, singular values at most max(atol, rcond * max(s)) taken as 0; the
     gradient is the SVD's (exact where the kept singular values are distinct from the
@@ -195,10 +199,7 @@ def pinv(a, rcond=1e-15, hermitian=False, atol=0.0):
     m, n = ir_type(a).shape[-2:]
     if m == 0 or n == 0:
         return transpose(a, tuple(range(ir_type(a).rank - 2)) + (-1, -2))
-    u, s, vh = svd(a, full_matrices=False)
-    keep = gt(s, _cutoff(s, rcond, atol))
-    inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
-    return S.matmul(mT(vh), mul(expand_dims(inverse, -1), mT(u)))
+    return _pseudo_inverse(a, rcond, atol)[0]
 
 
 def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):
@@ -219,7 +220,7 @@ def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):
 
 def cond(x, p=None):
     """max(s) / min(s) (p None or 2) or its inverse (p -2)."""
-    s = svdvals(matrices(x, square=True))
+    s = svdvals(matrices(x))
     if p not in (None, 2, -2):
         raise TypeError(f"np.linalg.cond(p={p!r}) is not supported when tracing; supported "
                         "are p=None, 2 and -2")
@@ -261,19 +262,17 @@ def lstsq(a, b, rcond=None):
     # numpy solves in float64 whatever the input, and its default cut-off is float64's.
     rcond = np.finfo(np.float64).eps * max(m, n) if rcond is None else rcond
     b2 = reshape(b, (m, 1)) if len(sb) == 1 else b
+    dt = ir_type(a).dtype.name
     if min(m, n) == 0:
-        x = E.full(value=0.0, shape=(n, ir_type(b2).shape[1]), dtype=ir_type(a).dtype.name)
-        s = E.full(value=0.0, shape=(0,), dtype=ir_type(a).dtype.name)
-        rank = np.int32(0)
+        x = E.full(value=0.0, shape=(n, ir_type(b2).shape[1]), dtype=dt)
+        s, rank = E.full(value=0.0, shape=(0,), dtype=dt), np.int32(0)
     else:
-        u, s, vh = svd(a, full_matrices=False)
-        keep = gt(s, _cutoff(s, rcond))
-        inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
-        x = S.matmul(mT(vh), mul(expand_dims(inverse, -1), S.matmul(mT(u), b2)))
+        inverse, s, keep = _pseudo_inverse(a, rcond)
+        x = S.matmul(inverse, b2)
         rank = astype(sum_(astype(keep, "i64")), "i32")
-    residuals = E.full(value=0.0, shape=(0,), dtype=ir_type(a).dtype.name)
-    if m > n and n and bool(E.eq(rank, n)):
-        error = add(S.matmul(a, x), mul(b2, -1.0))
+    residuals = E.full(value=0.0, shape=(0,), dtype=dt)
+    if m > n and bool(E.eq(rank, n)):  # full column rank (an empty a counts as one)
+        error = add(S.matmul(a, x), mul(b2, -1.0)) if n else b2
         residuals = sum_(mul(error, error), 0)
     return (squeeze(x, -1) if len(sb) == 1 else x), residuals, rank, s
 
