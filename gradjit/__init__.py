@@ -14,7 +14,7 @@ from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,
                                       manual_seed, ones, ones_like, rand, rand_like, randint,
                                       randn, randn_like, tensor, zeros, zeros_like)
 from gradjit.tensor.functions import *  # noqa: F401,F403
-from gradjit.tensor.linalg import det, inverse, logdet  # noqa: F401
+from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
 from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401
                                       set_grad_enabled)

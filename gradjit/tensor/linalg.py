@@ -221,11 +221,25 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return linalg_lstsq(solution, residuals, rank, values)
 
 
+def pinverse(input, rcond=1e-15):
+    """torch.pinverse: pinv with a relative cut-off."""
+    return pinv(input, rtol=rcond)
+
+
+class LinalgMixin:
+    """The linear-algebra methods of Tensor."""
+
+    det, inverse, logdet, pinverse = det, inverse, logdet, pinverse
+
+    def slogdet(self):
+        return torch_slogdet(self)
+
+
 def _empty(n, dtype):
     from gradjit.tensor.factories import empty
     return empty(n, dtype=dtype)
 
 
 __all__ = ["LinAlgError", "cholesky", "det", "eigh", "eigvalsh", "inv", "inverse", "logdet",
-           "lstsq", "matrix_rank", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd",
-           "svdvals"]
+           "lstsq", "matrix_rank", "pinv", "pinverse", "qr", "slogdet", "solve",
+           "solve_triangular", "svd", "svdvals"]

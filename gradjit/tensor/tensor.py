@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
+from gradjit.tensor.linalg import LinalgMixin
 from gradjit.tensor.shape import ShapeMixin
 
 
@@ -14,7 +15,7 @@ def _inplace(name, grad_fn=None, write=True):
     return method
 
 
-class Tensor(ArithMixin, ShapeMixin, TensorBase):
+class Tensor(ArithMixin, ShapeMixin, LinalgMixin, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

@@ -68,6 +68,9 @@ CASES = {
                  "AddBackward0"),
     "svdvals": (lambda t, a: t.linalg.svdvals(a), [normal(2, 3, 4)], "LinalgSvdBackward0"),
     "pinv": (lambda t, a: t.linalg.pinv(a), [normal(2, 4, 3)], "LinalgPinvBackward0"),
+    "pinverse": (lambda t, a: t.pinverse(a, rcond=0.1), [normal(3, 4)], "LinalgPinvBackward0"),
+    "methods": (lambda t, a: a.det() + a.inverse().sum() + a.slogdet()[1] + a.pinverse().sum()
+                + a.logdet(), [spd((3, 3))], "AddBackward0"),
     "pinv-hermitian": (lambda t, a: t.linalg.pinv(a, hermitian=True), [spd((3, 3))],
                        "LinalgPinvBackward0"),
     "lstsq": (lambda t, a, b: t.linalg.lstsq(a, b).solution, [normal(2, 5, 3), normal(2, 5, 2)],
