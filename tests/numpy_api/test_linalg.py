@@ -282,6 +282,19 @@ def test_gradient_matches_central_differences(name):
     check_grad(fn, *args, argnums=tuple(range(len(args))) if len(args) > 1 else 0)
 
 
+@pytest.mark.parametrize("name", ["logdet", "eigvalsh", "cholesky", "svd", "qr"])
+def test_second_derivatives(name):
+    """The gradient rules are written with primitives, so they differentiate again."""
+    w = rng.uniform(0.5, 1.5, (3, 3))
+    fn = {"logdet": lambda a: np.linalg.slogdet(a)[1],
+          "eigvalsh": lambda a: (np.linalg.eigvalsh(a) ** 3).sum(),
+          "cholesky": lambda a: (np.linalg.cholesky(a) ** 2 * w).sum(),
+          "svd": lambda a: (np.linalg.svd(a)[0] ** 2 * w).sum(),
+          "qr": lambda a: (np.linalg.qr(a)[1] ** 2 * w).sum()}[name]
+    check_grad(lambda a: (gradjit.grad(fn, backend="interpreter")(a) * w).sum(), spd((3, 3)),
+               backends=("cpu",), rtol=1e-5, atol=1e-7, eps=1e-5)
+
+
 def test_degenerate_spectra_give_exact_or_finite_gradients():
     """At repeated eigenvalues / singular values the gaps are masked: functions of the
     spectrum, and of degenerate eigenspaces through their projectors, get their exact
