@@ -3,16 +3,14 @@ determinants and factorizations on the LAPACK-backed primitives of gradjit.ir.li
 functions built from them (pinv, lstsq, matrix_rank, cond, norms by singular values)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import linalg as L
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, amax, amin, exp, expand_dims, gt, logical_and, matmul,
-                               maximum, mul, reshape, squeeze, sum_, transpose, true_divide, where)
+from gradjit.ops.array import (add, amax, amin, exp, expand_dims, gt, maximum, mul, reshape,
+                               squeeze, sum_, transpose, true_divide, where)
 from gradjit.ops.indexing import getitem
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, default_float, result_type
 
@@ -305,7 +303,7 @@ def tensorsolve(a, b, axes=None):
     return reshape(solve(reshape(a, (count, count)), reshape(b, (count,))), solved)
 
 
-# ---- products and views of numpy 2's linalg namespace ----
+# ---- views of numpy 2's linalg namespace ----
 
 def matrix_transpose(x):
     if ir_type(x).rank < 2:
@@ -328,65 +326,3 @@ def diagonal(x, offset=0):
 def trace(x, offset=0, dtype=None):
     """The sum of the diagonal; integers sum in int64 as numpy's sum does."""
     return sum_(diagonal(x, offset), -1, dtype=dtype)
-
-
-def outer(a, b):
-    if ir_type(a).rank != 1 or ir_type(b).rank != 1:
-        raise ValueError(f"Input arrays must be one-dimensional, but they are "
-                         f"x1.ndim={ir_type(a).rank} and x2.ndim={ir_type(b).rank}.")
-    column, row = reshape(a, (-1, 1)), reshape(b, (1, -1))
-    return logical_and(column, row) if result_type(a, b).is_bool else mul(column, row)
-
-
-def vecdot(a, b, axis=-1):
-    """sum(a * b) along axis, in the operands' common type (bools: any(a & b))."""
-    sa, sb = ir_type(a).shape, ir_type(b).shape
-    if not -min(len(sa), len(sb)) <= axis < 0 or sa[axis] != sb[axis]:  # no broadcasting there
-        raise ValueError(f"vecdot: the operands {sa} and {sb} differ along axis {axis}")
-    dt = result_type(a, b)
-    if dt.is_bool:
-        return gt(sum_(astype(logical_and(a, b), "i64"), axis), 0)
-    return astype(sum_(mul(astype(a, dt), astype(b, dt)), axis), dt)
-
-
-def multi_dot(arrays):
-    """The product of a chain of matrices (the first and last may be vectors), multiplied
-    in the order that costs fewest scalar products, as numpy chooses it."""
-    arrays = list(arrays)
-    if len(arrays) < 2:
-        raise ValueError("Expecting at least two arrays.")
-    if len(arrays) == 2:
-        return matmul(*arrays)
-    first, last = ir_type(arrays[0]).rank, ir_type(arrays[-1]).rank
-    chain = ([reshape(arrays[0], (1, -1))] if first == 1 else arrays[:1]) + arrays[1:-1] + \
-        ([reshape(arrays[-1], (-1, 1))] if last == 1 else arrays[-1:])
-    for x in chain:
-        if ir_type(x).rank != 2:
-            raise LinAlgError(f"{ir_type(x).rank}-dimensional array given. Array must be "
-                              "two-dimensional")
-    split = _chain_order([ir_type(x).shape[0] for x in chain] + [ir_type(chain[-1]).shape[1]])
-
-    def product(i, j):
-        return chain[i] if i == j else matmul(product(i, split[i][j]),
-                                              product(split[i][j] + 1, j))
-    out = product(0, len(chain) - 1)
-    if first == 1 or last == 1:
-        out = reshape(out, (-1,)) if first != last else reshape(out, ())
-    return out
-
-
-def _chain_order(p):
-    """Cormen's dynamic programme: split[i][j] is where the product of matrices i..j splits
-    (the first of the cheapest splits, as numpy takes it)."""
-    n = len(p) - 1
-    cost = [[0.0] * n for _ in range(n)]
-    split = [[0] * n for _ in range(n)]
-    for length in range(1, n):
-        for i in range(n - length):
-            j = i + length
-            cost[i][j] = math.inf
-            for k in range(i, j):
-                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
-                if q < cost[i][j]:
-                    cost[i][j], split[i][j] = q, k
-    return split

@@ -6,7 +6,6 @@ import numpy as np
 from numpy.linalg import _linalg as numpy_linalg
 
 from gradjit.ir.primitive import ir_type
-from gradjit import ops
 from gradjit.ops import linalg
 
 _NO_VALUE = np._NoValue
@@ -69,8 +68,4 @@ FUNCTIONS = {
     np.linalg.matrix_transpose: lambda x, /: linalg.matrix_transpose(x),
     np.linalg.diagonal: lambda x, /, *, offset=0: linalg.diagonal(x, offset),
     np.linalg.trace: lambda x, /, *, offset=0, dtype=None: linalg.trace(x, offset, dtype),
-    np.linalg.outer: lambda x1, x2, /: linalg.outer(x1, x2),
-    np.linalg.vecdot: lambda x1, x2, /, *, axis=-1: linalg.vecdot(x1, x2, axis),
-    np.linalg.matmul: lambda x1, x2, /: ops.matmul(x1, x2),
-    np.linalg.multi_dot: lambda arrays, *, out=None: linalg.multi_dot(arrays),
 }
