@@ -1,4 +1,5 @@
 """torch.linalg: linear algebra on Tensors."""
-from gradjit.tensor.linalg import (LinAlgError, cholesky, det, eigh, eigvalsh,  # noqa: F401
-                                   inv, lstsq, matrix_rank, pinv, qr, slogdet, solve,
-                                   solve_triangular, svd, svdvals)
+from gradjit.tensor.linalg import (LinAlgError, cholesky, cond, det, diagonal,  # noqa: F401
+                                   eigh, eigvalsh, inv, lstsq, matrix_rank, pinv, qr, slogdet,
+                                   solve, solve_triangular, svd, svdvals, tensorinv,
+                                   tensorsolve)

@@ -221,6 +221,31 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return linalg_lstsq(solution, residuals, rank, values)
 
 
+def cond(A, p=None):
+    """The 2-norm condition number s_max / s_min (p None or 2) or its inverse (p -2)."""
+    A = _matrices("linalg.cond", A, square=False)
+    if p not in (None, 2, -2):
+        raise NotImplementedError(f"linalg.cond(p={p!r}) is not supported; p=None, 2 and -2 "
+                                  "are")
+    return apply("SqueezeBackward1", L.cond, A, p)
+
+
+def tensorinv(A, ind=2):
+    return apply("ReshapeAliasBackward0", L.tensorinv, operand(A), ind)
+
+
+def tensorsolve(A, B, dims=None):
+    return apply("ViewBackward0", L.tensorsolve, operand(A), operand(B), dims)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    A = operand(A)
+    rank = A.dim()
+    rest = [d for d in range(rank) if d not in (dim1 % rank, dim2 % rank)]
+    return apply("DiagonalBackward0", lambda a: L.diagonal(
+        ops.transpose(a, rest + [dim1 % rank, dim2 % rank]), offset), A)
+
+
 def pinverse(input, rcond=1e-15):
     """torch.pinverse: pinv with a relative cut-off."""
     return pinv(input, rtol=rcond)
@@ -240,6 +265,6 @@ def _empty(n, dtype):
     return empty(n, dtype=dtype)
 
 
-__all__ = ["LinAlgError", "cholesky", "det", "eigh", "eigvalsh", "inv", "inverse", "logdet",
-           "lstsq", "matrix_rank", "pinv", "pinverse", "qr", "slogdet", "solve",
-           "solve_triangular", "svd", "svdvals"]
+__all__ = ["LinAlgError", "cholesky", "cond", "det", "diagonal", "eigh", "eigvalsh", "inv",
+           "inverse", "logdet", "lstsq", "matrix_rank", "pinv", "pinverse", "qr", "slogdet",
+           "solve", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve"]

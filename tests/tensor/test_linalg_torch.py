@@ -71,6 +71,16 @@ CASES = {
     "pinverse": (lambda t, a: t.pinverse(a, rcond=0.1), [normal(3, 4)], "LinalgPinvBackward0"),
     "methods": (lambda t, a: a.det() + a.inverse().sum() + a.slogdet()[1] + a.pinverse().sum()
                 + a.logdet(), [spd((3, 3))], "AddBackward0"),
+    "cond": (lambda t, a: t.linalg.cond(a), [normal(2, 3, 4)], "SqueezeBackward1"),
+    "cond-inverse": (lambda t, a: t.linalg.cond(a, -2), [normal(3, 3)], "SqueezeBackward1"),
+    "tensorinv": (lambda t, a: t.linalg.tensorinv(a, ind=1), [np.eye(6).reshape(6, 2, 3)
+                                                              + 0.1 * normal(6, 2, 3)],
+                  "ReshapeAliasBackward0"),
+    "tensorsolve": (lambda t, a, b: t.linalg.tensorsolve(a, b), [np.eye(6).reshape(2, 3, 6)
+                                                                 + 0.1 * normal(2, 3, 6),
+                                                                 normal(2, 3)], "ViewBackward0"),
+    "diagonal": (lambda t, a: t.linalg.diagonal(a, offset=1, dim1=0, dim2=2), [normal(3, 2, 4)],
+                 "DiagonalBackward0"),
     "pinv-hermitian": (lambda t, a: t.linalg.pinv(a, hermitian=True), [spd((3, 3))],
                        "LinalgPinvBackward0"),
     "lstsq": (lambda t, a, b: t.linalg.lstsq(a, b).solution, [normal(2, 5, 3), normal(2, 5, 2)],
@@ -81,7 +91,7 @@ CASES = {
 def _run(lib, fn, arrays):
     tensors = [lib.tensor(a, requires_grad=True) for a in arrays]
     out = fn(lib, *tensors)
-    out.backward(lib.tensor(W.ravel()[:out.numel()].reshape(tuple(out.shape))))
+    out.backward(lib.tensor(np.resize(W, tuple(out.shape))))
     return out, [t.grad for t in tensors]
 
 
@@ -170,6 +180,11 @@ def test_errors_are_pytorchs(name):
         with pytest.raises(error, match=message):
             call(lib)
     assert issubclass(gradjit.linalg.LinAlgError, RuntimeError)
+
+
+def test_cond_of_other_orders_is_not_supported():
+    with pytest.raises(NotImplementedError, match="linalg.cond\\(p=1\\) is not supported"):
+        gradjit.linalg.cond(gradjit.eye(2), 1)
 
 
 def test_compiled_torch_code():
