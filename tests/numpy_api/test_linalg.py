@@ -263,6 +263,19 @@ def test_gradient_matches_central_differences(name):
     check_grad(fn, *args, argnums=tuple(range(len(args))) if len(args) > 1 else 0)
 
 
+@pytest.mark.parametrize("shape", [(0, 3, 3), (2, 0, 0), (2, 0, 3), (2, 3, 0)])
+def test_gradients_of_empty_stacks_are_empty(shape):
+    square = shape[-1] == shape[-2]
+    fns = [lambda a: sum((p * p).sum() for p in np.linalg.svd(a)),
+           lambda a: sum((p * p).sum() for p in np.linalg.qr(a)), lambda a: np.linalg.pinv(a)]
+    fns += [lambda a: (np.linalg.eigh(a)[1] ** 2).sum(), lambda a: np.linalg.inv(a),
+            lambda a: np.linalg.det(a), lambda a: np.linalg.cholesky(a)] if square else []
+    for fn in fns:
+        for backend in BACKENDS:
+            g = gradjit.grad(lambda a: np.sum(fn(a)), backend=backend)(np.zeros(shape))
+            assert g.shape == shape
+
+
 @pytest.mark.parametrize("name", ["logdet", "eigvalsh", "cholesky", "svd", "qr"])
 def test_second_derivatives(name):
     """The gradient rules are written with primitives, so they differentiate again."""
