@@ -291,6 +291,7 @@ RULES = {
     "argsort": lambda a, p, t: f"np.argsort({a[0]}, axis={p['axis']}, kind='stable')",
     "solve": _call("np.linalg.solve"), "cholesky": _call("np.linalg.cholesky"),
     "triangular_solve": _triangular_solve,
+    "det": _call("np.linalg.det"),
     "slogdet": _packed(lambda a, p: f"np.linalg.slogdet({a[0]})"),
     "eigh": _packed(lambda a, p: f"np.linalg.eigh({a[0]}, UPLO={'U' if p['upper'] else 'L'!r})"),
     "svd": _packed(lambda a, p: f"np.linalg.svd({a[0]}, full_matrices={p['full_matrices']})"),

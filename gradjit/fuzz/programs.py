@@ -301,7 +301,7 @@ def _sort(gen):
 # values) at least 1 apart, so each factorization is smooth in t.
 _BASE = np.diag([4.0, 7.0, 11.0]) + 0.5 * (np.ones((3, 3)) - np.eye(3))
 _DIRECTION = np.array([[0.3, -0.2, 0.1], [-0.2, -0.4, 0.2], [0.1, 0.2, 0.3]])
-LINALG = ("solve", "triangular_solve", "cholesky", "slogdet", "eigh", "svd", "qr")
+LINALG = ("solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr")
 
 
 def _linalg(gen):
@@ -321,6 +321,7 @@ def _linalg(gen):
            "triangular_solve": lambda: linalg.triangular_solve(a, rhs, lower=flag,
                                                                unit=gen.draw(st.booleans())),
            "cholesky": lambda: linalg.cholesky(a), "slogdet": lambda: linalg.slogdet(a),
+           "det": lambda: linalg.det(a),
            "eigh": lambda: linalg.eigh(a, upper=flag),
            "svd": lambda: linalg.svd(a, full_matrices=flag),
            "qr": lambda: linalg.qr(a, complete=flag)}[name]()

@@ -210,6 +210,35 @@ def _cholesky_vjp(g, lower_factor, a):
 cholesky = _prim("cholesky", _square_rule, np.linalg.cholesky, _cholesky_vjp)
 
 
+# ---- det ----
+
+def _det_rule(a):
+    _matrices(a, square=True)
+    return TensorType(a.shape[:-2], a.dtype)
+
+
+def _det_vjp(g, d, a):
+    # The adjugate (det A * A^-T where A is invertible) from the SVD A = U S Vh:
+    # adj(A)^T = det(U) det(Vh) U diag(p) Vh with p_i the product of the other singular
+    # values, so singular matrices get their finite gradient too (PyTorch's answer).
+    t = ir_type(a)
+    n, batch = t.shape[-1], t.shape[:-2]
+    u, s, vh = unpack(svd(a, full_matrices=False), svd_shapes(n, n, False))
+    others = S.broadcast_to(S.reshape(s, shape=batch + (1, n)), shape=t.shape)
+    i, j = grid(others)
+    one = E.full(value=1.0, shape=t.shape, dtype=t.dtype.name)
+    p = E.exp(S.reduce_sum(E.log(E.where(E.eq(i, j), one, others)), axes=(t.rank - 1,),
+                           keepdims=False))  # log 0 = -inf: a zero factor gives exactly 0
+    sign = E.mul(unpack(slogdet(u), ((), ()))[0], unpack(slogdet(vh), ((), ()))[0])
+    adjugate = E.mul(S.matmul(_scale_columns(u, p), vh),
+                     S.broadcast_to(S.reshape(E.mul(sign, g), shape=batch + (1, 1)),
+                                    shape=t.shape))
+    return (adjugate,)
+
+
+det = _prim("det", _det_rule, np.linalg.det, _det_vjp)
+
+
 # ---- slogdet: packed (sign, log|det|) ----
 
 def _slogdet_rule(a):
@@ -218,8 +247,8 @@ def _slogdet_rule(a):
 
 
 def _slogdet_vjp(g, y, a):
-    # d log|det A| = tr(A^-1 dA); the sign is piecewise constant. A singular matrix has no
-    # inverse: the solve raises LinAlgError there rather than give a wrong gradient.
+    # d log|det A| = tr(A^-1 dA); the sign is piecewise constant. At a singular matrix
+    # log|det| is -inf and has no gradient: the solve raises LinAlgError there.
     _, g_log = unpack(g, ((), ()))
     t = ir_type(a)
     scale = S.broadcast_to(S.reshape(g_log, shape=t.shape[:-2] + (1, 1)), shape=t.shape)

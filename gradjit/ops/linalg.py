@@ -9,7 +9,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import linalg as L
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, amax, amin, exp, expand_dims, gt, maximum, mul, reshape,
+from gradjit.ops.array import (add, amax, amin, expand_dims, gt, maximum, mul, reshape,
                                squeeze, sum_, transpose, true_divide, where)
 from gradjit.ops.indexing import getitem
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, default_float, result_type
@@ -105,10 +105,7 @@ def slogdet(a):
 
 
 def det(a):
-    # sign * exp(log|det|): LAPACK's LU once, and the gradient det * A^-T comes with it.
-    # At a singular matrix that gradient needs A^-1, and the solve raises LinAlgError.
-    sign, logabsdet = slogdet(a)
-    return mul(sign, exp(logabsdet))
+    return L.det(matrices(a, square=True))
 
 
 # ---- factorizations ----

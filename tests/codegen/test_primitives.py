@@ -69,6 +69,7 @@ def _linalg():
                                      for unit in (True, False)],
         "cholesky": lambda: [([a], {}) for (a,) in spd],
         "slogdet": lambda: [([a], {}) for (a,) in spd],
+        "det": lambda: [([a], {}) for (a,) in spd],
         "eigh": lambda: [([a], {"upper": upper}) for (a,) in spd for upper in (True, False)],
         "svd": lambda: [([a], {"full_matrices": full}) for (a,) in rect for full in (True, False)],
         "qr": lambda: [([a], {"complete": c}) for (a,) in rect for c in (True, False)],

@@ -109,6 +109,7 @@ def _cases():
           for lower in (True, False) for unit in (True, False)],
         ("cholesky", one_op(linalg.cholesky, [((2, 3, 3), "f64")])),
         ("slogdet", one_op(linalg.slogdet, [((2, 3, 3), "f32")])),
+        ("det", one_op(linalg.det, [((2, 3, 3), "f64")])),
         ("eigh", one_op(linalg.eigh, [((2, 3, 3), "f64")], upper=True)),
         ("svd", one_op(linalg.svd, [((4, 3), "f64")], full_matrices=True)),
         ("qr", one_op(linalg.qr, [((2, 4, 3), "f32")], complete=False)),

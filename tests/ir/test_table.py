@@ -13,7 +13,7 @@ EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "logical_and", "logical_or", "logical_not", "where", "cast", "broadcast_to", "reshape",
     "transpose", "reduce_sum", "reduce_max", "reduce_min", "matmul", "slice", "pad", "gather",
     "scatter_add", "concatenate", "iota", "full", "constant", "guard", "argsort",
-    "solve", "triangular_solve", "cholesky", "slogdet", "eigh", "svd", "qr"}
+    "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
@@ -42,6 +42,7 @@ GRADIENT_CASES = {
     "triangular_solve": ([("spd", (3, 3)), (3, 2)], {"lower": False, "unit": False}),
     "cholesky": ([("spd", (2, 3, 3))], {}),
     "slogdet": ([("spd", (2, 3, 3))], {}),
+    "det": ([(2, 3, 3)], {}),
     "eigh": ([(2, 3, 3)], {"upper": False}),
     "svd": ([(2, 4, 3)], {"full_matrices": False}),
     "qr": ([(2, 4, 3)], {"complete": False}),

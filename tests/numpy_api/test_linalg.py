@@ -263,6 +263,20 @@ def test_gradient_matches_central_differences(name):
     check_grad(fn, *args, argnums=tuple(range(len(args))) if len(args) > 1 else 0)
 
 
+def _cofactors(a):
+    return np.array([[(-1) ** (i + j) * np.linalg.det(np.delete(np.delete(a, i, 0), j, 1))
+                      for j in range(len(a))] for i in range(len(a))])
+
+
+@pytest.mark.parametrize("rank", [3, 2, 1, 0])
+def test_det_gradient_is_the_cofactor_matrix_at_any_rank(rank):
+    """d det / dA is adj(A)^T, computed from the SVD: finite and exact at singular A too."""
+    a = normal((3, rank)) @ normal((rank, 3)) if rank else np.zeros((3, 3))
+    for backend in BACKENDS:
+        np.testing.assert_allclose(gradjit.grad(np.linalg.det, backend=backend)(a),
+                                   _cofactors(a), rtol=1e-9, atol=1e-12)
+
+
 @pytest.mark.parametrize("shape", [(0, 3, 3), (2, 0, 0), (2, 0, 3), (2, 3, 0)])
 def test_gradients_of_empty_stacks_are_empty(shape):
     square = shape[-1] == shape[-2]
