@@ -1,6 +1,6 @@
 """gradjit: a PyTorch-compatible tensor library (`import gradjit as torch`) and an autodiff
 compiler from Python to native loops."""
-from gradjit import autograd, cuda  # noqa: F401
+from gradjit import autograd, cuda, linalg  # noqa: F401
 from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
@@ -14,7 +14,8 @@ from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,
                                       manual_seed, ones, ones_like, rand, rand_like, randint,
                                       randn, randn_like, tensor, zeros, zeros_like)
 from gradjit.tensor.functions import *  # noqa: F401,F403
-from gradjit import linalg  # noqa: E402,F401  (torch.linalg)
+from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
+from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
 from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401
                                       set_grad_enabled)
 from gradjit.tensor.printing import set_printoptions  # noqa: F401

@@ -242,6 +242,25 @@ def _guard(a, p, t):
     return [f"if {test}:", f"    raise RuntimeError({message!r})"]
 
 
+def _packed(call):
+    """A factorization's parts packed into one array as gradjit.ir.linalg.pack does."""
+    def rule(a, p, t):
+        batch = t.shape[:-1]
+        return (f"np.concatenate([np.reshape(part, {_tuple(batch)} + (int(np.prod(np.shape(part)"
+                f"[{len(batch)}:])),)) for part in {call(a, p)}], axis=-1)")
+    return rule
+
+
+def _triangular_solve(a, p, t):
+    """Substitution row by row, as gradjit.ir.linalg evaluates it."""
+    n, (m, b) = t.shape[-2], a
+    order, done = (f"range({n})", "0:i") if p["lower"] else (f"range({n - 1}, -1, -1)", "i + 1:")
+    rhs = f"{b}[..., i, :] - ({m}[..., i:i + 1, {done}] @ {{out}}[..., {done}, :])[..., 0, :]"
+    value = rhs if p["unit"] else f"({rhs}) / {m}[..., i, i, None]"
+    return ["{out} = np.zeros(" + f"{b}.shape, {b}.dtype)", f"for i in {order}:",
+            "    {out}[..., i, :] = " + value]
+
+
 RULES = {
     "full": lambda a, p, t: f"np.full({_tuple(t.shape)}, {_number(p['value'], t.dtype)}, "
                             f"np.{_np(t.dtype)})",
@@ -287,4 +306,12 @@ RULES = {
     "bitwise_and": _call("np.bitwise_and"), "bitwise_or": _call("np.bitwise_or"),
     "bitwise_xor": _call("np.bitwise_xor"),
     "left_shift": _call("np.left_shift"), "right_shift": _call("np.right_shift"),
+    "solve": _call("np.linalg.solve"), "cholesky": _call("np.linalg.cholesky"),
+    "triangular_solve": _triangular_solve,
+    "det": _call("np.linalg.det"),
+    "slogdet": _packed(lambda a, p: f"np.linalg.slogdet({a[0]})"),
+    "eigh": _packed(lambda a, p: f"np.linalg.eigh({a[0]}, UPLO={'U' if p['upper'] else 'L'!r})"),
+    "svd": _packed(lambda a, p: f"np.linalg.svd({a[0]}, full_matrices={p['full_matrices']})"),
+    "qr": _packed(lambda a, p: f"np.linalg.qr({a[0]}, "
+                               f"mode={'complete' if p['complete'] else 'reduced'!r})"),
 }

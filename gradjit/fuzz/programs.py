@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
 from gradjit.ir import elementwise as E
-from gradjit.ir import sorting
+from gradjit.ir import linalg, sorting
 from gradjit.ir import structural as S
 from gradjit.ir.types import dtype as resolve
 
@@ -308,6 +308,38 @@ def _sort(gen):
     return S.gather(flat, sorting.argsort(flat, axis=0), axis=0)
 
 
+# A well-conditioned symmetric matrix and a symmetric direction of norm < 1: every matrix
+# base + t * direction with |t| <= 1 is positive definite with eigenvalues (and singular
+# values) at least 1 apart, so each factorization is smooth in t.
+_BASE = np.diag([4.0, 7.0, 11.0]) + 0.5 * (np.ones((3, 3)) - np.eye(3))
+_DIRECTION = np.array([[0.3, -0.2, 0.1], [-0.2, -0.4, 0.2], [0.1, 0.2, 0.3]])
+LINALG = ("solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr")
+
+
+def _linalg(gen):
+    """A linear-algebra primitive on base + t * direction, t = tanh(sum of a picked value)
+    (NaN counted as 0); results whose signs are LAPACK's choice (eigenvectors, singular
+    vectors, Q and R) are squared, so that the result is smooth."""
+    x = gen.pick(kind="f")
+    total = E.cast(S.reduce_sum(x, axes=tuple(range(x.type.rank)), keepdims=False),
+                   dtype=gen.base)
+    t = E.tanh(E.where(E.eq(total, total), total, E.zeros_like(total)))
+    dt = resolve(gen.base).numpy
+    a = E.add(_BASE.astype(dt), E.mul(S.broadcast_to(t, shape=(3, 3)), _DIRECTION.astype(dt)))
+    name = gen.draw(st.sampled_from(LINALG))
+    flag = gen.draw(st.booleans())
+    rhs = np.arange(6, dtype=dt).reshape(3, 2) - 2.5
+    out = {"solve": lambda: linalg.solve(a, rhs),
+           "triangular_solve": lambda: linalg.triangular_solve(a, rhs, lower=flag,
+                                                               unit=gen.draw(st.booleans())),
+           "cholesky": lambda: linalg.cholesky(a), "slogdet": lambda: linalg.slogdet(a),
+           "det": lambda: linalg.det(a),
+           "eigh": lambda: linalg.eigh(a, upper=flag),
+           "svd": lambda: linalg.svd(a, full_matrices=flag),
+           "qr": lambda: linalg.qr(a, complete=flag)}[name]()
+    return E.mul(out, out) if name in ("eigh", "svd", "qr") else out
+
+
 def _cast(gen):
     x = gen.pick()
     to = gen.draw(st.sampled_from(("f32", "f64", "i32", "i64", "bool")))
@@ -351,7 +383,7 @@ STEPS = {
     "reduce": _reduce, "expand": _expand, "reshape": _reshape, "transpose": _transpose,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "gather": _gather,
     "scatter_add": _scatter_add, "matmul": _matmul, "cast": _cast, "source": _source,
-    "sort": _sort, "guard": _guard,
+    "sort": _sort, "linalg": _linalg, "guard": _guard,
 }
 # Arithmetic is drawn more often than each structural step, guards less.
 KINDS = tuple(sorted(set(STEPS) - {"guard"})) + ("unary", "binary", "unary", "binary",

@@ -215,6 +215,8 @@ class _Run:
 
     def operand(self, operand):
         base = self.array(operand.buffer)
+        if 0 in operand.shape:  # no element to read; the offset may lie past an empty buffer
+            return np.empty(operand.shape, base.dtype)
         size = base.itemsize
         return np.ndarray(operand.shape, base.dtype, base.reshape(-1), operand.offset * size,
                           tuple(s * size for s in operand.strides))

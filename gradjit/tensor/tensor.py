@@ -7,6 +7,7 @@ from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.reductions import ReductionMixin
+from gradjit.tensor.linalg import LinalgMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
 from gradjit.tensor.sorting import SortingMixin
@@ -23,7 +24,7 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, NumpyProtocol, TensorBase):
+             SortingMixin, LinalgMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

@@ -47,6 +47,35 @@ def _cast():
     return [([data((13,), a, -100, 100)], {"dtype": b}) for a in names for b in names]
 
 
+def _positive_definite(shape, dt):
+    x = data(shape, dt)
+    return x @ np.swapaxes(x, -1, -2) + shape[-1] * np.eye(shape[-1], dtype=x.dtype)
+
+
+def _like(a, columns):
+    """Right-hand sides for the matrices a."""
+    return data(a.shape[:-1] + (columns,), f"f{a.dtype.itemsize * 8}")
+
+
+def _linalg():
+    """Library primitives run numpy on the host: batched, empty and both float types."""
+    square = [(4, 4), (2, 3, 3), (0, 2, 2), (0, 0)]
+    spd = [(_positive_definite(s, dt),) for s in square for dt in FLOATS]
+    rect = [(data(s, dt),) for s in [(4, 3), (2, 3, 5), (0, 3, 2), (3, 3)] for dt in FLOATS]
+    return {
+        "solve": lambda: [([a, _like(a, 2)], {}) for (a,) in spd],
+        "triangular_solve": lambda: [([a, _like(a, 3)], {"lower": lower, "unit": unit})
+                                     for (a,) in spd for lower in (True, False)
+                                     for unit in (True, False)],
+        "cholesky": lambda: [([a], {}) for (a,) in spd],
+        "slogdet": lambda: [([a], {}) for (a,) in spd],
+        "det": lambda: [([a], {}) for (a,) in spd],
+        "eigh": lambda: [([a], {"upper": upper}) for (a,) in spd for upper in (True, False)],
+        "svd": lambda: [([a], {"full_matrices": full}) for (a,) in rect for full in (True, False)],
+        "qr": lambda: [([a], {"complete": c}) for (a,) in rect for c in (True, False)],
+    }
+
+
 def _reductions():
     x = data((3, 4, 5), "f64")
     cases = [([x], {"axes": axes, "keepdims": keep}) for n in range(4)
@@ -137,6 +166,7 @@ CASES = {
     "guard": lambda: [([np.array(True)], {"expected": True, "site": "f.py:1"})],
     "argsort": lambda: [([data((4, 37), dt)], {"axis": axis}) for dt in FLOATS + INTS + ["bool"]
                         for axis in (0, 1)] + [([data((0, 3), "f32")], {"axis": 0})],
+    **_linalg(),
 }
 
 

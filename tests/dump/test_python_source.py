@@ -10,7 +10,7 @@ import gradjit
 from gradjit.dump.python_source import RULES, python_source
 from gradjit.ir import PRIMITIVES, Builder, TensorType, interpret
 from gradjit.ir import elementwise as E
-from gradjit.ir import sorting
+from gradjit.ir import linalg, sorting
 from gradjit.ir import structural as S
 from gradjit.ir.types import dtype as resolve
 from tests.dump.lowerings import lowered
@@ -107,6 +107,17 @@ def _cases():
                                                ((4, 5), "f64")], axis=1)),
         ("concatenate", one_op(S.concatenate, [((2, 3), "f32"), ((2, 1), "f32")], axis=1)),
         ("argsort", one_op(sorting.argsort, [((4, 3), "f64")], axis=0)),
+        ("solve", one_op(linalg.solve, [((2, 3, 3), "f64"), ((2, 3, 2), "f64")])),
+        *[(f"triangular_solve-{lower}-{unit}", one_op(linalg.triangular_solve,
+                                                     [((3, 3), "f32"), ((3, 2), "f32")],
+                                                     lower=lower, unit=unit))
+          for lower in (True, False) for unit in (True, False)],
+        ("cholesky", one_op(linalg.cholesky, [((2, 3, 3), "f64")])),
+        ("slogdet", one_op(linalg.slogdet, [((2, 3, 3), "f32")])),
+        ("det", one_op(linalg.det, [((2, 3, 3), "f64")])),
+        ("eigh", one_op(linalg.eigh, [((2, 3, 3), "f64")], upper=True)),
+        ("svd", one_op(linalg.svd, [((4, 3), "f64")], full_matrices=True)),
+        ("qr", one_op(linalg.qr, [((2, 4, 3), "f32")], complete=False)),
     ]
     return cases
 
@@ -126,6 +137,8 @@ def _inputs(fn):
         array = data(p.type.shape, p.type.dtype.name)
         if p.type.dtype.is_int and fn.ops[-1].prim.name in ("gather", "scatter_add"):
             array = array % 4 - 2  # in range for the indexed axis, negatives included
+        if fn.ops[-1].prim.name == "cholesky":  # positive definite
+            array = array @ np.swapaxes(array, -1, -2) + 3 * np.eye(3, dtype=array.dtype)
         arrays.append(array)
     return arrays
 

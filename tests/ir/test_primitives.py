@@ -293,3 +293,73 @@ def test_argsort_is_a_stable_sort_with_nan_last(dt, axis):
         keys = [(np.isnan(v) if dt.startswith("f") else False, 0 if v != v else v, i)
                 for v, i in zip(row, idx)]
         assert keys == sorted(keys)  # ascending, NaN last, ties in their original order
+
+
+def _spd(shape, dt):
+    x = data(shape, "f64")
+    return (x @ np.swapaxes(x, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(resolve(dt).numpy)
+
+
+def _parts(packed, shapes):
+    """Split a packed linalg result as gradjit.ir.linalg.unpack does, in numpy."""
+    batch, out, start = packed.shape[:-1], [], 0
+    for shape in shapes:
+        size = int(np.prod(shape))
+        out.append(packed[..., start:start + size].reshape(batch + shape))
+        start += size
+    return out
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_linalg_solves(dt):
+    tol = {"f32": 1e-4, "f64": 1e-10}[dt]
+    a, b = _spd((2, 4, 4), dt), data((2, 4, 3), dt)
+    x = run("solve", a, b)
+    assert x.dtype == a.dtype
+    np.testing.assert_allclose(a @ x, b, rtol=tol, atol=tol)
+    for lower in (True, False):
+        for unit in (True, False):
+            tri = np.tril(a) if lower else np.triu(a)
+            if unit:
+                tri[..., range(4), range(4)] = 1
+            x = run("triangular_solve", a, b, lower=lower, unit=unit)
+            np.testing.assert_allclose(tri @ x, b, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_linalg_factorizations(dt):
+    tol = {"f32": 1e-4, "f64": 1e-10}[dt]
+    a, rect = _spd((2, 4, 4), dt), data((2, 5, 3), dt)
+    lower = run("cholesky", a + np.triu(np.ones_like(a), 1))  # reads the lower triangle only
+    np.testing.assert_array_equal(np.triu(lower, 1), 0)
+    np.testing.assert_allclose(lower @ np.swapaxes(lower, -1, -2), a, rtol=tol, atol=tol)
+    sign, logabsdet = _parts(run("slogdet", rect[:, :3]), [(), ()])
+    lu_free = np.array([np.linalg.eigvals(m).prod().real for m in rect[:, :3]])
+    np.testing.assert_allclose(sign * np.exp(logabsdet), lu_free, rtol=tol)
+    np.testing.assert_allclose(run("det", rect[:, :3]), lu_free, rtol=tol)
+    for upper in (False, True):  # a is symmetric; junk in the other triangle is not read
+        junk = np.tril(np.ones_like(a), -1) if upper else np.triu(np.ones_like(a), 1)
+        w, v = _parts(run("eigh", a + 3 * junk, upper=upper), [(4,), (4, 4)])
+        assert np.all(np.diff(w) >= 0)
+        np.testing.assert_allclose(a @ v, v * w[..., None, :], rtol=tol, atol=tol * 10)
+    for full in (False, True):
+        u, s, vh = _parts(run("svd", rect, full_matrices=full),
+                          [(5, 5 if full else 3), (3,), (3, 3)])
+        np.testing.assert_allclose((u[..., :3] * s[..., None, :]) @ vh, rect, rtol=tol,
+                                   atol=tol)
+        identity = np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + u.shape[-1:] * 2)
+        np.testing.assert_allclose(np.swapaxes(u, -1, -2) @ u, identity, rtol=tol, atol=tol)
+    for complete in (False, True):
+        q, r = _parts(run("qr", rect, complete=complete), [(5, 5 if complete else 3),
+                                                          (5 if complete else 3, 3)])
+        np.testing.assert_array_equal(np.tril(r, -1), 0)
+        np.testing.assert_allclose(q @ r, rect, rtol=tol, atol=tol)
+
+
+def test_linalg_errors_are_numpys():
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        run("solve", np.zeros((2, 2)), np.ones((2, 1)))
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        run("cholesky", -np.eye(3))
+    x = run("triangular_solve", np.zeros((2, 2)), np.ones((2, 1)), lower=True, unit=False)
+    assert not np.isfinite(x).any()  # substitution divides by the zero pivot, as BLAS does

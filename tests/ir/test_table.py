@@ -14,7 +14,8 @@ EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "transpose", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "matmul", "slice",
     "pad", "gather",
     "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort"}
+    "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort",
+    "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
@@ -42,6 +43,14 @@ GRADIENT_CASES = {
     "gather": ([(5, 3), ("idx", (2, 2))], {"axis": 0}),
     "scatter_add": ([(5, 3), ("idx", (3,)), (3, 3)], {"axis": 0}),
     "concatenate": ([(2, 3), (1, 3)], {"axis": 0}),
+    "solve": ([("spd", (2, 3, 3)), (2, 3, 2)], {}),
+    "triangular_solve": ([("spd", (3, 3)), (3, 2)], {"lower": False, "unit": False}),
+    "cholesky": ([("spd", (2, 3, 3))], {}),
+    "slogdet": ([("spd", (2, 3, 3))], {}),
+    "det": ([(2, 3, 3)], {}),
+    "eigh": ([(2, 3, 3)], {"upper": False}),
+    "svd": ([(2, 4, 3)], {"full_matrices": False}),
+    "qr": ([(2, 4, 3)], {"complete": False}),
 }
 
 
@@ -51,6 +60,9 @@ def _operand(spec):
         return rng.random(shape) > 0.5
     if kind == "idx":
         return rng.integers(-5, 5, shape)
+    if kind == "spd":  # symmetric positive definite, well conditioned
+        x = rng.standard_normal(shape)
+        return x @ np.swapaxes(x, -1, -2) + shape[-1] * np.eye(shape[-1])
     return rng.uniform(*POSITIVE, shape) if kind == "+" else rng.standard_normal(shape)
 
 

@@ -3,6 +3,7 @@ of the caller's arrays, the thread count setting."""
 import numpy as np
 import pytest
 
+import gradjit
 from gradjit.codegen import compile_function, set_num_threads
 from gradjit.ir import parse
 
@@ -95,3 +96,13 @@ def test_concurrent_calls_do_not_share_scratch_memory(program):
         got = list(pool.map(lambda a: big(*a)[0], inputs))
     for g, e in zip(got, expected):
         np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda-emulator"])
+def test_host_steps_read_empty_views_at_any_offset(backend):
+    """A matmul (or library call) of a slice of an empty array: its view's offset may lie
+    past the empty buffer, and nothing is read."""
+    fn = gradjit.jit(lambda x: x[:, :, 1:] @ np.swapaxes(x[:, :, 1:], -1, -2), backend=backend)
+    assert fn(np.zeros((0, 3, 4))).shape == (0, 3, 3)
+    grad = gradjit.grad(lambda a: np.linalg.eigvalsh(a).sum(), backend=backend)
+    assert grad(np.zeros((0, 3, 3))).shape == (0, 3, 3)

@@ -11,7 +11,8 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import basics, contract, integers, reductions, shaping, sorting, ufuncs
+from gradjit.ops.numpy_api import (basics, contract, integers, linalg, reductions, shaping,
+                                 sorting, ufuncs)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -20,7 +21,8 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Integer arithmetic and bits": integers,
          "Reductions and scans": reductions,
          "Sorting, order statistics and searching": sorting,
-         "Elementwise math": ufuncs}
+         "Elementwise math": ufuncs,
+         "Linear algebra": linalg}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 

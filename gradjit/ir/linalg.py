@@ -1,0 +1,377 @@
+"""Linear-algebra primitives on stacks of matrices (..., M, N). They are library primitives:
+compiled programs run them on the host through numpy's LAPACK between kernels, as matrix
+products run through BLAS; numpy's LinAlgError (singular, not positive definite) is raised
+from the compiled program as from numpy.
+
+Each IR op has one result. A factorization with several outputs (eigh, svd, qr, slogdet)
+returns them packed: each part flattened per matrix and concatenated along one last axis,
+sliced apart again by `unpack`. One LAPACK call then gives all parts (a primitive per part
+would factor the matrix once per part used), and the parts always belong to the same
+factorization (the signs of singular vectors chosen by one call match its U and Vh).
+
+Gradients follow the published rules, written with primitives. Where a rule divides by the
+gap between two eigenvalues (or squared singular values), pairs equal to within rounding are
+masked to 0 (never inf or NaN). At a repeated eigenvalue the gradient is then exact for
+functions of the eigenvalues (sums, norms from singular values) and of a degenerate eigenspace
+through its projector; other functions of the vectors there (U diag(s) Vh itself) get a finite
+gradient that leaves out the 0/0 limit of the rotations inside the eigenspace.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import Primitive, ir_type, register, require
+from gradjit.ir.types import TensorType
+
+
+def _prim(name, rule, evaluate, vjp, params=()):
+    return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params)))
+
+
+# ---- packing several results into one ----
+
+def pack(parts, batch) -> np.ndarray:
+    """numpy: each part flattened per matrix, concatenated along the last axis."""
+    batch = tuple(batch)
+    return np.concatenate([np.reshape(p, batch + (math.prod(np.shape(p)[len(batch):]),))
+                           for p in parts], axis=-1)
+
+
+def _packed_type(batch, shapes, dt) -> TensorType:
+    return TensorType(tuple(batch) + (sum(math.prod(s) for s in shapes),), dt)
+
+
+def unpack(packed, shapes):
+    """The parts of a packed value, each of shape batch + its shape (shapes exclude batch)."""
+    t = ir_type(packed)
+    batch, parts, start = t.shape[:-1], [], 0
+    for shape in shapes:
+        stop = start + math.prod(shape)
+        piece = S.slice_(packed, start=(0,) * len(batch) + (start,), stop=batch + (stop,),
+                         step=(1,) * t.rank)
+        parts.append(S.reshape(piece, shape=batch + tuple(shape)))
+        start = stop
+    return parts
+
+
+# ---- helpers for the gradient rules (primitives only: they run on numpy, tensors and IR) ----
+
+def mT(x):
+    """Swap the last two axes."""
+    rank = ir_type(x).rank
+    return S.transpose(x, perm=tuple(range(rank - 2)) + (rank - 1, rank - 2))
+
+
+def grid(x):
+    """Row and column indices shaped like the matrix stack x."""
+    t = ir_type(x)
+    return (S.iota(shape=t.shape, dtype="i64", axis=t.rank - 2),
+            S.iota(shape=t.shape, dtype="i64", axis=t.rank - 1))
+
+
+def _zero(x):
+    return E.zeros_like(x)
+
+
+def _scale_columns(x, v):
+    """x[..., i, j] * v[..., j]."""
+    t = ir_type(x)
+    return E.mul(x, S.broadcast_to(S.reshape(v, shape=t.shape[:-2] + (1, t.shape[-1])),
+                                   shape=t.shape))
+
+
+def _scale_rows(x, v):
+    """x[..., i, j] * v[..., i]."""
+    t = ir_type(x)
+    return E.mul(x, S.broadcast_to(S.reshape(v, shape=t.shape[:-1] + (1,)), shape=t.shape))
+
+
+def _diag_embed(v):
+    n = ir_type(v).shape[-1]
+    square = S.broadcast_to(S.reshape(v, shape=ir_type(v).shape[:-1] + (1, n)),
+                            shape=ir_type(v).shape[:-1] + (n, n))
+    i, j = grid(square)
+    return E.where(E.eq(i, j), square, _zero(square))
+
+
+def eye_like(x):
+    i, j = grid(x)
+    return E.cast(E.eq(i, j), dtype=ir_type(x).dtype.name)
+
+
+def _inverse_gaps(w):
+    """F[..., i, j] = 1 / (w_j - w_i), and 0 where w_i and w_j agree to within rounding."""
+    t = ir_type(w)
+    n, batch = t.shape[-1], t.shape[:-1]
+    square = batch + (n, n)
+    if n == 0:
+        return E.full(value=0.0, shape=square, dtype=t.dtype.name)
+    wi = S.broadcast_to(S.reshape(w, shape=batch + (n, 1)), shape=square)
+    wj = S.broadcast_to(S.reshape(w, shape=batch + (1, n)), shape=square)
+    gap = E.sub(wj, wi)
+    scale = S.reduce_max(E.abs_(w), axes=(t.rank - 1,), keepdims=True)
+    tol = E.mul(S.broadcast_to(S.reshape(scale, shape=batch + (1, 1)), shape=square),
+                float(n * np.finfo(t.dtype.numpy).eps))
+    degenerate = E.le(E.abs_(gap), tol)
+    one = E.full(value=1.0, shape=square, dtype=t.dtype.name)
+    return E.where(degenerate, _zero(gap), E.div(one, E.where(degenerate, one, gap)))
+
+
+def _safe_reciprocal(s):
+    """1/s, and 0 where s is 0 (a rank-deficient matrix's missing directions)."""
+    zero = E.eq(s, 0.0)
+    one = E.full(value=1.0, shape=ir_type(s).shape, dtype=ir_type(s).dtype.name)
+    return E.where(zero, _zero(s), E.div(one, E.where(zero, one, s)))
+
+
+def fold(sym, upper):
+    """The gradient of a function reading one triangle of its operand (numpy's eigh and
+    cholesky), from its gradient `sym` with respect to the symmetric matrix it stands for:
+    an off-diagonal entry of the triangle counts for both places."""
+    i, j = grid(sym)
+    strict = E.lt(i, j) if upper else E.gt(i, j)
+    return E.where(strict, E.add(sym, mT(sym)), E.where(E.eq(i, j), sym, _zero(sym)))
+
+
+# ---- shape rules ----
+
+def _matrices(x, square=False):
+    require(x.rank >= 2 and x.dtype.is_float,
+            f"operand must be a stack of float matrices (..., M, N), not {x}")
+    require(not square or x.shape[-1] == x.shape[-2],
+            f"matrices must be square, not {x.shape[-2]}x{x.shape[-1]}")
+
+
+def _square_rule(a, **_):
+    _matrices(a, square=True)
+    return a
+
+
+def _solve_rule(a, b, **_):
+    _matrices(a, square=True)
+    _matrices(b)
+    require(b.shape[:-1] == a.shape[:-1] and b.dtype == a.dtype,
+            f"right-hand sides {b} do not match the matrices {a}")
+    return b
+
+
+# ---- solve: a x = b ----
+
+def _solve_vjp(g, x, a, b):
+    gb = solve(mT(a), g)
+    return E.neg(S.matmul(gb, mT(x))), gb
+
+
+solve = _prim("solve", _solve_rule, np.linalg.solve, _solve_vjp)
+
+
+# ---- triangular solve: substitution, reading one triangle of a ----
+
+def _triangular_solve_eval(a, b, *, lower, unit):
+    # Substitution, as BLAS trsm: a zero pivot gives inf/nan, not an error (PyTorch's rule).
+    n = a.shape[-1]
+    x = np.zeros(b.shape, b.dtype)
+    for i in range(n) if lower else reversed(range(n)):
+        done = slice(0, i) if lower else slice(i + 1, n)
+        rhs = b[..., i, :] - (a[..., i:i + 1, done] @ x[..., done, :])[..., 0, :]
+        x[..., i, :] = rhs if unit else rhs / a[..., i, i, None]
+    return x
+
+
+def _triangular_solve_vjp(g, x, a, b, *, lower, unit):
+    gb = triangular_solve(mT(a), g, lower=not lower, unit=unit)
+    ga = E.neg(S.matmul(gb, mT(x)))
+    i, j = grid(ga)
+    keep = (E.gt if unit else E.ge)(i, j) if lower else (E.lt if unit else E.le)(i, j)
+    return E.where(keep, ga, _zero(ga)), gb
+
+
+triangular_solve = _prim("triangular_solve", _solve_rule, _triangular_solve_eval,
+                         _triangular_solve_vjp, params=("lower", "unit"))
+
+
+# ---- cholesky: the lower factor, reading the lower triangle ----
+
+def _cholesky_vjp(g, lower_factor, a):
+    # Murray (2016): A-bar = L^-T phi(L^T g) L^-1, phi taking the lower triangle with half
+    # the diagonal; the symmetric part is the gradient with respect to the symmetric matrix.
+    inner = S.matmul(mT(lower_factor), g)
+    i, j = grid(inner)
+    phi = E.where(E.gt(i, j), inner, E.where(E.eq(i, j), E.mul(inner, 0.5), _zero(inner)))
+    left = triangular_solve(mT(lower_factor), phi, lower=False, unit=False)
+    both = mT(triangular_solve(mT(lower_factor), mT(left), lower=False, unit=False))
+    return (fold(E.mul(E.add(both, mT(both)), 0.5), upper=False),)
+
+
+cholesky = _prim("cholesky", _square_rule, np.linalg.cholesky, _cholesky_vjp)
+
+
+# ---- det ----
+
+def _det_rule(a):
+    _matrices(a, square=True)
+    return TensorType(a.shape[:-2], a.dtype)
+
+
+def _det_vjp(g, d, a):
+    # The adjugate (det A * A^-T where A is invertible) from the SVD A = U S Vh:
+    # adj(A)^T = det(U) det(Vh) U diag(p) Vh with p_i the product of the other singular
+    # values, so singular matrices get their finite gradient too (PyTorch's answer).
+    t = ir_type(a)
+    n, batch = t.shape[-1], t.shape[:-2]
+    u, s, vh = unpack(svd(a, full_matrices=False), svd_shapes(n, n, False))
+    others = S.broadcast_to(S.reshape(s, shape=batch + (1, n)), shape=t.shape)
+    i, j = grid(others)
+    one = E.full(value=1.0, shape=t.shape, dtype=t.dtype.name)
+    p = E.exp(S.reduce_sum(E.log(E.where(E.eq(i, j), one, others)), axes=(t.rank - 1,),
+                           keepdims=False))  # log 0 = -inf: a zero factor gives exactly 0
+    sign = E.mul(unpack(slogdet(u), ((), ()))[0], unpack(slogdet(vh), ((), ()))[0])
+    adjugate = E.mul(S.matmul(_scale_columns(u, p), vh),
+                     S.broadcast_to(S.reshape(E.mul(sign, g), shape=batch + (1, 1)),
+                                    shape=t.shape))
+    return (adjugate,)
+
+
+det = _prim("det", _det_rule, np.linalg.det, _det_vjp)
+
+
+# ---- slogdet: packed (sign, log|det|) ----
+
+def _slogdet_rule(a):
+    _matrices(a, square=True)
+    return _packed_type(a.shape[:-2], ((), ()), a.dtype)
+
+
+def _slogdet_vjp(g, y, a):
+    # d log|det A| = tr(A^-1 dA); the sign is piecewise constant. At a singular matrix
+    # log|det| is -inf and has no gradient: the solve raises LinAlgError there.
+    _, g_log = unpack(g, ((), ()))
+    t = ir_type(a)
+    scale = S.broadcast_to(S.reshape(g_log, shape=t.shape[:-2] + (1, 1)), shape=t.shape)
+    return (E.mul(scale, solve(mT(a), eye_like(a))),)
+
+
+slogdet = _prim("slogdet", _slogdet_rule,
+                lambda a: pack(np.linalg.slogdet(a), a.shape[:-2]), _slogdet_vjp)
+
+
+# ---- eigh: packed (eigenvalues, eigenvectors), reading one triangle ----
+
+def _eigh_rule(a, *, upper):
+    _matrices(a, square=True)
+    n = a.shape[-1]
+    return _packed_type(a.shape[:-2], ((n,), (n, n)), a.dtype)
+
+
+def _eigh_vjp(g, y, a, *, upper):
+    n = ir_type(a).shape[-1]
+    w, v = unpack(y, ((n,), (n, n)))
+    gw, gv = unpack(g, ((n,), (n, n)))
+    inner = S.matmul(mT(v), gv)
+    skew = E.mul(E.sub(inner, mT(inner)), 0.5)
+    core = E.add(_diag_embed(gw), E.mul(_inverse_gaps(w), skew))
+    return (fold(S.matmul(S.matmul(v, core), mT(v)), upper),)
+
+
+eigh = _prim("eigh", _eigh_rule,
+             lambda a, *, upper: pack(np.linalg.eigh(a, UPLO="U" if upper else "L"),
+                                      a.shape[:-2]),
+             _eigh_vjp, params=("upper",))
+
+
+# ---- svd: packed (U, S, Vh) ----
+
+def svd_shapes(m, n, full_matrices):
+    k = min(m, n)
+    return ((m, m if full_matrices else k), (k,), (n if full_matrices else k, n))
+
+
+def _svd_rule(a, *, full_matrices):
+    _matrices(a)
+    return _packed_type(a.shape[:-2], svd_shapes(*a.shape[-2:], full_matrices), a.dtype)
+
+
+def _svd_vjp(g, y, a, *, full_matrices):
+    # Townsend (2016). With full_matrices the completing columns of U and rows of Vh are
+    # not unique: their cotangents are ignored (as PyTorch does).
+    m, n = ir_type(a).shape[-2:]
+    k = min(m, n)
+    shapes = svd_shapes(m, n, full_matrices)
+    (u, s, vh), (gu, gs, gvh) = unpack(y, shapes), unpack(g, shapes)
+    if full_matrices:
+        u, gu, vh, gvh = _block(u, m, k), _block(gu, m, k), _block(vh, k, n), _block(gvh, k, n)
+    v, gv = mT(vh), mT(gvh)
+    gaps = _inverse_gaps(E.mul(s, s))
+    uu, vv = S.matmul(mT(u), gu), S.matmul(mT(v), gv)
+    j_ = E.mul(gaps, E.sub(uu, mT(uu)))
+    k_ = E.mul(gaps, E.sub(vv, mT(vv)))
+    core = E.add(E.add(_scale_columns(j_, s), _scale_rows(k_, s)), _diag_embed(gs))
+    ga = S.matmul(S.matmul(u, core), vh)
+    inv_s = _safe_reciprocal(s)
+    if m > k:  # (I - U U^T) gU S^-1 V^T
+        rest = E.sub(gu, S.matmul(u, uu))
+        ga = E.add(ga, S.matmul(_scale_columns(rest, inv_s), vh))
+    if n > k:  # U S^-1 gV^T (I - V V^T)
+        rest = E.sub(mT(gv), S.matmul(mT(vv), vh))
+        ga = E.add(ga, S.matmul(u, _scale_rows(rest, inv_s)))
+    return (ga,)
+
+
+def _block(x, rows, cols):
+    """The leading rows x cols block of each matrix."""
+    t = ir_type(x)
+    return S.slice_(x, start=(0,) * t.rank, stop=t.shape[:-2] + (rows, cols), step=(1,) * t.rank)
+
+
+svd = _prim("svd", _svd_rule,
+            lambda a, *, full_matrices: pack(np.linalg.svd(a, full_matrices=full_matrices),
+                                             a.shape[:-2]),
+            _svd_vjp, params=("full_matrices",))
+
+
+# ---- qr: packed (Q, R) ----
+
+def qr_shapes(m, n, complete):
+    k = m if complete else min(m, n)
+    return ((m, k), (k, n))
+
+
+def _qr_rule(a, *, complete):
+    _matrices(a)
+    return _packed_type(a.shape[:-2], qr_shapes(*a.shape[-2:], complete), a.dtype)
+
+
+def _qr_tall_vjp(q, r, gq, gr):
+    """A = QR with M >= N (R square): gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q."""
+    mid = E.sub(S.matmul(r, mT(gr)), S.matmul(mT(gq), q))
+    i, j = grid(mid)
+    b = E.add(gq, S.matmul(q, E.where(E.ge(i, j), mid, mT(mid))))
+    return mT(triangular_solve(r, mT(b), lower=False, unit=False))
+
+
+def _qr_vjp(g, y, a, *, complete):
+    m, n = ir_type(a).shape[-2:]
+    if complete and m > n:
+        raise ValueError("the gradient of qr(mode='complete') needs M <= N: the columns "
+                         "completing Q are not unique")
+    shapes = qr_shapes(m, n, complete)
+    q, r = unpack(y, shapes)
+    gq, gr = unpack(g, shapes)
+    if m >= n:
+        return (_qr_tall_vjp(q, r, gq, gr),)
+    # A = [X | Y] with X square: X = Q U, Y = Q V (Walter and Lehmann's wide case).
+    t = ir_type(a)
+    y_part, gv = (S.slice_(x, start=(0,) * (t.rank - 1) + (m,), stop=t.shape[:-2] + (m, n),
+                           step=(1,) * t.rank) for x in (a, gr))
+    gx = _qr_tall_vjp(q, _block(r, m, m), E.add(gq, S.matmul(y_part, mT(gv))), _block(gr, m, m))
+    return (S.concatenate(gx, S.matmul(q, gv), axis=t.rank - 1),)
+
+
+qr = _prim("qr", _qr_rule,
+           lambda a, *, complete: pack(np.linalg.qr(a, mode="complete" if complete
+                                                    else "reduced"), a.shape[:-2]),
+           _qr_vjp, params=("complete",))

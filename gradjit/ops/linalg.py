@@ -1,0 +1,325 @@
+"""Linear algebra with numpy's semantics on stacks of matrices (..., M, N): solves, inverses,
+determinants and factorizations on the LAPACK-backed primitives of gradjit.ir.linalg, and the
+functions built from them (pinv, lstsq, matrix_rank, cond, norms by singular values)."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.ir import elementwise as E
+from gradjit.ir import linalg as L
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import ir_type
+from gradjit.ops.array import (add, amax, amin, expand_dims, gt, maximum, mul, reshape,
+                               squeeze, sum_, transpose, true_divide, where)
+from gradjit.ops.indexing import getitem
+from gradjit.ops.promote import astype, broadcast, broadcast_shapes, default_float, result_type
+
+LinAlgError = np.linalg.LinAlgError
+mT = L.mT
+
+
+def _float(*xs):
+    """numpy computes integers (and bools) in float64; the result keeps a float's type."""
+    dt = result_type(*xs)
+    dt = dt if dt.is_float else default_float(*xs)
+    return [astype(x, dt) for x in xs]
+
+
+def matrices(a, square=False, exact_rank=False):
+    """a as a float stack of (square) matrices, with numpy's LinAlgError otherwise."""
+    (a,) = _float(a)
+    t = ir_type(a)
+    if t.rank < 2 or (exact_rank and t.rank != 2):
+        need = "two-dimensional" if exact_rank else "at least two-dimensional"
+        raise LinAlgError(f"{t.rank}-dimensional array given. Array must be {need}")
+    if square and t.shape[-1] != t.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return a
+
+
+def _lower_symmetric(a, upper=False):
+    """The symmetric matrix that one triangle of a stands for (what LAPACK's symmetric
+    routines read)."""
+    i, j = L.grid(a)
+    return E.where((E.le if upper else E.ge)(i, j), a, mT(a))
+
+
+# ---- solves and inverses ----
+
+def solve(a, b, vector=None):
+    """a x = b, batch axes broadcast. b is a vector (..., M) or a stack (..., M, K): by numpy
+    2's rule (a vector when 1-d) unless `vector` says."""
+    a = matrices(a, square=True)
+    a, b = _float(a, b)
+    sa, sb = ir_type(a).shape, ir_type(b).shape
+    vector = len(sb) == 1 if vector is None else vector
+    b2 = reshape(b, sb + (1,)) if vector else b
+    sb2 = ir_type(b2).shape
+    if sb2[-2] != sa[-1]:
+        raise ValueError(f"solve: the matrices {sa} and right-hand side {sb} do not match: "
+                         f"{sa[-1]} unknowns, {sb2[-2]} equations")
+    batch = broadcast_shapes(sa[:-2], sb2[:-2])
+    x = L.solve(broadcast(a, batch + sa[-2:]), broadcast(b2, batch + sb2[-2:]))
+    return reshape(x, batch + sa[-1:]) if vector else x
+
+
+def symmetric_gradient(a):
+    """a itself, with the gradient reaching it symmetrized: PyTorch's rule for functions that
+    read one triangle of a symmetric matrix (eigh, cholesky)."""
+    sym = mul(add(a, mT(a)), 0.5)
+    return add(E.stop_gradient(a), E.sub(sym, E.stop_gradient(sym)))
+
+
+def lower_symmetric_value(a):
+    """The symmetric matrix the lower triangle of a stands for, with the gradient reaching
+    a unchanged (PyTorch's hermitian=True functions)."""
+    return add(E.stop_gradient(_lower_symmetric(a)), E.sub(a, E.stop_gradient(a)))
+
+
+def inv(a):
+    a = matrices(a, square=True)
+    return L.solve(a, L.eye_like(a))
+
+
+def solve_triangular(a, b, lower=True, left=True, unit=False):
+    """a x = b (or x a = b when not `left`) reading one triangle of a; batch axes broadcast."""
+    a, b = _float(matrices(a, square=True), matrices(b))
+    if not left:
+        return mT(solve_triangular(mT(a), mT(b), not lower, True, unit))
+    sa, sb = ir_type(a).shape, ir_type(b).shape
+    if sb[-2] != sa[-1]:
+        raise ValueError(f"solve_triangular: the matrices {sa} and right-hand side {sb} do "
+                         "not match")
+    batch = broadcast_shapes(sa[:-2], sb[:-2])
+    return L.triangular_solve(broadcast(a, batch + sa[-2:]), broadcast(b, batch + sb[-2:]),
+                              lower=lower, unit=unit)
+
+
+# ---- determinants ----
+
+def slogdet(a):
+    """(sign, log|det|), both of a's float type."""
+    a = matrices(a, square=True)
+    sign, logabsdet = L.unpack(L.slogdet(a), ((), ()))
+    return sign, logabsdet
+
+
+def det(a):
+    return L.det(matrices(a, square=True))
+
+
+# ---- factorizations ----
+
+def cholesky(a, upper=False):
+    a = matrices(a, square=True)
+    return mT(L.cholesky(mT(a))) if upper else L.cholesky(a)
+
+
+def _uplo(UPLO):
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO == "U"
+
+
+def eigh(a, UPLO="L"):
+    """(eigenvalues ascending, eigenvectors as columns), reading the UPLO triangle."""
+    upper = _uplo(UPLO)
+    a = matrices(a, square=True)
+    n = ir_type(a).shape[-1]
+    w, v = L.unpack(L.eigh(a, upper=upper), ((n,), (n, n)))
+    return w, v
+
+
+def eigvalsh(a, UPLO="L"):
+    return eigh(a, UPLO)[0]
+
+
+def svd(a, full_matrices=True):
+    """(U, S, Vh) with S descending."""
+    a = matrices(a)
+    m, n = ir_type(a).shape[-2:]
+    return tuple(L.unpack(L.svd(a, full_matrices=full_matrices),
+                          L.svd_shapes(m, n, full_matrices)))
+
+
+def svdvals(a, hermitian=False):
+    """The singular values, descending. A `hermitian` matrix is read from its lower triangle
+    (as numpy's eigh-based path reads it); its singular values are the general ones."""
+    a = matrices(a)
+    if hermitian:
+        a = _lower_symmetric(matrices(a, square=True))
+    return svd(a, full_matrices=False)[1]
+
+
+QR_MODES = ("reduced", "complete", "r")
+
+
+def qr(a, mode="reduced"):
+    """(Q, R) for 'reduced' and 'complete', R alone for 'r'."""
+    if mode not in QR_MODES:
+        raise ValueError(f"Unrecognized mode '{mode}': supported are {', '.join(QR_MODES)}")
+    a = matrices(a)
+    m, n = ir_type(a).shape[-2:]
+    complete = mode == "complete"
+    q, r = L.unpack(L.qr(a, complete=complete), L.qr_shapes(m, n, complete))
+    return r if mode == "r" else (q, r)
+
+
+# ---- built on the SVD ----
+
+def _cutoff(s, rtol, atol=0.0):
+    """max(atol, rtol * max(s)) along the last axis, kept as an axis for broadcasting;
+    rtol and atol are numbers or arrays over the batch axes."""
+    def per_batch(x):
+        if isinstance(x, (int, float, np.generic)):
+            return float(x)
+        return expand_dims(astype(x, ir_type(s).dtype), -1)
+    scaled = mul(amax(s, -1, keepdims=True), per_batch(rtol))
+    return scaled if isinstance(atol, (int, float)) and atol == 0 else \
+        maximum(scaled, per_batch(atol))
+
+
+def _pseudo_inverse(a, rtol, atol=0.0):
+    """(V diag(1/s) U^T, s, which s are kept) for a float stack a with no empty axis."""
+    u, s, vh = svd(a, full_matrices=False)
+    keep = gt(s, _cutoff(s, rtol, atol))
+    inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
+    return S.matmul(mT(vh), mul(expand_dims(inverse, -1), mT(u))), s, keep
+
+
+def pinv(a, rcond=1e-15, hermitian=False, atol=0.0):
+    """V diag(1/s) U^T, singular values at most max(atol, rcond * max(s)) taken as 0; the
+    gradient is the SVD's (exact where the kept singular values are distinct from the
+    dropped ones)."""
+    a = matrices(a)
+    if hermitian:
+        a = _lower_symmetric(matrices(a, square=True))
+    m, n = ir_type(a).shape[-2:]
+    if m == 0 or n == 0:
+        return transpose(a, tuple(range(ir_type(a).rank - 2)) + (-1, -2))
+    return _pseudo_inverse(a, rcond, atol)[0]
+
+
+def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):
+    """The number of singular values above max(atol, rtol * max(s)); rtol defaults to
+    max(M, N) * eps. Below two dimensions: whether any element is nonzero (numpy)."""
+    t = ir_type(a)
+    if t.rank < 2:
+        if not t.size:
+            return 0
+        return astype(E.logical_not(S.reduce_min(E.eq(a, E.zeros_like(a)),
+                                                 axes=tuple(range(t.rank)), keepdims=False)),
+                      "i64")
+    s = svdvals(a, hermitian)
+    if rtol is None:
+        rtol = max(t.shape[-2:]) * np.finfo(ir_type(s).dtype.numpy).eps
+    return sum_(astype(gt(s, _cutoff(s, rtol, atol)), "i64"), -1)
+
+
+def cond(x, p=None):
+    """max(s) / min(s) (p None or 2) or its inverse (p -2)."""
+    s = svdvals(matrices(x))
+    if p not in (None, 2, -2):
+        raise TypeError(f"np.linalg.cond(p={p!r}) is not supported when tracing; supported "
+                        "are p=None, 2 and -2")
+    big, small = amax(s, -1), amin(s, -1)
+    return true_divide(small, big) if p == -2 else true_divide(big, small)
+
+
+def matrix_norm_svd(x, ord, axis=(-2, -1), keepdims=False):
+    """The matrix norms of numpy's norm computed from singular values: ord 2 (largest),
+    -2 (smallest) and 'nuc' (their sum), over the two axes `axis`."""
+    reduce = {2: amax, -2: amin, "nuc": sum_}.get(ord)
+    if reduce is None:
+        raise ValueError(f"matrix_norm_svd: ord must be 2, -2 or 'nuc', not {ord!r}")
+    (x,) = _float(x)
+    rank = ir_type(x).rank
+    rows, cols = (a % rank for a in axis)
+    rest = [d for d in range(rank) if d not in (rows, cols)]
+    s = svdvals(transpose(x, rest + [rows, cols]))
+    out = reduce(s, -1)
+    if keepdims:
+        for d in sorted((rows, cols)):
+            out = expand_dims(out, d)
+    return out
+
+
+def lstsq(a, b, rcond=None):
+    """(x, residuals, rank, s) as numpy gives them for a 2-d a and b of 1 or 2 dimensions;
+    x = pinv(a) b with singular values at most rcond * max(s) dropped (default
+    float64's eps * max(M, N)). The residuals exist when a has full column rank and M > N:
+    whether it does is decided when tracing (a guard)."""
+    a = matrices(a, exact_rank=True)
+    a, b = _float(a, b)
+    sb = ir_type(b).shape
+    if len(sb) not in (1, 2):
+        raise LinAlgError(f"{len(sb)}-dimensional array given. Array must be two-dimensional")
+    m, n = ir_type(a).shape
+    if sb[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    # numpy solves in float64 whatever the input, and its default cut-off is float64's.
+    rcond = np.finfo(np.float64).eps * max(m, n) if rcond is None else rcond
+    b2 = reshape(b, (m, 1)) if len(sb) == 1 else b
+    dt = ir_type(a).dtype.name
+    if min(m, n) == 0:
+        x = E.full(value=0.0, shape=(n, ir_type(b2).shape[1]), dtype=dt)
+        s, rank = E.full(value=0.0, shape=(0,), dtype=dt), np.int32(0)
+    else:
+        inverse, s, keep = _pseudo_inverse(a, rcond)
+        x = S.matmul(inverse, b2)
+        rank = astype(sum_(astype(keep, "i64")), "i32")
+    residuals = E.full(value=0.0, shape=(0,), dtype=dt)
+    if m > n and bool(E.eq(rank, n)):  # full column rank (an empty a counts as one)
+        error = add(S.matmul(a, x), mul(b2, -1.0)) if n else b2
+        residuals = sum_(mul(error, error), 0)
+    return (squeeze(x, -1) if len(sb) == 1 else x), residuals, rank, s
+
+
+# ---- tensor forms ----
+
+def tensorinv(a, ind=2):
+    shape = ir_type(a).shape
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    rows = int(np.prod(shape[ind:], dtype=np.int64))
+    square = reshape(a, (rows, -1) if rows else (0, int(np.prod(shape[:ind]))))
+    return reshape(inv(square), shape[ind:] + shape[:ind])
+
+
+def tensorsolve(a, b, axes=None):
+    rank, b_shape = ir_type(a).rank, ir_type(b).shape
+    if axes is not None:
+        order = [d for d in range(rank) if d not in [k % rank for k in axes]]
+        a = transpose(a, order + [k % rank for k in axes])
+    shape = ir_type(a).shape
+    solved = shape[len(b_shape):]
+    count = int(np.prod(solved, dtype=np.int64))
+    if int(np.prod(shape, dtype=np.int64)) != count ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return reshape(solve(reshape(a, (count, count)), reshape(b, (count,))), solved)
+
+
+# ---- views of numpy 2's linalg namespace ----
+
+def matrix_transpose(x):
+    if ir_type(x).rank < 2:
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is "
+                         f"{ir_type(x).rank}")
+    return mT(x)
+
+
+def diagonal(x, offset=0):
+    """The diagonal `offset` above the main one of each matrix, by one gather."""
+    if ir_type(x).rank < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    rows, cols = ir_type(x).shape[-2:]
+    first = max(0, -offset)
+    count = max(0, min(rows - first, cols - first - offset))
+    index = np.arange(count)
+    return getitem(x, (Ellipsis, index + first, index + first + offset))
+
+
+def trace(x, offset=0, dtype=None):
+    """The sum of the diagonal; integers sum in int64 as numpy's sum does."""
+    return sum_(diagonal(x, offset), -1, dtype=dtype)

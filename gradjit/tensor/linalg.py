@@ -1,0 +1,270 @@
+"""torch.linalg on Tensors (and torch.det, torch.inverse, torch.logdet, torch.slogdet):
+PyTorch's signatures, result types, errors and grad_fn names over gradjit.ops.linalg."""
+from __future__ import annotations
+
+import collections
+import contextlib
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ops import linalg as L
+from gradjit.tensor.arith import _float_only, apply, operand
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non positive-definite input."""
+
+
+def _result(kind, fields):
+    """A torch.return_types named tuple, printed as PyTorch prints it."""
+    def __repr__(self):
+        items = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{kind}(\n{items})"
+    return type(kind, (collections.namedtuple(kind, fields),), {"__repr__": __repr__,
+                                                                 "__slots__": ()})
+
+
+linalg_slogdet = _result("linalg_slogdet", ["sign", "logabsdet"])
+slogdet_result = _result("slogdet", ["sign", "logabsdet"])
+linalg_eigh = _result("linalg_eigh", ["eigenvalues", "eigenvectors"])
+linalg_qr = _result("linalg_qr", ["Q", "R"])
+linalg_svd = _result("linalg_svd", ["U", "S", "Vh"])
+linalg_lstsq = _result("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+
+# What a failed factorization means, in PyTorch's words.
+_FAILURES = {
+    "singular": "the input matrix is singular",
+    "indefinite": "the input is not positive-definite",
+}
+
+
+@contextlib.contextmanager
+def _lapack(name, failure):
+    """numpy's LinAlgError, eagerly, as PyTorch's (compiled programs raise numpy's)."""
+    try:
+        yield
+    except np.linalg.LinAlgError:
+        raise LinAlgError(f"{name}: The factorization could not be completed because "
+                          f"{_FAILURES[failure]}.") from None
+
+
+def _matrices(name, A, square=True):
+    A = operand(A)
+    _float_only(name, A)
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if square and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    return A
+
+
+def _run(name, grad_fn, fn, *args, failure="singular"):
+    with _lapack(name, failure):
+        return apply(grad_fn, fn, *args)
+
+
+# ---- solves and inverses ----
+
+def inv(A):
+    A = _matrices("linalg.inv", A)
+    return _run("linalg.inv", "LinalgInvExBackward0", L.inv, A)
+
+
+inverse = inv
+
+
+def solve(A, B, *, left=True):
+    """A X = B (X A = B when not `left`); B is a batch of vectors when it is 1-d or shaped
+    like A without its last axis (PyTorch's rule)."""
+    A, B = _matrices("linalg.solve", A), operand(B)
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    if not left:
+        if vector:  # a column (n x 1) cannot stand right of an n x n matrix
+            n = A.shape[-1]
+            raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                               f"XA = B ({n}x{n} and {n}x1)")
+        return _run("linalg.solve", "LinalgSolveExBackward0",
+                    lambda a, b: L.mT(L.solve(L.mT(a), L.mT(b), False)), A, B)
+    return _run("linalg.solve", "LinalgSolveExBackward0",
+                lambda a, b: L.solve(a, b, vector), A, B)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    A, B = _matrices("linalg.solve_triangular", A), operand(B)
+    return apply("LinalgSolveTriangularBackward0", L.solve_triangular, A, B, not upper, left,
+                 unitriangular)
+
+
+# ---- determinants ----
+
+def det(A):
+    A = _matrices("linalg.det", A)
+    return apply("LinalgDetBackward0", L.det, A)
+
+
+def slogdet(A):
+    A = _matrices("linalg.slogdet", A)
+    return linalg_slogdet(*apply("LinalgSlogdetBackward0", L.slogdet, A))
+
+
+def torch_slogdet(A):
+    return slogdet_result(*slogdet(A))
+
+
+def logdet(A):
+    """log det A: NaN for a negative determinant, -inf for a singular matrix."""
+    A = _matrices("logdet", A)
+
+    def fn(a):
+        sign, logabsdet = L.slogdet(a)
+        return ops.where(ops.lt(sign, 0), np.nan, logabsdet)
+    return apply("WhereBackward0", fn, A)
+
+
+# ---- factorizations ----
+
+def cholesky(A, *, upper=False):
+    A = _matrices("linalg.cholesky", A)
+    return _run("linalg.cholesky", "LinalgCholeskyExBackward0",
+                lambda a: L.cholesky(L.symmetric_gradient(a), upper), A, failure="indefinite")
+
+
+def eigh(A, UPLO="L"):
+    A = _matrices("linalg.eigh", A)
+    return linalg_eigh(*apply("LinalgEighBackward0",
+                              lambda a: L.eigh(L.symmetric_gradient(a), UPLO), A))
+
+
+def eigvalsh(A, UPLO="L"):
+    A = _matrices("linalg.eigvalsh", A)
+    return apply("LinalgEighBackward0",
+                 lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
+
+
+def qr(A, mode="reduced"):
+    """(Q, R); mode 'r' gives an empty Q, as PyTorch does."""
+    A = _matrices("linalg.qr", A, square=False)
+    if mode not in L.QR_MODES:
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    out = apply("LinalgQrBackward0", L.qr, A, mode)
+    if mode == "r":
+        from gradjit.tensor.factories import empty
+        return linalg_qr(empty(0, dtype=A.dtype), out)
+    return linalg_qr(*out)
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    A = _matrices("linalg.svd", A, square=False)
+    return linalg_svd(*apply("LinalgSvdBackward0", L.svd, A, full_matrices))
+
+
+def svdvals(A, *, driver=None):
+    A = _matrices("linalg.svdvals", A, square=False)
+    return apply("LinalgSvdBackward0", L.svdvals, A)
+
+
+# ---- built on the SVD ----
+
+def _tolerances(A, atol, rtol):
+    """PyTorch's rule: rtol defaults to max(M, N) * eps when atol is not given, else to 0."""
+    if rtol is None:
+        rtol = max(A.shape[-2:]) * np.finfo(A.dtype.ir.numpy).eps if atol is None else 0.0
+    return (0.0 if atol is None else atol), rtol
+
+
+def _number_or_tensor(x):
+    return x if isinstance(x, (int, float)) else operand(x)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    A = _matrices("linalg.pinv", A, square=False)
+    atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
+    # hermitian: the value reads the lower triangle, the gradient is the general one
+    return apply("LinalgPinvBackward0",
+                 lambda a: L.pinv(L.lower_symmetric_value(a) if hermitian else a, rtol, False,
+                                  atol), A)
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    A = _matrices("linalg.matrix_rank", A, square=False)
+    atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
+    return L.matrix_rank(A, atol, rtol, hermitian)
+
+
+LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The minimum-norm least-squares solution of A X = B over batches, with what the LAPACK
+    `driver` reports: the residuals (full-rank A with M > N; not for gelsy), the rank (not
+    for gels) and the singular values (gelsd, gelss). Rank-deficient A: the minimum-norm
+    solution, which gelsy and gels do not promise."""
+    A, B = _matrices("linalg.lstsq", A, square=False), operand(B)
+    driver = driver or "gelsy"
+    if driver not in LSTSQ_DRIVERS:
+        raise RuntimeError(f"parameter `driver` should be one of {LSTSQ_DRIVERS}")
+    m, n = A.shape[-2:]
+    rtol = max(m, n) * np.finfo(A.dtype.ir.numpy).eps if rcond is None else rcond
+    solution = apply("LinalgLstsqBackward0",
+                     lambda a, b: ops.matmul(L.pinv(a, rtol), b), A, B)
+    with_rank = driver != "gels"
+    rank = matrix_rank(A.detach(), rtol=rtol) if with_rank else _empty(0, "int64")
+    residuals = _empty(0, A.dtype)
+    if driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True):
+        error = ops.sub(ops.matmul(A, solution), B)
+        residuals = apply("LinalgLstsqBackward0",
+                          lambda e: ops.sum_(ops.mul(e, e), axis=-2), error)
+    values = svdvals(A.detach()) if driver in ("gelsd", "gelss") else _empty(0, A.dtype)
+    return linalg_lstsq(solution, residuals, rank, values)
+
+
+def cond(A, p=None):
+    """The 2-norm condition number s_max / s_min (p None or 2) or its inverse (p -2)."""
+    A = _matrices("linalg.cond", A, square=False)
+    if p not in (None, 2, -2):
+        raise NotImplementedError(f"linalg.cond(p={p!r}) is not supported; p=None, 2 and -2 "
+                                  "are")
+    return apply("SqueezeBackward1", L.cond, A, p)
+
+
+def tensorinv(A, ind=2):
+    return apply("ReshapeAliasBackward0", L.tensorinv, operand(A), ind)
+
+
+def tensorsolve(A, B, dims=None):
+    return apply("ViewBackward0", L.tensorsolve, operand(A), operand(B), dims)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    A = operand(A)
+    rank = A.dim()
+    rest = [d for d in range(rank) if d not in (dim1 % rank, dim2 % rank)]
+    return apply("DiagonalBackward0", lambda a: L.diagonal(
+        ops.transpose(a, rest + [dim1 % rank, dim2 % rank]), offset), A)
+
+
+def pinverse(input, rcond=1e-15):
+    """torch.pinverse: pinv with a relative cut-off."""
+    return pinv(input, rtol=rcond)
+
+
+class LinalgMixin:
+    """The linear-algebra methods of Tensor."""
+
+    det, inverse, logdet, pinverse = det, inverse, logdet, pinverse
+
+    def slogdet(self):
+        return torch_slogdet(self)
+
+
+def _empty(n, dtype):
+    from gradjit.tensor.factories import empty
+    return empty(n, dtype=dtype)
+
+
+__all__ = ["LinAlgError", "cholesky", "cond", "det", "diagonal", "eigh", "eigvalsh", "inv",
+           "inverse", "logdet", "lstsq", "matrix_rank", "pinv", "pinverse", "qr", "slogdet",
+           "solve", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve"]
