@@ -12,6 +12,7 @@ from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.array import (concatenate, eq, logical_and, matmul, mul, normalize_axes,
                                reshape, sub, transpose, where)
 from gradjit.ops.contraction import contract
+from gradjit.ops.linalg import inv
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, result_type
 
 
@@ -207,8 +208,7 @@ def matrix_power(a, n):
     except TypeError:
         raise TypeError("exponent must be an integer") from None
     if n < 0:
-        raise TypeError(f"matrix_power with a negative exponent ({n}) needs a matrix inverse, "
-                        "which is not supported yet")
+        a, n = inv(a), -n
     if n == 0:
         rows = S.iota(shape=shape, dtype="i64", axis=len(shape) - 2)
         cols = S.iota(shape=shape, dtype="i64", axis=len(shape) - 1)

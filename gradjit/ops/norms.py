@@ -9,9 +9,10 @@ from numpy.lib.array_utils import normalize_axis_index
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (abs_, amax, amin, eq, mul, ne, power, reshape, sqrt, squeeze,
                                sum_, where)
+from gradjit.ops.linalg import matrix_norm_svd
 from gradjit.ops.promote import astype, to_float
 
-# Matrix orders needing singular values: not available without an SVD.
+# Matrix orders computed from singular values.
 _SINGULAR_VALUE_ORDS = (2, -2, "nuc")
 
 
@@ -65,8 +66,7 @@ def matrix_norm(x, ord="fro", axis=(-2, -1), keepdims=False):
     if row == col:
         raise ValueError("Duplicate axes given.")
     if ord in _SINGULAR_VALUE_ORDS:
-        raise TypeError(f"matrix norm ord={ord!r} needs singular values (an SVD), which are not "
-                        "supported yet; ord='fro', 1, -1, inf and -inf are")
+        return matrix_norm_svd(x, ord, (row, col), keepdims)
     if ord in (None, "fro"):
         return vector_norm(x, 2, (row, col), keepdims)
     if ord in (1, -1, math.inf, -math.inf):

@@ -422,8 +422,9 @@ class ArithMixin:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
         _float_only("linalg.vector_norm", x)
-        if p == "nuc":  # the one matrix norm of torch.norm: raises until there is an SVD
-            return ops.matrix_norm(x, p, _dims(dim) or (-2, -1), keepdim)
+        if p == "nuc":  # the one matrix norm of torch.norm
+            return apply("SumBackward1", ops.matrix_norm, x, p,
+                         _dims(dim) or (-2, -1), keepdim)
         return apply("LinalgVectorNormBackward0", ops.vector_norm, x, 2 if p == "fro" else p,
                      _dims(dim), keepdim)
 
