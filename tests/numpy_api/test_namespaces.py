@@ -120,3 +120,38 @@ def test_gradjit_functions_take_traced_numpy_values_in_every_argument():
     assert isinstance(grad, np.ndarray)
     np.testing.assert_allclose(float(value), eager.item(), rtol=1e-12)
     np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-12)
+
+
+SPD = np.array([[2.5, 0.4, 0.3], [0.4, 2.0, 0.2], [0.3, 0.2, 1.5]])
+ACROSS_AREAS = {
+    "cumsum": lambda x: np.cumsum(x, axis=0), "prod": lambda x: np.prod(x, axis=1),
+    "sort": lambda x: np.sort(x, axis=0), "median": lambda x: np.median(x),
+    "quantile": lambda x: np.quantile(x, 0.3), "einsum": lambda x: np.einsum("ij,jk->ik", x, x),
+    "inv": np.linalg.inv, "det": np.linalg.det, "eigh": lambda x: np.linalg.eigh(x)[0],
+    "svd": lambda x: np.linalg.svd(x)[1], "nuclear-norm": lambda x: np.linalg.norm(x, "nuc"),
+    "arcsin": lambda x: np.arcsin(x / 3), "hypot": lambda x: np.hypot(x, 1.0),
+    "tril": np.tril, "pad": lambda x: np.pad(x, 1, mode="reflect"),
+    "kron": lambda x: np.kron(x, x), "var": lambda x: np.var(x, ddof=1),
+    "take_along_axis": lambda x: np.take_along_axis(x, np.argsort(x, axis=1), axis=1),
+    "tensordot": lambda x: np.tensordot(x, x, 1), "vstack": lambda x: np.vstack([x, x]),
+    "mod": lambda x: np.mod(x, 0.7), "solve": lambda x: np.linalg.solve(x, np.ones(3)),
+    "cholesky": np.linalg.cholesky, "logaddexp": lambda x: np.logaddexp(x, x.T),
+    "average": lambda x: np.average(x, axis=0, weights=[1, 2, 3]),
+    "percentile": lambda x: np.percentile(x, 40, axis=1), "sinc": np.sinc,
+}
+
+
+@pytest.mark.parametrize("name", ACROSS_AREAS)
+def test_numpy_functions_of_every_area_agree_on_numpy_traced_and_eager_tensors(name):
+    def loss(x):
+        return np.sum(ACROSS_AREAS[name](x))
+    value, grad = gradjit.value_and_grad(loss)(SPD)
+    np.testing.assert_allclose(float(value), loss(SPD), rtol=1e-10)
+    tensor_value, tensor_grad = gradjit.value_and_grad(loss)(gradjit.tensor(SPD))
+    assert isinstance(tensor_grad, gradjit.Tensor)
+    np.testing.assert_allclose(tensor_grad.numpy(), grad, rtol=1e-8, atol=1e-12)
+    t = gradjit.tensor(SPD, requires_grad=True)
+    eager = loss(t)
+    eager.backward()
+    np.testing.assert_allclose(eager.item(), float(value), rtol=1e-10)
+    np.testing.assert_allclose(t.grad.numpy(), grad, rtol=1e-8, atol=1e-12)

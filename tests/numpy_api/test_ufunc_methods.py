@@ -21,10 +21,17 @@ def test_outer_gradient():
                backends=("cpu",))
 
 
-@pytest.mark.parametrize("ufunc,axis", [(np.add, 0), (np.add, None), (np.maximum, -1),
-                                        (np.minimum, (0, 1))])
+@pytest.mark.parametrize("ufunc,axis", [(np.add, 0), (np.add, None), (np.multiply, 1),
+                                        (np.maximum, -1), (np.minimum, (0, 1))])
 def test_reduce(ufunc, axis):
     check_values(lambda x: ufunc.reduce(x, axis=axis), X, backends=("cpu",))
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.multiply])
+def test_accumulate(ufunc):
+    check_values(lambda x: (ufunc.accumulate(x), ufunc.accumulate(x, axis=1)), X,
+                 backends=("cpu",))
+    check_grad(lambda x: ufunc.accumulate(x, axis=1), X, backends=("cpu",))
 
 
 def test_logical_reduce():
