@@ -51,20 +51,21 @@ def _argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     return O.argsort(a, None if ops.shape_of(a) == () else axis)
 
 
-def _partition(a, kth, axis=-1, kind="introselect", order=None):
+def _partitioned(a, kth, axis, kind, order, take):
+    """A full sort is a valid partition for every kth."""
     _refuse(order=order)
     _select_kind(kind)
     x, moved = O.sort_axis(a, axis)
     O.check_kth(_static(kth), ops.shape_of(x)[moved])
-    return O.sort(x, moved)
+    return take(x, moved)
+
+
+def _partition(a, kth, axis=-1, kind="introselect", order=None):
+    return _partitioned(a, kth, axis, kind, order, O.sort)
 
 
 def _argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    _refuse(order=order)
-    _select_kind(kind)
-    x, moved = O.sort_axis(a, axis)
-    O.check_kth(_static(kth), ops.shape_of(x)[moved])
-    return O.argsort(x, moved)
+    return _partitioned(a, kth, axis, kind, order, O.argsort)
 
 
 def _static(value):
