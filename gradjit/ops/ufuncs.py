@@ -12,7 +12,8 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, le, log, log1p,
+from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, isfinite, le, log,
+                               log1p,
                                logical_and, logical_not, logical_or, lt, maximum, mul, ne, neg,
                                power, round_, sqrt, sub, true_divide, where)
 from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
@@ -170,21 +171,34 @@ def log10(x):
     return _exact_at_powers(mul(log(x), LOG10E), x, 10.0)
 
 
-def _log_add(a, b, log1p_of_pow, unit):
-    """max + log(1 + base^-|a - b|); equal operands (infinities too) give max + log(2)."""
+def _log_add(a, b, power_of_base, log_base):
+    """log_base(base^a + base^b) = m + log1p(u) / log(base), with m = max(a, b) held constant
+    (the result does not depend on it) and u = base^(a-m) + base^(b-m) - 1 formed without
+    cancellation: so every derivative is the smooth one, also at a == b. Infinite operands
+    take max + log(1 + base^-|a - b|), whose gradient at (-inf, -inf) is 1/2 each."""
     a, b = floats(a, b)
+    finite = logical_and(isfinite(a), isfinite(b))
+    a_, b_ = _safe(finite, a, 0.0), _safe(finite, b, 0.0)
+    m = E.stop_gradient(maximum(a_, b_))
+    x, y = sub(a_, m), sub(b_, m)  # the larger is exactly 0
+    u = where(ge(a_, b_), add(expm1(mul(x, log_base)), power_of_base(y)),
+              add(power_of_base(x), expm1(mul(y, log_base))))
+    smooth = add(m, true_divide(log1p(u), log_base))
     tie = eq(a, b)
     gap = neg(abs_(_safe(logical_not(tie), sub(a, b), 0.0)))  # inf - inf is NaN
-    return add(maximum(a, b), where(tie, unit, log1p_of_pow(gap)))
+    edge = add(maximum(a, b), where(tie, LN2 / log_base,
+                                    true_divide(log1p(exp(mul(gap, log_base))), log_base)))
+    return where(finite, smooth, edge)
 
 
 def logaddexp(a, b):
-    """log(exp(a) + exp(b)); the gradient at a == b (and at -inf, -inf) is 1/2 each."""
-    return _log_add(a, b, lambda d: log1p(exp(d)), LN2)
+    """log(exp(a) + exp(b))."""
+    return _log_add(a, b, exp, 1.0)
 
 
 def logaddexp2(a, b):
-    return _log_add(a, b, lambda d: mul(log1p(exp2(d)), LOG2E), 1.0)
+    """log2(2^a + 2^b)."""
+    return _log_add(a, b, exp2, LN2)
 
 
 def hypot(a, b):

@@ -279,3 +279,14 @@ def test_scipy_special_values_and_gradients():
     check_grad(sc.erfinv, rng.uniform(-0.95, 0.95, (6,)))
     check_grad(lambda a, b: sc.xlogy(a, b) + sc.xlog1py(a, b), smooth, smooth[::-1].copy(),
                argnums=(0, 1))
+
+
+@pytest.mark.parametrize("fn,scale", [(np.logaddexp, 1.0), (np.logaddexp2, np.log(2))])
+def test_log_add_has_the_smooth_second_derivative_at_ties(fn, scale):
+    def partial(x):
+        return gradjit.grad(lambda y: fn(y[0], y[1]))(x)[0]
+    for point in ([0.3, 0.3], [2.0, -1.0]):
+        x = np.array(point)
+        p = 2.0 ** ((x[1] - x[0]) * scale / np.log(2))  # base^(b - a)
+        d2 = scale * p / (1 + p) ** 2
+        np.testing.assert_allclose(gradjit.grad(partial)(x), [d2, -d2], rtol=1e-12)
