@@ -47,3 +47,33 @@ def test_unsupported_names_are_named_in_full_with_near_names_and_the_line():
     assert "the offending line" in str(info.value) and "test_ufunc_methods.py:" in str(info.value)
     with pytest.raises(TypeError, match=r"np\.subtract\.reduce .*did you mean np\.add\.reduce"):
         gradjit.jit(lambda x: np.subtract.reduce(x))(X)
+
+
+LINSPACES = {
+    "default": lambda a, b: np.linspace(a, b, 5), "open": lambda a, b: np.linspace(a, b, 4, False),
+    "one": lambda a, b: np.linspace(a, b, 1), "none": lambda a, b: np.linspace(a, b, 0),
+    "step": lambda a, b: np.linspace(a, b, 3, retstep=True),
+    "arrays": lambda a, b: np.linspace(a * np.ones(2), b * np.arange(1.0, 3.0), 4, axis=1),
+    "dtype": lambda a, b: np.linspace(a, b, 3, dtype=np.float32),
+}
+
+
+@pytest.mark.parametrize("name", LINSPACES)
+def test_linspace_with_traced_ends(name):
+    check_values(LINSPACES[name], np.float64(0.5), np.float64(2.0), backends=("cpu",),
+                 rtol=0, atol=0)
+
+
+def test_linspace_gradient():
+    check_grad(lambda a: np.linspace(a, 3.0 * a, 6), np.array(0.7), backends=("cpu",))
+
+
+def test_real_number_names():
+    x = np.array([-1.0, 2.0, -0.0, 0.0])
+    check_values(lambda v: (np.angle(v), np.angle(v, deg=True), np.real_if_close(v),
+                            np.swapaxes(v[None], axis1=0, axis2=1)), x, backends=("cpu",))
+
+
+def test_linspace_refuses_a_negative_count_as_numpy_does():
+    with pytest.raises(ValueError, match="Number of samples, -1, must be non-negative"):
+        gradjit.jit(lambda a: np.linspace(a, 1.0, -1))(np.float64(0.0))

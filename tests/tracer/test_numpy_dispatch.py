@@ -58,6 +58,7 @@ FUNCTION_CASES = {
     np.dot: lambda f: f(X, Y.T), np.outer: lambda f: f(X[0], Y[1]),
     np.where: lambda f: f(X > 1, X, Y), np.reshape: lambda f: f(X, (2, 6)),
     np.transpose: lambda f: f(X), np.swapaxes: lambda f: f(X, 0, 1),
+    np.linspace: lambda f: f(X[0, 0], X[1, 1], 7),
     np.clip: lambda f: f(X, 0.5, 1.0), np.linalg.norm: lambda f: f(X, axis=1),
     np.copy: lambda f: f(X), np.shape: lambda f: f(X), np.ndim: lambda f: f(X),
     np.size: lambda f: f(X), np.zeros_like: lambda f: f(X), np.ones_like: lambda f: f(X),

@@ -63,6 +63,28 @@ def _where(condition, x=None, y=None):
     return ops.where(condition, x, y)
 
 
+def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
+    """numpy's linspace with traced ends: start + i * step, the last sample exactly `stop`."""
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    start, stop = ops.to_float(start), ops.to_float(stop)
+    div = num - 1 if endpoint else num
+    delta = ops.sub(stop, start)
+    # one sample (div 0): numpy's step is nan, its sample is start
+    step = ops.true_divide(delta, div) if div > 0 else ops.mul(delta, np.nan)
+    scale = step if div > 0 else delta
+    shape = ops.broadcast_shapes(ops.shape_of(start), ops.shape_of(delta))
+    ramp = np.arange(num, dtype=np.float64).reshape((-1,) + (1,) * len(shape))
+    samples = ops.add(ops.mul(ramp, ops.expand_dims(scale, 0)), ops.expand_dims(start, 0))
+    if endpoint and num > 1:
+        last = ops.broadcast_to(ops.expand_dims(stop, 0), (1,) + shape)
+        samples = ops.concatenate([samples[:-1], ops.astype(last, ir_type(samples).dtype)], 0)
+    samples = ops.moveaxis(samples, 0, axis) if shape else samples
+    if dtype is not None:
+        samples = ops.astype(samples, np.dtype(dtype))
+    return (samples, step) if retstep else samples
+
+
 def _like(fill):
     def make(a, dtype=None, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
@@ -76,7 +98,9 @@ FUNCTIONS = {
     np.reshape: lambda a, shape=None, newshape=None, **_: ops.reshape(
         a, shape if shape is not None else newshape),
     np.transpose: lambda a, axes=None: ops.transpose(a, axes),
-    np.swapaxes: ops.swapaxes,
+    np.swapaxes: lambda a, axis1, axis2: ops.swapaxes(a, axis1, axis2),
+    np.linspace: lambda start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0,
+    **_: _linspace(start, stop, num, endpoint, retstep, dtype, axis),
     np.clip: lambda a, a_min=None, a_max=None, **_: ops.clip(a, a_min, a_max),
     np.copy: lambda a, **_: a,
     np.shape: ops.shape_of, np.ndim: lambda a: len(ops.shape_of(a)),

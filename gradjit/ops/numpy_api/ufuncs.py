@@ -51,7 +51,8 @@ def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 FUNCTIONS = {
     np.sinc: ops.sinc, np.fix: _fix, np.nan_to_num: _nan_to_num,
     np.round: _round, np.around: _round,
-    np.real: _identity, np.imag: ops.imag,
+    np.real: _identity, np.imag: ops.imag, np.real_if_close: lambda a, tol=100: a,
+    np.angle: lambda z, deg=False: ops.mul(_angle(z), 180 / np.pi if deg else 1.0),
 }
 
 # scipy.special's name -> gradjit's function
@@ -60,6 +61,12 @@ SCIPY = {"erf": special.erf, "erfc": special.erfc, "expit": special.expit,
          "xlogy": special.xlogy, "xlog1py": special.xlog1py, "ndtr": special.ndtr,
          "log_ndtr": special.log_ndtr, "erfinv": special.erfinv}
 _SCIPY: dict = {}
+
+
+def _angle(z):
+    """The argument of a real number: pi for negatives (and -0.0), 0 otherwise."""
+    x = ops.to_float(z)
+    return ops.arctan2(ops.mul(ops.abs_(x), 0.0), x)
 
 
 def scipy_ufuncs() -> dict:
