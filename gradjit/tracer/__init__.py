@@ -6,10 +6,7 @@ from gradjit.ir.elementwise import stop_gradient
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, RetraceWarning
-from gradjit.tracer.constructors import install as _install_constructors
 from gradjit.tracer.trace import TraceError, Traced
-
-_install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
 
 def _decorator(mode, fn, **options):
