@@ -47,6 +47,7 @@ def _function(name):
 
 add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
 subtract, multiply, divide, true_divide = sub, mul, div, div
+addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
 pow, mm, matmul, dot, mv = map(_function, ("pow", "mm", "matmul", "dot", "mv"))
 abs, neg, exp, expm1, log, log1p = map(_function, ("abs", "neg", "exp", "expm1", "log", "log1p"))
 sqrt, rsqrt, sin, cos, tan, tanh = map(_function, ("sqrt", "rsqrt", "sin", "cos", "tan", "tanh"))
