@@ -1,0 +1,148 @@
+"""torch.autograd.Function: a user's forward and backward as one node of the eager tape, named
+after the class (`MyReLUBackward`); its backward is the node's vector-Jacobian product."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.tensor import graph
+from gradjit.tensor.base import TensorBase
+from gradjit.tensor.factories import is_traced
+from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
+
+
+class FunctionCtx:
+    """The `ctx` that forward fills in and backward reads."""
+
+    def __init__(self, needs_input_grad):
+        self.needs_input_grad = needs_input_grad
+        self.materialize_grads = True
+        self._saved = ()
+        self._non_differentiable = set()
+
+    def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, TensorBase):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{i} is of type {type(t).__name__}")
+        self._saved = tuple((t, None if t is None else t._counter.value) for t in tensors)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        for t, version in self._saved:
+            if t is not None and t._counter.value != version:
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: [torch.{t.dtype.legacy}Tensor {list(t.shape)}] "
+                    f"is at version {t._counter.value}; expected version {version} instead.")
+        return tuple(t for t, _ in self._saved)
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable.update(id(t) for t in tensors)
+
+    def set_materialize_grads(self, value: bool):
+        self.materialize_grads = bool(value)
+
+    def mark_dirty(self, *tensors):
+        raise NotImplementedError("ctx.mark_dirty (in-place outputs of an autograd.Function) "
+                                  "is not supported; return a new tensor instead")
+
+
+class _Backward:
+    """Stands where a primitive stands in a tape record: the engine calls `vjp` with the
+    cotangent of one output; the user's backward gets it in that output's position."""
+
+    differentiable = True
+
+    def __init__(self, cls, ctx, outputs, position, inputs):
+        self.cls, self.ctx, self.outputs, self.position = cls, ctx, outputs, position
+        self.name = f"{cls.__name__}Backward"
+        self.inputs = inputs
+
+    def vjp(self, g, out, *operands):
+        grads = [None] * len(self.outputs)
+        grads[self.position] = g
+        if self.ctx.materialize_grads:
+            grads = [gi if gi is not None else o.new_zeros(tuple(o.shape)) if
+                     isinstance(o, TensorBase) else None for gi, o in zip(grads, self.outputs)]
+        result = self.cls.backward(self.ctx, *grads)
+        result = result if isinstance(result, tuple) else (result,)
+        if len(result) != len(self.inputs):
+            raise RuntimeError(f"function {self.name} returned an incorrect number of "
+                               f"gradients (expected {len(self.inputs)}, got {len(result)})")
+        return [_checked(self.name, i, gi, x) for i, (gi, x) in
+                enumerate(zip(result, self.inputs)) if isinstance(x, TensorBase)]
+
+
+def _checked(name, index, grad, input):
+    """A returned gradient for a tensor input: None where none is needed, summed down to the
+    input's shape where it is a broadcast of it (as PyTorch accepts), else an error."""
+    if grad is None or not input.requires_grad:
+        return None
+    if not isinstance(grad, TensorBase):
+        grad = input.new_tensor(grad)
+    shape, got = tuple(input.shape), tuple(grad.shape)
+    if got == shape:
+        return grad
+    lead = len(got) - len(shape)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, got[lead:])):
+        raise RuntimeError(f"Function {name} returned an invalid gradient at index {index} - "
+                           f"got {list(got)} but expected shape compatible with {list(shape)}")
+    dims = [*range(lead), *(lead + i for i, s in enumerate(shape) if s == 1 and got[lead + i] != 1)]
+    return grad.sum(dim=dims, keepdim=True).reshape(shape) if dims else grad
+
+
+class Function:
+    """Subclass with staticmethods forward(ctx, *args) (or forward(*args) plus
+    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs); call `apply`."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode "
+                                  "AD.")
+
+    setup_context = None
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if any(is_traced(a) or isinstance(a, TensorBase) and
+               not isinstance(a._value, np.ndarray) for a in args):
+            raise NotImplementedError(
+                f"{cls.__name__}.apply on values traced by gradjit.grad/jit: a custom "
+                "autograd.Function runs eagerly only; call it outside the traced function or "
+                "write its gradient with ordinary operations")
+        ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a.requires_grad for a in args))
+        with no_grad():
+            if cls.setup_context is None:
+                output = cls.forward(ctx, *args, **kwargs)
+            else:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+        if not (is_grad_enabled() and any(ctx.needs_input_grad)):
+            return output
+        outputs = list(output) if isinstance(output, tuple) else [output]
+        outputs = [_fresh(o, args) for o in outputs]
+        edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
+        tensor_args = [a for a in args if isinstance(a, TensorBase)]
+        node = graph.Node.named(f"{cls.__name__}Backward")
+        for i, o in enumerate(outputs):
+            if not isinstance(o, TensorBase) or id(o) in ctx._non_differentiable or \
+                    not o.dtype.is_floating_point:
+                continue
+            rule = _Backward(cls, ctx, outputs, i, args)
+            o._edge = graph.Record(rule, {}, tensor_args, [e for e, a in zip(edges, args)
+                                                          if isinstance(a, TensorBase)], o, node)
+        return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+
+
+def _fresh(output, args):
+    """An output that is one of the inputs becomes a new tensor over the same storage, so the
+    input keeps its own history."""
+    if any(output is a for a in args):
+        return output.detach()
+    return output
