@@ -249,3 +249,48 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 rand_like, randn_like = _like(rand), _like(randn)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad=False):
+    """Samples of N(mean, std**2): elementwise for tensor arguments, `size` for numbers."""
+    rng = (generator or default_generator)._numpy
+    if not (hasattr(mean, "_edge") or hasattr(std, "_edge")):
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got "
+                            "(float, float), but expected a Tensor mean or std, or a size")
+        noise = rng.standard_normal(_sizes((size,) if isinstance(size, int) else size))
+        array = (float(mean) + float(std) * noise).astype(_float_dtype(dtype))
+        return _leaf(array, device, requires_grad)
+    m = np.asarray(mean._value if hasattr(mean, "_edge") else mean)
+    s = np.asarray(std._value if hasattr(std, "_edge") else std)
+    shape = np.broadcast_shapes(m.shape, s.shape)
+    kind = next(t.dtype for t in (mean, std) if hasattr(t, "_edge"))
+    array = (m + s * rng.standard_normal(shape)).astype(kind.ir.numpy)
+    return _leaf(array, None, requires_grad)
+
+
+def bernoulli(input, p=None, *, generator=None):
+    """1 with probability `input` (or `p`) elementwise, else 0, in input's dtype."""
+    rng = (generator or default_generator)._numpy
+    probs = input._value if p is None else np.full(input._value.shape, p)
+    if np.any((probs < 0) | (probs > 1)):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    return _leaf((rng.random(probs.shape) < probs).astype(input._value.dtype))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """Indices drawn from each row of non-negative weights (one row for a vector)."""
+    rng = (generator or default_generator)._numpy
+    weights = np.asarray(input._value, dtype=np.float64)
+    rows = weights.reshape(-1, weights.shape[-1])
+    if np.any(rows < 0) or np.any(~np.isfinite(rows)):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(rows.sum(-1) <= 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if not replacement and num_samples > rows.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    drawn = np.stack([rng.choice(rows.shape[-1], num_samples, replace=replacement,
+                                 p=row / row.sum()) for row in rows])
+    return _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
