@@ -13,7 +13,7 @@ from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,
                                       from_numpy, full, full_like, initial_seed, linspace,
                                       manual_seed, ones, ones_like, rand, rand_like, randint,
                                       randn, randn_like, tensor, zeros, zeros_like)
-from gradjit.tensor.factories import bernoulli, multinomial, normal  # noqa: F401
+from gradjit.tensor.factories import bernoulli, multinomial, normal, randperm  # noqa: F401
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401

@@ -247,6 +247,13 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _leaf(array.astype(_numpy_dtype(dtype, np.int64)), device, requires_grad)
 
 
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0 .. n-1."""
+    rng = (generator or default_generator)._numpy
+    array = rng.permutation(int(n)).astype(_numpy_dtype(dtype, np.int64))
+    return _leaf(array, device, requires_grad)
+
+
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
 rand_like, randn_like = _like(rand), _like(randn)
 
