@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.tensor import graph
+from gradjit.tensor.shape import cat as gradjit_cat
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.factories import is_traced
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
@@ -49,18 +50,29 @@ class FunctionCtx:
 
 class _Backward:
     """Stands where a primitive stands in a tape record: the engine calls `vjp` with the
-    cotangent of one output; the user's backward gets it in that output's position."""
+    cotangent of the output, or with the cotangents of several outputs packed into one flat
+    vector (see _Pick), and the user's backward runs once with them in their positions."""
 
     differentiable = True
 
-    def __init__(self, cls, ctx, outputs, position, inputs):
-        self.cls, self.ctx, self.outputs, self.position = cls, ctx, outputs, position
+    def __init__(self, cls, ctx, outputs, differentiable, inputs):
+        self.cls, self.ctx, self.outputs, self.inputs = cls, ctx, outputs, inputs
+        self.differentiable = differentiable  # positions of the outputs that get gradients
         self.name = f"{cls.__name__}Backward"
-        self.inputs = inputs
+        self.received = set()  # positions whose cotangent reached the packed vector
 
     def vjp(self, g, out, *operands):
         grads = [None] * len(self.outputs)
-        grads[self.position] = g
+        if len(self.differentiable) == 1:
+            grads[self.differentiable[0]] = g
+        else:
+            offset = 0
+            for i in self.differentiable:
+                o = self.outputs[i]
+                if i in self.received:
+                    grads[i] = g[offset:offset + o.numel()].reshape(tuple(o.shape)).to(o.dtype)
+                offset += o.numel()
+            self.received = set()
         if self.ctx.materialize_grads:
             grads = [gi if gi is not None else o.new_zeros(tuple(o.shape)) if
                      isinstance(o, TensorBase) else None for gi, o in zip(grads, self.outputs)]
@@ -71,6 +83,23 @@ class _Backward:
                                f"gradients (expected {len(self.inputs)}, got {len(result)})")
         return [_checked(self.name, i, gi, x) for i, (gi, x) in
                 enumerate(zip(result, self.inputs)) if isinstance(x, TensorBase)]
+
+
+class _Pick:
+    """The record of one of several outputs: its cotangent goes into its segment of the packed
+    vector, so the engine's sum of the segments is every output's cotangent at once."""
+
+    differentiable = True
+
+    def __init__(self, rule, position):
+        self.rule, self.position = rule, position
+
+    def vjp(self, g, out, packed):
+        self.rule.received.add(self.position)
+        pieces = [g.reshape(-1).to(packed.dtype) if i == self.position else
+                  packed.new_zeros((self.rule.outputs[i].numel(),))
+                  for i in self.rule.differentiable]
+        return [gradjit_cat(pieces)]
 
 
 def _checked(name, index, grad, input):
@@ -130,13 +159,23 @@ class Function:
         edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
         tensor_args = [a for a in args if isinstance(a, TensorBase)]
         node = graph.Node.named(f"{cls.__name__}Backward")
-        for i, o in enumerate(outputs):
-            if not isinstance(o, TensorBase) or id(o) in ctx._non_differentiable or \
-                    not o.dtype.is_floating_point:
-                continue
-            rule = _Backward(cls, ctx, outputs, i, args)
-            o._edge = graph.Record(rule, {}, tensor_args, [e for e, a in zip(edges, args)
-                                                          if isinstance(a, TensorBase)], o, node)
+        chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
+                  id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
+        if not chosen:
+            return output
+        rule = _Backward(cls, ctx, outputs, chosen, args)
+        inputs = [e for e, a in zip(edges, args) if isinstance(a, TensorBase)]
+        if len(chosen) == 1:
+            o = outputs[chosen[0]]
+            o._edge = graph.Record(rule, {}, tensor_args, inputs, o, node)
+        else:
+            dtype = max((outputs[i].dtype for i in chosen), key=lambda d: d.itemsize)
+            packed = outputs[chosen[0]].new_zeros((sum(outputs[i].numel() for i in chosen),),
+                                                  dtype=dtype)
+            whole = graph.Record(rule, {}, tensor_args, inputs, packed, node)
+            for i in chosen:
+                o = outputs[i]
+                o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
         return tuple(outputs) if isinstance(output, tuple) else outputs[0]
 
 

@@ -138,6 +138,31 @@ def test_non_tensor_arguments_and_two_outputs():
     _check(ours, theirs)
 
 
+def test_backward_runs_once_for_several_outputs():
+    def run(lib):
+        calls = []
+
+        class SinCos(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x.sin(), x.cos().double()
+
+            @staticmethod
+            def backward(ctx, g_sin, g_cos):
+                calls.append((g_sin.tolist(), g_cos.tolist()))
+                x, = ctx.saved_tensors
+                return g_sin * x.cos() - g_cos.float() * x.sin()
+        x = lib.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        s, c = SinCos.apply(x)
+        (s * 2 + c * 3).sum().backward()
+        return x.grad, calls, s.grad_fn.name() == c.grad_fn.name() == "SinCosBackward"
+    (ours, our_calls, our_names), (theirs, their_calls, their_names) = run(gradjit), run(torch)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+    assert our_calls == their_calls and len(our_calls) == 1
+    assert our_names and their_names
+
+
 def test_needs_input_grad_mark_non_differentiable_and_materialize():
     for lib in (gradjit, torch):
         seen = {}
@@ -267,3 +292,23 @@ def test_mark_dirty_is_refused():
             return x.add_(1)
     with pytest.raises(NotImplementedError, match="mark_dirty"):
         AddOne.apply(gradjit.ones(2, requires_grad=True) * 1)
+
+
+def test_an_unused_output_gets_none_without_materialized_grads():
+    for lib in (gradjit, torch):
+        seen = []
+
+        class Split(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(False)
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, g_a, g_b):
+                seen.append(g_b)
+                return g_a * 2
+        x = lib.ones(2, requires_grad=True)
+        a, _ = Split.apply(x)
+        a.sum().backward()
+        assert seen == [None] and x.grad.tolist() == [2.0, 2.0]
