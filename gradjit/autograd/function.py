@@ -19,6 +19,7 @@ class FunctionCtx:
         self.materialize_grads = True
         self._saved = ()
         self._non_differentiable = set()
+        self._freed = False  # a backward without retain_graph has run
 
     def save_for_backward(self, *tensors):
         for i, t in enumerate(tensors):
@@ -29,6 +30,8 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
+        if self._freed and self._saved:
+            raise RuntimeError(graph.FREED)
         for t, version in self._saved:
             if t is not None and t._counter.value != version:
                 raise RuntimeError(
@@ -60,8 +63,10 @@ class _Backward:
         self.differentiable = differentiable  # positions of the outputs that get gradients
         self.name = f"{cls.__name__}Backward"
         self.received = set()  # positions whose cotangent reached the packed vector
+        self.record = None  # the tape record this rule stands in
 
     def vjp(self, g, out, *operands):
+        self.ctx._freed = self.record.freed
         grads = [None] * len(self.outputs)
         if len(self.differentiable) == 1:
             grads[self.differentiable[0]] = g
@@ -167,12 +172,12 @@ class Function:
         inputs = [e for e, a in zip(edges, args) if isinstance(a, TensorBase)]
         if len(chosen) == 1:
             o = outputs[chosen[0]]
-            o._edge = graph.Record(rule, {}, tensor_args, inputs, o, node)
+            o._edge = rule.record = graph.Record(rule, {}, tensor_args, inputs, o, node)
         else:
             dtype = max((outputs[i].dtype for i in chosen), key=lambda d: d.itemsize)
             packed = outputs[chosen[0]].new_zeros((sum(outputs[i].numel() for i in chosen),),
                                                   dtype=dtype)
-            whole = graph.Record(rule, {}, tensor_args, inputs, packed, node)
+            whole = rule.record = graph.Record(rule, {}, tensor_args, inputs, packed, node)
             for i in chosen:
                 o = outputs[i]
                 o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)

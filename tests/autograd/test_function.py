@@ -242,7 +242,11 @@ def test_errors_match_pytorch():
         y = _classes(lib)[1].apply(x)
         y.add_(1)
         return y.sum().backward()
-    for case in (wrong_count, wrong_shape, modified):
+    def twice(lib):
+        y = _classes(lib)[1].apply(lib.ones(2, requires_grad=True)).sum()
+        y.backward()
+        return y.backward()
+    for case in (wrong_count, wrong_shape, modified, twice):
         with pytest.raises(RuntimeError) as theirs:
             case(torch)
         with pytest.raises(RuntimeError) as ours:
