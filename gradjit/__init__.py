@@ -10,9 +10,11 @@ from gradjit.tensor.dtypes import get_default_dtype  # noqa: F401
 from gradjit.tensor.dtypes import int32 as int  # noqa: F401
 from gradjit.tensor.dtypes import int64 as long  # noqa: F401
 from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,  # noqa: F401
-                                      from_numpy, full, full_like, initial_seed, linspace,
-                                      manual_seed, ones, ones_like, rand, rand_like, randint,
-                                      randn, randn_like, tensor, zeros, zeros_like)
+                                      from_numpy, full, full_like, linspace, ones, ones_like,
+                                      tensor, zeros, zeros_like)
+from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa: F401
+                                   multinomial, normal, rand, rand_like, randint, randn,
+                                   randn_like, randperm)
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
@@ -27,3 +29,5 @@ from gradjit.tracer import explain, grad, jit, stop_gradient, value_and_grad  # 
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import special  # noqa: E402,F401
+# PyTorch's next chapter, written against the public Tensor API.
+from gradjit import distributions, optim  # noqa: E402,F401

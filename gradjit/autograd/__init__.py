@@ -1,10 +1,12 @@
 """torch.autograd: backward and grad over the eager tape."""
 from __future__ import annotations
 
+from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.tensor import engine
 from gradjit.tensor.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
-__all__ = ["backward", "enable_grad", "grad", "is_grad_enabled", "no_grad", "set_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "backward", "enable_grad", "grad", "is_grad_enabled",
+           "no_grad", "set_grad_enabled"]
 
 
 def _as_list(x):

@@ -14,7 +14,7 @@ from gradjit.ops.promote import astype, broadcast
 
 def constant_value(x):
     """The numpy value of an index known when indexing, or None for a run-time value."""
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple, range)):
         return np.asarray(x)
     if isinstance(x, np.ndarray) or is_python_scalar(x) or isinstance(x, np.generic):
         return np.asarray(x)

@@ -262,13 +262,34 @@ class ArithMixin:
 
     def add(self, other, *, alpha=1):
         other = operand(other)
-        return apply("AddBackward0", lambda a, b: ops.add(a, _scaled(b, alpha)), self, other)
+        return apply("AddBackward0", lambda a, b: _fma(b, _single(alpha, a), a), self, other)
 
     def sub(self, other, *, alpha=1):
         other = operand(other)
-        return apply("SubBackward0", lambda a, b: ops.sub(a, _scaled(b, alpha)), self, other)
+        return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other)
 
     subtract = sub
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return apply("AddcmulBackward0", lambda a, b, c: _fma(_scaled(b, value), c, a),
+                     self, operand(tensor1), operand(tensor2))
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return apply("AddcdivBackward0", lambda a, b, c: ops.add(a, ops.true_divide(
+            _scaled(b, value), c)), self, operand(tensor1), operand(tensor2))
+
+    def lerp(self, end, weight):
+        """PyTorch's two forms, each exact at its own end: from self for weights below 0.5,
+        from end above."""
+        name = "LerpBackward0" if is_python_scalar(weight) else "LerpBackward1"
+
+        def lerp(a, b, w):
+            w = _single(w, a)
+            near_a, near_b = _fma(w, ops.sub(b, a), a), _fma(ops.sub(w, 1), ops.sub(b, a), b)
+            if is_python_scalar(w):
+                return near_a if abs(w) < 0.5 else near_b
+            return ops.where(ops.lt(ops.abs_(w), 0.5), near_a, near_b)
+        return apply(name, lerp, self, operand(end), operand(weight))
 
     def mul(self, other):
         return apply("MulBackward0", ops.mul, self, operand(other))
@@ -527,7 +548,27 @@ class ArithMixin:
 
 
 def _scaled(x, alpha):
-    return x if alpha == 1 else ops.mul(x, alpha)
+    return x if alpha == 1 else ops.mul(x, _single(alpha, x))
+
+
+def _single(scalar, like):
+    """A Python number in a float32 operation, rounded to float32 as PyTorch's kernels take it."""
+    if is_python_scalar(scalar) and not isinstance(scalar, (bool, int)) and \
+            ops.result_type(like, scalar).name == "f32":
+        return float(np.float32(scalar))
+    return scalar
+
+
+def _fma(x, y, z):
+    """x * y + z rounded once, as PyTorch's vectorized CPU kernels compute add(alpha=), addcmul
+    and lerp: a float32 product is exact in float64, so one rounding back to float32 matches
+    the fused multiply-add except at double-rounding ties."""
+    if (is_python_scalar(x) and x == 1) or (is_python_scalar(y) and y == 1):
+        return ops.add(y if is_python_scalar(x) and x == 1 else x, z)
+    if ops.result_type(x, y, z).name != "f32":
+        return ops.add(ops.mul(x, y), z)
+    wide = [ops.astype(v, "f64") for v in (x, y, z)]
+    return ops.astype(ops.add(ops.mul(wide[0], wide[1]), wide[2]), "f32")
 
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",

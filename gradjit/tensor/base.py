@@ -200,6 +200,14 @@ class TensorBase:
         if bool(flag) != (self._edge is not None):
             self._edge = AccumulateGrad(self) if flag else None
 
+    def register_hook(self, hook):
+        """Call hook(grad) with the gradient of this tensor each time it is computed; a tensor
+        it returns replaces that gradient (for a leaf, before it is added into .grad)."""
+        edge = self._grad_edge()
+        if edge is None:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        return graph.add_hook(edge, hook)
+
     def requires_grad_(self, requires_grad=True):
         self.requires_grad = requires_grad
         return self

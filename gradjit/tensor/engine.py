@@ -47,6 +47,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 g = buffers.pop(rec, None)
                 if g is None:
                     continue
+                g = graph.run_hooks(rec, g)
                 if targets is not None and rec in targets:
                     captured[rec] = g
                 _keep_retained(rec, g, create_graph)
@@ -62,12 +63,12 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     if targets is not None and edge not in targets and edge not in needed:
                         continue
                     _deliver(buffers, edge, _placed(ct, saved))
+            for edge, g in buffers.items():
+                if targets is None and isinstance(edge, AccumulateGrad) or \
+                        targets is not None and edge in targets:
+                    captured[edge] = graph.run_hooks(edge, g)
     finally:
         graph._scopes.active = outer
-    for edge, g in buffers.items():
-        if targets is None and isinstance(edge, AccumulateGrad) or \
-                targets is not None and edge in targets:
-            captured[edge] = g
     return captured
 
 

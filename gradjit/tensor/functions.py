@@ -47,6 +47,7 @@ def _function(name):
 
 add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
 subtract, multiply, divide, true_divide = sub, mul, div, div
+addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
 pow, mm, matmul, dot, mv = map(_function, ("pow", "mm", "matmul", "dot", "mv"))
 abs, neg, exp, expm1, log, log1p = map(_function, ("abs", "neg", "exp", "expm1", "log", "log1p"))
 sqrt, rsqrt, sin, cos, tan, tanh = map(_function, ("sqrt", "rsqrt", "sin", "cos", "tan", "tanh"))
@@ -88,6 +89,25 @@ median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian"
 # torch.asin, torch.atan2, torch.lgamma, ...: every method of gradjit.tensor.ufuncs
 globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 
+
+
+def _in_place(name):
+    def function(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    function.__name__ = name
+    return function
+
+
+# torch.sin_(x), torch.clamp_(x, min=0), ...: the in-place methods PyTorch also offers as
+# functions of the torch namespace.
+globals().update({name: _in_place(name) for name in (
+    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
+    "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
+    "exp_", "expm1_", "fill_", "floor_", "gcd_", "lcm_", "log10_", "log1p_", "log2_", "log_",
+    "logit_", "nan_to_num_", "neg_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_",
+    "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
+    "xlogy_", "zero_")})
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return input.allclose(other, rtol, atol, equal_nan)

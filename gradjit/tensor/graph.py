@@ -78,6 +78,7 @@ class AccumulateGrad:
     def __init__(self, variable):
         self.variable = variable
         self.metadata = {}
+        self.hooks = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -86,6 +87,42 @@ class AccumulateGrad:
         return f"<AccumulateGrad object at {hex(id(self))}>"
 
     next_functions = ()
+
+
+class RemovableHandle:
+    """What Tensor.register_hook returns: `remove()` takes the hook off again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self._hooks, self.id = hooks, next(self._ids)
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def add_hook(edge, hook) -> RemovableHandle:
+    if edge.hooks is None:
+        edge.hooks = {}
+    handle = RemovableHandle(edge.hooks)
+    edge.hooks[handle.id] = hook
+    return handle
+
+
+def run_hooks(edge, g):
+    """The gradient arriving at `edge` after its tensor's hooks, in registration order; a hook
+    that returns a tensor replaces the gradient."""
+    for hook in list(edge.hooks.values()) if edge.hooks else ():
+        out = hook(g)
+        if out is not None:
+            g = out
+    return g
 
 
 class Version:
@@ -130,7 +167,7 @@ class Record:
     """One primitive application on the tape: out = prim(*inputs) {params}."""
 
     __slots__ = ("prim", "params", "inputs", "out", "edges", "node", "seq", "freed", "retained",
-                 "__weakref__")
+                 "hooks", "__weakref__")
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
@@ -140,6 +177,7 @@ class Record:
         self.seq = next(_sequence)
         self.freed = False
         self.retained = None  # weakref to a non-leaf tensor whose .grad is kept
+        self.hooks = None  # {handle id: hook} of Tensor.register_hook on this output
         node._records.append(weakref.ref(self))
 
     def unpack(self, saved):

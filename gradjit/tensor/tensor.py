@@ -35,6 +35,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
         return factories.tensor(data, dtype=dtype or "float32", device=device)
 
     add_, sub_, mul_, div_ = map(_inplace, ("add", "sub", "mul", "div"))
+    addcmul_, addcdiv_, lerp_ = map(_inplace, ("addcmul", "addcdiv", "lerp"))
     pow_, neg_, abs_, exp_, log_ = map(_inplace, ("pow", "neg", "abs", "exp", "log"))
     sqrt_, rsqrt_, sin_, cos_, tan_ = map(_inplace, ("sqrt", "rsqrt", "sin", "cos", "tan"))
     tanh_, sigmoid_, relu_ = map(_inplace, ("tanh", "sigmoid", "relu"))

@@ -1,0 +1,192 @@
+"""torch.autograd.Function: a user's forward and backward as one node of the eager tape, named
+after the class (`MyReLUBackward`); its backward is the node's vector-Jacobian product."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.tensor import graph
+from gradjit.tensor.shape import cat as gradjit_cat
+from gradjit.tensor.base import TensorBase
+from gradjit.tensor.factories import is_traced
+from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
+
+
+class FunctionCtx:
+    """The `ctx` that forward fills in and backward reads."""
+
+    def __init__(self, needs_input_grad):
+        self.needs_input_grad = needs_input_grad
+        self.materialize_grads = True
+        self._saved = ()
+        self._non_differentiable = set()
+        self._freed = False  # a backward without retain_graph has run
+
+    def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, TensorBase):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{i} is of type {type(t).__name__}")
+        self._saved = tuple((t, None if t is None else t._counter.value) for t in tensors)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._freed and self._saved:
+            raise RuntimeError(graph.FREED)
+        for t, version in self._saved:
+            if t is not None and t._counter.value != version:
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: [torch.{t.dtype.legacy}Tensor {list(t.shape)}] "
+                    f"is at version {t._counter.value}; expected version {version} instead.")
+        return tuple(t for t, _ in self._saved)
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable.update(id(t) for t in tensors)
+
+    def set_materialize_grads(self, value: bool):
+        self.materialize_grads = bool(value)
+
+    def mark_dirty(self, *tensors):
+        raise NotImplementedError("ctx.mark_dirty (in-place outputs of an autograd.Function) "
+                                  "is not supported; return a new tensor instead")
+
+
+class _Backward:
+    """Stands where a primitive stands in a tape record: the engine calls `vjp` with the
+    cotangent of the output, or with the cotangents of several outputs packed into one flat
+    vector (see _Pick), and the user's backward runs once with them in their positions."""
+
+    differentiable = True
+
+    def __init__(self, cls, ctx, outputs, differentiable, inputs):
+        self.cls, self.ctx, self.outputs, self.inputs = cls, ctx, outputs, inputs
+        self.differentiable = differentiable  # positions of the outputs that get gradients
+        self.name = f"{cls.__name__}Backward"
+        self.received = set()  # positions whose cotangent reached the packed vector
+        self.record = None  # the tape record this rule stands in
+
+    def vjp(self, g, out, *operands):
+        self.ctx._freed = self.record.freed
+        grads = [None] * len(self.outputs)
+        if len(self.differentiable) == 1:
+            grads[self.differentiable[0]] = g
+        else:
+            offset = 0
+            for i in self.differentiable:
+                o = self.outputs[i]
+                if i in self.received:
+                    grads[i] = g[offset:offset + o.numel()].reshape(tuple(o.shape)).to(o.dtype)
+                offset += o.numel()
+            self.received = set()
+        if self.ctx.materialize_grads:
+            grads = [gi if gi is not None else o.new_zeros(tuple(o.shape)) if
+                     isinstance(o, TensorBase) else None for gi, o in zip(grads, self.outputs)]
+        result = self.cls.backward(self.ctx, *grads)
+        result = result if isinstance(result, tuple) else (result,)
+        if len(result) != len(self.inputs):
+            raise RuntimeError(f"function {self.name} returned an incorrect number of "
+                               f"gradients (expected {len(self.inputs)}, got {len(result)})")
+        return [_checked(self.name, i, gi, x) for i, (gi, x) in
+                enumerate(zip(result, self.inputs)) if isinstance(x, TensorBase)]
+
+
+class _Pick:
+    """The record of one of several outputs: its cotangent goes into its segment of the packed
+    vector, so the engine's sum of the segments is every output's cotangent at once."""
+
+    differentiable = True
+
+    def __init__(self, rule, position):
+        self.rule, self.position = rule, position
+
+    def vjp(self, g, out, packed):
+        self.rule.received.add(self.position)
+        pieces = [g.reshape(-1).to(packed.dtype) if i == self.position else
+                  packed.new_zeros((self.rule.outputs[i].numel(),))
+                  for i in self.rule.differentiable]
+        return [gradjit_cat(pieces)]
+
+
+def _checked(name, index, grad, input):
+    """A returned gradient for a tensor input: None where none is needed, summed down to the
+    input's shape where it is a broadcast of it (as PyTorch accepts), else an error."""
+    if grad is None or not input.requires_grad:
+        return None
+    if not isinstance(grad, TensorBase):
+        grad = input.new_tensor(grad)
+    shape, got = tuple(input.shape), tuple(grad.shape)
+    if got == shape:
+        return grad
+    lead = len(got) - len(shape)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, got[lead:])):
+        raise RuntimeError(f"Function {name} returned an invalid gradient at index {index} - "
+                           f"got {list(got)} but expected shape compatible with {list(shape)}")
+    dims = [*range(lead), *(lead + i for i, s in enumerate(shape) if s == 1 and got[lead + i] != 1)]
+    return grad.sum(dim=dims, keepdim=True).reshape(shape) if dims else grad
+
+
+class Function:
+    """Subclass with staticmethods forward(ctx, *args) (or forward(*args) plus
+    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs); call `apply`."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode "
+                                  "AD.")
+
+    setup_context = None
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if any(is_traced(a) or isinstance(a, TensorBase) and
+               not isinstance(a._value, np.ndarray) for a in args):
+            raise NotImplementedError(
+                f"{cls.__name__}.apply on values traced by gradjit.grad/jit: a custom "
+                "autograd.Function runs eagerly only; call it outside the traced function or "
+                "write its gradient with ordinary operations")
+        ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a.requires_grad for a in args))
+        with no_grad():
+            if cls.setup_context is None:
+                output = cls.forward(ctx, *args, **kwargs)
+            else:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+        if not (is_grad_enabled() and any(ctx.needs_input_grad)):
+            return output
+        outputs = list(output) if isinstance(output, tuple) else [output]
+        outputs = [_fresh(o, args) for o in outputs]
+        edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
+        tensor_args = [a for a in args if isinstance(a, TensorBase)]
+        node = graph.Node.named(f"{cls.__name__}Backward")
+        chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
+                  id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
+        if not chosen:
+            return output
+        rule = _Backward(cls, ctx, outputs, chosen, args)
+        inputs = [e for e, a in zip(edges, args) if isinstance(a, TensorBase)]
+        if len(chosen) == 1:
+            o = outputs[chosen[0]]
+            o._edge = rule.record = graph.Record(rule, {}, tensor_args, inputs, o, node)
+        else:
+            dtype = max((outputs[i].dtype for i in chosen), key=lambda d: d.itemsize)
+            packed = outputs[chosen[0]].new_zeros((sum(outputs[i].numel() for i in chosen),),
+                                                  dtype=dtype)
+            whole = rule.record = graph.Record(rule, {}, tensor_args, inputs, packed, node)
+            for i in chosen:
+                o = outputs[i]
+                o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
+        return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+
+
+def _fresh(output, args):
+    """An output that is one of the inputs becomes a new tensor over the same storage, so the
+    input keeps its own history."""
+    if any(output is a for a in args):
+        return output.detach()
+    return output

@@ -1,0 +1,91 @@
+"""The Distribution base of torch.distributions: batch and event shapes, argument and sample
+validation with PyTorch's messages, and sample() as rsample() without gradient."""
+from __future__ import annotations
+
+import numpy as np
+
+import gradjit
+from gradjit.distributions import constraints
+
+
+class Distribution:
+    has_rsample = False
+    arg_constraints: dict = {}
+    support = None
+    _validate_default = True  # PyTorch validates unless Distribution.set_default_validate_args
+
+    @staticmethod
+    def set_default_validate_args(value: bool):
+        Distribution._validate_default = bool(value)
+
+    def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
+        self._batch_shape = gradjit.Size(batch_shape)
+        self._event_shape = gradjit.Size(event_shape)
+        self._validate_args = self._validate_default if validate_args is None else validate_args
+        if self._validate_args:
+            for name, constraint in self.arg_constraints.items():
+                if name not in self.__dict__:
+                    continue  # given as the other parameterization, derived on demand
+                value = self.__dict__[name]
+                if not constraints.all_true(constraint.check(value)):
+                    raise ValueError(
+                        f"Expected parameter {name} ({type(value).__name__} of shape "
+                        f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
+                        f"constraint {constraint!r}, but found invalid values:\n{value}")
+
+    @property
+    def batch_shape(self):
+        return self._batch_shape
+
+    @property
+    def event_shape(self):
+        return self._event_shape
+
+    @property
+    def stddev(self):
+        return self.variance.sqrt()
+
+    def _extended_shape(self, sample_shape=()):
+        return gradjit.Size(tuple(sample_shape) + tuple(self._batch_shape) +
+                            tuple(self._event_shape))
+
+    def sample(self, sample_shape=()):
+        with gradjit.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape=()):
+        raise NotImplementedError
+
+    def _validate_sample(self, value):
+        if not gradjit.is_tensor(value):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        event = len(self._event_shape)
+        if tuple(value.shape[len(value.shape) - event:]) != tuple(self._event_shape):
+            raise ValueError(f"The right-most size of value must match event_shape: "
+                             f"{value.size()} vs {self._event_shape}.")
+        if not constraints.all_true(self.support.check(value)):
+            raise ValueError(
+                f"Expected value argument ({type(value).__name__} of shape "
+                f"{tuple(value.shape)}) to be within the support ({self.support!r}) of the "
+                f"distribution {self!r}, but found invalid values:\n{value}")
+
+    def __repr__(self) -> str:
+        shown = [f"{k}: {v if v.numel() == 1 else v.size()}" for k in self.arg_constraints
+                 if (v := self.__dict__.get(k)) is not None]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+def broadcast_all(*values):
+    """Numbers become tensors (of the tensors' dtype, else the default one) and all are
+    expanded to their common shape."""
+    like = next((v for v in values if gradjit.is_tensor(v)), None)
+    dtype = like.dtype if like is not None else gradjit.get_default_dtype()
+    tensors = [v if gradjit.is_tensor(v) else gradjit.tensor(float(v), dtype=dtype)
+               for v in values]
+    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    return [t if tuple(t.shape) == shape else t.expand(shape) for t in tensors]
+
+
+def finfo(t):
+    """numpy's limits of a floating tensor's dtype (eps, min)."""
+    return np.finfo(np.float64 if t.dtype == gradjit.float64 else np.float32)

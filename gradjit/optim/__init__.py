@@ -1,0 +1,9 @@
+"""torch.optim: optimizers over any iterable of Tensors that require grad, and lr schedules."""
+from gradjit.optim import lr_scheduler
+from gradjit.optim.adagrad import Adagrad
+from gradjit.optim.adam import Adam, AdamW
+from gradjit.optim.optimizer import Optimizer
+from gradjit.optim.rmsprop import RMSprop
+from gradjit.optim.sgd import SGD
+
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]

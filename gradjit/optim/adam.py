@@ -1,0 +1,71 @@
+"""Adam and AdamW (decoupled weight decay), with AMSGrad, in PyTorch's order of operations so
+that float32 results round as PyTorch's do."""
+from __future__ import annotations
+
+import gradjit
+from gradjit.optim.optimizer import Optimizer, check_range
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        check_range("learning rate", lr, lr >= 0.0)
+        check_range("epsilon value", eps, eps >= 0.0)
+        check_range("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)
+        check_range("beta parameter at index 1", betas[1], 0.0 <= betas[1] < 1.0)
+        check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+        super().__init__(params, dict(
+            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+            maximize=maximize, foreach=foreach, capturable=capturable,
+            differentiable=differentiable, fused=fused,
+            decoupled_weight_decay=decoupled_weight_decay))
+
+    def _state(self, group, p):
+        state = self.state[p]
+        if not state:
+            state["step"] = gradjit.tensor(0.0)
+            state["exp_avg"] = gradjit.zeros_like(p)
+            state["exp_avg_sq"] = gradjit.zeros_like(p)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = gradjit.zeros_like(p)
+        return state
+
+    def _update_group(self, group):
+        beta1, beta2 = group["betas"]
+        lr, decay = group["lr"], group["weight_decay"]
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            grad = self._grad(group, p)
+            state = self._state(group, p)
+            state["step"] += 1
+            if decay != 0 and group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * decay)
+            elif decay != 0:
+                grad = grad.add(p, alpha=decay)
+            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+            exp_avg.lerp_(grad, 1 - beta1)
+            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+            step = state["step"].item()
+            step_size = lr / (1 - beta1 ** step)
+            correction2_sqrt = (1 - beta2 ** step) ** 0.5
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"].copy_(gradjit.maximum(state["max_exp_avg_sq"],
+                                                              exp_avg_sq))
+                exp_avg_sq = state["max_exp_avg_sq"]
+            denom = (exp_avg_sq.sqrt() / correction2_sqrt).add_(group["eps"])
+            p.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+class AdamW(Adam):
+    """Adam whose weight decay shrinks the parameters directly instead of adding to the
+    gradient."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)

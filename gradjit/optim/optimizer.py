@@ -1,0 +1,141 @@
+"""The Optimizer base of torch.optim: parameter groups with per-group options, per-parameter
+state, zero_grad, state_dict and load_state_dict; subclasses supply the update of one group."""
+from __future__ import annotations
+
+import collections
+import copy
+import warnings
+
+import gradjit
+
+
+def check_range(description: str, value, ok: bool):
+    """PyTorch's check of a hyperparameter at construction: `Invalid learning rate: -1`."""
+    if not ok:
+        raise ValueError(f"Invalid {description}: {value}")
+
+
+def _typename(x) -> str:
+    return f"{type(x).__module__}.{type(x).__name__}"
+
+
+class Optimizer:
+    """Holds `param_groups` (dicts of 'params' and options) and `state` (a dict per parameter);
+    `step()` calls `_update_group(group)`, which each optimizer defines, without recording."""
+
+    def __init__(self, params, defaults: dict):
+        if gradjit.is_tensor(params):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            f"Tensors or dicts, but got {_typename(params)}")
+        self.defaults = defaults
+        self.state = collections.defaultdict(dict)
+        self.param_groups = []
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict):
+        params = param_group["params"]
+        if gradjit.is_tensor(params):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        group = {**param_group, "params": list(params)}
+        for p in group["params"]:
+            if not gradjit.is_tensor(p):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                f"{_typename(p)}")
+            if not (p.is_leaf or p.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        ids = [id(p) for p in group["params"]]
+        if len(set(ids)) != len(ids):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if seen & set(ids):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                    continue
+                grad = p.grad
+                if grad.grad_fn is not None:
+                    grad.detach_()
+                else:
+                    grad.requires_grad_(False)
+                grad.zero_()
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with gradjit.enable_grad():
+                loss = closure()
+        with gradjit.no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _grad(self, group: dict, p):
+        """The gradient the update follows: negated when the group maximizes."""
+        return -p.grad if group.get("maximize") else p.grad
+
+    # ---- saving and loading ----
+
+    def state_dict(self) -> dict:
+        """State keyed by the index of each parameter across the groups, as PyTorch saves it;
+        the tensors are the optimizer's own (not copies)."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+            groups.append({**{k: v for k, v in group.items() if k != "params"},
+                           "params": [index[id(p)] for p in group["params"]]})
+        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict):
+        state_dict = copy.deepcopy(state_dict)
+        groups, saved = self.param_groups, state_dict["param_groups"]
+        if len(groups) != len(saved):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        params = {i: p for g, s in zip(groups, saved) for i, p in zip(s["params"], g["params"])}
+        self.state = collections.defaultdict(dict)
+        for i, values in state_dict["state"].items():
+            p = params[i]
+            self.state[p] = {k: _like_param(k, v, p) for k, v in values.items()}
+        self.param_groups = [{**s, "params": g["params"]} for g, s in zip(groups, saved)]
+
+    def __repr__(self) -> str:
+        blocks = []
+        for i, group in enumerate(self.param_groups):
+            lines = [f"Parameter Group {i}"]
+            lines += [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"]
+            blocks.append("\n".join(lines) + "\n")
+        return f"{type(self).__name__} (\n" + "\n".join(blocks) + ")"
+
+
+def _like_param(key, value, param):
+    """A loaded state tensor in the parameter's dtype; step counters keep theirs."""
+    if not gradjit.is_tensor(value) or key == "step" or not value.dtype.is_floating_point:
+        return value
+    return value.to(param.dtype)
