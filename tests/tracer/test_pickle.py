@@ -99,3 +99,16 @@ def test_another_process_runs_the_received_trace_without_tracing(tmp_path):
     received_value, received_grad, info = json.loads(out.stdout)
     assert received_value == value and received_grad == grad.tolist()  # the same program
     assert info == [0, 1, 0]  # no trace in the receiving process
+
+
+def test_composed_transformations_and_tensor_arguments():
+    jg = gradjit.jit(gradjit.grad(lambda x: np.sum(np.sin(x) ** 2)))
+    gg = gradjit.grad(gradjit.grad(lambda x: np.sin(x) * x))
+    tg = gradjit.grad(lambda t: (t * t).sum())
+    x, t = np.linspace(0, 1, 5), gradjit.tensor([1.0, -2.0])
+    expected = jg(x), gg(1.5), tg(t)
+    jg2, gg2, tg2 = cloudpickle.loads(cloudpickle.dumps((jg, gg, tg)))
+    np.testing.assert_array_equal(jg2(x), expected[0])
+    assert gg2(1.5) == expected[1] == pytest.approx(2 * np.cos(1.5) - 1.5 * np.sin(1.5))
+    assert isinstance(tg2(t), gradjit.Tensor) and tg2(t).tolist() == [2.0, -4.0]
+    assert [f.cache_info().traces for f in (jg2, gg2, tg2)] == [0, 0, 0]
