@@ -14,7 +14,7 @@ def run(capsys, *argv):
     spec = importlib.util.spec_from_file_location("distributed_training", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.main(["--rows", "20000", "--chunk-rows", "6000", "--workers", "0", *argv])
+    module.main(["--rows", "8000", "--chunk-rows", "3000", "--workers", "0", *argv])
     out = capsys.readouterr().out
     losses = [float(x) for x in re.findall(r"loss (\S+)", out)]
     return losses, float(re.search(r"accuracy (\S+)", out).group(1))
@@ -29,5 +29,5 @@ def test_logistic_regression_by_gradient_descent(capsys):
 def test_mlp_by_lbfgs(capsys):
     pytest.importorskip("scipy")
     losses, accuracy = run(capsys, "--model", "mlp", "--optimizer", "lbfgs",
-                           "--iterations", "15")
+                           "--iterations", "10")
     assert losses[-1] < 0.6 * losses[0] and accuracy > 0.9
