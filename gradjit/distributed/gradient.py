@@ -19,7 +19,7 @@ class DataParallel:
     def __init__(self, fn, mode, argnums=0, reduce="sum", sharded=(1,), **options):
         if reduce not in ("sum", "mean"):
             raise ValueError(f"reduce must be 'sum' or 'mean', not {reduce!r}")
-        self.mode, self.reduce, self.argnums = mode, reduce, argnums
+        self.mode, self.reduce = mode, reduce
         self.sharded = (sharded,) if isinstance(sharded, int) else tuple(sharded)
         wrt = (argnums,) if isinstance(argnums, int) else tuple(argnums)
         if set(wrt) & set(self.sharded):

@@ -41,6 +41,7 @@ def test_plain_pickle_of_an_importable_function_carries_its_trace():
     assert h is not g and h.cache_info() == (0, 0, 0)
     np.testing.assert_array_equal(h(W, X), expected)
     assert h.cache_info() == (0, 1, 0)  # ran a received trace: no tracing here
+    assert h.cache.fast  # and plain arrays take the lean call path, as after tracing
 
 
 def test_decorated_function_pickles_by_name():
