@@ -19,8 +19,10 @@ from gradjit.ir.passes import optimize
 from gradjit.ir.symbolic_simplify import simplify_elementwise
 from gradjit.ops.numpy_api import NotSupported
 from gradjit.tracer import leaves as L
+from gradjit.tracer import portable
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry
+from gradjit.tracer.outputs import Gradients, ValueAndGradients, tree_outputs
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
 
@@ -39,6 +41,20 @@ class Transformed:
                                         else static_argnums)
         self.cache = Cache(getattr(fn, "__qualname__", repr(fn)), max_traces)
         self._tracing = threading.RLock()  # threads that miss together trace once
+        self.options = dict(argnums=argnums, has_aux=has_aux, static_argnums=static_argnums,
+                            backend=backend, max_traces=max_traces, symbolic=symbolic,
+                            deterministic=deterministic)
+        self.ship_traces = True
+
+    def __reduce__(self):
+        return portable.reduce(self)
+
+    def without_traces(self) -> Transformed:
+        """The same transformation of the same function with an empty cache, which pickles
+        without traces (the receiver traces on its first call)."""
+        fresh = Transformed(self.fn, self.mode, **self.options)
+        fresh.ship_traces = False
+        return fresh
 
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
@@ -144,39 +160,26 @@ class Transformed:
         return trace, fn, unpack
 
     def _outputs(self, out, structure, leaves):
-        """The traced values to return from the IR function, and the function that turns
-        the program's outputs (arrays, or traced values when inlined) into the call's result."""
+        """The traced values to return from the IR function, and the object that turns the
+        program's outputs (arrays, or traced values when inlined) into the call's result."""
         if self.mode == "jit":
-            return _tree_outputs(out)
+            return tree_outputs(out)
         if self.has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
                                 f"must return (value, aux), not {type(out).__name__}")
             out, aux = out
         value = _scalar_output(out, self.cache.name)
-        aux_results, aux_unpack = _tree_outputs(aux) if self.has_aux else ([], None)
+        aux_results, aux_unpack = tree_outputs(aux) if self.has_aux else ([], None)
         flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
-        count = 1 + len(aux_results)
-        wrt, grads_unpack = self._wrt(structure, leaves, count)
-
-        def unpack(outs, call_leaves):
-            grads = grads_unpack(outs, call_leaves)
-            if self.mode == "grad":
-                return (grads, aux_unpack(outs[1:count], call_leaves)) if self.has_aux else grads
-            value_out = _as_output(outs[0], flavor)
-            if self.has_aux:
-                value_out = (value_out, aux_unpack(outs[1:count], call_leaves))
-            return value_out, grads
-
+        grads = self._wrt(structure, leaves, 1 + len(aux_results))
         if self.mode == "grad" and not self.has_aux:
-            unpack = grads_unpack
-        unpack.wrt = wrt
-        unpack.discard = (0,) if self.mode == "grad" else ()  # grad drops the value
-        return [value, *aux_results], unpack
+            return [value], grads
+        return [value, *aux_results], ValueAndGradients(self.mode, flavor, grads, aux_unpack)
 
-    def _wrt(self, structure, leaves, start):
-        """The leaf indices of the differentiated arguments, and how to rebuild their
-        structure from the program's outputs (the gradients are those from `start` on)."""
+    def _wrt(self, structure, leaves, start) -> Gradients:
+        """The differentiated leaves and how to rebuild their structure from the program's
+        outputs (the gradients are those from `start` on)."""
         arg_structures = structure[1][0][1]
         many = not isinstance(self.argnums, int)
         argnums = tuple(self.argnums) if many else (self.argnums,)
@@ -195,16 +198,8 @@ class Transformed:
         wrt = [i for _, indices in groups for i in indices]
         if all(type(leaves[i]) is np.ndarray for i in wrt) and all(
                 s == LEAF for s, _ in groups):  # arrays in, arrays out: nothing to rebuild
-            return wrt, (lambda outs, call_leaves: tuple(outs[start:])) if many else (
-                lambda outs, call_leaves: outs[start])
-
-        def rebuild(outs, call_leaves):
-            grads = iter(outs[start:])
-            trees = tuple(unflatten(s, iter([L.like(call_leaves[i], next(grads))
-                                             for i in indices])) for s, indices in groups)
-            return trees if many else trees[0]
-
-        return wrt, rebuild
+            groups = None
+        return Gradients(start, many, groups, wrt)
 
     def _compile(self, structure, leaves) -> Entry:
         trace, traced, unpack = self._trace(structure, leaves)
@@ -386,33 +381,3 @@ def _converted(trace) -> bool:
     """Whether the function turned a traced value into a Python number: a float it returns
     then most likely came from it, cut off from the inputs."""
     return any(g.what.startswith("item()") for g in trace.guards)
-
-
-def _tree_outputs(out):
-    """Traced leaves of a returned tree become results; other leaves are returned as they are."""
-    out_leaves = []
-    structure = flatten(out, out_leaves)
-    results, kinds = [], []
-    for x in out_leaves:
-        inner = L.unwrap(x)
-        if isinstance(inner, Traced):
-            # Results keep the type of the arguments they were computed from: a Tensor made
-            # by a gradjit function from numpy arguments comes back as a numpy array.
-            kinds.append((inner.__gradjit_flavor__, None))
-            results.append(inner)
-        else:
-            kinds.append(("const", x))
-    count = len(results)
-
-    def unpack(outs, call_leaves):
-        outs = iter(outs[:count])
-        return unflatten(structure, iter([v if k == "const" else _as_output(next(outs), k)
-                                          for k, v in kinds]))
-
-    return results, unpack
-
-
-def _as_output(value, flavor):
-    if isinstance(value, Traced):
-        return L.wrap_tensor(value) if flavor in ("torch", "tensor") else value
-    return L.as_output(value, "torch" if flavor == "tensor" else flavor)

@@ -1,0 +1,82 @@
+"""How a compiled program's outputs (arrays, or traced values when inlined) become the call's
+result: gradients in the structure and type of the arguments, jit's result tree, aux values.
+They are plain objects rather than closures so that cached traces can be pickled."""
+from __future__ import annotations
+
+from gradjit.tracer import leaves as L
+from gradjit.tracer.pytree import flatten, unflatten
+from gradjit.tracer.trace import Traced
+
+
+class TreeOutputs:
+    """A returned tree: its traced leaves are the program's first outputs; other leaves are
+    returned as they were."""
+
+    def __init__(self, structure, kinds):
+        self.structure, self.kinds = structure, kinds
+        self.count = sum(kind != "const" for kind, _ in kinds)
+
+    def __call__(self, outs, call_leaves):
+        outs = iter(outs[:self.count])
+        return unflatten(self.structure, iter([v if k == "const" else as_output(next(outs), k)
+                                               for k, v in self.kinds]))
+
+
+def tree_outputs(out):
+    """The traced leaves of `out` (the IR function's results) and its TreeOutputs."""
+    out_leaves = []
+    structure = flatten(out, out_leaves)
+    results, kinds = [], []
+    for x in out_leaves:
+        inner = L.unwrap(x)
+        if isinstance(inner, Traced):
+            # Results keep the type of the arguments they were computed from: a Tensor made
+            # by a gradjit function from numpy arguments comes back as a numpy array.
+            kinds.append((inner.__gradjit_flavor__, None))
+            results.append(inner)
+        else:
+            kinds.append(("const", x))
+    return results, TreeOutputs(structure, kinds)
+
+
+class Gradients:
+    """The gradients, outputs from `start` on, rebuilt as the differentiated arguments:
+    `groups` holds (structure, leaf indices) per argument, or None when every one is a plain
+    array (nothing to rebuild). `wrt` lists the differentiated leaves; `discard` the outputs
+    the call does not return (grad drops the value)."""
+
+    def __init__(self, start, many, groups, wrt):
+        self.start, self.many, self.groups, self.wrt = start, many, groups, wrt
+        self.discard = (0,)
+
+    def __call__(self, outs, call_leaves):
+        if self.groups is None:
+            return tuple(outs[self.start:]) if self.many else outs[self.start]
+        grads = iter(outs[self.start:])
+        trees = tuple(unflatten(s, iter([L.like(call_leaves[i], next(grads)) for i in indices]))
+                      for s, indices in self.groups)
+        return trees if self.many else trees[0]
+
+
+class ValueAndGradients:
+    """grad with has_aux: (gradients, aux); value_and_grad: (value, gradients), the value
+    being (value, aux) with has_aux."""
+
+    def __init__(self, mode, flavor, grads: Gradients, aux: TreeOutputs | None):
+        self.mode, self.flavor, self.grads, self.aux = mode, flavor, grads, aux
+        self.wrt = grads.wrt
+        self.discard = (0,) if mode == "grad" else ()
+
+    def __call__(self, outs, call_leaves):
+        grads = self.grads(outs, call_leaves)
+        aux = self.aux(outs[1:self.grads.start], call_leaves) if self.aux else None
+        if self.mode == "grad":
+            return grads, aux
+        value = as_output(outs[0], self.flavor)
+        return ((value, aux) if self.aux else value), grads
+
+
+def as_output(value, flavor):
+    if isinstance(value, Traced):
+        return L.wrap_tensor(value) if flavor in ("torch", "tensor") else value
+    return L.as_output(value, "torch" if flavor == "tensor" else flavor)
