@@ -54,7 +54,10 @@ class LeastRecentlyUsed(OrderedDict):
 
 def cache_dir(setting=None) -> Path | None:
     """Where compiled code is kept: `setting` (a path, or False/'off' for nowhere), else
-    $GRADJIT_CACHE_DIR ('off' disables), else $XDG_CACHE_HOME/gradjit, else ~/.cache/gradjit."""
+    $GRADJIT_CACHE_DIR ('off' disables), else $XDG_CACHE_HOME/gradjit, else ~/.cache/gradjit.
+    None where files cannot be opened without following links."""
+    if not hasattr(os, "O_NOFOLLOW"):
+        return None
     if setting is None:
         setting = os.environ.get("GRADJIT_CACHE_DIR")
     if setting is False or setting == "off":

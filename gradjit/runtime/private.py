@@ -15,7 +15,8 @@ from pathlib import Path
 TEMPORARY = ".tmp-"
 KEY_BYTES = 32
 MAX_READ = 2**31  # no entry is this large: a bigger file is not read into memory
-NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+# Where the system cannot refuse links (no O_NOFOLLOW), cache_dir() keeps no disk cache.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _warned: set = set()
 _keys: dict = {}
 _key_lock = threading.Lock()

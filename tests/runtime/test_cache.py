@@ -11,7 +11,7 @@ import pytest
 import gradjit
 from gradjit.cli import main
 from gradjit.codegen.machine import compile_ir
-from gradjit.runtime import cache
+from gradjit.runtime import cache, private
 
 OBJECT = compile_ir("define void @k() {\n  ret void\n}")[0]
 
@@ -142,6 +142,20 @@ def test_the_cache_command(tmp_path, monkeypatch, capsys):
     assert not list(tmp_path.iterdir())
     monkeypatch.setenv("GRADJIT_CACHE_DIR", "off")
     assert main(["cache", "info"]) == 0 and "none" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def seen_by_module_fixtures():
+    """What a module-scoped fixture (set up before any function-scoped one) would use."""
+    return cache.cache_dir(), private.key_path()
+
+
+def test_the_suite_never_uses_the_users_cache_or_key(seen_by_module_fixtures):
+    directory, key = seen_by_module_fixtures
+    assert directory is None
+    home = os.path.expanduser("~")
+    assert not str(key).startswith(os.path.join(home, ".config"))
+    assert not str(cache.cache_dir(None) or "").startswith(os.path.join(home, ".cache"))
 
 
 def test_cache_directory_settings(monkeypatch, tmp_path):

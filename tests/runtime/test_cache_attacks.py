@@ -4,6 +4,7 @@ recompile and one warning."""
 import errno
 import hashlib
 import hmac
+import json
 import os
 import subprocess
 import sys
@@ -47,7 +48,7 @@ def only_entry(directory):
 
 def forge(secret, key, meta, payload) -> bytes:
     """An entry as the cache writes it, tagged with `secret`."""
-    text = cache.json.dumps(dict(meta, key=key)).encode()
+    text = json.dumps(dict(meta, key=key)).encode()
     body = cache.LENGTH.pack(len(text)) + text + cache.LENGTH.pack(len(payload)) + payload
     tag = hmac.new(secret, cache.MAGIC + key.encode() + b"\0" + body, hashlib.sha256).digest()
     return cache.MAGIC + tag + body
@@ -57,7 +58,7 @@ def split(data):
     """(meta, object code) of an entry file."""
     body = data[len(cache.MAGIC) + cache.TAG:]
     (size,) = cache.LENGTH.unpack_from(body)
-    meta = cache.json.loads(body[8:8 + size])
+    meta = json.loads(body[8:8 + size])
     return meta, body[8 + size + 8:]
 
 
