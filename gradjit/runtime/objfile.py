@@ -53,6 +53,8 @@ def problem(data: bytes) -> str | None:
             return "a section of an unknown kind or flags, or past the end of the file"
         if not align or align & (align - 1) or link >= shnum or name >= sections[shstrndx][5]:
             return "a section's alignment, link or name is invalid"
+        if kind == STRTAB and not (size and data[offset] == data[offset + size - 1] == 0):
+            return "a string table that does not begin and end with NUL"
     for section in sections:
         found = {SYMTAB: _symbols, RELA_TYPE: _relocations}.get(section[1], _nothing)(
             data, sections, section)

@@ -236,7 +236,7 @@ compile_module.compile_function(parse(sys.argv[1]), cache_dir=False)
 code = made[0][0]
 shoff, shnum = struct.unpack_from("<Q", code, 0x28)[0], struct.unpack_from("<H", code, 0x3C)[0]
 tables = [(s[4], s[4] + s[5]) for s in (objfile.SECTION.unpack_from(code, shoff + 64 * i)
-                                        for i in range(shnum)) if s[1] in (2, 4)]
+                                        for i in range(shnum)) if s[1] in (2, 3, 4)]
 regions = [(0, 64), (shoff, len(code))] + tables
 rng, accepted = random.Random(0), 0
 for _ in range(int(sys.argv[2])):
