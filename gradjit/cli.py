@@ -1,5 +1,6 @@
 """The `gradjit` command: `gradjit dump FILE.py:FUNCTION --arg f32[2,2] ...` prints or writes
-what the compiler made of a function at each stage; `gradjit demo` shows it on two examples."""
+what the compiler made of a function at each stage; `gradjit demo` shows it on two examples;
+`gradjit cache info|clear` shows or empties the disk cache."""
 from __future__ import annotations
 
 import argparse
@@ -37,6 +38,11 @@ def _parser() -> argparse.ArgumentParser:
     dump.add_argument("--symbolic", action="store_true",
                       help="compile with the sympy simplification of elementwise regions")
     commands.add_parser("demo", help="compile two small gradients and show every stage")
+    cache = commands.add_parser(
+        "cache", help="show or empty the disk cache of compiled code",
+        description="info: where compiled object code is kept, how much, and the size limit "
+                    "(GRADJIT_CACHE_SIZE); clear: remove every entry.")
+    cache.add_argument("action", choices=["info", "clear"])
     return parser
 
 
@@ -46,6 +52,8 @@ def main(argv=None) -> int:
         if args.command == "demo":
             from gradjit.dump.demo import run_demo
             return run_demo()
+        if args.command == "cache":
+            return _cache(args.action)
         return _dump(args)
     except Exception as error:  # the message is the interface; tracebacks are for bugs
         print(f"gradjit {args.command}: {type(error).__name__}: {error}", file=sys.stderr)
@@ -71,6 +79,20 @@ def _dump(args) -> int:
     for path in write_stages(lowered, args.output, lowered.name, args.stage, args.format,
                              Options(args.with_source, args.latex)):
         print(path)
+    return 0
+
+
+def _cache(action: str) -> int:
+    from gradjit.runtime import cache
+    if action == "clear":
+        print(f"removed {cache.clear()} entries from {cache.cache_dir() or 'no cache'}")
+        return 0
+    found = cache.info()
+    print(f"directory: {found['directory'] or 'none (GRADJIT_CACHE_DIR=off)'}\n"
+          f"entries:   {found['entries']}\n"
+          f"size:      {found['bytes'] / 2**20:.1f} MB of {found['limit'] / 2**20:.0f} MB "
+          f"(GRADJIT_CACHE_SIZE)\n"
+          f"key:       {found['key']}")
     return 0
 
 

@@ -1,6 +1,24 @@
 """Tests marked slow run only when asked for (`-m slow`); the default run keeps their fast
-variants."""
+variants. No test reads or writes the user's compile cache or cache key."""
+import os
+import shutil
+import tempfile
+
 import pytest
+
+_HOME = tempfile.mkdtemp(prefix="gradjit-tests-")
+
+
+def pytest_configure(config):
+    """Before anything compiles (module-scoped fixtures and subprocesses included): no disk
+    cache by default, and the XDG directories a test falls back on are this run's own."""
+    os.environ["GRADJIT_CACHE_DIR"] = "off"
+    os.environ["XDG_CACHE_HOME"] = os.path.join(_HOME, "cache")
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_HOME, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

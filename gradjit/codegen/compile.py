@@ -66,7 +66,8 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
     text = str(program)
     directory = cache.cache_dir(cache_dir)
     entry = cache.load(directory, key) if directory else None
-    from_disk = entry is not None and entry[0].get("program") == _digest(text)
+    from_disk = (entry is not None and entry[0].get("program") == _digest(text)
+                 and isinstance(entry[0].get("llvm_ir"), str))
     steps = [_runtime_step(s) for s in program.steps]
     symbol = re.sub(r"\W", "_", fn.name) + "_entry" if enterable(steps) else None
     if from_disk:
