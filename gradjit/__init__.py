@@ -27,3 +27,4 @@ from gradjit.tracer import explain, grad, jit, stop_gradient, value_and_grad  # 
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import special  # noqa: E402,F401
+from gradjit import nn  # noqa: E402,F401

@@ -256,6 +256,13 @@ class TensorBase:
         self._edge = None
         return self
 
+    def as_subclass(self, cls):
+        """A `cls` instance over the same storage that stays in the autograd graph: a view
+        whose class is `cls` (nn.Parameter is built this way)."""
+        t = self.view(self.shape)
+        t.__class__ = cls
+        return t
+
     @property
     def data(self):
         """The same storage with its own version counter, so autograd does not see writes."""
