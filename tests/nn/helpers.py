@@ -64,7 +64,7 @@ def same_error(g_call, t_call):
         t_call()
     with pytest.raises(type(t_info.value)) as g_info:
         g_call()
-    assert str(g_info.value) == str(t_info.value)
+    assert str(g_info.value) == str(t_info.value), (str(g_info.value), str(t_info.value))
 
 
 def randn(*shape, seed=0):

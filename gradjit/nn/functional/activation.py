@@ -99,7 +99,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
-                           f"input of size{input.shape}")
+                           f"input of size{list(input.shape)}")
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
     mean = input.mean(dims, keepdim=True)
     var = input.var(dims, correction=0, keepdim=True)
