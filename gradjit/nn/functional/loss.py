@@ -66,6 +66,11 @@ def _classes_last(input):
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    if input.dim() <= 2 and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype is not gradjit.int64:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype.legacy}")
     if input.dim() > 1 and input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
@@ -106,7 +111,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
     logp = input.log_softmax(0 if input.dim() == 1 else 1)
-    if target.is_floating_point():
+    # A target shaped like the input holds class probabilities; otherwise class indices.
+    if tuple(target.shape) == tuple(input.shape) and target.is_floating_point():
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
     loss = nll_loss(logp, target, weight, ignore_index, reduction)
     if label_smoothing == 0:
@@ -116,9 +122,6 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 
 
 def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing):
-    if tuple(target.shape) != tuple(logp.shape):
-        raise RuntimeError(f"Expected target size {list(target.shape)}, got "
-                           f"{list(logp.shape)}")
     classes = logp.shape[0 if logp.dim() == 1 else 1]
     target = target * (1 - label_smoothing) + label_smoothing / classes
     terms = _classes_last(logp * target)
