@@ -18,12 +18,19 @@ def _dim_slice(ndim, dim, index):
 def pad(input, pad, mode="constant", value=None):
     """`pad` lists (before, after) pairs from the last dim backwards."""
     if len(pad) % 2 or len(pad) // 2 > input.dim():
-        raise ValueError("Padding length must be divisible by 2" if len(pad) % 2 else
-                         "Padding length should be less than or equal to two times the input "
-                         f"dimension but got padding length {len(pad)} and input of dimension "
-                         f"{input.dim()}")
+        raise RuntimeError("Padding length must be divisible by 2" if len(pad) % 2 else
+                           "Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{input.dim()}")
     if mode not in ("constant", *_INDEX_MODES):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant" and input.dim() not in (len(pad) // 2 + 1, len(pad) // 2 + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     out = input
     for i in range(len(pad) // 2):
         dim = input.dim() - 1 - i
@@ -91,9 +98,9 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
     kernel = tuple(weight.shape[2:])
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
-            raise ValueError(f"Invalid padding string '{padding}'")
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
         if padding == "same" and any(s != 1 for s in stride):
-            raise ValueError("padding='same' is not supported for strided convolutions")
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
         # 'same' splits the total padding with the odd element on the right, as PyTorch does.
         totals = [d * (k - 1) if padding == "same" else 0 for d, k in zip(dilation, kernel)]
         pairs = [(t // 2, t - t // 2) for t in totals]
@@ -130,6 +137,8 @@ def _pool(input, kernel_size, stride, padding, dilation, ceil_mode, fill, name):
     """The windows of a pooling (batch, channels, prod(kernel), *out) and the output sizes,
     after padding by `fill`; a ceil_mode window may start in the padding on the right but not
     past it."""
+    if input.dim() not in (3, 4) or not input.numel():
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     input, unbatched = _batched(input, 2, name)
     kernel = _tuple(kernel_size, 2)
     stride = kernel if stride is None or stride == [] else _tuple(stride, 2)

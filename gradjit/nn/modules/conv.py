@@ -7,6 +7,9 @@ from gradjit.nn.modules.linear import _bias_bound_init
 from gradjit.nn.modules.module import Module
 from gradjit.nn.parameter import Parameter
 
+# A set, printed in the order Python gives it, as PyTorch prints its own in this message.
+_PADDING_STRINGS = {"same", "valid"}
+
 
 def _tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
@@ -24,6 +27,11 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str) and padding not in _PADDING_STRINGS:
+            raise ValueError(f"Invalid padding string '{padding}', should be one of "
+                             f"{_PADDING_STRINGS}")
+        if padding == "same" and _tuple(stride, n) != (1,) * n:
+            raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode != "zeros":
             raise NotImplementedError(f"padding_mode={padding_mode!r} is not supported")
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
