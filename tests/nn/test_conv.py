@@ -91,3 +91,16 @@ def test_max_pool_gradient_goes_to_one_element_of_ties_and_unbatched_input():
                lambda: torch.nn.functional.max_pool2d(torch.ones(4, 4), 2))
     same_error(lambda: F.conv1d(gradjit.ones(4), gradjit.ones(1, 1, 2)),
                lambda: torch.nn.functional.conv1d(torch.ones(4), torch.ones(1, 1, 2)))
+
+
+def test_pooling_and_layer_option_errors():
+    same_error(lambda: F.max_pool2d(gradjit.ones(1, 4, 4), 2, padding=2),
+               lambda: torch.nn.functional.max_pool2d(torch.ones(1, 4, 4), 2, padding=2))
+    same_error(lambda: F.avg_pool2d(gradjit.ones(1, 4, 4), 2, padding=2),
+               lambda: torch.nn.functional.avg_pool2d(torch.ones(1, 4, 4), 2, padding=2))
+    with pytest.raises(NotImplementedError, match="return_indices"):
+        F.max_pool2d(gradjit.ones(1, 4, 4), 2, return_indices=True)
+    with pytest.raises(NotImplementedError, match="padding_mode"):
+        nn.Conv2d(1, 1, 3, padding_mode="reflect")
+    with pytest.raises(RuntimeError, match="kernel size should be greater than zero"):
+        F.conv1d(gradjit.ones(1, 1, 3), gradjit.ones(1, 1, 0))

@@ -199,3 +199,29 @@ def test_containers_index_like_torch():
     named = nn.Sequential(OrderedDict([("fc", nn.Linear(1, 1))]))
     assert named.fc is named[0] and twice.get_submodule("0") is shared
     assert named.get_parameter("fc.bias") is named.fc.bias
+
+
+def test_registration_errors_match_torch():
+    g, t = nn.Linear(2, 2), torch.nn.Linear(2, 2)
+    for call in (lambda lib, m: m.register_buffer("", None),
+                 lambda lib, m: m.register_buffer(3, None),
+                 lambda lib, m: m.register_buffer("b", 3),
+                 lambda lib, m: m.add_module("m", 3),
+                 lambda lib, m: m.get_submodule("x.y"),
+                 lambda lib, m: m.get_parameter("x"),
+                 lambda lib, m: setattr(lib.nn.Sequential(lib.nn.ReLU()), "0", 3)):
+        same_error(lambda: call(gradjit, g), lambda: call(torch, t))
+    g.register_buffer("b", gradjit.ones(1))
+    t.register_buffer("b", torch.ones(1))
+    same_error(lambda: setattr(g, "b", 3), lambda: setattr(t, "b", 3))
+
+    for lib in (gradjit, torch):
+        class Early(lib.nn.Module):
+            def __init__(self, register):
+                register(self)
+        for register in (lambda m: setattr(m, "w", lib.nn.Parameter(lib.ones(1))),
+                         lambda m: setattr(m, "m", lib.nn.ReLU()),
+                         lambda m: m.register_buffer("b", None),
+                         lambda m: m.register_parameter("p", None)):
+            with pytest.raises(AttributeError, match=r"before Module.__init__\(\) call"):
+                Early(register)

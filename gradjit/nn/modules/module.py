@@ -40,7 +40,9 @@ def _type_name(value):
     """PyTorch's torch.typename: a tensor by its legacy type ('torch.FloatTensor')."""
     if gradjit.is_tensor(value):
         return value.type()
-    return type(value).__module__ + "." + type(value).__qualname__
+    module = type(value).__module__
+    return type(value).__qualname__ if module == "builtins" else \
+        module + "." + type(value).__qualname__
 
 
 class Module:
@@ -149,7 +151,7 @@ class Module:
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
             if value is not None and not gradjit.is_tensor(value):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
@@ -248,7 +250,7 @@ class Module:
         owner, _, name = target.rpartition(".")
         module = self.get_submodule(owner)
         if name not in module._parameters:
-            raise AttributeError(f"{module._get_name()} has no parameter `{name}`")
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
         return module._parameters[name]
 
     def apply(self, fn):
