@@ -75,6 +75,21 @@ def test_parameter_is_a_leaf_sharing_storage_and_ops_give_tensors():
     assert nn.Parameter().shape == (0,)
 
 
+def test_modules_deepcopy_and_state_dicts_pickle():
+    import copy
+    import pickle
+    m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+    clone = copy.deepcopy(m)
+    assert isinstance(clone[0].weight, nn.Parameter) and clone[0].weight.requires_grad
+    assert clone[0].weight is not m[0].weight
+    assert np.array_equal(clone[0].weight.detach().numpy(), m[0].weight.detach().numpy())
+    state = pickle.loads(pickle.dumps(m.state_dict()))
+    assert list(state) == list(m.state_dict()) and state["1.num_batches_tracked"].item() == 0
+    with gradjit.no_grad():
+        clone[0].weight.zero_()
+    assert m[0].weight.abs().sum().item() > 0
+
+
 def test_load_state_dict_strict_and_not():
     g, t = build(gradjit), build(torch)
     copy_weights(g, t)
