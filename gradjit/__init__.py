@@ -31,4 +31,4 @@ from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
-from gradjit import distributions, optim  # noqa: E402,F401
+from gradjit import distributions, nn, optim  # noqa: E402,F401

@@ -264,6 +264,15 @@ class TensorBase:
         self._edge = None
         return self
 
+    def as_subclass(self, cls):
+        """A `cls` instance over the same storage that stays in the autograd graph: a view
+        whose class is `cls` when there is a graph to stay in, else an alias without history
+        (nn.Parameter is built this way, and so is no view of another tensor)."""
+        t = self.view(self.shape) if self.requires_grad and is_grad_enabled() else \
+            TensorBase.detach(self)  # not a subclass's override, which may call this
+        t.__class__ = cls
+        return t
+
     @property
     def data(self):
         """The same storage with its own version counter, so autograd does not see writes."""

@@ -1,0 +1,135 @@
+"""Activations, dropout, embedding lookups and normalization as compositions of Tensor ops."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import gradjit
+
+
+def linear(input, weight, bias=None):
+    out = input.matmul(weight.t())
+    return out if bias is None else out + bias
+
+
+def bilinear(input1, input2, weight, bias=None):
+    out = gradjit.einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias
+
+
+def relu(input, inplace=False):
+    return input.relu_() if inplace else input.relu()
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    out = gradjit.where(input > 0, input, input * negative_slope)
+    return input.copy_(out) if inplace else out
+
+
+def gelu(input, approximate="none"):
+    if approximate == "tanh":
+        inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input ** 3)
+        return 0.5 * input * (1 + inner.tanh())
+    if approximate != "none":
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return 0.5 * input * (1 + (input * (1 / math.sqrt(2))).erf())
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def _softmax_dim(name, ndim, dim):
+    if dim is not None:
+        return dim
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, dtype=None):
+    dim = _softmax_dim("softmax", input.dim(), dim)
+    return (input if dtype is None else input.to(dtype)).softmax(dim)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    dim = _softmax_dim("log_softmax", input.dim(), dim)
+    return (input if dtype is None else input.to(dtype)).log_softmax(dim)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        out = input * 0
+    else:
+        keep = gradjit.rand(input.shape, dtype=input.dtype, device=input.device) >= p
+        out = input * keep / (1 - p)
+    return input.copy_(out) if inplace else out
+
+
+def embedding(input, weight, padding_idx=None):
+    """Rows of `weight`; the row at padding_idx gets no gradient from this lookup."""
+    out = weight[input]
+    if padding_idx is None:
+        return out
+    padding_idx = padding_idx % weight.shape[0]
+    return gradjit.where((input == padding_idx).unsqueeze(-1), out.detach(), out)
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype is not gradjit.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+    if tensor.numel() and (int(tensor.min()) < 0 or int(tensor.max()) >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes." if
+                           int(tensor.min()) >= 0 else "Class values must be non-negative.")
+    return (tensor.unsqueeze(-1) == gradjit.arange(num_classes)).long()
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    normalized_shape = tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
+                           f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
+                           f"input of size{list(input.shape)}")
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    var = input.var(dims, correction=0, keepdim=True)
+    out = (input - mean) * (var + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    return out if bias is None else out + bias
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Normalize over every dim but the channels (dim 1). Training uses the batch's
+    statistics and moves the running ones towards them (the variance unbiased)."""
+    dims = (0, *range(2, input.dim()))
+    channel = (1, -1) + (1,) * (input.dim() - 2)
+    if training:
+        count = input.numel() // input.shape[1]
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                             f"size {input.shape}")
+        mean, var = input.mean(dims), input.var(dims, correction=0)
+        with gradjit.no_grad():
+            if running_mean is not None:
+                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
+            if running_var is not None:
+                unbiased = var.detach() * (count / (count - 1))
+                running_var.mul_(1 - momentum).add_(unbiased * momentum)
+    else:
+        mean, var = running_mean, running_var
+    out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight.reshape(channel)
+    return out if bias is None else out + bias.reshape(channel)

@@ -1,0 +1,130 @@
+"""Loss functions with PyTorch's reductions, weights, ignored targets and label smoothing."""
+from __future__ import annotations
+
+import gradjit
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input, target, reduction="mean"):
+    return _reduce((input - target) ** 2, reduction)
+
+
+def l1_loss(input, target, reduction="mean"):
+    return _reduce((input - target).abs(), reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    diff = (input - target).abs()
+    return _reduce(gradjit.where(diff < delta, 0.5 * diff ** 2, delta * (diff - 0.5 * delta)),
+                   reduction)
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    if beta == 0:
+        return l1_loss(input, target, reduction)
+    diff = (input - target).abs()
+    return _reduce(gradjit.where(diff < beta, 0.5 * diff ** 2 / beta, diff - 0.5 * beta),
+                   reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
+                         f"size ({input.shape}) is deprecated. Please ensure they have the same "
+                         "size.")
+    # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.
+    loss = -(target * input.log().clamp(min=-100) +
+             (1 - target) * (1 - input).log().clamp(min=-100))
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
+                                     pos_weight=None):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    # log(1 + exp(-x)) written so that neither exp overflows: softplus(-x) = max(-x, 0) +
+    # log1p(exp(-|x|)).
+    softplus = (-input).clamp(min=0) + (-input.abs()).exp().log1p()
+    scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
+    loss = (1 - target) * input + scale * softplus
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def _classes_last(input):
+    """(N, C, d1, ...) as (N, d1, ..., C); a 1-D input is one sample."""
+    return input if input.dim() == 1 else input.movedim(1, -1)
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    if input.dim() <= 2 and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype is not gradjit.int64:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype.legacy}")
+    if input.dim() > 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    classes = input.shape[0 if input.dim() == 1 else 1]
+    kept = target != ignore_index
+    index = gradjit.where(kept, target, 0)
+    if index.numel() and (int(index.min()) < 0 or int(index.max()) >= classes):
+        bad = target[kept & ((target < 0) | (target >= classes))][0]
+        raise IndexError(f"Target {int(bad)} is out of bounds.")
+    picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
+    w = kept.to(input.dtype) if weight is None else weight[index] * kept
+    loss = -picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    return _reduce(loss, reduction)
+
+
+def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoothing):
+    """The label-smoothing term for class-index targets: the mean over classes of the
+    (weighted) negative log-probabilities, normalized as nll_loss normalizes."""
+    classes = logp.shape[0 if logp.dim() == 1 else 1]
+    per_class = _classes_last(logp)
+    if weight is not None:
+        per_class = per_class * weight
+    kept = target != ignore_index
+    smooth = -per_class.sum(-1) * kept
+    if reduction == "mean":
+        w = kept.to(logp.dtype) if weight is None else weight[gradjit.where(kept, target, 0)] * kept
+        smooth = smooth.sum() / w.sum()
+    else:
+        smooth = _reduce(smooth, reduction)
+    return smooth * (label_smoothing / classes)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    if not 0 <= label_smoothing <= 1:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing}")
+    logp = input.log_softmax(0 if input.dim() == 1 else 1)
+    # A target shaped like the input holds class probabilities; otherwise class indices.
+    if tuple(target.shape) == tuple(input.shape) and target.is_floating_point():
+        return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
+    loss = nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing == 0:
+        return loss
+    return (1 - label_smoothing) * loss + _smoothed_indices(logp, target, weight, ignore_index,
+                                                            reduction, label_smoothing)
+
+
+def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing):
+    classes = logp.shape[0 if logp.dim() == 1 else 1]
+    target = target * (1 - label_smoothing) + label_smoothing / classes
+    terms = _classes_last(logp * target)
+    if weight is not None:
+        terms = terms * weight
+    return _reduce(-terms.sum(-1), reduction)

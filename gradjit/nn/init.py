@@ -1,0 +1,104 @@
+"""torch.nn.init: fill a tensor in place from PyTorch's initialization distributions."""
+from __future__ import annotations
+
+import math
+
+import gradjit
+
+_LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "sigmoid")
+
+
+def calculate_gain(nonlinearity, param=None):
+    if nonlinearity in _LINEAR:
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        if isinstance(slope, bool) or not isinstance(slope, (int, float)):
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fill(tensor, values):
+    with gradjit.no_grad():
+        return tensor.copy_(values)
+
+
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    return _fill(tensor, gradjit.rand(tensor.shape, dtype=tensor.dtype, generator=generator) *
+                 (b - a) + a)
+
+
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    return _fill(tensor, gradjit.randn(tensor.shape, dtype=tensor.dtype, generator=generator) *
+                 std + mean)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Normal(mean, std) restricted to [a, b], by the inverse CDF of a uniform draw between
+    the CDF values of the bounds."""
+    def cdf(x):
+        return (1 + math.erf((x - mean) / std / math.sqrt(2))) / 2
+    low, high = cdf(a), cdf(b)
+    u = gradjit.rand(tensor.shape, dtype=gradjit.float64, generator=generator)
+    u = (2 * (low + (high - low) * u) - 1).clamp(-1 + 1e-16, 1 - 1e-16)
+    values = (u.erfinv() * (std * math.sqrt(2)) + mean).clamp(a, b)
+    return _fill(tensor, values.to(tensor.dtype))
+
+
+def constant_(tensor, val):
+    with gradjit.no_grad():
+        return tensor.fill_(val)
+
+
+def zeros_(tensor):
+    return constant_(tensor, 0)
+
+
+def ones_(tensor):
+    return constant_(tensor, 1)
+
+
+def _calculate_fan_in_and_fan_out(tensor):
+    if tensor.dim() < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
+                         "dimensions")
+    receptive = math.prod(tensor.shape[2:])
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def _fan(tensor, mode):
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of "
+                         f"{['fan_in', 'fan_out']}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
+    return normal_(tensor, 0, std, generator)

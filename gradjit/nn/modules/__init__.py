@@ -1,0 +1,12 @@
+"""The layers of torch.nn, by kind."""
+from gradjit.nn.modules.activation import (GELU, Dropout, LeakyReLU, LogSoftmax,  # noqa: F401
+                                           ReLU, Sigmoid, Softmax, Tanh)
+from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
+from gradjit.nn.modules.conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d  # noqa: F401
+from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
+                                       Linear)
+from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
+                                     CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss,
+                                     SmoothL1Loss)
+from gradjit.nn.modules.module import Module  # noqa: F401
+from gradjit.nn.modules.normalization import BatchNorm1d, LayerNorm  # noqa: F401

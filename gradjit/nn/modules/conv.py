@@ -1,0 +1,109 @@
+"""Conv1d, Conv2d, MaxPool2d and AvgPool2d over nn.functional's im2col compositions."""
+from __future__ import annotations
+
+import gradjit
+from gradjit.nn import functional as F
+from gradjit.nn.modules.linear import _bias_bound_init
+from gradjit.nn.modules.module import Module
+from gradjit.nn.parameter import Parameter
+
+# A set, printed in the order Python gives it, as PyTorch prints its own in this message.
+_PADDING_STRINGS = {"same", "valid"}
+
+
+def _tuple(value, n):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _ConvNd(Module):
+    _dims = 0
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
+                 dtype=None):
+        super().__init__()
+        n = self._dims
+        if in_channels % groups:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str) and padding not in _PADDING_STRINGS:
+            raise ValueError(f"Invalid padding string '{padding}', should be one of "
+                             f"{_PADDING_STRINGS}")
+        if padding == "same" and _tuple(stride, n) != (1,) * n:
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"padding_mode={padding_mode!r} is not supported")
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size, self.stride = _tuple(kernel_size, n), _tuple(stride, n)
+        self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
+        self.dilation, self.padding_mode = _tuple(dilation, n), padding_mode
+        like = dict(dtype=dtype, device=device)
+        self.weight = Parameter(gradjit.empty(out_channels, in_channels // groups,
+                                              *self.kernel_size, **like))
+        self.bias = Parameter(gradjit.empty(out_channels, **like)) if bias else None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        _bias_bound_init(self.weight, self.bias)
+
+    def extra_repr(self):
+        n = self._dims
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding != (0,) * n:
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * n:
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        return text + ("" if self.bias is not None else ", bias=False")
+
+
+class Conv1d(_ConvNd):
+    _dims = 1
+
+    def forward(self, input):
+        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+
+class Conv2d(_ConvNd):
+    _dims = 2
+
+    def forward(self, input):
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+
+class MaxPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__()
+        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, input):
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            self.ceil_mode, self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AvgPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__()
+        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def forward(self, input):
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

@@ -1,0 +1,125 @@
+"""Identity, Linear, Bilinear, Flatten and Embedding, with PyTorch's default initialization."""
+from __future__ import annotations
+
+import math
+
+import gradjit
+from gradjit.nn import functional as F
+from gradjit.nn import init
+from gradjit.nn.modules.module import Module
+from gradjit.nn.parameter import Parameter
+
+
+def _bias_bound_init(weight, bias):
+    """PyTorch's default: kaiming_uniform_(a=sqrt(5)) weights, i.e. U(-1/sqrt(fan_in), ..),
+    and a bias from the same bound."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        self.weight = Parameter(gradjit.empty(out_features, in_features, dtype=dtype,
+                                              device=device))
+        self.bias = Parameter(gradjit.empty(out_features, dtype=dtype, device=device)) \
+            if bias else None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        _bias_bound_init(self.weight, self.bias)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class Bilinear(Module):
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        self.weight = Parameter(gradjit.empty(out_features, in1_features, in2_features,
+                                              dtype=dtype, device=device))
+        self.bias = Parameter(gradjit.empty(out_features, dtype=dtype, device=device)) \
+            if bias else None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, _weight=None,
+                 device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx %= num_embeddings
+        self.padding_idx = padding_idx
+        if _weight is None:
+            self.weight = Parameter(gradjit.empty(num_embeddings, embedding_dim, dtype=dtype,
+                                                  device=device))
+            self.reset_parameters()
+        else:
+            self.weight = Parameter(_weight)
+
+    def reset_parameters(self):
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            with gradjit.no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx)
+
+    def extra_repr(self):
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        return text if self.padding_idx is None else text + f", padding_idx={self.padding_idx}"
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None):
+        rows, dim = embeddings.shape
+        module = cls(rows, dim, padding_idx=padding_idx, _weight=embeddings)
+        module.weight.requires_grad = not freeze
+        return module

@@ -1,0 +1,85 @@
+"""LayerNorm and BatchNorm1d: learnable affine parameters, and BatchNorm's running statistics
+as buffers."""
+from __future__ import annotations
+
+import numbers
+
+import gradjit
+from gradjit.nn import functional as F
+from gradjit.nn import init
+from gradjit.nn.modules.module import Module
+from gradjit.nn.parameter import Parameter
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine, self.has_bias = eps, elementwise_affine, bias
+        shape = dict(dtype=dtype, device=device)
+        self.weight = Parameter(gradjit.ones(self.normalized_shape, **shape)) \
+            if elementwise_affine else None
+        self.bias = Parameter(gradjit.zeros(self.normalized_shape, **shape)) \
+            if elementwise_affine and bias else None
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}, bias={self.has_bias}")
+
+
+class BatchNorm1d(Module):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.has_bias = bias
+        like = dict(dtype=dtype, device=device)
+        self.weight = Parameter(gradjit.ones(num_features, **like)) if affine else None
+        self.bias = Parameter(gradjit.zeros(num_features, **like)) if affine and bias else None
+        if track_running_stats:
+            self.register_buffer("running_mean", gradjit.zeros(num_features, **like))
+            self.register_buffer("running_var", gradjit.ones(num_features, **like))
+            self.register_buffer("num_batches_tracked", gradjit.tensor(0, device=device))
+        else:
+            self.running_mean = self.running_var = self.num_batches_tracked = None
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            init.zeros_(self.running_mean)
+            init.ones_(self.running_var)
+            init.zeros_(self.num_batches_tracked)
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            with gradjit.no_grad():
+                self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # a cumulative average over the batches seen
+                factor = 1.0 / float(self.num_batches_tracked)
+        # Batch statistics in training, or in eval when there are no running ones.
+        use_batch = self.training or self.running_mean is None
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if track else None,
+                            self.running_var if track else None, self.weight, self.bias,
+                            use_batch, factor, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.has_bias}, "
+                f"track_running_stats={self.track_running_stats}")

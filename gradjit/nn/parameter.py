@@ -1,0 +1,40 @@
+"""nn.Parameter: a leaf Tensor that a Module registers as one of its parameters."""
+from __future__ import annotations
+
+import gradjit
+from gradjit import Tensor
+
+
+class Parameter(Tensor):
+    """A Tensor over the storage of `data` that requires grad; assigning it to a Module's
+    attribute registers it. Operations on it give plain Tensors, as in PyTorch."""
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = gradjit.empty(0)
+        with gradjit.no_grad():
+            param = data.detach().as_subclass(cls)
+        return param.requires_grad_(requires_grad)
+
+    def __init__(self, data=None, requires_grad=True):
+        pass
+
+    @classmethod
+    def __gradjit_bind__(cls, prim, args, params):
+        return Tensor.__gradjit_bind__(prim, args, params)
+
+    def detach(self):
+        return super().detach().as_subclass(Tensor)
+
+    @property
+    def data(self):
+        return Tensor.data.fget(self).as_subclass(Tensor)
+
+    @data.setter
+    def data(self, other):
+        Tensor.data.fset(self, other)
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    __str__ = __repr__

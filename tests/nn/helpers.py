@@ -1,0 +1,71 @@
+"""Differential checks of gradjit.nn against torch.nn with the same weights and inputs."""
+import numpy as np
+import pytest
+
+import gradjit
+
+torch = pytest.importorskip("torch")
+
+
+def to_gradjit(state):
+    return {k: gradjit.tensor(v.detach().numpy()) for k, v in state.items()}
+
+
+def copy_weights(gm, tm):
+    """Give the gradjit module the torch module's parameters and buffers."""
+    gm.load_state_dict(to_gradjit(tm.state_dict()))
+
+
+def close(g, t, rtol=1e-5, atol=1e-6):
+    np.testing.assert_allclose(np.asarray(g.detach()), t.detach().numpy(), rtol=rtol, atol=atol)
+
+
+def run_both(g_fn, t_fn, *arrays, grads=True):
+    """Call both on the same inputs (floating arrays require grad), back-propagate the same
+    random cotangent; returns (gradjit output, torch output, [(gradjit grad, torch grad)])."""
+    gs = [gradjit.tensor(a, requires_grad=grads and a.dtype.kind == "f") for a in arrays]
+    ts = [torch.tensor(a, requires_grad=grads and a.dtype.kind == "f") for a in arrays]
+    g_out, t_out = g_fn(*gs), t_fn(*ts)
+    pairs = []
+    if grads and t_out.requires_grad:
+        cotangent = np.random.default_rng(0).standard_normal(tuple(t_out.shape))
+        cotangent = cotangent.astype(t_out.detach().numpy().dtype)
+        (g_out * gradjit.tensor(cotangent)).sum().backward()
+        (t_out * torch.tensor(cotangent)).sum().backward()
+        pairs = [(g.grad, t.grad) for g, t in zip(gs, ts) if t.grad is not None]
+    return g_out, t_out, pairs
+
+
+def check(g_fn, t_fn, *arrays, rtol=1e-5, atol=1e-6, grads=True):
+    g_out, t_out, pairs = run_both(g_fn, t_fn, *arrays, grads=grads)
+    close(g_out, t_out, rtol, atol)
+    for g, t in pairs:
+        assert g is not None
+        close(g, t, rtol, atol)
+    return g_out, t_out
+
+
+def check_module(gm, tm, *arrays, rtol=1e-5, atol=1e-6):
+    """Same weights, same outputs, and the same gradients for inputs and parameters."""
+    copy_weights(gm, tm)
+    check(gm, tm, *arrays, rtol=rtol, atol=atol)
+    t_params = dict(tm.named_parameters())
+    assert [n for n, _ in gm.named_parameters()] == list(t_params)
+    for name, p in gm.named_parameters():
+        close(p.grad, t_params[name].grad, rtol, atol)
+    for (name, b), (t_name, tb) in zip(gm.named_buffers(), tm.named_buffers()):
+        assert name == t_name
+        close(b, tb, rtol, atol)
+
+
+def same_error(g_call, t_call):
+    """Both raise, the same exception type with the same message."""
+    with pytest.raises(Exception) as t_info:
+        t_call()
+    with pytest.raises(type(t_info.value)) as g_info:
+        g_call()
+    assert str(g_info.value) == str(t_info.value), (str(g_info.value), str(t_info.value))
+
+
+def randn(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
