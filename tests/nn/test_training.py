@@ -85,3 +85,26 @@ def test_functionals_compile_with_the_eager_gradients():
             close(grads[name], p.grad, rtol=1e-4, atol=1e-6)
     close(gradjit.jit(forward)(detached, x, y), loss, rtol=1e-5)
     assert compiled.cache_info().misses == 1
+
+
+def test_mlp_with_torch_optim_and_a_scheduler_trains_like_torch():
+    """nn and optim together: Adam with weight decay and a step schedule, 50 steps."""
+    g, t = mlp(gradjit), mlp(torch)
+    copy_weights(g, t)
+    x, y = randn(32, 8), np.random.default_rng(2).integers(0, 3, 32)
+    losses = []
+    for lib, model, xs, ys in ((gradjit, g, gradjit.tensor(x), gradjit.tensor(y)),
+                               (torch, t, torch.tensor(x), torch.tensor(y))):
+        optimizer = lib.optim.Adam(model.parameters(), lr=0.01, weight_decay=1e-3)
+        schedule = lib.optim.lr_scheduler.StepLR(optimizer, step_size=10, gamma=0.5)
+        run = []
+        for _ in range(50):
+            optimizer.zero_grad()
+            loss = lib.nn.functional.cross_entropy(model(xs), ys)
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            run.append(loss.item())
+        losses.append(run)
+    np.testing.assert_allclose(losses[0], losses[1], rtol=1e-4)
+    assert losses[0][-1] < 0.7 * losses[0][0]
