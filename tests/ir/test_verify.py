@@ -126,7 +126,7 @@ def test_a_reshape_whose_int64_product_wraps_is_rejected():
     x = Value(TensorType((0,), float32), "x")
     out = Value(TensorType((2 ** 61, 8), float32))
     fn = Function("f", [x], [Op(S.reshape, [x], {"shape": (2 ** 61, 8)}, out)], [out])
-    with pytest.raises(VerifyError, match=r"reshape\): f32\[2305843009213693952,8\] .* more than can be addressed"):
+    with pytest.raises(VerifyError, match=r"reshape\): f32\[2305843009213693952,8\] holds"):
         verify(fn)
 
 
