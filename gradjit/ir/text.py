@@ -72,6 +72,11 @@ _WORDS = {"true": True, "false": False, "none": None}
 _DTYPE_NAMES = {d.name for d in ALL_DTYPES}
 
 
+# Params hold shapes and constants: numpy arrays have at most 64 dimensions, and what reads
+# params later (canonical form, printing) may walk them recursively.
+MAX_NESTING = 64
+
+
 class ParseError(ValueError):
     """Malformed IR text; the message gives line and column."""
 
@@ -250,6 +255,8 @@ class _Parser:
             elif self.accept("["):
                 if self.accept("]"):
                     done = ()
+                elif len(stack) == MAX_NESTING:
+                    raise self.error(f"lists nest at most {MAX_NESTING} deep")
                 else:
                     stack.append([])
                     continue

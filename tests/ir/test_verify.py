@@ -171,7 +171,11 @@ def test_deep_nesting_does_not_recurse():
     deep = "[" * 100_000 + "]" * 100_000
     text = f"func @f(%x: f32[3]) -> (f32[3]) {{\n  %0 = exp(%x) {{axes={deep}}} : f32[3]\n" \
            "  return %0\n}"
-    with pytest.raises(ParseError, match="line 2, column 8: exp takes params"):
+    with pytest.raises(ParseError, match="line 2, column 87: lists nest at most 64 deep"):
+        parse(text)
+    nested = "[" * 64 + "1" + "]" * 64
+    text = f"func @f() -> () {{\n  guard() {{expected=true, site={nested}}}\n  return\n}}"
+    with pytest.raises(ParseError, match="line 2, column 3: param site must be a string"):
         parse(text)
 
 
