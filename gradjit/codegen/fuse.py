@@ -104,7 +104,17 @@ class Fuser:
             if attrs is None or any(a is None for a in args):
                 return None
             return self.node(n.kind, args, attrs, shape, n.dtype)
-        return fold_dag(node, {}, combine)
+
+        def combine_and_note(n, args):
+            result = combine(n, args)
+            if result is not None and result is not n:
+                self.reindexed(n, result)
+            return result
+        return fold_dag(node, {}, combine_and_note)
+
+    def reindexed(self, node: Node, result: Node) -> None:
+        """Called for each expression that a view change rewrote: the dump tool's fuser
+        records lineage here; fusion itself needs nothing."""
 
     def reads(self, node: Node) -> frozenset:
         """The buffers an expression loads from."""
