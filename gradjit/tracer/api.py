@@ -20,7 +20,7 @@ from gradjit.ir.symbolic_simplify import simplify_elementwise
 from gradjit.ops.numpy_api import NotSupported
 from gradjit.tracer import leaves as L
 from gradjit.tracer.backend import compile_program
-from gradjit.tracer.cache import Cache, Entry
+from gradjit.tracer.cache import Cache, Entry, Explanation
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
 
@@ -50,7 +50,7 @@ class Transformed:
         """(traces, hits, misses) of the specialization cache."""
         return self.cache.info()
 
-    def explain(self) -> str:
+    def explain(self) -> Explanation:
         """The cached traces with their guards and the source lines they come from."""
         return self.cache.explain()
 
