@@ -67,7 +67,7 @@ PARAM_KINDS = {
     "unit": ("true or false", lambda v: isinstance(v, bool)),
     "complete": ("true or false", lambda v: isinstance(v, bool)),
     "full_matrices": ("true or false", lambda v: isinstance(v, bool)),
-    "site": ("a string", lambda v: isinstance(v, str)),
+    "site": ("a string or none", lambda v: v is None or isinstance(v, str)),
 }
 # A constant's value is the whole array, as nested lists.
 PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): ("nested lists of numbers", _is_numbers)}

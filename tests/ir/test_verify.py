@@ -175,7 +175,7 @@ def test_deep_nesting_does_not_recurse():
         parse(text)
     nested = "[" * 64 + "1" + "]" * 64
     text = f"func @f() -> () {{\n  guard() {{expected=true, site={nested}}}\n  return\n}}"
-    with pytest.raises(ParseError, match="line 2, column 3: param site must be a string"):
+    with pytest.raises(ParseError, match="line 2, column 3: param site must be a string or none"):
         parse(text)
 
 
