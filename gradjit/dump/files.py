@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import traceback
 from pathlib import Path
 
@@ -49,3 +50,10 @@ def write_compilation(directory, f, entry) -> list[Path]:
     digest = hashlib.sha256(str(lowered.optimized).encode()).hexdigest()[:8]
     return write_stages(lowered, directory, f"{lowered.name}-{digest}", "all",
                         options=Options(with_source=True), keep_going=True)
+
+
+def write_when_asked(f, entry) -> None:
+    """GRADJIT_DUMP=DIR: every compilation's stages go to DIR."""
+    directory = os.environ.get("GRADJIT_DUMP")
+    if directory:
+        write_compilation(directory, f, entry)
