@@ -28,6 +28,9 @@ __version__ = "0.1.0"
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import explain, grad, jit, stop_gradient, value_and_grad  # noqa: E402,F401
 from gradjit.dump import dump, lower  # noqa: E402,F401
+from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402
+from gradjit.tracer.api import COMPILE_OBSERVERS as _COMPILE_OBSERVERS  # noqa: E402
+_COMPILE_OBSERVERS.append(_write_when_asked)  # GRADJIT_DUMP, without the tracer importing dump
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.

@@ -14,7 +14,7 @@ import numpy as np
 
 from gradjit.codegen import views
 from gradjit.codegen.kernel import REDUCE_KINDS, Program
-from gradjit.codegen.schedule import Pending, build_kernels
+from gradjit.codegen.schedule import Pending, build_kernels, fold_dag
 from gradjit.codegen.share import share_expensive
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
@@ -23,16 +23,23 @@ from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckI
                                    Guard, LibraryCall, Matmul, Operand)
 
 
+# An expression deeper than this is stored and read back: every walk over an expression
+# (here, in scheduling and in code generation) then stays within a bounded depth whatever
+# the program's length, and one kernel's body stays small enough for LLVM to compile quickly.
+MAX_DEPTH = 256
+
+
 class Node:
     """An interned expression over an index space of `shape`. kind: 'load' (attrs:
     (buffer, view)), 'const' (attrs: value), 'index' (attrs: view, the iota), 'apply'
     (attrs: (primitive name, params)) or 'gather' (attrs: (buffer, base view, axis
     stride, axis size); args: the index expression)."""
 
-    __slots__ = ("kind", "args", "attrs", "shape", "dtype")
+    __slots__ = ("kind", "args", "attrs", "shape", "dtype", "depth")
 
     def __init__(self, kind, args, attrs, shape, dtype):
         self.kind, self.args, self.attrs, self.shape, self.dtype = kind, args, attrs, shape, dtype
+        self.depth = 1 + max((a.depth for a in args), default=-1)
 
     @property
     def computes(self) -> bool:
@@ -78,41 +85,43 @@ class Fuser:
         self.buffers.append(buffer)
         return buffer
 
-    def reindex(self, node: Node, remap, shape, memo=None) -> Node | None:
+    def reindex(self, node: Node, remap, shape) -> Node | None:
         """`node` seen through a view change: `remap` maps each leaf's view to the new one
         (None when strides cannot express it)."""
-        memo = {} if memo is None else memo
-        if id(node) in memo:
-            return memo[id(node)]
-        result = None
-        if node.kind == "const":
-            result = self.node("const", (), node.attrs, shape, node.dtype)
-        elif node.kind == "index":
-            view = remap(node.attrs)
-            result = view and self.node("index", (), view, shape, node.dtype)
-        elif node.kind == "load":
-            view = remap(node.attrs[1])
-            result = view and self.node("load", (), (node.attrs[0], view), shape, node.dtype)
-        else:
-            args = [self.reindex(a, remap, shape, memo) for a in node.args]
-            attrs = node.attrs
-            if node.kind == "gather":
+        def combine(n, args):
+            if n.kind == "const":
+                return self.node("const", (), n.attrs, shape, n.dtype)
+            if n.kind == "index":
+                view = remap(n.attrs)
+                return view and self.node("index", (), view, shape, n.dtype)
+            if n.kind == "load":
+                view = remap(n.attrs[1])
+                return view and self.node("load", (), (n.attrs[0], view), shape, n.dtype)
+            attrs = n.attrs
+            if n.kind == "gather":
                 base = remap(attrs[1])
                 attrs = base and (attrs[0], base) + attrs[2:]
-            if attrs is not None and all(a is not None for a in args):
-                result = self.node(node.kind, args, attrs, shape, node.dtype)
-        memo[id(node)] = result
-        return result
+            if attrs is None or any(a is None for a in args):
+                return None
+            return self.node(n.kind, args, attrs, shape, n.dtype)
+
+        def combine_and_note(n, args):
+            result = combine(n, args)
+            if result is not None and result is not n:
+                self.reindexed(n, result)
+            return result
+        return fold_dag(node, {}, combine_and_note)
+
+    def reindexed(self, node: Node, result: Node) -> None:
+        """Called for each expression that a view change rewrote: the dump tool's fuser
+        records lineage here; fusion itself needs nothing."""
 
     def reads(self, node: Node) -> frozenset:
         """The buffers an expression loads from."""
-        found = self.reads_memo.get(id(node))
-        if found is None:
-            found = frozenset().union(*(self.reads(a) for a in node.args))
-            if node.kind in ("load", "gather"):
-                found |= {node.attrs[0]}
-            self.reads_memo[id(node)] = found
-        return found
+        def combine(n, args):
+            found = frozenset().union(*args)
+            return found | {n.attrs[0]} if n.kind in ("load", "gather") else found
+        return fold_dag(node, self.reads_memo, combine)
 
     # ---- materialization ----
 
@@ -173,6 +182,8 @@ class Fuser:
                 # A value already in memory is read back rather than computed again.
                 args = [self.stored.get(id(self.env[v]), self.env[v]) for v in op.inputs]
                 node = RULES[op.prim.name](self, op, *args)
+                if node is not None and node.depth > MAX_DEPTH:
+                    node = self.materialize(node)
                 if op.out is not None:
                     self.env[op.out] = node
         results = [self.result_buffer(self.env[r], i) for i, r in enumerate(fn.results)]

@@ -64,6 +64,24 @@ def _nodes_in_order(roots) -> list:
     return order
 
 
+def fold_dag(root, memo: dict, combine):
+    """combine(node, [the folds of its operands]) for `root`, operands first, memoized by
+    node id in `memo`; iterative, so an expression of any depth folds."""
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        if id(node) in memo:
+            stack.pop()
+            continue
+        missing = [a for a in node.args if id(a) not in memo]
+        if missing:
+            stack.extend(missing)
+            continue
+        stack.pop()
+        memo[id(node)] = combine(node, [memo[id(a)] for a in node.args])
+    return memo[id(root)]
+
+
 def layout(shape, accesses):
     """Loop extents (outer to inner) and a map from per-axis strides to per-loop strides.
     `accesses` lists (strides, weight): the innermost loop is the axis that the most

@@ -3,9 +3,11 @@ uses it, which for exp, log, sin... costs more than storing it once and loading 
 softmax's exp feeds both its row sums and, after them, its gradient)."""
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 
-from gradjit.codegen.schedule import Pending, _nodes_in_order
+from gradjit.codegen.schedule import Pending, _nodes_in_order, fold_dag
 from gradjit.codegen.views import contiguous
 
 EXPENSIVE = frozenset({"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid",
@@ -14,19 +16,56 @@ EXPENSIVE = frozenset({"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tan
 
 def share_expensive(fuser, groups_and_steps: list) -> None:
     """Where a later kernel recomputes an expensive value that an earlier kernel over the same
-    index space computes, the earlier one stores it and the later one loads it (in place)."""
-    groups = [(n, s) for n, s in enumerate(groups_and_steps) if hasattr(s, "outputs")]
-    for later, (position, group) in enumerate(groups):
-        for before, earlier in reversed(groups[:later]):
-            if earlier.domain != group.domain or earlier.serial or group.serial:
-                continue
-            computed = {id(node): node for node in _nodes_in_order(_roots(earlier))}
-            shared = _topmost_shared(group, computed)
-            writes = _writes(groups_and_steps[before:position + 1])
-            for node in shared:
-                if fuser.reads(node) & writes:
-                    continue  # its inputs change in between: the values would differ
-                _store_and_load(fuser, earlier, group, node)
+    index space computes, the earlier one stores it and the later one loads it (in place).
+
+    One pass over the kernels, with a map from each computed node to the latest kernel that
+    computes it, so the cost grows with the program, not with its square."""
+    writers = _writers(groups_and_steps)
+    latest: dict = {}  # (domain, id(node)) -> (node, position of its latest group)
+    for position, group in enumerate(groups_and_steps):
+        if not hasattr(group, "outputs") or group.serial:
+            continue
+        computed = _Domain(latest, group.domain)
+        shared = []
+        for node in _topmost_shared(group, computed):
+            before = computed[id(node)][1]
+            if not any(_written_between(writers, b, before, position) for b in fuser.reads(node)):
+                shared.append((node, groups_and_steps[before]))
+        if shared:
+            _store_and_load(fuser, shared, group)
+        for node in _nodes_in_order(_roots(group)):
+            if node.computes:
+                latest[(group.domain, id(node))] = (node, position)
+
+
+class _Domain:
+    """`latest` seen from one index space: id(node) -> (node, position)."""
+
+    def __init__(self, latest, domain):
+        self.latest, self.domain = latest, domain
+
+    def __contains__(self, key):
+        return (self.domain, key) in self.latest
+
+    def __getitem__(self, key):
+        return self.latest[(self.domain, key)]
+
+
+def _writers(steps) -> dict:
+    """buffer -> the positions of the steps that write it, ascending."""
+    positions: dict = {}
+    for position, step in enumerate(steps):
+        outputs = getattr(step, "outputs", None)
+        written = {p.buffer for p in outputs} if outputs is not None else step.buffers()
+        for b in written:
+            positions.setdefault(b, []).append(position)
+    return positions
+
+
+def _written_between(writers, buffer, first, last) -> bool:
+    at = writers.get(buffer, ())
+    i = bisect.bisect_left(at, first)
+    return i < len(at) and at[i] <= last
 
 
 def _roots(group) -> list:
@@ -34,12 +73,8 @@ def _roots(group) -> list:
 
 
 def _expensive(node, memo) -> bool:
-    found = memo.get(id(node))
-    if found is None:
-        found = (node.kind == "apply" and node.attrs[0] in EXPENSIVE
-                 or any(_expensive(a, memo) for a in node.args))
-        memo[id(node)] = found
-    return found
+    return fold_dag(node, memo, lambda n, args: n.kind == "apply" and n.attrs[0] in EXPENSIVE
+                    or any(args))
 
 
 def _topmost_shared(group, computed) -> list:
@@ -57,19 +92,14 @@ def _topmost_shared(group, computed) -> list:
     return found
 
 
-def _writes(steps) -> set:
-    written = set()
-    for step in steps:
-        outputs = getattr(step, "outputs", None)
-        written |= {p.buffer for p in outputs} if outputs is not None else step.buffers()
-    return written
-
-
-def _store_and_load(fuser, earlier, group, node) -> None:
-    buffer = fuser.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
-    view = contiguous(node.shape)
-    earlier.outputs.append(Pending("store", earlier.domain, node, buffer.id, view))
-    new = {id(node): fuser.load(buffer, view)}
+def _store_and_load(fuser, shared, group) -> None:
+    """Each (node, earlier group) of `shared`: the earlier group stores node, `group` loads it."""
+    new = {}
+    for node, earlier in shared:
+        buffer = fuser.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
+        view = contiguous(node.shape)
+        earlier.outputs.append(Pending("store", earlier.domain, node, buffer.id, view))
+        new[id(node)] = fuser.load(buffer, view)
     for n in _nodes_in_order(_roots(group)):  # operands first: no recursion on long chains
         if id(n) not in new:
             args = [new.get(id(a), a) for a in n.args]

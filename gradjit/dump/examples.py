@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 
 from gradjit.ir.types import TensorType, dtype as resolve_dtype
+from gradjit.ir.verify import check_type
 
+# A dtype name and brackets: meant as a type even when the extents are wrong (f32[-1]).
+_TYPE_LIKE = re.compile(r"\s*(bool|[fiu]\d+)\[.*\]\s*\Z")
 _SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\[\s*(\d+(?:\s*,\s*\d+)*)?\s*,?\s*\]\s*\Z")
 
 
@@ -20,12 +23,18 @@ def example_argument(text: str, position: int = 0):
     position, so dumps repeat exactly and log/sqrt stay defined; integers 0; bools True);
     anything else is evaluated as Python with `np` (numpy) and `gradjit` in scope."""
     found = _SPEC.match(text)
+    if not found and _TYPE_LIKE.match(text):
+        raise ValueError(f"--arg {text!r}: a type's extents are non-negative integers, as in "
+                         "f32[2,3] or f64[] for a scalar")
     if found:
         try:
             dtype = resolve_dtype(found.group(1))
         except TypeError as error:
             raise ValueError(f"--arg {text!r}: {error}") from None
         shape = tuple(int(d) for d in found.group(2).split(",")) if found.group(2) else ()
+        problem = check_type(TensorType(shape, dtype))
+        if problem:
+            raise ValueError(f"--arg {text!r}: {problem}")
         return filled(TensorType(shape, dtype), position)
     import gradjit
     try:

@@ -67,11 +67,8 @@ class _LineageFuser(Fuser):
         super().__init__(fn)
         self.origins: dict[int, set[int]] = {}
 
-    def reindex(self, node, remap, shape, memo=None):
-        result = super().reindex(node, remap, shape, memo)
-        if result is not None and result is not node:
-            self.origins.setdefault(id(result), set()).add(id(node))
-        return result
+    def reindexed(self, node, result):
+        self.origins.setdefault(id(result), set()).add(id(node))
 
 
 def value_numbers(fn: Function) -> dict[Value, str]:

@@ -101,12 +101,12 @@ STAGES = {
     "optimized": _ir_stage("the optimized IR (what runs)", lambda low: low.optimized,
                            lambda low: low.result_names),
     "kernels": Stage("the fused loops: which ops each computes, what it reads and writes",
-                     "kernels.txt",
+                     "txt",
                      lambda low, o: low.fused.describe(low.result_names, o.with_source),
                      _kernels_graph),
     "llvm": Stage("the LLVM IR of the CPU kernels", "ll", lambda low, o: low.llvm_ir),
     "ptx": Stage("the PTX of the GPU kernels", "ptx", _ptx),
-    "symbolic": Stage("each result as a formula of the inputs", "symbolic.txt", _symbolic),
+    "symbolic": Stage("each result as a formula of the inputs", "txt", _symbolic),
     "python": Stage("the optimized IR as a standalone numpy function", "py",
                     lambda low, o: low.python_source(o.with_source)),
 }
@@ -158,6 +158,9 @@ def dump(f, *args, stage="all", argnums=0, format="text", with_source=False, lat
     options = Options(with_source, latex)
     if len(names) == 1:
         return render(lowered, names[0], format, options)
+    if format == "svg":
+        raise ValueError("several stages as SVG are not one SVG document: dump one stage, or "
+                         "write one file per stage (gradjit dump --output DIR)")
     sections = [f"==== {name}: {STAGES[name].title} ====\n"
                 + render(lowered, name, format, options).rstrip("\n") for name in names]
     return "\n\n".join(sections) + "\n"

@@ -47,17 +47,17 @@ def _compare_rule(*types):
     return TensorType(t.shape, bool_)
 
 
-def _define(name, rule, evaluate, vjp, sympy=None, differentiable=True):
+def _define(name, arity, rule, evaluate, vjp, sympy=None, differentiable=True):
     return register(Primitive(name, "elementwise", rule, evaluate, vjp, sympy=sympy,
-                              differentiable=differentiable))
+                              differentiable=differentiable, arity=arity))
 
 
 def _unary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
-    return _define(name, rule, evaluate, vjp, sympy, differentiable)
+    return _define(name, 1, rule, evaluate, vjp, sympy, differentiable)
 
 
 def _binary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
-    return _define(name, rule, evaluate, vjp, sympy, differentiable)
+    return _define(name, 2, rule, evaluate, vjp, sympy, differentiable)
 
 
 def _no_grad(arity):

@@ -6,6 +6,7 @@ objects that define `__gradjit_bind__` (eager tensors, tracers, IR values) take 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import threading
 
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ class Primitive:
     vjp(g, out, *args, **params) -> one cotangent (or None for "no gradient") per arg;
       written with primitives only, so it runs on numpy, tensors and IR values alike.
     sympy(sp, *symbols, **params) -> the scalar meaning (elementwise primitives).
+    arity: the operand count; left None it is read from the shape rule's positional
+      parameters (a rule over `*types` must state it, a variadic primitive takes one or more).
     """
 
     name: str
@@ -41,7 +44,16 @@ class Primitive:
     sympy: Callable[..., Any] | None = None
     variadic: bool = False
     differentiable: bool = True
+    arity: int | None = None
     doc: str = field(default="", compare=False)
+
+    def __post_init__(self):
+        if self.arity is None and not self.variadic:
+            object.__setattr__(self, "arity", _positional_count(self.name, self.shape_rule))
+
+    def accepts(self, count: int) -> bool:
+        """Whether `count` operands is a valid application of this primitive."""
+        return count >= 1 if self.variadic else count == self.arity
 
     def __call__(self, *args, **params):
         return bind(self, *args, **params)
@@ -51,11 +63,22 @@ class Primitive:
 
     def infer(self, *in_types: TensorType, **params) -> TensorType | None:
         """Apply the shape rule; errors name this primitive and every operand type."""
+        if not self.accepts(len(in_types)):
+            wanted = "one or more" if self.variadic else self.arity
+            raise ShapeError(f"{self.name} takes {wanted} operands, not {len(in_types)}")
         try:
             return self.shape_rule(*in_types, **params)
         except ShapeError as error:
             operands = ", ".join(map(str, in_types))
             raise ShapeError(f"{self.name}({operands}): {error}") from None
+
+
+def _positional_count(name, rule) -> int:
+    kinds = [p.kind for p in inspect.signature(rule).parameters.values()]
+    if inspect.Parameter.VAR_POSITIONAL in kinds:
+        raise TypeError(f"primitive {name}: its shape rule takes *operands, so state its arity")
+    return sum(k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+               for k in kinds)
 
 
 PRIMITIVES: dict[str, Primitive] = {}

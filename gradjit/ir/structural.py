@@ -261,7 +261,6 @@ scatter_add = _prim("scatter_add", "structural", _scatter_add_rule, _scatter_add
 # ---- concatenation ----
 
 def _concat_rule(*xs, axis):
-    require(len(xs) >= 1, "needs at least one operand")
     first = xs[0]
     require(0 <= axis < first.rank, f"axis {axis} out of range for rank {first.rank}")
     for x in xs[1:]:

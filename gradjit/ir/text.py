@@ -14,8 +14,9 @@ import math
 import re
 
 from gradjit.ir.core import Function, Op, Value, canonical_params
-from gradjit.ir.primitive import PRIMITIVES, ShapeError
+from gradjit.ir.primitive import PRIMITIVES
 from gradjit.ir.types import ALL_DTYPES, TensorType, dtype as resolve_dtype
+from gradjit.ir.verify import check_params, check_type
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -69,6 +70,11 @@ def format_param(v) -> str:
 
 _WORDS = {"true": True, "false": False, "none": None}
 _DTYPE_NAMES = {d.name for d in ALL_DTYPES}
+
+
+# Params hold shapes and constants: numpy arrays have at most 64 dimensions, and what reads
+# params later (canonical form, printing) may walk them recursively.
+MAX_NESTING = 64
 
 
 class ParseError(ValueError):
@@ -151,7 +157,7 @@ class _Parser:
         ops = []
         while self.peek()[1] != "return":
             ops.append(self.op())
-        self.take("word", "return")
+        ret_tok = self.take("word", "return")
         results = []
         while self.peek()[0] == "value":
             results.append(self.use(self.take("value")))
@@ -161,8 +167,8 @@ class _Parser:
         if self.peek()[0] != "end":
             raise self.error("expected the end of the text")
         if [r.type for r in results] != declared:
-            raise ParseError(f"@{name} declares results ({', '.join(map(str, declared))}) but "
-                             f"returns ({', '.join(str(r.type) for r in results)})")
+            raise self.error(f"@{name} declares results ({', '.join(map(str, declared))}) but "
+                             f"returns ({', '.join(str(r.type) for r in results)})", ret_tok)
         return Function(name, params, ops, results)
 
     def op(self) -> Op:
@@ -190,8 +196,14 @@ class _Parser:
                 params[key] = self.param()
         try:
             params = canonical_params(prim, params)
+        except TypeError as error:
+            raise self.error(str(error), name_tok) from None
+        problem = check_params(prim, params)
+        if problem:
+            raise self.error(problem, name_tok)
+        try:
             inferred = prim.infer(*(v.type for v in inputs), **params)
-        except (TypeError, ShapeError) as error:
+        except (TypeError, ValueError, OverflowError) as error:
             raise self.error(str(error), name_tok) from None
         out = None
         if target is not None:
@@ -208,7 +220,7 @@ class _Parser:
         site = None
         if self.accept("loc"):
             self.take(text="(")
-            site = json.loads(self.take("string")[1])
+            site = self.string(self.take("string"))
             self.take(text=")")
         return Op(prim, inputs, params, out, site)
 
@@ -223,31 +235,58 @@ class _Parser:
         while not self.accept("]"):
             if dims:
                 self.take(text=",")
-            dims.append(int(self.take("number")[1]))
-        return TensorType(tuple(dims), dt)
+            dim = self.take("number")
+            if not dim[1].isdigit():
+                raise self.error("expected a non-negative integer extent", dim)
+            dims.append(int(dim[1]))
+        t = TensorType(tuple(dims), dt)
+        problem = check_type(t)
+        if problem:
+            raise self.error(problem, tok)
+        return t
 
     def param(self):
-        kind, text, *_ = self.peek()
-        if self.accept("["):
-            items = []
-            while not self.accept("]"):
-                if items:
-                    self.take(text=",")
-                items.append(self.param())
-            return tuple(items)
-        self.i += 1
+        """A param value; lists nest to any depth with an explicit stack, not recursion."""
+        stack = []  # the lists still open, innermost last
+        while True:
+            if stack and stack[-1] and not self.accept(","):
+                self.take(text="]")
+                done = tuple(stack.pop())
+            elif self.accept("["):
+                if self.accept("]"):
+                    done = ()
+                elif len(stack) == MAX_NESTING:
+                    raise self.error(f"lists nest at most {MAX_NESTING} deep")
+                else:
+                    stack.append([])
+                    continue
+            else:
+                done = self.scalar_param()
+            if not stack:
+                return done
+            stack[-1].append(done)
+
+    def scalar_param(self):
+        tok = self.peek()
+        kind, text = tok[0], tok[1]
         if kind == "number":
+            self.i += 1
             if text.lstrip("-") in ("inf", "nan"):
                 return float(text)
             return float(text) if any(c in text for c in ".eE") else int(text)
         if kind == "string":
-            return json.loads(text)
-        if kind == "word" and text in _WORDS:
-            return _WORDS[text]
-        if kind == "word" and text in _DTYPE_NAMES:
-            return text
-        self.i -= 1
+            self.i += 1
+            return self.string(tok)
+        if kind == "word" and (text in _WORDS or text in _DTYPE_NAMES):
+            self.i += 1
+            return _WORDS.get(text, text)
         raise self.error("expected a param value")
+
+    def string(self, tok) -> str:
+        try:
+            return json.loads(tok[1])
+        except ValueError:
+            raise self.error("malformed string", tok) from None
 
     def define(self, tok, value):
         if tok[1] in self.env:
@@ -262,4 +301,6 @@ class _Parser:
 
 def parse(text: str) -> Function:
     """Read a function from its text form (the inverse of `str(fn)`)."""
+    if not isinstance(text, str):
+        raise ParseError(f"line 1, column 1: IR text is a str, not {type(text).__name__}")
     return _Parser(text).function()

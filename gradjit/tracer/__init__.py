@@ -5,7 +5,7 @@ from __future__ import annotations
 from gradjit.ir.elementwise import stop_gradient
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
-from gradjit.tracer.cache import CacheInfo, RetraceWarning
+from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
 from gradjit.tracer.trace import TraceError, Traced
 
 
@@ -47,7 +47,7 @@ def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=Fal
                       max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
 
 
-def explain(fn) -> str:
+def explain(fn) -> Explanation:
     """The cached traces of a transformed function, with their guards and source lines."""
     if not isinstance(fn, Transformed):
         raise TypeError(f"explain() takes a function made by grad/value_and_grad/jit, not "

@@ -119,7 +119,15 @@ class Cache:
                     times = f" ({repeats} times)" if repeats > 1 else ""
                     lines.append(f"      {guard.site}: {guard.what}{times}  "
                                  f"# {source_line(guard.site)}")
-        return "\n".join(lines)
+        return Explanation("\n".join(lines))
+
+
+class Explanation(str):
+    """explain()'s text: a str, whose repr is itself, so the REPL shows it as lines rather
+    than as one quoted string full of \\n."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _runs(guards):

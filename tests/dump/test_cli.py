@@ -74,3 +74,40 @@ def test_demo_checks_its_gradients_and_is_quick():
     assert done.stdout.count(": OK") == 2 and "d_x = 3*(x + 2)/2" in done.stdout
     assert "[[4.5, 4.5], [4.5, 4.5]]" in done.stdout
     assert len(done.stdout.splitlines()) < 120
+
+
+def test_output_files_stay_in_the_directory_whatever_the_function_is_called(tmp_path, capsys):
+    from gradjit.cli import main
+    source = tmp_path / "hostile.py"
+    source.write_text("import numpy as np\n\ndef f(x):\n    return np.sin(x).sum()\n\n"
+                      "f.__name__ = '../../escaped/\\x00..\\\\name'\n")
+    out = tmp_path / "a" / "b"
+    assert main(["dump", f"{source}:f", "--arg", "f32[3]", "--stage", "trace,kernels",
+                 "--output", str(out)]) == 0
+    written = sorted(p.name for p in out.iterdir())
+    assert written == ["______escaped_____name.kernels.txt", "______escaped_____name.trace.ir"]
+    everything = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+    assert everything == sorted(["hostile.py", *written])
+    assert sorted(capsys.readouterr().out.split()) == [str(out / name) for name in written]
+
+
+def test_bad_argument_types_say_what_is_wrong(capsys):
+    from gradjit.cli import main
+    for text, message in [
+            ("f32[-1]", "--arg 'f32[-1]': a type's extents are non-negative integers"),
+            ("f32[2.5]", "--arg 'f32[2.5]': a type's extents are non-negative integers"),
+            ("f99[2]", "--arg 'f99[2]': gradjit has no dtype 'f99'"),
+            ("f64[4294967296,4294967296]", "more than can be addressed")]:
+        assert main(["dump", "examples/seed.py:f", "--arg", text]) == 1
+        assert message in capsys.readouterr().err
+
+
+def test_svg_of_several_stages_is_refused_without_an_output_directory(capsys, tmp_path):
+    from gradjit.cli import main
+    args = ["dump", "examples/seed.py:f", "--arg", "f32[3]", "--format", "svg"]
+    assert main(args) == 1
+    assert "several stages as SVG are not one SVG document" in capsys.readouterr().err
+    if shutil.which("dot") is not None:
+        assert main(args + ["--output", str(tmp_path)]) == 0
+        assert all(p.read_text().startswith("<?xml") or "<svg" in p.read_text()
+                   for p in tmp_path.iterdir())

@@ -61,9 +61,10 @@ def test_printing_is_deterministic():
      r"line 4, column \d+: reduce_sum gives f32\[\], the text declares f32\[4\]"),
     (("mul(%x, %0) : f32[4,3]", "mul(%x, %y) : f32[4,3]"),
      r"line 3, column 8: mul\(f32\[4,3\], f32\[3\]\): shapes"),
-    (("{shape=[4,3]}", "{shape=[4,3"), r"line 2, column \d+: expected ,"),
+    (("{shape=[4,3]}", "{shape=[4,3"), r"line 2, column \d+: expected \]"),
     (("f32[4,3]", "q32[4,3]"), r"line 1, column \d+: expected an element type"),
-    (("return %2, %8", "return %2"), r"declares results \(f32\[\], f32\[2,3\]\)"),
+    (("return %2, %8", "return %2"),
+     r"line 12, column 3: @\w+ declares results \(f32\[\], f32\[2,3\]\)"),
     (("\n}", "\n} extra"), r"line 13, column 3: expected the end of the text"),
     (("%x: f32", "%x: f32 $"), r"line 1, column \d+: unexpected character '\$'"),
 ])

@@ -123,6 +123,7 @@ def test_explain_lists_traces_guards_and_source_lines():
     assert text.count("if x.sum() > 0:") == 2
     assert "bool(...) is True" in text and "bool(...) is False" in text
     assert f.explain() == text
+    assert repr(text) == str(text) and "\n  signature" in repr(text)  # lines at the REPL
     with pytest.raises(TypeError, match="made by grad"):
         gradjit.explain(branchy)
 

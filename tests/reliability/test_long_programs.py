@@ -1,0 +1,47 @@
+"""Programs of any length: every pass, the fusion planner, code generation and the text
+form are iterative or bounded, so chains far past Python's recursion limit compile and run."""
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+import gradjit
+from benchmarks.program_length import ir_chain
+from gradjit.codegen import compile_function
+from gradjit.ir import interpret, parse, verify
+from gradjit.ir.passes import optimize
+
+
+def _loop(x, steps, sin):
+    for _ in range(steps):
+        x = sin(x) + 0.5 * x
+    return (x * x).sum()
+
+
+def test_grad_of_a_300_iteration_loop_matches_torch():
+    x = np.linspace(-2.0, 2.0, 5)
+    got = gradjit.grad(lambda x: _loop(x, 300, np.sin))(x)
+    t = torch.tensor(x, requires_grad=True)
+    _loop(t, 300, torch.sin).backward()
+    np.testing.assert_allclose(got, t.grad.numpy(), rtol=1e-9, atol=1e-300)
+
+
+@pytest.mark.parametrize("n", [10_000, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_an_ir_chain_past_the_recursion_limit_prints_parses_compiles_and_runs(n):
+    assert n >= 10 * sys.getrecursionlimit()
+    fn = verify(parse(str(ir_chain(n))))
+    assert len(fn.ops) >= n
+    x = np.linspace(-1.0, 1.0, 8)
+    (got,) = compile_function(optimize(fn), cache_dir=False)(x)
+    np.testing.assert_allclose(got, x * (2 - 0.5 ** (n // 2)), rtol=1e-12)
+    np.testing.assert_allclose(interpret(fn, x)[0], got, rtol=1e-12)
+
+
+@pytest.mark.slow
+def test_grad_of_a_long_loop_with_symbolic_simplification():
+    x = np.linspace(-2.0, 2.0, 5)
+    got = gradjit.grad(lambda x: _loop(x, 3000, np.sin), symbolic=True)(x)
+    t = torch.tensor(x, requires_grad=True)
+    _loop(t, 3000, torch.sin).backward()
+    np.testing.assert_allclose(got, t.grad.numpy(), rtol=1e-9, atol=1e-300)
