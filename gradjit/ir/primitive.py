@@ -29,6 +29,9 @@ class Primitive:
     evaluate(*arrays, **params) -> numpy array: the reference semantics.
     vjp(g, out, *args, **params) -> one cotangent (or None for "no gradient") per arg;
       written with primitives only, so it runs on numpy, tensors and IR values alike.
+    jvp(tangents, out, *args, **params) -> the tangent of out (None: zero), given one tangent
+      per arg (None: zero); the forward-mode rule, the transpose of vjp (set on every
+      differentiable primitive).
     sympy(sp, *symbols, **params) -> the scalar meaning (elementwise primitives).
     """
 
@@ -41,6 +44,7 @@ class Primitive:
     sympy: Callable[..., Any] | None = None
     variadic: bool = False
     differentiable: bool = True
+    jvp: Callable[..., Any] | None = None
     doc: str = field(default="", compare=False)
 
     def __call__(self, *args, **params):

@@ -8,6 +8,7 @@ from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, RetraceWarning
 from gradjit.tracer.constructors import install as _install_constructors
 from gradjit.tracer.trace import TraceError, Traced
+from gradjit.tracer.transforms import jvp, linearize
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
@@ -59,4 +60,5 @@ def explain(fn) -> str:
 
 
 __all__ = ["CacheInfo", "RetraceWarning", "TraceError", "Traced", "TracerArrayConversionError",
-           "Transformed", "explain", "grad", "jit", "stop_gradient", "value_and_grad"]
+           "Transformed", "explain", "grad", "jit", "jvp", "linearize", "stop_gradient",
+           "value_and_grad"]

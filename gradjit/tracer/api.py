@@ -15,6 +15,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import GuardFailed, ShapeError, interpret, verify
 from gradjit.ir.autodiff import differentiate
+from gradjit.ir.forward import forward
 from gradjit.ir.passes import optimize
 from gradjit.ir.symbolic_simplify import simplify_elementwise
 from gradjit.ops.numpy_api import NotSupported
@@ -148,6 +149,8 @@ class Transformed:
         the program's outputs (arrays, or traced values when inlined) into the call's result."""
         if self.mode == "jit":
             return _tree_outputs(out)
+        if self.mode == "jvp":
+            return _jvp_outputs(out, structure, leaves)
         if self.has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
@@ -210,7 +213,7 @@ class Transformed:
         trace, traced, unpack = self._trace(structure, leaves)
         stages = {"traced": traced}
         if self.mode != "jit":
-            stages["differentiated"] = differentiate(traced, unpack.wrt)
+            stages["differentiated"] = _transform(self.mode, traced, unpack)
         fn = optimize(stages.get("differentiated", traced))
         if self.symbolic:
             fn = optimize(simplify_elementwise(fn))
@@ -242,13 +245,43 @@ class Transformed:
         (its guards included), so outer transformations see every op."""
         trace, fn, unpack = self._trace(structure, leaves)
         if self.mode != "jit":
-            fn = differentiate(fn, unpack.wrt)
+            fn = _transform(self.mode, fn, unpack)
         outer = current_trace()
         inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)
         return unpack(outs, leaves)
+
+
+def _transform(mode, traced, unpack):
+    """The IR pass of a differentiating mode: forward for jvp, reverse for the others."""
+    if mode == "jvp":
+        return forward(traced, unpack.wrt, unpack.tangents)
+    return differentiate(traced, unpack.wrt)
+
+
+def _jvp_outputs(out, structure, leaves):
+    """jvp's function is called as (primals, tangents): the float primal leaves are
+    differentiated along the tangent leaves that mirror them; the call returns
+    (primals_out, tangents_out) in one structure (zeros for outputs that are constants)."""
+    results, unpack_results = _tree_outputs(out)
+    count, n = len(results), len(leaves) // 2
+    wrt = [i for i in range(n) if _leaf_dtype(leaves[i]).kind == "f"]
+
+    _, unpack_tangents = _tree_outputs(out, constant=lambda v: np.zeros_like(v, dtype=float))
+
+    def unpack(outs, call_leaves):
+        return (unpack_results(outs[:count], call_leaves),
+                unpack_tangents(outs[count:], call_leaves))
+
+    unpack.wrt, unpack.tangents, unpack.discard = wrt, [n + i for i in wrt], ()
+    return results, unpack
+
+
+def _leaf_dtype(x):
+    inner = L.unwrap(x)
+    return inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
 
 
 def _layout(arrays) -> tuple:
@@ -388,8 +421,9 @@ def _converted(trace) -> bool:
     return any(g.what.startswith("item()") for g in trace.guards)
 
 
-def _tree_outputs(out):
-    """Traced leaves of a returned tree become results; other leaves are returned as they are."""
+def _tree_outputs(out, constant=None):
+    """Traced leaves of a returned tree become results; other leaves are returned as they are
+    (or mapped by `constant`: a tangent of a constant is zero)."""
     out_leaves = []
     structure = flatten(out, out_leaves)
     results, kinds = [], []
@@ -406,7 +440,8 @@ def _tree_outputs(out):
 
     def unpack(outs, call_leaves):
         outs = iter(outs[:count])
-        return unflatten(structure, iter([v if k == "const" else _as_output(next(outs), k)
+        return unflatten(structure, iter([(constant(v) if constant else v) if k == "const"
+                                          else _as_output(next(outs), k)
                                           for k, v in kinds]))
 
     return results, unpack
