@@ -23,8 +23,9 @@ from gradjit.tensor.printing import set_printoptions  # noqa: F401
 __version__ = "0.1.0"
 
 # The compiler's transformations (gradjit/tracer).
-from gradjit.tracer import (explain, grad, jit, jvp, linearize, stop_gradient,  # noqa: E402,F401
-                            value_and_grad)
+from gradjit.tracer import (elementwise_grad, explain, grad, hessian,  # noqa: E402,F401
+                            jacfwd, jacobian, jacrev, jit, jvp, linearize, stop_gradient,
+                            value_and_grad, vjp)
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import special  # noqa: E402,F401

@@ -8,7 +8,8 @@ from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, RetraceWarning
 from gradjit.tracer.constructors import install as _install_constructors
 from gradjit.tracer.trace import TraceError, Traced
-from gradjit.tracer.transforms import jvp, linearize
+from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
+from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
@@ -60,5 +61,6 @@ def explain(fn) -> str:
 
 
 __all__ = ["CacheInfo", "RetraceWarning", "TraceError", "Traced", "TracerArrayConversionError",
-           "Transformed", "explain", "grad", "jit", "jvp", "linearize", "stop_gradient",
-           "value_and_grad"]
+           "Transformed", "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian",
+           "jacrev", "jit", "jvp", "linearize",
+           "stop_gradient", "value_and_grad", "vjp"]

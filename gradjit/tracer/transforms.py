@@ -14,17 +14,16 @@ from gradjit.tracer.pytree import flatten
 _cached = weakref.WeakKeyDictionary()  # fn -> {(mode, options): Transformed}
 
 
-def _transformed(fn, mode, make, **options):
-    """One Transformed per (fn, mode, options), kept while fn lives (a fresh one, traced
-    afresh, for a callable that cannot be weakly referenced)."""
-    key = (mode, tuple(sorted(options.items())))
+def _transformed(fn, mode, make, name=None, **options):
+    """One Transformed of make(fn) per (fn, name or mode, options), kept while fn lives (a
+    fresh one, traced afresh, for a callable that cannot be weakly referenced)."""
+    key = (name or mode, tuple(sorted(options.items())))
     try:
         table = _cached.setdefault(fn, {})
     except TypeError:
         table = {}
     if key not in table:
-        table[key] = Transformed(make(fn), mode if mode in ("jit", "grad", "jvp") else "grad",
-                                 **options)
+        table[key] = Transformed(make(fn), mode, **options)
     return table[key]
 
 
@@ -72,3 +71,49 @@ def linearize(fn, *primals, backend=None):
         _check_pair(primals, tangents)
         return compiled(tuple(primals), tuple(tangents))[1]
     return out, f_jvp
+
+
+def vjp(fn, *primals, has_aux=False, backend=None):
+    """(fn(*primals), vjp_fn) or, with has_aux, (out, vjp_fn, aux), as jax.vjp: vjp_fn(ct)
+    takes a cotangent of out's structure and returns a tuple of one cotangent per primal.
+    vjp_fn is the reverse-mode program of <fn(*primals), ct> (grad with respect to the
+    primals), compiled once and callable many times; it recomputes fn's forward values."""
+    result = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
+    out, aux = result if has_aux else (result, None)
+    pull = _pullback(fn, tuple(range(len(primals))), has_aux, backend)
+
+    def vjp_fn(cotangent):
+        return pull(cotangent, *primals)
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def _pullback(fn, argnums, has_aux, backend):
+    """grad of (cotangent, *args) -> <fn(*args), cotangent> with respect to args[argnums]."""
+    def make(f):
+        def pullback(cotangent, *args):
+            out = f(*args)
+            return _vdot(out[0] if has_aux else out, cotangent)
+        pullback.__qualname__ = f"vjp_{getattr(f, '__qualname__', 'f')}"
+        return pullback
+    return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
+                        argnums=tuple(1 + i for i in argnums), backend=backend)
+
+
+def _vdot(out, cotangent):
+    outs, cts = [], []
+    if flatten(out, outs) != flatten(cotangent, cts):
+        raise TypeError("vjp: the cotangent must have the structure of the function's output")
+    total = 0.0
+    for o, c in zip(outs, cts):
+        if _leaf_dtype(o).kind == "f":
+            total = total + (o * c).sum()
+    return total
+
+
+def elementwise_grad(fn, argnums=0, *, backend=None):
+    """HIPS autograd's elementwise_grad: the gradient of sum(fn(...)), which for a function
+    acting elementwise is the derivative at each element, in the argument's shape."""
+    def summed(*args, **kwargs):
+        return fn(*args, **kwargs).sum()
+    summed.__qualname__ = f"elementwise_grad_{getattr(fn, '__qualname__', 'f')}"
+    return Transformed(summed, "grad", argnums=argnums, backend=backend)

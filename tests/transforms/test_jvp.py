@@ -133,3 +133,9 @@ def test_jvp_argument_errors():
         gradjit.jvp(np.sin, (x,), (x, x))
     with pytest.raises(TypeError, match="they must match"):
         gradjit.jvp(np.sin, (x,), (np.ones(4),))
+
+
+def test_stop_gradient_blocks_tangents():
+    x, v = rng.standard_normal(3), rng.standard_normal(3)
+    _, tangent = gradjit.jvp(lambda x: x * gradjit.stop_gradient(x), (x,), (v,))
+    np.testing.assert_allclose(tangent, v * x, rtol=1e-12)
