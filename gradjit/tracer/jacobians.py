@@ -1,9 +1,10 @@
 """jacrev, jacfwd, jacobian and hessian as JAX defines them (pytrees in and out).
 
 A Jacobian is assembled from one compiled pullback (jacrev) or pushforward (jacfwd) per basis
-vector of the output (input) space: a loop of calls of one cached program, unrolled into the
-trace when called inside another transformation (so hessian = jacfwd(jacrev(f)) compiles one
-forward-over-reverse program). Batching the basis into one call waits for vmap."""
+vector of the output (input) space: a Python loop of calls of one cached program, unrolled
+into the trace when called inside another transformation (so hessian = jacfwd(jacrev(f))
+compiles one forward-over-reverse program holding n pullbacks and runs it once per input
+basis vector: O(n^2) ops, fine for small n). Batching the basis into one call waits for vmap."""
 from __future__ import annotations
 
 import numpy as np
