@@ -26,23 +26,55 @@ def differentiate(fn: Function, wrt, output: int = 0) -> Function:
         cotangent = {}
         if target in active:
             cotangent[target] = full(value=1.0, shape=(), dtype=target.type.dtype.name)
-        for op in reversed(fn.ops):
-            if op.out not in active or not op.prim.differentiable:
-                continue
-            g = cotangent.get(op.out)
-            if g is None:
-                continue
-            builder.site = op.site
-            parts = op.prim.vjp(g, op.out, *op.inputs, **op.params)
-            for value, part in zip(op.inputs, parts):
-                if part is None or value not in active:
-                    continue
-                previous = cotangent.get(value)
-                cotangent[value] = part if previous is None else add(previous, part)
+        backpropagate(fn.ops, cotangent, active, builder)
         builder.site = None
         grads = [cotangent[p] if p in cotangent else _zeros(p)
                  for p in (fn.params[i] for i in wrt)]
     return builder.build(list(fn.results) + grads)
+
+
+def backpropagate(ops, cotangent: dict, active, builder: Builder | None = None):
+    """Sweep `ops` backwards, adding each active input's VJP part to `cotangent` (value ->
+    cotangent, seeded by the caller; fan-out is summed). Emits IR in the current builder."""
+    for op in reversed(ops):
+        if op.out not in active or not op.prim.differentiable:
+            continue
+        g = cotangent.get(op.out)
+        if g is None:
+            continue
+        if builder is not None:
+            builder.site = op.site
+        parts = op.prim.vjp(g, op.out, *op.inputs, **op.params)
+        for value, part in zip(op.inputs, parts):
+            if part is None or value not in active:
+                continue
+            previous = cotangent.get(value)
+            cotangent[value] = part if previous is None else add(previous, part)
+
+
+def transposed_vjp(vjp):
+    """A JVP rule from a VJP rule, for primitives whose Jacobian has no simpler product:
+    the VJP is linear in its cotangent g, so J t is the gradient with respect to g of
+    <vjp(g), t>. Emits the VJP on a ones cotangent (only its graph in g matters, and ones
+    keeps guarded products on their g * derivative branch) and sweeps it backwards from t."""
+    def jvp(tangents, out, *args, **params):
+        builder = Builder.current()
+        g = full(value=1.0, shape=out.type.shape, dtype=out.type.dtype.name)
+        start = len(builder.ops)
+        parts = vjp(g, out, *args, **params)
+        emitted = builder.ops[start:]
+        active = {g}
+        for op in emitted:
+            if op.out is not None and op.prim.differentiable and any(
+                    v in active for v in op.inputs):
+                active.add(op.out)
+        cotangent = {}
+        for part, t in zip(parts, tangents):
+            if part is not None and t is not None and part in active:
+                cotangent[part] = t if part not in cotangent else add(cotangent[part], t)
+        backpropagate(emitted, cotangent, active)
+        return cotangent.get(g)
+    return jvp
 
 
 def _zeros(value: Value) -> Value:

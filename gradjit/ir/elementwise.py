@@ -49,7 +49,22 @@ def _compare_rule(*types):
 
 def _define(name, arity, rule, evaluate, vjp, sympy=None, differentiable=True):
     return register(Primitive(name, "elementwise", rule, evaluate, vjp, sympy=sympy,
-                              differentiable=differentiable, arity=arity))
+                              differentiable=differentiable, arity=arity,
+                              jvp=diagonal_jvp(vjp) if differentiable else None))
+
+
+def diagonal_jvp(vjp):
+    """The JVP of an elementwise primitive from its VJP: operands share one shape, so each
+    partial Jacobian is diagonal, hence its own transpose, and the tangent is the sum over
+    operands of the VJP's part for that operand taken with the operand's tangent as g."""
+    def jvp(tangents, out, *args, **params):
+        total = None
+        for i, t in enumerate(tangents):
+            part = None if t is None else vjp(t, out, *args, **params)[i]
+            if part is not None:
+                total = part if total is None else add(total, part)
+        return total
+    return jvp
 
 
 def _unary(name, rule, evaluate, vjp, sympy=None, differentiable=True):
@@ -239,6 +254,7 @@ def _where_vjp(g, y, cond, a, b):
 
 
 where = register(Primitive("where", "elementwise", _where_rule, np.where, _where_vjp,
+                           jvp=diagonal_jvp(_where_vjp),
                            sympy=lambda sp, c, a, b: sp.Piecewise((a, c), (b, True))))
 
 
@@ -266,5 +282,11 @@ def _cast_eval(x, *, dtype):
     return out
 
 
-cast = register(Primitive("cast", "elementwise", _cast_rule, _cast_eval, _cast_vjp,
+def _cast_jvp(tangents, y, x, *, dtype):
+    if not (ir_type(x).dtype.is_float and resolve_dtype(dtype).is_float):
+        return None
+    return cast(tangents[0], dtype=dtype)
+
+
+cast = register(Primitive("cast", "elementwise", _cast_rule, _cast_eval, _cast_vjp, jvp=_cast_jvp,
                           params=("dtype",), sympy=lambda sp, x, *, dtype: x))

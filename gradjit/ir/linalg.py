@@ -23,13 +23,16 @@ import math
 import numpy as np
 
 from gradjit.ir import elementwise as E
+from gradjit.ir.autodiff import transposed_vjp
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType
 
 
 def _prim(name, rule, evaluate, vjp, params=()):
-    return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params)))
+    """The JVP is the transpose of the published VJP rule (see transposed_vjp)."""
+    return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params),
+                              jvp=transposed_vjp(vjp)))
 
 
 # ---- packing several results into one ----

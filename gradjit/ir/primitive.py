@@ -30,6 +30,9 @@ class Primitive:
     evaluate(*arrays, **params) -> numpy array: the reference semantics.
     vjp(g, out, *args, **params) -> one cotangent (or None for "no gradient") per arg;
       written with primitives only, so it runs on numpy, tensors and IR values alike.
+    jvp(tangents, out, *args, **params) -> the tangent of out (None: zero), given one tangent
+      per arg (None: zero); the forward-mode rule, the transpose of vjp (set on every
+      differentiable primitive).
     sympy(sp, *symbols, **params) -> the scalar meaning (elementwise primitives).
     arity: the operand count; left None it is read from the shape rule's positional
       parameters (a rule over `*types` must state it, a variadic primitive takes one or more).
@@ -45,6 +48,7 @@ class Primitive:
     variadic: bool = False
     differentiable: bool = True
     arity: int | None = None
+    jvp: Callable[..., Any] | None = None
     doc: str = field(default="", compare=False)
 
     def __post_init__(self):

@@ -3,15 +3,33 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradjit.ir.autodiff import transposed_vjp
 from gradjit.ir.elementwise import add, cast, div, eq, mul, where, zeros_like
 from gradjit.ir.primitive import Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
 
 
-def _prim(name, kind, rule, evaluate, vjp, params=(), variadic=False, differentiable=True):
+def _prim(name, kind, rule, evaluate, vjp, params=(), variadic=False, differentiable=True,
+          jvp=None):
+    """jvp defaults to the linear rule: most structural primitives are linear maps of their
+    float operands."""
+    if differentiable and jvp is None:
+        jvp = _linear_jvp(name)
     return register(Primitive(name, kind, rule, evaluate, vjp, params=tuple(params),
-                              variadic=variadic, differentiable=differentiable))
+                              variadic=variadic, differentiable=differentiable, jvp=jvp))
+
+
+def _linear_jvp(name, **fixed):
+    """The JVP of a primitive linear in its float operands: the primitive on their tangents
+    (zeros for a missing one; integer operands, indices, pass as they are), `fixed` params
+    overriding (pad fills the tangent with 0)."""
+    def jvp(tangents, out, *args, **params):
+        from gradjit.ir.primitive import PRIMITIVES
+        operands = [x if not ir_type(x).dtype.is_float else zeros_like(x) if t is None else t
+                    for t, x in zip(tangents, args)]
+        return PRIMITIVES[name](*operands, **{**params, **fixed})
+    return jvp
 
 
 def _check_axes(axes, rank, what="axes"):
@@ -123,21 +141,24 @@ def _prod_vjp(g, y, x, *, axes, keepdims):
     return (mul(_expand_back(g, x, axes, keepdims), scale),)
 
 
-def _reduction(name, numpy_fn, vjp):
+def _reduction(name, numpy_fn, vjp, jvp=None):
     def evaluate(x, *, axes, keepdims):
         if not axes:  # a reduction of one term is that term (numpy's sum adds +0.0 to -0.0)
             return x.copy()
         return numpy_fn(x, axis=tuple(axes), keepdims=keepdims)
-    return _prim(name, "reduction", _reduce_rule, evaluate, vjp, params=("axes", "keepdims"))
+    return _prim(name, "reduction", _reduce_rule, evaluate, vjp, params=("axes", "keepdims"),
+                 jvp=jvp)
 
 
 reduce_sum = _reduction("reduce_sum", np.sum, _sum_vjp)
-reduce_max = _reduction("reduce_max", np.max, _extremum_vjp)
-reduce_min = _reduction("reduce_min", np.min, _extremum_vjp)
+# the extrema and the product take their JVP from their (tie- and zero-aware) VJP
+reduce_max = _reduction("reduce_max", np.max, _extremum_vjp, transposed_vjp(_extremum_vjp))
+reduce_min = _reduction("reduce_min", np.min, _extremum_vjp, transposed_vjp(_extremum_vjp))
 # A primitive rather than a composition: one fused pass like the other reductions, where a
 # product tree of slices would unroll into an expression with one leaf per term.
 reduce_prod = _reduction("reduce_prod", lambda x, axis, keepdims: np.prod(
-    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_vjp)
+    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_vjp,
+    transposed_vjp(_prod_vjp))
 
 
 # ---- contraction ----
@@ -156,8 +177,16 @@ def _swap_last(x):
     return transpose(x, perm=tuple(range(rank - 2)) + (rank - 1, rank - 2))
 
 
+def _matmul_jvp(tangents, y, a, b):
+    ta, tb = tangents
+    left = None if ta is None else matmul(ta, b)
+    right = None if tb is None else matmul(a, tb)
+    return right if left is None else left if right is None else add(left, right)
+
+
 matmul = _prim("matmul", "contraction", _matmul_rule, np.matmul,
-               lambda g, y, a, b: (matmul(g, _swap_last(b)), matmul(_swap_last(a), g)))
+               lambda g, y, a, b: (matmul(g, _swap_last(b)), matmul(_swap_last(a), g)),
+               jvp=_matmul_jvp)
 
 
 # ---- slicing and padding ----
@@ -215,7 +244,7 @@ def _pad_vjp(g, y, x, *, low, high, interior, value):
 
 
 pad = _prim("pad", "structural", _pad_rule, _pad_eval, _pad_vjp,
-            params=("low", "high", "interior", "value"))
+            params=("low", "high", "interior", "value"), jvp=_linear_jvp("pad", value=0.0))
 
 
 # ---- integer-array indexing ----

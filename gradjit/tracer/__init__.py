@@ -7,6 +7,8 @@ from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
 from gradjit.tracer.trace import TraceError, Traced
+from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
+from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
 
 
 def _decorator(mode, fn, **options):
@@ -56,4 +58,6 @@ def explain(fn) -> Explanation:
 
 
 __all__ = ["CacheInfo", "RetraceWarning", "TraceError", "Traced", "TracerArrayConversionError",
-           "Transformed", "explain", "grad", "jit", "stop_gradient", "value_and_grad"]
+           "Transformed", "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian",
+           "jacrev", "jit", "jvp", "linearize",
+           "stop_gradient", "value_and_grad", "vjp"]

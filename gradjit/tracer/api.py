@@ -14,6 +14,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import GuardFailed, ShapeError, interpret, verify
 from gradjit.ir.autodiff import differentiate
+from gradjit.ir.forward import forward
 from gradjit.ir.passes import optimize
 from gradjit.ir.symbolic_simplify import simplify_elementwise
 from gradjit.ops.numpy_api import NotSupported
@@ -21,7 +22,7 @@ from gradjit.tracer import leaves as L
 from gradjit.tracer import portable
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry, Explanation
-from gradjit.tracer.outputs import Gradients, ValueAndGradients, tree_outputs
+from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
 
@@ -168,6 +169,8 @@ class Transformed:
         program's outputs (arrays, or traced values when inlined) into the call's result."""
         if self.mode == "jit":
             return tree_outputs(out)
+        if self.mode == "jvp":
+            return _jvp_outputs(out, structure, leaves)
         if self.has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
@@ -209,7 +212,7 @@ class Transformed:
         trace, traced, unpack = self._trace(structure, leaves)
         stages = {"traced": traced}
         if self.mode != "jit":
-            stages["differentiated"] = differentiate(traced, unpack.wrt)
+            stages["differentiated"] = _transform(self.mode, traced, unpack)
         fn = optimize(stages.get("differentiated", traced))
         if self.symbolic:
             fn = optimize(simplify_elementwise(fn))
@@ -240,13 +243,36 @@ class Transformed:
         (its guards included), so outer transformations see every op."""
         trace, fn, unpack = self._trace(structure, leaves)
         if self.mode != "jit":
-            fn = differentiate(fn, unpack.wrt)
+            fn = _transform(self.mode, fn, unpack)
         outer = current_trace()
         inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)
         return unpack(outs, leaves)
+
+
+def _transform(mode, traced, unpack):
+    """The IR pass of a differentiating mode: forward for jvp, reverse for the others."""
+    if mode == "jvp":
+        return forward(traced, unpack.wrt, unpack.tangents)
+    return differentiate(traced, unpack.wrt)
+
+
+def _jvp_outputs(out, structure, leaves):
+    """jvp's function is called as (primals, tangents): the float primal leaves are
+    differentiated along the tangent leaves that mirror them; the call returns
+    (primals_out, tangents_out) in one structure (zeros for outputs that are constants)."""
+    results, primals = tree_outputs(out)
+    _, tangents = tree_outputs(out, zero_constants=True)
+    n = len(leaves) // 2
+    wrt = [i for i in range(n) if _leaf_dtype(leaves[i]).kind == "f"]
+    return results, JvpOutputs(primals, tangents, wrt, [n + i for i in wrt])
+
+
+def _leaf_dtype(x):
+    inner = L.unwrap(x)
+    return inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
 
 
 def _layout(arrays) -> tuple:

@@ -3,6 +3,8 @@ result: gradients in the structure and type of the arguments, jit's result tree,
 They are plain objects rather than closures so that cached traces can be pickled."""
 from __future__ import annotations
 
+import numpy as np
+
 from gradjit.tracer import leaves as L
 from gradjit.tracer.pytree import flatten, unflatten
 from gradjit.tracer.trace import Traced
@@ -10,19 +12,23 @@ from gradjit.tracer.trace import Traced
 
 class TreeOutputs:
     """A returned tree: its traced leaves are the program's first outputs; other leaves are
-    returned as they were."""
+    returned as they were (as zeros with `zero_constants`: the tangent of a constant)."""
 
-    def __init__(self, structure, kinds):
-        self.structure, self.kinds = structure, kinds
+    def __init__(self, structure, kinds, zero_constants=False):
+        self.structure, self.kinds, self.zero_constants = structure, kinds, zero_constants
         self.count = sum(kind != "const" for kind, _ in kinds)
 
     def __call__(self, outs, call_leaves):
         outs = iter(outs[:self.count])
-        return unflatten(self.structure, iter([v if k == "const" else as_output(next(outs), k)
+        return unflatten(self.structure, iter([self._constant(v) if k == "const"
+                                               else as_output(next(outs), k)
                                                for k, v in self.kinds]))
 
+    def _constant(self, value):
+        return np.zeros_like(value, dtype=float) if self.zero_constants else value
 
-def tree_outputs(out):
+
+def tree_outputs(out, zero_constants=False):
     """The traced leaves of `out` (the IR function's results) and its TreeOutputs."""
     out_leaves = []
     structure = flatten(out, out_leaves)
@@ -36,7 +42,21 @@ def tree_outputs(out):
             results.append(inner)
         else:
             kinds.append(("const", x))
-    return results, TreeOutputs(structure, kinds)
+    return results, TreeOutputs(structure, kinds, zero_constants)
+
+
+class JvpOutputs:
+    """jvp: (primals_out, tangents_out), the tangents being the outputs after the primals;
+    `wrt` are the differentiated primal leaves and `tangents` the leaves that carry theirs."""
+
+    def __init__(self, primals: TreeOutputs, tangents: TreeOutputs, wrt, tangent_leaves):
+        self.primals, self.tangents_out = primals, tangents
+        self.wrt, self.tangents, self.discard = wrt, tangent_leaves, ()
+
+    def __call__(self, outs, call_leaves):
+        count = self.primals.count
+        return (self.primals(outs[:count], call_leaves),
+                self.tangents_out(outs[count:], call_leaves))
 
 
 class Gradients:

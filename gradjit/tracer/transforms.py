@@ -1,0 +1,119 @@
+"""jvp, linearize, vjp and elementwise_grad over the compiled passes: each builds on a cached
+Transformed (forward mode for jvp, reverse mode for vjp), so a function is traced once per
+signature, compiles to native code, and inlines into an enclosing trace (jit, grad, jvp)."""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from gradjit.tracer import leaves as L
+from gradjit.tracer.api import Transformed, _leaf_dtype
+from gradjit.tracer.pytree import flatten
+
+_cached = weakref.WeakKeyDictionary()  # fn -> {(mode, options): Transformed}
+
+
+def _transformed(fn, mode, make, name=None, **options):
+    """One Transformed of make(fn) per (fn, name or mode, options), kept while fn lives (a
+    fresh one, traced afresh, for a callable that cannot be weakly referenced)."""
+    key = (name or mode, tuple(sorted(options.items())))
+    try:
+        table = _cached.setdefault(fn, {})
+    except TypeError:
+        table = {}
+    if key not in table:
+        table[key] = Transformed(make(fn), mode, **options)
+    return table[key]
+
+
+def jvp(fn, primals, tangents, *, backend=None):
+    """(fn(*primals), the directional derivative of fn at primals along tangents), as JAX's
+    jax.jvp: primals and tangents are tuples (or lists) of pytrees of one structure, shapes
+    and dtypes; the outputs are pytrees of fn's output structure, in the arguments' types.
+    Integer primals are not differentiated (their tangents are ignored)."""
+    _check_pair(primals, tangents)
+    return _transformed(fn, "jvp", _jvp_wrapper, backend=backend)(tuple(primals),
+                                                                   tuple(tangents))
+
+
+def _jvp_wrapper(fn):
+    def jvp_of(primals, tangents):
+        return fn(*primals)
+    jvp_of.__qualname__ = f"jvp_{getattr(fn, '__qualname__', 'f')}"
+    return jvp_of
+
+
+def _check_pair(primals, tangents):
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("jvp: primals and tangents must be tuples (or lists) of arguments, "
+                        f"not {type(primals).__name__} and {type(tangents).__name__}")
+    p_leaves, t_leaves = [], []
+    if flatten(tuple(primals), p_leaves) != flatten(tuple(tangents), t_leaves):
+        raise TypeError("jvp: primals and tangents must have the same tree structure")
+    for p, t in zip(p_leaves, t_leaves):
+        if _leaf_dtype(p).kind != "f":
+            continue
+        if np.shape(L.unwrap(p)) != np.shape(L.unwrap(t)) or _leaf_dtype(t) != _leaf_dtype(p):
+            raise TypeError(f"jvp: a tangent of shape {np.shape(L.unwrap(t))} and dtype "
+                            f"{_leaf_dtype(t)} for a primal of shape {np.shape(L.unwrap(p))} "
+                            f"and dtype {_leaf_dtype(p)}: they must match")
+
+
+def linearize(fn, *primals, backend=None):
+    """(fn(*primals), f_jvp) with f_jvp(*tangents) the JVP at primals, as jax.linearize.
+    f_jvp is the compiled forward-mode program, run with the primals fixed (it recomputes
+    the primal computation along with the tangents rather than storing its residuals)."""
+    compiled = _transformed(fn, "jvp", _jvp_wrapper, backend=backend)
+    out = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
+
+    def f_jvp(*tangents):
+        _check_pair(primals, tangents)
+        return compiled(tuple(primals), tuple(tangents))[1]
+    return out, f_jvp
+
+
+def vjp(fn, *primals, has_aux=False, backend=None):
+    """(fn(*primals), vjp_fn) or, with has_aux, (out, vjp_fn, aux), as jax.vjp: vjp_fn(ct)
+    takes a cotangent of out's structure and returns a tuple of one cotangent per primal.
+    vjp_fn is the reverse-mode program of <fn(*primals), ct> (grad with respect to the
+    primals), compiled once and callable many times; it recomputes fn's forward values."""
+    result = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
+    out, aux = result if has_aux else (result, None)
+    pull = _pullback(fn, tuple(range(len(primals))), has_aux, backend)
+
+    def vjp_fn(cotangent):
+        return pull(cotangent, *primals)
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def _pullback(fn, argnums, has_aux, backend):
+    """grad of (cotangent, *args) -> <fn(*args), cotangent> with respect to args[argnums]."""
+    def make(f):
+        def pullback(cotangent, *args):
+            out = f(*args)
+            return _vdot(out[0] if has_aux else out, cotangent)
+        pullback.__qualname__ = f"vjp_{getattr(f, '__qualname__', 'f')}"
+        return pullback
+    return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
+                        argnums=tuple(1 + i for i in argnums), backend=backend)
+
+
+def _vdot(out, cotangent):
+    outs, cts = [], []
+    if flatten(out, outs) != flatten(cotangent, cts):
+        raise TypeError("vjp: the cotangent must have the structure of the function's output")
+    total = 0.0
+    for o, c in zip(outs, cts):
+        if _leaf_dtype(o).kind == "f":
+            total = total + (o * c).sum()
+    return total
+
+
+def elementwise_grad(fn, argnums=0, *, backend=None):
+    """HIPS autograd's elementwise_grad: the gradient of sum(fn(...)), which for a function
+    acting elementwise is the derivative at each element, in the argument's shape."""
+    def summed(*args, **kwargs):
+        return fn(*args, **kwargs).sum()
+    summed.__qualname__ = f"elementwise_grad_{getattr(fn, '__qualname__', 'f')}"
+    return Transformed(summed, "grad", argnums=argnums, backend=backend)

@@ -1,0 +1,115 @@
+"""vjp, elementwise_grad, jacrev/jacfwd/jacobian and hessian against torch.autograd.functional,
+torch.func and central differences, on pytrees, composed with jit and grad."""
+import numpy as np
+import pytest
+import torch
+
+import gradjit
+
+rng = np.random.default_rng(5)
+
+
+def f_np(x):
+    return np.sum(np.sin(x[:-1] * x[1:])) + np.sum(x ** 3) * np.exp(-np.sum(x * x) / 8)
+
+
+def f_torch(x):
+    return torch.sum(torch.sin(x[:-1] * x[1:])) + torch.sum(x ** 3) * torch.exp(
+        -torch.sum(x * x) / 8)
+
+
+def g_np(a, b):
+    return {"u": np.tanh(a @ b), "v": np.sum(a) * b[0]}
+
+
+def g_torch(a, b):
+    return {"u": torch.tanh(a @ b), "v": torch.sum(a) * b[0]}
+
+
+def test_vjp_against_torch_and_reusable():
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 2))
+    out, vjp_fn = gradjit.vjp(g_np, a, b)
+    np.testing.assert_allclose(out["u"], np.tanh(a @ b))
+    _, torch_vjp = torch.func.vjp(g_torch, torch.tensor(a), torch.tensor(b))
+    for _ in range(3):
+        ct = {"u": rng.standard_normal((2, 2)), "v": rng.standard_normal(2)}
+        got = vjp_fn(ct)
+        expected = torch_vjp({k: torch.tensor(v) for k, v in ct.items()})
+        assert isinstance(got, tuple) and len(got) == 2
+        for x, y in zip(got, expected):
+            np.testing.assert_allclose(x, y.numpy(), rtol=1e-12)
+
+
+def test_vjp_has_aux_and_structure_error():
+    x = rng.standard_normal(3)
+    out, vjp_fn, aux = gradjit.vjp(lambda x: (np.exp(x), {"n": np.sum(x)}), x, has_aux=True)
+    np.testing.assert_allclose(aux["n"], np.sum(x))
+    np.testing.assert_allclose(vjp_fn(np.ones(3))[0], np.exp(x))
+    with pytest.raises(TypeError, match="structure of the function's output"):
+        vjp_fn((np.ones(3), np.ones(3)))
+
+
+def test_elementwise_grad():
+    x = rng.standard_normal((2, 3))
+    np.testing.assert_allclose(gradjit.elementwise_grad(np.tanh)(x), 1 / np.cosh(x) ** 2,
+                               rtol=1e-12)
+
+
+def test_jacrev_and_jacfwd_against_torch_on_pytrees():
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 2))
+    expected = torch.func.jacrev(g_torch, argnums=(0, 1))(torch.tensor(a), torch.tensor(b))
+    for jac in (gradjit.jacrev, gradjit.jacfwd, gradjit.jacobian):
+        got = jac(g_np, argnums=(0, 1))(a, b)
+        assert set(got) == {"u", "v"}
+        for key in got:
+            for i in range(2):
+                np.testing.assert_allclose(got[key][i], expected[key][i].numpy(), rtol=1e-10,
+                                           atol=1e-14, err_msg=f"{jac.__name__} {key} {i}")
+    single = gradjit.jacfwd(g_np)(a, b)["u"]
+    assert single.shape == (2, 2, 2, 3)
+
+
+def test_argument_pytrees_and_has_aux():
+    params = {"w": rng.standard_normal(3), "c": rng.standard_normal(())}
+
+    def f(p, x):
+        return np.sin(p["w"] * x) + p["c"], x.sum()
+
+    x = rng.standard_normal(3)
+    for jac in (gradjit.jacrev, gradjit.jacfwd):
+        got, aux = jac(f, has_aux=True)(params, x)
+        np.testing.assert_allclose(aux, x.sum())
+        np.testing.assert_allclose(got["w"], np.diag(np.cos(params["w"] * x) * x), rtol=1e-12)
+        np.testing.assert_allclose(got["c"], np.ones(3))
+
+
+def test_hessian_against_torch_and_finite_differences():
+    x = rng.standard_normal(5)
+    h = gradjit.hessian(f_np)(x)
+    expected = torch.autograd.functional.hessian(f_torch, torch.tensor(x)).numpy()
+    np.testing.assert_allclose(h, expected, rtol=1e-10, atol=1e-12)
+    grad = gradjit.grad(f_np)
+    eps = 1e-6
+    numeric = np.stack([(grad(x + eps * e) - grad(x - eps * e)) / (2 * eps) for e in np.eye(5)])
+    np.testing.assert_allclose(h, numeric, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gradjit.jacfwd(gradjit.grad(f_np))(x), expected, rtol=1e-10)
+    np.testing.assert_allclose(gradjit.jacrev(gradjit.jacrev(f_np))(x), expected, rtol=1e-10)
+
+
+def test_jit_of_hessian_and_grad_of_vjp():
+    x = rng.standard_normal(4)
+    expected = torch.autograd.functional.hessian(f_torch, torch.tensor(x)).numpy()
+    np.testing.assert_allclose(gradjit.jit(gradjit.hessian(f_np))(x), expected, rtol=1e-10)
+    v = rng.standard_normal(4)
+
+    def pulled(x):
+        return np.sum(gradjit.vjp(lambda z: np.sin(z) * z, x)[1](v)[0])
+
+    expected_grad = v * (2 * np.cos(x) - x * np.sin(x))
+    np.testing.assert_allclose(gradjit.grad(pulled)(x), expected_grad, rtol=1e-12)
+
+
+def test_interpreter_backend():
+    x = rng.standard_normal(3)
+    h = gradjit.hessian(lambda x: np.sum(x ** 4), backend="interpreter")(x)
+    np.testing.assert_allclose(h, np.diag(12 * x ** 2), rtol=1e-12)
