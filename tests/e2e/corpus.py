@@ -12,6 +12,7 @@ from typing import Callable
 import numpy as np
 
 import gradjit
+from examples import seed
 from gradjit import ops as G
 
 rng = np.random.default_rng(2024)
@@ -34,7 +35,8 @@ CASES: list[Case] = []
 
 def case(*inputs, **options):
     def register(fn):
-        CASES.append(Case(fn, list(inputs), name=fn.__name__, **options))
+        options.setdefault("name", fn.__name__)
+        CASES.append(Case(fn, list(inputs), **options))
         return fn
     return register
 
@@ -54,11 +56,7 @@ def two(*shapes, dtype=np.float64):
 
 # ---- the seeds' examples ----
 
-@case(*two((2, 2)), portable=True)
-def seed_mean_of_cubic(x):
-    y = x + 2
-    z = y * y * 3
-    return G.mean(z)
+case(*two((2, 2)), portable=True, name="seed_mean_of_cubic")(seed.f)
 
 
 @case(*two((4,)))
