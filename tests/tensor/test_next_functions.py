@@ -13,6 +13,7 @@ EXPRESSIONS = [
     "b * c", "b * 2", "2 * b", "b * True", "t0 * b",
     "b / c", "b / 2", "1 / b", "2.5 / b", "t0 / b",
     "b ** c", "b ** 2", "2 ** b", "b ** 2.5", "b ** 0", "b ** 1", "1.5 ** b", "t0 ** b",
+    "P(2, b)", "P(b, 2)", "P(b, c)",
     "m @ m", "m @ b", "b @ m", "b @ c", "-b",
     "b.add(c, alpha=2)", "b.add(2)", "b.sub(c, alpha=2)", "b.sub(2)", "b.mul(2)", "b.mul(c)",
     "b.div(2)", "b.div(c)", "b.pow(2)", "b.pow(c)", "b.square()", "b.reciprocal()",
@@ -40,7 +41,7 @@ def _evaluate(lib, expression):
 
     def L(t, method, *args, **kwargs):
         return getattr(t, method)(*args, **kwargs)
-    env = {"b": b, "c": c, "m": m, "t0": t0, "L": L}
+    env = {"b": b, "c": c, "m": m, "t0": t0, "L": L, "P": lib.pow}
     out = eval(expression, env)
     return out, b, c, m
 
