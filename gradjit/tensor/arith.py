@@ -12,13 +12,19 @@ from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor import dtypes, graph
 
 
-def apply(name, fn, *args, **kwargs):
+def apply(name, fn, *args, operands=None, **kwargs):
     """Run `fn` as the tensor operation `name`. A result that is an operand unchanged becomes
-    a new alias of it, as every PyTorch operation returns a new tensor."""
-    with graph.op(name):
+    a new alias of it, as every PyTorch operation returns a new tensor. `operands` are those
+    of PyTorch's overload, its grad_fn's next_functions (default: the tensors in `args`; a
+    Python number is one only where PyTorch wraps it as a tensor, as add/sub/mul/div do)."""
+    scope = graph.op(name)
+    with scope as active:
         out = fn(*args, **kwargs)
         if any(out is a for a in args):
             out = S.reshape(out, shape=tuple(out.shape))
+        if scope.declares:
+            graph.declare_inputs(active, operands if operands is not None else
+                                 [a for a in args if hasattr(a, "_edge")])
     return out
 
 
@@ -30,17 +36,42 @@ def operand(x):
     return tensor(x)
 
 
-def _binary(name, fn, reflected_name=None):
+def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False):
+    """The operator and its reflected form. PyTorch runs `number op t` as a method of t, so
+    `reflected_operands(t, number)` are its grad_fn's operands (default: as written); `wraps`:
+    a number operand is a wrapped tensor, an operand (add/sub/mul/div)."""
     def method(self, other):
         if not _is_operand(other):
             return NotImplemented
-        return apply(name, fn, self, operand(other))
+        other = operand(other)
+        return apply(name, fn, self, other, operands=(self, other) if wraps else None)
 
     def reflected(self, other):
         if not _is_operand(other):
             return NotImplemented
-        return apply(reflected_name or name, fn, operand(other), self)
+        other = operand(other)
+        operands = reflected_operands(self, other) if reflected_operands else None
+        return apply(reflected_name or name, fn, other, self, operands=operands)
     return method, reflected
+
+
+def _swapped(t, other):
+    """`2 * t` is t.mul(2): the tensor's edge first, the wrapped number's after."""
+    return t, other
+
+
+def _tensor_only(t, other):
+    """`1 - t` and `2 ** t` take the number as a Scalar: the tensor is the only operand."""
+    return (t,) if is_python_scalar(other) else (other, t)
+
+
+def _reciprocal_times(t, other):
+    """PyTorch divides a number by a tensor as reciprocal(t) * number, two grad_fns."""
+    if not _is_operand(other):
+        return NotImplemented
+    if is_python_scalar(other):
+        return t.reciprocal() * other
+    return apply("DivBackward0", ops.true_divide, operand(other), t)
 
 
 def _is_operand(x):
@@ -149,14 +180,15 @@ class ArithMixin:
     """Operators, elementwise math, comparisons, reductions and products of Tensor."""
 
     # ---- operators ----
-    __add__, __radd__ = _binary("AddBackward0", ops.add)
-    __sub__, __rsub__ = _binary("SubBackward0", ops.sub, "RsubBackward1")
-    __mul__, __rmul__ = _binary("MulBackward0", ops.mul)
-    # PyTorch divides a number by a tensor as reciprocal(t) * number.
-    __truediv__, __rtruediv__ = _binary("DivBackward0", ops.true_divide, "MulBackward0")
+    __add__, __radd__ = _binary("AddBackward0", ops.add, None, _swapped, True)
+    __sub__, __rsub__ = _binary("SubBackward0", ops.sub, "RsubBackward1", _tensor_only,
+                                          True)
+    __mul__, __rmul__ = _binary("MulBackward0", ops.mul, None, _swapped, True)
+    __truediv__ = _binary("DivBackward0", ops.true_divide, wraps=True)[0]
+    __rtruediv__ = _reciprocal_times
     __floordiv__, __rfloordiv__ = _binary("FloorDivideBackward0", _floor_divide)
     __rmod__ = _binary("RemainderBackward0", _remainder)[1]
-    __rpow__ = _binary("PowBackward2", _power)[1]
+    __rpow__ = _binary("PowBackward2", _power, reflected_operands=_tensor_only)[1]
     __and__, __rand__ = _binary("BitwiseAndBackward0", _bitwise("bitwise_and_cpu",
                                                                 ops.bitwise_and))
     __or__, __ror__ = _binary("BitwiseOrBackward0", _bitwise("bitwise_or_cpu", ops.bitwise_or))
@@ -262,11 +294,13 @@ class ArithMixin:
 
     def add(self, other, *, alpha=1):
         other = operand(other)
-        return apply("AddBackward0", lambda a, b: _fma(b, _single(alpha, a), a), self, other)
+        return apply("AddBackward0", lambda a, b: _fma(b, _single(alpha, a), a), self, other,
+                     operands=(self, other))
 
     def sub(self, other, *, alpha=1):
         other = operand(other)
-        return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other)
+        return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other,
+                     operands=(self, other))
 
     subtract = sub
 
@@ -292,14 +326,15 @@ class ArithMixin:
         return apply(name, lerp, self, operand(end), operand(weight))
 
     def mul(self, other):
-        return apply("MulBackward0", ops.mul, self, operand(other))
+        other = operand(other)
+        return apply("MulBackward0", ops.mul, self, other, operands=(self, other))
 
     multiply = mul
 
     def div(self, other, *, rounding_mode=None):
         other = operand(other)
         if rounding_mode is None:
-            return apply("DivBackward0", ops.true_divide, self, other)
+            return apply("DivBackward0", ops.true_divide, self, other, operands=(self, other))
         rounding = {"floor": _floor_divide, "trunc": _trunc_divide}
         if rounding_mode not in rounding:
             raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or "
@@ -309,8 +344,9 @@ class ArithMixin:
     divide = true_divide = div
 
     def pow(self, exponent):
-        name = "PowBackward0" if is_python_scalar(exponent) else "PowBackward1"
-        return apply(name, _power, self, operand(exponent))
+        if is_python_scalar(exponent):  # pow.Tensor_Scalar: the exponent is no operand
+            return apply("PowBackward0", _power, self, exponent)
+        return apply("PowBackward1", _power, self, operand(exponent))
 
     def square(self):
         return apply("PowBackward0", ops.power, self, 2)
@@ -543,7 +579,11 @@ class ArithMixin:
         if ranks == (2, 2):
             return self.mm(other)
         _check_dtypes(self, other)
-        names = {(2, 1): "MvBackward0", (1, 2): "SqueezeBackward4"}
+        if ranks == (1, 2):  # PyTorch's vector-matrix product: unsqueeze, mm, squeeze
+            row = self.unsqueeze(0).mm(other)
+            return apply("SqueezeBackward4", lambda x: S.reshape(x, shape=tuple(x.shape[1:])),
+                         row)
+        names = {(2, 1): "MvBackward0"}
         return apply(names.get(ranks, "UnsafeViewBackward0"), ops.matmul, self, other)
 
 

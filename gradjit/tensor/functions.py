@@ -6,6 +6,7 @@ import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import ufuncs
+from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import operand
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
@@ -48,7 +49,14 @@ def _function(name):
 add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
 subtract, multiply, divide, true_divide = sub, mul, div, div
 addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
-pow, mm, matmul, dot, mv = map(_function, ("pow", "mm", "matmul", "dot", "mv"))
+mm, matmul, dot, mv = map(_function, ("mm", "matmul", "dot", "mv"))
+
+
+def pow(input, exponent, *, out=None):
+    """torch.pow(number, t) is pow.Scalar, the reflected `number ** t`."""
+    if is_python_scalar(input):
+        return write_out("pow", lambda: operand(exponent).__rpow__(input), (input, exponent), out)
+    return _function("pow")(input, exponent, out=out)
 abs, neg, exp, expm1, log, log1p = map(_function, ("abs", "neg", "exp", "expm1", "log", "log1p"))
 sqrt, rsqrt, sin, cos, tan, tanh = map(_function, ("sqrt", "rsqrt", "sin", "cos", "tan", "tanh"))
 sigmoid, relu, sign, square = map(_function, ("sigmoid", "relu", "sign", "square"))

@@ -45,6 +45,7 @@ class Node:
 
     def __init__(self):
         self._records: list[weakref.ref] = []
+        self._inputs = None  # weakrefs to the operation's operand edges (None: no gradient)
         self.metadata = {}
 
     @classmethod
@@ -62,6 +63,11 @@ class Node:
 
     @property
     def next_functions(self) -> tuple:
+        if self._inputs is not None:
+            # One entry per operand of PyTorch's overload, in its order: a Python number
+            # wrapped as a tensor shows as None, a number PyTorch takes as a Scalar not at all.
+            edges = (ref() if ref is not None else None for ref in self._inputs)
+            return tuple((e.node if isinstance(e, Record) else e, 0) for e in edges)
         out = []
         for ref in self._records:
             record = ref()
@@ -209,6 +215,8 @@ _scopes = _Scopes()
 class Scope:
     """A tensor operation in progress: its primitive records share one grad_fn."""
 
+    declares = True  # the operation that opened the scope names its operands
+
     def __init__(self, name):
         self.name, self.node, self.records = name, None, []
 
@@ -231,8 +239,9 @@ class Scope:
 
 
 class _Nested:
-    def __init__(self, scope):
+    def __init__(self, scope, named):
         self.scope = scope
+        self.declares = named  # this operation named the outer one, so its operands are its
 
     def __enter__(self):
         return self.scope
@@ -247,10 +256,20 @@ def op(name: str | None, fresh: bool = False):
     unless `fresh`."""
     outer = _scopes.active
     if outer is not None and not fresh:
-        if outer.name is None:
+        named = outer.name is None
+        if named:
             outer.name = name
-        return _Nested(outer)
+        return _Nested(outer, named)
     return Scope(name)
+
+
+def declare_inputs(scope, operands):
+    """Name the operands of the operation `scope` records (the first declaration wins, so an
+    in-place form reports its out-of-place operation's operands)."""
+    node = scope.node
+    if node is not None and node._inputs is None:
+        node._inputs = tuple(None if getattr(a, "_edge", None) is None else weakref.ref(a._edge)
+                             for a in operands)
 
 
 def record(prim, params, args, edges, result) -> Record:
