@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from gradjit.ir.types import TensorType, dtype, type_of
+from gradjit.ir.types import TensorType, _asarray, dtype, type_of
 
 
 class ShapeError(TypeError):
@@ -134,13 +134,13 @@ def ambient_handler(handler):
 
 def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
-    arrays = lift_scalars([np.asarray(a) for a in args] if args else [], args)
+    arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
     out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
     with np.errstate(all="ignore"):
         result = prim.evaluate(*arrays, **params)
     if out_type is None:
         return None
-    result = np.asarray(result)
+    result = _asarray(result)
     if result.dtype != out_type.dtype.numpy:
         result = result.astype(out_type.dtype.numpy)
     return result

@@ -7,6 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# numpy's own asarray, bound before gradjit wraps numpy's constructors for tracing
+# (gradjit/tracer/constructors.py): types of plain data are read on every eager operation.
+_asarray = np.asarray
+
 
 @dataclass(frozen=True)
 class DType:
@@ -94,5 +98,5 @@ class TensorType:
 
 def type_of(array) -> TensorType:
     """The TensorType of a numpy array (or anything numpy turns into one)."""
-    array = np.asarray(array)
+    array = _asarray(array)
     return TensorType(array.shape, dtype(array.dtype))

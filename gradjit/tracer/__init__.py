@@ -6,9 +6,12 @@ from gradjit.ir.elementwise import stop_gradient
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
+from gradjit.tracer.constructors import install as _install_constructors
 from gradjit.tracer.trace import TraceError, Traced
 from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
 from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
+
+_install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
 
 def _decorator(mode, fn, **options):

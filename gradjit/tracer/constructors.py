@@ -3,15 +3,13 @@
 
 numpy does not dispatch its constructors to array-likes (NEP 18 leaves them out), so a traced
 value inside a list would be converted with `__array__`, which has no value to give. gradjit
-therefore puts thin wrappers in their place while any function is being traced (and only
-then, so numpy costs nothing more at other times): in the tracing thread, a (nested) sequence
-holding traced values is stacked into a traced array; every other call goes to numpy's own
-constructor unchanged.
+therefore puts thin wrappers in their place: while a function is being traced, a (nested)
+sequence holding traced values is stacked into a traced array; every other call, and every
+call outside a trace, goes to numpy's own constructor unchanged.
 """
 from __future__ import annotations
 
 import functools
-import threading
 
 import numpy as np
 
@@ -98,30 +96,10 @@ class _Concatenator:
         return len(self.original)
 
 
-class _Wrappers:
-    """Counts the traces running in any thread; the wrappers are in numpy's namespace while
-    there is one."""
-
-    def __init__(self):
-        self.lock, self.active, self.originals = threading.Lock(), 0, {}
-
-    def enter(self):
-        with self.lock:
-            self.active += 1
-            if self.active == 1:
-                self.originals = {name: getattr(np, name) for name in _CONSTRUCTORS + _ITEMS}
-                for name in _CONSTRUCTORS:
-                    setattr(np, name, _constructor(self.originals[name]))
-                np.r_ = _Concatenator(self.originals["r_"], False)
-                np.c_ = _Concatenator(self.originals["c_"], True)
-
-    def exit(self):
-        with self.lock:
-            self.active -= 1
-            if self.active == 0:
-                for name, original in self.originals.items():
-                    setattr(np, name, original)
-
-
-_ITEMS = ("r_", "c_")
-wrappers = _Wrappers()
+def install():
+    """Put the wrappers in numpy's namespace (once)."""
+    if isinstance(np.r_, _Concatenator):
+        return
+    for name in _CONSTRUCTORS:
+        setattr(np, name, _constructor(getattr(np, name)))
+    np.r_, np.c_ = _Concatenator(np.r_, False), _Concatenator(np.c_, True)

@@ -113,17 +113,13 @@ class Trace:
         self.active = False
 
     def __enter__(self):
-        from gradjit.tracer.constructors import wrappers  # numpy's constructors, while tracing
-        wrappers.enter()
         self.active = True
         _stack.traces.append(self)
         return self
 
     def __exit__(self, *exc):
-        from gradjit.tracer.constructors import wrappers
         _stack.traces.pop()
         self.active = False
-        wrappers.exit()
 
     def input(self, value, *, flavor="numpy", weak=False, name=None) -> Traced:
         value = np.asarray(value)

@@ -6,6 +6,8 @@ import pytest
 import gradjit
 from tests.e2e.checks import central_differences
 
+from numpy import array as imported_array  # noqa: E402,I001  (bound after gradjit's import)
+
 X = np.array([0.5, 1.5, -2.0])
 
 CASES = {
@@ -65,3 +67,10 @@ def test_outside_a_trace_the_constructors_are_numpy_own():
     np.testing.assert_array_equal(np.c_[[1, 2], [3, 4]], [[1, 3], [2, 4]])
     assert np.asarray([1.0], dtype=np.float32).dtype == np.float32
     assert len(np.r_) == 0
+
+
+def test_a_constructor_imported_by_name_works_too():
+    """`from numpy import array` after importing gradjit (and modules that re-export numpy's
+    names) get the same constructor as np.array."""
+    fn = gradjit.grad(lambda x: np.sum(imported_array([x, x ** 2])))
+    np.testing.assert_allclose(fn(X), 1 + 2 * X)
