@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
@@ -45,6 +47,11 @@ def true_divide(a, b):
 
 
 def power(a, b):
+    """A constant exponent of 0.5 is a square root, as numpy and PyTorch compute it: that is
+    what gives (-inf) ** 0.5 == nan and (-0.0) ** 0.5 == -0.0 (C's pow gives inf and +0)."""
+    scalar = is_python_scalar(b) or isinstance(b, np.floating)
+    if scalar and not isinstance(b, bool) and b == 0.5 and not is_python_scalar(a):
+        return E.sqrt(astype(a, result_type(a, b)))
     return E.pow_(*operands(a, b))
 
 
@@ -93,7 +100,9 @@ neg, abs_, sign, stop_gradient = E.neg, E.abs_, E.sign, E.stop_gradient
 
 
 def relu(x):
-    return where(gt(x, 0), x, 0)
+    """PyTorch's relu: nan stays nan and -0.0 stays -0.0 (a max that keeps x unless x < 0);
+    the gradient is 1 where x > 0 or x is nan and 0 for x <= 0, as its threshold_backward."""
+    return where(le(x, 0), stop_gradient(where(lt(x, 0), 0, x)), x)
 
 
 def clip(x, lo=None, hi=None):

@@ -8,7 +8,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import is_python_scalar
+from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
 
 
@@ -124,6 +124,12 @@ def _flat(fn):
             return fn(x)
         return ops.where(np.ones(tuple(x.shape), bool), fn(x), x)
     return apply
+
+
+def _sign(x):
+    """PyTorch's sign is 0 at nan (numpy's, the primitive's, is nan)."""
+    y = ops.sign(x)
+    return ops.where(ops.ne(x, x), 0, y) if ir_type(x).dtype.is_float else y
 
 
 def _power(a, b):
@@ -418,7 +424,7 @@ class ArithMixin:
     tanh = _unary("TanhBackward0", ops.tanh)
     sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
     relu = _unary("ReluBackward0", ops.relu)
-    sign = _unary("SignBackward0", _flat(ops.sign))
+    sign = _unary("SignBackward0", _flat(_sign))
     floor = _unary("FloorBackward0", _flat(ops.floor))
     ceil = _unary("CeilBackward0", _flat(ops.ceil))
     round = _unary("RoundBackward0", _flat(ops.round_))
