@@ -26,12 +26,7 @@ class Adagrad(Optimizer):
                 self.state[p]["sum"] = gradjit.full_like(p, group["initial_accumulator_value"])
 
     def _update_group(self, group):
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            grad = self._grad(group, p)
-            state = self.state[p]
-            state["step"] += 1
+        for p, grad, state in self._stepped(group):
             if group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
             clr = group["lr"] / (1 + (state["step"].item() - 1) * group["lr_decay"])

@@ -34,12 +34,7 @@ class Adam(Optimizer):
     def _update_group(self, group):
         beta1, beta2 = group["betas"]
         lr, decay = group["lr"], group["weight_decay"]
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            grad = self._grad(group, p)
-            state = self._state(group, p)
-            state["step"] += 1
+        for p, grad, state in self._stepped(group):
             if decay != 0 and group["decoupled_weight_decay"]:
                 p.mul_(1 - lr * decay)
             elif decay != 0:

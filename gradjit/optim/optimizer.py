@@ -95,6 +95,20 @@ class Optimizer:
         """The gradient the update follows: negated when the group maximizes."""
         return -p.grad if group.get("maximize") else p.grad
 
+    def _state(self, group: dict, p) -> dict:
+        return self.state[p]
+
+    def _stepped(self, group: dict):
+        """(parameter, gradient, state) for each parameter of `group` that has a gradient,
+        its state's step counter advanced: the loop every stateful update runs."""
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            grad = self._grad(group, p)
+            state = self._state(group, p)
+            state["step"] += 1
+            yield p, grad, state
+
     # ---- saving and loading ----
 
     def state_dict(self) -> dict:

@@ -32,12 +32,7 @@ class RMSprop(Optimizer):
 
     def _update_group(self, group):
         alpha, lr = group["alpha"], group["lr"]
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            grad = self._grad(group, p)
-            state = self._state(group, p)
-            state["step"] += 1
+        for p, grad, state in self._stepped(group):
             if group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
             square_avg = state["square_avg"]
