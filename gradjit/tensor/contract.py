@@ -9,6 +9,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ops.contraction import parse
+from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
 
 
@@ -182,6 +183,42 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 class ContractMixin:
     """The Tensor methods of these products."""
 
+    # ---- matrix products (mm, dot, mv, matmul) ----
+
+    def mm(self, mat2):
+        _check_matrices(self, mat2)
+        return apply("MmBackward0", ops.matmul, self, mat2)
+
+    def dot(self, other):
+        if self.dim() != 1 or other.dim() != 1:
+            raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D "
+                               "tensors")
+        if self.dtype is not other.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                               f"{self.dtype.legacy} and {other.dtype.legacy}")
+        if self.numel() != other.numel():
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.numel()}] and "
+                               f"src [{other.numel()}] to have the same number of elements, but "
+                               f"got {self.numel()} and {other.numel()} elements respectively")
+        return apply("DotBackward0", ops.dot, self, other)
+
+    def mv(self, vec):
+        return apply("MvBackward0", ops.matmul, self, vec)
+
+    def matmul(self, other):
+        ranks = (self.dim(), other.dim())
+        if ranks == (1, 1):
+            return self.dot(other)
+        if ranks == (2, 2):
+            return self.mm(other)
+        _check_dtypes(self, other)
+        if ranks == (1, 2):  # PyTorch's vector-matrix product: unsqueeze, mm, squeeze
+            row = self.unsqueeze(0).mm(other)
+            return apply("SqueezeBackward4", lambda x: S.reshape(x, shape=tuple(x.shape[1:])),
+                         row)
+        names = {(2, 1): "MvBackward0"}
+        return apply(names.get(ranks, "UnsafeViewBackward0"), ops.matmul, self, other)
+
     def kron(self, other):
         return kron(self, other)
 
@@ -201,3 +238,24 @@ class ContractMixin:
 
     def matrix_power(self, n):
         return matrix_power(self, n)
+
+
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+              "bool": "bool"}
+
+
+def _check_dtypes(a, b):
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CPP_NAMES[a.dtype.ir.torch_name]} != "
+                           f"{_CPP_NAMES[b.dtype.ir.torch_name]}")
+
+
+def _check_matrices(a, b):
+    for name, t in (("self", a), ("mat2", b)):
+        if t.dim() != 2:
+            raise RuntimeError(f"{name} must be a matrix")
+    _check_dtypes(a, b)
+    (n, k), (k2, m) = a.shape, b.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
