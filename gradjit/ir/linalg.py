@@ -30,9 +30,10 @@ from gradjit.ir.types import TensorType
 
 
 def _prim(name, rule, evaluate, vjp, params=()):
-    """The JVP is the transpose of the published VJP rule (see transposed_vjp)."""
+    """The JVP is the transpose of the published VJP rule (see transposed_vjp); the batch
+    axis of vmap is one more leading stack axis, over which LAPACK is called per matrix."""
     return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params),
-                              jvp=transposed_vjp(vjp)))
+                              jvp=transposed_vjp(vjp), batch=S.batch_stacked(name)))
 
 
 # ---- packing several results into one ----
