@@ -238,11 +238,14 @@ def _matmul_jvp(tangents, y, a, b):
 
 def _matmul_batch(args, batched, size):
     a, b = args
-    if batched == (True, False) and ir_type(b).rank == 2:
+    b_shape = ir_type(b).shape
+    if batched == (True, False) and all(d == 1 for d in b_shape[:-2]):
         # a stack of rows times one matrix is one product of all the rows (one BLAS call)
-        m, k = ir_type(a).shape[1:]
-        rows = matmul(reshape(a, shape=(size * m, k)), b)
-        return reshape(rows, shape=(size, m, ir_type(b).shape[1]))
+        a_shape = ir_type(a).shape
+        k, n = b_shape[-2:]
+        rows = matmul(reshape(a, shape=(size * int(np.prod(a_shape[1:-1])), k)),
+                      reshape(b, shape=(k, n)))
+        return reshape(rows, shape=a_shape[:-1] + (n,))
     return matmul(materialize(a, batched[0], size), materialize(b, batched[1], size))
 
 

@@ -212,7 +212,7 @@ class Transformed:
         trace, traced, unpack = self._trace(structure, leaves)
         stages = {"traced": traced}
         if self.mode != "jit":
-            stages["differentiated"] = _transform(self.mode, traced, unpack)
+            stages["differentiated"] = self._transform(traced, unpack)
         fn = optimize(stages.get("differentiated", traced))
         if self.symbolic:
             fn = optimize(simplify_elementwise(fn))
@@ -238,25 +238,24 @@ class Transformed:
         from gradjit.dump import lower  # the dump tool sits above the tracer
         return lower(self, *args, **kwargs)
 
+    def _transform(self, traced, unpack):
+        """The IR pass of a transforming mode: forward for jvp, reverse for the others."""
+        if self.mode == "jvp":
+            return forward(traced, unpack.wrt, unpack.tangents)
+        return differentiate(traced, unpack.wrt)
+
     def _inline(self, structure, leaves):
         """Called on traced values: trace afresh and replay the raw IR into the caller's trace
         (its guards included), so outer transformations see every op."""
         trace, fn, unpack = self._trace(structure, leaves)
         if self.mode != "jit":
-            fn = _transform(self.mode, fn, unpack)
+            fn = self._transform(fn, unpack)
         outer = current_trace()
         inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)
         return unpack(outs, leaves)
-
-
-def _transform(mode, traced, unpack):
-    """The IR pass of a differentiating mode: forward for jvp, reverse for the others."""
-    if mode == "jvp":
-        return forward(traced, unpack.wrt, unpack.tangents)
-    return differentiate(traced, unpack.wrt)
 
 
 def _jvp_outputs(out, structure, leaves):
