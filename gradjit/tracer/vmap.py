@@ -22,9 +22,9 @@ class Batched(Transformed):
 
     def __init__(self, fn, in_axes=0, out_axes=0, axis_size=None, backend=None):
         if not isinstance(in_axes, (int, type(None), tuple, list)):
-            raise _error(f"vmap in_axes must be an int, None, or a tuple of entries "
-                         f"corresponding to the positional arguments passed to the function, "
-                         f"but got {in_axes!r}")
+            raise BatchingError(f"vmap in_axes must be an int, None, or a tuple of entries "
+                                f"corresponding to the positional arguments passed to the "
+                                f"function, but got {in_axes!r}" + _at_call())
         super().__init__(fn, "vmap", backend=backend)
         self.in_axes, self.out_axes, self.axis_size = in_axes, out_axes, axis_size
 
@@ -60,7 +60,9 @@ class Batched(Transformed):
         try:
             return batch(traced, in_axes, unpack.size, unpack.result_axes)
         except BatchingError as error:
-            raise error if "\n  at " in str(error) else _error(str(error)) from None
+            if "\n  at " in str(error):
+                raise
+            raise BatchingError(f"{error}" + _at_call()) from None
 
     def _mapped(self, structure, leaves):
         """The mapped axis of each argument leaf (None: shared) and the batch size."""
@@ -68,10 +70,10 @@ class Batched(Transformed):
         spec = self.in_axes
         if isinstance(spec, (tuple, list)):
             if len(spec) != len(args_structure[1]):
-                raise _error(f"vmap in_axes must be an int, None, or a tuple of entries "
-                             f"corresponding to the positional arguments passed to the "
-                             f"function, but got len(in_axes)={len(spec)}, "
-                             f"len(args)={len(args_structure[1])}")
+                raise BatchingError(f"vmap in_axes must be an int, None, or a tuple of entries "
+                                    f"corresponding to the positional arguments passed to the "
+                                    f"function, but got len(in_axes)={len(spec)}, "
+                                    f"len(args)={len(args_structure[1])}" + _at_call())
             spec = tuple(spec)
         axes = _leaf_axes(spec, args_structure, "in_axes")
         axes += [0] * (len(leaves) - len(axes))  # keyword arguments are mapped along axis 0
@@ -81,23 +83,23 @@ class Batched(Transformed):
                 continue
             shape = np.shape(_value(x))
             if not -len(shape) <= axis < len(shape):
-                raise _error(f"vmap was requested to map its argument along axis {axis}, "
-                             f"which implies that its rank should be at least "
-                             f"{axis + 1 if axis >= 0 else -axis}, but is only {len(shape)} "
-                             f"(its shape is {shape})")
+                raise BatchingError(f"vmap was requested to map its argument along axis {axis}, "
+                                    f"which implies that its rank should be at least "
+                                    f"{axis + 1 if axis >= 0 else -axis}, but is only {len(shape)} "
+                                    f"(its shape is {shape})" + _at_call())
             axes[i] = axis % len(shape)
             sizes.append((shape[axes[i]], i, shape))
         size = self.axis_size
         if size is None and not sizes:
-            raise _error("vmap must have at least one non-None value in in_axes (or be given "
-                         "axis_size)")
+            raise BatchingError("vmap must have at least one non-None value in in_axes (or be "
+                                "given axis_size)" + _at_call())
         found = {s for s, _, _ in sizes} | ({size} if size is not None else set())
         if len(found) > 1:
             lines = "".join(f"\n  * one axis had size {s}: axis {axes[i]} of argument leaf "
                             f"{i} of shape {shape};" for s, i, shape in sizes)
             given = f" (axis_size={size})" if size is not None else ""
-            raise _error(f"vmap got inconsistent sizes for array axes to be mapped{given}:"
-                         f"{lines}")
+            raise BatchingError(f"vmap got inconsistent sizes for array axes to be mapped{given}:"
+                                f"{lines}" + _at_call())
         return axes, found.pop()
 
 
@@ -111,9 +113,10 @@ def vmap(fn, in_axes=0, out_axes=0, axis_size=None, *, backend=None):
     return Batched(fn, in_axes, out_axes, axis_size, backend)
 
 
-def _error(message):
+def _at_call() -> str:
+    """Where the user called the vmapped function, for its errors."""
     site = user_site()
-    return BatchingError(f"{message}\n  at {site}: {source_line(site)}" if site else message)
+    return f"\n  at {site}: {source_line(site)}" if site else ""
 
 
 def _value(x):
@@ -147,8 +150,8 @@ def _normalize(axis, rank, what, where):
     if axis is None:
         return None
     if not -rank <= axis < rank:
-        raise _error(f"vmap {what}={axis} is out of range for {where}, whose rank with the "
-                     f"mapped axis is {rank}")
+        raise BatchingError(f"vmap {what}={axis} is out of range for {where}, whose rank with the "
+                            f"mapped axis is {rank}" + _at_call())
     return axis % rank
 
 
@@ -164,8 +167,9 @@ def _leaf_axes(spec, structure, what) -> list:
     if isinstance(spec, dict) and kind is dict and set(spec) == set(structure[1]):
         return [a for key, child in zip(structure[1], structure[2])
                 for a in _leaf_axes(spec[key], child, what)]
-    raise _error(f"vmap {what} specification must be a tree prefix of the corresponding "
-                 f"value, got specification {spec!r} for value tree {_describe(structure)}")
+    raise BatchingError(f"vmap {what} specification must be a tree prefix of the corresponding "
+                        f"value, got specification {spec!r} for value tree "
+                        f"{_describe(structure)}" + _at_call())
 
 
 def _describe(structure) -> str:
