@@ -246,7 +246,13 @@ def _matmul_batch(args, batched, size):
         rows = matmul(reshape(a, shape=(size * int(np.prod(a_shape[1:-1])), k)),
                       reshape(b, shape=(k, n)))
         return reshape(rows, shape=a_shape[:-1] + (n,))
-    return matmul(materialize(a, batched[0], size), materialize(b, batched[1], size))
+    a, b = materialize(a, batched[0], size), materialize(b, batched[1], size)
+    if ir_type(a).shape[-1] == 1:
+        # a stack of outer products (per-example weight gradients) is one fused elementwise
+        # loop, where a batched product would make one tiny BLAS call per example
+        shape = ir_type(a).shape[:-1] + ir_type(b).shape[-1:]
+        return mul(broadcast_to(a, shape=shape), broadcast_to(b, shape=shape))
+    return matmul(a, b)
 
 
 matmul = _prim("matmul", "contraction", _matmul_rule, np.matmul,
