@@ -148,14 +148,18 @@ def test_indexing_sorting_and_linalg_batch():
     np.testing.assert_allclose(gradjit.vmap(f)(spd, idx), want, rtol=1e-10)
 
 
-def test_tensors_in_tensors_out_and_interpreter_backend():
+def test_tensors_in_tensors_out_and_other_backends():
     x = gradjit.randn(3, 4)
     out = gradjit.vmap(lambda r: (r * r).sum())(x)
     assert isinstance(out, gradjit.Tensor)
     np.testing.assert_allclose(out.numpy(), (x.numpy() ** 2).sum(1), rtol=1e-6)
-    xs = rng.standard_normal((2, 3))
-    got = gradjit.vmap(np.tanh, backend="interpreter")(xs)
-    np.testing.assert_allclose(got, np.tanh(xs))
+    xs, w = rng.standard_normal((2, 3)), rng.standard_normal(3)
+    single = gradjit.grad(lambda w, x: np.sum(np.tanh(w * x) ** 2))
+    want = np.stack([single(w, x) for x in xs])
+    for backend in ("interpreter", "cuda-emulator"):
+        per_example = gradjit.vmap(gradjit.grad(lambda w, x: np.sum(np.tanh(w * x) ** 2)),
+                                   in_axes=(None, 0), backend=backend)
+        np.testing.assert_allclose(per_example(w, xs), want, rtol=1e-12, err_msg=backend)
 
 
 def test_python_control_flow_on_shared_values_only():
