@@ -153,8 +153,7 @@ class Transformed:
     def _trace(self, structure, leaves):
         trace = Trace(re.sub(r"\W+", "_", self.cache.name).strip("_") or "f")
         with trace:
-            names = _leaf_names(self.fn, structure)
-            inputs = [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
+            inputs = self._inputs(trace, structure, leaves, _leaf_names(self.fn, structure))
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
@@ -163,6 +162,10 @@ class Transformed:
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack
+
+    def _inputs(self, trace, structure, leaves, names):
+        """The traced stand-ins that the function is called with, one per argument leaf."""
+        return [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
 
     def _outputs(self, out, structure, leaves):
         """The traced values to return from the IR function, and the object that turns the

@@ -3,18 +3,15 @@ of each mapped argument, the trace is batched (gradjit/ir/batching.py) and compi
 whole batch runs as one native program; called on traced values, it inlines like jit."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from gradjit.ir.batching import batch
-from gradjit.ir.primitive import BatchingError, ShapeError
-from gradjit.ops.numpy_api import NotSupported
+from gradjit.ir.primitive import BatchingError
 from gradjit.tracer import leaves as L
-from gradjit.tracer.api import Transformed, _count, _leaf_names
+from gradjit.tracer.api import Transformed, _count
 from gradjit.tracer.outputs import BatchedOutputs, tree_outputs
-from gradjit.tracer.pytree import LEAF, unflatten
-from gradjit.tracer.trace import Trace, Traced, locate, source_line, user_site
+from gradjit.tracer.pytree import LEAF
+from gradjit.tracer.trace import Traced, source_line, user_site
 
 
 class Batched(Transformed):
@@ -34,26 +31,19 @@ class Batched(Transformed):
     def without_traces(self) -> Batched:
         return Batched(self.fn, self.in_axes, self.out_axes, self.axis_size, self.backend)
 
-    def _trace(self, structure, leaves):
+    def _inputs(self, trace, structure, leaves, names):
         in_axes, size = self._mapped(structure, leaves)
-        trace = Trace(re.sub(r"\W+", "_", self.cache.name).strip("_") or "f")
-        with trace:
-            names = _leaf_names(self.fn, structure)
-            inputs = [_example(trace, x, axis, size, name)
-                      for x, axis, name in zip(leaves, in_axes, names)]
-            args, kwargs = unflatten(structure, iter(inputs))
-            try:
-                out = self.fn(*args, **kwargs)
-            except (ShapeError, NotSupported) as error:
-                raise locate(error) from None
-            results, tree = tree_outputs(out)
-            fn = trace.function(results)
-        out_leaves = [None if kind == "const" else r for (kind, _), r in
-                      zip(tree.kinds, _fill(results, tree.kinds))]
+        return [_example(trace, x, axis, size, name)
+                for x, axis, name in zip(leaves, in_axes, names)]
+
+    def _outputs(self, out, structure, leaves):
+        in_axes, size = self._mapped(structure, leaves)
+        results, tree = tree_outputs(out)
         out_axes = _leaf_axes(self.out_axes, tree.structure, "out_axes")
         out_axes = [_normalize(a, _rank_of(r, v) + 1, "out_axes", f"output {i}")
-                    for i, (a, r, (_, v)) in enumerate(zip(out_axes, out_leaves, tree.kinds))]
-        return trace, fn, BatchedOutputs(tree, in_axes, out_axes, size)
+                    for i, (a, r, (_, v)) in enumerate(zip(out_axes, _fill(results, tree.kinds),
+                                                           tree.kinds))]
+        return results, BatchedOutputs(tree, in_axes, out_axes, size)
 
     def _transform(self, traced, unpack):
         in_axes = list(unpack.in_axes) + [None] * (len(traced.params) - len(unpack.in_axes))
@@ -66,7 +56,7 @@ class Batched(Transformed):
 
     def _mapped(self, structure, leaves):
         """The mapped axis of each argument leaf (None: shared) and the batch size."""
-        args_structure, kwargs_structure = structure[1]
+        args_structure = structure[1][0]
         spec = self.in_axes
         if isinstance(spec, (tuple, list)):
             if len(spec) != len(args_structure[1]):
