@@ -113,3 +113,15 @@ def test_per_example_gather_keeps_index_errors():
     got = interpret(batched, x, np.array([[0, -1, 3], [2, 2, -4]]))[0]
     np.testing.assert_array_equal(got, [x[0][[0, -1, 3]], x[1][[2, 2, -4]]])
 
+
+
+@pytest.mark.parametrize("name", ["solve", "triangular_solve"])
+def test_right_hand_sides_against_one_matrix_are_one_solve(name):
+    prim = PRIMITIVES[name]
+    params = CASES[name][1]
+    a, bs = _operand(("spd", (3, 3))), _operand((4, 3, 2))
+    fn = batch(_one_op(prim, [a, bs[0]], params), [None, 0], 4, [0])
+    assert [op.prim.name for op in fn.ops].count(name) == 1
+    assert all(op.inputs[0].type.shape == (3, 3) for op in fn.ops if op.prim is prim)
+    want = np.stack([evaluate(prim, [a, b], params) for b in bs])
+    np.testing.assert_allclose(interpret(fn, a, bs)[0], want, rtol=1e-12)
