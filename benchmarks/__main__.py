@@ -33,6 +33,8 @@ def build_all(w, args):
     for name, builder in P.PEERS.items():
         if name == "gradjit into buffer" and w.per_call:
             continue
+        if w.peers and name not in w.peers + P.OURS:
+            continue
         try:
             built[name] = builder(w, args)
         except P.Skip as why:

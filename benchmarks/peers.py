@@ -90,6 +90,32 @@ def torch_compile(w, args):
     return lambda: compiled(*tensors), W.as_list
 
 
+def _torch_transform(wid, torch):
+    """The workloads that are function transformations, as torch.func writes them."""
+    func = torch.func
+
+    def mlp_loss(w1, b1, w2, x, y):
+        return torch.mean((torch.tanh(x @ w1 + b1) @ w2 - y) ** 2)
+
+    def energy(x, a):
+        return torch.nn.functional.softplus(a @ x).sum() + (x ** 4).sum() / 4
+    return {
+        "W9": func.vmap(func.grad(mlp_loss, argnums=(0, 1, 2)),
+                        in_dims=(None, None, None, 0, 0)),
+        "W10": func.hessian(energy),
+    }.get(wid)
+
+
+def torch_func(w, args):
+    torch = _need("torch")
+    fn = _torch_transform(w.id, torch)
+    if fn is None:
+        raise Skip("a plain gradient: see torch eager and torch.compile")
+    tensors = _torch_args(torch, args)
+    fn(*tensors)
+    return lambda: fn(*tensors), W.as_list
+
+
 # ---- JAX ----
 
 def _jax_loss(wid, jnp):
@@ -199,6 +225,7 @@ PEERS = {
     "numpy by hand": numpy_by_hand,
     "torch eager": torch_eager,
     "torch.compile": torch_compile,
+    "torch.func": torch_func,
     "jax jit(grad)": jax_jit_grad,
     "numba by hand": numba_by_hand,
 }

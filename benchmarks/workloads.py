@@ -24,6 +24,7 @@ class Workload:
     flops: Callable = lambda args: 0  # matmul flops
     per_call: bool = False  # tiny inputs: the time is the per-call overhead
     target: str = ""
+    peers: tuple = ()  # when set, only these peers run it (the others have no such transform)
 
 
 def _rng():
@@ -139,6 +140,57 @@ def w6_numpy(x):
     return 2 * x
 
 
+# ---- W9: per-example gradients of an MLP, batch 256, through vmap(grad) ----
+
+def mlp_loss(w1, b1, w2, x, y):
+    return np.mean((np.tanh(x @ w1 + b1) @ w2 - y) ** 2)
+
+
+w9_gradjit = gradjit.vmap(gradjit.grad(mlp_loss, argnums=(0, 1, 2)),
+                          in_axes=(None, None, None, 0, 0))
+
+
+def w9_numpy(w1, b1, w2, x, y):
+    h = np.tanh(x @ w1 + b1)
+    d = (h @ w2 - y) * np.float32(2 / y.shape[1])
+    dh = (d @ w2.T) * (1 - h * h)
+    return x[:, :, None] * dh[:, None, :], dh, h[:, :, None] * d[:, None, :]
+
+
+def w9_inputs(scale):
+    rng = _rng()
+    n = _size(256, scale)
+    return ((rng.standard_normal((32, 64)) / 6).astype(np.float32),
+            rng.standard_normal(64).astype(np.float32) / 10,
+            (rng.standard_normal((64, 10)) / 8).astype(np.float32),
+            rng.standard_normal((n, 32)).astype(np.float32),
+            rng.standard_normal((n, 10)).astype(np.float32))
+
+
+def w9_flops(args):
+    w1, _, w2, x, _ = args
+    return 2 * x.shape[0] * (2 * w1.size + 3 * w2.size)
+
+
+# ---- W10: the Hessian of a 100-parameter function ----
+
+def softplus_energy(x, a):
+    return np.sum(np.logaddexp(0, a @ x)) + np.sum(x ** 4) / 4
+
+
+w10_gradjit = gradjit.jit(gradjit.hessian(softplus_energy))
+
+
+def w10_numpy(x, a):
+    s = 1 / (1 + np.exp(-(a @ x)))
+    return (a.T * (s * (1 - s))) @ a + np.diag(3 * x * x)
+
+
+def w10_inputs(scale):
+    rng = _rng()
+    return rng.standard_normal(100) / 3, rng.standard_normal((200, 100)) / 10
+
+
 def _vector(n):
     return lambda scale: (_rng().standard_normal(_size(n, scale)).astype(np.float32),)
 
@@ -164,6 +216,14 @@ WORKLOADS = [
     Workload("W6", "grad of sum(x*x), 16 f32: per-call overhead",
              lambda scale: (_rng().standard_normal(16).astype(np.float32),), w6_gradjit,
              w6_numpy, per_call=True, target="<= 3 us per call"),
+    Workload("W9", "per-example gradients of an MLP 32-64-10 through vmap(grad), batch 256 "
+             "f32", w9_inputs, w9_gradjit, w9_numpy,
+             lambda a: 2 * sum(x.nbytes for x in w9_numpy(*a)), w9_flops,
+             target="<= 1.0x torch.func", peers=("numpy by hand", "torch.func")),
+    Workload("W10", "Hessian of a 100-parameter function (softplus of 200 features + x^4/4) "
+             "through jit(hessian), f64", w10_inputs, w10_gradjit, w10_numpy,
+             lambda a: a[1].nbytes + 100 * 100 * 8, lambda a: 2 * a[1].size * 100,
+             target="<= 1.0x torch.func", peers=("numpy by hand", "torch.func")),
 ]
 BY_ID = {w.id: w for w in WORKLOADS}
 

@@ -28,7 +28,7 @@ __version__ = "0.1.0"
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import (elementwise_grad, explain, grad, hessian,  # noqa: E402,F401
                             jacfwd, jacobian, jacrev, jit, jvp, linearize, stop_gradient,
-                            value_and_grad, vjp)
+                            value_and_grad, vjp, vmap)
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402
 from gradjit.tracer.api import COMPILE_OBSERVERS as _COMPILE_OBSERVERS  # noqa: E402

@@ -50,7 +50,20 @@ def _compare_rule(*types):
 def _define(name, arity, rule, evaluate, vjp, sympy=None, differentiable=True):
     return register(Primitive(name, "elementwise", rule, evaluate, vjp, sympy=sympy,
                               differentiable=differentiable, arity=arity,
-                              jvp=diagonal_jvp(vjp) if differentiable else None))
+                              jvp=diagonal_jvp(vjp) if differentiable else None,
+                              batch=batch_elementwise(name)))
+
+
+def batch_elementwise(name):
+    """The batching rule of every elementwise primitive: operands shared by the whole batch
+    are broadcast along its axis (fused loops read them without copying), then the primitive
+    applies to the stacks as they are."""
+    def batch(args, batched, size, **params):
+        from gradjit.ir.primitive import PRIMITIVES
+        from gradjit.ir.structural import materialize  # structural builds on this module
+        return PRIMITIVES[name](*[materialize(a, b, size) for a, b in zip(args, batched)],
+                                **params)
+    return batch
 
 
 def diagonal_jvp(vjp):
@@ -254,7 +267,7 @@ def _where_vjp(g, y, cond, a, b):
 
 
 where = register(Primitive("where", "elementwise", _where_rule, np.where, _where_vjp,
-                           jvp=diagonal_jvp(_where_vjp),
+                           jvp=diagonal_jvp(_where_vjp), batch=batch_elementwise("where"),
                            sympy=lambda sp, c, a, b: sp.Piecewise((a, c), (b, True))))
 
 
@@ -289,4 +302,5 @@ def _cast_jvp(tangents, y, x, *, dtype):
 
 
 cast = register(Primitive("cast", "elementwise", _cast_rule, _cast_eval, _cast_vjp, jvp=_cast_jvp,
-                          params=("dtype",), sympy=lambda sp, x, *, dtype: x))
+                          params=("dtype",), sympy=lambda sp, x, *, dtype: x,
+                          batch=batch_elementwise("cast")))

@@ -75,7 +75,7 @@ def _shift_eval(left):
 def _define(name, rule, evaluate, vjp=None, sympy=None):
     return register(Primitive(name, "elementwise", rule, evaluate, vjp or E._no_grad(2),
                               sympy=sympy, differentiable=vjp is not None, arity=2,
-                              jvp=vjp and E.diagonal_jvp(vjp)))
+                              jvp=vjp and E.diagonal_jvp(vjp), batch=E.batch_elementwise(name)))
 
 
 fmod = _define("fmod", E._numeric, _fmod_eval, _fmod_vjp,

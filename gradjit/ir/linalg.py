@@ -25,14 +25,31 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir.autodiff import transposed_vjp
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import Primitive, ir_type, register, require
+from gradjit.ir.primitive import PRIMITIVES, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType
 
 
-def _prim(name, rule, evaluate, vjp, params=()):
-    """The JVP is the transpose of the published VJP rule (see transposed_vjp)."""
+def _prim(name, rule, evaluate, vjp, params=(), batch=None):
+    """The JVP is the transpose of the published VJP rule (see transposed_vjp); the batch
+    axis of vmap is one more leading stack axis, over which LAPACK is called per matrix."""
     return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params),
-                              jvp=transposed_vjp(vjp)))
+                              jvp=transposed_vjp(vjp), batch=batch or S.batch_stacked(name)))
+
+
+def _solve_batch(name):
+    """Right-hand sides stacked against one shared matrix are one solve with their columns
+    side by side: the matrix is factored once, not once per example."""
+    stacked = S.batch_stacked(name)
+
+    def batch(args, batched, size, **params):
+        a, b = args
+        if batched != (False, True) or ir_type(a).rank != 2:
+            return stacked(args, batched, size, **params)
+        n, k = ir_type(b).shape[1:]
+        columns = S.reshape(S.move_axis(b, 0, 1), shape=(n, size * k))
+        x = PRIMITIVES[name](a, columns, **params)
+        return S.move_axis(S.reshape(x, shape=(n, size, k)), 1, 0)
+    return batch
 
 
 # ---- packing several results into one ----
@@ -169,7 +186,7 @@ def _solve_vjp(g, x, a, b):
     return E.neg(S.matmul(gb, mT(x))), gb
 
 
-solve = _prim("solve", _solve_rule, np.linalg.solve, _solve_vjp)
+solve = _prim("solve", _solve_rule, np.linalg.solve, _solve_vjp, batch=_solve_batch("solve"))
 
 
 # ---- triangular solve: substitution, reading one triangle of a ----
@@ -194,7 +211,8 @@ def _triangular_solve_vjp(g, x, a, b, *, lower, unit):
 
 
 triangular_solve = _prim("triangular_solve", _solve_rule, _triangular_solve_eval,
-                         _triangular_solve_vjp, params=("lower", "unit"))
+                         _triangular_solve_vjp, params=("lower", "unit"),
+                         batch=_solve_batch("triangular_solve"))
 
 
 # ---- cholesky: the lower factor, reading the lower triangle ----

@@ -21,6 +21,11 @@ class ShapeError(TypeError):
     """A primitive was applied to operands whose shapes or dtypes it does not accept."""
 
 
+class BatchingError(ValueError):
+    """vmap cannot map this function over these axes (inconsistent sizes, an axis out of
+    range, a Python decision on a value that differs along the mapped axis)."""
+
+
 @dataclass(frozen=True, eq=False)
 class Primitive:
     """One operation of the IR, defined once.
@@ -33,6 +38,10 @@ class Primitive:
     jvp(tangents, out, *args, **params) -> the tangent of out (None: zero), given one tangent
       per arg (None: zero); the forward-mode rule, the transpose of vjp (set on every
       differentiable primitive).
+    batch(args, batched, size, **params) -> the result for a stack of `size` applications:
+      the operands flagged in `batched` carry a leading axis of length `size` (the others are
+      shared by every application), and so does the result; the vmap rule, written with
+      primitives (None only for sources, which have no operands to batch).
     sympy(sp, *symbols, **params) -> the scalar meaning (elementwise primitives).
     arity: the operand count; left None it is read from the shape rule's positional
       parameters (a rule over `*types` must state it, a variadic primitive takes one or more).
@@ -49,6 +58,7 @@ class Primitive:
     differentiable: bool = True
     arity: int | None = None
     jvp: Callable[..., Any] | None = None
+    batch: Callable[..., Any] | None = None
     doc: str = field(default="", compare=False)
 
     def __post_init__(self):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.ir.primitive import Primitive, register, require
+from gradjit.ir.structural import batch_shifted
 from gradjit.ir.types import TensorType, int64
 
 
@@ -21,4 +22,5 @@ def _argsort_eval(x, *, axis):
 
 argsort = register(Primitive("argsort", "library", _argsort_rule, _argsort_eval,
                              lambda g, y, x, *, axis: (None,), params=("axis",),
-                             differentiable=False))
+                             differentiable=False, batch=batch_shifted(
+                                 "argsort", lambda size, axis: {"axis": axis + 1})))

@@ -1,23 +1,27 @@
 """Structural primitives: shapes, reductions, contraction, indexing, sources and guards."""
 from __future__ import annotations
 
+import linecache
+
 import numpy as np
 
 from gradjit.ir.autodiff import transposed_vjp
-from gradjit.ir.elementwise import add, cast, div, eq, mul, where, zeros_like
-from gradjit.ir.primitive import Primitive, ir_type, register, require
+from gradjit.ir.elementwise import (add, cast, div, eq, ge, logical_or, lt, mul, where,
+                                   zeros_like)
+from gradjit.ir.primitive import PRIMITIVES, BatchingError, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
 
 
 def _prim(name, kind, rule, evaluate, vjp, params=(), variadic=False, differentiable=True,
-          jvp=None):
+          jvp=None, batch=None):
     """jvp defaults to the linear rule: most structural primitives are linear maps of their
     float operands."""
     if differentiable and jvp is None:
         jvp = _linear_jvp(name)
     return register(Primitive(name, kind, rule, evaluate, vjp, params=tuple(params),
-                              variadic=variadic, differentiable=differentiable, jvp=jvp))
+                              variadic=variadic, differentiable=differentiable, jvp=jvp,
+                              batch=batch))
 
 
 def _linear_jvp(name, **fixed):
@@ -30,6 +34,42 @@ def _linear_jvp(name, **fixed):
                     for t, x in zip(tangents, args)]
         return PRIMITIVES[name](*operands, **{**params, **fixed})
     return jvp
+
+
+def batch_shifted(name, shift=lambda size, **params: params):
+    """The batching rule of a one-operand primitive: the primitive on the stack, with `shift`
+    rewriting the params that name axes for the leading batch axis (library primitives that
+    act on the trailing axes, as numpy's linalg does, keep theirs)."""
+    def batch(args, batched, size, **params):
+        return PRIMITIVES[name](*args, **shift(size, **params))
+    return batch
+
+
+def batch_stacked(name):
+    """The batching rule of a primitive on stacks of matrices: every operand batched (the
+    shared ones broadcast), the batch axis one more leading stack axis."""
+    def batch(args, batched, size, **params):
+        return PRIMITIVES[name](*[materialize(a, b, size) for a, b in zip(args, batched)],
+                                **params)
+    return batch
+
+
+def materialize(x, batched, size):
+    """x with a leading batch axis of length size: as it is if batched, else broadcast."""
+    return x if batched else broadcast_to(x, shape=(size,) + ir_type(x).shape)
+
+
+def move_axis(x, source, destination):
+    """x with its axis `source` moved to position `destination`, the others in order."""
+    if source == destination:
+        return x
+    perm = [i for i in range(ir_type(x).rank) if i != source]
+    perm.insert(destination, source)
+    return transpose(x, perm=tuple(perm))
+
+
+def _after_batch(axes):
+    return tuple(a + 1 for a in axes)
 
 
 def _check_axes(axes, rank, what="axes"):
@@ -57,6 +97,15 @@ def _broadcast_rule(x, *, shape):
     return TensorType(shape, x.dtype)
 
 
+def _broadcast_batch(args, batched, size, *, shape):
+    x, = args
+    inner = ir_type(x).shape[1:]
+    lead = len(shape) - len(inner)
+    if lead:  # the operand's axes align with the target's last ones, the batch axis first
+        x = reshape(x, shape=(size,) + (1,) * lead + inner)
+    return broadcast_to(x, shape=(size,) + tuple(shape))
+
+
 def _broadcast_vjp(g, y, x, *, shape):
     x_shape = ir_type(x).shape
     summed = reduce_sum(g, axes=broadcast_axes(x_shape, tuple(shape)), keepdims=False)
@@ -65,7 +114,7 @@ def _broadcast_vjp(g, y, x, *, shape):
 
 broadcast_to = _prim("broadcast_to", "structural", _broadcast_rule,
                      lambda x, *, shape: np.broadcast_to(x, shape).copy(), _broadcast_vjp,
-                     params=("shape",))
+                     params=("shape",), batch=_broadcast_batch)
 
 
 def _reshape_rule(x, *, shape):
@@ -79,7 +128,8 @@ def _reshape_rule(x, *, shape):
 reshape = _prim("reshape", "structural", _reshape_rule,
                 lambda x, *, shape: np.reshape(x, shape),
                 lambda g, y, x, *, shape: (reshape(g, shape=ir_type(x).shape),),
-                params=("shape",))
+                params=("shape",),
+                batch=batch_shifted("reshape", lambda size, shape: {"shape": (size, *shape)}))
 
 
 def _transpose_rule(x, *, perm):
@@ -91,7 +141,8 @@ def _transpose_rule(x, *, perm):
 transpose = _prim("transpose", "structural", _transpose_rule,
                   lambda x, *, perm: np.transpose(x, perm),
                   lambda g, y, x, *, perm: (transpose(g, perm=tuple(np.argsort(perm).tolist())),),
-                  params=("perm",))
+                  params=("perm",), batch=batch_shifted(
+                      "transpose", lambda size, perm: {"perm": (0, *_after_batch(perm))}))
 
 
 # ---- reductions ----
@@ -147,7 +198,8 @@ def _reduction(name, numpy_fn, vjp, jvp=None):
             return x.copy()
         return numpy_fn(x, axis=tuple(axes), keepdims=keepdims)
     return _prim(name, "reduction", _reduce_rule, evaluate, vjp, params=("axes", "keepdims"),
-                 jvp=jvp)
+                 jvp=jvp, batch=batch_shifted(name, lambda size, axes, keepdims: {
+                     "axes": _after_batch(axes), "keepdims": keepdims}))
 
 
 reduce_sum = _reduction("reduce_sum", np.sum, _sum_vjp)
@@ -184,9 +236,28 @@ def _matmul_jvp(tangents, y, a, b):
     return right if left is None else left if right is None else add(left, right)
 
 
+def _matmul_batch(args, batched, size):
+    a, b = args
+    b_shape = ir_type(b).shape
+    if batched == (True, False) and all(d == 1 for d in b_shape[:-2]):
+        # a stack of rows times one matrix is one product of all the rows (one BLAS call)
+        a_shape = ir_type(a).shape
+        k, n = b_shape[-2:]
+        rows = matmul(reshape(a, shape=(size * int(np.prod(a_shape[1:-1])), k)),
+                      reshape(b, shape=(k, n)))
+        return reshape(rows, shape=a_shape[:-1] + (n,))
+    a, b = materialize(a, batched[0], size), materialize(b, batched[1], size)
+    if ir_type(a).shape[-1] == 1:
+        # a stack of outer products (per-example weight gradients) is one fused elementwise
+        # loop, where a batched product would make one tiny BLAS call per example
+        shape = ir_type(a).shape[:-1] + ir_type(b).shape[-1:]
+        return mul(broadcast_to(a, shape=shape), broadcast_to(b, shape=shape))
+    return matmul(a, b)
+
+
 matmul = _prim("matmul", "contraction", _matmul_rule, np.matmul,
                lambda g, y, a, b: (matmul(g, _swap_last(b)), matmul(_swap_last(a), g)),
-               jvp=_matmul_jvp)
+               jvp=_matmul_jvp, batch=_matmul_batch)
 
 
 # ---- slicing and padding ----
@@ -215,7 +286,9 @@ def _slice_vjp(g, y, x, *, start, stop, step):
 
 slice_ = _prim("slice", "structural", _slice_rule,
                lambda x, *, start, stop, step: x[tuple(map(slice, start, stop, step))],
-               _slice_vjp, params=("start", "stop", "step"))
+               _slice_vjp, params=("start", "stop", "step"), batch=batch_shifted(
+                   "slice", lambda size, start, stop, step: {
+                       "start": (0, *start), "stop": (size, *stop), "step": (1, *step)}))
 
 
 def _pad_rule(x, *, low, high, interior, value):
@@ -244,7 +317,10 @@ def _pad_vjp(g, y, x, *, low, high, interior, value):
 
 
 pad = _prim("pad", "structural", _pad_rule, _pad_eval, _pad_vjp,
-            params=("low", "high", "interior", "value"), jvp=_linear_jvp("pad", value=0.0))
+            params=("low", "high", "interior", "value"), jvp=_linear_jvp("pad", value=0.0),
+            batch=batch_shifted("pad", lambda size, low, high, interior, value: {
+                "low": (0, *low), "high": (0, *high), "interior": (0, *interior),
+                "value": value}))
 
 
 # ---- integer-array indexing ----
@@ -259,9 +335,44 @@ def _gather_eval(x, idx, *, axis):
     return np.take(x, idx, axis=axis)  # raises IndexError on an index out of range
 
 
+def _flat_examples(x, idx, axis, size):
+    """Per-example indexing as one gather/scatter along axis 0: x (batched, indexed along
+    axis + 1) with its indexed axis moved next to the batch axis and the two merged, and each
+    example's indices offset to its own rows. Indices out of range stay out of range (never
+    into a neighbour's rows), so they raise IndexError as unbatched."""
+    shape = ir_type(x).shape
+    n = shape[axis + 1]
+    rest = shape[1:axis + 1] + shape[axis + 2:]
+    flat = reshape(move_axis(x, axis + 1, 1), shape=(size * n, *rest))
+    t = ir_type(idx)
+    outside = logical_or(lt(idx, -n), ge(idx, n))
+    local = where(lt(idx, 0), add(idx, n), idx)
+    offset = mul(iota(shape=t.shape, dtype=t.dtype.name, axis=0), n)
+    return flat, where(outside, add(zeros_like(idx), size * n), add(local, offset))
+
+
+def _examples_first(y, axis, index_rank):
+    """gather's layout from the flattened one: (batch, *indices, *before, *after) becomes
+    (batch, *before, *indices, *after), `before` holding `axis` axes."""
+    ids = tuple(range(1, 1 + index_rank))
+    before = tuple(range(1 + index_rank, 1 + index_rank + axis))
+    after = tuple(range(1 + index_rank + axis, ir_type(y).rank))
+    return transpose(y, perm=(0, *before, *ids, *after))
+
+
+def _gather_batch(args, batched, size, *, axis):
+    x, idx = args
+    if not batched[1]:
+        return gather(x, idx, axis=axis + 1)
+    if not batched[0]:  # the stack of indices picks its own stack of slices of one x
+        return move_axis(gather(x, idx, axis=axis), axis, 0)
+    flat, offsets = _flat_examples(x, idx, axis, size)
+    return _examples_first(gather(flat, offsets, axis=0), axis, ir_type(idx).rank - 1)
+
+
 gather = _prim("gather", "structural", _gather_rule, _gather_eval,
                lambda g, y, x, idx, *, axis: (scatter_add(zeros_like(x), idx, g, axis=axis), None),
-               params=("axis",))
+               params=("axis",), batch=_gather_batch)
 
 
 def _scatter_add_rule(x, idx, updates, *, axis):
@@ -282,9 +393,27 @@ def _scatter_add_eval(x, idx, updates, *, axis):
     return out
 
 
+def _scatter_add_batch(args, batched, size, *, axis):
+    x, idx, updates = args
+    x, updates = materialize(x, batched[0], size), materialize(updates, batched[2], size)
+    if not batched[1]:
+        return scatter_add(x, idx, updates, axis=axis + 1)
+    shape = ir_type(x).shape
+    flat, offsets = _flat_examples(x, idx, axis, size)
+    index_rank = ir_type(idx).rank - 1
+    # updates come as (batch, *before, *indices, *after); the flat scatter wants the indices
+    # right after the batch axis, as the flat gather gives them
+    ids = tuple(range(1 + axis, 1 + axis + index_rank))
+    others = tuple(i for i in range(1, ir_type(updates).rank) if i not in ids)
+    updates = transpose(updates, perm=(0, *ids, *others))
+    summed = scatter_add(flat, offsets, updates, axis=0)
+    moved = (size, shape[axis + 1]) + shape[1:axis + 1] + shape[axis + 2:]
+    return move_axis(reshape(summed, shape=moved), 1, axis + 1)
+
+
 scatter_add = _prim("scatter_add", "structural", _scatter_add_rule, _scatter_add_eval,
                     lambda g, y, x, idx, upd, *, axis: (g, None, gather(g, idx, axis=axis)),
-                    params=("axis",))
+                    params=("axis",), batch=_scatter_add_batch)
 
 
 # ---- concatenation ----
@@ -315,7 +444,9 @@ def _concat_vjp(g, y, *xs, axis):
 
 concatenate = _prim("concatenate", "structural", _concat_rule,
                     lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_vjp,
-                    params=("axis",), variadic=True)
+                    params=("axis",), variadic=True,
+                    batch=lambda args, batched, size, *, axis: concatenate(
+                        *map(materialize, args, batched, (size,) * len(args)), axis=axis + 1))
 
 
 # ---- sources ----
@@ -369,5 +500,16 @@ def _guard_eval(pred, *, expected, site):
         raise GuardFailed(site, expected)
 
 
+def _guard_batch(args, batched, size, *, expected, site):
+    """A traced decision holds for one example, not for the batch: the decision would have
+    to differ per example, which one trace cannot do (JAX refuses it too)."""
+    path, _, number = (site or "").rpartition(":")
+    line = linecache.getline(path, int(number)).strip() if number.isdigit() else ""
+    raise BatchingError(
+        f"vmap: a Python decision (if, while, bool(), float(), int(), item()) depends on a "
+        f"value that differs along the mapped axis; use np.where (or lax-style selects) "
+        f"instead\n  at {site}: {line}")
+
+
 guard = _prim("guard", "effect", _guard_rule, _guard_eval, lambda g, y, pred: (None,),
-              params=("expected", "site"), differentiable=False)
+              params=("expected", "site"), differentiable=False, batch=_guard_batch)

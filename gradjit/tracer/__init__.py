@@ -10,6 +10,7 @@ from gradjit.tracer.constructors import install as _install_constructors
 from gradjit.tracer.trace import TraceError, Traced
 from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
 from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
+from gradjit.tracer.vmap import vmap
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
@@ -63,4 +64,4 @@ def explain(fn) -> Explanation:
 __all__ = ["CacheInfo", "RetraceWarning", "TraceError", "Traced", "TracerArrayConversionError",
            "Transformed", "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian",
            "jacrev", "jit", "jvp", "linearize",
-           "stop_gradient", "value_and_grad", "vjp"]
+           "stop_gradient", "value_and_grad", "vjp", "vmap"]

@@ -153,8 +153,7 @@ class Transformed:
     def _trace(self, structure, leaves):
         trace = Trace(re.sub(r"\W+", "_", self.cache.name).strip("_") or "f")
         with trace:
-            names = _leaf_names(self.fn, structure)
-            inputs = [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
+            inputs = self._inputs(trace, structure, leaves, _leaf_names(self.fn, structure))
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
@@ -163,6 +162,10 @@ class Transformed:
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack
+
+    def _inputs(self, trace, structure, leaves, names):
+        """The traced stand-ins that the function is called with, one per argument leaf."""
+        return [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
 
     def _outputs(self, out, structure, leaves):
         """The traced values to return from the IR function, and the object that turns the
@@ -212,7 +215,7 @@ class Transformed:
         trace, traced, unpack = self._trace(structure, leaves)
         stages = {"traced": traced}
         if self.mode != "jit":
-            stages["differentiated"] = _transform(self.mode, traced, unpack)
+            stages["differentiated"] = self._transform(traced, unpack)
         fn = optimize(stages.get("differentiated", traced))
         if self.symbolic:
             fn = optimize(simplify_elementwise(fn))
@@ -238,25 +241,24 @@ class Transformed:
         from gradjit.dump import lower  # the dump tool sits above the tracer
         return lower(self, *args, **kwargs)
 
+    def _transform(self, traced, unpack):
+        """The IR pass of a transforming mode: forward for jvp, reverse for the others."""
+        if self.mode == "jvp":
+            return forward(traced, unpack.wrt, unpack.tangents)
+        return differentiate(traced, unpack.wrt)
+
     def _inline(self, structure, leaves):
         """Called on traced values: trace afresh and replay the raw IR into the caller's trace
         (its guards included), so outer transformations see every op."""
         trace, fn, unpack = self._trace(structure, leaves)
         if self.mode != "jit":
-            fn = _transform(self.mode, fn, unpack)
+            fn = self._transform(fn, unpack)
         outer = current_trace()
         inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)
         return unpack(outs, leaves)
-
-
-def _transform(mode, traced, unpack):
-    """The IR pass of a differentiating mode: forward for jvp, reverse for the others."""
-    if mode == "jvp":
-        return forward(traced, unpack.wrt, unpack.tangents)
-    return differentiate(traced, unpack.wrt)
 
 
 def _jvp_outputs(out, structure, leaves):

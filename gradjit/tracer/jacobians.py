@@ -1,17 +1,19 @@
 """jacrev, jacfwd, jacobian and hessian as JAX defines them (pytrees in and out).
 
-A Jacobian is assembled from one compiled pullback (jacrev) or pushforward (jacfwd) per basis
-vector of the output (input) space: a Python loop of calls of one cached program, unrolled
-into the trace when called inside another transformation (so hessian = jacfwd(jacrev(f))
-compiles one forward-over-reverse program holding n pullbacks and runs it once per input
-basis vector: O(n^2) ops, fine for small n). Batching the basis into one call waits for vmap."""
+A Jacobian is one call of a batched program: the pullback (jacrev) or pushforward (jacfwd)
+mapped by vmap over the whole basis of the output (input) space, so it is traced and compiled
+once and runs the basis as one stack; inside another transformation it inlines the same way
+(hessian = jacfwd(jacrev(f)) is one forward-over-reverse program over the identity)."""
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from gradjit.tracer import transforms as T
-from gradjit.tracer.api import _leaf_dtype
+from gradjit.tracer.api import _count, _leaf_dtype
 from gradjit.tracer.pytree import flatten, unflatten
+from gradjit.tracer.vmap import vmap
 
 
 def _argnums(argnums, n):
@@ -29,16 +31,37 @@ def _main(fn, has_aux):
     return main
 
 
-def _basis(shape, dtype):
-    size = int(np.prod(shape, dtype=int))
-    for k in range(size):
-        e = np.zeros(size, dtype)
-        e[k] = 1
-        yield e.reshape(shape)
-
-
 def _shape(x):
     return tuple(np.shape(x))
+
+
+def _identity_blocks(leaves):
+    """The basis of the space of `leaves`, stacked: per leaf an array (total, *its shape) that
+    holds the identity in its rows of the stack and zeros elsewhere."""
+    sizes = [int(np.prod(_shape(x), dtype=int)) for x in leaves]
+    total, offset, blocks = sum(sizes), 0, []
+    for x, size in zip(leaves, sizes):
+        block = np.zeros((total, size), _leaf_dtype(x))
+        block[offset:offset + size] = np.eye(size, dtype=block.dtype)
+        blocks.append(block.reshape((total,) + _shape(x)))
+        offset += size
+    return blocks, sizes
+
+
+def _rows(stacked, sizes, shapes, leading):
+    """Split a stack over the basis into one array per basis leaf: the stack's rows of that
+    leaf, laid out as leading + its shape (basis first) or its shape + leading (basis last)."""
+    parts, offset = [], 0
+    for size, shape in zip(sizes, shapes):
+        part = stacked[offset:offset + size]
+        rest = _shape(part)[1:]
+        if leading:
+            part = np.reshape(part, shape + rest)
+        else:
+            part = np.reshape(np.moveaxis(part, 0, -1), rest + shape)
+        parts.append(part)
+        offset += size
+    return parts
 
 
 def jacrev(fn, argnums=0, has_aux=False, *, backend=None):
@@ -48,25 +71,29 @@ def jacrev(fn, argnums=0, has_aux=False, *, backend=None):
     With has_aux, fn returns (out, aux) and the call returns (jacobian, aux)."""
     main = _main(fn, has_aux)
 
+    @functools.cache
+    def mapped(nums, count):
+        """The pullback of the argnums, mapped over a stack of output cotangents."""
+        return vmap(T._pullback(main, nums, False, backend), in_axes=(0,) + (None,) * count,
+                    backend=backend)
+
     def jacobian(*args):
         nums, many = _argnums(argnums, len(args))
         result = T._transformed(fn, "jit", lambda f: f, backend=backend)(*args)
         out, aux = result if has_aux else (result, None)
-        pull = T._pullback(main, nums, False, backend)
         out_leaves = []
         out_tree = flatten(out, out_leaves)
-        rows = []  # per output leaf: the pulled-back cotangent of each basis vector
-        for k, leaf in enumerate(out_leaves):
-            pulled = []
-            for e in _basis(_shape(leaf), _leaf_dtype(leaf)):
-                ct = [e if j == k else np.zeros(_shape(o), _leaf_dtype(o))
-                      for j, o in enumerate(out_leaves)]
-                grads = pull(unflatten(out_tree, iter(ct)), *args)
-                pulled.append(grads)  # a tuple: _pullback takes argnums as a tuple
-            rows.append(pulled)
-        jac = unflatten(out_tree, iter(
-            _assemble([[p[i] for p in rows[k]] for i in range(len(nums))], _shape(leaf), many)
-            for k, leaf in enumerate(out_leaves)))
+        blocks, sizes = _identity_blocks(out_leaves)
+        pulled = mapped(nums, len(args))(unflatten(out_tree, iter(blocks)), *args)
+        per_arg = []  # per argument: per output leaf, the argument's tree of Jacobian blocks
+        for tree in pulled:
+            leaves = []
+            structure = flatten(tree, leaves)
+            split = [_rows(x, sizes, [_shape(o) for o in out_leaves], True) for x in leaves]
+            per_arg.append([unflatten(structure, iter(parts[k] for parts in split))
+                            for k in range(len(out_leaves))])
+        jac = unflatten(out_tree, iter(tuple(a[k] for a in per_arg) if many else per_arg[0][k]
+                                       for k in range(len(out_leaves))))
         return (jac, aux) if has_aux else jac
     return jacobian
 
@@ -76,42 +103,42 @@ def jacfwd(fn, argnums=0, has_aux=False, *, backend=None):
     same layout as jacrev (output shape + input shape per pair of leaves)."""
     main = _main(fn, has_aux)
 
+    @functools.cache
+    def mapped(nums, count):
+        """The pushforward of the argnums, mapped over a stack of their input tangents."""
+        def push(tangents, *args):
+            full = tuple(tangents[nums.index(j)] if j in nums else _zero_tree(a)
+                         for j, a in enumerate(args))
+            return T.jvp(main, args, full, backend=backend)[1]
+        push.__qualname__ = f"jacfwd_{getattr(fn, '__qualname__', 'f')}"
+        return vmap(push, in_axes=(0,) + (None,) * count, backend=backend)
+
     def jacobian(*args):
         nums, many = _argnums(argnums, len(args))
         aux = T._transformed(fn, "jit", lambda f: f, backend=backend)(*args)[1] if has_aux \
             else None
-        pushed = []  # per differentiated argument: the output tangent of each basis vector
+        in_leaves, in_trees = [], []
         for i in nums:
-            in_leaves = []
-            in_tree = flatten(args[i], in_leaves)
-            columns = []
-            for k, leaf in enumerate(in_leaves):
-                for e in _basis(_shape(leaf), _leaf_dtype(leaf)):
-                    ts = [e if j == k else np.zeros(_shape(x), _leaf_dtype(x))
-                          for j, x in enumerate(in_leaves)]
-                    tangents = tuple(unflatten(in_tree, iter(ts)) if j == i else _zero_tree(a)
-                                     for j, a in enumerate(args))
-                    columns.append((k, T.jvp(main, args, tangents, backend=backend)[1]))
-            pushed.append((in_tree, in_leaves, columns))
+            in_trees.append(flatten(args[i], in_leaves))
+        blocks, sizes = _identity_blocks(in_leaves)
+        tangents, start = [], 0
+        for tree in in_trees:
+            count = _count(tree)
+            tangents.append(unflatten(tree, iter(blocks[start:start + count])))
+            start += count
+        pushed = mapped(nums, len(args))(tuple(tangents), *args)
         out_leaves = []
-        out_tree = None
-        per_arg = []
-        for in_tree, in_leaves, columns in pushed:
-            per_out = None
-            for k, tangent_out in columns:
-                leaves = []
-                out_tree = flatten(tangent_out, leaves)
-                if per_out is None:
-                    out_leaves = leaves
-                    per_out = [[[] for _ in in_leaves] for _ in leaves]
-                for o, t in enumerate(leaves):
-                    per_out[o][k].append(t)
-            per_arg.append([unflatten(in_tree, iter(
-                np.reshape(np.stack(cols, axis=-1), _shape(out_leaves[o]) + _shape(x))
-                for cols, x in zip(per_out[o], in_leaves))) for o in range(len(out_leaves))])
-        jac = unflatten(out_tree, iter(
-            tuple(a[o] for a in per_arg) if many else per_arg[0][o]
-            for o in range(len(out_leaves))))
+        out_tree = flatten(pushed, out_leaves)
+        shapes = [_shape(x) for x in in_leaves]
+        per_out = []
+        for stacked in out_leaves:
+            parts, start, trees = _rows(stacked, sizes, shapes, False), 0, []
+            for tree in in_trees:
+                count = _count(tree)
+                trees.append(unflatten(tree, iter(parts[start:start + count])))
+                start += count
+            per_out.append(tuple(trees) if many else trees[0])
+        jac = unflatten(out_tree, iter(per_out))
         return (jac, aux) if has_aux else jac
     return jacobian
 
@@ -122,24 +149,6 @@ def _zero_tree(tree):
     return unflatten(structure, iter(
         np.zeros(_shape(x), _leaf_dtype(x)) if _leaf_dtype(x).kind == "f" else x
         for x in leaves))
-
-
-def _assemble(per_arg, out_shape, many):
-    """Stack the pulled-back cotangents (one per output element) into out_shape + in_shape
-    arrays in each argument's tree."""
-    trees = []
-    for pulled in per_arg:
-        leaves_per_row = []
-        structure = None
-        for tree in pulled:
-            leaves = []
-            structure = flatten(tree, leaves)
-            leaves_per_row.append(leaves)
-        trees.append(unflatten(structure, iter(
-            np.reshape(np.stack([row[m] for row in leaves_per_row]),
-                       out_shape + _shape(leaves_per_row[0][m]))
-            for m in range(len(leaves_per_row[0])))))
-    return tuple(trees) if many else trees[0]
 
 
 jacobian = jacrev

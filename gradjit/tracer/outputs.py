@@ -100,3 +100,26 @@ def as_output(value, flavor):
     if isinstance(value, Traced):
         return L.wrap_tensor(value) if flavor in ("torch", "tensor") else value
     return L.as_output(value, "torch" if flavor == "tensor" else flavor)
+
+
+class BatchedOutputs:
+    """vmap: the returned tree, each traced leaf stacked by the program along its out axis,
+    each constant leaf (the same for every example) stacked here. `in_axes` (per argument
+    leaf), `out_axes` (per returned leaf) and `size` are what the batching pass was given."""
+
+    def __init__(self, tree: TreeOutputs, in_axes, out_axes, size):
+        self.tree, self.in_axes, self.out_axes, self.size = tree, in_axes, out_axes, size
+        self.result_axes = [a for (kind, _), a in zip(tree.kinds, out_axes) if kind != "const"]
+        self.wrt, self.discard = (), ()
+
+    def __call__(self, outs, call_leaves):
+        outs = iter(outs[:self.tree.count])
+        return unflatten(self.tree.structure, iter([
+            self._constant(v, axis) if kind == "const" else as_output(next(outs), kind)
+            for (kind, v), axis in zip(self.tree.kinds, self.out_axes)]))
+
+    def _constant(self, value, axis):
+        if axis is None:
+            return value
+        array = np.asarray(value)
+        return np.moveaxis(np.broadcast_to(array, (self.size,) + array.shape), 0, axis).copy()

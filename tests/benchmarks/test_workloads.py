@@ -28,3 +28,13 @@ def test_the_seed_function_reuses_its_trace_when_the_path_repeats():
         w.gradjit(a)
     assert w.gradjit.cache_info().traces <= before + 1
     np.testing.assert_array_equal(w.gradjit(-a), w.numpy(-a))  # the other branch
+
+
+@pytest.mark.parametrize("w", [w for w in WORKLOADS if "torch.func" in w.peers],
+                         ids=lambda w: w.id)
+def test_the_torch_func_peer_computes_the_same_transformation(w):
+    pytest.importorskip("torch")
+    args = w.inputs(1e-4)
+    run, fetch = peers.torch_func(w, args)
+    for g, e in zip(fetch(run()), as_list(w.numpy(*args))):
+        np.testing.assert_allclose(g, e, rtol=2e-5, atol=1e-6)
