@@ -27,7 +27,8 @@ def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symb
     Gradients have the structure and type of the differentiated arguments; with `has_aux`,
     `fn` returns (value, aux) and the call returns (gradients, aux). With `symbolic`, the
     elementwise regions of the optimized IR are also simplified through sympy (bounded:
-    regions of at most 64 ops, 1 s each; importing sympy costs about 0.5 s once).
+    regions of at most 64 ops, 1 s each; importing sympy costs about 0.5 s once), keeping
+    only rewrites proven to change no result bit (gradjit.ir.symbolic_exact).
 
     `backend`: 'cpu' (default), 'cuda', 'cuda-emulator' or 'interpreter'. With
     `deterministic`, the GPU backends run scatter-adds (the gradients of indexing) in one
