@@ -42,11 +42,14 @@ def _digest(array: np.ndarray) -> bytes:
     return hashlib.blake2b(np.ascontiguousarray(array).view(np.uint8), digest_size=16).digest()
 
 
-def record(captures: list, seen: set, array: np.ndarray):
+def record(captures: list, seen: dict, array: np.ndarray):
     """Append a Capture for the variable of the user's frame (local, enclosing, global, or a
     local's attribute) that holds `array`, an operand of the op being traced, or the memory it
     views (numpy's dispatch hands on W[None] for W). An array no variable holds is a temporary
     the traced code made itself, which nothing else can change: it is not listed."""
+    if id(array) in seen:  # an operand met before (a loop): its variable is known
+        return
+    seen[id(array)] = array  # kept, so that its id is not reused while the trace runs
     found = user_frame(3)
     if found is None:
         return
@@ -55,7 +58,7 @@ def record(captures: list, seen: set, array: np.ndarray):
     if named is None or id(named[1]) in seen:
         return
     name, held = named
-    seen.add(id(held))
+    seen[id(held)] = held
     captures.append(Capture(name, site, type_of(held), weakref.ref(held), _digest(held)))
 
 

@@ -115,9 +115,10 @@ class Trace:
         self.captured: list[tuple[Value, Traced]] = []
         self._capture_of: dict[int, Traced] = {}
         self.guards: list[GuardInfo] = []
-        # Arrays read from outside the arguments (gradjit.tracer.captures.Capture), and ids.
+        # Arrays read from outside the arguments (gradjit.tracer.captures.Capture), and the
+        # arrays already looked at, by id.
         self.captures: list = []
-        self._captured_ids: set[int] = set()
+        self._captured_ids: dict[int, np.ndarray] = {}
         self.site: str | None = None  # the site ops get while an inlined function replays
         self.active = False
 
