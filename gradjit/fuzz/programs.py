@@ -60,7 +60,7 @@ def programs(draw, max_ops=10, *, min_ops=1, guards=True, empty=True, float_resu
 def sample_arguments(fn: Function, seed: int = 0, kind: str = "normal") -> list[np.ndarray]:
     """Arguments for `fn` without hypothesis: `values` of `kind` from a seeded generator."""
     rng = np.random.default_rng(seed)
-    return [values(rng, p.type, kind) for p in fn.params]
+    return [np.asarray(values(rng, p.type, kind)) for p in fn.params]  # 0-d: arrays too
 
 
 @st.composite

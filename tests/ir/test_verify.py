@@ -8,7 +8,7 @@ from gradjit.ir import (PRIMITIVES, Builder, Function, Op, ParseError, TensorTyp
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.verify import PARAM_KINDS, PARAM_KINDS_BY_PRIMITIVE, check_params
-from tests.ir.programs import functions
+from gradjit.fuzz.programs import programs
 from gradjit.ir.types import float32
 
 T = TensorType((3,), float32)
@@ -146,7 +146,7 @@ _NOISE = st.sampled_from(list("[](){},:=%@-.0123456789 \n\"\\xe") +
 
 
 @settings(max_examples=300, deadline=None)
-@given(functions(max_ops=4), st.lists(st.tuples(st.integers(0, 10 ** 6), st.integers(0, 3),
+@given(programs(max_ops=4), st.lists(st.tuples(st.integers(0, 10 ** 6), st.integers(0, 3),
                                                 _NOISE), min_size=1, max_size=4))
 def test_malformed_text_gives_parse_or_verify_errors_and_nothing_else(fn, edits):
     text = str(fn)
