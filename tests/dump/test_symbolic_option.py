@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.dump.demo import tutorial
+from examples.seed import f as tutorial
 from tests.e2e.checks import assert_trees_close, central_differences, has_float32, to_float64
 from tests.e2e.corpus import CASES
 
