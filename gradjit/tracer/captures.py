@@ -67,7 +67,8 @@ def _variable(frame, array):
     candidates = [*frame.f_locals.items(), *frame.f_globals.items()]
     candidates += [(f"{name}.{attribute}", held) for name, value in candidates
                    for attribute, held in _attributes(value)]
-    arrays = [(n, v) for n, v in candidates if type(v) is np.ndarray]
+    arrays = [(n, v) for n, v in candidates
+              if type(v) is np.ndarray and v.dtype.kind in "biuf"]
     for test in (lambda v: v is array, lambda v: np.may_share_memory(v, array),
                  lambda v: _broadcast_copy(v, array)):
         found = next(((n, v) for n, v in arrays if test(v)), None)
@@ -93,8 +94,11 @@ def _attributes(value):
     """An object's attributes (self.weight), not a module's, class's or function's."""
     if isinstance(value, (types.ModuleType, type, types.FunctionType)):
         return ()
-    attributes = getattr(value, "__dict__", None)
-    return attributes.items() if isinstance(attributes, dict) else ()
+    try:  # not getattr: a class's __getattr__ may compute, or raise, whatever it likes
+        attributes = object.__getattribute__(value, "__dict__")
+    except Exception:  # noqa: BLE001 (no __dict__, or a descriptor that refuses)
+        return ()
+    return list(attributes.items()) if isinstance(attributes, dict) else ()
 
 
 def check_entry(name: str, entry):

@@ -71,3 +71,19 @@ def test_a_function_without_captures_and_a_wrong_argument():
     gradjit.check_captures(g)
     with pytest.raises(TypeError, match="check_captures"):
         gradjit.check_captures(lambda x: x)
+
+
+class Lazy:
+    """An object whose attribute lookup raises: scanning for captures must not call it."""
+
+    def __getattr__(self, name):
+        raise RuntimeError("looked up")
+
+
+LAZY, LABELS = Lazy(), np.array(["a", "b"])
+
+
+def test_strange_globals_do_not_disturb_tracing():
+    g = gradjit.jit(lambda x: x * WEIGHTS[0])
+    np.testing.assert_array_equal(g(np.ones(3)), WEIGHTS[0])
+    assert "WEIGHTS: f64[2,3]" in str(gradjit.explain(g))
