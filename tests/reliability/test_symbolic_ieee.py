@@ -64,7 +64,7 @@ def _leaves(tree):
 
 @settings(max_examples=25, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
-@given(programs(max_ops=10, guards=False), st.data())
+@given(programs(max_ops=10, guards=False, empty=False), st.data())
 def test_random_programs_compile_to_the_same_bits_with_the_simplification(fn, data):
     args = data.draw(arguments(fn))
     plain = optimize(fn)
