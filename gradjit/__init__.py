@@ -26,8 +26,9 @@ from gradjit.runtime.cache import set_cache_limit  # noqa: F401
 __version__ = "0.1.0"
 
 # The compiler's transformations (gradjit/tracer).
-from gradjit.tracer import (elementwise_grad, explain, grad, hessian,  # noqa: E402,F401
-                            jacfwd, jacobian, jacrev, jit, jvp, linearize, stop_gradient,
+from gradjit.tracer import (CapturedArrayChanged, check_captures,  # noqa: E402,F401
+                            debug_captures, elementwise_grad, explain, grad, hessian, jacfwd,
+                            jacobian, jacrev, jit, jvp, linearize, stop_gradient,
                             value_and_grad, vjp, vmap)
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402

@@ -1,5 +1,7 @@
 """`python -m gradjit.fuzz --minutes N`: check random programs until the time is up, shrink each
-failure to a small program, save it, and print how many programs ran and what failed."""
+failure to a small program, save it, and print how many programs ran and what failed. Batches
+take turns: random programs, mutated IR text through the parser, disk-cache round trips and
+damaged entries, and one long program (thousands of ops)."""
 from __future__ import annotations
 
 import argparse
@@ -13,10 +15,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from gradjit.fuzz import surfaces
 from gradjit.fuzz.check import check_program, describe
 from gradjit.fuzz.programs import arguments, programs
 
 BATCH = 25  # examples per hypothesis run: the time limit is checked between runs
+KINDS = ("programs", "text", "cache", "long")
+LONG_OPS = (1000, 2000)  # a long program's length (LLVM takes about a minute at 2000)
 
 
 class Fuzzer:
@@ -28,20 +33,51 @@ class Fuzzer:
         self.last = None  # the latest failing example: hypothesis replays the shrunk one last
 
     def check(self, fn, args):
-        self.programs += 1
         (self.out / "current.txt").write_text(describe(fn, args, []))  # survives a crash
-        failures = check_program(fn, args, targets=self.targets, gradients=self.gradients)
+        self.report(fn, args, check_program(fn, args, targets=self.targets,
+                                            gradients=self.gradients))
+
+    def report(self, fn, args, failures):
+        """Count one input; keep its failures (hypothesis shrinks them and replays last)."""
+        self.programs += 1
         if failures:
             self.last = (fn, args, failures)
             raise AssertionError("; ".join(map(str, failures)))
 
     def batch(self, number: int):
-        @seed(number)
-        @settings(max_examples=BATCH, deadline=None, database=None, print_blob=False,
-                  suppress_health_check=list(HealthCheck))
-        @given(programs(), st.data())
-        def run(fn, data):
-            self.check(fn, data.draw(arguments(fn)))
+        kind = KINDS[number % len(KINDS)]
+        if kind == "long":
+            return self.long(number)
+        settings_ = settings(max_examples=BATCH, deadline=None, database=None,
+                             print_blob=False, suppress_health_check=list(HealthCheck))
+        if kind == "programs":
+            @given(programs(), st.data())
+            def run(fn, data):
+                self.check(fn, data.draw(arguments(fn)))
+        elif kind == "text":
+            @given(programs(max_ops=4), st.lists(st.tuples(
+                st.integers(0, 10 ** 6), st.integers(0, 3), st.sampled_from(surfaces.NOISE)),
+                min_size=1, max_size=4))
+            def run(fn, edits):
+                text = surfaces.mutate(str(fn), edits)
+                self.report(fn, [], [type(f)(f.check, f"{f.message}\ntext: {text!r}")
+                                     for f in surfaces.check_text(text)])
+        else:
+            @given(programs(max_ops=5, guards=False), programs(max_ops=3, guards=False),
+                   st.sampled_from(surfaces.DAMAGE), st.data())
+            def run(fn, other, damage, data):
+                args = data.draw(arguments(fn))
+                self.report(fn, args, surfaces.check_disk_cache(fn, other, args, damage))
+        self.run(seed(number)(settings_(run)))
+
+    def long(self, number: int):
+        n_ops = number % (LONG_OPS[1] - LONG_OPS[0]) + LONG_OPS[0]
+        fn, args, failures = surfaces.check_long_program(number, n_ops)
+        self.programs += 1
+        if failures:
+            self.save(fn, args, failures)
+
+    def run(self, run):
         self.last = None
         try:
             run()

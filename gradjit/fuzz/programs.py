@@ -28,23 +28,39 @@ SPECIAL = (0.0, -0.0, np.nan, np.inf, -np.inf, 1.0, -1.0, 0.5, "tiny", "-tiny", 
            "-subnormal", "max", "-max", 1e-30, -1e30, 88.5, -104.0, 710.0, 3.0)
 
 
-def shapes(max_rank=3):
-    return st.lists(st.sampled_from(DIMS), max_size=max_rank).map(tuple)
+def shapes(max_rank=3, dims=DIMS):
+    return st.lists(st.sampled_from(dims), max_size=max_rank).map(tuple)
 
 
 @st.composite
-def programs(draw, max_ops=10) -> Function:
-    """A verified function of 1-3 float parameters and 1-3 results (of any dtype)."""
-    base = draw(st.sampled_from(("f64", "f32")))
+def programs(draw, max_ops=10, *, min_ops=1, guards=True, empty=True, float_results=False,
+             kinds=None, dtype=None) -> Function:
+    """A verified function of 1-3 float parameters and 1-3 results (of any dtype).
+
+    Options for tests that need less: `guards=False` draws no guard (so every argument runs
+    the program), `empty=False` no axis of size 0, `float_results` only float results,
+    `kinds` only those steps (names of STEPS), `dtype` ('f32' or 'f64') one parameter dtype;
+    `min_ops`..`max_ops` steps (thousands make long programs)."""
+    base = dtype or draw(st.sampled_from(("f64", "f32")))
+    allowed = tuple(k for k in (kinds or KINDS) if guards or k != "guard")
     with Builder("fuzz") as b:
-        gen = _Generator(draw, base)
+        gen = _Generator(draw, base, allowed, DIMS if empty else tuple(d for d in DIMS if d))
         for i in range(draw(st.integers(1, 3))):
-            gen.pool.append(b.param(TensorType(draw(shapes()), resolve(base)), f"x{i}"))
-        for _ in range(draw(st.integers(1, max_ops))):
+            gen.pool.append(b.param(TensorType(draw(shapes(dims=gen.dims)), resolve(base)),
+                                    f"x{i}"))
+        for _ in range(draw(st.integers(min_ops, max(min_ops, max_ops)))):
             gen.step()
     made = gen.pool[len(b.params):] or gen.pool
+    if float_results:
+        made = [v for v in made if v.type.dtype.is_float] or list(b.params)
     results = draw(st.lists(st.sampled_from(made), min_size=1, max_size=3))
     return b.build(results)
+
+
+def sample_arguments(fn: Function, seed: int = 0, kind: str = "normal") -> list[np.ndarray]:
+    """Arguments for `fn` without hypothesis: `values` of `kind` from a seeded generator."""
+    rng = np.random.default_rng(seed)
+    return [np.asarray(values(rng, p.type, kind)) for p in fn.params]  # 0-d: arrays too
 
 
 @st.composite
@@ -78,8 +94,9 @@ def _special(s, dt):
 class _Generator:
     """Appends one random op at a time to the builder in scope; `pool` holds every value."""
 
-    def __init__(self, draw, base: str):
+    def __init__(self, draw, base: str, kinds=None, dims=DIMS):
         self.draw, self.base, self.pool = draw, base, []
+        self.kinds, self.dims = kinds or KINDS, dims
 
     def pick(self, test=lambda v: True, kind=None):
         """A value of the pool passing `test` (and of dtype kind 'f', 'i' or 'b'), or None."""
@@ -88,7 +105,7 @@ class _Generator:
         return self.draw(st.sampled_from(found)) if found else None
 
     def step(self):
-        kind = self.draw(st.sampled_from(KINDS))
+        kind = self.draw(st.sampled_from(self.kinds))
         out = STEPS[kind](self)
         if out is None:  # the step needs operands the pool lacks: a unary op always fits
             out = _unary(self)
@@ -104,8 +121,8 @@ class _Generator:
         source = self.pick(kind="f") if runtime else None
         if source is None:
             dt = self.draw(st.sampled_from((np.int64, np.int32)))
-            return self.integers(-n, n, self.draw(shapes(2)) if shape is None else shape
-                                 ).astype(dt)
+            drawn = self.draw(shapes(2, self.dims)) if shape is None else shape
+            return self.integers(-n, n, drawn).astype(dt)
         idx = E.cast(E.floor(E.mul(source, 3.0)), dtype="i64")
         return E.maximum(E.minimum(idx, n - 1), -n)
 
@@ -203,7 +220,7 @@ def _reduce(gen):
 def _expand(gen):
     """broadcast_to: size-1 axes grow, and leading axes may be added."""
     x = gen.pick()
-    lead = tuple(gen.draw(st.lists(st.sampled_from(DIMS), max_size=1)))
+    lead = tuple(gen.draw(st.lists(st.sampled_from(gen.dims), max_size=1)))
     grown = tuple(gen.draw(st.sampled_from((1, 2, 3))) if d == 1 else d for d in x.type.shape)
     return S.broadcast_to(x, shape=lead + grown)
 
@@ -233,10 +250,11 @@ def _slice(gen):
     if x is None:
         return None
     start, stop, step = [], [], []
+    least = 0 if 0 in gen.dims else 1  # elements kept along each axis
     for d in x.type.shape:
-        lo = gen.draw(st.integers(0, d))
+        lo = gen.draw(st.integers(0, max(d - least, 0)))
         start.append(lo)
-        stop.append(gen.draw(st.integers(lo, d)))
+        stop.append(gen.draw(st.integers(min(lo + least, d), d)))
         step.append(gen.draw(st.integers(1, 3)))
     return S.slice_(x, start=tuple(start), stop=tuple(stop), step=tuple(step))
 
@@ -353,7 +371,7 @@ def _cast(gen):
 
 
 def _source(gen):
-    shape = gen.draw(shapes())
+    shape = gen.draw(shapes(dims=gen.dims))
     dt = gen.draw(st.sampled_from((gen.base, gen.base, "i64", "i32")))
     kind = gen.draw(st.sampled_from(("full", "constant", "iota")))
     if kind == "iota" and shape:

@@ -1,17 +1,15 @@
 """simplify_elementwise: each connected elementwise region of a function goes through sympy
 (folding, cancellation, shared subexpressions) and back to primitives, where that is no larger
-and computes, on probes of special and ordinary values, what the region computed."""
+and is proven to compute bitwise what the region computed."""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from gradjit.ir.core import Builder, Function, Op, Value
 from gradjit.ir.passes.rewrite import DROP, rewrite
-from gradjit.ir.primitive import evaluate
 from gradjit.ir.symbolic import express, sympy_number, uniform_value, values_to_name
+from gradjit.ir.symbolic_exact import Terms, value_facts
 from gradjit.ir.symbolic_lower import Lowering
 from gradjit.ir.types import TensorType, bool_
 
@@ -25,36 +23,34 @@ _FILL_CHAINS = {"broadcast_to", "reshape"}
 _SHARED_LIMIT = 24
 _EXPRESSION_LIMIT = 256
 _MAX_TRIES = 8
-_MAX_PROBES = 4096
-_RTOL = {"f32": 1e-3, "f64": 1e-9}
 
 
 def simplify_elementwise(fn: Function, max_ops: int = 64, max_seconds: float = 1.0) -> Function:
     """Rewrite each maximal connected region of elementwise ops (one float dtype, one shape)
     through sympy, keeping the rewrite where it has no more ops than the region had.
 
-    Allowed rewrites are sympy's bounded canonicalization as expressions are built (numbers
-    folded and collected: 3*(2*x)/4 -> 3*x/2; like terms and powers combined: x*x -> x**2;
-    identities dropped: x*1, x + 0, --x; Max/Min/Piecewise with known parts folded), its
-    automatic inverse cancellations (exp(log(x)) -> x), and sympy.cse; nothing is expanded and
-    sympy.simplify, which is unbounded, is never called. Several of those hold for the reals
-    but not for floats (x - x -> 0 and 0*x -> 0 at inf and nan, x/x -> 1 at 0, exp(log(x)) ->
-    x and sqrt(x)**2 -> x for x < 0, log(exp(x)) -> x past overflow, Eq(x, x) -> True at nan,
-    reassociation across an overflow or a cancellation). So each candidate is run against the
-    original ops on probes, every combination (or a seeded sample of 4096) of nan, +-inf, +-0,
-    +-1, 0.5, 3, 0.1, -7.25, 100 and +-1e19 (f32) or +-1e150 (f64) for the region's inputs: a
-    value that differs in nan/inf position or beyond rounding (relative 1e-3 in f32, 1e-9 in
-    f64; the sign of zero is not compared) pins the op computing it, which stays as it was and
-    is opaque to sympy, and the region is tried again.
+    sympy proposes (its bounded canonicalization as expressions are built: numbers folded and
+    collected, like terms and powers combined, identities dropped, inverse functions cancelled;
+    then sympy.cse; nothing is expanded and sympy.simplify, which is unbounded, is never
+    called) and gradjit.ir.symbolic_exact disposes: a proposed value is kept only where its
+    canonical term under IEEE-exact identities is the original's, so the rewrite changes no
+    result bit on any input (NaN payloads aside): not the sign of a zero (-0.0 + 0.0), not an
+    overflow ((x*2)/2), not inf or nan (x - x, x*0, x/x), not a rounding (log(exp(x)),
+    3*(2*x)/4 -> 3*x/2). The first op whose proposed value is not proven pins it: it stays as
+    it was, opaque to sympy, and the region is tried again. What survives: shared
+    subexpressions, exact identities (x*1, x + -0.0, --x, where(c, a, a)), negations moved
+    through products, divisions by powers of two, and x - x or x*0 where x is proven finite.
 
     Regions above `max_ops` ops are left alone, and so is one whose sympy work passes
     `max_seconds` (checked between steps; each step is bounded by the region's size). Fills
     the rewritten regions no longer use are left for eliminate_dead_code."""
     owner: dict[Value, _Plan] = {}  # by result: rewrite() renames operands into new Ops
+    facts = None
     for region in find_regions(fn):
         if len(region.ops) > max_ops or not region.may_shrink():
             continue
-        plan = _plan(region, time.monotonic() + max_seconds)
+        facts = value_facts(fn) if facts is None else facts
+        plan = _plan(region, facts, time.monotonic() + max_seconds)
         if plan is not None:
             owner.update((op.out, plan) for op in region.ops + region.absorbed)
     renamed: dict[Value, Value] = {}
@@ -208,27 +204,27 @@ class _Plan:
         return self.lowering.run([self.results[output]], builder)[0]
 
 
-def _plan(region: Region, deadline: float) -> _Plan | None:
+def _plan(region: Region, facts: dict, deadline: float) -> _Plan | None:
     import sympy as sp
     from sympy.core.parameters import distribute
     try:
         with distribute(False):  # c*(a + b) stays as it is, never c*a + c*b
-            return _plan_with(sp, region, deadline)
+            return _plan_with(sp, region, facts, deadline)
     except _OutOfTime:
         return None
     except (TypeError, ValueError, ArithmeticError, NotImplementedError, RecursionError):
         return None  # sympy cannot express this region (a nan compared, say): keep it as is
 
 
-def _plan_with(sp, region: Region, deadline: float) -> _Plan | None:
+def _plan_with(sp, region: Region, facts: dict, deadline: float) -> _Plan | None:
     leaves = {v: sp.Dummy(v.name or "v") for v in region.inputs}
-    probes, n = _probes(region.inputs)
-    reference = _reference(region, probes, n)
+    terms = Terms()
+    reference = _reference(region, facts, terms)
     pinned: set[Op] = set()
     for _ in range(_MAX_TRIES):
         exprs, kept, named = _express(sp, region, leaves, pinned, deadline)
-        candidate = _run([(op.out, exprs[op.out]) for op in region.ops],
-                         _definitions(kept, named), region, leaves, probes, n)
+        candidate, _ = _lower(region, [(op.out, exprs[op.out]) for op in region.ops],
+                              _definitions(kept, named), leaves, terms)
         culprit = _first_difference(region, candidate, reference)
         if culprit is None:
             break
@@ -242,12 +238,10 @@ def _plan_with(sp, region: Region, deadline: float) -> _Plan | None:
     _check(deadline)
     definitions = _definitions(kept, named)
     plan = _Plan(leaves, definitions, dict(zip(region.outputs, results)), region.type)
-    final = _run(plan.results.items(), definitions, region, leaves, probes, n)
-    if any(_differs(final[o], reference[o]) for o in region.outputs):
+    final, size = _lower(region, plan.results.items(), definitions, leaves, terms)
+    if any(final[o] != reference[o] for o in region.outputs):
         return None
-    trial = Builder("trial")
-    Lowering({s: v for v, s in leaves.items()}, region.type, definitions).run(results, trial)
-    return plan if len(trial.ops) <= len(region.ops) + len(region.absorbed) else None
+    return plan if size <= len(region.ops) + len(region.absorbed) else None
 
 
 def _check(deadline: float):
@@ -304,49 +298,36 @@ def _producers(region, op) -> set[Op]:
     return {made_by[v] for v in op.inputs if v in made_by}
 
 
-# ---- probes ----
+# ---- proof ----
 
-def _probe_values(dtype) -> np.ndarray:
-    big = 1e19 if dtype.name == "f32" else 1e150
-    return np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 0.1, -7.25,
-                     100.0, big, -big, 1 / big], dtype.numpy)
-
-
-def _probes(inputs) -> tuple[dict, int]:
-    """Arrays of one length for the inputs: all combinations of the probe values, or a seeded
-    sample of them when there are too many."""
-    choices = [np.array([False, True]) if v.type.dtype.is_bool else _probe_values(v.type.dtype)
-               for v in inputs]
-    total = int(np.prod([len(c) for c in choices], dtype=np.float64))
-    if total <= _MAX_PROBES:
-        grids = np.meshgrid(*choices, indexing="ij") if choices else []
-        return {v: g.reshape(-1) for v, g in zip(inputs, grids)}, max(total, 1)
-    rng = np.random.default_rng(0)
-    return {v: rng.choice(c, _MAX_PROBES) for v, c in zip(inputs, choices)}, _MAX_PROBES
-
-
-def _reference(region, probes, n) -> dict:
-    """The region's ops run with numpy on the probes."""
-    env = dict(probes)
-    for v, number in region.used_fills().items():
-        env[v] = np.full(n, number, v.type.dtype.numpy)
+def _reference(region, facts, terms: Terms) -> dict:
+    """Value -> canonical term of each value the region computes (its inputs are leaves with
+    the facts proven for them, its fills numbers)."""
+    env = {v: terms.leaf(v, facts.get(v, frozenset())) for v in region.inputs}
+    env.update((v, terms.number(number, v.type.dtype))
+               for v, number in region.used_fills().items())
     for op in region.ops:
-        env[op.out] = evaluate(op.prim, [env[v] for v in op.inputs], op.params)
+        env[op.out] = terms.op(op, [env[v] for v in op.inputs])
     return env
 
 
-def _run(pairs, definitions, region, leaves, probes, n) -> dict:
-    """(value, expression) pairs lowered onto the probes: value -> array."""
-    bound = {leaves[v]: probes[v] for v in region.inputs}
-    lowering = Lowering(bound, TensorType((n,), region.type.dtype), definitions)
-    values = [v for v, _ in pairs]
-    return dict(zip(values, lowering.run([e for _, e in pairs])))
+def _lower(region, pairs, definitions, leaves, terms: Terms) -> tuple[dict, int]:
+    """(value, expression) pairs lowered into a scratch function over the region's inputs:
+    (value -> canonical term of its expression, number of ops the lowering takes)."""
+    pairs = list(pairs)
+    trial = Builder("trial")
+    lowering = Lowering({s: v for v, s in leaves.items()}, region.type, definitions)
+    lowered = lowering.run([e for _, e in pairs], trial)
+    env = {v: terms.leaf(v) for v in region.inputs}  # interned already: facts are kept
+    for op in trial.ops:
+        env[op.out] = terms.op(op, [env[v] for v in op.inputs])
+    return {v: env[new] for (v, _), new in zip(pairs, lowered)}, len(trial.ops)
 
 
 def _first_difference(region, candidate, reference) -> Op | None:
-    """The first op (in order) computing a value that differs, among those the differing
+    """The first op (in order) computing a value whose term differs, among those the differing
     outputs depend on; None when all outputs agree."""
-    wrong = [o for o in region.outputs if _differs(candidate[o], reference[o])]
+    wrong = [o for o in region.outputs if candidate[o] != reference[o]]
     if not wrong:
         return None
     needed = set(wrong)
@@ -354,20 +335,4 @@ def _first_difference(region, candidate, reference) -> Op | None:
         if op.out in needed:
             needed.update(op.inputs)
     return next(op for op in region.ops
-                if op.out in needed and _differs(candidate[op.out], reference[op.out]))
-
-
-def _differs(a, b) -> bool:
-    a, b = np.asarray(a), np.asarray(b)
-    if a.dtype == np.bool_ or b.dtype == np.bool_:
-        return a.dtype != b.dtype or bool(np.any(a != b))
-    with np.errstate(all="ignore"):
-        nan_a, nan_b = np.isnan(a), np.isnan(b)
-        finite = np.isfinite(a) & np.isfinite(b)
-        close = np.abs(a - b) <= _RTOL[_name(a.dtype)] * (np.abs(a) + np.abs(b))
-        same = np.where(finite, close | (a == b), (nan_a & nan_b) | (a == b))
-    return not bool(np.all(same))
-
-
-def _name(dtype) -> str:
-    return "f32" if dtype == np.float32 else "f64"
+                if op.out in needed and candidate[op.out] != reference[op.out])

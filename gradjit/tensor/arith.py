@@ -155,6 +155,12 @@ def _dims(dim):
     return tuple(dim) if isinstance(dim, (list, tuple)) else dim
 
 
+def _all_if_empty(dim):
+    """amax/amin's dims: () (or []) is every axis, as in PyTorch; dim=0 is axis 0."""
+    dims = _dims(dim)
+    return None if dims == () else dims
+
+
 def _first_index(x, values, axis, keepdim):
     """The first position along `axis` where x equals its reduced `values` (max/min indices);
     a NaN is the max and the min, so the first NaN."""
@@ -529,10 +535,10 @@ class ArithMixin:
         return result
 
     def amax(self, dim=(), keepdim=False):
-        return apply("AmaxBackward0", ops.amax, self, _dims(dim) or None, keepdim)
+        return apply("AmaxBackward0", ops.amax, self, _all_if_empty(dim), keepdim)
 
     def amin(self, dim=(), keepdim=False):
-        return apply("AminBackward0", ops.amin, self, _dims(dim) or None, keepdim)
+        return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
         return self._arg(self.max(dim, keepdim) if dim is not None else None, dim, keepdim,

@@ -6,6 +6,7 @@ from gradjit.ir.elementwise import stop_gradient
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
+from gradjit.tracer.captures import CapturedArrayChanged, check_captures, debug_captures
 from gradjit.tracer.constructors import install as _install_constructors
 from gradjit.tracer.trace import TraceError, Traced
 from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
@@ -25,10 +26,15 @@ def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symb
          deterministic=False):
     """The gradient of scalar-valued `fn` with respect to the arguments `argnums`, compiled.
 
+    Arrays `fn` reads from outside its arguments (globals, closures, attributes) are
+    trace-time constants: the compiled code keeps their values from tracing (explain lists
+    them; check_captures and debug_captures find one that changed since).
+
     Gradients have the structure and type of the differentiated arguments; with `has_aux`,
     `fn` returns (value, aux) and the call returns (gradients, aux). With `symbolic`, the
     elementwise regions of the optimized IR are also simplified through sympy (bounded:
-    regions of at most 64 ops, 1 s each; importing sympy costs about 0.5 s once).
+    regions of at most 64 ops, 1 s each; importing sympy costs about 0.5 s once), keeping
+    only rewrites proven to change no result bit (gradjit.ir.symbolic_exact).
 
     `backend`: 'cpu' (default), 'cuda', 'cuda-emulator' or 'interpreter'. With
     `deterministic`, the GPU backends run scatter-adds (the gradients of indexing) in one
@@ -48,20 +54,23 @@ def value_and_grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_trace
 def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=False,
         deterministic=False):
     """`fn` compiled: traced once per input signature and path, then run natively (backend
-    and deterministic as for grad)."""
+    and deterministic as for grad). Arrays `fn` reads from outside its arguments (globals,
+    closures, attributes) are trace-time constants, as for grad: see check_captures."""
     return _decorator("jit", fn, static_argnums=static_argnums, backend=backend,
                       max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
 
 
 def explain(fn) -> Explanation:
-    """The cached traces of a transformed function, with their guards and source lines."""
+    """The cached traces of a transformed function, with their guards, the arrays they
+    captured from outside their arguments (shapes, dtypes) and the source lines of each."""
     if not isinstance(fn, Transformed):
         raise TypeError(f"explain() takes a function made by grad/value_and_grad/jit, not "
                         f"{type(fn).__name__}")
     return fn.explain()
 
 
-__all__ = ["CacheInfo", "RetraceWarning", "TraceError", "Traced", "TracerArrayConversionError",
-           "Transformed", "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian",
-           "jacrev", "jit", "jvp", "linearize",
-           "stop_gradient", "value_and_grad", "vjp", "vmap"]
+__all__ = ["CacheInfo", "CapturedArrayChanged", "RetraceWarning", "TraceError", "Traced",
+           "TracerArrayConversionError", "Transformed", "check_captures", "debug_captures",
+           "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian", "jacrev",
+           "jit", "jvp", "linearize", "stop_gradient", "value_and_grad", "vjp",
+           "vmap"]

@@ -221,7 +221,7 @@ class Transformed:
             fn = optimize(simplify_elementwise(fn))
         fn = stages["optimized"] = verify(fn)
         entry = Entry(compile_program(fn, self.backend, self.deterministic), fn, trace.guards,
-                      unpack, stages)
+                      unpack, stages, trace.captures)
         for observe in COMPILE_OBSERVERS:
             observe(self, entry)
         return entry
@@ -258,6 +258,7 @@ class Transformed:
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)
+            outer.captures.extend(trace.captures)
         return unpack(outs, leaves)
 
 

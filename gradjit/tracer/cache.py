@@ -26,6 +26,7 @@ class Entry:
     guards: list[GuardInfo]
     unpack: Callable  # (program outputs, call leaves) -> the call's result
     stages: dict  # IR by stage: "traced", "differentiated" (grad only), "optimized"
+    captures: list = field(default_factory=list)  # arrays read from outside the arguments
     hits: int = field(default=0)
 
     def __post_init__(self):
@@ -119,6 +120,9 @@ class Cache:
                     times = f" ({repeats} times)" if repeats > 1 else ""
                     lines.append(f"      {guard.site}: {guard.what}{times}  "
                                  f"# {source_line(guard.site)}")
+                if entry.captures:
+                    lines.append("      captured arrays (trace-time constants):")
+                    lines.extend(f"        {c.describe()}" for c in entry.captures)
         return Explanation("\n".join(lines))
 
 

@@ -27,12 +27,18 @@ class TraceError(RuntimeError):
 
 def user_site(depth: int = 1) -> str | None:
     """`file:line` of the innermost caller outside gradjit and numpy: the user's source."""
+    found = user_frame(depth + 1)
+    return found[1] if found else None
+
+
+def user_frame(depth: int = 1):
+    """(frame, `file:line`) of the innermost caller outside gradjit and numpy, or None."""
     frame = sys._getframe(depth)
     while frame is not None and frame.f_code.co_filename.startswith(_INTERNAL):
         frame = frame.f_back
     if frame is None:
         return None
-    return f"{_short(frame.f_code.co_filename)}:{frame.f_lineno}"
+    return frame, f"{_short(frame.f_code.co_filename)}:{frame.f_lineno}"
 
 
 def source_line(site: str | None) -> str:
@@ -109,6 +115,10 @@ class Trace:
         self.captured: list[tuple[Value, Traced]] = []
         self._capture_of: dict[int, Traced] = {}
         self.guards: list[GuardInfo] = []
+        # Arrays read from outside the arguments (gradjit.tracer.captures.Capture), and the
+        # arrays already looked at, by id.
+        self.captures: list = []
+        self._captured_ids: dict[int, np.ndarray] = {}
         self.site: str | None = None  # the site ops get while an inlined function replays
         self.active = False
 
@@ -156,6 +166,9 @@ class Trace:
                 concrete.append(plain_array(a))
                 operands.append(self.lift(concrete[-1]))
                 weak = False
+                if type(a) is np.ndarray:
+                    from gradjit.tracer.captures import record  # (it imports this module)
+                    record(self.captures, self._captured_ids, a)
         site = self.site_now()
         try:
             value = evaluate(prim, concrete, params)

@@ -11,10 +11,10 @@ from gradjit.codegen.fuse import fuse
 from gradjit.ir import Builder, TensorType, parse
 from gradjit.ir import dtype as resolve
 from gradjit.ir import elementwise as E
+from gradjit.fuzz.programs import programs, sample_arguments
 from gradjit.ir import structural as S
 
 from tests.codegen.helpers import check, data
-from tests.ir.programs import functions, random_inputs
 
 LOSS = """func @loss(%x: {t}) -> ({s}, {t}) {{
   %0 = sin(%x) : {t}
@@ -160,9 +160,9 @@ def test_results_that_alias_own_their_memory():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(functions())
+@given(programs(guards=False, empty=False))
 def test_random_programs_match_the_interpreter(fn):
-    check(fn, *random_inputs(fn), ulps=64)
+    check(fn, *sample_arguments(fn), ulps=64)
 
 
 @pytest.mark.parametrize("n", [(1 << 16) + 13, 1 << 20])

@@ -42,7 +42,8 @@ def test_symbolic_stage_prints_matrix_structure_and_the_simplification():
     assert formula_of(text, "d_w2").startswith("transpose(tanh(b1 + x @ w1)) @ ")
     assert formula_of(text, "d_b1").startswith("sum_i(")
     before, after = map(int, re.search(r"(\d+) ops -> (\d+) ops", text).groups())
-    assert after < before and "func @mlp_loss" in text  # the simplified IR follows
+    # The MLP gradient has no rewrite that keeps every bit (gradjit.ir.symbolic_exact)
+    assert after == before and "func @mlp_loss" in text  # the simplified IR follows
 
 
 def test_lower_gives_each_stage():

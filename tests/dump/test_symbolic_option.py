@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.dump.demo import tutorial
+from examples.seed import f as tutorial
 from tests.e2e.checks import assert_trees_close, central_differences, has_float32, to_float64
 from tests.e2e.corpus import CASES
 
@@ -27,13 +27,19 @@ def test_symbolic_compilation_matches_eager_and_finite_differences(case):
     assert f.cache_info().traces == case.traces
 
 
-def test_symbolic_option_simplifies_the_tutorial_gradient():
+def test_symbolic_option_keeps_the_tutorial_gradient_whose_rewrite_is_not_exact():
+    # d_x = 2*((x + 2)*0.75) is 3*(x + 2)/2 for the reals, but (y*0.75)*2 and y*1.5 differ
+    # where y*0.75 is subnormal, so the ops stay; the formula still says what they compute.
     x = np.ones((2, 2), np.float32)
     plain = gradjit.grad(tutorial).ir(x)
     symbolic = gradjit.grad(tutorial, symbolic=True)
-    simplified = symbolic.ir(x)
-    assert len(simplified.ops) < len(plain.ops)
-    assert "value=1.5" in str(simplified)  # d_x = (x + 2) * 1.5, one op where there were two
+    assert len(symbolic.ir(x).ops) == len(plain.ops)
     np.testing.assert_array_equal(symbolic(x), np.full((2, 2), 4.5, np.float32))
     text = gradjit.dump(symbolic, x, stage="symbolic")
-    assert "(on): 11 ops -> 10 ops" in text and "d_x = 3*(x + 2)/2" in text
+    assert "(on): 11 ops -> 11 ops" in text and "d_x = 3*(x + 2)/2" in text
+
+
+def test_symbolic_option_merges_what_is_bitwise_the_same():
+    f = gradjit.jit(lambda x, y: x * y + y * x, symbolic=True)  # 2*(x*y): one product
+    x = np.ones(3, np.float32)
+    assert [op.prim.name for op in f.ir(x, x).ops] == ["mul", "add"]

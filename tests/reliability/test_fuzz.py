@@ -1,13 +1,16 @@
 """Differential fuzzing, the quick profile: random programs over the primitive table must
 round-trip through text, keep their results through every pass, compile for the CPU and the
 PTX grid emulator to what the interpreter computes, and have compiled gradients equal to
-eager autograd and to finite differences. `-m slow` runs many more; `python -m gradjit.fuzz
---minutes N` runs for a while."""
+eager autograd and to finite differences; a long program (thousands of ops) must too; the disk
+cache must round-trip entries and recompile damaged ones. (Mutated IR text is fuzzed in
+tests/ir/test_verify.py.) `-m slow` runs many more; `python -m gradjit.fuzz --minutes N` runs
+all of these for a while."""
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gradjit.fuzz import surfaces
 from gradjit.fuzz.check import Reference, check_program, compare_arrays, describe, outcome
 from gradjit.fuzz.programs import arguments, programs
 from gradjit.ir import PRIMITIVES, interpret, verify
@@ -39,6 +42,22 @@ def test_random_programs_on_the_grid_emulator(fn, data):
 @given(programs(max_ops=14), st.data())
 def test_many_random_programs(fn, data):
     check(fn, data.draw(arguments(fn)), targets=("cpu", "cuda-emulator"))
+
+
+@pytest.mark.parametrize("n_ops", [300, pytest.param(2000, marks=pytest.mark.slow)])
+def test_a_long_program(n_ops):
+    fn, args, failures = surfaces.check_long_program(0, n_ops)
+    assert len(fn.ops) >= n_ops
+    assert not failures, describe(fn, args, failures)
+
+
+@settings(QUICK, max_examples=10)
+@given(programs(max_ops=5, guards=False), programs(max_ops=3, guards=False),
+       st.sampled_from(surfaces.DAMAGE), st.data())
+def test_disk_cache_round_trips_and_damaged_entries(fn, other, damage, data):
+    args = data.draw(arguments(fn))
+    failures = surfaces.check_disk_cache(fn, other, args, damage)
+    assert not failures, describe(fn, args, failures)
 
 
 def test_the_generator_reaches_every_primitive():

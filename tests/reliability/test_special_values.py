@@ -54,6 +54,21 @@ def assert_same_special_values(got, want, ulps=4):
     assert off.max(initial=0) <= ulps, f"{off.max()} ulps apart"
 
 
+def assert_bitwise_equal(got, want):
+    """The same bits, NaN payloads aside (a NaN's sign included: numpy and compiled code may
+    differ in it, and no operation gradjit documents depends on it)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype.kind != "f":
+        np.testing.assert_array_equal(got, want)
+        return
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan, err_msg="NaN positions")
+    bits = want.dtype.newbyteorder("=").str.replace("f", "u")
+    np.testing.assert_array_equal(got[~nan].view(bits), want[~nan].view(bits),
+                                  err_msg="bits (signs of zeros included)")
+
+
 def run_both(name, arrays, target="cpu"):
     fn = program(name, *arrays)
     with np.errstate(all="ignore"):

@@ -32,7 +32,12 @@ def gelu(input, approximate="none"):
         return 0.5 * input * (1 + inner.tanh())
     if approximate != "none":
         raise RuntimeError("approximate argument must be either none or tanh.")
-    return 0.5 * input * (1 + (input * (1 / math.sqrt(2))).erf())
+    cdf = 1 + (input * (1 / math.sqrt(2))).erf()
+    if input.dtype != gradjit.float32:
+        return 0.5 * input * cdf
+    # PyTorch's float32 kernel multiplies by 1 + erf before halving, so it overflows past
+    # max/2, and gives NaN at +inf: Tensors give what PyTorch gives.
+    return gradjit.where(input == math.inf, math.nan, input * cdf * 0.5)
 
 
 def tanh(input):

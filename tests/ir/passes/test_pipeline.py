@@ -6,13 +6,13 @@ from hypothesis import given, settings
 from gradjit.ir import interpret, verify
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.passes import PIPELINE, optimize
-from tests.ir.programs import functions, random_inputs
+from gradjit.fuzz.programs import programs, sample_arguments
 
 
 @settings(max_examples=60, deadline=None)
-@given(functions(max_ops=10))
+@given(programs(max_ops=10, guards=False, empty=False))
 def test_optimize_preserves_meaning_and_is_idempotent(fn):
-    arrays = random_inputs(fn)
+    arrays = sample_arguments(fn)
     for run in PIPELINE:
         verify(run(fn))
     optimized = verify(optimize(fn))
