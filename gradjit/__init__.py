@@ -16,6 +16,8 @@ from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa
                                    multinomial, normal, rand, rand_like, randint, randn,
                                    randn_like, randperm)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
+                                         rrelu, rrelu_, selu, selu_, threshold, threshold_)
 from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
 from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401

@@ -1,6 +1,7 @@
 """The Tensor class: storage and autograd core plus its operations, and the _ forms."""
 from __future__ import annotations
 
+from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
@@ -34,6 +35,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
         data = args[0] if args else []
         return factories.tensor(data, dtype=dtype or "float32", device=device)
 
+    hardshrink, prelu = activations.hardshrink, activations.prelu
     add_, sub_, mul_, div_ = map(_inplace, ("add", "sub", "mul", "div"))
     addcmul_, addcdiv_, lerp_ = map(_inplace, ("addcmul", "addcdiv", "lerp"))
     pow_, neg_, abs_, exp_, log_ = map(_inplace, ("pow", "neg", "abs", "exp", "log"))

@@ -1,10 +1,10 @@
 """Activations, dropout, embedding lookups and normalization as compositions of Tensor ops."""
 from __future__ import annotations
 
-import math
 import warnings
 
 import gradjit
+from gradjit.tensor import activations as _kernels
 
 
 def linear(input, weight, bias=None):
@@ -26,13 +26,27 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return input.copy_(out) if inplace else out
 
 
-def gelu(input, approximate="none"):
-    if approximate == "tanh":
-        inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input ** 3)
-        return 0.5 * input * (1 + inner.tanh())
-    if approximate != "none":
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    return 0.5 * input * (1 + (input * (1 / math.sqrt(2))).erf())
+def relu6(input, inplace=False):
+    return _kernels.hardtanh(input, 0.0, 6.0, inplace)
+
+
+# The kernels PyTorch keeps in torch._C._nn, with their signatures.
+hardtanh, elu, selu, celu, threshold, rrelu = (_kernels.hardtanh, _kernels.elu, _kernels.selu,
+                                               _kernels.celu, _kernels.threshold,
+                                               _kernels.rrelu)
+silu, mish, hardsigmoid, hardswish = (_kernels.silu, _kernels.mish, _kernels.hardsigmoid,
+                                      _kernels.hardswish)
+softplus, logsigmoid, glu, prelu = (_kernels.softplus, _kernels.logsigmoid, _kernels.glu,
+                                    _kernels.prelu)
+hardshrink, softshrink, gelu = _kernels.hardshrink, _kernels.softshrink, _kernels.gelu
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
 
 
 def tanh(input):
@@ -54,6 +68,11 @@ def _softmax_dim(name, ndim, dim):
 def softmax(input, dim=None, dtype=None):
     dim = _softmax_dim("softmax", input.dim(), dim)
     return (input if dtype is None else input.to(dtype)).softmax(dim)
+
+
+def softmin(input, dim=None, dtype=None):
+    dim = _softmax_dim("softmin", input.dim(), dim)
+    return (-(input if dtype is None else input.to(dtype))).softmax(dim)
 
 
 def log_softmax(input, dim=None, dtype=None):
