@@ -182,17 +182,19 @@ def prelu(x, weight):
 
 
 def rrelu(x, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    """Negative inputs scaled by a slope drawn uniformly from [lower, upper) per element in
-    training, by the mean slope otherwise."""
+    """Inputs <= 0 scaled by a slope drawn uniformly from [lower, upper) per element in
+    training (PyTorch's draws, and the drawn slope is the gradient there), by the mean slope
+    otherwise."""
     def out():
         if training:
-            from gradjit.tensor.random import rand
-            slope = rand(tuple(x.shape), dtype=x.dtype) * (upper - lower) + lower
-        else:
-            slope = (lower + upper) / 2
+            from gradjit.tensor.random import rrelu_slopes
+            slope = rrelu_slopes(x, lower, upper)
+            return apply("RreluWithNoiseBackward0",
+                         lambda t, s: ops.where(ops.le(t, 0), ops.mul(t, s), t), x, slope,
+                         operands=(x,))
+        slope = (lower + upper) / 2
         return apply("RreluWithNoiseBackward0",
-                     lambda t, s: ops.where(ops.gt(t, 0), t, ops.mul(t, s)), x, slope,
-                     operands=(x,))
+                     lambda t: ops.where(ops.gt(t, 0), t, ops.mul(t, slope)), x)
     return _in_place(x, out, "RreluWithNoiseBackward1") if inplace else out()
 
 

@@ -25,9 +25,6 @@ class Generator:
         self._seed = int(seed) % 2 ** 64
         self._bits = np.random.MT19937()
         self._bits._legacy_seeding(self._seed & 0xFFFFFFFF)  # PyTorch keeps the low 32 bits
-        # bernoulli and multinomial draw from the same stream through numpy's algorithms,
-        # so their values (unlike the others') differ from PyTorch's
-        self._numpy = np.random.Generator(self._bits)
         self._cached_normal = None
         return self
 
@@ -70,6 +67,12 @@ class Generator:
         theta = 2 * math.pi * u1
         self._cached_normal = radius * math.sin(theta)
         return radius * math.cos(theta)
+
+    def exponential(self, n) -> np.ndarray:
+        """Exp(1) samples, -log1p(-u) of double uniforms whatever the tensor's dtype; by the C
+        library's log1p, as PyTorch's (numpy's vectorized one differs in the last bit)."""
+        uniform = self.uniform(n, np.float64)
+        return -np.fromiter((math.log1p(-u) for u in uniform.tolist()), np.float64, n)
 
     def integers(self, low, high, n) -> np.ndarray:
         span = high - low
@@ -160,19 +163,40 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
     return _leaf((noise * s.astype(kind) + m.astype(kind)).astype(kind), None, requires_grad)
 
 
+def _eager(t, name):
+    """Random values drawn while tracing would be drawn once and replayed by every call of
+    the compiled program, so a draw from a traced tensor is refused."""
+    if not isinstance(t._value, np.ndarray):
+        raise RuntimeError(f"{name}: random values cannot be drawn inside gradjit.grad/jit: "
+                           "the trace would keep one draw for every call. Draw them outside "
+                           "and pass them in (e.g. a dropout mask), or use eval mode "
+                           "(dropout, rrelu) inside the compiled function.")
+
+
 def bernoulli(input, p=None, *, generator=None):
-    """1 with probability `input` (or `p`) elementwise, else 0, in input's dtype."""
-    rng = (generator or default_generator)._numpy
+    """1 with probability `input` (or `p`) elementwise, else 0, in input's dtype. PyTorch
+    compares one uniform per element, in order, with its probability: drawn in the
+    probabilities' float type, in double for a number `p`."""
+    _eager(input, "bernoulli")
+    gen = generator or default_generator
     probs = input._value if p is None else np.full(input._value.shape, p)
+    if probs.dtype.kind != "f":
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{input.dtype.legacy}'")
     if np.any((probs < 0) | (probs > 1)):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    return _leaf((rng.random(probs.shape) < probs).astype(input._value.dtype))
+    uniform = gen.uniform(probs.size, probs.dtype if p is None else np.float64)
+    return _leaf((uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
-    """Indices drawn from each row of non-negative weights (one row for a vector)."""
-    rng = (generator or default_generator)._numpy
-    weights = np.asarray(input._value, dtype=np.float64)
+    """Indices drawn from each row of non-negative weights (one row for a vector), by
+    PyTorch's CPU algorithms: one sample, or samples without replacement, are the largest
+    weight / Exp(1) ratios (Gumbel top-k); samples with replacement search each row's
+    normalized running sum (in the weights' dtype) for a double uniform, row after row."""
+    _eager(input, "multinomial")
+    gen = generator or default_generator
+    weights = input._value
     rows = weights.reshape(-1, weights.shape[-1])
     if np.any(rows < 0) or np.any(~np.isfinite(rows)):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
@@ -181,9 +205,61 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     if not replacement and num_samples > rows.shape[-1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
-    drawn = np.stack([rng.choice(rows.shape[-1], num_samples, replace=replacement,
-                                 p=row / row.sum()) for row in rows])
+    if not replacement or num_samples == 1:
+        ratios = rows / gen.exponential(rows.size).astype(rows.dtype).reshape(rows.shape)
+        # descending ratio, the first index first among equals
+        drawn = np.argsort(-ratios, axis=-1, kind="stable")[:, :num_samples]
+    else:
+        running = np.cumsum(rows, axis=-1, dtype=rows.dtype)
+        running = running / running[:, -1:]
+        running[:, -1] = 1
+        uniform = gen.uniform(rows.shape[0] * num_samples, np.float64).reshape(
+            rows.shape[0], num_samples)
+        drawn = np.stack([np.searchsorted(r.astype(np.float64), u, side="left")
+                          for r, u in zip(running, uniform)])
     return _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
 
 
 rand_like, randn_like = _like(rand), _like(randn)
+
+
+def rrelu_slopes(input, lower, upper, generator=None):
+    """RReLU's training slopes: a double uniform in [lower, upper) for each element <= 0, in
+    order (the only ones that draw), 1 for the others, in input's dtype; the bounds are first
+    rounded to that dtype, as PyTorch's kernel takes them."""
+    _eager(input, "rrelu")
+    values = input._value
+    kind = values.dtype.type
+    lower, upper = float(kind(lower)), float(kind(upper))
+    slopes = np.ones(values.shape, np.float64)
+    drawn = values <= 0
+    uniform = (generator or default_generator).uniform(int(drawn.sum()), np.float64)
+    slopes[drawn] = uniform * (upper - lower) + lower
+    return _leaf(slopes.astype(values.dtype))
+
+
+class RandomMixin:
+    """The Tensor methods that draw from the generator."""
+
+    def bernoulli(self, p=None, *, generator=None):
+        return bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 0/1 draws of probability p (a number, or a tensor broadcast to self)."""
+        _eager(self, "bernoulli_")
+        if hasattr(p, "_edge"):
+            drawn = bernoulli(p.expand(self.shape), generator=generator)
+        else:
+            drawn = bernoulli(self.detach().float() if not self.is_floating_point() else
+                              self.detach(), p, generator=generator)
+        return self.copy_(drawn)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return multinomial(self, num_samples, replacement, generator=generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        _eager(self, "exponential_")
+        gen = generator or default_generator
+        # PyTorch scales by -1 / lambd (a product, not a quotient)
+        values = gen.exponential(self.numel()).reshape(tuple(self.shape)) * (1.0 / lambd)
+        return self.copy_(_leaf(values.astype(self.dtype.ir.numpy)))

@@ -6,6 +6,7 @@ from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
+from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.linalg import LinalgMixin
@@ -25,7 +26,7 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, NumpyProtocol, TensorBase):
+             SortingMixin, LinalgMixin, RandomMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

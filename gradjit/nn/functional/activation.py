@@ -81,16 +81,17 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
+    """input * mask / (1 - p), the mask kept with probability 1 - p, drawn as PyTorch draws
+    it (a bernoulli like input), so a seeded run drops the same elements. Inside
+    gradjit.grad/jit, training mode raises: the trace would replay one mask."""
     if not 0 <= p <= 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
     if p == 1:
-        out = input * 0
-    else:
-        keep = gradjit.rand(input.shape, dtype=input.dtype, device=input.device) >= p
-        out = input * keep / (1 - p)
-    return input.copy_(out) if inplace else out
+        return input.mul_(0) if inplace else input * 0
+    noise = gradjit.bernoulli(input.detach(), 1 - p).div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def embedding(input, weight, padding_idx=None):
