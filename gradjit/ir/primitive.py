@@ -136,14 +136,21 @@ def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
     arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
     out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
+    if prim.kind in _WIDENED and any(a.dtype == np.float16 for a in arrays):
+        # PyTorch computes float16 in float32 and rounds each operation's result once
+        arrays = [a.astype(np.float32) if a.dtype == np.float16 else a for a in arrays]
     with np.errstate(all="ignore"):
         result = prim.evaluate(*arrays, **params)
     if out_type is None:
         return None
     result = _asarray(result)
     if result.dtype != out_type.dtype.numpy:
-        result = result.astype(out_type.dtype.numpy)
+        with np.errstate(over="ignore"):  # a float32 result past float16's range is inf
+            result = result.astype(out_type.dtype.numpy)
     return result
+
+
+_WIDENED = ("elementwise", "reduction", "contraction")  # not views, sorts or sources
 
 
 def lift_scalars(arrays, originals):

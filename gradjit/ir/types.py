@@ -41,14 +41,23 @@ int32 = DType("i32", np.dtype(np.int32), "int32")
 int64 = DType("i64", np.dtype(np.int64), "int64")
 float32 = DType("f32", np.dtype(np.float32), "float32")
 float64 = DType("f64", np.dtype(np.float64), "float64")
+# PyTorch's narrow types. numpy evaluates them (float16 math rounds each float32 result, as
+# PyTorch's CPU kernels do); the compiled backends lower only the five above (COMPILED).
+# The integers are named as MLIR names them: numpy reads "i8" and "u8" as 64-bit types.
+int8 = DType("si8", np.dtype(np.int8), "int8")
+int16 = DType("si16", np.dtype(np.int16), "int16")
+uint8 = DType("ui8", np.dtype(np.uint8), "uint8")
+float16 = DType("f16", np.dtype(np.float16), "float16")
 
-ALL_DTYPES = (bool_, int32, int64, float32, float64)
+ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, float16)
+COMPILED = (bool_, int32, int64, float32, float64)
 FLOAT_DTYPES = (float32, float64)
 _BY_NAME = {}
 for _d in ALL_DTYPES:
     for _alias in (_d.name, _d.torch_name, str(_d.numpy)):
         _BY_NAME[_alias] = _d
-_BY_NAME.update(float=float32, double=float64, long=int64, int=int32)
+_BY_NAME.update(float=float32, double=float64, long=int64, int=int32, half=float16,
+                short=int16, char=int8, byte=uint8)
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
-from gradjit.ir.types import DType, bool_, float32, float64, int64
+from gradjit.ir.types import DType, bool_, float32, float64, int8, int16, int64, uint8
 from gradjit.ir.types import dtype as resolve_dtype
 
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
@@ -71,7 +71,12 @@ def _category_default(dt: DType, xs) -> DType:
 
 
 def _widest(dtypes) -> DType:
-    return max(dtypes, key=lambda d: (category(d), d.numpy.itemsize))
+    """PyTorch's promotion: the highest category, then the widest type; int8 with uint8 is
+    int16 (the narrowest type holding both)."""
+    best = max(dtypes, key=lambda d: (category(d), d.numpy.itemsize))
+    if best.numpy.itemsize == 1 and category(best) == 1 and {int8, uint8} <= set(dtypes):
+        return int16
+    return best
 
 
 def broadcast_shapes(*shapes) -> tuple[int, ...]:

@@ -185,6 +185,18 @@ class ShapeMixin:
     def bool(self):
         return self.to(dtypes.bool_)
 
+    def half(self):
+        return self.to(dtypes.float16)
+
+    def byte(self):
+        return self.to(dtypes.uint8)
+
+    def char(self):
+        return self.to(dtypes.int8)
+
+    def short(self):
+        return self.to(dtypes.int16)
+
     def cpu(self):
         return self.to("cpu")
 
