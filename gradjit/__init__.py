@@ -4,7 +4,8 @@ from gradjit import autograd, cuda, linalg  # noqa: F401
 from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
-from gradjit.tensor.dtypes import float16, int8, int16, uint8, finfo, iinfo  # noqa: F401
+from gradjit.tensor.dtypes import (bfloat16, finfo, float16, iinfo, int8, int16,  # noqa: F401
+                                   uint8)
 from gradjit.tensor.dtypes import float16 as half  # noqa: F401
 from gradjit.tensor.dtypes import int16 as short  # noqa: F401
 from gradjit.tensor.dtypes import float32 as float  # noqa: F401

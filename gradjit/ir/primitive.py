@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from gradjit.ir.types import TensorType, _asarray, dtype, type_of
+from gradjit.ir.types import (TensorType, _asarray, bfloat16, dtype, is_bfloat16,
+                              round_bfloat16, type_of)
 
 
 class ShapeError(TypeError):
@@ -136,14 +137,18 @@ def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
     arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
     out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
-    if prim.kind in _WIDENED and any(a.dtype == np.float16 for a in arrays):
-        # PyTorch computes float16 in float32 and rounds each operation's result once
-        arrays = [a.astype(np.float32) if a.dtype == np.float16 else a for a in arrays]
+    widen = prim.kind in _WIDENED
+    if widen and any(_narrow_float(a.dtype) for a in arrays):
+        # PyTorch computes float16 and bfloat16 in float32, rounding each operation's result
+        arrays = [a.astype(np.float32) if _narrow_float(a.dtype) else a for a in arrays]
     with np.errstate(all="ignore"):
         result = prim.evaluate(*arrays, **params)
     if out_type is None:
         return None
     result = _asarray(result)
+    if out_type.dtype is bfloat16:
+        # views of bfloat16 storage stay views; computed values are rounded
+        return result if not widen and is_bfloat16(result.dtype) else round_bfloat16(result)
     if result.dtype != out_type.dtype.numpy:
         with np.errstate(over="ignore"):  # a float32 result past float16's range is inf
             result = result.astype(out_type.dtype.numpy)
@@ -151,6 +156,10 @@ def evaluate(prim: Primitive, args, params):
 
 
 _WIDENED = ("elementwise", "reduction", "contraction")  # not views, sorts or sources
+
+
+def _narrow_float(numpy_dtype) -> bool:
+    return numpy_dtype == np.float16 or is_bfloat16(numpy_dtype)
 
 
 def lift_scalars(arrays, originals):

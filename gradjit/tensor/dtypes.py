@@ -27,7 +27,7 @@ class dtype:
 
     @property
     def itemsize(self) -> int:
-        return self.ir.numpy.itemsize
+        return T.width(self.ir)
 
     def __repr__(self) -> str:
         return f"torch.{self.ir.torch_name}"
@@ -45,8 +45,10 @@ int8 = dtype(T.int8, "Char")
 int16 = dtype(T.int16, "Short")
 uint8 = dtype(T.uint8, "Byte")
 float16 = dtype(T.float16, "Half")
+bfloat16 = dtype(T.bfloat16, "BFloat16")
 
-_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, float16)}
+_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, float16,
+                            bfloat16)}
 _PYTHON_TYPES = {float: float64, int: int64, bool: bool_}
 
 
@@ -92,11 +94,16 @@ class finfo:
             # PyTorch's message names the class, not the dtype
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
-        info = np.finfo(chosen.ir.numpy)
-        self.bits, self.eps, self.max, self.min = info.bits, float(info.eps), float(info.max), \
-            float(info.min)
+        if chosen is bfloat16:  # float32's range with 8 significant bits
+            info = np.finfo(np.float32)
+            self.bits, self.eps, self.resolution = 16, 2.0 ** -7, 0.01
+            self.max = float((2 - 2.0 ** -7) * 2.0 ** 127)
+        else:
+            info = np.finfo(chosen.ir.numpy)
+            self.bits, self.eps, self.max = info.bits, float(info.eps), float(info.max)
+            self.resolution = 10.0 ** -int(info.precision)
+        self.min = -self.max
         self.tiny = self.smallest_normal = float(info.smallest_normal)
-        self.resolution = 10.0 ** -int(info.precision)
         self.dtype = chosen.ir.torch_name
 
     def __repr__(self):

@@ -7,12 +7,15 @@ import numbers
 
 import numpy as np
 
+from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
 from gradjit.tensor.shape import _device, _shape_args
 
 
 def _leaf(array, device=None, requires_grad=False):
     from gradjit.tensor.tensor import Tensor
+    if is_bfloat16(array.dtype):  # data cast into bfloat16 storage is not rounded yet
+        array = round_bfloat16(array)
     t = Tensor._wrap(array)
     if device is not None:
         t._device = _device(device)

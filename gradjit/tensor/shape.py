@@ -188,6 +188,9 @@ class ShapeMixin:
     def half(self):
         return self.to(dtypes.float16)
 
+    def bfloat16(self):
+        return self.to(dtypes.bfloat16)
+
     def byte(self):
         return self.to(dtypes.uint8)
 

@@ -1,7 +1,7 @@
-"""int8, int16, uint8 and float16 against PyTorch: construction, factories, casts, printing,
-promotion (with tensors, 0-d tensors and Python numbers), wrapping integer arithmetic, float16
-math rounded from float32, reductions, autograd, finfo/iinfo, numpy(), errors; and the clear
-refusal of the native compilers (the interpreter backend runs them)."""
+"""int8, int16, uint8, float16 and bfloat16 against PyTorch: construction, factories, casts,
+printing, promotion (with tensors, 0-d tensors and Python numbers), wrapping integer
+arithmetic, float16/bfloat16 math rounded from float32, reductions, autograd, finfo/iinfo,
+numpy(), errors; and the clear refusal of the native compilers (the interpreter runs them)."""
 import numpy as np
 import pytest
 
@@ -10,7 +10,7 @@ from tests.nn.helpers import same_error
 
 torch = pytest.importorskip("torch")
 
-NARROW = ["int8", "int16", "uint8", "float16"]
+NARROW = ["int8", "int16", "uint8", "float16", "bfloat16"]
 VALUES = [-3.7, -1.0, 0.0, 0.5, 2.25, 100.0, 1000.0]
 
 
@@ -82,6 +82,23 @@ CASES = [
     lambda L: L.tensor([1.5], dtype=L.half).numpy().dtype,
     lambda L: L.from_numpy(np.array([1, 2], np.int8)) + 1,
     lambda L: L.tensor([1, 2], dtype=L.short).dtype,
+    lambda L: L.tensor([1.0, 2.3333, -0.1, 1e39, 3e38], dtype=L.bfloat16),
+    lambda L: L.tensor(VALUES).bfloat16(),
+    lambda L: L.tensor(VALUES).bfloat16().float(),
+    lambda L: L.tensor(VALUES, dtype=L.bfloat16) + 1,
+    lambda L: L.tensor(VALUES, dtype=L.bfloat16) * 2.7,
+    lambda L: L.tensor(VALUES, dtype=L.bfloat16).exp(),
+    lambda L: L.tensor(VALUES, dtype=L.bfloat16).sum(),
+    lambda L: L.tensor(VALUES, dtype=L.bfloat16).mean(),
+    lambda L: L.tensor([1.5], dtype=L.float16) + L.tensor([1.5], dtype=L.bfloat16),
+    lambda L: L.tensor([1.5], dtype=L.bfloat16) + L.tensor([1], dtype=L.int64),
+    lambda L: L.tensor([1.5], dtype=L.bfloat16) + L.tensor(1.5, dtype=L.float64),
+    lambda L: L.tensor([1.5], dtype=L.bfloat16) + L.tensor([1.5], dtype=L.float32),
+    lambda L: L.arange(4, dtype=L.bfloat16).reshape(2, 2).t().sum(0),
+    lambda L: L.tensor([[1.0, 2.0]], dtype=L.bfloat16) @ L.tensor([[3.0], [4.1]],
+                                                                   dtype=L.bfloat16),
+    lambda L: L.zeros(3, dtype=L.bfloat16).element_size(),
+    lambda L: (L.finfo(L.bfloat16), L.bfloat16.itemsize, L.bfloat16.is_floating_point),
 ]
 
 
@@ -91,33 +108,47 @@ def test_prints_as_torch(case):
     assert mine == theirs
 
 
-def test_float16_math_equals_torch_bit_for_bit():
+@pytest.mark.parametrize("name", ["float16", "bfloat16"])
+def test_narrow_float_math_equals_torch(name):
     """Elementwise float16 results are the float32 result rounded once, as PyTorch computes:
     arithmetic bit for bit; a transcendental within one float16 ulp (PyTorch's vectorized
     float32 functions may differ from numpy's in the last float32 bit, which rounds apart
     at a float16 tie)."""
-    x = np.random.default_rng(0).standard_normal(1000).astype(np.float16) * 4
-    y = np.abs(x) + np.float16(0.5)
-    for name in ("exp", "tanh", "sin", "log1p", "sigmoid", "neg", "abs"):
-        data = y if name == "log1p" else x
-        ours = getattr(gradjit.tensor(data), name)().numpy()
-        theirs = getattr(torch.tensor(data), name)().numpy()
-        np.testing.assert_array_max_ulp(ours, theirs, maxulp=1)
-        assert np.mean(ours == theirs) > 0.99, name
+    x = np.random.default_rng(0).standard_normal(1000).astype(np.float32) * 4
+    y = np.abs(x) + 0.5
+
+    def run(lib, method, *data):
+        args = [lib.tensor(d).to(getattr(lib, name)) for d in data]
+        return getattr(args[0], method)(*args[1:]).float().numpy()
+    for method in ("exp", "tanh", "sin", "log1p", "sigmoid", "neg", "abs"):
+        data = y if method == "log1p" else x
+        ours, theirs = run(gradjit, method, data), run(torch, method, data)
+        assert np.mean(ours == theirs) > 0.99, method
+        np.testing.assert_allclose(ours, theirs, rtol=2 ** -7 if name == "bfloat16" else 2 ** -10)
     for op in ("__add__", "__mul__", "__truediv__", "__sub__"):
-        ours = getattr(gradjit.tensor(x), op)(gradjit.tensor(y)).numpy()
-        theirs = getattr(torch.tensor(x), op)(torch.tensor(y)).numpy()
-        np.testing.assert_array_equal(ours, theirs, err_msg=op)
+        np.testing.assert_array_equal(run(gradjit, op, x, y), run(torch, op, x, y), err_msg=op)
 
 
-def test_float16_autograd_matches_torch():
+@pytest.mark.parametrize("name", ["float16", "bfloat16"])
+def test_autograd_matches_torch(name):
     grads = []
     for L in (gradjit, torch):
-        x = L.tensor([0.1, -0.7, 2.5, 1.25], dtype=L.float16, requires_grad=True)
+        x = L.tensor([0.1, -0.7, 2.5, 1.25], dtype=getattr(L, name), requires_grad=True)
         y = (x.exp() * x.sin() + x * x).sum()
         y.backward()
         grads.append((repr(y), repr(x.grad)))
     assert grads[0] == grads[1]
+
+
+def test_bfloat16_storage_is_rounded_float32_and_has_no_numpy_type():
+    x = gradjit.tensor([1 / 3, 1e-3, -7.77], dtype=gradjit.bfloat16)
+    bits = x._concrete().view(np.uint32)
+    assert not (bits & 0xFFFF).any()  # only bfloat16 values
+    assert x.tolist() == torch.tensor([1 / 3, 1e-3, -7.77], dtype=torch.bfloat16).tolist()
+    same_error(x.numpy, torch.ones(1, dtype=torch.bfloat16).numpy)
+    view = x[1:]
+    view.add_(1)  # a view shares the bfloat16 storage
+    assert x.tolist()[1:] == view.tolist()
 
 
 def test_errors_match_torch():
