@@ -138,9 +138,12 @@ def evaluate(prim: Primitive, args, params):
     arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
     out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
     widen = prim.kind in _WIDENED
-    if widen and any(_narrow_float(a.dtype) for a in arrays):
-        # PyTorch computes float16 and bfloat16 in float32, rounding each operation's result
-        arrays = [a.astype(np.float32) if _narrow_float(a.dtype) else a for a in arrays]
+    if widen:
+        for a in arrays:
+            if _narrow_float(a.dtype):
+                # PyTorch computes float16 and bfloat16 in float32, rounding each result
+                arrays = [b.astype(np.float32) if _narrow_float(b.dtype) else b for b in arrays]
+                break
     with np.errstate(all="ignore"):
         result = prim.evaluate(*arrays, **params)
     if out_type is None:
@@ -159,7 +162,9 @@ _WIDENED = ("elementwise", "reduction", "contraction")  # not views, sorts or so
 
 
 def _narrow_float(numpy_dtype) -> bool:
-    return numpy_dtype == np.float16 or is_bfloat16(numpy_dtype)
+    """float16, or bfloat16's marked float32 storage (a cheap test: it runs on every op)."""
+    return numpy_dtype.kind == "f" and (numpy_dtype.itemsize == 2 or
+                                        numpy_dtype.metadata is not None)
 
 
 def lift_scalars(arrays, originals):
