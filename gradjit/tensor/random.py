@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _shape_args
@@ -39,11 +40,17 @@ class Generator:
         return (w[0::2] << np.uint64(32)) | w[1::2]
 
     def uniform(self, n, dtype) -> np.ndarray:
-        """[0, 1) from the low 24 (float) or 53 (double) bits of one 32- or 64-bit word."""
+        """[0, 1) from the low 24 (float) or 53 (double) bits of one 32- or 64-bit word; a
+        float16 or bfloat16 value rounded up to 1 becomes 0, as PyTorch keeps it below 1."""
         if dtype == np.float64:
             return (self._words64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
-        return ((self._words(n) & np.uint64(0xFFFFFF)).astype(np.float64) *
-                2.0 ** -24).astype(dtype)
+        out = ((self._words(n) & np.uint64(0xFFFFFF)).astype(np.float64) *
+               2.0 ** -24).astype(dtype)
+        if is_bfloat16(out.dtype):
+            out = round_bfloat16(out)
+        if out.dtype.itemsize == 2 or is_bfloat16(out.dtype):
+            out[out == 1] = 0
+        return out
 
     def normal(self, n, dtype) -> np.ndarray:
         """Standard normals: Box-Muller over blocks of 16 uniforms (the last block redrawn

@@ -169,3 +169,13 @@ def test_native_backends_refuse_narrow_dtypes_and_the_interpreter_runs_them():
     assert repr(out) == repr(x * 2 + 1)
     g = gradjit.grad(lambda t: (t * t).sum(), backend="interpreter")(x)
     assert repr(g) == "tensor([2., 4.], dtype=torch.float16)"
+
+
+@pytest.mark.parametrize("name", ["float16", "bfloat16"])
+def test_seeded_rand_equals_torch(name):
+    """float32 uniforms rounded to the narrow type, a 1 after rounding becoming 0."""
+    draws = []
+    for L in (gradjit, torch):
+        L.manual_seed(0)
+        draws.append(L.rand(2000, dtype=getattr(L, name)).float().numpy())
+    np.testing.assert_array_equal(*draws)
