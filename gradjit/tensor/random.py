@@ -58,6 +58,15 @@ class Generator:
         leaving its second value for the next call."""
         if n < 16:
             return np.array([self._one_normal() for _ in range(n)]).astype(dtype)
+        if np.dtype(dtype).itemsize == 2 or is_bfloat16(np.dtype(dtype)):
+            # float16/bfloat16: float32 uniforms and arithmetic, rounded once at the end;
+            # uniforms are drawn block by block, so a redrawn last block follows the whole ones
+            whole = n // 16 * 16
+            data = np.empty(n, np.float32)
+            data[:whole] = _box_muller(self.uniform(whole, np.float32), np.float32)
+            if n % 16:
+                data[n - 16:] = _box_muller(self.uniform(16, np.float32), np.float32)
+            return data.astype(dtype)
         data = self.uniform(n, dtype)
         whole = n // 16 * 16
         data[:whole] = _box_muller(data[:whole])
@@ -87,10 +96,10 @@ class Generator:
         return (words % np.uint64(span)).astype(np.int64) + low
 
 
-def _box_muller(uniforms):
-    blocks = uniforms.reshape(-1, 2, 8).astype(np.float64)
-    radius = np.sqrt(-2 * np.log(1 - blocks[:, 0]))
-    theta = 2 * np.pi * blocks[:, 1]
+def _box_muller(uniforms, compute=np.float64):
+    blocks = uniforms.reshape(-1, 2, 8).astype(compute)
+    radius = np.sqrt(compute(-2) * np.log(compute(1) - blocks[:, 0]))
+    theta = compute(2 * np.pi) * blocks[:, 1]
     out = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1)
     return out.reshape(-1).astype(uniforms.dtype)
 
