@@ -4,6 +4,10 @@ from gradjit import autograd, cuda, linalg  # noqa: F401
 from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
+from gradjit.tensor.dtypes import (bfloat16, finfo, float16, iinfo, int8, int16,  # noqa: F401
+                                   uint8)
+from gradjit.tensor.dtypes import float16 as half  # noqa: F401
+from gradjit.tensor.dtypes import int16 as short  # noqa: F401
 from gradjit.tensor.dtypes import float32 as float  # noqa: F401
 from gradjit.tensor.dtypes import float64 as double  # noqa: F401
 from gradjit.tensor.dtypes import get_default_dtype  # noqa: F401
@@ -16,6 +20,8 @@ from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa
                                    multinomial, normal, rand, rand_like, randint, randn,
                                    randn_like, randperm)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
+                                         rrelu, rrelu_, selu, selu_, threshold, threshold_)
 from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
 from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from gradjit.ir.types import TensorType, _asarray, dtype, type_of
+from gradjit.ir.types import (TensorType, _asarray, bfloat16, dtype, is_bfloat16,
+                              round_bfloat16, type_of)
 
 
 class ShapeError(TypeError):
@@ -146,14 +147,34 @@ def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
     arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
     out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
+    widen = prim.kind in _WIDENED
+    if widen:
+        for a in arrays:
+            if _narrow_float(a.dtype):
+                # PyTorch computes float16 and bfloat16 in float32, rounding each result
+                arrays = [b.astype(np.float32) if _narrow_float(b.dtype) else b for b in arrays]
+                break
     with np.errstate(all="ignore"):
         result = prim.evaluate(*arrays, **params)
     if out_type is None:
         return None
     result = _asarray(result)
+    if out_type.dtype is bfloat16:
+        # views of bfloat16 storage stay views; computed values are rounded
+        return result if not widen and is_bfloat16(result.dtype) else round_bfloat16(result)
     if result.dtype != out_type.dtype.numpy:
-        result = result.astype(out_type.dtype.numpy)
+        with np.errstate(over="ignore"):  # a float32 result past float16's range is inf
+            result = result.astype(out_type.dtype.numpy)
     return result
+
+
+_WIDENED = ("elementwise", "reduction", "contraction")  # not views, sorts or sources
+
+
+def _narrow_float(numpy_dtype) -> bool:
+    """float16, or bfloat16's marked float32 storage (a cheap test: it runs on every op)."""
+    return numpy_dtype.kind == "f" and (numpy_dtype.itemsize == 2 or
+                                        numpy_dtype.metadata is not None)
 
 
 def lift_scalars(arrays, originals):

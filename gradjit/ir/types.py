@@ -41,15 +41,51 @@ int32 = DType("i32", np.dtype(np.int32), "int32")
 int64 = DType("i64", np.dtype(np.int64), "int64")
 float32 = DType("f32", np.dtype(np.float32), "float32")
 float64 = DType("f64", np.dtype(np.float64), "float64")
+# PyTorch's narrow types. numpy evaluates them (float16 math rounds each float32 result, as
+# PyTorch's CPU kernels do); the compiled backends lower only the five above (COMPILED).
+# The integers are named as MLIR names them: numpy reads "i8" and "u8" as 64-bit types.
+int8 = DType("si8", np.dtype(np.int8), "int8")
+int16 = DType("si16", np.dtype(np.int16), "int16")
+uint8 = DType("ui8", np.dtype(np.uint8), "uint8")
+float16 = DType("f16", np.dtype(np.float16), "float16")
 
-ALL_DTYPES = (bool_, int32, int64, float32, float64)
+# bfloat16 has no numpy type. Its storage is float32 holding only bfloat16 values (the low 16
+# bits zero), its numpy dtype float32 marked by metadata: the evaluation of every primitive
+# rounds a bfloat16 result from float32 to nearest even (primitive.evaluate), and
+# `round_bfloat16` rounds data entering a tensor. It is 2 bytes wide as PyTorch counts it.
+BFLOAT16_STORAGE = np.dtype(np.float32, metadata={"torch": "bfloat16"})
+bfloat16 = DType("bf16", BFLOAT16_STORAGE, "bfloat16")
+
+ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, float16, bfloat16)
+COMPILED = (bool_, int32, int64, float32, float64)
 FLOAT_DTYPES = (float32, float64)
 _BY_NAME = {}
 for _d in ALL_DTYPES:
     for _alias in (_d.name, _d.torch_name, str(_d.numpy)):
-        _BY_NAME[_alias] = _d
-_BY_NAME.update(float=float32, double=float64, long=int64, int=int32)
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+        _BY_NAME.setdefault(_alias, _d)  # "float32" stays float32's
+_BY_NAME.update(float=float32, double=float64, long=int64, int=int32, half=float16,
+                short=int16, char=int8, byte=uint8)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d is not bfloat16}
+
+
+def is_bfloat16(numpy_dtype: np.dtype) -> bool:
+    return numpy_dtype.metadata is not None and numpy_dtype.metadata.get("torch") == "bfloat16"
+
+
+def width(dt: DType) -> int:
+    """Bytes per element as PyTorch counts them (bfloat16: 2, whatever its storage)."""
+    return 2 if dt is bfloat16 else dt.numpy.itemsize
+
+
+def round_bfloat16(values) -> np.ndarray:
+    """float32 values rounded to the nearest bfloat16 (ties to even), in bfloat16 storage;
+    NaN stays NaN and values past the largest bfloat16 become inf."""
+    x = np.asarray(values, np.float32)
+    bits = x.view(np.uint32)
+    with np.errstate(over="ignore"):
+        rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) & \
+            np.uint32(0xFFFF0000)
+    return np.where(np.isnan(x), x, rounded.view(np.float32)).astype(BFLOAT16_STORAGE)
 
 
 def dtype(spec) -> DType:
@@ -57,7 +93,7 @@ def dtype(spec) -> DType:
     if isinstance(spec, DType):
         return spec
     if isinstance(spec, np.dtype) and spec in _BY_NUMPY:  # the hot path: arrays' dtypes
-        return _BY_NUMPY[spec]
+        return bfloat16 if spec.metadata is not None and is_bfloat16(spec) else _BY_NUMPY[spec]
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec]
     try:

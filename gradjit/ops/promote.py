@@ -11,7 +11,8 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
-from gradjit.ir.types import DType, bool_, float32, float64, int64
+from gradjit.ir.types import (DType, bfloat16, bool_, float16, float32, float64, int8, int16,
+                              int64, uint8, width)
 from gradjit.ir.types import dtype as resolve_dtype
 
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
@@ -71,7 +72,14 @@ def _category_default(dt: DType, xs) -> DType:
 
 
 def _widest(dtypes) -> DType:
-    return max(dtypes, key=lambda d: (category(d), d.numpy.itemsize))
+    """PyTorch's promotion: the highest category, then the widest type; int8 with uint8 is
+    int16 and float16 with bfloat16 float32 (the narrowest types holding both)."""
+    best = max(dtypes, key=lambda d: (category(d), width(d)))
+    if width(best) == 1 and category(best) == 1 and {int8, uint8} <= set(dtypes):
+        return int16
+    if best in (float16, bfloat16) and {float16, bfloat16} <= set(dtypes):
+        return float32
+    return best
 
 
 def broadcast_shapes(*shapes) -> tuple[int, ...]:

@@ -153,6 +153,14 @@ class TensorBase:
             for rec in records:
                 rec.protect(self._counter)
         if write and isinstance(self._value, np.ndarray):
+            if not isinstance(new._value, np.ndarray):
+                raise RuntimeError(
+                    "an in-place operation inside gradjit.grad/jit writes a traced value into a "
+                    "tensor holding data from outside the trace (a module buffer such as "
+                    "BatchNorm's running statistics, or a tensor made by a factory): the "
+                    "compiled program cannot update it. Compute it out of place (y = x + 1, "
+                    "torch.where, torch.cat), or use model.eval() / "
+                    "track_running_stats=False for the compiled call.")
             np.copyto(self._value, new._value)
         else:
             self._value = new._value
@@ -396,6 +404,8 @@ class TensorBase:
         if self._device.type != "cpu" and not force:
             raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
                             "Tensor.cpu() to copy the tensor to host memory first.")
+        if self.dtype is dtypes.bfloat16 and not force:  # numpy has no bfloat16
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._concrete()
 
     def __array__(self, dtype=None, copy=None):

@@ -23,11 +23,11 @@ class dtype:
 
     @property
     def is_signed(self) -> bool:
-        return not self.ir.is_bool
+        return self.ir.numpy.kind in "if"
 
     @property
     def itemsize(self) -> int:
-        return self.ir.numpy.itemsize
+        return T.width(self.ir)
 
     def __repr__(self) -> str:
         return f"torch.{self.ir.torch_name}"
@@ -41,8 +41,14 @@ float64 = dtype(T.float64, "Double")
 int32 = dtype(T.int32, "Int")
 int64 = dtype(T.int64, "Long")
 bool_ = dtype(T.bool_, "Bool")
+int8 = dtype(T.int8, "Char")
+int16 = dtype(T.int16, "Short")
+uint8 = dtype(T.uint8, "Byte")
+float16 = dtype(T.float16, "Half")
+bfloat16 = dtype(T.bfloat16, "BFloat16")
 
-_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_)}
+_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, float16,
+                            bfloat16)}
 _PYTHON_TYPES = {float: float64, int: int64, bool: bool_}
 
 
@@ -77,6 +83,52 @@ def can_cast(source: dtype, target: dtype) -> bool:
 
 def numpy_of(spec) -> np.dtype:
     return to_dtype(spec).ir.numpy
+
+
+class finfo:
+    """The limits of a floating dtype (default: the default dtype), printed as PyTorch does."""
+
+    def __init__(self, type=None):
+        chosen = to_dtype(type) if type is not None else get_default_dtype()
+        if not chosen.is_floating_point:
+            # PyTorch's message names the class, not the dtype
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        if chosen is bfloat16:  # float32's range with 8 significant bits
+            info = np.finfo(np.float32)
+            self.bits, self.eps, self.resolution = 16, 2.0 ** -7, 0.01
+            self.max = float((2 - 2.0 ** -7) * 2.0 ** 127)
+        else:
+            info = np.finfo(chosen.ir.numpy)
+            self.bits, self.eps, self.max = info.bits, float(info.eps), float(info.max)
+            self.resolution = 10.0 ** -int(info.precision)
+        self.min = -self.max
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.dtype = chosen.ir.torch_name
+
+    def __repr__(self):
+        fields = [("resolution", self.resolution), ("min", self.min), ("max", self.max),
+                  ("eps", self.eps), ("smallest_normal", self.smallest_normal),
+                  ("tiny", self.tiny)]
+        return "finfo(" + ", ".join(f"{k}={v:g}" for k, v in fields) + f", dtype={self.dtype})"
+
+
+class iinfo:
+    """The limits of an integer dtype, printed as PyTorch does."""
+
+    def __init__(self, type):
+        chosen = to_dtype(type)
+        if chosen.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                            "handle 'torch.iinfo'")
+        if chosen.ir.is_bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        info = np.iinfo(chosen.ir.numpy)
+        self.bits, self.min, self.max = info.bits, int(info.min), int(info.max)
+        self.dtype = chosen.ir.torch_name
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
 class Size(tuple):

@@ -7,12 +7,15 @@ import numbers
 
 import numpy as np
 
+from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
 from gradjit.tensor.shape import _device, _shape_args
 
 
 def _leaf(array, device=None, requires_grad=False):
     from gradjit.tensor.tensor import Tensor
+    if is_bfloat16(array.dtype):  # data cast into bfloat16 storage is not rounded yet
+        array = round_bfloat16(array)
     t = Tensor._wrap(array)
     if device is not None:
         t._device = _device(device)
@@ -41,7 +44,11 @@ def _infer(data, dtype=None) -> np.ndarray:
         return np.array(data)
     array = np.array(_plain(data))
     if array.dtype.kind == "f":
-        return array.astype(_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy))
+        target = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+        if target.kind != "f":  # checked against the integer range first, by tensor()
+            return array
+        with np.errstate(over="ignore"):  # 1e6 as float16 is inf, as in PyTorch
+            return array.astype(target)
     if array.dtype.kind in "iu":
         return array.astype(np.int64)
     if array.dtype.kind == "b" or array.size == 0:
@@ -63,8 +70,9 @@ def _check_numpy(array):
     try:
         dtypes.to_dtype(array.dtype)
     except (KeyError, TypeError):
-        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype}. The only "
-                        "supported types are: float64, float32, int64, int32, and bool.") from None
+        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
+                        "The only supported types are: float64, float32, float16, int64, int32, "
+                        "int16, int8, uint8, and bool.") from None
 
 
 def is_traced(data) -> bool:
@@ -95,8 +103,22 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False):
         return _traced_tensor(data, dtype)
     array = _infer(data, dtype)
     if dtype is not None:
-        array = array.astype(_numpy_dtype(dtype))
+        target = _numpy_dtype(dtype)
+        if target.kind in "iu" and not isinstance(data, np.ndarray) and \
+                not hasattr(data, "_edge") and array.size:
+            _check_fits(array, target)
+        array = array.astype(target)
     return _leaf(array, device, requires_grad)
+
+
+def _check_fits(array, target):
+    """Python numbers must fit the integer dtype asked for (an unsigned one also takes the
+    negatives of its range, wrapped, as PyTorch allows)."""
+    info = np.iinfo(target)
+    low = -int(info.max) if target.kind == "u" else int(info.min)
+    if array.min() < low or array.max() > int(info.max):
+        name = dtypes.of_numpy(target).ir.torch_name
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
 def as_tensor(data, dtype=None, device=None):

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _shape_args
@@ -25,9 +26,6 @@ class Generator:
         self._seed = int(seed) % 2 ** 64
         self._bits = np.random.MT19937()
         self._bits._legacy_seeding(self._seed & 0xFFFFFFFF)  # PyTorch keeps the low 32 bits
-        # bernoulli and multinomial draw from the same stream through numpy's algorithms,
-        # so their values (unlike the others') differ from PyTorch's
-        self._numpy = np.random.Generator(self._bits)
         self._cached_normal = None
         return self
 
@@ -42,11 +40,17 @@ class Generator:
         return (w[0::2] << np.uint64(32)) | w[1::2]
 
     def uniform(self, n, dtype) -> np.ndarray:
-        """[0, 1) from the low 24 (float) or 53 (double) bits of one 32- or 64-bit word."""
+        """[0, 1) from the low 24 (float) or 53 (double) bits of one 32- or 64-bit word; a
+        float16 or bfloat16 value rounded up to 1 becomes 0, as PyTorch keeps it below 1."""
         if dtype == np.float64:
             return (self._words64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
-        return ((self._words(n) & np.uint64(0xFFFFFF)).astype(np.float64) *
-                2.0 ** -24).astype(dtype)
+        out = ((self._words(n) & np.uint64(0xFFFFFF)).astype(np.float64) *
+               2.0 ** -24).astype(dtype)
+        if is_bfloat16(out.dtype):
+            out = round_bfloat16(out)
+        if out.dtype.itemsize == 2 or is_bfloat16(out.dtype):
+            out[out == 1] = 0
+        return out
 
     def normal(self, n, dtype) -> np.ndarray:
         """Standard normals: Box-Muller over blocks of 16 uniforms (the last block redrawn
@@ -54,6 +58,15 @@ class Generator:
         leaving its second value for the next call."""
         if n < 16:
             return np.array([self._one_normal() for _ in range(n)]).astype(dtype)
+        if np.dtype(dtype).itemsize == 2 or is_bfloat16(np.dtype(dtype)):
+            # float16/bfloat16: float32 uniforms and arithmetic, rounded once at the end;
+            # uniforms are drawn block by block, so a redrawn last block follows the whole ones
+            whole = n // 16 * 16
+            data = np.empty(n, np.float32)
+            data[:whole] = _box_muller(self.uniform(whole, np.float32), np.float32)
+            if n % 16:
+                data[n - 16:] = _box_muller(self.uniform(16, np.float32), np.float32)
+            return data.astype(dtype)
         data = self.uniform(n, dtype)
         whole = n // 16 * 16
         data[:whole] = _box_muller(data[:whole])
@@ -71,16 +84,22 @@ class Generator:
         self._cached_normal = radius * math.sin(theta)
         return radius * math.cos(theta)
 
+    def exponential(self, n) -> np.ndarray:
+        """Exp(1) samples, -log1p(-u) of double uniforms whatever the tensor's dtype; by the C
+        library's log1p, as PyTorch's (numpy's vectorized one differs in the last bit)."""
+        uniform = self.uniform(n, np.float64)
+        return -np.fromiter((math.log1p(-u) for u in uniform.tolist()), np.float64, n)
+
     def integers(self, low, high, n) -> np.ndarray:
         span = high - low
         words = self._words64(n) if span >= 2 ** 32 else self._words(n)
         return (words % np.uint64(span)).astype(np.int64) + low
 
 
-def _box_muller(uniforms):
-    blocks = uniforms.reshape(-1, 2, 8).astype(np.float64)
-    radius = np.sqrt(-2 * np.log(1 - blocks[:, 0]))
-    theta = 2 * np.pi * blocks[:, 1]
+def _box_muller(uniforms, compute=np.float64):
+    blocks = uniforms.reshape(-1, 2, 8).astype(compute)
+    radius = np.sqrt(compute(-2) * np.log(compute(1) - blocks[:, 0]))
+    theta = compute(2 * np.pi) * blocks[:, 1]
     out = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1)
     return out.reshape(-1).astype(uniforms.dtype)
 
@@ -160,19 +179,40 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
     return _leaf((noise * s.astype(kind) + m.astype(kind)).astype(kind), None, requires_grad)
 
 
+def _eager(t, name):
+    """Random values drawn while tracing would be drawn once and replayed by every call of
+    the compiled program, so a draw from a traced tensor is refused."""
+    if not isinstance(t._value, np.ndarray):
+        raise RuntimeError(f"{name}: random values cannot be drawn inside gradjit.grad/jit: "
+                           "the trace would keep one draw for every call. Draw them outside "
+                           "and pass them in (e.g. a dropout mask), or use eval mode "
+                           "(dropout, rrelu) inside the compiled function.")
+
+
 def bernoulli(input, p=None, *, generator=None):
-    """1 with probability `input` (or `p`) elementwise, else 0, in input's dtype."""
-    rng = (generator or default_generator)._numpy
+    """1 with probability `input` (or `p`) elementwise, else 0, in input's dtype. PyTorch
+    compares one uniform per element, in order, with its probability: drawn in the
+    probabilities' float type, in double for a number `p`."""
+    _eager(input, "bernoulli")
+    gen = generator or default_generator
     probs = input._value if p is None else np.full(input._value.shape, p)
+    if probs.dtype.kind != "f":
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{input.dtype.legacy}'")
     if np.any((probs < 0) | (probs > 1)):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    return _leaf((rng.random(probs.shape) < probs).astype(input._value.dtype))
+    uniform = gen.uniform(probs.size, probs.dtype if p is None else np.float64)
+    return _leaf((uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
-    """Indices drawn from each row of non-negative weights (one row for a vector)."""
-    rng = (generator or default_generator)._numpy
-    weights = np.asarray(input._value, dtype=np.float64)
+    """Indices drawn from each row of non-negative weights (one row for a vector), by
+    PyTorch's CPU algorithms: one sample, or samples without replacement, are the largest
+    weight / Exp(1) ratios (Gumbel top-k); samples with replacement search each row's
+    normalized running sum (in the weights' dtype) for a double uniform, row after row."""
+    _eager(input, "multinomial")
+    gen = generator or default_generator
+    weights = input._value
     rows = weights.reshape(-1, weights.shape[-1])
     if np.any(rows < 0) or np.any(~np.isfinite(rows)):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
@@ -181,9 +221,61 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     if not replacement and num_samples > rows.shape[-1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
-    drawn = np.stack([rng.choice(rows.shape[-1], num_samples, replace=replacement,
-                                 p=row / row.sum()) for row in rows])
+    if not replacement or num_samples == 1:
+        ratios = rows / gen.exponential(rows.size).astype(rows.dtype).reshape(rows.shape)
+        # descending ratio, the first index first among equals
+        drawn = np.argsort(-ratios, axis=-1, kind="stable")[:, :num_samples]
+    else:
+        running = np.cumsum(rows, axis=-1, dtype=rows.dtype)
+        running = running / running[:, -1:]
+        running[:, -1] = 1
+        uniform = gen.uniform(rows.shape[0] * num_samples, np.float64).reshape(
+            rows.shape[0], num_samples)
+        drawn = np.stack([np.searchsorted(r.astype(np.float64), u, side="left")
+                          for r, u in zip(running, uniform)])
     return _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
 
 
 rand_like, randn_like = _like(rand), _like(randn)
+
+
+def rrelu_slopes(input, lower, upper, generator=None):
+    """RReLU's training slopes: a double uniform in [lower, upper) for each element <= 0, in
+    order (the only ones that draw), 1 for the others, in input's dtype; the bounds are first
+    rounded to that dtype, as PyTorch's kernel takes them."""
+    _eager(input, "rrelu")
+    values = input._value
+    kind = values.dtype.type
+    lower, upper = float(kind(lower)), float(kind(upper))
+    slopes = np.ones(values.shape, np.float64)
+    drawn = values <= 0
+    uniform = (generator or default_generator).uniform(int(drawn.sum()), np.float64)
+    slopes[drawn] = uniform * (upper - lower) + lower
+    return _leaf(slopes.astype(values.dtype))
+
+
+class RandomMixin:
+    """The Tensor methods that draw from the generator."""
+
+    def bernoulli(self, p=None, *, generator=None):
+        return bernoulli(self, p, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 0/1 draws of probability p (a number, or a tensor broadcast to self)."""
+        _eager(self, "bernoulli_")
+        if hasattr(p, "_edge"):
+            drawn = bernoulli(p.expand(self.shape), generator=generator)
+        else:
+            drawn = bernoulli(self.detach().float() if not self.is_floating_point() else
+                              self.detach(), p, generator=generator)
+        return self.copy_(drawn)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return multinomial(self, num_samples, replacement, generator=generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        _eager(self, "exponential_")
+        gen = generator or default_generator
+        # PyTorch scales by -1 / lambd (a product, not a quotient)
+        values = gen.exponential(self.numel()).reshape(tuple(self.shape)) * (1.0 / lambd)
+        return self.copy_(_leaf(values.astype(self.dtype.ir.numpy)))

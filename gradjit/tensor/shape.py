@@ -185,6 +185,21 @@ class ShapeMixin:
     def bool(self):
         return self.to(dtypes.bool_)
 
+    def half(self):
+        return self.to(dtypes.float16)
+
+    def bfloat16(self):
+        return self.to(dtypes.bfloat16)
+
+    def byte(self):
+        return self.to(dtypes.uint8)
+
+    def char(self):
+        return self.to(dtypes.int8)
+
+    def short(self):
+        return self.to(dtypes.int16)
+
     def cpu(self):
         return self.to("cpu")
 

@@ -1,10 +1,12 @@
 """The Tensor class: storage and autograd core plus its operations, and the _ forms."""
 from __future__ import annotations
 
+from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
+from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.linalg import LinalgMixin
@@ -24,7 +26,7 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, NumpyProtocol, TensorBase):
+             SortingMixin, LinalgMixin, RandomMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
@@ -34,6 +36,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
         data = args[0] if args else []
         return factories.tensor(data, dtype=dtype or "float32", device=device)
 
+    hardshrink, prelu = activations.hardshrink, activations.prelu
     add_, sub_, mul_, div_ = map(_inplace, ("add", "sub", "mul", "div"))
     addcmul_, addcdiv_, lerp_ = map(_inplace, ("addcmul", "addcdiv", "lerp"))
     pow_, neg_, abs_, exp_, log_ = map(_inplace, ("pow", "neg", "abs", "exp", "log"))

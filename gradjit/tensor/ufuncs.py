@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gradjit import ops
 from gradjit.ops import special
-from gradjit.tensor.arith import apply, operand
+from gradjit.tensor import dtypes
+from gradjit.tensor.arith import ArithMixin, _flat, _sign, _trunc, apply, operand
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {
@@ -66,6 +67,62 @@ class UfuncMixin:
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         return apply("NanToNumBackward0", ops.nan_to_num, self, nan, posinf, neginf)
 
+    def frac(self):
+        return apply("FracBackward0", lambda x: ops.sub(x, _trunc(x)), self)
+
+    def sgn(self):
+        """sign for real tensors (PyTorch's complex x / |x| has no real counterpart here)."""
+        return apply("SgnBackward0", _flat(_sign), self)
+
+    def fix(self):
+        return self.trunc()
+
+    def positive(self):
+        return self
+
+    def ldexp(self, other):
+        """self * 2 ** other, in floating point (integers go to the default float32)."""
+        def ldexp(x, e):
+            dt = ops.result_type(x, e)
+            dt = dt.name if dt.is_float else "f32"
+            return ops.mul(ops.astype(x, dt), ops.exp2(ops.astype(e, dt)))
+        return apply("LdexpBackward0", ldexp, self, operand(other))
+
+    def isposinf(self):
+        return apply("IsposinfBackward0", lambda x: ops.logical_and(ops.isinf(x),
+                                                                      ops.gt(x, 0)), self)
+
+    def isneginf(self):
+        return apply("IsneginfBackward0", lambda x: ops.logical_and(ops.isinf(x),
+                                                                      ops.lt(x, 0)), self)
+
+    def isreal(self):
+        return self.new_ones(self.shape, dtype=dtypes.bool_)  # every real number
+
+    def logical_xor(self, other):
+        return apply("LogicalXorBackward0", lambda a, b: ops.ne(ops.ne(a, 0), ops.ne(b, 0)),
+                     self, operand(other))
+
+    greater, greater_equal = ArithMixin.gt, ArithMixin.ge
+    less, less_equal, not_equal = ArithMixin.lt, ArithMixin.le, ArithMixin.ne
+
+    def is_complex(self) -> bool:
+        return False
+
+    def is_signed(self) -> bool:
+        return self.dtype.is_signed
+
+    def ndimension(self) -> int:
+        return self.dim()
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self.dtype.itemsize
+
     def logit(self, eps=None):
         """log(p / (1 - p)), p first clamped to [eps, 1 - eps] when eps is given."""
         def logit(p):
@@ -75,7 +132,13 @@ class UfuncMixin:
 
 for _name, _method in _methods().items():
     setattr(UfuncMixin, _name, _method)
-METHOD_NAMES = sorted(set(_methods()) | {"copysign", "nan_to_num", "logit"})
+METHOD_NAMES = sorted(set(_methods()) | {
+    "copysign", "nan_to_num", "logit", "frac", "sgn", "fix", "positive", "ldexp", "isposinf",
+    "isneginf", "isreal", "logical_xor", "greater", "greater_equal", "less", "less_equal",
+    "not_equal"})
 # the methods PyTorch also has in place (x.asin_()); the rest (fmax, isinf, ...) it has not
-IN_PLACE = [n for n in METHOD_NAMES if n not in ("fmax", "fmin", "logaddexp", "logaddexp2",
-                                                 "isinf", "signbit")]
+IN_PLACE = [n for n in METHOD_NAMES if n not in (
+    "fmax", "fmin", "logaddexp", "logaddexp2", "isinf", "signbit", "positive", "isposinf",
+    "isneginf", "isreal")] + ["eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+                              "logical_not", "absolute", "negative", "multiply", "divide",
+                              "subtract", "true_divide"]

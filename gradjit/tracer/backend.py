@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from gradjit.ir import Function, interpret
+from gradjit.ir.types import COMPILED
 
 DEFAULT_BACKEND = "cpu"
 
@@ -37,4 +38,16 @@ def compile_program(fn: Function, backend: str | None, deterministic: bool = Fal
     name = backend or DEFAULT_BACKEND
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    if name != "interpreter":
+        _check_lowered_dtypes(fn, name)
     return BACKENDS[name](fn, deterministic)
+
+
+def _check_lowered_dtypes(fn: Function, backend: str):
+    values = [*fn.params, *(op.out for op in fn.ops if op.out is not None)]
+    narrow = sorted({v.type.dtype.torch_name for v in values} -
+                    {d.torch_name for d in COMPILED})
+    if narrow:
+        raise TypeError(f"the {backend} backend does not compile {', '.join(narrow)} values "
+                        f"(it lowers {', '.join(d.torch_name for d in COMPILED)}): run the "
+                        "function eagerly, cast to one of those, or pass backend='interpreter'")

@@ -7,7 +7,7 @@ import torch
 import gradjit
 
 ARGS = {"clamp_": (-0.5, 0.5), "clamp_max_": (0.2,), "clamp_min_": (0.1,), "clip_": (0.0, 0.3),
-        "fill_": (2.5,), "xlogy_": (2.0,)}
+        "fill_": (2.5,), "xlogy_": (2.0,), "threshold_": (0.4, -1.0)}
 INTEGER = {"gcd_", "lcm_"}
 NAMES = [n for n in dir(torch) if n.endswith("_") and not n.startswith("_") and
          hasattr(gradjit, n)]

@@ -1,9 +1,10 @@
 """torch.nn.functional: the math of every nn layer and loss, written with Tensor operations so
 it runs eagerly, under autograd and inside gradjit.grad/jit alike."""
-from gradjit.nn.functional.activation import (batch_norm, bilinear, dropout,  # noqa: F401
-                                              embedding, gelu, layer_norm, leaky_relu, linear,
-                                              log_softmax, one_hot, relu, sigmoid, softmax,
-                                              tanh)
+from gradjit.nn.functional.activation import (  # noqa: F401
+    batch_norm, bilinear, celu, dropout, elu, embedding, gelu, glu, hardshrink, hardsigmoid,
+    hardswish, hardtanh, layer_norm, leaky_relu, linear, log_softmax, logsigmoid, mish,
+    one_hot, prelu, relu, relu6, rrelu, selu, sigmoid, silu, softmax, softmin, softplus,
+    softshrink, softsign, tanh, tanhshrink, threshold)
 from gradjit.nn.functional.conv import (avg_pool2d, conv1d, conv2d, max_pool2d,  # noqa: F401
                                         pad)
 from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401

@@ -1,10 +1,10 @@
 """Activations, dropout, embedding lookups and normalization as compositions of Tensor ops."""
 from __future__ import annotations
 
-import math
 import warnings
 
 import gradjit
+from gradjit.tensor import activations as _kernels
 
 
 def linear(input, weight, bias=None):
@@ -26,18 +26,27 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return input.copy_(out) if inplace else out
 
 
-def gelu(input, approximate="none"):
-    if approximate == "tanh":
-        inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input ** 3)
-        return 0.5 * input * (1 + inner.tanh())
-    if approximate != "none":
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    cdf = 1 + (input * (1 / math.sqrt(2))).erf()
-    if input.dtype != gradjit.float32:
-        return 0.5 * input * cdf
-    # PyTorch's float32 kernel multiplies by 1 + erf before halving, so it overflows past
-    # max/2, and gives NaN at +inf: Tensors give what PyTorch gives.
-    return gradjit.where(input == math.inf, math.nan, input * cdf * 0.5)
+def relu6(input, inplace=False):
+    return _kernels.hardtanh(input, 0.0, 6.0, inplace)
+
+
+# The kernels PyTorch keeps in torch._C._nn, with their signatures.
+hardtanh, elu, selu, celu, threshold, rrelu = (_kernels.hardtanh, _kernels.elu, _kernels.selu,
+                                               _kernels.celu, _kernels.threshold,
+                                               _kernels.rrelu)
+silu, mish, hardsigmoid, hardswish = (_kernels.silu, _kernels.mish, _kernels.hardsigmoid,
+                                      _kernels.hardswish)
+softplus, logsigmoid, glu, prelu = (_kernels.softplus, _kernels.logsigmoid, _kernels.glu,
+                                    _kernels.prelu)
+hardshrink, softshrink, gelu = _kernels.hardshrink, _kernels.softshrink, _kernels.gelu
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
 
 
 def tanh(input):
@@ -61,22 +70,28 @@ def softmax(input, dim=None, dtype=None):
     return (input if dtype is None else input.to(dtype)).softmax(dim)
 
 
+def softmin(input, dim=None, dtype=None):
+    dim = _softmax_dim("softmin", input.dim(), dim)
+    return (-(input if dtype is None else input.to(dtype))).softmax(dim)
+
+
 def log_softmax(input, dim=None, dtype=None):
     dim = _softmax_dim("log_softmax", input.dim(), dim)
     return (input if dtype is None else input.to(dtype)).log_softmax(dim)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
+    """input * mask / (1 - p), the mask kept with probability 1 - p, drawn as PyTorch draws
+    it (a bernoulli like input), so a seeded run drops the same elements. Inside
+    gradjit.grad/jit, training mode raises: the trace would replay one mask."""
     if not 0 <= p <= 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
     if p == 1:
-        out = input * 0
-    else:
-        keep = gradjit.rand(input.shape, dtype=input.dtype, device=input.device) >= p
-        out = input * keep / (1 - p)
-    return input.copy_(out) if inplace else out
+        return input.mul_(0) if inplace else input * 0
+    noise = gradjit.bernoulli(input.detach(), 1 - p).div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def embedding(input, weight, padding_idx=None):

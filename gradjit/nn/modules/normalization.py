@@ -67,17 +67,19 @@ class BatchNorm1d(Module):
         if input.dim() not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats:
-            with gradjit.no_grad():
-                self.num_batches_tracked.add_(1)
-            if self.momentum is None:  # a cumulative average over the batches seen
-                factor = 1.0 / float(self.num_batches_tracked)
+        counting = self.training and self.track_running_stats
+        if counting and self.momentum is None:  # a cumulative average over the batches seen
+            factor = 1.0 / (float(self.num_batches_tracked) + 1)
         # Batch statistics in training, or in eval when there are no running ones.
         use_batch = self.training or self.running_mean is None
         track = not self.training or self.track_running_stats
-        return F.batch_norm(input, self.running_mean if track else None,
-                            self.running_var if track else None, self.weight, self.bias,
-                            use_batch, factor, self.eps)
+        out = F.batch_norm(input, self.running_mean if track else None,
+                           self.running_var if track else None, self.weight, self.bias,
+                           use_batch, factor, self.eps)
+        if counting:  # after the statistics: a call that fails counts no batch
+            with gradjit.no_grad():
+                self.num_batches_tracked.add_(1)
+        return out
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
