@@ -31,6 +31,12 @@ from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
 # tool's GRADJIT_DUMP writer here, so the compile path imports none of the tools that inspect it.
 COMPILE_OBSERVERS: list = []
 
+# Called as record(transformed, structure, leaves) for a call on Tensors that require grad;
+# it returns the call's result joined to the eager autograd graph, or NotImplemented to run
+# the call as usual (grad disabled). The autograd package sets it (the tracer imports no
+# Tensor code).
+EAGER_GRAPH: list = []
+
 
 class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
@@ -116,6 +122,18 @@ class Transformed:
                 raise TypeError(f"{self.cache.name}: into() runs compiled code, so it cannot "
                                 "be called while another function is being traced")
             return self._inline(structure, leaves)
+        if EAGER_GRAPH and any(map(L.requires_grad, leaves)):
+            if buffers is not None:
+                raise TypeError(f"{self.cache.name}: into() writes numpy buffers, which carry "
+                                "no gradient, and an argument requires grad; call it without "
+                                "into() or on detached tensors")
+            result = EAGER_GRAPH[0](self, structure, leaves)
+            if result is not NotImplemented:
+                return result
+        return self.run_leaves(structure, leaves, buffers)
+
+    def run_leaves(self, structure, leaves, buffers=None):
+        """The call on flattened arguments, outside any trace, with no autograd recording."""
         key = (structure, tuple(map(L.signature, leaves)))
         arrays = [L.to_array(x) for x in leaves]
         found, outs = self._lookup(key, arrays, buffers)
@@ -125,9 +143,8 @@ class Transformed:
                 if found is None:
                     found = self._compile(structure, leaves)
                     self.cache.add(key, found, outs)
-                    if not kwargs and all(type(a) is np.ndarray and a.flags.c_contiguous
-                                          for a in args):
-                        self.cache.fast[_layout(args)] = self.cache.by_key[key]
+                    if _plain_positional(structure, leaves):
+                        self.cache.fast[_layout(leaves)] = self.cache.by_key[key]
                     outs = _run_traced(found, arrays, buffers)
                 else:
                     self.cache.hit(found)
@@ -279,6 +296,13 @@ def _layout(arrays) -> tuple:
     """The lean path's cache key: shapes, dtypes and strides (which, for arrays registered
     as C-contiguous, say that any array matching them is too)."""
     return tuple([(a.shape, a.dtype, a.strides) for a in arrays])
+
+
+def _plain_positional(structure, leaves) -> bool:
+    """Whether the call was f(*arrays): C-contiguous arrays, no keywords, nothing nested."""
+    return structure[1][1] == (dict, (), ()) and \
+        structure[1][0] == (tuple, (LEAF,) * len(leaves)) and \
+        all(type(a) is np.ndarray and a.flags.c_contiguous for a in leaves)
 
 
 def _run(program, arrays, buffers):
