@@ -66,12 +66,12 @@ class TensorBase:
             result._device = device
         if isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
-            # Only floating results carry gradients (PyTorch: integer outputs never do).
-            if prim.differentiable and out.dtype.kind == "f" and is_grad_enabled():
-                edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
-                if any(e is not None for e in edges):
-                    result._edge = graph.record(prim, params, _lifted(args, inner), edges,
-                                                result)
+        # Only floating results carry gradients (PyTorch: integer outputs never do). Traced
+        # values are taped too: gradjit.compile traces a step that calls backward().
+        if prim.differentiable and is_grad_enabled() and out.dtype.kind == "f":
+            edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
+            if any(e is not None for e in edges):
+                result._edge = graph.record(prim, params, _lifted(args, inner), edges, result)
         return result
 
     def _problem(self):
@@ -152,7 +152,7 @@ class TensorBase:
         if tracked:
             for rec in records:
                 rec.protect(self._counter)
-        if write and isinstance(self._value, np.ndarray):
+        if write and isinstance(self._value, np.ndarray) and isinstance(new._value, np.ndarray):
             np.copyto(self._value, new._value)
         else:
             self._value = new._value
