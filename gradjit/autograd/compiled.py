@@ -25,8 +25,12 @@ def record(transformed, structure, leaves):
     result = transformed.run_leaves(structure, detached)
     outputs = []
     out_structure = flatten(result, outputs)
+    # A call may say which part of its result is the user's (gradjit.compile's programs
+    # also return the state they write back, which joins no graph).
+    taped = getattr(transformed, "taped", None)
+    visible = outputs if taped is None else [id(o) for o in _leaves(taped(result))]
     chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
-              o.dtype.is_floating_point]
+              o.dtype.is_floating_point and (taped is None or id(o) in visible)]
     wrt = [i for i, x in enumerate(leaves) if isinstance(x, TensorBase) and x.requires_grad]
     if not chosen:
         return result
@@ -108,3 +112,9 @@ def _pullback(transformed, structure, out_structure, chosen, wrt) -> Transformed
         table[key] = Transformed(pullback, "grad", argnums=tuple(1 + i for i in wrt),
                                  backend=transformed.backend)
     return table[key]
+
+
+def _leaves(tree) -> list:
+    leaves = []
+    flatten(tree, leaves)
+    return leaves

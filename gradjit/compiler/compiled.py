@@ -50,6 +50,7 @@ class Compiled:
             return self._traced(values, grads, states, args, kwargs)
         step.__qualname__ = name
         self.program = Transformed(step, "jit", backend=backend if backend in _GRADJIT else None)
+        self.program.taped = lambda result: result[0]  # the effects join no autograd graph
         self._state = None
 
     def __get__(self, obj, objtype=None):
@@ -88,12 +89,14 @@ class Compiled:
         return out
 
     def _traced(self, values, grads, states, args, kwargs):
-        state = self._state
+        # Traced again at backward time (the call's pullback, see autograd/compiled.py) the
+        # state is found afresh: the same tensors, in the same order.
+        state = self._state or State(self.fn, args, kwargs)
         kept = state.swap(values, grads, states)
         _flag.depth += 1
+        current_trace().on_guard = _refuse_values
         try:
             out = self.fn(*args, **kwargs)
-            _check_guards(current_trace())
             return (out, *state.results())
         finally:
             _flag.depth -= 1
@@ -108,13 +111,12 @@ class Compiled:
     __gradjit_explain__ = explain
 
 
-def _check_guards(trace):
-    """A value read into Python (item(), float(), printing it) is a guard the next call
-    would fail: the trace holds only for that value, so the call runs eagerly instead."""
-    for guard in trace.guards:
-        if guard.what.startswith("item()"):
-            raise GraphBreak(f"a tensor's value is read into Python (item(), float(), int()) "
-                             f"at {guard.site}: {source_line(guard.site)}")
+def _refuse_values(guard):
+    """A value read into Python (item(), float(), int()) is a guard the next call would fail:
+    a trace would hold only for that value, so the call runs eagerly instead."""
+    if guard.what.startswith("item()"):
+        raise GraphBreak(f"a tensor's value is read into Python (item(), float(), int()) "
+                         f"at {guard.site}: {source_line(guard.site)}")
 
 
 def _compiled_module_class():

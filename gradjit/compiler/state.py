@@ -25,44 +25,48 @@ def is_optimizer(x) -> bool:
 
 
 def _roots(fn, args, kwargs) -> list:
-    """Modules, optimizers and tensors that `fn` can reach without being passed them."""
-    roots, seen_code = [], set()
-    owner = getattr(fn, "__self__", None)
-    if owner is not None:
-        roots.append(owner)
+    """Modules, optimizers and tensors that `fn` can reach without being passed them: its
+    bound `self`, its closure and the globals it names, and those of the functions found
+    there (a step that calls a helper which calls the model)."""
+    roots, seen = [], set()
+
+    def visit(f):
+        if id(f) in seen:
+            return
+        seen.add(id(f))
+        owner = getattr(f, "__self__", None)
+        if owner is not None and not isinstance(owner, types.ModuleType):
+            roots.append(owner)
+        f = getattr(f, "__func__", f)
+        found = []
+        for cell in getattr(f, "__closure__", None) or ():
+            try:
+                found.append(cell.cell_contents)
+            except ValueError:  # an empty cell: a name assigned later
+                pass
+        code = getattr(f, "__code__", None)
+        if code is not None:
+            scope = getattr(f, "__globals__", {})
+            found.extend(scope[n] for n in sorted(_names(code)) if n in scope)
+        for x in found:
+            if isinstance(x, (types.FunctionType, types.MethodType)):
+                visit(x)
+            else:
+                roots.append(x)
     if is_module(fn):
         roots.append(fn)
-    fn = getattr(fn, "__func__", fn)
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            roots.append(cell.cell_contents)
-        except ValueError:  # an empty cell: a name assigned later
-            pass
-    names = set()
-
-    def walk(code):
-        if id(code) in seen_code:
-            return
-        seen_code.add(id(code))
-        names.update(code.co_names)
-        for const in code.co_consts:
-            if isinstance(const, types.CodeType):
-                walk(const)
-    code = getattr(fn, "__code__", None)
-    if code is not None:
-        walk(code)
-        scope = getattr(fn, "__globals__", {})
-        roots.extend(scope[n] for n in sorted(names) if n in scope)
-    stack = [args, kwargs]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        else:
-            roots.append(x)
+    visit(fn)
+    roots.extend(_flat((args, kwargs)))
     return roots
+
+
+def _names(code) -> set:
+    """The global names a code object and the functions defined in it use."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
 
 
 class State:
