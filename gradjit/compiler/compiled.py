@@ -7,8 +7,11 @@ from __future__ import annotations
 import functools
 import threading
 
+import numpy as np
+
 from gradjit.compiler.state import State
 from gradjit.ops.numpy_api import NotSupported
+from gradjit.tensor import random
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import Explanation
@@ -62,14 +65,14 @@ class Compiled:
     def __call__(self, *args, **kwargs):
         if self.disable or current_trace() is not None:  # inside another trace: inline
             return self.fn(*args, **kwargs)
+        state = State(self.fn, args, kwargs)
+        values, grads, states, static = state.inputs()
         leaves = []
         key = flatten((args, kwargs), leaves)
-        key = (key, tuple(map(L.signature, leaves)))
+        key = (key, tuple(map(L.signature, leaves)), static.value)
         if key in self._eager_keys:
             self.eager_calls += 1
             return self.fn(*args, **kwargs)
-        state = State(self.fn, args, kwargs)
-        values, grads, states, static = state.inputs()
         self._state = state
         try:
             out, *effects = self.program(values, grads, states, static, args, kwargs)
@@ -95,12 +98,17 @@ class Compiled:
         kept = state.swap(values, grads, states)
         _flag.depth += 1
         current_trace().on_guard = _refuse_values
+        seed = _generator_state()
         try:
             out = self.fn(*args, **kwargs)
+            if not _same_generator_state(seed, _generator_state()):
+                raise GraphBreak("random numbers were drawn (dropout, rand, randn, ...): a "
+                                 "trace would replay the same numbers on every call")
             return (out, *state.results())
         finally:
             _flag.depth -= 1
             state.restore(kept)
+            _set_generator_state(seed)  # the eager run draws what an uncompiled one would
 
     def explain(self) -> Explanation:
         """The compiled traces, and each signature that ran eagerly with the reason."""
@@ -117,6 +125,22 @@ def _refuse_values(guard):
     if guard.what.startswith("item()"):
         raise GraphBreak(f"a tensor's value is read into Python (item(), float(), int()) "
                          f"at {guard.site}: {source_line(guard.site)}")
+
+
+def _generator_state():
+    generator = random.default_generator
+    return generator._bits.state, generator._cached_normal
+
+
+def _same_generator_state(a, b) -> bool:
+    (bits_a, normal_a), (bits_b, normal_b) = a, b
+    return normal_a == normal_b and bits_a["state"]["pos"] == bits_b["state"]["pos"] and \
+        np.array_equal(bits_a["state"]["key"], bits_b["state"]["key"])
+
+
+def _set_generator_state(state):
+    generator = random.default_generator
+    generator._bits.state, generator._cached_normal = state
 
 
 def _compiled_module_class():

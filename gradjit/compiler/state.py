@@ -92,7 +92,7 @@ class State:
                     add(t)
             elif is_optimizer(root) and root not in self.optimizers:
                 self.optimizers.append(root)
-            elif isinstance(root, TensorBase) and not any(root is a for a in _flat(args)):
+            elif isinstance(root, TensorBase) and not any(root is a for a in _flat((args, kwargs))):
                 add(root)
         for opt in self.optimizers:
             for group in opt.param_groups:

@@ -174,3 +174,19 @@ def test_is_compiling_and_the_eager_backend():
         torch.compile(f, backend="tvm")
     with pytest.raises(TypeError, match="function or a Module"):
         torch.compile(3)
+
+
+def test_random_draws_run_the_call_eagerly_with_fresh_numbers():
+    drop = torch.nn.Dropout(0.5)
+    compiled = torch.compile(drop)
+    x = torch.ones(64)
+    torch.manual_seed(3)
+    masks = [compiled(x).numpy().copy() for _ in range(2)]
+    torch.manual_seed(3)
+    eager = [drop(x).numpy().copy() for _ in range(2)]
+    np.testing.assert_array_equal(masks, eager)  # the numbers an uncompiled run draws
+    assert not np.array_equal(masks[0], masks[1])
+    assert "random numbers were drawn" in gradjit.explain(compiled._compiled)
+    drop.eval()  # no draws: the evaluation forward compiles
+    np.testing.assert_array_equal(compiled(x).numpy(), x.numpy())
+    assert compiled._compiled.program.cache_info()[0] == 1 and compiled._compiled.eager_calls == 2
