@@ -158,6 +158,9 @@ def _compiled_module_class():
         def forward(self, *args, **kwargs):
             return self._compiled(*args, **kwargs)
 
+        def __gradjit_explain__(self):
+            return self._compiled.explain()
+
     return OptimizedModule
 
 

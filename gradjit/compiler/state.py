@@ -11,6 +11,7 @@ import types
 import numpy as np
 
 from gradjit.tensor.base import TensorBase
+from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tracer.pytree import Static
 
 SAME = "unchanged"  # a state value the step did not replace (nothing to write back)
@@ -104,14 +105,14 @@ class State:
 
     def inputs(self) -> tuple:
         """The state as the traced step's arguments: values, gradients, optimizer state, and
-        (static, part of the cache key) hyperparameters and training flags."""
+        (static, part of the cache key) hyperparameters, training flags and grad mode."""
         grads = tuple(p._grad for p in self.params)
         states = tuple(tuple(dict(opt.state.get(p, {})) for p in _params(opt))
                        for opt in self.optimizers)
         options = tuple(tuple(tuple((k, _hashable(v)) for k, v in sorted(g.items())
                                     if k != "params") for g in opt.param_groups)
                         for opt in self.optimizers)
-        flags = tuple(m.training for m in self.modules)
+        flags = (tuple(m.training for m in self.modules), is_grad_enabled())
         return tuple(self.tensors), grads, states, Static((options, flags))
 
     def swap(self, values, grads, states):

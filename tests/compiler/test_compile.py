@@ -186,7 +186,17 @@ def test_random_draws_run_the_call_eagerly_with_fresh_numbers():
     eager = [drop(x).numpy().copy() for _ in range(2)]
     np.testing.assert_array_equal(masks, eager)  # the numbers an uncompiled run draws
     assert not np.array_equal(masks[0], masks[1])
-    assert "random numbers were drawn" in gradjit.explain(compiled._compiled)
+    assert "random numbers were drawn" in gradjit.explain(compiled)
     drop.eval()  # no draws: the evaluation forward compiles
     np.testing.assert_array_equal(compiled(x).numpy(), x.numpy())
     assert compiled._compiled.program.cache_info()[0] == 1 and compiled._compiled.eager_calls == 2
+
+
+def test_grad_mode_is_part_of_the_cache_key():
+    m = model(torch)
+    compiled = torch.compile(m)
+    x = torch.tensor(X)
+    with torch.no_grad():
+        assert not compiled(x).requires_grad
+    assert compiled(x).requires_grad
+    assert compiled._compiled.program.cache_info()[0] == 2
