@@ -177,6 +177,8 @@ class Transformed:
                 out = self.fn(*args, **kwargs)
             except (ShapeError, NotSupported) as error:
                 raise locate(error) from None
+            if self.mode == "jit" and getattr(self, "taped", None) is None:
+                _check_detached(out, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack
@@ -296,6 +298,19 @@ def _layout(arrays) -> tuple:
     """The lean path's cache key: shapes, dtypes and strides (which, for arrays registered
     as C-contiguous, say that any array matching them is too)."""
     return tuple([(a.shape, a.dtype, a.strides) for a in arrays])
+
+
+def _check_detached(out, name):
+    """A result on the eager tape was computed from a Tensor that requires grad and is not
+    an argument (arguments join the tape through the call's node): its gradient would be
+    silently lost."""
+    leaves = []
+    flatten(out, leaves)
+    if any(L.is_tensor(x) and x._edge is not None for x in leaves):
+        raise TypeError(f"{name}: a result depends on a Tensor that requires grad and is not "
+                        "an argument (read from a closure or a global?), so its gradient "
+                        "would be lost; pass it as an argument, or use gradjit.compile, which "
+                        "finds the parameters a function reaches")
 
 
 def _plain_positional(structure, leaves) -> bool:

@@ -128,6 +128,14 @@ def test_backward_twice_without_retain_graph_is_refused():
         y.backward()
 
 
+def test_a_tensor_that_requires_grad_read_from_a_closure_is_refused():
+    w = torch.tensor(W, requires_grad=True)
+    with pytest.raises(TypeError, match="pass it as an argument"):
+        gradjit.jit(lambda x: x @ w)(torch.tensor(X))
+    with torch.no_grad():  # no gradient to lose
+        gradjit.jit(lambda x: x @ w)(torch.tensor(X))
+
+
 def test_into_refuses_arguments_that_require_grad():
     f = gradjit.jit(lambda w: w * 2)
     with pytest.raises(TypeError, match="carry no gradient"):
