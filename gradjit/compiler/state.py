@@ -49,7 +49,7 @@ def _roots(fn, args, kwargs) -> list:
         if code is not None:
             scope = getattr(f, "__globals__", {})
             found.extend(scope[n] for n in sorted(_names(code)) if n in scope)
-        for x in found:
+        for x in _flat(found):  # into lists, tuples and dicts (a dict of models, say)
             if isinstance(x, (types.FunctionType, types.MethodType)):
                 visit(x)
             else:

@@ -200,3 +200,16 @@ def test_grad_mode_is_part_of_the_cache_key():
         assert not compiled(x).requires_grad
     assert compiled(x).requires_grad
     assert compiled._compiled.program.cache_info()[0] == 2
+
+
+STATS = {"steps": torch.zeros(())}
+
+
+def test_tensors_in_a_global_dict_are_state():
+    def count(x):
+        STATS["steps"] += 1
+        return x * STATS["steps"]
+    compiled = torch.compile(count)
+    x = torch.ones(2)
+    assert [compiled(x).tolist() for _ in range(3)] == [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+    assert STATS["steps"].item() == 3.0 and compiled.program.cache_info()[0] == 1
