@@ -40,7 +40,12 @@ from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402
 from gradjit.tracer.api import COMPILE_OBSERVERS as _COMPILE_OBSERVERS  # noqa: E402
 _COMPILE_OBSERVERS.append(_write_when_asked)  # GRADJIT_DUMP, without the tracer importing dump
+from gradjit.tracer.api import EAGER_GRAPH as _EAGER_GRAPH  # noqa: E402
+from gradjit.autograd.compiled import record as _record_compiled  # noqa: E402
+_EAGER_GRAPH.append(_record_compiled)  # compiled calls on requires_grad Tensors join the tape
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
+from gradjit import compiler  # noqa: E402,F401
+from gradjit.compiler import compile  # noqa: E402,F401

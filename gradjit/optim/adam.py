@@ -42,15 +42,28 @@ class Adam(Optimizer):
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             exp_avg.lerp_(grad, 1 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-            step = state["step"].item()
-            step_size = lr / (1 - beta1 ** step)
-            correction2_sqrt = (1 - beta2 ** step) ** 0.5
+            step_size, correction2_sqrt = _corrections(state["step"], lr, beta1, beta2)
             if group["amsgrad"]:
                 state["max_exp_avg_sq"].copy_(gradjit.maximum(state["max_exp_avg_sq"],
                                                               exp_avg_sq))
                 exp_avg_sq = state["max_exp_avg_sq"]
             denom = (exp_avg_sq.sqrt() / correction2_sqrt).add_(group["eps"])
-            p.addcdiv_(exp_avg, denom, value=-step_size)
+            if gradjit.is_tensor(step_size):  # compiled: the step counter stays a tensor
+                p.add_(exp_avg / denom * -step_size.to(p.dtype))
+            else:
+                p.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+def _corrections(step, lr, beta1, beta2):
+    """(step size, sqrt of the second moment's bias correction). Eagerly from the counter's
+    value, as PyTorch computes them in Python floats; while gradjit.compile traces the step,
+    as float64 tensors (as PyTorch does when compiling), so the one program serves every step
+    instead of holding only for the counter's value at trace time."""
+    if not gradjit.compiler.is_compiling():
+        step = step.item()
+        return lr / (1 - beta1 ** step), (1 - beta2 ** step) ** 0.5
+    step = step.to(gradjit.float64)
+    return lr / (1 - beta1 ** step), (1 - beta2 ** step).sqrt()
 
 
 class AdamW(Adam):

@@ -66,12 +66,12 @@ class TensorBase:
             result._device = device
         if isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
-            # Only floating results carry gradients (PyTorch: integer outputs never do).
-            if prim.differentiable and out.dtype.kind == "f" and is_grad_enabled():
-                edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
-                if any(e is not None for e in edges):
-                    result._edge = graph.record(prim, params, _lifted(args, inner), edges,
-                                                result)
+        # Only floating results carry gradients (PyTorch: integer outputs never do). Traced
+        # values are taped too: gradjit.compile traces a step that calls backward().
+        if prim.differentiable and is_grad_enabled() and out.dtype.kind == "f":
+            edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
+            if any(e is not None for e in edges):
+                result._edge = graph.record(prim, params, _lifted(args, inner), edges, result)
         return result
 
     def _problem(self):
@@ -152,16 +152,16 @@ class TensorBase:
         if tracked:
             for rec in records:
                 rec.protect(self._counter)
-        if write and isinstance(self._value, np.ndarray):
-            if not isinstance(new._value, np.ndarray):
-                raise RuntimeError(
-                    "an in-place operation inside gradjit.grad/jit writes a traced value into a "
-                    "tensor holding data from outside the trace (a module buffer such as "
-                    "BatchNorm's running statistics, or a tensor made by a factory): the "
-                    "compiled program cannot update it. Compute it out of place (y = x + 1, "
-                    "torch.where, torch.cat), or use model.eval() / "
-                    "track_running_stats=False for the compiled call.")
+        if write and isinstance(self._value, np.ndarray) and isinstance(new._value, np.ndarray):
             np.copyto(self._value, new._value)
+        elif write and isinstance(self._value, np.ndarray) and not _compiling():
+            raise RuntimeError(
+                "an in-place operation inside gradjit.grad/jit writes a traced value into a "
+                "tensor holding data from outside the trace (a module buffer such as "
+                "BatchNorm's running statistics, or a tensor made by a factory): the "
+                "compiled program cannot update it. Compute it out of place (y = x + 1, "
+                "torch.where, torch.cat), use model.eval() / track_running_stats=False for "
+                "the compiled call, or gradjit.compile, which updates the state it reaches.")
         else:
             self._value = new._value
         self._counter.value += 1
@@ -480,3 +480,10 @@ def _check_dim(dim, rank):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-bound}, "
                          f"{bound - 1}], but got {dim})")
     return dim % bound
+
+
+def _compiling() -> bool:
+    """Whether gradjit.compile is tracing: it writes the state it reaches back after the call,
+    so a traced value may replace a concrete one (imported late: compile sits above Tensors)."""
+    from gradjit.compiler import is_compiling
+    return is_compiling()

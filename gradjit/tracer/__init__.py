@@ -63,6 +63,9 @@ def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=Fal
 def explain(fn) -> Explanation:
     """The cached traces of a transformed function, with their guards, the arrays they
     captured from outside their arguments (shapes, dtypes) and the source lines of each."""
+    explainer = getattr(type(fn), "__gradjit_explain__", None)
+    if explainer is not None:  # gradjit.compile's functions
+        return explainer(fn)
     if not isinstance(fn, Transformed):
         raise TypeError(f"explain() takes a function made by grad/value_and_grad/jit, not "
                         f"{type(fn).__name__}")

@@ -31,6 +31,12 @@ from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
 # tool's GRADJIT_DUMP writer here, so the compile path imports none of the tools that inspect it.
 COMPILE_OBSERVERS: list = []
 
+# Called as record(transformed, structure, leaves) for a call on Tensors that require grad;
+# it returns the call's result joined to the eager autograd graph, or NotImplemented to run
+# the call as usual (grad disabled). The autograd package sets it (the tracer imports no
+# Tensor code).
+EAGER_GRAPH: list = []
+
 
 class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
@@ -116,6 +122,18 @@ class Transformed:
                 raise TypeError(f"{self.cache.name}: into() runs compiled code, so it cannot "
                                 "be called while another function is being traced")
             return self._inline(structure, leaves)
+        if EAGER_GRAPH and any(map(L.requires_grad, leaves)):
+            if buffers is not None:
+                raise TypeError(f"{self.cache.name}: into() writes numpy buffers, which carry "
+                                "no gradient, and an argument requires grad; call it without "
+                                "into() or on detached tensors")
+            result = EAGER_GRAPH[0](self, structure, leaves)
+            if result is not NotImplemented:
+                return result
+        return self.run_leaves(structure, leaves, buffers)
+
+    def run_leaves(self, structure, leaves, buffers=None):
+        """The call on flattened arguments, outside any trace, with no autograd recording."""
         key = (structure, tuple(map(L.signature, leaves)))
         arrays = [L.to_array(x) for x in leaves]
         found, outs = self._lookup(key, arrays, buffers)
@@ -125,9 +143,8 @@ class Transformed:
                 if found is None:
                     found = self._compile(structure, leaves)
                     self.cache.add(key, found, outs)
-                    if not kwargs and all(type(a) is np.ndarray and a.flags.c_contiguous
-                                          for a in args):
-                        self.cache.fast[_layout(args)] = self.cache.by_key[key]
+                    if _plain_positional(structure, leaves):
+                        self.cache.fast[_layout(leaves)] = self.cache.by_key[key]
                     outs = _run_traced(found, arrays, buffers)
                 else:
                     self.cache.hit(found)
@@ -159,6 +176,8 @@ class Transformed:
                 out = self.fn(*args, **kwargs)
             except (ShapeError, NotSupported) as error:
                 raise locate(error) from None
+            if self.mode == "jit" and getattr(self, "taped", None) is None:
+                _check_detached(out, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack
@@ -282,6 +301,26 @@ def _layout(arrays) -> tuple:
     """The lean path's cache key: shapes, dtypes and strides (which, for arrays registered
     as C-contiguous, say that any array matching them is too)."""
     return tuple([(a.shape, a.dtype, a.strides) for a in arrays])
+
+
+def _check_detached(out, name):
+    """A result on the eager tape was computed from a Tensor that requires grad and is not
+    an argument (arguments join the tape through the call's node): its gradient would be
+    silently lost."""
+    leaves = []
+    flatten(out, leaves)
+    if any(L.is_tensor(x) and x._edge is not None for x in leaves):
+        raise TypeError(f"{name}: a result depends on a Tensor that requires grad and is not "
+                        "an argument (read from a closure or a global?), so its gradient "
+                        "would be lost; pass it as an argument, or use gradjit.compile, which "
+                        "finds the parameters a function reaches")
+
+
+def _plain_positional(structure, leaves) -> bool:
+    """Whether the call was f(*arrays): C-contiguous arrays, no keywords, nothing nested."""
+    return structure[1][1] == (dict, (), ()) and \
+        structure[1][0] == (tuple, (LEAF,) * len(leaves)) and \
+        all(type(a) is np.ndarray and a.flags.c_contiguous for a in leaves)
 
 
 def _run(program, arrays, buffers):

@@ -56,6 +56,11 @@ def is_traced(x) -> bool:
     return isinstance(x, Traced) or (is_tensor(x) and isinstance(x._value, Traced))
 
 
+def requires_grad(x) -> bool:
+    """An eager Tensor on the autograd tape (a traced one's gradient is the trace's)."""
+    return is_tensor(x) and x._edge is not None and not isinstance(x._value, Traced)
+
+
 def unwrap(x):
     """A Tensor's inner value; anything else as it is."""
     return x._value if is_tensor(x) else x

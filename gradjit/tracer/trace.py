@@ -121,6 +121,9 @@ class Trace:
         self._captured_ids: dict[int, np.ndarray] = {}
         self.site: str | None = None  # the site ops get while an inlined function replays
         self.active = False
+        # Called with each new GuardInfo before it is kept; it may raise to stop tracing
+        # (gradjit.compile stops at a value read into Python, before the code using it runs).
+        self.on_guard = None
 
     def __enter__(self):
         self.active = True
@@ -216,7 +219,10 @@ class Trace:
         site = self.site_now()
         self.builder.emit(S.guard, [self.own(pred).ir], {"expected": expected, "site": site},
                           site)
-        self.guards.append(GuardInfo(site, what))
+        info = GuardInfo(site, what)
+        if self.on_guard is not None:
+            self.on_guard(info)
+        self.guards.append(info)
 
 
 class Traced(ArrayMethods):

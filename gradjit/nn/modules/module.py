@@ -63,6 +63,18 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args, **kwargs):
+        compiled = self.__dict__.get("_compiled_call")
+        if compiled is not None:
+            return compiled(*args, **kwargs)
+        return self._call_impl(*args, **kwargs)
+
+    def compile(self, *args, **kwargs):
+        """Compile this module's calls in place with gradjit.compile's options (its parameters
+        and state stay this module's)."""
+        object.__setattr__(self, "_compiled_call", gradjit.compile(self._call_impl, *args,
+                                                                   **kwargs))
+
+    def _call_impl(self, *args, **kwargs):
         for hook in list(self._forward_pre_hooks.values()):
             result = hook(self, args)
             if result is not None:

@@ -1,0 +1,187 @@
+"""gradjit.compile: a function written in eager PyTorch style (a model's forward, or a whole
+training step with backward() and optimizer.step()) traced into one program by jit's tracer,
+cache and backends, with the Modules', gradients' and optimizers' state threaded through it
+as inputs and outputs and written back in place after each call."""
+from __future__ import annotations
+
+import functools
+import threading
+
+import numpy as np
+
+from gradjit.compiler.state import State
+from gradjit.ops.numpy_api import NotSupported
+from gradjit.tensor import random
+from gradjit.tracer.api import Transformed
+from gradjit.tracer.array_methods import TracerArrayConversionError
+from gradjit.tracer.cache import Explanation
+from gradjit.tracer.pytree import flatten
+from gradjit.tracer import leaves as L
+from gradjit.tracer.trace import TraceError, current_trace, source_line
+
+# torch.compile's backends that mean "compile" here; "eager" runs the function as it is.
+_COMPILING = {None, "inductor", "aot_eager", "cpu", "cuda", "cuda-emulator", "interpreter"}
+_GRADJIT = {"cpu", "cuda", "cuda-emulator", "interpreter"}
+
+
+class GraphBreak(RuntimeError):
+    """The traced call left what one program can express (with fullgraph=True, raised)."""
+
+
+class _Flag(threading.local):
+    depth = 0
+
+
+_flag = _Flag()
+
+
+def is_compiling() -> bool:
+    """Whether the code running is being traced by gradjit.compile (torch.compiler's)."""
+    return _flag.depth > 0
+
+
+class Compiled:
+    """What gradjit.compile returns for a function: call it as the function."""
+
+    def __init__(self, fn, fullgraph=False, backend=None, disable=False):
+        functools.update_wrapper(self, fn)
+        self.fn, self.fullgraph, self.disable = fn, fullgraph, disable
+        self.eager_calls, self.notes, self._eager_keys = 0, [], set()
+        name = getattr(fn, "__qualname__", type(fn).__name__)
+
+        def step(values, grads, states, static, args, kwargs):
+            return self._traced(values, grads, states, args, kwargs)
+        step.__qualname__ = name
+        self.program = Transformed(step, "jit", backend=backend if backend in _GRADJIT else None)
+        self.program.taped = lambda result: result[0]  # the effects join no autograd graph
+        self._state = None
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return f"<gradjit.compile of {self.program.cache.name}>"
+
+    def __call__(self, *args, **kwargs):
+        if self.disable or current_trace() is not None:  # inside another trace: inline
+            return self.fn(*args, **kwargs)
+        state = State(self.fn, args, kwargs)
+        values, grads, states, static = state.inputs()
+        leaves = []
+        key = flatten((args, kwargs), leaves)
+        key = (key, tuple(map(L.signature, leaves)), static.value)
+        if key in self._eager_keys:
+            self.eager_calls += 1
+            return self.fn(*args, **kwargs)
+        self._state = state
+        try:
+            out, *effects = self.program(values, grads, states, static, args, kwargs)
+        except (GraphBreak, TraceError, NotSupported, TracerArrayConversionError,
+                NotImplementedError) as error:
+            reason = str(error).splitlines()[0]
+            if self.fullgraph:
+                raise GraphBreak(f"{self.program.cache.name} cannot be compiled as one program "
+                                 f"(fullgraph=True): {reason}") from None
+            self.notes.append(f"ran eagerly: {reason}")
+            self._eager_keys.add(key)
+            self.eager_calls += 1
+            return self.fn(*args, **kwargs)
+        finally:
+            self._state = None
+        state.write_back(*effects)
+        return out
+
+    def _traced(self, values, grads, states, args, kwargs):
+        # Traced again at backward time (the call's pullback, see autograd/compiled.py) the
+        # state is found afresh: the same tensors, in the same order.
+        state = self._state or State(self.fn, args, kwargs)
+        kept = state.swap(values, grads, states)
+        _flag.depth += 1
+        current_trace().on_guard = _refuse_values
+        seed = _generator_state()
+        try:
+            out = self.fn(*args, **kwargs)
+            if not _same_generator_state(seed, _generator_state()):
+                raise GraphBreak("random numbers were drawn (dropout, rand, randn, ...): a "
+                                 "trace would replay the same numbers on every call")
+            return (out, *state.results())
+        finally:
+            _flag.depth -= 1
+            state.restore(kept)
+            _set_generator_state(seed)  # the eager run draws what an uncompiled one would
+
+    def explain(self) -> Explanation:
+        """The compiled traces, and each signature that ran eagerly with the reason."""
+        lines = [f"{self.program.cache.name}: {self.eager_calls} call(s) ran eagerly"]
+        lines += [f"  {note}" for note in self.notes]
+        return Explanation("\n".join(lines) + "\n" + self.program.explain())
+
+    __gradjit_explain__ = explain
+
+
+def _refuse_values(guard):
+    """A value read into Python (item(), float(), int()) is a guard the next call would fail:
+    a trace would hold only for that value, so the call runs eagerly instead."""
+    if guard.what.startswith("item()"):
+        raise GraphBreak(f"a tensor's value is read into Python (item(), float(), int()) "
+                         f"at {guard.site}: {source_line(guard.site)}")
+
+
+def _generator_state():
+    generator = random.default_generator
+    return generator._bits.state, generator._cached_normal
+
+
+def _same_generator_state(a, b) -> bool:
+    (bits_a, normal_a), (bits_b, normal_b) = a, b
+    return normal_a == normal_b and bits_a["state"]["pos"] == bits_b["state"]["pos"] and \
+        np.array_equal(bits_a["state"]["key"], bits_b["state"]["key"])
+
+
+def _set_generator_state(state):
+    generator = random.default_generator
+    generator._bits.state, generator._cached_normal = state
+
+
+def _compiled_module_class():
+    from gradjit.nn import Module
+
+    class OptimizedModule(Module):
+        """A Module whose calls run its original module's call compiled; parameters, buffers
+        and state_dict are the original's (under `_orig_mod.`, as PyTorch names them)."""
+
+        def __init__(self, mod, compiled):
+            super().__init__()
+            self._orig_mod = mod
+            object.__setattr__(self, "_compiled", compiled)
+
+        def forward(self, *args, **kwargs):
+            return self._compiled(*args, **kwargs)
+
+        def __gradjit_explain__(self):
+            return self._compiled.explain()
+
+    return OptimizedModule
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False):
+    """torch.compile: `model` (a function or a Module) traced into one compiled program per
+    input signature. A call that cannot be traced runs eagerly (gradjit.explain says why), or
+    raises GraphBreak with fullgraph=True. `backend`: 'inductor' (the default) or one of
+    gradjit's ('cpu', 'cuda', 'cuda-emulator', 'interpreter') compiles; 'eager' does not.
+    `dynamic`, `mode` and `options` are accepted for compatibility: gradjit specializes on
+    shapes and has one optimization mode."""
+    if backend not in _COMPILING and backend != "eager":
+        raise ValueError(f"gradjit.compile: unknown backend {backend!r}; use 'inductor', "
+                         f"'eager' or one of {', '.join(sorted(_GRADJIT))}")
+    if model is None:
+        return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                                 mode=mode, options=options, disable=disable)
+    if not callable(model):
+        raise TypeError(f"gradjit.compile takes a function or a Module, not "
+                        f"{type(model).__name__}")
+    disable = disable or backend == "eager"
+    if hasattr(model, "_modules") and callable(getattr(model, "named_parameters", None)):
+        return _compiled_module_class()(model, Compiled(model, fullgraph, backend, disable))
+    return Compiled(model, fullgraph, backend, disable)
