@@ -100,8 +100,12 @@ class Compiled:
         current_trace().on_guard = _refuse_values
         seed = _generator_state()
         try:
-            out = self.fn(*args, **kwargs)
-            if not _same_generator_state(seed, _generator_state()):
+            try:
+                out = self.fn(*args, **kwargs)
+                drew = not _same_generator_state(seed, _generator_state())
+            except random.TracedRandomDraw:  # a draw from a traced tensor (bernoulli_, ...)
+                drew = True
+            if drew:
                 raise GraphBreak("random numbers were drawn (dropout, rand, randn, ...): a "
                                  "trace would replay the same numbers on every call")
             return (out, *state.results())

@@ -179,11 +179,16 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
     return _leaf((noise * s.astype(kind) + m.astype(kind)).astype(kind), None, requires_grad)
 
 
+class TracedRandomDraw(RuntimeError):
+    """Random values were to be drawn from a traced tensor (gradjit.compile runs such a call
+    eagerly instead)."""
+
+
 def _eager(t, name):
     """Random values drawn while tracing would be drawn once and replayed by every call of
     the compiled program, so a draw from a traced tensor is refused."""
     if not isinstance(t._value, np.ndarray):
-        raise RuntimeError(f"{name}: random values cannot be drawn inside gradjit.grad/jit: "
+        raise TracedRandomDraw(f"{name}: random values cannot be drawn inside gradjit.grad/jit: "
                            "the trace would keep one draw for every call. Draw them outside "
                            "and pass them in (e.g. a dropout mask), or use eval mode "
                            "(dropout, rrelu) inside the compiled function.")

@@ -20,12 +20,14 @@ def test_batchnorm_training_with_running_stats_refuses_to_trace():
 
 
 def test_batchnorm_without_updates_compiles_like_eager():
+    """The affine parameters are frozen: jit refuses parameters that require grad and are not
+    arguments, since their gradient would be lost."""
     x = gradjit.tensor(randn(6, 3) * 2 + 1)
-    eager_bn = nn.BatchNorm1d(3)
+    eager_bn = nn.BatchNorm1d(3).requires_grad_(False)
     eager_bn(x)  # move the running statistics, then use them in eval mode
     eager_bn.eval()
     close(gradjit.jit(eager_bn)(x), eager_bn(x))
-    free = nn.BatchNorm1d(3, track_running_stats=False)
+    free = nn.BatchNorm1d(3, track_running_stats=False).requires_grad_(False)
     close(gradjit.jit(free)(x), free(x))
     grads = gradjit.grad(lambda t: (free(t) ** 3).sum())(x)
     xs = x.clone().requires_grad_()
