@@ -249,42 +249,67 @@ pad = _prim("pad", "structural", _pad_rule, _pad_eval, _pad_vjp,
 
 # ---- integer-array indexing ----
 
-def _gather_rule(x, idx, *, axis):
-    require(0 <= axis < x.rank, f"axis {axis} out of range for rank {x.rank}")
-    require(idx.dtype.is_int, f"indices must be integers, not {idx.dtype}")
-    return TensorType(x.shape[:axis] + idx.shape + x.shape[axis + 1:], x.dtype)
+def _gather_rule(x, *indices, axis):
+    """x[:, .., :, i0, .., ik-1, :, ..]: k index arrays of one shape (broadcast explicitly)
+    on the adjacent axes axis..axis+k-1, whose places their shape takes (numpy's rule for
+    adjacent index arrays)."""
+    k = len(indices)
+    require(k >= 1, "needs at least one index array")
+    require(0 <= axis and axis + k <= x.rank, f"axis {axis} out of range for rank {x.rank}"
+            + (f" with {k} index arrays" if k > 1 else ""))
+    for idx in indices:
+        require(idx.dtype.is_int, f"indices must be integers, not {idx.dtype}")
+    require(all(i.shape == indices[0].shape for i in indices),
+            "index arrays need one shape: " + ", ".join(str(i.shape) for i in indices))
+    return TensorType(x.shape[:axis] + indices[0].shape + x.shape[axis + k:], x.dtype)
 
 
-def _gather_eval(x, idx, *, axis):
-    return np.take(x, idx, axis=axis)  # raises IndexError on an index out of range
+def _selector(indices, axis):
+    return (slice(None),) * axis + tuple(indices)
 
 
-gather = _prim("gather", "structural", _gather_rule, _gather_eval,
-               lambda g, y, x, idx, *, axis: (scatter_add(zeros_like(x), idx, g, axis=axis), None),
-               params=("axis",))
+def _gather_eval(x, *indices, axis):
+    if len(indices) == 1:
+        return np.take(x, indices[0], axis=axis)  # raises IndexError on an index out of range
+    return x[_selector(indices, axis)]
 
 
-def _scatter_add_rule(x, idx, updates, *, axis):
-    expected = _gather_rule(x, idx, axis=axis)
+def _gather_vjp(g, y, x, *indices, axis):
+    return (scatter_add(zeros_like(x), *indices, g, axis=axis),) + (None,) * len(indices)
+
+
+gather = _prim("gather", "structural", _gather_rule, _gather_eval, _gather_vjp,
+               params=("axis",), variadic=True)
+
+
+def _scatter_add_rule(x, *operands, axis):
+    require(len(operands) >= 2, "needs index arrays and the updates")
+    *indices, updates = operands
+    expected = _gather_rule(x, *indices, axis=axis)
     require(updates.shape == expected.shape and updates.dtype == x.dtype,
-            f"updates must be {expected} for indices {idx} along axis {axis}, not {updates}")
+            f"updates must be {expected} for indices {', '.join(map(str, indices))} along axis "
+            f"{axis}, not {updates}")
     return x
 
 
-def _scatter_add_eval(x, idx, updates, *, axis):
+def _scatter_add_eval(x, *operands, axis):
+    *indices, updates = operands
     out = x.copy()
-    n = x.shape[axis]
-    if idx.size and (idx.min() < -n or idx.max() >= n):
-        raise IndexError(f"index out of range for an axis of size {n}")
-    moved = np.moveaxis(out, axis, 0)
-    upd = np.moveaxis(updates.reshape(x.shape[:axis] + (idx.size,) + x.shape[axis + 1:]), axis, 0)
-    np.add.at(moved, idx.reshape(-1), upd)
+    for i, idx in enumerate(indices):
+        n = x.shape[axis + i]
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise IndexError(f"index out of range for an axis of size {n}")
+    np.add.at(out, _selector(indices, axis), updates)
     return out
 
 
+def _scatter_add_vjp(g, y, x, *operands, axis):
+    *indices, _ = operands
+    return (g,) + (None,) * len(indices) + (gather(g, *indices, axis=axis),)
+
+
 scatter_add = _prim("scatter_add", "structural", _scatter_add_rule, _scatter_add_eval,
-                    lambda g, y, x, idx, upd, *, axis: (g, None, gather(g, idx, axis=axis)),
-                    params=("axis",))
+                    _scatter_add_vjp, params=("axis",), variadic=True)
 
 
 # ---- concatenation ----
