@@ -333,10 +333,13 @@ def _pad(f: Fuser, op, x):
 
 def _checked_index(f: Fuser, idx: Node, bound: int) -> Node:
     """The index operand, materialized and checked before any kernel reads through it: an
-    argument's or a constant's at the program's start, where the check splits no loops."""
+    argument's or a constant's at the program's start, where the check splits no loops
+    (unless a guard or a failure comes first: a trace's path is decided before its index
+    checks apply)."""
     idx = f.materialize(idx)
     check = CheckIndex(f.operand(idx), bound)
-    if f.buffers[idx.attrs[0]].kind in ("param", "const"):
+    if f.buffers[idx.attrs[0]].kind in ("param", "const") and not any(
+            isinstance(s, (Guard, Fail)) for s in f.steps):
         if str(check) not in map(str, f.prologue):
             f.prologue.append(check)
     else:

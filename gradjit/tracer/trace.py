@@ -145,7 +145,7 @@ class Trace:
                 a = a._value  # a Tensor around a traced value, next to a bare traced value
             if isinstance(a, Traced):
                 a = self.own(a)
-                concrete.append(a.value)
+                concrete.append(a)  # its value, when one is asked for
                 operands.append(a.ir)
                 flavor = flavor or a.__gradjit_flavor__
                 weak, const = weak and a.__gradjit_weak__, const and a.const
@@ -158,13 +158,17 @@ class Trace:
                 weak = False
         site = self.site_now()
         try:
-            value = evaluate(prim, concrete, params)
             out = self.builder.emit(prim, operands, params, site)
         except ShapeError as error:
             raise ShapeError(f"{error}\n  at {site}: {source_line(site)}") from None
-        if out is None:
+        if out is None:  # an effect (a guard) checks its operand now
+            evaluate(prim, [_concrete(c) for c in concrete], params)
             return None
-        return Traced(self, out, value, flavor or "numpy", weak, const)
+        # The numpy value is computed only if Python asks for it (a bool, a number, a
+        # constant index): most traces never need the values of full-size intermediates.
+        traced = Traced(self, out, None, flavor or "numpy", weak, const)
+        traced._thunk = (prim, concrete, params)
+        return traced
 
     def own(self, x: Traced) -> Traced:
         """`x` as a value of this trace: an outer trace's value is captured as a parameter."""
@@ -206,6 +210,29 @@ class Trace:
         self.guards.append(GuardInfo(site, what))
 
 
+def _concrete(x):
+    return x.value if isinstance(x, Traced) else x
+
+
+def _force(root: Traced) -> None:
+    """Evaluate `root` and the unevaluated values it depends on, operands first (with a
+    stack: a chain of thousands of ops must not hit the recursion limit)."""
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        if node._thunk is None:
+            stack.pop()
+            continue
+        prim, args, params = node._thunk
+        pending = [a for a in args if isinstance(a, Traced) and a._thunk is not None]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        node._value = evaluate(prim, [_concrete(a) for a in args], params)
+        node._thunk = None  # drops the operands: intermediates nobody holds are freed
+
+
 class Traced(ArrayMethods):
     """A traced array: its IR value in a trace and its concrete numpy value.
 
@@ -216,11 +243,24 @@ class Traced(ArrayMethods):
 
     __gradjit_priority__ = 20
     # `owner`, not `trace`: x.trace() is numpy's trace method of the array
-    __slots__ = ("owner", "ir", "value", "__gradjit_flavor__", "__gradjit_weak__", "const")
+    __slots__ = ("owner", "ir", "_value", "_thunk", "__gradjit_flavor__", "__gradjit_weak__",
+                 "const")
 
     def __init__(self, trace, ir, value, flavor, weak, const):
-        self.owner, self.ir, self.value = trace, ir, value
+        self.owner, self.ir, self._value, self._thunk = trace, ir, value, None
         self.__gradjit_flavor__, self.__gradjit_weak__, self.const = flavor, weak, const
+
+    @property
+    def value(self) -> np.ndarray:
+        """The concrete numpy value, computed (with the values it needs) when first asked."""
+        if self._thunk is not None:
+            _force(self)
+        return self._value
+
+    def _become(self, updated):
+        """Rebind this value to `updated` (numpy's in-place methods), its value still lazy."""
+        self.owner, self.ir, self.const = updated.owner, updated.ir, updated.const
+        self._value, self._thunk = updated._value, updated._thunk
 
     @property
     def ir_type(self) -> TensorType:
