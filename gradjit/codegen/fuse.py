@@ -336,6 +336,13 @@ def _checked_index(f: Fuser, idx: Node, bound: int) -> Node:
     argument's or a constant's at the program's start, where the check splits no loops
     (unless a guard or a failure comes first: a trace's path is decided before its index
     checks apply)."""
+    if idx.kind == "index":  # a ramp: its range is known now
+        view = idx.attrs
+        spans = [(n - 1) * stride for n, stride in zip(view.shape, view.strides) if n]
+        low, high = view.offset + sum(min(0, s) for s in spans), view.offset + sum(
+            max(0, s) for s in spans)
+        if -bound <= low and high < bound:
+            return idx
     idx = f.materialize(idx)
     check = CheckIndex(f.operand(idx), bound)
     if f.buffers[idx.attrs[0]].kind in ("param", "const") and not any(
@@ -348,12 +355,15 @@ def _checked_index(f: Fuser, idx: Node, bound: int) -> Node:
 
 
 def _spread_index(f: Fuser, idx: Node, axis: int, shape) -> Node:
-    """The index array seen over the result's index space (its axes sit at `axis`)."""
-    buffer, view = idx.attrs
+    """The index array (loaded, or a ramp) seen over the result's index space (its axes sit
+    at `axis`)."""
+    view = idx.attrs if idx.kind == "index" else idx.attrs[1]
     k = len(view.shape)
     spread = View(tuple(shape), (0,) * axis + view.strides + (0,) * (len(shape) - axis - k),
                   view.offset)
-    return f.node("load", (), (buffer, spread), tuple(shape), idx.dtype)
+    if idx.kind == "index":
+        return f.node("index", (), spread, tuple(shape), idx.dtype)
+    return f.node("load", (), (idx.attrs[0], spread), tuple(shape), idx.dtype)
 
 
 def _element_index(f: Fuser, indices, axis, view: View, shape):

@@ -198,6 +198,9 @@ class Trace:
         flat = array.reshape(-1)
         if flat.size != 1 and (flat.size == 0 or uniform(flat)):
             return self.builder.full(flat[0].item() if flat.size else 0, type_of(array))
+        if array.ndim == 1 and array.dtype.kind == "i" and _is_ramp(array):  # np.arange(n)
+            return self.builder.emit(S.iota, (), {"shape": array.shape, "axis": 0,
+                                                  "dtype": type_of(array).dtype.name})
         return self.builder.constant(array)
 
     def guard(self, pred: Traced, expected: bool, what: str):
@@ -208,6 +211,10 @@ class Trace:
         self.builder.emit(S.guard, [self.own(pred).ir], {"expected": expected, "site": site},
                           site)
         self.guards.append(GuardInfo(site, what))
+
+
+def _is_ramp(array: np.ndarray) -> bool:
+    return array[0] == 0 and bool(np.all(np.diff(array) == 1))
 
 
 def _concrete(x):

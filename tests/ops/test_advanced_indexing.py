@@ -101,3 +101,16 @@ def test_tensors_index_with_index_tensors_like_pytorch(name):
     (got.sin().sum()).backward()
     want.sin().sum().backward()
     np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-12)
+
+
+def test_a_ramp_index_is_an_iota_that_needs_no_check():
+    """np.arange(B) is traced as an iota: no constant of B elements, no run-time check (its
+    range is known), only the labels are checked."""
+    from gradjit.codegen import compile_function
+    from gradjit.runtime.steps import CheckIndex
+    fn = gradjit.lower(gradjit.grad(_tutorial_loss), np.zeros((64, 10), np.float32),
+                       np.zeros(64, np.int64)).optimized
+    assert "iota" in str(fn) and "constant" not in str(fn)
+    checks = [s for s in compile_function(fn, cache_dir=False).steps
+              if isinstance(s, CheckIndex)]
+    assert [c.bound for c in checks] == [10]
