@@ -1,6 +1,6 @@
 """numpy/PyTorch indexing on array-likes: basic indexing becomes slice + reshape; integer and
 boolean arrays known when indexing (constants) become one gather over the flattened array;
-an index array computed at run time becomes a gather along its axis."""
+index arrays computed at run time become one gather on the axes they index."""
 from __future__ import annotations
 
 import numpy as np

@@ -145,7 +145,7 @@ class Trace:
                 a = a._value  # a Tensor around a traced value, next to a bare traced value
             if isinstance(a, Traced):
                 a = self.own(a)
-                concrete.append(a)  # its value, when one is asked for
+                concrete.append(a._cell)  # its value, when one is asked for
                 operands.append(a.ir)
                 flavor = flavor or a.__gradjit_flavor__
                 weak, const = weak and a.__gradjit_weak__, const and a.const
@@ -167,7 +167,7 @@ class Trace:
         # The numpy value is computed only if Python asks for it (a bool, a number, a
         # constant index): most traces never need the values of full-size intermediates.
         traced = Traced(self, out, None, flavor or "numpy", weak, const)
-        traced._thunk = (prim, concrete, params)
+        traced._cell.thunk = (prim, concrete, params)
         return traced
 
     def own(self, x: Traced) -> Traced:
@@ -217,27 +217,40 @@ def _is_ramp(array: np.ndarray) -> bool:
     return array[0] == 0 and bool(np.all(np.diff(array) == 1))
 
 
+class _Lazy:
+    """A traced value's numpy value, or how to compute it: (primitive, operands, params),
+    the operands being numbers, arrays or other _Lazy cells. A traced value rebound by an
+    in-place method takes a new cell, so values computed from it before keep the old one."""
+
+    __slots__ = ("value", "thunk")
+
+    def __init__(self, value, thunk=None):
+        self.value, self.thunk = value, thunk
+
+
 def _concrete(x):
-    return x.value if isinstance(x, Traced) else x
+    return _force(x) if isinstance(x, _Lazy) else x.value if isinstance(x, Traced) else x
 
 
-def _force(root: Traced) -> None:
+def _force(root: _Lazy) -> np.ndarray:
     """Evaluate `root` and the unevaluated values it depends on, operands first (with a
     stack: a chain of thousands of ops must not hit the recursion limit)."""
     stack = [root]
     while stack:
-        node = stack[-1]
-        if node._thunk is None:
+        cell = stack[-1]
+        if cell.thunk is None:
             stack.pop()
             continue
-        prim, args, params = node._thunk
-        pending = [a for a in args if isinstance(a, Traced) and a._thunk is not None]
+        prim, args, params = cell.thunk
+        pending = [a for a in args if isinstance(a, _Lazy) and a.thunk is not None]
         if pending:
             stack.extend(pending)
             continue
         stack.pop()
-        node._value = evaluate(prim, [_concrete(a) for a in args], params)
-        node._thunk = None  # drops the operands: intermediates nobody holds are freed
+        cell.value = evaluate(prim, [a.value if isinstance(a, _Lazy) else a for a in args],
+                              params)
+        cell.thunk = None  # drops the operands: intermediates nobody holds are freed
+    return root.value
 
 
 class Traced(ArrayMethods):
@@ -250,24 +263,21 @@ class Traced(ArrayMethods):
 
     __gradjit_priority__ = 20
     # `owner`, not `trace`: x.trace() is numpy's trace method of the array
-    __slots__ = ("owner", "ir", "_value", "_thunk", "__gradjit_flavor__", "__gradjit_weak__",
-                 "const")
+    __slots__ = ("owner", "ir", "_cell", "__gradjit_flavor__", "__gradjit_weak__", "const")
 
     def __init__(self, trace, ir, value, flavor, weak, const):
-        self.owner, self.ir, self._value, self._thunk = trace, ir, value, None
+        self.owner, self.ir, self._cell = trace, ir, _Lazy(value)
         self.__gradjit_flavor__, self.__gradjit_weak__, self.const = flavor, weak, const
 
     @property
     def value(self) -> np.ndarray:
         """The concrete numpy value, computed (with the values it needs) when first asked."""
-        if self._thunk is not None:
-            _force(self)
-        return self._value
+        return _force(self._cell)
 
     def _become(self, updated):
         """Rebind this value to `updated` (numpy's in-place methods), its value still lazy."""
         self.owner, self.ir, self.const = updated.owner, updated.ir, updated.const
-        self._value, self._thunk = updated._value, updated._thunk
+        self._cell = updated._cell
 
     @property
     def ir_type(self) -> TensorType:

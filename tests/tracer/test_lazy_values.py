@@ -55,3 +55,13 @@ def test_importing_gradjit_imports_neither_llvm_nor_sympy():
     code = ("import sys, gradjit; loaded = [m for m in ('llvmlite', 'sympy') if m in "
             "sys.modules]; assert not loaded, loaded")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_value_computed_before_an_in_place_update_keeps_the_old_operand():
+    def g(x):
+        y = x * 2.0
+        x[0] = 100.0  # rebinds x; y was computed from the x before it
+        return np.sum(y) if float(np.sum(y)) < 50 else np.sum(x)
+    x = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(gradjit.grad(g)(x), [2.0, 2.0, 2.0])
+    np.testing.assert_allclose(gradjit.jit(g)(x), 12.0)
