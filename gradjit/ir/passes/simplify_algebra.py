@@ -90,7 +90,7 @@ def _reshape_like(op, defs, builder):
 def _add(op, defs, builder):
     """x + -0.0 is x; x + scatter_add(zeros, i, u) is scatter_add(x, i, u): a gather's
     gradient added to another is scattered into it instead of into a zero fill, so the sum
-    costs no pass of its own (the sum is reassociated, and a -0.0 + -0.0 term gives 0.0)."""
+    costs no pass of its own (reassociated: where both terms are -0.0 it is now -0.0)."""
     same = _identity(-0.0, (0, 1))(op, defs, builder)
     if same is not None:
         return same
