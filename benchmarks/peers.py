@@ -57,6 +57,8 @@ def _torch_loss(wid, torch):
         "W2": tutorial.f,
         "W3": lambda w1, w2, x, y: ((torch.tanh(x @ w1) @ w2 - y) ** 2).mean(),
         "W4": lambda z, onehot: F.cross_entropy(z, onehot),
+        "W4i": lambda z, labels: (torch.logsumexp(z, 1) - z[torch.arange(z.shape[0]), labels])
+        .mean(),
         "W5": seed,
         "W6": lambda x: (x * x).sum(),
     }[wid]
@@ -129,6 +131,8 @@ def _jax_loss(wid, jnp):
         "W2": tutorial.f,
         "W3": lambda w1, w2, x, y: jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2),
         "W4": lambda z, onehot: -jnp.sum(_jax().nn.log_softmax(z, -1) * onehot) / z.shape[0],
+        "W4i": lambda z, labels: jnp.mean(_jax().nn.logsumexp(z, 1)
+                                          - z[jnp.arange(z.shape[0]), labels]),
         "W5": seed,
         "W6": lambda x: jnp.sum(x * x),
     }[wid]
@@ -192,6 +196,24 @@ def _numba_kernels(numba):
                 out[r, j] = (out[r, j] / total - onehot[r, j]) * k
         return out
 
+    @njit(parallel=True, fastmath=False)
+    def w4i(z, labels, out):
+        n, m = z.shape
+        k = np.float32(1 / n)
+        for r in prange(n):
+            top = z[r, 0]
+            for j in range(m):
+                top = max(top, z[r, j])
+            total = np.float32(0)
+            for j in range(m):
+                e = math.exp(z[r, j] - top)
+                out[r, j] = e
+                total += e
+            for j in range(m):
+                out[r, j] = out[r, j] / total * k
+            out[r, labels[r]] -= k
+        return out
+
     @njit
     def w5(a, out):
         scale = 2.0
@@ -205,7 +227,7 @@ def _numba_kernels(numba):
         for i in range(x.size):
             out[i] = 2 * x[i]
         return out
-    return {"W1": w1, "W2": w2, "W4": w4, "W5": w5, "W6": w6}
+    return {"W1": w1, "W2": w2, "W4": w4, "W4i": w4i, "W5": w5, "W6": w6}
 
 
 def numba_by_hand(w, args):

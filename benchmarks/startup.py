@@ -1,4 +1,4 @@
-"""W7 and W8 in fresh processes: the first call (trace, compile and run) of W1, W3 and W4
+"""W7 and W8 in fresh processes: the first call (trace, compile and run) of every workload
 with a cold and a warm disk cache, and the time to import each library.
 
 `python -m benchmarks.startup first-call W1 gradjit` prints one first call's seconds."""
@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-FIRST_CALL = ("W1", "W3", "W4")
+FIRST_CALL = ("W1", "W2", "W3", "W4", "W4i", "W5", "W6")
 IMPORTS = {"numpy": "numpy", "gradjit": "gradjit", "jax": "jax", "torch": "torch"}
 
 

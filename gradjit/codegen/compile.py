@@ -13,6 +13,7 @@ import llvmlite
 import numpy as np
 
 from gradjit.codegen.fuse import fuse
+from gradjit.codegen.inplace import store_into_results
 from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
 from gradjit.codegen.rows import KernelGroup, group_rows
@@ -61,7 +62,7 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
     if found is not None:
         return found
     start = time.perf_counter()
-    program = group_rows(fuse(fn))
+    program = group_rows(store_into_results(fuse(fn)))
     workspace = plan_workspace(program.buffers, program.steps)
     text = str(program)
     directory = cache.cache_dir(cache_dir)

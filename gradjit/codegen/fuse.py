@@ -19,6 +19,7 @@ from gradjit.codegen.share import share_expensive
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
 from gradjit.ir.primitive import PRIMITIVES
+from gradjit.ir.types import bool_, int64
 from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
                                    Guard, LibraryCall, Matmul, Operand)
 
@@ -60,6 +61,7 @@ class Fuser:
         self.buffers: list[Buffer] = []
         self.constants: list[np.ndarray] = []
         self.steps: list = []
+        self.prologue: list = []  # index checks on arguments and constants, run first
         self.last_writer: dict[int, int] = {}
         self.reads_memo: dict[int, frozenset] = {}
         self.stored: dict[int, Node] = {}  # computed node -> the load of its materialized copy
@@ -188,7 +190,7 @@ class Fuser:
                     self.env[op.out] = node
         results = [self.result_buffer(self.env[r], i) for i, r in enumerate(fn.results)]
         share_expensive(self, self.steps)
-        steps = build_kernels(self.steps, self.new_buffer, fn.name)
+        steps = build_kernels(self.prologue + self.steps, self.new_buffer, fn.name)
         return Program(fn.name, [p.type for p in fn.params], self.buffers, steps, results,
                        self.constants)
 
@@ -330,45 +332,91 @@ def _pad(f: Fuser, op, x):
 
 
 def _checked_index(f: Fuser, idx: Node, bound: int) -> Node:
-    """The index operand, materialized and checked before any kernel reads through it."""
+    """The index operand, materialized and checked before any kernel reads through it: an
+    argument's or a constant's at the program's start, where the check splits no loops
+    (unless a guard or a failure comes first: a trace's path is decided before its index
+    checks apply)."""
+    if idx.kind == "index":  # a ramp: its range is known now
+        view = idx.attrs
+        spans = [(n - 1) * stride for n, stride in zip(view.shape, view.strides) if n]
+        low, high = view.offset + sum(min(0, s) for s in spans), view.offset + sum(
+            max(0, s) for s in spans)
+        if -bound <= low and high < bound:
+            return idx
     idx = f.materialize(idx)
-    f.step(CheckIndex(f.operand(idx), bound), writes=[idx.attrs[0]])
+    check = CheckIndex(f.operand(idx), bound)
+    if f.buffers[idx.attrs[0]].kind in ("param", "const") and not any(
+            isinstance(s, (Guard, Fail)) for s in f.steps):
+        if str(check) not in map(str, f.prologue):
+            f.prologue.append(check)
+    else:
+        f.step(check, writes=[idx.attrs[0]])
     return idx
 
 
 def _spread_index(f: Fuser, idx: Node, axis: int, shape) -> Node:
-    """The index array seen over the result's index space (its axes sit at `axis`)."""
-    buffer, view = idx.attrs
+    """The index array (loaded, or a ramp) seen over the result's index space (its axes sit
+    at `axis`)."""
+    view = idx.attrs if idx.kind == "index" else idx.attrs[1]
     k = len(view.shape)
     spread = View(tuple(shape), (0,) * axis + view.strides + (0,) * (len(shape) - axis - k),
                   view.offset)
-    return f.node("load", (), (buffer, spread), tuple(shape), idx.dtype)
+    if idx.kind == "index":
+        return f.node("index", (), spread, tuple(shape), idx.dtype)
+    return f.node("load", (), (idx.attrs[0], spread), tuple(shape), idx.dtype)
 
 
-def _gather(f: Fuser, op, x, idx):
+def _element_index(f: Fuser, indices, axis, view: View, shape):
+    """Checked index arrays on axes axis, axis+1, .. of `view`, seen over `shape`, as one
+    address: (index node, its stride, the size it wraps by). One array keeps its own stride
+    and wrap; several become the offset sum(wrap(i) * stride) of their axes."""
+    sizes, strides = view.shape[axis:axis + len(indices)], view.strides[axis:]
+    spread = [_spread_index(f, _checked_index(f, i, n), axis, shape)
+              for i, n in zip(indices, sizes)]
+    if len(spread) == 1:
+        return spread[0], strides[0], sizes[0]
+
+    def apply(name, *args, params=()):
+        dt = int64 if name != "lt" else bool_
+        return f.node("apply", args, (name, params), tuple(shape), dt)
+
+    def const(value):
+        return f.node("const", (), value, tuple(shape), int64)
+    total = None
+    for i, n, stride in zip(spread, sizes, strides):
+        if i.dtype != int64:
+            i = apply("cast", i, params=(("dtype", "i64"),))
+        wrapped = apply("where", apply("lt", i, const(0)), apply("add", i, const(n)), i)
+        term = apply("mul", wrapped, const(stride))
+        total = term if total is None else apply("add", total, term)
+    return total, 1, 1  # non-negative: the wrap by 1 never applies
+
+
+def _gather(f: Fuser, op, x, *indices):
     axis, out = op.params["axis"], op.out.type
     x = f.materialize(x)
-    idx = _spread_index(f, _checked_index(f, idx, x.shape[axis]), axis, out.shape)
     buffer, view = x.attrs
-    base = views.select_axis(view, axis, len(op.inputs[1].type.shape))
+    idx, stride, size = _element_index(f, indices, axis, view, out.shape)
+    base = views.select_axes(view, axis, len(indices), len(op.inputs[1].type.shape))
     base = View(out.shape, base.strides, base.offset)
-    return f.node("gather", (idx,), (buffer, base, view.strides[axis], x.shape[axis]),
-                  out.shape, out.dtype)
+    return f.node("gather", (idx,), (buffer, base, stride, size), out.shape, out.dtype)
 
 
-def _scatter_add(f: Fuser, op, x, idx, updates):
+def _scatter_add(f: Fuser, op, x, *operands):
+    *indices, updates = operands
     axis, out = op.params["axis"], op.out.type
     buffer = f.new_buffer(out.dtype, out.size)
     whole = contiguous(out.shape)
     f.pend(Pending("store", out.shape, x, buffer.id, whole))
-    if np.prod(idx.shape):
-        idx = _checked_index(f, idx, out.shape[axis])
     if np.prod(updates.shape):
-        idx = _spread_index(f, idx, axis, updates.shape)
-        base = views.select_axis(whole, axis, len(op.inputs[1].type.shape))
+        idx, stride, size = _element_index(f, indices, axis, whole, updates.shape)
+        base = views.select_axes(whole, axis, len(indices), len(op.inputs[1].type.shape))
         base = View(updates.shape, base.strides, 0)
         f.pend(Pending("scatter_add", updates.shape, updates, buffer.id, base,
-                       (idx, whole.strides[axis], out.shape[axis])))
+                       (idx, stride, size)))
+    elif np.prod(indices[0].shape):
+        for i, n in zip(indices, out.shape[axis:]):
+            _checked_index(f, i, n)
     return f.load(buffer, whole)
 
 

@@ -29,7 +29,7 @@ class KernelGroup:
 def group_rows(program: Program) -> Program:
     """`program` with its runs of row-compatible kernels replaced by KernelGroups."""
     steps, run = [], []
-    for step in program.steps + [None]:
+    for step in _sink_unchunkable(program.steps) + [None]:
         if isinstance(step, Kernel) and run and _joins(run, step):
             run.append(step)
             continue
@@ -39,6 +39,33 @@ def group_rows(program: Program) -> Program:
             steps.append(step)
     return Program(program.name, program.param_types, program.buffers, steps, program.results,
                    program.constants)
+
+
+def _sink_unchunkable(steps: list) -> list:
+    """Each kernel that cannot run chunk by chunk (a sum over its outermost loop, a scatter)
+    moves after the chunkable kernels that follow it and touch nothing it writes (and write
+    nothing it reads), so that they can join the row group it would otherwise cut in two (a
+    loss's sum between a softmax and its gradient)."""
+    out = list(steps)
+    for i in range(len(out) - 1, -1, -1):
+        blocker = out[i]
+        if not isinstance(blocker, Kernel) or _rechunkable(blocker):
+            continue
+        j = i
+        while j + 1 < len(out) and isinstance(out[j + 1], Kernel) and _rechunkable(
+                out[j + 1]) and _independent(blocker, out[j + 1]):
+            out[j], out[j + 1] = out[j + 1], out[j]
+            j += 1
+    return out
+
+
+def _independent(a: Kernel, b: Kernel) -> bool:
+    def reads(k):
+        return {i.attrs.buffer for i in k.body if i.op == "load"}
+
+    def writes(k):
+        return {o.access.buffer for o in k.outputs}
+    return not writes(a) & (reads(b) | writes(b)) and not writes(b) & reads(a)
 
 
 def _close(run: list[Kernel]) -> list:

@@ -59,10 +59,11 @@ def slice_view(view: View, start, stop, step) -> View:
     return View(shape, tuple(s * st for s, st in zip(view.strides, step)), offset)
 
 
-def select_axis(view: View, axis: int, count: int) -> View:
-    """The view with `axis` replaced by `count` new axes of stride 0 (gather's index axes)."""
-    return View(view.shape[:axis] + (1,) * count + view.shape[axis + 1:],
-                view.strides[:axis] + (0,) * count + view.strides[axis + 1:], view.offset)
+def select_axes(view: View, axis: int, taken: int, count: int) -> View:
+    """The view with the `taken` axes from `axis` replaced by `count` new axes of stride 0
+    (gather's index axes)."""
+    return View(view.shape[:axis] + (1,) * count + view.shape[axis + taken:],
+                view.strides[:axis] + (0,) * count + view.strides[axis + taken:], view.offset)
 
 
 def reshape(view: View, shape) -> View | None:

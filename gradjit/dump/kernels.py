@@ -25,7 +25,7 @@ class FusedView:
         self.program = fuser.run()
         self.steps = self.program.steps
         self.step_names = {id(s): _step_name(s, i) for i, s in enumerate(self.steps)}
-        contents = _step_contents(fuser.steps, self.steps, fuser.origins)
+        contents = _step_contents(fuser.prologue + fuser.steps, self.steps, fuser.origins)
         self.places = _places(fn, fuser.env, contents, self.steps, self.step_names)
 
     def describe(self, result_names: list[str], with_source: bool = False) -> str:

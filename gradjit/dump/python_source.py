@@ -220,13 +220,22 @@ def _shape_of_padded(p, t):
             zip(t.shape, p["low"], p["high"], p["interior"])]
 
 
+def _selector(indices, axis) -> str:
+    """numpy's index for index arrays on the adjacent axes from `axis`."""
+    return "(" + "slice(None), " * axis + "".join(f"{i}, " for i in indices) + ")"
+
+
+def _gather(a, p, t):
+    x, *indices = a
+    if len(indices) == 1:
+        return f"np.take({x}, {indices[0]}, axis={p['axis']})"
+    return f"{x}[{_selector(indices, p['axis'])}]"
+
+
 def _scatter_add(a, p, t):
-    x, idx, updates = a
-    axis = p["axis"]
+    x, *indices, updates = a
     return ["{out} = " + f"{x}.copy()",
-            f"np.add.at(np.moveaxis({{out}}, {axis}, 0), np.reshape({idx}, -1), "
-            f"np.moveaxis(np.reshape({updates}, {{out}}.shape[:{axis}] + (-1,) + "
-            f"{{out}}.shape[{axis + 1}:]), {axis}, 0))"]
+            f"np.add.at({{out}}, {_selector(indices, p['axis'])}, {updates})"]
 
 
 def _iota(a, p, t):
@@ -293,7 +302,7 @@ RULES = {
     "reduce_prod": _reduce("prod"),
     "matmul": _infix("@"),
     "slice": _slice, "pad": _pad,
-    "gather": lambda a, p, t: f"np.take({a[0]}, {a[1]}, axis={p['axis']})",
+    "gather": _gather,
     "scatter_add": _scatter_add,
     "concatenate": lambda a, p, t: f"np.concatenate([{', '.join(a)}], axis={p['axis']})",
     "guard": _guard,

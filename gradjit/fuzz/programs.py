@@ -10,6 +10,7 @@ from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
 from gradjit.ir import elementwise as E
 from gradjit.ir import linalg, sorting
 from gradjit.ir import structural as S
+from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import dtype as resolve
 
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
@@ -287,26 +288,35 @@ def _concatenate(gen):
     return S.concatenate(*gen.draw(st.permutations(parts)), axis=axis)
 
 
+def _index_arrays(gen, x):
+    """An axis of x and one or more index arrays of one shape for the axes from it."""
+    axis = gen.draw(st.integers(0, x.type.rank - 1))
+    count = gen.draw(st.integers(1, x.type.rank - axis))
+    first = gen.index_array(x.type.shape[axis], gen.draw(st.booleans()))
+    shape = first.shape if isinstance(first, np.ndarray) else first.type.shape
+    rest = [gen.index_array(x.type.shape[axis + k], False, shape) for k in range(1, count)]
+    return axis, [first, *rest]
+
+
 def _gather(gen):
     x = gen.pick(lambda v: v.type.rank >= 1 and v.type.size > 0)
     if x is None:
         return None
-    axis = gen.draw(st.integers(0, x.type.rank - 1))
-    return S.gather(x, gen.index_array(x.type.shape[axis], gen.draw(st.booleans())), axis=axis)
+    axis, indices = _index_arrays(gen, x)
+    return S.gather(x, *indices, axis=axis)
 
 
 def _scatter_add(gen):
     x = gen.pick(lambda v: v.type.rank >= 1 and v.type.size > 0 and not v.type.dtype.is_bool)
     if x is None:
         return None
-    axis = gen.draw(st.integers(0, x.type.rank - 1))
-    n = x.type.shape[axis]
-    idx = gen.index_array(n, gen.draw(st.booleans()))
-    shape = idx.shape if isinstance(idx, np.ndarray) else idx.type.shape
-    updates = S.gather(x, gen.index_array(n, False, shape), axis=axis)
+    axis, indices = _index_arrays(gen, x)
+    shape = ir_type(indices[0]).shape
+    updates = S.gather(x, *[gen.index_array(x.type.shape[axis + k], False, shape)
+                            for k in range(len(indices))], axis=axis)
     if updates.type.dtype.is_float:
         updates = E.tanh(updates)
-    return S.scatter_add(x, idx, updates, axis=axis)
+    return S.scatter_add(x, *indices, updates, axis=axis)
 
 
 def _matmul(gen):

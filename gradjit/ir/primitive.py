@@ -182,8 +182,9 @@ def lift_scalars(arrays, originals):
     like = scalar_template(arrays, originals)
     if like is None:
         return arrays
-    return [np.full(like.shape, o, like.dtype) if is_python_scalar(o) else a
-            for a, o in zip(arrays, originals)]
+    # a read-only broadcast view: no memory or time spent on the template's size
+    return [np.broadcast_to(np.asarray(o, like.dtype), like.shape) if is_python_scalar(o)
+            else a for a, o in zip(arrays, originals)]
 
 
 def scalar_template(values, originals=None):

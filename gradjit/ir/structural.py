@@ -6,7 +6,7 @@ import linecache
 import numpy as np
 
 from gradjit.ir.autodiff import transposed_vjp
-from gradjit.ir.elementwise import (add, cast, div, eq, ge, logical_or, lt, mul, where,
+from gradjit.ir.elementwise import (add, cast, div, eq, mul, where,
                                    zeros_like)
 from gradjit.ir.primitive import PRIMITIVES, BatchingError, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType, bool_
@@ -325,95 +325,97 @@ pad = _prim("pad", "structural", _pad_rule, _pad_eval, _pad_vjp,
 
 # ---- integer-array indexing ----
 
-def _gather_rule(x, idx, *, axis):
-    require(0 <= axis < x.rank, f"axis {axis} out of range for rank {x.rank}")
-    require(idx.dtype.is_int, f"indices must be integers, not {idx.dtype}")
-    return TensorType(x.shape[:axis] + idx.shape + x.shape[axis + 1:], x.dtype)
+def _gather_rule(x, *indices, axis):
+    """x[:, .., :, i0, .., ik-1, :, ..]: k index arrays of one shape (broadcast explicitly)
+    on the adjacent axes axis..axis+k-1, whose places their shape takes (numpy's rule for
+    adjacent index arrays)."""
+    k = len(indices)
+    require(k >= 1, "needs at least one index array")
+    require(0 <= axis and axis + k <= x.rank, f"axis {axis} out of range for rank {x.rank}"
+            + (f" with {k} index arrays" if k > 1 else ""))
+    for idx in indices:
+        require(idx.dtype.is_int, f"indices must be integers, not {idx.dtype}")
+    require(all(i.shape == indices[0].shape for i in indices),
+            "index arrays need one shape: " + ", ".join(str(i.shape) for i in indices))
+    return TensorType(x.shape[:axis] + indices[0].shape + x.shape[axis + k:], x.dtype)
 
 
-def _gather_eval(x, idx, *, axis):
-    return np.take(x, idx, axis=axis)  # raises IndexError on an index out of range
+def _selector(indices, axis):
+    return (slice(None),) * axis + tuple(indices)
 
 
-def _flat_examples(x, idx, axis, size):
-    """Per-example indexing as one gather/scatter along axis 0: x (batched, indexed along
-    axis + 1) with its indexed axis moved next to the batch axis and the two merged, and each
-    example's indices offset to its own rows. Indices out of range stay out of range (never
-    into a neighbour's rows), so they raise IndexError as unbatched."""
-    shape = ir_type(x).shape
-    n = shape[axis + 1]
-    rest = shape[1:axis + 1] + shape[axis + 2:]
-    flat = reshape(move_axis(x, axis + 1, 1), shape=(size * n, *rest))
-    t = ir_type(idx)
-    outside = logical_or(lt(idx, -n), ge(idx, n))
-    local = where(lt(idx, 0), add(idx, n), idx)
-    offset = mul(iota(shape=t.shape, dtype=t.dtype.name, axis=0), n)
-    return flat, where(outside, add(zeros_like(idx), size * n), add(local, offset))
+def _gather_eval(x, *indices, axis):
+    if len(indices) == 1:
+        return np.take(x, indices[0], axis=axis)  # raises IndexError on an index out of range
+    return x[_selector(indices, axis)]
 
 
-def _examples_first(y, axis, index_rank):
-    """gather's layout from the flattened one: (batch, *indices, *before, *after) becomes
-    (batch, *before, *indices, *after), `before` holding `axis` axes."""
-    ids = tuple(range(1, 1 + index_rank))
-    before = tuple(range(1 + index_rank, 1 + index_rank + axis))
-    after = tuple(range(1 + index_rank + axis, ir_type(y).rank))
-    return transpose(y, perm=(0, *before, *ids, *after))
+def _examples(x, indices, batched, size, axis):
+    """For batched index arrays: x with its batch axis moved next to the indexed axes (to
+    `axis`) and the index arrays, all batched, led by an iota that picks each example's own
+    slice; each index is checked against its own axis, so none reaches a neighbour's rows."""
+    indices = [materialize(i, b, size) for i, b in zip(indices, batched)]
+    t = ir_type(indices[0])
+    return move_axis(x, 0, axis), [iota(shape=t.shape, dtype=t.dtype.name, axis=0), *indices]
 
 
 def _gather_batch(args, batched, size, *, axis):
-    x, idx = args
-    if not batched[1]:
-        return gather(x, idx, axis=axis + 1)
+    x, *indices = args
+    if not any(batched[1:]):
+        return gather(x, *indices, axis=axis + 1)
     if not batched[0]:  # the stack of indices picks its own stack of slices of one x
-        return move_axis(gather(x, idx, axis=axis), axis, 0)
-    flat, offsets = _flat_examples(x, idx, axis, size)
-    return _examples_first(gather(flat, offsets, axis=0), axis, ir_type(idx).rank - 1)
+        indices = [materialize(i, b, size) for i, b in zip(indices, batched[1:])]
+        return move_axis(gather(x, *indices, axis=axis), axis, 0)
+    x, indices = _examples(x, indices, batched[1:], size, axis)
+    return move_axis(gather(x, *indices, axis=axis), axis, 0)
 
 
-gather = _prim("gather", "structural", _gather_rule, _gather_eval,
-               lambda g, y, x, idx, *, axis: (scatter_add(zeros_like(x), idx, g, axis=axis), None),
-               params=("axis",), batch=_gather_batch)
+def _gather_vjp(g, y, x, *indices, axis):
+    return (scatter_add(zeros_like(x), *indices, g, axis=axis),) + (None,) * len(indices)
 
 
-def _scatter_add_rule(x, idx, updates, *, axis):
-    expected = _gather_rule(x, idx, axis=axis)
+gather = _prim("gather", "structural", _gather_rule, _gather_eval, _gather_vjp,
+               params=("axis",), variadic=True, batch=_gather_batch)
+
+
+def _scatter_add_rule(x, *operands, axis):
+    require(len(operands) >= 2, "needs index arrays and the updates")
+    *indices, updates = operands
+    expected = _gather_rule(x, *indices, axis=axis)
     require(updates.shape == expected.shape and updates.dtype == x.dtype,
-            f"updates must be {expected} for indices {idx} along axis {axis}, not {updates}")
+            f"updates must be {expected} for indices {', '.join(map(str, indices))} along axis "
+            f"{axis}, not {updates}")
     return x
 
 
-def _scatter_add_eval(x, idx, updates, *, axis):
+def _scatter_add_eval(x, *operands, axis):
+    *indices, updates = operands
     out = x.copy()
-    n = x.shape[axis]
-    if idx.size and (idx.min() < -n or idx.max() >= n):
-        raise IndexError(f"index out of range for an axis of size {n}")
-    moved = np.moveaxis(out, axis, 0)
-    upd = np.moveaxis(updates.reshape(x.shape[:axis] + (idx.size,) + x.shape[axis + 1:]), axis, 0)
-    np.add.at(moved, idx.reshape(-1), upd)
+    for i, idx in enumerate(indices):
+        n = x.shape[axis + i]
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise IndexError(f"index out of range for an axis of size {n}")
+    np.add.at(out, _selector(indices, axis), updates)
     return out
 
 
 def _scatter_add_batch(args, batched, size, *, axis):
-    x, idx, updates = args
-    x, updates = materialize(x, batched[0], size), materialize(updates, batched[2], size)
-    if not batched[1]:
-        return scatter_add(x, idx, updates, axis=axis + 1)
-    shape = ir_type(x).shape
-    flat, offsets = _flat_examples(x, idx, axis, size)
-    index_rank = ir_type(idx).rank - 1
-    # updates come as (batch, *before, *indices, *after); the flat scatter wants the indices
-    # right after the batch axis, as the flat gather gives them
-    ids = tuple(range(1 + axis, 1 + axis + index_rank))
-    others = tuple(i for i in range(1, ir_type(updates).rank) if i not in ids)
-    updates = transpose(updates, perm=(0, *ids, *others))
-    summed = scatter_add(flat, offsets, updates, axis=0)
-    moved = (size, shape[axis + 1]) + shape[1:axis + 1] + shape[axis + 2:]
-    return move_axis(reshape(summed, shape=moved), 1, axis + 1)
+    x, *indices, updates = args
+    x, updates = materialize(x, batched[0], size), materialize(updates, batched[-1], size)
+    if not any(batched[1:-1]):
+        return scatter_add(x, *indices, updates, axis=axis + 1)
+    x, indices = _examples(x, indices, batched[1:-1], size, axis)
+    summed = scatter_add(x, *indices, move_axis(updates, 0, axis), axis=axis)
+    return move_axis(summed, axis, 0)
+
+
+def _scatter_add_vjp(g, y, x, *operands, axis):
+    *indices, _ = operands
+    return (g,) + (None,) * len(indices) + (gather(g, *indices, axis=axis),)
 
 
 scatter_add = _prim("scatter_add", "structural", _scatter_add_rule, _scatter_add_eval,
-                    lambda g, y, x, idx, upd, *, axis: (g, None, gather(g, idx, axis=axis)),
-                    params=("axis",), batch=_scatter_add_batch)
+                    _scatter_add_vjp, params=("axis",), variadic=True, batch=_scatter_add_batch)
 
 
 # ---- concatenation ----

@@ -1,6 +1,6 @@
 """numpy/PyTorch indexing on array-likes: basic indexing becomes slice + reshape; integer and
 boolean arrays known when indexing (constants) become one gather over the flattened array;
-an index array computed at run time becomes a gather along its axis."""
+index arrays computed at run time become one gather on the axes they index."""
 from __future__ import annotations
 
 import numpy as np
@@ -118,20 +118,65 @@ def _by_positions(x, index):
     return S.gather(flat, np.asarray(positions, np.int64), axis=0)
 
 
+class _Taken:
+    """An index array's place among the parts of an index."""
+
+    def __init__(self, array):
+        self.array = array
+
+
 def _runtime_gather(x, parts):
-    arrays = [i for i, p in enumerate(parts) if not _is_basic(p)]
-    rest = [p for i, p in enumerate(parts) if i not in arrays]
-    if len(arrays) != 1 or any(p != slice(None) for p in rest):
-        raise IndexError("indexing with an array computed at run time supports one index "
-                         "array with ':' in the other positions, e.g. x[idx] or x[:, idx]")
-    idx = parts[arrays[0]]
+    """numpy's advanced indexing with index arrays known only at run time: slices and new
+    axes first (views), then one gather on the indexed axes, the index arrays (integers
+    among them count as arrays) broadcast together. Adjacent index arrays put their shape
+    where they stand; separated ones put it first, as numpy does."""
+    marked = []
+    for p in parts:
+        if p is None or p is Ellipsis or isinstance(p, slice):
+            marked.append(p)
+        elif isinstance(p, (int, np.integer)) and not isinstance(p, bool):
+            marked.append(_Taken(np.asarray(p, np.int64)))
+        else:
+            marked.extend(_Taken(a) for a in _index_arrays(p))
+    spelled = _expand_ellipsis(marked, ir_type(x).rank)
+    taken = [(axis, p.array) for axis, p in enumerate(spelled) if isinstance(p, _Taken)]
+    # each part is one axis of y: a new axis, a sliced axis or a whole indexed axis
+    y = _basic(x, [slice(None) if isinstance(p, _Taken) else p for p in spelled])
+    return _gather_arrays(y, [a for _, a in taken], [axis for axis, _ in taken])
+
+
+def _index_arrays(idx):
+    """An index part as integer index arrays: a boolean mask known now is its nonzero()."""
+    known = constant_value(idx)
+    if known is not None and known.dtype == bool:
+        return [np.asarray(a, np.int64) for a in np.nonzero(known)]
+    if known is not None:
+        if known.size and not np.issubdtype(known.dtype, np.integer):
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        return [known.astype(np.int64)]
     if ir_type(idx).dtype.is_bool:
         raise IndexError("a boolean mask computed at run time gives a data-dependent shape; "
                          "use where(mask, x, 0) instead")
     if not ir_type(idx).dtype.is_int:
         raise IndexError(f"tensors used as indices must be integer or bool, not "
                          f"{ir_type(idx).dtype}")
-    return S.gather(x, idx, axis=arrays[0])
+    return [idx]
+
+
+def _gather_arrays(y, arrays, positions):
+    """y indexed by `arrays` on the axes at `positions` (of y, all other axes whole)."""
+    shapes = [ir_type(a).shape for a in arrays]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + " ".join(str(s) for s in shapes)) from None
+    arrays = [a if ir_type(a).shape == shape else broadcast(a, shape) for a in arrays]
+    if positions != list(range(positions[0], positions[0] + len(positions))):
+        rest = [a for a in range(ir_type(y).rank) if a not in positions]
+        y = S.transpose(y, perm=tuple(positions + rest))
+        positions = list(range(len(positions)))
+    return S.gather(y, *arrays, axis=positions[0])
 
 
 def index_put(x, index, value):

@@ -158,7 +158,7 @@ class Trace:
                 a = a._value  # a Tensor around a traced value, next to a bare traced value
             if isinstance(a, Traced):
                 a = self.own(a)
-                concrete.append(a.value)
+                concrete.append(a._cell)  # its value, when one is asked for
                 operands.append(a.ir)
                 flavor = flavor or a.__gradjit_flavor__
                 weak, const = weak and a.__gradjit_weak__, const and a.const
@@ -174,13 +174,17 @@ class Trace:
                     record(self.captures, self._captured_ids, a)
         site = self.site_now()
         try:
-            value = evaluate(prim, concrete, params)
             out = self.builder.emit(prim, operands, params, site)
         except ShapeError as error:
             raise ShapeError(f"{error}\n  at {site}: {source_line(site)}") from None
-        if out is None:
+        if out is None:  # an effect (a guard) checks its operand now
+            evaluate(prim, [_concrete(c) for c in concrete], params)
             return None
-        return Traced(self, out, value, flavor or "numpy", weak, const)
+        # The numpy value is computed only if Python asks for it (a bool, a number, a
+        # constant index): most traces never need the values of full-size intermediates.
+        traced = Traced(self, out, None, flavor or "numpy", weak, const)
+        traced._cell.thunk = (prim, concrete, params)
+        return traced
 
     def own(self, x: Traced) -> Traced:
         """`x` as a value of this trace: an outer trace's value is captured as a parameter."""
@@ -210,6 +214,9 @@ class Trace:
         flat = array.reshape(-1)
         if flat.size != 1 and (flat.size == 0 or uniform(flat)):
             return self.builder.full(flat[0].item() if flat.size else 0, type_of(array))
+        if array.ndim == 1 and array.dtype.kind == "i" and _is_ramp(array):  # np.arange(n)
+            return self.builder.emit(S.iota, (), {"shape": array.shape, "axis": 0,
+                                                  "dtype": type_of(array).dtype.name})
         return self.builder.constant(array)
 
     def guard(self, pred: Traced, expected: bool, what: str):
@@ -225,6 +232,46 @@ class Trace:
         self.guards.append(info)
 
 
+def _is_ramp(array: np.ndarray) -> bool:
+    return array[0] == 0 and bool(np.all(np.diff(array) == 1))
+
+
+class _Lazy:
+    """A traced value's numpy value, or how to compute it: (primitive, operands, params),
+    the operands being numbers, arrays or other _Lazy cells. A traced value rebound by an
+    in-place method takes a new cell, so values computed from it before keep the old one."""
+
+    __slots__ = ("value", "thunk")
+
+    def __init__(self, value, thunk=None):
+        self.value, self.thunk = value, thunk
+
+
+def _concrete(x):
+    return _force(x) if isinstance(x, _Lazy) else x.value if isinstance(x, Traced) else x
+
+
+def _force(root: _Lazy) -> np.ndarray:
+    """Evaluate `root` and the unevaluated values it depends on, operands first (with a
+    stack: a chain of thousands of ops must not hit the recursion limit)."""
+    stack = [root]
+    while stack:
+        cell = stack[-1]
+        if cell.thunk is None:
+            stack.pop()
+            continue
+        prim, args, params = cell.thunk
+        pending = [a for a in args if isinstance(a, _Lazy) and a.thunk is not None]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        cell.value = evaluate(prim, [a.value if isinstance(a, _Lazy) else a for a in args],
+                              params)
+        cell.thunk = None  # drops the operands: intermediates nobody holds are freed
+    return root.value
+
+
 class Traced(ArrayMethods):
     """A traced array: its IR value in a trace and its concrete numpy value.
 
@@ -235,11 +282,21 @@ class Traced(ArrayMethods):
 
     __gradjit_priority__ = 20
     # `owner`, not `trace`: x.trace() is numpy's trace method of the array
-    __slots__ = ("owner", "ir", "value", "__gradjit_flavor__", "__gradjit_weak__", "const")
+    __slots__ = ("owner", "ir", "_cell", "__gradjit_flavor__", "__gradjit_weak__", "const")
 
     def __init__(self, trace, ir, value, flavor, weak, const):
-        self.owner, self.ir, self.value = trace, ir, value
+        self.owner, self.ir, self._cell = trace, ir, _Lazy(value)
         self.__gradjit_flavor__, self.__gradjit_weak__, self.const = flavor, weak, const
+
+    @property
+    def value(self) -> np.ndarray:
+        """The concrete numpy value, computed (with the values it needs) when first asked."""
+        return _force(self._cell)
+
+    def _become(self, updated):
+        """Rebind this value to `updated` (numpy's in-place methods), its value still lazy."""
+        self.owner, self.ir, self.const = updated.owner, updated.ir, updated.const
+        self._cell = updated._cell
 
     @property
     def ir_type(self) -> TensorType:

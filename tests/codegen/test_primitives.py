@@ -147,11 +147,15 @@ CASES = {
                                            "value": 0})],
     "gather": lambda: [([data((5, 3), "f32"), np.array([[4, -1], [0, 2]])], {"axis": 0}),
                        ([data((2, 6), "i64"), np.array([5, -6, 1], np.int32)], {"axis": 1}),
-                       ([data((3,), "f64"), np.zeros((0,), np.int64)], {"axis": 0})],
+                       ([data((3,), "f64"), np.zeros((0,), np.int64)], {"axis": 0}),
+                       ([data((2, 4, 3), "f32"), np.array([[3, -1], [0, 2]]),
+                         np.array([[2, -3], [1, 0]], np.int32)], {"axis": 1})],
     "scatter_add": lambda: [
         ([data((5, 3), "f64"), np.array([4, -1, 4, 0]), data((4, 3), "f64")], {"axis": 0}),
         ([data((2, 4), "i32"), np.array([[1, 1], [3, -4]], np.int32), data((2, 2, 2), "i32")],
-         {"axis": 1})],
+         {"axis": 1}),
+        ([data((4, 3), "f64"), np.array([3, -1, 3]), np.array([0, 2, 0]), data((3,), "f64")],
+         {"axis": 0})],
     "concatenate": lambda: [([data((2, 3), "f32"), data((2, 0), "f32"), data((2, 2), "f32")],
                              {"axis": 1}),
                             ([data((1,), "bool"), data((3,), "bool")], {"axis": 0})],
@@ -198,6 +202,8 @@ def test_guard_raises_exactly_when_the_interpreter_does():
     ("gather", [np.zeros((5, 3)), np.array([5])], {"axis": 0}),
     ("gather", [np.zeros((5, 3)), np.array([[0, -6]])], {"axis": 0}),
     ("scatter_add", [np.zeros((2, 3)), np.array([0, 3]), np.ones((2, 2))], {"axis": 1}),
+    ("gather", [np.zeros((5, 3)), np.array([4, 0]), np.array([1, 3])], {"axis": 0}),
+    ("scatter_add", [np.zeros((5, 3)), np.array([-6]), np.array([0]), np.ones(1)], {"axis": 0}),
 ])
 def test_out_of_range_indices_raise_before_native_code(name, arrays, params):
     program = check(one_op(name, [a * 0 + (a.dtype.kind == "i") for a in arrays], **params),

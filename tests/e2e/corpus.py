@@ -285,6 +285,19 @@ def softmax_cross_entropy(logits, onehot):
     return -G.sum_(G.log_softmax(logits, -1) * onehot)
 
 
+@case((normal(3, 4), np.array([0, 2, 1])), (normal(3, 4), np.array([3, -1, 3])))
+def cross_entropy_by_labels(logits, labels):
+    """The tutorials' spelling: each row's label picks its logit."""
+    return np.mean(G.logsumexp(logits, 1) - logits[np.arange(logits.shape[0]), labels])
+
+
+@case((normal(2, 5, 4), np.array([[1], [4]]), np.array([0, -1, 2], np.int32)),
+      (normal(2, 5, 4), np.array([[-5], [0]]), np.array([3, 3, -4], np.int32)))
+def index_arrays_among_slices(x, i, j):
+    """Adjacent index arrays keep their place, separated ones go first (numpy's rule)."""
+    return np.sum(np.tanh(x[:, i, j]) ** 2) + np.sum(x[i % 2, 1:3, j] * x[1, i, None, j])
+
+
 @case(*two((5,), (5,)), argnums=(0, 1), portable=True)
 def softmax_weighted(x, w):
     return G.sum_(G.softmax(x) * w)

@@ -232,6 +232,18 @@ def test_gather_and_scatter_add(axis):
     np.testing.assert_allclose(run("scatter_add", x, idx, updates, axis=axis), expected)
 
 
+def test_gather_and_scatter_add_with_several_index_arrays_index_like_numpy():
+    x = data((3, 4, 5), "f64")
+    i, j = np.array([[2, -1], [0, 2]]), np.array([[4, 0], [-5, 4]], np.int32)
+    np.testing.assert_array_equal(run("gather", x, i, j, axis=1), x[:, i, j])
+    updates = data((3, 2, 2), "f64")
+    expected = x.copy()
+    np.add.at(expected, (slice(None), i, j), updates)
+    np.testing.assert_allclose(run("scatter_add", x, i, j, updates, axis=1), expected)
+    with pytest.raises(IndexError, match="out of bounds for axis 2 with size 5"):
+        run("gather", x, i, j + 5, axis=1)
+
+
 def test_gather_out_of_range_raises_index_error():
     with pytest.raises(IndexError):
         run("gather", data((4,), "f32"), np.array([4]), axis=0)

@@ -148,6 +148,24 @@ def test_indexing_sorting_and_linalg_batch():
     np.testing.assert_allclose(gradjit.vmap(f)(spd, idx), want, rtol=1e-10)
 
 
+@pytest.mark.parametrize("in_axes", [(0, 0, 0), (None, 0, 0), (0, None, 0), (0, None, None)])
+def test_several_index_arrays_batch_in_every_combination(in_axes):
+    """x[:, i, j] with negative indices: values and per-example gradients equal a loop."""
+    x, i = rng.standard_normal((5, 4, 6, 3)), rng.integers(-6, 6, size=(5, 2, 7))
+    j = rng.integers(-3, 3, size=(5, 2, 7))
+    args = [a if axis == 0 else a[0] for a, axis in zip((x, i, j), in_axes)]
+
+    def f(x, i, j):
+        return (x[:, i, j] ** 2).sum(0)
+
+    def total(x, i, j):
+        return f(x, i, j).sum()
+    np.testing.assert_allclose(gradjit.vmap(f, in_axes=in_axes)(*args),
+                               loop(f, in_axes, 5, *args), rtol=1e-12)
+    grads = gradjit.vmap(gradjit.grad(total), in_axes=in_axes)(*args)
+    np.testing.assert_allclose(grads, loop(gradjit.grad(total), in_axes, 5, *args), rtol=1e-12)
+
+
 def test_tensors_in_tensors_out_and_other_backends():
     x = gradjit.randn(3, 4)
     out = gradjit.vmap(lambda r: (r * r).sum())(x)

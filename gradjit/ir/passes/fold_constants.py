@@ -1,8 +1,12 @@
 """Constant folding: ops whose operands are all known are evaluated once, at compile time.
 
 A uniform result becomes a `full`; a small one a `constant`; large varied results are left to
-run time so the program text stays small. Guards on known predicates that hold are dropped."""
+run time so the program text stays small. Guards on known predicates that hold are dropped.
+An elementwise op of fills is a fill, computed from one element of each: a fill is never
+materialized at its full size unless a non-elementwise op needs its elements."""
 from __future__ import annotations
+
+import numpy as np
 
 from gradjit.ir.core import Function
 from gradjit.ir.passes.rewrite import DROP, known_array, rewrite, uniform
@@ -11,20 +15,40 @@ from gradjit.ir.primitive import evaluate
 MAX_CONSTANT_SIZE = 16
 
 
+class _Fill:
+    """A known value that is one number everywhere, kept as that number."""
+
+    def __init__(self, value, type):
+        self.value, self.type = value, type
+
+    def element(self) -> np.ndarray:
+        return np.asarray(self.value, self.type.dtype.numpy)
+
+    def array(self) -> np.ndarray:
+        return np.full(self.type.shape, self.value, self.type.dtype.numpy)
+
+
 def fold_constants(fn: Function) -> Function:
     known = {}
 
     def rule(op, builder):
         if op.prim.kind == "source":
-            if op.prim.name in ("full", "constant"):
+            if op.prim.name == "full":
+                known[op.out] = _Fill(op.params["value"], op.out.type)
+            elif op.prim.name == "constant":
                 known[op.out] = known_array(op.out, {op.out: op})
             return None
         operands = [known.get(v) for v in op.inputs]
         if any(a is None for a in operands):
             return None
         if op.out is None:
-            return DROP if bool(operands[0]) == op.params["expected"] else None
-        result = evaluate(op.prim, operands, op.params)
+            return DROP if bool(_array(operands[0])) == op.params["expected"] else None
+        if op.prim.kind == "elementwise" and all(isinstance(a, _Fill) for a in operands):
+            value = evaluate(op.prim, [a.element() for a in operands], op.params).item()
+            out = builder.full(value, op.out.type)
+            known[out] = _Fill(value, op.out.type)
+            return out
+        result = evaluate(op.prim, [_array(a) for a in operands], op.params)
         flat = result.reshape(-1)
         if flat.size == 0 or uniform(flat):  # (a constant op can't be empty)
             out = builder.full(flat[0].item() if flat.size else 0, op.out.type)
@@ -36,3 +60,7 @@ def fold_constants(fn: Function) -> Function:
         return out
 
     return rewrite(fn, rule)
+
+
+def _array(known) -> np.ndarray:
+    return known.array() if isinstance(known, _Fill) else known

@@ -87,6 +87,21 @@ def _reshape_like(op, defs, builder):
     return source if same else builder.emit(op.prim, [source], {"shape": shape})
 
 
+def _add(op, defs, builder):
+    """x + -0.0 is x; x + scatter_add(zeros, i, u) is scatter_add(x, i, u): a gather's
+    gradient added to another is scattered into it instead of into a zero fill, so the sum
+    costs no pass of its own (reassociated: where both terms are -0.0 it is now -0.0)."""
+    same = _identity(-0.0, (0, 1))(op, defs, builder)
+    if same is not None:
+        return same
+    for side in (0, 1):
+        scatter = _producer(op.inputs[side], "scatter_add", defs)
+        other = op.inputs[1 - side]
+        if scatter and _is_fill(scatter.inputs[0], 0.0, defs) and other.type == op.out.type:
+            return builder.emit(scatter.prim, [other, *scatter.inputs[1:]], scatter.params)
+    return None
+
+
 def _same_type(op, defs, builder):
     """cast to the type it has, stop_gradient after autodiff, reductions over no axis."""
     x = op.inputs[0]
@@ -94,7 +109,7 @@ def _same_type(op, defs, builder):
 
 
 RULES = {
-    "add": _identity(-0.0, (0, 1)),
+    "add": _add,
     "sub": _identity(0.0, (1,)),
     "mul": _identity(1, (0, 1)),
     "div": _identity(1, (1,)),

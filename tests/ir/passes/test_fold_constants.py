@@ -60,3 +60,17 @@ def test_folding_preserves_values():
     x = np.array([1.0, 2.0])
     np.testing.assert_array_equal(interpret(parse(run(fold_constants, text)), x),
                                   interpret(parse(text), x))
+
+
+def test_fills_fold_from_one_element_whatever_their_size():
+    """Eight billion elements would take gigabytes if a fill were materialized to fold it."""
+    out = run(fold_constants, """
+    func @f() -> (f32[2000,2000,2000], f32[2000,2000,2000]) {
+      %0 = full() {value=-0.0, shape=[2000,2000,2000], dtype=f32} : f32[2000,2000,2000]
+      %1 = full() {value=nan, shape=[2000,2000,2000], dtype=f32} : f32[2000,2000,2000]
+      %2 = neg(%0) : f32[2000,2000,2000]
+      %3 = maximum(%2, %1) : f32[2000,2000,2000]
+      return %2, %3
+    }""")
+    assert "%2 = full() {value=0.0, shape=[2000,2000,2000]" in out
+    assert "%3 = full() {value=nan, shape=[2000,2000,2000]" in out

@@ -102,3 +102,14 @@ def test_no_op_shapes_casts_where_and_stop_gradient():
     func @f(%x: f32[3], %y: f32[3]) -> (f32[3], f32[3], f32[3], f32[3], f32[3], f32[3]) {
       return %x, %y, %x, %y, %x, %x
     }""")
+
+
+def test_a_scatter_into_zeros_added_to_a_value_scatters_into_it():
+    out = run(simplify_algebra, """
+    func @f(%x: f64[3,2], %i: i64[2], %u: f64[2,2]) -> (f64[3,2]) {
+      %0 = full() {value=0.0, shape=[3,2], dtype=f64} : f64[3,2]
+      %1 = scatter_add(%0, %i, %u) {axis=0} : f64[3,2]
+      %2 = add(%x, %1) : f64[3,2]
+      return %2
+    }""")
+    assert "scatter_add(%x, %i, %u) {axis=0}" in out and "= add(" not in out
