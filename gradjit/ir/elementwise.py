@@ -93,9 +93,13 @@ def _no_grad(arity):
 
 
 def guarded_mul(g, derivative):
-    """g * derivative, but exactly 0 where g is 0: a zero cotangent carries no gradient,
-    so an inf/nan derivative in a branch that `where` did not take cannot poison it."""
-    return where(eq(g, 0.0), zeros_like(g), mul(g, derivative))
+    """g * derivative, with an inf/nan derivative taken as 0 where g is 0: a zero cotangent
+    carries no gradient, so a branch that `where` did not take cannot poison it. The guard
+    is on the derivative, not on the product, so that the result stays linear in g (its
+    derivative with respect to g is `derivative` even at g = 0, which forward-over-reverse
+    Hessians and the double-backward JVP differentiate)."""
+    kept = logical_or(ne(g, 0.0), lt(abs_(derivative), float("inf")))
+    return mul(g, where(kept, derivative, zeros_like(derivative)))
 
 
 def _full_rule(*, value, shape, dtype):

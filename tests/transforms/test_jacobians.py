@@ -113,3 +113,19 @@ def test_interpreter_backend():
     x = rng.standard_normal(3)
     h = gradjit.hessian(lambda x: np.sum(x ** 4), backend="interpreter")(x)
     np.testing.assert_allclose(h, np.diag(12 * x ** 2), rtol=1e-12)
+
+
+@pytest.mark.parametrize("f", [lambda a, b: (b * a ** 3).sum(),
+                               lambda a, b: (b * a.log() / a).sum(),
+                               lambda a, b: (a.sqrt() * b ** 2).sum()],
+                         ids=["pow", "log-div", "sqrt"])
+def test_hessian_where_a_cotangent_is_zero_against_torch(f):
+    """At b = 0 the cotangent reaching a's derivative is 0, but the Hessian's cross block is
+    not: the guard that keeps a zero cotangent from meeting an infinite derivative must stay
+    linear in the cotangent for forward-over-reverse to see it."""
+    a, b = np.array([1.0, 2.0, 0.5]), np.zeros(3)
+    ours = gradjit.hessian(f, argnums=(0, 1))(gradjit.tensor(a), gradjit.tensor(b))
+    theirs = torch.func.hessian(f, argnums=(0, 1))(torch.tensor(a), torch.tensor(b))
+    for i in range(2):
+        for j in range(2):
+            np.testing.assert_allclose(ours[i][j].numpy(), theirs[i][j].numpy(), rtol=1e-12)

@@ -1,4 +1,5 @@
-"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, where on a known condition),
+"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, where on a known condition,
+or/and with a known operand),
 shape no-ops, and chains (transpose of transpose, reshape of reshape, broadcast of broadcast,
 broadcast or reshape of a fill) folded into one op. stop_gradient has done its job once
 gradients exist, so it is removed: run this pass only after autodiff."""
@@ -61,6 +62,22 @@ def _where(op, defs, builder):
     return None if fill is None else (a if fill else b)
 
 
+def _logical(absorbing):
+    """logical_or (absorbing True) and logical_and (absorbing False) with a known operand:
+    the absorbing value gives a fill of it, the other value gives the other operand."""
+    def simplify(op, defs, builder):
+        for side in (0, 1):
+            fill = fill_value(op.inputs[side], defs)
+            if fill is None:
+                continue
+            if bool(fill) == absorbing:
+                return builder.full(absorbing, op.out.type)
+            other = op.inputs[1 - side]
+            return other if other.type == op.out.type else None
+        return None
+    return simplify
+
+
 def _transpose(op, defs, builder):
     x, perm = op.inputs[0], op.params["perm"]
     inner = _producer(x, "transpose", defs)
@@ -116,6 +133,8 @@ RULES = {
     "pow": _identity(1, (1,)),
     "neg": _neg,
     "where": _where,
+    "logical_or": _logical(True),
+    "logical_and": _logical(False),
     "transpose": _transpose,
     "reshape": _reshape_like,
     "broadcast_to": _reshape_like,
