@@ -1,6 +1,7 @@
 """torch.autograd: backward and grad over the eager tape."""
 from __future__ import annotations
 
+from gradjit.autograd import functional  # noqa: F401
 from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.tensor import engine
 from gradjit.tensor.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled

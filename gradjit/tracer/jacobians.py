@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 
+from gradjit.tracer import leaves as L
 from gradjit.tracer import transforms as T
 from gradjit.tracer.api import _count, _leaf_dtype
 from gradjit.tracer.pytree import flatten, unflatten
@@ -37,13 +38,14 @@ def _shape(x):
 
 def _identity_blocks(leaves):
     """The basis of the space of `leaves`, stacked: per leaf an array (total, *its shape) that
-    holds the identity in its rows of the stack and zeros elsewhere."""
+    holds the identity in its rows of the stack and zeros elsewhere, in the leaf's type."""
     sizes = [int(np.prod(_shape(x), dtype=int)) for x in leaves]
     total, offset, blocks = sum(sizes), 0, []
     for x, size in zip(leaves, sizes):
         block = np.zeros((total, size), _leaf_dtype(x))
         block[offset:offset + size] = np.eye(size, dtype=block.dtype)
-        blocks.append(block.reshape((total,) + _shape(x)))
+        block = block.reshape((total,) + _shape(x))
+        blocks.append(L.wrap_tensor(block) if L.is_tensor(x) else block)  # Tensors give Tensors
         offset += size
     return blocks, sizes
 
