@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     dump.add_argument("--with-source", action="store_true",
                       help="map each op to the line of FILE.py it comes from")
     dump.add_argument("--latex", action="store_true", help="symbolic formulas in LaTeX")
+    dump.add_argument("--transform", default="grad",
+                      help="the transformation shown: grad (default), jvp, vjp, jacrev, jacfwd, "
+                           "hessian or vmap; jvp and vjp use tangents and cotangents of ones, "
+                           "vmap maps over every argument's axis 0")
     dump.add_argument("--symbolic", action="store_true",
                       help="compile with the sympy simplification of elementwise regions")
     commands.add_parser("demo", help="compile two small gradients and show every stage")
@@ -71,11 +75,13 @@ def _dump(args) -> int:
     _check_count(f, args.arg)
     examples = [example_argument(text, i) for i, text in enumerate(args.arg)]
     options = dict(stage=args.stage, argnums=argnums, format=args.format,
-                   with_source=args.with_source, latex=args.latex, symbolic=args.symbolic)
+                   with_source=args.with_source, latex=args.latex, symbolic=args.symbolic,
+                   transform=args.transform)
     if args.output is None:
         sys.stdout.write(dump(f, *examples, **options).rstrip("\n") + "\n")
         return 0
-    lowered = lower(f, *examples, argnums=argnums, symbolic=args.symbolic)
+    lowered = lower(f, *examples, argnums=argnums, symbolic=args.symbolic,
+                    transform=args.transform)
     for path in write_stages(lowered, args.output, lowered.name, args.stage, args.format,
                              Options(args.with_source, args.latex)):
         print(path)

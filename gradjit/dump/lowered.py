@@ -5,21 +5,71 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
+from gradjit import tracer as T
 from gradjit.ir.core import Function
 from gradjit.ir.passes import optimize
+from gradjit.tracer.pytree import flatten, unflatten
 
 
-def lower(f, *args, argnums=0, symbolic=False, backend=None, **kwargs) -> Lowered:
+def lower(f, *args, argnums=0, symbolic=False, backend=None, transform="grad",
+          **kwargs) -> Lowered:
     """Compile `f` for these example arguments and return its stages. `f` is a function made
-    by grad / value_and_grad / jit, or a plain function, whose gradient with respect to
-    `argnums` is taken (`symbolic` and `backend` as for gradjit.grad)."""
-    from gradjit.tracer import Transformed, grad
-    if not isinstance(f, Transformed):
+    by grad / value_and_grad / jit, or a plain function, whose `transform` (one of
+    TRANSFORMS: its gradient with respect to `argnums` by default) is taken (`symbolic` and
+    `backend` as for gradjit.grad)."""
+    if not isinstance(f, T.Transformed):
         if not callable(f):
             raise TypeError(f"lower() takes a function, not {type(f).__name__}")
-        f = grad(f, argnums=argnums, symbolic=symbolic, backend=backend)
+        if transform not in TRANSFORMS:
+            raise ValueError(f"unknown transform {transform!r}; one of {', '.join(TRANSFORMS)}")
+        if transform == "grad":
+            f = T.grad(f, argnums=argnums, symbolic=symbolic, backend=backend)
+        else:  # the transformation inlines into one jit program, whose stages are shown
+            f = T.jit(_named(TRANSFORMS[transform](f, argnums), f, transform), symbolic=symbolic,
+                    backend=backend)
     f(*args, **kwargs)
     return Lowered.from_entry(f, f.cache.last)
+
+
+def _named(wrapper, f, transform):
+    wrapper.__name__ = wrapper.__qualname__ = f"{transform}_{getattr(f, '__name__', 'f')}"
+    return wrapper
+
+
+def _ones_like(tree):
+    leaves = []
+    structure = flatten(tree, leaves)
+    return unflatten(structure, iter(np.ones_like(x) for x in leaves))
+
+
+def _jvp(f, argnums):
+    return lambda *args: T.jvp(f, args, _ones_like(args))[1]
+
+
+def _vjp(f, argnums):
+    def pulled(*args):
+        out, pull = T.vjp(f, *args)
+        return pull(_ones_like(out))
+    return pulled
+
+
+def _jacobian(name):
+    return lambda f, argnums: getattr(T, name)(f, argnums=argnums)
+
+
+# What `gradjit dump --transform` can show, with the tangents (jvp) and cotangents (vjp) of
+# ones; vmap maps every argument over its axis 0.
+TRANSFORMS = {
+    "grad": None,
+    "jvp": _jvp,
+    "vjp": _vjp,
+    "jacrev": _jacobian("jacrev"),
+    "jacfwd": _jacobian("jacfwd"),
+    "hessian": _jacobian("hessian"),
+    "vmap": lambda f, argnums: T.vmap(f),
+}
 
 
 class Lowered:

@@ -148,12 +148,13 @@ def render(lowered: Lowered, name: str, fmt: str = "text", options: Options = Op
 
 
 def dump(f, *args, stage="all", argnums=0, format="text", with_source=False, latex=False,
-         symbolic=False, **kwargs) -> str:
+         symbolic=False, transform="grad", **kwargs) -> str:
     """What `f` compiles to for these example arguments, at `stage` ('trace', 'grad',
     'optimized', 'kernels', 'llvm', 'ptx', 'symbolic', 'python', a comma-separated list, or
     'all'). `f` is made by grad / value_and_grad / jit, or is a plain function, whose gradient
-    with respect to `argnums` is dumped. `format`: 'text', 'dot' (Graphviz) or 'svg'."""
-    lowered = lower(f, *args, argnums=argnums, symbolic=symbolic, **kwargs)
+    with respect to `argnums` is dumped, or another `transform` of it ('jvp', 'vjp', 'jacrev',
+    'jacfwd', 'hessian', 'vmap'). `format`: 'text', 'dot' (Graphviz) or 'svg'."""
+    lowered = lower(f, *args, argnums=argnums, symbolic=symbolic, transform=transform, **kwargs)
     names = stage_names(stage, lowered, format)
     options = Options(with_source, latex)
     if len(names) == 1:
