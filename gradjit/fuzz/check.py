@@ -19,6 +19,7 @@ from gradjit.ir import Builder, Function, GuardFailed, Op, interpret, parse, ver
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.autodiff import differentiate
+from gradjit.ir.forward import forward
 from gradjit.ir.passes import PIPELINE, eliminate_dead_code, optimize
 from gradjit.ir.primitive import bind, evaluate
 from gradjit.ir.text import print_function
@@ -251,13 +252,54 @@ def _check(fn, args, targets, gradients, passes):
     dref = Reference(dfn, args)
     _against(dref, dfn, args, targets, passes, "gradient ", failures)
     _expect(failures, "eager gradient", dref, lambda: eager_gradients(loss, args))
-    if all(np.all((a == 0) | (np.abs(a) >= 1e-6) & (np.abs(a) <= 1e3)) for a in args):
+    tame = all(np.all((a == 0) | (np.abs(a) >= 1e-6) & (np.abs(a) <= 1e3)) for a in args)
+    if tame:
         # steps are absolute (no huge values); near tiny values, VJPs such as div's add
         # terms like 1/x that absorb the rest of the gradient
         problem = finite_differences(loss, args)
         if problem:
             failures.append(Failure("finite differences", problem))
+    _forward_mode(loss, args, targets, passes, failures, tame)
     return failures
+
+
+def _forward_mode(loss: Function, args, targets, passes, failures, tame):
+    """Forward mode on the same loss: its program through every pass and target against the
+    interpreter, and (for tame arguments, as finite differences) its tangent against reverse
+    mode's <gradient, tangent>."""
+    floats = [i for i, p in enumerate(loss.params) if p.type.dtype.is_float]
+    if not floats:
+        return
+    rng = np.random.default_rng(1)
+    tangents = [rng.normal(size=args[i].shape).astype(args[i].dtype) for i in floats]
+    pushed = verify(forward(loss, floats))
+    pushed_args = [*args, *tangents]
+    _against(Reference(pushed, pushed_args), pushed, pushed_args, targets, passes, "jvp ",
+             failures)
+    problem = transpose_identity(loss, floats, args, tangents) if tame else None
+    if problem:
+        failures.append(Failure("jvp transpose", problem))
+
+
+def transpose_identity(loss: Function, floats, args, tangents) -> str | None:
+    """The tangent of scalar `loss` along `tangents` (forward mode) against <gradient,
+    tangents> (reverse mode), both in f64; None where they agree or either is not finite."""
+    loss = parse(print_function(loss).replace("f32", "f64"))
+    args = [a.astype(np.float64) for a in args]
+    tangents = [t.astype(np.float64) for t in tangents]
+    count = len(loss.results)
+    try:
+        grads = interpret(differentiate(loss, floats), *args)[count:]
+        tangent = float(interpret(forward(loss, floats), *args, *tangents)[count])
+    except EXPECTED_ERRORS:
+        return None
+    want = sum(float(np.sum(g * t)) for g, t in zip(grads, tangents))
+    scale = sum(float(np.sum(np.abs(g * t))) for g, t in zip(grads, tangents)) + 1.0
+    if not (np.isfinite(want) and np.isfinite(tangent) and np.isfinite(scale)):
+        return None
+    if abs(tangent - want) > 1e-9 * (scale + abs(want)):
+        return f"forward mode's tangent {tangent!r}, reverse mode's <gradient, tangent> {want!r}"
+    return None
 
 
 def _expect(failures, name, ref: Reference, run):

@@ -172,3 +172,19 @@ def test_the_math_librarys_few_ulps_amplified_by_cancellation_are_allowed():
       return %0
     }""")
     check(fn, [np.array([-8.10101144054719, 8.5220074183319])])
+
+
+def test_the_transpose_check_flags_a_wrong_forward_mode(monkeypatch):
+    """Forward mode's tangent against reverse mode's <gradient, tangent>: equal for the real
+    JVP rules, flagged when forward mode differentiates another function (cos for sin)."""
+    from gradjit.fuzz import check
+    from gradjit.ir import parse
+    from gradjit.ir.text import print_function
+    loss = parse("func @f(%x: f64[3]) -> (f64[]) {\n  %0 = sin(%x) : f64[3]\n"
+                 "  %1 = reduce_sum(%0) {axes=[0], keepdims=false} : f64[]\n  return %1\n}\n")
+    x, t = np.array([0.3, 1.0, -2.0]), np.array([1.0, -0.5, 2.0])
+    assert check.transpose_identity(loss, [0], [x], [t]) is None
+    real = check.forward
+    monkeypatch.setattr(check, "forward", lambda fn, wrt: real(
+        parse(print_function(fn).replace("sin(", "cos(")), wrt))
+    assert "forward mode's tangent" in check.transpose_identity(loss, [0], [x], [t])
