@@ -105,6 +105,7 @@ def _torch_transform(wid, torch):
         "W9": func.vmap(func.grad(mlp_loss, argnums=(0, 1, 2)),
                         in_dims=(None, None, None, 0, 0)),
         "W10": func.hessian(energy),
+        "W11": lambda x, t: func.jvp(_torch_loss("W1", torch), (x,), (t,))[1],
     }.get(wid)
 
 

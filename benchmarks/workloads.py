@@ -37,9 +37,11 @@ def _size(n, scale):
 
 # ---- W1: transcendentals, 10M f32 ----
 
-@gradjit.grad
-def w1_gradjit(x):
+def w1_function(x):
     return np.sum(np.sin(x) * np.exp(-x * x) + np.tanh(x))
+
+
+w1_gradjit = gradjit.grad(w1_function)
 
 
 def w1_numpy(x):
@@ -211,6 +213,24 @@ def w10_inputs(scale):
     return rng.standard_normal(100) / 3, rng.standard_normal((200, 100)) / 10
 
 
+# ---- W11: the JVP of W1's function along a tangent, 10M f32 ----
+
+@gradjit.jit
+def w11_gradjit(x, t):
+    return gradjit.jvp(w1_function, (x,), (t,))[1]
+
+
+def w11_numpy(x, t):
+    return np.sum(w1_numpy(x) * t)
+
+
+def w11_inputs(scale):
+    rng = _rng()
+    n = _size(10_000_000, scale)
+    return (rng.standard_normal(n).astype(np.float32),
+            rng.standard_normal(n).astype(np.float32))
+
+
 def _vector(n):
     return lambda scale: (_rng().standard_normal(_size(n, scale)).astype(np.float32),)
 
@@ -246,6 +266,9 @@ WORKLOADS = [
     Workload("W10", "Hessian of a 100-parameter function (softplus of 200 features + x^4/4) "
              "through jit(hessian), f64", w10_inputs, w10_gradjit, w10_numpy,
              lambda a: a[1].nbytes + 100 * 100 * 8, lambda a: 2 * a[1].size * 100,
+             target="<= 1.0x torch.func", peers=("numpy by hand", "torch.func")),
+    Workload("W11", "jvp of W1's function along a tangent, 10M f32", w11_inputs, w11_gradjit,
+             w11_numpy, lambda a: a[0].nbytes + a[1].nbytes,
              target="<= 1.0x torch.func", peers=("numpy by hand", "torch.func")),
 ]
 BY_ID = {w.id: w for w in WORKLOADS}
