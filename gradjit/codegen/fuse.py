@@ -183,7 +183,10 @@ class Fuser:
             if id(op) in live:
                 # A value already in memory is read back rather than computed again.
                 args = [self.stored.get(id(self.env[v]), self.env[v]) for v in op.inputs]
-                node = RULES[op.prim.name](self, op, *args)
+                # a library primitive made outside the table (custom_vjp) is a host call too
+                rule = RULES.get(op.prim.name, _library) if op.prim.kind == "library" else \
+                    RULES[op.prim.name]
+                node = rule(self, op, *args)
                 if node is not None and node.depth > MAX_DEPTH:
                     node = self.materialize(node)
                 if op.out is not None:

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from gradjit.ir import parse
+from gradjit.ir import PRIMITIVES, parse
 from gradjit.ir.text import print_function
 from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Entry
@@ -27,9 +27,13 @@ def reduce(transformed):
 
 
 def export_traces(transformed) -> list:
-    """(signature key, [(optimized IR text, guards, result builder), ...]) per signature."""
+    """(signature key, [(optimized IR text, guards, result builder), ...]) per signature.
+    A trace holding a primitive made outside the table (custom_vjp's) stays behind: its text
+    could not be parsed elsewhere, so the receiver traces that signature again."""
     with transformed._tracing:
-        return [(key, [(print_function(e.function), e.guards, e.unpack) for e in entries])
+        return [(key, [(print_function(e.function), e.guards, e.unpack) for e in entries
+                       if all(PRIMITIVES.get(op.prim.name) is op.prim
+                              for op in e.function.ops)])
                 for key, entries in transformed.cache.by_key.items()]
 
 

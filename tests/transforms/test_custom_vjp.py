@@ -1,0 +1,134 @@
+"""gradjit.custom_vjp on JAX's classic cases, against the analytic derivatives, through grad,
+jit, value_and_grad, the eager tape and the grid emulator, and its refusals."""
+import functools
+import pickle
+
+import cloudpickle
+import numpy as np
+import pytest
+
+import gradjit
+from gradjit.ir.primitive import BatchingError
+
+
+@gradjit.custom_vjp
+def log1pexp(x):
+    return np.logaddexp(0.0, x)
+
+
+def _log1pexp_fwd(x):
+    return log1pexp(x), x
+
+
+def _log1pexp_bwd(x, g):
+    return (g / (1 + np.exp(-x)),)
+
+
+log1pexp.defvjp(_log1pexp_fwd, _log1pexp_bwd)
+
+
+@functools.partial(gradjit.custom_vjp, nondiff_argnums=(0, 1))
+def clip_gradient(lo, hi, x):
+    return x * 1.0
+
+
+clip_gradient.defvjp(lambda lo, hi, x: (x * 1.0, None),
+                     lambda lo, hi, residuals, g: (np.clip(g, lo, hi),))
+
+X = np.array([-3.0, 0.0, 2.0, 1000.0])
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_the_rule_gives_a_finite_gradient_where_the_plain_one_overflows():
+    with np.errstate(over="ignore", invalid="ignore"):
+        plain = gradjit.grad(lambda x: np.sum(np.log1p(np.exp(x))))(X)
+    assert np.isnan(plain[-1])
+    np.testing.assert_allclose(gradjit.grad(lambda x: np.sum(log1pexp(x)))(X), sigmoid(X),
+                               rtol=1e-15)
+    np.testing.assert_allclose(log1pexp(X), np.logaddexp(0, X), rtol=1e-15)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "interpreter", "cuda-emulator"])
+def test_compositions_with_jit_and_value_and_grad(backend):
+    def loss(x):
+        return np.sum(log1pexp(x) * x)
+    want = np.logaddexp(0, X) + X * sigmoid(X)
+    np.testing.assert_allclose(gradjit.jit(gradjit.grad(loss), backend=backend)(X), want,
+                               rtol=1e-14)
+    value, gradient = gradjit.value_and_grad(loss, backend=backend)(X)
+    np.testing.assert_allclose(value, np.sum(np.logaddexp(0, X) * X), rtol=1e-14)
+    np.testing.assert_allclose(gradient, want, rtol=1e-14)
+
+
+def test_nondiff_arguments_and_a_clipped_gradient():
+    x = np.array([1.0, 2.0, 3.0])
+    got = gradjit.grad(lambda x: np.sum(clip_gradient(-0.5, 0.5, x) ** 2))(x)
+    np.testing.assert_allclose(got, np.clip(2 * x, -0.5, 0.5))
+    got = gradjit.grad(lambda x: np.sum(clip_gradient(-10.0, 10.0, x) ** 2))(x)
+    np.testing.assert_allclose(got, 2 * x)
+
+
+def test_eager_tensors_take_the_rule():
+    t = gradjit.tensor(X, requires_grad=True)
+    log1pexp(t).sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), sigmoid(X), rtol=1e-15)
+
+
+def test_a_transformed_function_using_it_pickles_and_traces_again():
+    f = gradjit.grad(lambda x: np.sum(log1pexp(x)))
+    f(X)
+    np.testing.assert_allclose(pickle.loads(cloudpickle.dumps(f))(X), sigmoid(X), rtol=1e-15)
+
+
+@gradjit.custom_vjp
+def two_cotangents(x):
+    return np.sin(x)
+
+
+two_cotangents.defvjp(lambda x: (np.sin(x), x), lambda x, g: (g, g))
+
+
+@gradjit.custom_vjp
+def wrong_shape(x):
+    return np.sin(x)
+
+
+wrong_shape.defvjp(lambda x: (np.sin(x), x), lambda x, g: (np.sum(g),))
+
+
+@gradjit.custom_vjp
+def undefined(x):
+    return x
+
+
+@gradjit.custom_vjp
+def pair(x):
+    return x, x
+
+
+pair.defvjp(lambda x: ((x, x), None), lambda residuals, g: (g,))
+
+
+REFUSALS = [
+    (lambda: gradjit.grad(lambda x: np.sum(two_cotangents(x)))(X), TypeError,
+     r"bwd rule \(.*test_custom_vjp.py:\d+\) must return a tuple of 1 cotangent"),
+    (lambda: gradjit.grad(lambda x: np.sum(wrong_shape(x)))(X), ValueError,
+     r"cotangent of shape \(\) for argument 0 of shape \(4,\)"),
+    (lambda: undefined(X), TypeError, r"call undefined.defvjp\(fwd, bwd\)"),
+    (lambda: gradjit.grad(lambda x: np.sum(pair(x)[0]))(X), TypeError, "returns one array"),
+    (lambda: gradjit.jvp(log1pexp, (X,), (X,)), TypeError, "forward-mode autodiff"),
+    (lambda: gradjit.vmap(log1pexp)(np.ones((2, 3))), BatchingError, "can't apply vmap"),
+    (lambda: gradjit.grad(lambda x: np.sum(gradjit.grad(lambda y: np.sum(log1pexp(y)))(x)))(X),
+     TypeError, "second derivative"),
+]
+
+
+@pytest.mark.parametrize("call, error, message", REFUSALS,
+                         ids=["cotangent-count", "cotangent-shape", "no-rule", "tuple", "jvp",
+                              "vmap", "second-derivative"])
+def test_refusals_say_why(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
