@@ -146,10 +146,8 @@ class Function:
     def apply(cls, *args, **kwargs):
         if any(is_traced(a) or isinstance(a, TensorBase) and
                not isinstance(a._value, np.ndarray) for a in args):
-            raise NotImplementedError(
-                f"{cls.__name__}.apply on values traced by gradjit.grad/jit: a custom "
-                "autograd.Function runs eagerly only; call it outside the traced function or "
-                "write its gradient with ordinary operations")
+            from gradjit.autograd.traced import traced_apply  # above the tracer: loaded late
+            return traced_apply(cls, args, kwargs)
         ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a.requires_grad for a in args))
         with no_grad():
             if cls.setup_context is None:

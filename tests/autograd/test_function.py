@@ -254,14 +254,57 @@ def test_errors_match_pytorch():
         assert str(ours.value).split(":")[0] == str(theirs.value).split(":")[0]
 
 
-def test_apply_under_tracing_says_it_is_eager_only():
-    _, Exp, _, _ = _classes(gradjit)
+@pytest.mark.parametrize("which", [0, 1, 2], ids=["MyReLU", "Exp", "LegendrePolynomial3"])
+@pytest.mark.parametrize("transform", ["grad", "jit-of-grad", "value_and_grad"])
+def test_the_docs_functions_compile_with_their_backward(which, transform):
+    """Inside grad/jit a Function is one op whose gradient is the user's backward: equal to
+    eager gradjit and to torch."""
+    x = np.linspace(-2, 2, 9)
+    ours_cls, theirs_cls = _classes(gradjit)[which], _classes(torch)[which]
 
-    @gradjit.grad
-    def f(x):
-        return Exp.apply(gradjit.as_tensor(x)).sum()
-    with pytest.raises(NotImplementedError, match="runs eagerly only"):
-        f(np.ones(3))
+    def loss(t):
+        return (ours_cls.apply(t) * t.sin()).sum()
+    make = {"grad": gradjit.grad, "jit-of-grad": lambda f: gradjit.jit(gradjit.grad(f)),
+            "value_and_grad": lambda f: lambda t: gradjit.value_and_grad(f)(t)[1]}[transform]
+    compiled = make(loss)(gradjit.tensor(x))
+    t = torch.tensor(x, requires_grad=True)
+    (theirs_cls.apply(t) * t.sin()).sum().backward()
+    np.testing.assert_allclose(compiled.numpy(), t.grad.numpy(), rtol=1e-14)
+    values = gradjit.jit(lambda a: ours_cls.apply(a) * 2)(gradjit.tensor(x))
+    np.testing.assert_allclose(values.numpy(), theirs_cls.apply(torch.tensor(x)).numpy() * 2,
+                               rtol=1e-14)
+
+
+def test_a_number_argument_and_a_wrong_gradient_count_under_tracing():
+    class MulConstant(gradjit.autograd.Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+
+    class Forgetful(MulConstant):
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant
+
+    x = np.arange(3.0)
+    got = gradjit.grad(lambda t: (MulConstant.apply(t, 3.0) ** 2).sum())(gradjit.tensor(x))
+    np.testing.assert_allclose(got.numpy(), 18 * x)
+    with pytest.raises(RuntimeError, match="ForgetfulBackward returned an incorrect number of "
+                                           r"gradients \(expected 2, got 1\)"):
+        gradjit.grad(lambda t: Forgetful.apply(t, 3.0).sum())(gradjit.tensor(x))
+    with pytest.raises(NotImplementedError, match="takes positional arguments only"):
+        gradjit.grad(lambda t: MulConstant.apply(t, constant=3.0).sum())(gradjit.tensor(x))
+
+
+def test_several_outputs_under_tracing_are_refused_with_a_message():
+    scale_by = _classes(gradjit)[3]
+    with pytest.raises(NotImplementedError, match="must return one Tensor there, not a tuple"):
+        gradjit.grad(lambda t: scale_by.apply(t, 2.0, t)[0].sum())(gradjit.tensor(np.ones(3)))
 
 
 def test_missing_methods_and_bad_saves_raise_as_in_pytorch():

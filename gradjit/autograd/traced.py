@@ -1,0 +1,63 @@
+"""autograd.Function inside gradjit.grad/jit: the Function becomes a custom_vjp whose forward
+runs the user's forward eagerly on the host and whose rule runs forward (to fill ctx) and then
+the user's backward, so the compiled program holds it as one op with the user's gradient."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.tensor.base import TensorBase
+from gradjit.tensor.factories import from_numpy, is_traced
+from gradjit.tensor.grad_mode import no_grad
+
+_rules = {}  # (Function subclass, positions of the tensor arguments) -> custom_vjp
+
+
+def traced_apply(cls, args, kwargs):
+    """cls.apply(*args) where some argument is traced."""
+    if kwargs:
+        raise NotImplementedError(f"{cls.__name__}.apply inside gradjit.grad/jit takes "
+                                  f"positional arguments only")
+    positions = tuple(i for i, a in enumerate(args) if isinstance(a, TensorBase) or is_traced(a))
+    key = (cls, positions, len(args))
+    if key not in _rules:
+        _rules[key] = _rule(cls, positions, len(args))
+    return _rules[key](*args)
+
+
+def _rule(cls, positions, count):
+    from gradjit.tracer.custom import custom_vjp
+
+    def run_forward(*values):
+        from gradjit.autograd.function import FunctionCtx
+        ctx = FunctionCtx(tuple(i in positions for i in range(count)))
+        inputs = [from_numpy(np.asarray(v)) if i in positions else v
+                  for i, v in enumerate(values)]
+        with no_grad():
+            if cls.setup_context is None:
+                output = cls.forward(ctx, *inputs)
+            else:
+                output = cls.forward(*inputs)
+                cls.setup_context(ctx, tuple(inputs), output)
+        if not isinstance(output, TensorBase):
+            raise NotImplementedError(f"{cls.__name__}.apply inside gradjit.grad/jit: forward "
+                                      f"must return one Tensor there, not a "
+                                      f"{type(output).__name__}")
+        return output.numpy(), ctx
+
+    def forward(*values):
+        return run_forward(*values)[0]
+
+    def backward(*rest):
+        ctx, g = rest[-2], rest[-1]
+        grads = cls.backward(ctx, from_numpy(np.asarray(g)))
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        if len(grads) != count:
+            raise RuntimeError(f"function {cls.__name__}Backward returned an incorrect number "
+                               f"of gradients (expected {count}, got {len(grads)})")
+        return tuple(None if grads[i] is None else np.asarray(grads[i]) for i in positions)
+
+    rule = custom_vjp(forward, nondiff_argnums=tuple(i for i in range(count)
+                                                     if i not in positions))
+    rule.__name__ = rule.__qualname__ = cls.__name__
+    rule.defvjp(run_forward, backward)
+    return rule
