@@ -124,3 +124,29 @@ def _describe(value) -> str:
     if isinstance(value, (tuple, list)):
         return f"a {type(value).__name__} of {len(value)}"
     return f"a {type(value).__name__}"
+
+
+def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
+    """jax.checkpoint (remat): fun's gradient recomputes its intermediates from its arguments
+    instead of keeping them. fun becomes one op (custom_vjp) that keeps only its arguments;
+    its VJP runs fun's compiled pullback on them when the gradient is taken. fun returns one
+    array; policy and static_argnums are not supported (everything is recomputed)."""
+    if policy is not None or static_argnums:
+        raise NotImplementedError("checkpoint: policy and static_argnums are not supported; "
+                                  "every intermediate of the function is recomputed")
+    from gradjit.tracer import jit, vjp
+    compiled = jit(fun)
+
+    def forward(*args):
+        return compiled(*args)
+
+    def keep_arguments(*args):
+        return compiled(*args), args
+
+    def recompute(args, g):
+        return vjp(fun, *args)[1](g)
+
+    functools.update_wrapper(forward, fun)
+    rematerialized = custom_vjp(forward)
+    rematerialized.defvjp(keep_arguments, recompute)
+    return rematerialized

@@ -83,6 +83,30 @@ def test_a_transformed_function_using_it_pickles_and_traces_again():
     np.testing.assert_allclose(pickle.loads(cloudpickle.dumps(f))(X), sigmoid(X), rtol=1e-15)
 
 
+def test_checkpoint_gives_the_same_gradient_from_a_smaller_buffer_plan():
+    """Two blocks of four tanh layers: with each block checkpointed, the program keeps only
+    the blocks' inputs (the recomputation runs when the gradient is taken)."""
+    rng = np.random.default_rng(0)
+    w, x = rng.normal(size=(128, 128)) / 12, rng.normal(size=(256, 128))
+
+    def block(h, w):
+        for _ in range(4):
+            h = np.tanh(h @ w)
+        return h
+    kept = gradjit.checkpoint(block)
+
+    def loss(block):
+        return lambda w, x: np.sum(block(block(x, w), w) ** 2)
+    plain, remat = gradjit.grad(loss(block)), gradjit.grad(loss(kept))
+    np.testing.assert_allclose(remat(w, x), plain(w, x), rtol=1e-12)
+    plain_bytes = plain.cache.last.program.workspace_bytes
+    remat_bytes = remat.cache.last.program.workspace_bytes
+    assert remat_bytes < 0.5 * plain_bytes, (remat_bytes, plain_bytes)
+    assert gradjit.remat is gradjit.checkpoint
+    with pytest.raises(NotImplementedError, match="policy and static_argnums"):
+        gradjit.checkpoint(block, policy=lambda *a: True)
+
+
 @gradjit.custom_vjp
 def two_cotangents(x):
     return np.sin(x)
