@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  # noqa: E402,F401
-                            custom_vjp, remat,
+                            custom_jvp, custom_vjp, remat,
                             debug_captures, elementwise_grad, explain, grad, hessian, jacfwd,
                             jacobian, jacrev, jit, jvp, linearize, stop_gradient,
                             value_and_grad, vjp, vmap)

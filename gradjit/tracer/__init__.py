@@ -8,7 +8,7 @@ from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
 from gradjit.tracer.captures import CapturedArrayChanged, check_captures, debug_captures
 from gradjit.tracer.constructors import install as _install_constructors
-from gradjit.tracer.custom import checkpoint, custom_vjp
+from gradjit.tracer.custom import checkpoint, custom_jvp, custom_vjp
 from gradjit.tracer.custom import checkpoint as remat
 from gradjit.tracer.trace import TraceError, Traced
 from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
@@ -76,7 +76,7 @@ def explain(fn) -> Explanation:
 
 __all__ = ["CacheInfo", "CapturedArrayChanged", "RetraceWarning", "TraceError", "Traced",
            "TracerArrayConversionError", "Transformed", "check_captures", "checkpoint",
-           "custom_vjp", "remat",
+           "custom_jvp", "custom_vjp", "remat",
            "debug_captures",
            "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian", "jacrev",
            "jit", "jvp", "linearize", "stop_gradient", "value_and_grad", "vjp",

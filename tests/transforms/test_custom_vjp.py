@@ -136,12 +136,21 @@ def pair(x):
 pair.defvjp(lambda x: ((x, x), None), lambda residuals, g: (g,))
 
 
+@gradjit.custom_jvp
+def flat_tangent(x):
+    return np.sin(x)
+
+
+flat_tangent.defjvp(lambda primals, tangents: (np.sin(primals[0]), np.sum(tangents[0])))
+
 REFUSALS = [
+    (lambda: gradjit.jvp(flat_tangent, (X,), (X,)), ValueError,
+     r"jvp rule \(.*\) returned a tangent of shape \(\) for an output of shape \(4,\)"),
     (lambda: gradjit.grad(lambda x: np.sum(two_cotangents(x)))(X), TypeError,
      r"bwd rule \(.*test_custom_vjp.py:\d+\) must return a tuple of 1 cotangent"),
     (lambda: gradjit.grad(lambda x: np.sum(wrong_shape(x)))(X), ValueError,
      r"cotangent of shape \(\) for argument 0 of shape \(4,\)"),
-    (lambda: undefined(X), TypeError, r"call undefined.defvjp\(fwd, bwd\)"),
+    (lambda: undefined(X), TypeError, r"call undefined.defvjp\(...\)"),
     (lambda: gradjit.grad(lambda x: np.sum(pair(x)[0]))(X), TypeError, "returns one array"),
     (lambda: gradjit.jvp(log1pexp, (X,), (X,)), TypeError, "forward-mode autodiff"),
     (lambda: gradjit.vmap(log1pexp)(np.ones((2, 3))), BatchingError, "can't apply vmap"),
@@ -151,8 +160,36 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize("call, error, message", REFUSALS,
-                         ids=["cotangent-count", "cotangent-shape", "no-rule", "tuple", "jvp",
-                              "vmap", "second-derivative"])
+                         ids=["tangent-shape", "cotangent-count", "cotangent-shape", "no-rule",
+                              "tuple", "jvp", "vmap", "second-derivative"])
 def test_refusals_say_why(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@gradjit.custom_jvp
+def safe_norm(x):
+    return np.sqrt(np.sum(x * x))
+
+
+def _safe_norm_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    n = safe_norm(x)
+    return n, np.where(n == 0, 0.0, np.sum(x * t) / np.where(n == 0, 1.0, n))
+
+
+safe_norm.defjvp(_safe_norm_jvp)
+
+
+def test_custom_jvp_in_forward_and_reverse_mode():
+    """Forward mode applies the rule; reverse mode transposes its tangent map, so the
+    gradient at 0 is the rule's 0 instead of NaN."""
+    x = np.array([3.0, 4.0])
+    out, tangent = gradjit.jvp(safe_norm, (x,), (np.array([1.0, 0.0]),))
+    assert (out, tangent) == (5.0, 0.6)
+    np.testing.assert_allclose(gradjit.grad(safe_norm)(x), x / 5, rtol=1e-15)
+    np.testing.assert_array_equal(gradjit.grad(safe_norm)(np.zeros(2)), np.zeros(2))
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(gradjit.grad(lambda x: np.sqrt(np.sum(x * x)))(np.zeros(2))).all()
+    both = gradjit.jit(gradjit.grad(lambda x: safe_norm(x) * np.sum(x)))(x)
+    np.testing.assert_allclose(both, x / 5 * 7 + 5, rtol=1e-15)
