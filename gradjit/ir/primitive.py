@@ -169,6 +169,47 @@ def evaluate(prim: Primitive, args, params):
 
 
 _WIDENED = ("elementwise", "reduction", "contraction")  # not views, sorts or sources
+_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+_RESULTS: dict = {}  # (prim, dtype, shape, operand count) -> its result's numpy dtype
+
+
+def evaluate_plain(prim: Primitive, args):
+    """`evaluate` on the eager hot path, or None where it does not apply: an elementwise
+    primitive without parameters on float32/float64 arrays of one dtype and one shape, Python
+    numbers beside them. The shape rule's verdict on those types is remembered, not re-derived
+    (a rule that raises is asked again, so it raises every time)."""
+    dt = shape = None
+    for a in args:
+        if type(a) is np.ndarray:
+            if dt is None:
+                dt, shape = a.dtype, a.shape
+            elif a.dtype is not dt or a.shape != shape:
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
+        return None
+    key = (prim, dt, shape, len(args))
+    result_dtype = _RESULTS.get(key)
+    if result_dtype is None:
+        out_type = prim.infer(*[TensorType(shape, dtype(dt))] * len(args))
+        if out_type is None or out_type.dtype is bfloat16:
+            return None
+        if len(_RESULTS) > 4096:
+            _RESULTS.clear()
+        result_dtype = _RESULTS[key] = out_type.dtype.numpy
+    if isinstance(prim.evaluate, np.ufunc):  # broadcasts numbers itself
+        arrays = [a if type(a) is np.ndarray else dt.type(a) for a in args]
+    else:
+        arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
+                  for a in args]
+    with np.errstate(all="ignore"):
+        result = prim.evaluate(*arrays)
+    if type(result) is not np.ndarray:
+        result = _asarray(result)
+    if result.dtype != result_dtype:
+        result = result.astype(result_dtype)
+    return result
 
 
 def _narrow_float(numpy_dtype) -> bool:

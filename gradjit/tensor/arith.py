@@ -7,6 +7,7 @@ import collections
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
@@ -36,23 +37,75 @@ def operand(x):
     return tensor(x)
 
 
+def direct(prim, name, args, operands):
+    """The operation `name` as `prim` alone, where the array surface's promotion and
+    broadcasting would change nothing: tensors over numpy arrays of one float32/float64 dtype
+    and one shape, Python numbers beside them, outside any other tensor operation. None
+    otherwise (the general path then runs)."""
+    if graph._scopes.active is not None:
+        return None
+    dt = shape = None
+    for a in args:
+        if hasattr(a, "_edge"):
+            value = a._value
+            if type(value) is not np.ndarray:
+                return None
+            if dt is None:
+                dt, shape = value.dtype, value.shape
+            elif value.dtype is not dt or value.shape != shape:
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    if not plain_float(dt):
+        return None
+    scope = graph.Scope(name)
+    with scope:
+        out = prim(*args)
+    graph.declare_inputs(scope, operands if operands is not None else
+                         [a for a in args if hasattr(a, "_edge")])
+    return out
+
+
+_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def plain_float(dt) -> bool:
+    """float32 or float64 itself (bfloat16's storage is float32 with metadata: not this)."""
+    return dt is _PLAIN[0] or dt is _PLAIN[1]
+
+
 def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False):
     """The operator and its reflected form. PyTorch runs `number op t` as a method of t, so
     `reflected_operands(t, number)` are its grad_fn's operands (default: as written); `wraps`:
     a number operand is a wrapped tensor, an operand (add/sub/mul/div)."""
+    prim = _PRIMITIVE_OF.get(fn)
+
     def method(self, other):
+        if prim is not None:
+            out = direct(prim, name, (self, other), (self, other) if wraps else None)
+            if out is not None:
+                return out
         if not _is_operand(other):
             return NotImplemented
         other = operand(other)
         return apply(name, fn, self, other, operands=(self, other) if wraps else None)
 
     def reflected(self, other):
+        operands = reflected_operands(self, other) if reflected_operands else None
+        if prim is not None:
+            out = direct(prim, reflected_name or name, (other, self), operands)
+            if out is not None:
+                return out
         if not _is_operand(other):
             return NotImplemented
         other = operand(other)
         operands = reflected_operands(self, other) if reflected_operands else None
         return apply(reflected_name or name, fn, other, self, operands=operands)
     return method, reflected
+
+
+# The array functions that are one primitive when their operands already agree.
+_PRIMITIVE_OF = {ops.add: E.add, ops.sub: E.sub, ops.mul: E.mul, ops.true_divide: E.div}
 
 
 def _swapped(t, other):
@@ -581,6 +634,8 @@ def _fma(x, y, z):
     the fused multiply-add except at double-rounding ties."""
     if (is_python_scalar(x) and x == 1) or (is_python_scalar(y) and y == 1):
         return ops.add(y if is_python_scalar(x) and x == 1 else x, z)
+    if is_python_scalar(y) and y == -1 and not isinstance(y, bool):  # sub: x * -1 is exact
+        return ops.sub(z, x)
     if ops.result_type(x, y, z).name != "f32":
         return ops.add(ops.mul(x, y), z)
     wide = [ops.astype(v, "f64") for v in (x, y, z)]
