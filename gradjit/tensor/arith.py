@@ -38,10 +38,10 @@ def operand(x):
 
 
 def direct(prim, name, args, operands):
-    """The operation `name` as `prim` alone, where the array surface's promotion and
-    broadcasting would change nothing: tensors over numpy arrays of one float32/float64 dtype
-    and one shape, Python numbers beside them, outside any other tensor operation. None
-    otherwise (the general path then runs)."""
+    """The operation `name` as `prim(*args)` on primitives alone (one, or a composition of
+    them: `_clip`), where the array surface's promotion and broadcasting would change nothing:
+    tensors over numpy arrays of one float32/float64 dtype and one shape, Python numbers
+    beside them, outside any other tensor operation. None otherwise (the general path runs)."""
     if graph._scopes.active is not None:
         return None
     dt = shape = None
@@ -102,6 +102,17 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
         operands = reflected_operands(self, other) if reflected_operands else None
         return apply(reflected_name or name, fn, other, self, operands=operands)
     return method, reflected
+
+
+def _clip(lo, hi):
+    """ops.clip's primitives with number bounds, for a float tensor (`direct`)."""
+    def clip(x):
+        if lo is not None:
+            x = E.where(E.lt(x, lo), lo, x)
+        if hi is not None:
+            x = E.where(E.gt(x, hi), hi, x)
+        return x
+    return clip
 
 
 # The array functions that are one primitive when their operands already agree.
@@ -497,6 +508,10 @@ class ArithMixin:
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
+        if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
+            out = direct(_clip(min, max), "ClampBackward1", (self,), None)
+            if out is not None:
+                return out
         bounds = [b if b is None or is_python_scalar(b) else operand(b) for b in (min, max)]
         return apply("ClampBackward1" if scalar else "ClampBackward0",
                      lambda x, lo, hi: ops.clip(x, lo, hi), self, *bounds)

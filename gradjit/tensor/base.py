@@ -9,7 +9,8 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import bind, evaluate_plain, ir_type, is_python_scalar, scalar_template
+from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
+                                  scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph
 from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
@@ -57,7 +58,7 @@ class TensorBase:
         # The hot path (None where it does not apply); a ufunc's result is a new array.
         out = evaluate_plain(prim, inner) if device is None and not params and \
             prim.kind == "elementwise" else None
-        fresh = out is not None and isinstance(prim.evaluate, np.ufunc)
+        fresh = out is not None and fresh_result(prim)
         if out is None:
             out = bind(prim, *inner, **params) if device is None or device.type == "cpu" else \
                 cuda_ops.run(prim, inner, params)
