@@ -420,6 +420,10 @@ class ArithMixin:
     divide = true_divide = div
 
     def pow(self, exponent):
+        if (type(exponent) is float or type(exponent) is int) and exponent != 0.5:
+            out = direct(E.pow_, "PowBackward0", (self, exponent), None)  # (0.5: a sqrt)
+            if out is not None:
+                return out
         if is_python_scalar(exponent):  # pow.Tensor_Scalar: the exponent is no operand
             return apply("PowBackward0", _power, self, exponent)
         return apply("PowBackward1", _power, self, operand(exponent))
