@@ -11,6 +11,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
+from gradjit.tensor.hot_path import clip_numbers, direct
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -35,43 +36,6 @@ def operand(x):
         return x
     from gradjit.tensor.factories import tensor
     return tensor(x)
-
-
-def direct(prim, name, args, operands):
-    """The operation `name` as `prim(*args)` on primitives alone (one, or a composition of
-    them: `_clip`), where the array surface's promotion and broadcasting would change nothing:
-    tensors over numpy arrays of one float32/float64 dtype and one shape, Python numbers
-    beside them, outside any other tensor operation. None otherwise (the general path runs)."""
-    if graph._scopes.active is not None:
-        return None
-    dt = shape = None
-    for a in args:
-        if hasattr(a, "_edge"):
-            value = a._value
-            if type(value) is not np.ndarray:
-                return None
-            if dt is None:
-                dt, shape = value.dtype, value.shape
-            elif value.dtype is not dt or value.shape != shape:
-                return None
-        elif type(a) is not float and type(a) is not int:
-            return None
-    if not plain_float(dt):
-        return None
-    scope = graph.Scope(name)
-    with scope:
-        out = prim(*args)
-    graph.declare_inputs(scope, operands if operands is not None else
-                         [a for a in args if hasattr(a, "_edge")])
-    return out
-
-
-_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def plain_float(dt) -> bool:
-    """float32 or float64 itself (bfloat16's storage is float32 with metadata: not this)."""
-    return dt is _PLAIN[0] or dt is _PLAIN[1]
 
 
 def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False):
@@ -102,17 +66,6 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
         operands = reflected_operands(self, other) if reflected_operands else None
         return apply(reflected_name or name, fn, other, self, operands=operands)
     return method, reflected
-
-
-def _clip(lo, hi):
-    """ops.clip's primitives with number bounds, for a float tensor (`direct`)."""
-    def clip(x):
-        if lo is not None:
-            x = E.where(E.lt(x, lo), lo, x)
-        if hi is not None:
-            x = E.where(E.gt(x, hi), hi, x)
-        return x
-    return clip
 
 
 # The array functions that are one primitive when their operands already agree.
@@ -513,7 +466,7 @@ class ArithMixin:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
         if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
-            out = direct(_clip(min, max), "ClampBackward1", (self,), None)
+            out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
             if out is not None:
                 return out
         bounds = [b if b is None or is_python_scalar(b) else operand(b) for b in (min, max)]

@@ -6,9 +6,10 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.tensor import dtypes
-from gradjit.tensor.arith import apply, operand, plain_float
+from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
+from gradjit.tensor.hot_path import plain_float
 
 
 def _shape_args(shape):
