@@ -146,7 +146,7 @@ def ambient_handler(handler):
 def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
     arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
-    out_type = prim.infer(*[TensorType(a.shape, _dtype(a)) for a in arrays], **params)
+    out_type = _inferred(prim, tuple(type_of(a) for a in arrays), params)
     widen = prim.kind in _WIDENED
     if widen:
         for a in arrays:
@@ -169,6 +169,85 @@ def evaluate(prim: Primitive, args, params):
 
 
 _WIDENED = ("elementwise", "reduction", "contraction")  # not views, sorts or sources
+_INFERRED: dict = {}  # (prim, operand types, params) -> result type, for eager calls
+_MISSING = object()
+
+
+def _inferred(prim: Primitive, types, params):
+    """prim's shape rule on `types`, remembered (a rule depends on types and params only);
+    params that cannot key a dict (arrays) ask the rule each time, and so does a rule that
+    raises."""
+    try:
+        key = (prim, types, tuple((k, type(v), v) for k, v in params.items()))
+        known = _INFERRED.get(key, _MISSING)
+    except TypeError:
+        return prim.infer(*types, **params)
+    if known is _MISSING:
+        known = prim.infer(*types, **params)
+        if len(_INFERRED) > 4096:
+            _INFERRED.clear()
+        _INFERRED[key] = known
+    return known
+_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+_BOOL = np.dtype(bool)
+_RESULTS: dict = {}  # (prim, dtype, shape, operand count) -> its result's numpy dtype
+
+
+def fresh_result(prim: Primitive) -> bool:
+    """Whether prim's numpy evaluation is a ufunc or np.where: it broadcasts numbers itself
+    and returns a new array, never a view of an operand."""
+    return isinstance(prim.evaluate, np.ufunc) or prim.evaluate is np.where
+
+
+def evaluate_plain(prim: Primitive, args):
+    """`evaluate` on the eager hot path, or None where it does not apply: an elementwise
+    primitive without parameters on arrays of one shape, float32 or float64 of one dtype (bool
+    conditions and Python numbers beside them). The shape rule's verdict on those types is
+    remembered, not re-derived (a rule that raises is asked again, so it raises every time)."""
+    dt = shape = None
+    conditions = False
+    for a in args:
+        if type(a) is np.ndarray:
+            if shape is None:
+                shape = a.shape
+            elif a.shape != shape:
+                return None
+            kind = a.dtype
+            if kind is _BOOL:
+                conditions = True
+            elif dt is None:
+                dt = kind
+            elif kind is not dt:
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
+        return None
+    bools = tuple(type(a) is np.ndarray and a.dtype is _BOOL for a in args) if conditions \
+        else len(args)
+    key = (prim, dt, shape, bools)
+    result_dtype = _RESULTS.get(key)
+    if result_dtype is None:
+        plain, condition = TensorType(shape, dtype(dt)), TensorType(shape, dtype(_BOOL))
+        out_type = prim.infer(*[condition if conditions and bools[i] else plain
+                                for i in range(len(args))])
+        if out_type is None or out_type.dtype is bfloat16:
+            return None
+        if len(_RESULTS) > 4096:
+            _RESULTS.clear()
+        result_dtype = _RESULTS[key] = out_type.dtype.numpy
+    if fresh_result(prim):  # broadcasts numbers itself
+        arrays = [a if type(a) is np.ndarray else dt.type(a) for a in args]
+    else:
+        arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
+                  for a in args]
+    with np.errstate(all="ignore"):
+        result = prim.evaluate(*arrays)
+    if type(result) is not np.ndarray:
+        result = _asarray(result)
+    if result.dtype != result_dtype:
+        result = result.astype(result_dtype)
+    return result
 
 
 def _narrow_float(numpy_dtype) -> bool:
@@ -198,10 +277,6 @@ def scalar_template(values, originals=None):
 
 def is_python_scalar(x) -> bool:
     return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
-
-
-def _dtype(array):
-    return dtype(array.dtype)
 
 
 def ir_type(x) -> TensorType:

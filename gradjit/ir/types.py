@@ -132,7 +132,17 @@ class TensorType:
     __repr__ = __str__
 
 
+_TYPES: dict = {}  # (shape, numpy dtype, plain) -> TensorType: eager ops ask on every call
+
+
 def type_of(array) -> TensorType:
     """The TensorType of a numpy array (or anything numpy turns into one)."""
     array = _asarray(array)
-    return TensorType(array.shape, dtype(array.dtype))
+    dt = array.dtype
+    key = (array.shape, dt, dt.metadata is None)  # bfloat16 storage is float32 + metadata
+    known = _TYPES.get(key)
+    if known is None:
+        if len(_TYPES) > 4096:
+            _TYPES.clear()
+        known = _TYPES[key] = TensorType(array.shape, dtype(dt))
+    return known

@@ -7,9 +7,11 @@ import collections
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
+from gradjit.tensor.hot_path import clip_numbers, direct
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -40,19 +42,34 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     """The operator and its reflected form. PyTorch runs `number op t` as a method of t, so
     `reflected_operands(t, number)` are its grad_fn's operands (default: as written); `wraps`:
     a number operand is a wrapped tensor, an operand (add/sub/mul/div)."""
+    prim = _PRIMITIVE_OF.get(fn)
+
     def method(self, other):
+        if prim is not None:
+            out = direct(prim, name, (self, other), (self, other) if wraps else None)
+            if out is not None:
+                return out
         if not _is_operand(other):
             return NotImplemented
         other = operand(other)
         return apply(name, fn, self, other, operands=(self, other) if wraps else None)
 
     def reflected(self, other):
+        operands = reflected_operands(self, other) if reflected_operands else None
+        if prim is not None:
+            out = direct(prim, reflected_name or name, (other, self), operands)
+            if out is not None:
+                return out
         if not _is_operand(other):
             return NotImplemented
         other = operand(other)
         operands = reflected_operands(self, other) if reflected_operands else None
         return apply(reflected_name or name, fn, other, self, operands=operands)
     return method, reflected
+
+
+# The array functions that are one primitive when their operands already agree.
+_PRIMITIVE_OF = {ops.add: E.add, ops.sub: E.sub, ops.mul: E.mul, ops.true_divide: E.div}
 
 
 def _swapped(t, other):
@@ -356,6 +373,10 @@ class ArithMixin:
     divide = true_divide = div
 
     def pow(self, exponent):
+        if (type(exponent) is float or type(exponent) is int) and exponent != 0.5:
+            out = direct(E.pow_, "PowBackward0", (self, exponent), None)  # (0.5: a sqrt)
+            if out is not None:
+                return out
         if is_python_scalar(exponent):  # pow.Tensor_Scalar: the exponent is no operand
             return apply("PowBackward0", _power, self, exponent)
         return apply("PowBackward1", _power, self, operand(exponent))
@@ -444,6 +465,10 @@ class ArithMixin:
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
+        if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
+            out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
+            if out is not None:
+                return out
         bounds = [b if b is None or is_python_scalar(b) else operand(b) for b in (min, max)]
         return apply("ClampBackward1" if scalar else "ClampBackward0",
                      lambda x, lo, hi: ops.clip(x, lo, hi), self, *bounds)
@@ -581,6 +606,8 @@ def _fma(x, y, z):
     the fused multiply-add except at double-rounding ties."""
     if (is_python_scalar(x) and x == 1) or (is_python_scalar(y) and y == 1):
         return ops.add(y if is_python_scalar(x) and x == 1 else x, z)
+    if is_python_scalar(y) and y == -1 and not isinstance(y, bool):  # sub: x * -1 is exact
+        return ops.sub(z, x)
     if ops.result_type(x, y, z).name != "f32":
         return ops.add(ops.mul(x, y), z)
     wide = [ops.astype(v, "f64") for v in (x, y, z)]

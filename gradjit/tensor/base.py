@@ -9,7 +9,8 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import bind, ir_type, is_python_scalar, scalar_template
+from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
+                                  scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph
 from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
@@ -54,17 +55,20 @@ class TensorBase:
             else:
                 inner.append(a)
         device = _common_device(args) if placed else None
-        if device is None or device.type == "cpu":
-            out = bind(prim, *inner, **params)
-        else:
-            out = cuda_ops.run(prim, inner, params)
+        # The hot path (None where it does not apply); a ufunc's result is a new array.
+        out = evaluate_plain(prim, inner) if device is None and not params and \
+            prim.kind == "elementwise" else None
+        fresh = out is not None and fresh_result(prim)
         if out is None:
-            return None
+            out = bind(prim, *inner, **params) if device is None or device.type == "cpu" else \
+                cuda_ops.run(prim, inner, params)
+            if out is None:
+                return None
         result = cls._wrap(out)
         result._poison = poison
         if device is not None:
             result._device = device
-        if isinstance(out, np.ndarray):
+        if not fresh and isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
         # Only floating results carry gradients (PyTorch: integer outputs never do). Traced
         # values are taped too: gradjit.compile traces a step that calls backward().
@@ -448,14 +452,13 @@ class graph_enabled:
 
 
 def _lifted(args, inner):
-    """Python numbers among the operands as the arrays the primitive saw (read-only
-    broadcasts, no copies), since VJP rules expect array operands."""
-    if not any(is_python_scalar(a) for a in args):
-        return args
-    like = scalar_template(inner, args)
-    dt, shape = like.dtype, like.shape
-    return [np.broadcast_to(np.asarray(a, dt), shape) if is_python_scalar(a) else a
-            for a in args]
+    """Python numbers among the operands as the arrays the primitive saw, made when backward
+    reads them (graph.Number)."""
+    for a in args:
+        if is_python_scalar(a):
+            like = scalar_template(inner, args)
+            return [graph.Number(a, like) if is_python_scalar(a) else a for a in args]
+    return args
 
 
 def _common_device(args):

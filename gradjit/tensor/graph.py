@@ -6,6 +6,8 @@ import itertools
 import threading
 import weakref
 
+import numpy as np
+
 from gradjit.ir.primitive import ShapeError
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
@@ -149,7 +151,7 @@ class Saved:
         self.value, self.edge, self.cls = tensor._value, tensor._edge, type(tensor)
         self.counter, self.version, self.device = tensor._counter, tensor._counter.value, \
             tensor._device
-        self.origin = origin  # "output 0 of ExpBackward0" for an output, else None
+        self.origin = origin  # the Node of which this is output 0, else None
 
     def problem(self, record) -> str | None:
         if record.freed:
@@ -157,13 +159,27 @@ class Saved:
         if self.counter.value != self.version:
             t = self.cls._wrap(self.value)
             shape = list(t.shape)
-            origin = f", which is {self.origin}," if self.origin else ""
+            origin = f", which is output 0 of {self.origin.name()}," if self.origin else ""
             return (f"one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [torch.{t.dtype.legacy}Tensor {shape}]{origin} is at "
                     f"version {self.counter.value}; expected version {self.version} instead. "
                     "Hint: the backtrace further above shows the operation that failed to "
                     "compute its gradient.")
         return None
+
+
+class Number:
+    """A Python number operand, kept as the array the primitive saw (a read-only broadcast of
+    it to its neighbour's shape and dtype, which VJP rules expect) only when backward reads it:
+    most records are never differentiated through."""
+
+    __slots__ = ("value", "dtype", "shape")
+
+    def __init__(self, value, like):
+        self.value, self.dtype, self.shape = value, like.dtype, like.shape
+
+    def array(self):
+        return np.broadcast_to(np.asarray(self.value, self.dtype), self.shape)
 
 
 _sequence = itertools.count()
@@ -178,7 +194,7 @@ class Record:
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
         self.inputs = tuple(Saved(a) if hasattr(a, "_edge") else a for a in args)
-        self.out = Saved(result, f"output 0 of {node.name()}")
+        self.out = Saved(result, node)
         self.out.edge = None  # the output's edge is this record, set when unpacked
         self.seq = next(_sequence)
         self.freed = False
@@ -189,7 +205,7 @@ class Record:
     def unpack(self, saved):
         """A tensor for a saved value; using it after it went stale poisons the result."""
         if not isinstance(saved, Saved):
-            return saved
+            return saved.array() if isinstance(saved, Number) else saved
         t = saved.cls._wrap(saved.value)
         t._edge = saved.edge if saved is not self.out else self
         t._counter, t._device = saved.counter, saved.device

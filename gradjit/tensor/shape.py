@@ -9,6 +9,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
+from gradjit.tensor.hot_path import plain_float
 
 
 def _shape_args(shape):
@@ -238,6 +239,15 @@ class ShapeMixin:
             E.cast(src, dtype=self.dtype.ir.name), shape), "CopyBackwards")
 
     def fill_(self, value):
+        value_array = self._value
+        if self._edge is None and self._base is None and type(value_array) is np.ndarray and \
+                plain_float(value_array.dtype) and (type(value) is float or
+                                                    type(value) is int and abs(value) < 2**31):
+            # No history to move (grads zeroed by an optimizer): numpy fills the storage.
+            value_array.fill(value)
+            self._counter.value += 1
+            self._view_version = self._counter.value
+            return self
         name = "ZeroBackward0" if _is_zero(value) else "FillBackward0"
         return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
                                               _like(self, operand(value)), self), name)

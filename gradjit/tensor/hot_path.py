@@ -1,0 +1,58 @@
+"""The eager hot path: tensor operations whose operands already agree (float32/float64 numpy
+arrays of one dtype and shape, Python numbers beside them) applied as their primitives
+directly, skipping the array surface's promotion and broadcasting, which would change
+nothing there. Everything else takes the general path."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.ir import elementwise as E
+from gradjit.tensor import graph
+
+
+def direct(prim, name, args, operands):
+    """The operation `name` as `prim(*args)`: one primitive, or a composition of them
+    (`clip_numbers`), where the operands agree: tensors over numpy arrays of one
+    float32/float64 dtype and one shape, Python numbers beside them, outside any other tensor
+    operation. None otherwise (the general path runs)."""
+    if graph._scopes.active is not None:
+        return None
+    dt = shape = None
+    for a in args:
+        if hasattr(a, "_edge"):
+            value = a._value
+            if type(value) is not np.ndarray:
+                return None
+            if dt is None:
+                dt, shape = value.dtype, value.shape
+            elif value.dtype is not dt or value.shape != shape:
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    if not plain_float(dt):
+        return None
+    scope = graph.Scope(name)
+    with scope:
+        out = prim(*args)
+    graph.declare_inputs(scope, operands if operands is not None else
+                         [a for a in args if hasattr(a, "_edge")])
+    return out
+
+
+_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def plain_float(dt) -> bool:
+    """float32 or float64 itself (bfloat16's storage is float32 with metadata: not this)."""
+    return dt is _PLAIN[0] or dt is _PLAIN[1]
+
+
+def clip_numbers(lo, hi):
+    """ops.clip's primitives with number bounds, for a float tensor (`direct`)."""
+    def clip(x):
+        if lo is not None:
+            x = E.where(E.lt(x, lo), lo, x)
+        if hi is not None:
+            x = E.where(E.gt(x, hi), hi, x)
+        return x
+    return clip
