@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import gradjit
+from tests.tensor.test_random_vs_torch import assert_draws_equal_pytorchs
 
 X = np.random.default_rng(0).standard_normal((7, 40)).astype(np.float32)
 
@@ -36,13 +37,7 @@ DRAWS = [
 
 @pytest.mark.parametrize("seed", [0, 7, 2 ** 32 + 3])
 def test_a_seeded_sequence_of_draws_equals_pytorch(seed):
-    gradjit.manual_seed(seed)
-    torch.manual_seed(seed)
-    for i, draw in enumerate(DRAWS):
-        ours, theirs = draw(gradjit), draw(torch)
-        assert str(ours.dtype) == str(theirs.dtype), i
-        np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy(),
-                                      err_msg=f"draw {i}")
+    assert_draws_equal_pytorchs(DRAWS, seed)
 
 
 def test_dropout_and_rrelu_gradients_follow_the_drawn_values():
