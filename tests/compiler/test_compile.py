@@ -213,3 +213,18 @@ def test_tensors_in_a_global_dict_are_state():
     x = torch.ones(2)
     assert [compiled(x).tolist() for _ in range(3)] == [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
     assert STATS["steps"].item() == 3.0 and compiled.program.cache_info()[0] == 1
+
+
+def test_batchnorm_in_training_updates_its_running_statistics_when_compiled():
+    """Under grad/jit the buffer update is refused; gradjit.compile writes it back, as torch."""
+    ours, theirs = gradjit.nn.BatchNorm1d(3), real.nn.BatchNorm1d(3)
+    compiled = gradjit.compile(ours)
+    x = np.random.default_rng(1).standard_normal((8, 3)).astype(np.float32)
+    for _ in range(3):
+        out, want = compiled(gradjit.tensor(x * 2 + 1)), theirs(real.tensor(x * 2 + 1))
+    np.testing.assert_allclose(out.detach().numpy(), want.detach().numpy(), rtol=1e-5, atol=1e-6)
+    for name in ("running_mean", "running_var"):
+        np.testing.assert_allclose(getattr(ours, name).numpy(), getattr(theirs, name).numpy(),
+                                   rtol=1e-5)
+    assert int(ours.num_batches_tracked) == 3
+    assert compiled._compiled.eager_calls == 0
