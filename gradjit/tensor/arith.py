@@ -1,8 +1,6 @@
-"""Tensor arithmetic, math functions, comparisons and reductions: each a named tensor
+"""Tensor arithmetic, math functions and comparisons: each a named tensor
 operation (its grad_fn) built from the array surface, so it runs eagerly and under tracing."""
 from __future__ import annotations
-
-import collections
 
 import numpy as np
 
@@ -160,49 +158,6 @@ def _float_only(name, x):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {x.dtype.legacy}")
-
-
-def _check_mean(x):
-    if not x.dtype.is_floating_point:
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
-                           f"floating point or complex dtype. Got: {x.dtype.legacy}")
-
-
-def _dims(dim):
-    return tuple(dim) if isinstance(dim, (list, tuple)) else dim
-
-
-def _all_if_empty(dim):
-    """amax/amin's dims: () (or []) is every axis, as in PyTorch; dim=0 is axis 0."""
-    dims = _dims(dim)
-    return None if dims == () else dims
-
-
-def _first_index(x, values, axis, keepdim):
-    """The first position along `axis` where x equals its reduced `values` (max/min indices);
-    a NaN is the max and the min, so the first NaN."""
-    shape = tuple(x.shape)
-    kept = values if keepdim else ops.expand_dims(values, axis)
-    hit = ops.logical_or(ops.eq(x, ops.broadcast_to(kept, shape)), ops.ne(x, x))
-    ramp = S.iota(shape=shape, dtype="i64", axis=axis)
-    index = ops.where(hit, ramp, shape[axis])
-    return S.reduce_min(index, axes=(axis,), keepdims=keepdim)
-
-
-def _at_index(x, indices, axis, keepdim):
-    kept = indices if keepdim else ops.expand_dims(indices, axis)
-    picked = ops.take_along_axis(x, kept, axis)
-    return picked if keepdim else ops.squeeze(picked, axis)
-
-
-class ReturnType(collections.namedtuple("ReturnType", ["values", "indices"])):
-    """(values, indices) of max/min along a dimension, printed as PyTorch prints them."""
-
-    kind = "max"
-
-    def __repr__(self):
-        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices=" \
-               f"{self.indices!r})"
 
 
 class ArithMixin:
@@ -495,98 +450,6 @@ class ArithMixin:
 
     # ---- reductions ----
 
-    def sum(self, dim=None, keepdim=False, *, dtype=None):
-        dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
-        return apply("SumBackward0" if dim is None else "SumBackward1",
-                     lambda x: ops.sum_(x, _dims(dim), keepdim, dt), self)
-
-    def mean(self, dim=None, keepdim=False, *, dtype=None):
-        x = self if dtype is None else self.to(dtype)
-        _check_mean(x)
-        return apply("MeanBackward0" if dim is None else "MeanBackward1",
-                     lambda t: ops.mean(t, _dims(dim), keepdim), x)
-
-    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return apply("VarBackward0", _variance, self, dim, unbiased, keepdim, correction)
-
-    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return apply("StdBackward0", lambda *a: ops.safe_sqrt(_variance(*a)), self, dim,
-                     unbiased, keepdim, correction)
-
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        x = self if dtype is None else self.to(dtype)
-        _float_only("linalg.vector_norm", x)
-        if p == "nuc":  # the one matrix norm of torch.norm
-            return apply("SumBackward1", ops.matrix_norm, x, p,
-                         _dims(dim) or (-2, -1), keepdim)
-        return apply("LinalgVectorNormBackward0", ops.vector_norm, x, 2 if p == "fro" else p,
-                     _dims(dim), keepdim)
-
-    def logsumexp(self, dim, keepdim=False):
-        return apply("LogsumexpBackward0", ops.logsumexp, self, _dims(dim), keepdim)
-
-    def max(self, dim=None, keepdim=False):
-        return self._extremum("max", ops.amax, dim, keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        return self._extremum("min", ops.amin, dim, keepdim)
-
-    def _extremum(self, kind, reduce, dim, keepdim):
-        title = kind.title()
-        if dim is not None and not isinstance(dim, int):  # max(other): elementwise
-            return apply(f"{title}imumBackward0", getattr(ops, f"{kind}imum"), self,
-                         operand(dim))
-        if dim is None:
-            if self.numel() == 0:
-                raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for "
-                                   "input.numel() == 0. Specify the reduction dim with the "
-                                   "'dim' argument.")
-            return apply(f"{title}Backward1", reduce, self)
-        axis = ops.normalize_axes(dim, self.dim())
-        if not axis:  # a 0-d tensor is its own max, at index 0
-            values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
-            from gradjit.tensor.factories import zeros
-            indices = zeros((), dtype=dtypes.int64)
-        else:
-            with graph.op(None):
-                detached = self.detach()
-                indices = _first_index(detached, reduce(detached, axis, keepdim), axis[0],
-                                       keepdim)
-            # gathered at the index, as PyTorch's gradient goes to that one element on ties
-            values = apply(f"{title}Backward0", lambda x, i: _at_index(x, i, axis[0], keepdim),
-                           self, indices)
-        result = ReturnType(values, indices)
-        result.kind = kind
-        return result
-
-    def amax(self, dim=(), keepdim=False):
-        return apply("AmaxBackward0", ops.amax, self, _all_if_empty(dim), keepdim)
-
-    def amin(self, dim=(), keepdim=False):
-        return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
-
-    def argmax(self, dim=None, keepdim=False):
-        return self._arg(self.max(dim, keepdim) if dim is not None else None, dim, keepdim,
-                         ops.amax)
-
-    def argmin(self, dim=None, keepdim=False):
-        return self._arg(self.min(dim, keepdim) if dim is not None else None, dim, keepdim,
-                         ops.amin)
-
-    def _arg(self, result, dim, keepdim, reduce):
-        if result is not None:
-            return result.indices
-        flat = self.detach().reshape(-1)
-        with graph.op(None):
-            index = _first_index(flat, reduce(flat), 0, False)
-        return index.reshape((1,) * self.dim()) if keepdim else index
-
-    def all(self, dim=None, keepdim=False):
-        return apply("AllBackward0", ops.all_, self, _dims(dim), keepdim)
-
-    def any(self, dim=None, keepdim=False):
-        return apply("AnyBackward0", ops.any_, self, _dims(dim), keepdim)
-
 
 def _scaled(x, alpha):
     return x if alpha == 1 else ops.mul(x, _single(alpha, x))
@@ -612,13 +475,3 @@ def _fma(x, y, z):
         return ops.add(ops.mul(x, y), z)
     wide = [ops.astype(v, "f64") for v in (x, y, z)]
     return ops.astype(ops.add(ops.mul(wide[0], wide[1]), wide[2]), "f32")
-
-
-def _variance(x, dim, unbiased, keepdim, correction):
-    """PyTorch's var: `correction` (default 1; unbiased=False is 0); n - correction <= 0
-    divides by 0 (inf, or nan for 0/0). Its std has a zero gradient at a zero spread."""
-    _float_only("var", x)
-    if correction is None:
-        correction = 0 if unbiased is False else 1
-    return ops.var(x, _dims(dim), correction, keepdim)
-

@@ -10,7 +10,8 @@ from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops import sorting as O
 from gradjit.tensor import graph
-from gradjit.tensor.arith import ReturnType, apply, operand
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.reductions import ReturnType
 from gradjit.tensor.base import _check_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
