@@ -15,9 +15,12 @@ import re
 
 import numpy as np
 
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
 from gradjit.ir.elementwise import zeros_like
-from gradjit.ir.primitive import BatchingError, Primitive, ambient_handler
+from gradjit.ir.primitive import BatchingError, Primitive, ambient_handler, ir_type
 from gradjit.ir.types import TensorType, type_of
+from gradjit.ir.types import dtype as ir_dtype
 
 _serial = itertools.count()
 
@@ -62,41 +65,54 @@ class _Custom:
                                 f"here, not a {type(out).__name__}")
             return np.asarray(out)
 
-        def shape_rule(*types):
-            with np.errstate(all="ignore"):
-                return type_of(evaluate(*(np.zeros(t.shape, t.dtype.numpy) for t in types)))
+        known = {}  # operand types -> result type: the function runs once per signature
 
-        vjp, jvp = self._rules(name, nondiff, count)
+        def shape_rule(*types):
+            if types not in known:
+                with np.errstate(all="ignore"):
+                    known[types] = type_of(evaluate(*(np.zeros(t.shape, t.dtype.numpy)
+                                                      for t in types)))
+            return known[types]
+
+        vjp, jvp = self._rules(name, nondiff, count, shape_rule)
         return Primitive(name, "library", shape_rule, evaluate, vjp, arity=count, jvp=jvp,
                          batch=_refuse("vmap"), doc=f"{self.__name__} with its {self.kind} rule")
 
-    def _cotangents(self, name, count, cotangent_of):
-        """The VJP made of one host primitive per differentiable argument: cotangent_of(args,
-        g, index) computes the cotangent of argument `index`."""
-        second = _refuse("a second derivative (the rule is not differentiated)")
-
-        def make(index):
-            @_on_host
-            def evaluate(*arrays):
-                *args, g = arrays
-                arg = np.asarray(args[index])
-                ct = cotangent_of(args, g, index)
-                if ct is None:
-                    return np.zeros_like(arg)
-                ct = np.asarray(ct)
+    def _cotangents(self, name, count, cotangents_of):
+        """The VJP: one host primitive runs the rule once, cotangents_of(args, g) giving a
+        cotangent (or None) per differentiable argument, and packs them into one flat vector
+        of the widest float type, which slices, reshapes and casts give back per argument."""
+        @_on_host
+        def evaluate(*arrays):
+            *args, g = arrays
+            packed = _packed_dtype(np.asarray(a).dtype for a in args)
+            pieces = []
+            for index, (arg, ct) in enumerate(zip(args, cotangents_of(args, g))):
+                arg = np.asarray(arg)
+                ct = np.zeros(arg.shape, packed) if ct is None else np.asarray(ct)
                 if ct.shape != arg.shape:
                     raise ValueError(f"{self.__name__}: its rule returned a cotangent of shape "
                                      f"{ct.shape} for argument {index} of shape {arg.shape}")
-                return ct.astype(arg.dtype)
+                pieces.append(ct.astype(arg.dtype).astype(packed).ravel())
+            return np.concatenate(pieces)
 
-            def shape_rule(*types):
-                return TensorType(types[index].shape, types[index].dtype)
-            return Primitive(f"{name}_ct{index}", "library", shape_rule, evaluate, second,
-                             arity=count + 1, jvp=second, batch=_refuse("vmap"))
-        cotangents = [make(i) for i in range(count)]
+        def shape_rule(*types):
+            packed = _packed_dtype(t.dtype.numpy for t in types[:-1])
+            return TensorType((sum(t.size for t in types[:-1]),), ir_dtype(packed))
+        second = _refuse("a second derivative (the rule is not differentiated)")
+        pack = Primitive(f"{name}_cotangents", "library", shape_rule, evaluate, second,
+                         arity=count + 1, jvp=second, batch=_refuse("vmap"))
 
         def vjp(g, out, *args):
-            return tuple(ct(*args, g) for ct in cotangents)
+            packed, offset, cotangents = pack(*args, g), 0, []
+            for arg in args:
+                t = ir_type(arg)
+                piece = S.reshape(S.slice_(packed, start=(offset,), stop=(offset + t.size,),
+                                           step=(1,)), shape=t.shape)
+                cotangents.append(piece if ir_type(piece).dtype == t.dtype else
+                                  E.cast(piece, dtype=t.dtype.name))
+                offset += t.size
+            return tuple(cotangents)
         return vjp
 
 
@@ -115,16 +131,16 @@ class custom_vjp(_Custom):
     def _defined(self):
         return self.fwd is not None
 
-    def _rules(self, name, nondiff, count):
-        def cotangent_of(args, g, index):
+    def _rules(self, name, nondiff, count, out_type):
+        def cotangents_of(args, g):
             _, residuals = self.fwd(*self._full(nondiff, args))
             cts = self.bwd(*nondiff, residuals, g)
             if not isinstance(cts, (tuple, list)) or len(cts) != count:
                 raise TypeError(f"{self.__name__}: its bwd rule {_where(self.bwd)} must return "
                                 f"a tuple of {count} cotangent(s), one per differentiable "
                                 f"argument, not {_describe(cts)}")
-            return cts[index]
-        return (self._cotangents(name, count, cotangent_of),
+            return cts
+        return (self._cotangents(name, count, cotangents_of),
                 _refuse("forward-mode autodiff (jvp)"))
 
 
@@ -145,7 +161,7 @@ class custom_jvp(_Custom):
     def _defined(self):
         return self.rule is not None
 
-    def _rules(self, name, nondiff, count):
+    def _rules(self, name, nondiff, count, out_type):
         from gradjit.tracer import vjp as reverse
 
         def tangent_map(primals, tangents):
@@ -162,9 +178,8 @@ class custom_jvp(_Custom):
                                  f"{out.shape}")
             return tangent.astype(out.dtype)
 
-        def shape_rule(*types):
-            with np.errstate(all="ignore"):
-                return type_of(evaluate(*(np.zeros(t.shape, t.dtype.numpy) for t in types)))
+        def shape_rule(*types):  # the tangent has the output's type
+            return out_type(*types[:count])
         second = _refuse("a second derivative (the rule is not differentiated)")
         pushforward = Primitive(f"{name}_tangent", "library", shape_rule, evaluate, second,
                                 arity=2 * count, jvp=second, batch=_refuse("vmap"))
@@ -173,14 +188,19 @@ class custom_jvp(_Custom):
             return pushforward(*args, *(zeros_like(a) if t is None else t
                                         for t, a in zip(tangents, args)))
 
-        def cotangent_of(args, g, index):
+        def cotangents_of(args, g):
             # the primals are constants of the tangent map (differentiating them would take
             # this rule again), so the map is traced afresh for each point
             def at_the_point(*tangents):
                 return tangent_map(args, tangents)
             zeros = [np.zeros_like(np.asarray(a)) for a in args]
-            return reverse(at_the_point, *zeros)[1](g)[index]
-        return self._cotangents(name, count, cotangent_of), jvp
+            return reverse(at_the_point, *zeros)[1](g)
+        return self._cotangents(name, count, cotangents_of), jvp
+
+
+def _packed_dtype(dtypes):
+    """The float type that holds every cotangent exactly (the widest of the arguments')."""
+    return np.result_type(*dtypes, np.float32)
 
 
 def _on_host(evaluate):
