@@ -164,14 +164,12 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     inputs[i].shape + inputs[j].shape for tuple inputs."""
     many_in, inputs = _as_tuple(inputs, "inputs", "hessian")
 
-    def gradient(*args):
+    def gradient(*args):  # in the inputs' form: a tuple for tuple inputs
         out = _scalar(func(*args), "hessian")
         grads = _grads((out,), args, (gradjit.ones_like(out),), create_graph=True)
-        return _filled(grads, args, True, _independent if strict else None)
-    return jacobian(gradient, _shaped(True, inputs), create_graph, strict, vectorize,
-                    outer_jacobian_strategy) if many_in else \
-        jacobian(lambda x: gradient(x)[0], inputs[0], create_graph, strict, vectorize,
-                 outer_jacobian_strategy)
+        return _shaped(many_in, _filled(grads, args, True, _independent if strict else None))
+    return jacobian(gradient, _shaped(many_in, inputs), create_graph, strict, vectorize,
+                    outer_jacobian_strategy)
 
 
 def _scalar(out, fn_name):
