@@ -52,31 +52,6 @@ def backpropagate(ops, cotangent: dict, active, builder: Builder | None = None):
             cotangent[value] = part if previous is None else add(previous, part)
 
 
-def transposed_vjp(vjp):
-    """A JVP rule from a VJP rule, for primitives whose Jacobian has no simpler product:
-    the VJP is linear in its cotangent g, so J t is the gradient with respect to g of
-    <vjp(g), t>. Emits the VJP on a ones cotangent (only its graph in g matters, and ones
-    keeps guarded products on their g * derivative branch) and sweeps it backwards from t."""
-    def jvp(tangents, out, *args, **params):
-        builder = Builder.current()
-        g = full(value=1.0, shape=out.type.shape, dtype=out.type.dtype.name)
-        start = len(builder.ops)
-        parts = vjp(g, out, *args, **params)
-        emitted = builder.ops[start:]
-        active = {g}
-        for op in emitted:
-            if op.out is not None and op.prim.differentiable and any(
-                    v in active for v in op.inputs):
-                active.add(op.out)
-        cotangent = {}
-        for part, t in zip(parts, tangents):
-            if part is not None and t is not None and part in active:
-                cotangent[part] = t if part not in cotangent else add(cotangent[part], t)
-        backpropagate(emitted, cotangent, active)
-        return cotangent.get(g)
-    return jvp
-
-
 def _zeros(value: Value) -> Value:
     return full(value=0.0, shape=value.type.shape, dtype=value.type.dtype.name)
 

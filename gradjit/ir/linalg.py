@@ -23,17 +23,16 @@ import math
 import numpy as np
 
 from gradjit.ir import elementwise as E
-from gradjit.ir.autodiff import transposed_vjp
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import PRIMITIVES, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType
 
 
-def _prim(name, rule, evaluate, vjp, params=(), batch=None):
-    """The JVP is the transpose of the published VJP rule (see transposed_vjp); the batch
-    axis of vmap is one more leading stack axis, over which LAPACK is called per matrix."""
+def _prim(name, rule, evaluate, vjp, jvp, params=(), batch=None):
+    """The batch axis of vmap is one more leading stack axis, over which LAPACK is called per
+    matrix."""
     return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params),
-                              jvp=transposed_vjp(vjp), batch=batch or S.batch_stacked(name)))
+                              jvp=jvp, batch=batch or S.batch_stacked(name)))
 
 
 def _solve_batch(name):
@@ -59,6 +58,14 @@ def pack(parts, batch) -> np.ndarray:
     batch = tuple(batch)
     return np.concatenate([np.reshape(p, batch + (math.prod(np.shape(p)[len(batch):]),))
                            for p in parts], axis=-1)
+
+
+def pack_values(parts, batch):
+    """The IR counterpart of pack: each part flattened per matrix, concatenated."""
+    batch = tuple(batch)
+    flat = [S.reshape(p, shape=batch + (math.prod(ir_type(p).shape[len(batch):]),))
+            for p in parts]
+    return S.concatenate(*flat, axis=len(batch))
 
 
 def _packed_type(batch, shapes, dt) -> TensorType:
@@ -148,6 +155,38 @@ def _safe_reciprocal(s):
     return E.where(zero, _zero(s), E.div(one, E.where(zero, one, s)))
 
 
+def _triangle(x, lower, diagonal=True):
+    """The lower (or upper) triangle of each matrix, with or without the diagonal."""
+    i, j = grid(x)
+    keep = (E.ge if diagonal else E.gt)(i, j) if lower else (E.le if diagonal else E.lt)(i, j)
+    return E.where(keep, x, _zero(x))
+
+
+def _symmetric(t, upper):
+    """The symmetric matrix that a function reading one triangle of its operand sees, from
+    the operand's tangent t: the triangle mirrored across the diagonal."""
+    return E.add(_triangle(t, not upper), mT(_triangle(t, not upper, diagonal=False)))
+
+
+def _diagonal_part(x):
+    i, j = grid(x)
+    return E.where(E.eq(i, j), x, _zero(x))
+
+
+def _diagonal(x):
+    """The diagonal of each matrix (..., n)."""
+    return S.reduce_sum(_diagonal_part(x), axes=(ir_type(x).rank - 1,), keepdims=False)
+
+
+def _trace(x):
+    return S.reduce_sum(_diagonal(x), axes=(ir_type(x).rank - 2,), keepdims=False)
+
+
+def _plus(a, b):
+    """a + b where either may be None (a zero tangent)."""
+    return b if a is None else a if b is None else E.add(a, b)
+
+
 def fold(sym, upper):
     """The gradient of a function reading one triangle of its operand (numpy's eigh and
     cholesky), from its gradient `sym` with respect to the symmetric matrix it stands for:
@@ -186,7 +225,15 @@ def _solve_vjp(g, x, a, b):
     return E.neg(S.matmul(gb, mT(x))), gb
 
 
-solve = _prim("solve", _solve_rule, np.linalg.solve, _solve_vjp, batch=_solve_batch("solve"))
+def _solve_jvp(tangents, x, a, b):
+    # d(A^-1 b) = A^-1 (db - dA x)
+    ta, tb = tangents
+    rhs = _plus(tb, None if ta is None else E.neg(S.matmul(ta, x)))
+    return solve(a, rhs)
+
+
+solve = _prim("solve", _solve_rule, np.linalg.solve, _solve_vjp, _solve_jvp,
+              batch=_solve_batch("solve"))
 
 
 # ---- triangular solve: substitution, reading one triangle of a ----
@@ -204,14 +251,19 @@ def _triangular_solve_eval(a, b, *, lower, unit):
 
 def _triangular_solve_vjp(g, x, a, b, *, lower, unit):
     gb = triangular_solve(mT(a), g, lower=not lower, unit=unit)
-    ga = E.neg(S.matmul(gb, mT(x)))
-    i, j = grid(ga)
-    keep = (E.gt if unit else E.ge)(i, j) if lower else (E.lt if unit else E.le)(i, j)
-    return E.where(keep, ga, _zero(ga)), gb
+    return _triangle(E.neg(S.matmul(gb, mT(x))), lower, diagonal=not unit), gb
+
+
+def _triangular_solve_jvp(tangents, x, a, b, *, lower, unit):
+    # as solve's, with only the entries of a that the substitution reads
+    ta, tb = tangents
+    read = None if ta is None else _triangle(ta, lower, diagonal=not unit)
+    rhs = _plus(tb, None if read is None else E.neg(S.matmul(read, x)))
+    return triangular_solve(a, rhs, lower=lower, unit=unit)
 
 
 triangular_solve = _prim("triangular_solve", _solve_rule, _triangular_solve_eval,
-                         _triangular_solve_vjp, params=("lower", "unit"),
+                         _triangular_solve_vjp, _triangular_solve_jvp, params=("lower", "unit"),
                          batch=_solve_batch("triangular_solve"))
 
 
@@ -228,7 +280,17 @@ def _cholesky_vjp(g, lower_factor, a):
     return (fold(E.mul(E.add(both, mT(both)), 0.5), upper=False),)
 
 
-cholesky = _prim("cholesky", _square_rule, np.linalg.cholesky, _cholesky_vjp)
+def _cholesky_jvp(tangents, lower_factor, a):
+    # dL = L phi(L^-1 dA L^-T), phi taking the lower triangle with half the diagonal; dA is
+    # the symmetric matrix of the lower triangle that numpy reads
+    (ta,) = tangents
+    left = triangular_solve(lower_factor, _symmetric(ta, upper=False), lower=True, unit=False)
+    inner = triangular_solve(lower_factor, mT(left), lower=True, unit=False)  # symmetric
+    phi = E.sub(_triangle(inner, lower=True), E.mul(_diagonal_part(inner), 0.5))
+    return S.matmul(lower_factor, phi)
+
+
+cholesky = _prim("cholesky", _square_rule, np.linalg.cholesky, _cholesky_vjp, _cholesky_jvp)
 
 
 # ---- det ----
@@ -238,10 +300,10 @@ def _det_rule(a):
     return TensorType(a.shape[:-2], a.dtype)
 
 
-def _det_vjp(g, d, a):
-    # The adjugate (det A * A^-T where A is invertible) from the SVD A = U S Vh:
-    # adj(A)^T = det(U) det(Vh) U diag(p) Vh with p_i the product of the other singular
-    # values, so singular matrices get their finite gradient too (PyTorch's answer).
+def _adjugate_transposed(a):
+    """adj(A)^T (det A * A^-T where A is invertible) from the SVD A = U S Vh:
+    det(U) det(Vh) U diag(p) Vh with p_i the product of the other singular values, so
+    singular matrices get their finite derivative too (PyTorch's answer)."""
     t = ir_type(a)
     n, batch = t.shape[-1], t.shape[:-2]
     u, s, vh = unpack(svd(a, full_matrices=False), svd_shapes(n, n, False))
@@ -251,13 +313,29 @@ def _det_vjp(g, d, a):
     p = E.exp(S.reduce_sum(E.log(E.where(E.eq(i, j), one, others)), axes=(t.rank - 1,),
                            keepdims=False))  # log 0 = -inf: a zero factor gives exactly 0
     sign = E.mul(unpack(slogdet(u), ((), ()))[0], unpack(slogdet(vh), ((), ()))[0])
-    adjugate = E.mul(S.matmul(_scale_columns(u, p), vh),
-                     S.broadcast_to(S.reshape(E.mul(sign, g), shape=batch + (1, 1)),
-                                    shape=t.shape))
-    return (adjugate,)
+    return S.matmul(_scale_columns(u, E.mul(p, _per_matrix(sign, ir_type(p)))), vh)
 
 
-det = _prim("det", _det_rule, np.linalg.det, _det_vjp)
+def _per_matrix(v, like):
+    """A value per matrix (shape batch) broadcast over the last axis of `like`."""
+    return S.broadcast_to(S.reshape(v, shape=like.shape[:-1] + (1,)), shape=like.shape)
+
+
+def _det_vjp(g, d, a):
+    t = ir_type(a)
+    scale = S.broadcast_to(S.reshape(g, shape=t.shape[:-2] + (1, 1)), shape=t.shape)
+    return (E.mul(scale, _adjugate_transposed(a)),)
+
+
+def _det_jvp(tangents, d, a):
+    # d det A = tr(adj(A) dA)
+    (ta,) = tangents
+    rank = ir_type(a).rank
+    return S.reduce_sum(E.mul(_adjugate_transposed(a), ta), axes=(rank - 2, rank - 1),
+                        keepdims=False)
+
+
+det = _prim("det", _det_rule, np.linalg.det, _det_vjp, _det_jvp)
 
 
 # ---- slogdet: packed (sign, log|det|) ----
@@ -276,8 +354,15 @@ def _slogdet_vjp(g, y, a):
     return (E.mul(scale, solve(mT(a), eye_like(a))),)
 
 
+def _slogdet_jvp(tangents, y, a):
+    # the sign is piecewise constant; d log|det A| = tr(A^-1 dA)
+    (ta,) = tangents
+    d_log = _trace(solve(a, ta))
+    return pack_values([E.zeros_like(d_log), d_log], ir_type(a).shape[:-2])
+
+
 slogdet = _prim("slogdet", _slogdet_rule,
-                lambda a: pack(np.linalg.slogdet(a), a.shape[:-2]), _slogdet_vjp)
+                lambda a: pack(np.linalg.slogdet(a), a.shape[:-2]), _slogdet_vjp, _slogdet_jvp)
 
 
 # ---- eigh: packed (eigenvalues, eigenvectors), reading one triangle ----
@@ -298,10 +383,21 @@ def _eigh_vjp(g, y, a, *, upper):
     return (fold(S.matmul(S.matmul(v, core), mT(v)), upper),)
 
 
+def _eigh_jvp(tangents, y, a, *, upper):
+    # with M = V^T dA V (dA the symmetric matrix of the triangle read): dw = diag(M),
+    # dV = V (F o M), F_ij = 1 / (w_j - w_i) (0 on the diagonal and at repeated eigenvalues)
+    (ta,) = tangents
+    n = ir_type(a).shape[-1]
+    w, v = unpack(y, ((n,), (n, n)))
+    inner = S.matmul(S.matmul(mT(v), _symmetric(ta, upper)), v)
+    dv = S.matmul(v, E.mul(_inverse_gaps(w), inner))
+    return pack_values([_diagonal(inner), dv], ir_type(a).shape[:-2])
+
+
 eigh = _prim("eigh", _eigh_rule,
              lambda a, *, upper: pack(np.linalg.eigh(a, UPLO="U" if upper else "L"),
                                       a.shape[:-2]),
-             _eigh_vjp, params=("upper",))
+             _eigh_vjp, _eigh_jvp, params=("upper",))
 
 
 # ---- svd: packed (U, S, Vh) ----
@@ -348,10 +444,48 @@ def _block(x, rows, cols):
     return S.slice_(x, start=(0,) * t.rank, stop=t.shape[:-2] + (rows, cols), step=(1,) * t.rank)
 
 
+def _svd_jvp(tangents, y, a, *, full_matrices):
+    # With dP = U^T dA V and F_ij = 1 / (s_j^2 - s_i^2) (0 where equal): ds = diag(dP),
+    # dU = U (F o (dP S + S dP^T)), dV = V (F o (S dP + dP^T S)), plus the parts outside the
+    # spans for a non-square A: (I - U U^T) dA V S^-1 and (I - V V^T) dA^T U S^-1. With
+    # full_matrices the completing columns of U and rows of Vh get no tangent, as their
+    # cotangents are ignored (they are not unique).
+    (ta,) = tangents
+    m, n = ir_type(a).shape[-2:]
+    k = min(m, n)
+    shapes = svd_shapes(m, n, full_matrices)
+    u, s, vh = unpack(y, shapes)
+    if full_matrices:
+        u, vh = _block(u, m, k), _block(vh, k, n)
+    v = mT(vh)
+    dp = S.matmul(S.matmul(mT(u), ta), v)
+    gaps = _inverse_gaps(E.mul(s, s))
+    du = S.matmul(u, E.mul(gaps, E.add(_scale_columns(dp, s), _scale_rows(mT(dp), s))))
+    dv = S.matmul(v, E.mul(gaps, E.add(_scale_rows(dp, s), _scale_columns(mT(dp), s))))
+    inv_s = _safe_reciprocal(s)
+    if m > k:
+        dav = S.matmul(ta, v)
+        du = E.add(du, _scale_columns(E.sub(dav, S.matmul(u, dp)), inv_s))
+    if n > k:
+        dau = S.matmul(mT(ta), u)
+        dv = E.add(dv, _scale_columns(E.sub(dau, S.matmul(v, mT(dp))), inv_s))
+    dvh = mT(dv)
+    if full_matrices:
+        du, dvh = _padded(du, m, m), _padded(dvh, n, n)
+    return pack_values([du, _diagonal(dp), dvh], ir_type(a).shape[:-2])
+
+
+def _padded(x, rows, cols):
+    """x in the leading block of rows x cols matrices of zeros."""
+    t = ir_type(x)
+    extra = (0,) * (t.rank - 2) + (rows - t.shape[-2], cols - t.shape[-1])
+    return S.pad(x, low=(0,) * t.rank, high=extra, interior=(0,) * t.rank, value=0.0)
+
+
 svd = _prim("svd", _svd_rule,
             lambda a, *, full_matrices: pack(np.linalg.svd(a, full_matrices=full_matrices),
                                              a.shape[:-2]),
-            _svd_vjp, params=("full_matrices",))
+            _svd_vjp, _svd_jvp, params=("full_matrices",))
 
 
 # ---- qr: packed (Q, R) ----
@@ -374,11 +508,15 @@ def _qr_tall_vjp(q, r, gq, gr):
     return mT(triangular_solve(r, mT(b), lower=False, unit=False))
 
 
-def _qr_vjp(g, y, a, *, complete):
-    m, n = ir_type(a).shape[-2:]
+def _check_qr(m, n, complete):
     if complete and m > n:
         raise ValueError("the gradient of qr(mode='complete') needs M <= N: the columns "
                          "completing Q are not unique")
+
+
+def _qr_vjp(g, y, a, *, complete):
+    m, n = ir_type(a).shape[-2:]
+    _check_qr(m, n, complete)
     shapes = qr_shapes(m, n, complete)
     q, r = unpack(y, shapes)
     gq, gr = unpack(g, shapes)
@@ -392,7 +530,36 @@ def _qr_vjp(g, y, a, *, complete):
     return (S.concatenate(gx, S.matmul(q, gv), axis=t.rank - 1),)
 
 
+def _qr_tall_jvp(q, r, ta):
+    """A = QR with M >= N (R square). With C = Q^T dA R^-1, Q^T dQ is the skew-symmetric
+    Omega whose strictly lower triangle is C's (dR R^-1 is upper triangular):
+    dQ = Q (Omega - C) + dA R^-1, dR = (C - Omega) R."""
+    da_rinv = mT(triangular_solve(mT(r), mT(ta), lower=True, unit=False))
+    c = S.matmul(mT(q), da_rinv)
+    below = _triangle(c, lower=True, diagonal=False)
+    omega = E.sub(below, mT(below))
+    dq = E.add(S.matmul(q, E.sub(omega, c)), da_rinv)
+    return dq, S.matmul(E.sub(c, omega), r)
+
+
+def _qr_jvp(tangents, y, a, *, complete):
+    (ta,) = tangents
+    m, n = ir_type(a).shape[-2:]
+    _check_qr(m, n, complete)
+    q, r = unpack(y, qr_shapes(m, n, complete))
+    batch = ir_type(a).shape[:-2]
+    if m >= n:
+        return pack_values(_qr_tall_jvp(q, r, ta), batch)
+    # A = [X | Y] with X square: X = Q U by the square rule, Y = Q V so dV = dQ^T Y + Q^T dY
+    t = ir_type(a)
+    y_part, dy = (S.slice_(x, start=(0,) * (t.rank - 1) + (m,), stop=t.shape[:-2] + (m, n),
+                           step=(1,) * t.rank) for x in (a, ta))
+    dq, du = _qr_tall_jvp(q, _block(r, m, m), _block(ta, m, m))
+    dv = E.add(S.matmul(mT(dq), y_part), S.matmul(mT(q), dy))
+    return pack_values([dq, S.concatenate(du, dv, axis=t.rank - 1)], batch)
+
+
 qr = _prim("qr", _qr_rule,
            lambda a, *, complete: pack(np.linalg.qr(a, mode="complete" if complete
                                                     else "reduced"), a.shape[:-2]),
-           _qr_vjp, params=("complete",))
+           _qr_vjp, _qr_jvp, params=("complete",))

@@ -5,9 +5,7 @@ import linecache
 
 import numpy as np
 
-from gradjit.ir.autodiff import transposed_vjp
-from gradjit.ir.elementwise import (add, cast, div, eq, mul, where,
-                                   zeros_like)
+from gradjit.ir.elementwise import add, cast, div, eq, maximum, mul, where, zeros_like
 from gradjit.ir.primitive import PRIMITIVES, BatchingError, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
@@ -174,12 +172,22 @@ def _extremum_vjp(g, y, x, *, axes, keepdims):
     return (where(hit, share, zeros_like(x)),)
 
 
-def _prod_vjp(g, y, x, *, axes, keepdims):
-    """d prod / d x_i is the product of the other terms. It is y / x_i only when no term is 0;
-    with one zero only that term's derivative (the product of the rest) is nonzero, and with
-    two or more all are 0. Counting the zeros keeps each case exact (exp(sum(log)) is not).
-    The rule is differentiable again away from zeros; with a zero term the count is held fixed,
-    so the mixed second derivatives through that zero come out 0."""
+def _extremum_jvp(tangents, y, x, *, axes, keepdims):
+    """The mean of the tangents of the elements that attain the extremum (the transpose of
+    the even share); 0 where none does (a NaN among the terms), as the VJP gives."""
+    (t,) = tangents
+    hit = eq(x, _expand_back(y, x, axes, keepdims))
+    count = reduce_sum(cast(hit, dtype=ir_type(x).dtype.name), axes=axes, keepdims=keepdims)
+    total = reduce_sum(where(hit, t, zeros_like(x)), axes=axes, keepdims=keepdims)
+    return div(total, maximum(count, 1.0))
+
+
+def _prod_partials(x, axes):
+    """d prod / d x_i, the product of the other terms, in x's shape. It is y / x_i only when no
+    term is 0; with one zero only that term's derivative (the product of the rest) is nonzero,
+    and with two or more all are 0. Counting the zeros keeps each case exact (exp(sum(log)) is
+    not). The partials are differentiable again away from zeros; with a zero term the count is
+    held fixed, so the mixed second derivatives through that zero come out 0."""
     zero = eq(x, 0.0)
     dt = ir_type(x).dtype.name
     count = _expand_back(reduce_sum(cast(zero, dtype=dt), axes=axes, keepdims=True), x, axes,
@@ -187,9 +195,17 @@ def _prod_vjp(g, y, x, *, axes, keepdims):
     safe = where(zero, add(zeros_like(x), 1.0), x)
     rest = _expand_back(reduce_prod(safe, axes=axes, keepdims=True), x, axes, True)
     none, one = eq(count, 0.0), eq(count, 1.0)
-    scale = where(zero, where(one, rest, zeros_like(x)), where(none, div(rest, safe),
-                                                                 zeros_like(x)))
-    return (mul(_expand_back(g, x, axes, keepdims), scale),)
+    return where(zero, where(one, rest, zeros_like(x)), where(none, div(rest, safe),
+                                                              zeros_like(x)))
+
+
+def _prod_vjp(g, y, x, *, axes, keepdims):
+    return (mul(_expand_back(g, x, axes, keepdims), _prod_partials(x, axes)),)
+
+
+def _prod_jvp(tangents, y, x, *, axes, keepdims):
+    (t,) = tangents
+    return reduce_sum(mul(t, _prod_partials(x, axes)), axes=axes, keepdims=keepdims)
 
 
 def _reduction(name, numpy_fn, vjp, jvp=None):
@@ -203,14 +219,12 @@ def _reduction(name, numpy_fn, vjp, jvp=None):
 
 
 reduce_sum = _reduction("reduce_sum", np.sum, _sum_vjp)
-# the extrema and the product take their JVP from their (tie- and zero-aware) VJP
-reduce_max = _reduction("reduce_max", np.max, _extremum_vjp, transposed_vjp(_extremum_vjp))
-reduce_min = _reduction("reduce_min", np.min, _extremum_vjp, transposed_vjp(_extremum_vjp))
+reduce_max = _reduction("reduce_max", np.max, _extremum_vjp, _extremum_jvp)
+reduce_min = _reduction("reduce_min", np.min, _extremum_vjp, _extremum_jvp)
 # A primitive rather than a composition: one fused pass like the other reductions, where a
 # product tree of slices would unroll into an expression with one leaf per term.
 reduce_prod = _reduction("reduce_prod", lambda x, axis, keepdims: np.prod(
-    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_vjp,
-    transposed_vjp(_prod_vjp))
+    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_vjp, _prod_jvp)
 
 
 # ---- contraction ----

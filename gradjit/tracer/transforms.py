@@ -3,28 +3,87 @@ Transformed (forward mode for jvp, reverse mode for vjp), so a function is trace
 signature, compiles to native code, and inlines into an enclosing trace (jit, grad, jvp)."""
 from __future__ import annotations
 
-import weakref
+import threading
+import types
 
 import numpy as np
 
+from gradjit.runtime.cache import LeastRecentlyUsed
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _leaf_dtype
 from gradjit.tracer.pytree import flatten
 
-_cached = weakref.WeakKeyDictionary()  # fn -> {(mode, options): Transformed}
+# definition key -> {(name or mode, options): Transformed}; bounded like a function's signatures
+_cached = LeastRecentlyUsed(256)
+_lock = threading.Lock()
 
 
 def _transformed(fn, mode, make, name=None, **options):
-    """One Transformed of make(fn) per (fn, name or mode, options), kept while fn lives (a
-    fresh one, traced afresh, for a callable that cannot be weakly referenced)."""
+    """One Transformed of make(fn) per definition of fn (see _definition), name or mode and
+    options, so a function passed afresh on every call, a lambda or a bound method, is traced
+    once per signature, as a grad or jit object that the caller keeps is."""
     key = (name or mode, tuple(sorted(options.items())))
+    definition = _definition(fn)
+    with _lock:
+        table = _cached.get(definition)
+        if table is None:
+            table = _cached[definition] = {}
+        if key not in table:
+            table[key] = Transformed(make(fn), mode, **options)
+        return table[key]
+
+
+class _Same:
+    """An object compared by identity (and kept alive while the key holding it is)."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __eq__(self, other):
+        return isinstance(other, _Same) and other.obj is self.obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+
+def _captured(value, depth):
+    """A captured value in a definition key: numbers, strings and tuples of them by value, a
+    function by its definition, anything else (an array, a module: mutable, and baked into
+    the trace as it is now) by identity."""
+    if value is None or type(value) in (bool, int, float, complex, str, bytes):
+        return (type(value), value)
+    if type(value) is tuple:
+        return tuple(_captured(v, depth) for v in value)
+    if isinstance(value, (types.FunctionType, types.MethodType)) and depth < 4:
+        return _definition(value, depth + 1)  # bounded: a closure may hold itself
+    return _Same(value)
+
+
+def _definition(fn, depth=0):
+    """What a trace of fn depends on besides its arguments: a Python function's code, the
+    values its closure and defaults hold and its globals; a bound method's function and
+    object; any other callable itself. Two lambdas made by one expression with the same
+    captured values trace alike, so they share one Transformed."""
+    if isinstance(fn, types.MethodType):
+        return ("method", _definition(fn.__func__, depth), _Same(fn.__self__))
+    if isinstance(fn, types.FunctionType):
+        cells = tuple(_captured(_contents(c), depth) for c in fn.__closure__ or ())
+        defaults = tuple(_captured(v, depth) for v in fn.__defaults__ or ())
+        keywords = tuple((k, _captured(v, depth))
+                         for k, v in sorted((fn.__kwdefaults__ or {}).items()))
+        return ("function", fn.__code__, cells, defaults, keywords, _Same(fn.__globals__))
+    return _Same(fn)
+
+
+_EMPTY = object()
+
+
+def _contents(cell):
     try:
-        table = _cached.setdefault(fn, {})
-    except TypeError:
-        table = {}
-    if key not in table:
-        table[key] = Transformed(make(fn), mode, **options)
-    return table[key]
+        return cell.cell_contents
+    except ValueError:  # a closure variable not yet assigned
+        return _EMPTY
 
 
 def jvp(fn, primals, tangents, *, backend=None):
