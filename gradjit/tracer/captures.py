@@ -55,9 +55,11 @@ def record(captures: list, seen: dict, array: np.ndarray):
         return
     frame, site = found
     named = _variable(frame, array)
-    if named is None or id(named[1]) in seen:
+    if named is None:
         return
     name, held = named
+    if held is not array and id(held) in seen:  # a variable whose views were met before
+        return
     seen[id(held)] = held
     captures.append(Capture(name, site, type_of(held), weakref.ref(held), _digest(held)))
 
@@ -111,6 +113,16 @@ def check_entry(name: str, entry):
                 "still computes with its old values, because captured arrays are trace-time "
                 "constants: pass the array as an argument instead (or wrap the function anew "
                 "after changing it)")
+
+
+def captures_current(transformed) -> bool:
+    """Whether every array the traces of `transformed` captured is still alive and holds its
+    trace-time contents: one that is gone was replaced (a global or attribute assigned anew),
+    so a trace reused for a fresh function object would compute with a value the user no
+    longer has."""
+    return all(capture.ref() is not None and not capture.changed()
+               for entries in list(transformed.cache.by_key.values())
+               for entry in entries for capture in entry.captures)
 
 
 def check_captures(fn):

@@ -3,6 +3,7 @@ Transformed (forward mode for jvp, reverse mode for vjp), so a function is trace
 signature, compiles to native code, and inlines into an enclosing trace (jit, grad, jvp)."""
 from __future__ import annotations
 
+import functools
 import threading
 import types
 
@@ -11,6 +12,7 @@ import numpy as np
 from gradjit.runtime.cache import LeastRecentlyUsed
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _leaf_dtype
+from gradjit.tracer.captures import captures_current
 from gradjit.tracer.pytree import flatten
 
 # definition key -> {(name or mode, options): Transformed}; bounded like a function's signatures
@@ -21,14 +23,16 @@ _lock = threading.Lock()
 def _transformed(fn, mode, make, name=None, **options):
     """One Transformed of make(fn) per definition of fn (see _definition), name or mode and
     options, so a function passed afresh on every call, a lambda or a bound method, is traced
-    once per signature, as a grad or jit object that the caller keeps is."""
+    once per signature, as a grad or jit object that the caller keeps is. Unlike a kept
+    object's, the trace is dropped once an array it captured changed or was replaced: each
+    call of jvp/vjp sees the values its function reads now, as JAX's do."""
     key = (name or mode, tuple(sorted(options.items())))
     definition = _definition(fn)
     with _lock:
         table = _cached.get(definition)
         if table is None:
             table = _cached[definition] = {}
-        if key not in table:
+        if key not in table or not captures_current(table[key]):
             table[key] = Transformed(make(fn), mode, **options)
         return table[key]
 
@@ -62,18 +66,34 @@ def _captured(value, depth):
 
 def _definition(fn, depth=0):
     """What a trace of fn depends on besides its arguments: a Python function's code, the
-    values its closure and defaults hold and its globals; a bound method's function and
-    object; any other callable itself. Two lambdas made by one expression with the same
-    captured values trace alike, so they share one Transformed."""
+    values its closure, defaults and the globals it names hold; a bound method's function,
+    object and the object's attributes (self.w assigned anew); any other callable itself.
+    Two lambdas made by one expression with the same captured values trace alike, so they
+    share one Transformed."""
     if isinstance(fn, types.MethodType):
-        return ("method", _definition(fn.__func__, depth), _Same(fn.__self__))
+        owner = fn.__self__
+        attributes = getattr(owner, "__dict__", None)
+        held = tuple((k, _captured(v, depth)) for k, v in attributes.items()) \
+            if type(attributes) is dict else ()
+        return ("method", _definition(fn.__func__, depth), _Same(owner), held)
     if isinstance(fn, types.FunctionType):
         cells = tuple(_captured(_contents(c), depth) for c in fn.__closure__ or ())
         defaults = tuple(_captured(v, depth) for v in fn.__defaults__ or ())
         keywords = tuple((k, _captured(v, depth))
                          for k, v in sorted((fn.__kwdefaults__ or {}).items()))
-        return ("function", fn.__code__, cells, defaults, keywords, _Same(fn.__globals__))
+        namespace = fn.__globals__
+        named = tuple((name, _captured(namespace[name], depth))
+                      for name in _global_names(fn.__code__) if name in namespace)
+        return ("function", fn.__code__, cells, defaults, keywords, named, _Same(namespace))
     return _Same(fn)
+
+
+@functools.lru_cache(maxsize=1024)
+def _global_names(code) -> tuple:
+    """The names code and the functions defined in it may read as globals (co_names holds
+    attribute names too: a superset, which only costs a lookup)."""
+    nested = (_global_names(const) for const in code.co_consts if isinstance(const, types.CodeType))
+    return tuple(dict.fromkeys([*code.co_names, *(n for names in nested for n in names)]))
 
 
 _EMPTY = object()

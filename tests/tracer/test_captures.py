@@ -87,3 +87,12 @@ def test_strange_globals_do_not_disturb_tracing():
     g = gradjit.jit(lambda x: x * WEIGHTS[0])
     np.testing.assert_array_equal(g(np.ones(3)), WEIGHTS[0])
     assert "WEIGHTS: f64[2,3]" in str(gradjit.explain(g))
+
+
+SCALES = np.array([1.0, -2.0, 0.5])
+
+
+def test_an_array_that_is_an_operand_itself_is_listed():
+    g = gradjit.grad(lambda x: np.sum(SCALES * x ** 2))
+    g(np.ones(3))
+    assert "SCALES: f64[3] at tests/tracer/test_captures.py" in str(gradjit.explain(g))

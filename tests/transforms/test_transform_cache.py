@@ -65,3 +65,32 @@ def test_bound_methods_of_one_object_share_a_program_and_of_two_do_not():
         np.testing.assert_allclose(tangent, model.w * t / np.cosh(x * model.w) ** 2,
                                    rtol=1e-12)
     assert traces == [first, second]
+
+
+weights = np.ones(4)
+
+
+def test_a_global_assigned_anew_or_changed_in_place_is_read_afresh():
+    global weights
+    loss = lambda z: np.sum(weights * z ** 2)  # noqa: E731
+    for scale in (1.0, 2.0):
+        weights = np.full(4, scale)
+        np.testing.assert_allclose(gradjit.vjp(loss, x)[1](1.0)[0], 2 * scale * x)
+    for scale in (3.0, -1.0):
+        weights[:] = scale
+        np.testing.assert_allclose(gradjit.vjp(loss, x)[1](1.0)[0], 2 * scale * x)
+        np.testing.assert_allclose(gradjit.jvp(loss, (x,), (t,))[1], 2 * scale * x @ t)
+
+
+def test_an_attribute_assigned_anew_is_read_afresh():
+    class Model:
+        def __init__(self):
+            self.w = np.ones(4)
+
+        def energy(self, z):
+            return np.sum(self.w * z)
+
+    model = Model()
+    for scale in (1.0, 5.0):
+        model.w = np.full(4, scale)
+        np.testing.assert_allclose(gradjit.vjp(model.energy, x)[1](1.0)[0], np.full(4, scale))
