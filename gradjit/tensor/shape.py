@@ -171,36 +171,6 @@ class ShapeMixin:
     def type_as(self, other):
         return self.to(other.dtype)
 
-    def float(self):
-        return self.to(dtypes.float32)
-
-    def double(self):
-        return self.to(dtypes.float64)
-
-    def long(self):
-        return self.to(dtypes.int64)
-
-    def int(self):
-        return self.to(dtypes.int32)
-
-    def bool(self):
-        return self.to(dtypes.bool_)
-
-    def half(self):
-        return self.to(dtypes.float16)
-
-    def bfloat16(self):
-        return self.to(dtypes.bfloat16)
-
-    def byte(self):
-        return self.to(dtypes.uint8)
-
-    def char(self):
-        return self.to(dtypes.int8)
-
-    def short(self):
-        return self.to(dtypes.int16)
-
     def cpu(self):
         return self.to("cpu")
 
@@ -254,6 +224,20 @@ class ShapeMixin:
 
     def zero_(self):
         return self.fill_(0)
+
+
+def _cast_method(name, target):
+    def method(self):
+        return self.to(getattr(dtypes, target))
+    method.__name__ = name
+    return method
+
+
+# t.float(), t.long(), ...: PyTorch's short names for .to(dtype)
+for _name, _target in {"float": "float32", "double": "float64", "half": "float16",
+                       "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16",
+                       "char": "int8", "byte": "uint8", "bool": "bool_"}.items():
+    setattr(ShapeMixin, _name, _cast_method(_name, _target))
 
 
 def _like(t, value):
