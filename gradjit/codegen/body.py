@@ -8,7 +8,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from gradjit.codegen import body_integer
-from gradjit.codegen.mathlib import emit_math
+from gradjit.codegen.mathlib import call_math, emit_math
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 SCALAR_TYPES = {"bool": I1, "i32": I32, "i64": I64, "f32": ir.FloatType(),
@@ -112,7 +112,7 @@ def extremum(b, a, c, dt, greater):
 
 
 def _math(name):
-    return lambda L, args, kinds, out, params: emit_math(L.b, name, *args)
+    return lambda L, args, kinds, out, params: call_math(L.b, name, *args)
 
 
 def _neg(L, args, kinds, out, params):

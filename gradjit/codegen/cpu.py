@@ -10,6 +10,7 @@ import numpy as np
 from llvmlite import ir
 
 from gradjit.codegen.body import I8, I32, I64, Lanes, emit_body, extremum, value_type
+from gradjit.codegen.mathlib import outline_after
 
 PTR = ir.PointerType()
 IDENTITIES = {
@@ -307,6 +308,7 @@ class KernelEmitter:
 def emit_module(name: str, kernels, vector_bytes: int, groups=()) -> ir.Module:
     """One LLVM module holding every kernel of a program, and a driver per row group."""
     module = ir.Module(name=name)
+    outline_after(module)
     for kernel in kernels:
         KernelEmitter(module, kernel, vector_bytes).emit()
     for group in groups:

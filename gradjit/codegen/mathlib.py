@@ -4,6 +4,8 @@ Within 4 ulp everywhere, except sin/cos/tan: 4 ulp for |x| <= 2^45 (f64) / 2^20 
 finite x gives sin = tan = 0, cos = 1. No calls but fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
 from __future__ import annotations
 
+import weakref
+
 from llvmlite import ir
 
 from gradjit.codegen.mathlib_atan import emit_atan2
@@ -30,6 +32,43 @@ _EMITTERS = {
 }
 # name -> number of arguments
 MATH_FUNCTIONS = {name: fn.__code__.co_argcount - 1 for name, fn in _EMITTERS.items()}
+
+
+# In a module that allows it (CPU code), the first calls are emitted inline, where LLVM
+# schedules them with the code around them, and later ones call one out-of-line copy per
+# function and type: a program with thousands of transcendentals (an unrolled ODE solver) then
+# compiles in time linear in its length, instead of emitting and optimizing a few hundred
+# instructions per call.
+INLINE_CALLS_PER_MODULE = 64
+_inline_left: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # module -> calls
+
+
+def outline_after(module: ir.Module, calls: int = INLINE_CALLS_PER_MODULE) -> None:
+    """Let call_math emit `calls` calls in `module` inline and call functions after that."""
+    _inline_left[module] = calls
+
+
+def call_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
+    """`name(*args)`: inline, or a call once the module's inline budget is spent."""
+    module = builder.module
+    left = _inline_left.get(module)
+    if left is None or left > 0:
+        if left is not None:
+            _inline_left[module] = left - 1
+        return emit_math(builder, name, *args)
+    key = f"gradjit.math.{name}.{_suffix(args[0].type)}"
+    fn = module.globals.get(key)
+    if fn is None:
+        fn = ir.Function(module, ir.FunctionType(args[0].type, [a.type for a in args]), key)
+        fn.linkage = "internal"
+        fn.attributes.add("noinline")
+        body = ir.IRBuilder(fn.append_basic_block("entry"))
+        body.ret(emit_math(body, name, *fn.args))
+    return builder.call(fn, args)
+
+
+def _suffix(t) -> str:
+    return f"v{t.count}{t.element}" if isinstance(t, ir.VectorType) else str(t)
 
 
 def emit_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:

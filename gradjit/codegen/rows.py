@@ -77,10 +77,16 @@ def _close(run: list[Kernel]) -> list:
     return [KernelGroup(f"{run[0].name}_rows", kernels, rows, count)]
 
 
+# A chunk's data stays in cache across a few kernels, not hundreds; a bounded run also keeps
+# the check of each joining kernel against the whole run from growing with the program.
+MAX_RUN = 32
+
+
 def _joins(run: list[Kernel], k: Kernel) -> bool:
     """Whether `k` can run chunk by chunk after the kernels of `run`."""
     first = run[0]
-    if len(k.extents) < 1 or k.extents[0] != first.extents[0] or first.extents[0] < 2:
+    if len(run) >= MAX_RUN or len(k.extents) < 1 or k.extents[0] != first.extents[0] or \
+            first.extents[0] < 2:
         return False
     chunked = [j for j in run + [k] if j.n_chunks > 1]
     if any((j.chunk_rows, j.n_chunks) != (chunked[0].chunk_rows, chunked[0].n_chunks)

@@ -22,6 +22,7 @@ def share_expensive(fuser, groups_and_steps: list) -> None:
     computes it, so the cost grows with the program, not with its square."""
     writers = _writers(groups_and_steps)
     latest: dict = {}  # (domain, id(node)) -> (node, position of its latest group)
+    stores: dict = {}  # (id(node), position of the group storing it) -> the load of its copy
     for position, group in enumerate(groups_and_steps):
         if not hasattr(group, "outputs") or group.serial:
             continue
@@ -30,9 +31,9 @@ def share_expensive(fuser, groups_and_steps: list) -> None:
         for node in _topmost_shared(group, computed):
             before = computed[id(node)][1]
             if not any(_written_between(writers, b, before, position) for b in fuser.reads(node)):
-                shared.append((node, groups_and_steps[before]))
+                shared.append((node, before))
         if shared:
-            _store_and_load(fuser, shared, group)
+            _store_and_load(fuser, shared, group, groups_and_steps, stores)
         for node in _nodes_in_order(_roots(group)):
             if node.computes:
                 latest[(group.domain, id(node))] = (node, position)
@@ -92,14 +93,18 @@ def _topmost_shared(group, computed) -> list:
     return found
 
 
-def _store_and_load(fuser, shared, group) -> None:
-    """Each (node, earlier group) of `shared`: the earlier group stores node, `group` loads it."""
+def _store_and_load(fuser, shared, group, groups_and_steps, stores) -> None:
+    """Each (node, position of an earlier group) of `shared`: the earlier group stores node
+    (once, however many later groups load it), `group` loads it."""
     new = {}
-    for node, earlier in shared:
-        buffer = fuser.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
-        view = contiguous(node.shape)
-        earlier.outputs.append(Pending("store", earlier.domain, node, buffer.id, view))
-        new[id(node)] = fuser.load(buffer, view)
+    for node, before in shared:
+        if (id(node), before) not in stores:
+            earlier = groups_and_steps[before]
+            buffer = fuser.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
+            view = contiguous(node.shape)
+            earlier.outputs.append(Pending("store", earlier.domain, node, buffer.id, view))
+            stores[(id(node), before)] = fuser.load(buffer, view)
+        new[id(node)] = stores[(id(node), before)]
     for n in _nodes_in_order(_roots(group)):  # operands first: no recursion on long chains
         if id(n) not in new:
             args = [new.get(id(a), a) for a in n.args]
