@@ -10,6 +10,8 @@ index space share one loop nest: the loss and its gradient in one pass.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from gradjit.codegen import views
@@ -28,6 +30,10 @@ from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckI
 # (here, in scheduling and in code generation) then stays within a bounded depth whatever
 # the program's length, and one kernel's body stays small enough for LLVM to compile quickly.
 MAX_DEPTH = 256
+# A value read by several ops is stored once its expression holds more computations than this:
+# each kernel that reads it would otherwise compute all of them again.
+MAX_SHARED_SIZE = 64
+SIZE_CAP = 1 << 30
 
 
 class Node:
@@ -36,11 +42,13 @@ class Node:
     (attrs: (primitive name, params)) or 'gather' (attrs: (buffer, base view, axis
     stride, axis size); args: the index expression)."""
 
-    __slots__ = ("kind", "args", "attrs", "shape", "dtype", "depth")
+    __slots__ = ("kind", "args", "attrs", "shape", "dtype", "depth", "size")
 
     def __init__(self, kind, args, attrs, shape, dtype):
         self.kind, self.args, self.attrs, self.shape, self.dtype = kind, args, attrs, shape, dtype
         self.depth = 1 + max((a.depth for a in args), default=-1)
+        # computations in the expression written out as a tree (shared ones counted per use)
+        self.size = min(SIZE_CAP, (kind in ("apply", "gather")) + sum(a.size for a in args))
 
     @property
     def computes(self) -> bool:
@@ -179,6 +187,7 @@ class Fuser:
             buffer = self.new_buffer(p.type.dtype, p.type.size, "param", i)
             self.env[p] = self.load(buffer, contiguous(p.type.shape))
         live = _live_ops(fn)
+        uses = Counter(v for op in fn.ops if id(op) in live for v in op.inputs)
         for op in fn.ops:
             if id(op) in live:
                 # A value already in memory is read back rather than computed again.
@@ -187,7 +196,8 @@ class Fuser:
                 rule = RULES.get(op.prim.name, _library) if op.prim.kind == "library" else \
                     RULES[op.prim.name]
                 node = rule(self, op, *args)
-                if node is not None and node.depth > MAX_DEPTH:
+                if node is not None and (node.depth > MAX_DEPTH or uses[op.out] > 1
+                                         and node.size > MAX_SHARED_SIZE):
                     node = self.materialize(node)
                 if op.out is not None:
                     self.env[op.out] = node
