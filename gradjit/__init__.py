@@ -19,6 +19,8 @@ from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,
 from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa: F401
                                    multinomial, normal, rand, rand_like, randint, randn,
                                    randn_like, randperm)
+from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # noqa: F401
+                                   set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)

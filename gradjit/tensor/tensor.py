@@ -7,6 +7,7 @@ from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
+from gradjit.tensor.random_fill import RandomFillMixin
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.linalg import LinalgMixin
@@ -26,7 +27,8 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, RandomMixin, NumpyProtocol, TensorBase):
+             SortingMixin, LinalgMixin, RandomMixin, RandomFillMixin, NumpyProtocol,
+             TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
