@@ -31,6 +31,7 @@ from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # 
 from gradjit.tensor.printing import set_printoptions  # noqa: F401
 from gradjit.runtime.cache import set_cache_limit  # noqa: F401
 from gradjit.serialization import load, save  # noqa: F401
+from gradjit.tensor.defaults import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
