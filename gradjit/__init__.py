@@ -52,5 +52,6 @@ from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import func, special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
+from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401
