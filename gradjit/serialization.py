@@ -160,10 +160,7 @@ def _torch_global(name):
         return dtypes.Size
     if name == "device":
         return dtypes.device
-    try:
-        return dtypes.to_dtype(name) if name in _STORAGES or name in T._BY_NAME else None
-    except (KeyError, TypeError):
-        return None
+    return dtypes.to_dtype(name) if name in _STORAGES else None  # pickled as torch.float32
 
 
 class _StorageType:
