@@ -19,6 +19,8 @@ from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,
 from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa: F401
                                    multinomial, normal, rand, rand_like, randint, randn,
                                    randn_like, randperm)
+from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # noqa: F401
+                                   set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)
@@ -28,6 +30,8 @@ from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # 
                                       set_grad_enabled)
 from gradjit.tensor.printing import set_printoptions  # noqa: F401
 from gradjit.runtime.cache import set_cache_limit  # noqa: F401
+from gradjit.serialization import load, save  # noqa: F401
+from gradjit.tensor.defaults import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
@@ -48,5 +52,6 @@ from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import func, special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
+from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401

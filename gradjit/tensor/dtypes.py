@@ -70,8 +70,19 @@ def of_numpy(numpy_dtype: np.dtype) -> dtype:
     return _BY_IR[T.dtype(numpy_dtype)]
 
 
+_default = [float32]  # set_default_dtype's choice, read by every factory
+
+
 def get_default_dtype() -> dtype:
-    return float32
+    return _default[0]
+
+
+def set_default_dtype(d) -> None:
+    """The dtype of Python floats turned into tensors and of floating factories."""
+    chosen = to_dtype(d)
+    if not chosen.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = chosen
 
 
 def can_cast(source: dtype, target: dtype) -> bool:

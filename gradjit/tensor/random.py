@@ -4,6 +4,7 @@ seeds it, with PyTorch's transforms from its words to uniform, normal and intege
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _shape_args
 
 _DEFAULT_SEED = 67280421310721
+_STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState) in PyTorch
 
 
 class Generator:
@@ -31,6 +33,49 @@ class Generator:
 
     def initial_seed(self):
         return self._seed
+
+    def seed(self):
+        """Seed from the operating system's randomness; returns the seed."""
+        self.manual_seed(int.from_bytes(os.urandom(8), "little"))
+        return self._seed
+
+    def get_state(self):
+        """The generator's state as PyTorch lays out a CPU generator's (5056 bytes: seed, the
+        Mersenne Twister's position and words, the cached normal), so states move between the
+        two libraries."""
+        key, pos = self._bits.state["state"]["key"], self._bits.state["state"]["pos"]
+        # PyTorch counts `left` down to its refill; fresh from seeding it has next 0, which
+        # the unmixed seeding recurrence in key[1] tells apart from a used-up table
+        fresh = pos == 624 and int(key[1]) == (1812433253 * (int(key[0]) ^ int(key[0]) >> 30)
+                                               + 1) & 0xFFFFFFFF
+        head = np.array([self._seed, (625 - pos) | 1 << 32 if pos < 624 else 1 | 1 << 32,
+                         0 if fresh else pos], "<u8")
+        normal = np.array([0.0, self._cached_normal or 0.0, 0.0], "<f8")
+        valid = np.array([self._cached_normal is not None, 0, 0, 0], "<i4")  # + padding
+        words = key.astype("<u8")
+        state = np.concatenate([a.view(np.uint8) for a in (head, words, normal, valid)])
+        return _leaf(state)
+
+    def set_state(self, new_state):
+        if not hasattr(new_state, "_edge"):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not dtypes.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        raw = new_state._concrete()
+        if raw.size != _STATE_BYTES:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but "
+                               f"found the input RNG state size to be {raw.size}")
+        raw = np.ascontiguousarray(raw)
+        seed, left_seeded, next_ = raw[:24].view("<u8").tolist()
+        left = left_seeded & 0xFFFFFFFF
+        key = raw[24:24 + 624 * 8].view("<u8").astype(np.uint32)
+        self._seed = seed
+        pos = 624 if left <= 1 else next_
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        normal_y = float(raw[24 + 624 * 8 + 8:][:8].view("<f8")[0])
+        valid = int(raw[24 + 624 * 8 + 24:][:4].view("<i4")[0])
+        self._cached_normal = normal_y if valid else None
+        return self
 
     def _words(self, n) -> np.ndarray:
         return self._bits.random_raw(n).astype(np.uint64)
@@ -113,6 +158,18 @@ def manual_seed(seed):
 
 def initial_seed():
     return default_generator.initial_seed()
+
+
+def seed():
+    return default_generator.seed()
+
+
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
 
 
 def _float_dtype(dtype):

@@ -7,8 +7,10 @@ from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
+from gradjit.tensor.random_fill import RandomFillMixin
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.reductions import ReductionMixin
+from gradjit.tensor.layout import LayoutMixin
 from gradjit.tensor.linalg import LinalgMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
@@ -26,15 +28,17 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, RandomMixin, NumpyProtocol, TensorBase):
+             SortingMixin, LinalgMixin, RandomMixin, RandomFillMixin, LayoutMixin,
+             NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
-        from gradjit.tensor import factories
+        from gradjit.tensor import dtypes, factories
+        dtype = dtype or dtypes.get_default_dtype()
         if args and all(isinstance(a, int) for a in args):
-            return factories.empty(*args, dtype=dtype or "float32", device=device)
+            return factories.empty(*args, dtype=dtype, device=device)
         data = args[0] if args else []
-        return factories.tensor(data, dtype=dtype or "float32", device=device)
+        return factories.tensor(data, dtype=dtype, device=device)
 
     hardshrink, prelu = activations.hardshrink, activations.prelu
     add_, sub_, mul_, div_ = map(_inplace, ("add", "sub", "mul", "div"))

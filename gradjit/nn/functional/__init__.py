@@ -5,9 +5,17 @@ from gradjit.nn.functional.activation import (  # noqa: F401
     hardswish, hardtanh, layer_norm, leaky_relu, linear, log_softmax, logsigmoid, mish,
     one_hot, prelu, relu, relu6, rrelu, selu, sigmoid, silu, softmax, softmin, softplus,
     softshrink, softsign, tanh, tanhshrink, threshold)
-from gradjit.nn.functional.conv import (avg_pool2d, conv1d, conv2d, max_pool2d,  # noqa: F401
-                                        pad)
+from gradjit.nn.functional.conv import (avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
+                                        conv2d, max_pool1d, max_pool2d, pad)
 from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401
                                         binary_cross_entropy_with_logits, cross_entropy,
-                                        huber_loss, l1_loss, mse_loss, nll_loss,
+                                        huber_loss, kl_div, l1_loss, mse_loss, nll_loss,
                                         smooth_l1_loss)
+from gradjit.nn.functional.margin import (cosine_embedding_loss,  # noqa: F401
+                                          hinge_embedding_loss, margin_ranking_loss,
+                                          triplet_margin_loss)
+from gradjit.nn.functional.noise import alpha_dropout, feature_alpha_dropout  # noqa: F401
+from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # noqa: F401
+                                                 rms_norm)
+from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401
+                                           pixel_unshuffle)

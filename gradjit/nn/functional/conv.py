@@ -189,3 +189,27 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                           list(total.shape[-2:])).sum(2)[0, 0]
         out = total / counts
     return out.squeeze(0) if unbatched else out
+
+
+def _as_2d(input, *params):
+    """A 1-d pooling as the 2-d one over a height of 1: (N, C, L) -> (N, C, 1, L)."""
+    return (input.unsqueeze(-2),) + tuple(
+        None if p is None or p == [] else (default, _tuple(p, 1)[0])
+        for p, default in params)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    if return_indices:
+        raise NotImplementedError("max_pool1d(return_indices=True) is not supported")
+    input2d, kernel, stride, padding, dilation = _as_2d(
+        input, (kernel_size, 1), (stride, 1), (padding, 0), (dilation, 1))
+    return max_pool2d(input2d, kernel, stride, padding, dilation, ceil_mode).squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    input2d, kernel, stride, padding = _as_2d(input, (kernel_size, 1), (stride, 1),
+                                              (padding, 0))
+    return avg_pool2d(input2d, kernel, stride, padding, ceil_mode,
+                      count_include_pad).squeeze(-2)

@@ -130,3 +130,15 @@ def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothin
     if weight is not None:
         terms = terms * weight
     return _reduce(-terms.sum(-1), reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """target * (log target - input) pointwise, input being log-probabilities (and target too
+    with log_target); 'batchmean' divides the sum by the batch size, the KL divergence."""
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = gradjit.xlogy(target, target) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.dim() else loss.sum()
+    return _reduce(loss, reduction)

@@ -1,0 +1,60 @@
+"""Group, instance and RMS normalization, written with Tensor operations (layer_norm and
+batch_norm, older, live beside the activations)."""
+from __future__ import annotations
+
+import gradjit
+from gradjit.nn.functional.activation import batch_norm
+
+
+def _affine(out, weight, bias, channel_shape):
+    if weight is not None:
+        out = out * weight.reshape(channel_shape)
+    return out if bias is None else out + bias.reshape(channel_shape)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Each sample's channels in `num_groups` groups, each group normalized over its channels
+    and positions (biased variance), then a per-channel affine map."""
+    n, channels = input.shape[0], input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    grouped = input.reshape(n, num_groups, -1)
+    mean = grouped.mean(-1, keepdim=True)
+    var = grouped.var(-1, correction=0, keepdim=True)
+    out = ((grouped - mean) * (var + eps).rsqrt()).reshape(input.shape)
+    return _affine(out, weight, bias, (1, -1) + (1,) * (input.dim() - 2))
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Each (sample, channel) normalized over its positions: batch_norm of the input seen as
+    one sample of N*C channels, as PyTorch computes it; running statistics, when given,
+    move towards the mean over the batch of the per-instance statistics."""
+    n, channels = input.shape[0], input.shape[1]
+    as_channels = input.reshape(1, n * channels, *input.shape[2:])
+    means = None if running_mean is None else running_mean.repeat(n)
+    variances = None if running_var is None else running_var.repeat(n)
+    out = batch_norm(as_channels, means, variances, training=use_input_stats,
+                     momentum=momentum, eps=eps).reshape(input.shape)
+    with gradjit.no_grad():
+        for running, repeated in ((running_mean, means), (running_var, variances)):
+            if running is not None and use_input_stats:
+                running.copy_(repeated.reshape(n, channels).mean(0))
+    return _affine(out, weight, bias, (1, -1) + (1,) * (input.dim() - 2))
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input**2) + eps) over the last dims, times weight; eps defaults to
+    the dtype's machine epsilon."""
+    normalized_shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else \
+        (normalized_shape,)
+    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
+                           f"with shape [*{', '.join(map(str, normalized_shape))}], but got "
+                           f"input of size{list(input.shape)}")
+    eps = gradjit.finfo(input.dtype).eps if eps is None else eps
+    dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight

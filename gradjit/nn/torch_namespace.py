@@ -1,0 +1,109 @@
+"""The nn.functional operations PyTorch also exposes at the top of its namespace (torch.conv2d,
+torch.dropout, torch.batch_norm, ...), with the signatures of those torch.* forms: positional
+`train` flags, weight-first embedding, batch_norm's (weight, bias, running stats) order and
+reductions as integers (0 none, their default; 1 mean; 2 sum)."""
+from __future__ import annotations
+
+from gradjit.nn import functional as F
+from gradjit.nn.functional import (bilinear, channel_shuffle, conv1d, conv2d,  # noqa: F401
+                                   pixel_shuffle, pixel_unshuffle)
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return F.max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    return F.avg_pool1d(input, kernel_size, stride or None, padding, ceil_mode,
+                        count_include_pad)
+
+
+def _probability(p):
+    """torch.dropout and its kin refuse p with a RuntimeError (nn.functional: ValueError)."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return p
+
+
+def dropout(input, p, train):
+    return F.dropout(input, _probability(p), train)
+
+
+def alpha_dropout(input, p, train):
+    return F.alpha_dropout(input, _probability(p), train)
+
+
+def feature_alpha_dropout(input, p, train):
+    return F.feature_alpha_dropout(input, _probability(p), train)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5,
+               cudnn_enable=True):
+    return F.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+               cudnn_enabled):
+    return F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    return F.group_norm(input, num_groups, weight, bias, eps)
+
+
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
+                  eps, cudnn_enabled):
+    return F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                           momentum, eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    return F.rms_norm(input, normalized_shape, weight, eps)
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """Rows of `weight`; padding_idx -1 means none here (torch.embedding's own convention)."""
+    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+
+
+def kl_div(input, target, reduction=0, *, log_target=False):
+    return F.kl_div(input, target, reduction=_REDUCTIONS[reduction], log_target=log_target)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
+                                     reduction=0):
+    return F.binary_cross_entropy_with_logits(input, target, weight, _REDUCTIONS[reduction],
+                                              pos_weight)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    return F.cosine_embedding_loss(input1, input2, target, margin, _REDUCTIONS[reduction])
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    return F.margin_ranking_loss(input1, input2, target, margin, _REDUCTIONS[reduction])
+
+
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    return F.hinge_embedding_loss(input, target, margin, _REDUCTIONS[reduction])
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        reduction=0):
+    return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                 _REDUCTIONS[reduction])
+
+
+__all__ = ["alpha_dropout", "avg_pool1d", "batch_norm", "bilinear",
+           "binary_cross_entropy_with_logits", "channel_shuffle", "conv1d", "conv2d",
+           "cosine_embedding_loss", "dropout", "embedding", "feature_alpha_dropout",
+           "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
+           "margin_ranking_loss", "max_pool1d", "max_pool2d", "pixel_shuffle",
+           "pixel_unshuffle", "rms_norm", "triplet_margin_loss"]

@@ -1,0 +1,258 @@
+"""torch.save / torch.load in PyTorch's own file format: a zip archive holding a protocol-2
+pickle of the object, whose tensors are references to raw little-endian storages beside it.
+Files go both ways between gradjit and PyTorch. Loading is restricted by default, as in
+PyTorch 2.6+: only tensors, dtypes and Python containers and numbers are rebuilt, so a file
+cannot run code; `weights_only=False` unpickles anything (trusted files only)."""
+from __future__ import annotations
+
+import collections
+import io
+import os
+import pickle
+import secrets
+import zipfile
+
+import numpy as np
+
+from gradjit.ir import types as T
+from gradjit.tensor import dtypes
+from gradjit.tensor.factories import _leaf
+
+# PyTorch's storage class of each dtype, as its pickles name them
+_STORAGES = {"float32": "FloatStorage", "float64": "DoubleStorage", "float16": "HalfStorage",
+             "bfloat16": "BFloat16Storage", "int64": "LongStorage", "int32": "IntStorage",
+             "int16": "ShortStorage", "int8": "CharStorage", "uint8": "ByteStorage",
+             "bool": "BoolStorage"}
+_DTYPE_OF_STORAGE = {storage: name for name, storage in _STORAGES.items()}
+_safe_globals: dict = {}
+
+
+class _Global:
+    """A name in PyTorch's namespace that a pickle refers to (torch._utils._rebuild_tensor_v2,
+    torch.FloatStorage, torch.Size), written as that global whether or not torch is here;
+    calling it calls what the name is here (pickle wants a callable)."""
+
+    def __init__(self, module, name):
+        self.module, self.name = module, name
+
+    def __call__(self, *args):
+        return _local(self.module, self.name)(*args)
+
+
+class _Pickler(pickle._Pickler):
+    """The pure-Python pickler: only it lets save_global write a name that is not imported."""
+
+    def __init__(self, file, protocol):
+        super().__init__(file, protocol)
+        self.storages: dict = {}  # id(tensor) -> (key, tensor): one storage per tensor
+
+    def reducer_override(self, obj):
+        from gradjit.nn import Parameter
+        if isinstance(obj, _Global):
+            return obj.name  # a string: pickle calls save_global
+        if isinstance(obj, Parameter):
+            hooks = collections.OrderedDict()
+            return _Global("torch._utils", "_rebuild_parameter"), (obj.detach(),
+                                                                   obj.requires_grad, hooks)
+        if _is_tensor(obj):
+            if not isinstance(obj._value, np.ndarray):
+                raise RuntimeError("torch.save: a tensor being traced inside gradjit.grad/jit "
+                                   "has no data to save; save it outside the traced function")
+            key = self.storages.setdefault(id(obj), (str(len(self.storages)), obj))[0]
+            storage = _Global("torch", _STORAGES[obj.dtype.ir.torch_name])
+            shape = tuple(obj.shape)
+            strides = tuple(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
+            device = obj.device
+            location = "cpu" if device.type == "cpu" else f"cuda:{device.index or 0}"
+            ident = ("storage", storage, key, location, obj.numel())
+            args = (_Persistent(ident), 0, shape, strides, obj.requires_grad,
+                    collections.OrderedDict())
+            return _Global("torch._utils", "_rebuild_tensor_v2"), args
+        if isinstance(obj, dtypes.dtype):
+            return obj.ir.torch_name
+        if isinstance(obj, dtypes.Size):
+            return _Global("torch", "Size"), (tuple(obj),)
+        if isinstance(obj, dtypes.device):
+            return _Global("torch", "device"), (str(obj),)
+        return NotImplemented
+
+    def save_global(self, obj, name=None):
+        if isinstance(obj, dtypes.dtype):
+            obj = _Global("torch", name)
+        if not isinstance(obj, _Global):
+            return super().save_global(obj, name)
+        self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())
+        self.memoize(obj)
+
+    def persistent_id(self, obj):
+        return obj.ident if isinstance(obj, _Persistent) else None
+
+
+class _Persistent:
+    def __init__(self, ident):
+        self.ident = ident
+
+
+def _is_tensor(obj) -> bool:
+    return hasattr(obj, "_edge") and hasattr(obj, "_value")
+
+
+def _storage_bytes(t) -> bytes:
+    array = np.ascontiguousarray(t._value)
+    if T.is_bfloat16(array.dtype):  # the high half of each float32 is the bfloat16
+        array = (array.view(np.uint32) >> 16).astype(np.uint16)
+    return array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    """Write `obj` (tensors, state_dicts, optimizer state, nested containers of them, or any
+    picklable object) to a path or a binary file object, as torch.save does."""
+    data = io.BytesIO()
+    pickler = _Pickler(data, pickle_protocol)
+    pickler.dump(obj)
+    name = "archive"
+    if isinstance(f, (str, os.PathLike)):
+        name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr(f"{name}/data.pkl", data.getvalue())
+        archive.writestr(f"{name}/.format_version", "1")
+        archive.writestr(f"{name}/.storage_alignment", "64")
+        archive.writestr(f"{name}/byteorder", "little")
+        for key, t in pickler.storages.values():
+            archive.writestr(f"{name}/data/{key}", _storage_bytes(t))
+        archive.writestr(f"{name}/version", "3\n")
+        archive.writestr(f"{name}/.data/serialization_id", str(secrets.randbits(128)))
+
+
+def add_safe_globals(safe_globals):
+    """Allow these classes or functions in files loaded with weights_only=True."""
+    for obj in safe_globals:
+        _safe_globals[(obj.__module__, obj.__qualname__)] = obj
+
+
+def get_safe_globals():
+    return list(_safe_globals.values())
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       metadata=None):
+    array, device = storage
+    item = array.itemsize
+    view = np.lib.stride_tricks.as_strided(array[storage_offset:], tuple(size),
+                                           tuple(s * item for s in stride))
+    t = _leaf(np.array(view))
+    if device is not None:
+        t = t.to(device)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    from gradjit.nn import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _torch_global(name):
+    """What a pickle's torch.<name> becomes here (None: not a name gradjit rebuilds)."""
+    if name in _DTYPE_OF_STORAGE:
+        return _StorageType(_DTYPE_OF_STORAGE[name])
+    if name == "Size":
+        return dtypes.Size
+    if name == "device":
+        return dtypes.device
+    return dtypes.to_dtype(name) if name in _STORAGES else None  # pickled as torch.float32
+
+
+class _StorageType:
+    def __init__(self, dtype_name):
+        self.dtype_name = dtype_name
+
+
+_ALLOWED = {("collections", "OrderedDict"): collections.OrderedDict,
+            ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+            ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+            ("builtins", "set"): set, ("builtins", "frozenset"): frozenset,
+            ("builtins", "complex"): complex, ("builtins", "slice"): slice}
+
+
+def _local(module, name):
+    """What a pickle's global is here, None for one that weights_only loading refuses."""
+    found = _ALLOWED.get((module, name)) or _safe_globals.get((module, name))
+    return _torch_global(name) if found is None and module == "torch" else found
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, archive, prefix, weights_only, location_of):
+        super().__init__(file, encoding="utf-8")
+        self.archive, self.prefix = archive, prefix
+        self.weights_only, self.location_of = weights_only, location_of
+        self.loaded: dict = {}
+
+    def find_class(self, module, name):
+        found = _local(module, name)
+        if found is not None:
+            return found
+        if self.weights_only:
+            raise pickle.UnpicklingError(
+                "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+                "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+                "`torch.load` with `weights_only` set to `False` will likely succeed, but it can "
+                "result in arbitrary code execution. Do it only if you got the file from a "
+                f"trusted source.\n Unsupported global: GLOBAL {module}.{name} was not an "
+                "allowed global by default. Please use `torch.serialization.add_safe_globals"
+                f"([{name}])` to allowlist this global if you trust this class/function.")
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        _, storage_type, key, location, _ = pid  # ("storage", type, key, location, numel)
+        if key not in self.loaded:
+            raw = self.archive.read(f"{self.prefix}data/{key}")
+            name = storage_type.dtype_name
+            if name == "bfloat16":
+                wide = np.frombuffer(raw, "<u2").astype(np.uint32) << 16
+                array = wide.view(np.float32).astype(T.BFLOAT16_STORAGE)
+            else:
+                kind = dtypes.to_dtype(name).ir.numpy
+                array = np.frombuffer(raw, kind.newbyteorder("<")).astype(kind)
+            self.loaded[key] = (array, self.location_of(location))
+        return self.loaded[key]
+
+
+def _location_mapper(map_location):
+    def location_of(saved):
+        if map_location is None:
+            target = saved
+        elif isinstance(map_location, dict):
+            target = map_location.get(saved, saved)
+        elif callable(map_location) and not isinstance(map_location, (str, dtypes.device)):
+            target = "cpu"  # a function of (storage, location): storages here are all on CPU
+        else:
+            target = str(map_location)
+        target = str(target)
+        return None if target == "cpu" else target
+    return location_of
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    """Read what save (or PyTorch's torch.save) wrote. weights_only (the default, True) rebuilds
+    tensors, dtypes, OrderedDict and plain Python data and refuses any other global with
+    pickle.UnpicklingError; weights_only=False unpickles anything."""
+    weights_only = True if weights_only is None else weights_only
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as file:
+            return load(file, map_location, weights_only=weights_only)
+    if not zipfile.is_zipfile(f):
+        raise RuntimeError("torch.load: the file is not a zip archive written by torch.save "
+                           "(PyTorch's legacy pre-1.6 format is not read by gradjit)")
+    f.seek(0)
+    with zipfile.ZipFile(f) as archive:
+        pickles = [n for n in archive.namelist() if n.endswith("data.pkl") and
+                   n.count("/") == 1]
+        if not pickles:
+            raise RuntimeError("torch.load: the archive holds no data.pkl")
+        prefix = pickles[0][:-len("data.pkl")]
+        unpickler = _Unpickler(io.BytesIO(archive.read(pickles[0])), archive, prefix,
+                               weights_only, _location_mapper(map_location))
+        return unpickler.load()
+

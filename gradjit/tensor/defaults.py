@@ -1,0 +1,166 @@
+"""torch-level settings and queries: the default dtype, thread counts, determinism, type
+promotion questions (result_type, promote_types, can_cast), typename and the broadcasting
+helpers, as PyTorch exposes them at the top of its namespace."""
+from __future__ import annotations
+
+import builtins
+import os
+
+from gradjit.tensor import dtypes
+from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
+from gradjit.tensor.factories import empty, tensor
+
+__all__ = ["are_deterministic_algorithms_enabled", "broadcast_shapes", "broadcast_tensors",
+           "broadcast_to", "can_cast", "detach", "get_num_interop_threads", "get_num_threads",
+           "is_complex", "is_deterministic_algorithms_warn_only_enabled", "is_floating_point",
+           "is_nonzero", "is_same_size", "promote_types", "ravel", "result_type",
+           "set_default_dtype", "set_num_interop_threads", "set_num_threads", "typename",
+           "unflatten", "use_deterministic_algorithms"]
+_settings = {"threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or 1,
+             "deterministic": False, "warn_only": False}
+
+
+def _is_tensor(obj) -> bool:
+    return hasattr(obj, "_edge") and hasattr(obj, "_value")
+
+
+def set_num_threads(n: int) -> None:
+    """Recorded for get_num_threads; gradjit's eager numpy and compiled loops choose their own
+    threads, so it changes no result and no speed."""
+    if int(n) <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    _settings["threads"] = int(n)
+
+
+def get_num_threads() -> int:
+    return _settings["threads"]
+
+
+def set_num_interop_threads(n: int) -> None:
+    if int(n) <= 0:
+        raise RuntimeError("set_num_interop_threads expects a positive integer")
+    _settings["interop_threads"] = int(n)
+
+
+def get_num_interop_threads() -> int:
+    return _settings["interop_threads"]
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Recorded: every gradjit operation is deterministic already (no atomics, fixed
+    reduction orders), so there is nothing to switch."""
+    _settings["deterministic"], _settings["warn_only"] = builtins.bool(mode), warn_only
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    return _settings["deterministic"]
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
+    return _settings["warn_only"]
+
+
+def is_floating_point(input) -> bool:
+    return input.is_floating_point()
+
+
+def is_complex(input) -> bool:
+    return input.is_complex()
+
+
+def is_nonzero(input) -> bool:
+    return input.is_nonzero()
+
+
+def is_same_size(input, other) -> bool:
+    return input.is_same_size(other)
+
+
+def _operand_for_promotion(x):
+    """A tensor (dimensioned or 0-dim, which PyTorch ranks apart) or a Python number stays
+    what it is, so one addition asks the Tensor's promotion for the answer."""
+    if _is_tensor(x):
+        return empty((0,) if x.dim() else (), dtype=x.dtype)
+    return x
+
+
+def result_type(tensor1, tensor2) -> dtypes.dtype:
+    """The dtype of an arithmetic operation on these two operands (tensors or numbers)."""
+    a, b = _operand_for_promotion(tensor1), _operand_for_promotion(tensor2)
+    if not _is_tensor(a):
+        # a number and a tensor: the tensor's method; two numbers: the first as a 0-dim
+        # tensor, which PyTorch ranks above a number of the same kind
+        a, b = (b, a) if _is_tensor(b) else (tensor(a), b)
+    return _sum_dtype(a, b)
+
+
+def promote_types(type1, type2) -> dtypes.dtype:
+    return _sum_dtype(empty(0, dtype=type1), empty(0, dtype=type2))
+
+
+def _sum_dtype(a, b) -> dtypes.dtype:
+    if a.dtype is dtypes.bool_ and (b is True or b is False or getattr(b, "dtype", None)
+                                    is dtypes.bool_):
+        return dtypes.bool_  # bool + bool is logical or in numpy; PyTorch keeps bool too
+    return (a + b).dtype
+
+
+def can_cast(from_, to) -> bool:
+    """Whether casting is allowed by PyTorch's rule for results written into a tensor: never
+    floating to integral, never a number to bool."""
+    return dtypes.can_cast(dtypes.to_dtype(from_), dtypes.to_dtype(to))
+
+
+def typename(obj) -> str:
+    """PyTorch's name of an object's type: 'torch.FloatTensor' for a tensor, else its module
+    and qualified name (without 'builtins.')."""
+    if _is_tensor(obj):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        name = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        name = obj.__name__
+    else:
+        module, name = type(obj).__module__ or "", type(obj).__qualname__
+    return name if module in ("", "builtins") else f"{module}.{name}"
+
+
+def broadcast_shapes(*shapes) -> dtypes.Size:
+    """The shape all these shapes broadcast to (ints count as 1-d shapes)."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    out: list = []
+    for i, shape in enumerate(shapes):
+        for axis in range(1, len(shape) + 1):
+            size = shape[-axis]
+            if axis > len(out):
+                out.insert(0, size)
+            elif out[-axis] == 1:
+                out[-axis] = size
+            elif size not in (1, out[-axis]):
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at "
+                                   f"-{axis}! Mismatching argument at index {i} had {shape}; "
+                                   f"but expected shape should be broadcastable to {out}")
+    return dtypes.Size(out)
+
+
+def broadcast_tensors(*tensors) -> tuple:
+    shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def broadcast_to(input, size):
+    return input.broadcast_to(size)
+
+
+def detach(input):
+    return input.detach()
+
+
+def ravel(input):
+    return input.ravel()
+
+
+def unflatten(input, dim, sizes):
+    return input.unflatten(dim, sizes)
+

@@ -1,0 +1,132 @@
+"""How a Tensor's elements sit in storage and how other views of them are made: strides,
+storage offset, device queries, sliding windows (unfold), unflatten/ravel/sum_to_size, and
+the in-place forms of the triangle, cumulative and diagonal operations."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradjit.tensor.base import _check_dim
+from gradjit.tensor.shape import _shape_args
+
+
+class LayoutMixin:
+    """Tensor methods about layout and views, with PyTorch's names and errors."""
+
+    def stride(self, dim=None):
+        """Steps in elements between neighbours along each dimension (0 along a broadcast
+        dimension), read from the numpy storage."""
+        value = self._value
+        if isinstance(value, np.ndarray):
+            steps = tuple(s // value.itemsize for s in value.strides)
+        else:  # a traced value is laid out contiguously
+            shape = tuple(self.shape)
+            steps = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
+        return steps if dim is None else steps[_check_dim(dim, self.dim())] if steps else 1
+
+    def storage_offset(self) -> int:
+        """Elements between the start of the storage and this view's first element."""
+        value = self._concrete()
+        root = value
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        start = value.__array_interface__["data"][0]
+        return (start - root.__array_interface__["data"][0]) // value.itemsize
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.device.type == "cpu"
+
+    def get_device(self) -> int:
+        """-1 on the CPU, the device index on a GPU."""
+        return -1 if self.device.type == "cpu" else self.device.index or 0
+
+    def is_nonzero(self) -> bool:
+        count = self.numel()
+        if count == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if count > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def is_same_size(self, other) -> bool:
+        return tuple(self.shape) == tuple(other.shape)
+
+    def ravel(self):
+        return self.reshape(-1)
+
+    def unflatten(self, dim, sizes):
+        """Dimension `dim` split into `sizes` (one of them may be -1)."""
+        dim = _check_dim(dim, self.dim())
+        shape, sizes = tuple(self.shape), [int(s) for s in sizes]
+        known = math.prod(s for s in sizes if s != -1)
+        if -1 in sizes and known and shape[dim] % known == 0:
+            sizes_out = [shape[dim] // known if s == -1 else s for s in sizes]
+        else:
+            sizes_out = sizes
+        if math.prod(sizes_out) != shape[dim]:
+            raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the "
+                               f"size of dim {dim} ({shape[dim]}) in the input tensor")
+        return self.reshape(shape[:dim] + tuple(sizes_out) + shape[dim + 1:])
+
+    def unfold(self, dimension, size, step):
+        """Windows of `size` elements every `step` along `dimension`, as a new last dimension."""
+        dim = _check_dim(dimension, self.dim())
+        length = self.shape[dim]
+        if size > length:
+            raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but "
+                               f"size is {size}")
+        if step <= 0:
+            raise RuntimeError(f"step is {step} but must be > 0")
+        from gradjit.tensor.shape import stack
+        windows = [self.narrow(dim, i * step, size) for i in range((length - size) // step + 1)]
+        return stack(windows, dim).movedim(dim + 1, -1)
+
+    def sum_to_size(self, *size):
+        """The sum over the dimensions that `size` broadcasts along, giving shape `size`."""
+        size, shape = tuple(_shape_args(size)), tuple(self.shape)
+        lead = len(shape) - len(size)
+        if lead < 0 or any(s not in (1, t) for s, t in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{list(size)}}} is not expandable to size "
+                               f"{{{list(shape)}}}.")
+        out = self.sum(tuple(range(lead))) if lead else self
+        summed = tuple(i for i, (s, t) in enumerate(zip(size, shape[lead:])) if s == 1 != t)
+        return out.sum(summed, keepdim=True) if summed else out
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False):
+        """A new uninitialized tensor of `size`; gradjit lays it out contiguously whatever
+        `stride` asks for (no operation reads the layout)."""
+        return self.new_empty(tuple(size), dtype=dtype, device=device,
+                              requires_grad=requires_grad)
+
+    # ---- in-place forms ----
+
+    def tril_(self, diagonal=0):
+        return self._update(lambda: self.tril(diagonal))
+
+    def triu_(self, diagonal=0):
+        return self._update(lambda: self.triu(diagonal))
+
+    def cumsum_(self, dim, *, dtype=None):
+        return self._update(lambda: self.cumsum(dim, dtype=dtype))
+
+    def cumprod_(self, dim, *, dtype=None):
+        return self._update(lambda: self.cumprod(dim, dtype=dtype))
+
+    def swapaxes_(self, axis0, axis1):
+        return self.transpose_(axis0, axis1)
+
+    swapdims_ = swapaxes_
+
+    def fill_diagonal_(self, fill_value, wrap=False):
+        """Write fill_value on the main diagonal (of a matrix, or of a cube of equal sides);
+        `wrap`: a tall matrix's diagonal starts again every columns + 1 rows, as numpy's."""
+        if self.dim() < 2:
+            raise RuntimeError("dimensions must larger than 1")
+        if self.dim() > 2 and len(set(self.shape)) != 1:
+            raise RuntimeError("all dimensions of input must be of equal length")
+        mask = np.zeros(tuple(self.shape), bool)
+        np.fill_diagonal(mask, True, wrap=wrap)
+        keep = self.new_tensor(~mask)
+        return self._update(lambda: self.where(keep, self.new_full((), fill_value)))
