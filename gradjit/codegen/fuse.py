@@ -33,7 +33,6 @@ MAX_DEPTH = 256
 # A value read by several ops is stored once its expression holds more computations than this:
 # each kernel that reads it would otherwise compute all of them again.
 MAX_SHARED_SIZE = 64
-SIZE_CAP = 1 << 30
 
 
 class Node:
@@ -42,13 +41,11 @@ class Node:
     (attrs: (primitive name, params)) or 'gather' (attrs: (buffer, base view, axis
     stride, axis size); args: the index expression)."""
 
-    __slots__ = ("kind", "args", "attrs", "shape", "dtype", "depth", "size")
+    __slots__ = ("kind", "args", "attrs", "shape", "dtype", "depth")
 
     def __init__(self, kind, args, attrs, shape, dtype):
         self.kind, self.args, self.attrs, self.shape, self.dtype = kind, args, attrs, shape, dtype
         self.depth = 1 + max((a.depth for a in args), default=-1)
-        # computations in the expression written out as a tree (shared ones counted per use)
-        self.size = min(SIZE_CAP, (kind in ("apply", "gather")) + sum(a.size for a in args))
 
     @property
     def computes(self) -> bool:
@@ -197,7 +194,7 @@ class Fuser:
                     RULES[op.prim.name]
                 node = rule(self, op, *args)
                 if node is not None and (node.depth > MAX_DEPTH or uses[op.out] > 1
-                                         and node.size > MAX_SHARED_SIZE):
+                                         and _computations_exceed(node, MAX_SHARED_SIZE)):
                     node = self.materialize(node)
                 if op.out is not None:
                     self.env[op.out] = node
@@ -221,6 +218,22 @@ class Fuser:
                                  "result", index)
         self.pend(Pending("store", node.shape, node, buffer.id, contiguous(node.shape)))
         return buffer.id
+
+
+def _computations_exceed(node: Node, limit: int) -> bool:
+    """Whether `node`'s expression holds more than `limit` distinct computations (a walk that
+    stops there: its cost is bounded by the limit, not by the expression)."""
+    seen, stack, count = set(), [node], 0
+    while stack:
+        n = stack.pop()
+        if id(n) in seen or not n.computes:
+            continue
+        seen.add(id(n))
+        count += 1
+        if count > limit:
+            return True
+        stack.extend(n.args)
+    return False
 
 
 def _live_ops(fn: Function) -> set[int]:
