@@ -94,6 +94,14 @@ sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort
                                                        "kthvalue"))
 median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",
                                                            "nanquantile"))
+gather, scatter, scatter_add, scatter_reduce = map(_function, (
+    "gather", "scatter", "scatter_add", "scatter_reduce"))
+index_select, index_add, index_copy, index_fill, index_put = map(_function, (
+    "index_select", "index_add", "index_copy", "index_fill", "index_put"))
+masked_fill, masked_select, masked_scatter = map(_function, ("masked_fill", "masked_select",
+                                                             "masked_scatter"))
+take, put, select, nonzero, argwhere = map(_function, ("take", "put", "select", "nonzero",
+                                                       "argwhere"))
 # torch.asin, torch.atan2, torch.lgamma, ...: every method of gradjit.tensor.ufuncs
 globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 
@@ -115,7 +123,7 @@ globals().update({name: _in_place(name) for name in (
     "exp_", "expm1_", "fill_", "floor_", "gcd_", "lcm_", "log10_", "log1p_", "log2_", "log_",
     "logit_", "nan_to_num_", "neg_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_",
     "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
-    "xlogy_", "zero_")})
+    "xlogy_", "zero_", "index_put_")})
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return input.allclose(other, rtol, atol, equal_nan)

@@ -9,6 +9,7 @@ from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
 from gradjit.tensor.contract import ContractMixin
+from gradjit.tensor.indexing import IndexingMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.layout import LayoutMixin
 from gradjit.tensor.linalg import LinalgMixin
@@ -28,7 +29,7 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, RandomMixin, RandomFillMixin, LayoutMixin,
+             SortingMixin, LinalgMixin, RandomMixin, IndexingMixin, RandomFillMixin, LayoutMixin,
              NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 

@@ -1,0 +1,435 @@
+"""PyTorch's gather/scatter family, the index_* operations along one dimension, masked_*,
+take/put/select/index_put and nonzero, composed from the gather and scatter_add primitives.
+
+Indices known when the operation runs (every eager tensor) are checked here, with PyTorch's
+errors; indices computed at run time inside grad/jit are checked by the primitives when the
+program runs. Where PyTorch leaves a result unspecified (scatter or index_copy writing one
+position twice), known indices keep the last write, as PyTorch's CPU kernels do; run-time
+indices are taken to be distinct."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
+from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ops.indexing import _positions as positions
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.base import _check_dim
+
+
+def _int_index(index, what):
+    index = operand(index)
+    if not index.dtype.ir.is_int or index.dtype.ir.name == "bool":
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+    return index
+
+
+def _shape(x) -> tuple:
+    return tuple(ir_type(x).shape)
+
+
+def _check_fits(index, shape, dim, other):
+    """PyTorch's rule for gather/scatter: index as many dims, no larger but along `dim`."""
+    index_shape = _shape(index)
+    if len(index_shape) != len(shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as "
+                           f"{other} tensor")
+    for d, (i, s) in enumerate(zip(index_shape, shape)):
+        if d != dim and i > s:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index "
+                               f"{list(index_shape)} to be no larger than {other} "
+                               f"{list(shape)} apart from dimension {dim}")
+
+
+def _check_known(index, size, dim):
+    known = ops.constant_value(index)
+    if known is not None and known.size:
+        bad = known[(known < 0) | (known >= size)]
+        if bad.size:
+            raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} "
+                               f"with size {size}")
+
+
+def _leading(x, shape):
+    """x's leading block of `shape` (each axis cut to shape's length)."""
+    if _shape(x) == tuple(shape):
+        return x
+    return ops.getitem(x, tuple(slice(0, n) for n in shape))
+
+
+def _targets(index, shape, dim):
+    """The flat position in `shape` of each index element (its own coordinates but along dim,
+    where its value is); one out of range becomes one past the end, which the gather and
+    scatter_add primitives reject when they run."""
+    index_shape = _shape(index)
+    strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
+    idx = E.cast(index, dtype="i64")
+    bad = ops.logical_or(ops.lt(idx, 0), ops.logical_not(ops.lt(idx, shape[dim])))
+    flat = ops.mul(idx, strides[dim])
+    for a in range(len(shape)):
+        if a != dim and index_shape[a] > 1:
+            flat = ops.add(flat, ops.mul(S.iota(shape=index_shape, dtype="i64", axis=a),
+                                         strides[a]))
+    return ops.reshape(ops.where(bad, max(math.prod(shape), 1), flat), (-1,))
+
+
+def _values(src, index, like):
+    """A scatter's values, one per index element, in like's dtype: src's leading block, or a
+    number (or 0-dim tensor) repeated."""
+    dtype = ir_type(like).dtype.name
+    if is_python_scalar(src):
+        return E.full(value=src, shape=(math.prod(_shape(index)),), dtype=dtype)
+    if ir_type(src).rank == 0:
+        return ops.broadcast_to(E.cast(src, dtype=dtype), (math.prod(_shape(index)),))
+    return ops.reshape(E.cast(_leading(src, _shape(index)), dtype=dtype), (-1,))
+
+
+def _scatter_sum(x, index, src, dim):
+    shape = _shape(x)
+    if not math.prod(_shape(index)):
+        return ops.add(x, 0)
+    summed = S.scatter_add(ops.reshape(x, (-1,)), _targets(index, shape, dim),
+                           _values(src, index, x), axis=0)
+    return ops.reshape(summed, shape)
+
+
+def _count(x, index, dim):
+    """How many index elements land on each position of x (x's shape, int64)."""
+    zeros = E.full(value=0, shape=_shape(x), dtype="i64")
+    return _scatter_sum(zeros, index, 1, dim)
+
+
+def _rounds(known, shape, dim):
+    """Known indices as rounds of (flat targets, flat index elements), each round writing a
+    position at most once, in the order the elements come."""
+    grids = np.indices(known.shape)
+    strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
+    targets = sum((known if a == dim else grids[a]) * strides[a]
+                  for a in range(len(shape))).reshape(-1)
+    order = np.argsort(targets, kind="stable")
+    ordered = targets[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(ordered)) + 1] if len(ordered) else np.r_[0]
+    ranks = np.empty(len(targets), np.int64)
+    ranks[order] = np.arange(len(targets)) - np.repeat(starts, np.diff(np.r_[starts,
+                                                                               len(ordered)]))
+    return [(targets[ranks == r], np.flatnonzero(ranks == r))
+            for r in range(int(ranks.max()) + 1 if len(ranks) else 0)]
+
+
+def _combine(x, index, src, dim, combine, include_self):
+    """x with src combined in at index, one round of distinct positions at a time (known
+    indices): `combine(current, incoming)`; without include_self, a position's first incoming
+    value replaces x's."""
+    known = ops.constant_value(index)
+    if known is None:
+        raise NotImplementedError("this scatter reduction needs indices known when it runs; "
+                                  "inside grad/jit its indices are computed at run time. "
+                                  "Use reduce='sum' or 'mean', or compute the indices outside")
+    shape = _shape(x)
+    out = ops.reshape(x, (-1,))
+    values = _values(src, index, x)
+    size = max(math.prod(shape), 1)
+    for n, (targets, sources) in enumerate(_rounds(known.astype(np.int64), shape, dim)):
+        mask = np.zeros(size, bool)
+        mask[targets] = True
+        incoming = S.scatter_add(E.zeros_like(out), targets, S.gather(values, sources, axis=0),
+                                 axis=0)
+        out = ops.where(mask, incoming if n == 0 and not include_self else
+                        combine(out, incoming), out)
+    return ops.reshape(out, shape)
+
+
+def _replace(x, index, src, dim):
+    if ops.constant_value(index) is not None:
+        return _combine(x, index, src, dim, lambda old, new: new, include_self=False)
+    placed = _scatter_sum(E.zeros_like(x), index, src, dim)
+    return ops.where(ops.gt(_count(x, index, dim), 0), placed, x)
+
+
+def _reduce(x, index, src, dim, reduce, include_self):
+    if reduce in ("sum", "mean"):
+        touched = ops.gt(_count(x, index, dim), 0)
+        base = x if include_self else ops.where(touched, E.zeros_like(x), x)
+        total = _scatter_sum(base, index, src, dim)
+        if reduce == "sum":
+            return total
+        count = ops.add(_count(x, index, dim), int(include_self))
+        count = ops.where(ops.gt(count, 0), count, 1)
+        mean = ops.floor_divide(total, E.cast(count, dtype=ir_type(x).dtype.name)) if \
+            ir_type(x).dtype.is_int else ops.true_divide(total, count)
+        return ops.where(touched, E.cast(mean, dtype=ir_type(x).dtype.name), x)
+    combine = {"prod": E.mul, "amax": E.maximum, "amin": E.minimum}[reduce]
+    return _combine(x, index, src, dim, combine, include_self)
+
+
+def _along(index, shape, dim):
+    """A 1-D index along dim as a gather/scatter index of `shape` (dim's length: the index's)."""
+    index = operand(index)
+    if ir_type(index).rank > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    n = math.prod(_shape(index))
+    view = [1] * len(shape)
+    if view:
+        view[dim] = n
+    target = tuple(shape[:dim]) + (n,) + tuple(shape[dim + 1:]) if shape else (n,)
+    return ops.broadcast_to(ops.reshape(index, tuple(view) or (n,)), target)
+
+
+def _flat_index(x, index):
+    """take/put indices into x flattened: negative ones count from the end."""
+    n = math.prod(_shape(x))
+    known = ops.constant_value(index)
+    if known is not None and known.size:
+        bad = known[(known < -n) | (known >= n)]
+        if bad.size:
+            raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor "
+                             f"of {n} elements.")
+    idx = E.cast(index, dtype="i64")
+    return ops.where(ops.lt(idx, 0), ops.add(idx, n), idx)
+
+
+def _known_mask(mask, what):
+    known = ops.constant_value(mask)
+    if known is None:
+        raise TypeError(f"{what}: the number of selected elements decides the result's shape, "
+                        "so the mask must be known when it runs; inside grad/jit it is "
+                        "computed at run time. Use torch.where(mask, x, other) instead")
+    return known
+
+
+class IndexingMixin:
+    """Tensor's gather/scatter, index_*, masked_*, take/put, select, index_put, nonzero."""
+
+    def gather(self, dim, index, *, sparse_grad=False):
+        dim = _check_dim(dim, self.dim())
+        index = _int_index(index, "gather")
+        _check_fits(index, tuple(self.shape), dim, "self" if index.dim() == self.dim() else
+                    "input")
+        _check_known(index, self.shape[dim] if self.dim() else 1, dim)
+
+        def gather(x, i):
+            flat = ops.reshape(x, (-1,))
+            positions_ = _targets(i, tuple(x.shape), dim)
+            return ops.reshape(S.gather(flat, positions_, axis=0), tuple(i.shape))
+        return apply("GatherBackward0", gather, self, index)
+
+    def _scatter_checked(self, dim, index, src, what):
+        dim = _check_dim(dim, self.dim())
+        index = _int_index(index, what)
+        _check_fits(index, tuple(self.shape), dim, "self")
+        if hasattr(src, "_edge") and src.dim():
+            if any(i > s for i, s in zip(index.shape, src.shape)):
+                raise RuntimeError(f"Expected index {list(index.shape)} to be no larger "
+                                       f"than self {list(self.shape)} apart from dimension "
+                                       f"{dim} and to be no larger size than src "
+                                       f"{list(src.shape)}")
+        _check_known(index, self.shape[dim] if self.dim() else 1, dim)
+        return dim, index
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        src = value if src is None else src
+        src = src if is_python_scalar(src) else operand(src)
+        dim, index = self._scatter_checked(dim, index, src, "scatter")
+        if reduce is not None:
+            if reduce not in ("add", "multiply"):
+                raise RuntimeError(f"reduce argument must be either add or multiply, got "
+                                   f"{reduce}")
+            name = "sum" if reduce == "add" else "prod"
+            return apply("ScatterReduceBackward0" if hasattr(src, "_edge") else
+                         "ScatterBackward1", lambda x, i, *s: _reduce(
+                             x, i, s[0] if s else src, dim, name, True),
+                         self, index, *([src] if hasattr(src, "_edge") else []))
+        if hasattr(src, "_edge"):
+            return apply("ScatterBackward0", lambda x, i, s: _replace(x, i, s, dim), self,
+                         index, src)
+        return apply("ScatterBackward1", lambda x, i: _replace(x, i, src, dim), self, index)
+
+    def scatter_add(self, dim, index, src):
+        src = operand(src)
+        dim, index = self._scatter_checked(dim, index, src, "scatter_add")
+        return apply("ScatterAddBackward0", lambda x, i, s: _scatter_sum(x, i, s, dim),
+                     self, index, src)
+
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch's old names
+        if reduce not in _REDUCTIONS:
+            raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
+                               f"got {reduce}")
+        src = operand(src)
+        dim, index = self._scatter_checked(dim, index, src, "scatter_reduce")
+        return apply("ScatterReduceBackward0", lambda x, i, s: _reduce(
+            x, i, s, dim, reduce, include_self), self, index, src)
+
+    def index_select(self, dim, index):
+        dim = _check_dim(dim, self.dim())
+        index = _int_index(index, "index_select")
+        shape = tuple(self.shape)
+        _check_known(index, shape[dim] if shape else 1, dim)
+        return apply("IndexSelectBackward0", lambda x, i: ops.reshape(
+            S.gather(ops.reshape(x, (-1,)), _targets(_along(i, shape, dim), shape, dim),
+                     axis=0), _shape(_along(i, shape, dim))), self, index)
+
+    def _index_along(self, dim, index, what):
+        dim = _check_dim(dim, self.dim())
+        index = _int_index(index, what)
+        _check_known(index, self.shape[dim] if self.dim() else 1, dim)
+        return dim, index
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        dim, index = self._index_along(dim, index, "index_add")
+        source = operand(source)
+        shape = tuple(self.shape)
+        return apply("IndexAddBackward0", lambda x, i, s: _scatter_sum(
+            x, _along(i, shape, dim), s if alpha == 1 else ops.mul(s, alpha), dim),
+            self, index, source)
+
+    def index_copy(self, dim, index, source):
+        dim, index = self._index_along(dim, index, "index_copy")
+        source = operand(source)
+        shape = tuple(self.shape)
+        return apply("IndexCopyBackward0", lambda x, i, s: _replace(
+            x, _along(i, shape, dim), s, dim), self, index, source)
+
+    def index_fill(self, dim, index, value):
+        dim, index = self._index_along(dim, index, "index_fill")
+        shape = tuple(self.shape)
+        value = value if is_python_scalar(value) else operand(value)
+        extra = [value] if hasattr(value, "_edge") else []
+        return apply("IndexFillBackward1" if extra else "IndexFillBackward0",
+                     lambda x, i, *v: _replace(x, _along(i, shape, dim), v[0] if v else value,
+                                               dim), self, index, *extra)
+
+    def masked_fill(self, mask, value):
+        mask = operand(mask)
+        if mask.dtype.ir.name != "bool":
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
+                               f"dtype {mask.dtype.ir.numpy}")
+        if hasattr(value, "_edge") and value.dim():
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value.dim()} dimension(s).")
+        if is_python_scalar(value):
+            value = self.dtype.ir.numpy.type(value).item()
+            return apply("MaskedFillBackward0", lambda x, m: ops.where(m, value, x), self, mask)
+        return apply("MaskedFillBackward1", lambda x, m, v: ops.where(
+            m, E.cast(v, dtype=self.dtype.ir.name), x), self, mask, value)
+
+    def masked_select(self, mask):
+        mask = operand(mask)
+        if mask.dtype.ir.name != "bool":
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        known = _known_mask(mask, "masked_select")
+        shape = np.broadcast_shapes(tuple(self.shape), known.shape)
+        chosen = np.broadcast_to(known, shape)
+        return apply("MaskedSelectBackward0", lambda x: ops.getitem(
+            ops.broadcast_to(x, shape), chosen), self)
+
+    def masked_scatter(self, mask, source):
+        mask, source = operand(mask), operand(source)
+        if mask.dtype.ir.name != "bool":
+            raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask "
+                               f"with dtype {mask.dtype.ir.numpy}")
+        known = np.broadcast_to(_known_mask(mask, "masked_scatter"), tuple(self.shape))
+        chosen = np.flatnonzero(known)
+        if len(chosen) > source.numel():
+            raise RuntimeError("masked_scatter: expected source to have at least "
+                               f"{len(chosen)} elements, but got {source.numel()}")
+
+        def scatter(x, s):
+            flat = ops.reshape(x, (-1,))
+            taken = ops.getitem(ops.reshape(E.cast(s, dtype=self.dtype.ir.name), (-1,)),
+                                slice(0, len(chosen)))
+            return ops.reshape(ops.index_put(flat, chosen, taken), tuple(self.shape))
+        return apply("MaskedScatterBackward0", scatter, self, source)
+
+    def take(self, index):
+        index = _int_index(index, "take")
+        return apply("TakeBackward0", lambda x, i: S.gather(
+            ops.reshape(x, (-1,)), _flat_index(x, i), axis=0), self, index)
+
+    def put(self, index, source, accumulate=False):
+        index, source = _int_index(index, "put"), operand(source)
+        if index.numel() != source.numel():
+            raise IndexError(f"put_(): Expected source and index to have the same number of "
+                               f"elements, but got source.numel() = {source.numel()}, "
+                               f"index.numel() = {index.numel()}")
+
+        def put(x, i, s):
+            flat, where_ = ops.reshape(x, (-1,)), ops.reshape(_flat_index(x, i), (-1,))
+            combined = _scatter_sum(flat, where_, s, 0) if accumulate else \
+                _replace(flat, where_, ops.reshape(s, (-1,)), 0)
+            return ops.reshape(combined, tuple(self.shape))
+        return apply("PutBackward0", put, self, index, source)
+
+    def select(self, dim, index):
+        dim = _check_dim(dim, self.dim())
+        size = self.shape[dim]
+        if not -size <= index < size:
+            raise IndexError(f"select(): index {index} out of range for tensor of size "
+                             f"{list(self.shape)} at dimension {dim}")
+        return apply("SelectBackward0", lambda x: ops.getitem(
+            x, (slice(None),) * dim + (index,)), self)
+
+    def index_put(self, indices, values, accumulate=False):
+        indices = tuple(operand(i) for i in indices)
+        values = operand(values)
+        if not accumulate:
+            return apply("IndexPutBackward0", lambda x, v: ops.index_put(
+                x, tuple(i._concrete() for i in indices), v), self, values)
+        known = tuple(i._concrete() for i in indices)
+        spots = np.asarray(positions(tuple(self.shape), known), np.int64)
+
+        def accumulate_(x, v):
+            flat = ops.reshape(x, (-1,))
+            spread = ops.reshape(ops.broadcast_to(E.cast(v, dtype=self.dtype.ir.name),
+                                                  spots.shape), (-1,))
+            return ops.reshape(S.scatter_add(flat, spots.reshape(-1), spread, axis=0),
+                               tuple(self.shape))
+        return apply("IndexPutBackward0", accumulate_, self, values)
+
+    def nonzero(self, *, as_tuple=False):
+        from gradjit.tensor.factories import tensor
+        known = _known_mask(self, "nonzero")
+        if as_tuple:
+            return tuple(tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(known)))
+        return tensor(np.argwhere(known).astype(np.int64))
+
+    def argwhere(self):
+        return self.nonzero()
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        return self._update(lambda: self.scatter(dim, index, src, value=value, reduce=reduce))
+
+    def scatter_add_(self, dim, index, src):
+        return self._update(lambda: self.scatter_add(dim, index, src))
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return self._update(lambda: self.scatter_reduce(dim, index, src, reduce,
+                                                        include_self=include_self))
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return self._update(lambda: self.index_add(dim, index, source, alpha=alpha))
+
+    def index_copy_(self, dim, index, source):
+        return self._update(lambda: self.index_copy(dim, index, source))
+
+    def index_fill_(self, dim, index, value):
+        return self._update(lambda: self.index_fill(dim, index, value))
+
+    def masked_fill_(self, mask, value):
+        return self._update(lambda: self.masked_fill(mask, value))
+
+    def masked_scatter_(self, mask, source):
+        return self._update(lambda: self.masked_scatter(mask, source))
+
+    def put_(self, index, source, accumulate=False):
+        return self._update(lambda: self.put(index, source, accumulate))
+
+    def index_put_(self, indices, values, accumulate=False):
+        return self._update(lambda: self.index_put(indices, values, accumulate))
+
+
+_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
