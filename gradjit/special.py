@@ -5,6 +5,7 @@ from __future__ import annotations
 from gradjit.ops import special as _special
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
+from gradjit.tensor.composite_functions import mvlgamma as multigammaln
 from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p, logit,
                                       sigmoid, sinc, xlogy)
 
@@ -29,4 +30,4 @@ def log_ndtr(input):
 
 
 __all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p",
-           "logit", "log_ndtr", "ndtr", "psi", "sinc", "xlog1py", "xlogy"]
+           "logit", "log_ndtr", "multigammaln", "ndtr", "psi", "sinc", "xlog1py", "xlogy"]

@@ -1,0 +1,292 @@
+"""torch-namespace functions PyTorch composes from smaller operations and offers as no Tensor
+method (chain_matmul, cdist, cosine_similarity, pairwise_distance, the trapezoid rules, isin,
+cartesian_prod, combinations, block_diag, vander, unravel_index and the constructors range,
+logspace, tril_indices, triu_indices), plus the torch forms (with out=) of the composite
+Tensor methods."""
+from __future__ import annotations
+
+import builtins
+import itertools
+import math
+import warnings
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.tensor import dtypes
+from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.contract import _count_nonzero, _same_dtype, matrix_power, multi_dot
+from gradjit.tensor.factories import _leaf, _numpy_dtype, tensor
+from gradjit.tensor.functions import _function
+from gradjit.tensor.shape import stack
+
+bmm, addmm, addmv, addr, addbmm, baddbmm = map(_function, (
+    "bmm", "addmm", "addmv", "addr", "addbmm", "baddbmm"))
+matrix_exp, dist, cov, corrcoef, renorm = map(_function, (
+    "matrix_exp", "dist", "cov", "corrcoef", "renorm"))
+histc, bincount, diagflat, frexp, mvlgamma = map(_function, (
+    "histc", "bincount", "diagflat", "frexp", "mvlgamma"))
+adjoint, absolute, negative = map(_function, ("adjoint", "absolute", "negative"))
+clamp_min, clamp_max = _function("clamp_min"), _function("clamp_max")
+
+
+def chain_matmul(*matrices, out=None):
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+                  "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    for t in matrices:
+        if t.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {t.dim()}, expected 2 instead.")
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(matrices)
+
+
+# ---- distances ----
+
+def _norm_along_last(x, p):
+    """A 0-norm (a count) stays linked to x with a zero gradient, as PyTorch's is."""
+    return _count_nonzero(x, -1, False) if p == 0 else ops.vector_norm(x, p, -1)
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """The p-norm distance of every row of x1 to every row of x2, over broadcast batches."""
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t.dim() < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
+                               f"{t.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    _float_only("cdist", x1)
+    _same_dtype("cdist()", (x1, x2))
+    return apply("CdistBackward0", lambda a, b: _norm_along_last(
+        ops.sub(ops.expand_dims(a, -2), ops.expand_dims(b, -3)), p), x1, x2)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    x1, x2 = operand(x1), operand(x2)
+    return apply("NormBackward1", lambda a, b: ops.vector_norm(
+        ops.add(ops.sub(a, b), eps), p, -1, keepdim), x1, x2)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """Each input divided by its norm (at least eps), then the dot products along dim."""
+    x1, x2 = operand(x1), operand(x2)
+
+    def similarity(a, b):
+        a, b = ops.broadcast_arrays(a, b)
+        unit = [ops.true_divide(v, ops.maximum(ops.vector_norm(v, 2, dim, True), eps))
+                for v in (a, b)]
+        return ops.sum_(ops.mul(*unit), dim)
+    return apply("SumBackward1", similarity, x1, x2)
+
+
+# ---- integrals ----
+
+def _slices(n, dim, rank):
+    """y's slices along dim without its last and without its first entry."""
+    head = [slice(None)] * rank
+    tail = list(head)
+    head[dim], tail[dim] = slice(0, n - 1), slice(1, n)
+    return tuple(head), tuple(tail)
+
+
+def _spacing(x, y, dim):
+    """The differences of the sample points x along y's dim (a 1-D x lies along dim)."""
+    steps = ops.diff(x, 1, -1 if x.dim() == 1 else dim)
+    if x.dim() == 1:
+        shape = [1] * y.dim()
+        shape[dim] = -1
+        steps = ops.reshape(steps, tuple(shape))
+    return steps
+
+
+def _sample_points(y, x, dim):
+    if x.dim() != 1 and x.dim() != y.dim():
+        raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+    if x.shape[-1 if x.dim() == 1 else dim] != y.shape[dim]:
+        raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoid rule along dim: sample points x, or a constant spacing dx (default 1)."""
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments: x and dx")
+    dim = dim % max(y.dim(), 1)
+    n = y.shape[dim]
+    head, tail = _slices(n, dim, y.dim())
+    if x is None or not hasattr(x, "_edge"):
+        step = 1 if x is None and dx is None else (dx if x is None else x)
+        return apply("MulBackward1", lambda t: ops.mul(ops.sub(ops.sum_(t, dim), ops.mul(
+            ops.add(ops.take(t, 0, dim), ops.take(t, n - 1, dim)), 0.5)), step), y)
+    _sample_points(y, x, dim)
+    return apply("DivBackward1", lambda t, s: ops.true_divide(ops.sum_(ops.mul(
+        _spacing(s, t, dim), ops.add(t[head], t[tail])), dim), 2.0), y, x)
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    dim = dim % max(y.dim(), 1)
+    head, tail = _slices(y.shape[dim], dim, y.dim())
+    if x is None or not hasattr(x, "_edge"):
+        step = 1 if x is None and dx is None else (dx if x is None else x)
+        return apply("CumsumBackward0", lambda t: ops.cumsum(ops.mul(
+            ops.add(t[head], t[tail]), step / 2), dim), y)
+    _sample_points(y, x, dim)
+    return apply("DivBackward1", lambda t, s: ops.true_divide(ops.cumsum(ops.mul(
+        _spacing(s, t, dim), ops.add(t[head], t[tail])), dim), 2.0), y, x)
+
+
+# ---- sets and indices ----
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    elements, test = (t if hasattr(t, "_edge") else tensor(t) for t in (elements, test_elements))
+
+    def member(e, t):
+        hit = ops.any_(ops.eq(ops.expand_dims(e, -1), ops.ravel(t)), -1)
+        return ops.logical_not(hit) if invert else hit
+    return apply("IsinBackward0", member, elements.detach(), test.detach())
+
+
+def unravel_index(indices, shape):
+    indices = operand(indices)
+    if indices.dtype.is_floating_point or indices.dtype is dtypes.bool_:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got "
+                        f"{indices.dtype}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("'shape' cannot have negative values, but got "
+                         f"{tuple(shape)}")
+    size = math.prod(shape)
+
+    def coordinates(i):
+        """Each coordinate modulo its dimension (PyTorch's: an index past the end wraps)."""
+        out, stride = [], size
+        for d in shape:
+            stride //= d
+            out.append(ops.remainder(ops.floor_divide(i, stride), d))
+        return tuple(out)
+    return tuple(apply("UnravelIndexBackward0", lambda i, k=k: coordinates(i)[k], indices)
+                 for k in builtins.range(len(shape)))
+
+
+# ---- building tensors from tensors ----
+
+def cartesian_prod(*tensors):
+    for t in tensors:
+        if t.dim() != 1:
+            raise RuntimeError("Expect a 1D vector, but got shape "
+                               f"{list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = ops.meshgrid(*[np.arange(t.shape[0]) for t in tensors], indexing="ij")
+    return stack([t[tensor(np.ravel(g))] for t, g in zip(tensors, grids)], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return tensor([], dtype=input.dtype)
+    choose = itertools.combinations_with_replacement if with_replacement else \
+        itertools.combinations
+    index = np.array(list(choose(builtins.range(input.shape[0]), r)), np.int64).reshape(-1, r)
+    return stack([input[tensor(index[:, k])] for k in builtins.range(r)], 1)
+
+
+def block_diag(*tensors):
+    tensors = [operand(t) for t in tensors]
+    for i, t in enumerate(tensors):
+        if t.dim() > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {i} has {t.dim()} dimensions")
+    blocks = [(1, 1) if t.dim() == 0 else (1, t.shape[0]) if t.dim() == 1 else tuple(t.shape)
+              for t in tensors]
+    width = sum(b[1] for b in blocks)
+    dtype = ops.result_type(*tensors) if tensors else dtypes.float32.ir
+
+    def diagonal(*ts):
+        rows, left = [], 0
+        for t, (n, m) in zip(ts, blocks):
+            t = ops.reshape(ops.astype(t, dtype), (n, m))
+            rows.append(ops.pad(t, ((0, 0), (left, width - left - m))))
+            left += m
+        return ops.concatenate(rows, 0) if rows else np.zeros((0, 0), dtype.numpy)
+    return apply("BlockDiagBackward0", diagonal, *tensors)
+
+
+def vander(x, N=None, increasing=False):
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+
+    def powers(v):
+        v = v if v.dtype.is_floating_point else ops.astype(v, "i64")
+        ones = ops.astype(np.ones((v.shape[0], min(n, 1))), ops.result_type(v))
+        repeated = ops.broadcast_to(ops.expand_dims(v, 1), (v.shape[0], max(n - 1, 0)))
+        out = ops.concatenate([ones, ops.cumprod(repeated, 1)], 1)
+        return out if increasing else ops.flip(out, 1)
+    return apply("CopySlices" if increasing else "FlipBackward0", powers, x)
+
+
+# ---- constructors ----
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """[start, end] with step, both ends included (torch.range, deprecated for arange)."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    count = int(math.floor((end - start) / step)) + 1
+    values = start + np.arange(count, dtype=np.float64) * step
+    numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    return _leaf(values.astype(numpy), device, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    values = np.power(float(base), np.linspace(start, end, steps, dtype=np.float64))
+    numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    return _leaf(values.astype(numpy), device, requires_grad)
+
+
+def _triangle(pick, row, col, offset, dtype, device):
+    for name, size in (("row", row), ("col", col)):
+        if size < 0:
+            raise RuntimeError(f"{name} must be non-negative, got{size}")
+    rows, cols = pick(row, offset, col)
+    return _leaf(np.stack([rows, cols]).astype(_numpy_dtype(dtype, np.int64)), device)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return _triangle(np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return _triangle(np.triu_indices, row, col, offset, dtype, device)
+
+
+__all__ = ["absolute", "addbmm", "addmm", "addmv", "addr", "adjoint", "baddbmm", "bincount",
+           "block_diag", "bmm", "cartesian_prod", "cdist", "chain_matmul", "clamp_max",
+           "clamp_min", "combinations", "corrcoef", "cosine_similarity", "cov",
+           "cumulative_trapezoid", "diagflat", "dist", "frexp", "histc", "isin", "logspace",
+           "matrix_exp", "matrix_power", "mvlgamma", "negative", "pairwise_distance", "range",
+           "renorm", "trapezoid", "trapz", "tril_indices", "triu_indices", "unravel_index",
+           "vander"]
