@@ -17,7 +17,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _float_only, apply, operand
 from gradjit.tensor.contract import _count_nonzero, _same_dtype, matrix_power, multi_dot
 from gradjit.tensor.factories import _leaf, _numpy_dtype, tensor
-from gradjit.tensor.functions import _function
+from gradjit.tensor.functions import _function, _in_place, write_out
 from gradjit.tensor.shape import stack
 
 bmm, addmm, addmv, addr, addbmm, baddbmm = map(_function, (
@@ -27,6 +27,13 @@ matrix_exp, dist, cov, corrcoef, renorm = map(_function, (
 histc, bincount, diagflat, frexp, mvlgamma = map(_function, (
     "histc", "bincount", "diagflat", "frexp", "mvlgamma"))
 adjoint, absolute, negative = map(_function, ("adjoint", "absolute", "negative"))
+i0, nextafter = _function("i0"), _function("nextafter")
+addmv_, negative_, ldexp_, i0_ = map(_in_place, ("addmv_", "negative_", "ldexp_", "i0_"))
+
+
+def polygamma(n, input, *, out=None):
+    """torch.polygamma takes n first; the method, x.polygamma(n), after its tensor."""
+    return write_out("polygamma", lambda: operand(input).polygamma(n), (input,), out)
 clamp_min, clamp_max = _function("clamp_min"), _function("clamp_max")
 
 
@@ -283,10 +290,10 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     return _triangle(np.triu_indices, row, col, offset, dtype, device)
 
 
-__all__ = ["absolute", "addbmm", "addmm", "addmv", "addr", "adjoint", "baddbmm", "bincount",
-           "block_diag", "bmm", "cartesian_prod", "cdist", "chain_matmul", "clamp_max",
+__all__ = ["absolute", "addbmm", "addmm", "addmv", "addmv_", "addr", "adjoint", "baddbmm",
+           "bincount", "block_diag", "bmm", "cartesian_prod", "cdist", "chain_matmul", "clamp_max",
            "clamp_min", "combinations", "corrcoef", "cosine_similarity", "cov",
-           "cumulative_trapezoid", "diagflat", "dist", "frexp", "histc", "isin", "logspace",
-           "matrix_exp", "matrix_power", "mvlgamma", "negative", "pairwise_distance", "range",
-           "renorm", "trapezoid", "trapz", "tril_indices", "triu_indices", "unravel_index",
-           "vander"]
+           "cumulative_trapezoid", "diagflat", "dist", "frexp", "histc", "i0", "i0_", "isin",
+           "ldexp_", "logspace", "matrix_exp", "matrix_power", "mvlgamma", "negative", "negative_",
+           "nextafter", "pairwise_distance", "polygamma", "range", "renorm", "trapezoid", "trapz",
+           "tril_indices", "triu_indices", "unravel_index", "vander"]

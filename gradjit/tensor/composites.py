@@ -1,6 +1,7 @@
 """Tensor methods PyTorch composes from smaller operations (bmm and the add*mm family,
 matrix_exp, the conjugate transposes, dist, cov, corrcoef, renorm, histc, bincount, diagflat,
-frexp, mvlgamma), each one named tensor operation over the gradjit.ops functions."""
+frexp, nextafter, mvlgamma, polygamma, i0), each one named tensor operation over the
+gradjit.ops functions."""
 from __future__ import annotations
 
 import collections
@@ -145,6 +146,43 @@ def _times_power_of_2(x, e):
     """x * 2^e in two exact steps, so 2^e itself never overflows or goes subnormal."""
     half = ops.floor(ops.true_divide(e, 2.0))
     return ops.mul(ops.mul(x, ops.exp2(half)), ops.exp2(ops.sub(e, half)))
+
+
+def _nextafter(x, y):
+    """The float after x towards y: x + its spacing away from 0; towards 0 half of it where
+    |x| is a power of 2 (above the smallest normal: subnormals are evenly spaced)."""
+    info = np.finfo(ops.result_type(x).numpy)
+    a = ops.abs_(x)
+    finite = ops.logical_and(ops.gt(a, 0), ops.isfinite(a))
+    up = ops.abs_(ops.spacing(ops.where(finite, x, 1.0)))
+    top = 2.0 ** (info.maxexp - 1 - info.nmant)  # the spacing below the largest float
+    down = ops.where(ops.isinf(up), top, up)
+    power = ops.logical_and(ops.eq(ops.true_divide(a, down), 2.0 ** info.nmant),
+                            ops.gt(a, float(info.tiny)))
+    down = ops.where(power, ops.mul(down, 0.5), down)
+    direction = ops.where(ops.gt(x, 0), 1.0, -1.0)
+    away = ops.eq(ops.gt(y, x), ops.gt(x, 0))
+    out = ops.where(away, ops.add(x, ops.mul(direction, up)), ops.sub(x, ops.mul(direction,
+                                                                                down)))
+    tiny = float(info.smallest_subnormal)
+    out = ops.where(ops.eq(x, 0), ops.where(ops.gt(y, 0), tiny, -tiny), out)
+    out = ops.where(ops.isinf(x), ops.mul(direction, float(info.max)), out)
+    out = ops.where(ops.eq(x, y), y, out)
+    out = ops.where(ops.logical_or(ops.ne(x, x), ops.ne(y, y)), math.nan, out)
+    return ops.astype(out, ops.result_type(x))
+
+
+def _polygamma_shift(x):
+    """Recurrence steps that bring x's smallest value up to where the asymptotic series is
+    accurate: 20, plus the power of 2 past -min(x) for negative x (at most 2^12, beyond which
+    a float has too few digits left of its integer part to matter). A concrete number, so a
+    traced input answers it with a guard on this count."""
+    if not math.prod(ops.shape_of(x)):
+        return special.POLYGAMMA_FROM
+    low = ops.amin(x)
+    low = ops.where(ops.isfinite(low), low, 0.0)
+    k = ops.minimum(ops.ceil(ops.log2(ops.maximum(ops.sub(1.0, low), 1.0))), 12.0)
+    return special.POLYGAMMA_FROM + 2 ** int(k) - 1
 
 
 def _mvlgamma(x, p):
@@ -327,3 +365,26 @@ class CompositesMixin:
         return apply("MvlgammaBackward0", lambda x: _mvlgamma(x, p), self)
 
     multigammaln = mvlgamma
+
+    def polygamma(self, n):
+        if n < 0:
+            raise RuntimeError("polygamma(n, x) does not support negative n.")
+        if n == 0:
+            return apply("PolygammaBackward0", special.digamma, self)
+        shift = _polygamma_shift(self.detach())
+        return apply("PolygammaBackward0", lambda x: special.polygamma(n, x, shift), self)
+
+    def i0(self):
+        return apply("I0Backward0", special.i0, self)
+
+    def nextafter(self, other):
+        """PyTorch has no gradient for it: the result is detached."""
+        if not hasattr(other, "_edge"):
+            raise TypeError("nextafter(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(other).__name__}")
+        dtype = ops.result_type(self, other)
+        if not dtype.is_float:
+            raise NotImplementedError(f'"nextafter_cpu" not implemented for '
+                                      f"'{dtypes.of_ir(dtype).ir.torch_name.capitalize()}'")
+        return apply("NextafterBackward0", lambda x, y: _nextafter(
+            ops.astype(x, dtype), ops.astype(y, dtype)), self.detach(), other.detach())

@@ -61,7 +61,8 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     clip_ = clamp_
     addmm_, addmv_, addr_, addbmm_, baddbmm_ = map(_inplace, ("addmm", "addmv", "addr", "addbmm",
                                                              "baddbmm"))
-    renorm_, mvlgamma_ = _inplace("renorm"), _inplace("mvlgamma")
+    renorm_, mvlgamma_, polygamma_ = map(_inplace, ("renorm", "mvlgamma", "polygamma"))
+    i0_, nextafter_ = _inplace("i0"), _inplace("nextafter")
     t_ = _inplace("t", "TBackward1", write=False)
     transpose_ = _inplace("transpose", "TransposeBackward1", write=False)
     unsqueeze_ = _inplace("unsqueeze", "UnsqueezeBackward1", write=False)
