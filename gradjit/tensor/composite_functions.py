@@ -83,6 +83,11 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Each input divided by its norm (at least eps), then the dot products along dim."""
     x1, x2 = operand(x1), operand(x2)
 
+    dtype = ops.result_type(x1, x2)
+    if not dtype.is_float:
+        raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
+                           f"{dtypes.of_ir(dtype).legacy}")
+
     def similarity(a, b):
         a, b = ops.broadcast_arrays(a, b)
         unit = [ops.true_divide(v, ops.maximum(ops.vector_norm(v, 2, dim, True), eps))
@@ -177,7 +182,7 @@ def unravel_index(indices, shape):
         out, stride = [], size
         for d in shape:
             stride //= d
-            out.append(ops.remainder(ops.floor_divide(i, stride), d))
+            out.append(ops.astype(ops.remainder(ops.floor_divide(i, stride), d), "i64"))
         return tuple(out)
     return tuple(apply("UnravelIndexBackward0", lambda i, k=k: coordinates(i)[k], indices)
                  for k in builtins.range(len(shape)))
@@ -190,6 +195,8 @@ def cartesian_prod(*tensors):
         if t.dim() != 1:
             raise RuntimeError("Expect a 1D vector, but got shape "
                                f"{list(t.shape)}")
+    if len({t.dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if len(tensors) == 1:
         return tensors[0]
     grids = ops.meshgrid(*[np.arange(t.shape[0]) for t in tensors], indexing="ij")
@@ -211,6 +218,8 @@ def combinations(input, r=2, with_replacement=False):
 
 def block_diag(*tensors):
     tensors = [operand(t) for t in tensors]
+    if not tensors:  # PyTorch's block diagonal of nothing: one row, no columns
+        return tensor(np.zeros((1, 0), dtypes.get_default_dtype().ir.numpy))
     for i, t in enumerate(tensors):
         if t.dim() > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
@@ -218,7 +227,7 @@ def block_diag(*tensors):
     blocks = [(1, 1) if t.dim() == 0 else (1, t.shape[0]) if t.dim() == 1 else tuple(t.shape)
               for t in tensors]
     width = sum(b[1] for b in blocks)
-    dtype = ops.result_type(*tensors) if tensors else dtypes.float32.ir
+    dtype = ops.result_type(*tensors)
 
     def diagonal(*ts):
         rows, left = [], 0
@@ -226,7 +235,7 @@ def block_diag(*tensors):
             t = ops.reshape(ops.astype(t, dtype), (n, m))
             rows.append(ops.pad(t, ((0, 0), (left, width - left - m))))
             left += m
-        return ops.concatenate(rows, 0) if rows else np.zeros((0, 0), dtype.numpy)
+        return ops.concatenate(rows, 0)
     return apply("BlockDiagBackward0", diagonal, *tensors)
 
 

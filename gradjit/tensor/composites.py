@@ -31,9 +31,18 @@ def _check_batches(a, b):
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
 
 
+def _matrix_transpose(t, name):
+    if t.dim() < 2:
+        raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got "
+                           f"{t.dim()}-D tensor.")
+    return t.transpose(-2, -1)
+
+
 def _scaled_sum(product, input, beta, alpha):
     """beta * input + alpha * product; beta == 0 ignores input's values (nan and inf too)
     while keeping it in the graph with a zero gradient, as PyTorch does."""
+    if not ops.result_type(product).is_float:  # integer products truncate their scales
+        beta, alpha = int(beta), int(alpha)
     if alpha != 1:
         product = ops.mul(product, alpha)
     shape = ops.shape_of(product)
@@ -186,6 +195,7 @@ def _polygamma_shift(x):
 
 
 def _mvlgamma(x, p):
+    x = ops.to_float(x)
     terms = [special.gammaln(ops.sub(x, j / 2)) for j in range(p)]
     total = terms[0]
     for term in terms[1:]:
@@ -228,6 +238,11 @@ class CompositesMixin:
         if vec1.dim() != 1 or vec2.dim() != 1:
             raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
         _check_added(self, (vec1.shape[0], vec2.shape[0]))
+        if not self.dtype.is_floating_point:  # unlike the other products, addr refuses them
+            for name, scale in (("beta", beta), ("alpha", alpha)):
+                if isinstance(scale, float):
+                    raise RuntimeError(f"For integral input tensors, argument {name} must not "
+                                       "be a floating point number.")
         return apply("AddrBackward0", lambda c, u, v: _scaled_sum(ops.outer(u, v), c, beta,
                                                                    alpha), self, vec1, vec2)
 
@@ -245,10 +260,12 @@ class CompositesMixin:
                      self, batch1, batch2)
 
     def matrix_exp(self):
-        if self.dim() < 2 or self.shape[-1] != self.shape[-2]:
+        if self.dim() < 2:
+            raise RuntimeError("linalg.matrix_exp: The input tensor A must have at least 2 "
+                               "dimensions.")
+        if self.shape[-1] != self.shape[-2]:
             raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but "
-                               f"they are {self.shape[-2] if self.dim() > 1 else 1} by "
-                               f"{self.shape[-1] if self.dim() else 1} matrices")
+                               f"they are {self.shape[-2]} by {self.shape[-1]} matrices")
         _float_only("linalg.matrix_exp", self)
         return apply("LinalgMatrixExpBackward0", _matrix_exp, self)
 
@@ -256,10 +273,10 @@ class CompositesMixin:
 
     @property
     def mH(self):
-        return self.transpose(-2, -1)
+        return _matrix_transpose(self, "tensor.mH")
 
     def adjoint(self):
-        return self.transpose(-2, -1)
+        return _matrix_transpose(self, "tensor.adjoint()")
 
     @property
     def H(self):
@@ -272,7 +289,9 @@ class CompositesMixin:
 
     def dist(self, other, p=2):
         other = operand(other)
-        _float_only("dist", self)
+        if not self.dtype.is_floating_point:
+            raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                               f"Got {self.dtype.legacy} instead.")
         return apply("DistBackward0", lambda a, b: ops.vector_norm(ops.sub(a, b), p),
                      self, other)
 
@@ -294,7 +313,7 @@ class CompositesMixin:
         return (c / std.unsqueeze(1) / std.unsqueeze(0)).clamp(-1, 1)
 
     def renorm(self, p, dim, maxnorm):
-        _float_only("renorm", self)
+        _float_only("linalg.vector_norm", self)
         if p < 0:
             raise RuntimeError("renorm: non-positive-norm not supported")
         if self.dim() <= 1:
@@ -313,7 +332,7 @@ class CompositesMixin:
     def histc(self, bins=100, min=0, max=0):
         if not self.dtype.is_floating_point:
             raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
-                                      f"'{self.dtype.ir.torch_name.capitalize()}'")
+                                      f"'{self.dtype.legacy}'")
         if bins <= 0:
             raise RuntimeError("torch.histc: bins must be > 0, but got "
                                f"{bins} for dimension 0")
@@ -326,7 +345,7 @@ class CompositesMixin:
         number (a traced input answers it with a guard); PyTorch has no gradient here."""
         if self.dtype.is_floating_point:
             raise NotImplementedError(f'"bincount_cpu" not implemented for '
-                                      f"'{self.dtype.ir.torch_name.capitalize()}'")
+                                      f"'{self.dtype.legacy}'")
         if self.dim() != 1 or self.dtype is dtypes.bool_ or \
                 (self.numel() and bool(ops.any_(ops.lt(self.detach(), 0)))):
             raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
@@ -361,7 +380,6 @@ class CompositesMixin:
     def mvlgamma(self, p):
         if p < 1:
             raise RuntimeError("p has to be greater than or equal to 1")
-        _float_only("mvlgamma", self)
         return apply("MvlgammaBackward0", lambda x: _mvlgamma(x, p), self)
 
     multigammaln = mvlgamma
@@ -385,6 +403,6 @@ class CompositesMixin:
         dtype = ops.result_type(self, other)
         if not dtype.is_float:
             raise NotImplementedError(f'"nextafter_cpu" not implemented for '
-                                      f"'{dtypes.of_ir(dtype).ir.torch_name.capitalize()}'")
+                                      f"'{dtypes.of_ir(dtype).legacy}'")
         return apply("NextafterBackward0", lambda x, y: _nextafter(
             ops.astype(x, dtype), ops.astype(y, dtype)), self.detach(), other.detach())
