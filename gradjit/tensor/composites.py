@@ -138,17 +138,22 @@ def _histogram(x, bins, low, high):
     return ops.sum_(ops.astype(hits, ops.result_type(x)), 0)
 
 
-def _frexp(x):
-    """x = m * 2^e with 0.5 <= |m| < 1 (m = e = 0 at 0; inf and nan keep themselves, e = 0).
-    The exponent from log2, corrected by one either way, is constant to the gradient."""
+def _exponent(x):
+    """e with x = m * 2^e, 0.5 <= |m| < 1 (0 at 0, inf and nan): from log2, corrected by one
+    either way."""
     a = ops.abs_(x)
     usable = ops.logical_and(ops.gt(a, 0), ops.isfinite(a))
-    safe = E.stop_gradient(ops.where(usable, a, 1.0))
+    safe = ops.where(usable, a, 1.0)
     e = ops.add(ops.floor(ops.log2(safe)), 1.0)
     e = ops.where(ops.ge(_times_power_of_2(safe, ops.neg(e)), 1.0), ops.add(e, 1.0), e)
     e = ops.where(ops.lt(_times_power_of_2(safe, ops.neg(e)), 0.5), ops.sub(e, 1.0), e)
-    m = _times_power_of_2(x, ops.neg(e))
-    return ops.where(usable, m, x), ops.astype(ops.where(usable, e, 0.0), "i32")
+    return ops.astype(ops.where(usable, e, 0.0), "i32")
+
+
+def _mantissa(x, e):
+    """x * 2^-e, constant e (its gradient 2^-e); inf and nan keep themselves."""
+    return ops.where(ops.isfinite(x), _times_power_of_2(x, ops.neg(ops.astype(
+        e, ops.result_type(x)))), x)
 
 
 def _times_power_of_2(x, e):
@@ -373,8 +378,8 @@ class CompositesMixin:
     def frexp(self):
         if not self.dtype.is_floating_point:
             raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-        mantissa = apply("FrexpBackward0", lambda x: _frexp(x)[0], self)
-        exponent = apply("FrexpBackward0", lambda x: _frexp(x)[1], self.detach())
+        exponent = apply("FrexpBackward0", _exponent, self.detach())
+        mantissa = apply("FrexpBackward0", _mantissa, self, exponent, operands=(self,))
         return Frexp(mantissa, exponent)
 
     def mvlgamma(self, p):
