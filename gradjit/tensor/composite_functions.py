@@ -13,9 +13,11 @@ import warnings
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir import elementwise as E
 from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _float_only, apply, operand
-from gradjit.tensor.contract import _count_nonzero, _same_dtype, matrix_power, multi_dot
+from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
+                                     vector_norm)
 from gradjit.tensor.factories import _leaf, _numpy_dtype, tensor
 from gradjit.tensor.functions import _function, _in_place, write_out
 from gradjit.tensor.shape import stack
@@ -73,70 +75,81 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
         ops.sub(ops.expand_dims(a, -2), ops.expand_dims(b, -3)), p), x1, x2)
 
 
+def _scalar_op(name, fn, t, number):
+    """t op number as PyTorch's C++ composites write it: the Scalar overload (AddBackward1,
+    MulBackward1, DivBackward1), t its one edge."""
+    return apply(name, lambda v: fn(v, number), t)
+
+
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    x1, x2 = operand(x1), operand(x2)
-    return apply("NormBackward1", lambda a, b: ops.vector_norm(
-        ops.add(ops.sub(a, b), eps), p, -1, keepdim), x1, x2)
+    shifted = _scalar_op("AddBackward1", ops.add, operand(x1) - operand(x2), eps)
+    return apply("NormBackward1", lambda d: ops.vector_norm(d, p, -1, keepdim), shifted)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """Each input divided by its norm (at least eps), then the dot products along dim."""
+    """Each input divided by its norm, then the dot products along dim. PyTorch clamps the
+    norms to eps outside autograd: the gradient is the unclamped norm's."""
     x1, x2 = operand(x1), operand(x2)
-
     dtype = ops.result_type(x1, x2)
     if not dtype.is_float:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{dtypes.of_ir(dtype).legacy}")
+    if x1.shape != x2.shape:
+        shape = ops.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+        x1, x2 = x1.expand(shape), x2.expand(shape)
 
-    def similarity(a, b):
-        a, b = ops.broadcast_arrays(a, b)
-        unit = [ops.true_divide(v, ops.maximum(ops.vector_norm(v, 2, dim, True), eps))
-                for v in (a, b)]
-        return ops.sum_(ops.mul(*unit), dim)
-    return apply("SumBackward1", similarity, x1, x2)
+    def clamped(n):
+        return ops.add(n, E.stop_gradient(ops.sub(ops.maximum(n, eps), n)))
+    x1_norm, x2_norm = (apply("CloneBackward0", clamped, vector_norm(x, 2, dim, True))
+                        for x in (x1, x2))
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
 # ---- integrals ----
 
-def _slices(n, dim, rank):
-    """y's slices along dim without its last and without its first entry."""
-    head = [slice(None)] * rank
-    tail = list(head)
-    head[dim], tail[dim] = slice(0, n - 1), slice(1, n)
-    return tuple(head), tuple(tail)
+def _ends(y, dim):
+    """y along dim without its first entry, and without its last."""
+    n = y.shape[dim]
+    lead = (slice(None),) * dim
+    return y[lead + (slice(1, n),)], y[lead + (slice(0, n - 1),)]
 
 
 def _spacing(x, y, dim):
     """The differences of the sample points x along y's dim (a 1-D x lies along dim)."""
-    steps = ops.diff(x, 1, -1 if x.dim() == 1 else dim)
-    if x.dim() == 1:
-        shape = [1] * y.dim()
-        shape[dim] = -1
-        steps = ops.reshape(steps, tuple(shape))
-    return steps
-
-
-def _sample_points(y, x, dim):
     if x.dim() != 1 and x.dim() != y.dim():
         raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
-    if x.shape[-1 if x.dim() == 1 else dim] != y.shape[dim]:
+    if x.dim() == 1:
+        shape = [1] * y.dim()
+        shape[dim] = x.shape[0]
+        x = x.view(shape)
+    if x.shape[dim] != y.shape[dim]:
         raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+    right, left = _ends(x, dim)
+    return right - left
+
+
+def _constant_step(x, dx):
+    """The constant spacing (x given as a number, dx, or 1), or None for sample points x."""
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments: x and dx")
+    if x is None or not hasattr(x, "_edge"):
+        return 1 if x is None and dx is None else (dx if x is None else x)
+    return None
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     """The trapezoid rule along dim: sample points x, or a constant spacing dx (default 1)."""
-    if x is not None and dx is not None:
-        raise TypeError("trapezoid() received an invalid combination of arguments: x and dx")
+    step = _constant_step(x, dx)
     dim = dim % max(y.dim(), 1)
-    n = y.shape[dim]
-    head, tail = _slices(n, dim, y.dim())
-    if x is None or not hasattr(x, "_edge"):
-        step = 1 if x is None and dx is None else (dx if x is None else x)
-        return apply("MulBackward1", lambda t: ops.mul(ops.sub(ops.sum_(t, dim), ops.mul(
-            ops.add(ops.take(t, 0, dim), ops.take(t, n - 1, dim)), 0.5)), step), y)
-    _sample_points(y, x, dim)
-    return apply("DivBackward1", lambda t, s: ops.true_divide(ops.sum_(ops.mul(
-        _spacing(s, t, dim), ops.add(t[head], t[tail])), dim), 2.0), y, x)
+    if y.shape[dim] == 0:  # no intervals: zeros, outside the graph as in PyTorch
+        return y.detach().sum(dim) * 0
+    if step is not None:
+        lead = (slice(None),) * dim
+        ends = _scalar_op("MulBackward1", ops.mul, y[lead + (0,)] + y[lead + (-1,)], 0.5)
+        return _scalar_op("MulBackward1", ops.mul, y.sum(dim) - ends, step)
+    right, left = _ends(y, dim)
+    return _scalar_op("DivBackward1", ops.true_divide,
+                      ((right + left) * _spacing(x, y, dim)).sum(dim), 2.0)
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):
@@ -144,15 +157,13 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 
 
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    step = _constant_step(x, dx)
     dim = dim % max(y.dim(), 1)
-    head, tail = _slices(y.shape[dim], dim, y.dim())
-    if x is None or not hasattr(x, "_edge"):
-        step = 1 if x is None and dx is None else (dx if x is None else x)
-        return apply("CumsumBackward0", lambda t: ops.cumsum(ops.mul(
-            ops.add(t[head], t[tail]), step / 2), dim), y)
-    _sample_points(y, x, dim)
-    return apply("DivBackward1", lambda t, s: ops.true_divide(ops.cumsum(ops.mul(
-        _spacing(s, t, dim), ops.add(t[head], t[tail])), dim), 2.0), y, x)
+    right, left = _ends(y, dim)
+    if step is not None:
+        return _scalar_op("MulBackward1", ops.mul, left + right, step / 2).cumsum(dim)
+    return _scalar_op("DivBackward1", ops.true_divide,
+                      ((left + right) * _spacing(x, y, dim)).cumsum(dim), 2.0)
 
 
 # ---- sets and indices ----

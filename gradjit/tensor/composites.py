@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import math
+import warnings
 
 import numpy as np
 
@@ -78,32 +79,26 @@ def _matrix_exp(a):
 
 
 def _covariance(x, correction, fweights, aweights):
-    """numpy's cov with PyTorch's names: rows are variables, columns observations."""
-    x = ops.to_float(x) if not ops.result_type(x).is_float else x
-    x = ops.reshape(x, (1, -1)) if len(ops.shape_of(x)) < 2 else x
-    n = ops.shape_of(x)[1]
-    w = None
-    for weights in (fweights, aweights):
-        if weights is not None:
-            w = weights if w is None else ops.mul(w, weights)
-    if w is None:
-        mean = ops.mean(x, 1, keepdims=True)
-        factor = n - correction
+    """numpy's cov with PyTorch's names (rows are variables, columns observations), written
+    in Tensor operations as PyTorch composes it, so its graph has PyTorch's nodes."""
+    x = x.view(1, -1) if x.dim() < 2 else x
+    w = fweights
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    w_sum = x.shape[1] if w is None else w.sum()
+    mean = (x if w is None else x * w).sum(1) / w_sum
+    if w is None or correction == 0:
+        factor = w_sum - correction
+    elif aweights is None:
+        factor = w_sum - correction
     else:
-        w_sum = ops.sum_(w)
-        mean = ops.true_divide(ops.sum_(ops.mul(x, w), 1, keepdims=True), w_sum)
-        if correction == 0:
-            factor = w_sum
-        elif aweights is None:
-            factor = ops.sub(w_sum, correction)
-        else:
-            factor = ops.sub(w_sum, ops.true_divide(
-                ops.mul(ops.sum_(ops.mul(w, aweights)), correction), w_sum))
-    factor = ops.maximum(factor, 0)
-    centred = ops.sub(x, mean)
-    weighted = centred if w is None else ops.mul(centred, w)
-    product = ops.matmul(centred, ops.transpose(weighted))
-    return ops.squeeze(ops.true_divide(product, factor))
+        factor = w_sum - correction * (w * aweights).sum() / w_sum
+    if bool(factor <= 0):  # PyTorch warns, then divides by 0
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=3)
+        factor = factor * 0
+    centred = x - mean.unsqueeze(1)
+    return (centred.mm((centred if w is None else centred * w).t()) / factor).squeeze()
 
 
 def _check_weights(name, weights, n, integral):
@@ -307,8 +302,7 @@ class CompositesMixin:
         n = self.shape[-1] if self.dim() else 1
         fweights = _check_weights("fweights", fweights, n, True)
         aweights = _check_weights("aweights", aweights, n, False)
-        return apply("SqueezeBackward0", lambda x, f, a: _covariance(x, correction, f, a),
-                     self, fweights, aweights)
+        return _covariance(self, correction, fweights, aweights)
 
     def corrcoef(self):
         c = self.cov()
@@ -371,7 +365,7 @@ class CompositesMixin:
         return apply("BincountBackward0", count, self.detach(), weights)
 
     def diagflat(self, offset=0):
-        return apply("DiagEmbedBackward0", lambda x: ops.diag(ops.ravel(x), offset), self)
+        return apply("DiagEmbedBackward0", lambda x: ops.diag(x, offset), self.reshape(-1))
 
     # ---- small math ----
 

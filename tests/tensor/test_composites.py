@@ -198,6 +198,28 @@ VALUES = {
 }
 
 
+def graph(fn):
+    """The names of fn's grad_fn and of everything behind it, in next_functions order."""
+    return None if fn is None else (fn.name().replace("torch::autograd::", ""),
+                                    [graph(f) for f, _ in fn.next_functions])
+
+
+# Written in PyTorch's order of Tensor operations, so their whole graphs are PyTorch's.
+WHOLE_GRAPHS = ["cosine_similarity", "cosine_similarity dim", "pairwise_distance", "trapz",
+                "trapezoid dx", "trapezoid x", "trapezoid x 2d", "cumulative_trapezoid",
+                "cumulative_trapezoid x", "cov", "cov vector", "cov fweights", "diagflat",
+                "diagflat offset", "addmv_ addr_ addbmm_", "block_diag", "cdist 0", "frexp"]
+
+
+@pytest.mark.parametrize("name", WHOLE_GRAPHS)
+def test_graph_is_pytorchs(name):
+    fn, *shapes = PROGRAMS[name]
+    arrays = [r(*shape) for shape in shapes]
+    expected = fn(torch, *[torch.tensor(a, requires_grad=True) for a in arrays])
+    got = fn(gradjit, *[gradjit.tensor(a, requires_grad=True) for a in arrays])
+    assert graph(got.grad_fn) == graph(expected.grad_fn)
+
+
 @pytest.mark.parametrize("name", sorted(VALUES))
 def test_values_match_torch(name):
     expected, got = VALUES[name](torch), VALUES[name](gradjit)
