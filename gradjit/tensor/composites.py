@@ -309,7 +309,7 @@ class CompositesMixin:
         if c.dim() == 0:
             return c / c
         std = c.diagonal().sqrt()
-        return (c / std.unsqueeze(1) / std.unsqueeze(0)).clamp(-1, 1)
+        return (c / std.view(-1, 1) / std.view(1, -1)).clamp(-1, 1)
 
     def renorm(self, p, dim, maxnorm):
         _float_only("linalg.vector_norm", self)

@@ -207,7 +207,8 @@ def graph(fn):
 # Written in PyTorch's order of Tensor operations, so their whole graphs are PyTorch's.
 WHOLE_GRAPHS = ["cosine_similarity", "cosine_similarity dim", "pairwise_distance", "trapz",
                 "trapezoid dx", "trapezoid x", "trapezoid x 2d", "cumulative_trapezoid",
-                "cumulative_trapezoid x", "cov", "cov vector", "cov fweights", "diagflat",
+                "cumulative_trapezoid x", "cov", "cov vector", "cov fweights", "corrcoef",
+                "corrcoef vector", "diagflat",
                 "diagflat offset", "addmv_ addr_ addbmm_", "block_diag", "cdist 0", "frexp"]
 
 
@@ -396,6 +397,13 @@ TRACED = {
                          + a.renorm(2, 0, 1.0).sum() + t.dist(a, a.flip(0)), (3, 5), (5,)),
     "special functions": (lambda t, a: t.polygamma(2, a.abs() + 0.5).sum()
                           + t.i0(a * 3).sum() + t.mvlgamma(a.abs() + 2, 2).sum(), (6,)),
+    "products": (lambda t, a, u, b: t.addr(a, u[:4], u[1:], alpha=2).sum()
+                 + a[0].addmv(b[0], u[:4]).sum() + t.addbmm(a, b, b.transpose(1, 2)).sum()
+                 + t.bmm(b, b.transpose(1, 2)).square().sum(), (4, 4), (5,), (3, 4, 4)),
+    "constructors": (lambda t, a: t.combinations(a).prod(1).sum() + t.cartesian_prod(a, a[:2])
+                     .square().sum() + t.diagflat(a).exp().sum()
+                     + t.cumulative_trapezoid(a).sum() + t.pairwise_distance(a, a.flip(0)).sum(),
+                     (4,)),
     "block_diag frexp": (lambda t, a: t.block_diag(a, a.T).exp().sum()
                          + t.frexp(a).mantissa.sum(), (2, 3)),
 }
