@@ -268,14 +268,12 @@ def vander(x, N=None, increasing=False):
 
 # ---- constructors ----
 
-def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
     """[start, end] with step, both ends included (torch.range, deprecated for arange)."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because "
                   "its behavior is inconsistent with Python's range builtin. Instead, use "
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=2)
-    if end is None:
-        start, end = 0, start
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:

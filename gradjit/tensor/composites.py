@@ -117,11 +117,20 @@ def _check_weights(name, weights, n, integral):
     return weights
 
 
+def _histogram_range(x, low, high):
+    """[low, high], or the data's range where they are equal (a finite one: a concrete check,
+    which a traced input answers with a guard)."""
+    if low == high and x.numel():
+        low, high = ops.amin(x), ops.amax(x)
+    if not bool(ops.logical_and(ops.isfinite(low), ops.isfinite(high))):
+        raise RuntimeError(f"torch.histc: range of [{float(low):g}, {float(high):g}] is not "
+                           "finite")
+    return low, high
+
+
 def _histogram(x, bins, low, high):
     """Counts of x in `bins` equal bins over [low, high] (high in the last), values outside
-    not counted; low == high widens the range to the data's, then by 1 either way."""
-    if low == high:
-        low, high = ops.amin(x), ops.amax(x)
+    not counted; low == high widens the range by 1 either way."""
     same = ops.eq(low, high)
     low, high = ops.where(same, ops.sub(low, 1), low), ops.where(same, ops.add(high, 1), high)
     index = ops.floor(ops.true_divide(ops.mul(ops.sub(x, low), bins), ops.sub(high, low)))
@@ -337,7 +346,9 @@ class CompositesMixin:
                                f"{bins} for dimension 0")
         if min > max:
             raise RuntimeError("torch.histc: max must be larger than min")
-        return apply("HistcBackward0", lambda x: _histogram(x, bins, min, max), self.detach())
+        low, high = _histogram_range(self.detach(), min, max)
+        return apply("HistcBackward0", lambda x, lo, hi: _histogram(x, bins, lo, hi),
+                     self.detach(), low, high)
 
     def bincount(self, weights=None, minlength=0):
         """Counts by comparison with every bin. The length is the largest value's, a concrete
