@@ -30,13 +30,13 @@ histc, bincount, diagflat, frexp, mvlgamma = map(_function, (
     "histc", "bincount", "diagflat", "frexp", "mvlgamma"))
 adjoint, absolute, negative = map(_function, ("adjoint", "absolute", "negative"))
 i0, nextafter = _function("i0"), _function("nextafter")
+clamp_min, clamp_max = _function("clamp_min"), _function("clamp_max")
 addmv_, negative_, ldexp_, i0_ = map(_in_place, ("addmv_", "negative_", "ldexp_", "i0_"))
 
 
 def polygamma(n, input, *, out=None):
     """torch.polygamma takes n first; the method, x.polygamma(n), after its tensor."""
     return write_out("polygamma", lambda: operand(input).polygamma(n), (input,), out)
-clamp_min, clamp_max = _function("clamp_min"), _function("clamp_max")
 
 
 def chain_matmul(*matrices, out=None):
@@ -210,7 +210,7 @@ def cartesian_prod(*tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if len(tensors) == 1:
         return tensors[0]
-    grids = ops.meshgrid(*[np.arange(t.shape[0]) for t in tensors], indexing="ij")
+    grids = np.meshgrid(*[np.arange(t.shape[0]) for t in tensors], indexing="ij")
     return stack([t[tensor(np.ravel(g))] for t, g in zip(tensors, grids)], 1)
 
 
