@@ -22,6 +22,7 @@ from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa
 from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # noqa: F401
                                    set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.composite_functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)
 from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401

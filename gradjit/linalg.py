@@ -2,6 +2,7 @@
 from gradjit.tensor.contract import linalg_cross as cross  # noqa: F401
 from gradjit.tensor.contract import (matrix_norm, matrix_power, multi_dot, norm,  # noqa: F401
                                      vecdot, vector_norm)
+from gradjit.tensor.composite_functions import matrix_exp  # noqa: F401
 from gradjit.tensor.functions import matmul  # noqa: F401
 from gradjit.tensor.linalg import (LinAlgError, cholesky, cond, det, diagonal,  # noqa: F401
                                    eigh, eigvalsh, inv, lstsq, matrix_rank, pinv, qr, slogdet,

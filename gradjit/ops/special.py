@@ -247,3 +247,49 @@ def digamma(x):
     at_pole = where(eq(x, 0), where(signbit(x), math.inf, -math.inf), math.nan)
     at_pole = astype(at_pole, ir_type(x).dtype)
     return where(pole, at_pole, where(isnan(x), x, out))
+
+
+# B_2k, k = 1..8: the coefficients of the polygamma functions' asymptotic series.
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
+# The series is accurate to double precision from here; smaller x is shifted up to it.
+POLYGAMMA_FROM = 20
+
+
+def polygamma(n, x, shift=POLYGAMMA_FROM):
+    """psi^(n)(x), n >= 1: the recurrence psi^(n)(x) = psi^(n)(x + 1) + (-1)^(n+1) n! / x^(n+1)
+    `shift` times, then the asymptotic series at z = x + shift (accurate once z >= 20, which
+    the caller's shift provides for its smallest x). Poles at 0 and the negative integers."""
+    def compute(x):
+        sign = -1.0 if n % 2 == 0 else 1.0
+        z = add(x, float(shift))
+        total = add(true_divide(math.factorial(n - 1), power(z, float(n))),
+                    true_divide(math.factorial(n) / 2, power(z, float(n + 1))))
+        for k, b in enumerate(_BERNOULLI, 1):
+            c = b * math.factorial(2 * k + n - 1) / math.factorial(2 * k)
+            total = add(total, true_divide(c, power(z, float(2 * k + n))))
+        for k in range(shift):
+            total = add(total, true_divide(math.factorial(n), power(add(x, float(k)),
+                                                                    float(n + 1))))
+        return mul(total, sign)
+    return _in_float64(compute)(x)
+
+
+@_in_float64
+def i0(x):
+    """The modified Bessel function of order 0: its power series in (x/2)^2 up to |x| = 30,
+    beyond it the asymptotic series e^|x| / sqrt(2 pi |x|) (1 + 1/(8|x|) + 9/(2 (8|x|)^2) ...),
+    each evaluated only where it is used (so neither overflows into the other's gradient)."""
+    a = E.abs_(x)
+    small = le(a, 30.0)
+    q = mul(mul(where(small, a, 0.0), 0.5), mul(where(small, a, 0.0), 0.5))
+    series = 1.0
+    for k in range(60, 0, -1):  # Horner: 1 + q/1^2 (1 + q/2^2 (1 + ...))
+        series = add(1.0, mul(true_divide(q, float(k * k)), series))
+    t = where(small, 31.0, a)
+    tail, term = 1.0, 1.0
+    for k in range(1, 21):
+        term = term * (2 * k - 1) ** 2 / (8 * k)
+        tail = add(tail, true_divide(term, power(t, float(k))))
+    half = E.exp(mul(t, 0.5))
+    large = mul(half, true_divide(mul(half, tail), E.sqrt(mul(t, 2 * math.pi))))
+    return where(small, series, large)

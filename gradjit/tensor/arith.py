@@ -431,10 +431,18 @@ class ArithMixin:
     clip = clamp
 
     def clamp_min(self, min):
-        return self.clamp(min=min)
+        return self._clamp_one_side("ClampMinBackward", min, None)
 
     def clamp_max(self, max):
-        return self.clamp(max=max)
+        return self._clamp_one_side("ClampMaxBackward", None, max)
+
+    def _clamp_one_side(self, name, min, max):
+        """clamp_min/clamp_max: PyTorch's own grad_fns, 0 for a number bound, 1 a tensor."""
+        bound = max if min is None else min
+        scalar = is_python_scalar(bound)
+        bounds = [b if b is None or scalar else operand(b) for b in (min, max)]
+        return apply(name + ("0" if scalar else "1"), lambda x, lo, hi: ops.clip(x, lo, hi),
+                     self, *bounds)
 
     def where(self, condition, other):
         return apply("WhereBackward0", lambda x, c, y: ops.where(c, x, y), self,

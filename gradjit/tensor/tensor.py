@@ -5,6 +5,7 @@ from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
+from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
@@ -29,8 +30,8 @@ def _inplace(name, grad_fn=None, write=True):
 
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, RandomMixin, IndexingMixin, RandomFillMixin, LayoutMixin,
-             NumpyProtocol, TensorBase):
+             SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
+             RandomFillMixin, LayoutMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
@@ -62,6 +63,10 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_
     __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
     clip_ = clamp_
+    addmm_, addmv_, addr_, addbmm_, baddbmm_ = map(_inplace, ("addmm", "addmv", "addr", "addbmm",
+                                                             "baddbmm"))
+    renorm_, mvlgamma_, polygamma_ = map(_inplace, ("renorm", "mvlgamma", "polygamma"))
+    i0_, nextafter_ = _inplace("i0"), _inplace("nextafter")
     t_ = _inplace("t", "TBackward1", write=False)
     transpose_ = _inplace("transpose", "TransposeBackward1", write=False)
     unsqueeze_ = _inplace("unsqueeze", "UnsqueezeBackward1", write=False)

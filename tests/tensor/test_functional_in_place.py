@@ -7,7 +7,10 @@ import torch
 import gradjit
 
 ARGS = {"clamp_": (-0.5, 0.5), "clamp_max_": (0.2,), "clamp_min_": (0.1,), "clip_": (0.0, 0.3),
-        "fill_": (2.5,), "xlogy_": (2.0,), "threshold_": (0.4, -1.0)}
+        "fill_": (2.5,), "xlogy_": (2.0,), "threshold_": (0.4, -1.0),
+        "addmv_": lambda lib: (lib.ones(3, 2, dtype=lib.float64),
+                               lib.tensor([0.5, 2.0], dtype=lib.float64)),
+        "ldexp_": lambda lib: (lib.tensor([1, -2, 3]),)}
 INTEGER = {"gcd_", "lcm_"}
 NAMES = [n for n in dir(torch) if n.endswith("_") and not n.startswith("_") and
          hasattr(gradjit, n)]
@@ -25,6 +28,7 @@ def test_writes_into_its_argument_like_pytorch(name):
             x, args = lib.tensor([4, 6, 9]), (lib.tensor([6, 4, 3]),)
         else:
             x, args = lib.tensor([0.1, 0.45, 0.8], dtype=lib.float64), ARGS.get(name, ())
+            args = args(lib) if callable(args) else args
         out = getattr(lib, name)(x, *args)
         return out is x, x.numpy().copy()
     (same, ours), (their_same, theirs) = run(gradjit), run(torch)
