@@ -10,7 +10,9 @@ ARGS = {"clamp_": (-0.5, 0.5), "clamp_max_": (0.2,), "clamp_min_": (0.1,), "clip
         "fill_": (2.5,), "xlogy_": (2.0,), "threshold_": (0.4, -1.0),
         "addmv_": lambda lib: (lib.ones(3, 2, dtype=lib.float64),
                                lib.tensor([0.5, 2.0], dtype=lib.float64)),
-        "ldexp_": lambda lib: (lib.tensor([1, -2, 3]),)}
+        "ldexp_": lambda lib: (lib.tensor([1, -2, 3]),),
+        "index_put_": lambda lib: ((lib.tensor([2, 0, 2]),),
+                                   lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64), True)}
 INTEGER = {"gcd_", "lcm_"}
 NAMES = [n for n in dir(torch) if n.endswith("_") and not n.startswith("_") and
          hasattr(gradjit, n)]
