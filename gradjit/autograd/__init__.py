@@ -6,8 +6,17 @@ from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.tensor import engine
 from gradjit.tensor.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
-__all__ = ["Function", "FunctionCtx", "backward", "enable_grad", "grad", "is_grad_enabled",
-           "no_grad", "set_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "backward", "composite", "enable_grad", "grad",
+           "is_grad_enabled", "no_grad", "set_grad_enabled"]
+
+
+def composite(name, fn, *tensors):
+    """fn(*tensors), written with tensor operations, recorded as one operation: its result's
+    grad_fn is named `name` and its next_functions are the tensors' (a gradjit extension:
+    nn.functional reports PyTorch's MseLossBackward0 for a loss it composes). Gradients flow
+    through fn's operations as usual."""
+    from gradjit.tensor.arith import apply
+    return apply(name, fn, *tensors)
 
 
 def _as_list(x):

@@ -14,8 +14,14 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _node(name, fn, input, target):
+    """PyTorch computes these losses in one kernel, so its graph has one node for them."""
+    return gradjit.autograd.composite(name, fn, input, target)
+
+
 def mse_loss(input, target, reduction="mean"):
-    return _reduce((input - target) ** 2, reduction)
+    return _node("MseLossBackward0", lambda i, t: _reduce((i - t) ** 2, reduction), input,
+                 target)
 
 
 def l1_loss(input, target, reduction="mean"):
@@ -23,17 +29,22 @@ def l1_loss(input, target, reduction="mean"):
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
-    diff = (input - target).abs()
-    return _reduce(gradjit.where(diff < delta, 0.5 * diff ** 2, delta * (diff - 0.5 * delta)),
-                   reduction)
+    def huber(input, target):
+        diff = (input - target).abs()
+        return _reduce(gradjit.where(diff < delta, 0.5 * diff ** 2,
+                                     delta * (diff - 0.5 * delta)), reduction)
+    return _node("HuberLossBackward0", huber, input, target)
 
 
 def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     if beta == 0:
         return l1_loss(input, target, reduction)
-    diff = (input - target).abs()
-    return _reduce(gradjit.where(diff < beta, 0.5 * diff ** 2 / beta, diff - 0.5 * beta),
-                   reduction)
+
+    def smooth_l1(input, target):
+        diff = (input - target).abs()
+        return _reduce(gradjit.where(diff < beta, 0.5 * diff ** 2 / beta, diff - 0.5 * beta),
+                       reduction)
+    return _node("SmoothL1LossBackward0", smooth_l1, input, target)
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
@@ -41,10 +52,13 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
-    # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.
-    loss = -(target * input.log().clamp(min=-100) +
-             (1 - target) * (1 - input).log().clamp(min=-100))
-    return _reduce(loss if weight is None else loss * weight, reduction)
+
+    def bce(input, target):
+        # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.
+        loss = -(target * input.log().clamp(min=-100) +
+                 (1 - target) * (1 - input).log().clamp(min=-100))
+        return _reduce(loss if weight is None else loss * weight, reduction)
+    return _node("BinaryCrossEntropyBackward0", bce, input, target)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
@@ -52,12 +66,15 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    # log(1 + exp(-x)) written so that neither exp overflows: softplus(-x) = max(-x, 0) +
-    # log1p(exp(-|x|)).
-    softplus = (-input).clamp(min=0) + (-input.abs()).exp().log1p()
-    scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
-    loss = (1 - target) * input + scale * softplus
-    return _reduce(loss if weight is None else loss * weight, reduction)
+
+    def bce_with_logits(input, target):
+        # log(1 + exp(-x)) written so that neither exp overflows: softplus(-x) = max(-x, 0) +
+        # log1p(exp(-|x|)).
+        softplus = (-input).clamp(min=0) + (-input.abs()).exp().log1p()
+        scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
+        loss = (1 - target) * input + scale * softplus
+        return _reduce(loss if weight is None else loss * weight, reduction)
+    return _node("BinaryCrossEntropyWithLogitsBackward0", bce_with_logits, input, target)
 
 
 def _classes_last(input):
@@ -82,12 +99,15 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if index.numel() and bool(((index < 0) | (index >= classes)).any()):
         bad = target[kept & ((target < 0) | (target >= classes))][0]
         raise IndexError(f"Target {int(bad)} is out of bounds.")
-    picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
-    w = kept.to(input.dtype) if weight is None else weight[index] * kept
-    loss = -picked * w
-    if reduction == "mean":
-        return loss.sum() / w.sum()
-    return _reduce(loss, reduction)
+
+    def nll(input):
+        picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
+        w = kept.to(input.dtype) if weight is None else weight[index] * kept
+        loss = -picked * w
+        return loss.sum() / w.sum() if reduction == "mean" else _reduce(loss, reduction)
+    # the class indices are no operand of PyTorch's node (its next_functions: the input's)
+    return gradjit.autograd.composite(
+        "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
 
 
 def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoothing):
