@@ -5,8 +5,10 @@ The function becomes one primitive of kind 'library' (run on the host through nu
 compiled kernels, like the LAPACK primitives), made for it and not registered in the table;
 its rules are more such primitives: custom_vjp's VJP runs the user's fwd and bwd, custom_jvp's
 JVP runs the user's rule and its VJP transposes the rule's tangent map. So grad, jit,
-value_and_grad, jvp, the eager tape and every backend see one op per call. The rules are not
-differentiated again: second derivatives through them and vmap refuse with a message."""
+value_and_grad, jvp, the eager tape and every backend see one op per call. vmap runs such an
+op once per example on the host (so per-example gradients, jacrev and jacfwd work through
+it). The rules are not differentiated again: second derivatives through them, and gradients
+of a vmap through them, refuse with a message."""
 from __future__ import annotations
 
 import functools
@@ -18,7 +20,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.elementwise import zeros_like
-from gradjit.ir.primitive import BatchingError, Primitive, ambient_handler, ir_type
+from gradjit.ir.primitive import Primitive, ambient_handler, ir_type
 from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
 
@@ -75,8 +77,8 @@ class _Custom:
             return known[types]
 
         vjp, jvp = self._rules(name, nondiff, count, shape_rule)
-        return Primitive(name, "library", shape_rule, evaluate, vjp, arity=count, jvp=jvp,
-                         batch=_refuse("vmap"), doc=f"{self.__name__} with its {self.kind} rule")
+        return _host_primitive(name, shape_rule, evaluate, vjp, count, jvp,
+                               f"{self.__name__} with its {self.kind} rule")
 
     def _cotangents(self, name, count, cotangents_of):
         """The VJP: one host primitive runs the rule once, cotangents_of(args, g) giving a
@@ -100,8 +102,8 @@ class _Custom:
             packed = _packed_dtype(t.dtype.numpy for t in types[:-1])
             return TensorType((sum(t.size for t in types[:-1]),), ir_dtype(packed))
         second = _refuse("a second derivative (the rule is not differentiated)")
-        pack = Primitive(f"{name}_cotangents", "library", shape_rule, evaluate, second,
-                         arity=count + 1, jvp=second, batch=_refuse("vmap"))
+        pack = _host_primitive(f"{name}_cotangents", shape_rule, evaluate, second, count + 1,
+                               second)
 
         def vjp(g, out, *args):
             packed, offset, cotangents = pack(*args, g), 0, []
@@ -181,8 +183,8 @@ class custom_jvp(_Custom):
         def shape_rule(*types):  # the tangent has the output's type
             return out_type(*types[:count])
         second = _refuse("a second derivative (the rule is not differentiated)")
-        pushforward = Primitive(f"{name}_tangent", "library", shape_rule, evaluate, second,
-                                arity=2 * count, jvp=second, batch=_refuse("vmap"))
+        pushforward = _host_primitive(f"{name}_tangent", shape_rule, evaluate, second,
+                                      2 * count, second)
 
         def jvp(tangents, out, *args):
             return pushforward(*args, *(zeros_like(a) if t is None else t
@@ -203,6 +205,37 @@ def _packed_dtype(dtypes):
     return np.result_type(*dtypes, np.float32)
 
 
+def _host_primitive(name, shape_rule, evaluate, vjp, arity, jvp, doc=""):
+    """A library primitive computed on the host; vmap runs it once per example."""
+    prim = Primitive(name, "library", shape_rule, evaluate, vjp, arity=arity, jvp=jvp,
+                     batch=lambda args, batched, size: _looped(prim, args, batched, size),
+                     doc=doc)
+    return prim
+
+
+def _looped(prim, args, batched, size):
+    """`prim` applied to each of `size` examples (the operands flagged in `batched` lead with
+    the example axis), the results stacked: one host primitive looping over the examples."""
+    flags = tuple(batched)
+
+    def shape_rule(*types):
+        one = prim.shape_rule(*(TensorType(t.shape[1:], t.dtype) if b else t
+                                for t, b in zip(types, flags)))
+        return TensorType((size,) + one.shape, one.dtype)
+
+    @_on_host
+    def evaluate(*arrays):
+        if size == 0:
+            t = shape_rule(*(type_of(np.asarray(a)) for a in arrays))
+            return np.zeros(t.shape, t.dtype.numpy)
+        return np.stack([np.asarray(prim.evaluate(*(a[i] if b else a
+                                                    for a, b in zip(arrays, flags))))
+                         for i in range(size)])
+    refuse = _refuse("a derivative of a vmap (the rule is not differentiated)")
+    return _host_primitive(f"{prim.name}_vmap", shape_rule, evaluate, refuse, len(args),
+                           refuse)(*args)
+
+
 def _on_host(evaluate):
     """evaluate running the user's code on numpy arrays, even when called while a program is
     being built (a shape rule): primitives bound to arrays alone are computed, not emitted."""
@@ -215,9 +248,6 @@ def _on_host(evaluate):
 
 def _refuse(what):
     def rule(*args, **params):
-        if what == "vmap":
-            raise BatchingError("can't apply vmap to a custom_vjp function: it defines only a "
-                                "VJP")
         raise TypeError(f"can't apply {what} to a custom_vjp function: it defines only a VJP")
     return rule
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.ir.primitive import BatchingError
 
 
 @gradjit.custom_vjp
@@ -153,7 +152,8 @@ REFUSALS = [
     (lambda: undefined(X), TypeError, r"call undefined.defvjp\(...\)"),
     (lambda: gradjit.grad(lambda x: np.sum(pair(x)[0]))(X), TypeError, "returns one array"),
     (lambda: gradjit.jvp(log1pexp, (X,), (X,)), TypeError, "forward-mode autodiff"),
-    (lambda: gradjit.vmap(log1pexp)(np.ones((2, 3))), BatchingError, "can't apply vmap"),
+    (lambda: gradjit.grad(lambda x: np.sum(gradjit.vmap(log1pexp)(x)))(np.ones((2, 3))),
+     TypeError, "derivative of a vmap"),
     (lambda: gradjit.grad(lambda x: np.sum(gradjit.grad(lambda y: np.sum(log1pexp(y)))(x)))(X),
      TypeError, "second derivative"),
 ]
@@ -161,7 +161,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize("call, error, message", REFUSALS,
                          ids=["tangent-shape", "cotangent-count", "cotangent-shape", "no-rule",
-                              "tuple", "jvp", "vmap", "second-derivative"])
+                              "tuple", "jvp", "grad-of-vmap", "second-derivative"])
 def test_refusals_say_why(call, error, message):
     with pytest.raises(error, match=message):
         call()
@@ -193,3 +193,31 @@ def test_custom_jvp_in_forward_and_reverse_mode():
         assert np.isnan(gradjit.grad(lambda x: np.sqrt(np.sum(x * x)))(np.zeros(2))).all()
     both = gradjit.jit(gradjit.grad(lambda x: safe_norm(x) * np.sum(x)))(x)
     np.testing.assert_allclose(both, x / 5 * 7 + 5, rtol=1e-15)
+
+
+def test_vmap_runs_the_function_and_its_rules_once_per_example():
+    rows = np.array([[-3.0, 0.0, 2.0], [1000.0, -1.0, 0.5]])
+    np.testing.assert_allclose(gradjit.vmap(log1pexp)(rows), np.logaddexp(0.0, rows))
+    per_example = gradjit.vmap(gradjit.grad(lambda w, x: np.sum(log1pexp(w * x))),
+                               in_axes=(None, 0))(np.array([1.0, -2.0, 0.5]), rows)
+    w = np.array([1.0, -2.0, 0.5])
+    np.testing.assert_allclose(per_example, rows / (1 + np.exp(-w * rows)), rtol=1e-12)
+    jac = gradjit.jacrev(lambda x: log1pexp(x) * 2.0)(rows[1])
+    np.testing.assert_allclose(jac, np.diag(2 / (1 + np.exp(-rows[1]))), rtol=1e-12)
+    clipped = gradjit.vmap(gradjit.grad(lambda x: np.sum(clip_gradient(-0.5, 0.5, x * 3.0))))(
+        rows)
+    np.testing.assert_allclose(clipped, np.full(rows.shape, 1.5))
+    assert gradjit.vmap(log1pexp)(np.zeros((0, 3))).shape == (0, 3)
+
+
+def test_jacobians_through_custom_jvp_and_per_example_gradients_through_checkpoint():
+    x = np.array([3.0, 4.0, 0.0])
+    np.testing.assert_allclose(gradjit.jacfwd(lambda x: safe_norm(x) * x)(x),
+                               np.outer(x, x / 5) + 5 * np.eye(3), rtol=1e-12)
+    np.testing.assert_allclose(gradjit.jacrev(lambda x: safe_norm(x) * x)(x),
+                               np.outer(x, x / 5) + 5 * np.eye(3), rtol=1e-12)
+    block = gradjit.checkpoint(lambda h, w: np.tanh(h * w))
+    w, rows = np.array([0.5, -1.0, 2.0]), np.array([[1.0, 2.0, 3.0], [-1.0, 0.0, 0.5]])
+    per_example = gradjit.vmap(gradjit.grad(lambda w, x: np.sum(block(x, w))),
+                               in_axes=(None, 0))(w, rows)
+    np.testing.assert_allclose(per_example, rows * (1 - np.tanh(rows * w) ** 2), rtol=1e-10)
