@@ -7,8 +7,9 @@ import math
 
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, eq, floor, gt, le, log, log1p, logical_and, logical_not,
-                               logical_or, lt, mul, neg, power, sin, sub, tan, true_divide, where)
+from gradjit.ops.array import (abs_, add, eq, exp, floor, gt, le, log, log1p, logical_and,
+                               logical_not, logical_or, lt, mul, neg, power, sin, sqrt, sub, tan,
+                               true_divide, where)
 from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.ufuncs import arctanh, floats, isnan, signbit
 
@@ -247,3 +248,31 @@ def digamma(x):
     at_pole = where(eq(x, 0), where(signbit(x), math.inf, -math.inf), math.nan)
     at_pole = astype(at_pole, ir_type(x).dtype)
     return where(pole, at_pole, where(isnan(x), x, out))
+
+
+def _chebyshev(t, coeffs):
+    """A Chebyshev series at t by Clenshaw's recurrence, in Cephes' chbevl convention (half
+    the first coefficient's term), step for step as numpy's i0 sums it."""
+    b0, b1, b2 = float(coeffs[0]), 0.0, 0.0
+    for c in coeffs[1:]:
+        b2, b1 = b1, b0
+        b0 = add(sub(mul(t, b1), b2), float(c))
+    return mul(sub(b0, b2), 0.5)
+
+
+def i0(x):
+    """numpy's i0, the modified Bessel function of the first kind of order 0: numpy's own
+    Chebyshev coefficients (Cephes) on |x| <= 8 and beyond, so its values; the derivative, i1,
+    is the derivative of those series. Each branch gets a harmless input where the other is
+    taken, so no inf reaches the gradient."""
+    from numpy.lib._function_base_impl import _i0A, _i0B
+    if not ir_type(x).dtype.is_float:
+        x = astype(x, "float64")  # numpy's x.astype(float), whatever the flavor
+    x = abs_(x)
+    near = le(x, 8.0)
+    small = where(near, x, 0.0)
+    large = where(near, 9.0, x)
+    inner = mul(exp(small), _chebyshev(sub(true_divide(small, 2.0), 2.0), _i0A))
+    outer = true_divide(mul(exp(large), _chebyshev(sub(true_divide(32.0, large), 2.0), _i0B)),
+                        sqrt(large))
+    return where(near, inner, outer)

@@ -61,7 +61,11 @@ GROUPS = {
                 lambda a: np.all(a, axis=0), lambda a: np.any(a, axis=(0, -1), keepdims=True),
                 lambda a: np.count_nonzero(a), lambda a: np.count_nonzero(a, axis=0,
                                                                             keepdims=True),
-                lambda a: a.max(axis=0, initial=0.5), lambda a: a.all(), lambda a: a.any(0)],
+                lambda a: a.max(axis=0, initial=0.5), lambda a: a.all(), lambda a: a.any(0),
+                lambda a: np.nanargmax(a), lambda a: np.nanargmin(a, axis=0),
+                lambda a: np.nanargmax(a, axis=-1, keepdims=True)],
+    "unwrap": [lambda a: np.unwrap(a), lambda a: np.unwrap(a, axis=0),
+               lambda a: np.unwrap(a, discont=0.5, period=1.0)],
 }
 
 

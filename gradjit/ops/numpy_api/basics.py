@@ -107,6 +107,7 @@ FUNCTIONS = {
     np.size: lambda a, axis=None: int(np.prod(ops.shape_of(a))) if axis is None else
     ops.shape_of(a)[axis],
     np.zeros_like: _like(0), np.ones_like: _like(1),
+    np.empty_like: _like(0),  # numpy leaves the values unspecified
     np.full_like: lambda a, fill_value, dtype=None, **_: _like(fill_value)(a, dtype),
 }
 

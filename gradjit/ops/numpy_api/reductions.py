@@ -222,6 +222,46 @@ def _arg(name, largest):
     return function
 
 
+def _nan_arg(name, largest):
+    """argmax/argmin that skip NaNs (read as -inf / inf); a slice of NaNs only raises, as in
+    numpy, which reads the value (guarded under tracing)."""
+    def function(a, axis=None, out=None, *, keepdims=_UNSET):
+        _refuse(name, out)
+        if ops.result_type(a).is_float and np.prod(ops.shape_of(a)):
+            mask = ops.isnan(a)
+            if bool(ops.any_(ops.all_(mask, axis))):
+                raise ValueError("All-NaN slice encountered")
+            a = ops.where(mask, -np.inf if largest else np.inf, a)
+        return ops.arg_extremum(a, axis, _keep(keepdims), largest)
+    function.__name__ = name
+    return function
+
+
+def _unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """numpy's unwrap in its steps: each jump wrapped into [-period/2, period/2) (a jump of
+    exactly period/2 upwards kept), corrections summed along the axis where a jump reaches
+    `discont`. The corrections are piecewise constant, so the gradient is the identity."""
+    p = _array(p)
+    dd = _diff(p, 1, axis)  # numpy's diff: bools differ by not_equal
+    discont = period / 2 if discont is None else discont
+    dt = np.result_type(ops.result_type(dd).numpy, period)
+    dd = ops.astype(dd, dt)  # as each of numpy's steps promotes it
+    if np.issubdtype(dt, np.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    ddmod = ops.add(ops.remainder(ops.add(dd, high), period), -high)
+    if ambiguous:
+        ddmod = ops.where(ops.logical_and(ops.eq(ddmod, -high), ops.gt(dd, 0)), high, ddmod)
+    correct = ops.where(ops.lt(ops.abs_(dd), discont), 0, ops.sub(ddmod, dd))
+    axis = ops.normalize_axes(axis, len(ops.shape_of(p)))[0]
+    head = (slice(None),) * axis
+    first = ops.astype(ops.getitem(p, head + (slice(0, 1),)), dt)
+    rest = ops.add(ops.getitem(p, head + (slice(1, None),)), ops.cumsum(correct, axis))
+    return ops.concatenate([first, ops.astype(rest, dt)], axis)
+
+
 def _ptp(a, axis=None, out=None, keepdims=_UNSET):
     _refuse("ptp", out)
     keep, axis = _keep(keepdims), _axis(a, axis)
@@ -317,6 +357,8 @@ FUNCTIONS = {
     np.min: _extremum("min", False), np.amin: _extremum("amin", False),
     np.nanmax: _nan_extremum("nanmax", True), np.nanmin: _nan_extremum("nanmin", False),
     np.argmax: _arg("argmax", True), np.argmin: _arg("argmin", False),
+    np.nanargmax: _nan_arg("nanargmax", True), np.nanargmin: _nan_arg("nanargmin", False),
+    np.unwrap: _unwrap,
     np.var: _spread("var", ops.var), np.std: _spread("std", ops.std),
     np.nanvar: _spread("nanvar", ops.nanvar, False),
     np.nanstd: _spread("nanstd", ops.nanstd, False),

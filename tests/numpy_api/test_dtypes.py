@@ -1,0 +1,168 @@
+"""numpy's dtype queries, real/complex predicates, modf/frexp/i0, diagflat/unstack/
+matrix_transpose/empty_like and the index helpers on traced values: compiled results against
+numpy (values and dtypes), gradients against central differences, and the functions whose
+shape depends on the data refused on run-time values with the user's line."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.numpy_api.check import check_grad, check_values
+
+rng = np.random.default_rng(5)
+X = rng.uniform(0.5, 1.5, (4, 4))
+SPECIAL = np.array([0.0, -0.0, 1.5, -2.0, -2.5, np.inf, -np.inf, np.nan, 1e-310, -3e-320,
+                    5e-324, 1.7976931348623157e308, 0.5, 1.0, 2.0 ** 52 + 0.5, -7.25])
+
+
+def _jit_types(fn, *args):
+    """Results that are types or Python values, compared directly (check_values needs arrays)."""
+    assert gradjit.jit(lambda *a: np.zeros(()) if fn(*a) == fn(*args) else np.ones(()))(
+        *args) == 0
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.result_type(a), lambda a: np.result_type(a, np.float32),
+    lambda a: np.result_type(a.astype(np.int8), 3), lambda a: np.result_type(a, 1j),
+    lambda a: np.result_type(a.astype(np.float32), a[0, 0].astype(np.float64)),
+    lambda a: np.common_type(a), lambda a: np.common_type(a.astype(np.int32)),
+    lambda a: np.common_type(a.astype(np.float16), a.astype(np.float32)),
+    lambda a: np.min_scalar_type(a), lambda a: np.min_scalar_type(a.astype(np.int16)),
+    lambda a: np.isrealobj(a), lambda a: np.iscomplexobj(a),
+])
+def test_dtype_queries(fn):
+    want = fn(X)
+    got = []
+    gradjit.jit(lambda a: got.append(fn(a)) or a)(X)
+    assert got == [want]
+
+
+def test_dtype_query_of_a_traced_python_number():
+    got = []
+    gradjit.jit(lambda a, s: got.append(np.result_type(a.astype(np.float32), s)) or a)(X, 2.0)
+    assert got == [np.result_type(np.float32, 2.0)]
+
+
+def test_min_scalar_type_of_a_runtime_scalar_is_refused():
+    with pytest.raises(TypeError, match=r"np.min_scalar_type is not supported(.|\n)*test_dtypes"):
+        gradjit.jit(lambda a: np.min_scalar_type(a.sum()))(X)
+
+
+def test_common_type_of_bools_is_numpy_error():
+    with pytest.raises(TypeError, match="non-numeric"):
+        gradjit.jit(lambda a: np.common_type(a > 1))(X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.isneginf(a), lambda a: np.isposinf(a), lambda a: np.isreal(a),
+    lambda a: np.iscomplex(a), lambda a: np.isreal(a[0, 0]), lambda a: np.iscomplex(a[0]),
+    lambda a: np.isposinf(np.int32(3) * (a > 1).astype(np.int32)),
+])
+def test_predicates(fn):
+    x = np.where(X > 1, np.inf, X)
+    x[0, :2] = -np.inf, np.nan
+    check_values(fn, x, backends=("cpu",))
+
+
+def test_isneginf_out_refused():
+    with pytest.raises(TypeError, match="out= is not supported"):
+        gradjit.jit(lambda a: np.isneginf(a, out=np.empty((4, 4), bool)))(X)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int8, np.int16, np.int64,
+                                   np.bool_])
+@pytest.mark.parametrize("name", ["modf", "frexp"])
+def test_modf_frexp_values_and_dtypes(name, dtype):
+    fn = getattr(np, name)
+    with np.errstate(invalid="ignore", over="ignore"):
+        x = SPECIAL.astype(dtype) if dtype != np.bool_ else SPECIAL > 1
+    # the cpu backend compiles no float16 (what numpy gives int8 and bools) or int16
+    small = dtype in (np.int8, np.int16, np.bool_)
+    check_values(lambda a: fn(a), x, backends=("interpreter",) if small else ("cpu",), rtol=0,
+                 atol=0)
+
+
+def test_modf_frexp_gradients():
+    x = rng.uniform(-5, 5, 8)
+    check_grad(lambda a: np.modf(a)[0] + 3 * np.modf(a)[1], x, backends=("cpu",))
+    check_grad(lambda a: np.frexp(a)[0], x, backends=("cpu",))
+
+
+def test_i0_values_and_gradient():
+    x = np.concatenate([np.linspace(-30, 30, 41), [0.0, 8.0, -8.0, 7.999, 8.001, np.nan]])
+    check_values(lambda a: np.i0(a), x, backends=("cpu",), rtol=1e-14)
+    check_values(lambda a: np.i0(a), x.astype(np.float32), backends=("cpu",), rtol=2e-6)
+    check_values(lambda a: np.i0(a), np.arange(-3, 4), backends=("cpu",), rtol=1e-14)
+    smooth = np.array([-20.0, -8.5, -3.0, -0.1, 0.7, 5.0, 7.5, 9.0, 25.0])
+    # (central differences of a sum that includes i0(25) ~ 6e9 would be mostly rounding)
+    check_grad(lambda a: np.i0(a), smooth[1:-2], backends=("cpu",))
+    # d/dx i0 = i1, which scipy has independently
+    scipy_special = pytest.importorskip("scipy.special")
+    got = gradjit.grad(lambda a: np.i0(a).sum())(smooth)
+    np.testing.assert_allclose(got, scipy_special.i1(smooth), rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.diagflat(a), lambda a: np.diagflat(a[0], 2), lambda a: np.diagflat(a[:2], k=-1),
+    lambda a: np.unstack(a), lambda a: np.unstack(a, axis=1),
+    lambda a: np.unstack(a[None], axis=-1),
+    lambda a: np.matrix_transpose(a), lambda a: np.matrix_transpose(a[None] * 2),
+    lambda a: np.empty_like(a) * 0 + a, lambda a: np.empty_like(a, dtype=np.float32) * 0,
+    lambda a: np.empty_like(a, shape=(2, 3)) * 0,
+])
+def test_shaping_additions(fn):
+    check_values(fn, X, backends=("cpu",))
+    if np.asarray(fn(X)[0] if isinstance(fn(X), tuple) else fn(X)).dtype == np.float64:
+        check_grad(lambda a: np.stack(fn(a)) if isinstance(fn(X), tuple) else fn(a), X,
+                   backends=("cpu",))
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda a: np.unstack(a[0, 0]), ValueError),
+    (lambda a: np.unstack(a, axis=2), np.exceptions.AxisError),
+    (lambda a: np.matrix_transpose(a[0]), ValueError),
+    (lambda a: np.diag_indices_from(a[0]), ValueError),
+    (lambda a: np.diag_indices_from(a[:2]), ValueError),
+    (lambda a: np.tril_indices_from(a[None]), ValueError),
+], ids=["unstack-0d", "unstack-axis", "matrix-transpose-1d", "diag-indices-1d",
+        "diag-indices-unequal", "tril-indices-3d"])
+def test_shape_errors_as_numpy(call, error):
+    with pytest.raises(error) as want:
+        call(X)
+    with pytest.raises(error) as got:
+        gradjit.jit(call)(X)
+    assert str(want.value) in str(got.value)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: a[np.diag_indices_from(a)], lambda a: a[np.tril_indices_from(a)],
+    lambda a: a[np.triu_indices_from(a, k=1)], lambda a: a[np.tril_indices_from(a, -2)],
+    lambda a: a[np.diag_indices_from(a[None].repeat(4, 0))[1:]],
+])
+def test_index_helpers(fn):
+    check_values(fn, X, backends=("cpu",))
+    check_grad(fn, X, backends=("cpu",))
+
+
+CONST = np.array([0.0, 0.0, 2.0, 0.0, 3.0, 0.0])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: a[np.nonzero(CONST)], lambda a: a[np.flatnonzero(CONST)],
+    lambda a: a[np.argwhere(CONST)[:, 0]], lambda a: a[: len(np.trim_zeros(CONST))],
+    lambda a: a[: len(np.trim_zeros(CONST, "b"))],
+])
+def test_positions_of_constants(fn):
+    check_values(fn, rng.standard_normal(6), backends=("cpu",))
+
+
+@pytest.mark.parametrize("name", ["nonzero", "argwhere", "flatnonzero", "trim_zeros"])
+def test_positions_of_runtime_values_are_refused(name):
+    fn = getattr(np, name)
+    with pytest.raises(TypeError, match=rf"np.{name} is not supported on values computed at "
+                       r"run time(.|\n)*test_dtypes.py"):
+        gradjit.jit(lambda a: fn(a))(X)
+
+
+def test_sort_complex_is_refused():
+    with pytest.raises(TypeError, match="gradjit has no complex dtype"):
+        gradjit.jit(lambda a: np.sort_complex(a))(X)
