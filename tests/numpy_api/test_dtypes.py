@@ -166,3 +166,40 @@ def test_positions_of_runtime_values_are_refused(name):
 def test_sort_complex_is_refused():
     with pytest.raises(TypeError, match="gradjit has no complex dtype"):
         gradjit.jit(lambda a: np.sort_complex(a))(X)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.asarray_chkfinite(a) * 2, lambda a: np.asarray_chkfinite(a, np.float32),
+    lambda a: np.require(a), lambda a: np.require(a, np.float32, ["F", "W"]),
+    lambda a: np.require(a * 2, requirements="CAOE"), lambda a: np.require(a > 1, int),
+    lambda a: a * np.isfortran(a), lambda a: a * np.isfortran(a[:, :1].T),
+])
+def test_converters_keep_the_traced_value(fn):
+    check_values(fn, X, backends=("cpu",))
+    if np.asarray(fn(X)).dtype == np.float64:
+        check_grad(fn, X, backends=("cpu",))
+
+
+def test_asarray_chkfinite_reads_the_value():
+    f = gradjit.jit(lambda a: np.asarray_chkfinite(a) + 1)
+    np.testing.assert_array_equal(f(X), X + 1)
+    bad = X.copy()
+    bad[1, 2] = np.inf
+    with pytest.raises(ValueError, match="array must not contain infs or NaNs"):
+        f(bad)  # the guard on finiteness fails: re-traced, numpy's error
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda a: np.require(a, None, "Q"), KeyError),
+    (lambda a: np.require(a, None, "CF"), ValueError),
+])
+def test_require_errors_as_numpy(call, error):
+    with pytest.raises(error):
+        call(X)
+    with pytest.raises(error):
+        gradjit.jit(call)(X)
+
+
+def test_asmatrix_is_refused_with_the_line():
+    with pytest.raises(TypeError, match=r"np.asmatrix builds an np.matrix(.|\n)*test_dtypes"):
+        gradjit.jit(lambda a: np.asmatrix(a))(X)
