@@ -203,3 +203,31 @@ def test_require_errors_as_numpy(call, error):
 def test_asmatrix_is_refused_with_the_line():
     with pytest.raises(TypeError, match=r"np.asmatrix builds an np.matrix(.|\n)*test_dtypes"):
         gradjit.jit(lambda a: np.asmatrix(a))(X)
+
+
+# keywords that gradjit once accepted and ignored: now numpy's answers
+@pytest.mark.parametrize("fn", [
+    lambda a: np.sum(a, where=a > 1), lambda a: np.sum(a, axis=0, initial=2.0),
+    lambda a: np.sum(a > 1, axis=1, initial=2.5, where=a < 1.4),
+    lambda a: np.mean(a, where=a > 1), lambda a: np.mean(a, axis=0, where=a > 0.8),
+    lambda a: np.mean((a * 3).astype(np.int64), axis=1, keepdims=True, where=a > 0.7),
+    lambda a: np.clip(a, min=0.7, max=1.2), lambda a: np.clip(a, max=1.0),
+    lambda a: np.reshape(a, (2, 8), order="F"), lambda a: np.reshape(a, -1, order="F"),
+    lambda a: np.reshape(a, (8, 2), order="A"),
+])
+def test_keywords_numpy_gives_meaning(fn):
+    check_values(fn, X, backends=("cpu",))
+    if np.asarray(fn(X)).dtype == np.float64:
+        check_grad(fn, X, backends=("cpu",))
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda a: np.clip(a, 0.2), TypeError), (lambda a: np.clip(a, 0.2, 0.5, min=0.1), ValueError),
+    (lambda a: np.reshape(a, 16, order="K"), ValueError),
+])
+def test_keyword_errors_as_numpy(call, error):
+    with pytest.raises(error) as want:
+        call(X)
+    with pytest.raises(error) as got:
+        gradjit.jit(call)(X)
+    assert str(want.value) in str(got.value)
