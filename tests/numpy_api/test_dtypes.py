@@ -214,6 +214,11 @@ def test_asmatrix_is_refused_with_the_line():
     lambda a: np.clip(a, min=0.7, max=1.2), lambda a: np.clip(a, max=1.0),
     lambda a: np.reshape(a, (2, 8), order="F"), lambda a: np.reshape(a, -1, order="F"),
     lambda a: np.reshape(a, (8, 2), order="A"),
+    lambda a: np.prod(a, axis=1, where=a > 1), lambda a: np.max(a, axis=0, where=a < 1.2,
+                                                                 initial=0.9),
+    lambda a: np.nanmax(np.where(a > 1.3, np.nan, a), axis=0, where=a > 0.9, initial=0.0),
+    lambda a: np.nanmean(np.where(a > 1.3, np.nan, a), axis=1, where=a > 0.7),
+    lambda a: np.nansum(a, where=a < 1.2), lambda a: np.all(a > 0.6, axis=0, where=a < 1),
 ])
 def test_keywords_numpy_gives_meaning(fn):
     check_values(fn, X, backends=("cpu",))

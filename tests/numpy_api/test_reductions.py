@@ -64,6 +64,12 @@ GROUPS = {
                 lambda a: a.max(axis=0, initial=0.5), lambda a: a.all(), lambda a: a.any(0),
                 lambda a: np.nanargmax(a), lambda a: np.nanargmin(a, axis=0),
                 lambda a: np.nanargmax(a, axis=-1, keepdims=True)],
+    "where": [lambda a: np.prod(a, where=a > 0), lambda a: np.nanprod(a, axis=0, where=a < 1),
+              lambda a: np.nansum(a, where=a != 0, initial=1),
+              lambda a: np.max(a, axis=-1, initial=-5, where=a < 1),
+              lambda a: np.min(a, initial=5, where=a > 0), lambda a: np.nanmin(a, initial=0.5),
+              lambda a: np.all(a, axis=0, where=a != 1), lambda a: np.any(a, where=a < 0),
+              lambda a: np.nanmean(a, axis=-1, where=a > 0)],
     "unwrap": [lambda a: np.unwrap(a), lambda a: np.unwrap(a, axis=0),
                lambda a: np.unwrap(a, discont=0.5, period=1.0)],
 }
@@ -190,7 +196,9 @@ def test_take_along_axis_index_out_of_range_raises_index_error():
 
 
 @pytest.mark.parametrize("call,kind", [
-    (lambda a: np.prod(a, where=a > 0), TypeError),
+    (lambda a: np.var(a, where=a > 0), TypeError),
+    (lambda a: np.max(a, where=a > 0), ValueError),
+    (lambda a: np.nanmin(a, axis=0, where=a > 0), ValueError),
     (lambda a: np.cumsum(a, out=np.empty(a.size)), TypeError),
     (lambda a: np.var(a, mean=a.mean()), TypeError),
     (lambda a: np.put_along_axis(a, np.zeros((2, 1), int), 1.0, axis=1), TypeError),

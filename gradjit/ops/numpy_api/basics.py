@@ -49,7 +49,7 @@ def no_out(out):
 def masked(a, where, fill):
     """a with the elements that numpy's `where=` leaves out replaced by the reduction's
     identity `fill` (in a's dtype), so a plain reduction gives numpy's masked one."""
-    if where is True or where is np._NoValue:
+    if where is np._NoValue or where is True:
         return a
     where = ops.broadcast_to(where, ops.shape_of(a))
     return ops.where(where, a, np.asarray(fill, ir_type(a).dtype.numpy))

@@ -6,6 +6,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
+from gradjit.ops.numpy_api.basics import masked
 
 _UNSET = np._NoValue
 
@@ -42,22 +43,22 @@ def _with_initial(result, initial, combine):
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-    _refuse("prod", out, where)
-    result = ops.prod(a, _axis(a, axis), _keep(keepdims), dtype)
+    _refuse("prod", out)
+    result = ops.prod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
 
 
 def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
              where=_UNSET):
-    _refuse("nanprod", out, where)
-    result = ops.nanprod(a, _axis(a, axis), _keep(keepdims), dtype)
+    _refuse("nanprod", out)
+    result = ops.nanprod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
 
 
 def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
             where=_UNSET):
-    _refuse("nansum", out, where)
-    result = ops.nansum(a, _axis(a, axis), _keep(keepdims), dtype)
+    _refuse("nansum", out)
+    result = ops.nansum(masked(a, where, 0), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.add(r, i), r.dtype))
 
 
@@ -195,9 +196,20 @@ def _gradient_along(f, axis, h, edge_order):
     return ops.concatenate([first, inner, last], axis)
 
 
+def _masked_extremum(a, where, initial, ufunc):
+    """a with the elements `where=` leaves out set to `initial`, which numpy then requires."""
+    if where is _UNSET or where is True:
+        return a
+    if initial is _UNSET:
+        raise ValueError(f"reduction operation '{ufunc}' does not have an identity, so to use "
+                         "a where mask one has to specify 'initial'")
+    return masked(a, where, initial)
+
+
 def _extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        _refuse(name, out, where)
+        _refuse(name, out)
+        a = _masked_extremum(a, where, initial, "maximum" if largest else "minimum")
         initial_ = None if initial is _UNSET else initial
         return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial_, largest)
     function.__name__ = name
@@ -206,10 +218,14 @@ def _extremum(name, largest):
 
 def _nan_extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        _refuse(name, out, where)
-        result = ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
-        pick = ops.maximum if largest else ops.minimum
-        return _with_initial(result, initial, pick)
+        _refuse(name, out)
+        a = _masked_extremum(a, where, initial, "fmax" if largest else "fmin")
+        if initial is _UNSET:
+            return ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
+        # numpy's fmax/fmin reduce from `initial` (in a's dtype): a NaN never wins
+        if ops.result_type(a).is_float:
+            a = masked(a, ops.logical_not(ops.isnan(a)), initial)
+        return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial, largest)
     function.__name__ = name
     return function
 
@@ -286,7 +302,9 @@ def _spread(name, fn, strict=True):
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-    _refuse("nanmean", out, where)
+    _refuse("nanmean", out)
+    if where is not _UNSET and where is not True:  # left-out elements count as NaNs
+        a = masked(ops.to_float(a), where, np.nan)
     return ops.nanmean(a, _axis(a, axis), _keep(keepdims), dtype)
 
 
@@ -322,8 +340,8 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
 
 def _logical(name, fn):
     def function(a, axis=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-        _refuse(name, out, where)
-        return fn(a, _axis(a, axis), _keep(keepdims))
+        _refuse(name, out)
+        return fn(masked(a, where, name == "all"), _axis(a, axis), _keep(keepdims))
     function.__name__ = name
     return function
 
