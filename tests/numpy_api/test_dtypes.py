@@ -219,6 +219,9 @@ def test_asmatrix_is_refused_with_the_line():
     lambda a: np.nanmax(np.where(a > 1.3, np.nan, a), axis=0, where=a > 0.9, initial=0.0),
     lambda a: np.nanmean(np.where(a > 1.3, np.nan, a), axis=1, where=a > 0.7),
     lambda a: np.nansum(a, where=a < 1.2), lambda a: np.all(a > 0.6, axis=0, where=a < 1),
+    lambda a: np.full_like(a, a[0, 0]), lambda a: np.full_like(a, a[0], dtype=np.float32),
+    lambda a: np.full_like(a, a[:, :1], shape=(2, 4, 4)),
+    lambda a: np.bincount([0, 1, 1, 3], weights=a[0]),
 ])
 def test_keywords_numpy_gives_meaning(fn):
     check_values(fn, X, backends=("cpu",))

@@ -137,6 +137,14 @@ def _like(fill):
     return make
 
 
+def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    if not hasattr(fill_value, "ir_type"):
+        return _like(fill_value)(a, dtype, shape)
+    shape = ops.shape_of(a) if shape is None else shape  # a traced fill is broadcast
+    return ops.broadcast_to(ops.astype(fill_value, np.dtype(dtype or ir_type(a).dtype.numpy)),
+                            shape)
+
+
 FUNCTIONS = {
     np.sum: _sum, np.mean: _mean,
     np.where: _where,
@@ -152,6 +160,6 @@ FUNCTIONS = {
     ops.shape_of(a)[axis],
     np.zeros_like: _like(0), np.ones_like: _like(1),
     np.empty_like: _like(0),  # numpy leaves the values unspecified
-    np.full_like: lambda a, fill_value, dtype=None, **_: _like(fill_value)(a, dtype),
+    np.full_like: _full_like,
 }
 

@@ -140,6 +140,7 @@ def _one_dimensional(x):
 def _bincount(x, /, weights=None, minlength=0):
     """np.bincount. Its length is max(x) + 1 when that exceeds minlength: read from the value
     and guarded under tracing (a trace holds while max(x) < minlength, or for that max)."""
+    x = np.asarray(x) if isinstance(x, (list, tuple)) else x
     if np.dtype(x.dtype).kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{np.dtype(x.dtype)}') to "
                         "dtype('int64') according to the rule 'safe'")
