@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import math
 
+# numpy's own Cephes coefficients of i0, so that np.i0 on traced values is numpy's function
+from numpy.lib._function_base_impl import _i0A, _i0B
+
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (abs_, add, eq, exp, floor, gt, le, log, log1p, logical_and,
@@ -265,7 +268,6 @@ def i0(x):
     Chebyshev coefficients (Cephes) on |x| <= 8 and beyond, so its values; the derivative, i1,
     is the derivative of those series. Each branch gets a harmless input where the other is
     taken, so no inf reaches the gradient."""
-    from numpy.lib._function_base_impl import _i0A, _i0B
     if not ir_type(x).dtype.is_float:
         x = astype(x, "float64")  # numpy's x.astype(float), whatever the flavor
     x = abs_(x)

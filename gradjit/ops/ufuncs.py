@@ -123,7 +123,7 @@ def frexp(x):
     x = to_float(x)
     usable, e = _exponent(x)
     e = where(usable, add(e, 1.0), 0.0)
-    # 2^-e can overflow for subnormal x: two halvings keep each factor finite
+    # 2^-e alone overflows for subnormal x: applied as two powers of two, each finite
     half = exp2(neg(floor(mul(e, 0.5))))
     m = mul(mul(x, half), exp2(neg(sub(e, floor(mul(e, 0.5))))))
     return where(usable, m, x), astype(e, "int32")
@@ -134,9 +134,7 @@ def modf(x):
     an infinity's fractional part is a signed zero."""
     x = to_float(x)
     whole = trunc(x)
-    inf = isinf(x)
-    frac = copysign(where(inf, 0.0, sub(x, _safe(inf, 0.0, whole))), x)
-    return frac, whole
+    return copysign(where(isinf(x), 0.0, sub(x, whole)), x), whole
 
 
 def spacing(x):

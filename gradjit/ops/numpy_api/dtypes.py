@@ -36,7 +36,9 @@ def _common_type(*arrays):
 def _min_scalar_type(a, /):
     if ops.shape_of(a):  # numpy reads the value of 0-d arrays only
         return ir_type(a).dtype.numpy
-    return np.min_scalar_type(_known(a, "np.min_scalar_type", "the value of a 0-d array"))
+    return np.min_scalar_type(_known(
+        a, "np.min_scalar_type", "a 0-d array's value decides the dtype; use its dtype "
+        "(x.dtype)"))
 
 
 def _all(x, answer):
@@ -61,20 +63,20 @@ def _sort_complex(a):
                     "use np.sort")
 
 
-def _known(x, name, what):
+def _known(x, name, why):
     """x's numpy value when it is a constant of the trace; a run-time value is refused."""
     from gradjit.ops.numpy_api import NotSupported  # the package imports this module first
     value = constant_value(x)
     if value is None:
-        raise NotSupported(f"{name} is not supported on values computed at run time: "
-                        f"{what} decides the result's shape; use np.where(condition, x, y) "
-                        "or a mask")
+        raise NotSupported(f"{name} is not supported on values computed at run time: {why}")
     return value
 
 
 def _positions(name, fn):
     def function(a, *args, **kwargs):
-        return fn(_known(a, f"np.{name}", "which elements are nonzero"), *args, **kwargs)
+        why = ("which elements are nonzero decides the result's shape; use "
+               "np.where(condition, x, y) or a mask")
+        return fn(_known(a, f"np.{name}", why), *args, **kwargs)
     function.__name__ = name
     return function
 
