@@ -222,6 +222,12 @@ def test_asmatrix_is_refused_with_the_line():
     lambda a: np.full_like(a, a[0, 0]), lambda a: np.full_like(a, a[0], dtype=np.float32),
     lambda a: np.full_like(a, a[:, :1], shape=(2, 4, 4)),
     lambda a: np.bincount([0, 1, 1, 3], weights=a[0]),
+    lambda a: np.var(a, where=a > 0.8), lambda a: np.std(a, axis=0, where=a > 0.7, ddof=1,
+                                                          keepdims=True),
+    lambda a: np.var(a, axis=1, mean=np.mean(a, axis=1, keepdims=True) + a[:, :1]),
+    lambda a: np.std(a, axis=1, mean=np.mean(a, axis=1, keepdims=True), correction=1),
+    lambda a: np.nanvar(np.where(a > 1.3, np.nan, a), axis=0, where=a > 0.7),
+    lambda a: np.nanstd(a, where=a > 0.7, ddof=1),
 ])
 def test_keywords_numpy_gives_meaning(fn):
     check_values(fn, X, backends=("cpu",))

@@ -11,11 +11,11 @@ from gradjit.ops.numpy_api.basics import masked
 _UNSET = np._NoValue
 
 
-def _refuse(name, out=None, where=_UNSET, mean=_UNSET):
-    """Keywords that write into or read from arrays a traced program does not have."""
-    for keyword, value, default in (("out", out, None), ("where", where, _UNSET),
-                                    ("mean", mean, _UNSET)):
-        if value is not default and not (keyword == "where" and value is True):
+def _refuse(name, out=None, mean=_UNSET):
+    """Keywords that write into arrays a traced program does not have (out=), or that are left
+    out (mean= of nanvar and nanstd)."""
+    for keyword, value, default in (("out", out, None), ("mean", mean, _UNSET)):
+        if value is not default:
             raise TypeError(f"np.{name}({keyword}=...) is not supported on traced values; "
                             "compute the result and select or combine it afterwards")
 
@@ -295,10 +295,34 @@ def _ddof(ddof, correction):
 def _spread(name, fn, strict=True):
     def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_UNSET, *,
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
-        _refuse(name, out, where, mean)
-        return fn(a, _axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
+        nan = name.startswith("nan")
+        _refuse(name, out, mean=mean if nan else _UNSET)
+        args = (_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
+        if where is _UNSET or where is True:
+            if mean is _UNSET:
+                return fn(a, *args)
+        elif nan:  # left-out elements count as NaNs
+            return fn(masked(ops.to_float(a), where, np.nan), *args)
+        spread = _masked_var(a, where, mean, *args)
+        return ops.safe_sqrt(spread) if name == "std" else spread
     function.__name__ = name
     return function
+
+
+def _masked_var(a, where, mean, axis, ddof, keepdims, dtype):
+    """numpy's var with where= and mean=: the squares of the differences from `mean` (by
+    default the mean of the elements `where` keeps) summed over the kept elements and divided
+    by their count less ddof."""
+    x = ops.astype(a, dtype) if dtype is not None else ops.to_float(a)
+    dt = ops.result_type(x).numpy
+    kept = np.ones((), dt) if where is _UNSET or where is True else ops.astype(where, dt)
+    kept = ops.broadcast_to(kept, ops.shape_of(x))
+    if mean is _UNSET:
+        mean = ops.true_divide(ops.sum_(masked(x, where, 0), axis, True),
+                               ops.sum_(kept, axis, True))
+    d = ops.sub(x, mean)
+    total = ops.sum_(masked(ops.mul(d, d), where, 0), axis, keepdims)
+    return ops.true_divide(total, ops.maximum(ops.sub(ops.sum_(kept, axis, keepdims), ddof), 0))
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
