@@ -6,6 +6,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
+from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.basics import masked
 
 _UNSET = np._NoValue
@@ -156,23 +157,39 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 def _gradient(f, *varargs, axis=None, edge_order=1):
-    """numpy's gradient with uniform spacing (one number per axis, or one for all): central
-    differences inside, one-sided ones of `edge_order` at the ends."""
+    """numpy's gradient: per axis a spacing (one number, or one for all axes) or the
+    coordinates along it; central differences inside, one-sided ones of `edge_order` at the
+    ends, numpy's weighted ones for coordinates that are not evenly spaced."""
     _no_bool_subtract(f)
     rank = len(ops.shape_of(f))
     axis = _axis(f, axis, strict=True)
     axes = ops.normalize_axes(axis, rank) if axis is not None else tuple(range(rank))
     axes = axes if axis is None or not isinstance(axis, int) else axes[:1]
     spacing = varargs * len(axes) if len(varargs) == 1 else varargs or (1.0,) * len(axes)
-    if len(spacing) != len(axes) or not all(is_python_scalar(h) or np.ndim(h) == 0
-                                            for h in spacing):
-        raise TypeError("np.gradient on traced values takes one number of spacing per axis "
-                        "(or one for all); coordinate arrays are not supported")
+    if len(spacing) != len(axes):
+        raise TypeError("invalid number of arguments")
     if edge_order not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
     f = ops.to_float(f) if not ops.result_type(f).is_float else f
-    out = [_gradient_along(f, a, float(h), edge_order) for a, h in zip(axes, spacing)]
+    out = [_gradient_along(f, a, _steps(h, ops.shape_of(f)[a]), edge_order)
+           for a, h in zip(axes, spacing)]
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _steps(h, n):
+    """A spacing as numpy reads it: a number, or coordinates whose steps (float64 for integer
+    coordinates) are one number when known to be equal."""
+    if is_python_scalar(h) or np.ndim(h) == 0:
+        return float(h)
+    x = _array(h)
+    if len(ops.shape_of(x)) != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if ops.shape_of(x)[0] != n:
+        raise ValueError("when 1d, distances must match the length of the corresponding "
+                         "dimension")
+    steps = ops.diff(x if ops.result_type(x).is_float else ops.astype(x, np.float64))
+    known = constant_value(steps)
+    return float(known[0]) if known is not None and (known == known[0]).all() else steps
 
 
 def _gradient_along(f, axis, h, edge_order):
@@ -183,6 +200,8 @@ def _gradient_along(f, axis, h, edge_order):
 
     def part(lo, hi):
         return ops.getitem(f, (slice(None),) * axis + (slice(lo, hi),))
+    if not isinstance(h, float):
+        return _uneven_gradient(part, n, axis, len(ops.shape_of(f)), h, edge_order)
     inner = ops.true_divide(ops.sub(part(2, n), part(0, n - 2)), 2.0 * h)
     if edge_order == 1:
         first = ops.true_divide(ops.sub(part(1, 2), part(0, 1)), h)
@@ -193,6 +212,34 @@ def _gradient_along(f, axis, h, edge_order):
             return ops.true_divide(total, sign * h)
         first = one_sided(part(0, 1), part(1, 2), part(2, 3), 1.0)
         last = one_sided(part(n - 1, n), part(n - 2, n - 1), part(n - 3, n - 2), -1.0)
+    return ops.concatenate([first, inner, last], axis)
+
+
+def _uneven_gradient(part, n, axis, rank, dx, edge_order):
+    """numpy's differences for uneven steps dx: each point's weights of itself and its
+    neighbours from the steps either side, in numpy's order of operations."""
+    add, sub, mul, div, neg = ops.add, ops.sub, ops.mul, ops.true_divide, ops.neg
+
+    def step(i, j=None):  # steps laid along `axis`
+        return ops.reshape(ops.getitem(dx, slice(i, j)),
+                           tuple(-1 if k == axis else 1 for k in range(rank)))
+
+    def combine(a, b, c, lo, length):  # a f[lo] + b f[lo + 1] + c f[lo + 2], `length` of each
+        return add(add(mul(a, part(lo, lo + length)), mul(b, part(lo + 1, lo + 1 + length))),
+                   mul(c, part(lo + 2, lo + 2 + length)))
+    d1, d2 = step(0, -1), step(1)
+    inner = combine(div(neg(d2), mul(d1, add(d1, d2))), div(sub(d2, d1), mul(d1, d2)),
+                    div(d1, mul(d2, add(d1, d2))), 0, n - 2)
+    if edge_order == 1:
+        first = div(sub(part(1, 2), part(0, 1)), step(0, 1))
+        last = div(sub(part(n - 1, n), part(n - 2, n - 1)), step(-1))
+    else:
+        d1, d2 = step(0, 1), step(1, 2)
+        first = combine(div(neg(add(mul(2.0, d1), d2)), mul(d1, add(d1, d2))),
+                        div(add(d1, d2), mul(d1, d2)), div(neg(d1), mul(d2, add(d1, d2))), 0, 1)
+        d1, d2 = step(-2, -1), step(-1)
+        last = combine(div(d2, mul(d1, add(d1, d2))), div(neg(add(d2, d1)), mul(d1, d2)),
+                       div(add(mul(2.0, d2), d1), mul(d2, add(d1, d2))), n - 3, 1)
     return ops.concatenate([first, inner, last], axis)
 
 
