@@ -245,3 +245,37 @@ def test_keyword_errors_as_numpy(call, error):
     with pytest.raises(error) as got:
         gradjit.jit(call)(X)
     assert str(want.value) in str(got.value)
+
+
+P = X + rng.standard_normal((4, 4)) * 1e-6
+P[0, 0], P[1, 1], P[2, 2] = np.nan, np.inf, -np.inf
+Q = X.copy()
+Q[0, 0], Q[1, 1] = np.nan, np.inf
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.isclose(a, P), lambda a: np.isclose(a, P, equal_nan=True),
+    lambda a: np.isclose(a, P, rtol=0, atol=1e-7), lambda a: np.isclose(a, 1),
+    lambda a: np.isclose(a.astype(np.float32), P.astype(np.float32)),
+    lambda a: np.isclose(np.round(np.nan_to_num(a)).astype(np.int64), 1),
+    lambda a: np.isclose(a[0], P),
+    lambda a: np.isclose(1.0, a),
+])
+def test_isclose(fn):
+    check_values(fn, Q, backends=("cpu",))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.allclose(a, P), lambda a: np.allclose(a, P, equal_nan=True, atol=1e-5),
+    lambda a: np.allclose(a, Q, equal_nan=True), lambda a: np.array_equal(a, a),
+    lambda a: np.array_equal(a, Q, equal_nan=True), lambda a: np.array_equal(a, a[:2]),
+    lambda a: np.array_equal(np.nan_to_num(a), np.nan_to_num(Q)),
+])
+def test_allclose_and_array_equal_read_the_values(fn):
+    """Python bools, as numpy's: read from the values under a guard, so a later call with
+    other values re-traces and answers for them."""
+    seen = []
+    call = gradjit.jit(lambda a: seen.append(fn(a)) or a)
+    for x in (Q, X):
+        call(x)
+        assert seen[-1] is fn(x)

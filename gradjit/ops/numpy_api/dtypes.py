@@ -10,6 +10,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ops import shaping as S
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.basics import no_out
 
@@ -55,6 +56,33 @@ def _isneginf(x, out=None):
 def _isposinf(x, out=None):
     no_out(out)
     return ops.logical_and(ops.isinf(x), ops.logical_not(ops.signbit(x)))
+
+
+def _isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """numpy's isclose: |a - b| <= atol + rtol |b| where b is finite, or a == b; b in at least
+    float64's kind (a float dtype of its own is kept)."""
+    a, b = (v if is_python_scalar(v) else S.asarray(v) for v in (a, b))
+    if isinstance(b, int):
+        b = float(b)
+    elif not is_python_scalar(b):
+        b = ops.astype(b, np.result_type(stand_in(b), 1.0))
+    within = ops.le(ops.abs_(ops.sub(a, b)), ops.add(atol, ops.mul(rtol, ops.abs_(b))))
+    close = ops.logical_and(within, ops.isfinite(b))
+    close = ops.logical_or(close, ops.eq(a, b))
+    return ops.logical_or(close, ops.logical_and(ops.isnan(a), ops.isnan(b))) if equal_nan \
+        else close
+
+
+def _array_equal(a1, a2, equal_nan=False):
+    """numpy's array_equal: False for other shapes, else whether every element is equal (NaNs
+    equal to NaNs at the same places with equal_nan), read from the values (guarded)."""
+    a1, a2 = S.asarray(a1), S.asarray(a2)
+    if ops.shape_of(a1) != ops.shape_of(a2):
+        return False
+    same = ops.eq(a1, a2)
+    if equal_nan and (ops.result_type(a1).is_float or ops.result_type(a2).is_float):
+        same = ops.logical_or(same, ops.logical_and(ops.isnan(a1), ops.isnan(a2)))
+    return bool(ops.all_(same))
 
 
 def _sort_complex(a):
@@ -105,6 +133,9 @@ FUNCTIONS = {
     np.min_scalar_type: _min_scalar_type,
     np.isrealobj: lambda x: True, np.iscomplexobj: lambda x: False,
     np.isreal: lambda x: _all(x, True), np.iscomplex: lambda x: _all(x, False),
+    np.isclose: _isclose, np.array_equal: _array_equal,
+    np.allclose: lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: bool(ops.all_(
+        _isclose(a, b, rtol, atol, equal_nan))),
     np.isneginf: _isneginf, np.isposinf: _isposinf, np.sort_complex: _sort_complex,
     np.nonzero: _positions("nonzero", np.nonzero),
     np.argwhere: _positions("argwhere", np.argwhere),
