@@ -24,4 +24,5 @@ from gradjit.ops.ufuncs import (arccos, arccosh, arcsin, arcsinh, arctan,  # noq
                                 arctan2, arctanh, cbrt, copysign, cosh, deg2rad, exp2, fabs,
                                 floats, fmax, fmin, heaviside, hypot, imag, isinf, isnan, log2,
                                 log10, logaddexp, logaddexp2, nan_to_num, rad2deg,
-                                round_decimals, signbit, sinc, sinh, spacing, trunc)
+                                round_decimals, signbit, sinc, sinh, spacing, trunc,
+                                frexp, modf)

@@ -216,16 +216,6 @@ def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):
     return sum_(astype(gt(s, _cutoff(s, rtol, atol)), "i64"), -1)
 
 
-def cond(x, p=None):
-    """max(s) / min(s) (p None or 2) or its inverse (p -2)."""
-    s = svdvals(matrices(x))
-    if p not in (None, 2, -2):
-        raise TypeError(f"np.linalg.cond(p={p!r}) is not supported when tracing; supported "
-                        "are p=None, 2 and -2")
-    big, small = amax(s, -1), amin(s, -1)
-    return true_divide(small, big) if p == -2 else true_divide(big, small)
-
-
 def matrix_norm_svd(x, ord, axis=(-2, -1), keepdims=False):
     """The matrix norms of numpy's norm computed from singular values: ord 2 (largest),
     -2 (smallest) and 'nuc' (their sum), over the two axes `axis`."""

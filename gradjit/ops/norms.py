@@ -7,10 +7,12 @@ import math
 from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (abs_, amax, amin, eq, mul, ne, power, reshape, sqrt, squeeze,
-                               sum_, where)
-from gradjit.ops.linalg import matrix_norm_svd
+from gradjit.ops.array import (abs_, amax, amin, eq, logical_and, logical_not, mul, ne, power,
+                               reshape, sqrt, squeeze, sum_, true_divide, where)
+from gradjit.ops.linalg import inv, matrices, matrix_norm_svd, svdvals
 from gradjit.ops.promote import astype, to_float
+from gradjit.ops.reduce import any_
+from gradjit.ops.ufuncs import isnan
 
 # Matrix orders computed from singular values.
 _SINGULAR_VALUE_ORDS = (2, -2, "nuc")
@@ -101,3 +103,17 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if len(axes) == 2:
         return matrix_norm(x, "fro" if ord is None else ord, axes, keepdims)
     raise ValueError("Improper number of dimensions to norm.")
+
+
+def cond(x, p=None):
+    """numpy's cond: max(s) / min(s) for p None or 2 (its inverse for -2), otherwise
+    norm(x, p) * norm(inv(x), p); a NaN from a matrix without NaNs is inf."""
+    x = matrices(x)
+    if p in (None, 2, -2):
+        s = svdvals(x)
+        big, small = amax(s, -1), amin(s, -1)
+        r = true_divide(small, big) if p == -2 else true_divide(big, small)
+    else:
+        r = mul(norm(x, p, (-2, -1)), norm(inv(x), p, (-2, -1)))
+    clean = logical_not(any_(isnan(x), (-2, -1)))
+    return where(logical_and(isnan(r), clean), math.inf, r)

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import math
 
+# numpy's own Cephes coefficients of i0, so that np.i0 on traced values is numpy's function
+from numpy.lib._function_base_impl import _i0A, _i0B
+
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, eq, floor, gt, le, log, log1p, logical_and, logical_not,
-                               logical_or, lt, mul, neg, power, sin, sub, tan, true_divide, where)
+from gradjit.ops.array import (abs_, add, eq, exp, floor, gt, le, log, log1p, logical_and,
+                               logical_not, logical_or, lt, mul, neg, power, sin, sqrt, sub, tan,
+                               true_divide, where)
 from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.ufuncs import arctanh, floats, isnan, signbit
 
@@ -274,22 +278,28 @@ def polygamma(n, x, shift=POLYGAMMA_FROM):
     return _in_float64(compute)(x)
 
 
-@_in_float64
+def _chebyshev(t, coeffs):
+    """A Chebyshev series at t by Clenshaw's recurrence, in Cephes' chbevl convention (half
+    the first coefficient's term), step for step as numpy's i0 sums it."""
+    b0, b1, b2 = float(coeffs[0]), 0.0, 0.0
+    for c in coeffs[1:]:
+        b2, b1 = b1, b0
+        b0 = add(sub(mul(t, b1), b2), float(c))
+    return mul(sub(b0, b2), 0.5)
+
+
 def i0(x):
-    """The modified Bessel function of order 0: its power series in (x/2)^2 up to |x| = 30,
-    beyond it the asymptotic series e^|x| / sqrt(2 pi |x|) (1 + 1/(8|x|) + 9/(2 (8|x|)^2) ...),
-    each evaluated only where it is used (so neither overflows into the other's gradient)."""
-    a = E.abs_(x)
-    small = le(a, 30.0)
-    q = mul(mul(where(small, a, 0.0), 0.5), mul(where(small, a, 0.0), 0.5))
-    series = 1.0
-    for k in range(60, 0, -1):  # Horner: 1 + q/1^2 (1 + q/2^2 (1 + ...))
-        series = add(1.0, mul(true_divide(q, float(k * k)), series))
-    t = where(small, 31.0, a)
-    tail, term = 1.0, 1.0
-    for k in range(1, 21):
-        term = term * (2 * k - 1) ** 2 / (8 * k)
-        tail = add(tail, true_divide(term, power(t, float(k))))
-    half = E.exp(mul(t, 0.5))
-    large = mul(half, true_divide(mul(half, tail), E.sqrt(mul(t, 2 * math.pi))))
-    return where(small, series, large)
+    """numpy's i0, the modified Bessel function of the first kind of order 0: numpy's own
+    Chebyshev coefficients (Cephes) on |x| <= 8 and beyond, so its values; the derivative, i1,
+    is the derivative of those series. Each branch gets a harmless input where the other is
+    taken, so no inf reaches the gradient."""
+    if not ir_type(x).dtype.is_float:
+        x = astype(x, "float64")  # numpy's x.astype(float), whatever the flavor
+    x = abs_(x)
+    near = le(x, 8.0)
+    small = where(near, x, 0.0)
+    large = where(near, 9.0, x)
+    inner = mul(exp(small), _chebyshev(sub(true_divide(small, 2.0), 2.0), _i0A))
+    outer = true_divide(mul(exp(large), _chebyshev(sub(true_divide(32.0, large), 2.0), _i0B)),
+                        sqrt(large))
+    return where(near, inner, outer)

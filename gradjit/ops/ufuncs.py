@@ -106,6 +106,37 @@ def _odd(f, x):
     return where(negative, neg(y), y)
 
 
+def _exponent(x):
+    """Where x is finite and nonzero, and there the e with |x| in [2^e, 2^(e+1)) (a float, 0
+    elsewhere): read off log2 and corrected by one either way. A step function: no gradient."""
+    a = abs_(x)
+    usable = logical_and(gt(a, 0), lt(a, INF))
+    a = E.stop_gradient(_safe(usable, a, 1.0))
+    e = floor(log2(a))
+    e = where(gt(exp2(e), a), sub(e, 1.0), e)
+    return usable, where(le(exp2(add(e, 1.0)), a), add(e, 1.0), e)
+
+
+def frexp(x):
+    """numpy's frexp: x = m * 2^e with |m| in [0.5, 1), e an int32; (x, 0) for 0, inf and NaN.
+    Dividing by a power of two is exact, so m's derivative is 2^-e."""
+    x = to_float(x)
+    usable, e = _exponent(x)
+    e = where(usable, add(e, 1.0), 0.0)
+    # 2^-e alone overflows for subnormal x: applied as two powers of two, each finite
+    half = exp2(neg(floor(mul(e, 0.5))))
+    m = mul(mul(x, half), exp2(neg(sub(e, floor(mul(e, 0.5))))))
+    return where(usable, m, x), astype(e, "int32")
+
+
+def modf(x):
+    """numpy's modf: the fractional and integral parts, both with x's sign (-0.0 included);
+    an infinity's fractional part is a signed zero."""
+    x = to_float(x)
+    whole = trunc(x)
+    return copysign(where(isinf(x), 0.0, sub(x, whole)), x), whole
+
+
 def spacing(x):
     """The distance from x to the next float away from 0 (negative for negative x): 2^(e - m)
     for |x| in [2^e, 2^(e+1)) with m mantissa bits, the exponent e read off log2 and corrected
@@ -113,14 +144,9 @@ def spacing(x):
     NaN."""
     x = to_float(x)
     info = np.finfo(ir_type(x).dtype.numpy)
-    a = abs_(x)
-    usable = logical_and(gt(a, 0), lt(a, INF))
-    a = E.stop_gradient(_safe(usable, a, 1.0))  # a step function: no gradient
-    e = floor(log2(a))
-    e = where(gt(exp2(e), a), sub(e, 1.0), e)
-    e = where(le(exp2(add(e, 1.0)), a), add(e, 1.0), e)
+    usable, e = _exponent(x)
     ulp = exp2(maximum(sub(e, float(info.nmant)), float(np.log2(info.smallest_subnormal))))
-    ulp = where(eq(a, float(info.max)), INF, ulp)
+    ulp = where(eq(abs_(x), float(info.max)), INF, ulp)
     edge = astype(where(eq(x, 0), float(info.smallest_subnormal), math.nan), ir_type(x).dtype)
     ulp = where(usable, ulp, edge)
     return where(lt(x, 0), neg(ulp), ulp)

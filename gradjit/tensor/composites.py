@@ -403,7 +403,9 @@ class CompositesMixin:
         return apply("PolygammaBackward0", lambda x: special.polygamma(n, x, shift), self)
 
     def i0(self):
-        return apply("I0Backward0", special.i0, self)
+        # integers become the default float, as PyTorch's (numpy's i0 makes them float64)
+        x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
+        return apply("I0Backward0", special.i0, x)
 
     def nextafter(self, other):
         """PyTorch has no gradient for it: the result is detached."""

@@ -227,7 +227,7 @@ def cond(A, p=None):
     if p not in (None, 2, -2):
         raise NotImplementedError(f"linalg.cond(p={p!r}) is not supported; p=None, 2 and -2 "
                                   "are")
-    return apply("SqueezeBackward1", L.cond, A, p)
+    return apply("SqueezeBackward1", ops.norms.cond, A, p)
 
 
 def tensorinv(A, ind=2):

@@ -14,11 +14,11 @@ import functools
 import numpy as np
 
 from gradjit import ops
+from gradjit.ops.numpy_api import NotSupported
 from gradjit.tracer.leaves import is_traced, unwrap
 from gradjit.tracer.trace import current_trace
 
 _CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
-NAMES = [f"np.{name}" for name in _CONSTRUCTORS] + ["np.r_", "np.c_"]
 
 
 def holds_traced(obj) -> bool:
@@ -63,6 +63,45 @@ def _constructor(original):
     return construct
 
 
+def _asarray_chkfinite(original, a, dtype=None, order=None):
+    """The traced value, cast; its finiteness is read from the value (guarded)."""
+    a = ops.astype(unwrap(a), np.dtype(dtype)) if dtype is not None else unwrap(a)
+    if ops.result_type(a).is_float and not bool(ops.all_(ops.isfinite(a))):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+def _require(original, a, dtype=None, requirements=None, *, like=None):
+    """A traced value has no memory layout to fix, so every requirement holds once the dtype
+    is numpy's: numpy itself checks the requirements and picks the dtype on a stand-in."""
+    a = unwrap(a)
+    stand_in = np.empty((0,) * len(ops.shape_of(a)), ops.result_type(a).numpy)
+    return ops.astype(a, original(stand_in, dtype, requirements).dtype)
+
+
+def _asmatrix(original, data, dtype=None):
+    raise NotSupported("np.asmatrix builds an np.matrix, which gradjit does not trace; use 2-d "
+                    "arrays and the @ operator")
+
+
+# numpy functions that convert their argument with numpy's own asarray, out of reach of the
+# wrappers of _CONSTRUCTORS: name -> its function on a traced first argument
+_CONVERTERS = {"asarray_chkfinite": _asarray_chkfinite, "require": _require,
+               "isfortran": lambda original, a: False,  # a traced value has no layout
+               "asmatrix": _asmatrix}
+NAMES = [f"np.{name}" for name in (*_CONSTRUCTORS, *_CONVERTERS) if name != "asmatrix"] + \
+    ["np.r_", "np.c_"]
+
+
+def _converting(original, traced):
+    @functools.wraps(original)
+    def convert(a, *args, **kwargs):
+        if current_trace() is None or not is_traced(a):
+            return original(a, *args, **kwargs)
+        return traced(original, a, *args, **kwargs)
+    return convert
+
+
 class _Concatenator:
     """np.r_ (rows: along the first axis) and np.c_ (columns: along the last axis, 1-d
     operands as columns) on traced operands; numpy's own object otherwise."""
@@ -102,4 +141,6 @@ def install():
         return
     for name in _CONSTRUCTORS:
         setattr(np, name, _constructor(getattr(np, name)))
+    for name, traced in _CONVERTERS.items():
+        setattr(np, name, _converting(getattr(np, name), traced))
     np.r_, np.c_ = _Concatenator(np.r_, False), _Concatenator(np.c_, True)

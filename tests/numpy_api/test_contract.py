@@ -385,6 +385,21 @@ def test_norm_errors(kwargs, kind, message):
         gradjit.jit(lambda v: np.linalg.norm(v, **kwargs))(x)
 
 
+@pytest.mark.parametrize("fn", [
+    lambda v: np.linalg.vector_norm(v), lambda v: np.linalg.vector_norm(v, ord=1, axis=0),
+    lambda v: np.linalg.vector_norm(v, axis=(0, 2), keepdims=True, ord=3),
+    lambda v: np.linalg.vector_norm(v, axis=(2, 0)), lambda v: np.linalg.vector_norm(
+        v, ord=np.inf, keepdims=True), lambda v: np.linalg.vector_norm(v.astype(np.float32)),
+    lambda v: np.linalg.matrix_norm(v), lambda v: np.linalg.matrix_norm(v, ord=1),
+    lambda v: np.linalg.matrix_norm(v, ord=-np.inf, keepdims=True),
+])
+def test_vector_norm_and_matrix_norm(fn):
+    x = r(2, 3, 4)
+    check_values(fn, x, backends=("cpu",), rtol=1e-6)
+    if np.asarray(fn(x)).dtype == np.float64:
+        check_grad(fn, x, backends=("cpu",))
+
+
 def test_norm_of_an_empty_axis_with_inf_order():
     with pytest.raises(ValueError, match="cannot reduce an empty axis"):
         gradjit.jit(lambda v: np.linalg.norm(v, np.inf))(np.zeros(0))
@@ -395,7 +410,7 @@ def test_every_name_in_the_table_is_tested():
     tested = {np.einsum, np.einsum_path, np.dot, np.vdot, np.inner, np.outer, np.linalg.outer,
               np.tensordot, np.linalg.tensordot, np.kron, np.cross, np.linalg.cross,
               np.linalg.matmul, np.linalg.vecdot, np.linalg.multi_dot, np.linalg.matrix_power,
-              np.linalg.norm}
+              np.linalg.norm, np.linalg.vector_norm, np.linalg.matrix_norm}
     assert set(contract.FUNCTIONS) == tested
     assert set(contract.UFUNCS) == {np.vecdot, np.matvec, np.vecmat}
 

@@ -84,7 +84,9 @@ def test_functions_of_the_svd(dtype):
                           np.linalg.cond(m)),
                m, dtype=dtype)
     values(lambda m: np.linalg.pinv(m, hermitian=True), spd((3, 3), dtype), dtype=dtype)
-    values(lambda m: (np.linalg.cond(m, 2), np.linalg.cond(m, -2)), square, dtype=dtype)
+    values(lambda m: (np.linalg.cond(m, 2), np.linalg.cond(m, -2), np.linalg.cond(m, 1),
+                      np.linalg.cond(m, -1), np.linalg.cond(m, np.inf), np.linalg.cond(m, "fro"),
+                      np.linalg.cond(m, "nuc")), square, dtype=dtype)
     values(lambda v: np.linalg.matrix_rank(v), np.array([0.0, 1.0], dtype))
 
 
@@ -178,8 +180,8 @@ ERRORS = {
                         "can't be both set", True),
     "svd-hermitian": (lambda a: np.linalg.svd(a, hermitian=True), [np.eye(2)], TypeError,
                       "hermitian=True", False),
-    "cond-order": (lambda a: np.linalg.cond(a, 1), [np.eye(2)], TypeError,
-                   "np.linalg.cond\\(p=1\\) is not supported", False),
+    "cond-order": (lambda a: np.linalg.cond(a, 3), [np.eye(2)], ValueError,
+                   "Invalid norm order for matrices", True),
     "lstsq-rank": (np.linalg.lstsq, [np.ones((2, 2, 2)), np.ones(2)], np.linalg.LinAlgError,
                    "3-dimensional array given", True),
     "lstsq-b-rank": (np.linalg.lstsq, [np.ones((2, 2)), np.ones((2, 2, 2))],
@@ -254,6 +256,8 @@ GRADIENTS = {
     "pinv": (lambda a: np.linalg.pinv(a), [normal((2, 4, 3))]),
     "lstsq": (lambda a, b: np.linalg.lstsq(a, b)[0], [normal((5, 3)), normal((5, 2))]),
     "cond": (lambda a: np.linalg.cond(a), [normal((3, 3))]),
+    "cond-orders": (lambda a: np.stack([np.linalg.cond(a, p) for p in (1, -np.inf, "fro")]),
+                    [normal((3, 3))]),
 }
 
 

@@ -61,7 +61,17 @@ GROUPS = {
                 lambda a: np.all(a, axis=0), lambda a: np.any(a, axis=(0, -1), keepdims=True),
                 lambda a: np.count_nonzero(a), lambda a: np.count_nonzero(a, axis=0,
                                                                             keepdims=True),
-                lambda a: a.max(axis=0, initial=0.5), lambda a: a.all(), lambda a: a.any(0)],
+                lambda a: a.max(axis=0, initial=0.5), lambda a: a.all(), lambda a: a.any(0),
+                lambda a: np.nanargmax(a), lambda a: np.nanargmin(a, axis=0),
+                lambda a: np.nanargmax(a, axis=-1, keepdims=True)],
+    "where": [lambda a: np.prod(a, where=a > 0), lambda a: np.nanprod(a, axis=0, where=a < 1),
+              lambda a: np.nansum(a, where=a != 0, initial=1),
+              lambda a: np.max(a, axis=-1, initial=-5, where=a < 1),
+              lambda a: np.min(a, initial=5, where=a > 0), lambda a: np.nanmin(a, initial=0.5),
+              lambda a: np.all(a, axis=0, where=a != 1), lambda a: np.any(a, where=a < 0),
+              lambda a: np.nanmean(a, axis=-1, where=a > 0)],
+    "unwrap": [lambda a: np.unwrap(a), lambda a: np.unwrap(a, axis=0),
+               lambda a: np.unwrap(a, discont=0.5, period=1.0)],
 }
 
 
@@ -186,9 +196,10 @@ def test_take_along_axis_index_out_of_range_raises_index_error():
 
 
 @pytest.mark.parametrize("call,kind", [
-    (lambda a: np.prod(a, where=a > 0), TypeError),
+    (lambda a: np.nanvar(a, mean=a.mean()), TypeError),
+    (lambda a: np.max(a, where=a > 0), ValueError),
+    (lambda a: np.nanmin(a, axis=0, where=a > 0), ValueError),
     (lambda a: np.cumsum(a, out=np.empty(a.size)), TypeError),
-    (lambda a: np.var(a, mean=a.mean()), TypeError),
     (lambda a: np.put_along_axis(a, np.zeros((2, 1), int), 1.0, axis=1), TypeError),
     (lambda a: np.diff(a, -1), ValueError),
     (lambda a: np.diff(a[0, 0]), ValueError),
@@ -199,7 +210,9 @@ def test_take_along_axis_index_out_of_range_raises_index_error():
     (lambda a: np.average(a, axis=1, weights=np.ones(2)), ValueError),
     (lambda a: np.take_along_axis(a, np.zeros(2, int), axis=1), ValueError),
     (lambda a: np.take_along_axis(a, np.zeros((2, 1)), axis=1), IndexError),
-    (lambda a: np.gradient(a, np.arange(3.0), axis=1), TypeError),
+    (lambda a: np.gradient(a, np.arange(4.0), axis=1), ValueError),
+    (lambda a: np.gradient(a, np.ones((3, 1)), axis=1), ValueError),
+    (lambda a: np.gradient(a, 1.0, 2.0, 3.0), TypeError),
     (lambda a: np.gradient(a, edge_order=3), ValueError),
     (lambda a: np.gradient(a, axis=0, edge_order=2), ValueError),
 ])
@@ -225,3 +238,15 @@ def test_second_derivative_of_prod_away_from_zeros():
     p = np.prod(x)
     want = [sum(w[i] * p / (x[i] * x[j]) for i in range(4) if i != j) for j in range(4)]
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda f, x: np.gradient(f, x, axis=1),
+    lambda f, x: np.stack(np.gradient(f, x[:4], x, edge_order=2)),
+    lambda f, x: np.gradient(f[0], x, edge_order=2),
+    lambda f, x: np.gradient(f, np.arange(4) * 2, axis=0),  # even integer steps: numpy's h
+])
+def test_gradient_with_coordinates(fn):
+    f, x = rng.standard_normal((4, 6)), np.cumsum(rng.uniform(0.2, 1.0, 6))
+    check_values(fn, f, x, backends=("cpu",))
+    check_grad(fn, f, x, argnums=(0, 1), backends=("cpu",))

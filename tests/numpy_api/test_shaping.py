@@ -180,6 +180,9 @@ VALUES = {
                           np.delete(x, slice(1, None, 2), 1), np.delete(x, []),
                           np.delete(x, [True, False, False, True], 1), np.delete(x, 5)), X),
     "resize": (lambda x: (np.resize(x, (5, 5)), np.resize(x, 2), np.resize(x[:0], (2, 2))), X),
+    "unstack_diagflat_matrix_transpose": (lambda x: (
+        *np.unstack(x, axis=1), np.diagflat(x), np.diagflat(x[0], k=-2),
+        np.matrix_transpose(x[None])), X),
 }
 
 
@@ -245,6 +248,8 @@ GRADS = {
     "compress_extract_delete_resize": (lambda x, v: _pieces([
         np.compress([True, False, True], x, axis=0), np.extract(np.eye(3, 4), x),
         np.delete(v, [0, 2]), np.resize(x, (4, 5))]), (0, 1)),
+    "unstack_diagflat_matrix_transpose": (lambda x, v: _pieces([
+        *np.unstack(x * v), np.diagflat(v, 1), np.matrix_transpose(x)]), (0, 1)),
 }
 
 

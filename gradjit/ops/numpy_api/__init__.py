@@ -11,8 +11,8 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, integers, linalg, reductions, shaping,
-                                 sorting, ufuncs)
+from gradjit.ops.numpy_api import (basics, contract, dtypes, integers, linalg, reductions,
+                                 shaping, sorting, statistics, ufuncs)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -22,7 +22,9 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Reductions and scans": reductions,
          "Sorting, order statistics and searching": sorting,
          "Elementwise math": ufuncs,
-         "Linear algebra": linalg}
+         "Linear algebra": linalg,
+         "Covariance and correlation": statistics,
+         "Dtypes, predicates and positions": dtypes}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 

@@ -46,14 +46,34 @@ def no_out(out):
                         "place); use the returned value")
 
 
-def _sum(a, axis=None, dtype=None, out=None, keepdims=False, **_):
-    no_out(out)
-    return ops.sum_(a, _axes(axis), keepdims, dtype)
+def masked(a, where, fill):
+    """a with the elements that numpy's `where=` leaves out replaced by the reduction's
+    identity `fill` (in a's dtype), so a plain reduction gives numpy's masked one."""
+    if where is np._NoValue or where is True:
+        return a
+    where = ops.broadcast_to(where, ops.shape_of(a))
+    return ops.where(where, a, np.asarray(fill, ir_type(a).dtype.numpy))
 
 
-def _mean(a, axis=None, dtype=None, out=None, keepdims=False, **_):
+def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue,
+         where=np._NoValue):
     no_out(out)
-    return ops.mean(a if dtype is None else ops.astype(a, dtype), _axes(axis), keepdims)
+    total = ops.sum_(masked(a, where, 0), _axes(axis), bool(keepdims), dtype)
+    if initial is np._NoValue:
+        return total
+    return ops.astype(ops.add(total, initial), ir_type(total).dtype)
+
+
+def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoValue):
+    no_out(out)
+    a = a if dtype is None else ops.astype(a, dtype)
+    keep = bool(keepdims)
+    if where is True or where is np._NoValue:
+        return ops.mean(a, _axes(axis), keep)
+    a = a if ir_type(a).dtype.is_float else ops.to_float(a)
+    count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
+    return ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),
+                           ops.sum_(count, _axes(axis), keep))
 
 
 def _where(condition, x=None, y=None):
@@ -85,6 +105,31 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     return (samples, step) if retstep else samples
 
 
+def _reshape(a, /, shape, order="C", *, copy=None):
+    """order "F" reads and writes the elements with the first index fastest: the reversed
+    shape of the transposed array, transposed back ("A" is "C": a traced value has no
+    layout)."""
+    if order not in ("C", "F", "A"):
+        np.reshape(np.zeros(0), 0, order=order)  # numpy's own ValueError
+    if order != "F":
+        return ops.reshape(a, shape)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    return ops.transpose(ops.reshape(ops.transpose(a), shape[::-1]))
+
+
+def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
+          max=np._NoValue, **kwargs):
+    """numpy's clip: bounds as a_min/a_max or as the keywords min/max, not both."""
+    no_out(out)
+    if a_min is np._NoValue and a_max is np._NoValue:
+        a_min, a_max = (None if v is np._NoValue else v for v in (min, max))
+    elif a_min is np._NoValue or a_max is np._NoValue or min is not np._NoValue \
+            or max is not np._NoValue:
+        # bounds half given or given twice: numpy's own TypeError or ValueError
+        np.clip(np.zeros(()), a_min, a_max, min=min, max=max)
+    return ops.clip(a, a_min, a_max)
+
+
 def _like(fill):
     def make(a, dtype=None, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
@@ -92,21 +137,29 @@ def _like(fill):
     return make
 
 
+def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    if not hasattr(fill_value, "ir_type"):
+        return _like(fill_value)(a, dtype, shape)
+    shape = ops.shape_of(a) if shape is None else shape  # a traced fill is broadcast
+    return ops.broadcast_to(ops.astype(fill_value, np.dtype(dtype or ir_type(a).dtype.numpy)),
+                            shape)
+
+
 FUNCTIONS = {
     np.sum: _sum, np.mean: _mean,
     np.where: _where,
-    np.reshape: lambda a, shape=None, newshape=None, **_: ops.reshape(
-        a, shape if shape is not None else newshape),
+    np.reshape: _reshape,
     np.transpose: lambda a, axes=None: ops.transpose(a, axes),
     np.swapaxes: lambda a, axis1, axis2: ops.swapaxes(a, axis1, axis2),
     np.linspace: lambda start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0,
     **_: _linspace(start, stop, num, endpoint, retstep, dtype, axis),
-    np.clip: lambda a, a_min=None, a_max=None, **_: ops.clip(a, a_min, a_max),
+    np.clip: _clip,
     np.copy: lambda a, **_: a,
     np.shape: ops.shape_of, np.ndim: lambda a: len(ops.shape_of(a)),
     np.size: lambda a, axis=None: int(np.prod(ops.shape_of(a))) if axis is None else
     ops.shape_of(a)[axis],
     np.zeros_like: _like(0), np.ones_like: _like(1),
-    np.full_like: lambda a, fill_value, dtype=None, **_: _like(fill_value)(a, dtype),
+    np.empty_like: _like(0),  # numpy leaves the values unspecified
+    np.full_like: _full_like,
 }
 

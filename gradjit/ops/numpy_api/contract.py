@@ -30,6 +30,25 @@ def _linalg_outer(x1, x2, /):
     return ops.outer(x1, x2)
 
 
+def _vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """numpy's vector_norm: the axes named (all for None) become one, first, then a vector
+    norm along it."""
+    shape = ops.shape_of(x)
+    axes = tuple(range(len(shape))) if axis is None else \
+        ops.normalize_axes(axis, len(shape)) if isinstance(axis, tuple) else None
+    if axes is None:  # one axis
+        out, axes = ops.norm(x, ord, axis), ops.normalize_axes(axis, len(shape))
+    else:
+        rest = tuple(i for i in range(len(shape)) if i not in axes)
+        merged = ops.reshape(ops.transpose(x, axes + rest),
+                             (int(np.prod([shape[i] for i in axes])),) + tuple(
+                                 shape[i] for i in rest))
+        out = ops.norm(merged, ord, 0)
+    if not keepdims:
+        return out
+    return ops.reshape(out, tuple(1 if i in axes else d for i, d in enumerate(shape)))
+
+
 UFUNCS = {np.vecdot: _vecdot, np.matvec: ops.matvec, np.vecmat: ops.vecmat}
 
 FUNCTIONS = {
@@ -42,5 +61,7 @@ FUNCTIONS = {
     np.linalg.vecdot: _vecdot,
     np.linalg.multi_dot: _multi_dot,
     np.linalg.matrix_power: ops.matrix_power,
-    np.linalg.norm: ops.norm,
+    np.linalg.norm: ops.norm, np.linalg.vector_norm: _vector_norm,
+    np.linalg.matrix_norm: lambda x, /, *, keepdims=False, ord="fro": ops.norm(
+        x, ord, (-2, -1), keepdims),
 }

@@ -6,7 +6,7 @@ import numpy as np
 from numpy.linalg import _linalg as numpy_linalg
 
 from gradjit.ir.primitive import ir_type
-from gradjit.ops import linalg
+from gradjit.ops import linalg, norms
 
 _NO_VALUE = np._NoValue
 
@@ -63,7 +63,7 @@ FUNCTIONS = {
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: linalg.eigvalsh, np.linalg.svd: _svd,
     np.linalg.svdvals: lambda x, /: linalg.svdvals(x), np.linalg.pinv: _pinv,
     np.linalg.lstsq: linalg.lstsq, np.linalg.matrix_rank: _matrix_rank,
-    np.linalg.cond: linalg.cond, np.linalg.tensorinv: linalg.tensorinv,
+    np.linalg.cond: norms.cond, np.linalg.tensorinv: linalg.tensorinv,
     np.linalg.tensorsolve: linalg.tensorsolve,
     np.linalg.matrix_transpose: lambda x, /: linalg.matrix_transpose(x),
     np.linalg.diagonal: lambda x, /, *, offset=0: linalg.diagonal(x, offset),

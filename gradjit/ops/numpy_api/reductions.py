@@ -6,15 +6,17 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
+from gradjit.ops.indexing import constant_value
+from gradjit.ops.numpy_api.basics import masked
 
 _UNSET = np._NoValue
 
 
-def _refuse(name, out=None, where=_UNSET, mean=_UNSET):
-    """Keywords that write into or read from arrays a traced program does not have."""
-    for keyword, value, default in (("out", out, None), ("where", where, _UNSET),
-                                    ("mean", mean, _UNSET)):
-        if value is not default and not (keyword == "where" and value is True):
+def _refuse(name, out=None, mean=_UNSET):
+    """Keywords that write into arrays a traced program does not have (out=), or that are left
+    out (mean= of nanvar and nanstd)."""
+    for keyword, value, default in (("out", out, None), ("mean", mean, _UNSET)):
+        if value is not default:
             raise TypeError(f"np.{name}({keyword}=...) is not supported on traced values; "
                             "compute the result and select or combine it afterwards")
 
@@ -42,22 +44,22 @@ def _with_initial(result, initial, combine):
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-    _refuse("prod", out, where)
-    result = ops.prod(a, _axis(a, axis), _keep(keepdims), dtype)
+    _refuse("prod", out)
+    result = ops.prod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
 
 
 def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
              where=_UNSET):
-    _refuse("nanprod", out, where)
-    result = ops.nanprod(a, _axis(a, axis), _keep(keepdims), dtype)
+    _refuse("nanprod", out)
+    result = ops.nanprod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
 
 
 def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
             where=_UNSET):
-    _refuse("nansum", out, where)
-    result = ops.nansum(a, _axis(a, axis), _keep(keepdims), dtype)
+    _refuse("nansum", out)
+    result = ops.nansum(masked(a, where, 0), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, lambda r, i: ops.astype(ops.add(r, i), r.dtype))
 
 
@@ -155,23 +157,39 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 def _gradient(f, *varargs, axis=None, edge_order=1):
-    """numpy's gradient with uniform spacing (one number per axis, or one for all): central
-    differences inside, one-sided ones of `edge_order` at the ends."""
+    """numpy's gradient: per axis a spacing (one number, or one for all axes) or the
+    coordinates along it; central differences inside, one-sided ones of `edge_order` at the
+    ends, numpy's weighted ones for coordinates that are not evenly spaced."""
     _no_bool_subtract(f)
     rank = len(ops.shape_of(f))
     axis = _axis(f, axis, strict=True)
     axes = ops.normalize_axes(axis, rank) if axis is not None else tuple(range(rank))
     axes = axes if axis is None or not isinstance(axis, int) else axes[:1]
     spacing = varargs * len(axes) if len(varargs) == 1 else varargs or (1.0,) * len(axes)
-    if len(spacing) != len(axes) or not all(is_python_scalar(h) or np.ndim(h) == 0
-                                            for h in spacing):
-        raise TypeError("np.gradient on traced values takes one number of spacing per axis "
-                        "(or one for all); coordinate arrays are not supported")
+    if len(spacing) != len(axes):
+        raise TypeError("invalid number of arguments")
     if edge_order not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
     f = ops.to_float(f) if not ops.result_type(f).is_float else f
-    out = [_gradient_along(f, a, float(h), edge_order) for a, h in zip(axes, spacing)]
+    out = [_gradient_along(f, a, _steps(h, ops.shape_of(f)[a]), edge_order)
+           for a, h in zip(axes, spacing)]
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _steps(h, n):
+    """A spacing as numpy reads it: a number, or coordinates whose steps (float64 for integer
+    coordinates) are one number when known to be equal."""
+    if is_python_scalar(h) or np.ndim(h) == 0:
+        return float(h)
+    x = _array(h)
+    if len(ops.shape_of(x)) != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if ops.shape_of(x)[0] != n:
+        raise ValueError("when 1d, distances must match the length of the corresponding "
+                         "dimension")
+    steps = ops.diff(x if ops.result_type(x).is_float else ops.astype(x, np.float64))
+    known = constant_value(steps)
+    return float(known[0]) if known is not None and (known == known[0]).all() else steps
 
 
 def _gradient_along(f, axis, h, edge_order):
@@ -182,6 +200,8 @@ def _gradient_along(f, axis, h, edge_order):
 
     def part(lo, hi):
         return ops.getitem(f, (slice(None),) * axis + (slice(lo, hi),))
+    if not isinstance(h, float):
+        return _uneven_gradient(part, n, axis, len(ops.shape_of(f)), h, edge_order)
     inner = ops.true_divide(ops.sub(part(2, n), part(0, n - 2)), 2.0 * h)
     if edge_order == 1:
         first = ops.true_divide(ops.sub(part(1, 2), part(0, 1)), h)
@@ -195,9 +215,48 @@ def _gradient_along(f, axis, h, edge_order):
     return ops.concatenate([first, inner, last], axis)
 
 
+def _uneven_gradient(part, n, axis, rank, dx, edge_order):
+    """numpy's differences for uneven steps dx: each point's weights of itself and its
+    neighbours from the steps either side, in numpy's order of operations."""
+    add, sub, mul, div, neg = ops.add, ops.sub, ops.mul, ops.true_divide, ops.neg
+
+    def step(i, j=None):  # steps laid along `axis`
+        return ops.reshape(ops.getitem(dx, slice(i, j)),
+                           tuple(-1 if k == axis else 1 for k in range(rank)))
+
+    def combine(a, b, c, lo, length):  # a f[lo] + b f[lo + 1] + c f[lo + 2], `length` of each
+        return add(add(mul(a, part(lo, lo + length)), mul(b, part(lo + 1, lo + 1 + length))),
+                   mul(c, part(lo + 2, lo + 2 + length)))
+    d1, d2 = step(0, -1), step(1)
+    inner = combine(div(neg(d2), mul(d1, add(d1, d2))), div(sub(d2, d1), mul(d1, d2)),
+                    div(d1, mul(d2, add(d1, d2))), 0, n - 2)
+    if edge_order == 1:
+        first = div(sub(part(1, 2), part(0, 1)), step(0, 1))
+        last = div(sub(part(n - 1, n), part(n - 2, n - 1)), step(-1))
+    else:
+        d1, d2 = step(0, 1), step(1, 2)
+        first = combine(div(neg(add(mul(2.0, d1), d2)), mul(d1, add(d1, d2))),
+                        div(add(d1, d2), mul(d1, d2)), div(neg(d1), mul(d2, add(d1, d2))), 0, 1)
+        d1, d2 = step(-2, -1), step(-1)
+        last = combine(div(d2, mul(d1, add(d1, d2))), div(neg(add(d2, d1)), mul(d1, d2)),
+                       div(add(mul(2.0, d2), d1), mul(d2, add(d1, d2))), n - 3, 1)
+    return ops.concatenate([first, inner, last], axis)
+
+
+def _masked_extremum(a, where, initial, ufunc):
+    """a with the elements `where=` leaves out set to `initial`, which numpy then requires."""
+    if where is _UNSET or where is True:
+        return a
+    if initial is _UNSET:
+        raise ValueError(f"reduction operation '{ufunc}' does not have an identity, so to use "
+                         "a where mask one has to specify 'initial'")
+    return masked(a, where, initial)
+
+
 def _extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        _refuse(name, out, where)
+        _refuse(name, out)
+        a = _masked_extremum(a, where, initial, "maximum" if largest else "minimum")
         initial_ = None if initial is _UNSET else initial
         return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial_, largest)
     function.__name__ = name
@@ -206,10 +265,14 @@ def _extremum(name, largest):
 
 def _nan_extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        _refuse(name, out, where)
-        result = ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
-        pick = ops.maximum if largest else ops.minimum
-        return _with_initial(result, initial, pick)
+        _refuse(name, out)
+        a = _masked_extremum(a, where, initial, "fmax" if largest else "fmin")
+        if initial is _UNSET:
+            return ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
+        # numpy's fmax/fmin reduce from `initial` (in a's dtype): a NaN never wins
+        if ops.result_type(a).is_float:
+            a = masked(a, ops.logical_not(ops.isnan(a)), initial)
+        return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial, largest)
     function.__name__ = name
     return function
 
@@ -220,6 +283,46 @@ def _arg(name, largest):
         return ops.arg_extremum(a, axis, _keep(keepdims), largest)
     function.__name__ = name
     return function
+
+
+def _nan_arg(name, largest):
+    """argmax/argmin that skip NaNs (read as -inf / inf); a slice of NaNs only raises, as in
+    numpy, which reads the value (guarded under tracing)."""
+    def function(a, axis=None, out=None, *, keepdims=_UNSET):
+        _refuse(name, out)
+        if ops.result_type(a).is_float and np.prod(ops.shape_of(a)):
+            mask = ops.isnan(a)
+            if bool(ops.any_(ops.all_(mask, axis))):
+                raise ValueError("All-NaN slice encountered")
+            a = ops.where(mask, -np.inf if largest else np.inf, a)
+        return ops.arg_extremum(a, axis, _keep(keepdims), largest)
+    function.__name__ = name
+    return function
+
+
+def _unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """numpy's unwrap in its steps: each jump wrapped into [-period/2, period/2) (a jump of
+    exactly period/2 upwards kept), corrections summed along the axis where a jump reaches
+    `discont`. The corrections are piecewise constant, so the gradient is the identity."""
+    p = _array(p)
+    dd = _diff(p, 1, axis)  # numpy's diff: bools differ by not_equal
+    discont = period / 2 if discont is None else discont
+    dt = np.result_type(ops.result_type(dd).numpy, period)
+    dd = ops.astype(dd, dt)  # as each of numpy's steps promotes it
+    if np.issubdtype(dt, np.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    ddmod = ops.add(ops.remainder(ops.add(dd, high), period), -high)
+    if ambiguous:
+        ddmod = ops.where(ops.logical_and(ops.eq(ddmod, -high), ops.gt(dd, 0)), high, ddmod)
+    correct = ops.where(ops.lt(ops.abs_(dd), discont), 0, ops.sub(ddmod, dd))
+    axis = ops.normalize_axes(axis, len(ops.shape_of(p)))[0]
+    head = (slice(None),) * axis
+    first = ops.astype(ops.getitem(p, head + (slice(0, 1),)), dt)
+    rest = ops.add(ops.getitem(p, head + (slice(1, None),)), ops.cumsum(correct, axis))
+    return ops.concatenate([first, ops.astype(rest, dt)], axis)
 
 
 def _ptp(a, axis=None, out=None, keepdims=_UNSET):
@@ -239,14 +342,40 @@ def _ddof(ddof, correction):
 def _spread(name, fn, strict=True):
     def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_UNSET, *,
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
-        _refuse(name, out, where, mean)
-        return fn(a, _axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
+        nan = name.startswith("nan")
+        _refuse(name, out, mean=mean if nan else _UNSET)
+        args = (_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
+        if where is _UNSET or where is True:
+            if mean is _UNSET:
+                return fn(a, *args)
+        elif nan:  # left-out elements count as NaNs
+            return fn(masked(ops.to_float(a), where, np.nan), *args)
+        spread = _masked_var(a, where, mean, *args)
+        return ops.safe_sqrt(spread) if name == "std" else spread
     function.__name__ = name
     return function
 
 
+def _masked_var(a, where, mean, axis, ddof, keepdims, dtype):
+    """numpy's var with where= and mean=: the squares of the differences from `mean` (by
+    default the mean of the elements `where` keeps) summed over the kept elements and divided
+    by their count less ddof."""
+    x = ops.astype(a, dtype) if dtype is not None else ops.to_float(a)
+    dt = ops.result_type(x).numpy
+    kept = np.ones((), dt) if where is _UNSET or where is True else ops.astype(where, dt)
+    kept = ops.broadcast_to(kept, ops.shape_of(x))
+    if mean is _UNSET:
+        mean = ops.true_divide(ops.sum_(masked(x, where, 0), axis, True),
+                               ops.sum_(kept, axis, True))
+    d = ops.sub(x, mean)
+    total = ops.sum_(masked(ops.mul(d, d), where, 0), axis, keepdims)
+    return ops.true_divide(total, ops.maximum(ops.sub(ops.sum_(kept, axis, keepdims), ddof), 0))
+
+
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-    _refuse("nanmean", out, where)
+    _refuse("nanmean", out)
+    if where is not _UNSET and where is not True:  # left-out elements count as NaNs
+        a = masked(ops.to_float(a), where, np.nan)
     return ops.nanmean(a, _axis(a, axis), _keep(keepdims), dtype)
 
 
@@ -282,8 +411,8 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
 
 def _logical(name, fn):
     def function(a, axis=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-        _refuse(name, out, where)
-        return fn(a, _axis(a, axis), _keep(keepdims))
+        _refuse(name, out)
+        return fn(masked(a, where, name == "all"), _axis(a, axis), _keep(keepdims))
     function.__name__ = name
     return function
 
@@ -317,6 +446,8 @@ FUNCTIONS = {
     np.min: _extremum("min", False), np.amin: _extremum("amin", False),
     np.nanmax: _nan_extremum("nanmax", True), np.nanmin: _nan_extremum("nanmin", False),
     np.argmax: _arg("argmax", True), np.argmin: _arg("argmin", False),
+    np.nanargmax: _nan_arg("nanargmax", True), np.nanargmin: _nan_arg("nanargmin", False),
+    np.unwrap: _unwrap,
     np.var: _spread("var", ops.var), np.std: _spread("std", ops.std),
     np.nanvar: _spread("nanvar", ops.nanvar, False),
     np.nanstd: _spread("nanstd", ops.nanstd, False),

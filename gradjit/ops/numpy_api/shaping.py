@@ -8,6 +8,7 @@ from gradjit.ops import diagonals as D
 from gradjit.ops import padding
 from gradjit.ops import selection as P
 from gradjit.ops import shaping as S
+from gradjit.ops.linalg import matrix_transpose
 
 
 def _take(a, indices, axis=None, out=None, mode="raise"):
@@ -43,6 +44,13 @@ def _flip_axis(axis, least, name):
     return flip
 
 
+def _unstack(x, /, *, axis=0):
+    if not S.asarray(x).shape:
+        raise ValueError("Input array must be at least 1-d.")
+    moved = S.moveaxis(x, axis, 0)
+    return tuple(moved[i] for i in range(moved.shape[0]))
+
+
 FUNCTIONS = {
     np.concatenate: S.concatenate, np.stack: S.stack, np.hstack: S.hstack,
     np.vstack: S.vstack, np.row_stack: S.vstack, np.dstack: S.dstack,
@@ -59,5 +67,7 @@ FUNCTIONS = {
     np.trace: _trace, np.meshgrid: D.meshgrid,
     np.take: _take, np.select: P.select, np.piecewise: P.piecewise, np.choose: _choose,
     np.compress: _compress, np.extract: P.extract, np.insert: P.insert, np.delete: P.delete,
-    np.resize: P.resize,
+    np.resize: P.resize, np.unstack: _unstack,
+    np.diagflat: lambda v, k=0: D.diag(S.ravel(v), k),
+    np.matrix_transpose: lambda x, /: matrix_transpose(x),
 }

@@ -140,6 +140,7 @@ def _one_dimensional(x):
 def _bincount(x, /, weights=None, minlength=0):
     """np.bincount. Its length is max(x) + 1 when that exceeds minlength: read from the value
     and guarded under tracing (a trace holds while max(x) < minlength, or for that max)."""
+    x = np.asarray(x) if isinstance(x, (list, tuple)) else x
     if np.dtype(x.dtype).kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{np.dtype(x.dtype)}') to "
                         "dtype('int64') according to the rule 'safe'")
@@ -165,14 +166,7 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
     """np.histogram with bins as a count or as edges. Without a range the edges span the
     data's min and max: computed by the program, their finiteness and whether they coincide
     read from the value (guarded under tracing)."""
-    if isinstance(bins, str):
-        raise TypeError(f"np.histogram(bins={bins!r}) is not supported on traced values; give "
-                        "a number of bins or the edges")
-    x = ops.reshape(a, (-1,))
-    if np.ndim(bins) == 0 and not hasattr(bins, "shape"):
-        edges = _uniform_edges(x, int(bins), range)
-    else:
-        edges = bins if hasattr(bins, "shape") else np.asarray(bins)
+    x, edges = _edges("histogram", a, bins, range, weights)
     n = ops.shape_of(edges)[0] - 1
     first, last = ops.getitem(edges, 0), ops.getitem(edges, -1)
     inside = ops.logical_and(ops.ge(x, first), ops.le(x, last))
@@ -187,6 +181,30 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
         widths = ops.sub(ops.getitem(edges, slice(1, None)), ops.getitem(edges, slice(0, -1)))
         hist = ops.true_divide(ops.true_divide(hist, ops.sum_(hist)), widths)
     return hist, edges
+
+
+def _edges(name, a, bins, range, weights):
+    """The flattened a and numpy's bin edges: `bins` equal bins over `range` (or over the
+    data's min and max), or the edges given."""
+    if isinstance(bins, str):
+        raise TypeError(f"np.{name}(bins={bins!r}) is not supported on traced values; give "
+                        "a number of bins or the edges")
+    if weights is not None and ops.shape_of(weights) != ops.shape_of(a):
+        raise ValueError("weights should have the same shape as a.")
+    x = ops.reshape(a, (-1,))
+    if np.ndim(bins) == 0 and not hasattr(bins, "shape"):
+        return x, _uniform_edges(x, int(bins), range)
+    edges = bins if hasattr(bins, "shape") else np.asarray(bins)
+    if len(ops.shape_of(edges)) != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if bool(ops.any_(ops.gt(ops.getitem(edges, slice(None, -1)),
+                            ops.getitem(edges, slice(1, None))))):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return x, edges
+
+
+def _histogram_bin_edges(a, bins=10, range=None, weights=None):
+    return _edges("histogram_bin_edges", a, bins, range, weights)[1]
 
 
 def _uniform_edges(x, count, range):
@@ -225,6 +243,7 @@ FUNCTIONS = {
     np.nanpercentile: _quantile_fn(100, "Percentiles", True),
     np.searchsorted: _searchsorted, np.digitize: _digitize, np.bincount: _bincount,
     np.unique: _unique, np.histogram: _histogram,
+    np.histogram_bin_edges: _histogram_bin_edges,
     np.unique_values: lambda x: O.unique(x),
     np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, return_counts=True)),
     np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, return_inverse=True)),

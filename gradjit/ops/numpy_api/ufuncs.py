@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir.primitive import ir_type
 from gradjit.ops import special
 
 
@@ -25,7 +26,15 @@ UFUNCS = {
     np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
     np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
     np.signbit: ops.signbit, np.spacing: ops.spacing, np.trunc: ops.trunc, np.conjugate: _identity,
+    np.modf: lambda x: ops.modf(_from_half(x)), np.frexp: lambda x: ops.frexp(_from_half(x)),
 }
+
+
+def _from_half(x):
+    """numpy's modf and frexp loops start at float16: bools and integers take the first float
+    that holds them (int8 float16, int16 float32, wider float64)."""
+    dt = ir_type(x).dtype.numpy
+    return x if dt.kind == "f" else ops.astype(x, np.promote_types(dt, np.float16))
 
 
 def _no_out(name, out):
@@ -50,7 +59,7 @@ def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 FUNCTIONS = {
     np.sinc: ops.sinc, np.fix: _fix, np.nan_to_num: _nan_to_num,
-    np.round: _round, np.around: _round,
+    np.round: _round, np.around: _round, np.i0: special.i0,
     np.real: _identity, np.imag: ops.imag, np.real_if_close: lambda a, tol=100: a,
     np.angle: lambda z, deg=False: ops.mul(_angle(z), 180 / np.pi if deg else 1.0),
 }

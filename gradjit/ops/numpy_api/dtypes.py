@@ -1,0 +1,147 @@
+"""numpy's dtype queries and real/complex predicates on gradjit values, and the functions whose
+result positions depend on the data (nonzero, argwhere, trim_zeros): computed by numpy on a
+constant, refused on a run-time value.
+
+gradjit has no complex dtype, so every gradjit value is real: the predicates answer from the
+dtype alone and numpy's type functions run on a stand-in of the value's dtype."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ops import shaping as S
+from gradjit.ops.indexing import constant_value
+from gradjit.ops.numpy_api.basics import no_out
+
+
+def stand_in(x):
+    """What numpy's type functions need of x: a traced Python number stays a Python number
+    (NEP 50 weak promotion), any other gradjit value becomes an empty array of its dtype."""
+    if is_python_scalar(x) or not hasattr(x, "ir_type"):
+        return x
+    dt = ir_type(x).dtype.numpy
+    if getattr(x, "__gradjit_weak__", False):
+        return dt.type(0).item()
+    return np.empty((0,) * len(ops.shape_of(x)), dt)
+
+
+def _result_type(*arrays_and_dtypes):
+    return np.result_type(*(stand_in(x) for x in arrays_and_dtypes))
+
+
+def _common_type(*arrays):
+    return np.common_type(*(stand_in(x) for x in arrays))
+
+
+def _min_scalar_type(a, /):
+    if ops.shape_of(a):  # numpy reads the value of 0-d arrays only
+        return ir_type(a).dtype.numpy
+    return np.min_scalar_type(_known(
+        a, "np.min_scalar_type", "a 0-d array's value decides the dtype; use its dtype "
+        "(x.dtype)"))
+
+
+def _all(x, answer):
+    """numpy's elementwise predicate result: a bool array of x's shape, a numpy bool for 0-d."""
+    shape = ops.shape_of(x)
+    return np.full(shape, answer) if shape else np.bool_(answer)
+
+
+def _isneginf(x, out=None):
+    no_out(out)
+    return ops.logical_and(ops.isinf(x), ops.signbit(x))
+
+
+def _isposinf(x, out=None):
+    no_out(out)
+    return ops.logical_and(ops.isinf(x), ops.logical_not(ops.signbit(x)))
+
+
+def _isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """numpy's isclose: |a - b| <= atol + rtol |b| where b is finite, or a == b; b in at least
+    float64's kind (a float dtype of its own is kept)."""
+    a, b = (v if is_python_scalar(v) else S.asarray(v) for v in (a, b))
+    if isinstance(b, int):
+        b = float(b)
+    elif not is_python_scalar(b):
+        b = ops.astype(b, np.result_type(stand_in(b), 1.0))
+    within = ops.le(ops.abs_(ops.sub(a, b)), ops.add(atol, ops.mul(rtol, ops.abs_(b))))
+    close = ops.logical_and(within, ops.isfinite(b))
+    close = ops.logical_or(close, ops.eq(a, b))
+    return ops.logical_or(close, ops.logical_and(ops.isnan(a), ops.isnan(b))) if equal_nan \
+        else close
+
+
+def _array_equal(a1, a2, equal_nan=False):
+    """numpy's array_equal: False for other shapes, else whether every element is equal (NaNs
+    equal to NaNs at the same places with equal_nan), read from the values (guarded)."""
+    a1, a2 = S.asarray(a1), S.asarray(a2)
+    if ops.shape_of(a1) != ops.shape_of(a2):
+        return False
+    same = ops.eq(a1, a2)
+    if equal_nan and (ops.result_type(a1).is_float or ops.result_type(a2).is_float):
+        same = ops.logical_or(same, ops.logical_and(ops.isnan(a1), ops.isnan(a2)))
+    return bool(ops.all_(same))
+
+
+def _sort_complex(a):
+    from gradjit.ops.numpy_api import NotSupported
+    raise NotSupported("np.sort_complex returns complex numbers, and gradjit has no complex dtype; "
+                    "use np.sort")
+
+
+def _known(x, name, why):
+    """x's numpy value when it is a constant of the trace; a run-time value is refused."""
+    from gradjit.ops.numpy_api import NotSupported  # the package imports this module first
+    value = constant_value(x)
+    if value is None:
+        raise NotSupported(f"{name} is not supported on values computed at run time: {why}")
+    return value
+
+
+def _positions(name, fn):
+    def function(a, *args, **kwargs):
+        why = ("which elements are nonzero decides the result's shape; use "
+               "np.where(condition, x, y) or a mask")
+        return fn(_known(a, f"np.{name}", why), *args, **kwargs)
+    function.__name__ = name
+    return function
+
+
+def _indices_from(name, fn):
+    def function(arr, k=0):
+        shape = ops.shape_of(arr)
+        if len(shape) != 2:
+            raise ValueError("input array must be 2-d")
+        return fn(shape[-2], k=k, m=shape[-1])
+    function.__name__ = name
+    return function
+
+
+def _diag_indices_from(arr):
+    shape = ops.shape_of(arr)
+    if len(shape) < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return np.diag_indices(shape[0], len(shape))
+
+
+FUNCTIONS = {
+    np.result_type: _result_type, np.common_type: _common_type,
+    np.min_scalar_type: _min_scalar_type,
+    np.isrealobj: lambda x: True, np.iscomplexobj: lambda x: False,
+    np.isreal: lambda x: _all(x, True), np.iscomplex: lambda x: _all(x, False),
+    np.isclose: _isclose, np.array_equal: _array_equal,
+    np.allclose: lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: bool(ops.all_(
+        _isclose(a, b, rtol, atol, equal_nan))),
+    np.isneginf: _isneginf, np.isposinf: _isposinf, np.sort_complex: _sort_complex,
+    np.nonzero: _positions("nonzero", np.nonzero),
+    np.argwhere: _positions("argwhere", np.argwhere),
+    np.flatnonzero: _positions("flatnonzero", np.flatnonzero),
+    np.trim_zeros: _positions("trim_zeros", np.trim_zeros),
+    np.diag_indices_from: _diag_indices_from,
+    np.tril_indices_from: _indices_from("tril_indices_from", np.tril_indices),
+    np.triu_indices_from: _indices_from("triu_indices_from", np.triu_indices),
+}
