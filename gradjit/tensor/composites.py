@@ -142,30 +142,6 @@ def _histogram(x, bins, low, high):
     return ops.sum_(ops.astype(hits, ops.result_type(x)), 0)
 
 
-def _exponent(x):
-    """e with x = m * 2^e, 0.5 <= |m| < 1 (0 at 0, inf and nan): from log2, corrected by one
-    either way."""
-    a = ops.abs_(x)
-    usable = ops.logical_and(ops.gt(a, 0), ops.isfinite(a))
-    safe = ops.where(usable, a, 1.0)
-    e = ops.add(ops.floor(ops.log2(safe)), 1.0)
-    e = ops.where(ops.ge(_times_power_of_2(safe, ops.neg(e)), 1.0), ops.add(e, 1.0), e)
-    e = ops.where(ops.lt(_times_power_of_2(safe, ops.neg(e)), 0.5), ops.sub(e, 1.0), e)
-    return ops.astype(ops.where(usable, e, 0.0), "i32")
-
-
-def _mantissa(x, e):
-    """x * 2^-e, constant e (its gradient 2^-e); inf and nan keep themselves."""
-    return ops.where(ops.isfinite(x), _times_power_of_2(x, ops.neg(ops.astype(
-        e, ops.result_type(x)))), x)
-
-
-def _times_power_of_2(x, e):
-    """x * 2^e in two exact steps, so 2^e itself never overflows or goes subnormal."""
-    half = ops.floor(ops.true_divide(e, 2.0))
-    return ops.mul(ops.mul(x, ops.exp2(half)), ops.exp2(ops.sub(e, half)))
-
-
 def _nextafter(x, y):
     """The float after x towards y: x + its spacing away from 0; towards 0 half of it where
     |x| is a power of 2 (above the smallest normal: subnormals are evenly spaced)."""
@@ -383,9 +359,7 @@ class CompositesMixin:
     def frexp(self):
         if not self.dtype.is_floating_point:
             raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-        exponent = apply("FrexpBackward0", _exponent, self.detach())
-        mantissa = apply("FrexpBackward0", _mantissa, self, exponent, operands=(self,))
-        return Frexp(mantissa, exponent)
+        return Frexp(*apply("FrexpBackward0", ops.frexp, self))
 
     def mvlgamma(self, p):
         if p < 1:
