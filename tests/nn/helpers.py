@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 
+from tests.torch_reference import same_error  # noqa: F401 (the nn tests' import)
+
 import gradjit
 
 torch = pytest.importorskip("torch")
@@ -56,15 +58,6 @@ def check_module(gm, tm, *arrays, rtol=1e-5, atol=1e-6):
     for (name, b), (t_name, tb) in zip(gm.named_buffers(), tm.named_buffers()):
         assert name == t_name
         close(b, tb, rtol, atol)
-
-
-def same_error(g_call, t_call):
-    """Both raise, the same exception type with the same message."""
-    with pytest.raises(Exception) as t_info:
-        t_call()
-    with pytest.raises(type(t_info.value)) as g_info:
-        g_call()
-    assert str(g_info.value) == str(t_info.value), (str(g_info.value), str(t_info.value))
 
 
 def randn(*shape, seed=0):

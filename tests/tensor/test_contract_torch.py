@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import gradjit
+from tests.torch_reference import weighted_gradients
 
 torch = pytest.importorskip("torch")
 
@@ -18,15 +19,7 @@ def r(*shape):
     return rng.standard_normal(shape)
 
 
-def run(t, fn, arrays, dtype):
-    """fn's output and the gradients of its weighted sum with respect to each input."""
-    xs = [t.tensor(a.astype(dtype), requires_grad=True) for a in arrays]
-    out = fn(t, *xs)
-    if out.requires_grad:
-        weights = t.tensor(np.linspace(0.5, 1.5, max(out.numel(), 1))[:out.numel()]
-                           .reshape(tuple(out.shape)).astype(dtype))
-        (out * weights).sum().backward()
-    return out, [x.grad for x in xs]
+run = weighted_gradients
 
 
 PROGRAMS = {
