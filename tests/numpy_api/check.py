@@ -1,6 +1,7 @@
 """One check for a numpy-written function: compiled values (CPU and the PTX grid emulator)
 against numpy itself, and compiled gradients against central differences in float64."""
 import numpy as np
+import pytest
 
 import gradjit
 from tests.e2e.checks import assert_trees_close, central_differences
@@ -40,3 +41,12 @@ def check_grad(fn, *args, argnums=0, backends=BACKENDS, rtol=1e-6, atol=1e-8, ep
     for backend in backends:
         got = gradjit.grad(scalar, argnums=argnums, backend=backend)(*args)
         assert_trees_close(got, want, rtol=rtol, atol=atol)
+
+
+def raises_as_numpy(call, error, *args):
+    """call(*args) raises `error` in numpy, and compiled raises it with numpy's message in it."""
+    with pytest.raises(error) as want:
+        call(*args)
+    with pytest.raises(error) as got:
+        gradjit.jit(call)(*args)
+    assert str(want.value) in str(got.value)
