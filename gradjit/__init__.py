@@ -42,6 +42,11 @@ from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  #
                             debug_captures, elementwise_grad, explain, grad, hessian, jacfwd,
                             jacobian, jacrev, jit, jvp, linearize, stop_gradient,
                             value_and_grad, vjp, vmap)
+# HIPS autograd's names: primitive/defvjp/defjvp and its differential operators
+from gradjit.tracer import (defjvp, defvjp, deriv, grad_and_aux, grad_named,  # noqa: E402,F401
+                            hessian_tensor_product, hessian_vector_product, make_hvp,
+                            make_jvp, make_vjp, primitive, tensor_jacobian_product,
+                            vector_jacobian_product)
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402
 from gradjit.tracer.api import COMPILE_OBSERVERS as _COMPILE_OBSERVERS  # noqa: E402

@@ -14,6 +14,10 @@ from gradjit.tracer.trace import TraceError, Traced
 from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
 from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
 from gradjit.tracer.vmap import vmap
+from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named,
+                                 hessian_tensor_product, hessian_vector_product, make_hvp,
+                                 make_jvp, make_vjp, primitive, tensor_jacobian_product,
+                                 vector_jacobian_product)
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
@@ -80,4 +84,8 @@ __all__ = ["CacheInfo", "CapturedArrayChanged", "RetraceWarning", "TraceError", 
            "debug_captures",
            "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian", "jacrev",
            "jit", "jvp", "linearize", "stop_gradient", "value_and_grad", "vjp",
-           "vmap"]
+           "vmap",
+           # HIPS autograd's
+           "defjvp", "defvjp", "deriv", "grad_and_aux", "grad_named",
+           "hessian_tensor_product", "hessian_vector_product", "make_hvp", "make_jvp",
+           "make_vjp", "primitive", "tensor_jacobian_product", "vector_jacobian_product"]
