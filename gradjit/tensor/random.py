@@ -191,7 +191,7 @@ def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_g
     return _leaf(array.reshape(shape), device, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
     if size is None and isinstance(high, (tuple, list)):  # randint(high, size)
         low, high, size = 0, low, high

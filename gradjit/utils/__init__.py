@@ -1,0 +1,2 @@
+"""torch.utils: `data` (datasets, samplers, DataLoader)."""
+from gradjit.utils import data  # noqa: F401
