@@ -55,9 +55,17 @@ from gradjit.tracer.api import EAGER_GRAPH as _EAGER_GRAPH  # noqa: E402
 from gradjit.autograd.compiled import record as _record_compiled  # noqa: E402
 _EAGER_GRAPH.append(_record_compiled)  # compiled calls on requires_grad Tensors join the tape
 from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
-from gradjit import func, special, utils  # noqa: E402,F401
+from gradjit import func, special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
 from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401
+
+
+def __getattr__(name):
+    """torch.utils loads when first used: most programs never touch it."""
+    if name == "utils":
+        import importlib
+        return importlib.import_module("gradjit.utils")
+    raise AttributeError(f"module 'gradjit' has no attribute {name!r}")
