@@ -27,7 +27,8 @@ from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa:
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)
 from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
-from gradjit.tensor.grad_mode import (enable_grad, is_grad_enabled, no_grad,  # noqa: F401
+from gradjit.tensor.grad_mode import (enable_grad, inference_mode,  # noqa: F401
+                                      is_grad_enabled, is_inference_mode_enabled, no_grad,
                                       set_grad_enabled)
 from gradjit.tensor.printing import set_printoptions  # noqa: F401
 from gradjit.runtime.cache import set_cache_limit  # noqa: F401
@@ -63,9 +64,12 @@ from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401
 
 
+_LOADED_ON_USE = {"accelerator", "backends", "random", "testing", "utils"}
+
+
 def __getattr__(name):
-    """torch.utils loads when first used: most programs never touch it."""
-    if name == "utils":
+    """torch.utils, torch.testing, ... load when first used: most programs never touch them."""
+    if name in _LOADED_ON_USE:
         import importlib
-        return importlib.import_module("gradjit.utils")
+        return importlib.import_module(f"gradjit.{name}")
     raise AttributeError(f"module 'gradjit' has no attribute {name!r}")

@@ -40,6 +40,41 @@ class no_grad(_Mode):
     mode = False
 
 
+class _Inference(threading.local):
+    enabled = False
+
+
+_inference = _Inference()
+
+
+def is_inference_mode_enabled() -> bool:
+    return _inference.enabled
+
+
+class inference_mode(_Mode):
+    """no_grad for inference (mode=True, the default); inference_mode(False) changes nothing."""
+
+    def __init__(self, mode: bool = True):
+        self.on = bool(mode)
+
+    def __enter__(self):
+        self._previous = _state.enabled, _inference.enabled
+        if self.on:
+            _state.enabled, _inference.enabled = False, True
+
+    def __exit__(self, *exc):
+        _state.enabled, _inference.enabled = self._previous
+
+    def __call__(self, fn):
+        on = self.on
+
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with inference_mode(on):
+                return fn(*args, **kwargs)
+        return wrapped
+
+
 class enable_grad(_Mode):
     mode = True
 
