@@ -22,6 +22,8 @@ X = randn(4, 5)
     ("BatchNorm1d", (5,), (4, 5)), ("BatchNorm1d", (3,), (4, 3, 6)),
     ("BatchNorm1d", (3, 1e-5, None), (4, 3)), ("BatchNorm1d", (3, 1e-5, 0.1, False), (4, 3)),
     ("BatchNorm1d", (3, 1e-5, 0.1, True, False), (4, 3)), ("Dropout", (0.0,), (4, 5)),
+    ("BatchNorm2d", (3,), (2, 3, 4, 5)), ("BatchNorm2d", (3, 1e-3, None), (2, 3, 2, 2)),
+    ("BatchNorm3d", (2,), (2, 2, 3, 2, 2)),
 ])
 @pytest.mark.parametrize("training", [True, False])
 def test_layer_matches_torch(name, args, shape, training):
@@ -61,8 +63,11 @@ def test_batchnorm_running_statistics_and_counts():
     assert gm.running_mean.tolist() == [0.0] * 3 and int(gm.num_batches_tracked) == 0
     same_error(lambda: nn.BatchNorm1d(3)(gradjit.ones(1, 3)),
                lambda: torch.nn.BatchNorm1d(3)(torch.ones(1, 3)))
-    same_error(lambda: nn.BatchNorm1d(3)(gradjit.ones(1, 3, 2, 2)),
-               lambda: torch.nn.BatchNorm1d(3)(torch.ones(1, 3, 2, 2)))
+    for name, shape in (("BatchNorm1d", (1, 3, 2, 2)), ("BatchNorm2d", (2, 3)),
+                        ("BatchNorm3d", (2, 3, 4, 4))):
+        same_error(lambda: getattr(nn, name)(3)(gradjit.ones(*shape)),
+                   lambda: getattr(torch.nn, name)(3)(torch.ones(*shape)))
+    assert repr(nn.BatchNorm2d(4)) == repr(torch.nn.BatchNorm2d(4))
 
 
 def test_dropout_scales_kept_elements_and_is_identity_in_eval():

@@ -11,4 +11,5 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss,
                                      SmoothL1Loss)
 from gradjit.nn.modules.module import Module  # noqa: F401
-from gradjit.nn.modules.normalization import BatchNorm1d, LayerNorm  # noqa: F401
+from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
+                                              BatchNorm3d, LayerNorm)

@@ -1,5 +1,5 @@
-"""LayerNorm and BatchNorm1d: learnable affine parameters, and BatchNorm's running statistics
-as buffers."""
+"""LayerNorm and BatchNorm1d/2d/3d: learnable affine parameters, and BatchNorm's running
+statistics as buffers."""
 from __future__ import annotations
 
 import numbers
@@ -33,7 +33,13 @@ class LayerNorm(Module):
                 f"elementwise_affine={self.elementwise_affine}, bias={self.has_bias}")
 
 
-class BatchNorm1d(Module):
+class _BatchNorm(Module):
+    """Batch normalization over every dim but the channels (dim 1); subclasses name the input
+    ranks they take."""
+
+    ranks: tuple = ()
+    expected = ""
+
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None, *, bias=True):
         super().__init__()
@@ -64,8 +70,8 @@ class BatchNorm1d(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input):
-        if input.dim() not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        if input.dim() not in self.ranks:
+            raise ValueError(f"expected {self.expected} input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         counting = self.training and self.track_running_stats
         if counting and self.momentum is None:  # a cumulative average over the batches seen
@@ -85,3 +91,15 @@ class BatchNorm1d(Module):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.has_bias}, "
                 f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    ranks, expected = (2, 3), "2D or 3D"
+
+
+class BatchNorm2d(_BatchNorm):
+    ranks, expected = (4,), "4D"
+
+
+class BatchNorm3d(_BatchNorm):
+    ranks, expected = (5,), "5D"
