@@ -19,3 +19,7 @@ from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # n
                                                  rms_norm)
 from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401
                                            pixel_unshuffle)
+from gradjit.nn.functional.spatial import (adaptive_avg_pool1d,  # noqa: F401
+                                           adaptive_avg_pool2d, adaptive_max_pool1d,
+                                           adaptive_max_pool2d, dropout1d, dropout2d, dropout3d,
+                                           normalize)

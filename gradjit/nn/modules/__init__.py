@@ -13,3 +13,6 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, LayerNorm)
+from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: F401
+                                        AdaptiveMaxPool1d, AdaptiveMaxPool2d, Dropout1d,
+                                        Dropout2d, Dropout3d, Unflatten)

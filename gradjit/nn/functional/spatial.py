@@ -1,0 +1,119 @@
+"""Adaptive pooling, channel dropout and normalize: PyTorch's bins (bin i of n over a length
+L spans [floor(i L / n), ceil((i + 1) L / n))), masks drawn per (sample, channel) as PyTorch
+draws them, and its grad_fn names."""
+from __future__ import annotations
+
+
+import gradjit
+
+
+def _sizes(output_size, inputs, what):
+    sizes = (output_size,) * len(inputs) if isinstance(output_size, int) else \
+        tuple(output_size)
+    if len(sizes) != len(inputs):
+        raise ValueError(f"{what}: output_size must have {len(inputs)} elements")
+    return tuple(n if s is None else int(s) for s, n in zip(sizes, inputs))
+
+
+def _bins(length, count):
+    return [(i * length // count, -(-(i + 1) * length // count)) for i in range(count)]
+
+
+def _adaptive(input, output_size, spatial, reduce, name):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but "
+                           f"got {list(input.shape)}")
+    inputs = tuple(input.shape[-spatial:])
+    sizes = _sizes(output_size, inputs, name)
+
+    def pool(x):
+        rows = x
+        for axis, (length, count) in enumerate(zip(inputs, sizes)):
+            dim = x.dim() - spatial + axis
+            rows = gradjit.stack([reduce(rows.narrow(dim, lo, hi - lo), dim)
+                                  for lo, hi in _bins(length, count)], dim)
+        return rows
+    return pool, sizes
+
+
+def _as_2d(input, output_size, pool2d, name):
+    """A 1-D pooling as PyTorch runs it: the 2-D one over a unit height, squeezed."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"{name})")
+    size = output_size if isinstance(output_size, int) else output_size[0]
+    return pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _as_2d(input, output_size, adaptive_avg_pool2d, "adaptive_avg_pool1d")
+
+
+def adaptive_avg_pool2d(input, output_size):
+    pool, sizes = _adaptive(input, output_size, 2, lambda t, d: t.mean(d),
+                            "adaptive_avg_pool2d")
+    if sizes == (1, 1):  # PyTorch takes the mean
+        return input.mean((-2, -1), keepdim=True)
+    return gradjit.autograd.composite("AdaptiveAvgPool2DBackward0", pool, input)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    _no_indices(return_indices)
+    return _as_2d(input, output_size, adaptive_max_pool2d, "adaptive_max_pool1d")
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    _no_indices(return_indices)
+    pool, _ = _adaptive(input, output_size, 2, lambda t, d: t.amax(d), "adaptive_max_pool2d")
+    return gradjit.autograd.composite("AdaptiveMaxPool2DBackward0", pool, input)
+
+
+def _no_indices(return_indices):
+    if return_indices:
+        raise NotImplementedError("adaptive max pooling with return_indices=True is not "
+                                  "supported; take the indices with argmax over the bins")
+
+
+def _feature_dropout(input, p, training, inplace, spatial):
+    """Whole channels zeroed with probability p, the rest scaled by 1 / (1 - p): one draw per
+    (sample, channel), an unbatched input (one dim fewer) one per channel."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    if input.dim() == spatial + 1:  # unbatched: PyTorch adds the batch dim and removes it
+        batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+        return _feature_dropout(batched, p, training, inplace, spatial).squeeze_(0) if \
+            inplace else _feature_dropout(batched, p, training, inplace, spatial).squeeze(0)
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    noise = gradjit.bernoulli(gradjit.empty(shape, dtype=input.dtype), 1 - p).div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 1)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 2)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 3)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along dim (at least eps)."""
+    norm = gradjit.linalg.vector_norm(input, p, dim, keepdim=True).clamp_min(eps)
+    result = input / norm.expand_as(input)
+    if out is not None:
+        out.copy_(result)
+        return out
+    return result
+
+
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "dropout1d", "dropout2d", "dropout3d", "normalize"]
