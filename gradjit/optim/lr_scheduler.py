@@ -157,3 +157,229 @@ class CosineAnnealingLR(LRScheduler):
         return [self.eta_min + (base - self.eta_min) *
                 (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
+
+
+class MultiplicativeLR(LambdaLR):
+    """Each step multiplies the current lr by lr_lambda(epoch)."""
+
+    def get_lr(self):
+        if self.last_epoch <= 0:
+            return self._current()
+        return [lr * fn(self.last_epoch) for lr, fn in zip(self._current(), self.lr_lambdas)]
+
+
+class LinearLR(LRScheduler):
+    """The lr scaled by a factor moving linearly from start_factor to end_factor over
+    total_iters steps."""
+
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5,
+                 last_epoch=-1):
+        if not 0 < start_factor <= 1:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if not 0 <= end_factor <= 1:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, \
+            total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        t, start, end = self.last_epoch, self.start_factor, self.end_factor
+        if t == 0:
+            return [lr * start for lr in self._current()]
+        if t > self.total_iters:
+            return self._current()
+        ratio = 1 + (end - start) / (self.total_iters * start + (t - 1) * (end - start))
+        return [lr * ratio for lr in self._current()]
+
+    def _closed_form_lr(self):
+        done = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * (self.start_factor + (self.end_factor - self.start_factor) * done)
+                for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    """The lr scaled by `factor` until total_iters steps have passed."""
+
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if not 0 <= factor <= 1:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._current()]
+        if self.last_epoch != self.total_iters:
+            return self._current()
+        return [lr / self.factor for lr in self._current()]
+
+    def _closed_form_lr(self):
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """The lr decayed to 0 over total_iters steps as (1 - t / total_iters) ** power."""
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        t, n = self.last_epoch, self.total_iters
+        if t == 0 or t > n:
+            return self._current()
+        factor = ((1 - t / n) / (1 - (t - 1) / n)) ** self.power
+        return [lr * factor for lr in self._current()]
+
+    def _closed_form_lr(self):
+        left = 1 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * left ** self.power for base in self.base_lrs]
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy: the lr rises from max_lr / div_factor to max_lr over pct_start of
+    the steps, then falls to that over final_div_factor (three_phase: back to the start
+    first); the momentum (or Adam's beta1) moves the opposite way."""
+
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None,
+                 pct_start=0.3, anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85,
+                 max_momentum=0.95, div_factor=25.0, final_div_factor=1e4, three_phase=False,
+                 last_epoch=-1):
+        if total_steps is None:
+            if epochs is None or steps_per_epoch is None:
+                raise ValueError("You must define either total_steps OR (epochs AND "
+                                 "steps_per_epoch)")
+            total_steps = epochs * steps_per_epoch
+        if total_steps <= 0:
+            raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+        if not 0 <= pct_start <= 1:
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self.total_steps, self.anneal_strategy = total_steps, anneal_strategy
+        up = float(pct_start * total_steps) - 1
+        self._phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                        (float(total_steps) - 1, "max_lr", "min_lr", "base_momentum",
+                         "max_momentum")]
+        if three_phase:
+            self._phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                            (2 * up, "max_lr", "initial_lr", "base_momentum", "max_momentum"),
+                            (float(total_steps) - 1, "initial_lr", "min_lr", "max_momentum",
+                             "max_momentum")]
+        groups = optimizer.param_groups
+        max_lrs = _per_group(max_lr, groups, "max_lr")
+        if last_epoch == -1:
+            for group, top in zip(groups, max_lrs):
+                group["initial_lr"] = top / div_factor
+                group["max_lr"], group["min_lr"] = top, group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            defaults = optimizer.defaults
+            if "momentum" not in defaults and "betas" not in defaults:
+                raise ValueError("optimizer must support momentum or beta1 with "
+                                 "`cycle_momentum` option enabled")
+            self._beta1 = "betas" in defaults
+            for group, low, high in zip(groups, _per_group(base_momentum, groups,
+                                                           "base_momentum"),
+                                        _per_group(max_momentum, groups, "max_momentum")):
+                if last_epoch == -1:
+                    self._set_momentum(group, high)
+                    group["max_momentum"], group["base_momentum"] = high, low
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group, value):
+        if self._beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def _anneal(self, start, end, pct):
+        if self.anneal_strategy == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps "
+                             f"is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            begin = 0.0
+            for i, (end, lr_from, lr_to, m_from, m_to) in enumerate(self._phases):
+                if step <= end or i == len(self._phases) - 1:
+                    pct = (step - begin) / (end - begin)
+                    lrs.append(self._anneal(group[lr_from], group[lr_to], pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(group[m_from], group[m_to], pct))
+                    break
+                begin = end
+        return lrs
+
+
+def _per_group(value, groups, name):
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(groups):
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has {len(groups)}.")
+        return list(value)
+    return [value] * len(groups)
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """The lr times `factor` once the metric passed to step() has not improved (by more than
+    `threshold`) for `patience` steps, then `cooldown` steps without counting."""
+
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4,
+                 threshold_mode="rel", cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.optimizer, self.factor, self.patience = optimizer, factor, patience
+        groups = len(optimizer.param_groups)
+        if isinstance(min_lr, (list, tuple)) and len(min_lr) != groups:
+            raise ValueError(f"expected {groups} min_lrs, got {len(min_lr)}")
+        self.min_lrs = list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * groups
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+        self.cooldown, self.eps = cooldown, eps
+        self.cooldown_counter, self.num_bad_epochs, self.last_epoch = 0, 0, 0
+        self.best = math.inf if mode == "min" else -math.inf
+        self._last_lr = self._current()
+
+    def _better(self, value):
+        if self.mode == "min":
+            return value < (self.best * (1 - self.threshold) if self.threshold_mode == "rel"
+                            else self.best - self.threshold)
+        return value > (self.best * (1 + self.threshold) if self.threshold_mode == "rel"
+                        else self.best + self.threshold)
+
+    def step(self, metrics, epoch=None):
+        value = float(metrics)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self._better(value):
+            self.best, self.num_bad_epochs = value, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for group, floor in zip(self.optimizer.param_groups, self.min_lrs):
+                old = float(group["lr"])
+                new = max(old * self.factor, floor)
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = self._current()
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
