@@ -2,8 +2,10 @@
 from gradjit.optim import lr_scheduler
 from gradjit.optim.adagrad import Adagrad
 from gradjit.optim.adam import Adam, AdamW
+from gradjit.optim.adaptive import Adadelta, Adamax, NAdam, RAdam
 from gradjit.optim.optimizer import Optimizer
 from gradjit.optim.rmsprop import RMSprop
 from gradjit.optim.sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
+__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer",
+           "RAdam", "RMSprop", "lr_scheduler"]

@@ -25,6 +25,16 @@ CASES = [
     ("RMSprop", dict(lr=0.001, alpha=0.9, centered=True)),
     ("Adagrad", dict(lr=0.1)),
     ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.1, initial_accumulator_value=0.5)),
+    ("Adamax", dict(lr=0.01)),
+    ("Adamax", dict(lr=0.01, weight_decay=0.1, maximize=True)),
+    ("NAdam", dict(lr=0.01)),
+    ("NAdam", dict(lr=0.01, weight_decay=0.1, momentum_decay=0.01)),
+    ("NAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    ("RAdam", dict(lr=0.01)),
+    ("RAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    ("RAdam", dict(lr=0.01, betas=(0.9, 0.9), weight_decay=0.1)),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.8, weight_decay=0.1, maximize=True)),
 ]
 
 
@@ -90,7 +100,8 @@ def test_training_on_our_own_gradients_follows_pytorch(name, options):
         np.testing.assert_allclose(b, tb, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("name,options", [CASES[1], CASES[5], CASES[10], CASES[13]])
+@pytest.mark.parametrize("name,options", [CASES[1], CASES[5], CASES[10], CASES[13], CASES[14],
+                                          CASES[17], CASES[19], CASES[22]])
 def test_state_dict_matches_pytorch_and_resumes(name, options):
     data = _problem(1)
     ours, opt = _run(gradjit, name, options, data, steps=3)
