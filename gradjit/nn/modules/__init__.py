@@ -12,3 +12,5 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      SmoothL1Loss)
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import BatchNorm1d, LayerNorm  # noqa: F401
+from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
+                                    RNNCell, RNNCellBase)

@@ -1,0 +1,111 @@
+"""The recurrent cells (Elman tanh/relu, LSTM, GRU) and the multi-layer, bidirectional sequence
+loop over them, with PyTorch's gate order, written with Tensor operations: under autograd and
+inside gradjit.grad/jit the time loop unrolls into one graph."""
+from __future__ import annotations
+
+import gradjit
+from gradjit.nn.functional.activation import dropout, linear
+
+
+def _check_cell_args(input, hiddens, hidden_size, input_size):
+    """PyTorch's checks of a cell's batched input against its weights and hidden states."""
+    if input.shape[1] != input_size:
+        raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} expected "
+                           f"{input_size}")
+    for index, hx in enumerate(hiddens):
+        if input.shape[0] != hx.shape[0]:
+            raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{index} "
+                               f"batch size {hx.shape[0]}")
+        if hx.shape[1] != hidden_size:
+            raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got {hx.shape[1]}, "
+                               f"expected {hidden_size}")
+
+
+def _elman(activation):
+    def step(gates_in, state, w_hh, b_hh, w_hr=None):
+        return activation(gates_in + linear(state[0], w_hh, b_hh)),
+    return step
+
+
+def _lstm_step(gates_in, state, w_hh, b_hh, w_hr=None):
+    """Gates in PyTorch's order: input, forget, cell, output; then the optional projection."""
+    h, c = state
+    i, f, g, o = (gates_in + linear(h, w_hh, b_hh)).chunk(4, -1)
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    h = o.sigmoid() * c.tanh()
+    return (h if w_hr is None else linear(h, w_hr)), c
+
+
+def _gru_step(gates_in, state, w_hh, b_hh, w_hr=None):
+    """Gates in PyTorch's order: reset, update, new; the reset gate scales the hidden part of
+    the new gate, bias included."""
+    h = state[0]
+    in_r, in_z, in_n = gates_in.chunk(3, -1)
+    h_r, h_z, h_n = linear(h, w_hh, b_hh).chunk(3, -1)
+    r, z = (in_r + h_r).sigmoid(), (in_z + h_z).sigmoid()
+    n = (in_n + r * h_n).tanh()
+    return n + z * (h - n),
+
+
+STEPS = {"RNN_TANH": _elman(gradjit.tanh), "RNN_RELU": _elman(gradjit.relu), "LSTM": _lstm_step,
+         "GRU": _gru_step}
+
+
+def _cell(mode, input, state, w_ih, w_hh, b_ih, b_hh):
+    _check_cell_args(input, state, w_hh.shape[1], w_ih.shape[1])
+    return STEPS[mode](linear(input, w_ih, b_ih), state, w_hh, b_hh)
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("RNN_TANH", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("RNN_RELU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("LSTM", input, tuple(hx), w_ih, w_hh, b_ih, b_hh)
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _cell("GRU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def _direction(step, gates_in, state, w_hh, b_hh, w_hr, reverse):
+    """Run one direction of one layer over time; the input projection of every step is
+    precomputed as one matmul. Returns the outputs in time order and the final state."""
+    outputs = []
+    for t in reversed(range(gates_in.shape[0])) if reverse else range(gates_in.shape[0]):
+        state = step(gates_in[t], state, w_hh, b_hh, w_hr)
+        outputs.append(state[0])
+    if reverse:
+        outputs.reverse()
+    return gradjit.stack(outputs), state
+
+
+def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, bidirectional):
+    """The sequence form of every recurrent layer, time-major: input (L, N, in); hx a tuple of
+    (h0,) or (h0, c0), each (num_layers * directions, N, size); weights a list per layer and
+    direction of (w_ih, w_hh[, b_ih, b_hh][, w_hr]). Returns the last layer's outputs and the
+    final states, stacked as hx is."""
+    step, directions = STEPS[mode], 2 if bidirectional else 1
+    finals = [[] for _ in hx]
+    layer_input = input
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, *rest = weights[index]
+            b_ih, b_hh = rest[:2] if has_biases else (None, None)
+            w_hr = rest[-1] if len(rest) % 2 else None
+            out, state = _direction(step, linear(layer_input, w_ih, b_ih),
+                                    tuple(h[index] for h in hx), w_hh, b_hh, w_hr,
+                                    reverse=direction == 1)
+            outputs.append(out)
+            for kept, value in zip(finals, state):
+                kept.append(value)
+        layer_input = outputs[0] if directions == 1 else gradjit.cat(outputs, -1)
+        if dropout_p and training and layer < num_layers - 1:
+            layer_input = dropout(layer_input, dropout_p, training=True)
+    return layer_input, tuple(gradjit.stack(kept) for kept in finals)
