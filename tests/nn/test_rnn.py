@@ -10,45 +10,16 @@ import gradjit
 from gradjit import nn
 from gradjit.nn.functional.rnn import rnn
 from tests.nn.helpers import close, copy_weights, randn, same_error, torch
+from tests.nn.multi_output import compare_calls
 
 
-def flat(out):
-    """The tensors of a recurrent layer's result, (output, h) or (output, (h, c)), in order."""
-    if isinstance(out, (tuple, list)):
-        return [t for part in out for t in flat(part)]
-    return [out]
-
-
-def compare(gm, tm, x, state=None, rtol=2e-5, atol=2e-6):
-    """Same weights; the same results and the same gradients of input, states and parameters
-    for a random cotangent on every result."""
-    copy_weights(gm, tm)
-    arrays = [x] + ([] if state is None else list(state))
-    gs = [gradjit.tensor(a, requires_grad=True) for a in arrays]
-    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-
-    def call(module, tensors):
-        if state is None:
-            return module(tensors[0])
-        hidden = tensors[1] if len(tensors) == 2 else tuple(tensors[1:])
-        return module(tensors[0], hidden)
-    g_out, t_out = flat(call(gm, gs)), flat(call(tm, ts))
-    assert len(g_out) == len(t_out)
-    rng = np.random.default_rng(1)
-    g_loss, t_loss = 0, 0
-    for g, t in zip(g_out, t_out):
-        assert tuple(g.shape) == tuple(t.shape)
-        close(g, t, rtol, atol)
-        cotangent = rng.standard_normal(tuple(t.shape)).astype(np.float32)
-        g_loss = g_loss + (g * gradjit.tensor(cotangent)).sum()
-        t_loss = t_loss + (t * torch.tensor(cotangent)).sum()
-    g_loss.backward(), t_loss.backward()
-    for g, t in zip(gs, ts):
-        close(g.grad, t.grad, rtol, atol)
-    t_params = dict(tm.named_parameters())
-    assert [n for n, _ in gm.named_parameters()] == list(t_params)
-    for name, p in gm.named_parameters():
-        close(p.grad, t_params[name].grad, rtol, atol)
+def compare(gm, tm, x, state=None):
+    """Same weights; the same results and the same gradients of input, states and parameters."""
+    def call(module):
+        def run(x, *state):
+            return module(x) if not state else module(x, state[0] if len(state) == 1 else state)
+        return run
+    compare_calls(call(gm), call(tm), [x] + list(state or ()), gm, tm)
 
 
 CONFIGS = [dict(), dict(num_layers=2), dict(bias=False), dict(batch_first=True),
