@@ -4,6 +4,7 @@ Tensor operations."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import gradjit
 from gradjit.nn.functional.activation import dropout, linear
@@ -60,15 +61,19 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return weights.matmul(value)
 
 
-def _float_mask(mask, name, dtype):
+def canonical_mask(mask, name, dtype, other=None, other_name=""):
     """PyTorch's canonical mask: bool masks become -inf where True (masked out), 0 elsewhere;
-    float masks are added as they are."""
+    float masks are added as they are. A mask of another type than `other` (the mask it will
+    be added to) gets PyTorch's deprecation warning."""
     if mask is None:
         return None
+    if mask.dtype is not gradjit.bool and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other is not None and mask.dtype != other.dtype:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same "
+                      "type for both instead.", UserWarning, stacklevel=3)
     if mask.dtype is gradjit.bool:
         return gradjit.zeros(mask.shape, dtype=dtype).masked_fill(mask, _NEG_INF)
-    if not mask.is_floating_point():
-        raise AssertionError(f"only bool and floating types of {name} are supported")
     return mask
 
 
@@ -148,12 +153,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
     target, batch, embed_dim = query.shape
-    key_padding_mask = _float_mask(key_padding_mask, "key_padding_mask", query.dtype)
+    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", query.dtype,
+                                      attn_mask, "attn_mask")
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                            "Transformer module method `generate_square_subsequent_mask` to "
                            "create this mask.")
-    attn_mask = _float_mask(attn_mask, "attn_mask", query.dtype)
+    attn_mask = canonical_mask(attn_mask, "attn_mask", query.dtype)
     if embed_dim != embed_dim_to_check:
         raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
                              f"got {embed_dim}")

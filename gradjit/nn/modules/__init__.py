@@ -16,3 +16,6 @@ from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import BatchNorm1d, LayerNorm  # noqa: F401
 from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
                                     RNNCell, RNNCellBase)
+from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # noqa: F401
+                                            TransformerDecoderLayer, TransformerEncoder,
+                                            TransformerEncoderLayer)
