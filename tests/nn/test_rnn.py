@@ -227,3 +227,26 @@ def test_lstm_forward_and_backward_compile_inside_grad_and_jit():
     (tm(t_x)[0] ** 2).sum().backward()
     close(gradjit.grad(lambda x: (module(x)[0] ** 2).sum())(gradjit.tensor(x)), t_x.grad,
           1e-4, 1e-5)
+
+
+def test_compiled_training_step_equals_eager_step_for_step():
+    """gradjit.compile of forward, backward and an SGD step through an LSTM and a GRU."""
+    def make():
+        gradjit.manual_seed(3)
+        lstm, gru = nn.LSTM(3, 4, batch_first=True), nn.GRU(4, 2, batch_first=True)
+        opt = gradjit.optim.SGD([*lstm.parameters(), *gru.parameters()], lr=0.1)
+
+        def step(x):
+            out, _ = gru(lstm(x)[0])
+            loss = (out[:, -1] ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            return loss
+        return step
+    x = gradjit.tensor(randn(2, 5, 3))
+    eager, compiled = make(), gradjit.compile(make())
+    eager_losses = [float(eager(x)) for _ in range(3)]
+    compiled_losses = [float(compiled(x)) for _ in range(3)]
+    np.testing.assert_allclose(compiled_losses, eager_losses, rtol=1e-5)
+    assert eager_losses[2] < eager_losses[0]
