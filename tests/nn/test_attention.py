@@ -235,3 +235,18 @@ def test_attention_compiles_inside_grad():
     t_x = torch.tensor(x, requires_grad=True)
     (tm(t_x, t_x, t_x, attn_mask=torch.tensor(mask.numpy()))[0] ** 2).sum().backward()
     close(grad, t_x.grad, 1e-4, 1e-5)
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+def test_a_batch_entry_with_every_key_padded_matches_torch(need_weights):
+    """NaN with the weights returned, zeros through the attention kernel, as in PyTorch."""
+    gm, tm = nn.MultiheadAttention(6, 3), torch.nn.MultiheadAttention(6, 3)
+    gm.load_state_dict({k: gradjit.tensor(v.numpy()) for k, v in tm.state_dict().items()})
+    x, padding = randn(4, 2, 6), np.zeros((2, 4), dtype=bool)
+    padding[1] = True
+    g_out = gm(*[gradjit.tensor(x)] * 3, key_padding_mask=gradjit.tensor(padding),
+               need_weights=need_weights)[0]
+    t_out = tm(*[torch.tensor(x)] * 3, key_padding_mask=torch.tensor(padding),
+               need_weights=need_weights)[0]
+    np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-5,
+                               atol=1e-6)

@@ -101,6 +101,19 @@ def _check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads):
     return batched
 
 
+def _check_projection_args(key, value, embed_dim, embed_dim_to_check, num_heads, separate):
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {embed_dim}")
+    if embed_dim // num_heads * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if separate and tuple(key.shape[:2]) != tuple(value.shape[:2]):
+        raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                             f"value's {value.shape[:2]}")
+    if not separate and tuple(key.shape) != tuple(value.shape):
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+
+
 def _project(query, key, value, in_proj_weight, in_proj_bias, separate):
     """q, k, v from the packed (3E, E) weight or the three separate ones."""
     weights = in_proj_weight.chunk(3) if separate is None else separate
@@ -119,6 +132,21 @@ def _check_attn_mask(attn_mask, target, source, heads):
         raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
                            f"{(heads, target, source)}.")
     return attn_mask
+
+
+def _append_bias_kv(k, v, bias_k, bias_v, static_k, static_v, attn_mask, key_padding_mask):
+    """One more key and value, learned, for every batch entry; the masks grow to match."""
+    if (bias_k is None) != (bias_v is None):
+        set_, unset = ("bias_k", "bias_v") if bias_v is None else ("bias_v", "bias_k")
+        raise AssertionError(f"{set_} is set but {unset} is None")
+    if bias_k is None:
+        return k, v, attn_mask, key_padding_mask
+    if static_k is not None or static_v is not None:
+        raise AssertionError("bias cannot be added to static "
+                             f"{'key' if static_k is not None else 'value'}.")
+    k = gradjit.cat([k, bias_k.expand(1, k.shape[1], k.shape[2])])
+    v = gradjit.cat([v, bias_v.expand(1, v.shape[1], v.shape[2])])
+    return (k, v, *_extend([attn_mask, key_padding_mask]))
 
 
 def _static(given, name, heads, head_dim):
@@ -160,32 +188,16 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                            "Transformer module method `generate_square_subsequent_mask` to "
                            "create this mask.")
     attn_mask = canonical_mask(attn_mask, "attn_mask", query.dtype)
-    if embed_dim != embed_dim_to_check:
-        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
-                             f"got {embed_dim}")
+    _check_projection_args(key, value, embed_dim, embed_dim_to_check, num_heads,
+                           use_separate_proj_weight)
     head_dim, heads = embed_dim // num_heads, batch * num_heads
-    if head_dim * num_heads != embed_dim:
-        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
-    if use_separate_proj_weight and tuple(key.shape[:2]) != tuple(value.shape[:2]):
-        raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
-                             f"value's {value.shape[:2]}")
-    if not use_separate_proj_weight and tuple(key.shape) != tuple(value.shape):
-        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
     separate = (q_proj_weight, k_proj_weight, v_proj_weight) if use_separate_proj_weight \
         else None
     q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias, separate)
     if attn_mask is not None:
         attn_mask = _check_attn_mask(attn_mask, target, key.shape[0], heads)
-    if (bias_k is None) != (bias_v is None):
-        set_, unset = ("bias_k", "bias_v") if bias_v is None else ("bias_v", "bias_k")
-        raise AssertionError(f"{set_} is set but {unset} is None")
-    if bias_k is not None:
-        if static_k is not None or static_v is not None:
-            raise AssertionError("bias cannot be added to static "
-                                 f"{'key' if static_k is not None else 'value'}.")
-        k = gradjit.cat([k, bias_k.expand(1, batch, embed_dim)])
-        v = gradjit.cat([v, bias_v.expand(1, batch, embed_dim)])
-        attn_mask, key_padding_mask = _extend([attn_mask, key_padding_mask])
+    k, v, attn_mask, key_padding_mask = _append_bias_kv(k, v, bias_k, bias_v, static_k,
+                                                        static_v, attn_mask, key_padding_mask)
 
     def split_heads(x):  # (S, N, E) -> (N * heads, S, head_dim)
         return x.reshape(x.shape[0], heads, head_dim).transpose(0, 1)
@@ -206,7 +218,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             batch, num_heads, 1, source).reshape(heads, 1, source)
         attn_mask = padding if attn_mask is None else attn_mask + padding
     scores = (q * math.sqrt(1.0 / head_dim)).matmul(k.transpose(-2, -1))
-    weights = (scores if attn_mask is None else scores + attn_mask).softmax(-1)
+    scores = scores if attn_mask is None else scores + attn_mask
+    # PyTorch computes the weights it returns with a plain softmax (a row with every key
+    # masked is NaN) and otherwise calls its attention kernel (such a row gives zeros).
+    weights = scores.softmax(-1) if need_weights else _safe_softmax(scores)
     if training and dropout_p > 0:
         weights = dropout(weights, dropout_p, training=True)
     out = weights.matmul(v).transpose(0, 1).reshape(target * batch, embed_dim)
