@@ -3,6 +3,8 @@ loop over them, with PyTorch's gate order, written with Tensor operations: under
 inside gradjit.grad/jit the time loop unrolls into one graph."""
 from __future__ import annotations
 
+import numpy as np
+
 import gradjit
 from gradjit.nn.functional.activation import dropout, linear
 
@@ -72,24 +74,32 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     return _cell("GRU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
-def _direction(step, gates_in, state, w_hh, b_hh, w_hr, reverse):
+def _direction(step, gates_in, state, w_hh, b_hh, w_hr, reverse, active):
     """Run one direction of one layer over time; the input projection of every step is
-    precomputed as one matmul. Returns the outputs in time order and the final state."""
+    precomputed as one matmul. Where `active[t]` is False (past a sequence's end) the state
+    stays, so the forward pass stops at each sequence's last step and the reverse pass starts
+    there. Returns the outputs in time order and the final state."""
     outputs = []
     for t in reversed(range(gates_in.shape[0])) if reverse else range(gates_in.shape[0]):
-        state = step(gates_in[t], state, w_hh, b_hh, w_hr)
-        outputs.append(state[0])
+        new = step(gates_in[t], state, w_hh, b_hh, w_hr)
+        state = new if active is None else \
+            tuple(gradjit.where(active[t], n, old) for n, old in zip(new, state))
+        outputs.append(new[0])
     if reverse:
         outputs.reverse()
     return gradjit.stack(outputs), state
 
 
-def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, bidirectional):
+def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, bidirectional,
+        lengths=None):
     """The sequence form of every recurrent layer, time-major: input (L, N, in); hx a tuple of
     (h0,) or (h0, c0), each (num_layers * directions, N, size); weights a list per layer and
-    direction of (w_ih, w_hh[, b_ih, b_hh][, w_hr]). Returns the last layer's outputs and the
-    final states, stacked as hx is."""
+    direction of (w_ih, w_hh[, b_ih, b_hh][, w_hr]); lengths, if given, each sequence's length
+    (outputs past it are not meaningful). Returns the last layer's outputs and the final
+    states, stacked as hx is."""
     step, directions = STEPS[mode], 2 if bidirectional else 1
+    active = None if lengths is None else \
+        [gradjit.tensor(np.asarray(lengths)[:, None] > t) for t in range(input.shape[0])]
     finals = [[] for _ in hx]
     layer_input = input
     for layer in range(num_layers):
@@ -101,7 +111,7 @@ def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, b
             w_hr = rest[-1] if len(rest) % 2 else None
             out, state = _direction(step, linear(layer_input, w_ih, b_ih),
                                     tuple(h[index] for h in hx), w_hh, b_hh, w_hr,
-                                    reverse=direction == 1)
+                                    direction == 1, active)
             outputs.append(out)
             for kept, value in zip(finals, state):
                 kept.append(value)

@@ -12,6 +12,7 @@ from gradjit.nn import init
 from gradjit.nn.functional import rnn as R
 from gradjit.nn.modules.module import Module
 from gradjit.nn.parameter import Parameter
+from gradjit.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -105,12 +106,21 @@ class RNNBase(Module):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.shape[-1]}")
 
-    def _hidden_shape(self, input, size):
-        return (self.num_layers * (2 if self.bidirectional else 1), input.shape[1], size)
+    def _state_shapes(self, input):
+        """(h,) or LSTM's (h, c) shapes for a time-major batch; h is projected if proj_size."""
+        sizes = (self.proj_size or self.hidden_size, self.hidden_size)
+        return [(self.num_layers * (2 if self.bidirectional else 1), input.shape[1], size)
+                for size in sizes[:2 if self.mode == "LSTM" else 1]]
+
+    def _zero_states(self, input):
+        return tuple(gradjit.zeros(shape, dtype=input.dtype, device=input.device)
+                     for shape in self._state_shapes(input))
 
     def _run(self, input, hx, name):
         """Shared forward: batch and time-major the input, fill in zero states, run, and
         return outputs and states in the caller's layout. `hx` is a tuple of states or None."""
+        if isinstance(input, PackedSequence):
+            return self._run_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D "
                              f"{'tensor ' if name == 'RNN' else ''}instead")
@@ -119,25 +129,47 @@ class RNNBase(Module):
             input = input.transpose(0, 1)
         elif not batched:
             input = input.unsqueeze(1)
-        sizes = (self.proj_size or self.hidden_size, self.hidden_size)[:1 + (name == "LSTM")]
         if hx is None:
-            hx = tuple(gradjit.zeros(self._hidden_shape(input, size), dtype=input.dtype,
-                                     device=input.device) for size in sizes)
+            hx = self._zero_states(input)
         else:
             self._check_state_dims(hx, batched)
             hx = hx if batched else tuple(h.unsqueeze(1) for h in hx)
         self._check_input(input)
-        for index, (h, size) in enumerate(zip(hx, sizes)):
-            expected = self._hidden_shape(input, size)
-            if tuple(h.shape) != expected:
-                which = f"[{index}]" if name == "LSTM" else ""
-                raise RuntimeError(f"Expected hidden{which} size {expected}, got "
-                                   f"{list(h.shape)}")
+        self._check_hidden(input, hx)
         output, states = R.rnn(self.mode, input, hx, self.all_weights, self.bias,
                                self.num_layers, self.dropout, self.training, self.bidirectional)
         if not batched:
             return output.squeeze(1), tuple(h.squeeze(1) for h in states)
         return (output.transpose(0, 1) if self.batch_first else output), states
+
+    def _run_packed(self, packed, hx):
+        """A PackedSequence: run the padded batch (longest first) with each sequence's
+        length, and pack the outputs again; given states are in the caller's batch order, as
+        are the returned ones."""
+        if packed.data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {packed.data.dim()}")
+        input, lengths = pad_packed_sequence(PackedSequence(packed.data, packed.batch_sizes))
+        if hx is None:
+            hx = self._zero_states(input)
+        elif packed.sorted_indices is not None:
+            hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx)
+        self._check_input(input)
+        self._check_hidden(input, hx)
+        output, states = R.rnn(self.mode, input, hx, self.all_weights, self.bias,
+                               self.num_layers, self.dropout, self.training, self.bidirectional,
+                               lengths.numpy())
+        data = pack_padded_sequence(output, lengths).data
+        if packed.unsorted_indices is not None:
+            states = tuple(h.index_select(1, packed.unsorted_indices) for h in states)
+        return PackedSequence(data, packed.batch_sizes, packed.sorted_indices,
+                              packed.unsorted_indices), states
+
+    def _check_hidden(self, input, hx):
+        for index, (h, expected) in enumerate(zip(hx, self._state_shapes(input))):
+            if tuple(h.shape) != expected:
+                which = f"[{index}]" if self.mode == "LSTM" else ""
+                raise RuntimeError(f"Expected hidden{which} size {expected}, got "
+                                   f"{list(h.shape)}")
 
     def _check_state_dims(self, hx, batched):
         dims = 3 if batched else 2

@@ -1,0 +1,2 @@
+"""torch.nn.utils: helpers around modules."""
+from gradjit.nn.utils import rnn  # noqa: F401
