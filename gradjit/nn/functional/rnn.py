@@ -23,27 +23,34 @@ def _check_cell_args(input, hiddens, hidden_size, input_size):
                                f"expected {hidden_size}")
 
 
+def _hidden_gates(h, w_hh_t, b_hh):
+    """The hidden state's contribution to the gates; the weight comes transposed once per
+    sequence, and b_hh is None where it was folded into the input gates."""
+    out = h.matmul(w_hh_t)
+    return out if b_hh is None else out + b_hh
+
+
 def _elman(activation):
-    def step(gates_in, state, w_hh, b_hh, w_hr=None):
-        return activation(gates_in + linear(state[0], w_hh, b_hh)),
+    def step(gates_in, state, w_hh_t, b_hh, w_hr_t=None):
+        return activation(gates_in + _hidden_gates(state[0], w_hh_t, b_hh)),
     return step
 
 
-def _lstm_step(gates_in, state, w_hh, b_hh, w_hr=None):
+def _lstm_step(gates_in, state, w_hh_t, b_hh, w_hr_t=None):
     """Gates in PyTorch's order: input, forget, cell, output; then the optional projection."""
     h, c = state
-    i, f, g, o = (gates_in + linear(h, w_hh, b_hh)).chunk(4, -1)
+    i, f, g, o = (gates_in + _hidden_gates(h, w_hh_t, b_hh)).chunk(4, -1)
     c = f.sigmoid() * c + i.sigmoid() * g.tanh()
     h = o.sigmoid() * c.tanh()
-    return (h if w_hr is None else linear(h, w_hr)), c
+    return (h if w_hr_t is None else h.matmul(w_hr_t)), c
 
 
-def _gru_step(gates_in, state, w_hh, b_hh, w_hr=None):
+def _gru_step(gates_in, state, w_hh_t, b_hh, w_hr_t=None):
     """Gates in PyTorch's order: reset, update, new; the reset gate scales the hidden part of
-    the new gate, bias included."""
+    the new gate, bias included (so GRU's b_hh is never folded into the input gates)."""
     h = state[0]
     in_r, in_z, in_n = gates_in.chunk(3, -1)
-    h_r, h_z, h_n = linear(h, w_hh, b_hh).chunk(3, -1)
+    h_r, h_z, h_n = _hidden_gates(h, w_hh_t, b_hh).chunk(3, -1)
     r, z = (in_r + h_r).sigmoid(), (in_z + h_z).sigmoid()
     n = (in_n + r * h_n).tanh()
     return n + z * (h - n),
@@ -55,7 +62,7 @@ STEPS = {"RNN_TANH": _elman(gradjit.tanh), "RNN_RELU": _elman(gradjit.relu), "LS
 
 def _cell(mode, input, state, w_ih, w_hh, b_ih, b_hh):
     _check_cell_args(input, state, w_hh.shape[1], w_ih.shape[1])
-    return STEPS[mode](linear(input, w_ih, b_ih), state, w_hh, b_hh)
+    return STEPS[mode](linear(input, w_ih, b_ih), state, w_hh.t(), b_hh)
 
 
 def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
@@ -74,14 +81,14 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     return _cell("GRU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
-def _direction(step, gates_in, state, w_hh, b_hh, w_hr, reverse, active):
+def _direction(step, gates_in, state, w_hh_t, b_hh, w_hr_t, reverse, active):
     """Run one direction of one layer over time; the input projection of every step is
     precomputed as one matmul. Where `active[t]` is False (past a sequence's end) the state
     stays, so the forward pass stops at each sequence's last step and the reverse pass starts
     there. Returns the outputs in time order and the final state."""
     outputs = []
     for t in reversed(range(gates_in.shape[0])) if reverse else range(gates_in.shape[0]):
-        new = step(gates_in[t], state, w_hh, b_hh, w_hr)
+        new = step(gates_in[t], state, w_hh_t, b_hh, w_hr_t)
         state = new if active is None else \
             tuple(gradjit.where(active[t], n, old) for n, old in zip(new, state))
         outputs.append(new[0])
@@ -109,9 +116,12 @@ def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, b
             w_ih, w_hh, *rest = weights[index]
             b_ih, b_hh = rest[:2] if has_biases else (None, None)
             w_hr = rest[-1] if len(rest) % 2 else None
-            out, state = _direction(step, linear(layer_input, w_ih, b_ih),
-                                    tuple(h[index] for h in hx), w_hh, b_hh, w_hr,
-                                    direction == 1, active)
+            gates_in = linear(layer_input, w_ih, b_ih)
+            if b_hh is not None and mode != "GRU":  # one add for the sequence, not per step
+                gates_in, b_hh = gates_in + b_hh, None
+            out, state = _direction(step, gates_in, tuple(h[index] for h in hx), w_hh.t(),
+                                    b_hh, None if w_hr is None else w_hr.t(), direction == 1,
+                                    active)
             outputs.append(out)
             for kept, value in zip(finals, state):
                 kept.append(value)
