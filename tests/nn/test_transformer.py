@@ -156,3 +156,20 @@ def both(make):
 ])
 def test_errors_match_torch(make):
     same_error(*both(make))
+
+
+@pytest.mark.parametrize("make", [
+    lambda nn: nn.TransformerEncoderLayer(8, 2, 16, batch_first=True),
+    lambda nn: nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True,
+                                          activation="gelu")])
+def test_eval_without_grad_equals_torchs_fused_layer_path(make):
+    """torch.no_grad in eval sends torch's layer (not gradjit's) down its fused kernel."""
+    gm, tm = pair(make)
+    gm.load_state_dict({k: gradjit.tensor(v.numpy()) for k, v in tm.state_dict().items()})
+    x, padding = seq(True), np.zeros((2, 4), dtype=bool)
+    padding[1, 2:] = True
+    with torch.no_grad():
+        expected = tm(torch.tensor(x), src_key_padding_mask=torch.tensor(padding)).numpy()
+    with gradjit.no_grad():
+        got = gm(gradjit.tensor(x), src_key_padding_mask=gradjit.tensor(padding)).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
