@@ -3,4 +3,3 @@ nn.functional."""
 from gradjit.nn import functional, init  # noqa: F401
 from gradjit.nn.modules import *  # noqa: F401,F403
 from gradjit.nn.parameter import Parameter  # noqa: F401
-from gradjit.nn import utils  # noqa: F401
