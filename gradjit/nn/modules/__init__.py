@@ -5,6 +5,11 @@ from gradjit.nn.modules.activation import (  # noqa: F401
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from gradjit.nn.modules.attention import (MultiheadAttention,  # noqa: F401
                                           NonDynamicallyQuantizableLinear)
+from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
+                                    RNNCell, RNNCellBase)
+from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # noqa: F401
+                                            TransformerDecoderLayer, TransformerEncoder,
+                                            TransformerEncoderLayer)
 from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
 from gradjit.nn.modules.conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d  # noqa: F401
 from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
@@ -14,8 +19,3 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      SmoothL1Loss)
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import BatchNorm1d, LayerNorm  # noqa: F401
-from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
-                                    RNNCell, RNNCellBase)
-from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # noqa: F401
-                                            TransformerDecoderLayer, TransformerEncoder,
-                                            TransformerEncoderLayer)
