@@ -86,9 +86,9 @@ def _direction(step, gates_in, state, w_hh_t, b_hh, w_hr_t, reverse, active):
     precomputed as one matmul. Where `active[t]` is False (past a sequence's end) the state
     stays, so the forward pass stops at each sequence's last step and the reverse pass starts
     there. Returns the outputs in time order and the final state."""
-    outputs = []
+    outputs, steps_in = [], gates_in.unbind(0)
     for t in reversed(range(gates_in.shape[0])) if reverse else range(gates_in.shape[0]):
-        new = step(gates_in[t], state, w_hh_t, b_hh, w_hr_t)
+        new = step(steps_in[t], state, w_hh_t, b_hh, w_hr_t)
         state = new if active is None else \
             tuple(gradjit.where(active[t], n, old) for n, old in zip(new, state))
         outputs.append(new[0])
