@@ -5,6 +5,8 @@ from gradjit.nn.functional.activation import (  # noqa: F401
     hardswish, hardtanh, layer_norm, leaky_relu, linear, log_softmax, logsigmoid, mish,
     one_hot, prelu, relu, relu6, rrelu, selu, sigmoid, silu, softmax, softmin, softplus,
     softshrink, softsign, tanh, tanhshrink, threshold)
+from gradjit.nn.functional.attention import (multi_head_attention_forward,  # noqa: F401
+                                             scaled_dot_product_attention)
 from gradjit.nn.functional.conv import (avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
                                         conv2d, max_pool1d, max_pool2d, pad)
 from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401

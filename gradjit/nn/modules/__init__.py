@@ -3,6 +3,13 @@ from gradjit.nn.modules.activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, SELU, Dropout, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
     LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
+from gradjit.nn.modules.attention import (MultiheadAttention,  # noqa: F401
+                                          NonDynamicallyQuantizableLinear)
+from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
+                                    RNNCell, RNNCellBase)
+from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # noqa: F401
+                                            TransformerDecoderLayer, TransformerEncoder,
+                                            TransformerEncoderLayer)
 from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
 from gradjit.nn.modules.conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d  # noqa: F401
 from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
