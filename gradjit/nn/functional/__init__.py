@@ -23,5 +23,5 @@ from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # no
                                            pixel_unshuffle)
 from gradjit.nn.functional.spatial import (adaptive_avg_pool1d,  # noqa: F401
                                            adaptive_avg_pool2d, adaptive_max_pool1d,
-                                           adaptive_max_pool2d, dropout1d, dropout2d, dropout3d,
-                                           normalize)
+                                           adaptive_max_pool2d, cosine_similarity, dropout1d,
+                                           dropout2d, dropout3d, normalize, pairwise_distance)

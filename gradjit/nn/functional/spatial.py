@@ -115,5 +115,9 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return result
 
 
+# the torch-level functions, under nn.functional's names too
+cosine_similarity, pairwise_distance = gradjit.cosine_similarity, gradjit.pairwise_distance
+
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "dropout1d", "dropout2d", "dropout3d", "normalize"]
+           "adaptive_max_pool2d", "cosine_similarity", "dropout1d", "dropout2d", "dropout3d",
+           "normalize", "pairwise_distance"]

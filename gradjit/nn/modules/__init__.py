@@ -15,11 +15,15 @@ from gradjit.nn.modules.conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d  # noqa
 from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
                                        Linear)
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
-                                     CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss,
-                                     SmoothL1Loss)
+                                     CosineEmbeddingLoss, CrossEntropyLoss, HingeEmbeddingLoss,
+                                     HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
+                                     NLLLoss, SmoothL1Loss, TripletMarginLoss)
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
-                                              BatchNorm3d, LayerNorm)
+                                              BatchNorm3d, GroupNorm, InstanceNorm1d,
+                                              InstanceNorm2d, LayerNorm, RMSNorm)
 from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: F401
-                                        AdaptiveMaxPool1d, AdaptiveMaxPool2d, Dropout1d,
-                                        Dropout2d, Dropout3d, Unflatten)
+                                        AdaptiveMaxPool1d, AdaptiveMaxPool2d, ChannelShuffle,
+                                        CosineSimilarity, Dropout1d, Dropout2d, Dropout3d,
+                                        PairwiseDistance, PixelShuffle, PixelUnshuffle,
+                                        Unflatten)

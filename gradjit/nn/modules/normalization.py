@@ -45,7 +45,7 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        self.has_bias = bias
+        self.has_bias = affine and bias
         like = dict(dtype=dtype, device=device)
         self.weight = Parameter(gradjit.ones(num_features, **like)) if affine else None
         self.bias = Parameter(gradjit.zeros(num_features, **like)) if affine and bias else None
@@ -103,3 +103,70 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm3d(_BatchNorm):
     ranks, expected = (5,), "5D"
+
+
+class GroupNorm(Module):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, \
+            eps, affine
+        self.has_bias = affine and bias
+        like = dict(dtype=dtype, device=device)
+        self.weight = Parameter(gradjit.ones(num_channels, **like)) if affine else None
+        self.bias = Parameter(gradjit.zeros(num_channels, **like)) if self.has_bias else None
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+                f"affine={self.affine}, bias={self.has_bias}")
+
+
+class _InstanceNorm(_BatchNorm):
+    """Each (sample, channel) normalized over its positions; unbatched input allowed."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
+                 track_running_stats=False, device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype, bias=bias)
+
+    def forward(self, input):
+        if input.dim() not in self.ranks:
+            raise ValueError(f"expected {self.expected} input (got {input.dim()}D input)")
+        if input.dim() == self.ranks[0]:  # unbatched
+            return self.forward(input.unsqueeze(0)).squeeze(0)
+        use_stats = self.training or not self.track_running_stats
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                               self.bias, use_stats, self.momentum or 0.0, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    ranks, expected = (2, 3), "2D or 3D"
+
+
+class InstanceNorm2d(_InstanceNorm):
+    ranks, expected = (3, 4), "3D or 4D"
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape, self.eps = tuple(normalized_shape), eps
+        self.elementwise_affine = elementwise_affine
+        self.weight = Parameter(gradjit.ones(self.normalized_shape, dtype=dtype,
+                                             device=device)) if elementwise_affine else None
+
+    def forward(self, input):
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")

@@ -1,4 +1,5 @@
-"""Adaptive pooling, channel dropout and Unflatten layers over nn.functional."""
+"""Adaptive pooling, channel dropout, Unflatten, pixel and channel shuffles, and distances:
+layers over nn.functional."""
 from __future__ import annotations
 
 from gradjit.nn import functional as F
@@ -75,3 +76,49 @@ class Unflatten(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class _Rearrange(Module):
+    """A channel/pixel rearrangement by one integer factor."""
+
+    rearrange, option = None, ""
+
+    def __init__(self, factor):
+        super().__init__()
+        setattr(self, self.option, factor)
+
+    def forward(self, input):
+        return type(self).rearrange(input, getattr(self, self.option))
+
+    def extra_repr(self):
+        return f"{self.option}={getattr(self, self.option)}"
+
+
+class PixelShuffle(_Rearrange):
+    rearrange, option = F.pixel_shuffle, "upscale_factor"
+
+
+class PixelUnshuffle(_Rearrange):
+    rearrange, option = F.pixel_unshuffle, "downscale_factor"
+
+
+class ChannelShuffle(_Rearrange):
+    rearrange, option = F.channel_shuffle, "groups"
+
+
+class CosineSimilarity(Module):
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    def __init__(self, p=2.0, eps=1e-6, keepdim=False):
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1, x2):
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
