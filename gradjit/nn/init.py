@@ -102,3 +102,56 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
     return normal_(tensor, 0, std, generator)
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix, the tensor's first dim by the rest: the Q of a normal
+    draw's QR, its columns' signs fixed by R's diagonal, as PyTorch computes it."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    draw = normal_(gradjit.empty((rows, cols), dtype=tensor.dtype), generator=generator)
+    if rows < cols:
+        draw = draw.t()
+    q, r = gradjit.linalg.qr(draw)
+    q = q * r.diagonal().sign()
+    if rows < cols:
+        q = q.t()
+    return _fill(tensor, q.reshape(tensor.shape) * gain)
+
+
+def eye_(tensor):
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, gradjit.eye(*tensor.shape, dtype=tensor.dtype))
+
+
+def dirac_(tensor, groups=1):
+    """The identity of a convolution: each group's output channel d passes input channel d
+    through the kernel's centre."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    values = gradjit.zeros(tensor.shape, dtype=tensor.dtype)
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    for g in range(groups):
+        for d in range(min(per_group, tensor.shape[1])):
+            values[(g * per_group + d, d) + centre] = 1
+    return _fill(tensor, values)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Normal(0, std) entries with ceil(sparsity * rows) of each column zeroed at random."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros = int(math.ceil(sparsity * rows))
+    values = normal_(gradjit.empty(tensor.shape, dtype=tensor.dtype), 0, std, generator)
+    for column in range(cols):
+        values[gradjit.randperm(rows, generator=generator)[:zeros], column] = 0
+    return _fill(tensor, values)

@@ -1,5 +1,6 @@
 """nn.init and the default initializations: PyTorch's gains, fans, bounds and distributions
-(the numbers themselves follow the generator, so statistics are compared, not values)."""
+(the numbers themselves follow the generator, so statistics are compared, not values;
+orthogonal_ and sparse_ draw as PyTorch does and are compared by value)."""
 import math
 
 import numpy as np
@@ -92,3 +93,40 @@ def test_default_initializations_draw_like_torch(name, args):
         if ours.size >= 500:  # then a draw within 10% of the bound is all but certain
             assert np.abs(ours).max() > 0.9 * bound
         assert stats.kstest(ours / bound, "uniform", (-1, 2)).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (6, 2), (4, 2, 3)])
+@pytest.mark.parametrize("fill", ["orthogonal", "orthogonal-gain", "sparse"])
+def test_orthogonal_and_sparse_draw_pytorchs_values(shape, fill):
+    fills = {"orthogonal": lambda L, t: L.nn.init.orthogonal_(t),
+             "orthogonal-gain": lambda L, t: L.nn.init.orthogonal_(t, gain=2.0),
+             "sparse": lambda L, t: L.nn.init.sparse_(t, 0.5)}
+    if fill == "sparse" and len(shape) != 2:
+        same_error(lambda: fills[fill](gradjit, gradjit.empty(shape)),
+                   lambda: fills[fill](torch, torch.empty(shape)))
+        return
+    results = []
+    for lib in (torch, gradjit):
+        lib.manual_seed(0)
+        t = lib.empty(shape)
+        fills[fill](lib, t)
+        results.append(t.numpy().copy())
+    np.testing.assert_allclose(results[1], results[0], atol=1e-6)
+    if fill.startswith("orthogonal"):
+        flat = results[1].reshape(shape[0], -1)
+        small = flat @ flat.T if shape[0] <= flat.shape[1] else flat.T @ flat
+        scale = 4.0 if fill == "orthogonal-gain" else 1.0
+        np.testing.assert_allclose(small, scale * np.eye(len(small)), atol=1e-5)
+
+
+def test_eye_and_dirac_match_pytorch():
+    for lib in (torch, gradjit):
+        lib.manual_seed(0)
+    for make in (lambda L: L.nn.init.eye_(L.empty(2, 3)),
+                 lambda L: L.nn.init.dirac_(L.empty(4, 2, 3, 3), 2),
+                 lambda L: L.nn.init.dirac_(L.empty(3, 5, 3))):
+        assert make(gradjit).tolist() == make(torch).tolist()
+    for bad in (lambda L: L.nn.init.eye_(L.empty(2)), lambda L: L.nn.init.dirac_(L.empty(2, 2)),
+                lambda L: L.nn.init.dirac_(L.empty(3, 2, 3), 2),
+                lambda L: L.nn.init.orthogonal_(L.empty(3))):
+        same_error(lambda: bad(gradjit), lambda: bad(torch))
