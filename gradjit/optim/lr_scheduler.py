@@ -2,6 +2,7 @@
 scales the groups' current lr, so schedules compose and resume from a state_dict."""
 from __future__ import annotations
 
+import bisect
 import collections
 import math
 
@@ -383,3 +384,83 @@ class ReduceLROnPlateau(LRScheduler):
     @property
     def in_cooldown(self):
         return self.cooldown_counter > 0
+
+
+def _check_composed(owner, schedulers, optimizer, empty):
+    if len(schedulers) < 1:
+        raise ValueError(f"{owner} expects at least one scheduler{empty}, but got no scheduler.")
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{owner} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(f"{owner} does not support `ReduceLROnPlateau` scheduler as it "
+                             "requires additional kwargs to be specified when calling `step`, "
+                             f"but got one at index {i} in the given schedulers sequence.")
+        if optimizer is not scheduler.optimizer:
+            raise ValueError(f"{owner} expects all schedulers to belong to the same optimizer, "
+                             f"but got scheduler {type(scheduler).__name__} at index {i} has "
+                             f"{scheduler.optimizer}, which is different from "
+                             f"{type(optimizer).__name__}.")
+
+
+class _Composed(LRScheduler):
+    """A scheduler made of others: its state holds theirs."""
+
+    def state_dict(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        state_dict = dict(state_dict)
+        for scheduler, saved in zip(self._schedulers, state_dict.pop("_schedulers")):
+            scheduler.load_state_dict(saved)
+        self.__dict__.update(state_dict)
+
+
+class SequentialLR(_Composed):
+    """Each scheduler in turn, the next one from each milestone on (started afresh there)."""
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        _check_composed(type(self).__name__, schedulers, optimizer, "")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be "
+                             "one more than the number of milestone points, but got number of "
+                             f"schedulers {len(schedulers)} and the number of milestones to be "
+                             f"equal to {len(milestones)}")
+        self._schedulers, self._milestones = list(schedulers), list(milestones)
+        self.last_epoch, self.optimizer = last_epoch + 1, optimizer
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        for scheduler in self._schedulers:  # undo the step each took when it was made
+            scheduler.last_epoch -= 1
+        first = self._schedulers[bisect.bisect_right(self._milestones, 0)]
+        first._step_count, first._is_initial = 0, True
+        first.step()
+        first._is_initial = False
+        self._last_lr = first.get_last_lr()
+
+    def step(self):
+        self.last_epoch += 1
+        index = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[index]
+        if index > 0 and self._milestones[index - 1] == self.last_epoch:
+            scheduler.step(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+class ChainedScheduler(_Composed):
+    """Every scheduler steps at each step, their factors multiplying."""
+
+    def __init__(self, schedulers, optimizer=None):
+        optimizer = optimizer or (schedulers[0].optimizer if schedulers else None)
+        _check_composed(type(self).__name__, schedulers, optimizer, " to be chained")
+        self._schedulers, self.optimizer = list(schedulers), optimizer
+        self._last_lr = self._current()
+
+    def step(self):
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = self._current()

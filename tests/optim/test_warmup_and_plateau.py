@@ -1,6 +1,6 @@
-"""LinearLR, ConstantLR, MultiplicativeLR, PolynomialLR, OneCycleLR and ReduceLROnPlateau
-against PyTorch 2.13: the lr (and OneCycle's momentum or beta1) after every step, and the
-errors."""
+"""LinearLR, ConstantLR, MultiplicativeLR, PolynomialLR, OneCycleLR, ReduceLROnPlateau,
+SequentialLR and ChainedScheduler against PyTorch 2.13: the lr (and OneCycle's momentum or
+beta1) after every step, and the errors."""
 import pytest
 import torch
 
@@ -31,6 +31,12 @@ SCHEDULES = {
     "one-cycle": lambda S, o: S.OneCycleLR(o, 1.0, total_steps=30),
     "one-cycle-three-phase": lambda S, o: S.OneCycleLR(
         o, 0.5, epochs=3, steps_per_epoch=10, three_phase=True, anneal_strategy="linear"),
+    "warmup-then-cosine": lambda S, o: S.SequentialLR(
+        o, [S.LinearLR(o, 0.1, 1.0, 5), S.CosineAnnealingLR(o, 20)], [5]),
+    "sequential-three": lambda S, o: S.SequentialLR(
+        o, [S.ConstantLR(o, 0.5, 3), S.ExponentialLR(o, 0.9), S.StepLR(o, 4)], [4, 12]),
+    "chained": lambda S, o: S.ChainedScheduler([S.LinearLR(o, 0.2, 1.0, 6),
+                                                S.ExponentialLR(o, 0.95)]),
 }
 LOSSES = [5, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3] * 2
 PLATEAUS = {
@@ -84,7 +90,19 @@ ERRORS = {
     "plateau-threshold": lambda L: L.optim.lr_scheduler.ReduceLROnPlateau(
         _sgd(L), threshold_mode="log"),
     "plateau-optimizer": lambda L: L.optim.lr_scheduler.ReduceLROnPlateau(object()),
+    "sequential-empty": lambda L: L.optim.lr_scheduler.SequentialLR(_sgd(L), [], []),
+    "sequential-milestones": lambda L: _sequential(L, milestones=[]),
+    "sequential-optimizer": lambda L: _sequential(L, other=True),
+    "sequential-plateau": lambda L: _sequential(L, plateau=True),
+    "sequential-no-optimizer": lambda L: L.optim.lr_scheduler.SequentialLR(_sgd(L), [1], []),
+    "chained-empty": lambda L: L.optim.lr_scheduler.ChainedScheduler([], _sgd(L)),
 }
+
+
+def _sequential(lib, milestones=(2,), other=False, plateau=False):
+    S, opt = lib.optim.lr_scheduler, _sgd(lib)
+    second = S.ReduceLROnPlateau(opt) if plateau else S.StepLR(_sgd(lib) if other else opt, 2)
+    return S.SequentialLR(opt, [S.ConstantLR(opt), second], list(milestones))
 
 
 @pytest.mark.parametrize("name", ERRORS)
