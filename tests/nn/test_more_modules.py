@@ -54,3 +54,31 @@ def test_group_norm_channels_must_divide():
     same_error(lambda: nn.GroupNorm(3, 4), lambda: torch.nn.GroupNorm(3, 4))
     same_error(lambda: nn.InstanceNorm2d(3)(gradjit.ones(3, 3)),
                lambda: torch.nn.InstanceNorm2d(3)(torch.ones(3, 3)))
+
+
+def _holders(lib):
+    P = lib.nn.Parameter
+    plist = lib.nn.ParameterList([P(lib.ones(2, 3)), P(lib.ones(3, dtype=lib.float64))])
+    plist.append(lib.zeros(1))
+    plist += [lib.ones(2)]
+    pdict = lib.nn.ParameterDict({"b": P(lib.ones(2)), "a": lib.zeros(1)})
+    pdict["c"] = lib.ones(3)
+    pdict.update([("d", lib.ones(1))])
+    model = lib.nn.Module()
+    model.weights, model.named = plist, pdict
+    return plist, pdict, model
+
+
+def test_parameter_list_and_dict_match_torch():
+    (gl, gd, gm), (tl, td, tm) = _holders(gradjit), _holders(torch)
+    assert repr(gl) == repr(tl) and repr(gd) == repr(td)
+    assert [n for n, _ in gm.named_parameters()] == [n for n, _ in tm.named_parameters()]
+    assert list(gd.keys()) == list(td.keys()) and len(gl) == len(tl) and "a" in gd
+    assert type(gl[2]).__name__ == "Parameter" and gl[-1].requires_grad
+    assert repr(gl[1:]) == repr(tl[1:])
+    assert gd.pop("c").shape == (3,) and "c" not in gd
+    (gl[0].sum() * 2 + gd["a"].sum()).backward()
+    assert gl[0].grad.tolist() == [[2.0] * 3] * 2 and gd["a"].grad.tolist() == [1.0]
+    with pytest.raises(TypeError, match="a Tensor or Parameter required"):
+        gl.append("not a tensor")
+    same_error(lambda: gl[9], lambda: tl[9])

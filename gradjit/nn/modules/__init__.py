@@ -27,3 +27,4 @@ from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  #
                                         CosineSimilarity, Dropout1d, Dropout2d, Dropout3d,
                                         PairwiseDistance, PixelShuffle, PixelUnshuffle,
                                         Unflatten)
+from gradjit.nn.modules.parameters import ParameterDict, ParameterList  # noqa: F401
