@@ -3,18 +3,14 @@ that float32 results round as PyTorch's do."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.optim.optimizer import Optimizer, check_range
+from gradjit.optim.optimizer import Optimizer, check_adam_options
 
 
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        check_range("learning rate", lr, lr >= 0.0)
-        check_range("epsilon value", eps, eps >= 0.0)
-        check_range("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)
-        check_range("beta parameter at index 1", betas[1], 0.0 <= betas[1] < 1.0)
-        check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+        check_adam_options(lr, betas, eps, weight_decay)
         super().__init__(params, dict(
             lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
             maximize=maximize, foreach=foreach, capturable=capturable,
@@ -22,14 +18,8 @@ class Adam(Optimizer):
             decoupled_weight_decay=decoupled_weight_decay))
 
     def _state(self, group, p):
-        state = self.state[p]
-        if not state:
-            state["step"] = gradjit.tensor(0.0)
-            state["exp_avg"] = gradjit.zeros_like(p)
-            state["exp_avg_sq"] = gradjit.zeros_like(p)
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = gradjit.zeros_like(p)
-        return state
+        return self._state_of(p, "exp_avg", "exp_avg_sq",
+                              *(["max_exp_avg_sq"] if group["amsgrad"] else []))
 
     def _update_group(self, group):
         beta1, beta2 = group["betas"]

@@ -4,15 +4,7 @@ PyTorch's do."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.optim.optimizer import Optimizer, check_range
-
-
-def _check_adam_like(lr, betas, eps, weight_decay):
-    check_range("learning rate", lr, lr >= 0.0)
-    check_range("epsilon value", eps, eps >= 0.0)
-    check_range("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)
-    check_range("beta parameter at index 1", betas[1], 0.0 <= betas[1] < 1.0)
-    check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+from gradjit.optim.optimizer import Optimizer, check_adam_options, check_range
 
 
 def _decayed(group, p, grad):
@@ -31,18 +23,13 @@ class Adamax(Optimizer):
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
-        _check_adam_like(lr, betas, eps, weight_decay)
+        check_adam_options(lr, betas, eps, weight_decay)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       foreach=foreach, maximize=maximize,
                                       differentiable=differentiable, capturable=capturable))
 
     def _state(self, group, p):
-        state = self.state[p]
-        if not state:
-            state["step"] = gradjit.tensor(0.0)
-            state["exp_avg"] = gradjit.zeros_like(p)
-            state["exp_inf"] = gradjit.zeros_like(p)
-        return state
+        return self._state_of(p, "exp_avg", "exp_inf")
 
     def _update_group(self, group):
         beta1, beta2 = group["betas"]
@@ -61,7 +48,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):
-        _check_adam_like(lr, betas, eps, weight_decay)
+        check_adam_options(lr, betas, eps, weight_decay)
         check_range("momentum_decay value", momentum_decay, momentum_decay >= 0.0)
         super().__init__(params, dict(
             lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
@@ -70,12 +57,8 @@ class NAdam(Optimizer):
             differentiable=differentiable))
 
     def _state(self, group, p):
-        state = self.state[p]
-        if not state:
-            state["step"] = gradjit.tensor(0.0)
-            state["mu_product"] = gradjit.tensor(1.0)  # float32, as PyTorch keeps it
-            state["exp_avg"] = gradjit.zeros_like(p)
-            state["exp_avg_sq"] = gradjit.zeros_like(p)
+        state = self._state_of(p, "exp_avg", "exp_avg_sq")
+        state.setdefault("mu_product", gradjit.tensor(1.0))  # float32, as PyTorch keeps it
         return state
 
     def _update_group(self, group):
@@ -104,19 +87,14 @@ class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
                  capturable=False, differentiable=False):
-        _check_adam_like(lr, betas, eps, weight_decay)
+        check_adam_options(lr, betas, eps, weight_decay)
         super().__init__(params, dict(
             lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
             decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
             foreach=foreach, capturable=capturable, differentiable=differentiable))
 
     def _state(self, group, p):
-        state = self.state[p]
-        if not state:
-            state["step"] = gradjit.tensor(0.0)
-            state["exp_avg"] = gradjit.zeros_like(p)
-            state["exp_avg_sq"] = gradjit.zeros_like(p)
-        return state
+        return self._state_of(p, "exp_avg", "exp_avg_sq")
 
     def _update_group(self, group):
         beta1, beta2 = group["betas"]
@@ -154,12 +132,7 @@ class Adadelta(Optimizer):
                                       foreach=foreach, differentiable=differentiable))
 
     def _state(self, group, p):
-        state = self.state[p]
-        if not state:
-            state["step"] = gradjit.tensor(0.0)
-            state["square_avg"] = gradjit.zeros_like(p)
-            state["acc_delta"] = gradjit.zeros_like(p)
-        return state
+        return self._state_of(p, "square_avg", "acc_delta")
 
     def _update_group(self, group):
         rho, eps = group["rho"], group["eps"]

@@ -15,6 +15,15 @@ def check_range(description: str, value, ok: bool):
         raise ValueError(f"Invalid {description}: {value}")
 
 
+def check_adam_options(lr, betas, eps, weight_decay):
+    """The checks of the Adam family's constructors, in PyTorch's order."""
+    check_range("learning rate", lr, lr >= 0.0)
+    check_range("epsilon value", eps, eps >= 0.0)
+    check_range("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)
+    check_range("beta parameter at index 1", betas[1], 0.0 <= betas[1] < 1.0)
+    check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+
+
 def _typename(x) -> str:
     return f"{type(x).__module__}.{type(x).__name__}"
 
@@ -97,6 +106,15 @@ class Optimizer:
 
     def _state(self, group: dict, p) -> dict:
         return self.state[p]
+
+    def _state_of(self, p, *buffers) -> dict:
+        """self.state[p], made at its first step as PyTorch's optimizers make it: a step
+        counter, then a zero tensor like p for each name in `buffers`."""
+        state = self.state[p]
+        if not state:
+            state["step"] = gradjit.tensor(0.0)
+            state.update((name, gradjit.zeros_like(p)) for name in buffers)
+        return state
 
     def _stepped(self, group: dict):
         """(parameter, gradient, state) for each parameter of `group` that has a gradient,

@@ -1,7 +1,6 @@
 """RMSprop, plain or centered, with optional momentum, in PyTorch's order of operations."""
 from __future__ import annotations
 
-import gradjit
 from gradjit.optim.optimizer import Optimizer, check_range
 
 
@@ -20,15 +19,9 @@ class RMSprop(Optimizer):
             maximize=maximize, differentiable=differentiable))
 
     def _state(self, group, p):
-        state = self.state[p]
-        if not state:
-            state["step"] = gradjit.tensor(0.0)
-            state["square_avg"] = gradjit.zeros_like(p)
-            if group["momentum"] > 0:
-                state["momentum_buffer"] = gradjit.zeros_like(p)
-            if group["centered"]:
-                state["grad_avg"] = gradjit.zeros_like(p)
-        return state
+        return self._state_of(p, "square_avg",
+                              *(["momentum_buffer"] if group["momentum"] > 0 else []),
+                              *(["grad_avg"] if group["centered"] else []))
 
     def _update_group(self, group):
         alpha, lr = group["alpha"], group["lr"]

@@ -84,13 +84,20 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """input * mask / (1 - p), the mask kept with probability 1 - p, drawn as PyTorch draws
     it (a bernoulli like input), so a seeded run drops the same elements. Inside
     gradjit.grad/jit, training mode raises: the trace would replay one mask."""
+    return masked_dropout(input, p, training, inplace,
+                          lambda: gradjit.bernoulli(input.detach(), 1 - p))
+
+
+def masked_dropout(input, p, training, inplace, draw_mask):
+    """The steps every dropout form shares: `draw_mask()` gives the kept positions (ones),
+    scaled here by 1 / (1 - p) and multiplied in."""
     if not 0 <= p <= 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
     if p == 1:
         return input.mul_(0) if inplace else input * 0
-    noise = gradjit.bernoulli(input.detach(), 1 - p).div_(1 - p)
+    noise = draw_mask().div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 import gradjit
+from gradjit.nn.functional.activation import masked_dropout
 
 
 def _sizes(output_size, inputs, what):
@@ -78,19 +79,13 @@ def _no_indices(return_indices):
 def _feature_dropout(input, p, training, inplace, spatial):
     """Whole channels zeroed with probability p, the rest scaled by 1 / (1 - p): one draw per
     (sample, channel), an unbatched input (one dim fewer) one per channel."""
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
-        return input
-    if p == 1:
-        return input.mul_(0) if inplace else input * 0
     if input.dim() == spatial + 1:  # unbatched: PyTorch adds the batch dim and removes it
         batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-        return _feature_dropout(batched, p, training, inplace, spatial).squeeze_(0) if \
-            inplace else _feature_dropout(batched, p, training, inplace, spatial).squeeze(0)
+        out = _feature_dropout(batched, p, training, inplace, spatial)
+        return out.squeeze_(0) if inplace else out.squeeze(0)
     shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    noise = gradjit.bernoulli(gradjit.empty(shape, dtype=input.dtype), 1 - p).div_(1 - p)
-    return input.mul_(noise) if inplace else input * noise
+    return masked_dropout(input, p, training, inplace, lambda: gradjit.bernoulli(
+        gradjit.empty(shape, dtype=input.dtype), 1 - p))
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):

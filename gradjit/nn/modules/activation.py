@@ -184,6 +184,8 @@ class Softmin(Softmax):
 
 
 class Dropout(Module):
+    drop = F.dropout  # the functional form (Dropout2d's: F.dropout2d, ...)
+
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if not 0 <= p <= 1:
@@ -191,7 +193,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
+        return type(self).drop(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"

@@ -3,6 +3,7 @@ layers over nn.functional."""
 from __future__ import annotations
 
 from gradjit.nn import functional as F
+from gradjit.nn.modules.activation import Dropout
 from gradjit.nn.modules.module import Module
 
 
@@ -36,31 +37,15 @@ class AdaptiveMaxPool2d(_Adaptive):
     pool = F.adaptive_max_pool2d
 
 
-class _ChannelDropout(Module):
-    drop = None
-
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if not 0 <= p <= 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
-
-    def forward(self, input):
-        return type(self).drop(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
-
-
-class Dropout1d(_ChannelDropout):
+class Dropout1d(Dropout):
     drop = F.dropout1d
 
 
-class Dropout2d(_ChannelDropout):
+class Dropout2d(Dropout):
     drop = F.dropout2d
 
 
-class Dropout3d(_ChannelDropout):
+class Dropout3d(Dropout):
     drop = F.dropout3d
 
 
