@@ -133,7 +133,11 @@ def equal(input, other) -> bool:
     return input.equal(other)
 
 
-def where(condition, input, other):
+def where(condition, input=None, other=None):
+    """torch.where(condition, input, other); torch.where(condition) is
+    condition.nonzero(as_tuple=True)."""
+    if input is None and other is None:
+        return operand(condition).nonzero(as_tuple=True)
     if hasattr(other, "_edge") and not hasattr(input, "_edge"):
         return other.where(operand(condition).logical_not(), input)
     return (input if hasattr(input, "_edge") else tensor(input)).where(condition, other)

@@ -104,6 +104,8 @@ def test_nonzero_and_argwhere_match_pytorch(as_tuple):
             assert tuple(g.shape) == tuple(w.shape)
     assert gradjit.argwhere(gradjit.tensor(X) > 0).tolist() == \
         torch.argwhere(torch.tensor(X) > 0).tolist()
+    assert [t.tolist() for t in gradjit.where(gradjit.tensor(X) > 0)] == \
+        [t.tolist() for t in torch.where(torch.tensor(X) > 0)]
 
 
 def test_run_time_indices_inside_grad_match_pytorch():
