@@ -34,6 +34,9 @@ from gradjit.tensor.printing import set_printoptions  # noqa: F401
 from gradjit.runtime.cache import set_cache_limit  # noqa: F401
 from gradjit.serialization import load, save  # noqa: F401
 from gradjit.tensor.defaults import *  # noqa: F401,F403
+from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F401
+                                          cholesky_solve, qr, svd, triangular_solve)
+from gradjit.tensor.windows import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 

@@ -5,18 +5,24 @@ from __future__ import annotations
 
 import builtins
 import os
+import warnings
 
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor
 
-__all__ = ["are_deterministic_algorithms_enabled", "broadcast_shapes", "broadcast_tensors",
+__all__ = ["imag", "real", "get_default_device", "get_float32_matmul_precision",
+           "is_anomaly_check_nan_enabled",
+           "is_anomaly_enabled", "randint_like", "rsub", "scalar_tensor", "set_anomaly_enabled",
+           "set_default_device", "set_float32_matmul_precision", "set_flush_denormal",
+           "are_deterministic_algorithms_enabled", "broadcast_shapes", "broadcast_tensors",
            "broadcast_to", "can_cast", "detach", "get_num_interop_threads", "get_num_threads",
            "is_complex", "is_deterministic_algorithms_warn_only_enabled", "is_floating_point",
            "is_nonzero", "is_same_size", "promote_types", "ravel", "result_type",
            "set_default_dtype", "set_num_interop_threads", "set_num_threads", "typename",
            "unflatten", "use_deterministic_algorithms"]
-_settings = {"threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or 1,
+_settings = {"matmul_precision": "highest", "anomaly": False, "anomaly_nan": True,
+             "threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or 1,
              "deterministic": False, "warn_only": False}
 
 
@@ -164,3 +170,75 @@ def ravel(input):
 def unflatten(input, dim, sizes):
     return input.unflatten(dim, sizes)
 
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """Recorded only: gradjit's float32 products are always computed in float32."""
+    if precision not in ("highest", "high", "medium"):
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the "
+                      "current setFloat32MatmulPrecision call has no effect.", UserWarning,
+                      stacklevel=2)
+        return
+    _settings["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision() -> str:
+    return _settings["matmul_precision"]
+
+
+def set_flush_denormal(mode: bool) -> bool:
+    """False: gradjit does not flush denormals (subnormal results stay as they are)."""
+    return False
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Recorded only: gradjit.debug_nans is gradjit's check for NaNs."""
+    _settings["anomaly"], _settings["anomaly_nan"] = bool(enabled), bool(check_nan)
+
+
+def is_anomaly_enabled() -> bool:
+    return _settings["anomaly"]
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _settings["anomaly_nan"]
+
+
+def get_default_device() -> dtypes.device:
+    return dtypes.device("cpu")
+
+
+def set_default_device(device) -> None:
+    """Tensors live on the CPU (GPU code runs through compiled functions): only "cpu"."""
+    if device is not None and dtypes.device(device).type != "cpu":
+        raise RuntimeError(f"set_default_device({device!r}): gradjit's tensors live on the "
+                           "CPU; compile with backend='cuda' to run on a GPU")
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input."""
+    return other - input * alpha if alpha != 1 else other - input
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    from gradjit.tensor.factories import tensor
+    return tensor(s, dtype=dtype or dtypes.get_default_dtype(), device=device,
+                  requires_grad=requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, generator=None, device=None,
+                 requires_grad=False):
+    """randint with input's shape (and dtype, unless given); randint_like(input, high) too."""
+    from gradjit.tensor.random import randint
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), generator=generator,
+                   dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
+
+
+def real(input):
+    return input.real
+
+
+def imag(input):
+    return input.imag

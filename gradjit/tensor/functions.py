@@ -102,6 +102,10 @@ masked_fill, masked_select, masked_scatter = map(_function, ("masked_fill", "mas
                                                              "masked_scatter"))
 take, put, select, nonzero, argwhere = map(_function, ("take", "put", "select", "nonzero",
                                                        "argwhere"))
+conj, conj_physical, resolve_conj, resolve_neg = map(_function, (
+    "conj", "conj_physical", "resolve_conj", "resolve_neg"))
+is_conj, is_neg, is_signed, split_with_sizes = map(_function, ("is_conj", "is_neg", "is_signed",
+                                                               "split_with_sizes"))
 # torch.asin, torch.atan2, torch.lgamma, ...: every method of gradjit.tensor.ufuncs
 globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 

@@ -130,3 +130,29 @@ class LayoutMixin:
         np.fill_diagonal(mask, True, wrap=wrap)
         keep = self.new_tensor(~mask)
         return self._update(lambda: self.where(keep, self.new_full((), fill_value)))
+
+    # ---- complex views: gradjit has no complex dtype, so a tensor is its own real part ----
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def conj(self):
+        return self
+
+    conj_physical = resolve_conj = resolve_neg = conj
+
+    def is_conj(self) -> bool:
+        return False
+
+    is_neg = is_inference = is_conj
+
+    def is_signed(self) -> bool:
+        return self.dtype.ir.name not in ("bool", "ui8")
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return self.split(list(split_sizes), dim)

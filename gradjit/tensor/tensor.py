@@ -11,6 +11,7 @@ from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.indexing import IndexingMixin
+from gradjit.tensor.legacy_linalg import LegacyLinalgMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.layout import LayoutMixin
 from gradjit.tensor.linalg import LinalgMixin
@@ -31,7 +32,7 @@ def _inplace(name, grad_fn=None, write=True):
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
-             RandomFillMixin, LayoutMixin, NumpyProtocol, TensorBase):
+             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

@@ -1,0 +1,81 @@
+"""PyTorch's older linear-algebra names, which code and tutorials still call: torch.svd,
+torch.qr, torch.cholesky, torch.cholesky_solve, torch.cholesky_inverse and
+torch.triangular_solve (and their Tensor methods), over torch.linalg's functions."""
+from __future__ import annotations
+
+from gradjit.tensor import linalg as L
+from gradjit.tensor.arith import operand
+
+svd_result = L._result("svd", ["U", "S", "V"])
+qr_result = L._result("qr", ["Q", "R"])
+triangular_solve_result = L._result("triangular_solve", ["solution", "cloned_coefficient"])
+
+
+def svd(input, some=True, compute_uv=True):
+    """(U, S, V), V not transposed; some=False gives square U and V. Without compute_uv, U
+    and V are zeros of their full shapes, as PyTorch returns them."""
+    input = operand(input)
+    if not compute_uv:
+        m, n = input.shape[-2:]
+        batch = tuple(input.shape[:-2])
+        return svd_result(input.new_zeros(batch + (m, m)), L.svdvals(input),
+                          input.new_zeros(batch + (n, n)))
+    u, s, vh = L.svd(input, full_matrices=not some)
+    return svd_result(u, s, vh.mH)
+
+
+def qr(input, some=True):
+    return qr_result(*L.qr(operand(input), "reduced" if some else "complete"))
+
+
+def cholesky(input, upper=False):
+    return L.cholesky(operand(input), upper=upper)
+
+
+def cholesky_solve(B, L_factor, upper=False):
+    """X with A X = B, A = L L^H (or U^H U with upper) given by its factor."""
+    lower = L_factor.mH if upper else L_factor
+    y = L.solve_triangular(lower, operand(B), upper=False)
+    return L.solve_triangular(lower.mH, y, upper=True)
+
+
+def cholesky_inverse(L_factor, upper=False):
+    """The inverse of A = L L^H (or U^H U with upper) from its factor."""
+    eye = L_factor.new_zeros(tuple(L_factor.shape)) + _identity(L_factor)
+    return cholesky_solve(eye, L_factor, upper)
+
+
+def _identity(t):
+    from gradjit.tensor.factories import eye
+    return eye(t.shape[-1], dtype=t.dtype)
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """(X, A's copy) with op(A) X = b, op(A) = A or its transpose."""
+    A, b = operand(A), operand(b)
+    matrix = A.mT if transpose else A
+    solution = L.solve_triangular(matrix, b, upper=upper != transpose,
+                                  unitriangular=unitriangular)
+    return triangular_solve_result(solution, A.clone())
+
+
+class LegacyLinalgMixin:
+    """Tensor.svd, .qr, .cholesky, .cholesky_solve, .cholesky_inverse, .triangular_solve."""
+
+    def svd(self, some=True, compute_uv=True):
+        return svd(self, some, compute_uv)
+
+    def qr(self, some=True):
+        return qr(self, some)
+
+    def cholesky(self, upper=False):
+        return cholesky(self, upper)
+
+    def cholesky_solve(self, input2, upper=False):
+        return cholesky_solve(self, input2, upper)
+
+    def cholesky_inverse(self, upper=False):
+        return cholesky_inverse(self, upper)
+
+    def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+        return triangular_solve(self, A, upper, transpose, unitriangular)
