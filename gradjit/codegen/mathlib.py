@@ -62,6 +62,7 @@ def call_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
         fn = ir.Function(module, ir.FunctionType(args[0].type, [a.type for a in args]), key)
         fn.linkage = "internal"
         fn.attributes.add("noinline")
+        fn.attributes.add("nounwind")  # no unwind tables: the JIT registers none to free
         body = ir.IRBuilder(fn.append_basic_block("entry"))
         body.ret(emit_math(body, name, *fn.args))
     return builder.call(fn, args)

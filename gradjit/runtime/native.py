@@ -18,6 +18,11 @@ class _MethodDef(ctypes.Structure):
                 ("doc", ctypes.c_char_p)]
 
 
+# Every entry point's method definition, kept for the life of the process: a builtin reads
+# its definition when it is freed, and a cycle holding both (a cached program) may be cleared
+# in any order (interpreter exit frees them together), so no owner may free one first.
+_DEFINITIONS: list = []
+
 _new_builtin = ctypes.pythonapi.PyCFunction_NewEx
 _new_builtin.restype = ctypes.py_object
 _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
@@ -59,7 +64,6 @@ class NativeCode:
             raise RuntimeError(f"the object code lacks the kernels {missing}")
         self.functions = {s: KERNEL(addresses[s]) for s in symbols}
         self.entries = {s: addresses[s] for s in entries}
-        self._defs = []  # a builtin points at its method definition: keep them alive
 
     def builtin(self, symbol: str, bound):
         """Entry point `symbol` as a Python builtin taking arrays, bound to `bound` (the
@@ -67,5 +71,6 @@ class NativeCode:
         if not ENTRY_ABI:
             raise RuntimeError("this numpy keeps array data elsewhere: no native entry points")
         definition = _MethodDef(symbol.encode(), self.entries[symbol], METH_FASTCALL, None)
-        self._defs.append(definition)
+        with _lock:
+            _DEFINITIONS.append(definition)
         return _new_builtin(ctypes.addressof(definition), bound, None)
