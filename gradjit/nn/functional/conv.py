@@ -113,6 +113,12 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
                            f"{weight.shape[1] * groups} channels, but got {channels} channels "
                            "instead")
     input = pad(input, [a for pair in reversed(pairs) for a in pair])
+    padded = tuple(input.shape[2:])
+    if any(d * (k - 1) + 1 > length for d, k, length in zip(dilation, kernel, padded)):
+        raise RuntimeError(f"Calculated padded input size per channel: "
+                           f"({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(str(d * (k - 1) + 1) for d, k in zip(dilation, kernel))})"
+                           ". Kernel size can't be greater than actual input size")
     out_sizes = [_out_size(length, k, s, d)
                  for length, k, s, d in zip(input.shape[2:], kernel, stride, dilation)]
     cols = _windows(input, kernel, stride, dilation, out_sizes)

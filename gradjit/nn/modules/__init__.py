@@ -11,7 +11,8 @@ from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # 
                                             TransformerDecoderLayer, TransformerEncoder,
                                             TransformerEncoderLayer)
 from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
-from gradjit.nn.modules.conv import AvgPool2d, Conv1d, Conv2d, MaxPool2d  # noqa: F401
+from gradjit.nn.modules.conv import (AvgPool2d, Conv1d, Conv2d, ConvTranspose1d,  # noqa: F401
+                                     ConvTranspose2d, MaxPool2d)
 from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
                                        Linear)
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
@@ -28,3 +29,7 @@ from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  #
                                         PairwiseDistance, PixelShuffle, PixelUnshuffle,
                                         Unflatten)
 from gradjit.nn.modules.parameters import ParameterDict, ParameterList  # noqa: F401
+from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F401
+                                        ConstantPad1d, ConstantPad2d, ReflectionPad1d,
+                                        ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
+                                        ZeroPad1d, ZeroPad2d)

@@ -1,4 +1,5 @@
-"""Conv1d, Conv2d, MaxPool2d and AvgPool2d over nn.functional's im2col compositions."""
+"""Conv1d, Conv2d, their transposes, MaxPool2d and AvgPool2d over nn.functional's im2col
+compositions."""
 from __future__ import annotations
 
 import gradjit
@@ -39,10 +40,14 @@ class _ConvNd(Module):
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
         self.dilation, self.padding_mode = _tuple(dilation, n), padding_mode
         like = dict(dtype=dtype, device=device)
-        self.weight = Parameter(gradjit.empty(out_channels, in_channels // groups,
+        self.weight = Parameter(gradjit.empty(*self._weight_channels(in_channels, out_channels,
+                                                                   groups),
                                               *self.kernel_size, **like))
         self.bias = Parameter(gradjit.empty(out_channels, **like)) if bias else None
         self.reset_parameters()
+
+    def _weight_channels(self, in_channels, out_channels, groups):
+        return out_channels, in_channels // groups
 
     def reset_parameters(self):
         _bias_bound_init(self.weight, self.bias)
@@ -55,6 +60,8 @@ class _ConvNd(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1,) * n:
             text += f", dilation={self.dilation}"
+        if getattr(self, "output_padding", (0,) * n) != (0,) * n:
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         return text + ("" if self.bias is not None else ", bias=False")
@@ -74,6 +81,54 @@ class Conv2d(_ConvNd):
     def forward(self, input):
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
                         self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """The weight is (in_channels, out_channels // groups, *kernel), as PyTorch lays it out."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        self.output_padding = _tuple(output_padding, self._dims)
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, device, dtype)
+
+    def _weight_channels(self, in_channels, out_channels, groups):
+        return in_channels, out_channels // groups
+
+    def _output_padding(self, input, output_size):
+        """output_padding, or what makes the output `output_size` (its last dims)."""
+        if output_size is None:
+            return self.output_padding
+        n = self._dims
+        wanted = tuple(output_size)[-n:]
+        least = [(length - 1) * s - 2 * p + d * (k - 1) + 1 for length, s, p, d, k in zip(
+            input.shape[-n:], self.stride, self.padding, self.dilation, self.kernel_size)]
+        extra = tuple(w - m for w, m in zip(wanted, least))
+        if any(not 0 <= e < s for e, s in zip(extra, self.stride)):
+            raise ValueError(f"requested an output size of {list(wanted)}, but valid sizes "
+                             f"range from {least} to "
+                             f"{[m + s - 1 for m, s in zip(least, self.stride)]} (for an "
+                             f"input of {list(input.shape[-n:])})")
+        return extra
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _dims = 1
+
+    def forward(self, input, output_size=None):
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups,
+                                  self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _dims = 2
+
+    def forward(self, input, output_size=None):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups,
+                                  self.dilation)
 
 
 class MaxPool2d(Module):

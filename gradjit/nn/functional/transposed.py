@@ -1,0 +1,74 @@
+"""Transposed convolutions as ordinary ones: the input spread out by the stride (zeros
+between its elements), padded by dilation * (kernel - 1) - padding on each side (plus
+output_padding after), and convolved with the kernel flipped, its in and out channels
+swapped within each group."""
+from __future__ import annotations
+
+import gradjit
+from gradjit.nn.functional.conv import _batched, _tuple, conv1d, conv2d, pad
+
+
+def _spread(input, dim, stride):
+    """input with stride - 1 zeros between neighbours along dim."""
+    if stride == 1:
+        return input
+    length = input.shape[dim]
+    zeros = list(input.shape)
+    zeros.insert(dim + 1, stride - 1)
+    gaps = gradjit.zeros(zeros, dtype=input.dtype)
+    woven = gradjit.cat([input.unsqueeze(dim + 1), gaps], dim + 1)
+    merged = woven.reshape(*input.shape[:dim], length * stride, *input.shape[dim + 1:])
+    return merged.narrow(dim, 0, (length - 1) * stride + 1)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                    n, name, conv):
+    input, unbatched = _batched(input, n, name)
+    stride, padding = _tuple(stride, n), _tuple(padding, n)
+    output_padding, dilation = _tuple(output_padding, n), _tuple(dilation, n)
+    if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
+        # PyTorch reports a 1-D case as 2-D, with a height of 0 output padding and stride 1
+        shown = [(fill,) * (2 - n) + values
+                 for values, fill in ((output_padding, 0), (stride, 1), (dilation, 1))]
+        parts = [f"{name}_{side}: {value}" for name, values in zip(
+            ("output_padding", "stride", "dilation"), shown)
+            for side, value in zip(("height", "width"), values)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, "
+                           "but got " + " ".join(parts))
+    in_channels, per_group = weight.shape[0], weight.shape[1]
+    if input.shape[1] != in_channels:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
+                           f"input{list(input.shape)} to have {in_channels} channels, but got "
+                           f"{input.shape[1]} channels instead")
+    kernel = tuple(weight.shape[2:])
+    sizes = tuple(input.shape[2:])
+    out_sizes = [(length - 1) * s - 2 * p + d * (k - 1) + o + 1 for length, s, p, d, k, o
+                 in zip(sizes, stride, padding, dilation, kernel, output_padding)]
+    if any(size <= 0 for size in out_sizes):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}). "
+                           "Calculated output size per channel: "
+                           f"({' x '.join(map(str, out_sizes))}). Output size is too small")
+    swapped = weight.reshape(groups, in_channels // groups, per_group, *kernel).transpose(1, 2)
+    swapped = swapped.reshape(groups * per_group, in_channels // groups, *kernel)
+    swapped = swapped.flip(*range(2, 2 + n))
+    spread = input
+    for axis, s in enumerate(stride):
+        spread = _spread(spread, 2 + axis, s)
+    amounts = []
+    for k, p, o, d in reversed(list(zip(kernel, padding, output_padding, dilation))):
+        edge = d * (k - 1) - p
+        amounts += [edge, edge + o]
+    out = conv(pad(spread, amounts), swapped, bias, 1, 0, dilation, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 1, "conv_transpose1d", conv1d)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 2, "conv_transpose2d", conv2d)
