@@ -27,7 +27,8 @@ from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  #
                                         AdaptiveMaxPool1d, AdaptiveMaxPool2d, ChannelShuffle,
                                         CosineSimilarity, Dropout1d, Dropout2d, Dropout3d,
                                         PairwiseDistance, PixelShuffle, PixelUnshuffle,
-                                        Unflatten)
+                                        Unflatten, Upsample, UpsamplingBilinear2d,
+                                        UpsamplingNearest2d)
 from gradjit.nn.modules.parameters import ParameterDict, ParameterList  # noqa: F401
 from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F401
                                         ConstantPad1d, ConstantPad2d, ReflectionPad1d,
