@@ -3,6 +3,10 @@ from gradjit.distributions import constraints
 from gradjit.distributions.continuous import Normal, Uniform
 from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
 from gradjit.distributions.distribution import Distribution
+from gradjit.distributions.location_scale import (Cauchy, Exponential, Gumbel,  # noqa: F401
+                                                  HalfNormal, Laplace, LogNormal)
+from gradjit.distributions.kl import kl_divergence, register_kl  # noqa: F401
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Multinomial", "Normal", "Uniform",
-           "constraints"]
+__all__ = ["Bernoulli", "Categorical", "Cauchy", "Distribution", "Exponential", "Gumbel",
+           "HalfNormal", "Laplace", "LogNormal", "Multinomial", "Normal", "Uniform", "constraints",
+           "kl_divergence", "register_kl"]

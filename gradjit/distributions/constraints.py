@@ -89,6 +89,7 @@ class _Multinomial(Constraint):
 real = _Real()
 boolean = _Boolean()
 positive = _Bounded("GreaterThan", lower=0.0, strict=True)
+nonnegative = _Bounded("GreaterThanEq", lower=0.0)
 unit_interval = _Bounded("Interval", lower=0.0, upper=1.0)
 simplex = _Simplex()
 real_vector = _Vector(real)
