@@ -80,3 +80,12 @@ ERRORS = {
 @pytest.mark.parametrize("name", ERRORS)
 def test_errors_match_torch(name):
     same_error(lambda: ERRORS[name](gradjit), lambda: ERRORS[name](torch))
+
+
+@pytest.mark.parametrize("name, args", [
+    ("MaxPool1d", (3,)), ("MaxPool1d", (3, 2, 1, 1, False, True)), ("AvgPool1d", (2,)),
+    ("AvgPool1d", (3, 1, 1, False, False))])
+def test_one_dimensional_pooling_layers_match_torch(name, args):
+    gm, tm = getattr(nn, name)(*args), getattr(torch.nn, name)(*args)
+    assert repr(gm) == repr(tm)
+    check(gm, tm, randn(2, 3, 8))

@@ -11,8 +11,8 @@ from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # 
                                             TransformerDecoderLayer, TransformerEncoder,
                                             TransformerEncoderLayer)
 from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
-from gradjit.nn.modules.conv import (AvgPool2d, Conv1d, Conv2d, ConvTranspose1d,  # noqa: F401
-                                     ConvTranspose2d, MaxPool2d)
+from gradjit.nn.modules.conv import (AvgPool1d, AvgPool2d, Conv1d, Conv2d,  # noqa: F401
+                                     ConvTranspose1d, ConvTranspose2d, MaxPool1d, MaxPool2d)
 from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
                                        Linear)
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401

@@ -162,3 +162,23 @@ class AvgPool2d(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1d(MaxPool2d):
+    def forward(self, input):
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            self.ceil_mode, self.return_indices)
+
+
+class AvgPool1d(AvgPool2d):
+    """Its sizes are kept as 1-tuples, as PyTorch keeps (and prints) them."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__(_tuple(kernel_size, 1), _tuple(kernel_size if stride is None else
+                                                        stride, 1),
+                         _tuple(padding, 1), ceil_mode, count_include_pad)
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
