@@ -216,3 +216,46 @@ def test_load_state_dict_checks_the_groups():
         optim.SGD([{"params": [w]}, {"params": [b]}], lr=0.1).load_state_dict(saved)
     with pytest.raises(ValueError, match="doesn't match the size"):
         optim.SGD([w], lr=0.1).load_state_dict(saved)
+
+
+@pytest.mark.parametrize("options", [dict(lr=0.5, history_size=3, max_iter=7),
+                                     dict(max_iter=1)])
+def test_lbfgs_follows_pytorch(options):
+    data = _problem()
+    runs = []
+    for lib in (torch, gradjit):
+        w, b = (lib.tensor(a, requires_grad=True) for a in data[:2])
+        x, y = lib.tensor(data[2]), lib.tensor(data[3])
+        opt = lib.optim.LBFGS([w, b], **options)
+
+        def closure():
+            opt.zero_grad()
+            loss = _loss(lib, w, b, x, y)
+            loss.backward()
+            return loss
+        losses = [float(opt.step(closure)) for _ in range(4)]
+        runs.append((losses, w.detach().numpy().copy(), opt.state[w]["func_evals"]))
+    (want, want_w, want_evals), (got, got_w, got_evals) = runs
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+    np.testing.assert_allclose(got_w, want_w, atol=1e-4)
+    assert got_evals == want_evals
+
+
+def test_lbfgs_solves_a_quadratic():
+    rng = np.random.default_rng(4)
+    m = rng.standard_normal((6, 6))
+    a, rhs = m @ m.T + 6 * np.eye(6), rng.standard_normal(6)
+    x = gradjit.zeros(6, dtype=gradjit.float64, requires_grad=True)
+    opt = optim.LBFGS([x], max_iter=50, tolerance_grad=1e-12, tolerance_change=1e-14)
+
+    def closure():
+        opt.zero_grad()
+        loss = 0.5 * x @ gradjit.tensor(a) @ x - gradjit.tensor(rhs) @ x
+        loss.backward()
+        return loss
+    opt.step(closure)
+    np.testing.assert_allclose(x.detach().numpy(), np.linalg.solve(a, rhs), rtol=1e-6)
+    with pytest.raises(ValueError, match="doesn't support per-parameter options"):
+        optim.LBFGS([{"params": [x]}, {"params": [gradjit.ones(1, requires_grad=True)]}])
+    with pytest.raises(NotImplementedError, match="line_search_fn='strong_wolfe'"):
+        optim.LBFGS([x], line_search_fn="strong_wolfe")
