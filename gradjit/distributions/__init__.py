@@ -5,8 +5,10 @@ from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
 from gradjit.distributions.distribution import Distribution
 from gradjit.distributions.location_scale import (Cauchy, Exponential, Gumbel,  # noqa: F401
                                                   HalfNormal, Laplace, LogNormal)
+from gradjit.distributions.multivariate import Independent, MultivariateNormal  # noqa: F401
 from gradjit.distributions.kl import kl_divergence, register_kl  # noqa: F401
 
 __all__ = ["Bernoulli", "Categorical", "Cauchy", "Distribution", "Exponential", "Gumbel",
-           "HalfNormal", "Laplace", "LogNormal", "Multinomial", "Normal", "Uniform", "constraints",
+           "HalfNormal", "Independent", "Laplace", "LogNormal", "Multinomial", "MultivariateNormal",
+           "Normal", "Uniform", "constraints",
            "kl_divergence", "register_kl"]

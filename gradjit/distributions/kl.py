@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import gradjit
 from gradjit.distributions.continuous import Normal, Uniform
 from gradjit.distributions.discrete import Bernoulli, Categorical
 from gradjit.distributions.location_scale import Exponential, Laplace
+from gradjit.distributions.multivariate import MultivariateNormal, _mahalanobis, _solve_lower
 
 _KL: dict = {}
 
@@ -73,3 +76,14 @@ def _categorical_categorical(p, q):
     t = p.probs * (p.logits - q.logits)
     t = gradjit.where(p.probs == 0, 0.0, gradjit.where(q.probs == 0, math.inf, t))
     return t.sum(-1)
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _mvn_mvn(p, q):
+    p_lower, q_lower = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    half_term1 = q_lower.diagonal(dim1=-2, dim2=-1).log().sum(-1) - \
+        p_lower.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    shape = np.broadcast_shapes(tuple(p_lower.shape), tuple(q_lower.shape))
+    term2 = _solve_lower(q_lower.expand(*shape), p_lower.expand(*shape)).pow(2).sum((-2, -1))
+    term3 = _mahalanobis(q_lower, q.loc - p.loc)
+    return half_term1 + 0.5 * (term2 + term3 - p.event_shape[0])

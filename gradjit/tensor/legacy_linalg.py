@@ -40,14 +40,11 @@ def cholesky_solve(B, L_factor, upper=False):
 
 
 def cholesky_inverse(L_factor, upper=False):
-    """The inverse of A = L L^H (or U^H U with upper) from its factor."""
-    eye = L_factor.new_zeros(tuple(L_factor.shape)) + _identity(L_factor)
-    return cholesky_solve(eye, L_factor, upper)
-
-
-def _identity(t):
-    from gradjit.tensor.factories import eye
-    return eye(t.shape[-1], dtype=t.dtype)
+    """The inverse of A = L L^H (or U^H U with upper) from its factor; as in PyTorch, the
+    gradient treats every entry of the factor as free."""
+    L_factor = operand(L_factor)
+    product = L_factor.mH @ L_factor if upper else L_factor @ L_factor.mH
+    return L.inv(product)
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
