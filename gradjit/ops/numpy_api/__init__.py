@@ -11,8 +11,8 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, dtypes, integers, linalg, reductions,
-                                 shaping, sorting, statistics, ufuncs)
+from gradjit.ops.numpy_api import (basics, contract, dtypes, integers, linalg, polynomials,
+                                 reductions, shaping, sorting, statistics, ufuncs)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -24,6 +24,7 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Elementwise math": ufuncs,
          "Linear algebra": linalg,
          "Covariance and correlation": statistics,
+         "Polynomials, convolution and interpolation": polynomials,
          "Dtypes, predicates and positions": dtypes}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}

@@ -1,0 +1,100 @@
+"""np.polyval, np.convolve, np.correlate and np.interp on gradjit values, in numpy's
+semantics (Horner's rule, numpy's modes and argument order, its out-of-range values)."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import ops
+from gradjit.ir.primitive import is_python_scalar
+
+
+def _array(x):
+    return np.asarray(x) if is_python_scalar(x) or isinstance(x, (list, tuple)) else x
+
+
+def _polyval(p, x):
+    """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it."""
+    p, x = ops.asarray(_array(p)), ops.asarray(_array(x))
+    if len(ops.shape_of(p)) != 1:
+        raise ValueError("np.polyval: p must be a 1-d array of coefficients")
+    y = ops.mul(x, 0)  # numpy starts from zeros like x
+    for i in range(ops.shape_of(p)[0]):
+        y = ops.add(ops.mul(y, x), ops.getitem(p, i))
+    return y
+
+
+def _full_convolution(a, v):
+    """The full discrete convolution of 1-d a and v (length len(a) + len(v) - 1)."""
+    m = ops.shape_of(v)[0]
+    total = None
+    for k in range(m):
+        shifted = ops.pad(ops.mul(a, ops.getitem(v, k)), [(k, m - 1 - k)])
+        total = shifted if total is None else ops.add(total, shifted)
+    return total
+
+
+def _convolve(a, v, mode="full"):
+    a, v = ops.asarray(_array(a)), ops.asarray(_array(v))
+    if len(ops.shape_of(a)) != 1 or len(ops.shape_of(v)) != 1:
+        raise ValueError("object too deep for desired array")
+    n, m = ops.shape_of(a)[0], ops.shape_of(v)[0]
+    if n == 0:
+        raise ValueError("a cannot be empty")
+    if m == 0:
+        raise ValueError("v cannot be empty")
+    if m > n:  # numpy swaps them so that the longer one slides
+        a, v, n, m = v, a, m, n
+    full = _full_convolution(a, v)
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (m - 1) // 2
+        return ops.getitem(full, slice(start, start + n))
+    if mode == "valid":
+        return ops.getitem(full, slice(m - 1, n))
+    raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+
+
+def _correlate(a, v, mode="valid"):
+    """numpy's correlate: the convolution of a with v reversed."""
+    v = ops.asarray(_array(v))
+    if len(ops.shape_of(v)) == 1 and ops.shape_of(v)[0]:
+        v = ops.flip(v, 0)
+    return _convolve(a, v, mode)
+
+
+def _interp(x, xp, fp, left=None, right=None, period=None):
+    """Piecewise-linear interpolation of (xp, fp) at x; left/right outside the range (the
+    end values by default)."""
+    if period is not None:
+        raise TypeError("np.interp(period=...) is not supported on traced values")
+    x, xp, fp = _array(x), ops.asarray(_array(xp)), ops.asarray(_array(fp))
+    if len(ops.shape_of(xp)) != 1 or len(ops.shape_of(fp)) != 1:
+        raise ValueError("object too deep for desired array")
+    n = ops.shape_of(xp)[0]
+    if ops.shape_of(fp)[0] != n:
+        raise ValueError("fp and xp are not of the same length.")
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    x = ops.astype(ops.asarray(x), np.float64)
+    xp, fp = ops.astype(xp, np.float64), ops.astype(fp, np.float64)
+    if n == 1:
+        lo_value = hi_value = ops.getitem(fp, 0)
+        value = ops.add(ops.mul(x, 0.0), lo_value)
+    else:
+        index = ops.clip(ops.sub(ops.sorting.searchsorted(xp, x, "right"), 1), 0, n - 2)
+        x0, x1 = ops.take(xp, index), ops.take(xp, ops.add(index, 1))
+        f0, f1 = ops.take(fp, index), ops.take(fp, ops.add(index, 1))
+        slope = ops.true_divide(ops.sub(f1, f0), ops.sub(x1, x0))
+        value = ops.add(f0, ops.mul(slope, ops.sub(x, x0)))
+        # at a sample point itself, that point's value (numpy's, even where xp repeats)
+        value = ops.where(ops.eq(x, x1), f1, value)
+        lo_value, hi_value = ops.getitem(fp, 0), ops.getitem(fp, n - 1)
+    below = lo_value if left is None else left
+    above = hi_value if right is None else right
+    value = ops.where(ops.lt(x, ops.getitem(xp, 0)), below, value)
+    return ops.where(ops.gt(x, ops.getitem(xp, n - 1)), above, value)
+
+
+FUNCTIONS = {np.polyval: _polyval, np.convolve: _convolve, np.correlate: _correlate,
+             np.interp: _interp}
