@@ -1,5 +1,6 @@
-"""np.polyval, np.convolve, np.correlate and np.interp on traced values: numpy's values and
-dtypes on each backend, gradients against central differences, and numpy's errors."""
+"""numpy's polynomial functions, np.convolve, np.correlate and np.interp on traced values:
+numpy's values and dtypes on each backend, gradients against central differences, and numpy's
+errors."""
 import numpy as np
 import pytest
 
@@ -24,6 +25,13 @@ CASES = {
     "interp": (lambda x, fp: np.interp(x, XP, fp), (XQ, FP)),
     "interp-bounds": (lambda x, fp: np.interp(x, XP, fp, left=-9.0, right=9.0), (XQ, FP)),
     "interp-points": (lambda x, xp: np.interp(x, xp, FP), (XQ, XP)),
+    "polyder": (lambda p: np.polyder(p, 2), (P,)),
+    "polyint": (lambda p: np.polyint(p, 2, k=[1.0, 2.0]), (P,)),
+    "polyadd": (lambda p, v: np.polyadd(p, v), (P, V)),
+    "polysub": (lambda p, v: np.polysub(v, p), (P, V)),
+    "polymul": (lambda p, v: np.polymul(p, v), (P, V)),
+    "vander": (lambda x: np.vander(x, 3, increasing=True), (X,)),
+    "polyfit": (lambda x, y: np.polyfit(x, y, 2), (X, rng.standard_normal(7))),
 }
 
 
@@ -47,7 +55,12 @@ def test_interp_at_the_knots_and_of_one_point():
     (lambda a: np.interp(a, [], []), ValueError),
     (lambda a: np.convolve(np.array([]), a), ValueError),
     (lambda a: np.convolve(np.ones((2, 2)), a), ValueError),
-], ids=["empty", "mode", "lengths", "no-points", "empty-a", "too-deep"])
+    (lambda a: np.polyder(a, -1), ValueError),
+    (lambda a: np.polyint(a, -1), ValueError),
+    (lambda a: np.polyfit(a, a, -1), ValueError),
+    (lambda a: np.vander(np.ones((2, 2)) * a[0]), ValueError),
+], ids=["empty", "mode", "lengths", "no-points", "empty-a", "too-deep", "polyder-order",
+        "polyint-order", "polyfit-degree", "vander-rank"])
 def test_errors_as_numpy(call, error):
     raises_as_numpy(call, error, A)
 
@@ -57,3 +70,5 @@ def test_what_is_refused_names_itself():
         gradjit.jit(lambda x: np.interp(x, XP, FP, period=2.0))(XQ)
     with pytest.raises(ValueError, match="p must be a 1-d array of coefficients"):
         gradjit.jit(lambda p: np.polyval(p, 2.0))(np.ones((2, 2)))
+    with pytest.raises(TypeError, match="full=, w= or cov= is not supported"):
+        gradjit.jit(lambda y: np.polyfit(X, y, 1, full=True))(X)

@@ -1,4 +1,5 @@
-"""np.polyval, np.convolve, np.correlate and np.interp on gradjit values, in numpy's
+"""numpy's polynomial functions (polyval, polyder, polyint, polyadd, polysub, polymul,
+polyfit, vander), np.convolve, np.correlate and np.interp on gradjit values, in numpy's
 semantics (Horner's rule, numpy's modes and argument order, its out-of-range values)."""
 from __future__ import annotations
 
@@ -14,13 +15,82 @@ def _array(x):
 
 def _polyval(p, x):
     """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it."""
-    p, x = ops.asarray(_array(p)), ops.asarray(_array(x))
-    if len(ops.shape_of(p)) != 1:
-        raise ValueError("np.polyval: p must be a 1-d array of coefficients")
+    p, x = _coefficients(p, "polyval"), ops.asarray(_array(x))
     y = ops.mul(x, 0)  # numpy starts from zeros like x
     for i in range(ops.shape_of(p)[0]):
         y = ops.add(ops.mul(y, x), ops.getitem(p, i))
     return y
+
+
+def _coefficients(p, name):
+    p = ops.asarray(_array(p))
+    if len(ops.shape_of(p)) != 1:
+        raise ValueError(f"np.{name}: p must be a 1-d array of coefficients")
+    return p
+
+
+def _polyder(p, m=1):
+    """The m-th derivative's coefficients (highest power first)."""
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = _coefficients(p, "polyder")
+    for _ in range(m):
+        n = ops.shape_of(p)[0] - 1
+        p = ops.mul(ops.getitem(p, slice(0, max(n, 0))), np.arange(n, 0, -1, dtype=np.float64))
+    return p
+
+
+def _polyint(p, m=1, k=None):
+    """The m-th antiderivative's coefficients, the integration constants k (zeros)."""
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    constants = np.zeros(m) if k is None else np.broadcast_to(np.atleast_1d(k), (m,))
+    p = _coefficients(p, "polyint")
+    for i in range(m):
+        n = ops.shape_of(p)[0]
+        scaled = ops.true_divide(p, np.arange(n, 0, -1, dtype=np.float64))
+        p = ops.concatenate([scaled, np.asarray([constants[i]])])
+    return p
+
+
+def _aligned(a1, a2):
+    a1, a2 = ops.asarray(_array(a1)), ops.asarray(_array(a2))
+    n1, n2 = ops.shape_of(a1)[0], ops.shape_of(a2)[0]
+    width = max(n1, n2)
+    return ops.pad(a1, [(width - n1, 0)]), ops.pad(a2, [(width - n2, 0)])
+
+
+def _polyadd(a1, a2):
+    return ops.add(*_aligned(a1, a2))
+
+
+def _polysub(a1, a2):
+    return ops.sub(*_aligned(a1, a2))
+
+
+def _polymul(a1, a2):
+    return _convolve(a1, a2)
+
+
+def _vander(x, N=None, increasing=False):
+    """Columns x**(N-1), ..., x, 1 (increasing: the other way round)."""
+    x = ops.asarray(_array(x))
+    if len(ops.shape_of(x)) != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = ops.shape_of(x)[0] if N is None else N
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    return ops.power(ops.reshape(x, (-1, 1)), powers)
+
+
+def _polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial's coefficients (highest power first)."""
+    if full or cov or w is not None:
+        raise TypeError("np.polyfit with full=, w= or cov= is not supported on traced values")
+    deg = int(deg)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    x, y = ops.astype(ops.asarray(_array(x)), np.float64), ops.asarray(_array(y))
+    return ops.linalg.lstsq(_vander(x, deg + 1), ops.astype(y, np.float64), rcond)[0]
 
 
 def _full_convolution(a, v):
@@ -96,5 +166,7 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
     return ops.where(ops.gt(x, ops.getitem(xp, n - 1)), above, value)
 
 
-FUNCTIONS = {np.polyval: _polyval, np.convolve: _convolve, np.correlate: _correlate,
-             np.interp: _interp}
+FUNCTIONS = {np.polyval: _polyval, np.polyder: _polyder, np.polyint: _polyint,
+             np.polyadd: _polyadd, np.polysub: _polysub, np.polymul: _polymul,
+             np.polyfit: _polyfit, np.vander: _vander, np.convolve: _convolve,
+             np.correlate: _correlate, np.interp: _interp}
