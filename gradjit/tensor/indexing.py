@@ -1,5 +1,6 @@
 """PyTorch's gather/scatter family, the index_* operations along one dimension, masked_*,
-take/put/select/index_put and nonzero, composed from the gather and scatter_add primitives.
+put/select/index_put and nonzero (take is with the shaping methods), composed from the
+gather and scatter_add primitives.
 
 Indices known when the operation runs (every eager tensor) are checked here, with PyTorch's
 errors; indices computed at run time inside grad/jit are checked by the primitives when the
@@ -180,7 +181,7 @@ def _along(index, shape, dim):
 
 
 def _flat_index(x, index):
-    """take/put indices into x flattened: negative ones count from the end."""
+    """put's indices into x flattened: negative ones count from the end."""
     n = math.prod(_shape(x))
     known = ops.constant_value(index)
     if known is not None and known.size:
@@ -202,7 +203,7 @@ def _known_mask(mask, what):
 
 
 class IndexingMixin:
-    """Tensor's gather/scatter, index_*, masked_*, take/put, select, index_put, nonzero."""
+    """Tensor's gather/scatter, index_*, masked_*, put, select, index_put, nonzero."""
 
     def gather(self, dim, index, *, sparse_grad=False):
         dim = _check_dim(dim, self.dim())
@@ -344,11 +345,6 @@ class IndexingMixin:
                                 slice(0, len(chosen)))
             return ops.reshape(ops.index_put(flat, chosen, taken), tuple(self.shape))
         return apply("MaskedScatterBackward0", scatter, self, source)
-
-    def take(self, index):
-        index = _int_index(index, "take")
-        return apply("TakeBackward0", lambda x, i: S.gather(
-            ops.reshape(x, (-1,)), _flat_index(x, i), axis=0), self, index)
 
     def put(self, index, source, accumulate=False):
         index, source = _int_index(index, "put"), operand(source)

@@ -272,3 +272,11 @@ def test_allclose_and_array_equal_read_the_values(fn):
     for x in (Q, X):
         call(x)
         assert seen[-1] is fn(x)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.isin(a, a[0]), lambda a: np.isin(np.round(a), [0.0, 1.0], invert=True),
+    lambda a: np.isin(np.round(a[0]), np.round(a)),
+], ids=["traced-tests", "listed-tests", "matrix-tests"])
+def test_isin(fn):
+    check_values(fn, X)

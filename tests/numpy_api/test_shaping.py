@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import gradjit
 from gradjit import ops
 from gradjit.ops.numpy_api import shaping
-from tests.numpy_api.check import check_grad, check_values
+from tests.numpy_api.check import check_grad, check_values, raises_as_numpy
 
 rng = np.random.default_rng(3)
 X = rng.standard_normal((3, 4))
@@ -456,3 +456,21 @@ def test_insert_delete_split_match_numpy_on_random_shapes(a, data):
     for got, want in zip(ops.array_split(a, points, axis), np.array_split(a, points, axis),
                          strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+APPLY = np.random.default_rng(12).standard_normal((3, 4, 2))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.apply_along_axis(np.sum, 0, a),
+    lambda a: np.apply_along_axis(lambda r: r * 2, 1, a),
+    lambda a: np.apply_along_axis(lambda r: np.outer(r, r), 2, a),
+    lambda a: np.apply_along_axis(np.cumsum, -1, a),
+], ids=["sum", "same-shape", "matrix-per-row", "negative-axis"])
+def test_apply_along_axis(fn):
+    check_values(fn, APPLY)
+    check_grad(fn, APPLY, backends=("cpu",))
+
+
+def test_apply_along_an_empty_axis_set_raises_numpys_error():
+    raises_as_numpy(lambda a: np.apply_along_axis(np.sum, 0, a), ValueError, np.ones((2, 0)))

@@ -153,6 +153,7 @@ ERRORS = {
     "masked_scatter-short": lambda L: L.tensor(X).masked_scatter(L.tensor(X) > -9,
                                                                  L.ones(3, dtype=L.float64)),
     "take-range": lambda L: L.tensor(X).take(L.tensor([12])),
+    "put-range": lambda L: L.tensor(X).put(L.tensor([12]), L.tensor([1.0], dtype=L.float64)),
     "put-count": lambda L: L.tensor(X).put(L.tensor([0, 1]), L.ones(3, dtype=L.float64)),
     "select-range": lambda L: L.tensor(X).select(0, 3),
 }

@@ -128,7 +128,18 @@ def _diag_indices_from(arr):
     return np.diag_indices(shape[0], len(shape))
 
 
+def _isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """element's entries that equal any of test_elements (none of them, with invert)."""
+    element = ops.asarray(np.asarray(element) if isinstance(element, (list, tuple)) else
+                          element)
+    tests = ops.ravel(ops.asarray(np.asarray(test_elements) if isinstance(
+        test_elements, (list, tuple)) else test_elements))
+    found = ops.any_(ops.eq(ops.expand_dims(element, -1), tests), -1)
+    return ops.logical_not(found) if invert else found
+
+
 FUNCTIONS = {
+    np.isin: _isin,
     np.result_type: _result_type, np.common_type: _common_type,
     np.min_scalar_type: _min_scalar_type,
     np.isrealobj: lambda x: True, np.iscomplexobj: lambda x: False,

@@ -2,8 +2,11 @@
 diagonals, selections) with numpy's signatures, mapped onto gradjit.ops."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from gradjit import ops
 from gradjit.ops import diagonals as D
 from gradjit.ops import padding
 from gradjit.ops import selection as P
@@ -51,7 +54,27 @@ def _unstack(x, /, *, axis=0):
     return tuple(moved[i] for i in range(moved.shape[0]))
 
 
+def _apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """func1d on each 1-d slice along axis, the results stacked where the axis was (the loop
+    runs while tracing: one traced call per slice)."""
+    arr = ops.asarray(arr)
+    shape = ops.shape_of(arr)
+    axis = axis % len(shape) if shape else 0
+    moved = ops.moveaxis(arr, axis, -1)
+    outer = shape[:axis] + shape[axis + 1:]
+    if not math.prod(outer):
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    results = [ops.asarray(func1d(ops.getitem(moved, index), *args, **kwargs))
+               for index in np.ndindex(*outer)]
+    inner = ops.shape_of(results[0])
+    stacked = ops.reshape(ops.stack(results), outer + inner)
+    # the result's own axes go where `axis` was
+    return ops.moveaxis(stacked, list(range(len(outer), len(outer) + len(inner))),
+                        list(range(axis, axis + len(inner))))
+
+
 FUNCTIONS = {
+    np.apply_along_axis: _apply_along_axis,
     np.concatenate: S.concatenate, np.stack: S.stack, np.hstack: S.hstack,
     np.vstack: S.vstack, np.row_stack: S.vstack, np.dstack: S.dstack,
     np.column_stack: S.column_stack, np.append: S.append, np.block: S.block,
