@@ -9,7 +9,9 @@ from gradjit.distributions import constraints
 from gradjit.distributions.distribution import Distribution, broadcast_all
 
 
-class Normal(Distribution):
+class LocationScale(Distribution):
+    """A distribution on the real line with a location and a positive scale."""
+
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
@@ -19,11 +21,13 @@ class Normal(Distribution):
         super().__init__(self.loc.shape, validate_args=validate_args)
 
     @property
-    def mean(self):
+    def mode(self):
         return self.loc
 
+
+class Normal(LocationScale):
     @property
-    def mode(self):
+    def mean(self):
         return self.loc
 
     @property
@@ -40,15 +44,13 @@ class Normal(Distribution):
         return self.loc + eps * self.scale
 
     def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
+        value = self._checked(value)
         var = self.scale ** 2
         return -((value - self.loc) ** 2) / (2 * var) - self.scale.log() - \
             math.log(math.sqrt(2 * math.pi))
 
     def cdf(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
+        value = self._checked(value)
         return 0.5 * (1 + gradjit.erf((value - self.loc) * self.scale.reciprocal() /
                                       math.sqrt(2)))
 

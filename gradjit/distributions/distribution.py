@@ -56,6 +56,12 @@ class Distribution:
     def rsample(self, sample_shape=()):
         raise NotImplementedError
 
+    def _checked(self, value):
+        """value, validated against the support when validation is on."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return value
+
     def _validate_sample(self, value):
         if not gradjit.is_tensor(value):
             raise ValueError("The value argument to log_prob must be a Tensor")

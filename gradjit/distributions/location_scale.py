@@ -9,20 +9,13 @@ import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
-from gradjit.distributions.continuous import Normal
+from gradjit.distributions.continuous import LocationScale, Normal
 from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
 
 _EULER = 0.57721566490153286060
 
 
-class _Checked(Distribution):
-    def _checked(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return value
-
-
-class Exponential(_Checked):
+class Exponential(Distribution):
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
@@ -65,21 +58,7 @@ class Exponential(_Checked):
         return 1.0 - gradjit.log(self.rate)
 
 
-class _LocationScale(_Checked):
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
-
-    @property
-    def mode(self):
-        return self.loc
-
-
-class Laplace(_LocationScale):
+class Laplace(LocationScale):
     @property
     def mean(self):
         return self.loc
@@ -115,7 +94,7 @@ class Laplace(_LocationScale):
         return 1 + gradjit.log(2 * self.scale)
 
 
-class Cauchy(_LocationScale):
+class Cauchy(LocationScale):
     @property
     def mean(self):
         return gradjit.full(tuple(self._extended_shape()), math.nan, dtype=self.loc.dtype)
@@ -144,7 +123,7 @@ class Cauchy(_LocationScale):
         return math.log(4 * math.pi) + self.scale.log()
 
 
-class Gumbel(_LocationScale):
+class Gumbel(LocationScale):
     @property
     def mean(self):
         return self.loc + self.scale * _EULER
@@ -177,7 +156,7 @@ class Gumbel(_LocationScale):
         return self.scale.log() + (1 + _EULER)
 
 
-class HalfNormal(_Checked):
+class HalfNormal(Distribution):
     """|x| of x ~ Normal(0, scale)."""
 
     arg_constraints = {"scale": constraints.positive}
@@ -219,7 +198,7 @@ class HalfNormal(_Checked):
         return self._base.entropy() - math.log(2)
 
 
-class LogNormal(_Checked):
+class LogNormal(Distribution):
     """exp(x) of x ~ Normal(loc, scale)."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
