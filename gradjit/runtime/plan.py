@@ -2,12 +2,17 @@
 whose lifetimes do not overlap reuse the same bytes."""
 from __future__ import annotations
 
+import numpy as np
+
 ALIGN = 64
 
 
 def plan_workspace(buffers, steps) -> int:
     """Set every temporary buffer's byte offset; returns the workspace size. A buffer lives
-    from the first step that touches it to the last."""
+    from the first step that touches it to the last. Largest first, each at the lowest offset
+    clear of the placed buffers alive with it; the placed ones sit in arrays, so checking a
+    buffer against thousands of them (every forward value of a long gradient) is one
+    vectorized pass, not a Python loop."""
     first, last = {}, {}
     for position, step in enumerate(steps):
         for b in step.buffers():
@@ -15,17 +20,24 @@ def plan_workspace(buffers, steps) -> int:
             last[b] = position
     temps = sorted((b for b in buffers if b.kind == "temp" and b.id in first),
                    key=lambda b: (-b.nbytes, b.id))
-    placed, total = [], 0
-    for buffer in temps:
+    count = len(temps)
+    starts, stops = np.empty(count, np.int64), np.empty(count, np.int64)
+    lows, highs = np.empty(count, np.int64), np.empty(count, np.int64)
+    total = 0
+    for k, buffer in enumerate(temps):
         size = -(-max(buffer.nbytes, 1) // ALIGN) * ALIGN
-        busy = sorted((p.offset, p.offset + psize) for p, psize in placed
-                      if first[p.id] <= last[buffer.id] and first[buffer.id] <= last[p.id])
+        begin, end = first[buffer.id], last[buffer.id]
+        alive = (starts[:k] <= end) & (begin <= stops[:k])
+        busy_lo, busy_hi = lows[:k][alive], highs[:k][alive]
         offset = 0
-        for lo, hi in busy:
-            if offset + size <= lo:
-                break
-            offset = max(offset, hi)
+        if len(busy_lo):
+            order = np.lexsort((busy_hi, busy_lo))
+            busy_lo, busy_hi = busy_lo[order], busy_hi[order]
+            reached = np.maximum.accumulate(busy_hi)  # the offset after each busy block
+            before = np.concatenate(([0], reached[:-1]))
+            fits = np.flatnonzero(before + size <= busy_lo)  # gaps wide enough, lowest first
+            offset = int(before[fits[0]]) if len(fits) else int(reached[-1])
         buffer.offset = offset
-        placed.append((buffer, size))
+        starts[k], stops[k], lows[k], highs[k] = begin, end, offset, offset + size
         total = max(total, offset + size)
     return total
