@@ -206,6 +206,9 @@ class IndexingMixin:
     """Tensor's gather/scatter, index_*, masked_*, put, select, index_put, nonzero."""
 
     def gather(self, dim, index, *, sparse_grad=False):
+        if self.dim() == 0:  # PyTorch reads a 0-d tensor as one element
+            index = _int_index(index, "gather")
+            return self.reshape(1).gather(0, index.reshape(-1)).reshape(tuple(index.shape))
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, "gather")
         _check_fits(index, tuple(self.shape), dim, "self" if index.dim() == self.dim() else
@@ -219,6 +222,9 @@ class IndexingMixin:
         return apply("GatherBackward0", gather, self, index)
 
     def _scatter_checked(self, dim, index, src, what):
+        if self.dim() == 0:
+            raise RuntimeError(f"{what}(): a 0-dimensional self is not supported; write into "
+                               "self.reshape(1) instead")
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, what)
         _check_fits(index, tuple(self.shape), dim, "self")
@@ -274,23 +280,38 @@ class IndexingMixin:
             S.gather(ops.reshape(x, (-1,)), _targets(_along(i, shape, dim), shape, dim),
                      axis=0), _shape(_along(i, shape, dim))), self, index)
 
-    def _index_along(self, dim, index, what):
+    def _index_along(self, dim, index, what, source=None):
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, what)
+        if source is not None:
+            count = index.numel()
+            if source.dim() and count != source.shape[dim if self.dim() else 0]:
+                if what == "index_copy":
+                    raise IndexError(f"index_copy_(): Number of indices ({count}) should be "
+                                     f"equal to source.size(dim) ({source.shape[dim]})")
+                raise RuntimeError(f"{what}_(): Number of indices ({count}) should be equal to "
+                                   f"source.size(dim): ({source.shape[dim]}), for dim: {dim}")
+            wanted = list(self.shape)
+            if wanted:
+                wanted[dim] = count
+            if list(source.shape) != wanted:
+                raise RuntimeError(f"source tensor shape must match self tensor shape, "
+                                   f"excluding the specified dimension. Got self.shape = "
+                                   f"{list(self.shape)} source.shape = {list(source.shape)}")
         _check_known(index, self.shape[dim] if self.dim() else 1, dim)
         return dim, index
 
     def index_add(self, dim, index, source, *, alpha=1):
-        dim, index = self._index_along(dim, index, "index_add")
         source = operand(source)
+        dim, index = self._index_along(dim, index, "index_add", source)
         shape = tuple(self.shape)
         return apply("IndexAddBackward0", lambda x, i, s: _scatter_sum(
             x, _along(i, shape, dim), s if alpha == 1 else ops.mul(s, alpha), dim),
             self, index, source)
 
     def index_copy(self, dim, index, source):
-        dim, index = self._index_along(dim, index, "index_copy")
         source = operand(source)
+        dim, index = self._index_along(dim, index, "index_copy", source)
         shape = tuple(self.shape)
         return apply("IndexCopyBackward0", lambda x, i, s: _replace(
             x, _along(i, shape, dim), s, dim), self, index, source)

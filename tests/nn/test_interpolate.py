@@ -44,6 +44,7 @@ ERRORS = {
     "align-nearest": lambda L: L.nn.functional.interpolate(L.ones(1, 1, 2), size=3,
                                                            align_corners=True),
     "sizes": lambda L: L.nn.functional.interpolate(L.ones(1, 1, 2, 2), size=(3, 3, 3)),
+    "empty-output": lambda L: L.nn.functional.interpolate(L.ones(1, 1, 4, 5), size=(0, 2)),
 }
 
 

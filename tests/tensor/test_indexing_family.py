@@ -156,7 +156,20 @@ ERRORS = {
     "put-range": lambda L: L.tensor(X).put(L.tensor([12]), L.tensor([1.0], dtype=L.float64)),
     "put-count": lambda L: L.tensor(X).put(L.tensor([0, 1]), L.ones(3, dtype=L.float64)),
     "select-range": lambda L: L.tensor(X).select(0, 3),
+    "index_add-count": lambda L: L.ones(2, 3).index_add(1, L.tensor([0]), L.ones(2, 2)),
+    "index_copy-count": lambda L: L.ones(2, 3).index_copy(1, L.tensor([0]), L.ones(2, 2)),
+    "index_add-shape": lambda L: L.ones(2, 3).index_add(1, L.tensor([0, 1]), L.ones(3, 2)),
+    "index_add-0d": lambda L: L.tensor(1.0).index_add(0, L.tensor([0]), L.tensor([2.0])),
 }
+
+
+def test_a_zero_dimensional_tensor_gathers_as_one_element():
+    for index in (0, [0]):
+        got = gradjit.tensor(5.0).gather(0, gradjit.tensor(index))
+        want = torch.tensor(5.0).gather(0, torch.tensor(index))
+        assert got.tolist() == want.tolist() and tuple(got.shape) == tuple(want.shape)
+    with pytest.raises(RuntimeError, match="a 0-dimensional self is not supported"):
+        gradjit.tensor(5.0).scatter_add(0, gradjit.tensor(0), gradjit.tensor(2.0))
 
 
 @pytest.mark.parametrize("name", ERRORS)

@@ -25,7 +25,7 @@ def _out_sizes(input, size, scale_factor, n):
                              f"{list(lengths)} and output size of {sizes}. Please provide "
                              "input tensor in (N, C, d1, d2, ...,dK) format and output size in "
                              "(o1, o2, ...,oK) format.")
-        return sizes, [length / out for length, out in zip(lengths, sizes)]
+        return sizes, [length / out if out else 0.0 for length, out in zip(lengths, sizes)]
     factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else \
         tuple(scale_factor)
     return tuple(int(math.floor(length * f)) for length, f in zip(lengths, factors)), \
@@ -59,8 +59,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                                   f"bilinear | bicubic | trilinear | area | nearest-exact "
                                   f"(got {mode})")
     sizes, scales = _out_sizes(input, size, scale_factor, n)
+    lengths = tuple(input.shape[-n:])
+    if min(lengths + tuple(sizes)) <= 0:
+        names = ("D", "H", "W")[3 - n:]
+        shown = lambda values: ", ".join(f"{k}: {v}" for k, v in zip(names, values))  # noqa
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({shown(lengths)}) output ({shown(sizes)})")
     if recompute_scale_factor:
-        scales = [length / out for length, out in zip(input.shape[-n:], sizes)]
+        scales = [length / out if out else 0.0 for length, out in zip(input.shape[-n:], sizes)]
     if mode == "area":
         pool = {1: gradjit.nn.functional.adaptive_avg_pool1d,
                 2: gradjit.nn.functional.adaptive_avg_pool2d}[n]
