@@ -3,10 +3,11 @@ from gradjit.optim import lr_scheduler
 from gradjit.optim.adagrad import Adagrad
 from gradjit.optim.adam import Adam, AdamW
 from gradjit.optim.adaptive import Adadelta, Adamax, NAdam, RAdam
+from gradjit.optim.classic import ASGD, Rprop
 from gradjit.optim.lbfgs import LBFGS
 from gradjit.optim.optimizer import Optimizer
 from gradjit.optim.rmsprop import RMSprop
 from gradjit.optim.sgd import SGD
 
-__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer",
-           "RAdam", "RMSprop", "lr_scheduler"]
+__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam",
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler"]

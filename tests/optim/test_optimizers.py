@@ -35,6 +35,10 @@ CASES = [
     ("RAdam", dict(lr=0.01, betas=(0.9, 0.9), weight_decay=0.1)),
     ("Adadelta", dict()),
     ("Adadelta", dict(lr=0.5, rho=0.8, weight_decay=0.1, maximize=True)),
+    ("Rprop", dict()),
+    ("Rprop", dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-4, 0.2), maximize=True)),
+    ("ASGD", dict(lr=0.05)),
+    ("ASGD", dict(lr=0.05, lambd=1e-2, alpha=0.5, t0=10, weight_decay=0.1)),
 ]
 
 
@@ -101,7 +105,8 @@ def test_training_on_our_own_gradients_follows_pytorch(name, options):
 
 
 @pytest.mark.parametrize("name,options", [CASES[1], CASES[5], CASES[10], CASES[13], CASES[14],
-                                          CASES[17], CASES[19], CASES[22]])
+                                          CASES[17], CASES[19], CASES[22], CASES[24],
+                                          CASES[26]])
 def test_state_dict_matches_pytorch_and_resumes(name, options):
     data = _problem(1)
     ours, opt = _run(gradjit, name, options, data, steps=3)
