@@ -239,7 +239,33 @@ class PolynomialLR(LRScheduler):
         return [base * left ** self.power for base in self.base_lrs]
 
 
-class OneCycleLR(LRScheduler):
+class _MomentumCycle(LRScheduler):
+    """A schedule that moves the momentum (or Adam's beta1) against the lr."""
+
+    def _cycle_momentum(self, optimizer, cycle_momentum, base_momentum, max_momentum,
+                        last_epoch):
+        self.cycle_momentum = cycle_momentum
+        if not cycle_momentum:
+            return
+        defaults, groups = optimizer.defaults, optimizer.param_groups
+        if "momentum" not in defaults and "betas" not in defaults:
+            raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                             "option enabled")
+        self._beta1 = "betas" in defaults
+        for group, low, high in zip(groups, _per_group(base_momentum, groups, "base_momentum"),
+                                    _per_group(max_momentum, groups, "max_momentum")):
+            if last_epoch == -1:
+                self._set_momentum(group, high)
+                group["max_momentum"], group["base_momentum"] = high, low
+
+    def _set_momentum(self, group, value):
+        if self._beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+
+class OneCycleLR(_MomentumCycle):
     """The 1cycle policy: the lr rises from max_lr / div_factor to max_lr over pct_start of
     the steps, then falls to that over final_div_factor (three_phase: back to the start
     first); the momentum (or Adam's beta1) moves the opposite way."""
@@ -276,26 +302,9 @@ class OneCycleLR(LRScheduler):
             for group, top in zip(groups, max_lrs):
                 group["initial_lr"] = top / div_factor
                 group["max_lr"], group["min_lr"] = top, group["initial_lr"] / final_div_factor
-        self.cycle_momentum = cycle_momentum
-        if cycle_momentum:
-            defaults = optimizer.defaults
-            if "momentum" not in defaults and "betas" not in defaults:
-                raise ValueError("optimizer must support momentum or beta1 with "
-                                 "`cycle_momentum` option enabled")
-            self._beta1 = "betas" in defaults
-            for group, low, high in zip(groups, _per_group(base_momentum, groups,
-                                                           "base_momentum"),
-                                        _per_group(max_momentum, groups, "max_momentum")):
-                if last_epoch == -1:
-                    self._set_momentum(group, high)
-                    group["max_momentum"], group["base_momentum"] = high, low
+        self._cycle_momentum(optimizer, cycle_momentum, base_momentum, max_momentum,
+                             last_epoch)
         super().__init__(optimizer, last_epoch)
-
-    def _set_momentum(self, group, value):
-        if self._beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
 
     def _anneal(self, start, end, pct):
         if self.anneal_strategy == "cos":
@@ -464,3 +473,59 @@ class ChainedScheduler(_Composed):
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = self._current()
+
+
+class CyclicLR(_MomentumCycle):
+    """The lr cycling between base_lr and max_lr (triangular, triangular2 halving each cycle's
+    height, exp_range decaying it by gamma per step, or a scale_fn), step_size_up steps up
+    and step_size_down down; the momentum cycles the other way."""
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None,
+                 mode="triangular", gamma=1.0, scale_fn=None, scale_mode="cycle",
+                 cycle_momentum=True, base_momentum=0.8, max_momentum=0.9, last_epoch=-1):
+        groups = optimizer.param_groups
+        base_lrs = _per_group(base_lr, groups, "base_lr")
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group(max_lr, groups, "max_lr")
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size, self.step_ratio = up + down, up / (up + down)
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma = mode, gamma
+        if scale_fn is None:
+            self._scale_fn = {"triangular": lambda x: 1.0,
+                              "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
+                              "exp_range": lambda x: gamma ** x}[mode]
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        else:
+            self._scale_fn, self.scale_mode = scale_fn, scale_mode
+        self._cycle_momentum(optimizer, cycle_momentum, base_momentum, max_momentum,
+                             last_epoch)
+        self.base_momentums = _per_group(base_momentum, groups, "base_momentum")
+        self.max_momentums = _per_group(max_momentum, groups, "max_momentum")
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def scale_fn(self, x):
+        return self._scale_fn(x)
+
+    def get_lr(self):
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        factor = x / self.step_ratio if x <= self.step_ratio else \
+            (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base + (top - base) * factor * scale
+               for base, top in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums,
+                                        self.max_momentums):
+                self._set_momentum(group, high - (high - low) * factor * scale)
+        return lrs
+
+    def state_dict(self):
+        """The scale function is code: left out, as PyTorch leaves it out."""
+        return {k: v for k, v in super().state_dict().items() if k != "_scale_fn"}

@@ -1,5 +1,5 @@
 """LinearLR, ConstantLR, MultiplicativeLR, PolynomialLR, OneCycleLR, ReduceLROnPlateau,
-SequentialLR and ChainedScheduler against PyTorch 2.13: the lr (and OneCycle's momentum or
+SequentialLR, ChainedScheduler and CyclicLR against PyTorch 2.13: the lr (and OneCycle's momentum or
 beta1) after every step, and the errors."""
 import pytest
 import torch
@@ -37,6 +37,14 @@ SCHEDULES = {
         o, [S.ConstantLR(o, 0.5, 3), S.ExponentialLR(o, 0.9), S.StepLR(o, 4)], [4, 12]),
     "chained": lambda S, o: S.ChainedScheduler([S.LinearLR(o, 0.2, 1.0, 6),
                                                 S.ExponentialLR(o, 0.95)]),
+    "cyclic": lambda S, o: S.CyclicLR(o, 0.01, 0.1, step_size_up=4),
+    "cyclic-triangular2": lambda S, o: S.CyclicLR(o, 0.01, 0.1, step_size_up=3,
+                                                  step_size_down=5, mode="triangular2"),
+    "cyclic-exp-range": lambda S, o: S.CyclicLR(o, 0.01, 0.1, step_size_up=4,
+                                                mode="exp_range", gamma=0.9),
+    "cyclic-scale-fn": lambda S, o: S.CyclicLR(o, 0.01, 0.1, step_size_up=4,
+                                               scale_fn=lambda x: 0.5 ** x,
+                                               scale_mode="iterations", cycle_momentum=False),
 }
 LOSSES = [5, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3] * 2
 PLATEAUS = {
@@ -96,6 +104,8 @@ ERRORS = {
     "sequential-plateau": lambda L: _sequential(L, plateau=True),
     "sequential-no-optimizer": lambda L: L.optim.lr_scheduler.SequentialLR(_sgd(L), [1], []),
     "chained-empty": lambda L: L.optim.lr_scheduler.ChainedScheduler([], _sgd(L)),
+    "cyclic-mode": lambda L: L.optim.lr_scheduler.CyclicLR(_sgd(L, momentum=0.9), 0.1, 1.0,
+                                                           mode="sawtooth"),
 }
 
 
