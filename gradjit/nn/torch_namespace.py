@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from gradjit.nn import functional as F
 from gradjit.nn.functional import (bilinear, channel_shuffle, conv1d, conv2d,  # noqa: F401
-                                   pixel_shuffle, pixel_unshuffle)
+                                   conv_transpose1d, conv_transpose2d, pixel_shuffle,
+                                   pixel_unshuffle)
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -103,6 +104,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 
 __all__ = ["alpha_dropout", "avg_pool1d", "batch_norm", "bilinear",
            "binary_cross_entropy_with_logits", "channel_shuffle", "conv1d", "conv2d",
+           "conv_transpose1d", "conv_transpose2d",
            "cosine_embedding_loss", "dropout", "embedding", "feature_alpha_dropout",
            "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
            "margin_ranking_loss", "max_pool1d", "max_pool2d", "pixel_shuffle",

@@ -27,6 +27,14 @@ def test_transposed_convolution_matches_torch(name, args, options, shape):
     check_module(gm, tm, randn(*shape), rtol=1e-4, atol=1e-5)
 
 
+def test_torch_level_forms_match_torch():
+    x, w = randn(1, 2, 3, 3), randn(2, 1, 2, 2)
+    check(lambda a: gradjit.conv_transpose2d(a, gradjit.tensor(w), stride=2),
+          lambda a: torch.conv_transpose2d(a, torch.tensor(w), stride=2), x)
+    check(lambda a: gradjit.conv_transpose1d(a, gradjit.tensor(w[..., 0]), padding=1),
+          lambda a: torch.conv_transpose1d(a, torch.tensor(w[..., 0]), padding=1), x[..., 0])
+
+
 def test_output_size_picks_the_output_padding():
     gm, tm = nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1), \
         torch.nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1)
