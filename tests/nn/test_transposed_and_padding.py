@@ -82,6 +82,10 @@ ERRORS = {
     "too-small": lambda L: L.nn.functional.conv_transpose2d(
         L.ones(1, 2, 3, 3), L.ones(2, 2, 3, 3), L.ones(2), padding=4),
     "kernel-larger": lambda L: L.nn.functional.conv2d(L.ones(1, 2, 3, 3), L.ones(1, 2, 4, 4)),
+    "reflect-too-wide": lambda L: L.nn.ReflectionPad1d(3)(L.ones(1, 1, 3)),
+    "reflect-too-wide-2d": lambda L: L.nn.functional.pad(L.ones(1, 2, 3, 3), (1, 3, 0, 0),
+                                                         mode="reflect"),
+    "circular-twice": lambda L: L.nn.CircularPad1d((5, 1))(L.ones(1, 1, 3)),
 }
 
 

@@ -38,8 +38,16 @@ def pad(input, pad, mode="constant", value=None):
         if mode == "constant":
             out = _pad_constant(out, dim, before, after, 0 if value is None else value)
         else:
+            length = out.shape[dim]
+            if mode == "reflect" and max(before, after) >= length:
+                raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                                   f"corresponding input dimension, but got: padding "
+                                   f"({before}, {after}) at dimension {dim} of input "
+                                   f"{list(input.shape)}")
+            if mode == "circular" and max(before, after) > length:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
             # Which input position each output position copies, along this dim.
-            positions = np.pad(np.arange(out.shape[dim]), (before, after), _INDEX_MODES[mode])
+            positions = np.pad(np.arange(length), (before, after), _INDEX_MODES[mode])
             out = out[_dim_slice(out.dim(), dim, gradjit.tensor(positions))]
     return out
 
