@@ -45,6 +45,7 @@ def test_module_matches_torch(name, args, inputs, training):
 
 def test_batchnorm_repr_shows_no_bias_without_affine():
     for make in (lambda L: L.nn.BatchNorm1d(3, affine=False),
+                 lambda L: L.nn.LayerNorm(4, elementwise_affine=False),
                  lambda L: L.nn.GroupNorm(2, 4, bias=False),
                  lambda L: L.nn.InstanceNorm2d(3, affine=True, bias=False)):
         assert repr(make(gradjit)) == repr(make(torch))

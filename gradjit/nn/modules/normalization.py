@@ -18,7 +18,8 @@ class LayerNorm(Module):
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
-        self.eps, self.elementwise_affine, self.has_bias = eps, elementwise_affine, bias
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        self.has_bias = elementwise_affine and bias
         shape = dict(dtype=dtype, device=device)
         self.weight = Parameter(gradjit.ones(self.normalized_shape, **shape)) \
             if elementwise_affine else None
