@@ -23,6 +23,9 @@ I32 = rng.integers(-5, 6, (3, 4)).astype(np.int32)
 B = X > 0
 
 VALUES = {
+    "apply_along_axis": (lambda x, v: np.apply_along_axis(lambda r: np.outer(r, r) * v[0], 1, x),
+                         X, V),
+    "apply_along_axis_sum": (lambda x, v: np.apply_along_axis(np.sum, 0, x) + v, X, V),
     # joining
     "concatenate_mixed_constant": (lambda x, v: np.concatenate([x, v[None], [[1, 2, 3, 4]]]),
                                    X, V),
@@ -199,6 +202,7 @@ def _pieces(parts):
 
 
 GRADS = {
+    "apply_along_axis": (lambda x, v: np.apply_along_axis(np.cumsum, -1, x) * v, (0, 1)),
     "concatenate": (lambda x, v: np.concatenate([x, v[None], np.ones((1, 4))]), (0, 1)),
     "concatenate_axis_none": (lambda x, v: np.concatenate([x, v], axis=None), (0, 1)),
     "stack": (lambda x, v: np.stack([x, x * v], axis=1), (0, 1)),
@@ -456,20 +460,6 @@ def test_insert_delete_split_match_numpy_on_random_shapes(a, data):
     for got, want in zip(ops.array_split(a, points, axis), np.array_split(a, points, axis),
                          strict=True):
         np.testing.assert_array_equal(got, want)
-
-
-APPLY = np.random.default_rng(12).standard_normal((3, 4, 2))
-
-
-@pytest.mark.parametrize("fn", [
-    lambda a: np.apply_along_axis(np.sum, 0, a),
-    lambda a: np.apply_along_axis(lambda r: r * 2, 1, a),
-    lambda a: np.apply_along_axis(lambda r: np.outer(r, r), 2, a),
-    lambda a: np.apply_along_axis(np.cumsum, -1, a),
-], ids=["sum", "same-shape", "matrix-per-row", "negative-axis"])
-def test_apply_along_axis(fn):
-    check_values(fn, APPLY)
-    check_grad(fn, APPLY, backends=("cpu",))
 
 
 def test_apply_along_an_empty_axis_set_raises_numpys_error():
