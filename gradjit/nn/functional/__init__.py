@@ -27,3 +27,4 @@ from gradjit.nn.functional.spatial import (adaptive_avg_pool1d,  # noqa: F401
                                            dropout2d, dropout3d, normalize, pairwise_distance)
 from gradjit.nn.functional.transposed import conv_transpose1d, conv_transpose2d  # noqa: F401,E501
 from gradjit.nn.functional.interpolate import interpolate, upsample  # noqa: F401
+from gradjit.nn.functional.fold import fold, unfold  # noqa: F401

@@ -34,3 +34,4 @@ from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F
                                         ConstantPad1d, ConstantPad2d, ReflectionPad1d,
                                         ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
                                         ZeroPad1d, ZeroPad2d)
+from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
