@@ -72,7 +72,9 @@ def _holders(lib):
 
 def test_parameter_list_and_dict_match_torch():
     (gl, gd, gm), (tl, td, tm) = _holders(gradjit), _holders(torch)
-    assert repr(gl) == repr(tl) and repr(gd) == repr(td)
+    assert repr(gl) == repr(tl) and repr(gd) == repr(td) and repr(gm) == repr(tm)
+    one = [lib.nn.ParameterList([lib.nn.Parameter(lib.ones(2))]) for lib in (gradjit, torch)]
+    assert repr(one[0]) == repr(one[1])
     assert [n for n, _ in gm.named_parameters()] == [n for n, _ in tm.named_parameters()]
     assert list(gd.keys()) == list(td.keys()) and len(gl) == len(tl) and "a" in gd
     assert type(gl[2]).__name__ == "Parameter" and gl[-1].requires_grad

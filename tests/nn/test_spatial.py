@@ -21,6 +21,7 @@ CASES = {
     "dropout2d": lambda L, F, t: F.dropout2d(t, 0.4),
     "dropout1d": lambda L, F, t: F.dropout1d(t[0], 0.3),
     "dropout3d": lambda L, F, t: F.dropout3d(t, 0.5),
+    "dropout2d-3d": lambda L, F, t: F.dropout2d(t[0], 0.4),  # read as (N, C, L), as PyTorch's
     "modules": lambda L, F, t: L.nn.Sequential(
         L.nn.AdaptiveAvgPool2d((2, 2)), L.nn.Dropout2d(0.25), L.nn.Flatten(),
         L.nn.Unflatten(1, (3, 4)), L.nn.AdaptiveMaxPool1d(2))(t),
@@ -55,12 +56,23 @@ ERRORS = {
     "avg1d-rank": lambda L: L.nn.functional.adaptive_avg_pool1d(L.ones(7), 2),
     "dropout-p": lambda L: L.nn.Dropout2d(1.5),
     "dropout-functional-p": lambda L: L.nn.functional.dropout2d(L.ones(1, 2, 2, 2), -0.5),
+    "dropout1d-rank": lambda L: L.nn.functional.dropout1d(L.ones(1, 2, 2, 2)),
 }
 
 
 @pytest.mark.parametrize("name", ERRORS)
 def test_errors_match_torch(name):
     same_error(lambda: ERRORS[name](gradjit), lambda: ERRORS[name](torch))
+
+
+def test_feature_dropout_warns_on_ranks_as_torch():
+    for call in (lambda F, L: F.dropout2d(L.ones(2, 3, 4)), lambda F, L: F.dropout3d(L.ones(3, 4))):
+        messages = []
+        for lib in (gradjit, torch):
+            with pytest.warns(UserWarning) as record:
+                call(lib.nn.functional, lib)
+            messages.append([str(w.message) for w in record])
+        assert messages[0] == messages[1]
 
 
 def test_what_is_not_supported_says_so():

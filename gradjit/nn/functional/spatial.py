@@ -3,6 +3,7 @@ L spans [floor(i L / n), ceil((i + 1) L / n))), masks drawn per (sample, channel
 draws them, and its grad_fn names."""
 from __future__ import annotations
 
+import warnings
 
 import gradjit
 from gradjit.nn.functional.activation import masked_dropout
@@ -76,28 +77,57 @@ def _no_indices(return_indices):
                                   "supported; take the indices with argmax over the bins")
 
 
-def _feature_dropout(input, p, training, inplace, spatial):
+def _feature_dropout(input, p, training, inplace, batched):
     """Whole channels zeroed with probability p, the rest scaled by 1 / (1 - p): one draw per
-    (sample, channel), an unbatched input (one dim fewer) one per channel."""
-    if input.dim() == spatial + 1:  # unbatched: PyTorch adds the batch dim and removes it
-        batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-        out = _feature_dropout(batched, p, training, inplace, spatial)
-        return out.squeeze_(0) if inplace else out.squeeze(0)
+    (sample, channel); an unbatched input gets the batch dim added for the draw, as PyTorch's."""
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
     shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    return masked_dropout(input, p, training, inplace, lambda: gradjit.bernoulli(
+    out = masked_dropout(input, p, training, inplace, lambda: gradjit.bernoulli(
         gradjit.empty(shape, dtype=input.dtype), 1 - p))
+    if not batched:
+        out = out.squeeze_(0) if inplace else out.squeeze(0)
+    return out
+
+
+def _warn_feature_dims(name, input, spatial):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        warnings.warn(
+            f"{name}: Received a {input.dim()}-D input to {name}, which is deprecated and will "
+            "result in an error in a future release. To retain the behavior and silence this "
+            f"warning, please use dropout instead. Note that {name} exists to provide "
+            f"channel-wise dropout on inputs with {spatial} spatial dimensions, a channel "
+            f"dimension, and an optional batch dimension (i.e. {spatial + 1}D or "
+            f"{spatial + 2}D inputs).", stacklevel=3)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, inplace, 1)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note "
+            "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _feature_dropout(input, p, training, inplace, batched=input.dim() == 3)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, inplace, 2)
+    _warn_feature_dims("dropout2d", input, 2)
+    if input.dim() == 3:
+        # PyTorch still reads a 3-D input as (N, C, L), not as an unbatched (C, H, W)
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace, batched=True)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, inplace, 3)
+    _warn_feature_dims("dropout3d", input, 3)
+    return _feature_dropout(input, p, training, inplace, batched=input.dim() == 5)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

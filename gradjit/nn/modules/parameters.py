@@ -20,6 +20,13 @@ def _parameter(value):
                     "(a Tensor or Parameter required)")
 
 
+def _entries(rows) -> str:
+    # PyTorch indents each entry by two spaces inside extra_repr, so the module's own indent
+    # doubles it; ParameterList names the dtype, ParameterDict the legacy tensor type.
+    return "\n".join(f"  ({key}): Parameter containing: [{kind} of size {_size(p)}]"
+                     for key, p, kind in rows)
+
+
 def _size(p) -> str:
     return "x".join(str(n) for n in p.shape)
 
@@ -62,10 +69,8 @@ class ParameterList(Module):
             self.append(value)
         return self
 
-    def __repr__(self):
-        lines = [f"    ({i}): Parameter containing: [{p.dtype} of size {_size(p)}]"
-                 for i, p in enumerate(self)]
-        return "ParameterList(\n" + "\n".join(lines) + "\n)" if lines else "ParameterList()"
+    def extra_repr(self):
+        return _entries((i, p, p.dtype) for i, p in enumerate(self))
 
 
 class ParameterDict(Module):
@@ -122,7 +127,5 @@ class ParameterDict(Module):
         for key, value in pairs:
             self[key] = value
 
-    def __repr__(self):
-        lines = [f"    ({k}): Parameter containing: [torch.{p.dtype.legacy}Tensor of size "
-                 f"{_size(p)}]" for k, p in self.items()]
-        return "ParameterDict(\n" + "\n".join(lines) + "\n)" if lines else "ParameterDict()"
+    def extra_repr(self):
+        return _entries((k, p, f"torch.{p.dtype.legacy}Tensor") for k, p in self.items())
