@@ -33,8 +33,12 @@ def test_constant_pad_values_and_cropping():
     {}, {"stride": 2}, {"padding": 1}, {"padding": "same"}, {"padding": "valid"},
     {"dilation": 2, "padding": 2}, {"groups": 2}, {"bias": False},
     {"stride": 2, "padding": 1, "dilation": 2, "groups": 2}, {"padding": "same", "dilation": 2},
+    {"padding": 1, "padding_mode": "reflect"}, {"padding": 2, "padding_mode": "replicate"},
+    {"padding": "same", "dilation": 2, "padding_mode": "circular"},
+    {"padding": "valid", "padding_mode": "reflect", "stride": 2},
 ])
 def test_convolutions_match_torch(kwargs):
+    assert repr(nn.Conv1d(4, 6, 3, **kwargs)) == repr(torch.nn.Conv1d(4, 6, 3, **kwargs))
     check_module(nn.Conv1d(4, 6, 3, **kwargs), torch.nn.Conv1d(4, 6, 3, **kwargs),
                  randn(2, 4, 9), rtol=1e-4, atol=1e-5)
     check_module(nn.Conv2d(4, 6, (3, 2), **kwargs), torch.nn.Conv2d(4, 6, (3, 2), **kwargs),
@@ -100,7 +104,9 @@ def test_pooling_and_layer_option_errors():
                lambda: torch.nn.functional.avg_pool2d(torch.ones(1, 4, 4), 2, padding=2))
     with pytest.raises(NotImplementedError, match="return_indices"):
         F.max_pool2d(gradjit.ones(1, 4, 4), 2, return_indices=True)
-    with pytest.raises(NotImplementedError, match="padding_mode"):
-        nn.Conv2d(1, 1, 3, padding_mode="reflect")
+    with pytest.raises(ValueError, match="padding_mode must be one of .* got padding_mode='wrap'"):
+        nn.Conv2d(1, 1, 3, padding_mode="wrap")
+    same_error(lambda: nn.ConvTranspose2d(1, 1, 3, padding_mode="reflect"),
+               lambda: torch.nn.ConvTranspose2d(1, 1, 3, padding_mode="reflect"))
     with pytest.raises(RuntimeError, match="kernel size should be greater than zero"):
         F.conv1d(gradjit.ones(1, 1, 3), gradjit.ones(1, 1, 0))

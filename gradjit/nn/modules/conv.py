@@ -10,6 +10,7 @@ from gradjit.nn.parameter import Parameter
 
 # A set, printed in the order Python gives it, as PyTorch prints its own in this message.
 _PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 def _tuple(value, n):
@@ -33,8 +34,9 @@ class _ConvNd(Module):
                              f"{_PADDING_STRINGS}")
         if padding == "same" and _tuple(stride, n) != (1,) * n:
             raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"padding_mode={padding_mode!r} is not supported")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, but got "
+                             f"padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.kernel_size, self.stride = _tuple(kernel_size, n), _tuple(stride, n)
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
@@ -52,6 +54,21 @@ class _ConvNd(Module):
     def reset_parameters(self):
         _bias_bound_init(self.weight, self.bias)
 
+    def _padded(self, input):
+        """input and the padding left for the convolution: a non-zero padding_mode pads first
+        with F.pad (for 'same', the extra element on the right, as PyTorch's)."""
+        if self.padding_mode == "zeros":
+            return input, self.padding
+        if self.padding == "valid":
+            return input, 0
+        if self.padding == "same":
+            totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
+            sides = [(t // 2, t - t // 2) for t in totals]
+        else:
+            sides = [(p, p) for p in self.padding]
+        widths = [w for pair in reversed(sides) for w in pair]
+        return F.pad(input, widths, mode=self.padding_mode), 0
+
     def extra_repr(self):
         n = self._dims
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -64,6 +81,8 @@ class _ConvNd(Module):
             text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text + ("" if self.bias is not None else ", bias=False")
 
 
@@ -71,16 +90,18 @@ class Conv1d(_ConvNd):
     _dims = 1
 
     def forward(self, input):
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+        input, padding = self._padded(input)
+        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation,
+                        self.groups)
 
 
 class Conv2d(_ConvNd):
     _dims = 2
 
     def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+        input, padding = self._padded(input)
+        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation,
+                        self.groups)
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -89,6 +110,8 @@ class _ConvTransposeNd(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         self.output_padding = _tuple(output_padding, self._dims)
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, bias, padding_mode, device, dtype)
