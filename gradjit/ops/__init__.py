@@ -25,4 +25,4 @@ from gradjit.ops.ufuncs import (arccos, arccosh, arcsin, arcsinh, arctan,  # noq
                                 floats, fmax, fmin, heaviside, hypot, imag, isinf, isnan, log2,
                                 log10, logaddexp, logaddexp2, nan_to_num, rad2deg,
                                 round_decimals, signbit, sinc, sinh, spacing, trunc,
-                                frexp, modf)
+                                frexp, modf, ldexp, nextafter)

@@ -65,6 +65,10 @@ def _logical(prim):
 logical_and, logical_or = _logical(E.logical_and), _logical(E.logical_or)
 
 
+def logical_xor(a, b):
+    return ne(astype(a, "bool"), astype(b, "bool"))
+
+
 def logical_not(x):
     return E.logical_not(astype(x, "bool"))
 

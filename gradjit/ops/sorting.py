@@ -170,17 +170,25 @@ def _run_starts(flat, equal_nan):
     return concatenate([np.ones(1, bool), differs])
 
 
-def _runs(flat, first, return_inverse, return_counts):
-    """The first value of each run that `first` flags, then (with the flags) each element's
-    run and each run's length. The number of runs is the output's length: it is read from
-    the value (guarded under tracing, so another count re-traces); the rest is computed by
-    the program, right for any input with that count."""
+def flagged(flat, flags):
+    """The elements of 1-d `flat` that `flags` marks, in order, and their positions. Their
+    number is the result's length: it is read from the value (guarded under tracing, so another
+    count re-traces); the rest is computed by the program."""
     n = ir_type(flat).shape[0]
-    count = int(sum_(first)) if n else 0
-    # A stable sort of the negated flags lists the run starts first, in order.
-    starts = S.slice_(P.argsort(logical_not(first), axis=0), start=(0,), stop=(count,),
-                      step=(1,)) if n else np.zeros(0, np.int64)
-    out = [S.gather(flat, starts, axis=0) if n else flat, starts]
+    count = int(sum_(flags)) if n else 0
+    # A stable sort of the negated flags lists the flagged positions first, in order.
+    positions = S.slice_(P.argsort(logical_not(flags), axis=0), start=(0,), stop=(count,),
+                         step=(1,)) if n else np.zeros(0, np.int64)
+    return (S.gather(flat, positions, axis=0) if n else flat), positions
+
+
+def _runs(flat, first, return_inverse, return_counts):
+    """The first value of each run that `first` flags and its position, then (with the flags)
+    each element's run and each run's length."""
+    n = ir_type(flat).shape[0]
+    values, starts = flagged(flat, first)
+    count = ir_type(starts).shape[0]
+    out = [values, starts]
     if return_inverse:
         out.append(sub(searchsorted_last(starts, S.iota(shape=(n,), dtype="i64", axis=0),
                                          right=True), 1) if n else np.zeros(0, np.int64))

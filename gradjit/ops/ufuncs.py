@@ -152,6 +152,43 @@ def spacing(x):
     return where(lt(x, 0), neg(ulp), ulp)
 
 
+def ldexp(x, e):
+    """numpy's ldexp: x * 2^e for an integer e, in x's float type (integers in float64). 2^e is
+    applied as two powers of two, so results that are finite stay finite and exact."""
+    e = np.asarray(e) if is_python_scalar(e) else e
+    if not ir_type(e).dtype.is_int:
+        raise TypeError("ufunc 'ldexp' not supported for the input types: the exponent must be "
+                        f"an integer array, not {ir_type(e).dtype.name}")
+    x = to_float(x)
+    half = E.stop_gradient(floor(true_divide(astype(e, ir_type(x).dtype), 2.0)))
+    rest = sub(astype(e, ir_type(x).dtype), half)
+    return mul(mul(x, exp2(half)), exp2(rest))
+
+
+def nextafter(x, y):
+    """The float after x towards y (both in their common float type): x plus its spacing away
+    from 0; towards 0 half of it where |x| is a power of 2 above the smallest normal
+    (subnormals are evenly spaced). A step function: no gradient."""
+    x, y = (E.stop_gradient(v) for v in floats(x, y))
+    info = np.finfo(ir_type(x).dtype.numpy)
+    a = abs_(x)
+    finite = logical_and(gt(a, 0), isfinite(a))
+    up = abs_(spacing(where(finite, x, 1.0)))
+    top = 2.0 ** (info.maxexp - 1 - info.nmant)  # the spacing below the largest float
+    down = where(isinf(up), top, up)
+    power = logical_and(eq(true_divide(a, down), 2.0 ** info.nmant), gt(a, float(info.tiny)))
+    down = where(power, mul(down, 0.5), down)
+    direction = where(gt(x, 0), 1.0, -1.0)
+    away = eq(gt(y, x), gt(x, 0))
+    out = where(away, add(x, mul(direction, up)), sub(x, mul(direction, down)))
+    tiny = float(info.smallest_subnormal)
+    out = where(eq(x, 0), where(gt(y, 0), tiny, -tiny), out)
+    out = where(isinf(x), mul(direction, float(info.max)), out)
+    out = where(eq(x, y), y, out)
+    out = where(logical_or(ne(x, x), ne(y, y)), math.nan, out)
+    return astype(out, ir_type(x).dtype)
+
+
 # ---- rounding ----
 
 def trunc(x):

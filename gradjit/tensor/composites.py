@@ -142,30 +142,6 @@ def _histogram(x, bins, low, high):
     return ops.sum_(ops.astype(hits, ops.result_type(x)), 0)
 
 
-def _nextafter(x, y):
-    """The float after x towards y: x + its spacing away from 0; towards 0 half of it where
-    |x| is a power of 2 (above the smallest normal: subnormals are evenly spaced)."""
-    info = np.finfo(ops.result_type(x).numpy)
-    a = ops.abs_(x)
-    finite = ops.logical_and(ops.gt(a, 0), ops.isfinite(a))
-    up = ops.abs_(ops.spacing(ops.where(finite, x, 1.0)))
-    top = 2.0 ** (info.maxexp - 1 - info.nmant)  # the spacing below the largest float
-    down = ops.where(ops.isinf(up), top, up)
-    power = ops.logical_and(ops.eq(ops.true_divide(a, down), 2.0 ** info.nmant),
-                            ops.gt(a, float(info.tiny)))
-    down = ops.where(power, ops.mul(down, 0.5), down)
-    direction = ops.where(ops.gt(x, 0), 1.0, -1.0)
-    away = ops.eq(ops.gt(y, x), ops.gt(x, 0))
-    out = ops.where(away, ops.add(x, ops.mul(direction, up)), ops.sub(x, ops.mul(direction,
-                                                                                down)))
-    tiny = float(info.smallest_subnormal)
-    out = ops.where(ops.eq(x, 0), ops.where(ops.gt(y, 0), tiny, -tiny), out)
-    out = ops.where(ops.isinf(x), ops.mul(direction, float(info.max)), out)
-    out = ops.where(ops.eq(x, y), y, out)
-    out = ops.where(ops.logical_or(ops.ne(x, x), ops.ne(y, y)), math.nan, out)
-    return ops.astype(out, ops.result_type(x))
-
-
 def _polygamma_shift(x):
     """Recurrence steps that bring x's smallest value up to where the asymptotic series is
     accurate: 20, plus the power of 2 past -min(x) for negative x (at most 2^12, beyond which
@@ -390,5 +366,5 @@ class CompositesMixin:
         if not dtype.is_float:
             raise NotImplementedError(f'"nextafter_cpu" not implemented for '
                                       f"'{dtypes.of_ir(dtype).legacy}'")
-        return apply("NextafterBackward0", lambda x, y: _nextafter(
+        return apply("NextafterBackward0", lambda x, y: ops.nextafter(
             ops.astype(x, dtype), ops.astype(y, dtype)), self.detach(), other.detach())

@@ -100,8 +100,7 @@ class UfuncMixin:
         return self.new_ones(self.shape, dtype=dtypes.bool_)  # every real number
 
     def logical_xor(self, other):
-        return apply("LogicalXorBackward0", lambda a, b: ops.ne(ops.ne(a, 0), ops.ne(b, 0)),
-                     self, operand(other))
+        return apply("LogicalXorBackward0", ops.logical_xor, self, operand(other))
 
     greater, greater_equal = ArithMixin.gt, ArithMixin.ge
     less, less_equal, not_equal = ArithMixin.lt, ArithMixin.le, ArithMixin.ne

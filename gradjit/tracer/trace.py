@@ -294,7 +294,12 @@ class Traced(ArrayMethods):
         return _force(self._cell)
 
     def _become(self, updated):
-        """Rebind this value to `updated` (numpy's in-place methods), its value still lazy."""
+        """Rebind this value to `updated` (numpy's in-place methods), its value still lazy. A
+        numpy array (a write of constants only) becomes a constant of this trace."""
+        if not isinstance(updated, Traced):
+            array = np.asarray(updated)
+            updated = Traced(self.owner, self.owner.lift(array), array,
+                             self.__gradjit_flavor__, False, const=True)
         self.owner, self.ir, self.const = updated.owner, updated.ir, updated.const
         self._cell = updated._cell
 

@@ -26,6 +26,8 @@ VALUES = {
     "apply_along_axis": (lambda x, v: np.apply_along_axis(lambda r: np.outer(r, r) * v[0], 1, x),
                          X, V),
     "apply_along_axis_sum": (lambda x, v: np.apply_along_axis(np.sum, 0, x) + v, X, V),
+    "apply_over_axes": (lambda y: np.apply_over_axes(np.sum, y, [0, 2]), Y),
+    "apply_over_axes_negative": (lambda x: np.apply_over_axes(np.mean, x, -1), X),
     # joining
     "concatenate_mixed_constant": (lambda x, v: np.concatenate([x, v[None], [[1, 2, 3, 4]]]),
                                    X, V),
@@ -203,6 +205,7 @@ def _pieces(parts):
 
 GRADS = {
     "apply_along_axis": (lambda x, v: np.apply_along_axis(np.cumsum, -1, x) * v, (0, 1)),
+    "apply_over_axes": (lambda x, v: np.apply_over_axes(np.cumsum, x * v, [1, 0]), (0, 1)),
     "concatenate": (lambda x, v: np.concatenate([x, v[None], np.ones((1, 4))]), (0, 1)),
     "concatenate_axis_none": (lambda x, v: np.concatenate([x, v], axis=None), (0, 1)),
     "stack": (lambda x, v: np.stack([x, x * v], axis=1), (0, 1)),

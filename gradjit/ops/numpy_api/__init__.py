@@ -12,7 +12,8 @@ import difflib
 import numpy as np
 
 from gradjit.ops.numpy_api import (basics, contract, dtypes, integers, linalg, polynomials,
-                                 reductions, shaping, sorting, statistics, ufuncs)
+                                 reductions, sets, shaping, sorting, statistics, ufuncs,
+                                 writes)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -21,6 +22,8 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Integer arithmetic and bits": integers,
          "Reductions and scans": reductions,
          "Sorting, order statistics and searching": sorting,
+         "Set operations": sets,
+         "Writing into an array": writes,
          "Elementwise math": ufuncs,
          "Linear algebra": linalg,
          "Covariance and correlation": statistics,

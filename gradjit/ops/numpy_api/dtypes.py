@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit import ops
-from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
 from gradjit.ops import shaping as S
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.basics import no_out
@@ -85,6 +85,21 @@ def _array_equal(a1, a2, equal_nan=False):
     return bool(ops.all_(same))
 
 
+def _array_equiv(a1, a2):
+    """numpy's array_equiv: whether the two broadcast to equal arrays (False if they cannot
+    broadcast), read from the values (guarded)."""
+    a1, a2 = S.asarray(a1), S.asarray(a2)
+    try:
+        ops.broadcast_shapes(ops.shape_of(a1), ops.shape_of(a2))
+    except ShapeError:
+        return False
+    return bool(ops.all_(ops.eq(a1, a2)))
+
+
+def _astype(x, dtype, /, *, copy=True, device=None):
+    return ops.astype(x, dtype)
+
+
 def _sort_complex(a):
     from gradjit.ops.numpy_api import NotSupported
     raise NotSupported("np.sort_complex returns complex numbers, and gradjit has no complex dtype; "
@@ -144,7 +159,8 @@ FUNCTIONS = {
     np.min_scalar_type: _min_scalar_type,
     np.isrealobj: lambda x: True, np.iscomplexobj: lambda x: False,
     np.isreal: lambda x: _all(x, True), np.iscomplex: lambda x: _all(x, False),
-    np.isclose: _isclose, np.array_equal: _array_equal,
+    np.isclose: _isclose, np.array_equal: _array_equal, np.array_equiv: _array_equiv,
+    np.astype: _astype,
     np.allclose: lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: bool(ops.all_(
         _isclose(a, b, rtol, atol, equal_nan))),
     np.isneginf: _isneginf, np.isposinf: _isposinf, np.sort_complex: _sort_complex,

@@ -1,5 +1,5 @@
-"""numpy's polynomial functions (polyval, polyder, polyint, polyadd, polysub, polymul,
-polyfit, vander), np.convolve, np.correlate and np.interp on gradjit values, in numpy's
+"""numpy's polynomial functions (poly, polyval, polyder, polyint, polyadd, polysub, polymul,
+polydiv, polyfit, vander), np.convolve, np.correlate and np.interp on gradjit values, in numpy's
 semantics (Horner's rule, numpy's modes and argument order, its out-of-range values)."""
 from __future__ import annotations
 
@@ -70,6 +70,47 @@ def _polysub(a1, a2):
 
 def _polymul(a1, a2):
     return _convolve(a1, a2)
+
+
+def _poly(seq_of_zeros):
+    """The monic polynomial with these roots: a product of (x - zero) factors, in numpy's
+    order (a 2-d input's eigenvalues are complex in general: refused)."""
+    zeros = ops.asarray(_array(seq_of_zeros))
+    shape = ops.shape_of(zeros)
+    if len(shape) == 2 and shape[0] == shape[1] and shape[0]:
+        from gradjit.ops.numpy_api import NotSupported
+        raise NotSupported("np.poly of a square matrix needs its eigenvalues, which are "
+                           "complex in general; gradjit has no complex dtype")
+    if len(shape) > 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if not shape[0]:
+        return 1.0
+    zeros = ops.to_float(zeros)
+    a = np.ones(1, ops.result_type(zeros).numpy)
+    for k in range(shape[0]):
+        zero = ops.getitem(zeros, k)
+        a = ops.sub(ops.pad(a, [(0, 1)]), ops.mul(zero, ops.pad(a, [(1, 0)])))
+    return a
+
+
+def _polydiv(u, v):
+    """Quotient and remainder by long division, leading remainder terms within 1e-8 of zero
+    dropped as numpy drops them (read from the values: guarded under tracing)."""
+    u, v = ops.ravel(ops.asarray(_array(u))), ops.ravel(ops.asarray(_array(v)))
+    u, v = ops.add(u, 0.0), ops.add(v, 0.0)
+    dtype = ops.result_type(u, v)
+    u, v = ops.astype(u, dtype), ops.astype(v, dtype)
+    m, n = ops.shape_of(u)[0] - 1, ops.shape_of(v)[0] - 1
+    lead = ops.getitem(v, 0)
+    r = [ops.getitem(u, i) for i in range(m + 1)]
+    q = [np.zeros((), dtype.numpy)] * max(m - n + 1, 1)
+    for k in range(m - n + 1):
+        q[k] = ops.mul(ops.true_divide(1.0, lead), r[k])
+        for j in range(n + 1):
+            r[k + j] = ops.sub(r[k + j], ops.mul(q[k], ops.getitem(v, j)))
+    while len(r) > 1 and bool(ops.le(ops.abs_(r[0]), 1e-8)):
+        r = r[1:]
+    return ops.stack(q), ops.stack(r)
 
 
 def _vander(x, N=None, increasing=False):
@@ -166,7 +207,7 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
     return ops.where(ops.gt(x, ops.getitem(xp, n - 1)), above, value)
 
 
-FUNCTIONS = {np.polyval: _polyval, np.polyder: _polyder, np.polyint: _polyint,
-             np.polyadd: _polyadd, np.polysub: _polysub, np.polymul: _polymul,
-             np.polyfit: _polyfit, np.vander: _vander, np.convolve: _convolve,
+FUNCTIONS = {np.poly: _poly, np.polydiv: _polydiv, np.polyval: _polyval, np.polyder: _polyder,
+             np.polyint: _polyint, np.polyadd: _polyadd, np.polysub: _polysub,
+             np.polymul: _polymul, np.polyfit: _polyfit, np.vander: _vander, np.convolve: _convolve,
              np.correlate: _correlate, np.interp: _interp}

@@ -73,8 +73,23 @@ def _apply_along_axis(func1d, axis, arr, *args, **kwargs):
                         list(range(axis, axis + len(inner))))
 
 
+def _apply_over_axes(func, a, axes):
+    """func(a, axis) for each axis in turn, a dropped axis put back as length 1."""
+    value = ops.asarray(a)
+    rank = len(ops.shape_of(value))
+    for axis in np.atleast_1d(axes):
+        axis = int(axis) % rank if axis < 0 else int(axis)
+        result = ops.asarray(func(value, axis))
+        if len(ops.shape_of(result)) != rank:
+            result = ops.expand_dims(result, axis)
+            if len(ops.shape_of(result)) != rank:
+                raise ValueError("function is not returning an array of the correct shape")
+        value = result
+    return value
+
+
 FUNCTIONS = {
-    np.apply_along_axis: _apply_along_axis,
+    np.apply_along_axis: _apply_along_axis, np.apply_over_axes: _apply_over_axes,
     np.concatenate: S.concatenate, np.stack: S.stack, np.hstack: S.hstack,
     np.vstack: S.vstack, np.row_stack: S.vstack, np.dstack: S.dstack,
     np.column_stack: S.column_stack, np.append: S.append, np.block: S.block,

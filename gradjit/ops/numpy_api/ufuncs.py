@@ -25,7 +25,8 @@ UFUNCS = {
     np.heaviside: ops.heaviside, np.copysign: ops.copysign, np.fmax: ops.fmax,
     np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
     np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
-    np.signbit: ops.signbit, np.spacing: ops.spacing, np.trunc: ops.trunc, np.conjugate: _identity,
+    np.signbit: ops.signbit, np.spacing: ops.spacing, np.ldexp: ops.ldexp,
+    np.nextafter: ops.nextafter, np.trunc: ops.trunc, np.conjugate: _identity,
     np.modf: lambda x: ops.modf(_from_half(x)), np.frexp: lambda x: ops.frexp(_from_half(x)),
 }
 
