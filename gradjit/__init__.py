@@ -13,9 +13,9 @@ from gradjit.tensor.dtypes import float64 as double  # noqa: F401
 from gradjit.tensor.dtypes import get_default_dtype  # noqa: F401
 from gradjit.tensor.dtypes import int32 as int  # noqa: F401
 from gradjit.tensor.dtypes import int64 as long  # noqa: F401
-from gradjit.tensor.factories import (arange, as_tensor, empty, empty_like, eye,  # noqa: F401
-                                      from_numpy, full, full_like, linspace, ones, ones_like,
-                                      tensor, zeros, zeros_like)
+from gradjit.tensor.factories import (arange, as_tensor, asarray, empty,  # noqa: F401
+                                      empty_like, eye, from_numpy, full, full_like, linspace,
+                                      ones, ones_like, tensor, zeros, zeros_like)
 from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa: F401
                                    multinomial, normal, rand, rand_like, randint, randn,
                                    randn_like, randperm)
@@ -37,6 +37,8 @@ from gradjit.tensor.defaults import *  # noqa: F401,F403
 from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F401
                                           cholesky_solve, qr, svd, triangular_solve)
 from gradjit.tensor.windows import *  # noqa: F401,F403
+from gradjit.tensor.copies import *  # noqa: F401,F403
+from gradjit.tensor.layout import layout, sparse_coo, strided  # noqa: F401
 
 __version__ = "0.1.0"
 

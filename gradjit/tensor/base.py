@@ -220,6 +220,21 @@ class TensorBase:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         return graph.add_hook(edge, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call hook(tensor) each time backward has added into this leaf's .grad (to step an
+        optimizer during backward, for one)."""
+        edge = self._grad_edge()
+        if edge is None:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if not self.is_leaf:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if edge.post_hooks is None:
+            edge.post_hooks = {}
+        handle = graph.RemovableHandle(edge.post_hooks)
+        edge.post_hooks[handle.id] = hook
+        return handle
+
     def requires_grad_(self, requires_grad=True):
         self.requires_grad = requires_grad
         return self

@@ -169,6 +169,11 @@ Frexp.__repr__ = lambda self: (f"torch.return_types.frexp(\nmantissa={self.manti
                                f"exponent={self.exponent!r})")
 
 
+_Histogram = collections.namedtuple("histogram", "hist bin_edges")
+_Histogram.__repr__ = lambda self: (f"torch.return_types.histogram(\nhist={self.hist!r},\n"
+                                    f"bin_edges={self.bin_edges!r})")
+
+
 class CompositesMixin:
     """The Tensor methods of these composite operations."""
 
@@ -289,6 +294,23 @@ class CompositesMixin:
             return ops.mul(x, ops.astype(factor, ops.result_type(x)))
         return apply("RenormBackward0", renorm, self)
 
+    def histogram(self, bins, *, range=None, weight=None, density=False):
+        """(hist, bin_edges): counts (or weights, or a density) in bins equal over `range`
+        (the data's by default) or between given edges, as numpy.histogram computes them."""
+        if not self.dtype.is_floating_point:
+            raise NotImplementedError(f'"histogramdd" not implemented for '
+                                      f"'{self.dtype.legacy}'")
+        if hasattr(bins, "_edge"):
+            if bins.dtype != self.dtype:
+                raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
+                                   "the same dtype")
+            bins = bins._concrete()
+        dt = self.dtype.ir.numpy
+        hist, edges = np.histogram(self._concrete().astype(np.float64), bins, range,
+                                   weights=None if weight is None else weight._concrete(),
+                                   density=density)
+        return _Histogram(self.new_tensor(hist.astype(dt)), self.new_tensor(edges.astype(dt)))
+
     def histc(self, bins=100, min=0, max=0):
         if not self.dtype.is_floating_point:
             raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
@@ -356,6 +378,17 @@ class CompositesMixin:
         # integers become the default float, as PyTorch's (numpy's i0 makes them float64)
         x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
         return apply("I0Backward0", special.i0, x)
+
+    def angle(self):
+        """The argument of a real number: pi for negatives, 0 otherwise, NaN for NaN; its
+        gradient is 0 (integers give the default float)."""
+        x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
+
+        def angle(v):
+            zero = ops.where(ops.isfinite(v), ops.mul(ops.abs_(v), 0.0), 0.0)  # v's, +0
+            phase = ops.where(ops.lt(v, 0), ops.add(zero, math.pi), zero)
+            return ops.where(ops.isnan(v), v, phase)
+        return apply("AngleBackward0", angle, x)
 
     def nextafter(self, other):
         """PyTorch has no gradient for it: the result is detached."""

@@ -103,3 +103,6 @@ def accumulate(tensor, g, create_graph):
     else:
         with no_grad():
             tensor._grad.add_(g)
+    edge = tensor._edge
+    for hook in list(edge.post_hooks.values()) if getattr(edge, "post_hooks", None) else ():
+        hook(tensor)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -57,7 +58,7 @@ def _infer(data, dtype=None) -> np.ndarray:
 
 
 def _plain(data):
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range)):
         return [_plain(x) for x in data]
     if hasattr(data, "_edge"):
         return data.item() if data.dim() == 0 else _plain(data.tolist())
@@ -127,6 +128,50 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, np.ndarray) and (dtype is None or _numpy_dtype(dtype) == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
+    """obj as a Tensor, sharing memory where it can (a Tensor, a numpy array of that dtype);
+    copy=True always copies, copy=False refuses where it cannot share."""
+    if hasattr(obj, "_edge"):
+        return _tensor_as(obj, dtype, copy, requires_grad)
+    if isinstance(obj, np.ndarray):
+        shared = dtype is None or _numpy_dtype(dtype) == obj.dtype
+        if copy is False and not shared:
+            raise ValueError(f"can't alias tensor with dtype '{dtypes.of_numpy(obj.dtype).legacy}'"
+                             f" into dtype '{dtypes.to_dtype(dtype).legacy}'.")
+        out = from_numpy(obj.copy() if copy else obj) if shared else \
+            tensor(obj, dtype=dtype, device=device)
+    elif copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    else:
+        out = tensor(obj, dtype=dtype, device=device)
+    return out.requires_grad_() if requires_grad else out
+
+
+_ASARRAY_WARNED: list = []
+
+
+def _tensor_as(t, dtype, copy, requires_grad):
+    if requires_grad is None:
+        if t.requires_grad and not _ASARRAY_WARNED:
+            _ASARRAY_WARNED.append(True)  # PyTorch warns once per process
+            warnings.warn("torch.asarray: unspecified requires_grad now defaults to "
+                          "obj.requires_grad instead of False. Pass requires_grad=False "
+                          "explicitly to get the old behavior and silence this warning.",
+                          stacklevel=3)
+        requires_grad = t.requires_grad
+    out = t
+    if dtype is not None and dtypes.to_dtype(dtype) != t.dtype:
+        if copy is False:
+            raise ValueError(f"can't alias tensor with dtype '{t.dtype.legacy}' into dtype "
+                             f"'{dtypes.to_dtype(dtype).legacy}'.")
+        out = t.to(dtype)
+    elif copy:
+        out = t.clone()
+    if not requires_grad and out.requires_grad:
+        return out.detach()
+    return out.requires_grad_() if requires_grad and not out.requires_grad else out
 
 
 def from_numpy(array: np.ndarray):

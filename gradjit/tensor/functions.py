@@ -94,6 +94,9 @@ sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort
                                                        "kthvalue"))
 median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",
                                                            "nanquantile"))
+mode, index_reduce, angle, histogram = map(_function, ("mode", "index_reduce", "angle",
+                                                       "histogram"))
+is_inference, get_device = _function("is_inference"), _function("get_device")
 gather, scatter, scatter_add, scatter_reduce = map(_function, (
     "gather", "scatter", "scatter_add", "scatter_reduce"))
 index_select, index_add, index_copy, index_fill, index_put = map(_function, (
@@ -127,7 +130,12 @@ globals().update({name: _in_place(name) for name in (
     "exp_", "expm1_", "fill_", "floor_", "gcd_", "lcm_", "log10_", "log1p_", "log2_", "log_",
     "logit_", "nan_to_num_", "neg_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_",
     "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
-    "xlogy_", "zero_", "index_put_")})
+    "xlogy_", "zero_", "index_put_", "fix_", "frac_")})
+
+
+def fill(input, value):
+    """A copy of input with every element value."""
+    return input.clone().fill_(value)
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return input.allclose(other, rtol, atol, equal_nan)

@@ -86,7 +86,7 @@ class AccumulateGrad:
     def __init__(self, variable):
         self.variable = variable
         self.metadata = {}
-        self.hooks = None
+        self.hooks = self.post_hooks = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"

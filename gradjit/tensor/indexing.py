@@ -271,6 +271,18 @@ class IndexingMixin:
         return apply("ScatterReduceBackward0", lambda x, i, s: _reduce(
             x, i, s, dim, reduce, include_self), self, index, src)
 
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        """source's slices along dim reduced into self's at index: scatter_reduce with the
+        index spread along the other dims."""
+        if reduce not in ("prod", "mean", "amax", "amin"):
+            raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax "
+                               f"or amin but got {reduce}.")
+        source = operand(source)
+        dim, index = self._index_along(dim, index, "index_reduce", source)
+        shape = tuple(self.shape)
+        return apply("IndexReduceBackward0", lambda x, i, s: _reduce(
+            x, _along(i, shape, dim), s, dim, reduce, include_self), self, index, source)
+
     def index_select(self, dim, index):
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, "index_select")
@@ -426,6 +438,10 @@ class IndexingMixin:
     def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
         return self._update(lambda: self.scatter_reduce(dim, index, src, reduce,
                                                         include_self=include_self))
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        return self._update(lambda: self.index_reduce(dim, index, source, reduce,
+                                                      include_self=include_self))
 
     def index_add_(self, dim, index, source, *, alpha=1):
         return self._update(lambda: self.index_add(dim, index, source, alpha=alpha))

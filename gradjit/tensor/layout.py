@@ -8,11 +8,113 @@ import math
 import numpy as np
 
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.dtypes import Size
 from gradjit.tensor.shape import _shape_args
+
+
+class layout:
+    """How a tensor's elements are stored; every gradjit tensor is strided (dense)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return f"{self.name}"
+
+
+strided, sparse_coo = layout("strided"), layout("sparse_coo")
+
+
+def _no(self) -> bool:
+    return False
 
 
 class LayoutMixin:
     """Tensor methods about layout and views, with PyTorch's names and errors."""
+
+    # storage kinds and devices gradjit does not have
+    is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = property(_no)
+    is_mkldnn = is_mps = is_xpu = is_ipu = is_xla = is_vulkan = is_maia = is_mtia = property(_no)
+    is_pinned = is_distributed = _no
+    output_nr, name = 0, None
+
+    @property
+    def layout(self):
+        return strided
+
+    def dim_order(self):
+        """The dimensions from the outermost in memory to the innermost."""
+        strides = self.stride()
+        return tuple(sorted(range(self.dim()), key=lambda d: -strides[d]))
+
+    def is_set_to(self, other) -> bool:
+        """Whether both view the same storage with the same offset, sizes and strides."""
+        return (self.data_ptr() == other.data_ptr() and tuple(self.shape) == tuple(other.shape)
+                and self.stride() == other.stride())
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        return self if dtype is None else self.to(dtype)
+
+    def share_memory_(self):
+        self._shared = True  # numpy storage is already shareable with forked workers
+        return self
+
+    def is_shared(self) -> bool:
+        return getattr(self, "_shared", False)
+
+    def pin_memory(self, device=None):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def resize_(self, *sizes, memory_format=None):
+        """A new shape over the same elements in order: cut short, or grown with zeros."""
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = _shape_args(sizes)
+        flat = self._concrete().reshape(-1)
+        kept = np.zeros(math.prod(shape), flat.dtype)
+        kept[:min(flat.size, kept.size)] = flat[:kept.size]
+        self._value = kept.reshape(shape)
+        self._counter.value += 1
+        return self
+
+    def resize_as_(self, the_template, memory_format=None):
+        return self.resize_(tuple(the_template.shape))
+
+    def apply_(self, callable):
+        """callable on each element, in place (PyTorch runs it on the CPU, element by
+        element)."""
+        return self._write_elements("apply_", np.vectorize(callable,
+                                                             otypes=[self.dtype.ir.numpy]), self)
+
+    def map_(self, tensor, callable):
+        """callable(self element, tensor element) into self, tensor broadcast to self."""
+        other = np.broadcast_to(tensor._concrete(), tuple(self.shape))
+        return self._write_elements("map_", np.vectorize(callable,
+                                                           otypes=[self.dtype.ir.numpy]),
+                                    self, other)
+
+    def _write_elements(self, name, fn, *tensors):
+        if self.requires_grad:
+            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                               f"var.detach().{name}() instead.")
+        arrays = [t if isinstance(t, np.ndarray) else t._concrete() for t in tensors]
+        self._concrete()[...] = fn(*arrays)
+        self._counter.value += 1
+        return self
+
+    def new(self, *args, **kwargs):
+        """The legacy constructor: new(sizes...) uninitialized, new(data) a copy of data,
+        new() empty; in self's dtype."""
+        if not args:
+            return self.new_empty((0,))
+        if all(isinstance(a, int) for a in args) or isinstance(args[0], Size):
+            return self.new_empty(_shape_args(args))
+        data = args[0]
+        return data.to(self.dtype) if hasattr(data, "_edge") else \
+            self.new_tensor(data, dtype=self.dtype)
 
     def stride(self, dim=None):
         """Steps in elements between neighbours along each dimension (0 along a broadcast

@@ -45,6 +45,11 @@ def _index_name(parts) -> str:
         int if isinstance(last[-1], (int, np.integer)) else type(last[-1])]
 
 
+def squeeze_node(dim) -> str:
+    """PyTorch's overloads: no dim, one dim, several dims."""
+    return f"SqueezeBackward{0 if dim is None else 2 if isinstance(dim, (tuple, list)) else 1}"
+
+
 class ShapeMixin:
     """Views (sharing storage), shape changes, indexing, conversions of Tensor."""
 
@@ -117,8 +122,7 @@ class ShapeMixin:
         return apply("UnsqueezeBackward0", ops.expand_dims, self, dim)
 
     def squeeze(self, dim=None):
-        name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
-        return apply(name, ops.squeeze, self, dim)
+        return apply(squeeze_node(dim), ops.squeeze, self, dim)
 
     def contiguous(self):
         return self if self.is_contiguous() else self.clone()

@@ -82,6 +82,19 @@ class SortingMixin:
         rank = np.full(_kept(self, axis), k - 1, np.int64)
         return _pick("kthvalue", "KthvalueBackward0", self, axis, keepdim, rank)
 
+    def mode(self, dim=-1, keepdim=False):
+        axis, scalar = _along(self, dim)
+        if not scalar and self.shape[axis] == 0:
+            raise IndexError(f"mode(): Expected reduction dim {axis} to have non-zero size.")
+        with graph.op(None):
+            x = self.detach()
+            index = _mode_index(ops.reshape(x, (1,)) if scalar else x, axis)
+        values = _selected("ModeBackward0", self, index, axis, keepdim)
+        if not keepdim or scalar:
+            with graph.op(None):
+                index = ops.squeeze(index, axis)
+        return _result("mode", values, index)
+
     def median(self, dim=None, keepdim=False):
         return self._median(dim, keepdim, False)
 
@@ -129,6 +142,29 @@ def _pick(kind, name, x, axis, keepdim, rank):
         with graph.op(None):
             index = ops.squeeze(index, axis)
     return _result(kind, values, index)
+
+
+def _mode_index(x, axis):
+    """Per row along axis (kept, length 1): where the most frequent value last occurs, the
+    smallest such value on ties (PyTorch's choice). Equal values are neighbours once sorted:
+    each run's length is its end less its start, found by running max/min of positions."""
+    n = ops.shape_of(x)[axis]
+    ordered = O.sort(x, axis)
+    view = [1] * len(ops.shape_of(x))
+    view[axis] = n
+    pos = np.arange(n).reshape(view)
+    edge = list(ops.shape_of(x))
+    edge[axis] = 1
+    before = ops.getitem(ordered, (slice(None),) * axis + (slice(None, -1),))
+    after = ops.getitem(ordered, (slice(None),) * axis + (slice(1, None),))
+    differs, one = ops.ne(after, before), np.ones(edge, bool)
+    starts = ops.concatenate([one, differs], axis)
+    ends = ops.concatenate([differs, one], axis)
+    start_of = ops.scan(ops.where(starts, pos, 0), axis, "max")
+    end_of = ops.flip(ops.scan(ops.flip(ops.where(ends, pos, n - 1), axis), axis, "min"), axis)
+    best = ops.arg_extremum(ops.sub(end_of, start_of), axis, keepdims=True)  # first: smallest
+    value = O.take_along_axis(ordered, best, axis)
+    return ops.amax(ops.where(ops.eq(x, value), pos, -1), axis, keepdims=True)
 
 
 def _median_rank(x, axis, ignore_nan):

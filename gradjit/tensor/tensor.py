@@ -6,6 +6,7 @@ from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.composites import CompositesMixin
+from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
@@ -32,7 +33,8 @@ def _inplace(name, grad_fn=None, write=True):
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
-             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, NumpyProtocol, TensorBase):
+             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, CopiesMixin, NumpyProtocol,
+             TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
@@ -68,6 +70,13 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
                                                              "baddbmm"))
     renorm_, mvlgamma_, polygamma_ = map(_inplace, ("renorm", "mvlgamma", "polygamma"))
     i0_, nextafter_ = _inplace("i0"), _inplace("nextafter")
+
+    def float_power_(self, exponent):
+        """In place only on a float64 tensor, the dtype float_power computes in."""
+        if self.dtype.ir.name != "f64":
+            raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.legacy} "
+                               "but the operation's result requires dtype Double")
+        return self._update(lambda: self.float_power(exponent))
     t_ = _inplace("t", "TBackward1", write=False)
     transpose_ = _inplace("transpose", "TransposeBackward1", write=False)
     unsqueeze_ = _inplace("unsqueeze", "UnsqueezeBackward1", write=False)
