@@ -308,10 +308,34 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     return _triangle(np.triu_indices, row, col, offset, dtype, device)
 
 
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimated derivatives along each dim (all by default), numpy's gradient: central
+    differences inside, one-sided ones of `edge_order` at the ends; spacing is one step, a
+    step per dim, or coordinates per dim. Always a tuple."""
+    from gradjit.ops.numpy_api.reductions import _gradient
+    dims = list(builtins.range(input.dim())) if dim is None else \
+        [dim] if isinstance(dim, int) else list(dim)
+    if builtins.any(input.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                           "edge_order+1")
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or "
+                               "it's spacing and dim arguments to have the same length, but "
+                               f"got a spacing argument of length {len(spacing)} and a dim "
+                               f"argument of length {len(dims)}.")
+        steps = [float(h) if not hasattr(h, "dim") or h.dim() == 0 else h for h in spacing]
+    else:
+        steps = [float(spacing)] * len(dims)
+    out = _gradient(input, *steps, axis=tuple(dims), edge_order=edge_order)
+    return tuple(out) if isinstance(out, tuple) else (out,)
+
+
 __all__ = ["absolute", "addbmm", "addmm", "addmv", "addmv_", "addr", "adjoint", "baddbmm",
            "bincount", "block_diag", "bmm", "cartesian_prod", "cdist", "chain_matmul", "clamp_max",
            "clamp_min", "combinations", "corrcoef", "cosine_similarity", "cov",
-           "cumulative_trapezoid", "diagflat", "dist", "frexp", "histc", "i0", "i0_", "isin",
+           "cumulative_trapezoid", "diagflat", "dist", "frexp", "gradient", "histc", "i0", "i0_",
+           "isin",
            "ldexp_", "logspace", "matrix_exp", "matrix_power", "mvlgamma", "negative", "negative_",
            "nextafter", "pairwise_distance", "polygamma", "range", "renorm", "trapezoid", "trapz",
            "tril_indices", "triu_indices", "unravel_index", "vander"]

@@ -97,6 +97,7 @@ median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian"
 mode, index_reduce, angle, histogram = map(_function, ("mode", "index_reduce", "angle",
                                                        "histogram"))
 is_inference, get_device = _function("is_inference"), _function("get_device")
+as_strided = _function("as_strided")
 gather, scatter, scatter_add, scatter_reduce = map(_function, (
     "gather", "scatter", "scatter_add", "scatter_reduce"))
 index_select, index_add, index_copy, index_fill, index_put = map(_function, (

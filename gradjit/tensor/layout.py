@@ -7,9 +7,26 @@ import math
 
 import numpy as np
 
+from gradjit import ops
+from gradjit.tensor.arith import apply
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.dtypes import Size
 from gradjit.tensor.shape import _shape_args
+
+
+def _storage_of(array):
+    """The numpy array that owns `array`'s memory."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _positions(offset, size, stride):
+    """offset + sum(i_k * stride_k) for every index of `size`."""
+    out = np.full(size, offset, np.int64)
+    for k, (n, s) in enumerate(zip(size, stride)):
+        out += (np.arange(n) * s).reshape((n,) + (1,) * (len(size) - k - 1))
+    return out
 
 
 class layout:
@@ -135,6 +152,36 @@ class LayoutMixin:
             root = root.base
         start = value.__array_interface__["data"][0]
         return (start - root.__array_interface__["data"][0]) // value.itemsize
+
+    def as_strided(self, size, stride, storage_offset=None):
+        """The elements of this tensor's storage at offset + sum(i_k * stride_k), in elements:
+        read as a new tensor, the gradient going back to the elements read (summed where
+        several positions read one)."""
+        size, stride = tuple(size), tuple(stride)
+        value = self._value
+        storage = _storage_of(value) if isinstance(value, np.ndarray) else None
+        start = self.storage_offset() if storage is not None else 0
+        offset = start if storage_offset is None else storage_offset
+        length = storage.size if storage is not None else self.numel()
+        needed = offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 \
+            if all(size) else 0
+        if needed > length:
+            item = self.element_size()
+            raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, "
+                               f"storage offset {offset}, and itemsize {item} requiring a "
+                               f"storage size of {needed * item} are out of bounds for storage "
+                               f"of size {length * item}")
+        positions = _positions(offset, size, stride)
+        mine = _positions(start, tuple(self.shape), self.stride())
+        owner = np.full(length, -1, np.int64)  # which of this tensor's elements each one is
+        owner[mine.reshape(-1)] = np.arange(mine.size)
+        index = owner[positions]
+        outside = None if (index >= 0).all() else storage.reshape(-1)[positions]
+
+        def read(x):
+            got = ops.take(ops.reshape(x, (-1,)), np.maximum(index, 0))
+            return got if outside is None else ops.where(index >= 0, got, outside)
+        return apply("AsStridedBackward0", read, self)
 
     @property
     def is_cpu(self) -> bool:

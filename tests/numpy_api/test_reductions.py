@@ -46,7 +46,8 @@ GROUPS = {
              lambda a: np.diff(a, axis=0, prepend=0.5, append=a[-1:] if a.ndim else a),
              lambda a: np.diff(a, n=0), lambda a: np.ediff1d(a, to_begin=[7, 8], to_end=-1),
              lambda a: np.trapezoid(a), lambda a: np.trapezoid(a, dx=0.5, axis=0),
-             lambda a: np.gradient(a), lambda a: np.gradient(a, 0.5, axis=0, edge_order=2)],
+             lambda a: np.gradient(a), lambda a: np.gradient(a, 0.5, axis=0, edge_order=2),
+             lambda a: np.gradient(a, 1.0, 0.5, axis=(-1, 0))],  # in the order given
     "spread": [lambda a: np.var(a), lambda a: np.var(a, axis=0, ddof=1),
                lambda a: np.std(a, axis=-1, keepdims=True), lambda a: np.var(a, ddof=50),
                lambda a: np.std(a, correction=1), lambda a: np.ptp(a, axis=-1),

@@ -100,9 +100,30 @@ def _post_accumulate_hooks(L):
     return seen + [w.grad]
 
 
+def _gradient(L):
+    x = L.tensor([1.0, 4, 9, 16, 25], requires_grad=True)
+    grid = L.ones(3, 3) * L.arange(3.0) * L.arange(3.0).reshape(3, 1) ** 2
+    out = [L.gradient(x), L.gradient(x, spacing=2.0),
+           L.gradient(x, spacing=(L.tensor([0.0, 1, 3, 4, 7]),)),
+           L.gradient(x.reshape(1, 5) * L.arange(1.0, 4.0).reshape(3, 1), dim=1, edge_order=2),
+           L.gradient(grid), L.gradient(grid, spacing=[1.0, 2.0], dim=(1, 0))]
+    (out[2][0] * L.arange(5.0)).sum().backward()
+    return out + [x.grad]
+
+
+def _as_strided(L):
+    x = L.arange(12.0, requires_grad=True)
+    y = x.as_strided((3, 3), (2, 1), 1)
+    (y * y).sum().backward()
+    z = L.arange(12.0).reshape(3, 4).t()
+    return [y, x.grad, z.as_strided((2, 2), (1, 4)), L.as_strided(z, (2,), (3,), 2),
+            z[1:].as_strided((2,), (1,)), L.arange(12.0).reshape(3, 4)[1:].as_strided((2, 2),
+                                                                                  (1, 1), 0)]
+
+
 CASES = {f.__name__[1:]: f for f in (_asarray, _queries, _resize_new_apply, _mode,
                                      _index_reduce, _histogram_angle_fill,
-                                     _post_accumulate_hooks)}
+                                     _post_accumulate_hooks, _gradient, _as_strided)}
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -127,6 +148,9 @@ ERRORS = {
     "post-hook-no-grad": lambda L: L.ones(2).register_post_accumulate_grad_hook(print),
     "post-hook-non-leaf": lambda L: (L.ones(2, requires_grad=True) * 2)
     .register_post_accumulate_grad_hook(print),
+    "as_strided-range": lambda L: L.arange(4.0).as_strided((3,), (2,)),
+    "gradient-edge": lambda L: L.gradient(L.ones(2), edge_order=2),
+    "gradient-spacing": lambda L: L.gradient(L.ones(3, 3), spacing=[1.0, 2.0], dim=0),
     "apply-leaf": lambda L: L.ones(2, requires_grad=True).apply_(abs),
     "map-graph": lambda L: (L.ones(2, requires_grad=True) * 2).map_(L.ones(2), max),
 }

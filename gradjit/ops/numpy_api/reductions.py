@@ -119,7 +119,7 @@ def _diff(a, n=1, axis=-1, prepend=_UNSET, append=_UNSET):
 
 
 def _no_bool_subtract(x):
-    if np.dtype(x.dtype) == np.bool_:
+    if ops.result_type(x).numpy == np.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
                         "bitwise_xor, the `^` operator, or the logical_xor function instead.")
 
@@ -163,8 +163,9 @@ def _gradient(f, *varargs, axis=None, edge_order=1):
     _no_bool_subtract(f)
     rank = len(ops.shape_of(f))
     axis = _axis(f, axis, strict=True)
-    axes = ops.normalize_axes(axis, rank) if axis is not None else tuple(range(rank))
-    axes = axes if axis is None or not isinstance(axis, int) else axes[:1]
+    ops.normalize_axes(axis, rank)  # range and repeats checked; the order is the caller's
+    axes = tuple(range(rank)) if axis is None else (axis % rank,) if isinstance(axis, int) \
+        else tuple(a % rank for a in axis)
     spacing = varargs * len(axes) if len(varargs) == 1 else varargs or (1.0,) * len(axes)
     if len(spacing) != len(axes):
         raise TypeError("invalid number of arguments")

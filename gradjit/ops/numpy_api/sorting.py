@@ -141,8 +141,8 @@ def _bincount(x, /, weights=None, minlength=0):
     """np.bincount. Its length is max(x) + 1 when that exceeds minlength: read from the value
     and guarded under tracing (a trace holds while max(x) < minlength, or for that max)."""
     x = np.asarray(x) if isinstance(x, (list, tuple)) else x
-    if np.dtype(x.dtype).kind not in "iub":
-        raise TypeError(f"Cannot cast array data from dtype('{np.dtype(x.dtype)}') to "
+    if ops.result_type(x).numpy.kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{ops.result_type(x).numpy}') to "
                         "dtype('int64') according to the rule 'safe'")
     _one_dimensional(x)
     if minlength < 0:
@@ -174,7 +174,7 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
     index = ops.where(inside, index, n)  # an extra bin for the values outside, dropped
     size = ops.shape_of(x)[0]
     updates = np.ones(size, np.int64) if weights is None else ops.reshape(weights, (-1,))
-    zeros = np.zeros(n + 1, np.int64 if weights is None else np.dtype(weights.dtype))
+    zeros = np.zeros(n + 1, np.int64 if weights is None else ops.result_type(weights).numpy)
     hist = S.scatter_add(zeros, index, updates, axis=0) if size else zeros
     hist = ops.getitem(hist, slice(0, n))
     if density:
