@@ -69,7 +69,7 @@ from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "random", "testing", "utils"}
+_LOADED_ON_USE = {"accelerator", "backends", "random", "test_util", "testing", "utils"}
 
 
 def __getattr__(name):

@@ -1,0 +1,10 @@
+"""numpy.fft under gradjit's name (HIPS autograd's `autograd.numpy.fft`)."""
+import numpy.fft as _module
+
+
+def __getattr__(name):
+    return getattr(_module, name)
+
+
+def __dir__():
+    return dir(_module)

@@ -1,0 +1,100 @@
+"""HIPS autograd's gradient checker: `check_grads(fun, modes=["fwd", "rev"], order=2)(*args)`
+compares forward mode (jvp) and reverse mode (vjp) with central differences along random
+directions, and the derivatives of those maps again up to `order`. Arguments and results may
+be arrays, numbers or tuples/lists/dicts of them; float64 is what the tolerances assume."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.tracer.pytree import flatten, unflatten
+from gradjit.tracer.transforms import jvp, vjp
+
+EPS, RTOL, ATOL = 1e-6, 1e-5, 1e-6
+_RNG = np.random.default_rng(0)
+
+
+def _leaves(tree):
+    leaves: list = []
+    flatten(tree, leaves)
+    return [np.asarray(leaf, np.float64) for leaf in leaves]
+
+
+def _random_like(tree):
+    leaves: list = []
+    structure = flatten(tree, leaves)
+    return unflatten(structure, iter([_RNG.standard_normal(np.shape(leaf)) for leaf in leaves]))
+
+
+def _combine(a, b, scale):
+    """a + scale * b, leaf by leaf."""
+    leaves: list = []
+    structure = flatten(a, leaves)
+    return unflatten(structure, iter([np.asarray(x, np.float64) + scale * y
+                                      for x, y in zip(leaves, _leaves(b))]))
+
+
+def _inner(a, b) -> float:
+    return float(sum(np.sum(x * y) for x, y in zip(_leaves(a), _leaves(b))))
+
+
+def _numeric(f, x, v):
+    """The directional derivative of f at x along v, by central differences."""
+    ahead, behind = _leaves(f(_combine(x, v, EPS))), _leaves(f(_combine(x, v, -EPS)))
+    return [(a - b) / (2 * EPS) for a, b in zip(ahead, behind)]
+
+
+def _close(got, want, what):
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    if not np.allclose(got, want, rtol=RTOL, atol=ATOL):
+        raise AssertionError(f"{what} check failed: derivative {got} differs from the "
+                             f"finite-difference one {want}")
+
+
+def check_jvp(f, x):
+    v = _random_like(x)
+    tangent = jvp(f, (x,), (v,))[1]
+    for got, want in zip(_leaves(tangent), _numeric(f, x, v), strict=True):
+        _close(got, want, "forward-mode")
+
+
+def check_vjp(f, x):
+    v = _random_like(x)
+    out, pull = vjp(f, x)
+    u = _random_like(out)
+    _close(_inner(pull(u)[0], v), sum(np.sum(a * b) for a, b in zip(_leaves(u),
+                                                                    _numeric(f, x, v))),
+           "reverse-mode")
+
+
+def _check(f, x, modes, order):
+    if "fwd" in modes:
+        check_jvp(f, x)
+        if order > 1:
+            v = _random_like(x)
+            _check(lambda y: jvp(f, (y,), (v,))[1], x, modes, order - 1)
+    if "rev" in modes:
+        check_vjp(f, x)
+        if order > 1:
+            u = _random_like(f(x))
+            _check(lambda y: vjp(f, y)[1](u)[0], x, modes, order - 1)
+
+
+def check_grads(fun, argnum=0, modes=("fwd", "rev"), order=2):
+    """A function of fun's arguments that raises AssertionError where a derivative of fun
+    with respect to argument `argnum` (an int, or a tuple of them: those arguments as one
+    tuple) disagrees with finite differences, for every order up to `order`."""
+    unknown = set(modes) - {"fwd", "rev"}
+    if unknown:
+        raise ValueError(f"check_grads: modes are 'fwd' and 'rev', not {sorted(unknown)}")
+    several = isinstance(argnum, (tuple, list))
+    positions = tuple(argnum) if several else (argnum,)
+
+    def checked(*args, **kwargs):
+        def f(x):
+            full = list(args)
+            for i, value in zip(positions, x if several else (x,)):
+                full[i] = value
+            return fun(*full, **kwargs)
+        start = tuple(args[i] for i in positions) if several else args[argnum]
+        _check(f, start, modes, order)
+    return checked

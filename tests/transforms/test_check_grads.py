@@ -1,0 +1,66 @@
+"""HIPS autograd's check_grads and `autograd.numpy` under gradjit's names: right derivatives
+pass at every order asked, a wrong rule is caught, and gradjit.numpy is numpy."""
+import numpy
+import pytest
+
+import gradjit
+import gradjit.numpy as np
+import gradjit.numpy.random as npr
+from gradjit.test_util import check_grads
+
+X = numpy.random.default_rng(0).standard_normal((3, 4))
+
+
+@pytest.mark.parametrize("fun, args, options", [
+    (np.tanh, (X,), {}),
+    (lambda a, b: np.sum(np.sin(a) * b, axis=0), (X, X[0]), {"modes": ["rev"], "order": 3}),
+    (lambda a, b: a @ b, (X, X.T), {"argnum": (0, 1)}),
+    (lambda a, b: a @ b, (X, X.T), {"argnum": 1, "modes": ["fwd"]}),
+    (lambda a: {"s": np.sum(a ** 3), "t": (a[0], np.exp(a))}, (X,), {}),
+    (lambda a: np.linalg.inv(a @ a.T + np.eye(3)), (X,), {}),
+    (lambda s: s ** 3 + np.sin(s), (0.7,), {"order": 3}),
+])
+def test_right_derivatives_pass(fun, args, options):
+    check_grads(fun, **options)(*args)
+
+
+def _wrong_sin():
+    @gradjit.primitive
+    def wrong(a):
+        return np.sin(a)
+    return wrong
+
+
+def test_a_wrong_rule_is_caught_in_either_mode():
+    wrong = _wrong_sin()
+    gradjit.defvjp(wrong, lambda ans, a: lambda g: g * np.sin(a))
+    with pytest.raises(AssertionError, match="reverse-mode check failed"):
+        check_grads(wrong, modes=["rev"])(X)
+    wrong = _wrong_sin()
+    gradjit.defjvp(wrong, lambda g, ans, a: g * np.sin(a))
+    with pytest.raises(AssertionError, match="forward-mode check failed"):
+        check_grads(wrong, modes=["fwd"])(X)
+
+
+def test_a_wrong_second_derivative_is_caught_at_order_two():
+    """sum(a**3) whose gradient 3a^2 is right but held constant (stop_gradient), so its second
+    derivative is 0: order 1 passes, order 2 sees it."""
+    def cube(a):
+        stop = gradjit.stop_gradient
+        return np.sum(stop(a ** 3) + (a - stop(a)) * stop(3 * a ** 2))
+    check_grads(cube, order=1)(X)
+    for mode in ("fwd", "rev"):
+        with pytest.raises(AssertionError, match="check failed"):
+            check_grads(cube, modes=[mode], order=2)(X)
+
+
+def test_unknown_modes_are_refused():
+    with pytest.raises(ValueError, match="modes are 'fwd' and 'rev'"):
+        check_grads(np.sin, modes=["reverse"])
+
+
+def test_gradjit_numpy_is_numpy():
+    assert np.ndarray is numpy.ndarray and np.sin is numpy.sin and np.pi == numpy.pi
+    assert np.linalg.inv is numpy.linalg.inv and np.fft.rfft is numpy.fft.rfft
+    assert npr.RandomState is numpy.random.RandomState
+    assert gradjit.test_util.check_grads is check_grads
