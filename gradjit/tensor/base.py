@@ -16,6 +16,9 @@ from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
 
 
+_SCALAR_WARNED: list = []
+
+
 class TensorBase:
     """Storage, autograd state and dispatch; the operations live in the mixins of Tensor."""
 
@@ -402,10 +405,19 @@ class TensorBase:
         return bool(self._value)
 
     def __float__(self):
+        self._warn_scalar_of_graph()
         return float(self.item())
 
     def __int__(self):
+        self._warn_scalar_of_graph()
         return int(self.item())
+
+    def _warn_scalar_of_graph(self):
+        if self.requires_grad and not _SCALAR_WARNED:
+            _SCALAR_WARNED.append(True)  # PyTorch warns once per process
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.",
+                          stacklevel=3)
 
     def __index__(self):
         if self.dtype.is_floating_point or self.numel() != 1:

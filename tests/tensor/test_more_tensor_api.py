@@ -183,3 +183,15 @@ def test_mode_compiles_with_its_indices():
 def test_histogram_bins_of_another_dtype_are_refused():
     with pytest.raises(RuntimeError, match="input tensor and bins tensors should have the same"):
         gradjit.histogram(gradjit.tensor([1.0, 2.0]), gradjit.tensor([1, 2]))
+
+
+def test_a_scalar_of_a_graph_warns_once_as_torch():
+    from gradjit.tensor import base
+    base._SCALAR_WARNED.clear()
+    x = gradjit.ones(1, requires_grad=True) * 2
+    with pytest.warns(UserWarning, match="Converting a tensor with requires_grad=True to a "
+                                         "scalar"):
+        assert float(x) == 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert int(x) == 2 and x.item() == 2.0
