@@ -144,3 +144,17 @@ def test_layer_errors_match_torch():
                lambda: torch.nn.functional.layer_norm(torch.ones(2, 3), (4,)))
     same_error(lambda: nn.Embedding(3, 2, padding_idx=3),
                lambda: torch.nn.Embedding(3, 2, padding_idx=3))
+
+
+def test_linear_records_addmm_as_torch():
+    """The 60-minute blitz prints loss.grad_fn.next_functions[0][0]: AddmmBackward0."""
+    for shape in ((3,), (4, 3), (2, 4, 3)):
+        nodes = []
+        for lib in (torch, gradjit):
+            layer = lib.nn.Linear(3, 2)
+            out = layer(lib.ones(*shape))
+            nodes.append([type(out.grad_fn).__name__] + [
+                type(f).__name__ for f, _ in out.grad_fn.next_functions if f is not None])
+        assert nodes[0] == nodes[1]
+    no_bias = gradjit.nn.Linear(3, 2, bias=False)(gradjit.ones(4, 3))
+    assert type(no_bias.grad_fn).__name__ == "MmBackward0"

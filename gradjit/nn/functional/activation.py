@@ -8,8 +8,14 @@ from gradjit.tensor import activations as _kernels
 
 
 def linear(input, weight, bias=None):
-    out = input.matmul(weight.t())
-    return out if bias is None else out + bias
+    """input @ weight.T + bias, as PyTorch records it: one addmm, on the input flattened to
+    a matrix and viewed back when it is not one."""
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.dim() == 2:
+        return gradjit.addmm(bias, input, weight.t())
+    flat = input.reshape(-1, input.shape[-1]) if input.dim() else input
+    return gradjit.addmm(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
 def bilinear(input1, input2, weight, bias=None):
