@@ -161,7 +161,7 @@ class Function:
         outputs = [_fresh(o, args) for o in outputs]
         edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
         tensor_args = [a for a in args if isinstance(a, TensorBase)]
-        node = graph.Node.named(f"{cls.__name__}Backward")
+        node = graph.Node.named(f"{cls.__name__}Backward", "torch.autograd.function")
         chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
                   id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
         if not chosen:

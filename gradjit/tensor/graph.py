@@ -43,7 +43,7 @@ def primitive_name(prim) -> str:
 class Node:
     """A grad_fn: the backward of one tensor operation (one or more primitive records)."""
 
-    _classes: dict[str, type] = {}
+    _classes: dict[tuple, type] = {}
 
     def __init__(self):
         self._records: list[weakref.ref] = []
@@ -51,17 +51,22 @@ class Node:
         self.metadata = {}
 
     @classmethod
-    def named(cls, name: str) -> Node:
-        kind = cls._classes.get(name)
+    def named(cls, name: str, module: str | None = None) -> Node:
+        """A node of class `name`; `module` is where PyTorch's repr says that class lives
+        (a custom Function's node: torch.autograd.function)."""
+        kind = cls._classes.get((name, module))
         if kind is None:
-            kind = cls._classes[name] = type(name, (cls,), {})
+            kind = cls._classes[name, module] = type(name, (cls,), {"_module": module})
         return kind()
+
+    _module = None
 
     def name(self) -> str:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        shown = self.name() if self._module is None else f"{self._module}.{self.name()}"
+        return f"<{shown} object at {hex(id(self))}>"
 
     @property
     def next_functions(self) -> tuple:

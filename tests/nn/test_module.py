@@ -240,3 +240,54 @@ def test_registration_errors_match_torch():
                          lambda m: m.register_parameter("p", None)):
             with pytest.raises(AttributeError, match=r"before Module.__init__\(\) call"):
                 Early(register)
+
+
+def _backward_hook_run(lib):
+    lib.manual_seed(0)
+    seen = []
+    net = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Tanh(), lib.nn.Linear(4, 2))
+    bilinear = lib.nn.Bilinear(2, 2, 1)
+
+    def record(name):
+        def hook(module, grad_input, grad_output):
+            seen.append((name, [None if g is None else g.detach().numpy().round(4).tolist()
+                                for g in grad_input + grad_output]))
+        return hook
+    handles = [net[2].register_full_backward_hook(record("last")),
+               net.register_full_backward_hook(record("all")),
+               net[0].register_full_backward_pre_hook(lambda m, g: (g[0] * 10,)),
+               net[2].register_full_backward_hook(record("first"), prepend=True),
+               bilinear.register_full_backward_hook(record("bilinear"))]
+    x = lib.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+    out = net(x)
+    (out * lib.tensor([[1.0, -2.0]])).sum().backward(retain_graph=True)
+    bilinear(out, out.detach()).sum().backward()
+    handles[2].remove()
+    doubled = net[1].register_full_backward_hook(lambda m, gi, go: (gi[0] * 2,))
+    net(lib.ones(1, 3)).sum().backward()  # no input needs grad: grad_input is (None,)
+    doubled.remove()
+    return seen, x.grad.numpy().round(4).tolist(), type(out.grad_fn).__name__
+
+
+def test_full_backward_hooks_match_torch():
+    with pytest.warns(UserWarning, match="since no inputs require gradients"):
+        got = _backward_hook_run(gradjit)
+    with pytest.warns(UserWarning, match="since no inputs require gradients"):
+        assert got == _backward_hook_run(torch)
+
+
+def test_backward_hooks_refuse_what_they_cannot_replace():
+    bilinear = gradjit.nn.Bilinear(2, 2, 1)
+    bilinear.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[1]))
+    x = gradjit.ones(1, 2, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="replace grad_input only of a module with one"):
+        bilinear(x, x * 2).sum().backward()
+    split = gradjit.nn.Module()
+    split.forward = lambda t: (t * 2, t * 3)
+    split.register_full_backward_pre_hook(lambda m, g: g)
+    with pytest.raises(NotImplementedError, match="several outputs"):
+        split(x)
+    wrong = gradjit.nn.Linear(2, 2)
+    wrong.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
+    with pytest.raises(RuntimeError, match="invalid number of grad_input"):
+        wrong(x).sum().backward()

@@ -6,8 +6,8 @@ import itertools
 from collections import OrderedDict, namedtuple
 
 import gradjit
+from gradjit.nn.modules.backward_hooks import BackwardHooks
 from gradjit.nn.parameter import Parameter
-
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -17,6 +17,7 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
+
 
 _handle_ids = itertools.count()
 
@@ -29,6 +30,14 @@ class RemovableHandle:
 
     def remove(self):
         self._hooks.pop(self.id, None)
+
+
+def _registered(hooks, hook, prepend):
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
 
 
 def _indent(text, spaces=2):
@@ -55,7 +64,8 @@ class Module:
         for name, value in (("training", True), ("_parameters", OrderedDict()),
                             ("_buffers", OrderedDict()), ("_non_persistent", set()),
                             ("_modules", OrderedDict()), ("_forward_pre_hooks", OrderedDict()),
-                            ("_forward_hooks", OrderedDict())):
+                            ("_forward_hooks", OrderedDict()), ("_backward_hooks", OrderedDict()),
+                            ("_backward_pre_hooks", OrderedDict())):
             object.__setattr__(self, name, value)
 
     def forward(self, *args, **kwargs):
@@ -79,12 +89,16 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward = None
+        if (self._backward_hooks or self._backward_pre_hooks) and gradjit.is_grad_enabled():
+            backward = BackwardHooks(self, self._backward_hooks, self._backward_pre_hooks)
+            args = backward.wrap_inputs(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
-        return output
+        return output if backward is None else backward.wrap_outputs(output)
 
     def register_forward_pre_hook(self, hook):
         handle = RemovableHandle(self._forward_pre_hooks)
@@ -95,6 +109,16 @@ class Module:
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
         return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) once the gradients of a call's inputs are
+        known; a tuple it returns replaces grad_input."""
+        return _registered(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) before the gradient enters the module; a tuple it
+        returns replaces grad_output."""
+        return _registered(self._backward_pre_hooks, hook, prepend)
 
     # ---- registration ----
 
