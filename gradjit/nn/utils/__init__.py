@@ -71,3 +71,8 @@ def vector_to_parameters(vec, parameters):
 
 
 clip_grad_norm = clip_grad_norm_  # PyTorch's deprecated name
+
+
+from gradjit.nn.utils import parametrizations, parametrize  # noqa: E402,F401
+from gradjit.nn.utils.parametrizations import remove_weight_norm  # noqa: E402,F401
+from gradjit.nn.utils.parametrizations import old_weight_norm as weight_norm  # noqa: E402,F401

@@ -1,0 +1,192 @@
+"""torch.nn.utils.parametrize: a module's tensor computed from an `original` by a chain of
+modules each time it is read. The module's class becomes `Parametrized<Class>` with a property
+for the tensor; the original lives at `module.parametrizations[name].original` (so in the
+state dict), and assigning the tensor goes through the chain's `right_inverse`s."""
+from __future__ import annotations
+
+import contextlib
+
+import gradjit
+from gradjit.nn.modules.container import ModuleDict, ModuleList
+from gradjit.nn.parameter import Parameter
+
+_cache: dict | None = None  # (module id, name) -> value, inside `cached()`
+
+
+class ParametrizationList(ModuleList):
+    """The parametrizations of one tensor, in order, and its `original` (or `original0`,
+    `original1`, ... where the first one's right_inverse gives several tensors)."""
+
+    def __init__(self, modules, original, unsafe=False):
+        super().__init__(modules)
+        self.unsafe = unsafe
+        with gradjit.no_grad():
+            value = _inverted(self, original)
+        if not unsafe:
+            with gradjit.no_grad():
+                first, *rest = list(self)
+                out = first(*([value] if gradjit.is_tensor(value) else value))
+                for module in rest:
+                    out = module(out)
+            _check_same(original, out)
+        self.is_tensor = gradjit.is_tensor(value)
+        self.ntensors = 1 if self.is_tensor else len(value)
+        if self.is_tensor:
+            if isinstance(original, Parameter):
+                if value is not original:
+                    original.data = value.detach()  # the optimizer's Parameter is kept
+                self.original = original
+            else:
+                self.register_buffer("original", value)
+            return
+        for i, part in enumerate(value):
+            if isinstance(original, Parameter):
+                self.register_parameter(f"original{i}",
+                                        Parameter(part.detach(), original.requires_grad))
+            else:
+                self.register_buffer(f"original{i}", part)
+
+    def originals(self):
+        return [self.original] if self.is_tensor else \
+            [getattr(self, f"original{i}") for i in range(self.ntensors)]
+
+    def right_inverse(self, value):
+        """Set the originals so that the chain gives `value`."""
+        with gradjit.no_grad():
+            for module in reversed(list(self)):
+                if not hasattr(module, "right_inverse"):
+                    raise RuntimeError(f"parametrization {type(module).__name__} does not "
+                                       "implement right_inverse.")
+            value = _inverted(self, value)
+            parts = [value] if gradjit.is_tensor(value) else list(value)
+            for target, part in zip(self.originals(), parts, strict=True):
+                if tuple(part.shape) != tuple(target.shape) and not self.unsafe:
+                    raise RuntimeError(f"The tensor returned by right_inverse has shape "
+                                       f"{tuple(part.shape)} while `original` has shape "
+                                       f"{tuple(target.shape)}")
+                target.data = part.detach().to(target.dtype)
+
+    def forward(self):
+        first, *rest = list(self)
+        value = first(*self.originals())
+        for module in rest:
+            value = module(value)
+        return value
+
+
+def _inverted(chain, value):
+    """value through the chain's right_inverses, last first (a missing or unimplemented one
+    is the identity)."""
+    for module in reversed(list(chain)):
+        if hasattr(module, "right_inverse"):
+            try:
+                value = module.right_inverse(value)
+            except NotImplementedError:
+                pass
+    return value
+
+
+def _property(name):
+    def get(module):
+        chain = module.parametrizations[name]
+        if _cache is None:
+            return chain()
+        key = (id(module), name)
+        if key not in _cache:
+            _cache[key] = chain()
+        return _cache[key]
+
+    def put(module, value):
+        module.parametrizations[name].right_inverse(value)
+    return property(get, put)
+
+
+def _parametrized_class(module):
+    cls = type(module)
+    if getattr(cls, "_parametrized_from", None) is not None:
+        return cls
+    return type(f"Parametrized{cls.__name__}", (cls,), {"_parametrized_from": cls})
+
+
+def register_parametrization(module, tensor_name, parametrization, *, unsafe=False):
+    """Make `module.<tensor_name>` parametrization(original); a second call on the same name
+    appends to its chain."""
+    if is_parametrized(module, tensor_name):
+        chain = module.parametrizations[tensor_name]
+        _check_shape(parametrization, chain(), unsafe)
+        chain.append(parametrization)
+        return module
+    original = getattr(module, tensor_name)
+    _check_shape(parametrization, original, unsafe)
+    chain = ParametrizationList([parametrization], original, unsafe)
+    for table in (module._parameters, module._buffers):
+        table.pop(tensor_name, None)
+    if not is_parametrized(module):
+        module.__class__ = _parametrized_class(module)
+        module.parametrizations = ModuleDict()
+    module.parametrizations[tensor_name] = chain
+    setattr(type(module), tensor_name, _property(tensor_name))
+    return module
+
+
+def _check_shape(parametrization, original, unsafe):
+    if not unsafe:
+        with gradjit.no_grad():
+            _check_same(original, parametrization(original))
+
+
+def _check_same(original, out):
+    if tuple(out.shape) != tuple(original.shape):
+        raise ValueError("Registering a parametrization may not change the shape of the tensor, "
+                         "unless `unsafe` flag is enabled.\n"
+                         f"unparametrized shape: {original.shape}\n"
+                         f"parametrized shape: {out.shape}")
+    if out.dtype != original.dtype:
+        raise ValueError("Registering a parametrization may not change the dtype of the tensor, "
+                         "unless `unsafe` flag is enabled.\n"
+                         f"unparametrized dtype: {original.dtype}\n"
+                         f"parametrized dtype: {out.dtype}")
+
+
+def is_parametrized(module, tensor_name=None) -> bool:
+    chains = module.__dict__.get("_modules", {}).get("parametrizations")
+    if chains is None or getattr(type(module), "_parametrized_from", None) is None:
+        return False
+    return bool(len(chains)) if tensor_name is None else tensor_name in chains
+
+
+def remove_parametrizations(module, tensor_name, leave_parametrized=True):
+    """The tensor back as a plain Parameter (or buffer): its current parametrized value, or
+    its original with leave_parametrized=False."""
+    if not is_parametrized(module, tensor_name):
+        raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
+    chain = module.parametrizations[tensor_name]
+    original = chain.original
+    if leave_parametrized:
+        with gradjit.no_grad():
+            value = getattr(module, tensor_name)
+        if isinstance(original, Parameter):
+            original.data = value.detach()
+        else:
+            original = value.detach()
+    delattr(type(module), tensor_name)
+    del module.parametrizations[tensor_name]
+    if isinstance(original, Parameter):
+        module.register_parameter(tensor_name, original)
+    else:
+        module.register_buffer(tensor_name, original)
+    if not len(module.parametrizations):
+        del module.parametrizations
+        module.__class__ = type(module)._parametrized_from
+    return module
+
+
+@contextlib.contextmanager
+def cached():
+    """Inside, each parametrized tensor is computed once and reused."""
+    global _cache
+    outer, _cache = _cache, {} if _cache is None else _cache
+    try:
+        yield
+    finally:
+        _cache = outer
