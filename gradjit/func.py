@@ -9,7 +9,8 @@ from gradjit.tracer import grad as _grad
 from gradjit.tracer import hessian, jacfwd, jacrev, jit, jvp as _jvp, value_and_grad, vjp
 from gradjit.tracer import vmap as _vmap
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
+__all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd",
+           "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state",
            "vjp", "vmap"]
 
 
@@ -101,3 +102,59 @@ def _swapped(module, values):
     finally:
         for table, leaf, old in reversed(saved):
             table[leaf] = old
+
+
+def linearize(func, *primals):
+    """(func(*primals), jvp_fn) with jvp_fn(*tangents) the JVP at primals, compiled once."""
+    from gradjit.tracer.transforms import linearize as _linearize
+    return _linearize(func, *primals)
+
+
+def functionalize(func, *, remove="mutations"):
+    """func itself: a gradjit trace already turns in-place updates into new values."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(f"functionalize(f, remove='mutations'): received invalid argument for "
+                           f"remove={remove}. Valid options are:\n     remove='mutations': all "
+                           "inplace and out= operators will be removed from the program, and "
+                           "replaced with their out-of-place equivalents.\n     "
+                           "remove='mutations_and_views': In addition to the above, all aliasing "
+                           "operators {view} will be replaced with their non-aliasing "
+                           "counterparts, {view}_copy.\n")
+    return func
+
+
+def stack_module_state(models):
+    """({name: the models' parameters stacked}, {name: their buffers stacked}): the state of
+    an ensemble of one architecture, for vmap over functional_call."""
+    import gradjit
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/"
+                           "eval mode.")
+    if len({type(m) for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(tensors, name):
+        grads = {t.requires_grad for t in tensors}
+        if len(grads) > 1:
+            raise RuntimeError(f"Expected {name} from each model to have the same "
+                               ".requires_grad")
+        out = gradjit.stack(tensors)
+        return out.detach().requires_grad_() if grads == {True} else out
+
+    def table(named):
+        entries = [dict(named(m)) for m in models]
+        return {k: stacked([e[k] for e in entries], k) for k in entries[0]}
+    return (table(lambda m: m.named_parameters()), table(lambda m: m.named_buffers()))
+
+
+def replace_all_batch_norm_modules_(root):
+    """Batch norms under root stop tracking running statistics (so vmap sees no in-place
+    update of them); root is returned."""
+    from gradjit.nn.modules.normalization import _BatchNorm
+    for module in root.modules():
+        if isinstance(module, _BatchNorm):
+            module.running_mean = module.running_var = module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root
