@@ -1,4 +1,4 @@
-"""torch.nn.utils.parametrize and weight normalization (both APIs) run side by side with
+"""torch.nn.utils.parametrize, weight and spectral normalization (both APIs) side by side with
 torch: printed modules, state-dict keys, values, gradients, right_inverse, caching, removal
 and errors. Each scenario prints; the two transcripts must be equal."""
 import contextlib
@@ -105,7 +105,38 @@ def _weight_norm(lib):
     _report(lambda: nn.utils.remove_weight_norm(conv))
 
 
-@pytest.mark.parametrize("scenario", [_parametrize, _weight_norm])
+def _spectral_norm(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+
+    def first(t, n=6):
+        return t.detach().numpy().round(4).flatten().tolist()[:n]
+    for make in (lambda: nn.Linear(5, 4), lambda: nn.Conv2d(2, 3, 2),
+                 lambda: nn.ConvTranspose2d(2, 3, 2)):
+        m = make()
+        nn.utils.parametrizations.spectral_norm(m)
+        print(m, sorted(m.state_dict()), first(m.parametrizations.weight[0]._u))
+        x = lib.ones(1, 5) if isinstance(m, nn.Linear) else lib.ones(1, 2, 4, 4)
+        out = m(x)
+        out.sum().backward()
+        print(first(out), first(m.parametrizations.weight.original.grad))
+        m.eval()
+        print(first(m(x)))
+        old = make()
+        nn.utils.spectral_norm(old)
+        print(sorted(old.state_dict()), sorted(n for n, _ in old.named_parameters()))
+        out = old(x)
+        out.sum().backward()
+        print(first(out), first(old.weight_orig.grad), first(old.weight_u))
+        nn.utils.remove_spectral_norm(old)
+        print(sorted(n for n, _ in old.named_parameters()), first(old.weight))
+    _report(lambda: nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2),
+                                                             n_power_iterations=0))
+    _report(lambda: nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2), dim=3))
+    _report(lambda: nn.utils.remove_spectral_norm(nn.Linear(2, 2)))
+
+
+@pytest.mark.parametrize("scenario", [_parametrize, _weight_norm, _spectral_norm])
 def test_transcript_matches_torch(scenario):
     transcripts = []
     for lib in (torch, gradjit):
@@ -148,3 +179,8 @@ def test_what_cannot_be_parametrized_says_why():
         nn.utils.weight_norm(twice)
         with pytest.raises(RuntimeError, match="Cannot register two weight_norm hooks"):
             nn.utils.weight_norm(twice)
+    nn.utils.spectral_norm(twice, "bias")
+    with pytest.raises(RuntimeError, match="Cannot register two spectral_norm hooks"):
+        nn.utils.spectral_norm(twice, "bias")
+    with pytest.raises(ValueError, match="has no parameter or buffer with name 'kernel'"):
+        nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2), "kernel")

@@ -74,5 +74,6 @@ clip_grad_norm = clip_grad_norm_  # PyTorch's deprecated name
 
 
 from gradjit.nn.utils import parametrizations, parametrize  # noqa: E402,F401
-from gradjit.nn.utils.parametrizations import remove_weight_norm  # noqa: E402,F401
+from gradjit.nn.utils.parametrizations import remove_spectral_norm, remove_weight_norm  # noqa: E402,F401
+from gradjit.nn.utils.parametrizations import old_spectral_norm as spectral_norm  # noqa: E402,F401
 from gradjit.nn.utils.parametrizations import old_weight_norm as weight_norm  # noqa: E402,F401
