@@ -261,12 +261,40 @@ def test_histogram(name, x):
     check_values(HISTOGRAMS[name], x)
 
 
+HISTOGRAMS_DD = {
+    "dd": lambda s: np.histogramdd(s),
+    "dd-bins-range": lambda s: np.histogramdd(s, bins=(2, 3, 4),
+                                              range=[(-1, 1), (-2, 2), (-3, 3)]),
+    "dd-edges-weights": lambda s: np.histogramdd(s[:, :2], weights=s[:, 2], bins=[
+        np.array([-1.0, 0, 1]), np.array([-2.0, 0, 0.5, 2])]),
+    "dd-density": lambda s: np.histogramdd(s, bins=3, density=True),
+    "dd-columns": lambda s: np.histogramdd((s[:, 0], s[:, 1]), bins=3),
+    "2d": lambda s: np.histogram2d(s[:, 0], s[:, 1]),
+    "2d-density-weights": lambda s: np.histogram2d(s[:, 0], s[:, 1], bins=[3, 5], density=True,
+                                                   weights=np.abs(s[:, 2])),
+    "2d-shared-edges": lambda s: np.histogram2d(s[:, 0], s[:, 1], bins=np.array([-1.0, 0, 1])),
+    "2d-range": lambda s: np.histogram2d(s[:, 0], s[:, 1], bins=4, range=[[-1, 1], [-1, 1]]),
+}
+
+
+@pytest.mark.parametrize("name", list(HISTOGRAMS_DD))
+def test_multidimensional_histograms(name):
+    sample = rng.standard_normal((50, 3))
+    check_values(HISTOGRAMS_DD[name], sample)
+    if "range" in name or "edges" in name:
+        sample[3] = np.nan  # numpy drops it with the outliers
+        check_values(HISTOGRAMS_DD[name], sample)
+
+
 def test_histogram_range_is_guarded_and_weights_differentiable():
     f = gradjit.jit(lambda a: np.histogram(a, 4))
     for x in (np.array([1.0, 2, 3]), np.array([2.0, 2, 2]), np.array([5.0, 1, 1, 0.5])):
         for got, want in zip(f(x), np.histogram(x, 4)):
             assert np.array_equal(got, want)
     check_grad(lambda w: np.histogram(X, 5, weights=w)[0], rng.normal(size=X.shape))
+    sample = rng.standard_normal((30, 2))
+    check_grad(lambda w: np.histogram2d(sample[:, 0], sample[:, 1], 3, weights=w)[0],
+               rng.normal(size=30))
 
 
 # ---- unique ----
@@ -359,3 +387,16 @@ def test_errors(name):
     fn, error, message = ERRORS[name]
     with pytest.raises(error, match=message):
         gradjit.jit(fn)(X)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda s: np.histogramdd(s, bins=(2, 3)), "dimension of bins must be equal"),
+    (lambda s: np.histogramdd(s, range=[(0, 1)]), "one entry per dimension"),
+    (lambda s: np.histogram2d(s[:, 0], s[:3, 1]), ""),
+])
+def test_multidimensional_histogram_errors_as_numpy(call, message):
+    sample = rng.standard_normal((10, 3))
+    with pytest.raises(ValueError, match=message):
+        call(sample)
+    with pytest.raises(ValueError, match=message):
+        gradjit.jit(call)(sample)

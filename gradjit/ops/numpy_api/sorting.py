@@ -5,6 +5,7 @@ Every sort is stable, so each `kind=` gets a valid answer; np.partition and np.a
 return a full sort, which is one of the partitions numpy may return."""
 from __future__ import annotations
 
+import builtins
 import collections
 
 import numpy as np
@@ -203,6 +204,63 @@ def _edges(name, a, bins, range, weights):
     return x, edges
 
 
+def _histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """Counts (float64) of the rows of an (N, D) sample in a D-dimensional grid of bins, and
+    the edges along each dimension: numpy's outlier bins on either side of each dimension,
+    then the grid cut out of them."""
+    columns = _sample_columns(sample)
+    dims = len(columns)
+    bins = [bins] * dims if isinstance(bins, (int, np.integer)) else list(bins)
+    ranges = [None] * dims if range is None else list(range)
+    if len(bins) != dims:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    if len(ranges) != dims:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = [_edges("histogramdd", c, b, r, None)[1] for c, b, r in zip(columns, bins, ranges)]
+    sizes = [ops.shape_of(e)[0] + 1 for e in edges]  # outlier bins at both ends
+    flat = 0
+    for column, e, size in zip(columns, edges, sizes):
+        index = O.searchsorted(e, column, "right")
+        index = ops.where(ops.eq(column, ops.getitem(e, -1)), ops.sub(index, 1), index)
+        flat = ops.add(ops.mul(flat, size), index)
+    n = ops.shape_of(columns[0])[0]
+    total = int(np.prod(sizes))
+    updates = np.ones(n, np.float64) if weights is None else ops.astype(
+        ops.reshape(weights, (-1,)), np.float64)
+    hist = S.scatter_add(np.zeros(total, np.float64), ops.astype(flat, "i8"), updates, axis=0) \
+        if n else np.zeros(total, np.float64)
+    hist = ops.getitem(ops.reshape(hist, tuple(sizes)), (slice(1, -1),) * dims)
+    if density:
+        mass = ops.sum_(hist)
+        for i, e in enumerate(edges):
+            widths = ops.sub(ops.getitem(e, slice(1, None)), ops.getitem(e, slice(None, -1)))
+            shape = [1] * dims
+            shape[i] = sizes[i] - 2
+            hist = ops.true_divide(hist, ops.reshape(widths, tuple(shape)))
+        hist = ops.true_divide(hist, mass)
+    return hist, edges
+
+
+def _sample_columns(sample):
+    """The D coordinate arrays of a sample: an (N, D) array, or a sequence of D arrays."""
+    if isinstance(sample, (list, tuple)):
+        return [ops.reshape(ops.asarray(np.asarray(c) if isinstance(c, list) else c), (-1,))
+                for c in sample]
+    shape = ops.shape_of(sample)
+    if len(shape) == 1:
+        return [sample]
+    return [ops.getitem(sample, (slice(None), i)) for i in builtins.range(shape[1])]
+
+
+def _histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    if len(ops.shape_of(x)) != 1 or ops.shape_of(x) != ops.shape_of(y):
+        raise ValueError("x and y must be 1-d arrays of the same length")
+    if not isinstance(bins, (int, np.integer)) and len(bins) not in (1, 2):
+        bins = [bins, bins]  # one array of edges for both
+    hist, (xedges, yedges) = _histogramdd([x, y], bins, range, density, weights)
+    return hist, xedges, yedges
+
+
 def _histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _edges("histogram_bin_edges", a, bins, range, weights)[1]
 
@@ -243,7 +301,8 @@ FUNCTIONS = {
     np.nanpercentile: _quantile_fn(100, "Percentiles", True),
     np.searchsorted: _searchsorted, np.digitize: _digitize, np.bincount: _bincount,
     np.unique: _unique, np.histogram: _histogram,
-    np.histogram_bin_edges: _histogram_bin_edges,
+    np.histogram_bin_edges: _histogram_bin_edges, np.histogramdd: _histogramdd,
+    np.histogram2d: _histogram2d,
     np.unique_values: lambda x: O.unique(x),
     np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, return_counts=True)),
     np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, return_inverse=True)),
