@@ -73,7 +73,18 @@ def vector_to_parameters(vec, parameters):
 clip_grad_norm = clip_grad_norm_  # PyTorch's deprecated name
 
 
-from gradjit.nn.utils import parametrizations, parametrize  # noqa: E402,F401
-from gradjit.nn.utils.parametrizations import remove_spectral_norm, remove_weight_norm  # noqa: E402,F401
-from gradjit.nn.utils.parametrizations import old_spectral_norm as spectral_norm  # noqa: E402,F401
-from gradjit.nn.utils.parametrizations import old_weight_norm as weight_norm  # noqa: E402,F401
+# name -> (module, its name there): loaded on first use, keeping `import gradjit` light
+_ON_USE = {"parametrize": ("parametrize", None), "parametrizations": ("parametrizations", None),
+           "weight_norm": ("parametrizations", "old_weight_norm"),
+           "remove_weight_norm": ("parametrizations", "remove_weight_norm"),
+           "spectral_norm": ("parametrizations", "old_spectral_norm"),
+           "remove_spectral_norm": ("parametrizations", "remove_spectral_norm")}
+
+
+def __getattr__(name):
+    if name not in _ON_USE:
+        raise AttributeError(f"module 'gradjit.nn.utils' has no attribute {name!r}")
+    import importlib
+    module, attribute = _ON_USE[name]
+    loaded = importlib.import_module(f"gradjit.nn.utils.{module}")
+    return loaded if attribute is None else getattr(loaded, attribute)
