@@ -75,6 +75,7 @@ clip_grad_norm = clip_grad_norm_  # PyTorch's deprecated name
 
 # name -> (module, its name there): loaded on first use, keeping `import gradjit` light
 _ON_USE = {"parametrize": ("parametrize", None), "parametrizations": ("parametrizations", None),
+           "prune": ("prune", None),
            "weight_norm": ("parametrizations", "old_weight_norm"),
            "remove_weight_norm": ("parametrizations", "remove_weight_norm"),
            "spectral_norm": ("parametrizations", "old_spectral_norm"),
