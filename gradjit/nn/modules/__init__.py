@@ -35,3 +35,4 @@ from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F
                                         ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
                                         ZeroPad1d, ZeroPad2d)
 from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
+from gradjit.nn.modules.lazy import *  # noqa: F401,F403

@@ -318,6 +318,8 @@ class Module:
                 if key not in state_dict:
                     continue
                 source = state_dict[key]
+                if getattr(target, "materialize", None) is not None:  # a lazy module's
+                    target.materialize(tuple(source.shape))
                 if tuple(source.shape) != tuple(target.shape):
                     errors.append(f"size mismatch for {key}: copying a param with shape "
                                   f"{source.shape} from checkpoint, the shape in current model "
