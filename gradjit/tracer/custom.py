@@ -17,12 +17,14 @@ import re
 
 import numpy as np
 
+from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.elementwise import zeros_like
 from gradjit.ir.primitive import Primitive, ambient_handler, ir_type
 from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
+from gradjit.tracer.pytree import LEAF, flatten, unflatten
 
 _serial = itertools.count()
 
@@ -36,7 +38,7 @@ class _Custom:
     def __init__(self, fun, nondiff_argnums=()):
         functools.update_wrapper(self, fun)
         self.fun, self.nondiff_argnums = fun, tuple(nondiff_argnums)
-        self._primitives = {}  # (nondiff values, operand count) -> Primitive
+        self._primitives = {}  # (nondiff values, operand count) -> (Primitive, its layouts)
 
     def __call__(self, *args):
         if not self._defined():
@@ -47,7 +49,8 @@ class _Custom:
         key = (nondiff, len(diff))
         if key not in self._primitives:
             self._primitives[key] = self._primitive(nondiff, len(diff))
-        return self._primitives[key](*diff)
+        prim, layout = self._primitives[key]
+        return layout(tuple(ir_type(a) for a in diff)).unpack(prim(*diff))
 
     def _full(self, nondiff, diff):
         """The user's argument list from the differentiable operands and nondiff values."""
@@ -62,23 +65,23 @@ class _Custom:
         @_on_host
         def evaluate(*arrays):
             out = self.fun(*self._full(nondiff, arrays))
-            if isinstance(out, (tuple, list, dict)):
-                raise TypeError(f"{self.__name__}: a {self.kind} function returns one array "
-                                f"here, not a {type(out).__name__}")
-            return np.asarray(out)
+            return _Layout(out).pack(out)
 
-        known = {}  # operand types -> result type: the function runs once per signature
+        known = {}  # operand types -> the result's layout: the function runs once per signature
 
-        def shape_rule(*types):
+        def layout(types):
             if types not in known:
-                with np.errstate(all="ignore"):
-                    known[types] = type_of(evaluate(*(np.zeros(t.shape, t.dtype.numpy)
-                                                      for t in types)))
+                with np.errstate(all="ignore"), ambient_handler(None):
+                    known[types] = _Layout(self.fun(*self._full(nondiff, [
+                        np.zeros(t.shape, t.dtype.numpy) for t in types])))
             return known[types]
 
-        vjp, jvp = self._rules(name, nondiff, count, shape_rule)
+        def shape_rule(*types):
+            return layout(types).packed_type
+
+        vjp, jvp = self._rules(name, nondiff, count, shape_rule, layout)
         return _host_primitive(name, shape_rule, evaluate, vjp, count, jvp,
-                               f"{self.__name__} with its {self.kind} rule")
+                               f"{self.__name__} with its {self.kind} rule"), layout
 
     def _cotangents(self, name, count, cotangents_of):
         """The VJP: one host primitive runs the rule once, cotangents_of(args, g) giving a
@@ -121,7 +124,8 @@ class _Custom:
 class custom_vjp(_Custom):
     """`@gradjit.custom_vjp` then `f.defvjp(fwd, bwd)`: fwd(*args) returns (output,
     residuals), bwd(residuals, g) (bwd(*nondiff, residuals, g) with nondiff_argnums) returns
-    a tuple of one cotangent (or None) per differentiable argument. f returns one array."""
+    a tuple of one cotangent (or None) per differentiable argument. f may return a tuple, list
+    or dict of arrays (one op computes them packed), and bwd then gets g of that structure."""
 
     kind = "custom_vjp"
     fwd = bwd = None
@@ -133,9 +137,10 @@ class custom_vjp(_Custom):
     def _defined(self):
         return self.fwd is not None
 
-    def _rules(self, name, nondiff, count, out_type):
+    def _rules(self, name, nondiff, count, out_type, layout):
         def cotangents_of(args, g):
             _, residuals = self.fwd(*self._full(nondiff, args))
+            g = layout(tuple(type_of(np.asarray(a)) for a in args)).unpack(g)
             cts = self.bwd(*nondiff, residuals, g)
             if not isinstance(cts, (tuple, list)) or len(cts) != count:
                 raise TypeError(f"{self.__name__}: its bwd rule {_where(self.bwd)} must return "
@@ -151,7 +156,8 @@ class custom_jvp(_Custom):
     nondiff_argnums, rule(*nondiff, primals, tangents)) returns (output, tangent of the
     output), linear in the tangents. Forward mode applies the rule; reverse mode transposes
     its tangent map (the VJP of the rule's tangent output with respect to the tangents),
-    so the rule must be written with numpy or gradjit operations. f returns one array."""
+    so the rule must be written with numpy or gradjit operations. f may return a tuple, list or
+    dict of arrays; the rule's tangent then has that structure."""
 
     kind = "custom_jvp"
     rule = None
@@ -163,22 +169,24 @@ class custom_jvp(_Custom):
     def _defined(self):
         return self.rule is not None
 
-    def _rules(self, name, nondiff, count, out_type):
+    def _rules(self, name, nondiff, count, out_type, layout):
         from gradjit.tracer import vjp as reverse
 
         def tangent_map(primals, tangents):
-            return self.rule(*nondiff, tuple(primals), tuple(tangents))[1]
+            out_layout = layout(tuple(type_of(np.asarray(p)) for p in primals))
+            return out_layout.pack(self.rule(*nondiff, tuple(primals), tuple(tangents))[1])
 
         @_on_host
         def evaluate(*arrays):
             primals, tangents = arrays[:count], arrays[count:]
             out, tangent = self.rule(*nondiff, tuple(primals), tuple(tangents))
-            out, tangent = np.asarray(out), np.asarray(tangent)
-            if tangent.shape != out.shape:
+            out_layout = _Layout(out)
+            shapes = _Layout(tangent).shapes
+            if shapes != out_layout.shapes:
                 raise ValueError(f"{self.__name__}: its jvp rule {_where(self.rule)} returned "
-                                 f"a tangent of shape {tangent.shape} for an output of shape "
-                                 f"{out.shape}")
-            return tangent.astype(out.dtype)
+                                 f"a tangent of shape(s) {_shapes(shapes)} for an output of "
+                                 f"shape(s) {_shapes(out_layout.shapes)}")
+            return out_layout.pack(tangent)
 
         def shape_rule(*types):  # the tangent has the output's type
             return out_type(*types[:count])
@@ -198,6 +206,51 @@ class custom_jvp(_Custom):
             zeros = [np.zeros_like(np.asarray(a)) for a in args]
             return reverse(at_the_point, *zeros)[1](g)
         return self._cotangents(name, count, cotangents_of), jvp
+
+
+class _Layout:
+    """Where a custom function's result (an array, or a tuple/list/dict of them) sits in the
+    one flat array its op computes: the leaves raveled one after another in their common
+    dtype. A lone array is kept as it is."""
+
+    def __init__(self, out):
+        leaves: list = []
+        self.structure = flatten(out, leaves)
+        arrays = [np.asarray(leaf) for leaf in leaves]
+        self.shapes = [a.shape for a in arrays]
+        self.dtypes = [a.dtype for a in arrays]
+        self.single = self.structure == LEAF
+        common = np.result_type(*self.dtypes) if arrays else np.dtype(np.float32)
+        self.common = common
+        self.packed_type = type_of(arrays[0]) if self.single else \
+            TensorType((sum(int(np.prod(s)) for s in self.shapes),), ir_dtype(common))
+
+    def pack(self, out):
+        if self.single:
+            return out
+        leaves: list = []
+        if flatten(out, leaves) != self.structure:
+            raise TypeError("a custom function's rule gave a result of another structure "
+                            "than the function's own")
+        if not leaves:
+            return np.zeros(0, self.common)
+        return ops.concatenate([ops.astype(ops.reshape(leaf, (-1,)), self.common)
+                                for leaf in leaves])
+
+    def unpack(self, packed):
+        if self.single:
+            return packed
+        pieces, offset = [], 0
+        for shape, dtype in zip(self.shapes, self.dtypes):
+            size = int(np.prod(shape))
+            piece = ops.reshape(ops.getitem(packed, slice(offset, offset + size)), shape)
+            pieces.append(ops.astype(piece, dtype))
+            offset += size
+        return unflatten(self.structure, iter(pieces))
+
+
+def _shapes(shapes) -> str:
+    return ", ".join(str(s) for s in shapes)
 
 
 def _packed_dtype(dtypes):

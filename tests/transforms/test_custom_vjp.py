@@ -142,15 +142,24 @@ def flat_tangent(x):
 
 flat_tangent.defjvp(lambda primals, tangents: (np.sin(primals[0]), np.sum(tangents[0])))
 
+@gradjit.custom_jvp
+def listed(x):
+    return np.sin(x), np.cos(x)
+
+
+listed.defjvp(lambda primals, tangents: (listed(primals[0]), [tangents[0], tangents[0]]))
+
 REFUSALS = [
+    (lambda: gradjit.jvp(listed, (X,), (X,)), TypeError, "result of another structure"),
     (lambda: gradjit.jvp(flat_tangent, (X,), (X,)), ValueError,
-     r"jvp rule \(.*\) returned a tangent of shape \(\) for an output of shape \(4,\)"),
+     r"jvp rule \(.*\) returned a tangent of shape\(s\) \(\) for an output of shape\(s\) \(4,\)"),
     (lambda: gradjit.grad(lambda x: np.sum(two_cotangents(x)))(X), TypeError,
      r"bwd rule \(.*test_custom_vjp.py:\d+\) must return a tuple of 1 cotangent"),
     (lambda: gradjit.grad(lambda x: np.sum(wrong_shape(x)))(X), ValueError,
      r"cotangent of shape \(\) for argument 0 of shape \(4,\)"),
     (lambda: undefined(X), TypeError, r"call undefined.defvjp\(...\)"),
-    (lambda: gradjit.grad(lambda x: np.sum(pair(x)[0]))(X), TypeError, "returns one array"),
+    (lambda: gradjit.grad(lambda x: np.sum(pair(x)[0]))(X), ValueError,
+     r"cotangent of shape \(2, 4\) for argument 0 of shape \(4,\)"),  # bwd returned g whole
     (lambda: gradjit.jvp(log1pexp, (X,), (X,)), TypeError, "forward-mode autodiff"),
     (lambda: gradjit.grad(lambda x: np.sum(gradjit.vmap(log1pexp)(x)))(np.ones((2, 3))),
      TypeError, "derivative of a vmap"),
@@ -160,8 +169,8 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize("call, error, message", REFUSALS,
-                         ids=["tangent-shape", "cotangent-count", "cotangent-shape", "no-rule",
-                              "tuple", "jvp", "grad-of-vmap", "second-derivative"])
+                         ids=["structure", "tangent-shape", "cotangent-count", "cotangent-shape",
+                              "no-rule", "tuple", "jvp", "grad-of-vmap", "second-derivative"])
 def test_refusals_say_why(call, error, message):
     with pytest.raises(error, match=message):
         call()
@@ -221,3 +230,72 @@ def test_jacobians_through_custom_jvp_and_per_example_gradients_through_checkpoi
     per_example = gradjit.vmap(gradjit.grad(lambda w, x: np.sum(block(x, w))),
                                in_axes=(None, 0))(w, rows)
     np.testing.assert_allclose(per_example, rows * (1 - np.tanh(rows * w) ** 2), rtol=1e-10)
+
+
+@gradjit.custom_vjp
+def polar(r, theta):
+    return {"x": r * np.cos(theta), "y": r * np.sin(theta)}, r ** 2
+
+
+polar.defvjp(lambda r, theta: (polar(r, theta), (r, theta)),
+             lambda res, g: ((g[0]["x"] * np.cos(res[1]) + g[0]["y"] * np.sin(res[1]) +
+                              2 * res[0] * g[1]),
+                             (-g[0]["x"] * res[0] * np.sin(res[1]) +
+                              g[0]["y"] * res[0] * np.cos(res[1]))))
+
+
+@gradjit.custom_jvp
+def sin_cos(x):
+    return np.sin(x), np.cos(x).astype(np.float32)
+
+
+sin_cos.defjvp(lambda primals, tangents: (sin_cos(primals[0]),
+                                          (np.cos(primals[0]) * tangents[0],
+                                           (-np.sin(primals[0]) * tangents[0]).astype(
+                                               np.float32))))
+
+
+def _polar_loss(r, theta):
+    (xy, square) = polar(r, theta)
+    return np.sum(xy["x"] * 2 + xy["y"] * 3) + np.sum(square)
+
+
+def test_several_results_as_a_pytree():
+    """JAX's custom functions return pytrees and bwd takes the cotangent as one: a dict and
+    an array from custom_vjp, a float64 and a float32 array from custom_jvp."""
+    r, theta = np.abs(X) + 0.5, X * 0.7
+    (xy, square) = polar(r, theta)
+    np.testing.assert_allclose(xy["y"], r * np.sin(theta), rtol=1e-12)
+    want = (2 * np.cos(theta) + 3 * np.sin(theta) + 2 * r,
+            -2 * r * np.sin(theta) + 3 * r * np.cos(theta))
+    for fn in (gradjit.grad(_polar_loss, argnums=(0, 1)),
+               gradjit.jit(gradjit.grad(_polar_loss, argnums=(0, 1)))):
+        for got, expected in zip(fn(r, theta), want):
+            np.testing.assert_allclose(got, expected, rtol=1e-12)
+    per_example = gradjit.vmap(gradjit.grad(_polar_loss))(np.stack([r, r + 1]),
+                                                          np.stack([theta, theta]))
+    np.testing.assert_allclose(per_example[1], want[0] + 2, rtol=1e-12)
+    tr = gradjit.tensor(r, requires_grad=True)
+    _polar_loss(tr, gradjit.tensor(theta)).backward()
+    np.testing.assert_allclose(tr.grad.numpy(), want[0], rtol=1e-12)
+
+    (s, c), (ts, tc) = gradjit.jvp(sin_cos, (X,), (np.ones_like(X),))
+    assert c.dtype == tc.dtype == np.float32
+    np.testing.assert_allclose(ts, np.cos(X), rtol=1e-12)
+    np.testing.assert_allclose(tc, -np.sin(X), rtol=1e-6)
+    g = gradjit.grad(lambda x: np.sum(sin_cos(x)[0] * 2 + sin_cos(x)[1]))(X)
+    np.testing.assert_allclose(g, 2 * np.cos(X) - np.sin(X), rtol=1e-6)
+
+
+def test_checkpoint_of_a_function_with_two_results():
+    def block(w, x):
+        h = np.tanh(x @ w)
+        return h, np.sum(h ** 2)
+
+    def loss(fn, w, x):
+        h, energy = fn(w, x)
+        return np.sum(h) + energy
+    w, x = np.random.default_rng(1).standard_normal((2, 4, 4))
+    got = gradjit.grad(lambda w: loss(gradjit.checkpoint(block), w, x))(w)
+    want = gradjit.grad(lambda w: loss(block, w, x))(w)
+    np.testing.assert_allclose(got, want, rtol=1e-10)
