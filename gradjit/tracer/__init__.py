@@ -29,7 +29,7 @@ def _decorator(mode, fn, **options):
 
 
 def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symbolic=False,
-         deterministic=False):
+         deterministic=False, argnum=None):
     """The gradient of scalar-valued `fn` with respect to the arguments `argnums`, compiled.
 
     Arrays `fn` reads from outside its arguments (globals, closures, attributes) are
@@ -45,16 +45,19 @@ def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symb
     `backend`: 'cpu' (default), 'cuda', 'cuda-emulator' or 'interpreter'. With
     `deterministic`, the GPU backends run scatter-adds (the gradients of indexing) in one
     fixed order instead of by atomics, so results are bitwise reproducible from run to run;
-    the CPU backend and the interpreter always are."""
-    return _decorator("grad", fn, argnums=argnums, has_aux=has_aux, backend=backend,
-                      max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
+    the CPU backend and the interpreter always are. `argnum` is HIPS autograd's name for
+    argnums."""
+    return _decorator("grad", fn, argnums=argnums if argnum is None else argnum,
+                      has_aux=has_aux, backend=backend, max_traces=max_traces,
+                      symbolic=symbolic, deterministic=deterministic)
 
 
 def value_and_grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64,
-                   symbolic=False, deterministic=False):
+                   symbolic=False, deterministic=False, argnum=None):
     """Like grad, returning (value, gradients), or ((value, aux), gradients) with has_aux."""
-    return _decorator("value_and_grad", fn, argnums=argnums, has_aux=has_aux, backend=backend,
-                      max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
+    return _decorator("value_and_grad", fn, argnums=argnums if argnum is None else argnum,
+                      has_aux=has_aux, backend=backend, max_traces=max_traces,
+                      symbolic=symbolic, deterministic=deterministic)
 
 
 def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=False,

@@ -66,11 +66,13 @@ def _rows(stacked, sizes, shapes, leading):
     return parts
 
 
-def jacrev(fn, argnums=0, has_aux=False, *, backend=None):
+def jacrev(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
     """The Jacobian of fn with respect to args[argnums] by reverse mode, as jax.jacrev: for
     each output leaf of shape S and differentiated input leaf of shape I, an array of shape
     S + I; the output's tree holds the argument's tree (a tuple of them for tuple argnums).
-    With has_aux, fn returns (out, aux) and the call returns (jacobian, aux)."""
+    With has_aux, fn returns (out, aux) and the call returns (jacobian, aux). `argnum` is
+    HIPS autograd's name for argnums."""
+    argnums = argnums if argnum is None else argnum
     main = _main(fn, has_aux)
 
     @functools.cache
@@ -100,9 +102,10 @@ def jacrev(fn, argnums=0, has_aux=False, *, backend=None):
     return jacobian
 
 
-def jacfwd(fn, argnums=0, has_aux=False, *, backend=None):
+def jacfwd(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
     """The Jacobian of fn with respect to args[argnums] by forward mode, as jax.jacfwd: the
     same layout as jacrev (output shape + input shape per pair of leaves)."""
+    argnums = argnums if argnum is None else argnum
     main = _main(fn, has_aux)
 
     @functools.cache
@@ -156,7 +159,8 @@ def _zero_tree(tree):
 jacobian = jacrev
 
 
-def hessian(fn, argnums=0, has_aux=False, *, backend=None):
+def hessian(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
     """jacfwd(jacrev(fn)), as jax.hessian: for a scalar fn of an array x, shape x.shape * 2."""
+    argnums = argnums if argnum is None else argnum
     return jacfwd(jacrev(fn, argnums, has_aux, backend=backend), argnums, has_aux,
                   backend=backend)

@@ -189,10 +189,11 @@ def _vdot(out, cotangent):
     return total
 
 
-def elementwise_grad(fn, argnums=0, *, backend=None):
+def elementwise_grad(fn, argnums=0, *, backend=None, argnum=None):
     """HIPS autograd's elementwise_grad: the gradient of sum(fn(...)), which for a function
     acting elementwise is the derivative at each element, in the argument's shape."""
     def summed(*args, **kwargs):
         return fn(*args, **kwargs).sum()
     summed.__qualname__ = f"elementwise_grad_{getattr(fn, '__qualname__', 'f')}"
-    return Transformed(summed, "grad", argnums=argnums, backend=backend)
+    return Transformed(summed, "grad", argnums=argnums if argnum is None else argnum,
+                       backend=backend)

@@ -99,3 +99,20 @@ def test_differential_operators():
 def test_defvjp_takes_a_primitive():
     with pytest.raises(TypeError, match="a function made by @primitive"):
         defvjp(np.sin, lambda ans, x: lambda g: g)
+
+
+def test_argnum_keyword_as_hips_autograd():
+    def f(a, b):
+        return np.sum(np.sin(a) * b ** 2)
+    a, b = np.linspace(0.1, 1.0, 4), np.linspace(1.0, 2.0, 4)
+    np.testing.assert_allclose(gradjit.grad(f, argnum=1)(a, b), 2 * np.sin(a) * b, rtol=1e-12)
+    np.testing.assert_allclose(gradjit.value_and_grad(f, argnum=1)(a, b)[1],
+                               2 * np.sin(a) * b, rtol=1e-12)
+    np.testing.assert_allclose(gradjit.jacobian(lambda a, b: np.sin(a) * b, argnum=1)(a, b),
+                               np.diag(np.sin(a)), rtol=1e-12)
+    np.testing.assert_allclose(gradjit.jacfwd(lambda a, b: np.sin(a) * b, argnum=1)(a, b),
+                               np.diag(np.sin(a)), rtol=1e-12)
+    np.testing.assert_allclose(gradjit.hessian(f, argnum=1)(a, b), np.diag(2 * np.sin(a)),
+                               rtol=1e-12)
+    np.testing.assert_allclose(gradjit.elementwise_grad(lambda a, b: a * b ** 3, argnum=1)(a, b),
+                               3 * a * b ** 2, rtol=1e-12)
