@@ -8,7 +8,9 @@ import numpy as np
 
 import gradjit
 from gradjit.distributions.continuous import Normal, Uniform
+from gradjit.distributions.counts import Poisson
 from gradjit.distributions.discrete import Bernoulli, Categorical
+from gradjit.distributions.gamma import Gamma
 from gradjit.distributions.location_scale import Exponential, Laplace
 from gradjit.distributions.multivariate import MultivariateNormal, _mahalanobis, _solve_lower
 
@@ -59,6 +61,20 @@ def _laplace_laplace(p, q):
     distance = (p.loc - q.loc).abs()
     return -scale_ratio.log() + distance / q.scale + \
         scale_ratio * gradjit.exp(-distance / p.scale) - 1
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p, q):
+    t1 = q.concentration * gradjit.log(p.rate / q.rate)
+    t2 = gradjit.lgamma(q.concentration) - gradjit.lgamma(p.concentration)
+    t3 = (p.concentration - q.concentration) * gradjit.digamma(p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
 
 
 @register_kl(Bernoulli, Bernoulli)

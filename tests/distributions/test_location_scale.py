@@ -77,6 +77,9 @@ PAIRS = {
     "bernoulli": lambda D, t: (D.Bernoulli(t([0.2, 0.0, 1.0])), D.Bernoulli(t([0.5, 0.3, 0.9]))),
     "categorical": lambda D, t: (D.Categorical(t([[0.2, 0.8, 0.0], [0.3, 0.3, 0.4]])),
                                  D.Categorical(t([[0.5, 0.25, 0.25], [0.0, 0.5, 0.5]]))),
+    "poisson": lambda D, t: (D.Poisson(t([0.5, 3.0])), D.Poisson(t([2.0, 0.7]))),
+    "gamma": lambda D, t: (D.Gamma(t([0.5, 2.0]), t([1.0, 0.3])),
+                           D.Gamma(t([2.0, 1.5]), t([0.7, 2.0]))),
 }
 
 
