@@ -11,11 +11,14 @@ from gradjit.nn.functional.conv import (avg_pool1d, avg_pool2d, conv1d,  # noqa:
                                         conv2d, max_pool1d, max_pool2d, pad)
 from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401
                                         binary_cross_entropy_with_logits, cross_entropy,
-                                        huber_loss, kl_div, l1_loss, mse_loss, nll_loss,
-                                        smooth_l1_loss)
+                                        gaussian_nll_loss, huber_loss, kl_div, l1_loss,
+                                        mse_loss, nll_loss, poisson_nll_loss, smooth_l1_loss)
 from gradjit.nn.functional.margin import (cosine_embedding_loss,  # noqa: F401
                                           hinge_embedding_loss, margin_ranking_loss,
-                                          triplet_margin_loss)
+                                          multi_margin_loss, multilabel_margin_loss,
+                                          multilabel_soft_margin_loss, soft_margin_loss,
+                                          triplet_margin_loss,
+                                          triplet_margin_with_distance_loss)
 from gradjit.nn.functional.noise import alpha_dropout, feature_alpha_dropout  # noqa: F401
 from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # noqa: F401
                                                  rms_norm)

@@ -1,6 +1,8 @@
 """Loss functions with PyTorch's reductions, weights, ignored targets and label smoothing."""
 from __future__ import annotations
 
+import math
+
 import gradjit
 
 
@@ -161,4 +163,42 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         loss = gradjit.xlogy(target, target) - target * input
     if reduction == "batchmean":
         return loss.sum() / input.shape[0] if input.dim() else loss.sum()
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """The Gaussian negative log likelihood 0.5 (log var + (input - target)^2 / var); var is
+    clamped below at eps for the value only (its gradient passes unclamped)."""
+    if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * gradjit.ones_like(input)
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif input.dim() != var.dim() or sum(v for i, v in zip(input.shape, var.shape)
+                                             if i != v) != 1:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var + (var.detach().clamp(min=eps) - var.detach())
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    """exp(input) - target * input (log_input), or input - target log(input + eps); `full`
+    adds Stirling's approximation of log(target!) where target > 1."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    loss = input.exp() - target * input if log_input else \
+        input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduce(loss, reduction)

@@ -1,9 +1,10 @@
 """Losses on margins between scores or distances (ranking, hinge embedding, cosine embedding,
-triplet), with PyTorch's formulas and reductions."""
+triplet, soft margin, multi-class and multi-label margins), with PyTorch's formulas,
+reductions and grad_fn names where PyTorch computes a loss in one kernel."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.nn.functional.loss import _reduce
+from gradjit.nn.functional.loss import _node, _reduce
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -44,3 +45,75 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     if swap:
         far = gradjit.minimum(far, _distance(positive, negative, p, eps))
     return _reduce((margin + near - far).clamp_min(0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """triplet_margin_loss with any distance (pairwise_distance by default)."""
+    distance = gradjit.pairwise_distance if distance_function is None else distance_function
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    near, far = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        far = gradjit.minimum(far, distance(positive, negative))
+    return _reduce((margin + near - far).clamp_min(0), reduction)
+
+
+def soft_margin_loss(input, target, reduction="mean"):
+    """log(1 + exp(-target * input)), the logistic loss of +-1 labels."""
+    return _node("SoftMarginLossBackward0", lambda x, y: _reduce(
+        gradjit.nn.functional.softplus(-y * x), reduction), input, target)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
+    """The mean over classes of each class's binary cross-entropy with logits."""
+    logsigmoid = gradjit.nn.functional.logsigmoid
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss.sum(dim=input.dim() - 1) / input.shape[-1], reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="mean"):
+    """For each sample, the mean over the other classes of max(0, margin - x[y] + x[i]) ** p
+    (times weight[y]): a multi-class hinge loss."""
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    samples = input.shape[0] if input.dim() == 2 else 1
+    if input.dim() > 2 or target.dim() > 1 or target.numel() != samples:
+        raise RuntimeError(f"inconsistent target size, expected {samples} but got "
+                           f"{list(target.shape)}")
+
+    def loss_of(x, y):
+        rows = x if x.dim() == 2 else x.unsqueeze(0)
+        labels = y.reshape(-1, 1)
+        picked = rows.gather(1, labels)
+        hinge = (margin - picked + rows).clamp_min(0) ** p
+        if weight is not None:
+            hinge = hinge * weight[labels]
+        others = gradjit.arange(rows.shape[1]).unsqueeze(0) != labels
+        per_sample = (hinge * others).sum(1) / rows.shape[1]
+        return _reduce(per_sample if x.dim() == 2 else per_sample[0], reduction)
+    return _node("MultiMarginLossBackward0", loss_of, input, target)
+
+
+def multilabel_margin_loss(input, target, reduction="mean"):
+    """For each sample, with targets its class indices up to the first -1: the sum over
+    target classes j and other classes i of max(0, 1 - (x[j] - x[i])), over the class count."""
+    def loss_of(x, y):
+        rows = x if x.dim() == 2 else x.unsqueeze(0)
+        labels = y if y.dim() == 2 else y.unsqueeze(0)
+        classes = rows.shape[1]
+        # the targets are the entries before a row's first -1
+        listed = (labels >= 0).long().cumprod(1).bool()
+        index = labels.clamp_min(0)
+        chosen = gradjit.zeros(rows.shape, dtype=gradjit.int64).scatter_add(
+            1, index, listed.long()) > 0
+        scores = rows.gather(1, index)  # x[j] for each listed j
+        hinge = (1 - scores.unsqueeze(2) + rows.unsqueeze(1)).clamp_min(0)
+        pairs = listed.unsqueeze(2) & ~chosen.unsqueeze(1)
+        per_sample = (hinge * pairs).sum((1, 2)) / classes
+        return _reduce(per_sample if x.dim() == 2 else per_sample[0], reduction)
+    return _node("MultilabelMarginLossBackward0", loss_of, input, target)

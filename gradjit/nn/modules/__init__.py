@@ -18,7 +18,10 @@ from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      CosineEmbeddingLoss, CrossEntropyLoss, HingeEmbeddingLoss,
                                      HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
-                                     NLLLoss, SmoothL1Loss, TripletMarginLoss)
+                                     NLLLoss, SmoothL1Loss, TripletMarginLoss,
+                                     TripletMarginWithDistanceLoss, GaussianNLLLoss,
+                                     PoissonNLLLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
+                                     MultiMarginLoss, MultiLabelMarginLoss)
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
