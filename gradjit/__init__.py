@@ -39,6 +39,9 @@ from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F
 from gradjit.tensor.windows import *  # noqa: F401,F403
 from gradjit.tensor.copies import *  # noqa: F401,F403
 from gradjit.tensor.layout import layout, sparse_coo, strided  # noqa: F401
+from gradjit.tensor.legacy_types import CPU_TYPES as _CPU_TYPES
+from gradjit.tensor.legacy_types import set_default_tensor_type  # noqa: F401
+globals().update(_CPU_TYPES)
 
 __version__ = "0.1.0"
 

@@ -47,3 +47,11 @@ def is_available() -> bool:
 
 
 __all__ = ["device_count", "emulated", "is_available", "target", "use_emulator"]
+
+
+def __getattr__(name):
+    """The legacy CUDA tensor types (`torch.cuda.FloatTensor`), loaded when first named."""
+    from gradjit.tensor.legacy_types import CUDA_TYPES
+    if name in CUDA_TYPES:
+        return CUDA_TYPES[name]
+    raise AttributeError(f"module 'gradjit.cuda' has no attribute '{name}'")

@@ -114,9 +114,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False):
 
 def _check_fits(array, target):
     """Python numbers must fit the integer dtype asked for (an unsigned one also takes the
-    negatives of its range, wrapped, as PyTorch allows)."""
+    negatives of its range, wrapped, as PyTorch allows, but only from integers)."""
     info = np.iinfo(target)
-    low = -int(info.max) if target.kind == "u" else int(info.min)
+    low = -int(info.max) if target.kind == "u" and array.dtype.kind != "f" else int(info.min)
     if array.min() < low or array.max() > int(info.max):
         name = dtypes.of_numpy(target).ir.torch_name
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")

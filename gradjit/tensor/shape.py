@@ -167,9 +167,16 @@ class ShapeMixin:
         out._device = place
         return out
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False):
+        """The legacy type's name, or a copy cast to a dtype, a legacy type or a type's name."""
+        from gradjit.tensor.legacy_types import by_name, tensortype
         if dtype is None:
-            return f"torch.{self.dtype.legacy}Tensor"
+            prefix = "torch.cuda" if self.device.type == "cuda" else "torch"
+            return f"{prefix}.{self.dtype.legacy}Tensor"
+        if isinstance(dtype, str):
+            dtype = by_name(dtype)
+        if isinstance(dtype, tensortype):
+            return self.to(dtype.dtype, device=dtype.device_type)
         return self.to(dtype)
 
     def type_as(self, other):

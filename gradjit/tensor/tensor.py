@@ -38,12 +38,9 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
-        from gradjit.tensor import dtypes, factories
-        dtype = dtype or dtypes.get_default_dtype()
-        if args and all(isinstance(a, int) for a in args):
-            return factories.empty(*args, dtype=dtype, device=device)
-        data = args[0] if args else []
-        return factories.tensor(data, dtype=dtype, device=device)
+        from gradjit.tensor import dtypes
+        from gradjit.tensor.legacy_types import legacy_new
+        return legacy_new(dtype or dtypes.get_default_dtype(), device, args)
 
     hardshrink, prelu = activations.hardshrink, activations.prelu
     add_, sub_, mul_, div_ = map(_inplace, ("add", "sub", "mul", "div"))

@@ -5,8 +5,10 @@ Compiled machine code never travels."""
 from __future__ import annotations
 
 import importlib
+import linecache
 import math
 import sys
+import types
 
 import numpy as np
 
@@ -23,7 +25,36 @@ def reduce(transformed):
     name = _importable_name(transformed)
     if name is not None:  # `@grad def f` at module level: the module attribute is the object
         return _restore_named, (*name, traces)
-    return _restore, (transformed.fn, transformed.mode, transformed.options, traces)
+    return _restore, (transformed.fn, transformed.mode, transformed.options, traces,
+                      _source(transformed.fn))
+
+
+def _source(fn):
+    """The file name and lines of a Python function's source: picklers that send a function by
+    value (cloudpickle) may drop its file name, and errors raised on the receiving side name
+    the user's line from these."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    lines = linecache.getlines(code.co_filename)
+    return (code.co_filename, lines) if lines else None
+
+
+def _with_filename(code, filename):
+    consts = tuple(_with_filename(c, filename) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+def _give_source(fn, source) -> None:
+    """Point a function received without its file name back at the sender's source lines."""
+    if source is None or not isinstance(getattr(fn, "__code__", None), types.CodeType):
+        return
+    filename, lines = source
+    if fn.__code__.co_filename != filename:
+        if filename not in linecache.cache:
+            linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
+        fn.__code__ = _with_filename(fn.__code__, filename)
 
 
 def export_traces(transformed) -> list:
@@ -55,8 +86,9 @@ def load_traces(transformed, traces):
                 cache.fast[layout] = loaded
 
 
-def _restore(fn, mode, options, traces):
+def _restore(fn, mode, options, traces, source=None):
     from gradjit.tracer.api import Transformed  # api imports this module
+    _give_source(fn, source)
     transformed = Transformed(fn, mode, **options)
     load_traces(transformed, traces)
     return transformed
