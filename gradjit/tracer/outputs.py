@@ -25,7 +25,10 @@ class TreeOutputs:
                                                for k, v in self.kinds]))
 
     def _constant(self, value):
-        return np.zeros_like(value, dtype=float) if self.zero_constants else value
+        if not self.zero_constants:
+            return value
+        zeros = np.zeros_like(L.to_array(value), dtype=float)
+        return L.wrap_tensor(zeros) if L.is_tensor(value) else zeros
 
 
 def tree_outputs(out, zero_constants=False):
@@ -121,5 +124,6 @@ class BatchedOutputs:
     def _constant(self, value, axis):
         if axis is None:
             return value
-        array = np.asarray(value)
-        return np.moveaxis(np.broadcast_to(array, (self.size,) + array.shape), 0, axis).copy()
+        array = L.to_array(value)
+        stacked = np.moveaxis(np.broadcast_to(array, (self.size,) + array.shape), 0, axis).copy()
+        return L.wrap_tensor(stacked) if L.is_tensor(value) else stacked

@@ -64,3 +64,23 @@ def test_linearize_functionalize_and_batch_norm_replacement():
     assert results[0] == results[1]
     same_error(lambda: gradjit.func.functionalize(abs, remove="views"),
                lambda: torch.func.functionalize(abs, remove="views"))
+
+
+def test_outputs_that_do_not_depend_on_the_inputs_keep_the_tensor_type():
+    """A bias's Jacobian is the identity whatever the input: under vmap it is stacked from a
+    constant, and it stays a Tensor as torch.func gives it."""
+    def jacobians(lib, func):
+        lib.manual_seed(0)
+        net = lib.nn.Linear(4, 3)
+        params = {k: v.detach() for k, v in net.named_parameters()}
+
+        def single(p, x):
+            return func.functional_call(net, p, (x.unsqueeze(0),)).squeeze(0)
+        x = lib.randn(5, 4)
+        return func.vmap(func.jacrev(single), (None, 0))(params, x), func.jvp(
+            lambda p: lib.ones(2) + 0 * p.sum(), (params["bias"],), (params["bias"],))
+    ours, theirs = jacobians(gradjit, gradjit.func), jacobians(torch, torch.func)
+    for key in ("weight", "bias"):
+        assert isinstance(ours[0][key], gradjit.Tensor)
+        np.testing.assert_allclose(ours[0][key].numpy(), theirs[0][key].numpy(), atol=1e-6)
+    assert all(isinstance(t, gradjit.Tensor) for t in ours[1])
