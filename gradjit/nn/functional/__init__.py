@@ -7,8 +7,15 @@ from gradjit.nn.functional.activation import (  # noqa: F401
     softshrink, softsign, tanh, tanhshrink, threshold)
 from gradjit.nn.functional.attention import (multi_head_attention_forward,  # noqa: F401
                                              scaled_dot_product_attention)
-from gradjit.nn.functional.conv import (avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
-                                        conv2d, max_pool1d, max_pool2d, pad)
+from gradjit.nn.functional.conv import conv1d, conv2d, conv3d, pad  # noqa: F401
+from gradjit.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d,  # noqa: F401
+                                           fractional_max_pool2d,
+                                           fractional_max_pool2d_with_indices,
+                                           lp_pool1d, lp_pool2d, lp_pool3d, max_pool1d,
+                                           max_pool1d_with_indices, max_pool2d,
+                                           max_pool2d_with_indices, max_pool3d,
+                                           max_pool3d_with_indices, max_unpool1d, max_unpool2d,
+                                           max_unpool3d)
 from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401
                                         binary_cross_entropy_with_logits, cross_entropy,
                                         gaussian_nll_loss, huber_loss, kl_div, l1_loss,
@@ -24,10 +31,8 @@ from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # n
                                                  rms_norm)
 from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401
                                            pixel_unshuffle)
-from gradjit.nn.functional.spatial import (adaptive_avg_pool1d,  # noqa: F401
-                                           adaptive_avg_pool2d, adaptive_max_pool1d,
-                                           adaptive_max_pool2d, cosine_similarity, dropout1d,
-                                           dropout2d, dropout3d, normalize, pairwise_distance)
-from gradjit.nn.functional.transposed import conv_transpose1d, conv_transpose2d  # noqa: F401,E501
+from gradjit.nn.functional.spatial import *  # noqa: F401,F403
+from gradjit.nn.functional.transposed import (conv_transpose1d,  # noqa: F401
+                                              conv_transpose2d, conv_transpose3d)
 from gradjit.nn.functional.interpolate import interpolate, upsample  # noqa: F401
 from gradjit.nn.functional.fold import fold, unfold  # noqa: F401

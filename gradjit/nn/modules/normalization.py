@@ -154,6 +154,10 @@ class InstanceNorm2d(_InstanceNorm):
     ranks, expected = (3, 4), "3D or 4D"
 
 
+class InstanceNorm3d(_InstanceNorm):
+    ranks, expected = (4, 5), "4D or 5D"
+
+
 class RMSNorm(Module):
     def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
                  dtype=None):
