@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gradjit.nn import functional as F
 from gradjit.nn.functional import (adaptive_avg_pool1d, bilinear,  # noqa: F401
-                                   channel_shuffle, conv1d, conv2d, conv3d, conv_transpose1d,
+                                   channel_shuffle, pdist, conv1d, conv2d, conv3d, conv_transpose1d,
                                    conv_transpose2d, conv_transpose3d, pixel_shuffle,
                                    pixel_unshuffle)
 
@@ -118,6 +118,6 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "avg_p
            "conv_transpose3d",
            "cosine_embedding_loss", "dropout", "embedding", "feature_alpha_dropout",
            "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
-           "margin_ranking_loss", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
+           "margin_ranking_loss", "max_pool1d", "pdist", "max_pool1d_with_indices", "max_pool2d",
            "max_pool3d", "pixel_shuffle",
            "pixel_unshuffle", "rms_norm", "triplet_margin_loss"]

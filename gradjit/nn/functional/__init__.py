@@ -4,7 +4,8 @@ from gradjit.nn.functional.activation import (  # noqa: F401
     batch_norm, bilinear, celu, dropout, elu, embedding, gelu, glu, hardshrink, hardsigmoid,
     hardswish, hardtanh, layer_norm, leaky_relu, linear, log_softmax, logsigmoid, mish,
     one_hot, prelu, relu, relu6, rrelu, selu, sigmoid, silu, softmax, softmin, softplus,
-    softshrink, softsign, tanh, tanhshrink, threshold)
+    softshrink, softsign, tanh, tanhshrink, threshold, relu_, elu_, leaky_relu_, hardtanh_,
+    threshold_, selu_, celu_, rrelu_)
 from gradjit.nn.functional.attention import (multi_head_attention_forward,  # noqa: F401
                                              scaled_dot_product_attention)
 from gradjit.nn.functional.conv import conv1d, conv2d, conv3d, pad  # noqa: F401
@@ -26,9 +27,12 @@ from gradjit.nn.functional.margin import (cosine_embedding_loss,  # noqa: F401
                                           multilabel_soft_margin_loss, soft_margin_loss,
                                           triplet_margin_loss,
                                           triplet_margin_with_distance_loss)
-from gradjit.nn.functional.noise import alpha_dropout, feature_alpha_dropout  # noqa: F401
+from gradjit.nn.functional.noise import (alpha_dropout, feature_alpha_dropout,  # noqa: F401
+                                         gumbel_softmax)
 from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # noqa: F401
-                                                 rms_norm)
+                                                 local_response_norm, rms_norm)
+from gradjit.nn.functional.embedding_bag import embedding_bag  # noqa: F401
+from gradjit.nn.functional.grid import affine_grid, grid_sample  # noqa: F401
 from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401
                                            pixel_unshuffle)
 from gradjit.nn.functional.spatial import *  # noqa: F401,F403

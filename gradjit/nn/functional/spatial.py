@@ -7,6 +7,8 @@ import itertools
 import math
 import warnings
 
+import numpy as np
+
 import gradjit
 from gradjit.nn.functional.activation import masked_dropout
 
@@ -186,6 +188,16 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return result
 
 
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a matrix, pairs (i < j) in row-major order."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    first, second = np.triu_indices(input.shape[0], 1)
+    return gradjit.autograd.composite(
+        "PdistBackward0", lambda x: gradjit.linalg.vector_norm(
+            x[gradjit.tensor(first)] - x[gradjit.tensor(second)], p, -1), input)
+
+
 # the torch-level functions, under nn.functional's names too
 cosine_similarity, pairwise_distance = gradjit.cosine_similarity, gradjit.pairwise_distance
 
@@ -193,4 +205,4 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
            "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
            "adaptive_max_pool3d_with_indices", "cosine_similarity", "dropout1d", "dropout2d",
-           "dropout3d", "normalize", "pairwise_distance"]
+           "dropout3d", "normalize", "pairwise_distance", "pdist"]

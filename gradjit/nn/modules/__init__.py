@@ -2,7 +2,7 @@
 from gradjit.nn.modules.activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, SELU, Dropout, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
     LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin,
-    Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
+    Softmax2d, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from gradjit.nn.modules.attention import (MultiheadAttention,  # noqa: F401
                                           NonDynamicallyQuantizableLinear)
 from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
@@ -17,8 +17,8 @@ from gradjit.nn.modules.pooling import (AvgPool1d, AvgPool2d, AvgPool3d,  # noqa
                                         FractionalMaxPool2d, LPPool1d, LPPool2d, LPPool3d,
                                         MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d,
                                         MaxUnpool2d, MaxUnpool3d)
-from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
-                                       Linear)
+from gradjit.nn.modules.linear import (Bilinear, Embedding, EmbeddingBag,  # noqa: F401
+                                       Flatten, Identity, Linear)
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      CosineEmbeddingLoss, CrossEntropyLoss, HingeEmbeddingLoss,
                                      HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
@@ -30,8 +30,9 @@ from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
                                               InstanceNorm2d, InstanceNorm3d, LayerNorm,
-                                              RMSNorm)
+                                              LocalResponseNorm, RMSNorm)
 from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: F401
+                                        AlphaDropout, FeatureAlphaDropout,
                                         AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                                         AdaptiveMaxPool2d, AdaptiveMaxPool3d, ChannelShuffle,
                                         CosineSimilarity, Dropout1d, Dropout2d, Dropout3d,

@@ -59,6 +59,14 @@ class Dropout3d(Dropout):
     drop = F.dropout3d
 
 
+class AlphaDropout(Dropout):
+    drop = F.alpha_dropout
+
+
+class FeatureAlphaDropout(Dropout):
+    drop = F.feature_alpha_dropout
+
+
 class Unflatten(Module):
     """Dim `dim` split into `unflattened_size`."""
 
