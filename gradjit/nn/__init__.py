@@ -2,4 +2,4 @@
 nn.functional."""
 from gradjit.nn import functional, init, utils  # noqa: F401
 from gradjit.nn.modules import *  # noqa: F401,F403
-from gradjit.nn.parameter import Parameter  # noqa: F401
+from gradjit.nn.parameter import Buffer, Parameter  # noqa: F401

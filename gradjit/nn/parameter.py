@@ -38,3 +38,22 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     __str__ = __repr__
+
+
+class _BufferMeta(type):
+    """isinstance(t, Buffer) holds for any tensor Buffer(...) marked, as in PyTorch, where
+    Buffer(...) returns a plain Tensor carrying the mark."""
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that assigning to a Module's attribute registers as a buffer (persistent:
+    whether it goes into the state dict)."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        data = gradjit.empty(0) if data is None else data
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent, t._is_buffer = persistent, True
+        return t

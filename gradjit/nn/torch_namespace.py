@@ -5,19 +5,29 @@ reductions as integers (0 none, their default; 1 mean; 2 sum)."""
 from __future__ import annotations
 
 from gradjit.nn import functional as F
-from gradjit.nn.functional import (bilinear, channel_shuffle, conv1d, conv2d,  # noqa: F401
-                                   conv_transpose1d, conv_transpose2d, pixel_shuffle,
+from gradjit.nn.functional import (adaptive_avg_pool1d, bilinear,  # noqa: F401
+                                   channel_shuffle, pdist, conv1d, conv2d, conv3d, conv_transpose1d,
+                                   conv_transpose2d, conv_transpose3d, pixel_shuffle,
                                    pixel_unshuffle)
 
 _REDUCTIONS = ("none", "mean", "sum")
 
 
-def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
-    return F.max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+def _max_pool(pool):
+    """torch.max_poolNd: an empty stride () means the kernel size."""
+    def max_pool(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return pool(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    max_pool.__name__ = max_pool.__qualname__ = pool.__name__
+    return max_pool
 
 
-def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
-    return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+max_pool1d, max_pool2d, max_pool3d, max_pool1d_with_indices = map(_max_pool, (
+    F.max_pool1d, F.max_pool2d, F.max_pool3d, F.max_pool1d_with_indices))
+
+
+def adaptive_max_pool1d(input, output_size):
+    """(values, indices), as torch.adaptive_max_pool1d returns both."""
+    return F.adaptive_max_pool1d_with_indices(input, output_size)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -102,10 +112,12 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                                  _REDUCTIONS[reduction])
 
 
-__all__ = ["alpha_dropout", "avg_pool1d", "batch_norm", "bilinear",
-           "binary_cross_entropy_with_logits", "channel_shuffle", "conv1d", "conv2d",
-           "conv_transpose1d", "conv_transpose2d",
+__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "avg_pool1d",
+           "batch_norm", "bilinear", "binary_cross_entropy_with_logits", "channel_shuffle",
+           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d",
            "cosine_embedding_loss", "dropout", "embedding", "feature_alpha_dropout",
            "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
-           "margin_ranking_loss", "max_pool1d", "max_pool2d", "pixel_shuffle",
+           "margin_ranking_loss", "max_pool1d", "pdist", "max_pool1d_with_indices", "max_pool2d",
+           "max_pool3d", "pixel_shuffle",
            "pixel_unshuffle", "rms_norm", "triplet_margin_loss"]

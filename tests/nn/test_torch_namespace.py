@@ -149,8 +149,3 @@ ERRORS = [
 @pytest.mark.parametrize("call", ERRORS)
 def test_errors_match_pytorch(call):
     same_error(lambda: call(gradjit), lambda: call(torch))
-
-
-def test_pooling_indices_are_refused():
-    with pytest.raises(NotImplementedError, match="return_indices"):
-        gradjit.nn.functional.max_pool1d(gradjit.ones(1, 2, 4), 2, return_indices=True)

@@ -4,11 +4,19 @@ from gradjit.nn.functional.activation import (  # noqa: F401
     batch_norm, bilinear, celu, dropout, elu, embedding, gelu, glu, hardshrink, hardsigmoid,
     hardswish, hardtanh, layer_norm, leaky_relu, linear, log_softmax, logsigmoid, mish,
     one_hot, prelu, relu, relu6, rrelu, selu, sigmoid, silu, softmax, softmin, softplus,
-    softshrink, softsign, tanh, tanhshrink, threshold)
+    softshrink, softsign, tanh, tanhshrink, threshold, relu_, elu_, leaky_relu_, hardtanh_,
+    threshold_, selu_, celu_, rrelu_)
 from gradjit.nn.functional.attention import (multi_head_attention_forward,  # noqa: F401
                                              scaled_dot_product_attention)
-from gradjit.nn.functional.conv import (avg_pool1d, avg_pool2d, conv1d,  # noqa: F401
-                                        conv2d, max_pool1d, max_pool2d, pad)
+from gradjit.nn.functional.conv import conv1d, conv2d, conv3d, pad  # noqa: F401
+from gradjit.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d,  # noqa: F401
+                                           fractional_max_pool2d,
+                                           fractional_max_pool2d_with_indices,
+                                           lp_pool1d, lp_pool2d, lp_pool3d, max_pool1d,
+                                           max_pool1d_with_indices, max_pool2d,
+                                           max_pool2d_with_indices, max_pool3d,
+                                           max_pool3d_with_indices, max_unpool1d, max_unpool2d,
+                                           max_unpool3d)
 from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401
                                         binary_cross_entropy_with_logits, cross_entropy,
                                         gaussian_nll_loss, huber_loss, kl_div, l1_loss,
@@ -19,15 +27,16 @@ from gradjit.nn.functional.margin import (cosine_embedding_loss,  # noqa: F401
                                           multilabel_soft_margin_loss, soft_margin_loss,
                                           triplet_margin_loss,
                                           triplet_margin_with_distance_loss)
-from gradjit.nn.functional.noise import alpha_dropout, feature_alpha_dropout  # noqa: F401
+from gradjit.nn.functional.noise import (alpha_dropout, feature_alpha_dropout,  # noqa: F401
+                                         gumbel_softmax)
 from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # noqa: F401
-                                                 rms_norm)
+                                                 local_response_norm, rms_norm)
+from gradjit.nn.functional.embedding_bag import embedding_bag  # noqa: F401
+from gradjit.nn.functional.grid import affine_grid, grid_sample  # noqa: F401
 from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401
                                            pixel_unshuffle)
-from gradjit.nn.functional.spatial import (adaptive_avg_pool1d,  # noqa: F401
-                                           adaptive_avg_pool2d, adaptive_max_pool1d,
-                                           adaptive_max_pool2d, cosine_similarity, dropout1d,
-                                           dropout2d, dropout3d, normalize, pairwise_distance)
-from gradjit.nn.functional.transposed import conv_transpose1d, conv_transpose2d  # noqa: F401,E501
+from gradjit.nn.functional.spatial import *  # noqa: F401,F403
+from gradjit.nn.functional.transposed import (conv_transpose1d,  # noqa: F401
+                                              conv_transpose2d, conv_transpose3d)
 from gradjit.nn.functional.interpolate import interpolate, upsample  # noqa: F401
 from gradjit.nn.functional.fold import fold, unfold  # noqa: F401

@@ -166,3 +166,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if weight is not None:
         out = out * weight.reshape(channel)
     return out if bias is None else out + bias.reshape(channel)
+
+
+def _in_place(fn):
+    """F.relu_ and its kin: the activation with inplace=True."""
+    def in_place(input, *args, **kwargs):
+        return fn(input, *args, inplace=True, **kwargs)
+    in_place.__name__ = in_place.__qualname__ = fn.__name__ + "_"
+    return in_place
+
+
+relu_, elu_, leaky_relu_, hardtanh_, threshold_, selu_, celu_, rrelu_ = map(_in_place, (
+    relu, elu, leaky_relu, hardtanh, threshold, selu, celu, rrelu))

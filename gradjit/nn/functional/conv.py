@@ -1,4 +1,4 @@
-"""Padding, convolutions and pooling as compositions: every window offset is a strided slice,
+"""Padding and convolutions as compositions: every window offset is a strided slice,
 so a convolution is one contraction of the stacked slices with the kernel (im2col)."""
 from __future__ import annotations
 
@@ -75,14 +75,18 @@ def _tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
 
+def _window_index(kernel, stride, dilation, out_sizes):
+    """For each kernel offset, the strided slices of the spatial dims it sees."""
+    for offset in np.ndindex(*kernel):
+        yield tuple(slice(o * d, o * d + s * (size - 1) + 1, s)
+                    for o, d, s, size in zip(offset, dilation, stride, out_sizes))
+
+
 def _windows(input, kernel, stride, dilation, out_sizes):
     """The strided slices of `input` (batch, channels, *spatial), one per kernel offset,
     stacked after the channels: (batch, channels, prod(kernel), *out_sizes)."""
-    slices = []
-    for offset in np.ndindex(*kernel):
-        index = tuple(slice(o * d, o * d + s * (size - 1) + 1, s)
-                      for o, d, s, size in zip(offset, dilation, stride, out_sizes))
-        slices.append(input[(slice(None), slice(None)) + index])
+    slices = [input[(slice(None), slice(None)) + index]
+              for index in _window_index(kernel, stride, dilation, out_sizes)]
     if not slices:
         raise RuntimeError("kernel size should be greater than zero")
     return gradjit.stack(slices, 2)
@@ -139,91 +143,11 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
     return out.squeeze(0) if unbatched else out
 
 
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+def _conv_nd(n):
+    def conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+        return _conv(input, weight, bias, stride, padding, dilation, groups, n, f"conv{n}d")
+    conv.__name__ = conv.__qualname__ = f"conv{n}d"
+    return conv
 
 
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
-
-
-def _pool(input, kernel_size, stride, padding, dilation, ceil_mode, fill, name):
-    """The windows of a pooling (batch, channels, prod(kernel), *out) and the output sizes,
-    after padding by `fill`; a ceil_mode window may start in the padding on the right but not
-    past it."""
-    if input.dim() not in (3, 4) or not input.numel():
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    input, unbatched = _batched(input, 2, name)
-    kernel = _tuple(kernel_size, 2)
-    stride = kernel if stride is None or stride == [] else _tuple(stride, 2)
-    padding, dilation = _tuple(padding, 2), _tuple(dilation, 2)
-    if any(2 * p > k for p, k in zip(padding, kernel)):
-        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                           f"pad={padding[0]}, kernel_size={kernel[0]} and dilation="
-                           f"{dilation[0]}")
-    out_sizes, extra = [], []
-    for length, k, s, p, d in zip(input.shape[2:], kernel, stride, padding, dilation):
-        size = _out_size(length + 2 * p, k, s, d, ceil_mode)
-        if ceil_mode and (size - 1) * s >= length + p:
-            size -= 1
-        out_sizes.append(size)
-        extra.append(max((size - 1) * s + d * (k - 1) + 1 - (length + 2 * p), 0))
-    amounts = [a for p, e in zip(reversed(padding), reversed(extra)) for a in (p, p + e)]
-    windows = _windows(pad(input, amounts, value=fill), kernel, stride, dilation, out_sizes)
-    return windows, unbatched, (kernel, stride, padding, extra, out_sizes)
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
-    if return_indices:
-        raise NotImplementedError("max_pool2d(return_indices=True) is not supported")
-    windows, unbatched, _ = _pool(input, kernel_size, stride, padding, dilation, ceil_mode,
-                                  -math.inf, "max_pool2d")
-    out = windows.max(2).values
-    return out.squeeze(0) if unbatched else out
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-               count_include_pad=True, divisor_override=None):
-    windows, unbatched, (kernel, stride, padding, extra, _) = _pool(
-        input, kernel_size, stride, padding, 1, ceil_mode, 0, "avg_pool2d")
-    total = windows.sum(2)
-    if divisor_override is not None:
-        out = total / divisor_override
-    else:
-        # Each window's divisor counts its elements inside the input, or inside the padded
-        # input with count_include_pad; the ceil_mode overhang never counts.
-        ones = gradjit.ones(input.shape[-2:], dtype=input.dtype)
-        if count_include_pad:
-            ones = pad(ones, [padding[1], padding[1], padding[0], padding[0]], value=1)
-            amounts = [0, extra[1], 0, extra[0]]
-        else:
-            amounts = [padding[1], padding[1] + extra[1], padding[0], padding[0] + extra[0]]
-        counts = _windows(pad(ones, amounts)[None, None], kernel, stride, (1, 1),
-                          list(total.shape[-2:])).sum(2)[0, 0]
-        out = total / counts
-    return out.squeeze(0) if unbatched else out
-
-
-def _as_2d(input, *params):
-    """A 1-d pooling as the 2-d one over a height of 1: (N, C, L) -> (N, C, 1, L)."""
-    return (input.unsqueeze(-2),) + tuple(
-        None if p is None or p == [] else (default, _tuple(p, 1)[0])
-        for p, default in params)
-
-
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
-    if return_indices:
-        raise NotImplementedError("max_pool1d(return_indices=True) is not supported")
-    input2d, kernel, stride, padding, dilation = _as_2d(
-        input, (kernel_size, 1), (stride, 1), (padding, 0), (dilation, 1))
-    return max_pool2d(input2d, kernel, stride, padding, dilation, ceil_mode).squeeze(-2)
-
-
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-               count_include_pad=True):
-    input2d, kernel, stride, padding = _as_2d(input, (kernel_size, 1), (stride, 1),
-                                              (padding, 0))
-    return avg_pool2d(input2d, kernel, stride, padding, ceil_mode,
-                      count_include_pad).squeeze(-2)
+conv1d, conv2d, conv3d = map(_conv_nd, (1, 2, 3))

@@ -4,6 +4,7 @@ the mask (per element, or per channel for the feature form)."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import gradjit
 
@@ -33,3 +34,17 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Alpha dropout of whole channels: one draw per (sample, channel)."""
     return _alpha_dropout(input, p, training, inplace, per_channel=True)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + g) / tau) for Gumbel(0, 1) noise g = -log(Exponential(1)), drawn as
+    PyTorch draws it; `hard`: the one-hot of its argmax, with the soft sample's gradient."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    noise = -gradjit.empty_like(logits).exponential_().log()
+    soft = ((logits + noise) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.max(dim, keepdim=True)[1]
+    one_hot = gradjit.zeros_like(logits).scatter_(dim, index, 1.0)
+    return one_hot - soft.detach() + soft

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gradjit
 from gradjit.nn.functional.activation import batch_norm
+from gradjit.nn.functional.conv import pad
 
 
 def _affine(out, weight, bias, channel_shape):
@@ -58,3 +59,18 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
     out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return out if weight is None else out * weight
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of squares over `size` neighbouring channels) ** beta, the
+    window zero-padded by size // 2 channels before and (size - 1) // 2 after."""
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          "
+                         f"input (got {input.dim()} dimensions)")
+    if input.numel() == 0:
+        return input
+    channels = input.shape[1]
+    squares = (input * input).transpose(1, -1)
+    padded = pad(squares, (size // 2, (size - 1) // 2)).transpose(1, -1)
+    total = sum(padded.narrow(1, j, channels) for j in range(size))
+    return input / (total / size * alpha + k).pow(beta)

@@ -3,7 +3,11 @@ L spans [floor(i L / n), ceil((i + 1) L / n))), masks drawn per (sample, channel
 draws them, and its grad_fn names."""
 from __future__ import annotations
 
+import itertools
+import math
 import warnings
+
+import numpy as np
 
 import gradjit
 from gradjit.nn.functional.activation import masked_dropout
@@ -21,21 +25,54 @@ def _bins(length, count):
     return [(i * length // count, -(-(i + 1) * length // count)) for i in range(count)]
 
 
-def _adaptive(input, output_size, spatial, reduce, name):
+def _adaptive(input, output_size, spatial, name, colon=""):
     if input.dim() not in (spatial + 1, spatial + 2):
         raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but "
-                           f"got {list(input.shape)}")
+                           f"got{colon} {list(input.shape)}")
     inputs = tuple(input.shape[-spatial:])
-    sizes = _sizes(output_size, inputs, name)
+    return inputs, _sizes(output_size, inputs, name)
+
+
+def _adaptive_avg(input, output_size, spatial):
+    name = f"adaptive_avg_pool{spatial}d"
+    inputs, sizes = _adaptive(input, output_size, spatial, name)
+    dims = tuple(range(-spatial, 0))
+    if sizes == (1,) * spatial:  # PyTorch takes the mean
+        return input.mean(dims, keepdim=True)
 
     def pool(x):
         rows = x
         for axis, (length, count) in enumerate(zip(inputs, sizes)):
             dim = x.dim() - spatial + axis
-            rows = gradjit.stack([reduce(rows.narrow(dim, lo, hi - lo), dim)
+            rows = gradjit.stack([rows.narrow(dim, lo, hi - lo).mean(dim)
                                   for lo, hi in _bins(length, count)], dim)
         return rows
-    return pool, sizes
+    return gradjit.autograd.composite(f"AdaptiveAvgPool{spatial}DBackward0", pool, input)
+
+
+def _adaptive_max(input, output_size, spatial):
+    """(values, indices): each bin's maximum and its flat position in the input's spatial
+    dims (the first one on ties, as PyTorch's)."""
+    name = f"adaptive_max_pool{spatial}d"
+    inputs, sizes = _adaptive(input, output_size, spatial, name, colon=":")
+    strides = [math.prod(inputs[axis + 1:]) for axis in range(spatial)]
+
+    def pool(x):
+        values, indices = [], []
+        for cell in itertools.product(*(_bins(length, count)
+                                        for length, count in zip(inputs, sizes))):
+            region = x[(Ellipsis,) + tuple(slice(lo, hi) for lo, hi in cell)]
+            value, local = region.flatten(-spatial).max(-1)
+            index = 0
+            for (lo, hi), stride in reversed(list(zip(cell, strides))):
+                index = index + (local % (hi - lo) + lo) * stride
+                local = local // (hi - lo)
+            values.append(value)
+            indices.append(index)
+        lead = tuple(x.shape[:-spatial])
+        return (gradjit.stack(values, -1).reshape(*lead, *sizes),
+                gradjit.stack(indices, -1).reshape(*lead, *sizes))
+    return gradjit.autograd.composite(f"AdaptiveMaxPool{spatial}DBackward0", pool, input)
 
 
 def _as_2d(input, output_size, pool2d, name):
@@ -45,7 +82,8 @@ def _as_2d(input, output_size, pool2d, name):
                            f"tensor for argument #1 'self' (while checking arguments for "
                            f"{name})")
     size = output_size if isinstance(output_size, int) else output_size[0]
-    return pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+    out = pool2d(input.unsqueeze(-2), (1, size))
+    return tuple(o.squeeze(-2) for o in out) if isinstance(out, tuple) else out.squeeze(-2)
 
 
 def adaptive_avg_pool1d(input, output_size):
@@ -53,28 +91,38 @@ def adaptive_avg_pool1d(input, output_size):
 
 
 def adaptive_avg_pool2d(input, output_size):
-    pool, sizes = _adaptive(input, output_size, 2, lambda t, d: t.mean(d),
-                            "adaptive_avg_pool2d")
-    if sizes == (1, 1):  # PyTorch takes the mean
-        return input.mean((-2, -1), keepdim=True)
-    return gradjit.autograd.composite("AdaptiveAvgPool2DBackward0", pool, input)
+    return _adaptive_avg(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive_avg(input, output_size, 3)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _as_2d(input, output_size, adaptive_max_pool2d_with_indices, "adaptive_max_pool1d")
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 2)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max(input, output_size, 3)
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
-    _no_indices(return_indices)
-    return _as_2d(input, output_size, adaptive_max_pool2d, "adaptive_max_pool1d")
+    out = adaptive_max_pool1d_with_indices(input, output_size)
+    return out if return_indices else out[0]
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
-    _no_indices(return_indices)
-    pool, _ = _adaptive(input, output_size, 2, lambda t, d: t.amax(d), "adaptive_max_pool2d")
-    return gradjit.autograd.composite("AdaptiveMaxPool2DBackward0", pool, input)
+    out = _adaptive_max(input, output_size, 2)
+    return out if return_indices else out[0]
 
 
-def _no_indices(return_indices):
-    if return_indices:
-        raise NotImplementedError("adaptive max pooling with return_indices=True is not "
-                                  "supported; take the indices with argmax over the bins")
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    out = _adaptive_max(input, output_size, 3)
+    return out if return_indices else out[0]
 
 
 def _feature_dropout(input, p, training, inplace, batched):
@@ -140,9 +188,21 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return result
 
 
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a matrix, pairs (i < j) in row-major order."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    first, second = np.triu_indices(input.shape[0], 1)
+    return gradjit.autograd.composite(
+        "PdistBackward0", lambda x: gradjit.linalg.vector_norm(
+            x[gradjit.tensor(first)] - x[gradjit.tensor(second)], p, -1), input)
+
+
 # the torch-level functions, under nn.functional's names too
 cosine_similarity, pairwise_distance = gradjit.cosine_similarity, gradjit.pairwise_distance
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "cosine_similarity", "dropout1d", "dropout2d", "dropout3d",
-           "normalize", "pairwise_distance"]
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d",
+           "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d",
+           "adaptive_max_pool3d_with_indices", "cosine_similarity", "dropout1d", "dropout2d",
+           "dropout3d", "normalize", "pairwise_distance", "pdist"]

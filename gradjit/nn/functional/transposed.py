@@ -5,7 +5,7 @@ swapped within each group."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.nn.functional.conv import _batched, _tuple, conv1d, conv2d, pad
+from gradjit.nn.functional.conv import _batched, _tuple, conv1d, conv2d, conv3d, pad
 
 
 def _spread(input, dim, stride):
@@ -28,11 +28,12 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     output_padding, dilation = _tuple(output_padding, n), _tuple(dilation, n)
     if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
         # PyTorch reports a 1-D case as 2-D, with a height of 0 output padding and stride 1
-        shown = [(fill,) * (2 - n) + values
+        shown = [(fill,) * max(2 - n, 0) + values
                  for values, fill in ((output_padding, 0), (stride, 1), (dilation, 1))]
+        sides = ("depth", "height", "width")[-len(shown[0]):]
         parts = [f"{name}_{side}: {value}" for name, values in zip(
             ("output_padding", "stride", "dilation"), shown)
-            for side, value in zip(("height", "width"), values)]
+            for side, value in zip(sides, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, "
                            "but got " + " ".join(parts))
     in_channels, per_group = weight.shape[0], weight.shape[1]
@@ -62,13 +63,14 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     return out.squeeze(0) if unbatched else out
 
 
-def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
-                     groups=1, dilation=1):
-    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
-                           dilation, 1, "conv_transpose1d", conv1d)
+def _conv_transpose_nd(n, conv):
+    def conv_transpose(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                       groups=1, dilation=1):
+        return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                               dilation, n, f"conv_transpose{n}d", conv)
+    conv_transpose.__name__ = conv_transpose.__qualname__ = f"conv_transpose{n}d"
+    return conv_transpose
 
 
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
-                     groups=1, dilation=1):
-    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
-                           dilation, 2, "conv_transpose2d", conv2d)
+conv_transpose1d, conv_transpose2d, conv_transpose3d = map(
+    _conv_transpose_nd, (1, 2, 3), (conv1d, conv2d, conv3d))

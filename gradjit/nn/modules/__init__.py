@@ -2,7 +2,7 @@
 from gradjit.nn.modules.activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, SELU, Dropout, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
     LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin,
-    Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
+    Softmax2d, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
 from gradjit.nn.modules.attention import (MultiheadAttention,  # noqa: F401
                                           NonDynamicallyQuantizableLinear)
 from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,  # noqa: F401
@@ -11,10 +11,14 @@ from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # 
                                             TransformerDecoderLayer, TransformerEncoder,
                                             TransformerEncoderLayer)
 from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
-from gradjit.nn.modules.conv import (AvgPool1d, AvgPool2d, Conv1d, Conv2d,  # noqa: F401
-                                     ConvTranspose1d, ConvTranspose2d, MaxPool1d, MaxPool2d)
-from gradjit.nn.modules.linear import (Bilinear, Embedding, Flatten, Identity,  # noqa: F401
-                                       Linear)
+from gradjit.nn.modules.conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d,  # noqa: F401
+                                     ConvTranspose2d, ConvTranspose3d)
+from gradjit.nn.modules.pooling import (AvgPool1d, AvgPool2d, AvgPool3d,  # noqa: F401
+                                        FractionalMaxPool2d, LPPool1d, LPPool2d, LPPool3d,
+                                        MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d,
+                                        MaxUnpool2d, MaxUnpool3d)
+from gradjit.nn.modules.linear import (Bilinear, Embedding, EmbeddingBag,  # noqa: F401
+                                       Flatten, Identity, Linear)
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      CosineEmbeddingLoss, CrossEntropyLoss, HingeEmbeddingLoss,
                                      HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
@@ -25,17 +29,21 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
-                                              InstanceNorm2d, LayerNorm, RMSNorm)
+                                              InstanceNorm2d, InstanceNorm3d, LayerNorm,
+                                              LocalResponseNorm, RMSNorm)
 from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: F401
-                                        AdaptiveMaxPool1d, AdaptiveMaxPool2d, ChannelShuffle,
+                                        AlphaDropout, FeatureAlphaDropout,
+                                        AdaptiveAvgPool3d, AdaptiveMaxPool1d,
+                                        AdaptiveMaxPool2d, AdaptiveMaxPool3d, ChannelShuffle,
                                         CosineSimilarity, Dropout1d, Dropout2d, Dropout3d,
                                         PairwiseDistance, PixelShuffle, PixelUnshuffle,
                                         Unflatten, Upsample, UpsamplingBilinear2d,
                                         UpsamplingNearest2d)
 from gradjit.nn.modules.parameters import ParameterDict, ParameterList  # noqa: F401
 from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F401
-                                        ConstantPad1d, ConstantPad2d, ReflectionPad1d,
-                                        ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
-                                        ZeroPad1d, ZeroPad2d)
+                                        CircularPad3d, ConstantPad1d, ConstantPad2d,
+                                        ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
+                                        ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                                        ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
 from gradjit.nn.modules.lazy import *  # noqa: F401,F403

@@ -1,5 +1,4 @@
-"""Conv1d, Conv2d, their transposes, MaxPool2d and AvgPool2d over nn.functional's im2col
-compositions."""
+"""Conv1d/2d/3d and their transposes over nn.functional's im2col compositions."""
 from __future__ import annotations
 
 import gradjit
@@ -18,7 +17,7 @@ def _tuple(value, n):
 
 
 class _ConvNd(Module):
-    _dims = 0
+    _dims, _conv = 0, None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
@@ -69,6 +68,11 @@ class _ConvNd(Module):
         widths = [w for pair in reversed(sides) for w in pair]
         return F.pad(input, widths, mode=self.padding_mode), 0
 
+    def forward(self, input):
+        input, padding = self._padded(input)
+        return self._conv(input, self.weight, self.bias, self.stride, padding, self.dilation,
+                          self.groups)
+
     def extra_repr(self):
         n = self._dims
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -87,21 +91,15 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    _dims = 1
-
-    def forward(self, input):
-        input, padding = self._padded(input)
-        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation,
-                        self.groups)
+    _dims, _conv = 1, staticmethod(F.conv1d)
 
 
 class Conv2d(_ConvNd):
-    _dims = 2
+    _dims, _conv = 2, staticmethod(F.conv2d)
 
-    def forward(self, input):
-        input, padding = self._padded(input)
-        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation,
-                        self.groups)
+
+class Conv3d(_ConvNd):
+    _dims, _conv = 3, staticmethod(F.conv3d)
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -118,6 +116,10 @@ class _ConvTransposeNd(_ConvNd):
 
     def _weight_channels(self, in_channels, out_channels, groups):
         return in_channels, out_channels // groups
+
+    def forward(self, input, output_size=None):
+        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
+                          self._output_padding(input, output_size), self.groups, self.dilation)
 
     def _output_padding(self, input, output_size):
         """output_padding, or what makes the output `output_size` (its last dims)."""
@@ -137,71 +139,12 @@ class _ConvTransposeNd(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTransposeNd):
-    _dims = 1
-
-    def forward(self, input, output_size=None):
-        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups,
-                                  self.dilation)
+    _dims, _conv = 1, staticmethod(F.conv_transpose1d)
 
 
 class ConvTranspose2d(_ConvTransposeNd):
-    _dims = 2
-
-    def forward(self, input, output_size=None):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups,
-                                  self.dilation)
+    _dims, _conv = 2, staticmethod(F.conv_transpose2d)
 
 
-class MaxPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
-        super().__init__()
-        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
-        self.padding, self.dilation = padding, dilation
-        self.return_indices, self.ceil_mode = return_indices, ceil_mode
-
-    def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            self.ceil_mode, self.return_indices)
-
-    def extra_repr(self):
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
-
-
-class AvgPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
-        super().__init__()
-        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
-        self.padding, self.ceil_mode = padding, ceil_mode
-        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
-
-    def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
-
-    def extra_repr(self):
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
-
-class MaxPool1d(MaxPool2d):
-    def forward(self, input):
-        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            self.ceil_mode, self.return_indices)
-
-
-class AvgPool1d(AvgPool2d):
-    """Its sizes are kept as 1-tuples, as PyTorch keeps (and prints) them."""
-
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True):
-        super().__init__(_tuple(kernel_size, 1), _tuple(kernel_size if stride is None else
-                                                        stride, 1),
-                         _tuple(padding, 1), ceil_mode, count_include_pad)
-
-    def forward(self, input):
-        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad)
+class ConvTranspose3d(_ConvTransposeNd):
+    _dims, _conv = 3, staticmethod(F.conv_transpose3d)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import gradjit
 from gradjit import Tensor
-from gradjit.nn.modules.conv import (Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d,
-                                     _ConvNd, _ConvTransposeNd)
+from gradjit.nn.modules.conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d,
+                                     ConvTranspose2d, ConvTranspose3d, _ConvNd,
+                                     _ConvTransposeNd)
 from gradjit.nn.modules.linear import Linear
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d,
-                                              InstanceNorm1d, InstanceNorm2d)
+                                              InstanceNorm1d, InstanceNorm2d, InstanceNorm3d)
 from gradjit.nn.parameter import Parameter
 
 _NO_SHAPE = ("Can't access the shape of an uninitialized parameter or buffer. This error "
@@ -182,6 +183,11 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
     __init__ = LazyConv1d.__init__
 
 
+class LazyConv3d(_LazyConvMixin, Conv3d):
+    cls_to_become = Conv3d
+    __init__ = LazyConv1d.__init__
+
+
 class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
     cls_to_become = ConvTranspose1d
 
@@ -195,6 +201,11 @@ class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
 
 class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
     cls_to_become = ConvTranspose2d
+    __init__ = LazyConvTranspose1d.__init__
+
+
+class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
     __init__ = LazyConvTranspose1d.__init__
 
 
@@ -244,9 +255,11 @@ def _lazy_norm(plain):
 
 LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d = map(_lazy_norm, (BatchNorm1d, BatchNorm2d,
                                                                    BatchNorm3d))
-LazyInstanceNorm1d, LazyInstanceNorm2d = map(_lazy_norm, (InstanceNorm1d, InstanceNorm2d))
+LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d = map(
+    _lazy_norm, (InstanceNorm1d, InstanceNorm2d, InstanceNorm3d))
 
 __all__ = ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d",
-           "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyInstanceNorm1d",
-           "LazyInstanceNorm2d", "LazyLinear", "LazyModuleMixin", "UninitializedBuffer",
+           "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
+           "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear",
+           "LazyModuleMixin", "UninitializedBuffer",
            "UninitializedParameter"]

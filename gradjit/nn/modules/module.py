@@ -7,7 +7,7 @@ from collections import OrderedDict, namedtuple
 
 import gradjit
 from gradjit.nn.modules.backward_hooks import BackwardHooks
-from gradjit.nn.parameter import Parameter
+from gradjit.nn.parameter import Buffer, Parameter
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -184,6 +184,8 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             modules[name] = None
+        elif isinstance(value, Buffer):
+            self.register_buffer(name, value, value.persistent)
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
             if value is not None and not gradjit.is_tensor(value):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "

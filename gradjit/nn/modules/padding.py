@@ -1,5 +1,5 @@
 """Padding layers over F.pad: zero, constant, reflection, replication and circular, for the
-last one or two dims; an int pads every side by it."""
+last one, two or three dims; an int pads every side by it."""
 from __future__ import annotations
 
 from gradjit.nn import functional as F
@@ -34,41 +34,16 @@ class _ZeroPad(_Pad):
     value = 0.0
 
 
-class ZeroPad1d(_ZeroPad):
-    dims = 1
+def _family(base, name, mode=None):
+    """{name}1d, {name}2d and {name}3d: `base` over the last 1, 2 or 3 dims."""
+    extra = {} if mode is None else {"mode": mode}
+    return tuple(type(f"{name}{n}d", (base,), {"dims": n, "__module__": __name__, **extra})
+                 for n in (1, 2, 3))
 
 
-class ZeroPad2d(_ZeroPad):
-    dims = 2
-
-
-class ConstantPad1d(_ConstantPad):
-    dims = 1
-
-
-class ConstantPad2d(_ConstantPad):
-    dims = 2
-
-
-class ReflectionPad1d(_Pad):
-    dims, mode = 1, "reflect"
-
-
-class ReflectionPad2d(_Pad):
-    dims, mode = 2, "reflect"
-
-
-class ReplicationPad1d(_Pad):
-    dims, mode = 1, "replicate"
-
-
-class ReplicationPad2d(_Pad):
-    dims, mode = 2, "replicate"
-
-
-class CircularPad1d(_Pad):
-    dims, mode = 1, "circular"
-
-
-class CircularPad2d(_Pad):
-    dims, mode = 2, "circular"
+ZeroPad1d, ZeroPad2d, ZeroPad3d = _family(_ZeroPad, "ZeroPad")
+ConstantPad1d, ConstantPad2d, ConstantPad3d = _family(_ConstantPad, "ConstantPad")
+ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = _family(_Pad, "ReflectionPad", "reflect")
+ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = _family(_Pad, "ReplicationPad",
+                                                               "replicate")
+CircularPad1d, CircularPad2d, CircularPad3d = _family(_Pad, "CircularPad", "circular")

@@ -15,6 +15,8 @@ class _Adaptive(Module):
         self.output_size, self.return_indices = output_size, return_indices
 
     def forward(self, input):
+        if self.return_indices:
+            return type(self).pool(input, self.output_size, True)
         return type(self).pool(input, self.output_size)
 
     def extra_repr(self):
@@ -29,12 +31,20 @@ class AdaptiveAvgPool2d(_Adaptive):
     pool = F.adaptive_avg_pool2d
 
 
+class AdaptiveAvgPool3d(_Adaptive):
+    pool = F.adaptive_avg_pool3d
+
+
 class AdaptiveMaxPool1d(_Adaptive):
     pool = F.adaptive_max_pool1d
 
 
 class AdaptiveMaxPool2d(_Adaptive):
     pool = F.adaptive_max_pool2d
+
+
+class AdaptiveMaxPool3d(_Adaptive):
+    pool = F.adaptive_max_pool3d
 
 
 class Dropout1d(Dropout):
@@ -47,6 +57,14 @@ class Dropout2d(Dropout):
 
 class Dropout3d(Dropout):
     drop = F.dropout3d
+
+
+class AlphaDropout(Dropout):
+    drop = F.alpha_dropout
+
+
+class FeatureAlphaDropout(Dropout):
+    drop = F.feature_alpha_dropout
 
 
 class Unflatten(Module):

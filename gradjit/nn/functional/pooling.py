@@ -1,0 +1,299 @@
+"""Max, average and power-average pooling over 1 to 3 spatial dims, and max unpooling: a
+pooling reduces the stacked window slices of conv.py; max indices come from the same windows
+taken over a map of flat input positions."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import gradjit
+from gradjit.nn.functional.activation import relu
+from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _window_index, _windows, pad
+
+
+def _geometry(input, n, kernel_size, stride, padding, dilation, ceil_mode):
+    """The pooling's kernel, stride and padding as n-tuples, each dim's overhang past the
+    padded input in ceil_mode, and the output sizes; a ceil_mode window may start in the
+    padding on the right but not past it."""
+    kernel = _tuple(kernel_size, n)
+    stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, n)
+    padding, dilation = _tuple(padding, n), _tuple(dilation, n)
+    if any(2 * p > k for p, k in zip(padding, kernel)):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                           f"pad={padding[0]}, kernel_size={kernel[0]} and dilation="
+                           f"{dilation[0]}")
+    out_sizes, extra = [], []
+    for length, k, s, p, d in zip(input.shape[-n:], kernel, stride, padding, dilation):
+        size = _out_size(length + 2 * p, k, s, d, ceil_mode)
+        if ceil_mode and (size - 1) * s >= length + p:
+            size -= 1
+        out_sizes.append(size)
+        extra.append(max((size - 1) * s + d * (k - 1) + 1 - (length + 2 * p), 0))
+    if min(out_sizes) < 1:
+        shown = lambda sizes: "x".join(map(str, sizes))  # noqa: E731
+        raise RuntimeError(f"Given input size: ({shown(input.shape[-n - 1:])}). Calculated "
+                           f"output size: ({shown([input.shape[-n - 1]] + out_sizes)}). "
+                           "Output size is too small")
+    return kernel, stride, padding, dilation, extra, out_sizes
+
+
+def _amounts(before, after):
+    """F.pad's list (last dim first) for per-dim amounts before and after."""
+    return [a for b, e in zip(reversed(before), reversed(after)) for a in (b, e)]
+
+
+def _checked(input, n):
+    if input.dim() not in (n + 1, n + 2) or not input.numel():
+        raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for "
+                           "input")
+
+
+def _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode):
+    """(values, indices): each window's maximum and its flat position in the input's
+    spatial dims, PyTorch's return_indices."""
+    _checked(input, n)
+    original = input
+    input, unbatched = _batched(input, n, f"max_pool{n}d")
+    kernel, stride, padding, dilation, extra, out_sizes = _geometry(
+        input, n, kernel_size, stride, padding, dilation, ceil_mode)
+    amounts = _amounts(padding, [p + e for p, e in zip(padding, extra)])
+    positions = np.pad(np.arange(math.prod(input.shape[2:])).reshape(input.shape[2:]),
+                       [(a, b) for a, b in zip(padding, np.add(padding, extra))],
+                       constant_values=-1)
+    where = gradjit.tensor(np.stack([positions[index] for index in _window_index(
+        kernel, stride, dilation, out_sizes)]))
+
+    def pool(x):
+        x = x.unsqueeze(0) if unbatched else x
+        values, offsets = _windows(pad(x, amounts, value=-math.inf), kernel, stride,
+                                   dilation, out_sizes).max(2)
+        spots = where.expand(*x.shape[:2], *where.shape)
+        indices = spots.gather(2, offsets.unsqueeze(2)).squeeze(2)
+        return (values.squeeze(0), indices.squeeze(0)) if unbatched else (values, indices)
+    return gradjit.autograd.composite(f"MaxPool{n}DWithIndicesBackward0", pool, original)
+
+
+def _avg_pool(input, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override):
+    _checked(input, n)
+    original = input
+    input, unbatched = _batched(input, n, f"avg_pool{n}d")
+    kernel, stride, padding, _, extra, out_sizes = _geometry(
+        input, n, kernel_size, stride, padding, 1, ceil_mode)
+    ones = (1,) * n
+    if divisor_override is not None:
+        counts = divisor_override
+    else:
+        # Each window's divisor counts its elements inside the input, or inside the padded
+        # input with count_include_pad; the ceil_mode overhang never counts.
+        inside = gradjit.ones(input.shape[2:], dtype=input.dtype)
+        if count_include_pad:
+            inside = pad(inside, _amounts(padding, padding), value=1)
+            amounts = _amounts((0,) * n, extra)
+        else:
+            amounts = _amounts(padding, [p + e for p, e in zip(padding, extra)])
+        counts = _windows(pad(inside, amounts)[None, None], kernel, stride, ones,
+                          out_sizes).sum(2)[0, 0]
+
+    def pool(x):
+        x = x.unsqueeze(0) if unbatched else x
+        amounts = _amounts(padding, [p + e for p, e in zip(padding, extra)])
+        out = _windows(pad(x, amounts), kernel, stride, ones, out_sizes).sum(2) / counts
+        return out.squeeze(0) if unbatched else out
+    return gradjit.autograd.composite(f"AvgPool{n}DBackward0", pool, original)
+
+
+def _as_2d(input, *params):
+    """A 1-d pooling as the 2-d one over a height of 1, as PyTorch runs it:
+    (N, C, L) -> (N, C, 1, L)."""
+    return (input.unsqueeze(-2),) + tuple(
+        None if p is None or p == [] else (default, _tuple(p, 1)[0])
+        for p, default in params)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    input2d, kernel, stride, padding, dilation = _as_2d(
+        input, (kernel_size, 1), (stride, 1), (padding, 0), (dilation, 1))
+    values, indices = _max_pool(input2d, 2, kernel, stride, padding, dilation, ceil_mode)
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def _max_pool_nd(n):
+    def with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                     return_indices=False):
+        return _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode)
+    with_indices.__name__ = with_indices.__qualname__ = f"max_pool{n}d_with_indices"
+    return with_indices
+
+
+max_pool2d_with_indices, max_pool3d_with_indices = _max_pool_nd(2), _max_pool_nd(3)
+
+
+def _returning_indices(with_indices):
+    """max_poolNd: the values, or (values, indices) with return_indices."""
+    def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+             return_indices=False):
+        out = with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+        return out if return_indices else out[0]
+    pool.__name__ = pool.__qualname__ = with_indices.__name__.replace("_with_indices", "")
+    return pool
+
+
+max_pool1d, max_pool2d, max_pool3d = map(_returning_indices, (
+    max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices))
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    input2d, kernel, stride, padding = _as_2d(input, (kernel_size, 1), (stride, 1),
+                                              (padding, 0))
+    return _avg_pool(input2d, 2, kernel, stride, padding, ceil_mode, count_include_pad,
+                     None).squeeze(-2)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _avg_pool(input, 2, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _avg_pool(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def _lp_pool_nd(n, max_pool, avg_pool):
+    def lp_pool(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+        """(sum of x ** p over each window) ** (1 / p); p = inf is max pooling of |x|."""
+        if norm_type in (math.inf, -math.inf):
+            sign = 1 if norm_type > 0 else -1
+            return sign * max_pool(sign * input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+        size = math.prod(_tuple(kernel_size, n))
+        return (out.sign() * relu(out.abs())).mul(size).pow(1.0 / norm_type)
+    lp_pool.__name__ = lp_pool.__qualname__ = f"lp_pool{n}d"
+    return lp_pool
+
+
+lp_pool1d = _lp_pool_nd(1, max_pool1d, avg_pool1d)
+lp_pool2d = _lp_pool_nd(2, max_pool2d, avg_pool2d)
+lp_pool3d = _lp_pool_nd(3, max_pool3d, avg_pool3d)
+
+
+def _unpool_sizes(input, kernel, stride, padding, output_size):
+    n = len(kernel)
+    default = [(length - 1) * s + k - 2 * p for length, k, s, p
+               in zip(input.shape[-n:], kernel, stride, padding)]
+    if output_size is None:
+        sizes = default
+    else:
+        sizes = output_size[2:] if len(output_size) == n + 2 else output_size
+        if len(sizes) != n:
+            raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} "
+                             f"elements, but it has a length of '{len(sizes)}'")
+        for d, (size, least, s) in enumerate(zip(sizes, default, stride)):
+            if not least - s < size < least + s:
+                raise ValueError(f'invalid output_size "{sizes}" (dim {d} must be between '
+                                 f"{least - s} and {least + s})")
+    for d, size in enumerate(sizes):
+        if size < 0:
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial "
+                             f"dimensions, but got output_size[{d}]={size}")
+    return list(sizes)
+
+
+def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
+    """Each value placed at its index in a zero (N, C, *output_size) tensor."""
+    kernel = _tuple(kernel_size, n)
+    stride = kernel if stride is None else _tuple(stride, n)
+    sizes = _unpool_sizes(input, kernel, stride, _tuple(padding, n), output_size)
+    lead = tuple(input.shape[:-n])
+    flat_indices = indices.reshape(*lead, -1)
+    where = np.asarray(flat_indices.detach().numpy())
+    invalid = where[(where < 0) | (where >= math.prod(sizes))]
+    if invalid.size:
+        raise RuntimeError(f"Found an invalid max index: {invalid[0]} (output volumes are of "
+                           f"size {'x'.join(map(str, sizes))})")
+
+    def unpool(x):
+        zeros = gradjit.zeros(*lead, math.prod(sizes), dtype=x.dtype)
+        flat = x.reshape(*lead, -1)
+        # One of the values sharing an index lands there, but each gets the gradient at its
+        # index (PyTorch's gather), which is scatter_add's gradient.
+        summed = zeros.scatter_add(-1, flat_indices, flat)
+        out = zeros.scatter(-1, flat_indices, flat.detach()) + summed - summed.detach()
+        return out.reshape(*lead, *sizes)
+    return gradjit.autograd.composite(f"MaxUnpool{max(n, 2)}DBackward0", unpool, input)
+
+
+def _max_unpool_nd(n):
+    def max_unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+        return _max_unpool(input, indices, n, kernel_size, stride, padding, output_size)
+    max_unpool.__name__ = max_unpool.__qualname__ = f"max_unpool{n}d"
+    return max_unpool
+
+
+max_unpool1d, max_unpool2d, max_unpool3d = map(_max_unpool_nd, (1, 2, 3))
+
+
+def _fractional_starts(samples, length, out, pool):
+    """Window starts along one dim for each plane's sample u in [0, 1): PyTorch's pseudo-random
+    sequence int((i + u) * alpha) - int(u * alpha), alpha = (length - pool) / (out - 1), computed
+    in the samples' dtype, the last window ending at the input's end."""
+    i = np.arange(out - 1, dtype=samples.dtype)
+    alpha = samples.dtype.type(length - pool) / samples.dtype.type(max(out - 1, 1))
+    u = samples[..., None]
+    starts = ((i + u) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)
+    return np.concatenate([starts, np.full(samples.shape + (1,), length - pool)], -1)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """Max pooling over kernel_size windows at pseudo-random starts, one sequence per plane
+    drawn from _random_samples (N, C, 2) (width's sample first); returns (values, indices)."""
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool2d requires specifying either an output_size or "
+                         "an output_ratio")
+    kernel = _tuple(kernel_size, 2)
+    if output_size is None:
+        ratio = _tuple(output_ratio, 2)
+        output_size = [int(input.shape[-2] * ratio[0]), int(input.shape[-1] * ratio[1])]
+    sizes = _tuple(output_size, 2)
+    if _random_samples is None:
+        _random_samples = gradjit.rand(1 if input.dim() == 3 else input.shape[0],
+                                       input.shape[-3], 2, dtype=input.dtype)
+    batched, unbatched = _batched(input, 2, "fractional_max_pool2d")
+    if _random_samples.shape[1] != batched.shape[1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    lengths = tuple(batched.shape[-2:])
+    for side, out, pool, length in zip(("height", "width"), sizes, kernel, lengths):
+        if out + pool - 1 > length:
+            raise RuntimeError(f"fractional_max_pool2d(): pool {side} {pool} too large "
+                               f"relative to input {side} {length}")
+    samples = _random_samples.detach().numpy()
+    rows = _fractional_starts(samples[..., 1], lengths[0], sizes[0], kernel[0])
+    cols = _fractional_starts(samples[..., 0], lengths[1], sizes[1], kernel[1])
+    # flat input index of every (plane, out row, out col, kernel row, kernel col)
+    r = rows[..., None] + np.arange(kernel[0])
+    c = cols[..., None] + np.arange(kernel[1])
+    index = r[:, :, :, None, :, None] * lengths[1] + c[:, :, None, :, None, :]
+    index = gradjit.tensor(index.reshape(*index.shape[:4], -1))
+
+    def pool(x):
+        x = x.unsqueeze(0) if unbatched else x
+        flat = x.flatten(-2).reshape(*x.shape[:2], -1)
+        picked = flat.gather(2, index.flatten(2)).reshape(index.shape)
+        values, local = picked.max(-1)
+        indices = index.gather(-1, local.unsqueeze(-1)).squeeze(-1)
+        return (values.squeeze(0), indices.squeeze(0)) if unbatched else (values, indices)
+    return gradjit.autograd.composite("FractionalMaxPool2DBackward0", pool, input)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    out = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio,
+                                             _random_samples=_random_samples)
+    return out if return_indices else out[0]
