@@ -39,6 +39,8 @@ from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F
 from gradjit.tensor.windows import *  # noqa: F401,F403
 from gradjit.tensor.copies import *  # noqa: F401,F403
 from gradjit.tensor.layout import layout, sparse_coo, strided  # noqa: F401
+from gradjit.tensor.special_numeric import gammainc as igamma  # noqa: F401
+from gradjit.tensor.special_numeric import gammaincc as igammac  # noqa: F401
 
 __version__ = "0.1.0"
 
