@@ -8,3 +8,4 @@ from gradjit.tensor.linalg import (LinAlgError, cholesky, cond, det, diagonal,  
                                    eigh, eigvalsh, inv, lstsq, matrix_rank, pinv, qr, slogdet,
                                    solve, solve_triangular, svd, svdvals, tensorinv,
                                    tensorsolve)
+from gradjit.tensor.linalg_ex import cholesky_ex, inv_ex, solve_ex, vander  # noqa: F401

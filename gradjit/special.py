@@ -2,13 +2,23 @@
 (`gradjit.special.erf(x)`, ...), with PyTorch's grad_fn names."""
 from __future__ import annotations
 
+from gradjit.ops import bessel as _bessel
 from gradjit.ops import special as _special
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
 from gradjit.tensor.composite_functions import i0, polygamma
 from gradjit.tensor.composite_functions import mvlgamma as multigammaln
-from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p, logit,
-                                      sigmoid, sinc, xlogy)
+from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p,
+                                      log_softmax, logit, logsumexp, round, sigmoid, sinc,
+                                      softmax, xlogy)
+from gradjit.tensor.special_numeric import (  # noqa: F401
+    airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
+    chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w, gammainc, gammaincc,
+    hermite_polynomial_h, hermite_polynomial_he, laguerre_polynomial_l, legendre_polynomial_p,
+    modified_bessel_i0, modified_bessel_i1, modified_bessel_k0, modified_bessel_k1,
+    scaled_modified_bessel_k0, scaled_modified_bessel_k1, shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
 
 expit = sigmoid
 psi = digamma
@@ -22,14 +32,31 @@ def xlog1py(input, other):
     return _apply("SpecialXlog1PyBackward0", _special.xlog1py, _operand(input), _operand(other))
 
 
-def ndtr(input):
-    return _apply("NdtrBackward0", _special.ndtr, _operand(input))
+def _unary(name, grad_fn, fn):
+    def function(input):
+        return _apply(grad_fn, fn, _operand(input))
+    function.__name__ = name
+    return function
 
 
-def log_ndtr(input):
-    return _apply("SpecialLogNdtrBackward0", _special.log_ndtr, _operand(input))
+ndtr = _unary("ndtr", "NdtrBackward0", _special.ndtr)
+log_ndtr = _unary("log_ndtr", "SpecialLogNdtrBackward0", _special.log_ndtr)
+ndtri = _unary("ndtri", "SpecialNdtriBackward0", _special.ndtri)
+entr = _unary("entr", "SpecialEntrBackward0", _special.entr)
+erfcx = _unary("erfcx", "SpecialErfcxBackward0", _special.erfcx)
+i0e = _unary("i0e", "SpecialI0EBackward0", _bessel.i0e)
+i1 = _unary("i1", "SpecialI1Backward0", _bessel.i1)
+i1e = _unary("i1e", "SpecialI1EBackward0", _bessel.i1e)
 
-
-__all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "log1p",
-           "log_ndtr", "logit", "multigammaln", "ndtr", "polygamma", "psi", "sinc", "xlog1py",
-           "xlogy"]
+__all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+           "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+           "chebyshev_polynomial_w", "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2",
+           "expit", "expm1", "gammainc", "gammaincc", "gammaln", "hermite_polynomial_h",
+           "hermite_polynomial_he", "i0", "i0e", "i1", "i1e", "laguerre_polynomial_l",
+           "legendre_polynomial_p", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp",
+           "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0",
+           "modified_bessel_k1", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round",
+           "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+           "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
+           "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w", "sinc", "softmax",
+           "spherical_bessel_j0", "xlog1py", "xlogy", "zeta"]

@@ -1,13 +1,18 @@
 """torch.autograd: backward and grad over the eager tape."""
 from __future__ import annotations
 
-from gradjit.autograd import functional  # noqa: F401
+from gradjit.autograd import forward_ad, functional  # noqa: F401
+from gradjit.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from gradjit.autograd.function import Function, FunctionCtx
+from gradjit.autograd.gradcheck import gradcheck, gradgradcheck
+from gradjit.autograd.variable import Variable
 from gradjit.tensor import engine
-from gradjit.tensor.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from gradjit.tensor.grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
+                                      set_grad_enabled)
 
-__all__ = ["Function", "FunctionCtx", "backward", "composite", "enable_grad", "grad",
-           "is_grad_enabled", "no_grad", "set_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "Variable", "backward", "composite",
+           "detect_anomaly", "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode",
+           "is_grad_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled"]
 
 
 def composite(name, fn, *tensors):

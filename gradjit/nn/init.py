@@ -162,3 +162,22 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     for column in range(cols):
         values[gradjit.randperm(rows, generator=generator)[:zeros], column] = 0
     return _fill(tensor, values)
+
+
+def _deprecated(method):
+    """The name without the trailing underscore, as PyTorch keeps it: a FutureWarning, then
+    the method."""
+    old = method.__name__[:-1]
+
+    def deprecated(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old}` is now deprecated in favor of `nn.init.{method.__name__}`.",
+                      FutureWarning, stacklevel=2)
+        return method(*args, **kwargs)
+    deprecated.__name__ = old
+    return deprecated
+
+
+uniform, normal, constant, xavier_uniform, xavier_normal, kaiming_uniform, kaiming_normal, \
+    orthogonal, sparse, dirac, eye = map(_deprecated, (
+        uniform_, normal_, constant_, xavier_uniform_, xavier_normal_, kaiming_uniform_,
+        kaiming_normal_, orthogonal_, sparse_, dirac_, eye_))

@@ -303,3 +303,76 @@ def i0(x):
     outer = true_divide(mul(exp(large), _chebyshev(sub(true_divide(32.0, large), 2.0), _i0B)),
                         sqrt(large))
     return where(near, inner, outer)
+
+
+# erfcx above this is its asymptotic series 1/(x sqrt(pi)) sum (-1)^k (2k-1)!! / (2x^2)^k,
+# whose 14 terms leave 1e-17 there; below, exp(x^2) erfc(x) (inf below -26.6, as PyTorch's).
+_ERFCX_TAIL = 10.0
+
+
+@_in_float64
+def erfcx(x):
+    """exp(x^2) erfc(x), the scaled complementary error function."""
+    x = to_float(x)
+    tail = lt(_ERFCX_TAIL, x)
+    xt = where(tail, x, _ERFCX_TAIL)
+    w = true_divide(1.0, mul(mul(xt, xt), 2.0))
+    series, term = 1.0, 1.0
+    for k in range(1, 14):
+        term = -term * (2 * k - 1)
+        series = add(series, mul(term, power(w, float(k))))
+    asymptotic = true_divide(series, mul(xt, math.sqrt(math.pi)))
+    xs = where(tail, 0.0, x)
+    return where(tail, asymptotic, mul(E.exp(mul(xs, xs)), erfc(xs)))
+
+
+def entr(x):
+    """-x log x: 0 at 0, -inf below."""
+    x = to_float(x)
+    positive = lt(0.0, x)
+    xs = where(positive, x, 1.0)
+    return where(positive, neg(mul(xs, log(xs))),
+                 where(eq(x, 0), 0.0, where(isnan(x), x, -math.inf)))
+
+
+# Abramowitz and Stegun 26.2.23: a first guess of the lower tail's quantile (4.5e-4 absolute)
+_TAIL_NUMERATOR = (2.515517, 0.802853, 0.010328)
+_TAIL_DENOMINATOR = (1.0, 1.432788, 0.189269, 0.001308)
+
+
+def _polynomial(t, coeffs):
+    acc = coeffs[-1]
+    for c in reversed(coeffs[:-1]):
+        acc = add(mul(acc, t), c)
+    return acc
+
+
+def _newton_log_ndtr(x, target):
+    """One Newton step on log ndtr(x) = target: log ndtr is relatively accurate in the lower
+    tail and its slope there, ndtr'/ndtr, never underflows."""
+    ln = log_ndtr(x)
+    slope = true_divide(E.exp(sub(mul(mul(x, x), -0.5), ln)), math.sqrt(2 * math.pi))
+    return sub(x, true_divide(sub(ln, target), slope))
+
+
+@_in_float64
+def ndtri(p):
+    """The standard normal quantile: -inf at 0, inf at 1, NaN outside [0, 1]. The lower tail
+    solves log ndtr(x) = log p (the upper one = log(1 - p), exact for p >= 1/2) by Newton's
+    method; the last step alone carries the gradient, which is then sqrt(2 pi) exp(x^2 / 2)."""
+    p = to_float(p)
+    inside = logical_and(lt(0.0, p), lt(p, 1.0))
+    ps = where(inside, p, 0.5)
+    upper = le(0.5, ps)
+    target = where(upper, log1p(neg(ps)), log(ps))
+    fixed = E.stop_gradient(target)
+    t = E.sqrt(mul(fixed, -2.0))
+    x = neg(sub(t, true_divide(_polynomial(t, _TAIL_NUMERATOR),
+                                _polynomial(t, _TAIL_DENOMINATOR))))
+    for _ in range(4):
+        x = _newton_log_ndtr(x, fixed)
+    x = _newton_log_ndtr(E.stop_gradient(x), target)
+    x = where(upper, neg(x), x)
+    x = where(eq(ps, 0.5), mul(sub(ps, 0.5), math.sqrt(2 * math.pi)), x)  # exactly 0 there
+    edge = where(eq(p, 0.0), -math.inf, where(eq(p, 1.0), math.inf, math.nan))
+    return where(inside, x, astype(edge, ir_type(p).dtype))

@@ -160,6 +160,57 @@ class CosineAnnealingLR(LRScheduler):
                 for base in self.base_lrs]
 
 
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from the initial lr to eta_min over T_i epochs, restarting at the
+    initial lr each time; the period starts at T_0 and grows T_mult times at each restart."""
+
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
+                             f"{type(eta_min)}")
+        self.T_0, self.T_i, self.T_mult, self.eta_min = T_0, T_0, T_mult, eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        return [self.eta_min + (base - self.eta_min) * (1 + math.cos(math.pi * self.T_cur /
+                                                                      self.T_i)) / 2
+                for base in self.base_lrs]
+
+    def _restart_position(self, epoch):
+        """(epochs since the last restart, current period) at a given, maybe fractional,
+        epoch: the periods T_0 T_mult^k sum to T_0 (T_mult^n - 1) / (T_mult - 1)."""
+        if epoch < self.T_0:
+            return epoch, self.T_0
+        if self.T_mult == 1:
+            return epoch % self.T_0, self.T_0
+        n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+        return (epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1),
+                self.T_0 * self.T_mult ** n)
+
+    def step(self, epoch=None):
+        self._step_count += 1
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur, self.T_i = self.T_cur % self.T_i, self.T_i * self.T_mult
+        else:
+            if epoch < 0:
+                raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+            self.T_cur, self.T_i = self._restart_position(epoch)
+        self.last_epoch = math.floor(epoch)
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"] = lr
+        self._last_lr = self._current()
+
+
 class MultiplicativeLR(LambdaLR):
     """Each step multiplies the current lr by lr_lambda(epoch)."""
 

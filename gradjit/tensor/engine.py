@@ -2,6 +2,7 @@
 on tensors (recording again when create_graph=True, which gives higher-order gradients)."""
 from __future__ import annotations
 
+from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
 from gradjit.tensor import graph
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
@@ -55,6 +56,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     continue
                 inputs = [rec.unpack(s) for s in rec.inputs]
                 cotangents = rec.prim.vjp(g, rec.unpack(rec.out), *inputs, **rec.params)
+                check_gradients(rec, cotangents)
                 if not retain_graph:
                     rec.freed = True
                 for edge, ct, saved in zip(rec.edges, cotangents, rec.inputs):

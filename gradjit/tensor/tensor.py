@@ -19,6 +19,7 @@ from gradjit.tensor.linalg import LinalgMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
 from gradjit.tensor.sorting import SortingMixin
+from gradjit.tensor import special_numeric
 from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
@@ -67,6 +68,8 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
                                                              "baddbmm"))
     renorm_, mvlgamma_, polygamma_ = map(_inplace, ("renorm", "mvlgamma", "polygamma"))
     i0_, nextafter_ = _inplace("i0"), _inplace("nextafter")
+    igamma, igammac = special_numeric.gammainc, special_numeric.gammaincc
+    igamma_, igammac_ = _inplace("igamma"), _inplace("igammac")
 
     def float_power_(self, exponent):
         """In place only on a float64 tensor, the dtype float_power computes in."""

@@ -1,0 +1,72 @@
+"""torch.autograd.forward_ad: dual tensors within a dual level. A tangent is pushed forward
+on demand, at unpack_dual, by the double-backward trick over the eager tape: with g = J^T u
+for a free cotangent u, J t is the gradient of <g, t> with respect to u."""
+from __future__ import annotations
+
+from collections import namedtuple
+
+from gradjit.tensor.factories import zeros
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+
+_levels: list[dict] = []  # per level: {id(dual): (dual, tangent)}
+
+
+def enter_dual_level():
+    _levels.append({})
+    return len(_levels) - 1
+
+
+def exit_dual_level(*, level=None):
+    _levels.pop()
+
+
+class dual_level:
+    """A `with` block inside which make_dual's tangents live."""
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc):
+        exit_dual_level()
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """tensor, with `tangent` as its forward gradient (recorded on the tape as a leaf that
+    requires grad, or as a view of a tensor that already does)."""
+    if not _levels:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
+                           "make sure to enter_dual_level() first.")
+    if tuple(tangent.shape) != tuple(tensor.shape):
+        raise RuntimeError("Trying to set a forward gradient that has a different size than "
+                           "that of the original Tensor, this is not supported. Tensor is of "
+                           f"size {list(tensor.shape)} while the given forward gradient is of "
+                           f"size {list(tangent.shape)}.")
+    dual = tensor.view_as(tensor) if tensor.requires_grad else \
+        tensor.detach().requires_grad_()
+    _levels[-1 if level is None else level][id(dual)] = (dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """(primal, tangent): the tangent is the Jacobian-vector product of the tensor's history
+    with the duals' tangents, None when it depends on none of them or outside a level."""
+    from gradjit.autograd import grad
+    duals = list(_levels[-1 if level is None else level].values()) if _levels else []
+    primal = tensor.detach()
+    if not duals or not tensor.requires_grad:
+        return UnpackedDualTensor(primal, None)
+    own = [t for d, t in duals if d is tensor]
+    if own:
+        return UnpackedDualTensor(primal, own[0])
+    u = zeros(tuple(tensor.shape), dtype=tensor.dtype, requires_grad=True)
+    grads = grad(tensor, [d for d, _ in duals], u, create_graph=True, allow_unused=True)
+    pairs = [(g, t) for g, (_, t) in zip(grads, duals) if g is not None]
+    if not pairs:
+        return UnpackedDualTensor(primal, None)
+    linear = [(g, t) for g, t in pairs if g.requires_grad]
+    if not linear:
+        return UnpackedDualTensor(primal, zeros(tuple(tensor.shape), dtype=tensor.dtype))
+    (tangent,) = grad([g for g, _ in linear], u, [t.to(g.dtype) for g, t in linear],
+                      allow_unused=True, materialize_grads=True)
+    return UnpackedDualTensor(primal, tangent)

@@ -1,0 +1,82 @@
+"""torch.linalg's _ex forms (inv_ex, solve_ex, cholesky_ex): the result with LAPACK's info
+per matrix, 0 on success, instead of an error; plus linalg.vander."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit.tensor import linalg
+from gradjit.tensor.arith import operand
+from gradjit.tensor.composite_functions import vander as _vander
+from gradjit.tensor.factories import tensor
+
+linalg_inv_ex = linalg._result("linalg_inv_ex", ["inverse", "info"])
+linalg_solve_ex = linalg._result("linalg_solve_ex", ["result", "info"])
+linalg_cholesky_ex = linalg._result("linalg_cholesky_ex", ["L", "info"])
+
+
+def _getrf_info(a):
+    """LAPACK getrf's info: the 1-based position of the first zero pivot of partial-pivoting
+    elimination, 0 when there is none."""
+    a = a.astype(np.float64).copy()
+    for k in range(a.shape[0]):
+        p = k + int(np.argmax(np.abs(a[k:, k])))
+        if a[p, k] == 0:
+            return k + 1
+        a[[k, p]] = a[[p, k]]
+        a[k + 1:, k:] -= np.outer(a[k + 1:, k] / a[k, k], a[k, k:])
+    return 0
+
+
+def _potrf_info(a):
+    """LAPACK potrf's info: the order of the first leading minor that is not positive
+    definite (the lower triangle read), 0 when there is none."""
+    lower = np.tril(a) + np.tril(a, -1).T
+    for k in range(1, a.shape[0] + 1):
+        try:
+            np.linalg.cholesky(lower[:k, :k])
+        except np.linalg.LinAlgError:
+            return k
+    return 0
+
+
+def _infos(A, rule):
+    values = A.detach().numpy()
+    batch = values.shape[:-2]
+    flat = values.reshape((-1,) + values.shape[-2:])
+    return np.array([rule(m) for m in flat], np.int32).reshape(batch)
+
+
+def _ex(kind, plain, rule, A, *args, check_errors=False, **kwargs):
+    """plain(A, ...) with the info of each matrix; a failed one (info > 0) raises plain's
+    error under check_errors, else its result is NaN (LAPACK's partial result is not kept)."""
+    A = operand(A)
+    info = _infos(A, rule)
+    if check_errors or not info.any():
+        return kind(plain(A, *args, **kwargs), tensor(info))
+    safe = A.detach().clone()
+    eye = np.broadcast_to(np.eye(A.shape[-1]), tuple(A.shape)).astype(safe.numpy().dtype)
+    safe.numpy()[info > 0] = eye[info > 0]
+    out = plain(safe, *args, **kwargs).detach()
+    out.numpy()[info > 0] = np.nan
+    return kind(out, tensor(info))
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    return _ex(linalg_inv_ex, linalg.inv, _getrf_info, A, check_errors=check_errors)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    return _ex(linalg_solve_ex, linalg.solve, _getrf_info, A, B, left=left,
+               check_errors=check_errors)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return _ex(linalg_cholesky_ex, linalg.cholesky, _potrf_info, A, upper=upper,
+               check_errors=check_errors)
+
+
+def vander(x, N=None):
+    """The powers x^0, ..., x^(N-1) of each entry along a new last dimension."""
+    if N is not None and N <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    return _vander(x, N, increasing=True)

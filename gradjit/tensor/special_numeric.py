@@ -1,0 +1,283 @@
+"""torch.special's functions evaluated in numpy, where a composition of tensor ops is
+impractical: the Bessel and Airy functions through mpmath and the orthogonal polynomials by
+their recurrences in n (PyTorch gives these no gradient), and the Hurwitz zeta and regularized
+incomplete gamma functions with PyTorch's gradient in the one argument it differentiates."""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from gradjit.tensor import dtypes, graph
+from gradjit.tensor.defaults import result_type
+from gradjit.tensor.factories import tensor
+from gradjit.tensor.grad_mode import is_grad_enabled
+
+
+def _operands(*args):
+    """The arguments as tensors, and as float64 arrays broadcast together, with the dtype of
+    the result (their promoted dtype, the default float for integers)."""
+    dtype = (args[0] if hasattr(args[0], "_edge") else tensor(args[0])).dtype \
+        if len(args) == 1 else result_type(*args)
+    if not dtype.is_floating_point:
+        dtype = dtypes.get_default_dtype()
+    ts = [a if hasattr(a, "_edge") else tensor(a, dtype=dtype) for a in args]
+    arrays = np.broadcast_arrays(*(np.asarray(t.detach().numpy(), np.float64) for t in ts))
+    return ts, arrays, dtype
+
+
+def _result(values, dtype):
+    return tensor(np.asarray(values, np.float64).astype(dtype.ir.numpy))
+
+
+class _Derivatives:
+    """The tape rule of a numpy-evaluated function: d out / d input by PyTorch's formula in
+    tensor ops (so it differentiates again), or a name, PyTorch's error where it has none."""
+
+    differentiable = True
+
+    def __init__(self, rules, needs):
+        self.rules, self.needs = rules, needs
+
+    def vjp(self, g, out, *inputs):
+        grads = []
+        for rule, x, need in zip(self.rules, inputs, self.needs):
+            if not need:
+                grads.append(None)
+                continue
+            if isinstance(rule, str):
+                raise NotImplementedError(f"the derivative for '{rule}' is not implemented.")
+            d = g * rule(*inputs)
+            grads.append(d if tuple(d.shape) == tuple(x.shape) else
+                         d.sum_to_size(tuple(x.shape)))
+        return grads
+
+
+def _recorded(name, values, ts, dtype, rules):
+    """values as the result of operation `name` on the tensors ts, differentiated by rules."""
+    out = _result(values, dtype)
+    needs = tuple(t.requires_grad for t in ts)
+    if is_grad_enabled() and any(needs):
+        node = graph.Node.named(name)
+        out._edge = graph.Record(_Derivatives(rules, needs), {}, ts,
+                                 [t._grad_edge() for t in ts], out, node)
+    return out
+
+
+def _elementwise(fn, *arrays):
+    with np.errstate(over="ignore"):  # mpmath's values beyond float64 become inf, as PyTorch's
+        return np.frompyfunc(lambda *v: float(fn(*v)), len(arrays), 1)(*arrays).astype(
+            np.float64)
+
+
+# ---- Bessel and Airy functions: no gradient in PyTorch ----
+
+# name: (mpmath function, defined below 0, value at 0 (None: the function's), at inf, at -inf)
+_BESSEL = {
+    "bessel_j0": (lambda x: mpmath.besselj(0, x), True, None, math.nan, math.nan),
+    "bessel_j1": (lambda x: mpmath.besselj(1, x), True, None, math.nan, math.nan),
+    "bessel_y0": (lambda x: mpmath.bessely(0, x), False, -math.inf, math.nan, math.nan),
+    "bessel_y1": (lambda x: mpmath.bessely(1, x), False, -math.inf, math.nan, math.nan),
+    "modified_bessel_i0": (lambda x: mpmath.besseli(0, x), True, None, math.nan, math.nan),
+    "modified_bessel_i1": (lambda x: mpmath.besseli(1, x), True, None, math.nan, math.nan),
+    "modified_bessel_k0": (lambda x: mpmath.besselk(0, x), False, math.inf, 0.0, math.nan),
+    "modified_bessel_k1": (lambda x: mpmath.besselk(1, x), False, math.inf, 0.0, math.nan),
+    "scaled_modified_bessel_k0": (lambda x: mpmath.besselk(0, x) * mpmath.exp(x), False,
+                                  math.inf, 0.0, math.nan),
+    "scaled_modified_bessel_k1": (lambda x: mpmath.besselk(1, x) * mpmath.exp(x), False,
+                                  math.inf, 0.0, math.nan),
+    "spherical_bessel_j0": (mpmath.sinc, True, 1.0, 0.0, 0.0),
+    "airy_ai": (mpmath.airyai, True, None, math.nan, math.nan),
+}
+
+
+def _bessel(name):
+    fn, negative, at_zero, at_inf, at_minus_inf = _BESSEL[name]
+
+    def apply(input, *, out=None):
+        (_,), (x,), dtype = _operands(input)
+        inside = np.isfinite(x) & ((x > 0) | negative | (at_zero is None) & (x == 0))
+        values = np.full(x.shape, math.nan)
+        values[inside] = _elementwise(fn, x[inside])
+        values[x == 0] = values[x == 0] if at_zero is None else at_zero
+        values[x == math.inf], values[x == -math.inf] = at_inf, at_minus_inf
+        return _written(_result(values, dtype), out)
+    apply.__name__ = name
+    return apply
+
+
+def _written(result, out):
+    if out is None:
+        return result
+    return out.copy_(result)
+
+
+# ---- orthogonal polynomials: by recurrence in n (no gradient in PyTorch) ----
+
+def _degrees(n):
+    """PyTorch's static_cast<int64_t>(n): truncation; NaN, inf and out-of-range n (undefined
+    in C++, the minimum int64 on the CPUs it runs on) are negative, so their polynomial is 0."""
+    valid = np.isfinite(n) & (np.abs(n) < 2.0 ** 63)
+    return np.where(valid, np.trunc(np.where(valid, n, -1)), -1).astype(np.int64)
+
+
+def _recurrence(x, n, first, step):
+    """P_n(x) from P_0 = 1, P_1 = first(x), P_k = step(k, x, P_{k-2}, P_{k-1}), each element
+    stepping up to its own n; NaN (an overflowing recurrence) stops changing."""
+    p, q = np.ones_like(x), first(x)
+    out = np.where(n == 0, p, q)
+    for k in range(2, int(n.max(initial=0)) + 1):
+        p, q = q, step(k, x, p, q)
+        out = np.where(n == k, q, out)
+    return out
+
+
+def _three_term(k, x, p, q):
+    return (x + x) * q - p
+
+
+# kind: (P_1(x), the trigonometric form used for n above its bound inside (-1, 1),
+# that bound, P_n(1), P_n(-1)); theta = acos x
+_CHEBYSHEV = {
+    "t": (lambda x: x, lambda n, th: np.cos(n * th), 6,
+          lambda n: 1, lambda n: np.where(n % 2 == 0, 1, -1)),
+    "u": (lambda x: x + x, lambda n, th: np.sin((n + 1) * th) / np.sin(th), 8,
+          lambda n: n + 1, lambda n: np.where(n % 2 == 0, n + 1, -(n + 1))),
+    "v": (lambda x: x + x - 1, lambda n, th: np.cos((n + 0.5) * th) / np.cos(th / 2), 8,
+          lambda n: 1, lambda n: np.where(n % 2 == 0, n + n + 1, -(n + n + 1))),
+    "w": (lambda x: x + x + 1, lambda n, th: np.sin((n + 0.5) * th) / np.sin(th / 2), 8,
+          lambda n: n + n + 1, lambda n: np.where(n % 2 == 0, 1, -1)),
+}
+
+
+def _chebyshev(kind, shifted):
+    first, trig, bound, at_one, at_minus_one = _CHEBYSHEV[kind]
+
+    def evaluate(x, n):
+        x = x + x - 1 if shifted else x
+        with np.errstate(all="ignore"):
+            inner = (n > bound) & (np.abs(x) < 1)
+            out = _recurrence(x, np.where(inner, 0, n), first, _three_term)
+            out = np.where(inner, trig(n, np.arccos(np.clip(x, -1, 1))), out)
+        out = np.where(x == 1, at_one(n), np.where(x == -1, at_minus_one(n), out))
+        return out
+    return evaluate
+
+
+# Hermite polynomials of degree above this are NaN in PyTorch
+_HERMITE_LIMIT = {"float32": 128, "float64": 512}
+
+
+def _hermite(physicists):
+    def evaluate(x, n):
+        scale = 2 if physicists else 1
+        out = _recurrence(x, np.where(n > _HERMITE_LIMIT.get(x.dtype.name, 1024), 0, n),
+                          lambda x: scale * x,
+                          lambda k, x, p, q: scale * x * q - scale * (k - 1) * p)
+        return np.where(n > _HERMITE_LIMIT.get(x.dtype.name, 1024), math.nan, out)
+    return evaluate
+
+
+def _laguerre(x, n):
+    out = _recurrence(x, n, lambda x: 1 - x,
+                      lambda k, x, p, q: ((2 * k - 1 - x) * q - (k - 1) * p) / k)
+    return np.where(x == 0, 1, out)
+
+
+def _legendre(x, n):
+    out = _recurrence(x, n, lambda x: x,
+                      lambda k, x, p, q: ((2 * k - 1) * x * q - (k - 1) * p) / k)
+    return np.where(np.abs(x) == 1, np.where((x > 0) | (n % 2 == 0), 1, -1), out)
+
+
+_POLYNOMIALS = {
+    **{f"chebyshev_polynomial_{k}": _chebyshev(k, False) for k in _CHEBYSHEV},
+    **{f"shifted_chebyshev_polynomial_{k}": _chebyshev(k, True) for k in _CHEBYSHEV},
+    "hermite_polynomial_h": _hermite(True),
+    "hermite_polynomial_he": _hermite(False),
+    "laguerre_polynomial_l": _laguerre,
+    "legendre_polynomial_p": _legendre,
+}
+
+
+def _polynomial(name):
+    evaluate = _POLYNOMIALS[name]
+
+    def apply(input, n, *, out=None):
+        _, (x, degree), dtype = _operands(input, n)
+        x = x.astype(dtype.ir.numpy)  # PyTorch's recurrences run in the result's precision
+        degree = _degrees(degree)
+        with np.errstate(all="ignore"):
+            values = np.where(degree < 0, 0, evaluate(x, np.maximum(degree, 0)))
+        return _written(_result(values, dtype), out)
+    apply.__name__ = name
+    return apply
+
+
+# ---- zeta and the incomplete gamma functions: a gradient in one argument ----
+
+def _zeta_values(x, q):
+    """Cephes' conventions, which PyTorch keeps: inf at x = 1 and at q a non-positive integer,
+    NaN for x < 1 and for a non-integer x with q <= 0."""
+    with np.errstate(all="ignore"):
+        out = np.full(x.shape, math.nan)
+        plain = np.isfinite(x) & np.isfinite(q) & (x > 1) & ((q > 0) | (x == np.floor(x))) & \
+            ~((q <= 0) & (q == np.floor(q)))
+        out[plain] = _elementwise(mpmath.zeta, x[plain], q[plain])
+        out[(x == math.inf) & (q < 1)] = math.inf
+        out[(x == math.inf) & (q == 1)] = 1.0
+        out[(x >= 1) & (q <= 0) & (q == np.floor(q))] = math.inf
+        out[x == 1] = math.inf
+        out[np.isnan(x) | np.isnan(q)] = math.nan
+    return out
+
+
+def zeta(input, other, *, out=None):
+    """The Hurwitz zeta function sum_k (other + k)^-input."""
+    ts, (x, q), dtype = _operands(input, other)
+    rules = ("zeta", lambda x, q: -x * zeta(x + 1, q))
+    return _written(_recorded("SpecialZetaBackward0", _zeta_values(x, q), ts, dtype, rules),
+                    out)
+
+
+def _gammainc_values(a, x, upper):
+    """The regularized lower (upper) incomplete gamma function, with Cephes' values on the
+    edges: NaN below 0 and at a = x = 0, its limits at a = 0, x = 0 and at infinities."""
+    lower_edge = np.where(np.isinf(a), np.where(np.isinf(x), math.nan, 0.0),
+                          np.where(np.isinf(x), 1.0, np.where(x == 0, 0.0, 1.0)))
+    edge = 1 - lower_edge if upper else lower_edge
+    plain = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
+    out = np.where((a < 0) | (x < 0) | (a == 0) & (x == 0) | np.isnan(a) | np.isnan(x),
+                   math.nan, edge)
+    out[plain] = _elementwise(lambda a, x: mpmath.gammainc(a, x, mpmath.inf, regularized=True)
+                              if upper else mpmath.gammainc(a, 0, x, regularized=True),
+                              a[plain], x[plain])
+    return out
+
+
+def _density(a, x):
+    """d gammainc(a, x) / dx, PyTorch's formula."""
+    return ((a - 1) * x.log() - x - a.lgamma()).exp()
+
+
+def gammainc(input, other, *, out=None):
+    ts, (a, x), dtype = _operands(input, other)
+    return _written(_recorded("IgammaBackward0", _gammainc_values(a, x, False), ts, dtype,
+                              ("igamma: input", _density)), out)
+
+
+def gammaincc(input, other, *, out=None):
+    ts, (a, x), dtype = _operands(input, other)
+    return _written(_recorded("IgammacBackward0", _gammainc_values(a, x, True), ts, dtype,
+                              ("igammac: input", lambda a, x: -_density(a, x))), out)
+
+
+bessel_j0, bessel_j1, bessel_y0, bessel_y1, modified_bessel_i0, modified_bessel_i1, \
+    modified_bessel_k0, modified_bessel_k1, scaled_modified_bessel_k0, \
+    scaled_modified_bessel_k1, spherical_bessel_j0, airy_ai = map(_bessel, _BESSEL)
+chebyshev_polynomial_t, chebyshev_polynomial_u, chebyshev_polynomial_v, \
+    chebyshev_polynomial_w, shifted_chebyshev_polynomial_t, shifted_chebyshev_polynomial_u, \
+    shifted_chebyshev_polynomial_v, shifted_chebyshev_polynomial_w, hermite_polynomial_h, \
+    hermite_polynomial_he, laguerre_polynomial_l, legendre_polynomial_p = map(_polynomial,
+                                                                             _POLYNOMIALS)
