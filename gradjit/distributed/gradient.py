@@ -8,6 +8,7 @@ import uuid
 import numpy as np
 
 import gradjit
+from gradjit.tracer.portable import give_source, source_of
 
 FAN_IN = 8  # partial results combined per reduction task
 
@@ -38,7 +39,8 @@ class DataParallel:
         template = tuple(None if i in positions else a for i, a in enumerate(args))
         fn, template = self._broadcast(template)
         mean = self.reduce == "mean"
-        parts = [dask.delayed(_shard, pure=True)(fn, template, positions, blocks, mean)
+        source = source_of(self.local.fn)
+        parts = [dask.delayed(_shard, pure=True)(fn, template, positions, blocks, mean, source)
                  for blocks, n in zip(shards, rows) if n]  # a chunk of no rows adds nothing
         if not parts:
             raise ValueError("the sharded arguments have no rows")
@@ -108,9 +110,12 @@ def _aligned_blocks(arrays):
     return list(zip(*blocks)), first.chunks[0]
 
 
-def _shard(fn, template, positions, blocks, mean):
+def _shard(fn, template, positions, blocks, mean, source):
     """(rows, value, gradients) of one chunk; with `mean`, value and gradients are weighted
-    by the chunk's rows, so that the reduction's sum divided by all rows is the mean."""
+    by the chunk's rows, so that the reduction's sum divided by all rows is the mean.
+    `source` points the function back at the user's lines, for errors, however the worker
+    received it (from the client, or copied from another worker)."""
+    give_source(fn.fn, source)
     args = list(template)
     for p, block in zip(positions, blocks):
         # A block received from another process can sit at an odd offset of a network frame;

@@ -169,7 +169,8 @@ def _nested(value, dtype: DType) -> str:
 
 
 def _constant(params, type) -> str:
-    text = f"np.array({_nested(params['value'], type.dtype)}, np.{_np(type.dtype)})"
+    text = f"np.array({_nested(np.asarray(params['value']).tolist(), type.dtype)}, " \
+           f"np.{_np(type.dtype)})"
     return text if np.asarray(params["value"]).shape == type.shape else (
         f"{text}.reshape({_tuple(type.shape)})")
 

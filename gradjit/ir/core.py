@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gradjit.ir.array_value import ArrayValue
 from gradjit.ir.primitive import (Primitive, ambient_handler, current_ambient, is_python_scalar,
                                   scalar_template)
 from gradjit.ir.types import TensorType, dtype as resolve_dtype
@@ -79,7 +80,19 @@ def canonical_params(prim: Primitive, params: dict) -> dict:
     missing = set(prim.params) - set(params)
     if unknown or missing:
         raise TypeError(f"{prim.name} takes params {prim.params}; got {tuple(params)}")
-    return {k: _plain(params[k]) for k in prim.params}
+    out = {k: _plain(params[k]) for k in prim.params}
+    if prim.name == "constant" and not isinstance(out["value"], ArrayValue):
+        out["value"] = _array_value(out["value"], out["dtype"])
+    return out
+
+
+def _array_value(value, dtype):
+    """A constant's value given as nested lists (IR text, hand-built IR) as an ArrayValue;
+    left as it is when it is not an array of that dtype, for the verifier to name."""
+    try:
+        return ArrayValue(np.asarray(value, dtype=resolve_dtype(dtype).numpy))
+    except (ValueError, TypeError, OverflowError, KeyError):
+        return value
 
 
 def _plain(v):
@@ -131,7 +144,7 @@ class Builder:
 
     def constant(self, array: np.ndarray) -> Value:
         from gradjit.ir.structural import constant
-        return self.emit(constant, (), {"value": array.tolist(), "shape": array.shape,
+        return self.emit(constant, (), {"value": ArrayValue(array), "shape": array.shape,
                                         "dtype": resolve_dtype(array.dtype).name})
 
     def build(self, results) -> Function:

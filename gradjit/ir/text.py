@@ -13,6 +13,7 @@ import json
 import math
 import re
 
+from gradjit.ir.array_value import ArrayValue
 from gradjit.ir.core import Function, Op, Value, canonical_params
 from gradjit.ir.primitive import PRIMITIVES
 from gradjit.ir.types import ALL_DTYPES, TensorType, dtype as resolve_dtype
@@ -65,6 +66,8 @@ def format_param(v) -> str:
         return v if v in _DTYPE_NAMES else json.dumps(v)
     if isinstance(v, tuple):
         return "[" + ",".join(format_param(x) for x in v) + "]"
+    if isinstance(v, ArrayValue):
+        return v.text()
     raise TypeError(f"cannot print the param value {v!r}")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from gradjit.ir.array_value import ArrayValue
 from gradjit.ir.core import Function, Value, canonical_params
 from gradjit.ir.primitive import ShapeError
 from gradjit.ir.types import ALL_DTYPES, TensorType
@@ -70,7 +71,9 @@ PARAM_KINDS = {
     "site": ("a string or none", lambda v: v is None or isinstance(v, str)),
 }
 # A constant's value is the whole array, as nested lists.
-PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): ("nested lists of numbers", _is_numbers)}
+PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): (
+    "nested lists of numbers",
+    lambda v: isinstance(v, ArrayValue) and v.array.dtype.kind in "biuf" or _is_numbers(v))}
 
 
 def check_type(t) -> str | None:

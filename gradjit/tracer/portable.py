@@ -5,6 +5,7 @@ Compiled machine code never travels."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import linecache
 import math
 import sys
@@ -26,18 +27,21 @@ def reduce(transformed):
     if name is not None:  # `@grad def f` at module level: the module attribute is the object
         return _restore_named, (*name, traces)
     return _restore, (transformed.fn, transformed.mode, transformed.options, traces,
-                      _source(transformed.fn))
+                      source_of(transformed.fn))
 
 
-def _source(fn):
-    """The file name and lines of a Python function's source: picklers that send a function by
-    value (cloudpickle) may drop its file name, and errors raised on the receiving side name
-    the user's line from these."""
+def source_of(fn):
+    """The file name, first line number and source lines of a Python function: picklers that
+    send a function by value (cloudpickle) may drop its file name, and errors raised on the
+    receiving side name the user's line from these."""
     code = getattr(fn, "__code__", None)
-    if code is None:
+    if not isinstance(code, types.CodeType):
         return None
-    lines = linecache.getlines(code.co_filename)
-    return (code.co_filename, lines) if lines else None
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return None
+    return code.co_filename, first, lines
 
 
 def _with_filename(code, filename):
@@ -46,13 +50,14 @@ def _with_filename(code, filename):
     return code.replace(co_filename=filename, co_consts=consts)
 
 
-def _give_source(fn, source) -> None:
+def give_source(fn, source) -> None:
     """Point a function received without its file name back at the sender's source lines."""
     if source is None or not isinstance(getattr(fn, "__code__", None), types.CodeType):
         return
-    filename, lines = source
+    filename, first, lines = source
     if fn.__code__.co_filename != filename:
-        if filename not in linecache.cache:
+        if filename not in linecache.cache:  # the function's lines, at their line numbers
+            lines = ["\n"] * (first - 1) + lines
             linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
         fn.__code__ = _with_filename(fn.__code__, filename)
 
@@ -88,7 +93,7 @@ def load_traces(transformed, traces):
 
 def _restore(fn, mode, options, traces, source=None):
     from gradjit.tracer.api import Transformed  # api imports this module
-    _give_source(fn, source)
+    give_source(fn, source)
     transformed = Transformed(fn, mode, **options)
     load_traces(transformed, traces)
     return transformed

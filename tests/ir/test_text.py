@@ -72,3 +72,21 @@ def test_parse_errors_give_line_and_column(mutation, message):
     old, new = mutation
     with pytest.raises(ParseError, match=message):
         parse(HAND_WRITTEN.replace(old, new, 1))
+
+
+@pytest.mark.parametrize("dtype, values", [
+    ("f64", [[1.5, float("inf")], [float("nan"), -0.0]]), ("f32", [[0.1, -1e-30]]),
+    ("i64", [[-(2 ** 62), 7]]), ("bool", [[True, False, True]]), ("i32", [])])
+def test_a_constant_built_from_an_array_prints_as_its_nested_lists(dtype, values):
+    """Traced constants hold the array itself; their text is what nested lists would print."""
+    from gradjit.ir import Builder
+    from gradjit.ir.types import dtype as resolve
+    array = np.array(values, dtype=resolve(dtype).numpy)
+    with Builder("c") as b:
+        const = b.constant(array)
+    fn = verify(b.build([const]))
+    text = str(fn)
+    assert str(parse(text)) == text and parse(text).ops[0].params == fn.ops[0].params
+    np.testing.assert_array_equal(interpret(parse(text))[0], array)
+    array[...] = 0  # the IR kept its own copy
+    assert str(fn) == text

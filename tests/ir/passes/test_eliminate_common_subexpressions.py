@@ -43,3 +43,24 @@ def test_guards_are_never_merged():
       return
     }"""
     assert run(eliminate_common_subexpressions, text).count("guard") == 2
+
+
+def test_equal_constants_meet_but_negative_zero_stays_apart():
+    out = run(eliminate_common_subexpressions, """
+    func @f(%x: f64[2]) -> (f64[2], f64[2], f64[2]) {
+      %0 = constant() {value=[1.5,0.0], shape=[2], dtype=f64} : f64[2]
+      %1 = constant() {value=[1.5,0.0], shape=[2], dtype=f64} : f64[2]
+      %2 = constant() {value=[1.5,-0.0], shape=[2], dtype=f64} : f64[2]
+      %3 = mul(%x, %0) : f64[2]
+      %4 = mul(%x, %1) : f64[2]
+      %5 = mul(%x, %2) : f64[2]
+      return %3, %4, %5
+    }""")
+    assert out == canonical("""
+    func @f(%x: f64[2]) -> (f64[2], f64[2], f64[2]) {
+      %0 = constant() {value=[1.5,0.0], shape=[2], dtype=f64} : f64[2]
+      %1 = constant() {value=[1.5,-0.0], shape=[2], dtype=f64} : f64[2]
+      %2 = mul(%x, %0) : f64[2]
+      %3 = mul(%x, %1) : f64[2]
+      return %2, %2, %3
+    }""")
