@@ -5,9 +5,13 @@ from gradjit.distributions.counts import Binomial, Geometric, Poisson
 from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
 from gradjit.distributions.distribution import Distribution
 from gradjit.distributions.gamma import Chi2, Gamma
-from gradjit.distributions.location_scale import (Cauchy, Exponential, Gumbel,  # noqa: F401
-                                                  HalfNormal, Laplace, LogNormal)
+from gradjit.distributions.location_scale import Cauchy, Exponential, Laplace
 from gradjit.distributions.multivariate import Independent, MultivariateNormal  # noqa: F401
+from gradjit.distributions.pushforward import (Gumbel, HalfCauchy, HalfNormal,  # noqa: F401
+    LogisticNormal, LogNormal, Pareto, Weibull)
+from gradjit.distributions.transformed import TransformedDistribution  # noqa: F401
+from gradjit.distributions import transforms  # noqa: F401
+from gradjit.distributions.constraint_registry import biject_to, transform_to  # noqa: F401
 from gradjit.distributions.kl import kl_divergence, register_kl  # noqa: F401
 
 __all__ = ["Bernoulli", "Binomial", "Categorical", "Cauchy", "Chi2", "Distribution",
