@@ -1,6 +1,6 @@
 """The distributions PyTorch builds as TransformedDistribution: LogNormal, HalfNormal,
-HalfCauchy, Gumbel, Weibull, Pareto and LogisticNormal, with its closed-form moments and the
-densities it overrides."""
+HalfCauchy, Gumbel, Weibull, Pareto, LogisticNormal, InverseGamma and Kumaraswamy, with its
+closed-form moments and the densities it overrides."""
 from __future__ import annotations
 
 import math
@@ -9,6 +9,7 @@ import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.continuous import Normal, Uniform
 from gradjit.distributions.distribution import broadcast_all
+from gradjit.distributions.gamma import Gamma
 from gradjit.distributions.location_scale import Cauchy, Exponential
 from gradjit.distributions.transformed import TransformedDistribution
 from gradjit.distributions.transforms import (AbsTransform, AffineTransform, ExpTransform,
@@ -234,3 +235,82 @@ class LogisticNormal(TransformedDistribution):
 
     loc = property(lambda self: self.base_dist.base_dist.loc)
     scale = property(lambda self: self.base_dist.base_dist.scale)
+
+
+class InverseGamma(TransformedDistribution):
+    """1 / x of x ~ Gamma(concentration, rate)."""
+
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        base = Gamma(concentration, rate, validate_args=validate_args)
+        super().__init__(base, PowerTransform(-base.rate.new_ones(())),
+                         validate_args=validate_args)
+
+    concentration = property(lambda self: self.base_dist.concentration)
+    rate = property(lambda self: self.base_dist.rate)
+
+    @property
+    def mean(self):
+        return gradjit.where(self.concentration > 1, self.rate / (self.concentration - 1),
+                             math.inf)
+
+    @property
+    def mode(self):
+        return self.rate / (self.concentration + 1)
+
+    @property
+    def variance(self):
+        conc = self.concentration
+        finite = self.rate.square() / ((conc - 1).square() * (conc - 2))
+        return gradjit.where(conc > 2, finite, math.inf)
+
+    def entropy(self):
+        conc = self.concentration
+        return conc + self.rate.log() + conc.lgamma() - (1 + conc) * conc.digamma()
+
+
+def _kumaraswamy_moment(a, b, n):
+    arg = 1 + n / a
+    return b * gradjit.exp(gradjit.lgamma(arg) + gradjit.lgamma(b) - gradjit.lgamma(arg + b))
+
+
+class Kumaraswamy(TransformedDistribution):
+    """(1 - u ** (1 / concentration0)) ** (1 / concentration1) of u ~ Uniform(0, 1)."""
+
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        self.concentration1, self.concentration0 = broadcast_all(concentration1, concentration0)
+        base = Uniform(gradjit.full_like(self.concentration0, 0),
+                       gradjit.full_like(self.concentration0, 1), validate_args=validate_args)
+        transforms = [PowerTransform(exponent=self.concentration0.reciprocal()),
+                      AffineTransform(loc=1.0, scale=-1.0),
+                      PowerTransform(exponent=self.concentration1.reciprocal())]
+        super().__init__(base, transforms, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return _kumaraswamy_moment(self.concentration1, self.concentration0, 1)
+
+    @property
+    def mode(self):
+        c1, c0 = self.concentration1, self.concentration0
+        log_mode = c0.reciprocal() * (-c0).log1p() - (-c0 * c1).log1p()
+        return gradjit.where((c0 < 1) | (c1 < 1), math.nan, log_mode).exp()
+
+    @property
+    def variance(self):
+        return _kumaraswamy_moment(self.concentration1, self.concentration0, 2) - \
+            self.mean.pow(2)
+
+    def entropy(self):
+        t1 = 1 - self.concentration1.reciprocal()
+        t0 = 1 - self.concentration0.reciprocal()
+        h0 = gradjit.digamma(self.concentration0 + 1) + EULER
+        return t0 + t1 * h0 - self.concentration1.log() - self.concentration0.log()
