@@ -6,6 +6,7 @@ import types
 from gradjit.distributions import constraints, transforms  # noqa: F401
 from gradjit.distributions.constraint_registry import biject_to, transform_to  # noqa: F401
 from gradjit.distributions.continuous import Normal, Uniform
+from gradjit.distributions.continuous_bernoulli import ContinuousBernoulli
 from gradjit.distributions.counts import Binomial, Geometric, NegativeBinomial, Poisson
 from gradjit.distributions.dirichlet import Beta, Dirichlet
 from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
@@ -54,7 +55,8 @@ for _name, _exports in _SUBMODULES.items():
         sys.modules[_full] = _module
         globals()[_name] = _module
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet",
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
+           "ContinuousBernoulli", "Dirichlet",
            "Distribution", "Exponential", "FisherSnedecor", "Gamma",
            "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
            "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal",

@@ -6,6 +6,7 @@ import math
 
 import gradjit
 from gradjit.distributions.continuous import Normal, Uniform
+from gradjit.distributions.continuous_bernoulli import ContinuousBernoulli
 from gradjit.distributions.counts import Binomial, Poisson
 from gradjit.distributions.dirichlet import Beta
 from gradjit.distributions.discrete import Bernoulli
@@ -20,6 +21,27 @@ def _x_log_x(t):
 
 def _bernoulli_poisson(p, q):
     return -p.entropy() - (p.probs * q.rate.log() - q.rate)
+
+
+def _to_continuous_bernoulli(p, q):
+    """For p on [0, 1] whose mean and entropy are known."""
+    return -p.entropy() - p.mean * q.logits - gradjit.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+def _continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - gradjit.log(q.rate) + q.rate * p.mean
+
+
+def _continuous_bernoulli_normal(p, q):
+    t2 = 0.5 * (math.log(2.0 * math.pi) + (q.loc / q.scale).square()) + gradjit.log(q.scale)
+    t3 = (p.variance + p.mean.square() - 2.0 * q.loc * p.mean) / (2.0 * q.scale.square())
+    return -p.entropy() + t2 + t3
+
+
+def _continuous_bernoulli_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    inside = (q.low >= p.support.lower_bound) | (q.high <= p.support.upper_bound)
+    return gradjit.where(inside, math.inf, result)
 
 
 def _beta_exponential(p, q):
@@ -156,6 +178,11 @@ def _uniform_beta(p, q):
     return gradjit.where(outside, math.inf, result)
 
 
+def _uniform_continuous_bernoulli(p, q):
+    outside = (p.high >= q.support.upper_bound) | (p.low <= q.support.lower_bound)
+    return gradjit.where(outside, math.inf, _to_continuous_bernoulli(p, q))
+
+
 def _uniform_exponential(p, q):
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
     return gradjit.where(p.low < q.support.lower_bound, math.inf, result)
@@ -195,12 +222,13 @@ def _uniform_pareto(p, q):
 # misses part of p's)
 _INFINITE = {
     Beta: ("concentration1", [Pareto]),
-    Exponential: ("rate", [Beta, Pareto, Uniform]),
-    Gamma: ("concentration", [Beta, Pareto, Uniform]),
-    Gumbel: ("loc", [Beta, Exponential, Gamma, Pareto, Uniform]),
-    Laplace: ("loc", [Beta, Exponential, Gamma, Pareto, Uniform]),
-    Normal: ("loc", [Beta, Exponential, Gamma, Pareto, Uniform]),
-    Pareto: ("scale", [Beta, Uniform]),
+    ContinuousBernoulli: ("probs", [Pareto]),
+    Exponential: ("rate", [Beta, ContinuousBernoulli, Pareto, Uniform]),
+    Gamma: ("concentration", [Beta, ContinuousBernoulli, Pareto, Uniform]),
+    Gumbel: ("loc", [Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform]),
+    Laplace: ("loc", [Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform]),
+    Normal: ("loc", [Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform]),
+    Pareto: ("scale", [Beta, ContinuousBernoulli, Uniform]),
     Poisson: ("rate", [Bernoulli, Binomial]),
 }
 
@@ -211,10 +239,14 @@ def _infinite(param):
 
 CROSS_FAMILY = {
     (Bernoulli, Poisson): _bernoulli_poisson,
+    (Beta, ContinuousBernoulli): _to_continuous_bernoulli,
     (Beta, Exponential): _beta_exponential,
     (Beta, Gamma): _beta_gamma,
     (Beta, Normal): _beta_normal,
     (Beta, Uniform): _beta_uniform,
+    (ContinuousBernoulli, Exponential): _continuous_bernoulli_exponential,
+    (ContinuousBernoulli, Normal): _continuous_bernoulli_normal,
+    (ContinuousBernoulli, Uniform): _continuous_bernoulli_uniform,
     (Exponential, Gamma): _exponential_gamma,
     (Exponential, Gumbel): _exponential_gumbel,
     (Exponential, Normal): _exponential_normal,
@@ -229,6 +261,7 @@ CROSS_FAMILY = {
     (Pareto, Gamma): _pareto_gamma,
     (Pareto, Normal): _pareto_normal,
     (Uniform, Beta): _uniform_beta,
+    (Uniform, ContinuousBernoulli): _uniform_continuous_bernoulli,
     (Uniform, Exponential): _uniform_exponential,
     (Uniform, Gamma): _uniform_gamma,
     (Uniform, Gumbel): _uniform_gumbel,

@@ -8,6 +8,7 @@ import numpy as np
 
 import gradjit
 from gradjit.distributions.continuous import Normal, Uniform
+from gradjit.distributions.continuous_bernoulli import ContinuousBernoulli
 from gradjit.distributions.counts import Binomial, Geometric, Poisson
 from gradjit.distributions.dirichlet import Beta, Dirichlet
 from gradjit.distributions.discrete import Bernoulli, Categorical
@@ -102,6 +103,12 @@ def _binomial_binomial(p, q):
     return gradjit.where(p.total_count > q.total_count, math.inf, kl)
 
 
+def _continuous_bernoulli_continuous_bernoulli(p, q):
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + gradjit.log1p(-p.probs)
+    return t1 + t2 - q._cont_bern_log_norm() - gradjit.log1p(-q.probs)
+
+
 def _dirichlet_dirichlet(p, q):
     sum_p, sum_q = p.concentration.sum(-1), q.concentration.sum(-1)
     t1 = sum_p.lgamma() - sum_q.lgamma()
@@ -156,6 +163,7 @@ SAME_FAMILY = {
     (Binomial, Binomial): _binomial_binomial,
     (Categorical, Categorical): _categorical_categorical,
     (Cauchy, Cauchy): _cauchy_cauchy,
+    (ContinuousBernoulli, ContinuousBernoulli): _continuous_bernoulli_continuous_bernoulli,
     (Dirichlet, Dirichlet): _dirichlet_dirichlet,
     (Exponential, Exponential): _exponential_exponential,
     (Gamma, Gamma): _kl_gamma_gamma,

@@ -27,6 +27,10 @@ MAKE = {
     "NegativeBinomial-logits": (lambda D, t: D.NegativeBinomial(t([3.0, 0.5, 6.0]),
                                                                 logits=t([0.2, -0.7, 1.5])),
                                 [0.0, 2.0, 5.0]),
+    "ContinuousBernoulli": (lambda D, t: D.ContinuousBernoulli(t([0.2, 0.4995, 0.9])),
+                            [0.3, 0.9, 0.6]),
+    "ContinuousBernoulli-logits": (lambda D, t: D.ContinuousBernoulli(logits=t([0.5, -1.4])),
+                                   [0.3, 0.9]),
     "OneHotCategorical": (lambda D, t: D.OneHotCategorical(t([[0.2, 0.3, 0.5],
                                                                [0.1, 0.6, 0.3]])),
                           [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
@@ -44,7 +48,8 @@ MAKE = {
         t([0.5]), logits=t([[0.2, 0.3, -0.5], [1.1, 0.6, 0.3]])),
         [[-1.2, -0.9, -1.3], [-0.2, -2.0, -2.5]]),
 }
-SEEDED = {"Kumaraswamy", "RelaxedBernoulli", "LogitRelaxedBernoulli",
+WITH_CDF = {"ContinuousBernoulli", "ContinuousBernoulli-logits", "Kumaraswamy"}
+SEEDED = WITH_CDF | {"RelaxedBernoulli", "LogitRelaxedBernoulli",
           "RelaxedOneHotCategorical", "ExpRelaxedCategorical", "OneHotCategorical",
           "StraightThrough"}
 
@@ -58,9 +63,12 @@ def _evaluate(lib, name):
         return params[-1]
     d = make(lib.distributions, t)
     out = [d.log_prob(lib.tensor(value, dtype=lib.float64))]
-    for method in ("entropy", "mean", "mode", "variance", "stddev"):
+    methods = ("entropy", "mean", "mode", "variance", "stddev")
+    for method in methods + (("cdf", "icdf") if name in WITH_CDF else ()):
         try:
             attr = getattr(d, method)
+            if method in ("cdf", "icdf"):
+                attr = attr(lib.tensor(value, dtype=lib.float64).clamp(0.05, 0.95))
             out.append(attr() if callable(attr) else attr)
         except NotImplementedError:
             pass
@@ -169,6 +177,8 @@ def _error_cases(lib):
         "negative-binomial-both": lambda: D.NegativeBinomial(2.0, t([0.5]), t([0.5])),
         "one-hot-value": lambda: D.OneHotCategorical(t([0.5, 0.5])).log_prob(t([1.0, 1.0])),
         "relaxed-both": lambda: D.RelaxedBernoulli(t(1.0), t([0.5]), t([0.5])),
+        "continuous-bernoulli-probs": lambda: D.ContinuousBernoulli(t([1.5]),
+                                                                    validate_args=False),
     }
 
 

@@ -18,6 +18,8 @@ FAMILIES = {
                     lambda D, t: D.Categorical(t([[0.4, 0.3, 0.3], [0.2, 0.2, 0.6]]))),
     "Cauchy": (lambda D, t: D.Cauchy(t([0.5, -1.0]), t([1.5, 0.3])),
                lambda D, t: D.Cauchy(t([0.0, 1.0]), t([1.0, 2.0]))),
+    "ContinuousBernoulli": (lambda D, t: D.ContinuousBernoulli(t([0.2, 0.4995])),
+                            lambda D, t: D.ContinuousBernoulli(logits=t([0.5, -1.4]))),
     "Dirichlet": (lambda D, t: D.Dirichlet(t([[2.0, 0.5, 3.0], [0.7, 0.4, 0.9]])),
                   lambda D, t: D.Dirichlet(t([[1.0, 1.5, 2.0], [0.5, 0.8, 1.9]]))),
     "Exponential": (lambda D, t: D.Exponential(t([0.7, 2.0])),
