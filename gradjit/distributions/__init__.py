@@ -14,6 +14,8 @@ from gradjit.distributions.distribution import Distribution
 from gradjit.distributions.gamma import Chi2, Gamma
 from gradjit.distributions.kl import kl_divergence, register_kl
 from gradjit.distributions.location_scale import Cauchy, Exponential, Laplace
+from gradjit.distributions.lowrank import LowRankMultivariateNormal
+from gradjit.distributions.mixture import MixtureSameFamily
 from gradjit.distributions.multivariate import Independent, MultivariateNormal
 from gradjit.distributions.pushforward import (Gumbel, HalfCauchy, HalfNormal, InverseGamma,
                                                Kumaraswamy, LogisticNormal, LogNormal, Pareto,
@@ -37,7 +39,9 @@ _SUBMODULES = {
     "gumbel": ["Gumbel"], "half_cauchy": ["HalfCauchy"], "half_normal": ["HalfNormal"],
     "independent": ["Independent"], "inverse_gamma": ["InverseGamma"],
     "kumaraswamy": ["Kumaraswamy"], "laplace": ["Laplace"], "log_normal": ["LogNormal"],
-    "logistic_normal": ["LogisticNormal"], "multinomial": ["Multinomial"],
+    "logistic_normal": ["LogisticNormal"], "mixture_same_family": ["MixtureSameFamily"],
+    "lowrank_multivariate_normal": ["LowRankMultivariateNormal"],
+    "multinomial": ["Multinomial"],
     "multivariate_normal": ["MultivariateNormal"], "negative_binomial": ["NegativeBinomial"],
     "normal": ["Normal"], "one_hot_categorical": ["OneHotCategorical",
                                                   "OneHotCategoricalStraightThrough"],
@@ -59,8 +63,8 @@ __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
            "ContinuousBernoulli", "Dirichlet",
            "Distribution", "Exponential", "FisherSnedecor", "Gamma",
            "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
-           "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal",
-           "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",
+           "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+           "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",
            "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
            "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT",
            "TransformedDistribution", "Uniform", "Weibull", "biject_to", "constraints",

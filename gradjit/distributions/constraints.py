@@ -121,6 +121,24 @@ class _Bounded(Constraint):
         return f"{type(self).__name__[1:]}({shown})"
 
 
+class MixtureSameFamilyConstraint(Constraint):
+    """base holds for the value against every component (the dim before the event)."""
+
+    def __init__(self, base_constraint):
+        self.base_constraint = base_constraint
+
+    is_discrete = property(lambda self: self.base_constraint.is_discrete)
+    event_dim = property(lambda self: self.base_constraint.event_dim)
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        keep = value.dim() - self.event_dim
+        return result.reshape(tuple(result.shape[:keep]) + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"MixtureSameFamilyConstraint({self.base_constraint!r})"
+
+
 def _bounded(name, bounds, strict=(False, False), discrete=False):
     return type(name, (_Bounded,), {"bounds": bounds, "strict": strict,
                                     "is_discrete": discrete})

@@ -12,6 +12,9 @@ from gradjit.distributions.dirichlet import Beta
 from gradjit.distributions.discrete import Bernoulli
 from gradjit.distributions.gamma import Gamma
 from gradjit.distributions.location_scale import Exponential, Laplace
+from gradjit.distributions.lowrank import (LowRankMultivariateNormal, kl_full_lowrank,
+                                           kl_lowrank_full)
+from gradjit.distributions.multivariate import MultivariateNormal
 from gradjit.distributions.pushforward import EULER, Gumbel, Pareto
 
 
@@ -255,6 +258,8 @@ CROSS_FAMILY = {
     (Gamma, Normal): _gamma_normal,
     (Gumbel, Normal): _gumbel_normal,
     (Laplace, Normal): _laplace_normal,
+    (LowRankMultivariateNormal, MultivariateNormal): kl_lowrank_full,
+    (MultivariateNormal, LowRankMultivariateNormal): kl_full_lowrank,
     (Normal, Gumbel): _normal_gumbel,
     (Normal, Laplace): _normal_laplace,
     (Pareto, Exponential): _pareto_exponential,

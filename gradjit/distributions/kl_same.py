@@ -14,6 +14,7 @@ from gradjit.distributions.dirichlet import Beta, Dirichlet
 from gradjit.distributions.discrete import Bernoulli, Categorical
 from gradjit.distributions.gamma import Gamma
 from gradjit.distributions.location_scale import Cauchy, Exponential, Laplace
+from gradjit.distributions.lowrank import LowRankMultivariateNormal, kl_lowrank_lowrank
 from gradjit.distributions.multivariate import (Independent, MultivariateNormal, _mahalanobis,
                                                 _solve_lower)
 from gradjit.distributions.pushforward import EULER, Gumbel, HalfNormal, Pareto
@@ -172,6 +173,7 @@ SAME_FAMILY = {
     (HalfNormal, HalfNormal): lambda p, q: _normal_normal(p.base_dist, q.base_dist),
     (Independent, Independent): _independent_independent,
     (Laplace, Laplace): _laplace_laplace,
+    (LowRankMultivariateNormal, LowRankMultivariateNormal): kl_lowrank_lowrank,
     (MultivariateNormal, MultivariateNormal): _mvn_mvn,
     (Normal, Normal): _normal_normal,
     (OneHotCategorical, OneHotCategorical): lambda p, q: _categorical_categorical(

@@ -38,6 +38,17 @@ FAMILIES = {
                 lambda D, t: D.Laplace(t([0.0, 1.0]), t([1.0, 2.0]))),
     "LogNormal": (lambda D, t: D.LogNormal(t([0.5, -1.0]), t([1.5, 0.3])),
                   lambda D, t: D.LogNormal(t([0.0, 1.0]), t([1.0, 2.0]))),
+    "LowRankMultivariateNormal": (
+        lambda D, t: D.LowRankMultivariateNormal(t([0.5, -1.0, 0.2]), t([[1.0], [0.5], [-0.3]]),
+                                                 t([1.5, 0.3, 0.8])),
+        lambda D, t: D.LowRankMultivariateNormal(t([[0.0, 1.0, 0.4], [0.3, 0.2, 0.1]]),
+                                                 t([[0.3, 0.1], [-0.2, 0.6], [0.4, 0.5]]),
+                                                 t([1.0, 2.0, 0.6]))),
+    "MultivariateNormal": (
+        lambda D, t: D.MultivariateNormal(t([0.5, -1.0, 0.2]), scale_tril=t(
+            [[1.0, 0.0, 0.0], [0.5, 1.2, 0.0], [-0.3, 0.2, 0.7]])),
+        lambda D, t: D.MultivariateNormal(t([[0.0, 1.0, 0.4], [0.3, 0.2, 0.1]]), t(
+            [[2.0, 0.3, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 1.5]]))),
     "Normal": (lambda D, t: D.Normal(t([0.5, -1.0]), t([1.5, 0.3])),
                lambda D, t: D.Normal(t([0.0, 1.0]), t([1.0, 2.0]))),
     "OneHotCategorical": (lambda D, t: D.OneHotCategorical(t([[0.2, 0.3, 0.5],
