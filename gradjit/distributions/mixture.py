@@ -8,14 +8,18 @@ from gradjit.distributions.discrete import Categorical
 from gradjit.distributions.distribution import Distribution
 
 
+# PyTorch's message, with its leading and doubled spaces
+_NOT_CATEGORICAL = " The Mixture distribution needs to be an  instance of " \
+    "torch.distributions.Categorical"
+
+
 class MixtureSameFamily(Distribution):
     arg_constraints: dict = {}
     has_rsample = False
 
     def __init__(self, mixture_distribution, component_distribution, validate_args=None):
         if not isinstance(mixture_distribution, Categorical):
-            raise ValueError(" The Mixture distribution needs to be an  instance of "
-                             "torch.distributions.Categorical")
+            raise ValueError(_NOT_CATEGORICAL)
         if not isinstance(component_distribution, Distribution):
             raise ValueError("The Component distribution needs to be an instance of "
                              "torch.distributions.Distribution")
