@@ -13,7 +13,8 @@ from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
 from gradjit.distributions.distribution import Distribution
 from gradjit.distributions.gamma import Chi2, Gamma
 from gradjit.distributions.kl import kl_divergence, register_kl
-from gradjit.distributions.location_scale import Cauchy, Exponential, Laplace
+from gradjit.distributions.location_scale import (Cauchy, Exponential, GeneralizedPareto,
+                                                  Laplace)
 from gradjit.distributions.lowrank import LowRankMultivariateNormal
 from gradjit.distributions.mixture import MixtureSameFamily
 from gradjit.distributions.multivariate import Independent, MultivariateNormal
@@ -35,7 +36,8 @@ _SUBMODULES = {
     "bernoulli": ["Bernoulli"], "beta": ["Beta"], "binomial": ["Binomial"],
     "categorical": ["Categorical"], "cauchy": ["Cauchy"], "chi2": ["Chi2"],
     "dirichlet": ["Dirichlet"], "exponential": ["Exponential"],
-    "fishersnedecor": ["FisherSnedecor"], "gamma": ["Gamma"], "geometric": ["Geometric"],
+    "fishersnedecor": ["FisherSnedecor"], "generalized_pareto": ["GeneralizedPareto"],
+    "gamma": ["Gamma"], "geometric": ["Geometric"],
     "gumbel": ["Gumbel"], "half_cauchy": ["HalfCauchy"], "half_normal": ["HalfNormal"],
     "independent": ["Independent"], "inverse_gamma": ["InverseGamma"],
     "kumaraswamy": ["Kumaraswamy"], "laplace": ["Laplace"], "log_normal": ["LogNormal"],
@@ -61,7 +63,7 @@ for _name, _exports in _SUBMODULES.items():
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
            "ContinuousBernoulli", "Dirichlet",
-           "Distribution", "Exponential", "FisherSnedecor", "Gamma",
+           "Distribution", "Exponential", "FisherSnedecor", "Gamma", "GeneralizedPareto",
            "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
            "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
            "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",

@@ -1,5 +1,5 @@
-"""Exponential, Laplace and Cauchy with PyTorch's formulas for samples (reparameterized, drawn
-as PyTorch draws them), log densities, CDFs, entropies and moments."""
+"""Exponential, Laplace, Cauchy and GeneralizedPareto with PyTorch's formulas for samples
+(reparameterized, drawn as PyTorch draws them), log densities, CDFs, entropies and moments."""
 from __future__ import annotations
 
 import math
@@ -117,3 +117,81 @@ class Cauchy(LocationScale):
 
     def entropy(self):
         return math.log(4 * math.pi) + self.scale.log()
+
+
+class GeneralizedPareto(Distribution):
+    """Peaks over a threshold: loc, scale and a concentration (shape) of either sign; zero
+    concentration is the exponential case, taken apart so both branches stay finite."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive,
+                       "concentration": constraints.real}
+    has_rsample = True
+
+    def __init__(self, loc, scale, concentration, validate_args=None):
+        numbers = not any(gradjit.is_tensor(v) for v in (loc, scale, concentration))
+        self.loc, self.scale, self.concentration = broadcast_all(loc, scale, concentration)
+        super().__init__(() if numbers else self.loc.shape, validate_args=validate_args)
+
+    def _split(self):
+        """(concentration == 0, the concentration with 1 in place of those zeros)."""
+        zero = gradjit.isclose(self.concentration, gradjit.tensor(0.0))
+        return zero, gradjit.where(zero, 1.0, self.concentration)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return self.icdf(gradjit.rand(*shape, dtype=self.loc.dtype))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        zero, conc = self._split()
+        y = 1 / conc + gradjit.ones_like(z)
+        nonzero = gradjit.where(y == 0, y, y * gradjit.log1p(conc * z))
+        return -self.scale.log() - gradjit.where(zero, z, nonzero)
+
+    def log_survival_function(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        zero, conc = self._split()
+        return gradjit.where(zero, -z, -gradjit.log1p(conc * z) / conc)
+
+    def log_cdf(self, value):
+        return gradjit.log1p(-gradjit.exp(self.log_survival_function(value)))
+
+    def cdf(self, value):
+        return gradjit.exp(self.log_cdf(value))
+
+    def icdf(self, value):
+        zero, conc = self._split()
+        log_u = gradjit.log1p(-value)
+        nonzero = self.loc + self.scale / conc * gradjit.expm1(-conc * log_u)
+        return gradjit.where(zero, self.loc - self.scale * log_u, nonzero)
+
+    @property
+    def mean(self):
+        valid = self.concentration < 1
+        conc = gradjit.where(valid, self.concentration, 0.5)
+        return gradjit.where(valid, self.loc + self.scale / (1 - conc), math.nan)
+
+    @property
+    def variance(self):
+        valid = self.concentration < 0.5
+        conc = gradjit.where(valid, self.concentration, 0.25)
+        return gradjit.where(valid, self.scale ** 2 / ((1 - conc) ** 2 * (1 - 2 * conc)),
+                             math.nan)
+
+    def entropy(self):
+        return (gradjit.log(self.scale) + self.concentration + 1).expand(
+            tuple(self._batch_shape))
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        upper = gradjit.where(self.concentration < 0,
+                              self.loc - self.scale / self.concentration, math.inf)
+        return constraints.interval(self.loc, upper)
