@@ -136,6 +136,11 @@ class Independent(Distribution):
     mode = property(lambda self: self.base_dist.mode)
     variance = property(lambda self: self.base_dist.variance)
 
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = tuple(batch_shape)
+        base_batch = batch_shape + tuple(self._event_shape[:self.reinterpreted_batch_ndims])
+        return Independent(self.base_dist.expand(base_batch), self.reinterpreted_batch_ndims)
+
     def _summed(self, value):
         n = self.reinterpreted_batch_ndims
         return value.sum(tuple(range(-n, 0))) if n else value

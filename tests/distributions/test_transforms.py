@@ -253,3 +253,20 @@ def test_a_distribution_without_a_moment_says_so():
                                                       ExpTransform())
     with pytest.raises(NotImplementedError, match="does not implement mean"):
         assert d.mean is None
+
+
+def test_expand_matches_torch():
+    got = []
+    for lib in (torch, gradjit):
+        D = lib.distributions
+        loc = lib.tensor([0.5, -1.0], dtype=lib.float64)
+        dists = [D.Normal(loc, 2.0).expand((3, 2)),
+                 D.Independent(D.Normal(loc, 2.0), 1).expand((4,)),
+                 D.Gamma(loc.abs(), 1.0).expand((2, 2)),
+                 D.LogisticNormal(lib.tensor(0.0), lib.tensor(1.0))]
+        got.append([(tuple(d.batch_shape), tuple(d.event_shape),
+                     d.log_prob(d.mean if i < 3 else lib.tensor([0.4, 0.6])).numpy())
+                    for i, d in enumerate(dists)])
+    for (gb, ge, gv), (wb, we, wv) in zip(got[1], got[0]):
+        assert (gb, ge) == (wb, we)
+        np.testing.assert_allclose(gv, wv, rtol=1e-6)
