@@ -106,5 +106,8 @@ class Uniform(Distribution):
             self._validate_sample(value)
         return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
 
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
     def entropy(self):
         return gradjit.log(self.high - self.low)

@@ -1,6 +1,6 @@
 """Geometric (failures before the first success of Bernoulli(probs) trials), Binomial (successes
-in total_count trials), both given by probs or logits, and Poisson, with PyTorch's log_prob,
-entropy and moments."""
+in total_count trials), NegativeBinomial (successes before total_count failures), given by probs
+or logits, and Poisson, with PyTorch's log_prob, entropy and moments."""
 from __future__ import annotations
 
 import gradjit
@@ -8,6 +8,7 @@ from gradjit.distributions import constraints
 from gradjit.distributions.discrete import (Bernoulli, _half_at_zero, _one_of, _ProbsOrLogits,
                                             _softplus)
 from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
+from gradjit.distributions.gamma import Gamma
 
 
 class Geometric(_ProbsOrLogits):
@@ -152,3 +153,50 @@ class Binomial(_ProbsOrLogits):
         normalize = (n * _half_at_zero(self.logits) +
                      n * gradjit.log1p(gradjit.exp(-self.logits.abs())) - log_factorial_n)
         return value * self.logits - log_factorial_k - log_factorial_nmk - normalize
+
+
+class NegativeBinomial(_ProbsOrLogits):
+    """Successes before total_count failures, each trial a success with probability probs."""
+
+    arg_constraints = {"total_count": constraints.greater_than_eq(0),
+                       "probs": constraints.half_open_interval(0.0, 1.0),
+                       "logits": constraints.real}
+    support = constraints.nonnegative_integer
+    _probs_from_logits = staticmethod(Bernoulli._probs_from_logits)
+    _logits_from_probs = staticmethod(Bernoulli._logits_from_probs)
+
+    def __init__(self, total_count, probs=None, logits=None, validate_args=None):
+        _one_of(probs, logits)
+        name, value = ("probs", probs) if probs is not None else ("logits", logits)
+        self.total_count, self.__dict__[name] = broadcast_all(total_count, value)
+        self.total_count = self.total_count.type_as(self.param)
+        super().__init__(self.param.shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.total_count * gradjit.exp(self.logits)
+
+    @property
+    def mode(self):
+        return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+
+    @property
+    def variance(self):
+        return self.mean / gradjit.sigmoid(-self.logits)
+
+    def sample(self, sample_shape=()):
+        """A Poisson draw at a Gamma(total_count, exp(-logits)) rate."""
+        with gradjit.no_grad():
+            rate = Gamma(self.total_count, gradjit.exp(-self.logits),
+                         validate_args=False).sample(sample_shape)
+            return Poisson(rate, validate_args=False).sample()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logsigmoid = gradjit.nn.functional.logsigmoid
+        n = self.total_count
+        unnormalized = n * logsigmoid(-self.logits) + value * logsigmoid(self.logits)
+        normalization = -gradjit.lgamma(n + value) + gradjit.lgamma(1.0 + value) + \
+            gradjit.lgamma(n)
+        return unnormalized - gradjit.where(n + value == 0.0, 0.0, normalization)

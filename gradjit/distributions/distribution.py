@@ -2,6 +2,8 @@
 validation with PyTorch's messages, and sample() as rsample() without gradient."""
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 import gradjit
@@ -45,6 +47,22 @@ class Distribution:
     def stddev(self):
         return self.variance.sqrt()
 
+    def expand(self, batch_shape, _instance=None):
+        """A copy over batch_shape: parameters (and inner distributions) expanded, no data
+        copied."""
+        batch_shape = gradjit.Size(batch_shape)
+        new = copy.copy(self)
+        old = len(self._batch_shape)
+        for name, value in self.__dict__.items():
+            if gradjit.is_tensor(value) and name in self.arg_constraints:
+                new.__dict__[name] = value.expand(tuple(batch_shape) +
+                                                  tuple(value.shape[old:]))
+            elif isinstance(value, Distribution) and tuple(value.batch_shape) == \
+                    tuple(self._batch_shape):
+                new.__dict__[name] = value.expand(batch_shape)
+        new._batch_shape = batch_shape
+        return new
+
     def _extended_shape(self, sample_shape=()):
         return gradjit.Size(tuple(sample_shape) + tuple(self._batch_shape) +
                             tuple(self._event_shape))
@@ -54,6 +72,25 @@ class Distribution:
             return self.rsample(sample_shape)
 
     def rsample(self, sample_shape=()):
+        raise NotImplementedError
+
+    def _missing(self, what):
+        raise NotImplementedError(f"{type(self)} does not implement {what}")
+
+    mean = property(lambda self: self._missing("mean"))
+    mode = property(lambda self: self._missing("mode"))
+    variance = property(lambda self: self._missing("variance"))
+
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def entropy(self):
         raise NotImplementedError
 
     def _checked(self, value):

@@ -1,8 +1,9 @@
 """Gamma: log density, entropy and moments in PyTorch's formulas (lgamma, digamma, xlogy), and
 draws by Marsaglia and Tsang's squeeze-free rejection method from gradjit's normal and uniform
-generators. Those draws are not reparameterized (has_rsample is False), unlike PyTorch's, whose
-rsample differentiates the gamma cdf implicitly."""
+generators, reparameterized through the implicit derivative of the gamma cdf."""
 from __future__ import annotations
+
+import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
@@ -31,9 +32,49 @@ def standard_gamma(concentration):
     return gradjit.where(boost, result * u.pow(1 / alpha), result)
 
 
+def _draw_derivative(x, alpha):
+    """dx/dalpha of a Gamma(alpha, 1) draw x holding its cdf P(alpha, x) fixed:
+    -dP/dalpha / density. With P = sum_n x^(a+n) e^-x / Gamma(a+n+1), each term over the
+    density is r_n = x^(n+1) / (a (a+1) ... (a+n)) and its alpha-derivative brings
+    log x - digamma(a+n+1); the series runs until its terms no longer count."""
+    alpha = np.asarray(alpha, dtype=np.float64)
+    x = np.maximum(np.asarray(x, dtype=np.float64), np.finfo(np.float64).tiny)
+    digamma = gradjit.digamma(gradjit.tensor(alpha + 1)).numpy()
+    log_x = np.log(x)
+    r = x / alpha
+    total = r * (log_x - digamma)
+    n = 0
+    while True:
+        n += 1
+        r = r * x / (alpha + n)
+        digamma = digamma + 1 / (alpha + n)
+        step = r * (log_x - digamma)
+        total = total + step
+        past_peak = alpha + n > x
+        if np.all(past_peak & (np.abs(step) <= 1e-17 * np.abs(total))) or n > 100000:
+            return -total
+
+
+class _StandardGamma(gradjit.autograd.Function):
+    """Gamma(concentration, 1) draws whose gradient is the implicit one, as PyTorch's."""
+
+    @staticmethod
+    def forward(ctx, concentration):
+        x = standard_gamma(concentration).to(concentration.dtype)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        dx = _draw_derivative(x.detach().numpy(), concentration.detach().numpy())
+        return grad_output * gradjit.tensor(dx, dtype=grad_output.dtype)
+
+
 class Gamma(Distribution):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
+    has_rsample = True
 
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -51,12 +92,11 @@ class Gamma(Distribution):
     def variance(self):
         return self.concentration / self.rate.pow(2)
 
-    def sample(self, sample_shape=()):
+    def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        with gradjit.no_grad():
-            draw = standard_gamma(self.concentration.expand(shape)) / self.rate.double()
-            tiny = float(finfo(self.rate).tiny)
-            return draw.to(self.rate.dtype).clamp(min=tiny)  # PyTorch's draws are positive
+        draw = _StandardGamma.apply(self.concentration.expand(shape)) / self.rate.expand(shape)
+        tiny = float(finfo(self.rate).tiny)  # PyTorch's draws are positive
+        return draw + (draw.detach().clamp(min=tiny) - draw.detach())
 
     def log_prob(self, value):
         if self._validate_args:

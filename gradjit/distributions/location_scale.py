@@ -1,18 +1,14 @@
-"""Exponential, Laplace, Cauchy, Gumbel, HalfNormal and LogNormal with PyTorch's formulas for
-samples (reparameterized, drawn as PyTorch draws them), log densities, CDFs, entropies and
-moments."""
+"""Exponential, Laplace, Cauchy and GeneralizedPareto with PyTorch's formulas for samples
+(reparameterized, drawn as PyTorch draws them), log densities, CDFs, entropies and moments."""
 from __future__ import annotations
 
 import math
 
-import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
-from gradjit.distributions.continuous import LocationScale, Normal
+from gradjit.distributions.continuous import LocationScale
 from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
-
-_EULER = 0.57721566490153286060
 
 
 class Exponential(Distribution):
@@ -123,119 +119,79 @@ class Cauchy(LocationScale):
         return math.log(4 * math.pi) + self.scale.log()
 
 
-class Gumbel(LocationScale):
-    @property
-    def mean(self):
-        return self.loc + self.scale * _EULER
+class GeneralizedPareto(Distribution):
+    """Peaks over a threshold: loc, scale and a concentration (shape) of either sign; zero
+    concentration is the exponential case, taken apart so both branches stay finite."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive,
+                       "concentration": constraints.real}
+    has_rsample = True
+
+    def __init__(self, loc, scale, concentration, validate_args=None):
+        numbers = not any(gradjit.is_tensor(v) for v in (loc, scale, concentration))
+        self.loc, self.scale, self.concentration = broadcast_all(loc, scale, concentration)
+        super().__init__(() if numbers else self.loc.shape, validate_args=validate_args)
+
+    def _split(self):
+        """(concentration == 0, the concentration with 1 in place of those zeros)."""
+        zero = gradjit.isclose(self.concentration, gradjit.tensor(0.0))
+        return zero, gradjit.where(zero, 1.0, self.concentration)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return self.icdf(gradjit.rand(*shape, dtype=self.loc.dtype))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        zero, conc = self._split()
+        y = 1 / conc + gradjit.ones_like(z)
+        nonzero = gradjit.where(y == 0, y, y * gradjit.log1p(conc * z))
+        return -self.scale.log() - gradjit.where(zero, z, nonzero)
+
+    def log_survival_function(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        zero, conc = self._split()
+        return gradjit.where(zero, -z, -gradjit.log1p(conc * z) / conc)
+
+    def log_cdf(self, value):
+        return gradjit.log1p(-gradjit.exp(self.log_survival_function(value)))
+
+    def cdf(self, value):
+        return gradjit.exp(self.log_cdf(value))
+
+    def icdf(self, value):
+        zero, conc = self._split()
+        log_u = gradjit.log1p(-value)
+        nonzero = self.loc + self.scale / conc * gradjit.expm1(-conc * log_u)
+        return gradjit.where(zero, self.loc - self.scale * log_u, nonzero)
 
     @property
-    def stddev(self):
-        return (math.pi / math.sqrt(6)) * self.scale
+    def mean(self):
+        valid = self.concentration < 1
+        conc = gradjit.where(valid, self.concentration, 0.5)
+        return gradjit.where(valid, self.loc + self.scale / (1 - conc), math.nan)
 
     @property
     def variance(self):
-        return self.stddev.pow(2)
-
-    def rsample(self, sample_shape=()):
-        info = np.finfo(np.float64 if self.loc.dtype == gradjit.float64 else np.float32)
-        u = gradjit.empty(self._extended_shape(sample_shape), dtype=self.loc.dtype)
-        u = u.uniform_(float(info.tiny), 1 - float(info.eps))
-        return self.loc - self.scale * gradjit.log(-gradjit.log(u))
-
-    def log_prob(self, value):
-        z = (self._checked(value) - self.loc) / self.scale
-        return -(self.scale.log() + z + gradjit.exp(-z))
-
-    def cdf(self, value):
-        return gradjit.exp(-gradjit.exp(-(self._checked(value) - self.loc) / self.scale))
-
-    def icdf(self, value):
-        return self.loc - self.scale * gradjit.log(-gradjit.log(value))
+        valid = self.concentration < 0.5
+        conc = gradjit.where(valid, self.concentration, 0.25)
+        return gradjit.where(valid, self.scale ** 2 / ((1 - conc) ** 2 * (1 - 2 * conc)),
+                             math.nan)
 
     def entropy(self):
-        return self.scale.log() + (1 + _EULER)
-
-
-class HalfNormal(Distribution):
-    """|x| of x ~ Normal(0, scale)."""
-
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative
-    has_rsample = True
-
-    def __init__(self, scale, validate_args=None):
-        (self.scale,) = broadcast_all(scale)
-        self._base = Normal(gradjit.zeros_like(self.scale), self.scale, validate_args=False)
-        super().__init__(self.scale.shape, validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return self.scale * math.sqrt(2 / math.pi)
+        return (gradjit.log(self.scale) + self.concentration + 1).expand(
+            tuple(self._batch_shape))
 
     @property
     def mode(self):
-        return gradjit.zeros_like(self.scale)
+        return self.loc
 
-    @property
-    def variance(self):
-        return self.scale.pow(2) * (1 - 2 / math.pi)
-
-    def rsample(self, sample_shape=()):
-        return self._base.rsample(sample_shape).abs()
-
-    def log_prob(self, value):
-        value = self._checked(value)
-        density = self._base.log_prob(value) + math.log(2)
-        return gradjit.where(value >= 0, density, -math.inf)
-
-    def cdf(self, value):
-        return 2 * self._base.cdf(self._checked(value)) - 1
-
-    def icdf(self, prob):
-        return self._base.icdf((prob + 1) / 2)
-
-    def entropy(self):
-        return self._base.entropy() - math.log(2)
-
-
-class LogNormal(Distribution):
-    """exp(x) of x ~ Normal(loc, scale)."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.positive
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        self._base = Normal(self.loc, self.scale, validate_args=False)
-        super().__init__(self.loc.shape, validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return (self.loc + self.scale.pow(2) / 2).exp()
-
-    @property
-    def mode(self):
-        return (self.loc - self.scale.square()).exp()
-
-    @property
-    def variance(self):
-        scale_sq = self.scale.pow(2)
-        return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
-
-    def rsample(self, sample_shape=()):
-        return self._base.rsample(sample_shape).exp()
-
-    def log_prob(self, value):
-        value = self._checked(value)
-        log_value = value.log()
-        return self._base.log_prob(log_value) - log_value
-
-    def cdf(self, value):
-        return self._base.cdf(self._checked(value).log())
-
-    def icdf(self, value):
-        return self._base.icdf(value).exp()
-
-    def entropy(self):
-        return self._base.entropy() + self.loc
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        upper = gradjit.where(self.concentration < 0,
+                              self.loc - self.scale / self.concentration, math.inf)
+        return constraints.interval(self.loc, upper)

@@ -127,10 +127,19 @@ class Independent(Distribution):
         super().__init__(batch[:cut], batch[cut:] + tuple(base_distribution.event_shape),
                          validate_args=False)
 
+    arg_constraints: dict = {}
     has_rsample = property(lambda self: self.base_dist.has_rsample)
+    support = property(lambda self: constraints.independent(self.base_dist.support,
+                                                            self.reinterpreted_batch_ndims)
+                       if self.reinterpreted_batch_ndims else self.base_dist.support)
     mean = property(lambda self: self.base_dist.mean)
     mode = property(lambda self: self.base_dist.mode)
     variance = property(lambda self: self.base_dist.variance)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = tuple(batch_shape)
+        base_batch = batch_shape + tuple(self._event_shape[:self.reinterpreted_batch_ndims])
+        return Independent(self.base_dist.expand(base_batch), self.reinterpreted_batch_ndims)
 
     def _summed(self, value):
         n = self.reinterpreted_batch_ndims

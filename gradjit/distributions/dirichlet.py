@@ -1,0 +1,105 @@
+"""Dirichlet and Beta (a two-category Dirichlet) with PyTorch's log densities, entropies and
+moments; draws are normalized gamma draws, reparameterized through them."""
+from __future__ import annotations
+
+from numbers import Number
+
+import gradjit
+from gradjit.distributions import constraints
+from gradjit.distributions.distribution import Distribution, broadcast_all
+from gradjit.distributions.gamma import _StandardGamma
+
+
+class Dirichlet(Distribution):
+    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None):
+        if concentration.dim() < 1:
+            raise ValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(concentration.shape[:-1], concentration.shape[-1:],
+                         validate_args=validate_args)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        gammas = _StandardGamma.apply(self.concentration.expand(shape))
+        tiny = float(gradjit.finfo(gammas.dtype).tiny)
+        gammas = gammas + (gammas.detach().clamp(min=tiny) - gammas.detach())
+        return gammas / gammas.sum(-1, True)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        conc = self.concentration
+        return gradjit.xlogy(conc - 1.0, value).sum(-1) + gradjit.lgamma(conc.sum(-1)) - \
+            gradjit.lgamma(conc).sum(-1)
+
+    @property
+    def mean(self):
+        return self.concentration / self.concentration.sum(-1, True)
+
+    @property
+    def mode(self):
+        conc_m1 = (self.concentration - 1).clamp(min=0.0)
+        mode = conc_m1 / conc_m1.sum(-1, True)
+        # with every concentration below one the mass piles onto the largest one's corner
+        corner = gradjit.nn.functional.one_hot(mode.argmax(dim=-1), conc_m1.shape[-1])
+        below_one = (self.concentration < 1).all(dim=-1, keepdim=True)
+        return gradjit.where(below_one, corner.to(mode.dtype), mode)
+
+    @property
+    def variance(self):
+        total = self.concentration.sum(-1, True)
+        return self.concentration * (total - self.concentration) / \
+            (total.pow(2) * (total + 1))
+
+    def entropy(self):
+        conc = self.concentration
+        k, total = conc.size(-1), conc.sum(-1)
+        return gradjit.lgamma(conc).sum(-1) - gradjit.lgamma(total) - \
+            (k - total) * gradjit.digamma(total) - \
+            ((conc - 1.0) * gradjit.digamma(conc)).sum(-1)
+
+
+class Beta(Distribution):
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        if isinstance(concentration1, Number) and isinstance(concentration0, Number):
+            both = gradjit.tensor([float(concentration1), float(concentration0)])
+        else:
+            both = gradjit.stack(broadcast_all(concentration1, concentration0), -1)
+        self._dirichlet = Dirichlet(both, validate_args=validate_args)
+        super().__init__(self._dirichlet.batch_shape, validate_args=validate_args)
+
+    concentration1 = property(lambda self: self._dirichlet.concentration[..., 0])
+    concentration0 = property(lambda self: self._dirichlet.concentration[..., 1])
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def mode(self):
+        return self._dirichlet.mode[..., 0]
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self._dirichlet.log_prob(gradjit.stack([value, 1.0 - value], -1))
+
+    def entropy(self):
+        return self._dirichlet.entropy()
