@@ -12,7 +12,7 @@ class ArrayValue:
     """An array frozen at construction. Equal when dtype, shape and bytes are equal, which
     keeps -0.0 apart from 0.0, as a common-subexpression pass must."""
 
-    __slots__ = ("array", "_key")
+    __slots__ = ("array", "_key", "_text")
 
     def __init__(self, array: np.ndarray):
         frozen = np.array(array, order="C")  # a copy: the user may change theirs later
@@ -20,6 +20,7 @@ class ArrayValue:
         self.array = frozen
         digest = hashlib.blake2b(frozen.tobytes(), digest_size=16).digest()
         self._key = (frozen.dtype.str, frozen.shape, digest)
+        self._text = None
 
     def __array__(self, dtype=None, copy=None):
         return self.array if dtype is None else self.array.astype(dtype)
@@ -41,8 +42,10 @@ class ArrayValue:
 
     def text(self) -> str:
         """The IR text of the value: nested lists, numbers spelled as the printer spells
-        them (nan, inf, true), without spaces."""
-        text = repr(self.array.tolist()).replace(" ", "")
-        if self.array.dtype.kind == "b":
-            text = text.replace("True", "true").replace("False", "false")
-        return text
+        them (nan, inf, true), without spaces; kept, as a function is printed at every stage."""
+        if self._text is None:
+            text = repr(self.array.tolist()).replace(" ", "")
+            if self.array.dtype.kind == "b":
+                text = text.replace("True", "true").replace("False", "false")
+            self._text = text
+        return self._text
