@@ -72,6 +72,11 @@ from gradjit import distributions, nn, optim  # noqa: E402,F401
 from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401
+from gradjit import amp, cpu  # noqa: E402,F401
+from gradjit.amp import autocast  # noqa: E402,F401
+from gradjit.amp.state import *  # noqa: E402,F401,F403
+from gradjit.amp.policy import install as _install_autocast  # noqa: E402
+_install_autocast()  # last: every module holding a listed op is loaded by now
 
 
 _LOADED_ON_USE = {"accelerator", "backends", "random", "test_util", "testing", "utils"}

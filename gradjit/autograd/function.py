@@ -109,20 +109,23 @@ class _Pick:
 
 def _checked(name, index, grad, input):
     """A returned gradient for a tensor input: None where none is needed, summed down to the
-    input's shape where it is a broadcast of it (as PyTorch accepts), else an error."""
+    input's shape where it is a broadcast of it (as PyTorch accepts), else an error; in the
+    input's dtype."""
     if grad is None or not input.requires_grad:
         return None
     if not isinstance(grad, TensorBase):
         grad = input.new_tensor(grad)
     shape, got = tuple(input.shape), tuple(grad.shape)
-    if got == shape:
-        return grad
-    lead = len(got) - len(shape)
-    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, got[lead:])):
-        raise RuntimeError(f"Function {name} returned an invalid gradient at index {index} - "
-                           f"got {list(got)} but expected shape compatible with {list(shape)}")
-    dims = [*range(lead), *(lead + i for i, s in enumerate(shape) if s == 1 and got[lead + i] != 1)]
-    return grad.sum(dim=dims, keepdim=True).reshape(shape) if dims else grad
+    if got != shape:
+        lead = len(got) - len(shape)
+        if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, got[lead:])):
+            raise RuntimeError(f"Function {name} returned an invalid gradient at index {index} - "
+                               f"got {list(got)} but expected shape compatible with {list(shape)}")
+        dims = [*range(lead),
+                *(lead + i for i, s in enumerate(shape) if s == 1 and got[lead + i] != 1)]
+        grad = grad.sum(dim=dims, keepdim=True).reshape(shape) if dims else grad
+    # in the input's dtype, as PyTorch casts it (a custom_fwd may have cast the input)
+    return grad if grad.dtype is input.dtype else grad.to(input.dtype)
 
 
 class Function:

@@ -241,7 +241,7 @@ class ContractMixin:
 
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-              "bool": "bool"}
+              "bool": "bool", "bfloat16": "c10::BFloat16", "float16": "c10::Half"}
 
 
 def _check_dtypes(a, b):
