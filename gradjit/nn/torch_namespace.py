@@ -112,11 +112,17 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                                  _REDUCTIONS[reduction])
 
 
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
+             zero_infinity=False):
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                      _REDUCTIONS[reduction], zero_infinity)
+
+
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "avg_pool1d",
            "batch_norm", "bilinear", "binary_cross_entropy_with_logits", "channel_shuffle",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d",
-           "cosine_embedding_loss", "dropout", "embedding", "feature_alpha_dropout",
+           "cosine_embedding_loss", "ctc_loss", "dropout", "embedding", "feature_alpha_dropout",
            "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
            "margin_ranking_loss", "max_pool1d", "pdist", "max_pool1d_with_indices", "max_pool2d",
            "max_pool3d", "pixel_shuffle",

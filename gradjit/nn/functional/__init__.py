@@ -31,6 +31,7 @@ from gradjit.nn.functional.noise import (alpha_dropout, feature_alpha_dropout,  
                                          gumbel_softmax)
 from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # noqa: F401
                                                  local_response_norm, rms_norm)
+from gradjit.nn.functional.ctc import ctc_loss  # noqa: F401
 from gradjit.nn.functional.embedding_bag import embedding_bag  # noqa: F401
 from gradjit.nn.functional.grid import affine_grid, grid_sample  # noqa: F401
 from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401

@@ -25,7 +25,7 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      NLLLoss, SmoothL1Loss, TripletMarginLoss,
                                      TripletMarginWithDistanceLoss, GaussianNLLLoss,
                                      PoissonNLLLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
-                                     MultiMarginLoss, MultiLabelMarginLoss)
+                                     MultiMarginLoss, MultiLabelMarginLoss, CTCLoss)
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
