@@ -47,3 +47,4 @@ from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F
                                         ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
 from gradjit.nn.modules.lazy import *  # noqa: F401,F403
+from gradjit.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
