@@ -75,8 +75,9 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         target = target_ if batched else target_.unsqueeze(0)
         labels = target.numpy()
         if labels.size and (labels.min() < 0 or labels.max() >= self.n_classes):
+            found = f"[{labels.min()}, {labels.max()}] were found. "  # PyTorch's ends in a space
             raise RuntimeError(f"Target values should be in [0, {self.n_classes - 1}], but "
-                               f"values in range [{labels.min()}, {labels.max()}] were found. ")
+                               f"values in range {found}")
         # 0 for the head's classes, i + 1 for those of tail i
         cluster = np.searchsorted(self.cutoffs, labels, side="right")
         head_index = np.where(cluster == 0, labels, self.shortlist_size + cluster - 1)
