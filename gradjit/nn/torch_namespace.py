@@ -9,7 +9,8 @@ import numpy as np
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn.functional import (adaptive_avg_pool1d, bilinear,  # noqa: F401
-                                   channel_shuffle, pdist, conv1d, conv2d, conv3d, conv_transpose1d,
+                                   channel_shuffle, pdist, conv1d, conv2d, conv3d, conv_tbc,
+                                   conv_transpose1d,
                                    conv_transpose2d, conv_transpose3d, pixel_shuffle,
                                    pixel_unshuffle)
 
@@ -154,7 +155,7 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "avg_pool1d",
            "batch_norm", "bilinear", "binary_cross_entropy_with_logits", "channel_shuffle",
-           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d",
            "cosine_embedding_loss", "ctc_loss", "dropout", "embedding", "embedding_bag",
            "feature_alpha_dropout",

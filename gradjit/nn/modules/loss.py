@@ -1,6 +1,8 @@
 """Loss modules: their options, passed to the nn.functional loss."""
 from __future__ import annotations
 
+import warnings
+
 from gradjit.nn import functional as F
 from gradjit.nn.modules.module import Module
 from gradjit.nn.modules.spatial import PairwiseDistance
@@ -211,3 +213,12 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
                           self.reduction, self.zero_infinity)
+
+
+class NLLLoss2d(NLLLoss):
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see https://pytorch.org/docs/main/nn.html"
+                      "#torch.nn.NLLLoss for more details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, ignore_index, reduction)
