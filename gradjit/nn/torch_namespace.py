@@ -4,9 +4,13 @@ torch.dropout, torch.batch_norm, ...), with the signatures of those torch.* form
 reductions as integers (0 none, their default; 1 mean; 2 sum)."""
 from __future__ import annotations
 
+import numpy as np
+
+import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn.functional import (adaptive_avg_pool1d, bilinear,  # noqa: F401
-                                   channel_shuffle, pdist, conv1d, conv2d, conv3d, conv_transpose1d,
+                                   channel_shuffle, pdist, conv1d, conv2d, conv3d, conv_tbc,
+                                   conv_transpose1d,
                                    conv_transpose2d, conv_transpose3d, pixel_shuffle,
                                    pixel_unshuffle)
 
@@ -112,11 +116,49 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                                  _REDUCTIONS[reduction])
 
 
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
+             zero_infinity=False):
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                      _REDUCTIONS[reduction], zero_infinity)
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """(output, offset2bag, bag_size, max_indices) as PyTorch's CPU kernel leaves them: a sum
+    keeps no bookkeeping (offset2bag empty unless padding_idx, the others zeros); otherwise each
+    index's bag, each bag's count of non-padding indices, and for max the row that won each
+    feature (for mean, the bag sizes again)."""
+    modes = ("sum", "mean", "max")
+    output = F.embedding_bag(indices, weight, offsets, None, 2, scale_grad_by_freq, modes[mode],
+                             sparse, per_sample_weights, include_last_offset, padding_idx)
+    bags, width = output.shape
+    rows = indices.numpy()
+    starts = offsets.numpy()[:bags]
+    bag = np.clip(np.searchsorted(starts, np.arange(rows.size), side="right") - 1, 0, None)
+    if mode == 0:
+        zeros = gradjit.zeros(bags, dtype=gradjit.int64)
+        offset2bag = gradjit.zeros(0, dtype=gradjit.int64) if padding_idx is None else \
+            gradjit.tensor(bag)
+        return output, offset2bag, zeros, zeros.clone()
+    kept = rows != (-1 if padding_idx is None else padding_idx % weight.shape[0])
+    sizes = gradjit.tensor(np.bincount(bag[kept], minlength=bags).astype(np.int64))
+    if mode == 1:
+        return output, gradjit.tensor(bag), sizes, sizes.clone()
+    table = weight.detach().numpy()
+    winners = np.zeros((bags, width), dtype=np.int64)
+    for b in range(bags):
+        members = rows[(bag == b) & kept]
+        if members.size:
+            winners[b] = members[table[members].argmax(0)]
+    return output, gradjit.tensor(bag), sizes, gradjit.tensor(winners)
+
+
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "avg_pool1d",
            "batch_norm", "bilinear", "binary_cross_entropy_with_logits", "channel_shuffle",
-           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d",
-           "cosine_embedding_loss", "dropout", "embedding", "feature_alpha_dropout",
+           "cosine_embedding_loss", "ctc_loss", "dropout", "embedding", "embedding_bag",
+           "feature_alpha_dropout",
            "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
            "margin_ranking_loss", "max_pool1d", "pdist", "max_pool1d_with_indices", "max_pool2d",
            "max_pool3d", "pixel_shuffle",

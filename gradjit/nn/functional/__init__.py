@@ -8,7 +8,7 @@ from gradjit.nn.functional.activation import (  # noqa: F401
     threshold_, selu_, celu_, rrelu_)
 from gradjit.nn.functional.attention import (multi_head_attention_forward,  # noqa: F401
                                              scaled_dot_product_attention)
-from gradjit.nn.functional.conv import conv1d, conv2d, conv3d, pad  # noqa: F401
+from gradjit.nn.functional.conv import conv1d, conv2d, conv3d, conv_tbc, pad  # noqa: F401
 from gradjit.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d,  # noqa: F401
                                            fractional_max_pool2d,
                                            fractional_max_pool2d_with_indices,
@@ -31,12 +31,14 @@ from gradjit.nn.functional.noise import (alpha_dropout, feature_alpha_dropout,  
                                          gumbel_softmax)
 from gradjit.nn.functional.normalization import (group_norm, instance_norm,  # noqa: F401
                                                  local_response_norm, rms_norm)
+from gradjit.nn.functional.ctc import ctc_loss  # noqa: F401
 from gradjit.nn.functional.embedding_bag import embedding_bag  # noqa: F401
 from gradjit.nn.functional.grid import affine_grid, grid_sample  # noqa: F401
 from gradjit.nn.functional.shuffle import (channel_shuffle, pixel_shuffle,  # noqa: F401
-                                           pixel_unshuffle)
+                                           native_channel_shuffle, pixel_unshuffle)
 from gradjit.nn.functional.spatial import *  # noqa: F401,F403
 from gradjit.nn.functional.transposed import (conv_transpose1d,  # noqa: F401
                                               conv_transpose2d, conv_transpose3d)
-from gradjit.nn.functional.interpolate import interpolate, upsample  # noqa: F401
+from gradjit.nn.functional.interpolate import (interpolate, upsample,  # noqa: F401
+                                               upsample_bilinear, upsample_nearest)
 from gradjit.nn.functional.fold import fold, unfold  # noqa: F401

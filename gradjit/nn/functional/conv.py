@@ -151,3 +151,11 @@ def _conv_nd(n):
 
 
 conv1d, conv2d, conv3d = map(_conv_nd, (1, 2, 3))
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """A 1-d convolution over time-major (T, N, C_in) input with a (k, C_in, C_out) filter."""
+    def tbc(input, weight, bias):
+        out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+        return out.permute(2, 0, 1)
+    return gradjit.autograd.composite("ConvTbcBackward0", tbc, input, weight, bias)

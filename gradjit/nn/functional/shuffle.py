@@ -41,3 +41,6 @@ def channel_shuffle(input, groups):
                            f"channels and {groups} groups.")
     grouped = input.reshape(n, groups, channels // groups, *rest)
     return grouped.transpose(1, 2).reshape(input.shape)
+
+
+native_channel_shuffle = channel_shuffle  # PyTorch's kernel-level name for the same shuffle

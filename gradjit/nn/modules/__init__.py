@@ -10,7 +10,8 @@ from gradjit.nn.modules.rnn import (GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, 
 from gradjit.nn.modules.transformer import (Transformer, TransformerDecoder,  # noqa: F401
                                             TransformerDecoderLayer, TransformerEncoder,
                                             TransformerEncoderLayer)
-from gradjit.nn.modules.container import ModuleDict, ModuleList, Sequential  # noqa: F401
+from gradjit.nn.modules.container import (Container, ModuleDict, ModuleList,  # noqa: F401
+                                          Sequential)
 from gradjit.nn.modules.conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d,  # noqa: F401
                                      ConvTranspose2d, ConvTranspose3d)
 from gradjit.nn.modules.pooling import (AvgPool1d, AvgPool2d, AvgPool3d,  # noqa: F401
@@ -25,7 +26,8 @@ from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      NLLLoss, SmoothL1Loss, TripletMarginLoss,
                                      TripletMarginWithDistanceLoss, GaussianNLLLoss,
                                      PoissonNLLLoss, SoftMarginLoss, MultiLabelSoftMarginLoss,
-                                     MultiMarginLoss, MultiLabelMarginLoss)
+                                     MultiMarginLoss, MultiLabelMarginLoss, CTCLoss,
+                                     NLLLoss2d)
 from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
@@ -47,3 +49,4 @@ from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F
                                         ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
 from gradjit.nn.modules.lazy import *  # noqa: F401,F403
+from gradjit.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401

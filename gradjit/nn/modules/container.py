@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 
 from gradjit.nn.modules.module import Module, _indent
@@ -167,3 +168,15 @@ class ModuleDict(Module):
         pairs = modules.items() if hasattr(modules, "items") else modules
         for key, module in pairs:
             self[key] = module
+
+
+class Container(Module):
+    """PyTorch's deprecated module holding the modules given as keywords."""
+
+    def __init__(self, **kwargs):
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                      stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

@@ -11,6 +11,7 @@ import gradjit
 from gradjit.nn.modules.module import Module
 from gradjit.nn.parameter import Parameter
 from gradjit.nn.utils import parametrize
+from gradjit.nn.utils.orthogonal import orthogonal  # noqa: F401
 
 
 def norm_except_dim(v, pow=2, dim=0):

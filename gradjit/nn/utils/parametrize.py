@@ -21,7 +21,7 @@ class ParametrizationList(ModuleList):
         super().__init__(modules)
         self.unsafe = unsafe
         with gradjit.no_grad():
-            value = _inverted(self, original)
+            value = _inverted(self, original, initial=True)
         if not unsafe:
             with gradjit.no_grad():
                 first, *rest = list(self)
@@ -57,7 +57,7 @@ class ParametrizationList(ModuleList):
                 if not hasattr(module, "right_inverse"):
                     raise RuntimeError(f"parametrization {type(module).__name__} does not "
                                        "implement right_inverse.")
-            value = _inverted(self, value)
+            value = _inverted(self, value, initial=False)
             parts = [value] if gradjit.is_tensor(value) else list(value)
             for target, part in zip(self.originals(), parts, strict=True):
                 if tuple(part.shape) != tuple(target.shape) and not self.unsafe:
@@ -74,15 +74,16 @@ class ParametrizationList(ModuleList):
         return value
 
 
-def _inverted(chain, value):
-    """value through the chain's right_inverses, last first (a missing or unimplemented one
-    is the identity)."""
+def _inverted(chain, value, initial):
+    """value through the chain's right_inverses, last first. A missing one is the identity;
+    so is an unimplemented one when registering (assigning then raises, as PyTorch does)."""
     for module in reversed(list(chain)):
         if hasattr(module, "right_inverse"):
             try:
                 value = module.right_inverse(value)
             except NotImplementedError:
-                pass
+                if not initial:
+                    raise
     return value
 
 
@@ -117,7 +118,7 @@ def register_parametrization(module, tensor_name, parametrization, *, unsafe=Fal
         chain.append(parametrization)
         return module
     original = getattr(module, tensor_name)
-    _check_shape(parametrization, original, unsafe)
+    # the new chain checks the parametrization on right_inverse's tensors, which may be several
     chain = ParametrizationList([parametrization], original, unsafe)
     for table in (module._parameters, module._buffers):
         table.pop(tensor_name, None)
@@ -190,3 +191,28 @@ def cached():
         yield
     finally:
         _cache = outer
+
+
+def type_before_parametrizations(module):
+    """The module's class as it was before register_parametrization subclassed it."""
+    return type(module).__bases__[0] if is_parametrized(module) else type(module)
+
+
+def transfer_parametrizations_and_params(from_module, to_module, tensor_name=None):
+    """Give to_module from_module's parametrizations of tensor_name (of every tensor when
+    None), sharing their original tensors; a tensor to_module lacks is created first."""
+    if not is_parametrized(from_module):
+        return to_module
+    names = list(from_module.parametrizations) if tensor_name is None else [tensor_name]
+    for name in names:
+        source = from_module.parametrizations[name]
+        if not hasattr(to_module, name):
+            setattr(to_module, name, Parameter(getattr(from_module, name)))
+        for parametrization in source:
+            register_parametrization(to_module, name, parametrization)
+        target = to_module.parametrizations[name]
+        originals = ["original"] if source.is_tensor else \
+            [f"original{i}" for i in range(source.ntensors)]
+        for original in originals:
+            setattr(target, original, getattr(source, original))
+    return to_module

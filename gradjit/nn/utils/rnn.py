@@ -17,7 +17,7 @@ class PackedSequence(namedtuple("PackedSequence",
 
     def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
         if unsorted_indices is None and sorted_indices is not None:
-            unsorted_indices = _invert(sorted_indices)
+            unsorted_indices = invert_permutation(sorted_indices)
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs):
@@ -29,10 +29,12 @@ class PackedSequence(namedtuple("PackedSequence",
         return self.data.is_cuda
 
 
-def _invert(permutation):
-    inverse = np.empty(len(permutation), dtype=np.int64)
-    inverse[permutation.numpy()] = np.arange(len(permutation))
-    return gradjit.tensor(inverse)
+def invert_permutation(permutation):
+    """The permutation that undoes `permutation` (None stays None)."""
+    if permutation is None:
+        return None
+    return gradjit.empty_like(permutation).scatter_(0, permutation,
+                                                    gradjit.arange(permutation.numel()))
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
@@ -104,3 +106,16 @@ def pack_sequence(sequences, enforce_sorted=True):
     sequences = list(sequences)
     return pack_padded_sequence(pad_sequence(sequences), [s.shape[0] for s in sequences],
                                 enforce_sorted=enforce_sorted)
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """The inverse of pad_sequence: each sequence cut back to its length."""
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [seq[:int(length)] for seq, length in zip(padded_sequences, lengths)]
+
+
+def unpack_sequence(packed_sequences):
+    """The inverse of pack_sequence: the list of sequences, in their original order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)
