@@ -16,6 +16,10 @@ __all__ = ["Node", "disable_saved_tensors_hooks", "increment_version",
 class Node(abc.ABC):
     """The type of every grad_fn and of the AccumulateGrad nodes of leaves."""
 
+    @abc.abstractmethod
+    def name(self) -> str:
+        """The node's class name, as PyTorch prints it."""
+
 
 Node.register(graph.Node)
 Node.register(AccumulateGrad)
