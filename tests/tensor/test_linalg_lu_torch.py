@@ -162,3 +162,24 @@ def test_under_grad_jit_and_vmap():
     t_a = torch.tensor(a[0], requires_grad=True)
     torch.linalg.solve(t_a, torch.tensor(b)).sum().backward()
     np.testing.assert_allclose(np.asarray(grad), t_a.grad.numpy(), rtol=1e-9)
+
+
+@pytest.mark.parametrize("k", [3, 2, 1])
+def test_householder_product_values_and_gradients(k):
+    reflectors, tau = torch.geqrf(torch.tensor(rng.standard_normal((2, 5, 3))))
+    arrays = [reflectors.numpy(), tau[..., :k].numpy()]
+
+    def fn(t, a, taus):
+        return t.linalg.householder_product(a, taus) + t.orgqr(a, taus) ** 2
+    ours, g_ours = weighted_gradients(gradjit, fn, arrays, np.float64)
+    theirs, g_theirs = weighted_gradients(torch, fn, arrays, np.float64)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), atol=1e-13)
+    assert ours.grad_fn.name() == theirs.grad_fn.name()
+    for mine, want in zip(g_ours, g_theirs):
+        np.testing.assert_allclose(mine.numpy(), want.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("shapes", [((3,), (1,)), ((2, 3), (1,)), ((3, 2), (3,))])
+def test_householder_product_errors_as_torch(shapes):
+    same_error(lambda: gradjit.linalg.householder_product(*map(gradjit.ones, shapes)),
+               lambda: torch.linalg.householder_product(*map(torch.ones, shapes)))
