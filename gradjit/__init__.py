@@ -36,6 +36,10 @@ from gradjit.serialization import load, save  # noqa: F401
 from gradjit.tensor.defaults import *  # noqa: F401,F403
 from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F401
                                           cholesky_solve, qr, svd, triangular_solve)
+from gradjit.tensor.linalg_householder import orgqr  # noqa: F401
+from gradjit.tensor.linalg_lu import lu_unpack  # noqa: F401
+from gradjit.tensor.linalg_lu import torch_lu as lu  # noqa: F401
+from gradjit.tensor.linalg_lu import torch_lu_solve as lu_solve  # noqa: F401
 from gradjit.tensor.windows import *  # noqa: F401,F403
 from gradjit.tensor.copies import *  # noqa: F401,F403
 from gradjit.tensor.layout import layout, sparse_coo, strided  # noqa: F401

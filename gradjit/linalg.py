@@ -9,3 +9,5 @@ from gradjit.tensor.linalg import (LinAlgError, cholesky, cond, det, diagonal,  
                                    solve, solve_triangular, svd, svdvals, tensorinv,
                                    tensorsolve)
 from gradjit.tensor.linalg_ex import cholesky_ex, inv_ex, solve_ex, vander  # noqa: F401
+from gradjit.tensor.linalg_householder import householder_product  # noqa: F401
+from gradjit.tensor.linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401

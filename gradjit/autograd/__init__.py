@@ -1,7 +1,7 @@
 """torch.autograd: backward and grad over the eager tape."""
 from __future__ import annotations
 
-from gradjit.autograd import forward_ad, functional  # noqa: F401
+from gradjit.autograd import forward_ad, functional, graph  # noqa: F401
 from gradjit.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.autograd.gradcheck import gradcheck, gradgradcheck

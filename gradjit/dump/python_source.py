@@ -271,6 +271,28 @@ def _triangular_solve(a, p, t):
             "    {out}[..., i, :] = " + value]
 
 
+def _lu_factor(a, p, t):
+    """getrf as gradjit.ir.linalg_lu evaluates it, then packed."""
+    x = a[0]
+    return [
+        "{out}_lu = " + f"{x}.reshape((int(np.prod({x}.shape[:-2])),) + {x}.shape[-2:]).copy()",
+        "{out}_pivots = np.zeros({out}_lu.shape[:1] + (min({out}_lu.shape[1:]),), "
+        f"{x}.dtype)",
+        "{out}_rows = np.arange({out}_lu.shape[0])",
+        "for i in range({out}_pivots.shape[1]):",
+        "    {out}_p = i + np.argmax(np.abs({out}_lu[:, i:, i]), axis=-1)",
+        "    {out}_pivots[:, i] = {out}_p + 1",
+        "    {out}_lu[{out}_rows, i], {out}_lu[{out}_rows, {out}_p] = "
+        "{out}_lu[{out}_rows, {out}_p], {out}_lu[{out}_rows, i].copy()",
+        "    {out}_lu[:, i + 1:, i] /= np.where({out}_lu[:, i, i] == 0, 1, "
+        "{out}_lu[:, i, i])[:, None]",
+        "    {out}_lu[:, i + 1:, i + 1:] -= {out}_lu[:, i + 1:, i:i + 1] * "
+        "{out}_lu[:, i:i + 1, i + 1:]",
+        "{out} = np.concatenate([" + f"{{out}}_lu.reshape({x}.shape[:-2] + "
+        f"({x}.shape[-2] * {x}.shape[-1],)), {{out}}_pivots.reshape({x}.shape[:-2] + "
+        "({out}_pivots.shape[1],))], axis=-1)"]
+
+
 RULES = {
     "full": lambda a, p, t: f"np.full({_tuple(t.shape)}, {_number(p['value'], t.dtype)}, "
                             f"np.{_np(t.dtype)})",
@@ -324,4 +346,5 @@ RULES = {
     "svd": _packed(lambda a, p: f"np.linalg.svd({a[0]}, full_matrices={p['full_matrices']})"),
     "qr": _packed(lambda a, p: f"np.linalg.qr({a[0]}, "
                                f"mode={'complete' if p['complete'] else 'reduced'!r})"),
+    "lu_factor": _lu_factor,
 }

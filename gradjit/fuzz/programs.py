@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
 from gradjit.ir import elementwise as E
-from gradjit.ir import linalg, sorting
+from gradjit.ir import linalg, linalg_lu, sorting
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import dtype as resolve
@@ -360,7 +360,9 @@ def _linalg(gen):
     out = {"solve": lambda: linalg.solve(a, rhs),
            "triangular_solve": lambda: linalg.triangular_solve(a, rhs, lower=flag,
                                                                unit=gen.draw(st.booleans())),
-           "cholesky": lambda: linalg.cholesky(a), "slogdet": lambda: linalg.slogdet(a),
+           "cholesky": lambda: linalg.cholesky(a),
+           # slogdet and the LU factors (its own route to the determinant) share one entry
+           "slogdet": lambda: linalg_lu.lu_factor(a) if flag else linalg.slogdet(a),
            "det": lambda: linalg.det(a),
            "eigh": lambda: linalg.eigh(a, upper=flag),
            "svd": lambda: linalg.svd(a, full_matrices=flag),

@@ -7,6 +7,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import linalg as L
+from gradjit.ir import linalg_lu as LU
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (add, amax, amin, expand_dims, gt, maximum, mul, reshape,
@@ -163,6 +164,50 @@ def qr(a, mode="reduced"):
     complete = mode == "complete"
     q, r = L.unpack(L.qr(a, complete=complete), L.qr_shapes(m, n, complete))
     return r if mode == "r" else (q, r)
+
+
+# ---- LU with partial pivoting: A = P L U ----
+
+def lu_factor(a):
+    """(LU, pivots): L's strict lower triangle over U, LAPACK's 1-based int32 row swaps."""
+    a = matrices(a)
+    lu, pivots = L.unpack(LU.lu_factor(a), LU.lu_shapes(*ir_type(a).shape[-2:]))
+    return lu, astype(pivots, "i32")
+
+
+def lu_info(lu):
+    """getrf's info per matrix: the 1-based index of U's first zero pivot, 0 when none."""
+    d = diagonal(lu)
+    t = ir_type(d)
+    k = t.shape[-1]
+    if k == 0:
+        return E.full(value=0, shape=t.shape[:-1], dtype="i32")
+    position = E.add(S.iota(shape=t.shape, dtype="i32", axis=t.rank - 1),
+                     E.full(value=1, shape=t.shape, dtype="i32"))
+    first = amin(where(E.eq(d, E.zeros_like(d)), position, np.int32(k + 1)), -1)
+    return where(gt(first, np.int32(k)), np.int32(0), first)
+
+
+def lu_unpack(lu, pivots):
+    """(P, L, U) of a compact factorization."""
+    return (LU.permutation(pivots, ir_type(lu).shape[-2], ir_type(lu).dtype.name),
+            *LU.factors(lu))
+
+
+def lu_solve(lu, pivots, b, left=True, adjoint=False):
+    """A X = B (A^T X = B when `adjoint`; X A = B, X A^T = B when not `left`) for A = P L U
+    given compactly; batch axes broadcast."""
+    if not left:
+        return mT(lu_solve(lu, pivots, mT(b), True, not adjoint))
+    sa, sb = ir_type(lu).shape, ir_type(b).shape
+    batch = broadcast_shapes(sa[:-2], sb[:-2])
+    lu, b = broadcast(lu, batch + sa[-2:]), broadcast(b, batch + sb[-2:])
+    p = LU.permutation(broadcast(pivots, batch + sa[-1:]), sa[-1], ir_type(lu).dtype.name)
+    if adjoint:  # U^T L^T P^T X = B
+        y = L.triangular_solve(mT(lu), b, lower=True, unit=False)
+        return S.matmul(p, L.triangular_solve(mT(lu), y, lower=False, unit=True))
+    y = L.triangular_solve(lu, S.matmul(mT(p), b), lower=True, unit=True)
+    return L.triangular_solve(lu, y, lower=False, unit=False)
 
 
 # ---- built on the SVD ----

@@ -1,5 +1,6 @@
 """torch.optim: optimizers over any iterable of Tensors that require grad, and lr schedules."""
-from gradjit.optim import lr_scheduler
+from gradjit.optim import lr_scheduler, swa_utils
+from gradjit.optim.adafactor import Adafactor
 from gradjit.optim.adagrad import Adagrad
 from gradjit.optim.adam import Adam, AdamW
 from gradjit.optim.adaptive import Adadelta, Adamax, NAdam, RAdam
@@ -9,5 +10,6 @@ from gradjit.optim.optimizer import Optimizer
 from gradjit.optim.rmsprop import RMSprop
 from gradjit.optim.sgd import SGD
 
-__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler"]
+__all__ = ["ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam",
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler",
+           "swa_utils"]

@@ -42,6 +42,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
         _deliver(buffers, edge, seed)
     captured = {}
     outer, graph._scopes.active = graph._scopes.active, None
+    outer_pass, graph._pass.finishing = graph._pass.finishing, []
     try:
         with set_grad_enabled(create_graph):
             for rec in reversed(records):
@@ -69,8 +70,11 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
                     captured[edge] = graph.run_hooks(edge, g)
+            for callback in graph._pass.finishing:
+                callback()
     finally:
         graph._scopes.active = outer
+        graph._pass.finishing = outer_pass
     return captured
 
 

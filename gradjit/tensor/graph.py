@@ -138,6 +138,18 @@ def run_hooks(edge, g):
     return g
 
 
+class _Pass(threading.local):
+    finishing = None  # what the backward pass in progress runs when it ends
+
+
+_pass = _Pass()
+
+
+def after_backward(callback):
+    """Run callback() once the backward pass in progress has delivered every gradient."""
+    _pass.finishing.append(callback)
+
+
 class Version:
     """How often a storage was modified in place; shared by all views of it."""
 
@@ -147,18 +159,52 @@ class Version:
         self.value = 0
 
 
-class Saved:
-    """A tensor operand kept for backward: its value, autograd edge and version then."""
+class _SavedHooks(threading.local):
+    stack = ()  # (pack_hook, unpack_hook) pairs of saved_tensors_hooks, innermost last
+    disabled = None  # the message of an enclosing disable_saved_tensors_hooks
 
-    __slots__ = ("value", "edge", "counter", "version", "cls", "device", "origin")
+
+saved_hooks = _SavedHooks()
+
+
+def outside_recording(hook, x):
+    """hook(x) as a user function of its own, not part of the operation being recorded and
+    recording nothing (a pack hook's own operations would save tensors again)."""
+    from gradjit.tensor.grad_mode import no_grad
+    outer, _scopes.active = _scopes.active, None
+    try:
+        with no_grad():
+            return hook(x)
+    finally:
+        _scopes.active = outer
+
+
+class Saved:
+    """A tensor operand kept for backward: its value, autograd edge and version then; under
+    saved_tensors_hooks, what the pack hook made of it, which the unpack hook turns back
+    into the tensor backward reads."""
+
+    __slots__ = ("value", "edge", "counter", "version", "cls", "device", "origin", "packed")
 
     def __init__(self, tensor, origin=None):
         self.value, self.edge, self.cls = tensor._value, tensor._edge, type(tensor)
         self.counter, self.version, self.device = tensor._counter, tensor._counter.value, \
             tensor._device
         self.origin = origin  # the Node of which this is output 0, else None
+        self.packed = None
+        if saved_hooks.stack:
+            pack, unpack = saved_hooks.stack[-1]
+            self.packed = (unpack, outside_recording(pack, tensor))
+
+    def current(self):
+        """The value backward reads: the saved one, or the unpack hook's tensor's."""
+        if self.packed is None:
+            return self.value
+        unpack, packed = self.packed
+        return outside_recording(unpack, packed)._value
 
     def problem(self, record) -> str | None:
+        from gradjit.autograd.anomaly_mode import is_anomaly_enabled
         if record.freed:
             return FREED
         if self.counter.value != self.version:
@@ -168,9 +214,17 @@ class Saved:
             return (f"one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [torch.{t.dtype.legacy}Tensor {shape}]{origin} is at "
                     f"version {self.counter.value}; expected version {self.version} instead. "
-                    "Hint: the backtrace further above shows the operation that failed to "
-                    "compute its gradient.")
+                    + _VERSION_HINTS[is_anomaly_enabled()])
         return None
+
+
+# PyTorch's hint after a saved tensor's version changed, without and with anomaly mode.
+_VERSION_HINTS = {
+    False: "Hint: enable anomaly detection to find the operation that failed to compute its "
+           "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+    True: "Hint: the backtrace further above shows the operation that failed to compute its "
+          "gradient. The variable in question was changed in there or anywhere later. Good "
+          "luck!"}
 
 
 class Number:
@@ -211,7 +265,7 @@ class Record:
         """A tensor for a saved value; using it after it went stale poisons the result."""
         if not isinstance(saved, Saved):
             return saved.array() if isinstance(saved, Number) else saved
-        t = saved.cls._wrap(saved.value)
+        t = saved.cls._wrap(saved.current())
         t._edge = saved.edge if saved is not self.out else self
         t._counter, t._device = saved.counter, saved.device
         t._saved = (saved, self)

@@ -16,6 +16,7 @@ from gradjit.tensor.legacy_linalg import LegacyLinalgMixin
 from gradjit.tensor.reductions import ReductionMixin
 from gradjit.tensor.layout import LayoutMixin
 from gradjit.tensor.linalg import LinalgMixin
+from gradjit.tensor.linalg_lu import LuMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
 from gradjit.tensor.sorting import SortingMixin
@@ -34,8 +35,8 @@ def _inplace(name, grad_fn=None, write=True):
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
-             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, CopiesMixin, NumpyProtocol,
-             TensorBase):
+             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin,
+             NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):

@@ -73,6 +73,7 @@ def _linalg():
         "eigh": lambda: [([a], {"upper": upper}) for (a,) in spd for upper in (True, False)],
         "svd": lambda: [([a], {"full_matrices": full}) for (a,) in rect for full in (True, False)],
         "qr": lambda: [([a], {"complete": c}) for (a,) in rect for c in (True, False)],
+        "lu_factor": lambda: [([a], {}) for (a,) in rect + spd],
     }
 
 

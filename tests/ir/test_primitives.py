@@ -366,6 +366,15 @@ def test_linalg_factorizations(dt):
                                                           (5 if complete else 3, 3)])
         np.testing.assert_array_equal(np.tril(r, -1), 0)
         np.testing.assert_allclose(q @ r, rect, rtol=tol, atol=tol)
+    for m in (rect, np.swapaxes(rect, -1, -2)):  # tall and wide: row swaps then L U
+        lu, pivots = _parts(run("lu_factor", m), [m.shape[-2:], (3,)])
+        lower = np.tril(lu, -1)[..., :3] + np.eye(*m.shape[-2:])[..., :3]
+        swapped = m.copy()
+        for b in range(2):
+            for j, p in enumerate(pivots[b].astype(int) - 1):
+                swapped[b, [j, p]] = swapped[b, [p, j]]
+            assert np.all(np.abs(lower[b]) <= 1)  # partial pivoting's bound
+        np.testing.assert_allclose(lower @ np.triu(lu)[..., :3, :], swapped, rtol=tol, atol=tol)
 
 
 def test_linalg_errors_are_numpys():

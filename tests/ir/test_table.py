@@ -15,7 +15,7 @@ EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "pad", "gather",
     "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort",
-    "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr"}
+    "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr", "lu_factor"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
@@ -51,6 +51,7 @@ GRADIENT_CASES = {
     "eigh": ([(2, 3, 3)], {"upper": False}),
     "svd": ([(2, 4, 3)], {"full_matrices": False}),
     "qr": ([(2, 4, 3)], {"complete": False}),
+    "lu_factor": ([(2, 3, 3)], {}),
 }
 
 

@@ -39,6 +39,9 @@ CASES = [
     ("Rprop", dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-4, 0.2), maximize=True)),
     ("ASGD", dict(lr=0.05)),
     ("ASGD", dict(lr=0.05, lambd=1e-2, alpha=0.5, t0=10, weight_decay=0.1)),
+    ("Adafactor", dict()),
+    ("Adafactor", dict(lr=0.05, beta2_decay=-0.5, eps=(1e-20, 1e-2), d=2.0, weight_decay=0.1,
+                       maximize=True)),
 ]
 
 

@@ -160,6 +160,7 @@ LINALG = {
              lib.linalg.eigh(a)[0], lambda a: np.linalg.eigh(a)[0]),
     "svd": (lambda lib, a: lib.linalg.svd(a)[1], lambda a: np.linalg.svd(a)[1]),
     "qr": (lambda lib, a: lib.linalg.qr(a)[1].abs(), lambda a: np.abs(np.linalg.qr(a)[1])),
+    "lu_factor": (lambda lib, a: lib.linalg.lu_factor(a)[0], None),
 }
 NOT_VALUED = {"guard": "an effect: it computes no value (its special-value behaviour is that "
                         "of the comparison it checks)"}
@@ -285,8 +286,9 @@ SCALES = [1.0, 1e-300, 1e300, 5e-324 * 2 ** 40]
 LINALG_KNOWN = {
     (name, SCALES[3]): "torch's LU of a matrix of subnormals divides by pivots whose "
     "reciprocals overflow and returns NaN; gradjit's (LAPACK's, as numpy's) determinant "
-    "underflows to 0, slogdet gives its finite log, solve the solution"
-    for name in ("det", "slogdet", "solve")}
+    "underflows to 0, slogdet gives its finite log, solve the solution, lu_factor the "
+    "factors (dividing by a subnormal pivot, as LAPACK's reference getf2 does)"
+    for name in ("det", "slogdet", "solve", "lu_factor")}
 
 
 def _close_at_scale(got, want):
