@@ -1,14 +1,13 @@
 """custom_vjp and custom_jvp as JAX defines them, and checkpoint built on custom_vjp: a
 function whose derivative is the user's rule.
 
-The function becomes one primitive of kind 'library' (run on the host through numpy, between
-compiled kernels, like the LAPACK primitives), made for it and not registered in the table;
-its rules are more such primitives: custom_vjp's VJP runs the user's fwd and bwd, custom_jvp's
-JVP runs the user's rule and its VJP transposes the rule's tangent map. So grad, jit,
-value_and_grad, jvp, the eager tape and every backend see one op per call. vmap runs such an
-op once per example on the host (so per-example gradients, jacrev and jacfwd work through
-it). The rules are not differentiated again: second derivatives through them, and gradients
-of a vmap through them, refuse with a message."""
+The function becomes one host primitive (run through numpy between compiled kernels, like
+the LAPACK primitives), made for it and not registered in the table; its rules are more host
+primitives: custom_vjp's VJP runs the user's fwd and bwd, custom_jvp's JVP runs the user's
+rule and its VJP transposes the rule's tangent map. So grad, jit, value_and_grad, jvp, vmap,
+the eager tape and every backend see one op per call. The rules' own derivatives are
+gradjit's transformations of the user's functions (gradjit.tracer.host), so higher
+derivatives differentiate the rules again, as JAX's do."""
 from __future__ import annotations
 
 import functools
@@ -18,12 +17,11 @@ import re
 import numpy as np
 
 from gradjit import ops
-from gradjit.ir import elementwise as E
-from gradjit.ir import structural as S
 from gradjit.ir.elementwise import zeros_like
-from gradjit.ir.primitive import Primitive, ambient_handler, ir_type
+from gradjit.ir.primitive import ambient_handler, ir_type
 from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
+from gradjit.tracer.host import cotangent_rule, host_primitive
 from gradjit.tracer.pytree import LEAF, flatten, unflatten
 
 _serial = itertools.count()
@@ -62,10 +60,9 @@ class _Custom:
     def _primitive(self, nondiff, count):
         name = f"{self.kind}_{re.sub(r'[^A-Za-z0-9_]', '_', self.__qualname__)}_{next(_serial)}"
 
-        @_on_host
-        def evaluate(*arrays):
+        def evaluate(*arrays):  # traced too where a rule is derived from it (checkpoint)
             out = self.fun(*self._full(nondiff, arrays))
-            return _Layout(out).pack(out)
+            return layout(tuple(ir_type(a) for a in arrays)).pack(out)
 
         known = {}  # operand types -> the result's layout: the function runs once per signature
 
@@ -80,52 +77,17 @@ class _Custom:
             return layout(types).packed_type
 
         vjp, jvp = self._rules(name, nondiff, count, shape_rule, layout)
-        return _host_primitive(name, shape_rule, evaluate, vjp, count, jvp,
-                               f"{self.__name__} with its {self.kind} rule"), layout
-
-    def _cotangents(self, name, count, cotangents_of):
-        """The VJP: one host primitive runs the rule once, cotangents_of(args, g) giving a
-        cotangent (or None) per differentiable argument, and packs them into one flat vector
-        of the widest float type, which slices, reshapes and casts give back per argument."""
-        @_on_host
-        def evaluate(*arrays):
-            *args, g = arrays
-            packed = _packed_dtype(np.asarray(a).dtype for a in args)
-            pieces = []
-            for index, (arg, ct) in enumerate(zip(args, cotangents_of(args, g))):
-                arg = np.asarray(arg)
-                ct = np.zeros(arg.shape, packed) if ct is None else np.asarray(ct)
-                if ct.shape != arg.shape:
-                    raise ValueError(f"{self.__name__}: its rule returned a cotangent of shape "
-                                     f"{ct.shape} for argument {index} of shape {arg.shape}")
-                pieces.append(ct.astype(arg.dtype).astype(packed).ravel())
-            return np.concatenate(pieces)
-
-        def shape_rule(*types):
-            packed = _packed_dtype(t.dtype.numpy for t in types[:-1])
-            return TensorType((sum(t.size for t in types[:-1]),), ir_dtype(packed))
-        second = _refuse("a second derivative (the rule is not differentiated)")
-        pack = _host_primitive(f"{name}_cotangents", shape_rule, evaluate, second, count + 1,
-                               second)
-
-        def vjp(g, out, *args):
-            packed, offset, cotangents = pack(*args, g), 0, []
-            for arg in args:
-                t = ir_type(arg)
-                piece = S.reshape(S.slice_(packed, start=(offset,), stop=(offset + t.size,),
-                                           step=(1,)), shape=t.shape)
-                cotangents.append(piece if ir_type(piece).dtype == t.dtype else
-                                  E.cast(piece, dtype=t.dtype.name))
-                offset += t.size
-            return tuple(cotangents)
-        return vjp
+        return host_primitive(name, shape_rule, evaluate, count, vjp=vjp, jvp=jvp,
+                              doc=f"{self.__name__} with its {self.kind} rule"), layout
 
 
 class custom_vjp(_Custom):
     """`@gradjit.custom_vjp` then `f.defvjp(fwd, bwd)`: fwd(*args) returns (output,
     residuals), bwd(residuals, g) (bwd(*nondiff, residuals, g) with nondiff_argnums) returns
     a tuple of one cotangent (or None) per differentiable argument. f may return a tuple, list
-    or dict of arrays (one op computes them packed), and bwd then gets g of that structure."""
+    or dict of arrays (one op computes them packed), and bwd then gets g of that structure.
+    Derivatives of the gradient differentiate fwd and bwd again, so they must then be written
+    with numpy or gradjit operations."""
 
     kind = "custom_vjp"
     fwd = bwd = None
@@ -140,15 +102,14 @@ class custom_vjp(_Custom):
     def _rules(self, name, nondiff, count, out_type, layout):
         def cotangents_of(args, g):
             _, residuals = self.fwd(*self._full(nondiff, args))
-            g = layout(tuple(type_of(np.asarray(a)) for a in args)).unpack(g)
+            g = layout(tuple(ir_type(a) for a in args)).unpack(g)
             cts = self.bwd(*nondiff, residuals, g)
             if not isinstance(cts, (tuple, list)) or len(cts) != count:
                 raise TypeError(f"{self.__name__}: its bwd rule {_where(self.bwd)} must return "
                                 f"a tuple of {count} cotangent(s), one per differentiable "
                                 f"argument, not {_describe(cts)}")
             return cts
-        return (self._cotangents(name, count, cotangents_of),
-                _refuse("forward-mode autodiff (jvp)"))
+        return cotangent_rule(name, count, cotangents_of, self.__name__), _refuse_jvp
 
 
 class custom_jvp(_Custom):
@@ -156,8 +117,9 @@ class custom_jvp(_Custom):
     nondiff_argnums, rule(*nondiff, primals, tangents)) returns (output, tangent of the
     output), linear in the tangents. Forward mode applies the rule; reverse mode transposes
     its tangent map (the VJP of the rule's tangent output with respect to the tangents),
-    so the rule must be written with numpy or gradjit operations. f may return a tuple, list or
-    dict of arrays; the rule's tangent then has that structure."""
+    so the rule must be written with numpy or gradjit operations; higher derivatives
+    differentiate the rule again. f may return a tuple, list or dict of arrays; the rule's
+    tangent then has that structure."""
 
     kind = "custom_jvp"
     rule = None
@@ -170,18 +132,15 @@ class custom_jvp(_Custom):
         return self.rule is not None
 
     def _rules(self, name, nondiff, count, out_type, layout):
-        from gradjit.tracer import vjp as reverse
+        from gradjit.tracer.transforms import _pullback
 
-        def tangent_map(primals, tangents):
-            out_layout = layout(tuple(type_of(np.asarray(p)) for p in primals))
-            return out_layout.pack(self.rule(*nondiff, tuple(primals), tuple(tangents))[1])
-
-        @_on_host
-        def evaluate(*arrays):
+        def tangent_map(*arrays):
             primals, tangents = arrays[:count], arrays[count:]
-            out, tangent = self.rule(*nondiff, tuple(primals), tuple(tangents))
-            out_layout = _Layout(out)
-            shapes = _Layout(tangent).shapes
+            out_layout = layout(tuple(ir_type(p) for p in primals))
+            tangent = self.rule(*nondiff, tuple(primals), tuple(tangents))[1]
+            leaves: list = []
+            flatten(tangent, leaves)
+            shapes = [tuple(np.shape(leaf)) for leaf in leaves]
             if shapes != out_layout.shapes:
                 raise ValueError(f"{self.__name__}: its jvp rule {_where(self.rule)} returned "
                                  f"a tangent of shape(s) {_shapes(shapes)} for an output of "
@@ -190,22 +149,21 @@ class custom_jvp(_Custom):
 
         def shape_rule(*types):  # the tangent has the output's type
             return out_type(*types[:count])
-        second = _refuse("a second derivative (the rule is not differentiated)")
-        pushforward = _host_primitive(f"{name}_tangent", shape_rule, evaluate, second,
-                                      2 * count, second)
+        pushforward = host_primitive(f"{name}_tangent", shape_rule, tangent_map, 2 * count)
 
         def jvp(tangents, out, *args):
             return pushforward(*args, *(zeros_like(a) if t is None else t
                                         for t, a in zip(tangents, args)))
 
         def cotangents_of(args, g):
-            # the primals are constants of the tangent map (differentiating them would take
-            # this rule again), so the map is traced afresh for each point
-            def at_the_point(*tangents):
-                return tangent_map(args, tangents)
-            zeros = [np.zeros_like(np.asarray(a)) for a in args]
-            return reverse(at_the_point, *zeros)[1](g)
-        return self._cotangents(name, count, cotangents_of), jvp
+            # the map is linear in the tangents: its VJP there, at zero tangents, is the
+            # transpose, and stays a function of the primals for higher derivatives
+            floats = tuple(count + i for i, a in enumerate(args) if ir_type(a).dtype.is_float)
+            zeros = [zeros_like(a) for a in args]
+            grads = iter(_pullback(tangent_map, floats, False, None)(g, *args, *zeros)
+                         if floats else ())
+            return [next(grads) if count + i in floats else None for i in range(count)]
+        return cotangent_rule(name, count, cotangents_of, self.__name__), jvp
 
 
 class _Layout:
@@ -253,56 +211,11 @@ def _shapes(shapes) -> str:
     return ", ".join(str(s) for s in shapes)
 
 
-def _packed_dtype(dtypes):
-    """The float type that holds every cotangent exactly (the widest of the arguments')."""
-    return np.result_type(*dtypes, np.float32)
-
-
-def _host_primitive(name, shape_rule, evaluate, vjp, arity, jvp, doc=""):
-    """A library primitive computed on the host; vmap runs it once per example."""
-    prim = Primitive(name, "library", shape_rule, evaluate, vjp, arity=arity, jvp=jvp,
-                     batch=lambda args, batched, size: _looped(prim, args, batched, size),
-                     doc=doc)
-    return prim
-
-
-def _looped(prim, args, batched, size):
-    """`prim` applied to each of `size` examples (the operands flagged in `batched` lead with
-    the example axis), the results stacked: one host primitive looping over the examples."""
-    flags = tuple(batched)
-
-    def shape_rule(*types):
-        one = prim.shape_rule(*(TensorType(t.shape[1:], t.dtype) if b else t
-                                for t, b in zip(types, flags)))
-        return TensorType((size,) + one.shape, one.dtype)
-
-    @_on_host
-    def evaluate(*arrays):
-        if size == 0:
-            t = shape_rule(*(type_of(np.asarray(a)) for a in arrays))
-            return np.zeros(t.shape, t.dtype.numpy)
-        return np.stack([np.asarray(prim.evaluate(*(a[i] if b else a
-                                                    for a, b in zip(arrays, flags))))
-                         for i in range(size)])
-    refuse = _refuse("a derivative of a vmap (the rule is not differentiated)")
-    return _host_primitive(f"{prim.name}_vmap", shape_rule, evaluate, refuse, len(args),
-                           refuse)(*args)
-
-
-def _on_host(evaluate):
-    """evaluate running the user's code on numpy arrays, even when called while a program is
-    being built (a shape rule): primitives bound to arrays alone are computed, not emitted."""
-    @functools.wraps(evaluate)
-    def run(*arrays):
-        with ambient_handler(None):
-            return evaluate(*arrays)
-    return run
-
-
-def _refuse(what):
-    def rule(*args, **params):
-        raise TypeError(f"can't apply {what} to a custom_vjp function: it defines only a VJP")
-    return rule
+def _refuse_jvp(tangents, out, *args):
+    # JAX refuses too: bwd need not be linear in g (clipping), so it cannot be transposed
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function: it "
+                    "defines only a VJP (second derivatives: differentiate in reverse mode "
+                    "twice, jacrev(jacrev(f)) rather than hessian)")
 
 
 def _where(fn) -> str:
@@ -316,27 +229,32 @@ def _describe(value) -> str:
     return f"a {type(value).__name__}"
 
 
+class _Checkpoint(_Custom):
+    """A function whose derivatives are gradjit's own, taken only when asked for: its op
+    keeps the arguments, and each rule traces the function again (see host_primitive)."""
+
+    kind = "checkpoint"
+
+    def _defined(self):
+        return True
+
+    def _rules(self, name, nondiff, count, out_type, layout):
+        return None, None
+
+
 def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
     """jax.checkpoint (remat): fun's gradient recomputes its intermediates from its arguments
-    instead of keeping them. fun becomes one op (custom_vjp) that keeps only its arguments;
-    its VJP runs fun's compiled pullback on them when the gradient is taken. fun returns one
-    array; policy and static_argnums are not supported (everything is recomputed)."""
+    instead of keeping them. fun becomes one op that keeps only its arguments; its VJP and
+    JVP run fun's compiled pullback and pushforward on them when a derivative is taken (and
+    are differentiated again the same way). policy and static_argnums are not supported
+    (everything is recomputed)."""
     if policy is not None or static_argnums:
         raise NotImplementedError("checkpoint: policy and static_argnums are not supported; "
                                   "every intermediate of the function is recomputed")
-    from gradjit.tracer import jit, vjp
+    from gradjit.tracer import jit
     compiled = jit(fun)
 
     def forward(*args):
         return compiled(*args)
-
-    def keep_arguments(*args):
-        return compiled(*args), args
-
-    def recompute(args, g):
-        return vjp(fun, *args)[1](g)
-
     functools.update_wrapper(forward, fun)
-    rematerialized = custom_vjp(forward)
-    rematerialized.defvjp(keep_arguments, recompute)
-    return rematerialized
+    return _Checkpoint(forward)
