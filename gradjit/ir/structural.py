@@ -174,7 +174,10 @@ def _extremum_vjp(g, y, x, *, axes, keepdims):
 
 def _extremum_jvp(tangents, y, x, *, axes, keepdims):
     """The mean of the tangents of the elements that attain the extremum (the transpose of
-    the even share); 0 where none does (a NaN among the terms), as the VJP gives."""
+    the even share); 0 where none does (a NaN among the terms), as the VJP gives. JAX's rule
+    is the same mean over the ties (its VJP, the transpose, is the even share too), but
+    divides by the count unguarded, so a NaN extremum gets a NaN tangent there; PyTorch's
+    amax does likewise in both modes, while its max() sends the gradient to the NaNs."""
     (t,) = tangents
     hit = eq(x, _expand_back(y, x, axes, keepdims))
     count = reduce_sum(cast(hit, dtype=ir_type(x).dtype.name), axes=axes, keepdims=keepdims)

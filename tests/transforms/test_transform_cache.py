@@ -94,3 +94,24 @@ def test_an_attribute_assigned_anew_is_read_afresh():
     for scale in (1.0, 5.0):
         model.w = np.full(4, scale)
         np.testing.assert_allclose(gradjit.vjp(model.energy, x)[1](1.0)[0], np.full(4, scale))
+
+
+def test_cache_info_of_the_shared_programs():
+    """Each definition keeps one Transformed per mode (jvp, the value for vjp and linearize,
+    the pullback): fresh lambdas with equal captured numbers hit it, another number traces
+    its own; a captured array changed in place is traced afresh and computed with."""
+    y = rng.standard_normal(4)
+
+    def make(k):
+        return lambda z: np.sin(z) * y * k
+    for k in (1.0, 1.0, 2.0, 1.0):
+        np.testing.assert_allclose(gradjit.jvp(make(k), (x,), (t,))[1], np.cos(x) * t * y * k)
+        np.testing.assert_allclose(gradjit.vjp(make(k), x)[1](t)[0], np.cos(x) * t * y * k)
+    table = gradjit.tracer.transforms._cached
+    infos = [{mode: program.cache_info() for mode, program in
+              table[gradjit.tracer.transforms._definition(make(k))].items()} for k in (1.0, 2.0)]
+    assert len(infos[0]) == 3
+    assert all((i.traces, i.hits, i.misses) == (1, 2, 1) for i in infos[0].values())
+    assert all((i.traces, i.hits, i.misses) == (1, 0, 1) for i in infos[1].values())
+    y[:] = 2.0
+    np.testing.assert_allclose(gradjit.jvp(make(1.0), (x,), (t,))[1], np.cos(x) * t * 2.0)
