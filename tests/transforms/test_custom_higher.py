@@ -184,3 +184,24 @@ def test_gradients_of_a_vmap_through_custom_functions():
     per_example = gradjit.vmap(gradjit.hessian(lambda x: np.sum(doubled_sine(x))))(rows)
     np.testing.assert_allclose(per_example, np.stack([np.diag(-2 * np.sin(r)) for r in rows]),
                                rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "interpreter", "cuda-emulator"])
+def test_compiled_second_derivatives_on_every_backend(backend):
+    """The rules' derivatives are host ops like the rules: every backend runs them."""
+    hessian = gradjit.jit(gradjit.hessian(_cubed_norm), backend=backend)
+    np.testing.assert_allclose(hessian(X), gradjit.hessian(_cubed_norm)(X), rtol=1e-14)
+
+    def f(x):
+        return np.sum(log1pexp(x) * x)
+    twice = gradjit.jit(gradjit.jacrev(gradjit.jacrev(f)), backend=backend)
+    np.testing.assert_allclose(twice(X), gradjit.jacrev(gradjit.jacrev(f))(X), rtol=1e-14)
+
+
+def test_check_grads_to_third_order():
+    """HIPS autograd's check: each mode's derivatives of the derivatives against finite
+    differences, through a custom_jvp rule (both modes) and a custom_vjp (reverse)."""
+    from gradjit.test_util import check_grads
+    check_grads(lambda x: np.sum(softplus(x) * np.sin(x)), order=3)(X)
+    check_grads(lambda x: np.sum(log1pexp(x) ** 2), modes=["rev"], order=3)(X)
+    check_grads(lambda x: gradjit.checkpoint(np.tanh)(x) * x, order=3)(X)
