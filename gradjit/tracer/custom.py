@@ -1,5 +1,5 @@
-"""custom_vjp and custom_jvp as JAX defines them, and checkpoint built on custom_vjp: a
-function whose derivative is the user's rule.
+"""custom_vjp and custom_jvp as JAX defines them (a function whose derivative is the user's
+rule), and checkpoint (a function whose derivatives are recomputed when taken).
 
 The function becomes one host primitive (run through numpy between compiled kernels, like
 the LAPACK primitives), made for it and not registered in the table; its rules are more host
@@ -28,8 +28,8 @@ _serial = itertools.count()
 
 
 class _Custom:
-    """A function whose derivative rule is the user's: one library primitive per set of
-    nondiff values, whose rules (set by the subclass) are more library primitives."""
+    """A function made one host primitive per set of nondiff values, whose rules (set by the
+    subclass, or where it sets none derived from the function) are more host primitives."""
 
     kind = ""
 

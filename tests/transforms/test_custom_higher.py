@@ -205,3 +205,17 @@ def test_check_grads_to_third_order():
     check_grads(lambda x: np.sum(softplus(x) * np.sin(x)), order=3)(X)
     check_grads(lambda x: np.sum(log1pexp(x) ** 2), modes=["rev"], order=3)(X)
     check_grads(lambda x: gradjit.checkpoint(np.tanh)(x) * x, order=3)(X)
+
+
+def test_hips_primitive_vjp_is_differentiated_again():
+    """HIPS autograd's own example: the Hessian of logsumexp through its defvjp rule."""
+    @gradjit.primitive
+    def logsumexp(x):
+        m = np.max(x)
+        return m + np.log(np.sum(np.exp(x - m)))
+    gradjit.defvjp(logsumexp, lambda ans, x: lambda g: g * np.exp(x - ans))
+    p = np.exp(X) / np.sum(np.exp(X))
+    got = gradjit.jacrev(gradjit.grad(logsumexp))(X)
+    np.testing.assert_allclose(got, np.diag(p) - np.outer(p, p), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got, _differences(gradjit.grad(logsumexp), X), rtol=1e-6,
+                               atol=1e-7)
