@@ -11,6 +11,7 @@ from gradjit.distributions.counts import Binomial, Geometric, NegativeBinomial, 
 from gradjit.distributions.dirichlet import Beta, Dirichlet
 from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
 from gradjit.distributions.distribution import Distribution
+from gradjit.distributions.exp_family import ExponentialFamily
 from gradjit.distributions.gamma import Chi2, Gamma
 from gradjit.distributions.kl import kl_divergence, register_kl
 from gradjit.distributions.location_scale import (Cauchy, Exponential, GeneralizedPareto,
@@ -31,11 +32,13 @@ from gradjit.distributions.transforms import *  # noqa: F401,F403
 from gradjit.distributions import utils  # noqa: F401
 
 # PyTorch's submodule -> the names it defines; those without a module of the same name here
-# become modules re-exporting them.
+# become modules re-exporting them. Each class names PyTorch's module as its own, as its repr
+# (and the messages quoting it) does there.
 _SUBMODULES = {
     "bernoulli": ["Bernoulli"], "beta": ["Beta"], "binomial": ["Binomial"],
     "categorical": ["Categorical"], "cauchy": ["Cauchy"], "chi2": ["Chi2"],
-    "dirichlet": ["Dirichlet"], "exponential": ["Exponential"],
+    "dirichlet": ["Dirichlet"], "exp_family": ["ExponentialFamily"],
+    "exponential": ["Exponential"],
     "fishersnedecor": ["FisherSnedecor"], "generalized_pareto": ["GeneralizedPareto"],
     "gamma": ["Gamma"], "geometric": ["Geometric"],
     "gumbel": ["Gumbel"], "half_cauchy": ["HalfCauchy"], "half_normal": ["HalfNormal"],
@@ -60,10 +63,12 @@ for _name, _exports in _SUBMODULES.items():
         _module.__dict__.update({n: globals()[n] for n in _exports}, __all__=_exports)
         sys.modules[_full] = _module
         globals()[_name] = _module
+    for _export in _exports:
+        globals()[_export].__module__ = _full
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
-           "ContinuousBernoulli", "Dirichlet",
-           "Distribution", "Exponential", "FisherSnedecor", "Gamma", "GeneralizedPareto",
+           "ContinuousBernoulli", "Dirichlet", "Distribution", "Exponential",
+           "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto",
            "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
            "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
            "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",
