@@ -17,6 +17,7 @@ MAKE = {
     "Uniform": lambda D, t: D.Uniform(t([0.0, 1.0]), t([2.0, 3.0])),
     "UniformScalar": lambda D, t: D.Uniform(0.0, 3.0),
     "GammaScalar": lambda D, t: D.Gamma(2.0, 3.0),
+    "VonMisesScalar": lambda D, t: D.VonMises(0.5, 1.0),
     "PoissonScalar": lambda D, t: D.Poisson(3.0),
     "DirichletOne": lambda D, t: D.Dirichlet(t([2.0, 3.0])),
     "Bernoulli": lambda D, t: D.Bernoulli(t([0.3, 0.6])),
@@ -59,6 +60,10 @@ MAKE = {
     "MixtureSameFamily": lambda D, t: D.MixtureSameFamily(D.Categorical(t([0.3, 0.7])),
                                                           D.Normal(t([0.0, 1.0]),
                                                                    t([1.0, 2.0]))),
+    "VonMises": lambda D, t: D.VonMises(t([0.5, -2.0]), t([0.7, 4.0])),
+    "LKJCholesky": lambda D, t: D.LKJCholesky(3, t([0.5, 2.0])),
+    "Wishart": lambda D, t: D.Wishart(t([4.0, 3.5]), t([[2.0, 0.5], [0.5, 1.0]])),
+    "WishartTril": lambda D, t: D.Wishart(3.0, scale_tril=t([[[2.0, 0.0], [0.5, 1.0]]])),
 }
 FLAGS = ("has_rsample", "has_enumerate_support", "batch_shape", "event_shape")
 MOMENTS = ("mean", "mode", "variance", "stddev")
@@ -138,6 +143,7 @@ def test_enumerate_support_equals_pytorch(name):
                       _outcome(lambda: theirs.enumerate_support(expand)), expand)
 
 
+@pytest.mark.filterwarnings("ignore:Singular sample detected")  # PyTorch's Wishart, always
 @pytest.mark.parametrize("name", MAKE)
 def test_expand_and_sample_shapes_equal_pytorch(name):
     ours, theirs = _make(gradjit, name)[0], _make(torch, name)[0]
