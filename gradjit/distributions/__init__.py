@@ -11,8 +11,10 @@ from gradjit.distributions.counts import Binomial, Geometric, NegativeBinomial, 
 from gradjit.distributions.dirichlet import Beta, Dirichlet
 from gradjit.distributions.discrete import Bernoulli, Categorical, Multinomial
 from gradjit.distributions.distribution import Distribution
+from gradjit.distributions.exp_family import ExponentialFamily
 from gradjit.distributions.gamma import Chi2, Gamma
 from gradjit.distributions.kl import kl_divergence, register_kl
+from gradjit.distributions.lkj_cholesky import LKJCholesky
 from gradjit.distributions.location_scale import (Cauchy, Exponential, GeneralizedPareto,
                                                   Laplace)
 from gradjit.distributions.lowrank import LowRankMultivariateNormal
@@ -28,19 +30,24 @@ from gradjit.distributions.relaxed import (ExpRelaxedCategorical,  # noqa: F401 
 from gradjit.distributions.student import FisherSnedecor, StudentT
 from gradjit.distributions.transformed import TransformedDistribution
 from gradjit.distributions.transforms import *  # noqa: F401,F403
+from gradjit.distributions.von_mises import VonMises
+from gradjit.distributions.wishart import Wishart
 from gradjit.distributions import utils  # noqa: F401
 
 # PyTorch's submodule -> the names it defines; those without a module of the same name here
-# become modules re-exporting them.
+# become modules re-exporting them. Each class names PyTorch's module as its own, as its repr
+# (and the messages quoting it) does there.
 _SUBMODULES = {
     "bernoulli": ["Bernoulli"], "beta": ["Beta"], "binomial": ["Binomial"],
     "categorical": ["Categorical"], "cauchy": ["Cauchy"], "chi2": ["Chi2"],
-    "dirichlet": ["Dirichlet"], "exponential": ["Exponential"],
+    "dirichlet": ["Dirichlet"], "exp_family": ["ExponentialFamily"],
+    "exponential": ["Exponential"],
     "fishersnedecor": ["FisherSnedecor"], "generalized_pareto": ["GeneralizedPareto"],
     "gamma": ["Gamma"], "geometric": ["Geometric"],
     "gumbel": ["Gumbel"], "half_cauchy": ["HalfCauchy"], "half_normal": ["HalfNormal"],
     "independent": ["Independent"], "inverse_gamma": ["InverseGamma"],
-    "kumaraswamy": ["Kumaraswamy"], "laplace": ["Laplace"], "log_normal": ["LogNormal"],
+    "kumaraswamy": ["Kumaraswamy"], "lkj_cholesky": ["LKJCholesky"], "laplace": ["Laplace"],
+    "log_normal": ["LogNormal"],
     "logistic_normal": ["LogisticNormal"], "mixture_same_family": ["MixtureSameFamily"],
     "lowrank_multivariate_normal": ["LowRankMultivariateNormal"],
     "multinomial": ["Multinomial"],
@@ -51,7 +58,8 @@ _SUBMODULES = {
     "relaxed_bernoulli": ["LogitRelaxedBernoulli", "RelaxedBernoulli"],
     "relaxed_categorical": ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"],
     "studentT": ["StudentT"], "transformed_distribution": ["TransformedDistribution"],
-    "uniform": ["Uniform"], "weibull": ["Weibull"],
+    "uniform": ["Uniform"], "von_mises": ["VonMises"], "weibull": ["Weibull"],
+    "wishart": ["Wishart"],
 }
 for _name, _exports in _SUBMODULES.items():
     _full = f"{__name__}.{_name}"
@@ -60,15 +68,19 @@ for _name, _exports in _SUBMODULES.items():
         _module.__dict__.update({n: globals()[n] for n in _exports}, __all__=_exports)
         sys.modules[_full] = _module
         globals()[_name] = _module
+    for _export in _exports:
+        globals()[_export].__module__ = _full
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
-           "ContinuousBernoulli", "Dirichlet",
-           "Distribution", "Exponential", "FisherSnedecor", "Gamma", "GeneralizedPareto",
+           "ContinuousBernoulli", "Dirichlet", "Distribution", "Exponential",
+           "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto",
            "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
-           "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+           "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
+           "LowRankMultivariateNormal",
            "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",
            "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
            "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT",
-           "TransformedDistribution", "Uniform", "Weibull", "biject_to", "constraints",
+           "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "biject_to",
+           "constraints",
            "kl_divergence", "register_kl", "transform_to", "transforms"]
 __all__ += transforms.__all__

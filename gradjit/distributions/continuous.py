@@ -7,6 +7,7 @@ import math
 import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.distribution import Distribution, broadcast_all
+from gradjit.distributions.exp_family import ExponentialFamily
 
 
 class LocationScale(Distribution):
@@ -25,7 +26,16 @@ class LocationScale(Distribution):
         return self.loc
 
 
-class Normal(LocationScale):
+class Normal(LocationScale, ExponentialFamily):
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal()
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * gradjit.log(-math.pi / y)
+
     @property
     def mean(self):
         return self.loc
@@ -70,7 +80,7 @@ class Uniform(Distribution):
     def __init__(self, low, high, validate_args=None):
         self.low, self.high = broadcast_all(low, high)
         self.arg_constraints = {"low": constraints.less_than(self.high),
-                                "high": constraints.real}
+                                "high": constraints.greater_than(self.low)}
         super().__init__(self.low.shape, validate_args=validate_args)
 
     @property
@@ -80,6 +90,10 @@ class Uniform(Distribution):
     @property
     def mean(self):
         return (self.high + self.low) / 2
+
+    @property
+    def mode(self):
+        return float("nan") * self.high
 
     @property
     def stddev(self):

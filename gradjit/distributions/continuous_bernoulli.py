@@ -10,13 +10,27 @@ import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.discrete import _one_of, _ProbsOrLogits
 from gradjit.distributions.distribution import broadcast_all
+from gradjit.distributions.exp_family import ExponentialFamily
 from gradjit.distributions.relaxed import _clamp_probs
 
 
-class ContinuousBernoulli(_ProbsOrLogits):
+class ContinuousBernoulli(_ProbsOrLogits, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return (self.logits,)
+
+    def _log_normalizer(self, x):
+        """log((e^x - 1) / x) outside the lims around x = 0, its Taylor series inside."""
+        outside = (x <= self._lims[0] - 0.5) | (x > self._lims[1] - 0.5)
+        cut = gradjit.where(outside, x, self._lims[0] - 0.5)
+        log_norm = gradjit.log(gradjit.special.expm1(cut).abs()) - gradjit.log(cut.abs())
+        taylor = 0.5 * x + x.pow(2) / 24.0 - x.pow(4) / 2880.0
+        return gradjit.where(outside, log_norm, taylor)
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
         _one_of(probs, logits)

@@ -7,7 +7,8 @@ import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.discrete import (Bernoulli, _half_at_zero, _one_of, _ProbsOrLogits,
                                             _softplus)
-from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
+from gradjit.distributions.distribution import broadcast_all, finfo
+from gradjit.distributions.exp_family import ExponentialFamily
 from gradjit.distributions.gamma import Gamma
 
 
@@ -61,9 +62,16 @@ class Geometric(_ProbsOrLogits):
         return bce / self.probs
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
+
+    @property
+    def _natural_params(self):
+        return (gradjit.log(self.rate),)
+
+    def _log_normalizer(self, x):
+        return gradjit.exp(x)
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)
@@ -106,6 +114,7 @@ class Poisson(Distribution):
 class Binomial(_ProbsOrLogits):
     arg_constraints = {"total_count": constraints.nonnegative_integer,
                        "probs": constraints.unit_interval, "logits": constraints.real}
+    has_enumerate_support = True
     _probs_from_logits = staticmethod(Bernoulli._probs_from_logits)
     _logits_from_probs = staticmethod(Bernoulli._logits_from_probs)
 
@@ -153,6 +162,21 @@ class Binomial(_ProbsOrLogits):
         normalize = (n * _half_at_zero(self.logits) +
                      n * gradjit.log1p(gradjit.exp(-self.logits.abs())) - log_factorial_n)
         return value * self.logits - log_factorial_k - log_factorial_nmk - normalize
+
+    def _common_count(self, what):
+        count = int(self.total_count.max())
+        if not self.total_count.min() == count:
+            raise NotImplementedError(f"Inhomogeneous total count not supported by `{what}`.")
+        return count
+
+    def enumerate_support(self, expand=True):
+        count = self._common_count("enumerate_support")
+        return self._enumerated(gradjit.arange(1 + count, dtype=self.param.dtype), expand)
+
+    def entropy(self):
+        self._common_count("entropy")
+        log_prob = self.log_prob(self.enumerate_support(False))
+        return -(gradjit.exp(log_prob) * log_prob).sum(0)
 
 
 class NegativeBinomial(_ProbsOrLogits):

@@ -6,14 +6,22 @@ from numbers import Number
 
 import gradjit
 from gradjit.distributions import constraints
-from gradjit.distributions.distribution import Distribution, broadcast_all
+from gradjit.distributions.distribution import broadcast_all
+from gradjit.distributions.exp_family import ExponentialFamily
 from gradjit.distributions.gamma import _StandardGamma
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
+
+    @property
+    def _natural_params(self):
+        return (self.concentration,)
+
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - gradjit.lgamma(x.sum(-1))
 
     def __init__(self, concentration, validate_args=None):
         if concentration.dim() < 1:
@@ -63,11 +71,18 @@ class Dirichlet(Distribution):
             ((conc - 1.0) * gradjit.digamma(conc)).sum(-1)
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     arg_constraints = {"concentration1": constraints.positive,
                        "concentration0": constraints.positive}
     support = constraints.unit_interval
     has_rsample = True
+
+    @property
+    def _natural_params(self):
+        return self.concentration1, self.concentration0
+
+    def _log_normalizer(self, x, y):
+        return gradjit.lgamma(x) + gradjit.lgamma(y) - gradjit.lgamma(x + y)
 
     def __init__(self, concentration1, concentration0, validate_args=None):
         if isinstance(concentration1, Number) and isinstance(concentration0, Number):

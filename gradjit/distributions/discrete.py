@@ -7,6 +7,7 @@ import math
 import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
+from gradjit.distributions.exp_family import ExponentialFamily
 
 
 def _one_of(probs, logits):
@@ -15,7 +16,8 @@ def _one_of(probs, logits):
 
 
 def _softplus(x):
-    return x.clamp(min=0) + gradjit.log1p(gradjit.exp(-x.abs()))
+    """log(1 + e^x), whose gradient at 0 is sigmoid(0) = 0.5, as PyTorch's."""
+    return _half_at_zero(x) + gradjit.log1p(gradjit.exp(-x.abs()))
 
 
 def _half_at_zero(x):
@@ -43,9 +45,18 @@ class _ProbsOrLogits(Distribution):
         return self.__dict__["probs" if "probs" in self.__dict__ else "logits"]
 
 
-class Bernoulli(_ProbsOrLogits):
+class Bernoulli(_ProbsOrLogits, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
+    has_enumerate_support = True
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return (gradjit.logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return gradjit.log1p(gradjit.exp(x))
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits)
@@ -90,11 +101,15 @@ class Bernoulli(_ProbsOrLogits):
     def entropy(self):
         return _softplus(self.logits) - self.logits * self.probs
 
+    def enumerate_support(self, expand=True):
+        return self._enumerated(gradjit.arange(2, dtype=self.param.dtype), expand)
+
 
 class Categorical(_ProbsOrLogits):
     """One of K categories per batch element; probs or logits along the last dimension."""
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits)
@@ -151,6 +166,9 @@ class Categorical(_ProbsOrLogits):
     def entropy(self):
         low = float(finfo(self.logits).min)  # -inf logits (zero probs) contribute 0, not nan
         return -(self.logits.clamp(min=low) * self.probs).sum(-1)
+
+    def enumerate_support(self, expand=True):
+        return self._enumerated(gradjit.arange(self._num_events), expand)
 
 
 class Multinomial(Distribution):

@@ -3,6 +3,7 @@ validation with PyTorch's messages, and sample() as rsample() without gradient."
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 
@@ -12,13 +13,16 @@ from gradjit.distributions import constraints
 
 class Distribution:
     has_rsample = False
+    has_enumerate_support = False
     arg_constraints: dict = {}
     support = None
     _validate_default = True  # PyTorch validates unless Distribution.set_default_validate_args
 
     @staticmethod
     def set_default_validate_args(value: bool):
-        Distribution._validate_default = bool(value)
+        if value not in [True, False]:
+            raise ValueError
+        Distribution._validate_default = value
 
     def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
         self._batch_shape = gradjit.Size(batch_shape)
@@ -74,12 +78,22 @@ class Distribution:
     def rsample(self, sample_shape=()):
         raise NotImplementedError
 
-    def _missing(self, what):
-        raise NotImplementedError(f"{type(self)} does not implement {what}")
+    def sample_n(self, n):
+        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+                      FutureWarning, stacklevel=2)
+        return self.sample((n,))
 
-    mean = property(lambda self: self._missing("mean"))
-    mode = property(lambda self: self._missing("mode"))
-    variance = property(lambda self: self._missing("variance"))
+    @property
+    def mean(self):
+        raise NotImplementedError
+
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{type(self)} does not implement mode")
+
+    @property
+    def variance(self):
+        raise NotImplementedError
 
     def log_prob(self, value):
         raise NotImplementedError
@@ -90,8 +104,21 @@ class Distribution:
     def icdf(self, value):
         raise NotImplementedError
 
+    def enumerate_support(self, expand=True):
+        raise NotImplementedError
+
+    def _enumerated(self, values, expand):
+        """The support's values (along the first dimension, each of event_shape) set over
+        broadcastable batch dimensions, or expanded to the batch shape."""
+        event = tuple(values.shape[1:])
+        values = values.reshape((-1,) + (1,) * len(self._batch_shape) + event)
+        return values.expand((-1,) + tuple(self._batch_shape) + event) if expand else values
+
     def entropy(self):
         raise NotImplementedError
+
+    def perplexity(self):
+        return gradjit.exp(self.entropy())
 
     def _checked(self, value):
         """value, validated against the support when validation is on."""
@@ -106,6 +133,11 @@ class Distribution:
         if tuple(value.shape[len(value.shape) - event:]) != tuple(self._event_shape):
             raise ValueError(f"The right-most size of value must match event_shape: "
                              f"{value.size()} vs {self._event_shape}.")
+        expected = tuple(self._batch_shape) + tuple(self._event_shape)
+        for i, j in zip(reversed(tuple(value.shape)), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{value.size()} vs {gradjit.Size(expected)}.")
         if not constraints.all_true(self.support.check(value)):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape "

@@ -7,7 +7,8 @@ import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
-from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
+from gradjit.distributions.distribution import broadcast_all, finfo
+from gradjit.distributions.exp_family import ExponentialFamily
 
 
 def standard_gamma(concentration):
@@ -71,10 +72,18 @@ class _StandardGamma(gradjit.autograd.Function):
         return grad_output * gradjit.tensor(dx, dtype=grad_output.dtype)
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return self.concentration - 1, -self.rate
+
+    def _log_normalizer(self, x, y):
+        return gradjit.lgamma(x + 1) + (x + 1) * gradjit.log(-y.reciprocal())
 
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -105,6 +114,11 @@ class Gamma(Distribution):
         return (gradjit.xlogy(conc, rate) + gradjit.xlogy(conc - 1, value) - rate * value -
                 gradjit.lgamma(conc))
 
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return gradjit.special.gammainc(self.concentration, self.rate * value)
+
     def entropy(self):
         conc = self.concentration
         return (conc - self.rate.log() + gradjit.lgamma(conc) +
@@ -119,6 +133,12 @@ class Chi2(Gamma):
     def __init__(self, df, validate_args=None):
         (self.df,) = broadcast_all(df)
         super().__init__(0.5 * self.df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = super().expand(batch_shape)
+        new.concentration, new.rate = (t.expand(tuple(batch_shape))
+                                       for t in (self.concentration, self.rate))
+        return new
 
     def __repr__(self) -> str:
         return "Chi2()"  # PyTorch's df is derived from the concentration, so it shows none

@@ -12,6 +12,7 @@ from gradjit.distributions.continuous_bernoulli import ContinuousBernoulli
 from gradjit.distributions.counts import Binomial, Geometric, Poisson
 from gradjit.distributions.dirichlet import Beta, Dirichlet
 from gradjit.distributions.discrete import Bernoulli, Categorical
+from gradjit.distributions.exp_family import ExponentialFamily, kl_exponential_family
 from gradjit.distributions.gamma import Gamma
 from gradjit.distributions.location_scale import Cauchy, Exponential, Laplace
 from gradjit.distributions.lowrank import LowRankMultivariateNormal, kl_lowrank_lowrank
@@ -167,6 +168,7 @@ SAME_FAMILY = {
     (ContinuousBernoulli, ContinuousBernoulli): _continuous_bernoulli_continuous_bernoulli,
     (Dirichlet, Dirichlet): _dirichlet_dirichlet,
     (Exponential, Exponential): _exponential_exponential,
+    (ExponentialFamily, ExponentialFamily): kl_exponential_family,
     (Gamma, Gamma): _kl_gamma_gamma,
     (Geometric, Geometric): _geometric_geometric,
     (Gumbel, Gumbel): _gumbel_gumbel,

@@ -9,12 +9,21 @@ import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.continuous import LocationScale
 from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
+from gradjit.distributions.exp_family import ExponentialFamily
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return (-self.rate,)
+
+    def _log_normalizer(self, x):
+        return -gradjit.log(-x)
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)

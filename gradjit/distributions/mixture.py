@@ -86,6 +86,13 @@ class MixtureSameFamily(Distribution):
         log_mix_prob = gradjit.log_softmax(self._mixture_distribution.logits, dim=-1)
         return gradjit.logsumexp(log_prob_x + log_mix_prob, dim=-1)
 
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = tuple(batch_shape)
+        return MixtureSameFamily(
+            self._mixture_distribution.expand(batch_shape),
+            self._component_distribution.expand(batch_shape + (self._num_component,)),
+            validate_args=False)
+
     def sample(self, sample_shape=()):
         with gradjit.no_grad():
             gather_dim = len(sample_shape) + len(self._batch_shape)

@@ -2,6 +2,7 @@
 with PyTorch's parameterizations, draws and formulas."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -33,7 +34,10 @@ def _precision_to_scale_tril(precision):
 
 
 class MultivariateNormal(Distribution):
-    arg_constraints = {"loc": constraints.real_vector}
+    arg_constraints = {"loc": constraints.real_vector,
+                       "covariance_matrix": constraints.positive_definite,
+                       "precision_matrix": constraints.positive_definite,
+                       "scale_tril": constraints.lower_cholesky}
     support = constraints.real_vector
     has_rsample = True
 
@@ -54,26 +58,30 @@ class MultivariateNormal(Distribution):
         batch = np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(loc.shape[:-1]))
         n = loc.shape[-1]
         self.loc = loc.expand(*batch, n)
+        # the matrix given is kept (and validated) as given; the others derive from its factor
+        name = "scale_tril" if scale_tril is not None else \
+            "covariance_matrix" if covariance_matrix is not None else "precision_matrix"
+        self.__dict__[name] = matrix.expand(*batch, n, n)
+        super().__init__(batch, (n,), validate_args=validate_args)
         if scale_tril is not None:
             self._unbroadcasted_scale_tril = scale_tril
         elif covariance_matrix is not None:
             self._unbroadcasted_scale_tril = gradjit.linalg.cholesky(covariance_matrix)
         else:
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
-        super().__init__(batch, (n,), validate_args=validate_args)
 
-    @property
+    @functools.cached_property
     def scale_tril(self):
         return self._unbroadcasted_scale_tril.expand(*self._batch_shape, *self._event_shape,
                                                      *self._event_shape)
 
-    @property
+    @functools.cached_property
     def covariance_matrix(self):
         lower = self._unbroadcasted_scale_tril
         return (lower @ lower.mT).expand(*self._batch_shape, *self._event_shape,
                                          *self._event_shape)
 
-    @property
+    @functools.cached_property
     def precision_matrix(self):
         return gradjit.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
             *self._batch_shape, *self._event_shape, *self._event_shape)
@@ -129,6 +137,8 @@ class Independent(Distribution):
 
     arg_constraints: dict = {}
     has_rsample = property(lambda self: self.base_dist.has_rsample)
+    has_enumerate_support = property(lambda self: self.reinterpreted_batch_ndims == 0 and
+                                     self.base_dist.has_enumerate_support)
     support = property(lambda self: constraints.independent(self.base_dist.support,
                                                             self.reinterpreted_batch_ndims)
                        if self.reinterpreted_batch_ndims else self.base_dist.support)
@@ -156,6 +166,11 @@ class Independent(Distribution):
 
     def entropy(self):
         return self._summed(self.base_dist.entropy())
+
+    def enumerate_support(self, expand=True):
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand)
 
     def __repr__(self) -> str:
         return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"

@@ -69,10 +69,8 @@ class OneHotCategorical(_OverCategorical):
         return self._categorical.entropy()
 
     def enumerate_support(self, expand=True):
-        n = self._event_shape[0]
-        values = gradjit.eye(n, dtype=self.probs.dtype)
-        values = values.reshape((n,) + (1,) * len(self._batch_shape) + (n,))
-        return values.expand((n,) + tuple(self._batch_shape) + (n,)) if expand else values
+        return self._enumerated(gradjit.eye(self._event_shape[0], dtype=self.probs.dtype),
+                                expand)
 
 
 class OneHotCategoricalStraightThrough(OneHotCategorical):

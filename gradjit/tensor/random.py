@@ -264,7 +264,8 @@ def bernoulli(input, p=None, *, generator=None):
     if np.any((probs < 0) | (probs > 1)):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     uniform = gen.uniform(probs.size, probs.dtype if p is None else np.float64)
-    return _leaf((uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
+    # asarray: comparing 0-d arrays gives a numpy scalar
+    return _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

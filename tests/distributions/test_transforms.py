@@ -247,12 +247,16 @@ def test_errors_match_torch(name):
     same_error(_errors(gradjit)[name], _errors(torch)[name])
 
 
-def test_a_distribution_without_a_moment_says_so():
-    d = gradjit.distributions.TransformedDistribution(gradjit.distributions.Normal(0.0, 1.0),
-                                                      gradjit.distributions.transforms.
-                                                      ExpTransform())
-    with pytest.raises(NotImplementedError, match="does not implement mean"):
-        assert d.mean is None
+def test_a_distribution_without_a_moment_raises_as_pytorch():
+    def make(lib):
+        D = lib.distributions
+        return D.TransformedDistribution(D.Normal(0.0, 1.0), D.transforms.ExpTransform())
+    for moment in ("mean", "variance"):
+        same_error(lambda: getattr(make(gradjit), moment), lambda: getattr(make(torch), moment))
+    with pytest.raises(NotImplementedError,
+                       match="transformed_distribution.TransformedDistribution'> does not "
+                             "implement mode"):
+        assert make(gradjit).mode is None
 
 
 def test_expand_matches_torch():
