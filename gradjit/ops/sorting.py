@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir import sorting as P
 from gradjit.ir import structural as S
@@ -16,6 +17,8 @@ from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, lo
                                normalize_axes, reshape, sub, sum_, transpose, true_divide,
                                where)
 from gradjit.ops.indexing import flip
+from gradjit.ops.reduce import any_
+from gradjit.ops.shaping import moveaxis
 from gradjit.ops.promote import astype, broadcast, result_type
 
 
@@ -204,16 +207,46 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, equ
     flat = reshape(x, (-1,))
     order = P.argsort(flat, axis=0)
     ordered = S.gather(flat, order, axis=0)
-    values, starts, *rest = _runs(ordered, _run_starts(ordered, equal_nan), return_inverse,
-                                  return_counts)
+    found = _runs(ordered, _run_starts(ordered, equal_nan), return_inverse, return_counts)
+    return _unique_results(found, order, return_index, return_inverse, ir_type(x).shape)
+
+
+def unique_along(x, axis, return_index=False, return_inverse=False, return_counts=False):
+    """numpy's unique(axis=...): the distinct slices along `axis`, in the lexicographic order
+    of their elements (NaNs distinct, as numpy compares the slices as records)."""
+    shape = ir_type(x).shape
+    axis = normalize_axis_index(axis, len(shape))  # numpy's AxisError
+    moved = moveaxis(x, axis, 0)
+    n, rest = shape[axis], ir_type(moved).shape[1:]
+    rows = reshape(moved, (n, math.prod(rest)))
+    columns = [S.slice_(rows, start=(0, j), stop=(n, j + 1), step=(1, 1))
+               for j in range(math.prod(rest))]
+    order = lexsort([reshape(c, (n,)) for c in columns[::-1]], 0) if columns and n else \
+        S.iota(shape=(n,), dtype="i64", axis=0)
+    ordered = S.gather(rows, order, axis=0) if n else rows
+    if n and columns:
+        prev = S.slice_(ordered, start=(0, 0), stop=(n - 1, len(columns)), step=(1, 1))
+        cur = S.slice_(ordered, start=(1, 0), stop=(n, len(columns)), step=(1, 1))
+        first = concatenate([np.ones(1, bool), any_(ne(cur, prev), 1)])
+    else:  # slices without elements are all equal
+        first = np.arange(n) == 0
+    values, *found = _runs(ordered, first, return_inverse, return_counts)
+    values = moveaxis(reshape(values, (ir_type(values).shape[0],) + rest), 0, axis)
+    return _unique_results([values, *found], order, return_index, return_inverse, (n,))
+
+
+def _unique_results(found, order, return_index, return_inverse, inverse_shape):
+    """unique's outputs from the runs of the sorted elements: the values, then where each
+    first occurs, each element's run and the runs' lengths as asked."""
+    values, starts, *rest = found
     out = [values]
     if return_index:
         out.append(S.gather(order, starts, axis=0) if ir_type(starts).shape[0] else starts)
     if return_inverse:
-        n = ir_type(flat).shape[0]
+        n = ir_type(order).shape[0]
         group = rest.pop(0)
         inverse = S.scatter_add(np.zeros(n, np.int64), order, group, axis=0) if n else group
-        out.append(reshape(inverse, ir_type(x).shape))
+        out.append(reshape(inverse, inverse_shape))
     out.extend(rest)
     return out[0] if len(out) == 1 else tuple(out)
 

@@ -117,9 +117,8 @@ def _digitize(x, bins, right=False):
 
 def _unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
             equal_nan=True, sorted=True):
-    if axis is not None:
-        raise TypeError("np.unique(axis=...) is not supported on traced values; axis=None "
-                        "(the flattened array) is")
+    if axis is not None:  # slices compare as records: equal_nan has no effect
+        return O.unique_along(ar, axis, return_index, return_inverse, return_counts)
     if not equal_nan:
         raise TypeError("np.unique(equal_nan=False) is not supported on traced values")
     return O.unique(ar, return_index, return_inverse, return_counts)
