@@ -426,12 +426,6 @@ def _take_along_axis(arr, indices, axis=-1):
     return ops.take_along_axis(arr, _array(indices), axis)
 
 
-def _put_along_axis(arr, indices, values, axis):
-    raise TypeError("np.put_along_axis writes into its argument in place, which a traced "
-                    "value cannot be; read with np.take_along_axis, or write an updated copy "
-                    "with x[index] = values")
-
-
 UFUNCS = {}
 
 FUNCTIONS = {
@@ -455,5 +449,4 @@ FUNCTIONS = {
     np.nanmean: _nanmean, np.average: _average,
     np.all: _logical("all", ops.all_), np.any: _logical("any", ops.any_),
     np.count_nonzero: _count_nonzero, np.take_along_axis: _take_along_axis,
-    np.put_along_axis: _put_along_axis,
 }
