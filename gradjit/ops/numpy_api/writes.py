@@ -13,7 +13,7 @@ from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.dtypes import stand_in
 
 
-def _assign(dst, updated, name):
+def assign(dst, updated, name):
     if hasattr(dst, "_become"):  # a traced array
         dst._become(updated)
     elif hasattr(dst, "_edge"):  # a Tensor
@@ -55,7 +55,7 @@ def _copyto(dst, src, casting="same_kind", where=True):
     value = ops.broadcast_to(ops.astype(_array(src), target), shape)
     if where is not True:
         value = ops.where(ops.broadcast_to(_array(where), shape), value, dst)
-    _assign(dst, value, "copyto")
+    assign(dst, value, "copyto")
 
 
 def _flat_put(a, positions, values):
@@ -83,7 +83,7 @@ def _put(a, ind, v, mode="raise"):
         ind = ind % size
     else:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    _assign(a, _flat_put(a, ind, v), "put")
+    assign(a, _flat_put(a, ind, v), "put")
 
 
 def _mask(a, mask, name):
@@ -105,7 +105,7 @@ def _place(arr, mask, vals):
             raise ValueError("Cannot insert from an empty array!")
         return
     picked = ops.take(values, ops.remainder(ops.maximum(rank, 0), count))
-    _assign(arr, ops.where(mask, ops.reshape(picked, ops.shape_of(arr)), arr), "place")
+    assign(arr, ops.where(mask, ops.reshape(picked, ops.shape_of(arr)), arr), "place")
 
 
 def _putmask(a, mask, values):
@@ -115,7 +115,7 @@ def _putmask(a, mask, values):
     spread = _cycled(ops.astype(_array(values), _dtype(a)), size)
     if spread is None:
         return
-    _assign(a, ops.where(mask, ops.reshape(spread, ops.shape_of(a)), a), "putmask")
+    assign(a, ops.where(mask, ops.reshape(spread, ops.shape_of(a)), a), "putmask")
 
 
 def _fill_diagonal(a, val, wrap=False):
@@ -129,7 +129,7 @@ def _fill_diagonal(a, val, wrap=False):
             raise ValueError("All dimensions of input must be of equal length")
         step, end = 1 + int(np.cumprod(shape[:-1]).sum()), None
     positions = np.arange(int(np.prod(shape)))[:end:step]
-    _assign(a, _flat_put(a, positions, val), "fill_diagonal")
+    assign(a, _flat_put(a, positions, val), "fill_diagonal")
 
 
 def _put_along_axis(arr, indices, values, axis):
@@ -148,7 +148,7 @@ def _put_along_axis(arr, indices, values, axis):
         if rank != len(shape):
             raise ValueError("`indices` and `arr` must have the same number of dimensions")
         target = arr
-    _assign(arr, ops.reshape(_scatter_along(target, indices, values, axis), shape),
+    assign(arr, ops.reshape(_scatter_along(target, indices, values, axis), shape),
             "put_along_axis")
 
 
