@@ -17,7 +17,7 @@ from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, lo
                                normalize_axes, reshape, sub, sum_, transpose, true_divide,
                                where)
 from gradjit.ops.indexing import flip
-from gradjit.ops.reduce import any_
+from gradjit.ops.reduce import any_, cumsum
 from gradjit.ops.shaping import moveaxis
 from gradjit.ops.promote import astype, broadcast, result_type
 
@@ -352,8 +352,9 @@ def _lerp(a, b, gamma, dtype):
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
-             weak_q=False):
-    """numpy's quantile (nanquantile with ignore_nan): q's axes first, then the kept axes."""
+             weak_q=False, weights=None):
+    """numpy's quantile (nanquantile with ignore_nan): q's axes first, then the kept axes;
+    `weights` (x's shape, for method inverted_cdf) make each element count that much."""
     if method not in METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
                          f"{tuple(METHODS)}")
@@ -366,7 +367,8 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     if n == 0 and not ignore_nan:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     r = ir_type(rows).shape[0]
-    ordered = sort(rows, -1)
+    order = P.argsort(rows, axis=1)
+    ordered = take_along_axis(rows, order, 1)
     out_dt = float64 if not dt.is_float else dt if weak_q else result_type(x, q)
     q = np.asarray(q, np.float64) if is_python_scalar(q) else q
     # numpy computes the virtual index in q's type (float32 q: in float32).
@@ -379,7 +381,11 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     if ignore_nan and dt.is_float:
         count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
         count = astype(broadcast(count, ir_type(qs).shape), q_dt)
-    index = index_of(float(count) if isinstance(count, int) else count, qs)
+    if weights is not None:
+        w = take_along_axis(_rows(weights, axis, keepdims)[0], order, 1)
+        index = _weighted_index(ordered, w, qs, ignore_nan and dt.is_float)
+    else:
+        index = index_of(float(count) if isinstance(count, int) else count, qs)
     last = count - 1 if isinstance(count, int) else sub(count, 1)
     if discrete:
         result = _pick(ordered, maximum(minimum(index, last), 0.0))
@@ -398,6 +404,30 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     result = reshape(result, out_shape + q_shape)
     lead = len(out_shape)
     return transpose(result, tuple(range(lead, lead + len(q_shape))) + tuple(range(lead)))
+
+
+def _weighted_index(ordered, weights, qs, ignore_nan):
+    """numpy's weighted inverted_cdf: per row the first sorted element whose cumulative weight
+    share reaches q (NaNs weigh nothing with ignore_nan); the share compared in q's dtype,
+    leading zero shares as -1 so that q = 0 skips elements of no weight."""
+    if ignore_nan:
+        weights = where(_isnan(ordered), 0.0, weights)
+    cdf = cumsum(astype(weights, float64), 1)
+    total = S.slice_(cdf, start=(0, ir_type(cdf).shape[1] - 1), stop=ir_type(cdf).shape,
+                     step=(1, 1))
+    cdf = true_divide(cdf, total)
+    share = S.slice_(cdf, start=(0, ir_type(cdf).shape[1] - 1), stop=ir_type(cdf).shape,
+                     step=(1, 1))
+    if ignore_nan:  # a row of NaNs only has no weight and gives NaN, as numpy's
+        share = where(_isnan(S.slice_(ordered, start=(0, 0), stop=(ir_type(cdf).shape[0], 1),
+                                      step=(1, 1))), 1.0, share)
+    if bool(any_(_isnan(share))):  # read from the value (guarded under tracing)
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    cdf = astype(cdf, ir_type(qs).dtype)
+    cdf = where(eq(cdf, 0), -1.0, cdf)
+    below = lt(reshape(cdf, ir_type(cdf).shape + (1,)), reshape(qs, (ir_type(qs).shape[0], 1,
+                                                                     -1)))
+    return astype(sum_(astype(below, int64), 1), float64)
 
 
 def median(x, axis=None, keepdims=False, ignore_nan=False):
