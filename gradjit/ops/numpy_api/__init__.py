@@ -11,9 +11,9 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, dtypes, integers, linalg, polynomials,
-                                 reductions, sets, shaping, sorting, statistics, ufuncs,
-                                 writes)
+from gradjit.ops.numpy_api import (basics, contract, dtypes, indices, integers, linalg,
+                                 polynomials, reductions, sets, shaping, sorting, statistics,
+                                 ufuncs, writes)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -28,7 +28,8 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Linear algebra": linalg,
          "Covariance and correlation": statistics,
          "Polynomials, convolution and interpolation": polynomials,
-         "Dtypes, predicates and positions": dtypes}
+         "Dtypes, predicates and positions": dtypes,
+         "Flat indices and index tuples": indices}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 
