@@ -80,6 +80,8 @@ def test_interp_at_the_knots_and_of_one_point():
     (lambda a: np.vander(np.ones((2, 2)) * a[0]), ValueError),
     (lambda a: np.polyfit(a[:, None], a, 1), TypeError),
     (lambda a: np.polyfit(a, a[:3], 1), TypeError),
+    (lambda a: np.polyfit(a[:0], a[:0], 1), TypeError),
+    (lambda a: np.polyfit(a, a[:, None, None], 1), TypeError),
     (lambda a: np.polyfit(a, a, 1, w=a[:2]), TypeError),
     (lambda a: np.polyfit(a, a, 1, w=a[:, None]), TypeError),
     (lambda a: np.polyfit(a[:3], a[:3], 2, cov=True), ValueError),
@@ -88,6 +90,7 @@ def test_interp_at_the_knots_and_of_one_point():
     (lambda a: np.interp(a, XP[None], FP, period=1.0), ValueError),
 ], ids=["empty", "mode", "lengths", "no-points", "empty-a", "too-deep", "polyder-order",
         "polyint-order", "polyfit-degree", "vander-rank", "polyfit-x-rank", "polyfit-lengths",
+        "polyfit-empty", "polyfit-y-rank",
         "polyfit-w-length", "polyfit-w-rank", "polyfit-cov-points", "interp-period-zero",
         "interp-period-lengths", "interp-period-rank"])
 def test_errors_as_numpy(call, error):
