@@ -182,7 +182,10 @@ class ArrayMethods:
             f"{source_line(site)}\n  A traced value has no fixed numpy value: the function is "
             "compiled for all inputs of this shape. Keep it a traced array (numpy functions "
             "and operators work on it directly), use .item()/float() for one number (it "
-            "records a guard), or pass the value as a static argument (jit(static_argnums=...))."
+            "records a guard), or pass the value as a static argument (jit(static_argnums=...)). "
+            "A numpy array indexed by traced index arrays lands here too (numpy's indexing "
+            "is not dispatched, nor is np.take's on its indices): write np.take_along_axis("
+            "array.ravel(), np.ravel_multi_index((i, j), array.shape).ravel(), 0)."
         )
 
     # ---- numpy dispatch ----
