@@ -16,6 +16,7 @@ CASES = {
     "nanprod-initial": lambda a: np.nanprod(a, 1, initial=3.0),
     "cumulative_sum-initial": lambda a: np.cumulative_sum(a, axis=1, include_initial=True),
     "cumulative_prod-initial": lambda a: np.cumulative_prod(a[0], include_initial=True),
+    "average-returned": lambda a: np.average(a, returned=True),
 }
 
 

@@ -389,8 +389,10 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
     if weights is None:
         avg = ops.mean(a, axis, keep)
         scale = float(ops.count_of(a, axis))
-        return (avg, ops.broadcast_to(np.asarray(scale, avg.dtype), ops.shape_of(avg))) \
-            if returned else avg
+        if not returned:
+            return avg
+        return avg, ops.broadcast_to(np.asarray(scale, ops.result_type(avg).numpy),
+                                     ops.shape_of(avg))
     weights = _array(weights)
     dt = ops.result_type(a, weights)
     if not ops.result_type(a).is_float:
