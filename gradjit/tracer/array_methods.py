@@ -2,6 +2,7 @@
 (which return the concrete answer and record a guard), and the error for np.asarray."""
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -135,8 +136,10 @@ class ArrayMethods:
     def clip(self, min=None, max=None):
         return ops.clip(self, min, max)
 
-    def copy(self):
-        return self
+    def copy(self, order="C"):
+        """Another traced array of the same value: writing into either leaves the other as it
+        was (numpy's copy; the IR is shared until a write rebinds one of them)."""
+        return copy.copy(self)
 
     def swapaxes(self, a, b):
         return ops.swapaxes(self, a, b)
@@ -189,6 +192,12 @@ class ArrayMethods:
         )
 
     # ---- numpy dispatch ----
+    def __array_namespace__(self, *, api_version=None):
+        """numpy is the array API namespace of a traced value (its functions dispatch here),
+        so libraries written against the array API (scipy.special.logsumexp) take it as a
+        writeable array."""
+        return np
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from gradjit.ops.numpy_api import apply_ufunc
         return apply_ufunc(ufunc, method, inputs, kwargs)

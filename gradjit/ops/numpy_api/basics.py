@@ -163,6 +163,11 @@ def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
     return ops.clip(a, a_min, a_max)
 
 
+def _copy(a, order="K", subok=False):
+    """A new array: writing into it leaves `a` as it was (a Tensor is cloned)."""
+    return a.clone() if hasattr(a, "_edge") else a.copy()
+
+
 def _like(fill):
     def make(a, dtype=None, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
@@ -188,7 +193,7 @@ FUNCTIONS = {
     **_: _linspace(start, stop, num, endpoint, retstep, dtype, axis),
     np.logspace: _logspace, np.geomspace: _geomspace,
     np.clip: _clip,
-    np.copy: lambda a, **_: a,
+    np.copy: _copy,
     np.shape: ops.shape_of, np.ndim: lambda a: len(ops.shape_of(a)),
     np.size: lambda a, axis=None: int(np.prod(ops.shape_of(a))) if axis is None else
     ops.shape_of(a)[axis],
