@@ -105,10 +105,9 @@ class ArrayMethods:
         self._become(np.partition(self, kth, axis, kind, order))
 
     # ---- methods (those that are numpy functions are generated below the class) ----
-    def reshape(self, *shape, order="C"):
-        if order != "C":
-            raise NotImplementedError("traced reshape supports order='C' only")
-        return ops.reshape(self, *shape)
+    def reshape(self, *shape, order="C", copy=None):
+        shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
+        return np.reshape(self, shape, order=order)
 
     def transpose(self, *axes):
         axes = axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else axes
@@ -118,10 +117,37 @@ class ArrayMethods:
     def T(self):
         return ops.transpose(self)
 
-    def flatten(self):
-        return ops.reshape(self, (-1,))
+    @property
+    def mT(self):
+        return np.matrix_transpose(self)
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        return np.imag(self)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def flatten(self, order="C"):
+        return np.ravel(self, order)
 
     ravel = flatten
+
+    def fill(self, value):
+        value = ops.asarray(value if isinstance(value, ArrayMethods) else np.asarray(value))
+        self._become(ops.broadcast_to(ops.astype(value, self.ir_type.dtype), self.shape))
+
+    def put(self, indices, values, mode="raise"):
+        np.put(self, indices, values, mode)
 
     def squeeze(self, axis=None):
         return ops.squeeze(self, axis if axis is None or isinstance(axis, int) else
@@ -211,7 +237,9 @@ def _numpy_method(func):
     """An ndarray method that is numpy's function of the same name (`x.prod(axis=0)` is
     `np.prod(x, axis=0)`), dispatched through the same table."""
     def method(self, *args, **kwargs):
-        from gradjit.ops.numpy_api import apply_function
+        from gradjit.ops.numpy_api import apply_function, apply_ufunc
+        if isinstance(func, np.ufunc):  # conj
+            return apply_ufunc(func, "__call__", (self, *args), kwargs)
         return apply_function(func, (self, *args), kwargs)
     method.__name__ = func.__name__
     return method
