@@ -1,8 +1,11 @@
 """numpy functions called on eager Tensors give numpy's values and dtypes (the functions whose
-arguments' dtypes are read: extra elements cast, initial= kept in the result's dtype)."""
+arguments' dtypes are read: extra elements cast, initial= kept in the result's dtype), and
+ufunc methods on Tensors keep autograd."""
 import numpy as np
 import pytest
 
+import gradjit
+from tests.e2e.checks import central_differences
 from tests.numpy_api.check import check_eager
 
 rng = np.random.default_rng(12)
@@ -23,3 +26,17 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_numpy_functions_on_eager_tensors(name):
     check_eager(CASES[name], X)
+
+
+def _ufunc_methods(x):
+    a = x * 1.0
+    np.add.at(a, [0, 0], x[1])
+    return (np.logaddexp.reduce(x, axis=1).sum() + np.maximum.accumulate(x, axis=1).sum()
+            + np.multiply.outer(x[0], x[1]).sum() + a.sum())
+
+
+def test_ufunc_methods_on_eager_tensors_keep_autograd():
+    x = gradjit.tensor(X, requires_grad=True)
+    _ufunc_methods(x).backward()
+    want = central_differences(_ufunc_methods, (X,), 0, 1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6, atol=1e-8)
