@@ -179,11 +179,29 @@ def _gather_arrays(y, arrays, positions):
     return S.gather(y, *arrays, axis=positions[0])
 
 
+def _is_mask_of(parts, t):
+    """One boolean array computed at run time over x's leading axes."""
+    if len(parts) != 1 or not hasattr(parts[0], "ir_type"):
+        return False
+    m = ir_type(parts[0])
+    return m.dtype.is_bool and m.shape == t.shape[:m.rank]
+
+
+def _size(value):
+    return 1 if is_python_scalar(value) else int(np.prod(np.shape(value) if not hasattr(
+        value, "ir_type") else ir_type(value).shape))
+
+
 def index_put(x, index, value):
     """x with x[index] = value: a new array (numpy's rule: the last write to a position wins)."""
     t = ir_type(x)
     parts = _parts(index)
     known = _known_parts(parts)
+    if known is None and _is_mask_of(parts, t) and _size(value) == 1:
+        # x[mask] = v with one value: the elements the mask marks, whatever their number
+        mask = broadcast(reshape(parts[0], ir_type(parts[0]).shape + (1,) * (
+            t.rank - ir_type(parts[0]).rank)), t.shape)
+        return E.where(mask, broadcast(astype(reshape(value, ()), t.dtype), t.shape), x)
     if known is None:
         raise IndexError("assignment through an index array computed at run time is not "
                          "supported; use where() or scatter_add")

@@ -1,7 +1,8 @@
 """numpy's pad on array-likes, axis by axis as numpy pads: constant values with the pad
 primitive (or blocks of values computed at run time), the modes that repeat elements (edge,
-reflect, symmetric, wrap) as one gather per axis, and the modes that compute new values
-(maximum, minimum, mean, linear_ramp) as blocks joined to the array."""
+reflect, symmetric, wrap) as one gather per axis, the modes that compute new values
+(maximum, minimum, mean, median, linear_ramp) as blocks joined to the array, and a callable
+mode run on each 1-d row as numpy runs it."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,16 +10,18 @@ import numpy as np
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (add, amax, amin, concatenate, floor, matmul, mean, mul,
-                               round_, shape_of, sub)
+                               reshape, round_, shape_of, sub)
 from gradjit.ops.indexing import constant_value, getitem
 from gradjit.ops.promote import astype, broadcast
-from gradjit.ops.shaping import along, asarray, broadcast_to, moveaxis
+from gradjit.ops.shaping import along, asarray, broadcast_to, moveaxis, stack
+from gradjit.ops.sorting import median
 
 _KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
              "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
              "linear_ramp": {"end_values"}, "maximum": {"stat_length"},
-             "minimum": {"stat_length"}, "mean": {"stat_length"}}
-_STATISTICS = {"maximum": amax, "minimum": amin, "mean": mean}
+             "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"}}
+_STATISTICS = {"maximum": amax, "minimum": amin, "mean": mean,
+               "median": lambda x, axis, keepdims: median(x, axis, keepdims)}
 
 
 def pad_pairs(pad_width, rank, rounded=False):
@@ -37,10 +40,8 @@ def pad_pairs(pad_width, rank, rounded=False):
 def pad(array, pad_width, mode="constant", **kwargs):
     x = asarray(array)
     shape = shape_of(x)
-    if mode == "median" or callable(mode):
-        raise TypeError(f"np.pad(mode={mode!r}) is not supported on traced values; the modes "
-                        "'constant', 'edge', 'reflect', 'symmetric', 'wrap', 'maximum', "
-                        "'minimum', 'mean' and 'linear_ramp' are")
+    if callable(mode):
+        return _pad_with(x, pad_pairs(pad_width, len(shape)), mode, kwargs)
     if mode not in _KEYWORDS:
         raise ValueError(f"mode '{mode}' is not supported")
     unsupported = set(kwargs) - _KEYWORDS[mode]
@@ -70,6 +71,22 @@ def pad(array, pad_width, mode="constant", **kwargs):
             x = _pad_odd(x, axis, (before, after), mode)
         else:
             x = along(x, np.pad(np.arange(n), (before, after), mode=mode), axis)
+    return x
+
+
+def _pad_with(x, pairs, function, kwargs):
+    """numpy's callable mode: zeros around the array, then function(row, [before, after],
+    axis, kwargs) on every 1-d row along each axis in turn, the row written in place (a
+    traced row takes the written copy as its value, as `row[:2] = v` does)."""
+    x = _pad_constant(x, pairs, 0)
+    for axis, widths in enumerate(pairs):
+        moved = moveaxis(x, axis, -1)
+        outer = shape_of(moved)[:-1]
+        rows = [getitem(moved, index) for index in np.ndindex(*outer)]
+        for row in rows:
+            function(row, list(widths), axis, kwargs)
+        if rows:
+            x = moveaxis(reshape(stack(rows), shape_of(moved)), -1, axis)
     return x
 
 
@@ -120,7 +137,7 @@ def _pad_statistic(x, axis, widths, mode, lengths):
     """Each side repeats a statistic of the `lengths` elements nearest to it. The gradient of
     maximum/minimum is shared among tied elements, as the reductions' is."""
     n = shape_of(x)[axis]
-    if 0 in lengths and mode != "mean":  # the mean of nothing is nan
+    if 0 in lengths and mode in ("maximum", "minimum"):  # a mean or median of nothing: nan
         raise ValueError("stat_length of 0 yields no value for padding")
     first, last = min(lengths[0], n), min(lengths[1], n)
     statistic = _STATISTICS[mode]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir import sorting as P
 from gradjit.ir import structural as S
@@ -16,6 +17,8 @@ from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, lo
                                normalize_axes, reshape, sub, sum_, transpose, true_divide,
                                where)
 from gradjit.ops.indexing import flip
+from gradjit.ops.reduce import any_, cumsum
+from gradjit.ops.shaping import moveaxis
 from gradjit.ops.promote import astype, broadcast, result_type
 
 
@@ -204,16 +207,46 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, equ
     flat = reshape(x, (-1,))
     order = P.argsort(flat, axis=0)
     ordered = S.gather(flat, order, axis=0)
-    values, starts, *rest = _runs(ordered, _run_starts(ordered, equal_nan), return_inverse,
-                                  return_counts)
+    found = _runs(ordered, _run_starts(ordered, equal_nan), return_inverse, return_counts)
+    return _unique_results(found, order, return_index, return_inverse, ir_type(x).shape)
+
+
+def unique_along(x, axis, return_index=False, return_inverse=False, return_counts=False):
+    """numpy's unique(axis=...): the distinct slices along `axis`, in the lexicographic order
+    of their elements (NaNs distinct, as numpy compares the slices as records)."""
+    shape = ir_type(x).shape
+    axis = normalize_axis_index(axis, len(shape))  # numpy's AxisError
+    moved = moveaxis(x, axis, 0)
+    n, rest = shape[axis], ir_type(moved).shape[1:]
+    rows = reshape(moved, (n, math.prod(rest)))
+    columns = [S.slice_(rows, start=(0, j), stop=(n, j + 1), step=(1, 1))
+               for j in range(math.prod(rest))]
+    order = lexsort([reshape(c, (n,)) for c in columns[::-1]], 0) if columns and n else \
+        S.iota(shape=(n,), dtype="i64", axis=0)
+    ordered = S.gather(rows, order, axis=0) if n else rows
+    if n and columns:
+        prev = S.slice_(ordered, start=(0, 0), stop=(n - 1, len(columns)), step=(1, 1))
+        cur = S.slice_(ordered, start=(1, 0), stop=(n, len(columns)), step=(1, 1))
+        first = concatenate([np.ones(1, bool), any_(ne(cur, prev), 1)])
+    else:  # slices without elements are all equal
+        first = np.arange(n) == 0
+    values, *found = _runs(ordered, first, return_inverse, return_counts)
+    values = moveaxis(reshape(values, (ir_type(values).shape[0],) + rest), 0, axis)
+    return _unique_results([values, *found], order, return_index, return_inverse, (n,))
+
+
+def _unique_results(found, order, return_index, return_inverse, inverse_shape):
+    """unique's outputs from the runs of the sorted elements: the values, then where each
+    first occurs, each element's run and the runs' lengths as asked."""
+    values, starts, *rest = found
     out = [values]
     if return_index:
         out.append(S.gather(order, starts, axis=0) if ir_type(starts).shape[0] else starts)
     if return_inverse:
-        n = ir_type(flat).shape[0]
+        n = ir_type(order).shape[0]
         group = rest.pop(0)
         inverse = S.scatter_add(np.zeros(n, np.int64), order, group, axis=0) if n else group
-        out.append(reshape(inverse, ir_type(x).shape))
+        out.append(reshape(inverse, inverse_shape))
     out.extend(rest)
     return out[0] if len(out) == 1 else tuple(out)
 
@@ -319,8 +352,9 @@ def _lerp(a, b, gamma, dtype):
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
-             weak_q=False):
-    """numpy's quantile (nanquantile with ignore_nan): q's axes first, then the kept axes."""
+             weak_q=False, weights=None):
+    """numpy's quantile (nanquantile with ignore_nan): q's axes first, then the kept axes;
+    `weights` (x's shape, for method inverted_cdf) make each element count that much."""
     if method not in METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
                          f"{tuple(METHODS)}")
@@ -333,7 +367,8 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     if n == 0 and not ignore_nan:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     r = ir_type(rows).shape[0]
-    ordered = sort(rows, -1)
+    order = P.argsort(rows, axis=1)
+    ordered = take_along_axis(rows, order, 1)
     out_dt = float64 if not dt.is_float else dt if weak_q else result_type(x, q)
     q = np.asarray(q, np.float64) if is_python_scalar(q) else q
     # numpy computes the virtual index in q's type (float32 q: in float32).
@@ -346,7 +381,11 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     if ignore_nan and dt.is_float:
         count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
         count = astype(broadcast(count, ir_type(qs).shape), q_dt)
-    index = index_of(float(count) if isinstance(count, int) else count, qs)
+    if weights is not None:
+        w = take_along_axis(_rows(weights, axis, keepdims)[0], order, 1)
+        index = _weighted_index(ordered, w, qs, ignore_nan and dt.is_float)
+    else:
+        index = index_of(float(count) if isinstance(count, int) else count, qs)
     last = count - 1 if isinstance(count, int) else sub(count, 1)
     if discrete:
         result = _pick(ordered, maximum(minimum(index, last), 0.0))
@@ -365,6 +404,30 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     result = reshape(result, out_shape + q_shape)
     lead = len(out_shape)
     return transpose(result, tuple(range(lead, lead + len(q_shape))) + tuple(range(lead)))
+
+
+def _weighted_index(ordered, weights, qs, ignore_nan):
+    """numpy's weighted inverted_cdf: per row the first sorted element whose cumulative weight
+    share reaches q (NaNs weigh nothing with ignore_nan); the share compared in q's dtype,
+    leading zero shares as -1 so that q = 0 skips elements of no weight."""
+    if ignore_nan:
+        weights = where(_isnan(ordered), 0.0, weights)
+    cdf = cumsum(astype(weights, float64), 1)
+    total = S.slice_(cdf, start=(0, ir_type(cdf).shape[1] - 1), stop=ir_type(cdf).shape,
+                     step=(1, 1))
+    cdf = true_divide(cdf, total)
+    share = S.slice_(cdf, start=(0, ir_type(cdf).shape[1] - 1), stop=ir_type(cdf).shape,
+                     step=(1, 1))
+    if ignore_nan:  # a row of NaNs only has no weight and gives NaN, as numpy's
+        share = where(_isnan(S.slice_(ordered, start=(0, 0), stop=(ir_type(cdf).shape[0], 1),
+                                      step=(1, 1))), 1.0, share)
+    if bool(any_(_isnan(share))):  # read from the value (guarded under tracing)
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    cdf = astype(cdf, ir_type(qs).dtype)
+    cdf = where(eq(cdf, 0), -1.0, cdf)
+    below = lt(reshape(cdf, ir_type(cdf).shape + (1,)), reshape(qs, (ir_type(qs).shape[0], 1,
+                                                                     -1)))
+    return astype(sum_(astype(below, int64), 1), float64)
 
 
 def median(x, axis=None, keepdims=False, ignore_nan=False):

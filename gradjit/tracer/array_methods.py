@@ -2,6 +2,7 @@
 (which return the concrete answer and record a guard), and the error for np.asarray."""
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -104,10 +105,9 @@ class ArrayMethods:
         self._become(np.partition(self, kth, axis, kind, order))
 
     # ---- methods (those that are numpy functions are generated below the class) ----
-    def reshape(self, *shape, order="C"):
-        if order != "C":
-            raise NotImplementedError("traced reshape supports order='C' only")
-        return ops.reshape(self, *shape)
+    def reshape(self, *shape, order="C", copy=None):
+        shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape
+        return np.reshape(self, shape, order=order)
 
     def transpose(self, *axes):
         axes = axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else axes
@@ -117,10 +117,37 @@ class ArrayMethods:
     def T(self):
         return ops.transpose(self)
 
-    def flatten(self):
-        return ops.reshape(self, (-1,))
+    @property
+    def mT(self):
+        return np.matrix_transpose(self)
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        return np.imag(self)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def flatten(self, order="C"):
+        return np.ravel(self, order)
 
     ravel = flatten
+
+    def fill(self, value):
+        value = ops.asarray(value if isinstance(value, ArrayMethods) else np.asarray(value))
+        self._become(ops.broadcast_to(ops.astype(value, self.ir_type.dtype), self.shape))
+
+    def put(self, indices, values, mode="raise"):
+        np.put(self, indices, values, mode)
 
     def squeeze(self, axis=None):
         return ops.squeeze(self, axis if axis is None or isinstance(axis, int) else
@@ -135,8 +162,10 @@ class ArrayMethods:
     def clip(self, min=None, max=None):
         return ops.clip(self, min, max)
 
-    def copy(self):
-        return self
+    def copy(self, order="C"):
+        """Another traced array of the same value: writing into either leaves the other as it
+        was (numpy's copy; the IR is shared until a write rebinds one of them)."""
+        return copy.copy(self)
 
     def swapaxes(self, a, b):
         return ops.swapaxes(self, a, b)
@@ -182,10 +211,19 @@ class ArrayMethods:
             f"{source_line(site)}\n  A traced value has no fixed numpy value: the function is "
             "compiled for all inputs of this shape. Keep it a traced array (numpy functions "
             "and operators work on it directly), use .item()/float() for one number (it "
-            "records a guard), or pass the value as a static argument (jit(static_argnums=...))."
+            "records a guard), or pass the value as a static argument (jit(static_argnums=...)). "
+            "A numpy array indexed by traced index arrays lands here too (numpy's indexing "
+            "is not dispatched, nor is np.take's on its indices): write np.take_along_axis("
+            "array.ravel(), np.ravel_multi_index((i, j), array.shape).ravel(), 0)."
         )
 
     # ---- numpy dispatch ----
+    def __array_namespace__(self, *, api_version=None):
+        """numpy is the array API namespace of a traced value (its functions dispatch here),
+        so libraries written against the array API (scipy.special.logsumexp) take it as a
+        writeable array."""
+        return np
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from gradjit.ops.numpy_api import apply_ufunc
         return apply_ufunc(ufunc, method, inputs, kwargs)
@@ -199,7 +237,9 @@ def _numpy_method(func):
     """An ndarray method that is numpy's function of the same name (`x.prod(axis=0)` is
     `np.prod(x, axis=0)`), dispatched through the same table."""
     def method(self, *args, **kwargs):
-        from gradjit.ops.numpy_api import apply_function
+        from gradjit.ops.numpy_api import apply_function, apply_ufunc
+        if isinstance(func, np.ufunc):  # conj
+            return apply_ufunc(func, "__call__", (self, *args), kwargs)
         return apply_function(func, (self, *args), kwargs)
     method.__name__ = func.__name__
     return method

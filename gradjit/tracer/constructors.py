@@ -59,7 +59,11 @@ def _constructor(original):
             if ndmin:
                 kwargs["ndmin"] = ndmin
             return original(obj, dtype, *args, **kwargs)
-        return assemble(obj, dtype, ndmin)
+        out = assemble(obj, dtype, ndmin)
+        # np.array copies by default: a later write into either must leave the other be
+        copies = original.__name__ == "array" and kwargs.get("copy", True) in (
+            True, np._CopyMode.ALWAYS)
+        return out.copy() if copies and out is unwrap(obj) else out
     return construct
 
 

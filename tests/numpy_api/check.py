@@ -50,3 +50,19 @@ def raises_as_numpy(call, error, *args):
     with pytest.raises(error) as got:
         gradjit.jit(call)(*args)
     assert str(want.value) in str(got.value)
+
+
+def check_eager(fn, *args, rtol=1e-10, atol=1e-12):
+    """fn on eager Tensors gives numpy's result on the arrays (Tensors back, same dtypes)."""
+    want = fn(*args)
+    got = fn(*(gradjit.tensor(a) if isinstance(a, np.ndarray) else a for a in args))
+    got = _to_numpy(got)
+    _same_structure_and_dtype(got, want)
+    assert_trees_close(got, want, rtol=rtol, atol=atol)
+
+
+def _to_numpy(tree):
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_to_numpy(t) for t in tree) if not hasattr(tree, "_fields") else \
+            type(tree)(*(_to_numpy(t) for t in tree))
+    return tree.numpy() if hasattr(tree, "_edge") else tree

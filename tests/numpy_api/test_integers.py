@@ -257,3 +257,26 @@ def test_zero_dimensional_empty_and_broadcast_operands(shapes, dt):
         check_exact(lambda a, b: (a // b, a % b, np.fmod(a, b), *divmod(a, b)), a, b)
     else:
         check_exact(lambda a, b: _divisions(a, b) + _bitwise(a, b) + _shifts(a, b % 40), a, b)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_])
+def test_bitwise_count_counts_the_bits_of_the_magnitude(dt):
+    """numpy's uint8 result: the compiled backends do not lower uint8, so the interpreter
+    and eager Tensors compute it."""
+    info = np.iinfo(dt) if dt is not np.bool_ else None
+    edges = [0, 1, 5, -1, -5] + ([] if info is None else [info.min, info.max, info.min + 1])
+    x = np.array(edges).astype(dt) if dt is not np.bool_ else np.array([True, False])
+    x = np.concatenate([x, rng.integers(-1000, 1000, 20).astype(dt)]).reshape(2, -1)
+    want = np.bitwise_count(x)
+    got = gradjit.jit(lambda a: np.bitwise_count(a), backend="interpreter")(x)
+    _same_bits(got, want, "interpreter")
+    _same_bits(np.bitwise_count(gradjit.tensor(x)).numpy(), want, "eager")
+
+
+def test_bitwise_count_of_floats_raises_numpy_type_error():
+    x = np.array([1.5, 2.0])
+    with pytest.raises(TypeError) as want:
+        np.bitwise_count(x)
+    with pytest.raises(TypeError) as got:
+        gradjit.jit(lambda a: np.bitwise_count(a))(x)
+    assert str(want.value) in str(got.value)

@@ -201,7 +201,6 @@ def test_take_along_axis_index_out_of_range_raises_index_error():
     (lambda a: np.max(a, where=a > 0), ValueError),
     (lambda a: np.nanmin(a, axis=0, where=a > 0), ValueError),
     (lambda a: np.cumsum(a, out=np.empty(a.size)), TypeError),
-    (lambda a: np.put_along_axis(a, np.zeros((2, 1), int), 1.0, axis=1), TypeError),
     (lambda a: np.diff(a, -1), ValueError),
     (lambda a: np.diff(a[0, 0]), ValueError),
     (lambda a: np.argmax(a[:, :0], axis=1), ValueError),

@@ -47,6 +47,8 @@ VALUES = {
     "fill_diagonal-tall": (written(lambda o: np.fill_diagonal(o, [5.0, 6.0])), (M.T,)),
     "fill_diagonal-wrap": (written(lambda o: np.fill_diagonal(o, 2.0, wrap=True)),
                            (RNG.standard_normal((7, 2)),)),
+    "put_along_axis": (written(lambda o, s: np.put_along_axis(o, np.array([[1], [3], [0]]), s,
+                                                               axis=1)), (M, M[:, :1])),
     "fill_diagonal-3d": (written(lambda o: np.fill_diagonal(o, 3.0)), (np.zeros((3, 3, 3)),)),
     "poly": (np.poly, (np.array([0.5, -1.0, 2.0]),)),
     "poly-f32": (np.poly, (np.array([0.5, -1.0, 2.0], np.float32),)),

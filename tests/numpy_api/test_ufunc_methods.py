@@ -1,6 +1,7 @@
 """ufunc methods on traced values: outer for every supported binary ufunc, reduce and
-accumulate where numpy has a function that equals them; unsupported names raise an error that
-names them in full, suggests near names and points at the user's line."""
+accumulate (numpy's functions where they equal them, else numpy's left-to-right fold), at
+(in place, repeated indices applied in turn); unsupported names raise an error that names them
+in full, suggests near names and points at the user's line."""
 import numpy as np
 import pytest
 
@@ -45,8 +46,85 @@ def test_unsupported_names_are_named_in_full_with_near_names_and_the_line():
     with pytest.raises(TypeError, match=r"np\.linalg\.eig is not supported") as info:
         gradjit.jit(f)(np.eye(2))
     assert "the offending line" in str(info.value) and "test_ufunc_methods.py:" in str(info.value)
-    with pytest.raises(TypeError, match=r"np\.subtract\.reduce .*did you mean np\.add\.reduce"):
-        gradjit.jit(lambda x: np.subtract.reduce(x))(X)
+    with pytest.raises(TypeError, match=r"np\.add\.reduceat .*did you mean np\.add\.reduce"):
+        gradjit.jit(lambda x: np.add.reduceat(x, [0, 1]))(X)
+
+
+FOLDS = {
+    "logaddexp-reduce": lambda x: np.logaddexp.reduce(x, axis=0),
+    "logaddexp-reduce-all": lambda x: np.logaddexp.reduce(x, axis=None),
+    "logaddexp-reduce-initial": lambda x: np.logaddexp.reduce(x, axis=1, initial=0.0),
+    "logaddexp-reduce-empty": lambda x: np.logaddexp.reduce(x[:0], axis=0),
+    "subtract-reduce": lambda x: np.subtract.reduce(x, axis=1, keepdims=True),
+    "divide-reduce": lambda x: np.true_divide.reduce(x),
+    "power-reduce": lambda x: np.power.reduce(x, axis=0),
+    "hypot-reduce-axes": lambda x: np.hypot.reduce(x, axis=(0, 1)),
+    "fmax-reduce-float32": lambda x: np.fmax.reduce(x, axis=1, dtype=np.float32),
+    "maximum-accumulate": lambda x: np.maximum.accumulate(x, axis=1),
+    "minimum-accumulate": lambda x: np.minimum.accumulate(x),
+    "logaddexp-accumulate": lambda x: np.logaddexp.accumulate(x, axis=1),
+    "subtract-accumulate": lambda x: np.subtract.accumulate(x, axis=1),
+    "arctan2-accumulate": lambda x: np.arctan2.accumulate(x),
+}
+
+
+@pytest.mark.parametrize("name", FOLDS)
+def test_reduce_and_accumulate_of_any_binary_ufunc(name):
+    check_values(FOLDS[name], X, rtol=1e-6 if "float32" in name else 1e-12)
+    if "empty" not in name and "float32" not in name:
+        check_grad(FOLDS[name], X, backends=("cpu",))
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda x: np.subtract.reduce(x, axis=(0, 1)), ValueError),
+    (lambda x: np.subtract.reduce(x[:0], axis=0), ValueError),
+    (lambda x: np.negative.reduce(x), ValueError),
+    (lambda x: np.negative.accumulate(x), ValueError),
+], ids=["not-reorderable", "no-identity", "unary-reduce", "unary-accumulate"])
+def test_fold_errors_as_numpy(call, error):
+    with pytest.raises(error) as want:
+        call(X)
+    with pytest.raises(error) as got:
+        gradjit.jit(call)(X)
+    assert str(want.value) == str(got.value)
+
+
+def _at_known(x):
+    a = x * 1.0
+    np.add.at(a, np.array([0, 0, 1]), x[0])  # row 0 twice
+    np.multiply.at(a, (np.array([1, 1]), np.array([2, 2])), 3.0)  # one element twice
+    np.negative.at(a, [1, 1, 0])
+    np.maximum.at(a, (slice(None), 0), [1.5, 0.1])
+    return a
+
+
+def _at_run_time(x, i):
+    a = x * 1.0
+    np.add.at(a, i, x[1])
+    np.subtract.at(a, (i, i), 2.0 * x[0, :3])
+    return a
+
+
+def test_ufunc_at_with_known_indices():
+    check_values(_at_known, X)
+    check_grad(_at_known, X, backends=("cpu",))
+
+
+def test_ufunc_at_with_indices_computed_at_run_time():
+    indices = np.array([0, 1, -2])  # -2 is 0 again
+    check_values(_at_run_time, X, indices)
+    check_grad(lambda x: _at_run_time(x, indices), X, backends=("cpu",))
+    with pytest.raises(TypeError, match="np.multiply.at with indices computed at run time"):
+        gradjit.jit(lambda x, i: np.multiply.at(x * 1.0, i, 2.0))(X, indices)
+    with pytest.raises(TypeError, match="one integer index array, or one per axis"):
+        gradjit.jit(lambda x, i: np.add.at(x * 1.0, (i, slice(None)), 2.0))(X, indices)
+
+
+def test_folds_refuse_out_and_where():
+    for call in (lambda x: np.logaddexp.reduce(x, out=np.zeros(3)),
+                 lambda x: np.logaddexp.reduce(x, where=x > 1)):
+        with pytest.raises(TypeError, match="out= and where= are not supported"):
+            gradjit.jit(call)(X)
 
 
 LINSPACES = {

@@ -175,8 +175,6 @@ CASES = {
     "python-int-out-of-bounds": (lambda: jit(lambda x: x.astype(np.int32) + 2**40, X),
                                  OverflowError, "Python integer 1099511627776 out of bounds "
                                  "for int32"),
-    "traced-reshape-order": (lambda: jit(lambda x: x.reshape(6, order="F"), X),
-                             NotImplementedError, "supports order='C' only"),
     "traced-float-index": (lambda: jit(lambda x: operator.index(x), np.float64(1.0)),
                            TypeError, "only integer arrays can be used as an index"),
     "ufunc-out": (lambda: jit(lambda x: np.add(x, x, out=np.empty((2, 3))), X), TypeError,

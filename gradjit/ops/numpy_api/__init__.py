@@ -11,9 +11,9 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, dtypes, integers, linalg, polynomials,
-                                 reductions, sets, shaping, sorting, statistics, ufuncs,
-                                 writes)
+from gradjit.ops.numpy_api import (basics, contract, dtypes, indices, integers, linalg,
+                                 polynomials, reductions, sets, shaping, sorting, statistics,
+                                 ufunc_methods, ufuncs, writes)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -28,7 +28,8 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Linear algebra": linalg,
          "Covariance and correlation": statistics,
          "Polynomials, convolution and interpolation": polynomials,
-         "Dtypes, predicates and positions": dtypes}
+         "Dtypes, predicates and positions": dtypes,
+         "Flat indices and index tuples": indices}
 UFUNCS = {u: f for area in AREAS.values() for u, f in getattr(area, "UFUNCS", {}).items()}
 FUNCTIONS = {u: f for area in AREAS.values() for u, f in getattr(area, "FUNCTIONS", {}).items()}
 
@@ -63,16 +64,17 @@ _ACCUMULATE = {np.add: np.cumsum, np.multiply: np.cumprod}
 def apply_ufunc(ufunc, method, inputs, kwargs):
     fn = UFUNCS.get(ufunc) or ufuncs.scipy_ufuncs().get(ufunc)
     name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
-    if fn is None or method not in ("__call__", "outer", "reduce", "accumulate"):
-        known = {f"np.{u.__name__}" for u in UFUNCS} | {f"np.{u.__name__}.outer" for u in UFUNCS}
+    if fn is None or method not in ("__call__", "outer", "reduce", "accumulate", "at"):
+        known = {f"np.{u.__name__}{m}" for u in UFUNCS
+                 for m in ("", ".outer", ".reduce", ".accumulate", ".at")}
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
+    if method == "at":
+        return ufunc_methods.at(ufunc, fn, *inputs, **kwargs)
     if method in ("reduce", "accumulate"):
         equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
         if equal is None:
-            known = {f"np.{u.__name__}.{method}" for u in _REDUCE}
-            raise NotSupported(f"{name} is not supported on traced values"
-                               f"{_suggestions(name, known)}")
+            return getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
         return apply_function(equal, inputs, {"axis": 0, **kwargs})
     if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
         raise TypeError(f"{name}: out= and where= are not supported when tracing")

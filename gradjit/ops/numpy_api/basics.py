@@ -106,6 +106,38 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     return (samples, step) if retstep else samples
 
 
+def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop), the base given a new axis where the samples are."""
+    rank = max(len(ops.shape_of(v)) for v in (start, stop, base))
+    start, stop, base = (ops.reshape(v, (1,) * (rank - len(ops.shape_of(v))) + ops.shape_of(v))
+                         for v in (start, stop, base))
+    y = _linspace(start, stop, num, endpoint, False, None, axis)
+    power = ops.power(ops.expand_dims(base, axis), y)
+    return power if dtype is None else ops.astype(power, np.dtype(dtype))
+
+
+def _geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """numpy's geomspace: a logspace of |start| .. stop / sign(start) with the ends exactly
+    start and stop, the sign of start put back (zeros read from the values, guarded)."""
+    if bool(ops.logical_or(ops.any_(ops.eq(start, 0)), ops.any_(ops.eq(stop, 0)))):
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = ops.result_type(start, stop, float(num)).numpy
+    dt = np.result_type(dt, np.float64) if dt.kind != "f" else dt
+    start, stop = ops.astype(start, dt), ops.astype(stop, dt)
+    sign = ops.sign(start)
+    start, stop = ops.true_divide(start, sign), ops.true_divide(stop, sign)
+    result = _logspace(ops.log10(start), ops.log10(stop), num, endpoint, 10.0, dt, 0)
+    if num > 0:
+        ends = [start] + ([stop] if num > 1 and endpoint else [])
+        inner = ops.getitem(result, slice(1, num - len(ends) + 1))
+        parts = [ops.expand_dims(ends[0], 0), inner] + [ops.expand_dims(e, 0) for e in ends[1:]]
+        result = ops.concatenate([ops.astype(ops.broadcast_to(
+            p, (ops.shape_of(p)[0],) + ops.shape_of(result)[1:]), dt) for p in parts], 0)
+    result = ops.mul(sign, result)
+    result = ops.moveaxis(result, 0, axis) if axis != 0 else result
+    return result if dtype is None else ops.astype(result, np.dtype(dtype))
+
+
 def _reshape(a, /, shape, order="C", *, copy=None):
     """order "F" reads and writes the elements with the first index fastest: the reversed
     shape of the transposed array, transposed back ("A" is "C": a traced value has no
@@ -131,6 +163,11 @@ def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
     return ops.clip(a, a_min, a_max)
 
 
+def _copy(a, order="K", subok=False):
+    """A new array: writing into it leaves `a` as it was (a Tensor is cloned)."""
+    return a.clone() if hasattr(a, "_edge") else a.copy()
+
+
 def _like(fill):
     def make(a, dtype=None, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
@@ -154,8 +191,9 @@ FUNCTIONS = {
     np.swapaxes: lambda a, axis1, axis2: ops.swapaxes(a, axis1, axis2),
     np.linspace: lambda start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0,
     **_: _linspace(start, stop, num, endpoint, retstep, dtype, axis),
+    np.logspace: _logspace, np.geomspace: _geomspace,
     np.clip: _clip,
-    np.copy: lambda a, **_: a,
+    np.copy: _copy,
     np.shape: ops.shape_of, np.ndim: lambda a: len(ops.shape_of(a)),
     np.size: lambda a, axis=None: int(np.prod(ops.shape_of(a))) if axis is None else
     ops.shape_of(a)[axis],

@@ -4,13 +4,51 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit import ops
+from gradjit.ops.numpy_api.dtypes import stand_in
+from gradjit.ops.numpy_api.writes import assign
 
 
-def _einsum(*operands, out=None, optimize=False, **kwargs):
-    if out is not None or kwargs:
-        raise TypeError("np.einsum: out=, dtype=, order= and casting= are not supported when "
-                        "tracing")
-    return ops.einsum(*operands, optimize=optimize)
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def _einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
+    """numpy's einsum: operands cast to `dtype` and the result to out's dtype, each cast
+    allowed by `casting`, out written as numpy writes it (order: a traced value has no
+    layout)."""
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if casting not in _CASTINGS:
+        raise ValueError(f"casting must be one of {', '.join(map(repr, _CASTINGS))} (got "
+                         f"{casting!r})")
+    operands = list(operands)
+    string = isinstance(operands[0], str)
+    places = range(1, len(operands)) if string else range(0, len(operands) - 1, 2)
+    if dtype is not None:
+        for i, place in enumerate(places):
+            source = np.result_type(stand_in(operands[place]))
+            if not np.can_cast(source, dtype, casting):
+                raise TypeError(f"Iterator operand {i} dtype could not be cast from "
+                                f"{source!r} to {np.dtype(dtype)!r} according to the rule "
+                                f"'{casting}'")
+            operands[place] = ops.astype(ops.asarray(operands[place]), np.dtype(dtype))
+    result = ops.einsum(*operands, optimize=optimize)
+    if out is None:
+        return result
+    target, source = np.result_type(stand_in(out)), ops.result_type(result).numpy
+    if not np.can_cast(source, target, casting):
+        raise TypeError(f"Iterator requested dtype could not be cast from {source!r} to "
+                        f"{target!r}, the operand {len(places)} dtype, according to the rule "
+                        f"'{casting}'")
+    if ops.shape_of(out) != ops.shape_of(result):  # numpy's own ValueError
+        np.einsum(*(_shaped_zeros(o) for o in operands), out=np.zeros(ops.shape_of(out)))
+    assign(out, ops.astype(result, target), "einsum")
+    return out
+
+
+def _shaped_zeros(x):
+    """A zero array of x's shape (a subscript or number as it is), for numpy's shape errors."""
+    return x if isinstance(x, (str, list)) or not hasattr(x, "ir_type") else \
+        np.zeros(ops.shape_of(x))
 
 
 def _vecdot(x1, x2, /, *, axis=-1):

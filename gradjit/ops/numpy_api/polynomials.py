@@ -3,6 +3,8 @@ polydiv, polyfit, vander), np.convolve, np.correlate and np.interp on gradjit va
 semantics (Horner's rule, numpy's modes and argument order, its out-of-range values)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from gradjit import ops
@@ -124,14 +126,60 @@ def _vander(x, N=None, increasing=False):
 
 
 def _polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """The least-squares polynomial's coefficients (highest power first)."""
-    if full or cov or w is not None:
-        raise TypeError("np.polyfit with full=, w= or cov= is not supported on traced values")
-    deg = int(deg)
+    """The least-squares polynomial's coefficients (highest power first), in numpy's steps:
+    rows weighted by w, columns scaled to unit norm, lstsq; with full, lstsq's diagnostics
+    and rcond; with cov, the coefficients' covariance (scaled by the residuals unless cov is
+    'unscaled')."""
+    order = int(deg) + 1
+    x, y = (ops.add(ops.asarray(_array(v)), 0.0) for v in (x, y))
     if deg < 0:
         raise ValueError("expected deg >= 0")
-    x, y = ops.astype(ops.asarray(_array(x)), np.float64), ops.asarray(_array(y))
-    return ops.linalg.lstsq(_vander(x, deg + 1), ops.astype(y, np.float64), rcond)[0]
+    _fit_checks(x, y)
+    if rcond is None:
+        rcond = ops.shape_of(x)[0] * np.finfo(ops.result_type(x).numpy).eps
+    lhs, rhs = _vander(x, order), y
+    if w is not None:
+        w = ops.add(ops.asarray(_array(w)), 0.0)
+        if len(ops.shape_of(w)) != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if ops.shape_of(w)[0] != ops.shape_of(y)[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = ops.mul(lhs, ops.reshape(w, (-1, 1)))
+        rhs = ops.mul(rhs, ops.reshape(w, (-1,) + (1,) * (len(ops.shape_of(y)) - 1)))
+    scale = ops.sqrt(ops.sum_(ops.mul(lhs, lhs), 0))
+    lhs = ops.true_divide(lhs, scale)
+    c, resids, rank, s = ops.linalg.lstsq(lhs, rhs, rcond)
+    c = ops.transpose(ops.true_divide(ops.transpose(c), scale))
+    if not full and int(rank) != order:  # the rank is read from the value (guarded)
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning,
+                      stacklevel=4)
+    if full:
+        return c, resids, rank, s, rcond
+    if not cov:
+        return c
+    base = ops.true_divide(ops.linalg.inv(ops.matmul(ops.transpose(lhs), lhs)),
+                           ops.outer(scale, scale))
+    if cov == "unscaled":
+        return c, base
+    n = ops.shape_of(x)[0]
+    if n <= order:
+        raise ValueError("the number of data points must exceed order to scale the "
+                         "covariance matrix")
+    fac = ops.true_divide(resids, n - order)
+    if len(ops.shape_of(y)) == 1:
+        return c, ops.mul(base, fac)
+    return c, ops.mul(ops.expand_dims(base, 2), fac)
+
+
+def _fit_checks(x, y):
+    if len(ops.shape_of(x)) != 1:
+        raise TypeError("expected 1D vector for x")
+    if not ops.shape_of(x)[0]:
+        raise TypeError("expected non-empty vector for x")
+    if len(ops.shape_of(y)) not in (1, 2):
+        raise TypeError("expected 1D or 2D array for y")
+    if ops.shape_of(x)[0] != ops.shape_of(y)[0]:
+        raise TypeError("expected x and y to have same length")
 
 
 def _full_convolution(a, v):
@@ -178,7 +226,8 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of (xp, fp) at x; left/right outside the range (the
     end values by default)."""
     if period is not None:
-        raise TypeError("np.interp(period=...) is not supported on traced values")
+        x, xp, fp = _periodic(x, xp, fp, period)
+        left = right = None
     x, xp, fp = _array(x), ops.asarray(_array(xp)), ops.asarray(_array(fp))
     if len(ops.shape_of(xp)) != 1 or len(ops.shape_of(fp)) != 1:
         raise ValueError("object too deep for desired array")
@@ -205,6 +254,26 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
     above = hi_value if right is None else right
     value = ops.where(ops.lt(x, ops.getitem(xp, 0)), below, value)
     return ops.where(ops.gt(x, ops.getitem(xp, n - 1)), above, value)
+
+
+def _periodic(x, xp, fp, period):
+    """numpy's periodic interp as a plain one: everything taken modulo |period|, the points
+    sorted and extended by one period's neighbour on each side."""
+    if not bool(ops.ne(period, 0)):  # a traced period is read from the value (guarded)
+        raise ValueError("period must be a non-zero value")
+    period = ops.abs_(ops.astype(ops.asarray(_array(period)), np.float64))
+    x, xp, fp = (ops.astype(ops.asarray(_array(v)), np.float64) for v in (x, xp, fp))
+    if len(ops.shape_of(xp)) != 1 or len(ops.shape_of(fp)) != 1:
+        raise ValueError("Data points must be 1-D sequences")
+    if ops.shape_of(xp)[0] != ops.shape_of(fp)[0]:
+        raise ValueError("fp and xp are not of the same length")
+    x, xp = ops.remainder(x, period), ops.remainder(xp, period)
+    order = ops.sorting.argsort(xp, 0)
+    xp, fp = ops.take(xp, order), ops.take(fp, order)
+    xp = ops.concatenate([ops.sub(ops.getitem(xp, slice(-1, None)), period), xp,
+                          ops.add(ops.getitem(xp, slice(0, 1)), period)])
+    fp = ops.concatenate([ops.getitem(fp, slice(-1, None)), fp, ops.getitem(fp, slice(0, 1))])
+    return x, xp, fp
 
 
 FUNCTIONS = {np.poly: _poly, np.polydiv: _polydiv, np.polyval: _polyval, np.polyder: _polyder,

@@ -40,27 +40,30 @@ def _array(x):
 
 
 def _with_initial(result, initial, combine):
-    return result if initial is _UNSET else combine(result, initial)
+    """result combined with numpy's initial=, kept in the result's dtype."""
+    if initial is _UNSET:
+        return result
+    return ops.astype(combine(result, initial), ops.result_type(result))
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
     _refuse("prod", out)
     result = ops.prod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
-    return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
+    return _with_initial(result, initial, ops.mul)
 
 
 def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
              where=_UNSET):
     _refuse("nanprod", out)
     result = ops.nanprod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
-    return _with_initial(result, initial, lambda r, i: ops.astype(ops.mul(r, i), r.dtype))
+    return _with_initial(result, initial, ops.mul)
 
 
 def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
             where=_UNSET):
     _refuse("nansum", out)
     result = ops.nansum(masked(a, where, 0), _axis(a, axis), _keep(keepdims), dtype)
-    return _with_initial(result, initial, lambda r, i: ops.astype(ops.add(r, i), r.dtype))
+    return _with_initial(result, initial, ops.add)
 
 
 def _scan(name, fn):
@@ -92,7 +95,7 @@ def _cumulative(name, fn, identity):
         shape = list(ops.shape_of(out_))
         axis = ops.normalize_axes(axis, len(shape))[0]
         shape[axis] = 1
-        first = np.full(shape, identity, out_.dtype)
+        first = np.full(shape, identity, ops.result_type(out_).numpy)
         return ops.concatenate([first, out_], axis)
     function.__name__ = name
     return function
@@ -127,7 +130,7 @@ def _no_bool_subtract(x):
 def _ediff1d(ary, to_end=None, to_begin=None):
     _no_bool_subtract(ary)
     flat = ops.reshape(ary, (-1,))
-    dt = flat.dtype
+    dt = ops.result_type(flat)
     parts = [ops.diff(flat)]
     for extra, first in ((to_begin, True), (to_end, False)):
         if extra is not None:
@@ -152,7 +155,7 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
     n = ops.shape_of(y)[axis]
     ahead = ops.getitem(y, (slice(None),) * axis + (slice(1, None),))
     behind = ops.getitem(y, (slice(None),) * axis + (slice(None, max(n - 1, 0)),))
-    pair = (ops.logical_or if y.dtype == np.bool_ else ops.add)(ahead, behind)  # numpy: bool +
+    pair = (ops.logical_or if ops.result_type(y).is_bool else ops.add)(ahead, behind)  # bool +
     return ops.sum_(ops.true_divide(ops.mul(d, pair), 2.0), axis)
 
 
@@ -386,8 +389,10 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
     if weights is None:
         avg = ops.mean(a, axis, keep)
         scale = float(ops.count_of(a, axis))
-        return (avg, ops.broadcast_to(np.asarray(scale, avg.dtype), ops.shape_of(avg))) \
-            if returned else avg
+        if not returned:
+            return avg
+        return avg, ops.broadcast_to(np.asarray(scale, ops.result_type(avg).numpy),
+                                     ops.shape_of(avg))
     weights = _array(weights)
     dt = ops.result_type(a, weights)
     if not ops.result_type(a).is_float:
@@ -426,12 +431,6 @@ def _take_along_axis(arr, indices, axis=-1):
     return ops.take_along_axis(arr, _array(indices), axis)
 
 
-def _put_along_axis(arr, indices, values, axis):
-    raise TypeError("np.put_along_axis writes into its argument in place, which a traced "
-                    "value cannot be; read with np.take_along_axis, or write an updated copy "
-                    "with x[index] = values")
-
-
 UFUNCS = {}
 
 FUNCTIONS = {
@@ -455,5 +454,4 @@ FUNCTIONS = {
     np.nanmean: _nanmean, np.average: _average,
     np.all: _logical("all", ops.all_), np.any: _logical("any", ops.any_),
     np.count_nonzero: _count_nonzero, np.take_along_axis: _take_along_axis,
-    np.put_along_axis: _put_along_axis,
 }

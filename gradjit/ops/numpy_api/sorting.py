@@ -9,6 +9,7 @@ import builtins
 import collections
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from gradjit import ops
 from gradjit.ir import structural as S
@@ -17,14 +18,12 @@ from gradjit.ops import sorting as O
 _NO_VALUE = np._NoValue
 
 
-def _refuse(out=None, order=None, weights=None):
+def _refuse(out=None, order=None):
     if out is not None:
         raise TypeError("out= is not supported on traced values (they cannot be written in "
                         "place); use the returned value")
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    if weights is not None:
-        raise TypeError("weights= is not supported on traced values")
 
 
 def _sort_kind(kind):
@@ -92,7 +91,9 @@ def _quantile_fn(scale, name, ignore_nan):
     is checked against numpy's range (a traced one cannot be, when tracing)."""
     def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                  keepdims=_NO_VALUE if ignore_nan else False, *, weights=None):
-        _refuse(out, weights=weights)
+        _refuse(out)
+        if weights is not None:
+            weights = _quantile_weights(a, weights, axis, method)
         weak = type(q) in (int, float)
         known = ops.constant_value(q)
         if known is not None:
@@ -103,8 +104,30 @@ def _quantile_fn(scale, name, ignore_nan):
                 q = float(q)
         elif scale != 1:
             q = ops.true_divide(q, scale)
-        return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak)
+        return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak, weights)
     return quantile
+
+
+def _quantile_weights(a, weights, axis, method):
+    """numpy's checks of quantile weights, and the weights broadcast to a's shape (weights
+    along the reduced axes only are spread over the others)."""
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    weights = ops.asarray(np.asarray(weights) if isinstance(weights, (list, tuple)) else weights)
+    shape, given = ops.shape_of(a), ops.shape_of(weights)
+    if given != shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = normalize_axis_tuple(axis, len(shape), argname="axis")
+        if given != tuple(shape[ax] for ax in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        weights = ops.transpose(weights, tuple(np.argsort(axes).tolist()))
+        weights = ops.broadcast_to(ops.reshape(weights, tuple(
+            s if ax in axes else 1 for ax, s in enumerate(shape))), shape)
+    if bool(ops.any_(ops.lt(weights, 0))):  # read from the value (guarded under tracing)
+        raise ValueError("Weights must be non-negative.")
+    return weights
 
 
 def _searchsorted(a, v, side="left", sorter=None):
@@ -117,9 +140,8 @@ def _digitize(x, bins, right=False):
 
 def _unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
             equal_nan=True, sorted=True):
-    if axis is not None:
-        raise TypeError("np.unique(axis=...) is not supported on traced values; axis=None "
-                        "(the flattened array) is")
+    if axis is not None:  # slices compare as records: equal_nan has no effect
+        return O.unique_along(ar, axis, return_index, return_inverse, return_counts)
     if not equal_nan:
         raise TypeError("np.unique(equal_nan=False) is not supported on traced values")
     return O.unique(ar, return_index, return_inverse, return_counts)

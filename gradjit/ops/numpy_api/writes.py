@@ -1,16 +1,19 @@
-"""numpy's functions that write into an array (copyto, put, place, putmask, fill_diagonal). A
+"""numpy's functions that write into an array (copyto, put, place, putmask, fill_diagonal,
+put_along_axis). A
 traced array takes the written copy as its new value, as `x[i] = v` does; a Tensor is written
 with copy_; a numpy array cannot hold a value computed at run time and is refused."""
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit import ops
+from gradjit.ir import structural as S
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.dtypes import stand_in
 
 
-def _assign(dst, updated, name):
+def assign(dst, updated, name):
     if hasattr(dst, "_become"):  # a traced array
         dst._become(updated)
     elif hasattr(dst, "_edge"):  # a Tensor
@@ -52,7 +55,7 @@ def _copyto(dst, src, casting="same_kind", where=True):
     value = ops.broadcast_to(ops.astype(_array(src), target), shape)
     if where is not True:
         value = ops.where(ops.broadcast_to(_array(where), shape), value, dst)
-    _assign(dst, value, "copyto")
+    assign(dst, value, "copyto")
 
 
 def _flat_put(a, positions, values):
@@ -80,7 +83,7 @@ def _put(a, ind, v, mode="raise"):
         ind = ind % size
     else:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    _assign(a, _flat_put(a, ind, v), "put")
+    assign(a, _flat_put(a, ind, v), "put")
 
 
 def _mask(a, mask, name):
@@ -102,7 +105,7 @@ def _place(arr, mask, vals):
             raise ValueError("Cannot insert from an empty array!")
         return
     picked = ops.take(values, ops.remainder(ops.maximum(rank, 0), count))
-    _assign(arr, ops.where(mask, ops.reshape(picked, ops.shape_of(arr)), arr), "place")
+    assign(arr, ops.where(mask, ops.reshape(picked, ops.shape_of(arr)), arr), "place")
 
 
 def _putmask(a, mask, values):
@@ -112,7 +115,7 @@ def _putmask(a, mask, values):
     spread = _cycled(ops.astype(_array(values), _dtype(a)), size)
     if spread is None:
         return
-    _assign(a, ops.where(mask, ops.reshape(spread, ops.shape_of(a)), a), "putmask")
+    assign(a, ops.where(mask, ops.reshape(spread, ops.shape_of(a)), a), "putmask")
 
 
 def _fill_diagonal(a, val, wrap=False):
@@ -126,8 +129,64 @@ def _fill_diagonal(a, val, wrap=False):
             raise ValueError("All dimensions of input must be of equal length")
         step, end = 1 + int(np.cumprod(shape[:-1]).sum()), None
     positions = np.arange(int(np.prod(shape)))[:end:step]
-    _assign(a, _flat_put(a, positions, val), "fill_diagonal")
+    assign(a, _flat_put(a, positions, val), "fill_diagonal")
+
+
+def _put_along_axis(arr, indices, values, axis):
+    """arr[i0, .., indices, .., in] = values, numpy's fancy assignment (the last write to a
+    position wins), with indices known or computed at run time."""
+    indices = _array(indices)
+    if _dtype(indices).kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    shape, rank = ops.shape_of(arr), len(ops.shape_of(indices))
+    if axis is None:
+        if rank != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        target, axis = ops.ravel(arr), 0
+    else:
+        axis = normalize_axis_index(axis, len(shape))
+        if rank != len(shape):
+            raise ValueError("`indices` and `arr` must have the same number of dimensions")
+        target = arr
+    assign(arr, ops.reshape(_scatter_along(target, indices, values, axis), shape),
+            "put_along_axis")
+
+
+def _scatter_along(x, indices, values, axis):
+    """x with values written at `indices` along axis: one scatter onto the flattened array of
+    the values no later index along the axis overwrites, and a count of writes per position
+    choosing between them and x."""
+    shape = ops.shape_of(x)
+    n = shape[axis]
+    grid = np.broadcast_shapes(ops.shape_of(indices), shape[:axis] + (1,) + shape[axis + 1:])
+    idx = ops.broadcast_to(ops.astype(indices, np.int64), grid)
+    outside = ops.logical_or(ops.lt(idx, -n), ops.ge(idx, n))
+    if bool(ops.any_(outside)):  # read from the value, guarded: numpy names the first one
+        bad = ops.getitem(ops.ravel(idx), ops.arg_extremum(ops.astype(outside, np.int64)))
+        raise IndexError(f"index {int(bad)} is out of bounds for axis {axis} with size {n}")
+    idx = ops.where(ops.lt(idx, 0), ops.add(idx, n), idx)
+    strides = np.cumprod((1,) + shape[:0:-1])[::-1]
+    flat = ops.mul(idx, int(strides[axis]))
+    for d, size in enumerate(grid):
+        if d != axis:
+            flat = ops.add(flat, (np.arange(size) * strides[d]).reshape(
+                (-1,) + (1,) * (len(grid) - d - 1)))
+    k = grid[axis]
+    later = np.triu(np.ones((k, k), bool), 1).reshape(  # pairs (i, j) along axis with j > i
+        (1,) * axis + (k, k) + (1,) * (len(grid) - axis - 1))
+    clash = ops.logical_and(ops.eq(ops.expand_dims(idx, axis + 1), ops.expand_dims(idx, axis)),
+                            later)
+    keep = ops.logical_not(ops.any_(clash, axis + 1))
+    dt = _dtype(x)
+    written = ops.where(keep, ops.broadcast_to(ops.astype(_array(values), dt), grid),
+                        np.zeros((), dt))
+    size = int(np.prod(shape))
+    positions = ops.ravel(flat)
+    placed = S.scatter_add(np.zeros(size, dt), positions, ops.ravel(written), axis=0)
+    hits = S.scatter_add(np.zeros(size, np.int64), positions,
+                         ops.ravel(ops.astype(keep, np.int64)), axis=0)
+    return ops.where(ops.gt(hits, 0), placed, ops.ravel(x))
 
 
 FUNCTIONS = {np.copyto: _copyto, np.put: _put, np.place: _place, np.putmask: _putmask,
-             np.fill_diagonal: _fill_diagonal}
+             np.fill_diagonal: _fill_diagonal, np.put_along_axis: _put_along_axis}

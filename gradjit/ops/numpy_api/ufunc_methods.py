@@ -1,0 +1,142 @@
+"""ufunc.reduce, ufunc.accumulate and ufunc.at for the binary ufuncs without a numpy function
+equal to them: numpy's left-to-right fold along the axis (logaddexp, maximum and minimum as
+gradjit's scans), and unbuffered in-place application at indices."""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from gradjit import ops
+from gradjit.ir import structural as S
+from gradjit.ops.numpy_api.writes import assign
+
+# ufunc -> the kind of gradjit's scan that accumulates it
+_SCANS = {np.maximum: "max", np.minimum: "min", np.logaddexp: "logaddexp"}
+
+
+def _binary(ufunc, method):
+    if ufunc.nin != 2 or ufunc.nout != 1:
+        raise ValueError(f"{method} only supported for binary functions")
+
+
+def _refuse(name, out, where=True):
+    if out is not None or where is not True:
+        raise TypeError(f"np.{name}: out= and where= are not supported when tracing")
+
+
+def _array(x):
+    return ops.asarray(np.asarray(x) if not hasattr(x, "ir_type") else x)
+
+
+def _slices(x, axis):
+    moved = ops.moveaxis(x, axis, 0)
+    return [ops.getitem(moved, i) for i in range(ops.shape_of(moved)[0])]
+
+
+def reduce(ufunc, fn, array, axis=0, dtype=None, out=None, keepdims=False,
+           initial=np._NoValue, where=True):
+    """numpy's fold of `fn` over the axes (several only for a reorderable ufunc)."""
+    name = f"{ufunc.__name__}.reduce"
+    _binary(ufunc, "reduce")
+    _refuse(name, out, where)
+    x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
+    shape = ops.shape_of(x)
+    axes = tuple(range(len(shape))) if axis is None else normalize_axis_tuple(axis, len(shape))
+    if len(axes) > 1 and ufunc.identity is None and ufunc not in _SCANS:
+        raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
+                         "most one axis may be specified")
+    rest = tuple(a for a in range(len(shape)) if a not in axes)
+    x = ops.reshape(ops.transpose(x, axes + rest), (-1,) + tuple(shape[a] for a in rest))
+    if initial is np._NoValue:
+        initial = ufunc.identity
+    items = _slices(x, 0)
+    if initial is not None:
+        items.insert(0, ops.broadcast_to(ops.astype(_array(initial), ops.result_type(x)),
+                                         ops.shape_of(x)[1:]))
+    if not items:
+        raise ValueError(f"zero-size array to reduction operation {ufunc.__name__} which has "
+                         "no identity")
+    total = items[0]
+    for item in items[1:]:
+        total = fn(total, item)
+    if keepdims:
+        total = ops.reshape(total, tuple(1 if a in axes else d for a, d in enumerate(shape)))
+    return total
+
+
+def accumulate(ufunc, fn, array, axis=0, dtype=None, out=None):
+    """The running fold along one axis: gradjit's scan where there is one, else step by
+    step."""
+    _binary(ufunc, "accumulate")
+    _refuse(f"{ufunc.__name__}.accumulate", out)
+    x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
+    axis = normalize_axis_index(axis, len(ops.shape_of(x)))
+    if ufunc in _SCANS:
+        return ops.scan(x, axis, _SCANS[ufunc])
+    items = _slices(x, axis)
+    for i in range(1, len(items)):
+        items[i] = fn(items[i - 1], items[i])
+    return ops.moveaxis(ops.stack(items), 0, axis) if items else x
+
+
+def at(ufunc, fn, a, indices, b=None):
+    """fn applied in place at a[indices] (with b), each repeated index again on the value the
+    previous application left: rounds of distinct positions for indices known now; add and
+    subtract with indices computed at run time, as one scatter_add."""
+    shape, size = ops.shape_of(a), int(np.prod(ops.shape_of(a)))
+    known = _known_positions(shape, indices)
+    if known is None:
+        if ufunc not in (np.add, np.subtract):
+            raise TypeError(f"np.{ufunc.__name__}.at with indices computed at run time is not "
+                            "supported; np.add.at and np.subtract.at are")
+        positions = _run_time_positions(shape, indices)
+        values = ops.broadcast_to(ops.astype(_array(b), ops.result_type(a)),
+                                  ops.shape_of(positions))
+        values = values if ufunc is np.add else ops.neg(values)
+        updated = S.scatter_add(ops.ravel(a), ops.ravel(positions), ops.ravel(values), axis=0)
+        assign(a, ops.reshape(updated, shape), f"{ufunc.__name__}.at")
+        return
+    flat = ops.ravel(a)
+    values = None if b is None else ops.ravel(ops.broadcast_to(_array(b), known.shape))
+    order, positions = np.arange(known.size), known.ravel()
+    seen = np.zeros(size, np.int64)
+    rank = np.empty_like(positions)
+    for i, p in enumerate(positions):  # the how-many-th write to its position each one is
+        rank[i], seen[p] = seen[p], seen[p] + 1
+    for r in range(int(rank.max()) + 1 if positions.size else 0):
+        chosen = order[rank == r]
+        current = ops.take(flat, positions[chosen])
+        result = fn(current) if values is None else fn(current, ops.take(values, chosen))
+        flat = ops.index_put(flat, positions[chosen], ops.astype(result, ops.result_type(a)))
+    assign(a, ops.reshape(flat, shape), f"{ufunc.__name__}.at")
+
+
+def _known_positions(shape, indices):
+    """The flat positions numpy's indexing reaches, for an index known now (else None)."""
+    parts = indices if isinstance(indices, tuple) else (indices,)
+    if any(hasattr(p, "ir_type") and ops.constant_value(p) is None for p in parts):
+        return None
+    parts = tuple(ops.constant_value(p) if hasattr(p, "ir_type") else p for p in parts)
+    return np.arange(int(np.prod(shape))).reshape(shape)[parts if isinstance(
+        indices, tuple) else parts[0]]
+
+
+def _run_time_positions(shape, indices):
+    """Flat positions of integer index arrays computed at run time: one array (the first
+    axis, the others whole) or one array per axis."""
+    parts = indices if isinstance(indices, tuple) else (indices,)
+    if len(parts) not in (1, len(shape)) or not all(hasattr(p, "ir_type") or isinstance(
+            p, np.ndarray) for p in parts):
+        raise TypeError("ufunc.at with indices computed at run time takes one integer index "
+                        "array, or one per axis")
+    strides = np.cumprod((1,) + shape[:0:-1])[::-1]
+    flat = 0
+    for part, n, stride in zip(parts, shape, strides):
+        part = ops.astype(part, np.int64)
+        flat = ops.add(flat, ops.mul(ops.where(ops.lt(part, 0), ops.add(part, n), part),
+                                     int(stride)))
+    if len(parts) == 1 and len(shape) > 1:
+        inner = np.arange(int(strides[0]))
+        flat = ops.add(ops.expand_dims(ops.mul(flat, 1), -1), inner)
+        flat = ops.reshape(flat, ops.shape_of(flat)[:-1] + shape[1:])
+    return flat
