@@ -7,6 +7,7 @@ from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.copies import CopiesMixin
+from gradjit.tensor.deprecated_linalg import DeprecatedLinalgMixin
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
@@ -36,7 +37,7 @@ def _inplace(name, grad_fn=None, write=True):
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
              RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin,
-             NumpyProtocol, TensorBase):
+             DeprecatedLinalgMixin, NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
     def __new__(cls, *args, dtype=None, device=None):
