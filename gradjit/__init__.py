@@ -42,7 +42,7 @@ from gradjit.tensor.linalg_lu import torch_lu as lu  # noqa: F401
 from gradjit.tensor.linalg_lu import torch_lu_solve as lu_solve  # noqa: F401
 from gradjit.tensor.windows import *  # noqa: F401,F403
 from gradjit.tensor.copies import *  # noqa: F401,F403
-from gradjit.tensor.deprecated_linalg import *  # noqa: F401,F403
+from gradjit.tensor.deprecated import *  # noqa: F401,F403
 from gradjit.tensor.strided import *  # noqa: F401,F403
 from gradjit.tensor.storage import *  # noqa: F401,F403
 from gradjit.tensor.lowrank import *  # noqa: F401,F403

@@ -1,13 +1,14 @@
 """torch.native_* normalizations and dropout (the kernels' forms: output plus the statistics
 or mask kept for backward), the in-place and feature dropout forms, constant_pad_nd, the
-generic convolution and embedding_renorm_, over nn.functional."""
+generic convolution, the grid kernels, poisson_nll_loss and embedding_renorm_, over
+nn.functional."""
 from __future__ import annotations
 
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn.functional.embedding_bag import _renorm_
 from gradjit.nn.functional.spatial import _feature_dropout
-from gradjit.nn.torch_namespace import _probability
+from gradjit.nn.torch_namespace import _REDUCTIONS, _probability
 from gradjit.tensor.arith import apply
 
 
@@ -123,6 +124,33 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     return input
 
 
-__all__ = ["alpha_dropout_", "constant_pad_nd", "convolution", "dropout_",
+_SAMPLING, _PADDING = ("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection")
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """grid_sample with its modes given as numbers (the orders of _SAMPLING and _PADDING)."""
+    return F.grid_sample(input, grid, _SAMPLING[interpolation_mode], _PADDING[padding_mode],
+                         align_corners)
+
+
+grid_sampler_2d = grid_sampler
+
+
+def affine_grid_generator(theta, size, align_corners):
+    return apply("AffineGridGeneratorBackward0",
+                 lambda t: F.affine_grid(t, list(size), align_corners), theta)
+
+
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    return F.poisson_nll_loss(input, target, log_input, full, eps=eps,
+                              reduction=_REDUCTIONS[reduction])
+
+
+def native_channel_shuffle(input, groups):
+    return F.channel_shuffle(input, groups)
+
+
+__all__ = ["affine_grid_generator", "grid_sampler", "grid_sampler_2d", "native_channel_shuffle",
+           "poisson_nll_loss", "alpha_dropout_", "constant_pad_nd", "convolution", "dropout_",
            "embedding_renorm_", "feature_alpha_dropout_", "feature_dropout", "feature_dropout_",
            "native_batch_norm", "native_dropout", "native_group_norm", "native_layer_norm"]

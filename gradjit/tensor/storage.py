@@ -177,6 +177,9 @@ globals().update(LEGACY_STORAGES)
 class StorageMixin:
     """The Tensor methods that reach its storage."""
 
+    def const_data_ptr(self) -> int:
+        return self.data_ptr()
+
     def untyped_storage(self):
         return UntypedStorage._over(_bytes_of(self._concrete()))
 

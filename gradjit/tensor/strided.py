@@ -118,6 +118,10 @@ def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
         tuple(src.shape), src.stride(), src.storage_offset()), input)
 
 
+def resize_as_(input, the_template, memory_format=None):
+    return input.resize_as_(the_template, memory_format)
+
+
 def nonzero_static(input, *, size, fill_value=-1):
     """nonzero's indices, cut or padded with fill_value to exactly `size` rows."""
     if size < 0:
@@ -132,6 +136,7 @@ class StridedMixin:
     """The Tensor-method forms."""
 
     as_strided_scatter, nonzero_static = as_strided_scatter, nonzero_static
+    slice_inverse = slice_inverse
 
     def as_strided_(self, size, stride, storage_offset=None):
         return as_strided_(self, size, stride, storage_offset)
@@ -169,4 +174,4 @@ def _resized(t, sizes):
 
 __all__ = ["as_strided_", "as_strided_copy", "as_strided_scatter", "empty_permuted",
            "empty_strided",
-           "from_file", "frombuffer", "nonzero_static", "slice_inverse"]
+           "from_file", "frombuffer", "nonzero_static", "resize_as_", "slice_inverse"]

@@ -15,6 +15,7 @@ X = RNG.standard_normal((4, 3, 5))
 W3, B3 = RNG.standard_normal(3), RNG.standard_normal(3)
 K = RNG.standard_normal((6, 3, 2))
 KT = RNG.standard_normal((3, 2, 2))
+GRID = RNG.uniform(-1.1, 1.1, (1, 2, 3, 2))
 K2 = RNG.standard_normal((2, 4, 2, 2))
 
 
@@ -45,6 +46,17 @@ CASES = {
                                                         True, [1], 1),
     "conv2d": lambda L, x, w, b: L.convolution(x[None], L.tensor(K2), None, [1, 1], [0, 1],
                                                [1, 1], False, [0, 0], 1),
+    "grid_sampler": lambda L, x, w, b: L.grid_sampler(x[None, :, :3], L.tensor(GRID), 0, 0,
+                                                      False),
+    "grid_sampler_2d": lambda L, x, w, b: L.grid_sampler_2d(x[None], L.tensor(GRID), 1, 1,
+                                                            True),
+    "affine_grid": lambda L, x, w, b: L.affine_grid_generator(x[:2, :2, :3], [2, 1, 3, 2],
+                                                              False),
+    "poisson_nll": lambda L, x, w, b: L.poisson_nll_loss(x, x.detach().abs(), True, False,
+                                                         1e-8, 1),
+    "poisson_nll_full": lambda L, x, w, b: L.poisson_nll_loss(x.abs(), x.detach().abs() * 3,
+                                                              False, True, 1e-6, 0),
+    "orgqr": lambda L, x, w, b: x[0].T.orgqr(b[:2]),
     "frobenius": lambda L, x, w, b: L.frobenius_norm(x, [1, 2]),
     "frobenius_keep": lambda L, x, w, b: L.frobenius_norm(x, [0], True),
     "nuclear": lambda L, x, w, b: L.nuclear_norm(x[0]),
@@ -153,6 +165,18 @@ ERRORS = {
 @pytest.mark.parametrize("name", ERRORS)
 def test_errors_match_torch(name):
     same_error(lambda: ERRORS[name](gradjit), lambda: ERRORS[name](torch))
+
+
+def test_native_channel_shuffle():
+    got, want = (lib.native_channel_shuffle(lib.tensor(X).reshape(2, 6, 5), 3)
+                 for lib in (gradjit, torch))
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_removed_variable_api():
+    same_error(lambda: gradjit.ones(2).reinforce(1), lambda: torch.ones(2).reinforce(1))
+    with pytest.warns(UserWarning, match="volatile was removed"):
+        assert gradjit.ones(2).volatile is False
 
 
 def test_deprecated_norms_warn():

@@ -146,6 +146,15 @@ def test_errors_match_torch(name):
         same_error(lambda: ERRORS[name](gradjit), lambda: ERRORS[name](torch))
 
 
+def test_resize_as_and_data_pointers():
+    for lib in (torch, gradjit):
+        x = lib.arange(6.0)
+        assert lib.resize_as_(x, lib.ones(2, 2)) is x and x.tolist() == [[0, 1], [2, 3]]
+        assert x.const_data_ptr() == x.data_ptr()
+        y = lib.arange(10.0)
+        assert y[2:8:2].slice_inverse(y, 0, 2, 8, 2).tolist() == y.tolist()
+
+
 def test_map2_():
     results = []
     for lib in (torch, gradjit):

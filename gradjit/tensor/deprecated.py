@@ -1,6 +1,6 @@
-"""PyTorch's deprecated linear-algebra functions: the norms kept for old code
-(frobenius_norm, nuclear_norm, norm_except_dim) and the removed ones (solve, lstsq, symeig, eig,
-matrix_rank), which raise with the message that names their replacement."""
+"""PyTorch's deprecated API: the norms kept for old code (frobenius_norm, nuclear_norm,
+norm_except_dim), the removed linear algebra (solve, lstsq, symeig, eig, matrix_rank) and
+Variable API (volatile, reinforce), which raise or warn with the message naming the replacement."""
 from __future__ import annotations
 
 import warnings
@@ -95,10 +95,43 @@ def norm_except_dim(v, pow=2, dim=0):
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
 
-class DeprecatedLinalgMixin:
+_REINFORCE = """reinforce() was removed.
+Use torch.distributions instead.
+See https://pytorch.org/docs/main/distributions.html
+
+Instead of:
+
+probs = policy_network(state)
+action = probs.multinomial()
+next_state, reward = env.step(action)
+action.reinforce(reward)
+action.backward()
+
+Use:
+
+probs = policy_network(state)
+# NOTE: categorical is equivalent to what used to be called multinomial
+m = torch.distributions.Categorical(probs)
+action = m.sample()
+next_state, reward = env.step(action)
+loss = -m.log_prob(action) * reward
+loss.backward()
+"""
+
+
+class DeprecatedMixin:
     """The removed functions' Tensor methods raise as the functions do."""
 
     lstsq, solve, symeig, eig = lstsq, solve, symeig, eig
+
+    @property
+    def volatile(self) -> bool:
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                      stacklevel=2)
+        return False
+
+    def reinforce(self, reward):
+        raise RuntimeError(_REINFORCE)
 
 
 __all__ = ["eig", "frobenius_norm", "lstsq", "matrix_rank", "norm_except_dim", "nuclear_norm",
