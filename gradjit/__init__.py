@@ -42,6 +42,12 @@ from gradjit.tensor.linalg_lu import torch_lu as lu  # noqa: F401
 from gradjit.tensor.linalg_lu import torch_lu_solve as lu_solve  # noqa: F401
 from gradjit.tensor.windows import *  # noqa: F401,F403
 from gradjit.tensor.copies import *  # noqa: F401,F403
+from gradjit.tensor.deprecated import *  # noqa: F401,F403
+from gradjit.tensor.strided import *  # noqa: F401,F403
+from gradjit.tensor.storage import *  # noqa: F401,F403
+from gradjit.tensor.lowrank import *  # noqa: F401,F403
+from gradjit.tensor.segments import *  # noqa: F401,F403
+from gradjit.tensor.count_draws import *  # noqa: F401,F403
 from gradjit.tensor.layout import layout, sparse_coo, strided  # noqa: F401
 from gradjit.tensor.legacy_types import CPU_TYPES as _CPU_TYPES
 from gradjit.tensor.legacy_types import set_default_tensor_type  # noqa: F401
@@ -74,6 +80,8 @@ from gradjit import func, special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
 from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
+from gradjit.nn.torch_native import *  # noqa: E402,F401,F403
+from gradjit.nn.torch_recurrent import *  # noqa: E402,F401,F403
 from gradjit import compiler  # noqa: E402,F401
 from gradjit.compiler import compile  # noqa: E402,F401
 from gradjit import amp, cpu  # noqa: E402,F401

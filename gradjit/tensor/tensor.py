@@ -7,6 +7,9 @@ from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.copies import CopiesMixin
+from gradjit.tensor.deprecated import DeprecatedMixin
+from gradjit.tensor.storage import StorageMixin
+from gradjit.tensor.strided import StridedMixin
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
@@ -36,6 +39,7 @@ def _inplace(name, grad_fn=None, write=True):
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
              RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin,
+             DeprecatedMixin, StridedMixin, StorageMixin,
              NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
