@@ -43,40 +43,46 @@ def _numeric(f, x, v):
     return [(a - b) / (2 * EPS) for a, b in zip(ahead, behind)]
 
 
-def _close(got, want, what):
+def _close(got, want, mode, name, x):
     got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
     if not np.allclose(got, want, rtol=RTOL, atol=ATOL):
-        raise AssertionError(f"{what} check failed: derivative {got} differs from the "
-                             f"finite-difference one {want}")
+        raise AssertionError(f"Derivative ({mode}) check of {name} failed with arg {x}:\n"
+                             f"analytic: {got}\nnumeric:  {want}")
 
 
-def check_jvp(f, x):
+def check_jvp(f, x, name=None):
     v = _random_like(x)
     tangent = jvp(f, (x,), (v,))[1]
     for got, want in zip(_leaves(tangent), _numeric(f, x, v), strict=True):
-        _close(got, want, "forward-mode")
+        _close(got, want, "JVP", name or _name(f), x)
 
 
-def check_vjp(f, x):
+def check_vjp(f, x, name=None):
     v = _random_like(x)
     out, pull = vjp(f, x)
     u = _random_like(out)
     _close(_inner(pull(u)[0], v), sum(np.sum(a * b) for a, b in zip(_leaves(u),
                                                                     _numeric(f, x, v))),
-           "reverse-mode")
+           "VJP", name or _name(f), x)
 
 
-def _check(f, x, modes, order):
+def _check(f, x, modes, order, name):
+    """Each mode's derivative map, then (to `order`) the derivatives of that map with respect
+    to both its point and its direction, as HIPS autograd checks them (`jvp_f`, `vjp_f`)."""
     if "fwd" in modes:
-        check_jvp(f, x)
+        check_jvp(f, x, name)
         if order > 1:
-            v = _random_like(x)
-            _check(lambda y: jvp(f, (y,), (v,))[1], x, modes, order - 1)
+            _check(lambda pair: jvp(f, (pair[0],), (pair[1],))[1], (x, _random_like(x)),
+                   modes, order - 1, f"jvp_{name}")
     if "rev" in modes:
-        check_vjp(f, x)
+        check_vjp(f, x, name)
         if order > 1:
-            u = _random_like(f(x))
-            _check(lambda y: vjp(f, y)[1](u)[0], x, modes, order - 1)
+            _check(lambda pair: vjp(f, pair[0])[1](pair[1])[0], (x, _random_like(f(x))),
+                   modes, order - 1, f"vjp_{name}")
+
+
+def _name(f) -> str:
+    return getattr(f, "__name__", type(f).__name__)
 
 
 def check_grads(fun, argnum=0, modes=("fwd", "rev"), order=2):
@@ -96,5 +102,5 @@ def check_grads(fun, argnum=0, modes=("fwd", "rev"), order=2):
                 full[i] = value
             return fun(*full, **kwargs)
         start = tuple(args[i] for i in positions) if several else args[argnum]
-        _check(f, start, modes, order)
+        _check(f, start, modes, order, _name(fun))
     return checked

@@ -12,7 +12,13 @@ ARGS = {"clamp_": (-0.5, 0.5), "clamp_max_": (0.2,), "clamp_min_": (0.1,), "clip
                                lib.tensor([0.5, 2.0], dtype=lib.float64)),
         "ldexp_": lambda lib: (lib.tensor([1, -2, 3]),),
         "index_put_": lambda lib: ((lib.tensor([2, 0, 2]),),
-                                   lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64), True)}
+                                   lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64), True),
+        "as_strided_": ((2,), (1,), 1), "resize_as_": lambda lib: (lib.zeros(2),),
+        **{n: (0.5, False) for n in ("dropout_", "alpha_dropout_", "feature_dropout_",
+                                     "feature_alpha_dropout_")}}
+# Functions of a weight matrix: (x, args) per library.
+MATRICES = {"embedding_renorm_": lambda lib: (
+    lib.tensor([[0.1, 0.45], [0.8, 2.0]], dtype=lib.float64), (lib.tensor([1]), 1.0, 2.0))}
 INTEGER = {"gcd_", "lcm_"}
 NAMES = [n for n in dir(torch) if n.endswith("_") and not n.startswith("_") and
          hasattr(gradjit, n)]
@@ -28,6 +34,8 @@ def test_writes_into_its_argument_like_pytorch(name):
     def run(lib):
         if name in INTEGER:
             x, args = lib.tensor([4, 6, 9]), (lib.tensor([6, 4, 3]),)
+        elif name in MATRICES:
+            x, args = MATRICES[name](lib)
         else:
             x, args = lib.tensor([0.1, 0.45, 0.8], dtype=lib.float64), ARGS.get(name, ())
             args = args(lib) if callable(args) else args
