@@ -1,0 +1,43 @@
+"""numpy's functions as HIPS autograd's numpy wrapper offers them: while a function is traced,
+a Python list or tuple holding traced values (`np.mean([x, x + 2])`) becomes one traced array
+before numpy sees it, since numpy dispatches on arrays, not on what lists hold."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+_lifted: dict = {}
+
+
+def attribute(module, name: str):
+    """`module.name`, its functions wrapped to lift lists of traced values (one wrapper per
+    function, so `gradjit.numpy.mean is gradjit.numpy.mean`)."""
+    value = getattr(module, name)
+    if isinstance(value, (type, np.ufunc)) or not callable(value):
+        return value
+    key = (module.__name__, name)
+    if key not in _lifted:
+        _lifted[key] = _lifting(value)
+    return _lifted[key]
+
+
+def _lifting(fn):
+    @functools.wraps(fn)
+    def lifted(*args, **kwargs):
+        from gradjit.tracer.trace import current_trace
+        if current_trace() is not None:
+            args = [_lift(a) for a in args]
+            kwargs = {k: _lift(v) for k, v in kwargs.items()}
+        return fn(*args, **kwargs)
+    return lifted
+
+
+def _lift(value):
+    from gradjit.tracer.constructors import assemble, holds_traced
+    if not (isinstance(value, (list, tuple)) and holds_traced(value)):
+        return value
+    try:
+        return assemble(value)
+    except ValueError:  # ragged: a sequence of arrays, which numpy dispatches on itself
+        return value
