@@ -35,7 +35,8 @@ class Primitive:
     shape_rule(*in_types, **params) -> TensorType (None for effects).
     evaluate(*arrays, **params) -> numpy array: the reference semantics.
     vjp(g, out, *args, **params) -> one cotangent (or None for "no gradient") per arg;
-      written with primitives only, so it runs on numpy, tensors and IR values alike.
+      written with primitives only, so it runs on numpy, tensors and IR values alike. Given
+      as `Partials` (one rule per arg), a caller can compute only the cotangents it needs.
     jvp(tangents, out, *args, **params) -> the tangent of out (None: zero), given one tangent
       per arg (None: zero); the forward-mode rule, the transpose of vjp (set on every
       differentiable primitive).
@@ -86,6 +87,26 @@ class Primitive:
         except ShapeError as error:
             operands = ", ".join(map(str, in_types))
             raise ShapeError(f"{self.name}({operands}): {error}") from None
+
+
+class Partials:
+    """A VJP rule as one rule per operand, rule(g, out, *args, **params) -> that operand's
+    cotangent (None: the operand has no gradient)."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, *rules):
+        self.rules = rules
+
+    def __call__(self, g, out, *args, **params):
+        return tuple(None if rule is None else rule(g, out, *args, **params)
+                     for rule in self.rules)
+
+    def some(self, wanted, g, out, *args, **params) -> tuple:
+        """The cotangents of the operands flagged in `wanted`, None for the others (eager
+        backward skips operands that do not require grad)."""
+        return tuple(rule(g, out, *args, **params) if w and rule is not None else None
+                     for rule, w in zip(self.rules, wanted))
 
 
 def _positional_count(name, rule) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
+from gradjit.ir.primitive import Partials
 from gradjit.tensor import graph
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
 from gradjit.tensor.graph import AccumulateGrad, Record
@@ -56,16 +57,17 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 if rec not in needed:
                     continue
                 inputs = [rec.unpack(s) for s in rec.inputs]
-                cotangents = rec.prim.vjp(g, rec.unpack(rec.out), *inputs, **rec.params)
+                wanted = [edge is not None and (targets is None or edge in targets or
+                                                edge in needed) for edge in rec.edges]
+                vjp, out = rec.prim.vjp, rec.unpack(rec.out)
+                cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
+                    if type(vjp) is Partials else vjp(g, out, *inputs, **rec.params)
                 check_gradients(rec, cotangents)
                 if not retain_graph:
                     rec.freed = True
-                for edge, ct, saved in zip(rec.edges, cotangents, rec.inputs):
-                    if edge is None or ct is None:
-                        continue
-                    if targets is not None and edge not in targets and edge not in needed:
-                        continue
-                    _deliver(buffers, edge, _placed(ct, saved))
+                for w, edge, ct, saved in zip(wanted, rec.edges, cotangents, rec.inputs):
+                    if w and ct is not None:
+                        _deliver(buffers, edge, _placed(ct, saved))
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
