@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
 from gradjit.tensor import graph
 
 
@@ -31,11 +32,28 @@ def direct(prim, name, args, operands):
             return None
     if not plain_float(dt):
         return None
+    return _scoped(prim, name, args, operands if operands is not None else
+                   [a for a in args if hasattr(a, "_edge")])
+
+
+def direct_product(name, a, b):
+    """The matrix product of two matrices `a @ b` as the matmul primitive itself where both
+    hold numpy arrays of one float32/float64 dtype (the array surface's promotion and batch
+    axes would change nothing there); None otherwise. The caller checked the shapes."""
+    if graph._scopes.active is not None:
+        return None
+    x, y = a._value, b._value
+    if type(x) is not np.ndarray or type(y) is not np.ndarray or x.dtype is not y.dtype or \
+            not plain_float(x.dtype):
+        return None
+    return _scoped(S.matmul, name, (a, b), (a, b))
+
+
+def _scoped(prim, name, args, operands):
     scope = graph.Scope(name)
     with scope:
         out = prim(*args)
-    graph.declare_inputs(scope, operands if operands is not None else
-                         [a for a in args if hasattr(a, "_edge")])
+    graph.declare_inputs(scope, operands)
     return out
 
 
