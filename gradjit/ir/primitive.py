@@ -175,8 +175,7 @@ def evaluate(prim: Primitive, args, params):
                 # PyTorch computes float16 and bfloat16 in float32, rounding each result
                 arrays = [b.astype(np.float32) if _narrow_float(b.dtype) else b for b in arrays]
                 break
-    with np.errstate(all="ignore"):
-        result = prim.evaluate(*arrays, **params)
+    result = quietly(prim.evaluate, *arrays, **params)
     if out_type is None:
         return None
     result = _asarray(result)
@@ -262,13 +261,34 @@ def evaluate_plain(prim: Primitive, args):
     else:
         arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
                   for a in args]
-    with np.errstate(all="ignore"):
-        result = prim.evaluate(*arrays)
+    result = quietly(prim.evaluate, *arrays)
     if type(result) is not np.ndarray:
         result = _asarray(result)
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
     return result
+
+
+try:  # numpy 2 keeps the floating-point error state in a context variable
+    from numpy._core._ufunc_config import _extobj_contextvar as _ERRORS
+    from numpy._core._ufunc_config import _make_extobj
+    _IGNORED = _make_extobj(all="ignore")
+except ImportError:  # numpy 1.26
+    _ERRORS = None
+
+
+def quietly(fn, *args, **kwargs):
+    """fn(*args, **kwargs) under np.errstate(all="ignore") (PyTorch does not warn about inf
+    and nan); on numpy 2 the state is set directly, a microsecond less than the context
+    manager, which builds it anew on every call."""
+    if _ERRORS is None:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    token = _ERRORS.set(_IGNORED)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _ERRORS.reset(token)
 
 
 def _narrow_float(numpy_dtype) -> bool:
