@@ -50,16 +50,19 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 g = buffers.pop(rec, None)
                 if g is None:
                     continue
-                g = graph.run_hooks(rec, g)
+                if rec.hooks:
+                    g = graph.run_hooks(rec, g)
                 if targets is not None and rec in targets:
                     captured[rec] = g
-                _keep_retained(rec, g, create_graph)
+                if rec.retained is not None:
+                    _keep_retained(rec, g, create_graph)
                 if rec not in needed:
                     continue
-                inputs = [rec.unpack(s) for s in rec.inputs]
+                unpack = rec.unpack
+                inputs = [unpack(s) for s in rec.inputs]
                 wanted = [edge is not None and (targets is None or edge in targets or
                                                 edge in needed) for edge in rec.edges]
-                vjp, out = rec.prim.vjp, rec.unpack(rec.out)
+                vjp, out = rec.prim.vjp, unpack(rec.out)
                 cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
                     if type(vjp) is Partials else vjp(g, out, *inputs, **rec.params)
                 check_gradients(rec, cotangents)
@@ -67,7 +70,9 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     rec.freed = True
                 for w, edge, ct, saved in zip(wanted, rec.edges, cotangents, rec.inputs):
                     if w and ct is not None:
-                        _deliver(buffers, edge, _placed(ct, saved))
+                        if ct._device is not saved.device:
+                            ct = _placed(ct, saved)
+                        _deliver(buffers, edge, ct)
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
@@ -83,9 +88,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
 def _placed(ct, saved):
     """A cotangent on its input's device: `.to(device)` records a cast, whose VJP casts the
     cotangent where the output lives, so the way back crosses the devices again here."""
-    if ct._device is not saved.device and ct._device != saved.device:
-        return ct.to(saved.device)
-    return ct
+    return ct.to(saved.device) if ct._device != saved.device else ct
 
 
 def _deliver(buffers, edge, ct):
@@ -96,7 +99,7 @@ def _deliver(buffers, edge, ct):
 
 
 def _keep_retained(rec, g, create_graph):
-    tensor = rec.retained() if rec.retained is not None else None
+    tensor = rec.retained()
     if tensor is not None and tensor._edge is rec:
         accumulate(tensor, g, create_graph)
 
