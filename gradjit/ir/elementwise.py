@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from gradjit.ir.primitive import Primitive, ir_type, register, require
+from gradjit.ir.primitive import Partials, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
 
@@ -183,25 +183,31 @@ stop_gradient = _unary("stop_gradient", _same_type, lambda x: x.copy(), _no_grad
 
 # ---- binary arithmetic ----
 add = _binary("add", _numeric, np.add, lambda g, y, a, b: (g, g), lambda sp, a, b: a + b)
-sub = _binary("sub", _numeric, np.subtract, lambda g, y, a, b: (g, neg(g)),
+sub = _binary("sub", _numeric, np.subtract, Partials(lambda g, y, a, b: g,
+                                                     lambda g, y, a, b: neg(g)),
               lambda sp, a, b: a - b)
-mul = _binary("mul", _numeric, np.multiply, lambda g, y, a, b: (mul(g, b), mul(g, a)),
+mul = _binary("mul", _numeric, np.multiply, Partials(lambda g, y, a, b: mul(g, b),
+                                                     lambda g, y, a, b: mul(g, a)),
               lambda sp, a, b: a * b)
 div = _binary("div", _floating, np.divide,
-              lambda g, y, a, b: (guarded_mul(g, div(1.0, b)), guarded_mul(neg(g), div(y, b))),
+              Partials(lambda g, y, a, b: guarded_mul(g, div(1.0, b)),
+                       lambda g, y, a, b: guarded_mul(neg(g), div(y, b))),
               lambda sp, a, b: a / b)
 
 
-def _pow_vjp(g, y, a, b):
+def _pow_base_vjp(g, y, a, b):
     # d/da a**0 = 0, also at a = 0 where 0 * 0**-1 would be NaN (as PyTorch masks it)
-    da = where(eq(b, 0.0), zeros_like(g), guarded_mul(g, mul(b, pow_(a, sub(b, 1.0)))))
+    return where(eq(b, 0.0), zeros_like(g), guarded_mul(g, mul(b, pow_(a, sub(b, 1.0)))))
+
+
+def _pow_exponent_vjp(g, y, a, b):
     # d/db a**b = log(a) a**b; where a == 0 the limit (for b > 0) is 0, as in PyTorch.
     safe_a = where(eq(a, 0.0), add(a, 1.0), a)
-    db = where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
-    return da, db
+    return where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
 
 
-pow_ = _binary("pow", _numeric, np.power, _pow_vjp, lambda sp, a, b: a ** b)
+pow_ = _binary("pow", _numeric, np.power, Partials(_pow_base_vjp, _pow_exponent_vjp),
+               lambda sp, a, b: a ** b)
 
 
 def _atan2_vjp(g, y, a, b):
@@ -265,9 +271,8 @@ def _where_rule(cond, a, b):
     return _same_type(a, b)
 
 
-def _where_vjp(g, y, cond, a, b):
-    zero = zeros_like(g)
-    return None, where(cond, g, zero), where(cond, zero, g)
+_where_vjp = Partials(None, lambda g, y, cond, a, b: where(cond, g, zeros_like(g)),
+                      lambda g, y, cond, a, b: where(cond, zeros_like(g), g))
 
 
 where = register(Primitive("where", "elementwise", _where_rule, np.where, _where_vjp,

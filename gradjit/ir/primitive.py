@@ -35,7 +35,8 @@ class Primitive:
     shape_rule(*in_types, **params) -> TensorType (None for effects).
     evaluate(*arrays, **params) -> numpy array: the reference semantics.
     vjp(g, out, *args, **params) -> one cotangent (or None for "no gradient") per arg;
-      written with primitives only, so it runs on numpy, tensors and IR values alike.
+      written with primitives only, so it runs on numpy, tensors and IR values alike. Given
+      as `Partials` (one rule per arg), a caller can compute only the cotangents it needs.
     jvp(tangents, out, *args, **params) -> the tangent of out (None: zero), given one tangent
       per arg (None: zero); the forward-mode rule, the transpose of vjp (set on every
       differentiable primitive).
@@ -86,6 +87,26 @@ class Primitive:
         except ShapeError as error:
             operands = ", ".join(map(str, in_types))
             raise ShapeError(f"{self.name}({operands}): {error}") from None
+
+
+class Partials:
+    """A VJP rule as one rule per operand, rule(g, out, *args, **params) -> that operand's
+    cotangent (None: the operand has no gradient)."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, *rules):
+        self.rules = rules
+
+    def __call__(self, g, out, *args, **params):
+        return tuple(None if rule is None else rule(g, out, *args, **params)
+                     for rule in self.rules)
+
+    def some(self, wanted, g, out, *args, **params) -> tuple:
+        """The cotangents of the operands flagged in `wanted`, None for the others (eager
+        backward skips operands that do not require grad)."""
+        return tuple(rule(g, out, *args, **params) if w and rule is not None else None
+                     for rule, w in zip(self.rules, wanted))
 
 
 def _positional_count(name, rule) -> int:
@@ -154,8 +175,7 @@ def evaluate(prim: Primitive, args, params):
                 # PyTorch computes float16 and bfloat16 in float32, rounding each result
                 arrays = [b.astype(np.float32) if _narrow_float(b.dtype) else b for b in arrays]
                 break
-    with np.errstate(all="ignore"):
-        result = prim.evaluate(*arrays, **params)
+    result = quietly(prim.evaluate, *arrays, **params)
     if out_type is None:
         return None
     result = _asarray(result)
@@ -241,13 +261,34 @@ def evaluate_plain(prim: Primitive, args):
     else:
         arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
                   for a in args]
-    with np.errstate(all="ignore"):
-        result = prim.evaluate(*arrays)
+    result = quietly(prim.evaluate, *arrays)
     if type(result) is not np.ndarray:
         result = _asarray(result)
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
     return result
+
+
+try:  # numpy 2 keeps the floating-point error state in a context variable
+    from numpy._core._ufunc_config import _extobj_contextvar as _ERRORS
+    from numpy._core._ufunc_config import _make_extobj
+    _IGNORED = _make_extobj(all="ignore")
+except ImportError:  # numpy 1.26
+    _ERRORS = None
+
+
+def quietly(fn, *args, **kwargs):
+    """fn(*args, **kwargs) under np.errstate(all="ignore") (PyTorch does not warn about inf
+    and nan); on numpy 2 the state is set directly, a microsecond less than the context
+    manager, which builds it anew on every call."""
+    if _ERRORS is None:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    token = _ERRORS.set(_IGNORED)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _ERRORS.reset(token)
 
 
 def _narrow_float(numpy_dtype) -> bool:

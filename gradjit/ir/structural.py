@@ -6,7 +6,8 @@ import linecache
 import numpy as np
 
 from gradjit.ir.elementwise import add, cast, div, eq, maximum, mul, where, zeros_like
-from gradjit.ir.primitive import PRIMITIVES, BatchingError, Primitive, ir_type, register, require
+from gradjit.ir.primitive import (PRIMITIVES, BatchingError, Partials, Primitive, ir_type, register,
+                                  require)
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
 
@@ -273,7 +274,8 @@ def _matmul_batch(args, batched, size):
 
 
 matmul = _prim("matmul", "contraction", _matmul_rule, np.matmul,
-               lambda g, y, a, b: (matmul(g, _swap_last(b)), matmul(_swap_last(a), g)),
+               Partials(lambda g, y, a, b: matmul(g, _swap_last(b)),
+                        lambda g, y, a, b: matmul(_swap_last(a), g)),
                jvp=_matmul_jvp, batch=_matmul_batch)
 
 

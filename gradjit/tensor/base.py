@@ -68,16 +68,17 @@ class TensorBase:
             if out is None:
                 return None
         result = cls._wrap(out)
-        result._poison = poison
+        if poison is not None:
+            result._poison = poison
         if device is not None:
             result._device = device
         if not fresh and isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
         # Only floating results carry gradients (PyTorch: integer outputs never do). Traced
         # values are taped too: gradjit.compile traces a step that calls backward().
-        if prim.differentiable and is_grad_enabled() and out.dtype.kind == "f":
+        if prim.differentiable and _state.enabled and out.dtype.kind == "f":
             edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
-            if any(e is not None for e in edges):
+            if edges.count(None) != len(edges):
                 result._edge = graph.record(prim, params, _lifted(args, inner), edges, result)
         return result
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
+from gradjit.ir.primitive import Partials
 from gradjit.tensor import graph
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
 from gradjit.tensor.graph import AccumulateGrad, Record
@@ -49,23 +50,29 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 g = buffers.pop(rec, None)
                 if g is None:
                     continue
-                g = graph.run_hooks(rec, g)
+                if rec.hooks:
+                    g = graph.run_hooks(rec, g)
                 if targets is not None and rec in targets:
                     captured[rec] = g
-                _keep_retained(rec, g, create_graph)
+                if rec.retained is not None:
+                    _keep_retained(rec, g, create_graph)
                 if rec not in needed:
                     continue
-                inputs = [rec.unpack(s) for s in rec.inputs]
-                cotangents = rec.prim.vjp(g, rec.unpack(rec.out), *inputs, **rec.params)
+                unpack = rec.unpack
+                inputs = [unpack(s) for s in rec.inputs]
+                wanted = [edge is not None and (targets is None or edge in targets or
+                                                edge in needed) for edge in rec.edges]
+                vjp, out = rec.prim.vjp, unpack(rec.out)
+                cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
+                    if type(vjp) is Partials else vjp(g, out, *inputs, **rec.params)
                 check_gradients(rec, cotangents)
                 if not retain_graph:
                     rec.freed = True
-                for edge, ct, saved in zip(rec.edges, cotangents, rec.inputs):
-                    if edge is None or ct is None:
-                        continue
-                    if targets is not None and edge not in targets and edge not in needed:
-                        continue
-                    _deliver(buffers, edge, _placed(ct, saved))
+                for w, edge, ct, saved in zip(wanted, rec.edges, cotangents, rec.inputs):
+                    if w and ct is not None:
+                        if ct._device is not saved.device:
+                            ct = _placed(ct, saved)
+                        _deliver(buffers, edge, ct)
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
@@ -81,9 +88,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
 def _placed(ct, saved):
     """A cotangent on its input's device: `.to(device)` records a cast, whose VJP casts the
     cotangent where the output lives, so the way back crosses the devices again here."""
-    if ct._device is not saved.device and ct._device != saved.device:
-        return ct.to(saved.device)
-    return ct
+    return ct.to(saved.device) if ct._device != saved.device else ct
 
 
 def _deliver(buffers, edge, ct):
@@ -94,7 +99,7 @@ def _deliver(buffers, edge, ct):
 
 
 def _keep_retained(rec, g, create_graph):
-    tensor = rec.retained() if rec.retained is not None else None
+    tensor = rec.retained()
     if tensor is not None and tensor._edge is rec:
         accumulate(tensor, g, create_graph)
 

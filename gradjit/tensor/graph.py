@@ -238,7 +238,11 @@ class Number:
         self.value, self.dtype, self.shape = value, like.dtype, like.shape
 
     def array(self):
-        return np.broadcast_to(np.asarray(self.value, self.dtype), self.shape)
+        # np.broadcast_to's argument checks cost more than this one strided view
+        view = np.ndarray(self.shape, self.dtype, np.asarray(self.value, self.dtype),
+                          strides=(0,) * len(self.shape))
+        view.flags.writeable = False
+        return view
 
 
 _sequence = itertools.count()
@@ -265,9 +269,10 @@ class Record:
         """A tensor for a saved value; using it after it went stale poisons the result."""
         if not isinstance(saved, Saved):
             return saved.array() if isinstance(saved, Number) else saved
-        t = saved.cls._wrap(saved.current())
+        t = saved.cls._wrap(saved.current(), saved.counter)
         t._edge = saved.edge if saved is not self.out else self
-        t._counter, t._device = saved.counter, saved.device
+        if saved.device is not t._device:
+            t._device = saved.device
         t._saved = (saved, self)
         return t
 

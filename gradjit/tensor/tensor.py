@@ -10,6 +10,7 @@ from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.deprecated import DeprecatedMixin
 from gradjit.tensor.storage import StorageMixin
 from gradjit.tensor.strided import StridedMixin
+from gradjit.tensor.hot_path import write_into
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
@@ -30,6 +31,8 @@ from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 def _inplace(name, grad_fn=None, write=True):
     """The in-place form of method `name`: computed out of place, written back into self."""
     def method(self, *args, **kwargs):
+        if write_into(name, self, args, kwargs):
+            return self
         return self._update(lambda: getattr(self, name)(*args, **kwargs), grad_fn, write)
     method.__name__ = name + "_"
     return method

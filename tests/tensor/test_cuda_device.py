@@ -124,7 +124,7 @@ def test_every_computation_runs_on_the_emulator_and_compiles_once(monkeypatch):
         count, a.grad = len(launches), None
         monkeypatch.setattr(cuda_ops, "_compile", lambda *args: pytest.fail("compiled again"))
         ((a * b + 3).exp().sum() * 7.0).backward()  # numbers are arguments, not constants
-    assert a.grad.device.type == "cuda" and count >= 10 and len(launches) == 2 * count
+    assert a.grad.device.type == "cuda" and count >= 9 and len(launches) == 2 * count
     with pytest.raises(AssertionError, match="add was evaluated by numpy"):
         torch.ones(2, dtype=torch.int64) + 1  # (float32 takes the hot path, not `evaluate`)
 

@@ -6,7 +6,7 @@ import pytest
 
 import gradjit
 from gradjit.ir import primitive
-from gradjit.tensor import arith, base
+from gradjit.tensor import arith, base, hot_path
 
 torch = pytest.importorskip("torch")
 
@@ -128,3 +128,37 @@ def test_fill_without_history_bumps_the_version_and_keeps_the_checks():
     assert leaf.tolist() == [0.0, 0.0] and leaf._version == 1
     half = gradjit.ones(2, dtype=gradjit.bfloat16).fill_(1.1)
     assert half.float().tolist() == torch.ones(2, dtype=torch.bfloat16).fill_(1.1).float().tolist()
+
+
+IN_PLACE = ["a += b", "a -= b", "a *= b", "a /= b", "a += 2", "a -= 0.1", "a *= 3",
+            "a /= 7", "a.add_(a)", "a.sub_(b)", "a.mul_(-1.5)"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("stmt", IN_PLACE)
+def test_in_place_writes_into_the_storage_as_the_general_path_and_torch(stmt, dtype,
+                                                                        monkeypatch):
+    def run(lib):
+        a, b = _pair(lib, dtype, False)
+        storage, view = a.numpy(), a[1]
+        exec(stmt)
+        assert np.shares_memory(a.numpy(), storage) and a._version == view._version == 1
+        return a.numpy().copy()
+    fast, expected = run(gradjit), run(torch)
+    monkeypatch.setattr(hot_path, "_IN_PLACE", {})
+    np.testing.assert_array_equal(fast, run(gradjit))
+    np.testing.assert_array_equal(fast, expected)
+
+
+def test_in_place_with_history_or_on_a_leaf_takes_the_general_path():
+    a, b = _pair(gradjit, np.float32, True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        a += 1
+    y = a * 1
+    y -= b
+    assert y.grad_fn.name() == "SubBackward0"
+    y.sum().backward()
+    np.testing.assert_array_equal(b.grad.numpy(), -np.ones((3, 4), np.float32))
+    with gradjit.no_grad():
+        a.mul_(2)
+    assert a._version == 1 and a.grad_fn is None
