@@ -140,13 +140,33 @@ def _jax_loss(wid, jnp):
 
 
 def _jax():
-    return _need("jax")
+    jax = _need("jax")
+    jax.config.update("jax_enable_x64", True)  # W10 is float64; float32 arrays stay float32
+    return jax
+
+
+def _jax_transform(wid, jax):
+    """The workloads that are function transformations, as JAX writes them."""
+    jnp = jax.numpy
+
+    def mlp_loss(w1, b1, w2, x, y):
+        return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 - y) ** 2)
+
+    def energy(x, a):
+        return jnp.sum(jnp.logaddexp(0, a @ x)) + jnp.sum(x ** 4) / 4
+    return {
+        "W9": jax.vmap(jax.grad(mlp_loss, argnums=(0, 1, 2)), in_axes=(None, None, None, 0, 0)),
+        "W10": jax.hessian(energy),
+        "W11": lambda x, t: jax.jvp(_jax_loss("W1", jnp), (x,), (t,))[1],
+    }.get(wid)
 
 
 def jax_jit_grad(w, args):
     jax = _jax()
     jnp = jax.numpy
-    fn = jax.jit(jax.grad(_jax_loss(w.id, jnp), argnums=WRT.get(w.id, 0)))
+    transform = _jax_transform(w.id, jax)
+    fn = jax.jit(transform if transform is not None else
+                 jax.grad(_jax_loss(w.id, jnp), argnums=WRT.get(w.id, 0)))
     arrays = [jax.device_put(a) for a in args]
     try:
         jax.block_until_ready(fn(*arrays))
