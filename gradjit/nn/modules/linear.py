@@ -92,17 +92,8 @@ class Embedding(Module):
                  device=None, dtype=None):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx %= num_embeddings
-        self.padding_idx = padding_idx
-        if _weight is None:
-            self.weight = Parameter(gradjit.empty(num_embeddings, embedding_dim, dtype=dtype,
-                                                  device=device))
-            self.reset_parameters()
-        else:
-            self.weight = Parameter(_weight)
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx")
+        _init_weight(self, _weight, device, dtype)
 
     def reset_parameters(self):
         init.normal_(self.weight)
@@ -136,17 +127,8 @@ class EmbeddingBag(Module):
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.mode, self.sparse = scale_grad_by_freq, mode, sparse
         self.include_last_offset = include_last_offset
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise AssertionError("padding_idx must be within num_embeddings")
-            padding_idx %= num_embeddings
-        self.padding_idx = padding_idx
-        if _weight is None:
-            self.weight = Parameter(gradjit.empty(num_embeddings, embedding_dim, dtype=dtype,
-                                                  device=device))
-            self.reset_parameters()
-        else:
-            self.weight = Parameter(_weight)
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx")
+        _init_weight(self, _weight, device, dtype)
 
     reset_parameters = Embedding.reset_parameters
 
@@ -177,3 +159,23 @@ class EmbeddingBag(Module):
                      embeddings, include_last_offset, padding_idx)
         module.weight.requires_grad = not freeze
         return module
+
+
+def _padding_index(padding_idx, num_embeddings, name):
+    """padding_idx checked and made non-negative (`name` is how each module's message spells
+    it, as PyTorch's do)."""
+    if padding_idx is None:
+        return None
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError(f"{name} must be within num_embeddings")
+    return padding_idx % num_embeddings
+
+
+def _init_weight(module, weight, device, dtype):
+    """The given table as the weight, else a new one drawn by the module's reset_parameters."""
+    if weight is not None:
+        module.weight = Parameter(weight)
+        return
+    module.weight = Parameter(gradjit.empty(module.num_embeddings, module.embedding_dim,
+                                            dtype=dtype, device=device))
+    module.reset_parameters()
