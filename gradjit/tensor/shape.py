@@ -124,8 +124,15 @@ class ShapeMixin:
     def squeeze(self, dim=None):
         return apply(squeeze_node(dim), ops.squeeze, self, dim)
 
-    def contiguous(self):
-        return self if self.is_contiguous() else self.clone()
+    def contiguous(self, memory_format=None):
+        """Self when its storage is in row-major order, else a row-major copy (numpy's copies
+        keep a transposed layout, so the copy is laid out explicitly)."""
+        if self.is_contiguous():
+            return self
+        out = self.clone()
+        if isinstance(out._value, np.ndarray):
+            out._value = np.ascontiguousarray(out._value)
+        return out
 
     def clone(self):
         return apply("CloneBackward0", lambda x: E.cast(x, dtype=x.dtype.ir.name), self)

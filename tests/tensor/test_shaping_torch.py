@@ -156,3 +156,18 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors_match_pytorch(name):
     assert_errors_match(ERRORS[name])
+
+
+@pytest.mark.parametrize("view", ["t", "mT", "permute", "slice"])
+def test_contiguous_lays_a_view_out_in_row_major_order(view):
+    def run(lib):
+        x = lib.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        v = {"t": lambda: x[0].t(), "mT": lambda: x.mT, "permute": lambda: x.permute(2, 0, 1),
+             "slice": lambda: x[:, ::2]}[view]()
+        y = v.contiguous()
+        (y * lib.arange(float(y.numel())).reshape(y.shape)).sum().backward()
+        return y.is_contiguous(), tuple(y.stride()), y.detach().numpy(), x.grad.numpy()
+    ours, theirs = run(gradjit), run(torch)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_array_equal(ours[2], theirs[2])
+    np.testing.assert_array_equal(ours[3], theirs[3])
