@@ -15,9 +15,9 @@ from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
 from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
 from gradjit.tracer.vmap import vmap
 from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named,
-                                 hessian_tensor_product, hessian_vector_product, make_hvp,
-                                 make_jvp, make_vjp, primitive, tensor_jacobian_product,
-                                 vector_jacobian_product)
+                                 hessian_tensor_product, hessian_vector_product, make_ggnvp,
+                                 make_hvp, make_jvp, make_vjp, multigrad_dict, primitive,
+                                 tensor_jacobian_product, vector_jacobian_product)
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 
@@ -90,5 +90,6 @@ __all__ = ["CacheInfo", "CapturedArrayChanged", "RetraceWarning", "TraceError", 
            "vmap",
            # HIPS autograd's
            "defjvp", "defvjp", "deriv", "grad_and_aux", "grad_named",
-           "hessian_tensor_product", "hessian_vector_product", "make_hvp", "make_jvp",
-           "make_vjp", "primitive", "tensor_jacobian_product", "vector_jacobian_product"]
+           "hessian_tensor_product", "hessian_vector_product", "make_ggnvp", "make_hvp",
+           "make_jvp", "make_vjp", "multigrad_dict", "primitive", "tensor_jacobian_product",
+           "vector_jacobian_product"]

@@ -160,6 +160,41 @@ def tensor_jacobian_product(fun, argnum=0):
     return product
 
 
+def make_ggnvp(f, g=lambda y: 0.5 * np.sum(y ** 2, axis=-1), f_argnum=0):
+    """make_ggnvp(f, g, f_argnum)(*args) -> ggnvp: v -> J^T H J v, the generalized Gauss-Newton
+    matrix of g(f(x)) at x = args[f_argnum] times v, where J is f's Jacobian at x and H is g's
+    Hessian at f(x) (by default g is half the squared norm over the last axis: J^T J v)."""
+    def at(*args):
+        x, f_of_x = args[f_argnum], _at(f, f_argnum, args)
+        f_x, pull = vjp(f_of_x, x)
+        g_hvp = make_hvp(g)(f_x)[0]
+
+        def ggnvp(v):
+            return pull(g_hvp(jvp(f_of_x, (x,), (v,))[1]))[0]
+        return ggnvp
+    return at
+
+
+def multigrad_dict(fun):
+    """The gradients with respect to every argument at once, as {argument name: gradient} in
+    the signature's order (defaults included; *args as a tuple, **kwargs as a dict)."""
+    from gradjit.tracer import grad
+    signature = inspect.signature(fun)
+
+    def gradients(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        names = list(bound.arguments)
+
+        def of_all(values):
+            call = signature.bind_partial()
+            call.arguments.update(values)
+            return fun(*call.args, **call.kwargs)
+        found = grad(of_all)(dict(bound.arguments))
+        return {name: found[name] for name in names}
+    return gradients
+
+
 def grad_named(fun, argname):
     """The gradient with respect to the argument called `argname`."""
     from gradjit.tracer import grad

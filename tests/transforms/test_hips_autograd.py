@@ -116,3 +116,36 @@ def test_argnum_keyword_as_hips_autograd():
                                rtol=1e-12)
     np.testing.assert_allclose(gradjit.elementwise_grad(lambda a, b: a * b ** 3, argnum=1)(a, b),
                                3 * a * b ** 2, rtol=1e-12)
+
+
+def _central_jacobian(f, x, eps=1e-6):
+    return np.stack([(f(x + eps * e) - f(x - eps * e)) / (2 * eps) for e in np.eye(x.size)], 1)
+
+
+def test_make_ggnvp_is_the_gauss_newton_matrix_times_a_vector():
+    rng = np.random.default_rng(3)
+    a, x, v = rng.normal(size=(4, 3)), rng.normal(size=3), rng.normal(size=3)
+
+    def f(w, scale):
+        return np.tanh(a @ w) * scale
+    jac = _central_jacobian(lambda w: f(w, 2.0), x)
+    np.testing.assert_allclose(gradjit.make_ggnvp(f)(x, 2.0)(v), jac.T @ jac @ v, atol=1e-6)
+
+    def g(y):
+        return np.sum(np.exp(y))  # Hessian diag(exp(y))
+    np.testing.assert_allclose(gradjit.make_ggnvp(f, g)(x, 2.0)(v),
+                               jac.T @ (np.exp(f(x, 2.0)) * (jac @ v)), atol=1e-6)
+    np.testing.assert_allclose(gradjit.make_ggnvp(lambda s, w: f(w, s), f_argnum=1)(2.0, x)(v),
+                               jac.T @ jac @ v, atol=1e-6)
+
+
+def test_multigrad_dict_names_every_argument_in_signature_order():
+    def h(a, b=2.0, *rest, scale=1.0, **kw):
+        return scale * np.sum(a * b) + sum(np.sum(r ** 2) for r in rest) + kw["c"] ** 2
+    grads = gradjit.multigrad_dict(h)(np.ones(2), 3.0, np.arange(2.0), scale=2.0, c=1.5)
+    assert list(grads) == ["a", "b", "rest", "scale", "kw"]
+    np.testing.assert_allclose(grads["a"], [6.0, 6.0])
+    assert grads["b"] == pytest.approx(4.0) and grads["scale"] == pytest.approx(6.0)
+    np.testing.assert_allclose(grads["rest"][0], [0.0, 2.0])
+    assert grads["kw"]["c"] == pytest.approx(3.0)
+    assert gradjit.multigrad_dict(h)(np.ones(2), c=0.0)["b"] == pytest.approx(2.0)
