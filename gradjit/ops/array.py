@@ -110,7 +110,10 @@ def relu(x):
 
 
 def clip(x, lo=None, hi=None):
-    """Clamp into [lo, hi]; the gradient is 1 on the closed interval, as in PyTorch."""
+    """Clamp into [lo, hi]; the gradient is 1 on the closed interval, as in PyTorch (a NaN
+    stays NaN with gradient 0, as in PyTorch and JAX)."""
+    if ir_type(x).dtype.is_float:
+        x = where(eq(x, x), x, math.nan)
     if lo is not None:
         x = where(lt(x, lo), lo, x)
     if hi is not None:

@@ -4,6 +4,8 @@ directly, skipping the array surface's promotion and broadcasting, which would c
 nothing there. Everything else takes the general path."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradjit.ir import elementwise as E
@@ -70,6 +72,7 @@ def plain_float(dt) -> bool:
 def clip_numbers(lo, hi):
     """ops.clip's primitives with number bounds, for a float tensor (`direct`)."""
     def clip(x):
+        x = E.where(E.eq(x, x), x, math.nan)
         if lo is not None:
             x = E.where(E.lt(x, lo), lo, x)
         if hi is not None:

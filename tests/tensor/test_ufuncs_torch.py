@@ -173,3 +173,21 @@ def test_in_place_forms(name):
     out.sum().backward()
     expected.sum().backward()
     np.testing.assert_allclose(leaf.grad.numpy(), ref.grad.numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: x.clamp(-1, 1), lambda L, x: x.clamp(min=0.0), lambda L, x: L.clamp(x, max=1),
+    lambda L, x: x.clip(L.tensor(-1.0, dtype=L.float64), L.tensor(1.0, dtype=L.float64))])
+def test_clamp_keeps_nan_and_gives_it_no_gradient(call):
+    def run(L):
+        x = L.tensor([float("nan"), 0.5, 2.0, -3.0, 1.0], dtype=L.float64, requires_grad=True)
+        y = call(L, x)
+        y.sum().backward()
+        return y.detach().numpy(), x.grad.numpy()
+    for ours, theirs in zip(run(gradjit), run(torch)):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_traced_clip_gives_a_nan_no_gradient():
+    grad = gradjit.grad(lambda x: np.sum(np.clip(x, -1.0, 1.0)))
+    np.testing.assert_array_equal(grad(np.array([np.nan, 0.5, 3.0, -1.0])), [0, 1, 0, 1])
