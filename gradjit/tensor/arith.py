@@ -29,7 +29,11 @@ def apply(name, fn, *args, operands=None, **kwargs):
 
 
 def operand(x):
-    """Tensors and Python numbers pass; other data (lists, numpy arrays) become tensors."""
+    """Tensors and Python numbers pass; other data (lists, numpy arrays) become tensors. An
+    integer beyond 64 bits is refused, as PyTorch refuses it, rather than cast to inf."""
+    if type(x) is int and not -2 ** 63 <= x < 2 ** 64:
+        raise OverflowError("int too big to convert" if x > 0 else
+                            "can't convert negative int to unsigned")
     if is_python_scalar(x) or hasattr(x, "_edge"):
         return x
     from gradjit.tensor.factories import tensor
@@ -333,7 +337,7 @@ class ArithMixin:
             if out is not None:
                 return out
         if is_python_scalar(exponent):  # pow.Tensor_Scalar: the exponent is no operand
-            return apply("PowBackward0", _power, self, exponent)
+            return apply("PowBackward0", _power, self, operand(exponent))
         return apply("PowBackward1", _power, self, operand(exponent))
 
     def square(self):
@@ -419,14 +423,14 @@ class ArithMixin:
     def clamp(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        min, max = (None if b is None else operand(b) for b in (min, max))
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
         if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
             out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
             if out is not None:
                 return out
-        bounds = [b if b is None or is_python_scalar(b) else operand(b) for b in (min, max)]
         return apply("ClampBackward1" if scalar else "ClampBackward0",
-                     lambda x, lo, hi: ops.clip(x, lo, hi), self, *bounds)
+                     lambda x, lo, hi: ops.clip(x, lo, hi), self, min, max)
 
     clip = clamp
 

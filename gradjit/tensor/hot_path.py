@@ -32,8 +32,8 @@ def direct(prim, name, args, operands):
                 dt, shape = value.dtype, value.shape
             elif value.dtype is not dt or value.shape != shape:
                 return None
-        elif type(a) is not float and type(a) is not int:
-            return None
+        elif type(a) is not float and (type(a) is not int or not -2 ** 63 <= a < 2 ** 64):
+            return None  # an int beyond 64 bits: the general path refuses it
     if not plain_float(dt):
         return None
     return _scoped(prim, name, args, operands if operands is not None else

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import gradjit
+from tests.torch_reference import same_error
 
 torch = pytest.importorskip("torch")
 rng = np.random.default_rng(5)
@@ -191,3 +192,15 @@ def test_clamp_keeps_nan_and_gives_it_no_gradient(call):
 def test_traced_clip_gives_a_nan_no_gradient():
     grad = gradjit.grad(lambda x: np.sum(np.clip(x, -1.0, 1.0)))
     np.testing.assert_array_equal(grad(np.array([np.nan, 0.5, 3.0, -1.0])), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("expr", ["x + 10**40", "10**30 * x", "x.add(10**20)", "x ** 10**20",
+                                  "x.clamp(max=10**20)", "x - 2**64", "x.sub(-(2**63) - 1)"])
+def test_an_integer_beyond_64_bits_is_refused_as_torch_refuses_it(expr):
+    same_error(lambda: eval(expr, {"x": gradjit.ones(2)}), lambda: eval(expr, {"x": torch.ones(2)}))
+
+
+@pytest.mark.parametrize("expr", ["x + 2**63", "x - (-2**63)", "x * (2**64 - 1)"])
+def test_integers_within_64_bits_still_work(expr):
+    ours, theirs = eval(expr, {"x": gradjit.ones(2)}), eval(expr, {"x": torch.ones(2)})
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
