@@ -185,6 +185,9 @@ class CompositesMixin:
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         _check_matrices(mat1, mat2)
+        if self.dtype is not mat2.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{self.dtype.legacy} and {mat2.dtype.legacy}")
         _check_added(self, (mat1.shape[0], mat2.shape[1]))
         return apply("AddmmBackward0", lambda c, a, b: _scaled_sum(ops.matmul(a, b), c, beta,
                                                                     alpha), self, mat1, mat2)

@@ -323,6 +323,10 @@ class IndexingMixin:
 
     def index_copy(self, dim, index, source):
         source = operand(source)
+        if source.dtype is not self.dtype:
+            raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
+                               f"but got (self) {self.dtype.legacy} and (source) "
+                               f"{source.dtype.legacy}")
         dim, index = self._index_along(dim, index, "index_copy", source)
         shape = tuple(self.shape)
         return apply("IndexCopyBackward0", lambda x, i, s: _replace(

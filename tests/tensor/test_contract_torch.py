@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from tests.torch_reference import weighted_gradients
+from tests.torch_reference import same_error, weighted_gradients
 
 torch = pytest.importorskip("torch")
 
@@ -177,3 +177,12 @@ def test_singular_value_norms_match_torch(ord):
     if ord == "nuc":
         np.testing.assert_allclose(gradjit.norm(gradjit.tensor(a), p="nuc").item(),
                                    torch.norm(torch.tensor(a), p="nuc").item(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("expr", [
+    "L.nn.functional.linear(L.ones(2, 3), L.ones(4, 3), L.ones(4, dtype=L.float64))",
+    "L.addmm(L.ones(2, dtype=L.float64), L.ones(2, 3), L.ones(3, 2))",
+    "L.zeros(3).index_copy_(0, L.tensor([0]), L.ones(1, dtype=L.bfloat16))",
+    "L.zeros(3).index_copy(0, L.tensor([0]), L.ones(1, dtype=L.float64))"])
+def test_a_bias_or_source_of_another_dtype_is_refused_as_torch_refuses_it(expr):
+    same_error(lambda: eval(expr, {"L": gradjit}), lambda: eval(expr, {"L": torch}))
