@@ -161,8 +161,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
                            "dimensions.")
     if ord not in ("fro", 1, -1, math.inf, -math.inf, 2, -2, "nuc"):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    name = "LinalgVectorNormBackward0" if ord == "fro" else (
-        "AmaxBackward0" if ord in (1, math.inf) else "AminBackward0")
+    name = {"fro": "LinalgVectorNormBackward0", "nuc": "SumBackward1"}.get(
+        ord, "AmaxBackward0" if ord in (1, 2, math.inf) else "AminBackward0")
     return _checked("linalg.matrix_norm", name,
                     lambda t: ops.matrix_norm(t, ord, tuple(dim), keepdim), A)
 
