@@ -134,12 +134,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
-    mean = input.mean(dims, keepdim=True)
-    var = input.var(dims, correction=0, keepdim=True)
-    out = (input - mean) * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    return out if bias is None else out + bias
+
+    def normalize(input, weight, bias):
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, correction=0, keepdim=True)
+        out = (input - mean) * (var + eps).rsqrt()
+        if weight is not None:
+            out = out * weight
+        return out if bias is None else out + bias
+    return gradjit.autograd.composite("NativeLayerNormBackward0", normalize, input, weight, bias)
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
@@ -162,10 +165,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 running_var.mul_(1 - momentum).add_(unbiased * momentum)
     else:
         mean, var = running_mean, running_var
-    out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
-    if weight is not None:
-        out = out * weight.reshape(channel)
-    return out if bias is None else out + bias.reshape(channel)
+
+    def normalize(input, weight, bias):
+        out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
+        if weight is not None:
+            out = out * weight.reshape(channel)
+        return out if bias is None else out + bias.reshape(channel)
+    return gradjit.autograd.composite("NativeBatchNormBackward0", normalize, input, weight, bias)
 
 
 def _in_place(fn):
