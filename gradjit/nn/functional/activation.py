@@ -109,11 +109,13 @@ def masked_dropout(input, p, training, inplace, draw_mask):
 
 def embedding(input, weight, padding_idx=None):
     """Rows of `weight`; the row at padding_idx gets no gradient from this lookup."""
-    out = weight[input]
-    if padding_idx is None:
-        return out
-    padding_idx = padding_idx % weight.shape[0]
-    return gradjit.where((input == padding_idx).unsqueeze(-1), out.detach(), out)
+    def lookup(weight):
+        out = weight[input]
+        if padding_idx is None:
+            return out
+        return gradjit.where((input == padding_idx % weight.shape[0]).unsqueeze(-1),
+                             out.detach(), out)
+    return gradjit.autograd.composite("EmbeddingBackward0", lookup, weight)
 
 
 def one_hot(tensor, num_classes=-1):
