@@ -54,6 +54,7 @@ class ScriptModule(Module):
         """The module as an instance of its original class (what save pickles)."""
         module = object.__new__(self._original_class)
         module.__dict__.update(self.__dict__)
+        del module.__dict__["_script_original"]
         module._modules = type(self._modules)(
             (name, child._plain() if isinstance(child, ScriptModule) else child)
             for name, child in self._modules.items())
@@ -65,6 +66,17 @@ class ScriptModule(Module):
     def __call__(self, *args, **kwargs):
         with _inside("scripting"):
             return super().__call__(*args, **kwargs)
+
+    # Indexing or iterating a scripted container gives the original submodules, as
+    # PyTorch's does (attribute access gives the scripted ones).
+    def __getitem__(self, idx):
+        return self._script_original[idx]
+
+    def __iter__(self):
+        return iter(self._script_original)
+
+    def __len__(self):
+        return len(self._script_original)
 
 
 class RecursiveScriptModule(ScriptModule):
@@ -101,7 +113,7 @@ def _wrap(module, kind, child_kind):
                     "__module__": kind.__module__})
         _SUBCLASSES[kind, cls] = sub
     wrapped = object.__new__(sub)
-    wrapped.__dict__.update(module.__dict__)
+    wrapped.__dict__.update(module.__dict__, _script_original=module)
     wrapped._modules = type(module._modules)(
         (name, None if child is None else _wrap(child, child_kind, child_kind))
         for name, child in module._modules.items())

@@ -113,3 +113,14 @@ def test_entry_points_warn_deprecation_as_torch():
             lib.jit.trace(lib.nn.Linear(2, 2), lib.ones(1, 2))
         out.append([(w.category, str(w.message)) for w in caught])
     assert out[0] == out[1]
+
+
+def test_indexing_a_scripted_container_gives_the_original_modules():
+    out = []
+    for lib in (torch, gradjit):
+        net = _mlp(lib)
+        scripted = lib.jit.script(net)
+        out.append(([type(m).__name__ for m in scripted], len(scripted),
+                    scripted[0] is net[0], type(scripted._modules["0"]).__name__,
+                    repr(scripted[2])))
+    assert out[0] == out[1]
