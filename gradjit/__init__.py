@@ -83,6 +83,10 @@ from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_native import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_recurrent import *  # noqa: E402,F401,F403
 from gradjit import compiler  # noqa: E402,F401
+from gradjit import torchscript as _torchscript  # noqa: E402
+# gradjit.jit stays the compile function; it also answers torch.jit's names (jit.script, ...)
+for _name in _torchscript.__all__:
+    setattr(jit, _name, getattr(_torchscript, _name))
 from gradjit.compiler import compile  # noqa: E402,F401
 from gradjit import amp, cpu  # noqa: E402,F401
 from gradjit.amp import autocast  # noqa: E402,F401

@@ -46,7 +46,39 @@ def is_available() -> bool:
     return device_count() > 0
 
 
-__all__ = ["device_count", "emulated", "is_available", "target", "use_emulator"]
+def _require_device():
+    # PyTorch's CPU-only builds fail these calls with this assertion
+    if not is_available():
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def synchronize(device=None):
+    """Kernels launched from eager code have finished when the call returns: nothing to wait
+    for."""
+    _require_device()
+
+
+def current_device() -> int:
+    _require_device()
+    return 0
+
+
+def get_device_name(device=None) -> str:
+    _require_device()
+    return "gradjit cuda-emulator" if emulated() else "CUDA device 0"
+
+
+def memory_allocated(device=None) -> int:
+    """0: gradjit does not count device allocations."""
+    return 0
+
+
+def empty_cache():
+    """gradjit keeps no device memory cache."""
+
+
+__all__ = ["current_device", "device_count", "emulated", "empty_cache", "get_device_name",
+           "is_available", "memory_allocated", "synchronize", "target", "use_emulator"]
 
 
 def __getattr__(name):

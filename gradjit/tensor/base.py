@@ -416,9 +416,11 @@ class TensorBase:
     def _warn_scalar_of_graph(self):
         if self.requires_grad and not _SCALAR_WARNED:
             _SCALAR_WARNED.append(True)  # PyTorch warns once per process
+            # the suffix PyTorch's C++ warnings carry, with its release wheels' source path
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
-                          "unexpected behavior.\nConsider using tensor.detach() first.",
-                          stacklevel=3)
+                          "unexpected behavior.\nConsider using tensor.detach() first. "
+                          "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/"
+                          "generated/python_variable_methods.cpp:822.)", stacklevel=3)
 
     def __index__(self):
         if self.dtype.is_floating_point or self.numel() != 1:

@@ -174,6 +174,23 @@ _Histogram.__repr__ = lambda self: (f"torch.return_types.histogram(\nhist={self.
                                     f"bin_edges={self.bin_edges!r})")
 
 
+def _bmm(a, b):
+    """PyTorch's CPU bmm adds a small product's (contraction * rows * cols < 400) terms one
+    at a time, rounding after each to the dtype (float for half types, rounded at the end),
+    as here; larger ones go to BLAS."""
+    rows, inner, cols = a.shape[1], a.shape[2], b.shape[2]
+    if inner * rows * cols >= 400 or inner == 0 or not a.is_floating_point():
+        return ops.matmul(a, b)
+    dtype = a.dtype
+    if dtype.itemsize < 4:
+        a, b = a.float(), b.float()
+    products = a.unsqueeze(-1) * b.unsqueeze(1)
+    out = products[:, :, 0]
+    for k in range(1, inner):
+        out = out + products[:, :, k]
+    return out.to(dtype)
+
+
 class CompositesMixin:
     """The Tensor methods of these composite operations."""
 
@@ -181,7 +198,7 @@ class CompositesMixin:
 
     def bmm(self, mat2):
         _check_batches(self, mat2)
-        return apply("BmmBackward0", ops.matmul, self, mat2)
+        return apply("BmmBackward0", _bmm, self, mat2)
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         _check_matrices(mat1, mat2)

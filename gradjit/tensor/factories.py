@@ -10,6 +10,7 @@ import numpy as np
 
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
+from gradjit.tensor.arange_values import arange_values
 from gradjit.tensor.shape import _device, _shape_args
 
 
@@ -225,9 +226,12 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         dtype = dtypes.get_default_dtype() if floating else dtypes.int64
     start, end, step = bounds
     count = max(0, math.ceil((end - start) / step))
-    values = start + np.arange(count, dtype=np.float64) * step
-    if all(isinstance(b, int) for b in bounds):
+    if dtype in (dtypes.float32, dtypes.float64):
+        values = arange_values(start, step, count, dtype is dtypes.float32)
+    elif all(isinstance(b, int) for b in bounds):
         values = start + np.arange(count, dtype=np.int64) * step
+    else:
+        values = start + np.arange(count, dtype=np.float64) * step
     return _leaf(values.astype(_numpy_dtype(dtype)), device, requires_grad)
 
 

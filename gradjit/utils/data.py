@@ -7,6 +7,8 @@ import abc
 import bisect
 import collections.abc
 import math
+import os
+import warnings
 
 import numpy as np
 
@@ -304,6 +306,26 @@ class DataLoader:
         self.worker_init_fn = worker_init_fn
         self.collate_fn = collate_fn or (default_collate if self._auto_batching else
                                          default_convert)
+        self.check_worker_number_rationality()
+
+    def check_worker_number_rationality(self):
+        """PyTorch's warning when num_workers exceeds the CPUs this process may use (gradjit
+        loads in-process, but scripts written for PyTorch print it)."""
+        if not self.num_workers:
+            return
+        cpuset = hasattr(os, "sched_getaffinity")
+        cpus = len(os.sched_getaffinity(0)) if cpuset else os.cpu_count()
+        if cpus is not None and self.num_workers <= cpus:
+            return
+        suggestion = ("DataLoader is not able to compute a suggested max number of worker in "
+                      "current system." if cpus is None else
+                      f"Our suggested max number of worker in current system is {cpus}"
+                      f"{'' if cpuset else ' (`cpuset` is not taken into account)'}, which is "
+                      "smaller than what this DataLoader is going to create.")
+        warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in "
+                      f"total. {suggestion} Please be aware that excessive worker creation "
+                      "might get DataLoader running slow or even freeze, lower the worker "
+                      "number to avoid potential slowness/freeze if necessary.", stacklevel=2)
 
     @property
     def _auto_batching(self):
@@ -314,6 +336,8 @@ class DataLoader:
         # PyTorch draws a base seed for its workers at the start of every pass, workers or
         # not; drawing it too keeps the default generator's stream in step with PyTorch's.
         gradjit.empty((), dtype=gradjit.int64).random_(generator=self.generator)
+        if self.num_workers:
+            self.check_worker_number_rationality()
         if isinstance(self.dataset, IterableDataset):
             return self._iterate_stream()
         if self.batch_sampler is not None:

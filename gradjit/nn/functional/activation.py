@@ -109,11 +109,13 @@ def masked_dropout(input, p, training, inplace, draw_mask):
 
 def embedding(input, weight, padding_idx=None):
     """Rows of `weight`; the row at padding_idx gets no gradient from this lookup."""
-    out = weight[input]
-    if padding_idx is None:
-        return out
-    padding_idx = padding_idx % weight.shape[0]
-    return gradjit.where((input == padding_idx).unsqueeze(-1), out.detach(), out)
+    def lookup(weight):
+        out = weight[input]
+        if padding_idx is None:
+            return out
+        return gradjit.where((input == padding_idx % weight.shape[0]).unsqueeze(-1),
+                             out.detach(), out)
+    return gradjit.autograd.composite("EmbeddingBackward0", lookup, weight)
 
 
 def one_hot(tensor, num_classes=-1):
@@ -134,12 +136,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
-    mean = input.mean(dims, keepdim=True)
-    var = input.var(dims, correction=0, keepdim=True)
-    out = (input - mean) * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    return out if bias is None else out + bias
+
+    def normalize(input, weight, bias):
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, correction=0, keepdim=True)
+        out = (input - mean) * (var + eps).rsqrt()
+        if weight is not None:
+            out = out * weight
+        return out if bias is None else out + bias
+    return gradjit.autograd.composite("NativeLayerNormBackward0", normalize, input, weight, bias)
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
@@ -162,10 +167,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 running_var.mul_(1 - momentum).add_(unbiased * momentum)
     else:
         mean, var = running_mean, running_var
-    out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
-    if weight is not None:
-        out = out * weight.reshape(channel)
-    return out if bias is None else out + bias.reshape(channel)
+
+    def normalize(input, weight, bias):
+        out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
+        if weight is not None:
+            out = out * weight.reshape(channel)
+        return out if bias is None else out + bias.reshape(channel)
+    return gradjit.autograd.composite("NativeBatchNormBackward0", normalize, input, weight, bias)
 
 
 def _in_place(fn):

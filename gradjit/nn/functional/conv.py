@@ -106,6 +106,14 @@ def _batched(input, n, name):
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
     input, unbatched = _batched(input, n, name)
+    out = gradjit.autograd.composite(
+        "ConvolutionBackward0", lambda input, weight, bias: _convolve(
+            input, weight, bias, stride, padding, dilation, groups, n), input, weight, bias)
+    return out.squeeze(0) if unbatched else out
+
+
+def _convolve(input, weight, bias, stride, padding, dilation, groups, n):
+    """The convolution of a batched input: windows of it times the kernels."""
     stride, dilation = _tuple(stride, n), _tuple(dilation, n)
     kernel = tuple(weight.shape[2:])
     if isinstance(padding, str):
@@ -138,9 +146,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
     cols = cols.reshape(batch, groups, channels // groups * math.prod(kernel), -1)
     kernels = weight.reshape(groups, out_channels // groups, -1)
     out = kernels.matmul(cols).reshape(batch, out_channels, *out_sizes)
-    if bias is not None:
-        out = out + bias.reshape((-1,) + (1,) * n)
-    return out.squeeze(0) if unbatched else out
+    return out if bias is None else out + bias.reshape((-1,) + (1,) * n)
 
 
 def _conv_nd(n):

@@ -24,6 +24,15 @@ def _spread(input, dim, stride):
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     n, name, conv):
     input, unbatched = _batched(input, n, name)
+    out = gradjit.autograd.composite(
+        "ConvolutionBackward0", lambda input, weight, bias: _transposed(
+            input, weight, bias, stride, padding, output_padding, groups, dilation, n, name,
+            conv), input, weight, bias)
+    return out.squeeze(0) if unbatched else out
+
+
+def _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, n,
+                name, conv):
     stride, padding = _tuple(stride, n), _tuple(padding, n)
     output_padding, dilation = _tuple(output_padding, n), _tuple(dilation, n)
     if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
@@ -59,8 +68,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     for k, p, o, d in reversed(list(zip(kernel, padding, output_padding, dilation))):
         edge = d * (k - 1) - p
         amounts += [edge, edge + o]
-    out = conv(pad(spread, amounts), swapped, bias, 1, 0, dilation, groups)
-    return out.squeeze(0) if unbatched else out
+    return conv(pad(spread, amounts), swapped, bias, 1, 0, dilation, groups)
 
 
 def _conv_transpose_nd(n, conv):

@@ -93,6 +93,15 @@ class RNNBase(Module):
     def all_weights(self):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
+    @property
+    def _flat_weights_names(self):
+        # PyTorch's private names, which d2l's seq2seq initialization iterates
+        return [name for names in self._all_weights for name in names]
+
+    @property
+    def _flat_weights(self):
+        return [getattr(self, name) for name in self._flat_weights_names]
+
     def flatten_parameters(self):
         """Kept for PyTorch's API: the weights are separate tensors already."""
 
