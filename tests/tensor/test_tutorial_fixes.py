@@ -1,0 +1,26 @@
+"""Tensor behaviours that PyTorch's tutorials rely on, compared with torch."""
+import numpy as np
+import pytest
+import torch
+
+import gradjit
+
+
+@pytest.mark.parametrize("method", ["scatter", "scatter_add"])
+def test_scatter_zero_dim_index_into_vector(method):
+    # the data tutorial's one-hot Lambda: zeros(10).scatter_(0, tensor(y), value=1)
+    outs = []
+    for t in (torch, gradjit):
+        x = t.zeros(4, requires_grad=True)
+        y = getattr(x, method)(0, t.tensor(2), t.tensor(7.0))
+        y.sum().backward()
+        outs.append((y.detach().numpy(), x.grad.numpy()))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+
+
+def test_scatter_value_and_gather_zero_dim_index():
+    for t_call in (lambda t: t.zeros(5).scatter_(0, t.tensor(3), value=1),
+                   lambda t: t.arange(5.0).gather(0, t.tensor(3))):
+        np.testing.assert_array_equal(t_call(torch).numpy(), t_call(gradjit).numpy())
+        assert t_call(torch).shape == tuple(t_call(gradjit).shape)
