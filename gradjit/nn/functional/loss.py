@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import gradjit
+from gradjit.tracer.leaves import is_traced
 
 
 def _reduce(loss, reduction):
@@ -96,9 +97,10 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     classes = input.shape[0 if input.dim() == 1 else 1]
     kept = target != ignore_index
     index = gradjit.where(kept, target, 0)
-    # One yes/no question, not the values: a compiled step keeps a guard that holds for
-    # every valid batch.
-    if index.numel() and bool(((index < 0) | (index >= classes)).any()):
+    # Checked on concrete targets only: a traced check would be a guard, and under vmap
+    # (per-sample gradients) a guard on per-example targets cannot be batched.
+    if index.numel() and not is_traced(index) and \
+            bool(((index < 0) | (index >= classes)).any()):
         bad = target[kept & ((target < 0) | (target >= classes))][0]
         raise IndexError(f"Target {int(bad)} is out of bounds.")
 
