@@ -158,6 +158,10 @@ class Function:
             else:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
+        if cls.backward is Function.backward and "jvp" in dir(cls):
+            pushed = _pushed_forward(cls, ctx, args, output)
+            if pushed is not None:
+                return pushed
         if not (is_grad_enabled() and any(ctx.needs_input_grad)):
             return output
         outputs = list(output) if isinstance(output, tuple) else [output]
@@ -183,6 +187,23 @@ class Function:
                 o = outputs[i]
                 o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
         return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+
+
+def _pushed_forward(cls, ctx, args, output):
+    """A Function with only a forward-mode rule: its outputs become duals whose tangents its
+    jvp gives (the double-backward trick that pushes other tangents needs a backward); None
+    when no input carries a tangent."""
+    from gradjit.autograd import forward_ad
+    tangents = [forward_ad.unpack_dual(a).tangent if isinstance(a, TensorBase) else None
+                for a in args]
+    if all(t is None for t in tangents):
+        return None
+    tangents = [a.new_zeros(a.shape) if t is None and isinstance(a, TensorBase) else t
+                for a, t in zip(args, tangents)]
+    pushed = cls.jvp(ctx, *tangents)
+    if not isinstance(output, tuple):
+        return forward_ad.make_dual(output.detach(), pushed)
+    return tuple(forward_ad.make_dual(o.detach(), t) for o, t in zip(output, pushed))
 
 
 def _fresh(output, args):
