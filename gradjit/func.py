@@ -158,3 +158,14 @@ def replace_all_batch_norm_modules_(root):
             module.running_mean = module.running_var = module.num_batches_tracked = None
             module.track_running_stats = False
     return root
+
+
+_TORCH_VMAP_KEYWORDS = {"in_dims", "out_dims", "randomness", "chunk_size"}
+
+
+def namespace_vmap(func, *args, **kwargs):
+    """gradjit.vmap answers both torch.vmap and jax.vmap: torch's keywords (in_dims, out_dims,
+    randomness, chunk_size) choose torch.func.vmap, anything else JAX's signature."""
+    if _TORCH_VMAP_KEYWORDS & set(kwargs):
+        return vmap(func, *args, **kwargs)
+    return _vmap(func, *args, **kwargs)

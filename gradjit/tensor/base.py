@@ -63,7 +63,8 @@ class TensorBase:
             prim.kind == "elementwise" else None
         fresh = out is not None and fresh_result(prim)
         if out is None:
-            out = bind(prim, *inner, **params) if device is None or device.type == "cpu" else \
+            # a meta tensor is computed as on the CPU: only its printing hides the values
+            out = bind(prim, *inner, **params) if device is None or device.type != "cuda" else \
                 cuda_ops.run(prim, inner, params)
             if out is None:
                 return None
@@ -318,7 +319,7 @@ class TensorBase:
 
     @data.setter
     def data(self, other):
-        self._value = other._value
+        self._value, self._device = other._value, other._device
 
     @property
     def _version(self) -> int:

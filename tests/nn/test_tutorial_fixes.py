@@ -22,3 +22,12 @@ def test_nll_loss_per_sample_gradients_under_vmap():
     got = _per_sample_grads(gradjit, gradjit.tensor(x), gradjit.tensor(y), gradjit.tensor(w))
     want = _per_sample_grads(torch, torch.tensor(x), torch.tensor(y), torch.tensor(w))
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_module_to_meta_moves_parameters():
+    texts = []
+    for t in (torch, gradjit):
+        t.manual_seed(0)
+        layer = t.nn.Linear(3, 2).to("meta")
+        texts.append((str(layer.weight.device), repr(layer.weight), repr(layer.bias)))
+    assert texts[0] == texts[1]

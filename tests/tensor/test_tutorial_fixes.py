@@ -24,3 +24,20 @@ def test_scatter_value_and_gather_zero_dim_index():
                    lambda t: t.arange(5.0).gather(0, t.tensor(3))):
         np.testing.assert_array_equal(t_call(torch).numpy(), t_call(gradjit).numpy())
         assert t_call(torch).shape == tuple(t_call(gradjit).shape)
+
+
+def test_meta_device_tensors_print_as_torch():
+    # the model-ensembling tutorial prints a stateless copy moved to the meta device
+    for make in (lambda t: t.zeros(2, 3, device="meta"),
+                 lambda t: t.zeros((), dtype=t.int64, device="meta"),
+                 lambda t: t.ones(2, device="meta", requires_grad=True) * 2,
+                 lambda t: t.zeros(0, device="meta"),
+                 lambda t: t.device("meta")):
+        assert repr(make(gradjit)) == repr(make(torch))
+
+
+def test_top_level_vmap_takes_torch_keywords():
+    def run(t):
+        return t.vmap(lambda a, b: a * b, in_dims=(0, None))(t.arange(6.0).reshape(3, 2),
+                                                           t.tensor([2.0, 3.0]))
+    np.testing.assert_array_equal(run(gradjit).numpy(), run(torch).numpy())
