@@ -191,5 +191,17 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __enter__(self):
+        """`with device("meta"):` makes it the factories' default device until the block ends."""
+        from gradjit.tensor.defaults import get_default_device, set_default_device
+        self._outer = getattr(self, "_outer", []) + [get_default_device()]
+        set_default_device(self)
+        return self
+
+    def __exit__(self, *exc):
+        from gradjit.tensor.defaults import set_default_device
+        set_default_device(self._outer.pop())
+
 
 CPU = device("cpu")
+default_device = [CPU]  # where factories put tensors given no device (set_default_device)

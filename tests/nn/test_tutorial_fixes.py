@@ -31,3 +31,31 @@ def test_module_to_meta_moves_parameters():
         layer = t.nn.Linear(3, 2).to("meta")
         texts.append((str(layer.weight.device), repr(layer.weight), repr(layer.bias)))
     assert texts[0] == texts[1]
+
+
+def _meta_then_assign(t):
+    t.manual_seed(0)
+    source = t.nn.Linear(3, 2)
+    with t.device("meta"):
+        template = t.nn.Linear(3, 2)
+    drawn_after = t.rand(2)  # building on meta drew nothing from the generator
+    printed = repr(template.weight)
+    keys = template.load_state_dict(source.state_dict(), assign=True)
+    return (printed, str(keys), str(template.weight.device), type(template.weight).__name__,
+            template.weight.requires_grad, drawn_after.numpy().tolist(),
+            np.round(template(t.ones(1, 3)).detach().numpy(), 5).tolist(),
+            str(t.zeros(1).device))
+
+
+def test_module_built_on_meta_then_loaded_with_assign():
+    # "Tips for loading an nn.Module from a checkpoint": with torch.device('meta'), assign=True
+    assert _meta_then_assign(gradjit) == _meta_then_assign(torch)
+
+
+def test_assign_keeps_the_modules_requires_grad():
+    got, want = [], []
+    for t, out in ((gradjit, got), (torch, want)):
+        layer = t.nn.Linear(2, 2)
+        layer.load_state_dict({"weight": t.zeros(2, 2), "bias": t.ones(2)}, assign=True)
+        out += [type(layer.weight).__name__, layer.weight.requires_grad, layer.bias.tolist()]
+    assert got == want
