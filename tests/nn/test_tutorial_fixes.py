@@ -59,3 +59,21 @@ def test_assign_keeps_the_modules_requires_grad():
         layer.load_state_dict({"weight": t.zeros(2, 2), "bias": t.ones(2)}, assign=True)
         out += [type(layer.weight).__name__, layer.weight.requires_grad, layer.bias.tolist()]
     assert got == want
+
+
+def _rnn_node_names(t):
+    t.manual_seed(0)
+    layers = [t.nn.LSTM(3, 3), t.nn.LSTM(3, 3, num_layers=2), t.nn.LSTM(3, 3, bias=False),
+              t.nn.LSTM(3, 3).double(), t.nn.LSTM(3, 3, proj_size=2), t.nn.GRU(3, 3),
+              t.nn.LSTM(3, 3, bidirectional=True), t.nn.LSTM(3, 3, batch_first=True)]
+    names = []
+    for layer in layers:
+        out, hidden = layer(t.randn(4, 2, 3, dtype=layer.weight_ih_l0.dtype))
+        h = hidden[0] if isinstance(hidden, tuple) else hidden
+        names.append((type(out.grad_fn).__name__, type(h.grad_fn).__name__))
+    return names
+
+
+def test_recurrent_output_grad_fn_names():
+    # the sequence-models tutorial prints an LSTM's output: grad_fn=<MkldnnRnnLayerBackward0>
+    assert _rnn_node_names(gradjit) == _rnn_node_names(torch)
