@@ -85,7 +85,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """Rows of `weight`; padding_idx -1 means none here (torch.embedding's own convention)."""
-    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx,
+                       scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
 def kl_div(input, target, reduction=0, *, log_target=False):

@@ -1,5 +1,6 @@
 """nn behaviours that PyTorch's tutorials rely on, compared with torch."""
 import numpy as np
+import pytest
 import torch
 
 import gradjit
@@ -77,3 +78,30 @@ def _rnn_node_names(t):
 def test_recurrent_output_grad_fn_names():
     # the sequence-models tutorial prints an LSTM's output: grad_fn=<MkldnnRnnLayerBackward0>
     assert _rnn_node_names(gradjit) == _rnn_node_names(torch)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"padding_idx": 0, "max_norm": 1.0},
+                                    {"scale_grad_by_freq": True, "norm_type": 1.0},
+                                    {"max_norm": 0.5, "norm_type": 3.0, "padding_idx": -2}])
+def test_embedding_options_as_torch(kwargs):
+    # the word-embeddings tutorial's nn.Embedding, with the options its docs list
+    index = np.array([[0, 2, 0, 5], [5, 5, 1, 2]])
+    weight = np.random.default_rng(1).standard_normal((7, 3)).astype(np.float32)
+    results = []
+    for t in (gradjit, torch):
+        layer = t.nn.Embedding.from_pretrained(t.tensor(weight), freeze=False, **kwargs)
+        out = layer(t.tensor(index))
+        (out * t.arange(3.0)).sum().backward()
+        results.append((repr(layer), type(out.grad_fn).__name__, out.detach().numpy(),
+                        layer.weight.grad.numpy(), layer.weight.detach().numpy()))
+    (r1, n1, *a1), (r2, n2, *a2) = results
+    assert (r1, n1) == (r2, n2)
+    for x, y in zip(a1, a2):
+        np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-7)
+
+
+def test_embedding_argument_errors_as_torch():
+    from tests.torch_reference import same_error
+    for call in (lambda t: t.nn.functional.embedding(t.tensor([0]), t.zeros(3, 2), padding_idx=3),
+                 lambda t: t.nn.Embedding(3, 2, _weight=t.zeros(2, 2))):
+        same_error(lambda: call(gradjit), lambda: call(torch))

@@ -88,21 +88,26 @@ class Flatten(Module):
 
 
 class Embedding(Module):
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, _weight=None,
-                 device=None, dtype=None):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 _freeze=False, device=None, dtype=None):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx %= num_embeddings
-        self.padding_idx = padding_idx
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
             self.weight = Parameter(gradjit.empty(num_embeddings, embedding_dim, dtype=dtype,
-                                                  device=device))
+                                                  device=device), requires_grad=not _freeze)
             self.reset_parameters()
         else:
-            self.weight = Parameter(_weight)
+            if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and "
+                                     "embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
 
     def reset_parameters(self):
         init.normal_(self.weight)
@@ -111,18 +116,25 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self):
         text = f"{self.num_embeddings}, {self.embedding_dim}"
-        return text if self.padding_idx is None else text + f", padding_idx={self.padding_idx}"
+        for name, default in (("padding_idx", None), ("max_norm", None), ("norm_type", 2),
+                              ("scale_grad_by_freq", False)):
+            if getattr(self, name) != default:
+                text += f", {name}={getattr(self, name)}"
+        return text + (", sparse=True" if self.sparse else "")
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None):
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None,
+                        norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, dim = embeddings.shape
-        module = cls(rows, dim, padding_idx=padding_idx, _weight=embeddings)
-        module.weight.requires_grad = not freeze
-        return module
+        return cls(rows, dim, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+                   _weight=embeddings, _freeze=freeze)
 
 
 class EmbeddingBag(Module):
