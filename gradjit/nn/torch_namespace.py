@@ -95,8 +95,9 @@ def kl_div(input, target, reduction=0, *, log_target=False):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
                                      reduction=0):
-    return F.binary_cross_entropy_with_logits(input, target, weight, _REDUCTIONS[reduction],
-                                              pos_weight)
+    return F.binary_cross_entropy_with_logits(input, target, weight,
+                                              reduction=_REDUCTIONS[reduction],
+                                              pos_weight=pos_weight)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):

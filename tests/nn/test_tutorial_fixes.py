@@ -105,3 +105,38 @@ def test_embedding_argument_errors_as_torch():
     for call in (lambda t: t.nn.functional.embedding(t.tensor([0]), t.zeros(3, 2), padding_idx=3),
                  lambda t: t.nn.Embedding(3, 2, _weight=t.zeros(2, 2))):
         same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("flags", [{"size_average": False}, {"reduce": False},
+                                   {"size_average": True, "reduce": True}])
+@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy", "mse_loss", "l1_loss",
+                                  "smooth_l1_loss", "kl_div"])
+def test_deprecated_size_average_and_reduce(name, flags):
+    # the spatial-transformer tutorial's test loop: F.nll_loss(output, target, size_average=False)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    y = np.array([0, 2, 1, 2]) if name in ("nll_loss", "cross_entropy") else \
+        rng.standard_normal((4, 3)).astype(np.float32)
+    outs = []
+    for t in (gradjit, torch):
+        with pytest.warns(UserWarning, match="size_average and reduce args will be deprecated"):
+            outs.append(getattr(t.nn.functional, name)(t.tensor(x), t.tensor(y), **flags))
+    np.testing.assert_allclose(outs[0].numpy(), outs[1].numpy(), rtol=1e-6)
+
+
+def test_positional_weight_and_ignore_index_keep_torchs_order():
+    x, y = np.eye(3, dtype=np.float32) * 2, np.array([0, 1, 2])
+    got = gradjit.nn.functional.cross_entropy(gradjit.tensor(x), gradjit.tensor(y), None, None, 1)
+    want = torch.nn.functional.cross_entropy(torch.tensor(x), torch.tensor(y), None, None, 1)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_nearest_grid_sample_gives_the_grid_a_zero_gradient():
+    grads = []
+    for t in (gradjit, torch):
+        grid = t.tensor(np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 2, 2, 2),
+                        requires_grad=True)
+        t.nn.functional.grid_sample(t.ones(1, 1, 3, 3), grid, mode="nearest",
+                                    align_corners=False).sum().backward()
+        grads.append(grid.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
