@@ -140,3 +140,16 @@ def test_nearest_grid_sample_gives_the_grid_a_zero_gradient():
                                     align_corners=False).sum().backward()
         grads.append(grid.grad.numpy())
     np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_data_parallel_without_gpus_runs_the_module():
+    # the DCGAN tutorial imports torch.nn.parallel and wraps its nets when GPUs are present
+    import gradjit.nn.parallel as gparallel
+    texts = []
+    for t, parallel in ((gradjit, gparallel), (torch, torch.nn.parallel)):
+        t.manual_seed(0)
+        wrapped = parallel.DataParallel(t.nn.Linear(2, 1), device_ids=[])
+        out = wrapped(t.ones(3, 2))
+        texts.append((repr(wrapped), list(wrapped.state_dict()), out.detach().numpy().tolist(),
+                      parallel.data_parallel(wrapped.module, t.ones(1, 2)).shape[0]))
+    assert texts[0] == texts[1]
