@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gradjit.nn.modules.module import Module
 
-__all__ = ["DataParallel", "data_parallel"]
+__all__ = ["DataParallel"]
 
 
 class DataParallel(Module):
@@ -16,8 +16,3 @@ class DataParallel(Module):
     def forward(self, *inputs, **kwargs):
         return self.module(*inputs, **kwargs)
 
-
-def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0,
-                  module_kwargs=None):
-    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
-    return module(*inputs, **(module_kwargs or {}))
