@@ -3,6 +3,7 @@ under the grad_fn objects users see (`AddBackward0`), and the saved values backw
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import weakref
 
@@ -210,7 +211,9 @@ class Saved:
         if self.counter.value != self.version:
             t = self.cls._wrap(self.value)
             shape = list(t.shape)
-            origin = f", which is output 0 of {self.origin.name()}," if self.origin else ""
+            # PyTorch names the forward operation: ExpBackward0's output is "output 0 of Exp"
+            made_by = re.sub(r"Backward\d*$", "", self.origin.name()) if self.origin else None
+            origin = f", which is output 0 of {made_by}," if made_by else ""
             return (f"one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [torch.{t.dtype.legacy}Tensor {shape}]{origin} is at "
                     f"version {self.counter.value}; expected version {self.version} instead. "

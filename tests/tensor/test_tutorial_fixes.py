@@ -41,3 +41,15 @@ def test_top_level_vmap_takes_torch_keywords():
         return t.vmap(lambda a, b: a * b, in_dims=(0, None))(t.arange(6.0).reshape(3, 2),
                                                            t.tensor([2.0, 3.0]))
     np.testing.assert_array_equal(run(gradjit).numpy(), run(torch).numpy())
+
+
+@pytest.mark.parametrize("op", ["sigmoid", "exp", "tanh"])
+def test_modified_saved_output_names_the_forward_operation(op):
+    # the autograd-mechanics notes: b = a.sigmoid(); b.mul_(2); backward raises
+    from tests.torch_reference import same_error
+
+    def call(t):
+        b = getattr(t.tensor([1.0, 2.0], requires_grad=True), op)()
+        b.mul_(2)
+        b.sum().backward()
+    same_error(lambda: call(gradjit), lambda: call(torch))
