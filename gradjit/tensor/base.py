@@ -12,7 +12,7 @@ from gradjit.ir import structural as S
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph
-from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
+from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
 
 
@@ -41,7 +41,14 @@ class TensorBase:
         t = object.__new__(cls)
         t._value = value
         t._counter = counter or Version()
+        if _inference.enabled:  # made inside inference_mode: an inference tensor
+            t._inference = True
         return t
+
+    _inference = False
+
+    def is_inference(self) -> bool:
+        return self._inference
 
     # ---- dispatch: every primitive on tensors comes through here ----
 

@@ -53,3 +53,13 @@ def test_modified_saved_output_names_the_forward_operation(op):
         b.mul_(2)
         b.sum().backward()
     same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+def test_tensors_made_in_inference_mode_are_inference_tensors():
+    def flags(t):
+        a = t.ones(2, requires_grad=True)
+        with t.inference_mode():
+            made = [a * 2, t.zeros(2), a.detach() + 1]
+        return [m.is_inference() for m in made] + [a.is_inference(), (a * 2).is_inference(),
+                                                   made[0].requires_grad]
+    assert flags(gradjit) == flags(torch)
