@@ -63,3 +63,21 @@ def test_tensors_made_in_inference_mode_are_inference_tensors():
         return [m.is_inference() for m in made] + [a.is_inference(), (a * 2).is_inference(),
                                                    made[0].requires_grad]
     assert flags(gradjit) == flags(torch)
+
+
+def test_grad_fn_saved_self_and_result():
+    # the autograd-mechanics notes: y = x.pow(2); x.equal(y.grad_fn._saved_self)
+    def views(t):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y, z = x.pow(2), x.exp()
+        return (x.equal(y.grad_fn._saved_self), z.equal(z.grad_fn._saved_result),
+                z is z.grad_fn._saved_result, z.grad_fn._saved_result.grad_fn is not None)
+    assert views(gradjit) == views(torch)
+
+
+def test_missing_saved_attribute_is_an_attribute_error():
+    from tests.torch_reference import same_error
+
+    def call(t):
+        return t.tensor([1.0], requires_grad=True).exp().grad_fn._saved_nothing
+    same_error(lambda: call(gradjit), lambda: call(torch))
