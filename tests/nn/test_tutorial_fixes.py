@@ -153,3 +153,17 @@ def test_data_parallel_without_gpus_runs_the_module():
         texts.append((repr(wrapped), list(wrapped.state_dict()),
                       np.round(out.detach().numpy(), 5).tolist()))
     assert texts[0] == texts[1]
+
+
+def test_align_corners_warning_points_at_the_callers_line():
+    # grid_sample runs under gradjit's autocast wrapper; the warning still names this file
+    import warnings
+    files = []
+    for t in (gradjit, torch):
+        theta = t.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            grid = t.nn.functional.affine_grid(theta, (1, 1, 2, 2))
+            t.nn.functional.grid_sample(t.ones(1, 1, 2, 2), grid)
+        files.append([w.filename for w in caught])
+    assert files[0] == files[1] == [__file__, __file__]

@@ -3,11 +3,11 @@ pixels (PyTorch's align_corners conventions and padding modes), then gathered an
 with tensor ops, so gradients reach both the input and the grid."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 import gradjit
+from gradjit.warn import warn_at_caller
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
                   "align_corners=False since 1.3.0. Please specify align_corners=True if the "
@@ -16,7 +16,7 @@ _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
 
 def _align(align_corners):
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        warn_at_caller(_ALIGN_WARNING)
         return False
     return align_corners
 

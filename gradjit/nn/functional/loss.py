@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import gradjit
 from gradjit.tracer.leaves import is_traced
+from gradjit.warn import warn_at_caller
 
 
 def _legacy(size_average, reduce, reduction):
@@ -15,8 +15,8 @@ def _legacy(size_average, reduce, reduction):
         return reduction
     keep = reduce is None or reduce
     reduction = ("mean" if size_average is None or size_average else "sum") if keep else "none"
-    warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{reduction}' instead.", stacklevel=3)
+    warn_at_caller(f"size_average and reduce args will be deprecated, please use "
+                   f"reduction='{reduction}' instead.")
     return reduction
 
 
