@@ -50,7 +50,30 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size <= 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. "
                          f"(got {chunk_size})")
-    return _vmap(func, in_axes=in_dims, out_axes=out_dims)
+    cache = {}  # the positions and values of the static arguments -> the mapped function
+
+    def mapped(*args, **kwargs):
+        dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
+        static = tuple((i, a) for i, (a, d) in enumerate(zip(args, dims))
+                       if d is None and isinstance(a, _STATIC))
+        if static not in cache:
+            cache[static] = _vmap(_with_static(func, static), in_axes=type(dims)(
+                d for i, d in enumerate(dims) if i not in dict(static)), out_axes=out_dims)
+        return cache[static](*(a for i, a in enumerate(args) if i not in dict(static)),
+                             **kwargs)
+    return mapped
+
+
+# Python values that torch.vmap hands to func unchanged (as dims, sizes, flags), not traced
+_STATIC = (bool, int, float, str, type(None))
+
+
+def _with_static(func, static):
+    def call(*rest, **kwargs):
+        rest, fixed = list(rest), dict(static)
+        args = [fixed[i] if i in fixed else rest.pop(0) for i in range(len(rest) + len(fixed))]
+        return func(*args, **kwargs)
+    return call
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -158,3 +181,14 @@ def replace_all_batch_norm_modules_(root):
             module.running_mean = module.running_var = module.num_batches_tracked = None
             module.track_running_stats = False
     return root
+
+
+_TORCH_VMAP_KEYWORDS = {"in_dims", "out_dims", "randomness", "chunk_size"}
+
+
+def namespace_vmap(func, *args, **kwargs):
+    """gradjit.vmap answers both torch.vmap and jax.vmap: torch's keywords (in_dims, out_dims,
+    randomness, chunk_size) choose torch.func.vmap, anything else JAX's signature."""
+    if _TORCH_VMAP_KEYWORDS & set(kwargs):
+        return vmap(func, *args, **kwargs)
+    return _vmap(func, *args, **kwargs)

@@ -2,6 +2,8 @@
 after the class (`MyReLUBackward`); its backward is the node's vector-Jacobian product."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gradjit.tensor import graph
@@ -28,6 +30,11 @@ class FunctionCtx:
                                 f"{i} is of type {type(t).__name__}")
         self._saved = tuple((t, None if t is None else t._counter.value) for t in tensors)
 
+    def save_for_forward(self, *tensors):
+        """Tensors that jvp reads back as ctx.saved_tensors."""
+        self._saved_for_forward = tuple((t, None if t is None else t._counter.value)
+                                        for t in tensors)
+
     @property
     def saved_tensors(self) -> tuple:
         if self._freed and self._saved:
@@ -49,6 +56,16 @@ class FunctionCtx:
     def mark_dirty(self, *tensors):
         raise NotImplementedError("ctx.mark_dirty (in-place outputs of an autograd.Function) "
                                   "is not supported; return a new tensor instead")
+
+
+def once_differentiable(backward):
+    """A backward written with operations that are not to be differentiated again: it runs
+    with gradient recording off."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grad_outputs):
+        with no_grad():
+            return backward(ctx, *grad_outputs)
+    return wrapper
 
 
 class _Backward:
@@ -83,6 +100,8 @@ class _Backward:
                      isinstance(o, TensorBase) else None for gi, o in zip(grads, self.outputs)]
         result = self.cls.backward(self.ctx, *grads)
         result = result if isinstance(result, tuple) else (result,)
+        if len(result) > len(self.inputs) and all(r is None for r in result[len(self.inputs):]):
+            result = result[:len(self.inputs)]  # trailing Nones are allowed, as in PyTorch
         if len(result) != len(self.inputs):
             raise RuntimeError(f"function {self.name} returned an incorrect number of "
                                f"gradients (expected {len(self.inputs)}, got {len(result)})")
@@ -158,6 +177,10 @@ class Function:
             else:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
+        if cls.backward is Function.backward and "jvp" in dir(cls):
+            pushed = _pushed_forward(cls, ctx, args, output)
+            if pushed is not None:
+                return pushed
         if not (is_grad_enabled() and any(ctx.needs_input_grad)):
             return output
         outputs = list(output) if isinstance(output, tuple) else [output]
@@ -183,6 +206,24 @@ class Function:
                 o = outputs[i]
                 o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
         return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+
+
+def _pushed_forward(cls, ctx, args, output):
+    """A Function with only a forward-mode rule: its outputs become duals whose tangents its
+    jvp gives (the double-backward trick that pushes other tangents needs a backward); None
+    when no input carries a tangent."""
+    from gradjit.autograd import forward_ad
+    tangents = [forward_ad.unpack_dual(a).tangent if isinstance(a, TensorBase) else None
+                for a in args]
+    if all(t is None for t in tangents):
+        return None
+    tangents = [a.new_zeros(a.shape) if t is None and isinstance(a, TensorBase) else t
+                for a, t in zip(args, tangents)]
+    ctx._saved = getattr(ctx, "_saved_for_forward", ctx._saved)
+    pushed = cls.jvp(ctx, *tangents)
+    if not isinstance(output, tuple):
+        return forward_ad.make_dual(output.detach(), pushed)
+    return tuple(forward_ad.make_dual(o.detach(), t) for o, t in zip(output, pushed))
 
 
 def _fresh(output, args):

@@ -81,6 +81,24 @@ def _analytical(outputs, inputs, chosen):
     return result
 
 
+def _forward_jacobians(func, inputs, chosen, outputs):
+    """The same blocks as _analytical, from one forward-mode push per input entry."""
+    from gradjit.autograd import forward_ad
+    result = [[np.zeros((inputs[i].numel(), o.numel())) for i in chosen] for o in outputs]
+    for position, i in enumerate(chosen):
+        for k in range(inputs[i].numel()):
+            seed = np.zeros(tuple(inputs[i].shape), inputs[i].dtype.ir.numpy)
+            seed.flat[k] = 1
+            with forward_ad.dual_level():
+                shifted = list(inputs)
+                shifted[i] = forward_ad.make_dual(inputs[i].detach(), _like(inputs[i], seed))
+                for j, out in enumerate(_outputs(func, shifted)):
+                    tangent = forward_ad.unpack_dual(out).tangent
+                    if tangent is not None:
+                        result[j][position][k] = tangent.detach().numpy().ravel()
+    return result
+
+
 def _printed(array, dtype):
     from gradjit.tensor.factories import tensor
     return tensor(array.astype(np.float64)).to(dtype)
@@ -97,21 +115,24 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     inputs = _as_tuple(inputs)
     chosen = _differentiable(inputs)
     outputs = _outputs(func, inputs)
-    analytical = _analytical(outputs, inputs, chosen)
+    modes = ([("", _analytical(outputs, inputs, chosen))] if check_backward_ad else []) + \
+        ([("computed with forward mode ", _forward_jacobians(func, inputs, chosen, outputs))]
+         if check_forward_ad else [])
     for position, i in enumerate(chosen):
         numerical = _numerical(func, inputs, i, eps)
         for j, (out, num) in enumerate(zip(outputs, numerical)):
-            ana = analytical[j][position]
-            if not out.requires_grad:
+            if check_backward_ad and not out.requires_grad:
                 if not np.allclose(num, 0, rtol=rtol, atol=atol):
                     return _fail("Numerical gradient for function expected to be zero",
                                  raise_exception)
                 continue
-            if not np.allclose(ana, num, rtol=rtol, atol=atol):
-                dtype = out.dtype
-                return _fail(f"Jacobian mismatch for output {j:d} with respect to input {i:d},\n"
-                             f"numerical:{_printed(num, dtype)}\n"
-                             f"analytical:{_printed(ana, dtype)}\n", raise_exception)
+            for mode, analytical in modes:
+                ana = analytical[j][position]
+                if not np.allclose(ana, num, rtol=rtol, atol=atol):
+                    dtype = out.dtype
+                    return _fail(f"Jacobian {mode}mismatch for output {j:d} with respect to "
+                                 f"input {i:d},\nnumerical:{_printed(num, dtype)}\n"
+                                 f"analytical:{_printed(ana, dtype)}\n", raise_exception)
     return True
 
 

@@ -38,18 +38,21 @@ def _rule(cls, positions, count):
             else:
                 output = cls.forward(*inputs)
                 cls.setup_context(ctx, tuple(inputs), output)
-        if not isinstance(output, TensorBase):
+        parts = output if isinstance(output, tuple) else (output,)
+        if not all(isinstance(o, TensorBase) for o in parts):
             raise NotImplementedError(f"{cls.__name__}.apply inside gradjit.grad/jit: forward "
-                                      f"must return one Tensor there, not a "
+                                      f"must return Tensors there, not a "
                                       f"{type(output).__name__}")
-        return output.numpy(), ctx
+        arrays = tuple(o.numpy() for o in parts)
+        return (arrays if isinstance(output, tuple) else arrays[0]), ctx
 
     def forward(*values):
         return run_forward(*values)[0]
 
     def backward(*rest):
         ctx, g = rest[-2], rest[-1]
-        grads = cls.backward(ctx, from_numpy(np.asarray(g)))
+        cotangents = g if isinstance(g, tuple) else (g,)
+        grads = cls.backward(ctx, *(from_numpy(np.asarray(c)) for c in cotangents))
         grads = grads if isinstance(grads, tuple) else (grads,)
         if len(grads) != count:
             raise RuntimeError(f"function {cls.__name__}Backward returned an incorrect number "

@@ -85,7 +85,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """Rows of `weight`; padding_idx -1 means none here (torch.embedding's own convention)."""
-    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx,
+                       scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
 def kl_div(input, target, reduction=0, *, log_target=False):
@@ -94,8 +95,9 @@ def kl_div(input, target, reduction=0, *, log_target=False):
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
                                      reduction=0):
-    return F.binary_cross_entropy_with_logits(input, target, weight, _REDUCTIONS[reduction],
-                                              pos_weight)
+    return F.binary_cross_entropy_with_logits(input, target, weight,
+                                              reduction=_REDUCTIONS[reduction],
+                                              pos_weight=pos_weight)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):

@@ -4,9 +4,33 @@ from __future__ import annotations
 
 import bisect
 import collections
+import functools
 import math
+import warnings
 
 from gradjit.optim.optimizer import Optimizer
+
+
+STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+    "later, you should call them in the opposite order: `optimizer.step()` before "
+    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
+    "value of the learning rate schedule. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+
+
+def _track_step_called(optimizer):
+    """Wraps optimizer.step (once) so that a scheduler stepped before it can warn."""
+    if getattr(optimizer.step, "_wrapped_by_lr_sched", False):
+        return
+    step = optimizer.step
+
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        optimizer._opt_called = True
+        return step(*args, **kwargs)
+    wrapper._wrapped_by_lr_sched = True
+    optimizer.step = wrapper
 
 
 class LRScheduler:
@@ -24,6 +48,8 @@ class LRScheduler:
         self.last_epoch = last_epoch
         self._step_count = 0
         self._is_initial = True
+        self._get_lr_called_within_step = False
+        _track_step_called(optimizer)
         self.step()
         self._is_initial = False
 
@@ -34,10 +60,16 @@ class LRScheduler:
         return self._last_lr
 
     def step(self, epoch=None):
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         closed_form = epoch is not None and hasattr(self, "_closed_form_lr")
-        values = self._closed_form_lr() if closed_form else self.get_lr()
+        self._get_lr_called_within_step = True
+        try:
+            values = self._closed_form_lr() if closed_form else self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]

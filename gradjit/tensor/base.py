@@ -12,7 +12,7 @@ from gradjit.ir import structural as S
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph
-from gradjit.tensor.grad_mode import _state, is_grad_enabled, no_grad
+from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
 
 
@@ -41,7 +41,14 @@ class TensorBase:
         t = object.__new__(cls)
         t._value = value
         t._counter = counter or Version()
+        if _inference.enabled:  # made inside inference_mode: an inference tensor
+            t._inference = True
         return t
+
+    _inference = False
+
+    def is_inference(self) -> bool:
+        return self._inference
 
     # ---- dispatch: every primitive on tensors comes through here ----
 
@@ -63,7 +70,8 @@ class TensorBase:
             prim.kind == "elementwise" else None
         fresh = out is not None and fresh_result(prim)
         if out is None:
-            out = bind(prim, *inner, **params) if device is None or device.type == "cpu" else \
+            # a meta tensor is computed as on the CPU: only its printing hides the values
+            out = bind(prim, *inner, **params) if device is None or device.type != "cuda" else \
                 cuda_ops.run(prim, inner, params)
             if out is None:
                 return None
@@ -319,7 +327,7 @@ class TensorBase:
 
     @data.setter
     def data(self, other):
-        self._value = other._value
+        self._value, self._device = other._value, other._device
 
     @property
     def _version(self) -> int:

@@ -205,14 +205,19 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 def get_default_device() -> dtypes.device:
-    return dtypes.device("cpu")
+    return dtypes.default_device[0]
 
 
 def set_default_device(device) -> None:
-    """Tensors live on the CPU (GPU code runs through compiled functions): only "cpu"."""
-    if device is not None and dtypes.device(device).type != "cpu":
+    """Tensors live on the CPU (GPU code runs through compiled functions): "cpu", or "meta"
+    for templates whose values are never read."""
+    place = dtypes.CPU if device is None else dtypes.device(device)
+    if place.type not in ("cpu", "meta"):
         raise RuntimeError(f"set_default_device({device!r}): gradjit's tensors live on the "
                            "CPU; compile with backend='cuda' to run on a GPU")
+    # the CPU as its one object: factories compare with it by identity (its tensors carry no
+    # device of their own, which keeps them on the hot path)
+    dtypes.default_device[0] = dtypes.CPU if place.type == "cpu" else place
 
 
 def rsub(input, other, *, alpha=1):

@@ -162,7 +162,8 @@ class Size(tuple):
 
 
 class device:
-    """Where a tensor lives: `device("cpu")`, `device("cuda:0")`, `device("cuda", 0)`."""
+    """Where a tensor lives: `device("cpu")`, `device("cuda:0")`, `device("cuda", 0)`; "meta"
+    labels tensors that only describe shapes (as stateless templates for functional_call)."""
 
     def __init__(self, type, index=None):
         if isinstance(type, device):
@@ -172,7 +173,7 @@ class device:
             if not number.isdigit() or index is not None:
                 raise RuntimeError(f"Invalid device string: '{type}'")
             type, index = name, int(number)
-        if type not in ("cpu", "cuda"):
+        if type not in ("cpu", "cuda", "meta"):
             raise RuntimeError(f"Expected one of cpu, cuda device type at start of device "
                                f"string: {type}")
         self.type, self.index = type, index
@@ -190,5 +191,17 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __enter__(self):
+        """`with device("meta"):` makes it the factories' default device until the block ends."""
+        from gradjit.tensor.defaults import get_default_device, set_default_device
+        self._outer = getattr(self, "_outer", []) + [get_default_device()]
+        set_default_device(self)
+        return self
+
+    def __exit__(self, *exc):
+        from gradjit.tensor.defaults import set_default_device
+        set_default_device(self._outer.pop())
+
 
 CPU = device("cpu")
+default_device = [CPU]  # where factories put tensors given no device (set_default_device)

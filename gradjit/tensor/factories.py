@@ -19,6 +19,8 @@ def _leaf(array, device=None, requires_grad=False):
     if is_bfloat16(array.dtype):  # data cast into bfloat16 storage is not rounded yet
         array = round_bfloat16(array)
     t = Tensor._wrap(array)
+    if device is None and dtypes.default_device[0] is not dtypes.CPU:
+        device = dtypes.default_device[0]
     if device is not None:
         t._device = _device(device)
     if requires_grad:

@@ -3,6 +3,7 @@ under the grad_fn objects users see (`AddBackward0`), and the saved values backw
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import weakref
 
@@ -40,6 +41,9 @@ def primitive_name(prim) -> str:
     return known or "".join(p.title() for p in prim.name.split("_")) + "Backward0"
 
 
+_SAVED_OPERANDS = {"_saved_self": 0, "_saved_other": 1}
+
+
 class Node:
     """A grad_fn: the backward of one tensor operation (one or more primitive records)."""
 
@@ -67,6 +71,18 @@ class Node:
     def __repr__(self) -> str:
         shown = self.name() if self._module is None else f"{self._module}.{self.name()}"
         return f"<{shown} object at {hex(id(self))}>"
+
+    def __getattr__(self, name):
+        """PyTorch's saved-variable views: _saved_self/_saved_other are the operation's first
+        and second operands as backward will read them, _saved_result its output."""
+        records = [r() for r in self.__dict__.get("_records", ())]
+        records = [r for r in records if r is not None]
+        if records and name == "_saved_result":
+            return records[-1].unpack(records[-1].out)
+        slot = _SAVED_OPERANDS.get(name)
+        if records and slot is not None and slot < len(records[0].inputs):
+            return records[0].unpack(records[0].inputs[slot])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def next_functions(self) -> tuple:
@@ -210,7 +226,9 @@ class Saved:
         if self.counter.value != self.version:
             t = self.cls._wrap(self.value)
             shape = list(t.shape)
-            origin = f", which is output 0 of {self.origin.name()}," if self.origin else ""
+            # PyTorch names the forward operation: ExpBackward0's output is "output 0 of Exp"
+            made_by = re.sub(r"Backward\d*$", "", self.origin.name()) if self.origin else None
+            origin = f", which is output 0 of {made_by}," if made_by else ""
             return (f"one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [torch.{t.dtype.legacy}Tensor {shape}]{origin} is at "
                     f"version {self.counter.value}; expected version {self.version} instead. "

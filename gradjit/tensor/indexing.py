@@ -36,7 +36,8 @@ def _shape(x) -> tuple:
 def _check_fits(index, shape, dim, other):
     """PyTorch's rule for gather/scatter: index as many dims, no larger but along `dim`."""
     index_shape = _shape(index)
-    if len(index_shape) != len(shape):
+    # a 0-dim tensor counts as one dim here, as in PyTorch (torch.tensor(3) indexes a vector)
+    if max(len(index_shape), 1) != max(len(shape), 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as "
                            f"{other} tensor")
     for d, (i, s) in enumerate(zip(index_shape, shape)):

@@ -298,7 +298,7 @@ class LayoutMixin:
     def is_conj(self) -> bool:
         return False
 
-    is_neg = is_inference = is_conj
+    is_neg = is_conj
 
     def is_signed(self) -> bool:
         return self.dtype.ir.name not in ("bool", "ui8")

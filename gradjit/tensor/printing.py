@@ -148,7 +148,12 @@ def tensor_repr(t) -> str:
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
     dtype = t.dtype
-    if values.size == 0:
+    if t.device.type == "meta":
+        suffixes.append(f"size={tuple(values.shape)}")
+        if dtype is not dtypes.get_default_dtype():
+            suffixes.append(f"dtype={dtype}")
+        text = "..."
+    elif values.size == 0:
         if values.ndim != 1:
             suffixes.append(f"size={tuple(values.shape)}")
         if dtype is not dtypes.get_default_dtype():

@@ -11,7 +11,7 @@ import numpy as np
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
-from gradjit.tensor.shape import _shape_args
+from gradjit.tensor.shape import _device, _shape_args
 
 _DEFAULT_SEED = 67280421310721
 _STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState) in PyTorch
@@ -179,15 +179,23 @@ def _float_dtype(dtype):
     return chosen.ir.numpy
 
 
+def _on_meta(device) -> bool:
+    """Draws for a meta tensor are skipped (it holds no values), leaving the generator as is."""
+    place = dtypes.default_device[0] if device is None else _device(device)
+    return place.type == "meta"
+
+
 def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    shape = _sizes(shape, size)
-    array = (generator or default_generator).uniform(math.prod(shape), _float_dtype(dtype))
+    shape, kind = _sizes(shape, size), _float_dtype(dtype)
+    array = np.zeros(math.prod(shape), kind) if _on_meta(device) else \
+        (generator or default_generator).uniform(math.prod(shape), kind)
     return _leaf(array.reshape(shape), device, requires_grad)
 
 
 def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    shape = _sizes(shape, size)
-    array = (generator or default_generator).normal(math.prod(shape), _float_dtype(dtype))
+    shape, kind = _sizes(shape, size), _float_dtype(dtype)
+    array = np.zeros(math.prod(shape), kind) if _on_meta(device) else \
+        (generator or default_generator).normal(math.prod(shape), kind)
     return _leaf(array.reshape(shape), device, requires_grad)
 
 

@@ -3,6 +3,7 @@ cauchy_), each drawing PyTorch's CPU generator words in PyTorch's order and appl
 transform, so after manual_seed they give PyTorch's numbers."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -149,3 +150,16 @@ class RandomFillMixin:
             raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
         u = (generator or default_generator).uniform(self.numel(), np.float64)
         return self._fill_drawn(median + sigma * np.tan(math.pi * (u - 0.5)))
+
+
+def _no_draw_on_meta(fill):
+    """A meta tensor holds no values, so filling it draws nothing (the generator's state is
+    left as it was, as in PyTorch, when a model is built under `with torch.device('meta')`)."""
+    @functools.wraps(fill)
+    def method(self, *args, **kwargs):
+        return self if self.device.type == "meta" else fill(self, *args, **kwargs)
+    return method
+
+
+for _name in ("uniform_", "normal_", "random_", "geometric_", "log_normal_", "cauchy_"):
+    setattr(RandomFillMixin, _name, _no_draw_on_meta(getattr(RandomFillMixin, _name)))

@@ -301,10 +301,22 @@ def test_a_number_argument_and_a_wrong_gradient_count_under_tracing():
         gradjit.grad(lambda t: MulConstant.apply(t, constant=3.0).sum())(gradjit.tensor(x))
 
 
-def test_several_outputs_under_tracing_are_refused_with_a_message():
-    scale_by = _classes(gradjit)[3]
-    with pytest.raises(NotImplementedError, match="must return one Tensor there, not a tuple"):
-        gradjit.grad(lambda t: scale_by.apply(t, 2.0, t)[0].sum())(gradjit.tensor(np.ones(3)))
+def test_several_outputs_under_tracing_as_eagerly():
+    got = gradjit.func.grad(lambda t: _classes(gradjit)[3].apply(t, 2.0, t)[0].sum())(
+        gradjit.tensor(np.arange(3.0)))
+    x = torch.tensor(np.arange(3.0), requires_grad=True)
+    _classes(torch)[3].apply(x, 2.0, x)[0].sum().backward()  # torch.func wants setup_context
+    np.testing.assert_allclose(got.numpy(), x.grad.numpy())
+
+
+def test_non_tensor_outputs_under_tracing_are_refused_with_a_message():
+    class ToList(gradjit.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return [x * 2]
+
+    with pytest.raises(NotImplementedError, match="must return Tensors there, not a list"):
+        gradjit.grad(lambda t: ToList.apply(t)[0].sum())(gradjit.tensor(np.ones(3)))
 
 
 def test_missing_methods_and_bad_saves_raise_as_in_pytorch():

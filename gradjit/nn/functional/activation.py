@@ -107,14 +107,28 @@ def masked_dropout(input, p, training, inplace, draw_mask):
     return input.mul_(noise) if inplace else input * noise
 
 
-def embedding(input, weight, padding_idx=None):
-    """Rows of `weight`; the row at padding_idx gets no gradient from this lookup."""
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """Rows of `weight`; the row at padding_idx gets no gradient from this lookup; with
+    max_norm the rows looked up are first renormalized in place; with scale_grad_by_freq each
+    row's gradient is divided by how often the batch names it. Gradients are dense."""
+    if padding_idx is not None:
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= weight.shape[0]
+    if max_norm is not None:
+        from gradjit.nn.functional.embedding_bag import _renorm_
+        _renorm_(weight, input.contiguous(), max_norm, norm_type)
+
     def lookup(weight):
         out = weight[input]
+        if scale_grad_by_freq:
+            counts = gradjit.bincount(input.reshape(-1), minlength=weight.shape[0])[input]
+            share = (1.0 / counts).to(out.dtype).unsqueeze(-1)
+            out = out * share + (out * (1 - share)).detach()  # same values, scaled gradient
         if padding_idx is None:
             return out
-        return gradjit.where((input == padding_idx % weight.shape[0]).unsqueeze(-1),
-                             out.detach(), out)
+        return gradjit.where((input == padding_idx).unsqueeze(-1), out.detach(), out)
     return gradjit.autograd.composite("EmbeddingBackward0", lookup, weight)
 
 

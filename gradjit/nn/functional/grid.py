@@ -3,11 +3,11 @@ pixels (PyTorch's align_corners conventions and padding modes), then gathered an
 with tensor ops, so gradients reach both the input and the grid."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 import gradjit
+from gradjit.warn import warn_at_caller
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
                   "align_corners=False since 1.3.0. Please specify align_corners=True if the "
@@ -16,7 +16,7 @@ _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
 
 def _align(align_corners):
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=3)
+        warn_at_caller(_ALIGN_WARNING)
         return False
     return align_corners
 
@@ -107,8 +107,9 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         h, w = x.shape[2:]
         xs = _source(g[..., 0], w, padding_mode, align_corners)
         ys = _source(g[..., 1], h, padding_mode, align_corners)
-        if mode == "nearest":
-            return _gather(x, ys.round().long(), xs.round().long())
+        if mode == "nearest":  # the grid gets a zero gradient, as PyTorch gives it, not None
+            flat = ((g - g.detach()) * 0).sum()
+            return _gather(x, ys.round().long(), xs.round().long()) + flat
         x0, y0 = xs.floor(), ys.floor()
         wx, wy = (xs - x0).unsqueeze(1), (ys - y0).unsqueeze(1)
         x0, y0 = x0.long(), y0.long()

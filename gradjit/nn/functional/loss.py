@@ -4,6 +4,20 @@ from __future__ import annotations
 import math
 
 import gradjit
+from gradjit.tracer.leaves import is_traced
+from gradjit.warn import warn_at_caller
+
+
+def _legacy(size_average, reduce, reduction):
+    """The reduction that the deprecated size_average/reduce flags name, with torch's warning;
+    `reduction` when neither is given."""
+    if size_average is None and reduce is None:
+        return reduction
+    keep = reduce is None or reduce
+    reduction = ("mean" if size_average is None or size_average else "sum") if keep else "none"
+    warn_at_caller(f"size_average and reduce args will be deprecated, please use "
+                   f"reduction='{reduction}' instead.")
+    return reduction
 
 
 def _reduce(loss, reduction):
@@ -21,12 +35,14 @@ def _node(name, fn, input, target):
     return gradjit.autograd.composite(name, fn, input, target)
 
 
-def mse_loss(input, target, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
     return _node("MseLossBackward0", lambda i, t: _reduce((i - t) ** 2, reduction), input,
                  target)
 
 
-def l1_loss(input, target, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
     return _reduce((input - target).abs(), reduction)
 
 
@@ -38,9 +54,10 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return _node("HuberLossBackward0", huber, input, target)
 
 
-def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _legacy(size_average, reduce, reduction)
     if beta == 0:
-        return l1_loss(input, target, reduction)
+        return l1_loss(input, target, reduction=reduction)
 
     def smooth_l1(input, target):
         diff = (input - target).abs()
@@ -49,7 +66,9 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     return _node("SmoothL1LossBackward0", smooth_l1, input, target)
 
 
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
@@ -63,8 +82,9 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     return _node("BinaryCrossEntropyBackward0", bce, input, target)
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
-                                     pos_weight=None):
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None):
+    reduction = _legacy(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
@@ -84,7 +104,9 @@ def _classes_last(input):
     return input if input.dim() == 1 else input.movedim(1, -1)
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    reduction = _legacy(size_average, reduce, reduction)
     if input.dim() <= 2 and target.dim() > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype is not gradjit.int64:
@@ -96,9 +118,10 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     classes = input.shape[0 if input.dim() == 1 else 1]
     kept = target != ignore_index
     index = gradjit.where(kept, target, 0)
-    # One yes/no question, not the values: a compiled step keeps a guard that holds for
-    # every valid batch.
-    if index.numel() and bool(((index < 0) | (index >= classes)).any()):
+    # Checked on concrete targets only: a traced check would be a guard, and under vmap
+    # (per-sample gradients) a guard on per-example targets cannot be batched.
+    if index.numel() and not is_traced(index) and \
+            bool(((index < 0) | (index >= classes)).any()):
         bad = target[kept & ((target < 0) | (target >= classes))][0]
         raise IndexError(f"Target {int(bad)} is out of bounds.")
 
@@ -129,8 +152,9 @@ def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoot
     return smooth * (label_smoothing / classes)
 
 
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
-                  label_smoothing=0.0):
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                  reduce=None, reduction="mean", label_smoothing=0.0):
+    reduction = _legacy(size_average, reduce, reduction)
     if not 0 <= label_smoothing <= 1:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
@@ -138,7 +162,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     # A target shaped like the input holds class probabilities; otherwise class indices.
     if tuple(target.shape) == tuple(input.shape) and target.is_floating_point():
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
-    loss = nll_loss(logp, target, weight, ignore_index, reduction)
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return loss
     return (1 - label_smoothing) * loss + _smoothed_indices(logp, target, weight, ignore_index,
@@ -155,6 +179,7 @@ def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothin
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _legacy(size_average, reduce, reduction)
     """target * (log target - input) pointwise, input being log-probabilities (and target too
     with log_target); 'batchmean' divides the sum by the batch size, the KL divergence."""
     if log_target:

@@ -81,7 +81,7 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     return _cell("GRU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
-def _direction(step, gates_in, state, w_hh_t, b_hh, w_hr_t, reverse, active):
+def _direction(step, gates_in, state, w_hh_t, b_hh, w_hr_t, reverse, active, node):
     """Run one direction of one layer over time; the input projection of every step is
     precomputed as one matmul. Where `active[t]` is False (past a sequence's end) the state
     stays, so the forward pass stops at each sequence's last step and the reverse pass starts
@@ -94,7 +94,15 @@ def _direction(step, gates_in, state, w_hh_t, b_hh, w_hr_t, reverse, active):
         outputs.append(new[0])
     if reverse:
         outputs.reverse()
-    return gradjit.stack(outputs), state
+    return gradjit.autograd.composite(node, lambda *o: gradjit.stack(o), *outputs), state
+
+
+def _layer_node(mode, input, w_hr, lengths):
+    """The grad_fn name of one direction's outputs: PyTorch runs a float32 LSTM layer without
+    projections or packing as one oneDNN op on the CPU, else stacks the steps."""
+    fused = mode == "LSTM" and w_hr is None and lengths is None and \
+        input.dtype is gradjit.float32
+    return "MkldnnRnnLayerBackward0" if fused else "StackBackward0"
 
 
 def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, bidirectional,
@@ -121,7 +129,7 @@ def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, b
                 gates_in, b_hh = gates_in + b_hh, None
             out, state = _direction(step, gates_in, tuple(h[index] for h in hx), w_hh.t(),
                                     b_hh, None if w_hr is None else w_hr.t(), direction == 1,
-                                    active)
+                                    active, _layer_node(mode, input, w_hr, lengths))
             outputs.append(out)
             for kept, value in zip(finals, state):
                 kept.append(value)

@@ -88,12 +88,18 @@ class Flatten(Module):
 
 
 class Embedding(Module):
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, _weight=None,
-                 device=None, dtype=None):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 _freeze=False, device=None, dtype=None):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx")
-        _init_weight(self, _weight, device, dtype)
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is not None and list(_weight.shape) != [num_embeddings, embedding_dim]:
+            raise AssertionError("Shape of weight does not match num_embeddings and "
+                                 "embedding_dim")
+        _init_weight(self, _weight, device, dtype, requires_grad=not _freeze)
 
     def reset_parameters(self):
         init.normal_(self.weight)
@@ -102,18 +108,25 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self):
         text = f"{self.num_embeddings}, {self.embedding_dim}"
-        return text if self.padding_idx is None else text + f", padding_idx={self.padding_idx}"
+        for name, default in (("padding_idx", None), ("max_norm", None), ("norm_type", 2),
+                              ("scale_grad_by_freq", False)):
+            if getattr(self, name) != default:
+                text += f", {name}={getattr(self, name)}"
+        return text + (", sparse=True" if self.sparse else "")
 
     @classmethod
-    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None):
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None,
+                        norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, dim = embeddings.shape
-        module = cls(rows, dim, padding_idx=padding_idx, _weight=embeddings)
-        module.weight.requires_grad = not freeze
-        return module
+        return cls(rows, dim, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+                   _weight=embeddings, _freeze=freeze)
 
 
 class EmbeddingBag(Module):
@@ -171,11 +184,12 @@ def _padding_index(padding_idx, num_embeddings, name):
     return padding_idx % num_embeddings
 
 
-def _init_weight(module, weight, device, dtype):
+def _init_weight(module, weight, device, dtype, requires_grad=True):
     """The given table as the weight, else a new one drawn by the module's reset_parameters."""
     if weight is not None:
-        module.weight = Parameter(weight)
+        module.weight = Parameter(weight, requires_grad=requires_grad)
         return
     module.weight = Parameter(gradjit.empty(module.num_embeddings, module.embedding_dim,
-                                            dtype=dtype, device=device))
+                                            dtype=dtype, device=device),
+                              requires_grad=requires_grad)
     module.reset_parameters()

@@ -326,6 +326,8 @@ class Module:
                     errors.append(f"size mismatch for {key}: copying a param with shape "
                                   f"{source.shape} from checkpoint, the shape in current model "
                                   f"is {target.shape}.")
+                elif assign:
+                    self._assign(key, source, target.requires_grad)
                 else:
                     target.copy_(source)
         if strict:
@@ -339,6 +341,17 @@ class Module:
             raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" +
                                "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _assign(self, key, source, requires_grad):
+        """load_state_dict(assign=True): the checkpoint's tensor itself takes the place (so a
+        model built on the meta device gets real storage); requires_grad stays the module's."""
+        path, _, name = key.rpartition(".")
+        owner = self.get_submodule(path) if path else self
+        if name in owner._parameters:
+            owner._parameters[name] = source if isinstance(source, Parameter) and \
+                source.requires_grad == requires_grad else Parameter(source, requires_grad)
+        else:
+            owner._buffers[name] = source
 
     def train(self, mode=True):
         if not isinstance(mode, bool):
