@@ -111,19 +111,27 @@ class Poisson(ExponentialFamily):
         return gradjit.xlogy(value, rate) - rate - gradjit.lgamma(value + 1)
 
 
-class Binomial(_ProbsOrLogits):
-    arg_constraints = {"total_count": constraints.nonnegative_integer,
-                       "probs": constraints.unit_interval, "logits": constraints.real}
-    has_enumerate_support = True
+class _Trials(_ProbsOrLogits):
+    """A count over Bernoulli trials: total_count, and probs or logits of a success."""
+
     _probs_from_logits = staticmethod(Bernoulli._probs_from_logits)
     _logits_from_probs = staticmethod(Bernoulli._logits_from_probs)
 
-    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+    def _set_trials(self, total_count, probs, logits, validate_args):
         _one_of(probs, logits)
         name, value = ("probs", probs) if probs is not None else ("logits", logits)
         self.total_count, self.__dict__[name] = broadcast_all(total_count, value)
         self.total_count = self.total_count.type_as(self.param)
         super().__init__(self.param.shape, validate_args=validate_args)
+
+
+class Binomial(_Trials):
+    arg_constraints = {"total_count": constraints.nonnegative_integer,
+                       "probs": constraints.unit_interval, "logits": constraints.real}
+    has_enumerate_support = True
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        self._set_trials(total_count, probs, logits, validate_args)
 
     @property
     def support(self):
@@ -179,22 +187,16 @@ class Binomial(_ProbsOrLogits):
         return -(gradjit.exp(log_prob) * log_prob).sum(0)
 
 
-class NegativeBinomial(_ProbsOrLogits):
+class NegativeBinomial(_Trials):
     """Successes before total_count failures, each trial a success with probability probs."""
 
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0),
                        "logits": constraints.real}
     support = constraints.nonnegative_integer
-    _probs_from_logits = staticmethod(Bernoulli._probs_from_logits)
-    _logits_from_probs = staticmethod(Bernoulli._logits_from_probs)
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None):
-        _one_of(probs, logits)
-        name, value = ("probs", probs) if probs is not None else ("logits", logits)
-        self.total_count, self.__dict__[name] = broadcast_all(total_count, value)
-        self.total_count = self.total_count.type_as(self.param)
-        super().__init__(self.param.shape, validate_args=validate_args)
+        self._set_trials(total_count, probs, logits, validate_args)
 
     @property
     def mean(self):
