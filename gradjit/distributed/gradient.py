@@ -90,7 +90,9 @@ def _client():
 
 
 def _worker_cache_info(key, dask_worker):
-    found = dask_worker.data.get(key)  # None on a worker started after it was sent
+    # None on a worker started after it was sent, or whose copy dask's active memory manager
+    # dropped (it fetches one again when a shard needs it)
+    found = dask_worker.data.get(key)
     return None if found is None else found.cache_info()
 
 

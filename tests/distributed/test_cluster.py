@@ -22,8 +22,12 @@ X, Y, W = rng.normal(size=(500, 6)), rng.normal(size=500), rng.normal(size=6)
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+    # Dask's active memory manager drops a broadcast key's extra replicas once no task waits
+    # on them; the cache counts below are read from each worker's replica, so keep them all.
+    import dask
+    with dask.config.set({"distributed.scheduler.active-memory-manager.start": False}), \
+            distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                     dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
             yield client
 
