@@ -40,3 +40,17 @@ def test_ufunc_methods_on_eager_tensors_keep_autograd():
     _ufunc_methods(x).backward()
     want = central_differences(_ufunc_methods, (X,), 0, 1e-6)
     np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("call", [lambda a: np.mean(a), lambda a: np.average(a),
+                                  lambda a: np.mean(a, where=np.array([True, False, True])),
+                                  lambda a: np.mean(a, axis=0, keepdims=True)])
+def test_numpy_averages_integer_tensors_in_float64(call):
+    """numpy's mean of integers is a float64 mean; torch's Tensor.mean refuses integers, but a
+    numpy function given a Tensor follows numpy."""
+    values = np.array([1, 2, 4])
+    got = call(gradjit.tensor(values))
+    assert isinstance(got, gradjit.Tensor) and str(got.dtype) == "torch.float64"
+    np.testing.assert_allclose(got.numpy(), call(values), rtol=1e-15)
+    with pytest.raises(RuntimeError, match="could not infer output dtype"):
+        gradjit.tensor(values).mean()

@@ -68,10 +68,11 @@ def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoValue):
     no_out(out)
     a = a if dtype is None else ops.astype(a, dtype)
+    # numpy averages integers in float64, a Tensor's too (torch's mean refuses them)
+    a = a if ir_type(a).dtype.is_float else ops.astype(a, np.float64)
     keep = bool(keepdims)
     if where is True or where is np._NoValue:
         return ops.mean(a, _axes(axis), keep)
-    a = a if ir_type(a).dtype.is_float else ops.to_float(a)
     count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
     return ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),
                            ops.sum_(count, _axes(axis), keep))
