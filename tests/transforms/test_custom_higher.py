@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import gradjit
+from tests.transforms.test_custom_vjp import safe_norm
 
 rng = np.random.default_rng(3)
 X = rng.standard_normal(4)
@@ -30,19 +31,6 @@ def softplus(x):
 softplus.defjvp(lambda primals, tangents: (softplus(primals[0]),
                                            tangents[0] * np.exp(-softplus(-primals[0]))))
 
-
-@gradjit.custom_jvp
-def safe_norm(x):
-    return np.sqrt(np.sum(x * x))
-
-
-def _safe_norm_jvp(primals, tangents):
-    (x,), (t,) = primals, tangents
-    n = safe_norm(x)
-    return n, np.where(n == 0, 0.0, np.sum(x * t) / np.where(n == 0, 1.0, n))
-
-
-safe_norm.defjvp(_safe_norm_jvp)
 
 SECOND_ORDER = {
     "hessian": gradjit.hessian,
