@@ -7,6 +7,9 @@ import functools
 
 import numpy as np
 
+from gradjit.tracer.constructors import assemble, holds_traced
+from gradjit.tracer.trace import current_trace
+
 _lifted: dict = {}
 
 
@@ -25,7 +28,6 @@ def attribute(module, name: str):
 def _lifting(fn):
     @functools.wraps(fn)
     def lifted(*args, **kwargs):
-        from gradjit.tracer.trace import current_trace
         if current_trace() is not None:
             args = [_lift(a) for a in args]
             kwargs = {k: _lift(v) for k, v in kwargs.items()}
@@ -34,7 +36,6 @@ def _lifting(fn):
 
 
 def _lift(value):
-    from gradjit.tracer.constructors import assemble, holds_traced
     if not (isinstance(value, (list, tuple)) and holds_traced(value)):
         return value
     try:
