@@ -107,15 +107,22 @@ def masked_dropout(input, p, training, inplace, draw_mask):
     return input.mul_(noise) if inplace else input * noise
 
 
+def padding_index(padding_idx, num_embeddings, name):
+    """padding_idx checked and made non-negative (`name` is how each caller's message spells
+    it, as PyTorch's do)."""
+    if padding_idx is None:
+        return None
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError(f"{name} must be within num_embeddings")
+    return padding_idx % num_embeddings
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of `weight`; the row at padding_idx gets no gradient from this lookup; with
     max_norm the rows looked up are first renormalized in place; with scale_grad_by_freq each
     row's gradient is divided by how often the batch names it. Gradients are dense."""
-    if padding_idx is not None:
-        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
-            raise AssertionError("Padding_idx must be within num_embeddings")
-        padding_idx %= weight.shape[0]
+    padding_idx = padding_index(padding_idx, weight.shape[0], "Padding_idx")
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)

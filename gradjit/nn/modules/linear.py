@@ -6,6 +6,7 @@ import math
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn import init
+from gradjit.nn.functional.activation import padding_index
 from gradjit.nn.modules.module import Module
 from gradjit.nn.parameter import Parameter
 
@@ -93,7 +94,7 @@ class Embedding(Module):
                  _freeze=False, device=None, dtype=None):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
-        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx")
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "Padding_idx")
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is not None and list(_weight.shape) != [num_embeddings, embedding_dim]:
@@ -140,7 +141,7 @@ class EmbeddingBag(Module):
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.mode, self.sparse = scale_grad_by_freq, mode, sparse
         self.include_last_offset = include_last_offset
-        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx")
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "padding_idx")
         _init_weight(self, _weight, device, dtype)
 
     reset_parameters = Embedding.reset_parameters
@@ -172,16 +173,6 @@ class EmbeddingBag(Module):
                      embeddings, include_last_offset, padding_idx)
         module.weight.requires_grad = not freeze
         return module
-
-
-def _padding_index(padding_idx, num_embeddings, name):
-    """padding_idx checked and made non-negative (`name` is how each module's message spells
-    it, as PyTorch's do)."""
-    if padding_idx is None:
-        return None
-    if not -num_embeddings <= padding_idx < num_embeddings:
-        raise AssertionError(f"{name} must be within num_embeddings")
-    return padding_idx % num_embeddings
 
 
 def _init_weight(module, weight, device, dtype, requires_grad=True):
