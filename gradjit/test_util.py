@@ -4,6 +4,8 @@ directions, and the derivatives of those maps again up to `order`. Arguments and
 be arrays, numbers or tuples/lists/dicts of them; float64 is what the tolerances assume."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from gradjit.tracer.pytree import flatten, unflatten
@@ -103,4 +105,17 @@ def check_grads(fun, argnum=0, modes=("fwd", "rev"), order=2):
             return fun(*full, **kwargs)
         start = tuple(args[i] for i in positions) if several else args[argnum]
         _check(f, start, modes, order, _name(fun))
+    return checked
+
+
+def combo_check(fun, *args, **kwargs):
+    """HIPS autograd's combo_check: `combo_check(fun, argnum)(xs, ys, key=[...])` runs
+    check_grads(fun, argnum) at every combination of the listed arguments and keyword values."""
+    checker = check_grads(fun, *args, **kwargs)
+
+    def checked(*choices, **keyword_choices):
+        names = list(keyword_choices)
+        for positional in itertools.product(*choices):
+            for values in itertools.product(*keyword_choices.values()):
+                checker(*positional, **dict(zip(names, values)))
     return checked

@@ -6,7 +6,7 @@ import pytest
 import gradjit
 import gradjit.numpy as np
 import gradjit.numpy.random as npr
-from gradjit.test_util import check_grads
+from gradjit.test_util import check_grads, combo_check
 
 X = numpy.random.default_rng(0).standard_normal((3, 4))
 
@@ -83,3 +83,22 @@ def test_a_wrong_rule_inside_a_vjp_is_caught_through_the_direction():
     check_grads(foo, modes=["rev"], order=1)(1.0)
     with pytest.raises(AssertionError, match=r"\(VJP\) check of vjp_foo failed"):
         check_grads(foo, modes=["rev"])(1.0)
+
+
+def test_combo_check_visits_every_combination():
+    seen = []
+
+    def fun(a, b, *, power):
+        seen.append((float(numpy.asarray(a).ravel()[0]), float(b), power))
+        return np.sum(a ** power) * b
+
+    combo_check(fun, argnum=0, order=1, modes=["rev"])([X, X + 1.0], [0.5], power=[2, 3])
+    combos = {(a, p) for a, _, p in seen}
+    assert combos >= {(X[0, 0], 2), (X[0, 0], 3), (X[0, 0] + 1.0, 2), (X[0, 0] + 1.0, 3)}
+
+
+def test_combo_check_reports_a_wrong_rule():
+    wrong = _wrong_sin()
+    gradjit.defvjp(wrong, lambda ans, a: lambda g: g * np.sin(a))
+    with pytest.raises(AssertionError, match="check of wrong failed"):
+        combo_check(wrong, modes=["rev"], order=1)([X])
