@@ -60,12 +60,45 @@ class FunctionCtx:
 
 def once_differentiable(backward):
     """A backward written with operations that are not to be differentiated again: it runs
-    with gradient recording off."""
+    with gradient recording off, and where its gradients would be differentiated (a
+    cotangent requires grad) its results carry an `Error` grad_fn that says so when reached."""
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
-            return backward(ctx, *grad_outputs)
+            result = backward(ctx, *grad_outputs)
+        if not (is_grad_enabled() and any(isinstance(g, TensorBase) and g.requires_grad
+                                          for g in grad_outputs)):
+            return result
+        node = Error()
+        marked = [_delayed_error(r, node) for r in
+                  (result if isinstance(result, tuple) else (result,))]
+        return tuple(marked) if isinstance(result, tuple) else marked[0]
     return wrapper
+
+
+class Error(graph.Node):
+    """The grad_fn of once_differentiable's results, named as PyTorch's C++ node."""
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+
+class _DelayedError:
+    """The rule of a once_differentiable result: differentiating through it is the error."""
+
+    differentiable = True
+
+    def vjp(self, g, out):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
+def _delayed_error(result, node):
+    if not isinstance(result, TensorBase) or not result.dtype.is_floating_point:
+        return result
+    result = result.detach()
+    result._edge = graph.Record(_DelayedError(), {}, [], [], result, node)
+    return result
 
 
 class _Backward:

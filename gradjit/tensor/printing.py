@@ -165,7 +165,7 @@ def tensor_repr(t) -> str:
         text = tensor_str(values, indent)
     fn = t.grad_fn
     if fn is not None:
-        suffixes.append(f"grad_fn=<{fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + text, suffixes, indent)
