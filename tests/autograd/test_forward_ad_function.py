@@ -1,0 +1,114 @@
+"""Forward-mode AD against PyTorch: an autograd.Function's jvp used by torch.func.jvp and in a
+dual level (also when it has a backward), and tangents that keep a history when the primal
+requires grad (forward over reverse)."""
+import numpy as np
+import pytest
+import torch
+
+import gradjit
+
+X = np.array([0.3, -0.7, 1.2])
+T = np.array([1.0, 2.0, 0.5])
+W = np.array([0.5, -1.5, 2.0])
+
+
+def _scaled_exp(lib):
+    """exp(x) * k and x * k: its jvp is three times the derivative, so a result shows which
+    rule made it."""
+    class ScaledExp(lib.autograd.Function):
+        @staticmethod
+        def forward(x, k):
+            return x.exp() * k, x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]
+            ctx.save_for_backward(output[0])
+            ctx.save_for_forward(output[0])
+
+        @staticmethod
+        def backward(ctx, g_exp, g_lin):
+            result, = ctx.saved_tensors
+            return g_exp * result + g_lin * ctx.k, None
+
+        @staticmethod
+        def jvp(ctx, x_t, k_t):
+            result, = ctx.saved_tensors
+            return 3 * x_t * result, x_t * ctx.k
+    return ScaledExp
+
+
+def _np(t):
+    return None if t is None else t.detach().numpy()
+
+
+def _both(run):
+    return run(gradjit, gradjit.autograd.forward_ad), run(torch, torch.autograd.forward_ad)
+
+
+def _close(ours, theirs):
+    for a, b in zip(ours, theirs):
+        if b is None or isinstance(b, (bool, str)):
+            assert a == b
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_func_jvp_uses_the_functions_jvp():
+    def run(lib, _):
+        def f(x):
+            e, lin = _scaled_exp(lib).apply(x, 2.0)
+            return (e.sin() + lin).sum()
+        out, tangent = lib.func.jvp(f, (lib.tensor(X),), (lib.tensor(T),))
+        return _np(out), _np(tangent)
+    _close(*_both(run))
+
+
+def test_dual_level_uses_jvp_and_backward_stays_the_users():
+    def run(lib, fwad):
+        x = lib.tensor(X, requires_grad=True)
+        with fwad.dual_level():
+            e, lin = _scaled_exp(lib).apply(fwad.make_dual(x, lib.tensor(T)), 2.0)
+            y = e.sin() * lin
+            tangent = fwad.unpack_dual(y).tangent
+            y.sum().backward()
+        return _np(fwad.unpack_dual(y).primal), _np(tangent), _np(x.grad)
+    _close(*_both(run))
+
+
+@pytest.mark.parametrize("fn", [lambda d, w: (d.sin() * d).sum(),
+                                lambda d, w: (d * w).exp().mean(),
+                                lambda d, w: gradjit_or_torch(d).tanh(d @ w)])
+def test_tangent_keeps_a_history_when_the_primal_requires_grad(fn):
+    def run(lib, fwad):
+        x, w = lib.tensor(X, requires_grad=True), lib.tensor(W, requires_grad=True)
+        with fwad.dual_level():
+            tangent = fwad.unpack_dual(fn(fwad.make_dual(x, lib.tensor(T)), w)).tangent
+            has_history = tangent.grad_fn is not None
+            (tangent * tangent).sum().backward()
+        return _np(tangent), has_history, _np(x.grad), _np(w.grad)
+    ours, theirs = _both(run)
+    assert theirs[1]
+    _close(ours, theirs)
+
+
+def gradjit_or_torch(t):
+    return gradjit if isinstance(t, gradjit.Tensor) else torch
+
+
+def test_tangent_without_a_leaf_that_requires_grad_has_no_history():
+    def run(lib, fwad):
+        with fwad.dual_level():
+            tangent = fwad.unpack_dual(fwad.make_dual(lib.tensor(X), lib.tensor(T)).sin()).tangent
+        return _np(tangent), tangent.requires_grad, tangent.grad_fn is None
+    _close(*_both(run))
+
+
+def test_a_tangent_that_requires_grad_gives_the_result_a_history():
+    def run(lib, fwad):
+        t = lib.tensor(T, requires_grad=True)
+        with fwad.dual_level():
+            tangent = fwad.unpack_dual(fwad.make_dual(lib.tensor(X), t).exp()).tangent
+            tangent.sum().backward()
+        return _np(tangent), _np(t.grad)
+    _close(*_both(run))
