@@ -83,22 +83,11 @@ class Error(graph.Node):
         return "torch::autograd::Error"
 
 
-class _DelayedError:
-    """The rule of a once_differentiable result: differentiating through it is the error."""
-
-    differentiable = True
-
-    def vjp(self, g, out):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable")
-
-
 def _delayed_error(result, node):
     if not isinstance(result, TensorBase) or not result.dtype.is_floating_point:
         return result
-    result = result.detach()
-    result._edge = graph.Record(_DelayedError(), {}, [], [], result, node)
-    return result
+    return graph.refuse_gradient(result, node, "trying to differentiate twice a function that "
+                                 "was marked with @once_differentiable")
 
 
 class _Backward:

@@ -303,6 +303,27 @@ class Record:
                 saved.counter, saved.version = Version(), 0
 
 
+class _Refusal:
+    """The rule of a result whose derivative is refused: reaching it in backward is the error."""
+
+    differentiable = True
+
+    def __init__(self, message):
+        self.message = message
+
+    def vjp(self, g, out, *operands):
+        raise RuntimeError(self.message)
+
+
+def refuse_gradient(result, node, message, operands=()):
+    """result (detached) with grad_fn `node` over `operands`, whose backward raises
+    RuntimeError(message), as PyTorch's NotImplemented and once_differentiable nodes do."""
+    result = result.detach()
+    result._edge = Record(_Refusal(message), {}, list(operands),
+                          [a._grad_edge() for a in operands], result, node)
+    return result
+
+
 class _Scopes(threading.local):
     active = None
 
