@@ -90,3 +90,10 @@ def test_errors_match_torch(name):
                                                          align_corners=False),
                lambda: torch.nn.functional.grid_sample(torch.ones(a), torch.ones(b), mode,
                                                        align_corners=False))
+
+
+def test_torch_grid_sampler_3d_takes_modes_as_numbers():
+    x, grid = randn(1, 2, 3, 4, 5).astype(np.float64), _grid((1, 2, 2, 2, 3))
+    ours = gradjit.grid_sampler_3d(gradjit.tensor(x), gradjit.tensor(grid), 0, 2, True)
+    theirs = torch.grid_sampler_3d(torch.tensor(x), torch.tensor(grid), 0, 2, True)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
