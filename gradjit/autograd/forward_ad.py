@@ -8,7 +8,7 @@ from collections import namedtuple
 
 from gradjit.tensor.factories import zeros
 from gradjit.tensor.grad_mode import is_grad_enabled
-from gradjit.tensor.graph import AccumulateGrad, Record
+from gradjit.tensor import graph
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
@@ -56,14 +56,14 @@ def make_dual(tensor, tangent, *, level=None):
                            "that of the original Tensor, this is not supported. Tensor is of "
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {list(tangent.shape)}.")
-    return carry(tensor.view_as(tensor) if tensor.requires_grad else tensor, tangent, level)
+    return carry(tensor.view_as(tensor) if tensor._edge is not None else tensor, tangent, level)
 
 
 def carry(tensor, tangent, level=None):
     """tensor (a fresh leaf where it does not require grad) as a dual of the level."""
-    if not tensor.requires_grad:  # on the tape only to carry the tangent: no gradient of its own
+    if tensor._edge is None:  # on the tape only to carry the tangent: no gradient of its own
         tensor = tensor.detach().requires_grad_()
-        tensor._edge.tangent_only = True
+        graph.carry_tangent(tensor._edge)
     _levels[-1 if level is None else level][id(tensor)] = (tensor, tangent)
     return tensor
 
@@ -74,7 +74,7 @@ def unpack_dual(tensor, *, level=None):
     from gradjit.autograd import grad
     duals = list(_levels[-1 if level is None else level].values()) if _levels else []
     primal = tensor.detach()
-    if not duals or not tensor.requires_grad:
+    if not duals or tensor._edge is None:
         return UnpackedDualTensor(primal, None)
     own = [t for d, t in duals if d is tensor]
     if own:
@@ -88,27 +88,14 @@ def unpack_dual(tensor, *, level=None):
     pairs = [(g, t) for g, (_, t) in zip(grads, duals) if g is not None]
     if not pairs:
         return UnpackedDualTensor(primal, None)
-    linear = [(g, t) for g, t in pairs if g.requires_grad]
+    linear = [(g, t) for g, t in pairs if g._edge is not None]
     if not linear:
         return UnpackedDualTensor(primal, zeros(tuple(tensor.shape), dtype=tensor.dtype))
     # forward over reverse: the tangent keeps a history where the tensor's or a tangent's
     # reaches a tensor that requires grad
     keep = is_grad_enabled() and (any(t.requires_grad for _, t in linear) or
-                                  _reaches_a_leaf(tensor))
+                                  tensor.requires_grad)
     (tangent,) = grad([g for g, _ in linear], u, [t.to(g.dtype) for g, t in linear],
                       allow_unused=True, materialize_grads=True, create_graph=keep)
     return UnpackedDualTensor(primal, tangent)
 
-
-def _reaches_a_leaf(tensor) -> bool:
-    """Whether the tensor's history reaches a leaf that requires grad of its own (not one
-    make_dual made to carry a tangent)."""
-    seen, stack = set(), [tensor._edge]
-    while stack:
-        edge = stack.pop()
-        if isinstance(edge, AccumulateGrad) and not getattr(edge, "tangent_only", False):
-            return True
-        if isinstance(edge, Record) and edge not in seen:
-            seen.add(edge)
-            stack.extend(edge.edges)
-    return False

@@ -69,8 +69,9 @@ def once_differentiable(backward):
         if not (is_grad_enabled() and any(isinstance(g, TensorBase) and g.requires_grad
                                           for g in grad_outputs)):
             return result
-        node = Error()
-        marked = [_delayed_error(r, node) for r in
+        node, wanting = Error(), [g for g in grad_outputs if isinstance(g, TensorBase) and
+                                  g.requires_grad]
+        marked = [_delayed_error(r, node, wanting) for r in
                   (result if isinstance(result, tuple) else (result,))]
         return tuple(marked) if isinstance(result, tuple) else marked[0]
     return wrapper
@@ -83,11 +84,11 @@ class Error(graph.Node):
         return "torch::autograd::Error"
 
 
-def _delayed_error(result, node):
+def _delayed_error(result, node, operands):
     if not isinstance(result, TensorBase) or not result.dtype.is_floating_point:
         return result
     return graph.refuse_gradient(result, node, "trying to differentiate twice a function that "
-                                 "was marked with @once_differentiable")
+                                 "was marked with @once_differentiable", operands)
 
 
 class _Backward:
@@ -157,7 +158,7 @@ def _checked(name, index, grad, input):
     """A returned gradient for a tensor input: None where none is needed, summed down to the
     input's shape where it is a broadcast of it (as PyTorch accepts), else an error; in the
     input's dtype."""
-    if grad is None or not input.requires_grad:
+    if grad is None or input._edge is None:
         return None
     if not isinstance(grad, TensorBase):
         grad = input.new_tensor(grad)
@@ -197,7 +198,7 @@ class Function:
                not isinstance(a._value, np.ndarray) for a in args):
             from gradjit.autograd.traced import traced_apply  # above the tracer: loaded late
             return traced_apply(cls, args, kwargs)
-        ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a.requires_grad for a in args))
+        ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a._edge is not None for a in args))
         with no_grad():
             if cls.setup_context is None:
                 output = cls.forward(ctx, *args, **kwargs)

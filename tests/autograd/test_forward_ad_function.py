@@ -112,3 +112,26 @@ def test_a_tangent_that_requires_grad_gives_the_result_a_history():
             tangent.sum().backward()
         return _np(tangent), _np(t.grad)
     _close(*_both(run))
+
+
+def test_inside_a_level_requires_grad_is_torchs():
+    """A dual of a tensor that does not require grad, and what is computed from it, neither
+    require grad nor have a grad_fn; a leaf that requires grad brings both back."""
+    def run(lib, fwad):
+        with fwad.dual_level():
+            d = fwad.make_dual(lib.tensor(X), lib.tensor(T))
+            y = d.sin() * 2
+            e, _ = _scaled_exp(lib).apply(d, 2.0)
+            w = lib.tensor(W, requires_grad=True)
+            z = y * w
+            flags = [(t.requires_grad, t.is_leaf, t.grad_fn is None) for t in (d, y, e)]
+            flags.append((z.requires_grad, z.is_leaf, type(z.grad_fn).__name__))
+            d.requires_grad_()
+            q = d * 3
+            flags.append((q.requires_grad, type(q.grad_fn).__name__))
+            return flags, y.numpy(), repr(y), _np(fwad.unpack_dual(q).tangent)
+    ours, theirs = _both(run)
+    assert ours[0] == theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+    assert ours[2] == theirs[2]  # the tangent is printed
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-12)
