@@ -177,7 +177,8 @@ def _checked(name, index, grad, input):
 
 class Function:
     """Subclass with staticmethods forward(ctx, *args) (or forward(*args) plus
-    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs); call `apply`."""
+    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs), and for forward
+    mode jvp(ctx, *tangents); call `apply`."""
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -189,6 +190,11 @@ class Function:
         raise NotImplementedError("You must implement either the backward or vjp method for "
                                   "your custom autograd.Function to use it with backward mode "
                                   "AD.")
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
 
     setup_context = None
 
@@ -205,7 +211,7 @@ class Function:
             else:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
-        pushed = _pushed_forward(cls, ctx, args, output) if "jvp" in dir(cls) else None
+        pushed = _pushed_forward(cls, ctx, args, output)
         if pushed is None:
             return _recorded(cls, ctx, args, output, False)
         from gradjit.autograd import forward_ad

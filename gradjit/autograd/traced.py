@@ -75,6 +75,5 @@ def _rule(cls, positions, count):
                                                      if i not in positions))
     rule.__name__ = rule.__qualname__ = cls.__name__
     rule.defvjp(run_forward, backward)
-    if "jvp" in dir(cls):
-        rule.defjvp(pushforward)
+    rule.defjvp(pushforward)
     return rule

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import gradjit
+from tests.torch_reference import same_error
 
 X = np.array([0.3, -0.7, 1.2])
 T = np.array([1.0, 2.0, 0.5])
@@ -135,3 +136,34 @@ def test_inside_a_level_requires_grad_is_torchs():
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
     assert ours[2] == theirs[2]  # the tangent is printed
     np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-12)
+
+
+def _backward_only(lib):
+    class Exp(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x.exp()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(output)
+
+        @staticmethod
+        def backward(ctx, g):
+            result, = ctx.saved_tensors
+            return g * result
+    return Exp
+
+
+def test_forward_mode_without_jvp_is_refused_as_in_torch():
+    def in_a_level(lib, fwad):
+        with fwad.dual_level():
+            _backward_only(lib).apply(fwad.make_dual(lib.tensor(X), lib.tensor(T)))
+    same_error(lambda: in_a_level(gradjit, gradjit.autograd.forward_ad),
+               lambda: in_a_level(torch, torch.autograd.forward_ad))
+    same_error(lambda: gradjit.func.jvp(_backward_only(gradjit).apply, (gradjit.tensor(X),),
+                                        (gradjit.tensor(T),)),
+               lambda: torch.func.jvp(_backward_only(torch).apply, (torch.tensor(X),),
+                                      (torch.tensor(T),)))
+    with gradjit.autograd.forward_ad.dual_level():  # inputs without tangents: no jvp needed
+        assert not _backward_only(gradjit).apply(gradjit.tensor(X)).requires_grad
