@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 from collections import namedtuple
 
+from gradjit.tensor import graph
 from gradjit.tensor.factories import zeros
 from gradjit.tensor.grad_mode import is_grad_enabled
-from gradjit.tensor import graph
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
@@ -98,4 +98,3 @@ def unpack_dual(tensor, *, level=None):
     (tangent,) = grad([g for g, _ in linear], u, [t.to(g.dtype) for g, t in linear],
                       allow_unused=True, materialize_grads=True, create_graph=keep)
     return UnpackedDualTensor(primal, tangent)
-

@@ -66,11 +66,10 @@ def once_differentiable(backward):
     def wrapper(ctx, *grad_outputs):
         with no_grad():
             result = backward(ctx, *grad_outputs)
-        if not (is_grad_enabled() and any(isinstance(g, TensorBase) and g.requires_grad
-                                          for g in grad_outputs)):
+        wanting = [g for g in grad_outputs if isinstance(g, TensorBase) and g.requires_grad]
+        if not (is_grad_enabled() and wanting):
             return result
-        node, wanting = Error(), [g for g in grad_outputs if isinstance(g, TensorBase) and
-                                  g.requires_grad]
+        node = Error()
         marked = [_delayed_error(r, node, wanting) for r in
                   (result if isinstance(result, tuple) else (result,))]
         return tuple(marked) if isinstance(result, tuple) else marked[0]
@@ -215,7 +214,10 @@ class Function:
         if pushed is None:
             return _recorded(cls, ctx, args, output, False)
         from gradjit.autograd import forward_ad
-        if cls.backward is not Function.backward:
+        if cls.backward is Function.backward:  # forward mode only: the outputs are new leaves
+            output = tuple(o.detach() for o in output) if isinstance(output, tuple) else \
+                output.detach()
+        else:
             output = _recorded(cls, ctx, args, output, True)
         if not isinstance(output, tuple):
             return forward_ad.carry(output, pushed)
