@@ -38,6 +38,7 @@ from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F
                                           cholesky_solve, qr, svd, triangular_solve)
 from gradjit.tensor.linalg_householder import orgqr  # noqa: F401
 from gradjit.tensor.linalg_lu import lu_unpack  # noqa: F401
+from gradjit.tensor.lobpcg import lobpcg  # noqa: F401
 from gradjit.tensor.linalg_lu import torch_lu as lu  # noqa: F401
 from gradjit.tensor.linalg_lu import torch_lu_solve as lu_solve  # noqa: F401
 from gradjit.tensor.windows import *  # noqa: F401,F403

@@ -10,4 +10,5 @@ from gradjit.tensor.linalg import (LinAlgError, cholesky, cond, det, diagonal,  
                                    tensorsolve)
 from gradjit.tensor.linalg_ex import cholesky_ex, inv_ex, solve_ex, vander  # noqa: F401
 from gradjit.tensor.linalg_householder import householder_product  # noqa: F401
+from gradjit.tensor.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 from gradjit.tensor.linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401

@@ -3,13 +3,27 @@ on demand, at unpack_dual, by the double-backward trick over the eager tape: wit
 for a free cotangent u, J t is the gradient of <g, t> with respect to u."""
 from __future__ import annotations
 
+import threading
 from collections import namedtuple
 
+from gradjit.tensor import graph
 from gradjit.tensor.factories import zeros
+from gradjit.tensor.grad_mode import is_grad_enabled
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
 _levels: list[dict] = []  # per level: {id(dual): (dual, tangent)}
+
+
+class _Pushing(threading.local):
+    active = False  # unpack_dual's pullback is running: Functions with a jvp stop it
+
+
+_pushing = _Pushing()
+
+
+def pushing_tangents() -> bool:
+    return _pushing.active
 
 
 def enter_dual_level():
@@ -42,10 +56,16 @@ def make_dual(tensor, tangent, *, level=None):
                            "that of the original Tensor, this is not supported. Tensor is of "
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {list(tangent.shape)}.")
-    dual = tensor.view_as(tensor) if tensor.requires_grad else \
-        tensor.detach().requires_grad_()
-    _levels[-1 if level is None else level][id(dual)] = (dual, tangent)
-    return dual
+    return carry(tensor.view_as(tensor) if tensor._edge is not None else tensor, tangent, level)
+
+
+def carry(tensor, tangent, level=None):
+    """tensor (a fresh leaf where it does not require grad) as a dual of the level."""
+    if tensor._edge is None:  # on the tape only to carry the tangent: no gradient of its own
+        tensor = tensor.detach().requires_grad_()
+        graph.carry_tangent(tensor._edge)
+    _levels[-1 if level is None else level][id(tensor)] = (tensor, tangent)
+    return tensor
 
 
 def unpack_dual(tensor, *, level=None):
@@ -54,19 +74,27 @@ def unpack_dual(tensor, *, level=None):
     from gradjit.autograd import grad
     duals = list(_levels[-1 if level is None else level].values()) if _levels else []
     primal = tensor.detach()
-    if not duals or not tensor.requires_grad:
+    if not duals or tensor._edge is None:
         return UnpackedDualTensor(primal, None)
     own = [t for d, t in duals if d is tensor]
     if own:
         return UnpackedDualTensor(primal, own[0])
     u = zeros(tuple(tensor.shape), dtype=tensor.dtype, requires_grad=True)
-    grads = grad(tensor, [d for d, _ in duals], u, create_graph=True, allow_unused=True)
+    _pushing.active = True
+    try:
+        grads = grad(tensor, [d for d, _ in duals], u, create_graph=True, allow_unused=True)
+    finally:
+        _pushing.active = False
     pairs = [(g, t) for g, (_, t) in zip(grads, duals) if g is not None]
     if not pairs:
         return UnpackedDualTensor(primal, None)
-    linear = [(g, t) for g, t in pairs if g.requires_grad]
+    linear = [(g, t) for g, t in pairs if g._edge is not None]
     if not linear:
         return UnpackedDualTensor(primal, zeros(tuple(tensor.shape), dtype=tensor.dtype))
+    # forward over reverse: the tangent keeps a history where the tensor's or a tangent's
+    # reaches a tensor that requires grad
+    keep = is_grad_enabled() and (any(t.requires_grad for _, t in linear) or
+                                  tensor.requires_grad)
     (tangent,) = grad([g for g, _ in linear], u, [t.to(g.dtype) for g, t in linear],
-                      allow_unused=True, materialize_grads=True)
+                      allow_unused=True, materialize_grads=True, create_graph=keep)
     return UnpackedDualTensor(primal, tangent)

@@ -60,12 +60,34 @@ class FunctionCtx:
 
 def once_differentiable(backward):
     """A backward written with operations that are not to be differentiated again: it runs
-    with gradient recording off."""
+    with gradient recording off, and where its gradients would be differentiated (a
+    cotangent requires grad) its results carry an `Error` grad_fn that says so when reached."""
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
-            return backward(ctx, *grad_outputs)
+            result = backward(ctx, *grad_outputs)
+        wanting = [g for g in grad_outputs if isinstance(g, TensorBase) and g.requires_grad]
+        if not (is_grad_enabled() and wanting):
+            return result
+        node = Error()
+        marked = [_delayed_error(r, node, wanting) for r in
+                  (result if isinstance(result, tuple) else (result,))]
+        return tuple(marked) if isinstance(result, tuple) else marked[0]
     return wrapper
+
+
+class Error(graph.Node):
+    """The grad_fn of once_differentiable's results, named as PyTorch's C++ node."""
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+
+def _delayed_error(result, node, operands):
+    if not isinstance(result, TensorBase) or not result.dtype.is_floating_point:
+        return result
+    return graph.refuse_gradient(result, node, "trying to differentiate twice a function that "
+                                 "was marked with @once_differentiable", operands)
 
 
 class _Backward:
@@ -75,14 +97,19 @@ class _Backward:
 
     differentiable = True
 
-    def __init__(self, cls, ctx, outputs, differentiable, inputs):
+    def __init__(self, cls, ctx, outputs, differentiable, inputs, pushed):
         self.cls, self.ctx, self.outputs, self.inputs = cls, ctx, outputs, inputs
+        self.pushed = pushed  # its outputs' tangents came from its jvp
         self.differentiable = differentiable  # positions of the outputs that get gradients
         self.name = f"{cls.__name__}Backward"
         self.received = set()  # positions whose cotangent reached the packed vector
         self.record = None  # the tape record this rule stands in
 
     def vjp(self, g, out, *operands):
+        from gradjit.autograd import forward_ad
+        if self.pushed and forward_ad.pushing_tangents():
+            self.received = set()
+            return [None] * len(operands)
         self.ctx._freed = self.record.freed
         grads = [None] * len(self.outputs)
         if len(self.differentiable) == 1:
@@ -130,7 +157,7 @@ def _checked(name, index, grad, input):
     """A returned gradient for a tensor input: None where none is needed, summed down to the
     input's shape where it is a broadcast of it (as PyTorch accepts), else an error; in the
     input's dtype."""
-    if grad is None or not input.requires_grad:
+    if grad is None or input._edge is None:
         return None
     if not isinstance(grad, TensorBase):
         grad = input.new_tensor(grad)
@@ -149,7 +176,8 @@ def _checked(name, index, grad, input):
 
 class Function:
     """Subclass with staticmethods forward(ctx, *args) (or forward(*args) plus
-    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs); call `apply`."""
+    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs), and for forward
+    mode jvp(ctx, *tangents); call `apply`."""
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -162,6 +190,11 @@ class Function:
                                   "your custom autograd.Function to use it with backward mode "
                                   "AD.")
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     setup_context = None
 
     @classmethod
@@ -170,48 +203,61 @@ class Function:
                not isinstance(a._value, np.ndarray) for a in args):
             from gradjit.autograd.traced import traced_apply  # above the tracer: loaded late
             return traced_apply(cls, args, kwargs)
-        ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a.requires_grad for a in args))
+        ctx = FunctionCtx(tuple(isinstance(a, TensorBase) and a._edge is not None for a in args))
         with no_grad():
             if cls.setup_context is None:
                 output = cls.forward(ctx, *args, **kwargs)
             else:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
-        if cls.backward is Function.backward and "jvp" in dir(cls):
-            pushed = _pushed_forward(cls, ctx, args, output)
-            if pushed is not None:
-                return pushed
-        if not (is_grad_enabled() and any(ctx.needs_input_grad)):
-            return output
-        outputs = list(output) if isinstance(output, tuple) else [output]
-        outputs = [_fresh(o, args) for o in outputs]
-        edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
-        tensor_args = [a for a in args if isinstance(a, TensorBase)]
-        node = graph.Node.named(f"{cls.__name__}Backward", "torch.autograd.function")
-        chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
-                  id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
-        if not chosen:
-            return output
-        rule = _Backward(cls, ctx, outputs, chosen, args)
-        inputs = [e for e, a in zip(edges, args) if isinstance(a, TensorBase)]
-        if len(chosen) == 1:
-            o = outputs[chosen[0]]
-            o._edge = rule.record = graph.Record(rule, {}, tensor_args, inputs, o, node)
+        pushed = _pushed_forward(cls, ctx, args, output)
+        if pushed is None:
+            return _recorded(cls, ctx, args, output, False)
+        from gradjit.autograd import forward_ad
+        if cls.backward is Function.backward:  # forward mode only: the outputs are new leaves
+            output = tuple(o.detach() for o in output) if isinstance(output, tuple) else \
+                output.detach()
         else:
-            dtype = max((outputs[i].dtype for i in chosen), key=lambda d: d.itemsize)
-            packed = outputs[chosen[0]].new_zeros((sum(outputs[i].numel() for i in chosen),),
-                                                  dtype=dtype)
-            whole = rule.record = graph.Record(rule, {}, tensor_args, inputs, packed, node)
-            for i in chosen:
-                o = outputs[i]
-                o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
-        return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+            output = _recorded(cls, ctx, args, output, True)
+        if not isinstance(output, tuple):
+            return forward_ad.carry(output, pushed)
+        return tuple(forward_ad.carry(o, t) for o, t in zip(output, pushed))
+
+
+def _recorded(cls, ctx, args, output, pushed):
+    """The outputs of a Function's forward, recorded as one node whose backward is the user's
+    (where `pushed`, its jvp gave their tangents: forward mode does not go through it)."""
+    if not (is_grad_enabled() and any(ctx.needs_input_grad)):
+        return output
+    outputs = list(output) if isinstance(output, tuple) else [output]
+    outputs = [_fresh(o, args) for o in outputs]
+    edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
+    tensor_args = [a for a in args if isinstance(a, TensorBase)]
+    node = graph.Node.named(f"{cls.__name__}Backward", "torch.autograd.function")
+    chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
+              id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
+    if not chosen:
+        return output
+    rule = _Backward(cls, ctx, outputs, chosen, args, pushed)
+    inputs = [e for e, a in zip(edges, args) if isinstance(a, TensorBase)]
+    if len(chosen) == 1:
+        o = outputs[chosen[0]]
+        o._edge = rule.record = graph.Record(rule, {}, tensor_args, inputs, o, node)
+    else:
+        dtype = max((outputs[i].dtype for i in chosen), key=lambda d: d.itemsize)
+        packed = outputs[chosen[0]].new_zeros((sum(outputs[i].numel() for i in chosen),),
+                                              dtype=dtype)
+        whole = rule.record = graph.Record(rule, {}, tensor_args, inputs, packed, node)
+        for i in chosen:
+            o = outputs[i]
+            o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
+    return tuple(outputs) if isinstance(output, tuple) else outputs[0]
 
 
 def _pushed_forward(cls, ctx, args, output):
-    """A Function with only a forward-mode rule: its outputs become duals whose tangents its
-    jvp gives (the double-backward trick that pushes other tangents needs a backward); None
-    when no input carries a tangent."""
+    """The tangents of the outputs by the Function's jvp from those of its inputs in the
+    current dual level (ctx.saved_tensors reads save_for_forward's tensors there); None when
+    no input carries one."""
     from gradjit.autograd import forward_ad
     tangents = [forward_ad.unpack_dual(a).tangent if isinstance(a, TensorBase) else None
                 for a in args]
@@ -219,11 +265,11 @@ def _pushed_forward(cls, ctx, args, output):
         return None
     tangents = [a.new_zeros(a.shape) if t is None and isinstance(a, TensorBase) else t
                 for a, t in zip(args, tangents)]
-    ctx._saved = getattr(ctx, "_saved_for_forward", ctx._saved)
-    pushed = cls.jvp(ctx, *tangents)
-    if not isinstance(output, tuple):
-        return forward_ad.make_dual(output.detach(), pushed)
-    return tuple(forward_ad.make_dual(o.detach(), t) for o, t in zip(output, pushed))
+    saved, ctx._saved = ctx._saved, getattr(ctx, "_saved_for_forward", ctx._saved)
+    try:
+        return cls.jvp(ctx, *tangents)
+    finally:
+        ctx._saved = saved
 
 
 def _fresh(output, args):

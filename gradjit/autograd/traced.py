@@ -1,6 +1,7 @@
 """autograd.Function inside gradjit.grad/jit: the Function becomes a custom_vjp whose forward
-runs the user's forward eagerly on the host and whose rule runs forward (to fill ctx) and then
-the user's backward, so the compiled program holds it as one op with the user's gradient."""
+runs the user's forward eagerly on the host and whose rules run forward (to fill ctx) and then
+the user's backward (or, in forward mode, its jvp), so the compiled program holds it as one op
+with the user's derivatives."""
 from __future__ import annotations
 
 import numpy as np
@@ -59,8 +60,20 @@ def _rule(cls, positions, count):
                                f"of gradients (expected {count}, got {len(grads)})")
         return tuple(None if grads[i] is None else np.asarray(grads[i]) for i in positions)
 
+    def pushforward(*rest):
+        fixed, primals, tangents = iter(rest[:-2]), iter(rest[-2]), iter(rest[-1])
+        values = [next(primals) if i in positions else next(fixed) for i in range(count)]
+        output, ctx = run_forward(*values)
+        ctx._saved = getattr(ctx, "_saved_for_forward", ctx._saved)
+        pushed = cls.jvp(ctx, *(from_numpy(np.asarray(next(tangents))) if i in positions
+                                else None for i in range(count)))
+        pushed = tuple(np.asarray(t) for t in pushed) if isinstance(pushed, tuple) else \
+            np.asarray(pushed)
+        return output, pushed
+
     rule = custom_vjp(forward, nondiff_argnums=tuple(i for i in range(count)
                                                      if i not in positions))
     rule.__name__ = rule.__qualname__ = cls.__name__
     rule.defvjp(run_forward, backward)
+    rule.defjvp(pushforward)
     return rule

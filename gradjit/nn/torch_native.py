@@ -133,7 +133,7 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
                          align_corners)
 
 
-grid_sampler_2d = grid_sampler
+grid_sampler_2d = grid_sampler_3d = grid_sampler
 
 
 def affine_grid_generator(theta, size, align_corners):
@@ -150,7 +150,8 @@ def native_channel_shuffle(input, groups):
     return F.channel_shuffle(input, groups)
 
 
-__all__ = ["affine_grid_generator", "grid_sampler", "grid_sampler_2d", "native_channel_shuffle",
-           "poisson_nll_loss", "alpha_dropout_", "constant_pad_nd", "convolution", "dropout_",
+__all__ = ["affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
+           "native_channel_shuffle", "poisson_nll_loss", "alpha_dropout_", "constant_pad_nd",
+           "convolution", "dropout_",
            "embedding_renorm_", "feature_alpha_dropout_", "feature_dropout", "feature_dropout_",
            "native_batch_norm", "native_dropout", "native_group_norm", "native_layer_norm"]

@@ -208,7 +208,7 @@ class TensorBase:
 
     @property
     def requires_grad(self) -> bool:
-        return self._edge is not None
+        return graph.has_gradient(self._edge)
 
     @requires_grad.setter
     def requires_grad(self, flag):
@@ -221,7 +221,9 @@ class TensorBase:
         if flag and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
-        if bool(flag) != (self._edge is not None):
+        if self._edge is not None and self._edge.tangent_only:  # a dual's leaf: keep it
+            self._edge.tangent_only = not flag
+        elif bool(flag) != (self._edge is not None):
             self._edge = AccumulateGrad(self) if flag else None
 
     def register_hook(self, hook):
@@ -253,12 +255,12 @@ class TensorBase:
 
     @property
     def is_leaf(self) -> bool:
-        return not isinstance(self._edge, Record)
+        return not (isinstance(self._edge, Record) and graph.has_gradient(self._edge))
 
     @property
     def grad_fn(self):
         edge = self._grad_edge()
-        return edge.node if isinstance(edge, Record) else None
+        return edge.node if isinstance(edge, Record) and graph.has_gradient(edge) else None
 
     @property
     def grad(self):
@@ -307,7 +309,7 @@ class TensorBase:
         """A `cls` instance over the same storage that stays in the autograd graph: a view
         whose class is `cls` when there is a graph to stay in, else an alias without history
         (nn.Parameter is built this way, and so is no view of another tensor)."""
-        t = self.view(self.shape) if self.requires_grad and is_grad_enabled() else \
+        t = self.view(self.shape) if self._edge is not None and is_grad_enabled() else \
             TensorBase.detach(self)  # not a subclass's override, which may call this
         t.__class__ = cls
         return t

@@ -104,6 +104,8 @@ class Node:
 class AccumulateGrad:
     """The edge into a leaf that requires grad: backward adds the cotangent to `.grad`."""
 
+    tangent_only = False  # make_dual's leaf that is on the tape only to carry a tangent
+
     def __init__(self, variable):
         self.variable = variable
         self.metadata = {}
@@ -270,7 +272,7 @@ class Record:
     """One primitive application on the tape: out = prim(*inputs) {params}."""
 
     __slots__ = ("prim", "params", "inputs", "out", "edges", "node", "seq", "freed", "retained",
-                 "hooks", "__weakref__")
+                 "hooks", "gradient", "__weakref__")
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
@@ -281,6 +283,7 @@ class Record:
         self.freed = False
         self.retained = None  # weakref to a non-leaf tensor whose .grad is kept
         self.hooks = None  # {handle id: hook} of Tensor.register_hook on this output
+        self.gradient = None  # has_gradient's answer, once asked
         node._records.append(weakref.ref(self))
 
     def unpack(self, saved):
@@ -301,6 +304,63 @@ class Record:
             if isinstance(saved, Saved) and saved.counter is counter:
                 saved.value = saved.value.copy()
                 saved.counter, saved.version = Version(), 0
+
+
+class _Refusal:
+    """The rule of a result whose derivative is refused: reaching it in backward is the error."""
+
+    differentiable = True
+
+    def __init__(self, message):
+        self.message = message
+
+    def vjp(self, g, out, *operands):
+        raise RuntimeError(self.message)
+
+
+def refuse_gradient(result, node, message, operands=()):
+    """result (detached) with grad_fn `node` over `operands`, whose backward raises
+    RuntimeError(message), as PyTorch's NotImplemented and once_differentiable nodes do."""
+    result = result.detach()
+    result._edge = Record(_Refusal(message), {}, list(operands),
+                          [a._grad_edge() for a in operands], result, node)
+    return result
+
+
+tangent_carriers = 0  # how many leaves were made tangent_only (none: every edge has gradient)
+
+
+def carry_tangent(edge):
+    """Mark a fresh leaf's edge as there only to carry a forward-mode tangent."""
+    global tangent_carriers
+    edge.tangent_only = True
+    tangent_carriers += 1
+
+
+def has_gradient(edge) -> bool:
+    """Whether the tensor with this edge requires grad as PyTorch sees it: its history
+    reaches a leaf that requires grad of its own, not only leaves that carry tangents (those
+    are on the tape for forward mode alone)."""
+    if edge is None:
+        return False
+    if not tangent_carriers:
+        return True
+    if isinstance(edge, AccumulateGrad):
+        return not edge.tangent_only
+    if edge.gradient is None:
+        seen, stack, found = set(), [edge], False
+        while stack and not found:
+            e = stack.pop()
+            if isinstance(e, AccumulateGrad):
+                found = not e.tangent_only
+            elif isinstance(e, Record) and e not in seen:
+                seen.add(e)
+                if e.gradient is None:
+                    stack.extend(x for x in e.edges if x is not None)
+                else:
+                    found = e.gradient
+        edge.gradient = found
+    return edge.gradient
 
 
 class _Scopes(threading.local):

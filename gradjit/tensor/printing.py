@@ -165,7 +165,12 @@ def tensor_repr(t) -> str:
         text = tensor_str(values, indent)
     fn = t.grad_fn
     if fn is not None:
-        suffixes.append(f"grad_fn=<{fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    if t._edge is not None:  # a dual is on the tape
+        from gradjit.autograd import forward_ad  # above the tensor layer: loaded late
+        tangent = forward_ad.unpack_dual(t).tangent
+        if tangent is not None:
+            suffixes.append(f"tangent={tangent!r}")
     return _add_suffixes(prefix + text, suffixes, indent)

@@ -146,8 +146,8 @@ class ShapeMixin:
     def __setitem__(self, index, value):
         parts = _index_parts(index)
         value = operand(value)
-        needs_graph = is_grad_enabled() and (self.requires_grad or getattr(
-            value, "requires_grad", False))
+        needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
+            value, "_edge", None) is not None)
         if needs_graph or not isinstance(self._value, np.ndarray):
             self._update(lambda: ops.index_put(self, parts, value), "CopySlices", setitem=True)
             return

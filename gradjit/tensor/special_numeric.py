@@ -57,7 +57,7 @@ class _Derivatives:
 def _recorded(name, values, ts, dtype, rules):
     """values as the result of operation `name` on the tensors ts, differentiated by rules."""
     out = _result(values, dtype)
-    needs = tuple(t.requires_grad for t in ts)
+    needs = tuple(t._edge is not None for t in ts)
     if is_grad_enabled() and any(needs):
         node = graph.Node.named(name)
         out._edge = graph.Record(_Derivatives(rules, needs), {}, ts,

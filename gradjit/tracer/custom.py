@@ -80,6 +80,36 @@ class _Custom:
         return host_primitive(name, shape_rule, evaluate, count, vjp=vjp, jvp=jvp,
                               doc=f"{self.__name__} with its {self.kind} rule"), layout
 
+    rule = None  # forward mode's rule(*nondiff, primals, tangents) -> (output, its tangent)
+
+    def defjvp(self, rule):
+        self.rule = rule
+        self._primitives.clear()
+
+    def _pushforward(self, name, nondiff, count, out_type, layout):
+        """The JVP from the user's rule (one host op), and the rule's tangent map."""
+        def tangent_map(*arrays):
+            primals, tangents = arrays[:count], arrays[count:]
+            out_layout = layout(tuple(ir_type(p) for p in primals))
+            tangent = self.rule(*nondiff, tuple(primals), tuple(tangents))[1]
+            leaves: list = []
+            flatten(tangent, leaves)
+            shapes = [tuple(np.shape(leaf)) for leaf in leaves]
+            if shapes != out_layout.shapes:
+                raise ValueError(f"{self.__name__}: its jvp rule {_where(self.rule)} returned "
+                                 f"a tangent of shape(s) {_shapes(shapes)} for an output of "
+                                 f"shape(s) {_shapes(out_layout.shapes)}")
+            return out_layout.pack(tangent)
+
+        def shape_rule(*types):  # the tangent has the output's type
+            return out_type(*types[:count])
+        pushforward = host_primitive(f"{name}_tangent", shape_rule, tangent_map, 2 * count)
+
+        def jvp(tangents, out, *args):
+            return pushforward(*args, *(zeros_like(a) if t is None else t
+                                        for t, a in zip(tangents, args)))
+        return jvp, tangent_map
+
 
 class custom_vjp(_Custom):
     """`@gradjit.custom_vjp` then `f.defvjp(fwd, bwd)`: fwd(*args) returns (output,
@@ -87,7 +117,9 @@ class custom_vjp(_Custom):
     a tuple of one cotangent (or None) per differentiable argument. f may return a tuple, list
     or dict of arrays (one op computes them packed), and bwd then gets g of that structure.
     Derivatives of the gradient differentiate fwd and bwd again, so they must then be written
-    with numpy or gradjit operations."""
+    with numpy or gradjit operations. Forward mode is refused unless a rule is also given by
+    `defjvp` (as custom_jvp's, used for forward mode only: a torch autograd.Function with
+    both backward and jvp)."""
 
     kind = "custom_vjp"
     fwd = bwd = None
@@ -109,7 +141,9 @@ class custom_vjp(_Custom):
                                 f"a tuple of {count} cotangent(s), one per differentiable "
                                 f"argument, not {_describe(cts)}")
             return cts
-        return cotangent_rule(name, count, cotangents_of, self.__name__), _refuse_jvp
+        jvp = self._pushforward(name, nondiff, count, out_type, layout)[0] if self.rule \
+            else _refuse_jvp
+        return cotangent_rule(name, count, cotangents_of, self.__name__), jvp
 
 
 class custom_jvp(_Custom):
@@ -122,38 +156,13 @@ class custom_jvp(_Custom):
     tangent then has that structure."""
 
     kind = "custom_jvp"
-    rule = None
-
-    def defjvp(self, rule):
-        self.rule = rule
-        self._primitives.clear()
 
     def _defined(self):
         return self.rule is not None
 
     def _rules(self, name, nondiff, count, out_type, layout):
         from gradjit.tracer.transforms import _pullback
-
-        def tangent_map(*arrays):
-            primals, tangents = arrays[:count], arrays[count:]
-            out_layout = layout(tuple(ir_type(p) for p in primals))
-            tangent = self.rule(*nondiff, tuple(primals), tuple(tangents))[1]
-            leaves: list = []
-            flatten(tangent, leaves)
-            shapes = [tuple(np.shape(leaf)) for leaf in leaves]
-            if shapes != out_layout.shapes:
-                raise ValueError(f"{self.__name__}: its jvp rule {_where(self.rule)} returned "
-                                 f"a tangent of shape(s) {_shapes(shapes)} for an output of "
-                                 f"shape(s) {_shapes(out_layout.shapes)}")
-            return out_layout.pack(tangent)
-
-        def shape_rule(*types):  # the tangent has the output's type
-            return out_type(*types[:count])
-        pushforward = host_primitive(f"{name}_tangent", shape_rule, tangent_map, 2 * count)
-
-        def jvp(tangents, out, *args):
-            return pushforward(*args, *(zeros_like(a) if t is None else t
-                                        for t, a in zip(tangents, args)))
+        jvp, tangent_map = self._pushforward(name, nondiff, count, out_type, layout)
 
         def cotangents_of(args, g):
             # the map is linear in the tangents: its VJP there, at zero tangents, is the

@@ -234,9 +234,3 @@ def test_module_reprs_match_torch():
         assert repr(make(gradjit)) == repr(make(torch))
     check_module(gradjit.nn.LocalResponseNorm(3), torch.nn.LocalResponseNorm(3),
                  randn(2, 5, 4))
-
-
-def test_grid_sample_refuses_what_it_lacks():
-    with pytest.raises(NotImplementedError, match="only 4-D input"):
-        F.grid_sample(gradjit.ones(1, 1, 2, 2), gradjit.zeros(1, 1, 1, 2), "bicubic",
-                      align_corners=False)

@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 LEFT_OUT = {
     "nn": {"DataParallel", "SyncBatchNorm", "intrinsic", "parallel", "qat", "quantizable",
            "quantized", "common_types", "factory_kwargs", "grad", "LinearCrossEntropyLoss",
-           "LinearCrossEntropyOptions", "CrossMapLRN2d", "FractionalMaxPool3d"},
+           "LinearCrossEntropyOptions"},
     "nn.functional": {"BroadcastingList1", "BroadcastingList2", "BroadcastingList3", "Callable",
                       "DType", "GRID_SAMPLE_INTERPOLATION_MODES", "GRID_SAMPLE_PADDING_MODES",
                       "Optional", "ScalingType", "SwizzleType", "TYPE_CHECKING", "Tensor",
@@ -25,8 +25,7 @@ LEFT_OUT = {
                       "has_torch_function_unary", "has_torch_function_variadic", "importlib",
                       "linear_cross_entropy", "math", "np", "reproducibility_notes",
                       "scaled_grouped_mm", "scaled_mm", "sparse_support_notes", "tf32_notes",
-                      "torch", "warnings", "fractional_max_pool3d",
-                      "fractional_max_pool3d_with_indices"},
+                      "torch", "warnings"},
 }
 
 

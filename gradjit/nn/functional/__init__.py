@@ -12,6 +12,8 @@ from gradjit.nn.functional.conv import conv1d, conv2d, conv3d, conv_tbc, pad  # 
 from gradjit.nn.functional.pooling import (avg_pool1d, avg_pool2d, avg_pool3d,  # noqa: F401
                                            fractional_max_pool2d,
                                            fractional_max_pool2d_with_indices,
+                                           fractional_max_pool3d,
+                                           fractional_max_pool3d_with_indices,
                                            lp_pool1d, lp_pool2d, lp_pool3d, max_pool1d,
                                            max_pool1d_with_indices, max_pool2d,
                                            max_pool2d_with_indices, max_pool3d,

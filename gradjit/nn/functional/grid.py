@@ -1,8 +1,10 @@
-"""affine_grid and 2-d grid_sample: sampling positions in [-1, 1] mapped onto the input's
-pixels (PyTorch's align_corners conventions and padding modes), then gathered and blended
-with tensor ops, so gradients reach both the input and the grid."""
+"""affine_grid and grid_sample over 2 or 3 spatial dims: sampling positions in [-1, 1] mapped
+onto the input's pixels (PyTorch's align_corners conventions and padding modes), then gathered
+and blended with tensor ops, so gradients reach both the input and the grid."""
 from __future__ import annotations
 
+import itertools
+import math
 
 import numpy as np
 
@@ -81,17 +83,67 @@ def _source(coord, size, padding_mode, align_corners):
     return coord
 
 
-def _gather(input, ys, xs):
-    """input (N, C, H, W) at integer positions ys, xs (N, Ho, Wo); zero outside."""
-    n, c, h, w = input.shape
-    inside = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
-    flat = (ys.clamp(0, h - 1) * w + xs.clamp(0, w - 1)).reshape(n, 1, -1).expand(n, c, -1)
-    values = input.reshape(n, c, -1).gather(2, flat).reshape(n, c, *ys.shape[1:])
+def _gather(input, positions):
+    """input (N, C, *S) at integer positions, one (N, *So) tensor per spatial dim; zero
+    outside."""
+    n, c, sizes = input.shape[0], input.shape[1], input.shape[2:]
+    inside, flat = None, 0
+    for p, size in zip(positions, sizes):
+        within = (p >= 0) & (p < size)
+        inside = within if inside is None else inside & within
+        flat = flat * size + p.clamp(0, size - 1)
+    flat = flat.reshape(n, 1, -1).expand(n, c, -1)
+    values = input.reshape(n, c, -1).gather(2, flat).reshape(n, c, *positions[0].shape[1:])
     return values * inside.unsqueeze(1).to(input.dtype)
 
 
+def _tap(coord, size, padding_mode, align_corners):
+    """A bicubic tap's integer position after the padding mode (zeros: as it is)."""
+    if padding_mode == "reflection":
+        coord = _reflect(coord, 0.0, size - 1.0) if align_corners else \
+            _reflect(coord, -0.5, size - 0.5)
+    return coord.clamp(0, size - 1) if padding_mode != "zeros" else coord
+
+
+def _cubic(t):
+    """The weights of the taps at -1, 0, 1, 2 for an offset t in [0, 1): the cubic
+    convolution kernel with a = -0.75, as PyTorch's bicubic modes use it."""
+    a = -0.75
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
+def _check(input, grid, mode):
+    """PyTorch's checks, in its order."""
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in "
+                           f"last dimension, but got grid with sizes {list(grid.shape)}")
+    for d in range(2, input.dim()):
+        if input.shape[d] <= 0:
+            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {d} being empty")
+    rank = 4 if input.dim() == 4 else 5
+    if input.dim() != rank or grid.dim() != rank:
+        raise RuntimeError(f"grid_sampler(): expected {rank}D input and grid with same number "
+                           f"of dimensions, but got input with sizes {list(input.shape)} and "
+                           f"grid with sizes {list(grid.shape)}")
+    if mode == "bicubic" and rank == 5:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+
+
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """input (N, C, H, W) sampled at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1]."""
+    """input (N, C, H, W) sampled at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1], or
+    input (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3) of (x, y, z) (no bicubic mode there)."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
@@ -99,21 +151,37 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align_corners = _align(align_corners)
-    if mode == "bicubic" or input.dim() != 4:
-        raise NotImplementedError("grid_sample: only 4-D input with mode 'bilinear' or "
-                                  "'nearest' is supported")
+    _check(input, grid, mode)
 
     def sample(x, g):
-        h, w = x.shape[2:]
-        xs = _source(g[..., 0], w, padding_mode, align_corners)
-        ys = _source(g[..., 1], h, padding_mode, align_corners)
+        sizes = x.shape[2:]
+        axes = [g[..., len(sizes) - 1 - d] for d in range(len(sizes))]  # x is the last dim's
+        if mode == "bicubic":
+            return _bicubic(x, axes, padding_mode, align_corners)
+        coords = [_source(c, size, padding_mode, align_corners) for c, size in zip(axes, sizes)]
         if mode == "nearest":  # the grid gets a zero gradient, as PyTorch gives it, not None
             flat = ((g - g.detach()) * 0).sum()
-            return _gather(x, ys.round().long(), xs.round().long()) + flat
-        x0, y0 = xs.floor(), ys.floor()
-        wx, wy = (xs - x0).unsqueeze(1), (ys - y0).unsqueeze(1)
-        x0, y0 = x0.long(), y0.long()
-        top = _gather(x, y0, x0) * (1 - wx) + _gather(x, y0, x0 + 1) * wx
-        bottom = _gather(x, y0 + 1, x0) * (1 - wx) + _gather(x, y0 + 1, x0 + 1) * wx
-        return top * (1 - wy) + bottom * wy
-    return gradjit.autograd.composite("GridSampler2DBackward0", sample, input, grid)
+            return _gather(x, [c.round().long() for c in coords]) + flat
+        lows = [c.floor() for c in coords]
+        weights = [(c - low).unsqueeze(1) for c, low in zip(coords, lows)]
+        out = 0
+        for corner in itertools.product((0, 1), repeat=len(sizes)):
+            weight = math.prod(w if up else 1 - w for w, up in zip(weights, corner))
+            out = out + _gather(x, [low.long() + up for low, up in zip(lows, corner)]) * weight
+        return out
+    name = f"GridSampler{input.dim() - 2}DBackward0"
+    return gradjit.autograd.composite(name, sample, input, grid)
+
+
+def _bicubic(x, axes, padding_mode, align_corners):
+    """The 4 x 4 taps around each (y, x) position, blended by the cubic kernel per axis; the
+    padding mode places each tap, not the position."""
+    coords = [_unnormalize(c, size, align_corners) for c, size in zip(axes, x.shape[2:])]
+    lows = [c.floor() for c in coords]
+    weights = [[w.unsqueeze(1) for w in _cubic(c - low)] for c, low in zip(coords, lows)]
+    taps = [[_tap(low + k, size, padding_mode, align_corners).detach().long()
+             for k in range(-1, 3)] for low, size in zip(lows, x.shape[2:])]
+    out = 0
+    for i, j in itertools.product(range(4), repeat=2):
+        out = out + _gather(x, [taps[0][i], taps[1][j]]) * weights[0][i] * weights[1][j]
+    return out

@@ -1,8 +1,11 @@
-"""Group, instance and RMS normalization, written with Tensor operations (layer_norm and
-batch_norm, older, live beside the activations)."""
+"""Group, instance, RMS and local response normalization, written with Tensor operations
+(layer_norm and batch_norm, older, live beside the activations)."""
 from __future__ import annotations
 
+import numpy as np
+
 import gradjit
+from gradjit.autograd.function import Function
 from gradjit.nn.functional.activation import batch_norm
 from gradjit.nn.functional.conv import pad
 
@@ -77,3 +80,42 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     padded = pad(squares, (size // 2, (size - 1) // 2)).transpose(1, -1)
     total = sum(padded.narrow(1, j, channels) for j in range(size))
     return input / (total / size * alpha + k).pow(beta)
+
+
+class CrossMapLRN2d(Function):
+    """nn.CrossMapLRN2d's function, Lua Torch's SpatialCrossMapLRN as PyTorch keeps it:
+    x / (k + alpha / size * s) ** beta over 4-d input, with s the sum of squares over channels
+    c - h .. c + h (h = (size - 1) // 2) plus channel 0's always (its running sum never drops
+    it), and a backward that sums over channels c - p .. c + size - 1 - p, p = size - h.
+    Both windows are PyTorch's, so values and gradients are its own."""
+
+    @staticmethod
+    def forward(ctx, input, size, alpha=1e-4, beta=0.75, k=1):
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D "
+                             f"instead.")
+        channels, half = input.shape[1], int((size - 1) / 2)
+        c, j = np.arange(channels)[:, None], np.arange(channels)
+        window = (j == 0) | ((j >= c - half) & (j <= c + half))
+        scale = _over_channels(window, input * input) * (alpha / size) + k
+        output = input * scale.pow(-beta)
+        ctx.save_for_backward(input, output)
+        ctx.scale, ctx.size, ctx.alpha, ctx.beta = scale, size, alpha, beta
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, output = ctx.saved_tensors
+        size, channels = ctx.size, input.shape[1]
+        back = int(size - (size - 1) / 2)
+        c, j = np.arange(channels)[:, None], np.arange(channels)
+        window = (j >= c - back) & (j <= c + size - 1 - back)
+        ratio = _over_channels(window, grad_output * output / ctx.scale)
+        return (ctx.scale.pow(-ctx.beta) * grad_output -
+                input * ratio * (2 * ctx.alpha * ctx.beta / size), None, None, None, None)
+
+
+def _over_channels(window, x):
+    """out[:, c] = the sum of x[:, j] over the j where window[c, j]."""
+    mix = gradjit.tensor(window.astype(np.float64), dtype=x.dtype)
+    return (mix @ x.flatten(2)).reshape(x.shape)

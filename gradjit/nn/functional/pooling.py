@@ -250,50 +250,74 @@ def _fractional_starts(samples, length, out, pool):
     return np.concatenate([starts, np.full(samples.shape + (1,), length - pool)], -1)
 
 
-def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices=False, _random_samples=None):
+# Per spatial dim: its name in PyTorch's errors and which entry of a plane's samples draws
+# its sequence (the 2-d kernel reads width's first), and the name its errors begin with.
+_FRACTIONAL = {2: (("height", "width"), (1, 0), "fractional_max_pool2d()"),
+               3: (("time", "height", "width"), (0, 1, 2), "fractional_max_pool3d_out()")}
+
+
+def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _random_samples):
     """Max pooling over kernel_size windows at pseudo-random starts, one sequence per plane
-    drawn from _random_samples (N, C, 2) (width's sample first); returns (values, indices)."""
+    and spatial dim drawn from _random_samples (N, C, n); returns (values, indices)."""
     if output_size is None and output_ratio is None:
-        raise ValueError("fractional_max_pool2d requires specifying either an output_size or "
-                         "an output_ratio")
-    kernel = _tuple(kernel_size, 2)
+        raise ValueError(f"fractional_max_pool{n}d requires specifying either an output_size "
+                         f"or an output_ratio")
+    sides, order, where = _FRACTIONAL[n]
+    kernel = _tuple(kernel_size, n)
     if output_size is None:
-        ratio = _tuple(output_ratio, 2)
-        output_size = [int(input.shape[-2] * ratio[0]), int(input.shape[-1] * ratio[1])]
-    sizes = _tuple(output_size, 2)
+        output_size = [int(size * r) for size, r in
+                       zip(input.shape[-n:], _tuple(output_ratio, n))]
+    sizes = _tuple(output_size, n)
     if _random_samples is None:
-        _random_samples = gradjit.rand(1 if input.dim() == 3 else input.shape[0],
-                                       input.shape[-3], 2, dtype=input.dtype)
-    batched, unbatched = _batched(input, 2, "fractional_max_pool2d")
+        _random_samples = gradjit.rand(1 if input.dim() == n + 1 else input.shape[0],
+                                       input.shape[-n - 1], n, dtype=input.dtype)
+    batched, unbatched = _batched(input, n, f"fractional_max_pool{n}d")
     if _random_samples.shape[1] != batched.shape[1]:
         raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
-    lengths = tuple(batched.shape[-2:])
-    for side, out, pool, length in zip(("height", "width"), sizes, kernel, lengths):
+    lengths = tuple(batched.shape[-n:])
+    for side, out, pool, length in zip(sides, sizes, kernel, lengths):
         if out + pool - 1 > length:
-            raise RuntimeError(f"fractional_max_pool2d(): pool {side} {pool} too large "
-                               f"relative to input {side} {length}")
+            raise RuntimeError(f"{where}: pool {side} {pool} too large relative to input "
+                               f"{side} {length}")
     samples = _random_samples.detach().numpy()
-    rows = _fractional_starts(samples[..., 1], lengths[0], sizes[0], kernel[0])
-    cols = _fractional_starts(samples[..., 0], lengths[1], sizes[1], kernel[1])
-    # flat input index of every (plane, out row, out col, kernel row, kernel col)
-    r = rows[..., None] + np.arange(kernel[0])
-    c = cols[..., None] + np.arange(kernel[1])
-    index = r[:, :, :, None, :, None] * lengths[1] + c[:, :, None, :, None, :]
-    index = gradjit.tensor(index.reshape(*index.shape[:4], -1))
+    # flat input index of every (plane, output position..., kernel offset...)
+    index, stride = 0, 1
+    for d in reversed(range(n)):
+        starts = _fractional_starts(samples[..., order[d]], lengths[d], sizes[d], kernel[d])
+        at = starts[..., None] + np.arange(kernel[d])
+        shape = at.shape[:2] + tuple(sizes[e] if e == d else 1 for e in range(n)) + \
+            tuple(kernel[e] if e == d else 1 for e in range(n))
+        index = index + at.reshape(shape) * stride
+        stride *= lengths[d]
+    index = gradjit.tensor(index.reshape(*index.shape[:2 + n], -1))
 
     def pool(x):
         x = x.unsqueeze(0) if unbatched else x
-        flat = x.flatten(-2).reshape(*x.shape[:2], -1)
+        flat = x.reshape(*x.shape[:2], -1)
         picked = flat.gather(2, index.flatten(2)).reshape(index.shape)
         values, local = picked.max(-1)
         indices = index.gather(-1, local.unsqueeze(-1)).squeeze(-1)
         return (values.squeeze(0), indices.squeeze(0)) if unbatched else (values, indices)
-    return gradjit.autograd.composite("FractionalMaxPool2DBackward0", pool, input)
+    return gradjit.autograd.composite(f"FractionalMaxPool{n}DBackward0", pool, input)
 
 
-def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
-                          return_indices=False, _random_samples=None):
-    out = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio,
-                                             _random_samples=_random_samples)
-    return out if return_indices else out[0]
+def _fractional_max_pool_nd(n):
+    def with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                     return_indices=False, _random_samples=None):
+        return _fractional_max_pool(input, n, kernel_size, output_size, output_ratio,
+                                    _random_samples)
+
+    def fractional_max_pool(input, kernel_size, output_size=None, output_ratio=None,
+                            return_indices=False, _random_samples=None):
+        out = _fractional_max_pool(input, n, kernel_size, output_size, output_ratio,
+                                   _random_samples)
+        return out if return_indices else out[0]
+    with_indices.__name__ = with_indices.__qualname__ = \
+        f"fractional_max_pool{n}d_with_indices"
+    fractional_max_pool.__name__ = fractional_max_pool.__qualname__ = \
+        f"fractional_max_pool{n}d"
+    return with_indices, fractional_max_pool
+
+
+fractional_max_pool2d_with_indices, fractional_max_pool2d = _fractional_max_pool_nd(2)
+fractional_max_pool3d_with_indices, fractional_max_pool3d = _fractional_max_pool_nd(3)

@@ -15,7 +15,8 @@ from gradjit.nn.modules.container import (Container, ModuleDict, ModuleList,  # 
 from gradjit.nn.modules.conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d,  # noqa: F401
                                      ConvTranspose2d, ConvTranspose3d)
 from gradjit.nn.modules.pooling import (AvgPool1d, AvgPool2d, AvgPool3d,  # noqa: F401
-                                        FractionalMaxPool2d, LPPool1d, LPPool2d, LPPool3d,
+                                        FractionalMaxPool2d, FractionalMaxPool3d,
+                                        LPPool1d, LPPool2d, LPPool3d,
                                         MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d,
                                         MaxUnpool2d, MaxUnpool3d)
 from gradjit.nn.modules.linear import (Bilinear, Embedding, EmbeddingBag,  # noqa: F401
@@ -32,7 +33,7 @@ from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
                                               InstanceNorm2d, InstanceNorm3d, LayerNorm,
-                                              LocalResponseNorm, RMSNorm)
+                                              LocalResponseNorm, RMSNorm, CrossMapLRN2d)
 from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: F401
                                         AlphaDropout, FeatureAlphaDropout,
                                         AdaptiveAvgPool3d, AdaptiveMaxPool1d,

@@ -7,6 +7,7 @@ import numbers
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn import init
+from gradjit.nn.functional.normalization import CrossMapLRN2d as cross_map_lrn2d
 from gradjit.nn.modules.module import Module
 from gradjit.nn.parameter import Parameter
 
@@ -168,6 +169,16 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(LocalResponseNorm):
+    """LocalResponseNorm as Lua Torch's SpatialCrossMapLRN computes it, over 4-d input."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__(size, alpha, beta, k)
+
+    def forward(self, input):
+        return cross_map_lrn2d.apply(input, self.size, self.alpha, self.beta, self.k)
 
 
 class RMSNorm(Module):

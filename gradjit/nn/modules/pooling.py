@@ -141,25 +141,35 @@ class MaxUnpool3d(_MaxUnpoolNd):
     dims, unpool = 3, F.max_unpool3d
 
 
-class FractionalMaxPool2d(Module):
+class _FractionalMaxPoolNd(Module):
     """_random_samples, a buffer, fixes the windows (else each call draws them)."""
+
+    dims = pool = None
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                  _random_samples=None):
         super().__init__()
-        self.kernel_size, self.return_indices = _tuple(kernel_size, 2), return_indices
+        n = self.dims
+        self.kernel_size, self.return_indices = _tuple(kernel_size, n), return_indices
         self.register_buffer("_random_samples", _random_samples)
-        self.output_size = None if output_size is None else _tuple(output_size, 2)
-        self.output_ratio = None if output_ratio is None else _tuple(output_ratio, 2)
+        self.output_size = None if output_size is None else _tuple(output_size, n)
+        self.output_ratio = None if output_ratio is None else _tuple(output_ratio, n)
         if output_size is None and output_ratio is None:
-            raise ValueError("FractionalMaxPool2d requires specifying either an output size, "
-                             "or a pooling ratio")
+            raise ValueError(f"{type(self).__name__} requires specifying either an output "
+                             f"size, or a pooling ratio")
         if output_size is not None and output_ratio is not None:
             raise ValueError("only one of output_size and output_ratio may be specified")
         if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
             raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
     def forward(self, input):
-        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size,
-                                       self.output_ratio, self.return_indices,
-                                       _random_samples=self._random_samples)
+        return type(self).pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                               self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    dims, pool = 2, F.fractional_max_pool2d
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    dims, pool = 3, F.fractional_max_pool3d
