@@ -69,6 +69,18 @@ def test_jacrev_and_jacfwd_against_torch_on_pytrees():
     assert single.shape == (2, 2, 2, 3)
 
 
+def test_jacfwd_gives_no_tangent_to_the_other_arguments():
+    """Only argnums are pushed forward, as torch.func's and JAX's: a zero tangent for y
+    would meet y's infinite factor (0 * inf) and turn the Jacobian into nan."""
+    def f(x, y):
+        return x * 2.0 + y * float("inf")
+
+    x, y = rng.standard_normal(3), rng.standard_normal(3)
+    expected = torch.func.jacfwd(f)(torch.tensor(x), torch.tensor(y)).numpy()
+    np.testing.assert_array_equal(gradjit.jacfwd(f)(x, y), expected)
+    np.testing.assert_array_equal(gradjit.jit(gradjit.jacfwd(f))(x, y), expected)
+
+
 def test_argument_pytrees_and_has_aux():
     params = {"w": rng.standard_normal(3), "c": rng.standard_normal(())}
 
