@@ -1,5 +1,5 @@
-"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, where on a known condition,
-or/and with a known operand),
+"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, x @ I, where on a known
+condition, or/and with a known operand),
 shape no-ops, and chains (transpose of transpose, reshape of reshape, broadcast of broadcast,
 broadcast or reshape of a fill) folded into one op. stop_gradient has done its job once
 gradients exist, so it is removed: run this pass only after autodiff."""
@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradjit.ir.core import Function
-from gradjit.ir.passes.rewrite import definitions, fill_value, rewrite
+from gradjit.ir.passes.rewrite import definitions, fill_value, known_array, rewrite
 
 
 def simplify_algebra(fn: Function) -> Function:
@@ -119,6 +121,18 @@ def _add(op, defs, builder):
     return None
 
 
+def _matmul(op, defs, builder):
+    """x @ I and I @ x are x: a Jacobian's basis is the identity, so the forward-mode product
+    that pushes it through a matmul selects columns (a view) rather than multiplying."""
+    for side in (0, 1):
+        known, other = known_array(op.inputs[side], defs), op.inputs[1 - side]
+        if known is None or other.type != op.out.type or known.shape[-1] != known.shape[-2]:
+            continue
+        if np.array_equal(known, np.broadcast_to(np.eye(known.shape[-1]), known.shape)):
+            return other
+    return None
+
+
 def _same_type(op, defs, builder):
     """cast to the type it has, stop_gradient after autodiff, reductions over no axis."""
     x = op.inputs[0]
@@ -133,6 +147,7 @@ RULES = {
     "pow": _identity(1, (1,)),
     "neg": _neg,
     "where": _where,
+    "matmul": _matmul,
     "logical_or": _logical(True),
     "logical_and": _logical(False),
     "transpose": _transpose,
