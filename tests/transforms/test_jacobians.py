@@ -141,3 +141,27 @@ def test_hessian_where_a_cotangent_is_zero_against_torch(f):
     for i in range(2):
         for j in range(2):
             np.testing.assert_allclose(ours[i][j].numpy(), theirs[i][j].numpy(), rtol=1e-12)
+
+
+def softplus_energy(x, a):
+    return np.sum(np.logaddexp(0, a @ x)) + np.sum(x ** 4) / 4
+
+
+def test_jit_hessian_of_a_softplus_energy_against_jax_and_torch():
+    """benchmarks' W10: the basis pushed through a @ x, logaddexp's second derivative and
+    the final contraction a.T @ diag(s'') @ a, with features far in both tails."""
+    jax = pytest.importorskip("jax")
+    x, a = rng.standard_normal(7), rng.standard_normal((9, 7))
+    a[0] *= 200.0  # a @ x of hundreds: the sigmoid saturates
+    ours = gradjit.jit(gradjit.hessian(softplus_energy))(x, a)
+    x64 = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    try:
+        theirs = jax.hessian(lambda x, a: jax.numpy.sum(jax.numpy.logaddexp(0, a @ x))
+                             + jax.numpy.sum(x ** 4) / 4)(x, a)
+    finally:
+        jax.config.update("jax_enable_x64", x64)
+    np.testing.assert_allclose(ours, np.asarray(theirs), rtol=1e-12, atol=1e-12)
+    torch_h = torch.func.hessian(lambda x, a: torch.nn.functional.softplus(a @ x).sum()
+                                 + (x ** 4).sum() / 4)(torch.tensor(x), torch.tensor(a))
+    np.testing.assert_allclose(ours, torch_h.numpy(), rtol=1e-12, atol=1e-12)
