@@ -125,12 +125,24 @@ def _matmul(op, defs, builder):
     """x @ I and I @ x are x: a Jacobian's basis is the identity, so the forward-mode product
     that pushes it through a matmul selects columns (a view) rather than multiplying."""
     for side in (0, 1):
-        known, other = known_array(op.inputs[side], defs), op.inputs[1 - side]
-        if known is None or other.type != op.out.type or known.shape[-1] != known.shape[-2]:
-            continue
-        if np.array_equal(known, np.broadcast_to(np.eye(known.shape[-1]), known.shape)):
+        other = op.inputs[1 - side]
+        if other.type == op.out.type and _is_identity(op.inputs[side], defs):
             return other
     return None
+
+
+def _is_identity(value, defs) -> bool:
+    """Whether value is known to be a stack of identity matrices (a fill only if 1 x 1,
+    checked without making its array)."""
+    *_, m, n = value.type.shape
+    fill = fill_value(value, defs)
+    if fill is not None or m != n:
+        return m == n == 1 and fill == 1
+    known = known_array(value, defs)
+    if known is None:
+        return False
+    diagonal = np.diagonal(known, axis1=-2, axis2=-1)
+    return bool(np.all(diagonal == 1)) and np.count_nonzero(known) == diagonal.size
 
 
 def _same_type(op, defs, builder):

@@ -142,3 +142,13 @@ def test_a_product_with_another_matrix_stays():
       return %1, %3
     }"""
     assert simplified(text) == canonical(text)
+
+
+def test_a_one_by_one_fill_of_one_is_the_identity():
+    out = simplified("""
+    func @f(%x: f64[3,1]) -> (f64[3,1]) {
+      %0 = full() {value=1.0, shape=[1,1], dtype=f64} : f64[1,1]
+      %1 = matmul(%x, %0) : f64[3,1]
+      return %1
+    }""")
+    assert out == canonical("func @f(%x: f64[3,1]) -> (f64[3,1]) {\n  return %x\n}")
