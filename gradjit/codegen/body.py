@@ -231,7 +231,7 @@ LOWERINGS = {
     "expm1": _math("expm1"), "sqrt": _math("sqrt"), "rsqrt": _math("rsqrt"),
     "sin": _math("sin"), "cos": _math("cos"), "tan": _math("tan"), "tanh": _math("tanh"),
     "sigmoid": _math("sigmoid"), "erf": _math("erf"), "erfc": _math("erfc"),
-    "atan2": _math("atan2"),
+    "atan2": _math("atan2"), "logaddexp": _math("logaddexp"),
     "floor": _rounding("floor"), "ceil": _rounding("ceil"), "round": _rounding("roundeven"),
     "stop_gradient": lambda L, args, kinds, out, params: args[0],
     "add": _arith("fadd", "add"), "sub": _arith("fsub", "sub"), "mul": _arith("fmul", "mul"),

@@ -33,6 +33,12 @@ MAX_DEPTH = 256
 # A value read by several ops is stored once its expression holds more computations than this:
 # each kernel that reads it would otherwise compute all of them again.
 MAX_SHARED_SIZE = 64
+# A product of at most this many multiply-adds is one fused loop summing over its inner axis:
+# cheaper than a BLAS call from the host, and a program of kernels alone is one native call.
+# The loop reads b down its columns: unless b is a vector, only while a matrix of b (SMALL_B
+# elements) stays in the first-level cache ((1,256) @ (256,128) took 103 us so, 10 in BLAS).
+SMALL_PRODUCT = 1 << 15
+SMALL_B = 1 << 12
 
 
 class Node:
@@ -60,8 +66,8 @@ class Group:
 
 
 class Fuser:
-    def __init__(self, fn: Function):
-        self.fn = fn
+    def __init__(self, fn: Function, loop_products: bool = True):
+        self.fn, self.loop_products = fn, loop_products
         self.interned: dict = {}
         self.buffers: list[Buffer] = []
         self.constants: list[np.ndarray] = []
@@ -327,8 +333,29 @@ def _reduce(f: Fuser, op, x):
 
 def _matmul(f: Fuser, op, a, b):
     out = op.out.type
+    depth, columns = op.inputs[0].type.shape[-1], out.shape[-1]
+    small = 0 < out.size * depth <= SMALL_PRODUCT and (columns == 1 or depth * columns <= SMALL_B)
+    if small and f.loop_products:
+        return _summed_product(f, out, f.materialize(a), f.materialize(b))
     buffer = f.new_buffer(out.dtype, out.size)
     f.step(Matmul(f.operand(a), f.operand(b), buffer.id), writes=[buffer.id])
+    return f.load(buffer, contiguous(out.shape))
+
+
+def _summed_product(f: Fuser, out, a: Node, b: Node) -> Node:
+    """a @ b as one loop over [..., m, n, k] that sums a[..., i, l] * b[..., l, j] over l."""
+    (a_id, av), (b_id, bv) = a.attrs, b.attrs
+    *batch, m, n = out.shape
+    space = (*batch, m, n, av.shape[-1])
+    lead = len(batch)
+    rows = View(space, av.strides[:lead] + (av.strides[-2], 0, av.strides[-1]), av.offset)
+    columns = View(space, bv.strides[:lead] + (0, bv.strides[-1], bv.strides[-2]), bv.offset)
+    product = f.node("apply", (f.node("load", (), (a_id, rows), space, out.dtype),
+                               f.node("load", (), (b_id, columns), space, out.dtype)),
+                     ("mul", ()), space, out.dtype)
+    buffer = f.new_buffer(out.dtype, out.size)
+    access = View(space, contiguous(out.shape).strides + (0,))
+    f.pend(Pending("sum", space, product, buffer.id, access))
     return f.load(buffer, contiguous(out.shape))
 
 
@@ -481,6 +508,7 @@ RULES.update({name: {"elementwise": _elementwise, "library": _library}[prim.kind
               if prim.kind in ("elementwise", "library") and name not in RULES})
 
 
-def fuse(fn: Function) -> Program:
-    """Group `fn`'s ops into kernels and runtime steps."""
-    return Fuser(fn).run()
+def fuse(fn: Function, loop_products: bool = True) -> Program:
+    """Group `fn`'s ops into kernels and runtime steps; small matrix products become loops
+    unless `loop_products` is False (a GPU target launches its own product kernels)."""
+    return Fuser(fn, loop_products).run()

@@ -4,6 +4,7 @@ Within 4 ulp everywhere, except sin/cos/tan: 4 ulp for |x| <= 2^45 (f64) / 2^20 
 finite x gives sin = tan = 0, cos = 1. No calls but fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
 from __future__ import annotations
 
+import math
 import weakref
 
 from llvmlite import ir
@@ -11,7 +12,7 @@ from llvmlite import ir
 from gradjit.codegen.mathlib_atan import emit_atan2
 from gradjit.codegen.mathlib_core import FloatOps
 from gradjit.codegen.mathlib_erf import emit_erf, emit_erfc
-from gradjit.codegen.mathlib_exp import emit_exp, emit_expm1, emit_sigmoid, emit_tanh
+from gradjit.codegen.mathlib_exp import emit_exp, emit_expm1, emit_sigmoid, emit_tanh, exp_finite
 from gradjit.codegen.mathlib_log import emit_log, emit_log1p, emit_pow
 from gradjit.codegen.mathlib_trig import emit_cos, emit_sin, emit_tan
 
@@ -24,11 +25,24 @@ def emit_rsqrt(o: FloatOps, x):
     return o.div(1.0, o.sqrt(x))
 
 
+def emit_logaddexp(o: FloatOps, a, b):
+    """max(a, b) + log1p(exp(-|a - b|)), with a - b = d + e exact (its rounding would be the
+    whole error where the log1p term dominates); a tie is a + log 2, infinite ties too, where
+    a - b is NaN (only a NaN operand gives NaN)."""
+    d, e = o.two_sum(a, o.neg(b))
+    above = o.cmp(">", d, 0.0)
+    larger = o.select(above, a, b)
+    tail = exp_finite(o, o.neg(o.abs(d)), lo=o.select(above, o.neg(e), e))
+    res = o.add(larger, emit_log1p(o, tail))
+    res = o.keep_nan(d, res)
+    return o.select(o.cmp("==", a, b), o.add(a, math.log(2.0)), res)
+
+
 _EMITTERS = {
     "exp": emit_exp, "expm1": emit_expm1, "log": emit_log, "log1p": emit_log1p,
     "sin": emit_sin, "cos": emit_cos, "tan": emit_tan, "tanh": emit_tanh,
     "sigmoid": emit_sigmoid, "pow": emit_pow, "sqrt": emit_sqrt, "rsqrt": emit_rsqrt,
-    "erf": emit_erf, "erfc": emit_erfc, "atan2": emit_atan2,
+    "erf": emit_erf, "erfc": emit_erfc, "atan2": emit_atan2, "logaddexp": emit_logaddexp,
 }
 # name -> number of arguments
 MATH_FUNCTIONS = {name: fn.__code__.co_argcount - 1 for name, fn in _EMITTERS.items()}

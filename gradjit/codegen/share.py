@@ -11,7 +11,7 @@ from gradjit.codegen.schedule import Pending, _nodes_in_order, fold_dag
 from gradjit.codegen.views import contiguous
 
 EXPENSIVE = frozenset({"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid",
-                       "erf", "erfc", "atan2"})
+                       "erf", "erfc", "atan2", "logaddexp"})
 
 
 def share_expensive(fuser, groups_and_steps: list) -> None:

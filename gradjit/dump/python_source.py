@@ -303,6 +303,7 @@ RULES = {
     "log": _call("np.log"), "log1p": _call("np.log1p"), "expm1": _call("np.expm1"),
     "sqrt": _call("np.sqrt"), "sin": _call("np.sin"), "cos": _call("np.cos"),
     "tan": _call("np.tan"), "tanh": _call("np.tanh"), "atan2": _call("np.arctan2"),
+    "logaddexp": _call("np.logaddexp"),
     "erf": lambda a, p, t: f"np.asarray(np.frompyfunc(math.erf, 1, 1)({a[0]}), "
                            f"np.{_np(t.dtype)})",
     "erfc": lambda a, p, t: f"np.asarray(np.frompyfunc(math.erfc, 1, 1)({a[0]}), "

@@ -244,6 +244,20 @@ minimum = _binary("minimum", _numeric, np.minimum,
                   lambda g, y, a, b: _split_ties(g, a, b, lt(a, b)),
                   lambda sp, a, b: sp.Min(a, b))
 
+
+def _share(a, b):
+    """d logaddexp(a, b) / da = sigmoid(a - b), smooth at ties; a tie of infinities (where
+    a - b is NaN, and PyTorch's gradient too) takes 1/2, the limit along the diagonal."""
+    infinite_tie = logical_and(eq(a, b), eq(abs_(a), float("inf")))
+    d = sub(a, b)
+    return sigmoid(where(infinite_tie, zeros_like(d), d))
+
+
+logaddexp = _binary("logaddexp", _floating, np.logaddexp,
+                    Partials(lambda g, y, a, b: mul(g, _share(a, b)),
+                             lambda g, y, a, b: mul(g, _share(b, a))),
+                    lambda sp, a, b: sp.log(sp.exp(a) + sp.exp(b)))
+
 # ---- comparisons and logic: no gradient flows through them ----
 def _comparison(name, numpy_fn, relation):
     return _binary(name, _compare_rule, numpy_fn, _no_grad(2),

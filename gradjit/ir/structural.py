@@ -264,6 +264,13 @@ def _matmul_batch(args, batched, size):
         rows = matmul(reshape(a, shape=(size * int(np.prod(a_shape[1:-1])), k)),
                       reshape(b, shape=(k, n)))
         return reshape(rows, shape=a_shape[:-1] + (n,))
+    a_shape = ir_type(a).shape
+    if batched == (False, True) and b_shape[-1] == 1 and all(d == 1 for d in a_shape[:-2]):
+        # one matrix times a stack of vectors is one product with the vectors as rows (one
+        # BLAS call, not one per example; a Jacobian's basis is such a stack)
+        m, k = a_shape[-2:]
+        rows = matmul(reshape(b, shape=(size, k)), _swap_last(reshape(a, shape=(m, k))))
+        return reshape(rows, shape=(size,) + a_shape[:-1] + (1,))
     a, b = materialize(a, batched[0], size), materialize(b, batched[1], size)
     if ir_type(a).shape[-1] == 1:
         # a stack of outer products (per-example weight gradients) is one fused elementwise

@@ -22,7 +22,8 @@ def from_sympy(exprs, builder, symbol_to_value: dict, type: TensorType | None = 
     Add/Mul become add/sub/mul/div chains, integer powers products (or pow), halves sqrt and
     rsqrt, exp/log/trig/atan2/erf/erfc/Abs/sign/floor/ceiling/Max/Min their primitives,
     Piecewise nested where, relations and And/Or/Not comparisons and logic; exp(a) - 1, log(1 + a),
-    1/(1 + exp(-a)) and round's form become expm1, log1p, sigmoid and round. Anything else
+    log(exp(a) + exp(b)), 1/(1 + exp(-a)) and round's form become expm1, log1p, logaddexp,
+    sigmoid and round. Anything else
     (a structural note such as `sum_j(x)`) raises ValueError."""
     return Lowering(symbol_to_value, type).run(exprs, builder)
 
@@ -163,6 +164,9 @@ class Lowering:
 
     def log(self, e):
         (argument,) = e.args
+        terms = argument.args if argument.is_Add else ()
+        if len(terms) == 2 and all(t.func == self.sp.exp for t in terms):
+            return E.logaddexp(*(self(t.args[0]) for t in terms))  # no exp overflows
         if argument.is_Add and self.sp.S.One in argument.args:
             return E.log1p(self(argument - 1))
         return E.log(self(argument))

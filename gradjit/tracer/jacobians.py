@@ -12,7 +12,7 @@ import numpy as np
 
 from gradjit.tracer import leaves as L
 from gradjit.tracer import transforms as T
-from gradjit.tracer.api import _count, _leaf_dtype
+from gradjit.tracer.api import Transformed, _count, _leaf_dtype
 from gradjit.tracer.pytree import flatten, unflatten
 from gradjit.tracer.vmap import vmap
 
@@ -112,9 +112,14 @@ def jacfwd(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
     def mapped(nums, count):
         """The pushforward of the argnums, mapped over a stack of their input tangents."""
         def push(tangents, *args):
-            full = tuple(tangents[nums.index(j)] if j in nums else _zero_tree(a)
-                         for j, a in enumerate(args))
-            return T.jvp(main, args, full, backend=backend)[1]
+            def along(*moved):
+                return main(*(moved[nums.index(j)] if j in nums else a
+                              for j, a in enumerate(args)))
+            # Only the argnums carry tangents, as JAX's argnums_partial: a zero tangent of
+            # another argument would still be multiplied through (a dense matmul of zeros).
+            # Traced afresh in each trace of push, so no cache keeps the traced arguments.
+            jvp = Transformed(T._jvp_wrapper(along), "jvp", backend=backend)
+            return jvp(tuple(args[j] for j in nums), tuple(tangents))[1]
         push.__qualname__ = f"jacfwd_{getattr(fn, '__qualname__', 'f')}"
         return vmap(push, in_axes=(0,) + (None,) * count, backend=backend)
 
@@ -146,14 +151,6 @@ def jacfwd(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
         jac = unflatten(out_tree, iter(per_out))
         return (jac, aux) if has_aux else jac
     return jacobian
-
-
-def _zero_tree(tree):
-    leaves = []
-    structure = flatten(tree, leaves)
-    return unflatten(structure, iter(
-        np.zeros(_shape(x), _leaf_dtype(x)) if _leaf_dtype(x).kind == "f" else x
-        for x in leaves))
 
 
 jacobian = jacrev

@@ -190,3 +190,32 @@ def test_column_sums_of_a_large_matrix_split_across_chunks():
     fn = build("f", [((4096, 64), "f64")], lambda x: [S.reduce_sum(x, axes=(0,),
                                                                    keepdims=False)])
     check(fn, data((4096, 64), "f64"), ulps=4096)
+
+
+@pytest.mark.parametrize("a_shape, b_shape, dt, transposed", [
+    ((200, 100), (100, 1), "f64", False),   # a matrix times a vector
+    ((5, 3, 4), (5, 4, 3), "f32", False),    # a stack of tiny products
+    ((1, 64), (64, 32), "f64", True),        # b read down its columns, small enough
+    ((6, 7), (7, 1), "i64", True)])
+def test_small_products_are_loops_that_sum_over_the_inner_axis(a_shape, b_shape, dt,
+                                                               transposed):
+    """The product fuses with what computes its operands and what reads it; a transposed
+    operand is a strided load."""
+    def body(a, b):
+        rank = len(a_shape)
+        flip = tuple(range(rank - 2)) + (rank - 1, rank - 2)
+        a = S.transpose(a, perm=flip) if transposed else a
+        return [E.add(S.matmul(a, E.mul(b, b)), E.full(value=1, shape=out_shape, dtype=dt))]
+    out_shape = a_shape[:-1] + b_shape[-1:]
+    stored = a_shape[:-2] + a_shape[:-3:-1] if transposed else a_shape
+    fn = build("f", [(stored, dt), (b_shape, dt)], body)
+    program = check(fn, data(stored, dt), data(b_shape, dt), ulps=64)
+    assert not [s for s in program.steps if "matmul" in str(s)]
+    assert any(o.kind == "sum" for k in program.kernels for o in k.outputs)
+
+
+def test_larger_products_and_wide_columns_stay_blas_calls():
+    for a_shape, b_shape in [((128, 256), (256, 2)), ((1, 256), (256, 128))]:
+        fn = build("f", [(a_shape, "f64"), (b_shape, "f64")], lambda a, b: [S.matmul(a, b)])
+        program = check(fn, data(a_shape, "f64"), data(b_shape, "f64"), ulps=64)
+        assert [str(s) for s in program.steps if "matmul" in str(s)]

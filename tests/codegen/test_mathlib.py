@@ -291,6 +291,28 @@ def atan2_inputs(rng, dtype, n):
     return (np.concatenate([near[1], y2, bits[0]]), np.concatenate([near[0], x2, bits[1]]))
 
 
+def logaddexp_inputs(rng, dtype, n):
+    """Pairs near ties (where the log1p term is largest), with gaps up to where it underflows,
+    across all magnitudes, and random bits; not where the larger lies in (-2, 0): there
+    max + log1p(...) cancels, and any formula is a few ulp of max, not of the result."""
+    m = n // 3
+    a = log_uniform(rng, np.float64, m, -30, 30)
+    gap = log_uniform(rng, np.float64, m, -30, 10)
+    wide_a, wide_b = log_uniform(rng, dtype, m, -60, 60), log_uniform(rng, dtype, m, -60, 60)
+    bits = (random_bits(rng, dtype, m), random_bits(rng, dtype, m))
+    x = np.concatenate([a.astype(dtype), wide_a, bits[0]])
+    y = np.concatenate([(a + gap).astype(dtype), wide_b, bits[1]])
+    larger = np.fmax(x, y)
+    kept = ~((larger > -2) & (larger < 0))
+    return x[kept], y[kept]
+
+
+def _logaddexp_ref(a, b):
+    """In extended precision: numpy's float64 logaddexp rounds a - b, which is 10 ulp of the
+    result where the log1p term dominates."""
+    return np.logaddexp(a.astype(np.longdouble), b.astype(np.longdouble)).astype(np.float64)
+
+
 # name -> (input generator, float64 reference)
 CASES = {
     "exp": (exp_inputs, np.exp), "expm1": (expm1_inputs, np.expm1),
@@ -300,7 +322,7 @@ CASES = {
     "pow": (pow_inputs, np.power), "sqrt": (root_inputs, np.sqrt),
     "rsqrt": (root_inputs, _rsqrt_ref), "erf": (erf_inputs, _erf_ref),
     "erfc": (erfc_inputs, _erfc_ref),
-    "atan2": (atan2_inputs, np.arctan2),
+    "atan2": (atan2_inputs, np.arctan2), "logaddexp": (logaddexp_inputs, _logaddexp_ref),
 }
 
 

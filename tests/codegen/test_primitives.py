@@ -115,6 +115,7 @@ CASES = {
     **{n: (lambda: _binary(FLOATS + INTS)) for n in NUMERIC_BINARY},
     **{n: _compare for n in COMPARE},
     "div": lambda: _binary(FLOATS), "atan2": lambda: _binary(FLOATS),
+    "logaddexp": lambda: _binary(FLOATS),
     "pow": _pow,
     "logical_and": lambda: _binary(["bool"]), "logical_or": lambda: _binary(["bool"]),
     "logical_not": lambda: _unary("logical_not", ["bool"]),

@@ -88,7 +88,8 @@ def write_ptx(out: Path, corpus_every: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, fn, deterministic in [*_primitives(), *_shapes(), *_corpus(corpus_every)]:
         # Named after the file, so that kernel names differ across files (ptxas links them).
-        _, kernels = lower_program(fuse(dataclasses.replace(fn, name=name)), deterministic)
+        _, kernels = lower_program(fuse(dataclasses.replace(fn, name=name), loop_products=False),
+                                   deterministic)
         if kernels:
             (out / f"{name}.ptx").write_text(emit_ptx(str(emit_module(name, kernels, True))))
     write_golden(out / "golden")

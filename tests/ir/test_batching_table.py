@@ -125,3 +125,15 @@ def test_right_hand_sides_against_one_matrix_are_one_solve(name):
     assert all(op.inputs[0].type.shape == (3, 3) for op in fn.ops if op.prim is prim)
     want = np.stack([evaluate(prim, [a, b], params) for b in bs])
     np.testing.assert_allclose(interpret(fn, a, bs)[0], want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 3])
+def test_one_matrix_times_stacked_vectors_is_one_product(axis):
+    """A shared matrix times a stack of vectors (a Jacobian's basis pushed through a matmul)
+    is one 2-D product with the vectors as rows, not a product per example."""
+    fn = _one_op(PRIMITIVES["matmul"], [_operand((1, 3, 4)), _operand((1, 4, 1))], {})
+    a, vectors = _operand((1, 3, 4)), [_operand((1, 4, 1)) for _ in range(SIZE)]
+    batched = batch(fn, [None, axis], SIZE, [0])
+    (got,) = interpret(batched, a, np.stack(vectors, axis))
+    np.testing.assert_allclose(got, np.stack([a @ v for v in vectors]), rtol=1e-12)
+    assert [op.out.type.rank for op in batched.ops if op.prim.name == "matmul"] == [2]

@@ -24,7 +24,7 @@ GRADIENT_CASES = {
                                     "sigmoid", "erf", "erfc"]},
     **{n: ([("+", (3, 4))], {}) for n in ["log", "log1p", "sqrt", "rsqrt", "tan"]},
     **{n: ([(3, 4), (3, 4)], {}) for n in ["add", "sub", "mul", "maximum", "minimum",
-                                             "atan2"]},
+                                             "atan2", "logaddexp"]},
     "div": ([(3, 4), ("+", (3, 4))], {}),
     "fmod": ([(3, 4), ("+", (3, 4))], {}),
     "pow": ([("+", (3, 4)), (3, 4)], {}),

@@ -26,8 +26,9 @@ GUARDED = """func @guarded(%x: f64[3]) -> (f64[3]) {
   return %3
 }"""
 
-MATMUL = """func @mm(%a: f32[2,3], %b: f32[3,2]) -> (f32[2,2]) {
-  %0 = matmul(%a, %b) : f32[2,2]
+# a product BLAS computes (a smaller one is a fused loop)
+MATMUL = """func @mm(%a: f32[64,96], %b: f32[96,64]) -> (f32[64,64]) {
+  %0 = matmul(%a, %b) : f32[64,64]
   return %0
 }"""
 
@@ -45,6 +46,8 @@ def test_small_programs_get_an_entry_and_blas_programs_do_not():
     assert compile_function(parse(SMALL))._enter is not None
     assert compile_function(parse(GUARDED))._enter is not None
     assert compile_function(parse(MATMUL))._enter is None
+    small_product = MATMUL.replace("64", "2").replace("96", "3")
+    assert compile_function(parse(small_product))._enter is not None
 
 
 def test_entry_results_equal_step_by_step_and_the_interpreter():

@@ -69,6 +69,18 @@ def test_jacrev_and_jacfwd_against_torch_on_pytrees():
     assert single.shape == (2, 2, 2, 3)
 
 
+def test_jacfwd_gives_no_tangent_to_the_other_arguments():
+    """Only argnums are pushed forward, as torch.func's and JAX's: a zero tangent for y
+    would meet y's infinite factor (0 * inf) and turn the Jacobian into nan."""
+    def f(x, y):
+        return x * 2.0 + y * float("inf")
+
+    x, y = rng.standard_normal(3), rng.standard_normal(3)
+    expected = torch.func.jacfwd(f)(torch.tensor(x), torch.tensor(y)).numpy()
+    np.testing.assert_array_equal(gradjit.jacfwd(f)(x, y), expected)
+    np.testing.assert_array_equal(gradjit.jit(gradjit.jacfwd(f))(x, y), expected)
+
+
 def test_argument_pytrees_and_has_aux():
     params = {"w": rng.standard_normal(3), "c": rng.standard_normal(())}
 
@@ -129,3 +141,27 @@ def test_hessian_where_a_cotangent_is_zero_against_torch(f):
     for i in range(2):
         for j in range(2):
             np.testing.assert_allclose(ours[i][j].numpy(), theirs[i][j].numpy(), rtol=1e-12)
+
+
+def softplus_energy(x, a):
+    return np.sum(np.logaddexp(0, a @ x)) + np.sum(x ** 4) / 4
+
+
+def test_jit_hessian_of_a_softplus_energy_against_jax_and_torch():
+    """benchmarks' W10: the basis pushed through a @ x, logaddexp's second derivative and
+    the final contraction a.T @ diag(s'') @ a, with features far in both tails."""
+    jax = pytest.importorskip("jax")
+    x, a = rng.standard_normal(7), rng.standard_normal((9, 7))
+    a[0] *= 200.0  # a @ x of hundreds: the sigmoid saturates
+    ours = gradjit.jit(gradjit.hessian(softplus_energy))(x, a)
+    x64 = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    try:
+        theirs = jax.hessian(lambda x, a: jax.numpy.sum(jax.numpy.logaddexp(0, a @ x))
+                             + jax.numpy.sum(x ** 4) / 4)(x, a)
+    finally:
+        jax.config.update("jax_enable_x64", x64)
+    np.testing.assert_allclose(ours, np.asarray(theirs), rtol=1e-12, atol=1e-12)
+    torch_h = torch.func.hessian(lambda x, a: torch.nn.functional.softplus(a @ x).sum()
+                                 + (x ** 4).sum() / 4)(torch.tensor(x), torch.tensor(a))
+    np.testing.assert_allclose(ours, torch_h.numpy(), rtol=1e-12, atol=1e-12)

@@ -78,7 +78,7 @@ def compile_gpu(fn: Function, target: str = "cuda", *, deterministic: bool = Fal
         return found
     start = time.perf_counter()
     device = open_device()
-    program = fuse(fn)
+    program = fuse(fn, loop_products=False)
     workspace = plan_workspace(program.buffers, program.steps)
     steps, kernels = lower_program(program, deterministic)
     code, ptx = build(fn.name, kernels) if kernels else (None, "")
@@ -98,5 +98,5 @@ def compile_gpu(fn: Function, target: str = "cuda", *, deterministic: bool = Fal
 def ptx_of(fn: Function, *, deterministic: bool = False) -> dict[str, str]:
     """The PTX of each GPU kernel of `fn`, by kernel name (needs no GPU)."""
     verify(fn)
-    _, kernels = lower_program(fuse(fn), deterministic)
+    _, kernels = lower_program(fuse(fn, loop_products=False), deterministic)
     return {k.name: emit_ptx(str(emit_module(k.name, [k], nvptx=True))) for k in kernels}

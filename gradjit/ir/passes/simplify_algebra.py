@@ -1,5 +1,5 @@
-"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, where on a known condition,
-or/and with a known operand),
+"""Algebraic simplification: identities (x*1, x+0, x-0, x/1, x**1, --x, x @ I, where on a known
+condition, or/and with a known operand),
 shape no-ops, and chains (transpose of transpose, reshape of reshape, broadcast of broadcast,
 broadcast or reshape of a fill) folded into one op. stop_gradient has done its job once
 gradients exist, so it is removed: run this pass only after autodiff."""
@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradjit.ir.core import Function
-from gradjit.ir.passes.rewrite import definitions, fill_value, rewrite
+from gradjit.ir.passes.rewrite import definitions, fill_value, known_array, rewrite
 
 
 def simplify_algebra(fn: Function) -> Function:
@@ -119,6 +121,30 @@ def _add(op, defs, builder):
     return None
 
 
+def _matmul(op, defs, builder):
+    """x @ I and I @ x are x: a Jacobian's basis is the identity, so the forward-mode product
+    that pushes it through a matmul selects columns (a view) rather than multiplying."""
+    for side in (0, 1):
+        other = op.inputs[1 - side]
+        if other.type == op.out.type and _is_identity(op.inputs[side], defs):
+            return other
+    return None
+
+
+def _is_identity(value, defs) -> bool:
+    """Whether value is known to be a stack of identity matrices (a fill only if 1 x 1,
+    checked without making its array)."""
+    *_, m, n = value.type.shape
+    fill = fill_value(value, defs)
+    if fill is not None or m != n:
+        return m == n == 1 and fill == 1
+    known = known_array(value, defs)
+    if known is None:
+        return False
+    diagonal = np.diagonal(known, axis1=-2, axis2=-1)
+    return bool(np.all(diagonal == 1)) and np.count_nonzero(known) == diagonal.size
+
+
 def _same_type(op, defs, builder):
     """cast to the type it has, stop_gradient after autodiff, reductions over no axis."""
     x = op.inputs[0]
@@ -133,6 +159,7 @@ RULES = {
     "pow": _identity(1, (1,)),
     "neg": _neg,
     "where": _where,
+    "matmul": _matmul,
     "logical_or": _logical(True),
     "logical_and": _logical(False),
     "transpose": _transpose,

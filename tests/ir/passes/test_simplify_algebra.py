@@ -113,3 +113,42 @@ def test_a_scatter_into_zeros_added_to_a_value_scatters_into_it():
       return %2
     }""")
     assert "scatter_add(%x, %i, %u) {axis=0}" in out and "= add(" not in out
+
+
+def test_a_product_with_the_identity_is_the_other_operand():
+    eye = "[[1.0,0.0],[0.0,1.0]]"
+    out = simplified(f"""
+    func @f(%x: f64[2,2,3], %y: f64[2,2], %z: f64[2,1]) -> (f64[2,2,3], f64[2,2], f64[2,1]) {{
+      %0 = constant() {{value=[{eye},{eye}], shape=[2,2,2], dtype=f64}} : f64[2,2,2]
+      %1 = matmul(%0, %x) : f64[2,2,3]
+      %2 = constant() {{value={eye}, shape=[2,2], dtype=f64}} : f64[2,2]
+      %3 = matmul(%y, %2) : f64[2,2]
+      %4 = matmul(%2, %z) : f64[2,1]
+      return %1, %3, %4
+    }}""")
+    assert out == canonical("""
+    func @f(%x: f64[2,2,3], %y: f64[2,2], %z: f64[2,1]) -> (f64[2,2,3], f64[2,2], f64[2,1]) {
+      return %x, %y, %z
+    }""")
+
+
+def test_a_product_with_another_matrix_stays():
+    text = """
+    func @f(%y: f64[2,2]) -> (f64[2,2], f64[2,2]) {
+      %0 = constant() {value=[[0.0,1.0],[1.0,0.0]], shape=[2,2], dtype=f64} : f64[2,2]
+      %1 = matmul(%y, %0) : f64[2,2]
+      %2 = full() {value=1.0, shape=[2,2], dtype=f64} : f64[2,2]
+      %3 = matmul(%2, %y) : f64[2,2]
+      return %1, %3
+    }"""
+    assert simplified(text) == canonical(text)
+
+
+def test_a_one_by_one_fill_of_one_is_the_identity():
+    out = simplified("""
+    func @f(%x: f64[3,1]) -> (f64[3,1]) {
+      %0 = full() {value=1.0, shape=[1,1], dtype=f64} : f64[1,1]
+      %1 = matmul(%x, %0) : f64[3,1]
+      return %1
+    }""")
+    assert out == canonical("func @f(%x: f64[3,1]) -> (f64[3,1]) {\n  return %x\n}")
