@@ -38,13 +38,15 @@ def many_ops(name, cases):
     return b.build(results), [a for arrays, _ in cases for a in arrays]
 
 
-def assert_same(got, want, ulps=4):
+def assert_same(got, want, ulps=4, eps=None):
+    """`eps`: the rounding unit the results carry (a float64 result computed in float32 and
+    cast carries float32's); by default each result's own dtype's."""
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, g.shape, w.dtype, w.shape)
         assert g.flags.owndata or g.base is None or g.base.flags.owndata
         if g.dtype.kind == "f":
-            eps = np.finfo(g.dtype).eps
+            eps = max(eps or 0.0, np.finfo(g.dtype).eps)
             scale = max(float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0)), 1.0)
             np.testing.assert_allclose(g, w, rtol=ulps * eps, atol=ulps * eps * scale,
                                        equal_nan=True)
@@ -55,5 +57,12 @@ def assert_same(got, want, ulps=4):
 def check(fn, *arrays, ulps=4):
     """Compiled and interpreted results agree; returns the compiled program."""
     program = compile_function(fn)
-    assert_same(program(*arrays), interpret(fn, *arrays), ulps)
+    assert_same(program(*arrays), interpret(fn, *arrays), ulps, _coarsest_eps(fn))
     return program
+
+
+def _coarsest_eps(fn) -> float:
+    """The largest rounding unit of any float value fn computes."""
+    types = [p.type for p in fn.params] + [op.out.type for op in fn.ops if op.out is not None]
+    return max((float(np.finfo(t.dtype.numpy).eps) for t in types if t.dtype.is_float),
+               default=0.0)
