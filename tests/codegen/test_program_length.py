@@ -34,8 +34,8 @@ def random_chain(n: int):
 
 
 def euler_solver_gradient(n: int):
-    """The gradient of n // 7 Euler steps with a sine and an exponential each (traced and
-    optimized; the interpreter runs it, so nothing is compiled twice)."""
+    """The gradient of n // 7 Euler steps with a sine and an exponential each, traced and
+    optimized (the interpreter runs the call: LLVM compiles nothing here)."""
     def loss(x):
         for _ in range(n // 7):
             x = x + 0.01 * np.sin(x) * np.exp(-x * x)
