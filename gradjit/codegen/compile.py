@@ -20,6 +20,7 @@ from gradjit.codegen.rows import KernelGroup, group_rows
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
 from gradjit.runtime import cache
+from gradjit.runtime.collector import collector_paused
 from gradjit.runtime.native import ENTRY_ABI, NativeCode
 from gradjit.runtime.plan import plan_workspace
 from gradjit.runtime.program import CompiledProgram, Param
@@ -61,6 +62,14 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
         found = _memory.get(key)
     if found is not None:
         return found
+    with collector_paused():
+        compiled = _compile(fn, key, cache_dir)
+    with _memory_lock:
+        _memory[key] = compiled
+    return compiled
+
+
+def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     start = time.perf_counter()
     program = group_rows(store_into_results(fuse(fn)))
     workspace = plan_workspace(program.buffers, program.steps)
@@ -98,8 +107,6 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
                                symbol if ENTRY_ABI else None)
     compiled.text, compiled.kernels, compiled.llvm_ir = text, program.kernels, llvm_ir
     compiled.compile_seconds, compiled.from_disk = time.perf_counter() - start, from_disk
-    with _memory_lock:
-        _memory[key] = compiled
     return compiled
 
 

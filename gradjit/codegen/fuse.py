@@ -5,8 +5,9 @@ constants and iotas. View ops rewrite the leaves' views, elementwise ops extend 
 expression, and only reductions, results and ops that need memory (matmul, guards,
 indices) materialize one. A value used by several consumers is recomputed in each
 (so a gradient loop recomputes its forward intermediates rather than reading them
-back), except when a broadcast would repeat its computation. Outputs over the same
-index space share one loop nest: the loss and its gradient in one pass.
+back), except when a broadcast would repeat its computation, and by a bounded number
+of kernels (share.py). Outputs over the same index space share one loop nest: the loss
+and its gradient in one pass.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import numpy as np
 from gradjit.codegen import views
 from gradjit.codegen.kernel import REDUCE_KINDS, Program
 from gradjit.codegen.schedule import Pending, build_kernels, fold_dag
-from gradjit.codegen.share import share_expensive
+from gradjit.codegen.share import Sharing
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
 from gradjit.ir.primitive import PRIMITIVES
@@ -78,6 +79,7 @@ class Fuser:
         self.stored: dict[int, Node] = {}  # computed node -> the load of its materialized copy
         self.reshaped: dict[int, Node] = {}  # a reshaped computed node -> the node it reshapes
         self.env: dict = {}
+        self.sharing = Sharing(self)
 
     # ---- expressions ----
 
@@ -173,6 +175,7 @@ class Fuser:
         if position is None:
             position = len(self.steps)
             self.steps.append(Group(pending.domain, serial))
+        self.sharing.admit(pending, position)
         self.steps[position].outputs.append(pending)
         self.last_writer[pending.buffer] = max(self.last_writer.get(pending.buffer, -1),
                                                position)
@@ -205,7 +208,6 @@ class Fuser:
                 if op.out is not None:
                     self.env[op.out] = node
         results = [self.result_buffer(self.env[r], i) for i, r in enumerate(fn.results)]
-        share_expensive(self, self.steps)
         steps = build_kernels(self.prologue + self.steps, self.new_buffer, fn.name)
         return Program(fn.name, [p.type for p in fn.params], self.buffers, steps, results,
                        self.constants)

@@ -18,6 +18,7 @@ from gradjit.ir.forward import forward
 from gradjit.ir.passes import optimize
 from gradjit.ir.symbolic_simplify import simplify_elementwise
 from gradjit.ops.numpy_api import NotSupported
+from gradjit.runtime.collector import collector_paused
 from gradjit.tracer import leaves as L
 from gradjit.tracer import portable
 from gradjit.tracer.backend import compile_program
@@ -231,6 +232,10 @@ class Transformed:
         return Gradients(start, many, groups, wrt)
 
     def _compile(self, structure, leaves) -> Entry:
+        with collector_paused():  # tracing, autodiff and passes allocate as much as codegen
+            return self._compile_entry(structure, leaves)
+
+    def _compile_entry(self, structure, leaves) -> Entry:
         trace, traced, unpack = self._trace(structure, leaves)
         stages = {"traced": traced}
         if self.mode != "jit":

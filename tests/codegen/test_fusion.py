@@ -117,6 +117,23 @@ def test_a_transcendental_intermediate_is_stored_once_and_loaded_back():
     assert [sum(i.op == "exp" for i in k.body) for k in program.kernels] == [1, 0]
 
 
+def test_a_cheap_value_is_recomputed_by_two_kernels_and_loaded_by_the_others():
+    """x*x+x read by four kernels, each after the previous one's sum: the first two compute
+    it, the second stores it, the last two load it (one computation, at most two copies)."""
+    def body(x):
+        v = E.add(E.mul(x, x), x)
+        y = v
+        for _ in range(3):
+            y = E.mul(v, S.broadcast_to(S.reduce_sum(y, axes=(0,), keepdims=False),
+                                        shape=(1000,)))
+        return [y]
+    fn = build("f", [((1000,), "f64")], body)
+    program = check(fn, data((1000,), "f64", low=-1, high=1))
+    assert len(program.kernels) == 4
+    assert [sum(i.op == "add" for i in k.body) for k in program.kernels] == [1, 1, 0, 0]
+    assert sorted(b.size for b in fuse(fn).buffers if b.kind == "temp") == [1, 1, 1, 1000]
+
+
 def test_broadcast_of_a_computed_value_is_stored_not_recomputed():
     fn = build("f", [((50,), "f32"), ((40, 50), "f32")], lambda b, x: [
         E.mul(x, S.broadcast_to(E.exp(b), shape=(40, 50)))])
