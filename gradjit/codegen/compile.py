@@ -85,7 +85,7 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
             emit_entry(module, symbol, steps, _array_slots(program.buffers),
                        len(program.buffers))
         llvm_ir = str(module)
-        object_code, _ = compile_ir(llvm_ir)
+        object_code = compile_ir(llvm_ir)
         if directory:
             cache.store(directory, key, {"program": _digest(text), "llvm_ir": llvm_ir},
                         object_code)

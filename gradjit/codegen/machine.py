@@ -60,8 +60,8 @@ def identity() -> str:
     return f"{host().cpu}\n{host().features}"
 
 
-def compile_ir(text: str) -> tuple[bytes, str]:
-    """Verify, optimize and emit object code; returns the object code and the optimized IR.
+def compile_ir(text: str) -> bytes:
+    """Verify, optimize and emit object code.
 
     The kernels are emitted as vector code with their loop invariants hoisted, so what they
     need from LLVM is the math library inlined, instructions combined, the control flow
@@ -85,4 +85,4 @@ def compile_ir(text: str) -> tuple[bytes, str]:
         passes.add_instruction_combine_pass()
         passes.add_dead_code_elimination_pass()
         passes.run(module, builder)
-        return target.emit_object(module), str(module)
+        return target.emit_object(module)

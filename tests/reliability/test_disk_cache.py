@@ -101,7 +101,7 @@ from gradjit.runtime import cache
 from pathlib import Path
 from gradjit.codegen.machine import compile_ir
 directory, key, tag = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
-code = compile_ir("define void @k() {\n  ret void\n}")[0]
+code = compile_ir("define void @k() {\n  ret void\n}")
 for i in range(200):
     cache.store(directory, key, {"writer": tag, "pad": tag * 5000}, code)
     found = cache.load(directory, key)

@@ -101,7 +101,7 @@ def mappings_of(address: int) -> list[str]:
 
 
 def test_libm_calls_constants_and_globals_link_and_no_page_is_writable_and_executable():
-    image = loader.Image(compile_ir(LINKED)[0])
+    image = loader.Image(compile_ir(LINKED))
     f = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(image.address("f"))
     assert [f(2.0), f(-1.0), f(0.5)] == [math.fmod(2.0, 0.75) + 1, math.fmod(-1.0, 0.75) + 2,
                                          0.5 + 3]
@@ -117,7 +117,7 @@ def test_libm_calls_constants_and_globals_link_and_no_page_is_writable_and_execu
 def test_pages_the_system_will_not_protect_fall_back_to_llvms_loader(monkeypatch):
     monkeypatch.setattr(loader, "_mprotect", lambda address, size, protection: -1)
     with pytest.raises(OSError, match="mprotect refused"):
-        loader.Image(compile_ir(LINKED)[0])
+        loader.Image(compile_ir(LINKED))
     program = compile_module.compile_function(parse(FMOD), cache_dir=False)
     assert isinstance(program.native.engine, native.MCJIT)
     np.testing.assert_array_equal(program(X, Y)[0], np.fmod(X, Y))
