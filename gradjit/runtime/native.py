@@ -52,9 +52,9 @@ def _machine(llvm):
 
 
 class MCJIT:
-    """LLVM's loader, for the object code gradjit's own refuses (another architecture's, the
-    emulator's unoptimized builds) or cannot map; only fresh compiles reach it, never the disk
-    cache, which keeps only what gradjit's loader takes."""
+    """LLVM's loader, for object code gradjit's own refuses (another architecture's; the grid
+    emulator's unoptimized builds, which carry unwind tables), which only a fresh compile
+    makes since the disk cache keeps none, or whose pages the system will not protect."""
 
     def __init__(self, object_code: bytes):
         import llvmlite.binding as llvm
