@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import re
 import threading
 import time
 from pathlib import Path
 
-import llvmlite
 import numpy as np
 
 from gradjit.codegen.fuse import fuse
 from gradjit.codegen.inplace import store_into_results
 from gradjit.codegen.kernel import Kernel
-from gradjit.codegen.machine import compile_ir, host
+from gradjit.codegen.machine import compile_ir, host, identity
 from gradjit.codegen.rows import KernelGroup, group_rows
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
@@ -32,9 +32,11 @@ _memory_lock = threading.Lock()
 
 @functools.cache
 def _fingerprint() -> str:
-    """The compiler's identity: llvmlite's version and the source of the modules that decide
-    the machine code (so an edited compiler never reads stale code)."""
-    digest = hashlib.sha256(f"{llvmlite.__version__}\n".encode())
+    """The compiler's identity: llvmlite's version (read, not imported: a program from the disk
+    cache never loads LLVM) and the source of the modules that decide the machine code (so an
+    edited compiler never reads stale code)."""
+    llvmlite = Path(importlib.util.find_spec("llvmlite").origin).parent
+    digest = hashlib.sha256((llvmlite / "_version.py").read_bytes())
     here = Path(__file__).parent
     for path in sorted(here.glob("*.py")) + sorted((here.parent / "runtime").glob("*.py")):
         digest.update(path.read_bytes())
@@ -42,8 +44,7 @@ def _fingerprint() -> str:
 
 
 def cache_key(fn: Function, target: str) -> str:
-    h = host()
-    text = "\n".join([str(fn), target, h.cpu, h.features, _fingerprint()])
+    text = "\n".join([str(fn), target, identity(), _fingerprint()])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -93,7 +94,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
             emit_entry(module, symbol, steps, _array_slots(program.buffers),
                        len(program.buffers))
         llvm_ir = str(module)
-        object_code, _ = compile_ir(llvm_ir)
+        object_code = compile_ir(llvm_ir)
         if directory:
             cache.store(directory, key, {"program": _digest(text), "llvm_ir": llvm_ir},
                         object_code)

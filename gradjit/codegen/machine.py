@@ -1,12 +1,11 @@
 """The host CPU as an LLVM target: its target machine, the optimization pipeline, and LLVM IR
-text turned into object code."""
+text turned into object code. LLVM loads on the first compile: a program from the disk cache
+never needs it."""
 from __future__ import annotations
 
 import functools
 import threading
 from dataclasses import dataclass
-
-import llvmlite.binding as llvm
 
 _lock = threading.Lock()  # LLVM's global state is not safe for concurrent compiles
 
@@ -27,6 +26,7 @@ class Host:
 
 @functools.cache
 def host() -> Host:
+    import llvmlite.binding as llvm
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
@@ -35,14 +35,40 @@ def host() -> Host:
     return Host(cpu, features, machine)
 
 
-def compile_ir(text: str) -> tuple[bytes, str]:
-    """Verify, optimize and emit object code; returns the object code and the optimized IR.
+# The fields of /proc/cpuinfo's first entry that CPUID decides, as far as code generation goes
+CPUINFO = (b"vendor_id", b"cpu family", b"model", b"stepping", b"flags")
+
+
+@functools.cache
+def identity() -> str:
+    """This CPU, as far as the code generated for it depends on it (the disk cache's key).
+    LLVM's host CPU name and features derive from CPUID, as the kernel's description of the
+    first processor does (its feature flags are those the kernel enabled, as LLVM's are), so
+    where there is one, that description serves without loading LLVM; elsewhere LLVM's own."""
+    first = b""
+    try:
+        with open("/proc/cpuinfo", "rb") as file:
+            while b"\n\n" not in first and (chunk := file.read(4096)):
+                first += chunk
+    except OSError:
+        pass
+    fields = dict(line.split(b":", 1) for line in first.split(b"\n\n")[0].splitlines()
+                  if b":" in line)
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    if all(fields.get(name) for name in CPUINFO):
+        return "\n".join(fields[name].decode(errors="replace") for name in CPUINFO)
+    return f"{host().cpu}\n{host().features}"
+
+
+def compile_ir(text: str) -> bytes:
+    """Verify, optimize and emit object code.
 
     The kernels are emitted as vector code with their loop invariants hoisted, so what they
     need from LLVM is the math library inlined, instructions combined, the control flow
     cleaned up and redundant values removed. O3's other passes (vectorizers, unrolling, loop
     transformations) tripled the compile time of the benchmark workloads and made none of
     their kernels faster, measured side by side."""
+    import llvmlite.binding as llvm
     target = host().machine
     with _lock:
         module = llvm.parse_assembly(text)
@@ -59,4 +85,4 @@ def compile_ir(text: str) -> tuple[bytes, str]:
         passes.add_instruction_combine_pass()
         passes.add_dead_code_elimination_pass()
         passes.run(module, builder)
-        return target.emit_object(module), str(module)
+        return target.emit_object(module)

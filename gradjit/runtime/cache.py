@@ -4,7 +4,7 @@ if it carries an HMAC-SHA256, under a per-user random key kept outside the cache
 its whole content and its name (an entry written by anyone without the key, or moved from
 another name, is a miss); files are opened relative to a descriptor of the directory, never
 following a link, and owner and mode are checked on the opened descriptor; the object code's
-whole structure is validated before LLVM's loader sees it. Disk faults cost a recompile and at
+whole structure is validated before a loader sees it. Disk faults cost a recompile and at
 most one warning per directory; the directory is kept under a size limit, least recently used
 entries first out."""
 from __future__ import annotations

@@ -1,12 +1,14 @@
-"""Object code loaded into this process (MCJIT): its kernels as ctypes functions and its
-entry points as Python builtins."""
+"""Object code loaded into this process (by gradjit's loader, else LLVM's MCJIT): its kernels
+as ctypes functions and its entry points as Python builtins."""
 from __future__ import annotations
 
 import ctypes
 import threading
 
-import llvmlite.binding as llvm
 import numpy as np
+
+from gradjit.runtime import loader
+from gradjit.runtime.objfile import Refused
 
 KERNEL = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
 _lock = threading.Lock()
@@ -40,7 +42,7 @@ def _data_at_16() -> bool:
 ENTRY_ABI = _data_at_16()
 
 
-def _machine():
+def _machine(llvm):
     """A new target machine each time: an execution engine owns (and frees) the one it gets."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
@@ -49,16 +51,32 @@ def _machine():
         reloc="pic", codemodel="jitdefault")
 
 
+class MCJIT:
+    """LLVM's loader, for object code gradjit's own refuses (another architecture's; the grid
+    emulator's unoptimized builds, which carry unwind tables), which only a fresh compile
+    makes since the disk cache keeps none, or whose pages the system will not protect."""
+
+    def __init__(self, object_code: bytes):
+        import llvmlite.binding as llvm
+        with _lock:
+            self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _machine(llvm))
+            self.engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
+            self.engine.finalize_object()
+
+    def address(self, name: str) -> int:
+        with _lock:
+            return self.engine.get_function_address(name)
+
+
 class NativeCode:
     """Keeps the loaded code alive as long as the functions taken from it."""
 
     def __init__(self, object_code: bytes, symbols, entries=()):
-        with _lock:
-            self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _machine())
-            self.engine.add_object_file(llvm.ObjectFileRef.from_data(object_code))
-            self.engine.finalize_object()
-            addresses = {s: self.engine.get_function_address(s)
-                         for s in list(symbols) + list(entries)}
+        try:
+            self.engine = loader.Image(object_code)
+        except (Refused, OSError):
+            self.engine = MCJIT(object_code)
+        addresses = {s: self.engine.address(s) for s in list(symbols) + list(entries)}
         missing = [s for s, a in addresses.items() if not a]
         if missing:
             raise RuntimeError(f"the object code lacks the kernels {missing}")

@@ -1,6 +1,7 @@
 """The on-disk compile cache is never trusted blindly: damaged, truncated, foreign or stale
 entries recompile, a directory others can write is not used, the directory is private, and
 processes writing one entry at once leave a valid file."""
+import io
 import os
 import stat
 import subprocess
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from gradjit.codegen import compile as compile_module
+from gradjit.codegen import machine
 from gradjit.ir import parse
 from gradjit.runtime import cache
 
@@ -71,6 +73,39 @@ def test_another_compiler_version_misses(fresh, tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.bin"))) == 2
 
 
+def test_another_cpu_misses(fresh, tmp_path, monkeypatch):
+    assert not fresh(tmp_path).from_disk
+    assert fresh(tmp_path).from_disk
+    monkeypatch.setattr(compile_module, "identity", lambda: "another CPU")
+    assert not fresh(tmp_path).from_disk
+
+
+def test_the_cpu_is_the_kernels_description_where_there_is_one_else_llvms(monkeypatch):
+    """The key's CPU comes from /proc/cpuinfo without loading LLVM; a description lacking
+    CPUID's fields (another architecture's, no /proc) gives LLVM's host CPU and features."""
+    machine.identity.cache_clear()
+    found = machine.identity()
+    try:
+        with open("/proc/cpuinfo") as file:
+            first = file.read().split("\n\n")[0]
+    except OSError:
+        first = ""
+    if "\nflags" in first:
+        flags = next(line for line in first.splitlines() if line.startswith("flags"))
+        assert flags.split(":", 1)[1].strip() in found.splitlines()
+    for description in (b"processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n\n", None):
+        def fake_open(path, mode="r", description=description):
+            if description is None:
+                raise FileNotFoundError(path)
+            return io.BytesIO(description)
+        monkeypatch.setattr(machine, "open", fake_open, raising=False)
+        machine.identity.cache_clear()
+        assert machine.identity() == f"{machine.host().cpu}\n{machine.host().features}"
+    monkeypatch.undo()
+    machine.identity.cache_clear()
+    assert machine.identity() == found
+
+
 def test_the_directory_is_created_private_whatever_the_umask(fresh, tmp_path):
     old = os.umask(0)
     try:
@@ -101,7 +136,7 @@ from gradjit.runtime import cache
 from pathlib import Path
 from gradjit.codegen.machine import compile_ir
 directory, key, tag = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
-code = compile_ir("define void @k() {\n  ret void\n}")[0]
+code = compile_ir("define void @k() {\n  ret void\n}")
 for i in range(200):
     cache.store(directory, key, {"writer": tag, "pad": tag * 5000}, code)
     found = cache.load(directory, key)

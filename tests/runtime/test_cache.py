@@ -13,7 +13,7 @@ from gradjit.cli import main
 from gradjit.codegen.machine import compile_ir
 from gradjit.runtime import cache, private
 
-OBJECT = compile_ir("define void @k() {\n  ret void\n}")[0]
+OBJECT = compile_ir("define void @k() {\n  ret void\n}")
 
 
 def entry_size(directory) -> int:

@@ -2,8 +2,9 @@
 
 A uniform result becomes a `full`; a small one a `constant`; large varied results are left to
 run time so the program text stays small. Guards on known predicates that hold are dropped.
-An elementwise op of fills is a fill, computed from one element of each: a fill is never
-materialized at its full size unless a non-elementwise op needs its elements."""
+An elementwise op of fills is a fill, computed from one element of each, and a fill repeated or
+rearranged is a fill: a fill (a one-element constant too) is never materialized at its full
+size unless another op needs its elements."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,6 +14,8 @@ from gradjit.ir.passes.rewrite import DROP, known_array, rewrite, uniform
 from gradjit.ir.primitive import evaluate
 
 MAX_CONSTANT_SIZE = 16
+# Ops whose elements are all their operand's: of a fill, a fill of the same number
+SPREADING = {"broadcast_to", "reshape", "transpose"}
 
 
 class _Fill:
@@ -36,14 +39,21 @@ def fold_constants(fn: Function) -> Function:
             if op.prim.name == "full":
                 known[op.out] = _Fill(op.params["value"], op.out.type)
             elif op.prim.name == "constant":
-                known[op.out] = known_array(op.out, {op.out: op})
+                array = known_array(op.out, {op.out: op})
+                known[op.out] = (_Fill(array.reshape(-1)[0].item(), op.out.type)
+                                 if array.size == 1 else array)
             return None
         operands = [known.get(v) for v in op.inputs]
         if any(a is None for a in operands):
             return None
         if op.out is None:
             return DROP if bool(_array(operands[0])) == op.params["expected"] else None
-        if op.prim.kind == "elementwise" and all(isinstance(a, _Fill) for a in operands):
+        fills = all(isinstance(a, _Fill) for a in operands)
+        if fills and op.prim.name in SPREADING:
+            out = builder.full(operands[0].value, op.out.type)
+            known[out] = _Fill(operands[0].value, op.out.type)
+            return out
+        if fills and op.prim.kind == "elementwise":
             value = evaluate(op.prim, [a.element() for a in operands], op.params).item()
             out = builder.full(value, op.out.type)
             known[out] = _Fill(value, op.out.type)

@@ -74,3 +74,20 @@ def test_fills_fold_from_one_element_whatever_their_size():
     }""")
     assert "%2 = full() {value=0.0, shape=[2000,2000,2000]" in out
     assert "%3 = full() {value=nan, shape=[2000,2000,2000]" in out
+
+
+def test_fills_and_one_element_constants_broadcast_and_reshape_without_materializing():
+    """A gradient's seed (a one-element constant broadcast to the input's shape) folds in
+    one step however large the shape: eight billion elements would take gigabytes."""
+    out = run(fold_constants, """
+    func @f() -> (f32[2000,2000,2000], f32[4000,2000,1000]) {
+      %0 = constant() {value=[-0.0], shape=[1], dtype=f32} : f32[1]
+      %1 = broadcast_to(%0) {shape=[2000,2000,2000]} : f32[2000,2000,2000]
+      %2 = transpose(%1) {perm=[2,0,1]} : f32[2000,2000,2000]
+      %3 = reshape(%2) {shape=[4000,2000,1000]} : f32[4000,2000,1000]
+      %4 = neg(%3) : f32[4000,2000,1000]
+      return %2, %4
+    }""")
+    assert "full() {value=-0.0, shape=[2000,2000,2000]" in out
+    assert "full() {value=0.0, shape=[4000,2000,1000]" in out
+    assert "broadcast_to" not in out.split("return")[1]
