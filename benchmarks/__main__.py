@@ -108,6 +108,9 @@ def startup_tables(rounds) -> list[str]:
               "| workload | implementation | cache | median | time / gradjit |",
               "| --- | --- | --- | ---: | ---: |"]
     for (wid, peer, cache), t in times.items():
+        if isinstance(t, str):
+            lines.append(f"| {wid} | {peer} | {cache} | {t} | |")
+            continue
         ours = times.get((wid, "gradjit", cache), times[(wid, "gradjit", "cold")])
         lines.append(f"| {wid} | {peer} | {cache} | {_milliseconds(t)} | {t / ours:.2f}x |")
     return lines + [""]
