@@ -16,7 +16,8 @@ from gradjit.ir.types import dtype as resolve
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
                "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "erf",
                "erfc")
-FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "fmod", "atan2")
+FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "fmod", "atan2",
+                "logaddexp")
 INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
 INT_BITS = ("fmod", "trunc_div", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
             "right_shift")

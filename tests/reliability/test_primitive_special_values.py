@@ -99,6 +99,7 @@ CASES = {
     "maximum": _binary("maximum", np.maximum),
     "minimum": _binary("minimum", np.minimum),
     "atan2": _binary("atan2", np.arctan2, 4),
+    "logaddexp": _binary("logaddexp", np.logaddexp, 4),
     "fmod": _binary("fmod", np.fmod),
     "trunc_div": Case("ints", lambda lib, x, y: lib.div(x, y, rounding_mode="trunc"),
                       lambda x, y: np.trunc(x / y)),
@@ -202,6 +203,14 @@ KNOWN = {
     ("eager", "matmul"): (
         "eager Tensor matmul runs numpy's matmul (BLAS), which returns inf for a sum of "
         "products holding both +inf and -inf where torch (and np.dot) return NaN",
+        _infinities_of_both_signs_summed),
+    ("eager", "logaddexp"): (
+        "where the larger input is a negative subnormal and the smaller one's exp underflows, "
+        "torch returns that subnormal; gradjit returns 0.0, as numpy does (the exact sum "
+        "rounds to either)", lambda x, y: _subnormal(np.maximum(x, y)) & (np.maximum(x, y) < 0)),
+    ("compiled", "matmul"): (
+        "small products compile to fused loops, which return NaN for a sum of products holding "
+        "both +inf and -inf, as torch and np.dot do; numpy's matmul (BLAS) returns inf",
         _infinities_of_both_signs_summed),
 }
 
