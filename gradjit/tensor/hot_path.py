@@ -1,18 +1,125 @@
 """The eager hot path: tensor operations whose operands already agree (float32/float64 numpy
-arrays of one dtype and shape, Python numbers beside them) applied as their primitives
-directly, skipping the array surface's promotion and broadcasting, which would change
-nothing there. Everything else takes the general path."""
+arrays of one dtype, Python numbers beside them) applied as their primitives directly,
+skipping the array surface's promotion and the dispatch layers, which would change nothing
+there. Everything else takes the general path."""
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import quietly
+from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.grad_mode import is_grad_enabled
+from gradjit.tensor.grad_mode import _state, is_grad_enabled
+
+_RESULT_CLASS: dict = {}  # tensor class -> the class of its operations' results
+
+
+def serve(cls, result=None):
+    """Let operations on `cls` tensors take the hot path, giving `result` tensors (default:
+    cls), the class the general path's dispatch gives them."""
+    _RESULT_CLASS[cls] = result or cls
+
+
+def elementwise(prim, name, a, b, operands):
+    """The tensor operation `name` as the ufunc primitive `prim` applied to `a` (and `b`
+    unless it is _NONE), or None where the general path must run. It applies where each
+    operand is a CPU tensor over a float32/float64 numpy array of one dtype (shapes that
+    broadcast; one shape where the result is recorded) or a Python number, outside any other
+    tensor operation. Recorded as the general path records it: one Record of `prim` under a
+    grad_fn `name` whose operands are `operands` (None: the tensors among a and b)."""
+    if graph._scopes.active is not None:
+        return None
+    number = type(a) is float or type(a) is int
+    t = b if number else a
+    cls = _RESULT_CLASS.get(type(t))
+    if cls is None:
+        return None
+    x = t._value
+    if type(x) is not np.ndarray or t._saved is not None or t._poison is not None or \
+            t._device is not dtypes.CPU:
+        return None
+    dt = x.dtype
+    if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
+        return None
+    if b is _NONE:
+        args = (x,)
+    else:
+        other = a if number else b
+        y = _agreeing(other, dt)
+        if y is None:
+            return None
+        if type(y) is np.ndarray and y.shape != x.shape and _state.enabled and \
+                (_history(t) or _history(other)):
+            return None  # the general path records the broadcast
+        args = (y, x) if number else (x, y)
+    try:
+        out = quietly(prim.evaluate, *args)
+    except ValueError:  # shapes that do not broadcast: the general path words the error
+        return None
+    if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
+        out = _asarray(out)
+    expected = _RESULTS.get((prim, dt)) or _result_dtype(prim, dt)
+    if out.dtype is not expected:
+        out = out.astype(expected)
+    result = cls._wrap(out)
+    if _state.enabled and prim.differentiable and expected.kind == "f":
+        _record(prim, name, (a,) if b is _NONE else (a, b), result, operands, x)
+    return result
+
+
+_NONE = object()  # no second operand
+
+
+def _agreeing(other, dt):
+    """other's numpy array, or other as a number of dtype dt, where it agrees with a tensor
+    of dtype dt; None where it does not."""
+    kind = type(other)
+    if kind is float:
+        return dt.type(other)
+    if kind is int:
+        return dt.type(other) if -2 ** 63 <= other < 2 ** 64 else None  # beyond: refused
+    if kind not in _RESULT_CLASS:
+        return None
+    y = other._value
+    if type(y) is not np.ndarray or y.dtype is not dt or other._saved is not None or \
+            other._poison is not None or other._device is not dtypes.CPU:
+        return None
+    return y
+
+
+def _history(t) -> bool:
+    return t._edge is not None or t._base is not None
+
+
+def _record(prim, name, args, result, operands, like):
+    """Put `result` on the tape as the general path does, where an operand requires grad:
+    one Record under a fresh grad_fn `name` that names `operands`."""
+    edges = [None if type(a) is float or type(a) is int else
+             a._edge if a._base is None else a._grad_edge() for a in args]
+    if edges[0] is None and edges[-1] is None:
+        return
+    node = graph.Node.named(name)
+    lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
+    result._edge = graph.Record(prim, {}, lifted, edges, result, node)
+    if operands is None:
+        operands = [a for a in args if type(a) is not float and type(a) is not int]
+    node._inputs = tuple(None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
+                         for o in operands)
+
+
+_RESULTS: dict = {}  # (prim, operand dtype) -> the result's numpy dtype
+
+
+def _result_dtype(prim, dt):
+    """prim's result dtype on operands of numpy dtype dt, by its shape rule, remembered."""
+    plain = TensorType((), dtype(dt))
+    _RESULTS[prim, dt] = prim.infer(*[plain] * prim.arity).dtype.numpy
+    return _RESULTS[prim, dt]
 
 
 def direct(prim, name, args, operands):
