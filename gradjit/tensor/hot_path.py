@@ -26,22 +26,24 @@ def serve(cls, result=None):
 
 
 def elementwise(prim, name, a, b, operands):
-    """The tensor operation `name` as the ufunc primitive `prim` applied to `a` (and `b`
-    unless it is _NONE), or None where the general path must run. It applies where each
-    operand is a CPU tensor over a float32/float64 numpy array of one dtype (shapes that
-    broadcast; one shape where the result is recorded) or a Python number, outside any other
-    tensor operation. Recorded as the general path records it: one Record of `prim` under a
-    grad_fn `name` whose operands are `operands` (None: the tensors among a and b)."""
+    """The tensor operation `name` (None: the bare primitive) as the ufunc primitive `prim`
+    applied to `a` (and `b` unless it is _NONE), or None where the general path must run.
+    It applies where each operand is a CPU tensor over a float32/float64 numpy array of one
+    dtype (shapes that broadcast; one shape where the result is recorded) or a Python
+    number, outside any other tensor operation. Recorded as the general path records it:
+    one Record of `prim` under a grad_fn `name` whose operands are `operands` (None: the
+    tensors among a and b)."""
     if graph._scopes.active is not None:
         return None
-    number = type(a) is float or type(a) is int
-    t = b if number else a
-    cls = _RESULT_CLASS.get(type(t))
-    if cls is None:
-        return None
+    t, other, swapped = a, b, False
+    cls = _RESULT_CLASS.get(type(a))
+    if cls is None:  # a number or an array first: b decides
+        t, other, swapped = b, a, True
+        cls = _RESULT_CLASS.get(type(b))
+        if cls is None:
+            return None
     x = t._value
-    if type(x) is not np.ndarray or t._saved is not None or t._poison is not None or \
-            t._device is not dtypes.CPU:
+    if type(x) is not np.ndarray or t._device is not dtypes.CPU or _stale(t):
         return None
     dt = x.dtype
     if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
@@ -49,14 +51,13 @@ def elementwise(prim, name, a, b, operands):
     if b is _NONE:
         args = (x,)
     else:
-        other = a if number else b
         y = _agreeing(other, dt)
         if y is None:
             return None
-        if type(y) is np.ndarray and y.shape != x.shape and _state.enabled and \
-                (_history(t) or _history(other)):
-            return None  # the general path records the broadcast
-        args = (y, x) if number else (x, y)
+        if type(y) is np.ndarray and y.shape != x.shape and (name is None or _state.enabled and (
+                _history(t) or _history(other))):
+            return None  # a bare primitive refuses it; the general path records the broadcast
+        args = (y, x) if swapped else (x, y)
     try:
         out = quietly(prim.evaluate, *args)
     except ValueError:  # shapes that do not broadcast: the general path words the error
@@ -77,19 +78,28 @@ _NONE = object()  # no second operand
 
 def _agreeing(other, dt):
     """other's numpy array, or other as a number of dtype dt, where it agrees with a tensor
-    of dtype dt; None where it does not."""
+    of dtype dt (a numpy array beside it is taken as it is, as the general path takes it);
+    None where it does not."""
     kind = type(other)
     if kind is float:
         return dt.type(other)
     if kind is int:
         return dt.type(other) if -2 ** 63 <= other < 2 ** 64 else None  # beyond: refused
+    if kind is np.ndarray:
+        return other if other.dtype is dt else None
     if kind not in _RESULT_CLASS:
         return None
     y = other._value
-    if type(y) is not np.ndarray or y.dtype is not dt or other._saved is not None or \
-            other._poison is not None or other._device is not dtypes.CPU:
+    if type(y) is not np.ndarray or y.dtype is not dt or other._device is not dtypes.CPU or \
+            _stale(other):
         return None
     return y
+
+
+def _stale(t) -> bool:
+    """Whether t is a value unpacked for backward that may no longer be used (the general
+    path carries the reason into its result), or computed from one."""
+    return t._poison is not None or t._saved is not None and t._problem() is not None
 
 
 def _history(t) -> bool:
@@ -98,18 +108,36 @@ def _history(t) -> bool:
 
 def _record(prim, name, args, result, operands, like):
     """Put `result` on the tape as the general path does, where an operand requires grad:
-    one Record under a fresh grad_fn `name` that names `operands`."""
-    edges = [None if type(a) is float or type(a) is int else
-             a._edge if a._base is None else a._grad_edge() for a in args]
+    one Record under a fresh grad_fn `name` that names `operands`, or, for a primitive
+    applied outside any named operation (name None), the primitive's own grad_fn."""
+    edges = [(a._edge if a._base is None else a._grad_edge()) if type(a) in _RESULT_CLASS
+             else None for a in args]
     if edges[0] is None and edges[-1] is None:
         return
-    node = graph.Node.named(name)
+    node = graph.Node.named(name or graph.primitive_name(prim))
     lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
     result._edge = graph.Record(prim, {}, lifted, edges, result, node)
+    if name is None:
+        return
     if operands is None:
-        operands = [a for a in args if type(a) is not float and type(a) is not int]
+        operands = [a for a in args if type(a) in _RESULT_CLASS]
     node._inputs = tuple(None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
                          for o in operands)
+
+
+_UFUNC: dict = {}  # primitive -> whether it is an elementwise ufunc `elementwise` can run
+
+
+def bound(prim, args, params):
+    """`prim(*args)` bound to tensors outside any named operation (VJP rules in backward,
+    the array surface on tensors) through `elementwise`; None where it does not apply."""
+    ufunc = _UFUNC.get(prim)
+    if ufunc is None:
+        ufunc = _UFUNC[prim] = prim.kind == "elementwise" and prim.arity in (1, 2) and \
+            isinstance(prim.evaluate, np.ufunc)
+    if not ufunc or params:
+        return None
+    return elementwise(prim, None, args[0], args[1] if len(args) == 2 else _NONE, None)
 
 
 _RESULTS: dict = {}  # (prim, operand dtype) -> the result's numpy dtype

@@ -232,7 +232,9 @@ def _run(lib, expr, dtype, grad, finite=False):
 
 
 def _general(monkeypatch):
+    """Operators and bare primitives (VJP rules in backward) through the general path."""
     monkeypatch.setattr(arith, "elementwise", lambda *args: None)
+    monkeypatch.setattr(hot_path, "bound", lambda *args: None)
 
 
 def _same_arrays(x, y):
@@ -323,6 +325,26 @@ def test_flat_path_inside_modes(monkeypatch):
             tangent = fwAD.unpack_dual((dual * dual).sin()).tangent.numpy()
         return (plain.requires_grad, inferred.is_inference(), inferred.requires_grad,
                 tangent.tolist())
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
+
+
+def test_a_bare_primitive_on_tensors_is_the_general_path(monkeypatch):
+    """Primitives bound to tensors outside a named operation (VJP rules in backward) keep
+    their shape rule's refusal of shapes that differ and their own grad_fn names."""
+    from gradjit.ir import elementwise as E
+    from gradjit.ir.primitive import ShapeError
+
+    def run():
+        a = gradjit.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+        with pytest.raises(ShapeError) as info:
+            E.add(a, gradjit.ones(3))
+        y = E.cos(E.mul(2.0, a))
+        y.sum().backward()
+        return (str(info.value), y.grad_fn.name(),
+                [n.name() for n, _ in y.grad_fn.next_functions], y.detach().numpy().tobytes(),
+                a.grad.numpy().tobytes())
     fast = run()
     _general(monkeypatch)
     assert fast == run()
