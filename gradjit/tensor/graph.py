@@ -276,7 +276,7 @@ class Record:
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
-        self.inputs = tuple(Saved(a) if hasattr(a, "_edge") else a for a in args)
+        self.inputs = tuple([Saved(a) if hasattr(a, "_edge") else a for a in args])
         self.out = Saved(result, node)
         self.out.edge = None  # the output's edge is this record, set when unpacked
         self.seq = next(_sequence)

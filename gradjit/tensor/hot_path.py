@@ -43,10 +43,11 @@ def elementwise(prim, name, a, b, operands):
         if cls is None:
             return None
     x = t._value
-    if type(x) is not np.ndarray or t._device is not dtypes.CPU or _stale(t):
+    if type(x) is not np.ndarray or t._device is not _CPU or \
+            (t._saved is not None or t._poison is not None) and _stale(t):
         return None
     dt = x.dtype
-    if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
+    if dt is not _F32 and dt is not _F64:
         return None
     if b is _NONE:
         args = (x,)
@@ -74,6 +75,7 @@ def elementwise(prim, name, a, b, operands):
 
 
 _NONE = object()  # no second operand
+_CPU, _F32, _F64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64)
 
 
 def _agreeing(other, dt):
@@ -90,8 +92,8 @@ def _agreeing(other, dt):
     if kind not in _RESULT_CLASS:
         return None
     y = other._value
-    if type(y) is not np.ndarray or y.dtype is not dt or other._device is not dtypes.CPU or \
-            _stale(other):
+    if type(y) is not np.ndarray or y.dtype is not dt or other._device is not _CPU or \
+            (other._saved is not None or other._poison is not None) and _stale(other):
         return None
     return y
 
@@ -121,8 +123,8 @@ def _record(prim, name, args, result, operands, like):
         return
     if operands is None:
         operands = [a for a in args if type(a) in _RESULT_CLASS]
-    node._inputs = tuple(None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
-                         for o in operands)
+    node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
+                          for o in operands])
 
 
 _UFUNC: dict = {}  # primitive -> whether it is an elementwise ufunc `elementwise` can run
@@ -196,7 +198,7 @@ def _scoped(prim, name, args, operands):
     return out
 
 
-_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+_PLAIN = (_F32, _F64)
 
 
 def plain_float(dt) -> bool:
