@@ -29,12 +29,13 @@ def elementwise(prim, name, a, b, operands):
     """The tensor operation `name` (None: the bare primitive) as the ufunc primitive `prim`
     applied to `a` (and `b` unless it is _NONE), or None where the general path must run.
     It applies where each operand is a CPU tensor over a float32/float64 numpy array of one
-    dtype (shapes that broadcast; one shape where the result is recorded) or a Python
-    number, outside any other tensor operation. Recorded as the general path records it:
-    one Record of `prim` under a grad_fn `name` whose operands are `operands` (None: the
-    tensors among a and b)."""
-    if graph._scopes.active is not None:
-        return None
+    dtype (shapes that broadcast where an operation is not recorded; a bare primitive takes
+    one shape) or a Python number or numpy array beside one, a named operation outside any
+    other. Recorded as the general path records it: one Record of `prim` under a grad_fn
+    `name` whose operands are `operands` (None: the tensors among a and b), or, for a bare
+    primitive, in the operation in progress."""
+    if name is not None and graph._scopes.active is not None:
+        return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
     cls = _RESULT_CLASS.get(type(a))
     if cls is None:  # a number or an array first: b decides
@@ -110,17 +111,18 @@ def _history(t) -> bool:
 
 def _record(prim, name, args, result, operands, like):
     """Put `result` on the tape as the general path does, where an operand requires grad:
-    one Record under a fresh grad_fn `name` that names `operands`, or, for a primitive
-    applied outside any named operation (name None), the primitive's own grad_fn."""
+    one Record under a fresh grad_fn `name` that names `operands`, or, for a bare primitive
+    (name None), under the operation in progress or the primitive's own grad_fn."""
     edges = [(a._edge if a._base is None else a._grad_edge()) if type(a) in _RESULT_CLASS
              else None for a in args]
     if edges[0] is None and edges[-1] is None:
         return
-    node = graph.Node.named(name or graph.primitive_name(prim))
     lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
-    result._edge = graph.Record(prim, {}, lifted, edges, result, node)
-    if name is None:
+    if name is None:  # in the operation in progress, or under the primitive's own grad_fn
+        result._edge = graph.record(prim, {}, lifted, edges, result)
         return
+    node = graph.Node.named(name)
+    result._edge = graph.Record(prim, {}, lifted, edges, result, node)
     if operands is None:
         operands = [a for a in args if type(a) in _RESULT_CLASS]
     node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
@@ -131,8 +133,8 @@ _UFUNC: dict = {}  # primitive -> whether it is an elementwise ufunc `elementwis
 
 
 def bound(prim, args, params):
-    """`prim(*args)` bound to tensors outside any named operation (VJP rules in backward,
-    the array surface on tensors) through `elementwise`; None where it does not apply."""
+    """`prim(*args)` bound to tensors (inside a tensor operation, in backward's VJP rules)
+    through `elementwise`; None where it does not apply."""
     ufunc = _UFUNC.get(prim)
     if ufunc is None:
         ufunc = _UFUNC[prim] = prim.kind == "elementwise" and prim.arity in (1, 2) and \
