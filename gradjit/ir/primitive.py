@@ -102,11 +102,11 @@ class Partials:
         return tuple(None if rule is None else rule(g, out, *args, **params)
                      for rule in self.rules)
 
-    def some(self, wanted, g, out, *args, **params) -> tuple:
+    def some(self, wanted, g, out, *args, **params) -> list:
         """The cotangents of the operands flagged in `wanted`, None for the others (eager
         backward skips operands that do not require grad)."""
-        return tuple(rule(g, out, *args, **params) if w and rule is not None else None
-                     for rule, w in zip(self.rules, wanted))
+        return [rule(g, out, *args, **params) if w and rule is not None else None
+                for rule, w in zip(self.rules, wanted)]
 
 
 def _positional_count(name, rule) -> int:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gradjit
 from gradjit import Tensor
+from gradjit.tensor.hot_path import serve
 
 
 class Parameter(Tensor):
@@ -57,3 +58,6 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         t = data.detach().requires_grad_(data.requires_grad)
         t.persistent, t._is_buffer = persistent, True
         return t
+
+
+serve(Parameter, Tensor)  # its operations give plain Tensors

@@ -9,7 +9,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.hot_path import clip_numbers, direct
+from gradjit.tensor.hot_path import _NONE, clip_numbers, direct, elementwise
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -48,7 +48,7 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
 
     def method(self, other):
         if prim is not None:
-            out = direct(prim, name, (self, other), (self, other) if wraps else None)
+            out = elementwise(prim, name, self, other, (self, other) if wraps else None)
             if out is not None:
                 return out
         if not _is_operand(other):
@@ -59,7 +59,7 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     def reflected(self, other):
         operands = reflected_operands(self, other) if reflected_operands else None
         if prim is not None:
-            out = direct(prim, reflected_name or name, (other, self), operands)
+            out = elementwise(prim, reflected_name or name, other, self, operands)
             if out is not None:
                 return out
         if not _is_operand(other):
@@ -70,8 +70,12 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     return method, reflected
 
 
-# The array functions that are one primitive when their operands already agree.
-_PRIMITIVE_OF = {ops.add: E.add, ops.sub: E.sub, ops.mul: E.mul, ops.true_divide: E.div}
+# The array functions that are one ufunc primitive when their operands already agree.
+_PRIMITIVE_OF = {ops.add: E.add, ops.sub: E.sub, ops.mul: E.mul, ops.true_divide: E.div,
+                 ops.eq: E.eq, ops.ne: E.ne, ops.lt: E.lt, ops.le: E.le, ops.gt: E.gt,
+                 ops.ge: E.ge, ops.neg: E.neg, ops.abs_: E.abs_, ops.exp: E.exp,
+                 ops.expm1: E.expm1, ops.log: E.log, ops.log1p: E.log1p, ops.sqrt: E.sqrt,
+                 ops.sin: E.sin, ops.cos: E.cos, ops.tan: E.tan, ops.tanh: E.tanh}
 
 
 def _swapped(t, other):
@@ -99,9 +103,18 @@ def _is_operand(x):
 
 
 def _unary(name, fn):
+    prim = _PRIMITIVE_OF.get(fn)
+
     def method(self):
+        if prim is not None:
+            out = elementwise(prim, name, self, _NONE, None)
+            if out is not None:
+                return out
         return apply(name, fn, self)
     return method
+
+
+_negative = _unary("NegBackward0", ops.neg)
 
 
 def _trunc(x):
@@ -208,7 +221,7 @@ class ArithMixin:
             raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
                                "If you are trying to invert a mask, use the `~` or "
                                "`logical_not()` operator instead.")
-        return apply("NegBackward0", ops.neg, self)
+        return _negative(self)
 
     def __pos__(self):
         return self

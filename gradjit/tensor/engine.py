@@ -60,8 +60,9 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     continue
                 unpack = rec.unpack
                 inputs = [unpack(s) for s in rec.inputs]
-                wanted = [edge is not None and (targets is None or edge in targets or
-                                                edge in needed) for edge in rec.edges]
+                wanted = [edge is not None for edge in rec.edges] if targets is None else \
+                    [edge is not None and (edge in targets or edge in needed)
+                     for edge in rec.edges]
                 vjp, out = rec.prim.vjp, unpack(rec.out)
                 cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
                     if type(vjp) is Partials else vjp(g, out, *inputs, **rec.params)

@@ -222,10 +222,10 @@ class Saved:
         return outside_recording(unpack, packed)._value
 
     def problem(self, record) -> str | None:
-        from gradjit.autograd.anomaly_mode import is_anomaly_enabled
         if record.freed:
             return FREED
         if self.counter.value != self.version:
+            from gradjit.autograd.anomaly_mode import is_anomaly_enabled
             t = self.cls._wrap(self.value)
             shape = list(t.shape)
             # PyTorch names the forward operation: ExpBackward0's output is "output 0 of Exp"
@@ -276,7 +276,7 @@ class Record:
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
-        self.inputs = tuple(Saved(a) if hasattr(a, "_edge") else a for a in args)
+        self.inputs = tuple([Saved(a) if hasattr(a, "_edge") else a for a in args])
         self.out = Saved(result, node)
         self.out.edge = None  # the output's edge is this record, set when unpacked
         self.seq = next(_sequence)
@@ -288,9 +288,11 @@ class Record:
 
     def unpack(self, saved):
         """A tensor for a saved value; using it after it went stale poisons the result."""
-        if not isinstance(saved, Saved):
-            return saved.array() if isinstance(saved, Number) else saved
-        t = saved.cls._wrap(saved.current(), saved.counter)
+        kind = type(saved)
+        if kind is not Saved:
+            return saved.array() if kind is Number else saved
+        t = saved.cls._wrap(saved.value if saved.packed is None else saved.current(),
+                            saved.counter)
         t._edge = saved.edge if saved is not self.out else self
         if saved.device is not t._device:
             t._device = saved.device

@@ -1,18 +1,157 @@
 """The eager hot path: tensor operations whose operands already agree (float32/float64 numpy
-arrays of one dtype and shape, Python numbers beside them) applied as their primitives
-directly, skipping the array surface's promotion and broadcasting, which would change
-nothing there. Everything else takes the general path."""
+arrays of one dtype, Python numbers beside them) applied as their primitives directly,
+skipping the array surface's promotion and the dispatch layers, which would change nothing
+there. Everything else takes the general path."""
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import quietly
+from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.grad_mode import is_grad_enabled
+from gradjit.tensor.grad_mode import _state, is_grad_enabled
+
+_RESULT_CLASS: dict = {}  # tensor class -> the class of its operations' results
+
+
+def serve(cls, result=None):
+    """Let operations on `cls` tensors take the hot path, giving `result` tensors (default:
+    cls), the class the general path's dispatch gives them."""
+    _RESULT_CLASS[cls] = result or cls
+
+
+def elementwise(prim, name, a, b, operands):
+    """The tensor operation `name` (None: the bare primitive) as the ufunc primitive `prim`
+    applied to `a` (and `b` unless it is _NONE), or None where the general path must run.
+    It applies where each operand is a CPU tensor over a float32/float64 numpy array of one
+    dtype (shapes that broadcast where an operation is not recorded; a bare primitive takes
+    one shape) or a Python number or numpy array beside one, a named operation outside any
+    other. Recorded as the general path records it: one Record of `prim` under a grad_fn
+    `name` whose operands are `operands` (None: the tensors among a and b), or, for a bare
+    primitive, in the operation in progress."""
+    if name is not None and graph._scopes.active is not None:
+        return None  # an operation inside another joins it: the general path names it
+    t, other, swapped = a, b, False
+    cls = _RESULT_CLASS.get(type(a))
+    if cls is None:  # a number or an array first: b decides
+        t, other, swapped = b, a, True
+        cls = _RESULT_CLASS.get(type(b))
+        if cls is None:
+            return None
+    x = t._value
+    if type(x) is not np.ndarray or t._device is not _CPU or \
+            (t._saved is not None or t._poison is not None) and _stale(t):
+        return None
+    dt = x.dtype
+    if dt is not _F32 and dt is not _F64:
+        return None
+    if b is _NONE:
+        args = (x,)
+    else:
+        y = _agreeing(other, dt)
+        if y is None:
+            return None
+        if type(y) is np.ndarray and y.shape != x.shape and (name is None or _state.enabled and (
+                _history(t) or _history(other))):
+            return None  # a bare primitive refuses it; the general path records the broadcast
+        args = (y, x) if swapped else (x, y)
+    try:
+        out = quietly(prim.evaluate, *args)
+    except ValueError:  # shapes that do not broadcast: the general path words the error
+        return None
+    if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
+        out = _asarray(out)
+    expected = _RESULTS.get((prim, dt)) or _result_dtype(prim, dt)
+    if out.dtype is not expected:
+        out = out.astype(expected)
+    result = cls._wrap(out)
+    if _state.enabled and prim.differentiable and expected.kind == "f":
+        _record(prim, name, (a,) if b is _NONE else (a, b), result, operands, x)
+    return result
+
+
+_NONE = object()  # no second operand
+_CPU, _F32, _F64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _agreeing(other, dt):
+    """other's numpy array, or other as a number of dtype dt, where it agrees with a tensor
+    of dtype dt (a numpy array beside it is taken as it is, as the general path takes it);
+    None where it does not."""
+    kind = type(other)
+    if kind is float:
+        return dt.type(other)
+    if kind is int:
+        return dt.type(other) if -2 ** 63 <= other < 2 ** 64 else None  # beyond: refused
+    if kind is np.ndarray:
+        return other if other.dtype is dt else None
+    if kind not in _RESULT_CLASS:
+        return None
+    y = other._value
+    if type(y) is not np.ndarray or y.dtype is not dt or other._device is not _CPU or \
+            (other._saved is not None or other._poison is not None) and _stale(other):
+        return None
+    return y
+
+
+def _stale(t) -> bool:
+    """Whether t is a value unpacked for backward that may no longer be used (the general
+    path carries the reason into its result), or computed from one."""
+    return t._poison is not None or t._saved is not None and t._problem() is not None
+
+
+def _history(t) -> bool:
+    return t._edge is not None or t._base is not None
+
+
+def _record(prim, name, args, result, operands, like):
+    """Put `result` on the tape as the general path does, where an operand requires grad:
+    one Record under a fresh grad_fn `name` that names `operands`, or, for a bare primitive
+    (name None), under the operation in progress or the primitive's own grad_fn."""
+    edges = [(a._edge if a._base is None else a._grad_edge()) if type(a) in _RESULT_CLASS
+             else None for a in args]
+    if edges[0] is None and edges[-1] is None:
+        return
+    lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
+    if name is None:  # in the operation in progress, or under the primitive's own grad_fn
+        result._edge = graph.record(prim, {}, lifted, edges, result)
+        return
+    node = graph.Node.named(name)
+    result._edge = graph.Record(prim, {}, lifted, edges, result, node)
+    if operands is None:
+        operands = [a for a in args if type(a) in _RESULT_CLASS]
+    node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
+                          for o in operands])
+
+
+_UFUNC: dict = {}  # primitive -> whether it is an elementwise ufunc `elementwise` can run
+
+
+def bound(prim, args, params):
+    """`prim(*args)` bound to tensors (inside a tensor operation, in backward's VJP rules)
+    through `elementwise`; None where it does not apply."""
+    ufunc = _UFUNC.get(prim)
+    if ufunc is None:
+        ufunc = _UFUNC[prim] = prim.kind == "elementwise" and prim.arity in (1, 2) and \
+            isinstance(prim.evaluate, np.ufunc)
+    if not ufunc or params:
+        return None
+    return elementwise(prim, None, args[0], args[1] if len(args) == 2 else _NONE, None)
+
+
+_RESULTS: dict = {}  # (prim, operand dtype) -> the result's numpy dtype
+
+
+def _result_dtype(prim, dt):
+    """prim's result dtype on operands of numpy dtype dt, by its shape rule, remembered."""
+    plain = TensorType((), dtype(dt))
+    _RESULTS[prim, dt] = prim.infer(*[plain] * prim.arity).dtype.numpy
+    return _RESULTS[prim, dt]
 
 
 def direct(prim, name, args, operands):
@@ -61,7 +200,7 @@ def _scoped(prim, name, args, operands):
     return out
 
 
-_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+_PLAIN = (_F32, _F64)
 
 
 def plain_float(dt) -> bool:

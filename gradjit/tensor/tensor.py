@@ -10,7 +10,7 @@ from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.deprecated import DeprecatedMixin
 from gradjit.tensor.storage import StorageMixin
 from gradjit.tensor.strided import StridedMixin
-from gradjit.tensor.hot_path import write_into
+from gradjit.tensor.hot_path import serve, write_into
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
@@ -94,3 +94,4 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
 for _name in IN_PLACE:
     setattr(Tensor, _name + "_", _inplace(_name))
 Tensor.__module__ = "gradjit"
+serve(Tensor)

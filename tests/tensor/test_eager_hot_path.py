@@ -60,6 +60,7 @@ def test_hot_path_skips_the_general_evaluation_and_agrees_with_it(monkeypatch):
     assert forward == 0
     monkeypatch.setattr(arith, "direct", lambda *args: None)
     monkeypatch.setattr(base, "evaluate_plain", lambda *args: None)
+    _general(monkeypatch)
     general, general_grads, forward = run()
     assert forward == 4
     np.testing.assert_array_equal(fast.detach().numpy(), general.detach().numpy())
@@ -176,3 +177,180 @@ def test_leaving_a_meta_device_block_keeps_the_hot_path(monkeypatch):
                         evaluate(*args))
     _ = a * b + 2.0
     assert calls == [] and str(gradjit.zeros(1).device) == "cpu"
+
+
+# ---- the flat path of single-ufunc operations: bit for bit the general path and PyTorch ----
+
+ELEMENTWISE = ["a + b", "a - b", "a * b", "a / b", "a == b", "a != b", "a < b", "a <= b",
+               "a > b", "a >= b", "a + 2", "2 + a", "a - 2.5", "1 - a", "3 * a", "a / 3",
+               "a * -1", "a < 0.1", "0.1 < a", "a == 0", "a + 2 ** 62", "-a", "abs(a)",
+               "a.exp()", "a.expm1()", "a.log()", "a.log1p()", "a.sqrt()", "a.sin()",
+               "a.cos()", "a.tan()", "a.tanh()", "a.neg()", "a + row", "row * a", "a > row",
+               "a + s", "s * a", "s - s", "s.exp()", "(s + 1) / a", "a[1] * b[0]", "a.T + b.T",
+               "a + b[::2]", "a + True", "a + b.double()", "a.double() - s", "a + 2 ** 70",
+               "a + odd", "odd < a", "a.int() + 1", "a.int() * b.int()", "a.bool() + 1",
+               "a.half() + b", "(a > 0) * a", "a + b.numpy()", "a + [1.0, 2, 3, 4]",
+               # operations whose primitives take the flat path inside their scope
+               "a.clamp(-0.5, 0.5)", "a.relu()", "lib.sigmoid(b)", "(b * b + 1).rsqrt()",
+               "a.square()",
+               "lib.nn.functional.mse_loss(a, b)", "lib.nn.functional.softplus(b)",
+               "lib.nn.functional.softmax(b, 1)", "lib.nn.functional.gelu(b)",
+               "lib.nn.functional.silu(row) * s", "b.pow(3) - a.exp()", "b.sum(1) * row[:3]"]
+
+
+def _operands(lib, dtype, grad, finite=False):
+    """a and b (3 x 4) with signed zeros, infinities, nan and negatives (finite: nan and
+    infinities replaced); a row (4,), a 0-d s and a (2, 4) odd that broadcasts with none of
+    them; a and b require grad if `grad`."""
+    a = np.array([[0.0, -0.0, 1.5, -2.25], [np.inf, -np.inf, np.nan, 3.0],
+                  [1e-3, -7.0, 0.5, 100.0]], dtype)
+    b = np.array([[1.0, 2.0, -0.0, 0.0], [3.0, np.inf, -1.0, 0.25], [-2.5, 1e3, 0.5, -0.1]],
+                 dtype)
+    if finite:
+        a, b = np.nan_to_num(a, posinf=5.0, neginf=-4.0), np.nan_to_num(b, posinf=6.0)
+    row, s, odd = np.array([0.5, -1.0, 2.0, 0.0], dtype), np.array(1.25, dtype), \
+        np.ones((2, 4), dtype)
+    made = {k: lib.tensor(v) for k, v in dict(a=a, b=b, row=row, s=s, odd=odd).items()}
+    if grad:
+        made["a"].requires_grad_()
+        made["b"].requires_grad_()
+    return made
+
+
+def _run(lib, expr, dtype, grad, finite=False):
+    """expr's result with its dtype, requires_grad, grad_fn and next_functions names, and the
+    gradients of its weighted sum, or the error it raises."""
+    names = _operands(lib, dtype, grad, finite)
+    try:
+        y = eval(expr, {"lib": lib}, names)
+    except Exception as error:  # noqa: BLE001 (compared with the other library's)
+        return type(error), str(error)
+    fn = y.grad_fn
+    seen = (str(y.dtype), y.requires_grad, y.is_leaf, fn and fn.name(),
+            fn and [n and n.name() for n, _ in fn.next_functions])
+    grads = ()
+    if y.requires_grad:
+        weights = lib.linspace(0.5, 1.5, y.numel()).reshape(tuple(y.shape)).to(y.dtype)
+        (y * weights).sum().backward()
+        grads = tuple(None if names[k].grad is None else names[k].grad.numpy()
+                      for k in ("a", "b"))
+    return y.detach().numpy(), seen, grads
+
+
+def _general(monkeypatch):
+    """Operators and bare primitives (VJP rules in backward) through the general path."""
+    monkeypatch.setattr(arith, "elementwise", lambda *args: None)
+    monkeypatch.setattr(hot_path, "bound", lambda *args: None)
+
+
+def _same_arrays(x, y):
+    assert x.dtype == y.dtype and x.shape == y.shape
+    bits = [np.ascontiguousarray(v).reshape(-1).view(np.uint8) for v in (x, y)]
+    np.testing.assert_array_equal(*bits)  # as bits: -0.0 and nan payloads too
+
+
+@pytest.mark.parametrize("grad", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("expr", ELEMENTWISE)
+def test_flat_elementwise_is_the_general_path_bit_for_bit(expr, dtype, grad, monkeypatch):
+    fast = _run(gradjit, expr, dtype, grad)
+    _general(monkeypatch)
+    general = _run(gradjit, expr, dtype, grad)
+    if isinstance(general[0], type):  # an error: the same one
+        assert fast == general
+        return
+    _same_arrays(fast[0], general[0])
+    assert fast[1] == general[1]
+    assert len(fast[2]) == len(general[2])
+    for f, g in zip(fast[2], general[2]):
+        assert (f is None) == (g is None)
+        if f is not None:
+            _same_arrays(f, g)
+
+
+@pytest.mark.parametrize("grad", [False, True])
+@pytest.mark.parametrize("expr", [e for e in ELEMENTWISE if "numpy" not in e and "[1.0" not in e])
+def test_flat_elementwise_matches_torch(expr, grad):
+    """On finite operands (casting nan to int and abs' gradient at nan are PyTorch's own
+    business); errors by type (the general path words a broadcasting error its own way)."""
+    ours, theirs = (_run(lib, expr, np.float32, grad, finite=True) for lib in (gradjit, torch))
+    if isinstance(theirs[0], type):
+        assert ours[0] is theirs[0]
+        return
+    assert ours[1] == theirs[1]
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=2e-6)
+    for f, g in zip(ours[2], theirs[2]):
+        assert (f is None) == (g is None)
+        if f is not None:  # tan's and exp's derivatives at 7 to 100 differ in libm's bits
+            np.testing.assert_allclose(f, g, rtol=1e-4)
+
+
+def test_flat_results_of_views_and_in_place_writes_keep_histories_and_versions(monkeypatch):
+    """A view whose base was written in place is cut from the new history; a saved operand
+    written in place afterwards is caught at backward; parameters give plain Tensors."""
+    def run():
+        x = gradjit.tensor([1.0, -2.0, 3.0, 0.5], requires_grad=True)
+        base = x * 1
+        view = base[1:3]
+        base.mul_(x)
+        y = view.exp() + view
+        y.sum().backward(retain_graph=True)
+        grad = x.grad.numpy().copy()
+        with gradjit.no_grad():
+            y.add_(1)  # y's Add record saved nothing of y; exp's output is still current
+        z = y.sin()
+        with gradjit.no_grad():
+            y.mul_(2)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation") as error:
+            z.sum().backward()
+        p = gradjit.nn.Parameter(gradjit.ones(4))
+        q = p * 2 + p
+        return (y.detach().numpy(), grad, y._version, view._version, type(q).__name__,
+                q.grad_fn.name(), str(error.value))
+    fast = run()
+    _general(monkeypatch)
+    general = run()
+    for f, g in zip(fast, general):
+        if isinstance(f, np.ndarray):
+            _same_arrays(f, g)
+        else:
+            assert f == g
+
+
+def test_flat_path_inside_modes(monkeypatch):
+    """no_grad, inference_mode and a dual level see the same results as the general path."""
+    def run():
+        a = gradjit.tensor([0.5, -1.5], requires_grad=True)
+        with gradjit.no_grad():
+            plain = a * 3
+        with gradjit.inference_mode():
+            inferred = a + 1
+        import gradjit.autograd.forward_ad as fwAD
+        with fwAD.dual_level():
+            dual = fwAD.make_dual(gradjit.tensor([1.0, 2.0]), gradjit.tensor([0.5, 0.25]))
+            tangent = fwAD.unpack_dual((dual * dual).sin()).tangent.numpy()
+        return (plain.requires_grad, inferred.is_inference(), inferred.requires_grad,
+                tangent.tolist())
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
+
+
+def test_a_bare_primitive_on_tensors_is_the_general_path(monkeypatch):
+    """Primitives bound to tensors outside a named operation (VJP rules in backward) keep
+    their shape rule's refusal of shapes that differ and their own grad_fn names."""
+    from gradjit.ir import elementwise as E
+    from gradjit.ir.primitive import ShapeError
+
+    def run():
+        a = gradjit.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+        with pytest.raises(ShapeError) as info:
+            E.add(a, gradjit.ones(3))
+        y = E.cos(E.mul(2.0, a))
+        y.sum().backward()
+        return (str(info.value), y.grad_fn.name(),
+                [n.name() for n, _ in y.grad_fn.next_functions], y.detach().numpy().tobytes(),
+                a.grad.numpy().tobytes())
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
