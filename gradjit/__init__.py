@@ -107,4 +107,4 @@ def __getattr__(name):
         return importlib.import_module(f"gradjit.{name}")
     raise AttributeError(f"module 'gradjit' has no attribute {name!r}")
 # JAX's names beyond the transformations (`import gradjit as jax`)
-from gradjit import tree, tree_util  # noqa: E402,F401
+from gradjit import lax, tree, tree_util  # noqa: E402,F401
