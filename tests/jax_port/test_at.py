@@ -33,6 +33,10 @@ CASES = {
     "apply": lambda x: x.at[0].apply(_sin(x)),
     "set-clip": lambda x: x.at[7].set(7.0, mode="clip"),
     "add-drop": lambda x: x.at[np.array([3, -4, 1])].add(1.0, mode="drop"),
+    "multiply-repeated": lambda x: x.at[np.array([0, 0, 2])].multiply(x[1]),
+    "min-repeated": lambda x: x.at[np.array([0, 0, 2]), 1].min(np.array([1.0, -1.0, 0.0])),
+    "set-repeated": lambda x: x.at[np.array([1, 1])].set(np.array([[5.0], [6.0]])),
+    "power-repeated": lambda x: x.at[np.array([0, 0, 2]), 3].power(2.0),
     "get-clamped": lambda x: x.at[4].get(),
     "get-array-clamped": lambda x: x.at[np.array([-5, 1, 3])].get(),
     "get-fill": lambda x: x.at[np.array([-5, 1, 3])].get(mode="fill"),
@@ -75,6 +79,13 @@ def test_gradient_through_known_updates():
         return (np.tanh(y) * y.at[0].multiply(3.0)).sum() if isinstance(x, Traced) else \
             (jnp.tanh(y) * y.at[0].multiply(3.0)).sum()
     np.testing.assert_allclose(gradjit.grad(loss)(X / 4), jax.grad(loss)(X / 4), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["min-repeated", "set-repeated", "power-repeated",
+                                  "max-ellipsis", "divide-pairs"])
+def test_gradients_with_indices_known_when_tracing(name):
+    loss = lambda x: (CASES[name](x) ** 2).sum()
+    np.testing.assert_allclose(gradjit.grad(loss)(X), jax.grad(loss)(X), rtol=1e-12)
 
 
 def test_under_vmap():
