@@ -1,14 +1,15 @@
 """jax.lax's shape, slicing, contraction, convolution, reduction and sorting operations, written
-with numpy functions (traced by gradjit) and `.at`'s index updates, so they run eagerly on
-numpy arrays and differentiate, batch and compile under the transformations."""
+with numpy functions (traced by gradjit), `.at`'s index updates and nn.functional's
+convolution, so they run eagerly on numpy arrays and differentiate, batch and compile under
+the transformations."""
 from __future__ import annotations
 
 import builtins
-import itertools
 import string
 
 import numpy as np
 
+from gradjit.tracer import leaves as L
 from gradjit.tracer.at import IndexUpdateRef
 
 
@@ -153,36 +154,35 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
                          rhs_dilation=None, dimension_numbers=None, feature_group_count=1,
                          batch_group_count=1, precision=None, preferred_element_type=None):
     """Cross-correlation of lhs (NC + spatial, by default) with the kernel rhs (OI + spatial):
-    one contraction per kernel position over strided windows of the padded, dilated input."""
-    if batch_group_count != 1:
-        raise NotImplementedError("conv_general_dilated: batch_group_count other than 1 is "
-                                  "not supported")
+    the input dilated and padded here, then nn.functional's convolution."""
+    spatial = np.ndim(lhs) - 2
+    if batch_group_count != 1 or not 1 <= spatial <= 3:
+        raise NotImplementedError("conv_general_dilated: batch_group_count other than 1, and "
+                                  "other than 1 to 3 spatial dimensions, are not supported")
     lhs_spec, rhs_spec, out_spec = _conv_specs(dimension_numbers, np.ndim(lhs))
     x, w = np.transpose(lhs, lhs_spec), np.transpose(rhs, rhs_spec)
-    spatial = np.ndim(x) - 2
-    lhs_dilation = tuple(lhs_dilation or (1,) * spatial)
     rhs_dilation = tuple(rhs_dilation or (1,) * spatial)
-    for axis, factor in enumerate(lhs_dilation):
+    for axis, factor in enumerate(lhs_dilation or ()):
         x = _dilate(x, axis + 2, factor)
     kernel = [(k - 1) * d + 1 for k, d in zip(np.shape(w)[2:], rhs_dilation)]
     pads = _conv_padding(padding, np.shape(x)[2:], kernel, window_strides)
     x = pad(x, 0, [(0, 0, 0)] * 2 + [(lo, hi, 0) for lo, hi in pads])
-    out_sizes = [(n - k) // s + 1 for n, k, s in zip(np.shape(x)[2:], kernel, window_strides)]
-    groups = feature_group_count
-    xs = np.split(x, groups, axis=1) if groups > 1 else [x]
-    ws = np.split(w, groups, axis=0) if groups > 1 else [w]
-    outs = []
-    for xg, wg in zip(xs, ws):
-        total = 0
-        for position in itertools.product(*(range(k) for k in np.shape(wg)[2:])):
-            window = tuple(builtins.slice(p * d, p * d + (o - 1) * s + 1, s) for p, d, o, s
-                           in zip(position, rhs_dilation, out_sizes, window_strides))
-            windows = xg[(builtins.slice(None),) * 2 + window]
-            total = total + np.einsum("nc...,oc->no...", windows, wg[(...,) + position])
-        outs.append(total)
-    out = np.concatenate(outs, axis=1) if groups > 1 else outs[0]
-    out = np.transpose(out, np.argsort(out_spec))
+    out = np.transpose(_convolve(x, w, tuple(window_strides), rhs_dilation,
+                                 feature_group_count), np.argsort(out_spec))
     return out if preferred_element_type is None else out.astype(preferred_element_type)
+
+
+def _convolve(x, w, stride, dilation, groups):
+    """nn.functional's conv1d/2d/3d on Tensors around x and w: traced values, or numpy arrays
+    (computed eagerly, given back as numpy)."""
+    from gradjit import from_numpy
+    from gradjit.nn import functional
+    conv = getattr(functional, f"conv{np.ndim(x) - 2}d")
+    if L.is_traced(x) or L.is_traced(w):
+        return L.unwrap(conv(L.wrap_tensor(x), L.wrap_tensor(w), stride=stride,
+                             dilation=dilation, groups=groups))
+    return conv(from_numpy(np.ascontiguousarray(x)), from_numpy(np.ascontiguousarray(w)),
+                stride=stride, dilation=dilation, groups=groups).numpy()
 
 
 def _conv_specs(dimension_numbers, rank):
