@@ -125,8 +125,7 @@ for _name, _ufunc in (("add", np.add), ("subtract", np.subtract), ("multiply", n
                       ("divide", np.true_divide), ("power", np.power), ("min", np.minimum),
                       ("max", np.maximum)):
     setattr(IndexUpdateRef, _name, _make_update(_name, _ufunc))
-IndexUpdateRef.mul = IndexUpdateRef.multiply  # JAX's older names
-IndexUpdateRef.sub = IndexUpdateRef.subtract
+IndexUpdateRef.mul = IndexUpdateRef.multiply  # JAX's older name, which it keeps
 
 
 def _mode(mode):
