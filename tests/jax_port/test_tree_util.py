@@ -107,3 +107,14 @@ def test_registered_with_functions_and_partial():
     np.testing.assert_array_equal(out, [3.0, 3.0])
     again = gt.Partial(scale, np.float64(2.0))
     assert again() == 6.0 and again.args == (3.0, 2.0)
+
+
+def test_vmap_axes_given_as_a_registered_node():
+    w, b = np.linspace(-1, 1, 12).reshape(2, 3, 2), np.array([0.5, -0.25])
+    x = np.arange(6.0).reshape(2, 3)
+    f = lambda m, x: x @ m.w + m.b
+    got = gradjit.vmap(f, in_axes=(Linear(0, None), 0))(Linear(w, b), x)
+    want = jax.vmap(f, in_axes=(JaxLinear(0, None), 0))(JaxLinear(w, b), x)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    with pytest.raises(Exception, match=r"tree prefix .* Linear\(\*, \*\)"):
+        gradjit.vmap(f, in_axes=((0, None), 0))(Linear(w, b), x)
