@@ -7,6 +7,7 @@ import pytest
 
 import gradjit
 from gradjit import tree_util as gt
+from gradjit.ir.primitive import BatchingError
 
 jax = pytest.importorskip("jax")
 jt = jax.tree_util
@@ -116,5 +117,5 @@ def test_vmap_axes_given_as_a_registered_node():
     got = gradjit.vmap(f, in_axes=(Linear(0, None), 0))(Linear(w, b), x)
     want = jax.vmap(f, in_axes=(JaxLinear(0, None), 0))(JaxLinear(w, b), x)
     np.testing.assert_allclose(got, want, rtol=1e-12)
-    with pytest.raises(Exception, match=r"tree prefix .* Linear\(\*, \*\)"):
+    with pytest.raises(BatchingError, match=r"tree prefix .* Linear\(\*, \*\)"):
         gradjit.vmap(f, in_axes=((0, None), 0))(Linear(w, b), x)
