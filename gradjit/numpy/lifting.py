@@ -11,10 +11,10 @@ import numpy as np
 from gradjit.tracer.constructors import assemble, holds_traced
 from gradjit.tracer.trace import Traced, current_trace
 
-# the functions that make a new array from shapes, values or another array
-_CONSTRUCTORS = frozenset({"arange", "array", "asarray", "empty", "empty_like", "eye", "full",
-                           "full_like", "identity", "linspace", "ones", "ones_like", "zeros",
-                           "zeros_like"})
+# the functions that make a new array from a shape and a fill (not array/asarray: an array
+# they are given stays numpy, so that its reads are recorded as captures)
+_CONSTRUCTORS = frozenset({"arange", "empty", "empty_like", "eye", "full", "full_like",
+                           "identity", "linspace", "ones", "ones_like", "zeros", "zeros_like"})
 
 _lifted: dict = {}
 
