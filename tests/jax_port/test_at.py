@@ -106,3 +106,11 @@ def test_the_array_is_not_written():
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="mode must be one of"):
         gradjit.jit(lambda x: x.at[0].set(1.0, mode="wrap"))(np.ones(3))
+
+
+def test_gradjit_numpy_constructors_have_at_inside_a_trace_only():
+    import gradjit.numpy as gnp
+    assert type(gnp.zeros(3)) is np.ndarray  # numpy's, outside a trace
+    f = lambda x, i: gnp.zeros(4).at[i].set(x) + gnp.arange(4.0)
+    np.testing.assert_array_equal(gradjit.jit(f)(2.0, np.int64(1)),
+                                  jnp.zeros(4).at[1].set(2.0) + jnp.arange(4.0))
