@@ -106,3 +106,8 @@ def __getattr__(name):
         import importlib
         return importlib.import_module(f"gradjit.{name}")
     raise AttributeError(f"module 'gradjit' has no attribute {name!r}")
+# JAX's names beyond the transformations (`import gradjit as jax`)
+from gradjit import lax, tree, tree_util  # noqa: E402,F401
+from gradjit.tracer.eager import (ShapeDtypeStruct, block_until_ready,  # noqa: E402,F401
+                                  device_put, devices, disable_jit, eval_shape)
+from gradjit.dump.jaxpr import make_jaxpr  # noqa: E402,F401

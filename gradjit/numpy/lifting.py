@@ -1,6 +1,7 @@
 """numpy's functions as HIPS autograd's numpy wrapper offers them: while a function is traced,
 a Python list or tuple holding traced values (`np.mean([x, x + 2])`) becomes one traced array
-before numpy sees it, since numpy dispatches on arrays, not on what lists hold."""
+before numpy sees it, since numpy dispatches on arrays, not on what lists hold; and the arrays
+numpy's constructors make are traced constants, which have JAX's `.at` (`jnp.zeros(n).at`)."""
 from __future__ import annotations
 
 import functools
@@ -8,7 +9,12 @@ import functools
 import numpy as np
 
 from gradjit.tracer.constructors import assemble, holds_traced
-from gradjit.tracer.trace import current_trace
+from gradjit.tracer.trace import Traced, current_trace
+
+# the functions that make a new array from a shape and a fill (not array/asarray: an array
+# they are given stays numpy, so that its reads are recorded as captures)
+_CONSTRUCTORS = frozenset({"arange", "empty", "empty_like", "eye", "full", "full_like",
+                           "identity", "linspace", "ones", "ones_like", "zeros", "zeros_like"})
 
 _lifted: dict = {}
 
@@ -21,17 +27,22 @@ def attribute(module, name: str):
         return value
     key = (module.__name__, name)
     if key not in _lifted:
-        _lifted[key] = _lifting(value)
+        _lifted[key] = _lifting(value, name in _CONSTRUCTORS)
     return _lifted[key]
 
 
-def _lifting(fn):
+def _lifting(fn, constructor):
     @functools.wraps(fn)
     def lifted(*args, **kwargs):
-        if current_trace() is not None:
-            args = [_lift(a) for a in args]
-            kwargs = {k: _lift(v) for k, v in kwargs.items()}
-        return fn(*args, **kwargs)
+        trace = current_trace()
+        if trace is None:
+            return fn(*args, **kwargs)
+        args = [_lift(a) for a in args]
+        kwargs = {k: _lift(v) for k, v in kwargs.items()}
+        out = fn(*args, **kwargs)
+        if constructor and type(out) is np.ndarray and out.dtype.kind in "biuf":
+            return Traced(trace, trace.lift(out), out, "numpy", False, const=True)
+        return out
     return lifted
 
 

@@ -113,6 +113,8 @@ class Transformed:
         return self._call(args, kwargs, buffers)
 
     def _call(self, args, kwargs, buffers=None):
+        if _stack.jit_disabled and self.mode == "jit" and buffers is None:
+            return self.fn(*args, **kwargs)
         if self.static_argnums:
             args = tuple(Static(a) if i in self.static_argnums else a for i, a in enumerate(args))
         tree = (args, kwargs)

@@ -114,6 +114,12 @@ class ArrayMethods:
         return ops.transpose(self, axes or None)
 
     @property
+    def at(self):
+        """JAX's functional index updates: x.at[index].set(v), .add(v), .get(), ..."""
+        from gradjit.tracer.at import IndexUpdateHelper  # (it imports ops, as this module)
+        return IndexUpdateHelper(self)
+
+    @property
     def T(self):
         return ops.transpose(self)
 

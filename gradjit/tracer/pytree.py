@@ -1,10 +1,27 @@
-"""Nested tuples/lists/dicts of leaves, flattened to a list of leaves and a hashable
-description of the structure (static leaves, such as strings or None, live in it)."""
+"""Nested tuples/lists/dicts (and registered node types) of leaves, flattened to a list of
+leaves and a hashable description of the structure (static leaves, such as strings or None,
+live in it)."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 LEAF = "*"
+
+# type -> (flatten: node -> (children, aux), unflatten: (aux, children) -> node), JAX's
+# register_pytree_node; every transformation sees these nodes through flatten below.
+NODES: dict[type, tuple] = {}
+
+
+@dataclass(frozen=True)
+class Node:
+    """The kind of a registered node in a structure: its type and its static aux data."""
+    cls: type
+    aux: object
+
+    def rebuild(self, children):
+        return NODES[self.cls][1](self.aux, children)
 
 
 def is_array_like(x) -> bool:
@@ -29,6 +46,9 @@ def flatten(tree, leaves: list):
         return (kind, tuple(flatten(x, leaves) for x in tree))
     if isinstance(tree, dict):
         return (dict, tuple(tree), tuple(flatten(x, leaves) for x in tree.values()))
+    if type(tree) in NODES:
+        children, aux = NODES[type(tree)][0](tree)
+        return (Node(type(tree), aux), tuple(flatten(x, leaves) for x in children))
     if isinstance(tree, Static) or not is_array_like(tree):
         value = tree.value if isinstance(tree, Static) else tree
         try:
@@ -51,5 +71,7 @@ def unflatten(structure, leaves):
         return structure[1]
     if kind is dict:
         return {k: unflatten(s, leaves) for k, s in zip(structure[1], structure[2])}
+    if isinstance(kind, Node):
+        return kind.rebuild([unflatten(s, leaves) for s in structure[1]])
     children = [unflatten(s, leaves) for s in structure[1]]
     return kind(*children) if hasattr(kind, "_fields") else kind(children)  # namedtuple or not

@@ -98,6 +98,7 @@ class _Stack(threading.local):
         # keeps calls off the lean path so that `inspect` sees their outputs.
         self.traces: list[Trace | None] = []
         self.inspect = None  # (entry, arguments, outputs) -> None after each call
+        self.jit_disabled = False  # disable_jit: jit calls its Python function directly
 
 
 _stack = _Stack()

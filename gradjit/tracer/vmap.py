@@ -10,7 +10,7 @@ from gradjit.ir.primitive import BatchingError
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _count
 from gradjit.tracer.outputs import BatchedOutputs, tree_outputs
-from gradjit.tracer.pytree import LEAF
+from gradjit.tracer.pytree import LEAF, NODES, Node
 from gradjit.tracer.trace import Traced, source_line, user_site
 
 
@@ -157,6 +157,10 @@ def _leaf_axes(spec, structure, what) -> list:
     if isinstance(spec, dict) and kind is dict and set(spec) == set(structure[1]):
         return [a for key, child in zip(structure[1], structure[2])
                 for a in _leaf_axes(spec[key], child, what)]
+    if isinstance(kind, Node) and type(spec) is kind.cls:  # a registered node's axes
+        specs = NODES[kind.cls][0](spec)[0]
+        if len(specs) == len(structure[1]):
+            return [a for s, child in zip(specs, structure[1]) for a in _leaf_axes(s, child, what)]
     raise BatchingError(f"vmap {what} specification must be a tree prefix of the corresponding "
                         f"value, got specification {spec!r} for value tree "
                         f"{_describe(structure)}" + _at_call())
@@ -172,4 +176,6 @@ def _describe(structure) -> str:
         return "{" + ", ".join(f"{k!r}: {_describe(s)}" for k, s in
                                zip(structure[1], structure[2])) + "}"
     inner = ", ".join(_describe(s) for s in structure[1])
+    if isinstance(kind, Node):
+        return f"{kind.cls.__name__}({inner})"
     return f"[{inner}]" if kind is list else f"({inner}{',' if len(structure[1]) == 1 else ''})"

@@ -1,0 +1,7 @@
+"""jax.lax under gradjit's name (`from gradjit import lax`): control flow that runs as Python
+control flow under tracing (guards and unrolled loops), and elementwise, shape, contraction,
+convolution, reduction and sorting operations written with traced numpy functions."""
+from gradjit.lax.control import (cond, fori_loop, map, scan, select,  # noqa: F401,A004
+                                 stop_gradient, switch, while_loop)
+from gradjit.lax.elementwise import *  # noqa: F401,F403
+from gradjit.lax.structural import *  # noqa: F401,F403

@@ -1,0 +1,78 @@
+"""jax.lax's control flow run as Python control flow: a traced predicate or trip count becomes
+a guard (the function is re-traced per path), loops unroll into the trace, so every
+transformation differentiates and batches them as the straight-line code they become."""
+from __future__ import annotations
+
+import numpy as np
+
+from gradjit import tree_util
+from gradjit.ir.elementwise import stop_gradient as _stop
+
+
+def cond(pred, true_fun, false_fun, *operands):
+    """true_fun(*operands) if pred else false_fun(*operands)."""
+    if np.shape(pred) != ():
+        raise TypeError(f"Pred must be a scalar, got {pred!r} of shape {np.shape(pred)}.")
+    return true_fun(*operands) if pred else false_fun(*operands)
+
+
+def switch(index, branches, *operands):
+    """branches[index](*operands), index clamped into range as JAX does."""
+    branches = tuple(branches)
+    if not branches:
+        raise ValueError("Empty branch sequence")
+    return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
+
+
+def select(pred, on_true, on_false):
+    return np.where(pred, on_true, on_false)
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """body_fun(i, val) for i from lower to upper - 1, the loop unrolled into the trace."""
+    val = init_val
+    for i in range(int(lower), int(upper)):
+        val = body_fun(i, val)
+    return val
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    val = init_val
+    while cond_fun(val):
+        val = body_fun(val)
+    return val
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    """(carry, ys): carry threaded through f(carry, x) over the leading axis of xs (a tree),
+    the per-step outputs stacked along a new leading axis (in xs's order when reversed)."""
+    leaves, treedef = tree_util.tree_flatten(xs)
+    lengths = {np.shape(x)[0] for x in leaves}
+    if length is not None:
+        lengths.add(int(length))
+    if len(lengths) != 1:
+        raise ValueError(f"scan got inconsistent lengths: {sorted(lengths)} (the leading axes "
+                         "of xs and length must agree, and one of them must be given)")
+    n = lengths.pop()
+    carry, outputs = init, [None] * n
+    for i in (range(n - 1, -1, -1) if reverse else range(n)):
+        carry, outputs[i] = f(carry, treedef.unflatten(x[i] for x in leaves))
+    return carry, _stack(outputs)
+
+
+def map(f, xs, *, batch_size=None):  # noqa: A001
+    """f over the leading axis of xs, the results stacked."""
+    return scan(lambda _, x: (None, f(x)), None, xs)[1]
+
+
+def _stack(trees):
+    if not trees:
+        return None
+    _, treedef = tree_util.tree_flatten(trees[0])
+    columns = zip(*(treedef.flatten_up_to(t) for t in trees))
+    return treedef.unflatten(np.stack(column) for column in columns)
+
+
+def stop_gradient(x):
+    """x, with no gradient flowing through it (each leaf of a tree)."""
+    return tree_util.tree_map(_stop, x)
