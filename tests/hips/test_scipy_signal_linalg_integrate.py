@@ -1,5 +1,7 @@
 """gradjit.scipy.signal.convolve, gradjit.scipy.linalg and gradjit.scipy.integrate.odeint as
 autograd's: scipy's values, gradients against finite differences (HIPS autograd's checks)."""
+import warnings
+
 import numpy
 import pytest
 import scipy.integrate
@@ -105,6 +107,15 @@ def test_sqrtm_and_solve_sylvester():
                                   scipy.linalg.solve_sylvester(a, b, q))
     check_grads(linalg.solve_sylvester, (0, 1, 2), modes=["rev"])(a, b, q)
     assert linalg.expm is scipy.linalg.expm  # the rest of scipy.linalg, undifferentiated
+
+
+def test_the_layout_probe_on_zeros_warns_nothing():
+    """A primitive runs once on zeros to learn its result's layout; sqrtm of zeros warns of
+    a singular matrix, which is no warning of the caller's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = gradjit.grad(lambda a: numpy.sum(linalg.sqrtm(a)))(2.0 * numpy.eye(3))
+    numpy.testing.assert_allclose(got, numpy.full((3, 3), 0.5 / numpy.sqrt(2.0)))
 
 
 def _dynamics(y, t, arg1, arg2):
