@@ -3,6 +3,8 @@ arrays of `args`) is the adjoint method: the ODE augmented with its adjoint stat
 odeint backwards between the observation times (Froehlich et al. 2017, sec. 2.4.2)."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import scipy.integrate
 
@@ -23,9 +25,11 @@ def _forward(func, structure, options, y0, t, *leaves):
     return yt, (t, leaves, yt)
 
 
+@functools.lru_cache(maxsize=64)
 def _adjoint_dynamics(func, structure, size):
     """The compiled right-hand side of (y, a, a_t, a_args): f, then a's cotangents through f
-    in y, t and the arguments, negated (the adjoint runs backwards)."""
+    in y, t and the arguments, negated (the adjoint runs backwards). One per system, so its
+    compilation is reused by every gradient of it."""
     from gradjit.tracer import jit, vjp
 
     def dynamics(state, time, *leaves):
@@ -50,8 +54,9 @@ def _backward(func, structure, options, residuals, g):
         time_cotangents.append(moved)
         adjoint_t0 = adjoint_t0 - moved
         state = np.concatenate([yt[i], adjoint, [adjoint_t0], adjoint_args])
-        state = scipy.integrate.odeint(dynamics, state, np.array([t[i], t[i - 1]]),
-                                       args=tuple(leaves), **dict(options))[1]
+        # odeint itself, not scipy's: traced again for the derivatives of this gradient
+        state = odeint(dynamics, state, np.array([t[i], t[i - 1]]), tuple(leaves),
+                       **dict(options))[1]
         adjoint, adjoint_t0 = state[size:2 * size] + g[i - 1], state[2 * size]
         adjoint_args = state[2 * size + 1:]
     time_cotangents.append(adjoint_t0)
@@ -66,7 +71,7 @@ _odeint.defvjp(_forward, _backward)
 
 def odeint(func, y0, t, args=(), **kwargs):
     """scipy.integrate.odeint(func, y0, t, args, **kwargs): y at each time in t for
-    dy/dt = func(y, t, *args); differentiable (reverse mode, first order) in y0, t and the
+    dy/dt = func(y, t, *args); differentiable (reverse mode, to any order) in y0, t and the
     arrays in args (which may be nests of them)."""
     leaves: list = []
     structure = flatten(tuple(args), leaves)

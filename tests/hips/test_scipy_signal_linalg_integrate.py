@@ -127,7 +127,7 @@ def test_odeint_value_and_adjoint_gradient():
     numpy.testing.assert_allclose(integrate.odeint(_dynamics, y0, t, args),
                                   scipy.integrate.odeint(_dynamics, y0, t, args))
     check_grads(lambda y0, t, args: integrate.odeint(_dynamics, y0, t, args), (0, 1, 2),
-                modes=["rev"], order=1)(y0, t, args)
+                modes=["rev"], order=2)(y0, t, args)
 
 
 def test_odeint_takes_nested_args_and_composes_with_grad():
