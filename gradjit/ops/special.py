@@ -119,6 +119,9 @@ def erfinv(y):
     log_term = log1p(neg(mul(t, t)))  # log(1 - t^2)
     b = add(2 / (math.pi * _WINITZKI), mul(log_term, 0.5))
     r = E.sqrt(sub(E.sqrt(sub(mul(b, b), true_divide(log_term, _WINITZKI))), b))
+    # The steps alone carry the gradient: the guess's (1 at 0, NaN near it, where its square
+    # roots cancel) would only be damped by them, not removed.
+    r = E.stop_gradient(where(eq(t, 0), t, r))
     central = lt(t, 0.5)
     target = where(central, t, sub(1.0, t))
     for _ in range(3):
@@ -126,7 +129,6 @@ def erfinv(y):
         residual = where(central, sub(E.erf(r), target), sub(target, E.erfc(r)))
         delta = mul(mul(residual, _HALF_SQRT_PI), E.exp(mul(r, r)))
         r = sub(r, true_divide(delta, add(mul(r, delta), 1.0)))
-    r = where(eq(t, 0), t, r)
     out = where(inside, r, where(eq(a, 1.0), math.inf, where(isnan(a), a, math.nan)))
     return where(negative, neg(out), out)
 

@@ -375,7 +375,10 @@ def replay(fn, inputs, trace):
         for op in fn.ops:
             if trace is not None:
                 trace.site = op.site or caller_site
-            out = bind(op.prim, *[env[v] for v in op.inputs], **op.params)
+            if trace is not None and not op.inputs and op.prim.kind != "source":
+                out = trace.bind(op.prim, (), op.params)  # a draw: drawn at each run
+            else:
+                out = bind(op.prim, *[env[v] for v in op.inputs], **op.params)
             if op.out is not None:
                 env[op.out] = out
     finally:

@@ -94,7 +94,21 @@ _CONVERTERS = {"asarray_chkfinite": _asarray_chkfinite, "require": _require,
                "isfortran": lambda original, a: False,  # a traced value has no layout
                "asmatrix": _asmatrix}
 NAMES = [f"np.{name}" for name in (*_CONSTRUCTORS, *_CONVERTERS) if name != "asmatrix"] + \
-    ["np.r_", "np.c_"]
+    ["np.r_", "np.c_", "np.full"]
+
+
+def _full(original):
+    """np.full with a traced fill value (numpy copies it in with its own asarray): the value
+    broadcast to the shape, in the dtype asked for or its own."""
+    @functools.wraps(original)
+    def full(shape, fill_value, dtype=None, *args, **kwargs):
+        if current_trace() is None or not is_traced(fill_value):
+            return original(shape, fill_value, dtype, *args, **kwargs)
+        value = unwrap(fill_value)
+        if dtype is not None:
+            value = ops.astype(value, np.dtype(dtype))
+        return ops.broadcast_to(value, tuple(shape) if np.iterable(shape) else (shape,))
+    return full
 
 
 def _converting(original, traced):
@@ -147,4 +161,5 @@ def install():
         setattr(np, name, _constructor(getattr(np, name)))
     for name, traced in _CONVERTERS.items():
         setattr(np, name, _converting(getattr(np, name), traced))
+    np.full = _full(np.full)
     np.r_, np.c_ = _Concatenator(np.r_, False), _Concatenator(np.c_, True)

@@ -44,7 +44,9 @@ class primitive:
             op = custom_vjp(fun, nondiff_argnums=constant)
 
             def fwd(*args):
-                ans = fun(*args)
+                # the op, not fun: traced again for higher derivatives, fun (often a scipy
+                # function) could not take traced values
+                ans = op(*args)
                 return ans, (ans, args)
 
             def bwd(*rest):
@@ -58,7 +60,7 @@ class primitive:
         def rule(*rest):
             primals, tangents = rest[-2], rest[-1]
             args = _merge(rest[:-2], constant, primals, count)
-            ans = fun(*args)
+            ans = op(*args)
             parts = [self.jvp_makers[i](tangent, ans, *args, **kwargs) for tangent, i in zip(
                 tangents, (i for i in range(count) if i not in constant)) if i in self.jvp_makers]
             return ans, sum(parts[1:], parts[0]) if parts else np.zeros_like(ans)
@@ -204,3 +206,15 @@ def grad_named(fun, argname):
 hessian_vector_product = hessian_tensor_product
 vector_jacobian_product = tensor_jacobian_product
 deriv = elementwise_grad
+
+
+def unbroadcast(g, target):
+    """g summed down to target's shape: the cotangent of an argument that broadcasting
+    widened (autograd's unbroadcast, for the VJP makers of primitives)."""
+    shape = np.shape(target)
+    while np.ndim(g) > len(shape):
+        g = np.sum(g, axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and np.shape(g)[axis] != 1:
+            g = np.sum(g, axis=axis, keepdims=True)
+    return g

@@ -153,7 +153,10 @@ class Trace:
     # ---- recording ----
 
     def bind(self, prim, args, params):
-        concrete, operands, flavor, weak, const = [], [], None, True, True
+        # An op of no operands other than a source (a host function of nothing, such as a
+        # random draw) may give a new value at each run: not a constant of the trace.
+        const = bool(args) or prim.kind == "source"
+        concrete, operands, flavor, weak = [], [], None, True
         for a in args:
             if not isinstance(a, Traced) and isinstance(getattr(a, "_value", None), Traced):
                 a = a._value  # a Tensor around a traced value, next to a bare traced value

@@ -74,3 +74,13 @@ def test_a_constructor_imported_by_name_works_too():
     names) get the same constructor as np.array."""
     fn = gradjit.grad(lambda x: np.sum(imported_array([x, x ** 2])))
     np.testing.assert_allclose(fn(X), 1 + 2 * X)
+
+
+def test_full_with_a_traced_fill_value():
+    """np.full(shape, traced) (HIPS's define_gradient example builds its rule with it)."""
+    def f(x):
+        return np.sum(np.full((2, 3), x) * np.full(3, x ** 2, dtype=np.float64))
+    np.testing.assert_allclose(gradjit.grad(f)(2.0), 18 * 2.0 ** 2)
+    np.testing.assert_allclose(gradjit.jit(f)(2.0), f(2.0))
+    assert gradjit.jit(lambda x: np.full(2, x))(np.float32(1.5)).dtype == np.float32
+    np.testing.assert_array_equal(np.full(2, 7), [7, 7])

@@ -1,0 +1,63 @@
+"""autograd.scipy.linalg: cholesky, cho_factor/cho_solve and solve_triangular traced through
+numpy's linear algebra; sqrtm and solve_sylvester are scipy's as primitives with autograd's
+rules (reverse mode). Other scipy.linalg names are scipy's own, not differentiated."""
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+from gradjit.tracer.hips import defvjp, primitive
+
+_TRANSPOSED = {0: False, "N": False, 1: True, "T": True, 2: True, "C": True}
+
+
+def _t(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
+    """The Cholesky factor of a (its lower triangle read), upper unless `lower`."""
+    factor = np.linalg.cholesky(a)
+    return factor if lower else _t(factor)
+
+
+def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
+                     check_finite=True):
+    """x with a x = b (a.T x = b for trans 1 or 'T'), reading only a's triangle."""
+    triangle = np.tril(a) if lower else np.triu(a)
+    if unit_diagonal:
+        triangle = triangle - np.diag(np.diagonal(triangle)) + np.eye(np.shape(a)[-1])
+    return np.linalg.solve(_t(triangle) if _TRANSPOSED[trans] else triangle, b)
+
+
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+    return cholesky(a, lower), lower
+
+
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    """x with a x = b, from cho_factor's (factor, lower)."""
+    factor, lower = c_and_lower
+    first = solve_triangular(factor, b, trans=0 if lower else 1, lower=lower)
+    return solve_triangular(factor, first, trans=1 if lower else 0, lower=lower)
+
+
+solve_sylvester = primitive(scipy.linalg.solve_sylvester)
+sqrtm = primitive(scipy.linalg.sqrtm)
+
+
+def _sylvester_vjp(argnum):
+    """a x + x b = q: q's cotangent u solves a.T u + u b.T = g; a's is -u x.T, b's -x.T u."""
+    def maker(ans, a, b, q):
+        def vjp(g):
+            u = solve_sylvester(_t(a), _t(b), g)
+            return (-u @ _t(ans), -_t(ans) @ u, u)[argnum]
+        return vjp
+    return maker
+
+
+defvjp(solve_sylvester, *(_sylvester_vjp(i) for i in range(3)))
+defvjp(sqrtm, lambda ans, a: lambda g: np.real(solve_sylvester(_t(ans), _t(ans), g)))
+
+
+def __getattr__(name):
+    return getattr(scipy.linalg, name)
