@@ -7,6 +7,9 @@ from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
 from gradjit.tensor.dtypes import (bfloat16, finfo, float16, iinfo, int8, int16,  # noqa: F401
                                    uint8)
 from gradjit.tensor.dtypes import float16 as half  # noqa: F401
+from gradjit.tensor.dtypes import complex64, complex128  # noqa: F401
+from gradjit.tensor.dtypes import complex64 as cfloat  # noqa: F401
+from gradjit.tensor.dtypes import complex128 as cdouble  # noqa: F401
 from gradjit.tensor.dtypes import int16 as short  # noqa: F401
 from gradjit.tensor.dtypes import float32 as float  # noqa: F401
 from gradjit.tensor.dtypes import float64 as double  # noqa: F401
@@ -22,6 +25,7 @@ from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa
 from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # noqa: F401
                                    set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.complex import complex, polar, view_as_complex, view_as_real  # noqa: F401
 from gradjit.tensor.composite_functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)

@@ -62,6 +62,8 @@ def format_param(v) -> str:
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
         return repr(v)
+    if isinstance(v, complex):
+        return f"complex({format_param(v.real)},{format_param(v.imag)})"
     if isinstance(v, str):
         return v if v in _DTYPE_NAMES else json.dumps(v)
     if isinstance(v, tuple):

@@ -288,7 +288,7 @@ def _jvp_outputs(out, structure, leaves):
     results, primals = tree_outputs(out)
     _, tangents = tree_outputs(out, zero_constants=True)
     n = len(leaves) // 2
-    wrt = [i for i in range(n) if _leaf_dtype(leaves[i]).kind == "f"]
+    wrt = [i for i in range(n) if _leaf_dtype(leaves[i]).kind in "fc"]
     return results, JvpOutputs(primals, tangents, wrt, [n + i for i in wrt])
 
 
@@ -419,10 +419,10 @@ def _check_differentiable(structure, arg_leaves, n):
     for x in arg_leaves:
         inner = L.unwrap(x)
         dtype = inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
-        if dtype.kind != "f":
+        if dtype.kind not in "fc":
             raise TypeError(f"grad: argument {n} has dtype {dtype} ({type(x).__name__}); "
-                            "gradients are defined for float inputs only (pass 2.0 rather than "
-                            "2, or cast with .astype(float))")
+                            "gradients are defined for float and complex inputs only (pass "
+                            "2.0 rather than 2, or cast with .astype(float))")
 
 
 def _flat_count(structure) -> int:
@@ -437,11 +437,12 @@ def _scalar_output(value, name):
     (as PyTorch's backward and HIPS autograd take it), and a float that depends on no input
     (a constant function) has a zero gradient."""
     inner = L.unwrap(value)
-    if isinstance(inner, float) and not _converted(current_trace()):
-        inner = np.float64(inner)
+    if isinstance(inner, (float, complex)) and not _converted(current_trace()):
+        inner = np.asarray(inner)[()]
     if isinstance(inner, Traced) or hasattr(inner, "shape") and hasattr(inner, "dtype"):
         shape, dtype = tuple(inner.shape), str(inner.dtype)
-        if math.prod(shape) != 1 or "float" not in dtype:
+        # a complex result: the holomorphic derivative, as HIPS autograd's grad gives it
+        if math.prod(shape) != 1 or not ("float" in dtype or "complex" in dtype):
             raise TypeError(f"grad of {name}: the function must return a float scalar, not an "
                             f"array of shape {shape} and dtype {dtype} (reduce it, e.g. "
                             ".sum(), or use jit to get the array)")

@@ -152,7 +152,7 @@ def _zero_tree(tree):
     leaves = []
     structure = flatten(tree, leaves)
     return unflatten(structure, iter(
-        np.zeros(_shape(x), _leaf_dtype(x)) if _leaf_dtype(x).kind == "f" else x
+        np.zeros(_shape(x), _leaf_dtype(x)) if _leaf_dtype(x).kind in "fc" else x
         for x in leaves))
 
 

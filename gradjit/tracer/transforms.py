@@ -131,7 +131,7 @@ def _check_pair(primals, tangents):
     if flatten(tuple(primals), p_leaves) != flatten(tuple(tangents), t_leaves):
         raise TypeError("jvp: primals and tangents must have the same tree structure")
     for p, t in zip(p_leaves, t_leaves):
-        if _leaf_dtype(p).kind != "f":
+        if _leaf_dtype(p).kind not in "fc":
             continue
         if np.shape(L.unwrap(p)) != np.shape(L.unwrap(t)) or _leaf_dtype(t) != _leaf_dtype(p):
             raise TypeError(f"jvp: a tangent of shape {np.shape(L.unwrap(t))} and dtype "
@@ -184,7 +184,7 @@ def _vdot(out, cotangent):
         raise TypeError("vjp: the cotangent must have the structure of the function's output")
     total = 0.0
     for o, c in zip(outs, cts):
-        if _leaf_dtype(o).kind == "f":
+        if _leaf_dtype(o).kind in "fc":
             total = total + (o * c).sum()
     return total
 
