@@ -69,6 +69,8 @@ PARAM_KINDS = {
     "unit": ("true or false", lambda v: isinstance(v, bool)),
     "complete": ("true or false", lambda v: isinstance(v, bool)),
     "full_matrices": ("true or false", lambda v: isinstance(v, bool)),
+    "inverse": ("true or false", lambda v: isinstance(v, bool)),
+    "n": ("an integer", _is_int),
     "site": ("a string or none", lambda v: v is None or isinstance(v, str)),
 }
 # A constant's value is the whole array, as nested lists.

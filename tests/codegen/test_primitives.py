@@ -126,6 +126,11 @@ CASES = {
     "cast": _cast,
     **{n: (lambda n=n: _unary(n, COMPLEX)) for n in ["conj", "real", "imag"]},
     "complex": lambda: _binary(FLOATS),
+    "fft": lambda: [([data((3, 4, 5), dt)], {"axes": axes, "inverse": inverse})
+                    for dt in COMPLEX for axes in [(2,), (0, 2), ()] for inverse in (False, True)],
+    "rfft": lambda: [([data((4, s), dt)], {"axis": 1}) for dt in FLOATS for s in (1, 6, 7)],
+    "irfft": lambda: [([data((4, n // 2 + 1), dt)], {"axis": 1, "n": n})
+                      for dt in COMPLEX for n in (1, 6, 7)],
     "fmod": _fmod, "trunc_div": _integer_binary,
     "left_shift": _integer_binary, "right_shift": _integer_binary,
     **{n: (lambda: _binary(INTS + ["bool"]) + _integer_binary())

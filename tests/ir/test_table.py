@@ -16,7 +16,7 @@ EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort",
     "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr", "lu_factor",
-    "conj", "real", "imag", "complex"}
+    "conj", "real", "imag", "complex", "fft", "rfft", "irfft"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
@@ -55,6 +55,9 @@ GRADIENT_CASES = {
     "lu_factor": ([(2, 3, 3)], {}),
     **{n: ([("complex", (3, 4))], {}) for n in ["conj", "real", "imag"]},
     "complex": ([(3, 4), (3, 4)], {}),
+    "fft": ([("complex", (3, 4, 2))], {"axes": (0, 2), "inverse": False}),
+    "rfft": ([(3, 5)], {"axis": 1}),
+    "irfft": ([("complex", (4, 3))], {"axis": 0, "n": 6}),
 }
 
 
