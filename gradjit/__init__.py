@@ -1,6 +1,6 @@
 """gradjit: a PyTorch-compatible tensor library (`import gradjit as torch`) and an autodiff
 compiler from Python to native loops."""
-from gradjit import autograd, cuda, linalg  # noqa: F401
+from gradjit import autograd, cuda, fft, linalg  # noqa: F401
 from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401

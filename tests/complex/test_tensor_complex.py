@@ -185,3 +185,19 @@ def test_errors_as_torch(expr):
         z = t.tensor([1 + 2j, 3 - 1j])
         return eval(expr, {"t": t, "z": z})
     same_error(lambda: run(torch), lambda: run(T))
+
+
+@pytest.mark.parametrize("call", [lambda t, z: (z * 2).backward(),
+                                  lambda t, z: t.autograd.grad(z * 2, z)])
+def test_an_implicit_gradient_needs_a_real_output(call):
+    same_error(lambda: call(torch, torch.tensor(1 + 2j, requires_grad=True)),
+               lambda: call(T, T.tensor(1 + 2j, requires_grad=True)))
+
+
+def test_a_given_complex_output_gradient_is_taken_as_torch_takes_it():
+    results = []
+    for t in (torch, T):
+        z = t.tensor(Z, requires_grad=True)
+        (z * z).backward(t.tensor(W))
+        results.append(z.grad.numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-12)
