@@ -77,6 +77,7 @@ def _linalg():
         "svd": lambda: [([a], {"full_matrices": full}) for (a,) in rect for full in (True, False)],
         "qr": lambda: [([a], {"complete": c}) for (a,) in rect for c in (True, False)],
         "lu_factor": lambda: [([a], {}) for (a,) in rect + spd],
+        "eig": lambda: [([data(s, dt)], {}) for s in square for dt in FLOATS + COMPLEX],
     }
 
 

@@ -6,7 +6,7 @@ import pytest
 import gradjit as torch
 from gradjit.ir import PRIMITIVES
 from gradjit.ir.primitive import evaluate
-from tests.ir.test_table import GRADIENT_CASES, _operand
+from tests.ir.test_table import GRADIENT_CASES, PHASE_DEPENDENT, _operand
 
 rng = np.random.default_rng(3)
 EPS = 1e-6
@@ -28,6 +28,8 @@ def test_every_differentiable_primitive_is_checked():
 
 @pytest.mark.parametrize("name", sorted(GRADIENT_CASES))
 def test_primitive_gradient_through_the_tape(name):
+    if name in PHASE_DEPENDENT:
+        pytest.skip("checked on phase-independent functions in tests/complex/test_eig.py")
     prim = PRIMITIVES[name]
     specs, params = GRADIENT_CASES[name]
     arrays = [_operand(s) for s in specs]
