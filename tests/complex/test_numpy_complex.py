@@ -236,3 +236,11 @@ def test_sympy_forms_over_complex_symbols(name):
     symbols = [sp.Symbol(f"a{i}", **kind) for i in range(len(args))]
     fn = sp.lambdify(symbols, prim.sympy(sp, *symbols), "numpy")
     np.testing.assert_allclose(fn(*args), evaluate(prim, args, {}), rtol=1e-14)
+
+
+def test_complex_constants_round_trip_through_the_ir_text():
+    from gradjit.ir import parse
+    fn = gradjit.jit(lambda z: z * (2 - 1j) + np.array([1j, np.nan + 1j, -0.0 + 2.5j]))
+    text = str(fn.ir(Z[0, :3]))
+    assert "complex(2.0,-1.0)" in text and "complex(nan,1.0)" in text
+    assert str(parse(text)) == text
