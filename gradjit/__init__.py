@@ -70,9 +70,10 @@ from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  #
                             value_and_grad, vjp, vmap)
 # HIPS autograd's names: primitive/defvjp/defjvp and its differential operators
 from gradjit.tracer import (defjvp, defvjp, deriv, grad_and_aux, grad_named,  # noqa: E402,F401
-                            hessian_tensor_product, hessian_vector_product, make_ggnvp,
-                            make_hvp, make_jvp, make_vjp, multigrad_dict, primitive,
-                            tensor_jacobian_product, vector_jacobian_product)
+                            hessian_tensor_product, hessian_vector_product,
+                            holomorphic_grad, make_ggnvp, make_hvp, make_jvp, make_vjp,
+                            multigrad_dict, primitive, tensor_jacobian_product,
+                            vector_jacobian_product)
 from gradjit.func import namespace_vmap as vmap  # noqa: E402,F401,F811
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402

@@ -27,7 +27,11 @@ def flavor(*xs) -> str:
 
 
 def default_float(*xs) -> DType:
-    return float32 if flavor(*xs) == "torch" else float64
+    """float64 for numpy; PyTorch's default dtype (torch.set_default_dtype) for tensors."""
+    if flavor(*xs) != "torch":
+        return float64
+    from gradjit.tensor.dtypes import get_default_dtype  # a leaf module: the setting only
+    return get_default_dtype().ir
 
 
 def default_complex(*xs) -> DType:

@@ -42,10 +42,10 @@ class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
 
     def __init__(self, fn, mode, argnums=0, has_aux=False, static_argnums=(), backend=None,
-                 max_traces=64, symbolic=False, deterministic=False):
+                 max_traces=64, symbolic=False, deterministic=False, holomorphic=False):
         functools.update_wrapper(self, fn)
         self.fn, self.mode, self.has_aux, self.backend = fn, mode, has_aux, backend
-        self.deterministic = deterministic
+        self.deterministic, self.holomorphic = deterministic, holomorphic
         self.symbolic = symbolic
         self.argnums = argnums
         self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
@@ -54,7 +54,7 @@ class Transformed:
         self._tracing = threading.RLock()  # threads that miss together trace once
         self.options = dict(argnums=argnums, has_aux=has_aux, static_argnums=static_argnums,
                             backend=backend, max_traces=max_traces, symbolic=symbolic,
-                            deterministic=deterministic)
+                            deterministic=deterministic, holomorphic=holomorphic)
         self.ship_traces = True
 
     def __reduce__(self):
@@ -198,7 +198,7 @@ class Transformed:
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
                                 f"must return (value, aux), not {type(out).__name__}")
             out, aux = out
-        value = _scalar_output(out, self.cache.name)
+        value = _scalar_output(out, self.cache.name, self.holomorphic)
         aux_results, aux_unpack = tree_outputs(aux) if self.has_aux else ([], None)
         flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
         grads = self._wrt(structure, leaves, 1 + len(aux_results))
@@ -432,7 +432,7 @@ def _flat_count(structure) -> int:
     return sum(_flat_count(s) for s in structure[-1])
 
 
-def _scalar_output(value, name):
+def _scalar_output(value, name, holomorphic=False):
     """The value to differentiate: a float scalar. A size-1 array counts as its one element
     (as PyTorch's backward and HIPS autograd take it), and a float that depends on no input
     (a constant function) has a zero gradient."""
@@ -441,7 +441,11 @@ def _scalar_output(value, name):
         inner = np.asarray(inner)[()]
     if isinstance(inner, Traced) or hasattr(inner, "shape") and hasattr(inner, "dtype"):
         shape, dtype = tuple(inner.shape), str(inner.dtype)
-        # a complex result: the holomorphic derivative, as HIPS autograd's grad gives it
+        if "complex" in dtype and not holomorphic and math.prod(shape) == 1:
+            raise TypeError(f"grad of {name}: the function returns a complex scalar ({dtype}); "
+                            "grad needs a real one, or holomorphic=True for the complex "
+                            "derivative of a holomorphic function (holomorphic_grad), or vjp "
+                            "for other functions with complex outputs")
         if math.prod(shape) != 1 or not ("float" in dtype or "complex" in dtype):
             raise TypeError(f"grad of {name}: the function must return a float scalar, not an "
                             f"array of shape {shape} and dtype {dtype} (reduce it, e.g. "

@@ -174,8 +174,10 @@ def _pullback(fn, argnums, has_aux, backend):
             return _vdot(out[0] if has_aux else out, cotangent)
         pullback.__qualname__ = f"vjp_{getattr(f, '__qualname__', 'f')}"
         return pullback
+    # <out, ct> is complex for complex outputs: its holomorphic derivative is the pullback
     return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
-                        argnums=tuple(1 + i for i in argnums), backend=backend)
+                        argnums=tuple(1 + i for i in argnums), backend=backend,
+                        holomorphic=True)
 
 
 def _vdot(out, cotangent):

@@ -47,6 +47,8 @@ def test_default_complex_follows_the_default_float():
         assert repr(torch.tensor([1j])) == repr(T.tensor([1j]))
         assert torch.tensor([1j]).dtype is torch.complex128
         assert torch.full((1,), 1j).dtype is torch.complex128
+        assert (torch.tensor([1, 2]) * 1j).dtype is torch.complex128
+        assert (torch.tensor([1, 2]) * 1.5).dtype is torch.float64
     finally:
         for t in (torch, T):
             t.set_default_dtype(t.float32)
