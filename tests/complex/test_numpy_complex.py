@@ -252,3 +252,37 @@ def test_complex_constants_round_trip_through_the_ir_text():
     text = str(fn.ir(Z[0, :3]))
     assert "complex(2.0,-1.0)" in text and "complex(nan,1.0)" in text
     assert str(parse(text)) == text
+
+
+# HIPS autograd's tests/test_linalg.py (complex norms) and tests/test_graphs.py
+@pytest.mark.parametrize("fun,shape", [
+    (lambda x: gnp.linalg.norm(x), (6,)), (lambda x: gnp.linalg.norm(x), (6, 5)),
+    (lambda x: gnp.linalg.norm(x, axis=(0, 1)), (6, 5, 4)),
+    *[(lambda x, o=o: gnp.linalg.norm(x, ord=o), (6,)) for o in range(2, 5)],
+    *[(lambda x, a=a: gnp.linalg.norm(x, axis=a), (6, 5, 4)) for a in range(3)]])
+def test_complex_norms(fun, shape):
+    x = crandn(*shape)
+    np.testing.assert_allclose(gradjit.jit(fun)(x), fun(x), rtol=1e-12)
+    check_grads(fun)(x)
+
+
+def test_complex_mutating_outgrad_from_indexing():
+    def fun(a):
+        b = a + 1.0j
+        c = b[0] + 1.5
+        d = a + b
+        e = d + c
+        return gnp.sum(gnp.sin(gnp.real(e)))
+    a = rng.standard_normal(5)
+    check_grads(fun)(a)
+    check_grads(lambda x: gradjit.grad(fun)(x))(a)
+
+
+def test_complex_separate_real_and_imaginary():
+    def fun(a):
+        r, i = gnp.real(a), gnp.imag(a)
+        a = gnp.abs(r) ** 1.4 + gnp.abs(i) ** 1.3
+        return gnp.sum(gnp.sin(a))
+    a = rng.standard_normal((5, 3)) + 0.1j * rng.standard_normal((5, 3))
+    check_grads(fun)(a)
+    check_grads(lambda x: gradjit.grad(fun)(x))(a)
