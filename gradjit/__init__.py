@@ -1,12 +1,15 @@
 """gradjit: a PyTorch-compatible tensor library (`import gradjit as torch`) and an autodiff
 compiler from Python to native loops."""
-from gradjit import autograd, cuda, linalg  # noqa: F401
+from gradjit import autograd, cuda, fft, linalg  # noqa: F401
 from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
 from gradjit.tensor.dtypes import (bfloat16, finfo, float16, iinfo, int8, int16,  # noqa: F401
                                    uint8)
 from gradjit.tensor.dtypes import float16 as half  # noqa: F401
+from gradjit.tensor.dtypes import complex64, complex128  # noqa: F401
+from gradjit.tensor.dtypes import complex64 as cfloat  # noqa: F401
+from gradjit.tensor.dtypes import complex128 as cdouble  # noqa: F401
 from gradjit.tensor.dtypes import int16 as short  # noqa: F401
 from gradjit.tensor.dtypes import float32 as float  # noqa: F401
 from gradjit.tensor.dtypes import float64 as double  # noqa: F401
@@ -22,6 +25,8 @@ from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa
 from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # noqa: F401
                                    set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.complex import complex, polar, view_as_complex, view_as_real  # noqa: F401
+from gradjit.tensor.spectral import istft, stft  # noqa: F401
 from gradjit.tensor.composite_functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)
@@ -66,9 +71,10 @@ from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  #
                             value_and_grad, vjp, vmap)
 # HIPS autograd's names: primitive/defvjp/defjvp and its differential operators
 from gradjit.tracer import (defjvp, defvjp, deriv, grad_and_aux, grad_named,  # noqa: E402,F401
-                            hessian_tensor_product, hessian_vector_product, make_ggnvp,
-                            make_hvp, make_jvp, make_vjp, multigrad_dict, primitive,
-                            tensor_jacobian_product, vector_jacobian_product)
+                            hessian_tensor_product, hessian_vector_product,
+                            holomorphic_grad, make_ggnvp, make_hvp, make_jvp, make_vjp,
+                            multigrad_dict, primitive, tensor_jacobian_product,
+                            vector_jacobian_product)
 from gradjit.func import namespace_vmap as vmap  # noqa: E402,F401,F811
 from gradjit.dump import dump, lower  # noqa: E402,F401
 from gradjit.dump.files import write_when_asked as _write_when_asked  # noqa: E402

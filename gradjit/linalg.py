@@ -5,9 +5,9 @@ from gradjit.tensor.contract import (matrix_norm, matrix_power, multi_dot, norm,
 from gradjit.tensor.composite_functions import matrix_exp  # noqa: F401
 from gradjit.tensor.functions import matmul  # noqa: F401
 from gradjit.tensor.linalg import (LinAlgError, cholesky, cond, det, diagonal,  # noqa: F401
-                                   eigh, eigvalsh, inv, lstsq, matrix_rank, pinv, qr, slogdet,
-                                   solve, solve_triangular, svd, svdvals, tensorinv,
-                                   tensorsolve)
+                                   eig, eigh, eigvals, eigvalsh, inv, lstsq, matrix_rank, pinv,
+                                   qr, slogdet, solve, solve_triangular, svd, svdvals,
+                                   tensorinv, tensorsolve)
 from gradjit.tensor.linalg_ex import cholesky_ex, inv_ex, solve_ex, vander  # noqa: F401
 from gradjit.tensor.linalg_householder import householder_product  # noqa: F401
 from gradjit.tensor.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401

@@ -1,7 +1,9 @@
 """HIPS autograd's gradient checker: `check_grads(fun, modes=["fwd", "rev"], order=2)(*args)`
 compares forward mode (jvp) and reverse mode (vjp) with central differences along random
 directions, and the derivatives of those maps again up to `order`. Arguments and results may
-be arrays, numbers or tuples/lists/dicts of them; float64 is what the tolerances assume."""
+be arrays, numbers or tuples/lists/dicts of them; float64 (complex128) is what the tolerances
+assume. Complex values are paired as JAX pairs them, Re(sum(a * b)): a VJP is the transpose of
+the JVP under that pairing."""
 from __future__ import annotations
 
 import itertools
@@ -18,25 +20,35 @@ _RNG = np.random.default_rng(0)
 def _leaves(tree):
     leaves: list = []
     flatten(tree, leaves)
-    return [np.asarray(leaf, np.float64) for leaf in leaves]
+    return [np.asarray(leaf, _wide(leaf)) for leaf in leaves]
+
+
+def _wide(leaf):
+    return np.complex128 if np.iscomplexobj(leaf) else np.float64
 
 
 def _random_like(tree):
     leaves: list = []
     structure = flatten(tree, leaves)
-    return unflatten(structure, iter([_RNG.standard_normal(np.shape(leaf)) for leaf in leaves]))
+    return unflatten(structure, iter([_random(np.shape(leaf), np.iscomplexobj(leaf))
+                                      for leaf in leaves]))
+
+
+def _random(shape, complex_):
+    x = _RNG.standard_normal(shape)
+    return x + 1j * _RNG.standard_normal(shape) if complex_ else x
 
 
 def _combine(a, b, scale):
     """a + scale * b, leaf by leaf."""
     leaves: list = []
     structure = flatten(a, leaves)
-    return unflatten(structure, iter([np.asarray(x, np.float64) + scale * y
+    return unflatten(structure, iter([np.asarray(x, _wide(x)) + scale * y
                                       for x, y in zip(leaves, _leaves(b))]))
 
 
 def _inner(a, b) -> float:
-    return float(sum(np.sum(x * y) for x, y in zip(_leaves(a), _leaves(b))))
+    return float(sum(np.real(np.sum(x * y)) for x, y in zip(_leaves(a), _leaves(b))))
 
 
 def _numeric(f, x, v):
@@ -46,7 +58,7 @@ def _numeric(f, x, v):
 
 
 def _close(got, want, mode, name, x):
-    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    got, want = np.asarray(got, _wide(got)), np.asarray(want, _wide(want))
     if not np.allclose(got, want, rtol=RTOL, atol=ATOL):
         raise AssertionError(f"Derivative ({mode}) check of {name} failed with arg {x}:\n"
                              f"analytic: {got}\nnumeric:  {want}")
@@ -63,8 +75,8 @@ def check_vjp(f, x, name=None):
     v = _random_like(x)
     out, pull = vjp(f, x)
     u = _random_like(out)
-    _close(_inner(pull(u)[0], v), sum(np.sum(a * b) for a, b in zip(_leaves(u),
-                                                                    _numeric(f, x, v))),
+    _close(_inner(pull(u)[0], v), sum(np.real(np.sum(a * b))
+                                      for a, b in zip(_leaves(u), _numeric(f, x, v))),
            "VJP", name or _name(f), x)
 
 

@@ -42,6 +42,9 @@ def _seeds(outputs, grad_outputs):
         if g is None:
             if out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out.dtype.is_complex:
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {out.dtype}")
             g = out.new_ones(tuple(out.shape))
         elif not hasattr(g, "_edge"):
             g = out.new_tensor(g)

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from gradjit.ir.core import Function, Op, Value
-from gradjit.ir.types import DType
+from gradjit.ir.types import DType, real_of
 from gradjit.tracer.trace import source_line
 
 # Constants with more elements than this are defined once above the function.
@@ -140,6 +140,10 @@ def _identifier(name: str, taken: set) -> str:
 # ---- literals ----
 
 def _number(value, dtype: DType) -> str:
+    if dtype.is_complex:
+        value = complex(value)
+        parts = (_number(v, real_of(dtype)) for v in (value.real, value.imag))
+        return f"complex({', '.join(parts)})"
     if dtype.is_bool:
         return str(bool(value))
     if dtype.is_int:
@@ -348,4 +352,16 @@ RULES = {
     "qr": _packed(lambda a, p: f"np.linalg.qr({a[0]}, "
                                f"mode={'complete' if p['complete'] else 'reduced'!r})"),
     "lu_factor": _lu_factor,
+    "conj": _call("np.conj"), "real": _call("np.real"), "imag": _call("np.imag"),
+    # the parts side by side, seen as complex numbers: each part's bits as they are
+    "complex": lambda a, p, t: f"np.stack([{a[0]}, {a[1]}], -1).view(np.{_np(t.dtype)})"
+                               "[..., 0]",
+    "fft": lambda a, p, t: f"{a[0]}.copy()" if not p["axes"] else
+    f"np.fft.{'ifftn' if p['inverse'] else 'fftn'}({a[0]}, axes={_tuple(p['axes'])}, "
+    f"norm={'forward' if p['inverse'] else 'backward'!r}).astype(np.{_np(t.dtype)})",
+    "rfft": lambda a, p, t: f"np.fft.rfft({a[0]}, axis={p['axis']}).astype(np.{_np(t.dtype)})",
+    "irfft": lambda a, p, t: f"np.fft.irfft({a[0]}, {p['n']}, axis={p['axis']}, "
+                             f"norm='forward').astype(np.{_np(t.dtype)})",
+    "eig": lambda a, p, t: _packed(lambda a, p: f"[part.astype(np.{_np(t.dtype)}) for part in "
+                                                f"np.linalg.eig({a[0]})]")(a, p, t),
 }

@@ -281,10 +281,15 @@ def _forward_mode(loss: Function, args, targets, passes, failures, tame):
         failures.append(Failure("jvp transpose", problem))
 
 
+def _retyped_f64(fn: Function) -> Function:
+    """fn with its single-precision values (float32, complex64) in double precision."""
+    return parse(print_function(fn).replace("f32", "f64").replace("c64", "c128"))
+
+
 def transpose_identity(loss: Function, floats, args, tangents) -> str | None:
     """The tangent of scalar `loss` along `tangents` (forward mode) against <gradient,
     tangents> (reverse mode), both in f64; None where they agree or either is not finite."""
-    loss = parse(print_function(loss).replace("f32", "f64"))
+    loss = _retyped_f64(loss)
     args = [a.astype(np.float64) for a in args]
     tangents = [t.astype(np.float64) for t in tangents]
     count = len(loss.results)
@@ -340,7 +345,7 @@ def finite_differences(loss: Function, args, seed=0) -> str | None:
     """The gradient of `loss` (retyped to f64) in two random directions against central
     differences at two step sizes. A direction is skipped where these disagree, or where the
     one-sided differences at a tiny step do (a kink: |x| at 0 has central differences 0)."""
-    loss = parse(print_function(loss).replace("f32", "f64"))
+    loss = _retyped_f64(loss)
     grad = differentiate(loss, range(len(loss.params)))
     args = [a.astype(np.float64) for a in args]
     try:

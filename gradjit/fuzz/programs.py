@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
 from gradjit.ir import elementwise as E
-from gradjit.ir import linalg, linalg_lu, sorting
+from gradjit.ir import fft, linalg, linalg_eig, linalg_lu, sorting
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import dtype as resolve
@@ -345,16 +345,21 @@ _DIRECTION = np.array([[0.3, -0.2, 0.1], [-0.2, -0.4, 0.2], [0.1, 0.2, 0.3]])
 LINALG = ("solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr")
 
 
-def _linalg(gen):
-    """A linear-algebra primitive on base + t * direction, t = tanh(sum of a picked value)
-    (NaN counted as 0); results whose signs are LAPACK's choice (eigenvectors, singular
-    vectors, Q and R) are squared, so that the result is smooth."""
+def _smooth_matrix(gen):
+    """base + t * direction, t = tanh(sum of a picked value) (NaN counted as 0)."""
     x = gen.pick(kind="f")
     total = E.cast(S.reduce_sum(x, axes=tuple(range(x.type.rank)), keepdims=False),
                    dtype=gen.base)
     t = E.tanh(E.where(E.eq(total, total), total, E.zeros_like(total)))
     dt = resolve(gen.base).numpy
-    a = E.add(_BASE.astype(dt), E.mul(S.broadcast_to(t, shape=(3, 3)), _DIRECTION.astype(dt)))
+    return E.add(_BASE.astype(dt), E.mul(S.broadcast_to(t, shape=(3, 3)), _DIRECTION.astype(dt)))
+
+
+def _linalg(gen):
+    """A linear-algebra primitive on a smooth matrix; results whose signs are LAPACK's choice
+    (eigenvectors, singular vectors, Q and R) are squared, so that the result is smooth."""
+    a = _smooth_matrix(gen)
+    dt = resolve(gen.base).numpy
     name = gen.draw(st.sampled_from(LINALG))
     flag = gen.draw(st.booleans())
     rhs = np.arange(6, dtype=dt).reshape(3, 2) - 2.5
@@ -369,6 +374,35 @@ def _linalg(gen):
            "svd": lambda: linalg.svd(a, full_matrices=flag),
            "qr": lambda: linalg.qr(a, complete=flag)}[name]()
     return E.mul(out, out) if name in ("eigh", "svd", "qr") else out
+
+
+def _complex(gen):
+    """Complex values built from two real ones of one type and brought back to a real part,
+    an imaginary part or a magnitude: conjugates, products, exponentials, transforms."""
+    x = gen.pick(kind="f")
+    y = gen.pick(lambda v: v.type == x.type)
+    z = E.complex_(x, y)
+    last = x.type.rank - 1
+    nonempty = x.type.rank > 0 and x.type.shape[last] > 0
+    flag = gen.draw(st.booleans())
+    step = gen.draw(st.sampled_from(("conj", "mul", "exp", "fft", "rfft", "eig")))
+    if step == "eig":  # magnitudes: smooth whatever phase LAPACK gives each eigenvector
+        return E.abs_(linalg_eig.eig(_smooth_matrix(gen)))
+    if step == "rfft" and nonempty:
+        spectrum = fft.rfft(x, axis=last)
+        if flag:  # and back: a real signal again
+            return fft.irfft(spectrum, axis=last, n=x.type.shape[last])
+        z = spectrum
+    elif step == "fft" and nonempty:
+        z = fft.fft(z, axes=(last,), inverse=flag)
+    elif step == "exp":
+        z = E.exp(E.mul(z, 0.25))
+    elif step == "mul":
+        z = E.mul(z, E.conj(z) if flag else z)
+    else:
+        z = E.conj(z)
+    part = gen.draw(st.sampled_from(("real", "imag", "abs")))
+    return {"real": E.real, "imag": E.imag, "abs": E.abs_}[part](z)
 
 
 def _cast(gen):
@@ -414,7 +448,7 @@ STEPS = {
     "reduce": _reduce, "expand": _expand, "reshape": _reshape, "transpose": _transpose,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "gather": _gather,
     "scatter_add": _scatter_add, "matmul": _matmul, "cast": _cast, "source": _source,
-    "sort": _sort, "linalg": _linalg, "guard": _guard,
+    "sort": _sort, "linalg": _linalg, "guard": _guard, "complex": _complex,
 }
 # Arithmetic is drawn more often than each structural step, guards less.
 KINDS = tuple(sorted(set(STEPS) - {"guard"})) + ("unary", "binary", "unary", "binary",

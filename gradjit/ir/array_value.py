@@ -44,8 +44,18 @@ class ArrayValue:
         """The IR text of the value: nested lists, numbers spelled as the printer spells
         them (nan, inf, true), without spaces; kept, as a function is printed at every stage."""
         if self._text is None:
-            text = repr(self.array.tolist()).replace(" ", "")
+            if self.array.dtype.kind == "c":
+                text = repr(_spelled(self.array.tolist())).replace(" ", "").replace("'", "")
+            else:
+                text = repr(self.array.tolist()).replace(" ", "")
             if self.array.dtype.kind == "b":
                 text = text.replace("True", "true").replace("False", "false")
             self._text = text
         return self._text
+
+
+def _spelled(values):
+    """Complex numbers as the printer spells them, complex(re,im), in nested lists."""
+    if isinstance(values, list):
+        return [_spelled(v) for v in values]
+    return f"complex({values.real!r},{values.imag!r})"

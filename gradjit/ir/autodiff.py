@@ -57,24 +57,25 @@ def _zeros(value: Value) -> Value:
 
 
 def _check(fn: Function, wrt, target: Value):
-    if target.type.shape != () or not target.type.dtype.is_float:
+    if target.type.shape != () or not target.type.dtype.is_inexact:
         raise DifferentiationError(
-            f"@{fn.name}: the differentiated result must be a float scalar, not {target.type} "
+            f"@{fn.name}: the differentiated result must be a float scalar (complex: the "
+            f"holomorphic derivative), not {target.type} "
             "(reduce it first, e.g. with sum(), or differentiate each element)")
     for i in wrt:
         if not 0 <= i < len(fn.params):
             raise DifferentiationError(f"@{fn.name} has {len(fn.params)} parameters, not {i + 1}")
-        if not fn.params[i].type.dtype.is_float:
+        if not fn.params[i].type.dtype.is_inexact:
             raise DifferentiationError(
                 f"@{fn.name}: cannot differentiate with respect to parameter {i} of type "
-                f"{fn.params[i].type}: gradients need float inputs")
+                f"{fn.params[i].type}: gradients need float or complex inputs")
 
 
 def _active_values(fn: Function, sources, target: Value) -> set[Value]:
     """Float values that depend differentiably on a source and that the target depends on."""
     varying = set(sources)
     for op in fn.ops:
-        if (op.out is not None and op.prim.differentiable and op.out.type.dtype.is_float
+        if (op.out is not None and op.prim.differentiable and op.out.type.dtype.is_inexact
                 and any(v in varying for v in op.inputs)):
             varying.add(op.out)
     useful = {target}

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from gradjit.ir.primitive import Partials, Primitive, ir_type, register, require
-from gradjit.ir.types import TensorType, bool_
+from gradjit.ir.types import TensorType, bool_, complex_of, real_of
 from gradjit.ir.types import dtype as resolve_dtype
 
 
@@ -36,6 +36,16 @@ def _floating(*types):
     return t
 
 
+def _inexact(*types):
+    t = _same_type(*types)
+    require(t.dtype.is_inexact, f"needs floating point or complex operands, not {t.dtype}")
+    return t
+
+
+def _ordered(*types):
+    return _order_rule(*types) and _numeric(*types)
+
+
 def _boolean(*types):
     t = _same_type(*types)
     require(t.dtype.is_bool, f"needs bool operands, not {t.dtype}")
@@ -45,6 +55,17 @@ def _boolean(*types):
 def _compare_rule(*types):
     t = _same_type(*types)
     return TensorType(t.shape, bool_)
+
+
+def _order_rule(*types):
+    t = _same_type(*types)
+    require(not t.dtype.is_complex, f"complex numbers have no order ({t.dtype})")
+    return TensorType(t.shape, bool_)
+
+
+def _magnitude_rule(x):
+    t = _numeric(x)
+    return TensorType(t.shape, real_of(t.dtype))
 
 
 def _define(name, arity, rule, evaluate, vjp, sympy=None, differentiable=True):
@@ -103,7 +124,8 @@ def guarded_mul(g, derivative):
 
 
 def _full_rule(*, value, shape, dtype):
-    require(isinstance(value, (bool, int, float)), f"a fill value is a number, not {value!r}")
+    require(isinstance(value, (bool, int, float, complex)),
+            f"a fill value is a number, not {value!r}")
     return TensorType(tuple(shape), resolve_dtype(dtype))
 
 
@@ -129,29 +151,55 @@ def _sign(x):
 
 # ---- unary ----
 neg = _unary("neg", _numeric, np.negative, lambda g, y, x: (neg(g),), lambda sp, x: -x)
-abs_ = _unary("abs", _numeric, np.abs, lambda g, y, x: (mul(g, sign(x)),), lambda sp, x: sp.Abs(x))
+def _abs_vjp(g, y, x):
+    """g sign(x); for complex x, g conj(x) / |x| (the gradient of a real function of z
+    is df/dx - i df/dy, as JAX and HIPS autograd give it)."""
+    if not ir_type(x).dtype.is_complex:
+        return (mul(g, sign(x)),)
+    return (mul(_as_complex(g, x), _conj_direction(x, y)),)
+
+
+def _abs_jvp(tangents, y, x):
+    (t,) = tangents
+    if not ir_type(x).dtype.is_complex:
+        return mul(t, sign(x))
+    return real(mul(t, _conj_direction(x, y)))
+
+
+def _conj_direction(z, magnitude):
+    """conj(z) / |z|, 0 at 0 (where PyTorch and JAX put abs's gradient): written with
+    differentiable primitives, so that second derivatives flow through it."""
+    zero = eq(z, zeros_like(z))
+    safe = where(zero, add(zeros_like(z), 1.0), z)
+    scale = where(zero, add(zeros_like(magnitude), 1.0), magnitude)
+    return where(zero, zeros_like(z), div(conj(safe), _as_complex(scale, z)))
+
+
+abs_ = register(Primitive("abs", "elementwise", _magnitude_rule, np.abs, _abs_vjp, arity=1,
+                          jvp=_abs_jvp, batch=batch_elementwise("abs"),
+                          sympy=lambda sp, x: sp.Abs(x)))
 sign = _unary("sign", _numeric, _sign, _no_grad(1), lambda sp, x: sp.sign(x), differentiable=False)
-exp = _unary("exp", _floating, np.exp, lambda g, y, x: (mul(g, y),), lambda sp, x: sp.exp(x))
-log = _unary("log", _floating, np.log, lambda g, y, x: (guarded_mul(g, div(1.0, x)),),
+exp = _unary("exp", _inexact, np.exp, lambda g, y, x: (mul(g, y),), lambda sp, x: sp.exp(x))
+log = _unary("log", _inexact, np.log, lambda g, y, x: (guarded_mul(g, div(1.0, x)),),
              lambda sp, x: sp.log(x))
-log1p = _unary("log1p", _floating, np.log1p,
+log1p = _unary("log1p", _inexact, np.log1p,
                lambda g, y, x: (guarded_mul(g, div(1.0, add(x, 1.0))),),
                lambda sp, x: sp.log(1 + x))
-expm1 = _unary("expm1", _floating, np.expm1, lambda g, y, x: (mul(g, add(y, 1.0)),),
+expm1 = _unary("expm1", _inexact, np.expm1, lambda g, y, x: (mul(g, add(y, 1.0)),),
                lambda sp, x: sp.exp(x) - 1)
-sqrt = _unary("sqrt", _floating, np.sqrt, lambda g, y, x: (guarded_mul(g, div(0.5, y)),),
+sqrt = _unary("sqrt", _inexact, np.sqrt, lambda g, y, x: (guarded_mul(g, div(0.5, y)),),
               lambda sp, x: sp.sqrt(x))
-rsqrt = _unary("rsqrt", _floating, lambda x: 1 / np.sqrt(x),
+rsqrt = _unary("rsqrt", _inexact, lambda x: 1 / np.sqrt(x),
                lambda g, y, x: (guarded_mul(g, mul(-0.5, div(y, x))),),
                lambda sp, x: 1 / sp.sqrt(x))
-sin = _unary("sin", _floating, np.sin, lambda g, y, x: (mul(g, cos(x)),), lambda sp, x: sp.sin(x))
-cos = _unary("cos", _floating, np.cos, lambda g, y, x: (neg(mul(g, sin(x))),),
+sin = _unary("sin", _inexact, np.sin, lambda g, y, x: (mul(g, cos(x)),), lambda sp, x: sp.sin(x))
+cos = _unary("cos", _inexact, np.cos, lambda g, y, x: (neg(mul(g, sin(x))),),
              lambda sp, x: sp.cos(x))
-tan = _unary("tan", _floating, np.tan, lambda g, y, x: (mul(g, add(mul(y, y), 1.0)),),
+tan = _unary("tan", _inexact, np.tan, lambda g, y, x: (mul(g, add(mul(y, y), 1.0)),),
              lambda sp, x: sp.tan(x))
-tanh = _unary("tanh", _floating, np.tanh, lambda g, y, x: (mul(g, sub(1.0, mul(y, y))),),
+tanh = _unary("tanh", _inexact, np.tanh, lambda g, y, x: (mul(g, sub(1.0, mul(y, y))),),
               lambda sp, x: sp.tanh(x))
-sigmoid = _unary("sigmoid", _floating, _sigmoid,
+sigmoid = _unary("sigmoid", _inexact, _sigmoid,
                  lambda g, y, x: (mul(g, mul(y, sub(1.0, y))),),
                  lambda sp, x: 1 / (1 + sp.exp(-x)))
 _erf = np.frompyfunc(math.erf, 1, 1)
@@ -181,6 +229,54 @@ round_ = _unary("round", _floating, np.round, _no_grad(1), _round_half_even,
 stop_gradient = _unary("stop_gradient", _same_type, lambda x: x.copy(), _no_grad(1),
                        lambda sp, x: x, differentiable=False)
 
+# ---- complex numbers: their parts, and a complex number from its parts ----
+def _complex_only(x):
+    require(x.dtype.is_complex, f"needs a complex operand, not {x.dtype}")
+    return x
+
+
+def _part_rule(x):
+    return TensorType(_complex_only(x).shape, real_of(x.dtype))
+
+
+def _compose_rule(re, im):
+    t = _floating(re, im)
+    return TensorType(t.shape, complex_of(t.dtype))
+
+
+def _as_complex(g, like):
+    return cast(g, dtype=ir_type(like).dtype.name)
+
+
+def _compose_jvp(tangents, z, re, im):
+    tr, ti = (zeros_like(x) if t is None else t for t, x in zip(tangents, (re, im)))
+    return complex_(tr, ti)
+
+
+conj = _unary("conj", _complex_only, np.conj, lambda g, y, z: (conj(g),),
+              lambda sp, z: sp.conjugate(z))
+# Cotangents follow JAX: the gradient of a real f(z) is df/dx - i df/dy, so real's is 1 and
+# imag's -i; PyTorch's convention is its conjugate (tensor/engine.py conjugates).
+real = register(Primitive("real", "elementwise", _part_rule, np.real,
+                          lambda g, y, z: (_as_complex(g, z),), arity=1,
+                          jvp=lambda tangents, y, z: real(tangents[0]),
+                          batch=batch_elementwise("real"), sympy=lambda sp, z: sp.re(z)))
+imag = register(Primitive("imag", "elementwise", _part_rule, np.imag,
+                          lambda g, y, z: (mul(_as_complex(g, z), -1j),), arity=1,
+                          jvp=lambda tangents, y, z: imag(tangents[0]),
+                          batch=batch_elementwise("imag"), sympy=lambda sp, z: sp.im(z)))
+def _compose(re, im):
+    """re + i im, with infinities, NaNs and signed zeros of each part kept as they are."""
+    z = np.empty(np.shape(re), complex_of(resolve_dtype(re.dtype)).numpy)
+    z.real, z.imag = re, im
+    return z
+
+
+complex_ = register(Primitive("complex", "elementwise", _compose_rule, _compose,
+                              lambda g, y, re, im: (real(g), neg(imag(g))), arity=2,
+                              jvp=_compose_jvp, batch=batch_elementwise("complex"),
+                              sympy=lambda sp, re, im: re + sp.I * im))
+
 # ---- binary arithmetic ----
 add = _binary("add", _numeric, np.add, lambda g, y, a, b: (g, g), lambda sp, a, b: a + b)
 sub = _binary("sub", _numeric, np.subtract, Partials(lambda g, y, a, b: g,
@@ -189,7 +285,7 @@ sub = _binary("sub", _numeric, np.subtract, Partials(lambda g, y, a, b: g,
 mul = _binary("mul", _numeric, np.multiply, Partials(lambda g, y, a, b: mul(g, b),
                                                      lambda g, y, a, b: mul(g, a)),
               lambda sp, a, b: a * b)
-div = _binary("div", _floating, np.divide,
+div = _binary("div", _inexact, np.divide,
               Partials(lambda g, y, a, b: guarded_mul(g, div(1.0, b)),
                        lambda g, y, a, b: guarded_mul(neg(g), div(y, b))),
               lambda sp, a, b: a / b)
@@ -237,10 +333,10 @@ def _split_ties(g, a, b, pick_a):
     return ga, gb
 
 
-maximum = _binary("maximum", _numeric, np.maximum,
+maximum = _binary("maximum", _ordered, np.maximum,
                   lambda g, y, a, b: _split_ties(g, a, b, gt(a, b)),
                   lambda sp, a, b: sp.Max(a, b))
-minimum = _binary("minimum", _numeric, np.minimum,
+minimum = _binary("minimum", _ordered, np.minimum,
                   lambda g, y, a, b: _split_ties(g, a, b, lt(a, b)),
                   lambda sp, a, b: sp.Min(a, b))
 
@@ -260,7 +356,8 @@ logaddexp = _binary("logaddexp", _floating, np.logaddexp,
 
 # ---- comparisons and logic: no gradient flows through them ----
 def _comparison(name, numpy_fn, relation):
-    return _binary(name, _compare_rule, numpy_fn, _no_grad(2),
+    rule = _compare_rule if name in ("eq", "ne") else _order_rule
+    return _binary(name, rule, numpy_fn, _no_grad(2),
                    lambda sp, a, b: getattr(sp, relation)(a, b), differentiable=False)
 
 
@@ -299,14 +396,19 @@ def _cast_rule(x, *, dtype):
 
 
 def _cast_vjp(g, y, x, *, dtype):
+    """The cotangent in the operand's type; into a real type only its real part flows back."""
     source = ir_type(x).dtype
-    if not (source.is_float and resolve_dtype(dtype).is_float):
+    if not (source.is_inexact and resolve_dtype(dtype).is_inexact):
         return (None,)
+    if ir_type(g).dtype.is_complex and not source.is_complex:
+        g = real(g)
     return (cast(g, dtype=source.name),)
 
 
 def _cast_eval(x, *, dtype):
     target = resolve_dtype(dtype).numpy
+    if x.dtype.kind == "c" and target.kind != "c":  # the real part, as PyTorch converts
+        return _cast_eval(x.real, dtype=dtype)
     if x.dtype.kind != "f" or target.kind not in "iu":
         return x.astype(target)
     # numpy leaves NaN and out-of-range float -> int undefined (x86 gives the minimum integer,
@@ -321,7 +423,7 @@ def _cast_eval(x, *, dtype):
 
 
 def _cast_jvp(tangents, y, x, *, dtype):
-    if not (ir_type(x).dtype.is_float and resolve_dtype(dtype).is_float):
+    if not (ir_type(x).dtype.is_inexact and resolve_dtype(dtype).is_inexact):
         return None
     return cast(tangents[0], dtype=dtype)
 

@@ -21,7 +21,7 @@ def forward(fn: Function, wrt, tangent_params=None) -> Function:
         tangent = {fn.params[i]: fn.params[j] for i, j in zip(wrt, tangent_params)}
     with builder:
         for op in fn.ops:
-            if op.out is None or not op.prim.differentiable or not op.out.type.dtype.is_float:
+            if op.out is None or not op.prim.differentiable or not op.out.type.dtype.is_inexact:
                 continue
             tangents = [tangent.get(v) for v in op.inputs]
             if all(t is None for t in tangents):

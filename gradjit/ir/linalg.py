@@ -198,8 +198,8 @@ def fold(sym, upper):
 
 # ---- shape rules ----
 
-def _matrices(x, square=False):
-    require(x.rank >= 2 and x.dtype.is_float,
+def _matrices(x, square=False, complex_ok=False):
+    require(x.rank >= 2 and (x.dtype.is_float or complex_ok and x.dtype.is_complex),
             f"operand must be a stack of float matrices (..., M, N), not {x}")
     require(not square or x.shape[-1] == x.shape[-2],
             f"matrices must be square, not {x.shape[-2]}x{x.shape[-1]}")
@@ -211,8 +211,9 @@ def _square_rule(a, **_):
 
 
 def _solve_rule(a, b, **_):
-    _matrices(a, square=True)
-    _matrices(b)
+    # complex too: eig's gradient solves with its eigenvectors
+    _matrices(a, square=True, complex_ok=True)
+    _matrices(b, complex_ok=True)
     require(b.shape[:-1] == a.shape[:-1] and b.dtype == a.dtype,
             f"right-hand sides {b} do not match the matrices {a}")
     return b

@@ -317,7 +317,7 @@ def scalar_template(values, originals=None):
 
 
 def is_python_scalar(x) -> bool:
-    return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
 
 
 def ir_type(x) -> TensorType:

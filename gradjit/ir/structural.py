@@ -29,7 +29,7 @@ def _linear_jvp(name, **fixed):
     overriding (pad fills the tangent with 0)."""
     def jvp(tangents, out, *args, **params):
         from gradjit.ir.primitive import PRIMITIVES
-        operands = [x if not ir_type(x).dtype.is_float else zeros_like(x) if t is None else t
+        operands = [x if not ir_type(x).dtype.is_inexact else zeros_like(x) if t is None else t
                     for t, x in zip(tangents, args)]
         return PRIMITIVES[name](*operands, **{**params, **fixed})
     return jvp
@@ -212,19 +212,25 @@ def _prod_jvp(tangents, y, x, *, axes, keepdims):
     return reduce_sum(mul(t, _prod_partials(x, axes)), axes=axes, keepdims=keepdims)
 
 
-def _reduction(name, numpy_fn, vjp, jvp=None):
+def _ordered_reduce_rule(x, *, axes, keepdims):
+    require(not x.dtype.is_complex, f"complex numbers have no order ({x.dtype})")
+    return _reduce_rule(x, axes=axes, keepdims=keepdims)
+
+
+def _reduction(name, numpy_fn, vjp, jvp=None, ordered=False):
     def evaluate(x, *, axes, keepdims):
         if not axes:  # a reduction of one term is that term (numpy's sum adds +0.0 to -0.0)
             return x.copy()
         return numpy_fn(x, axis=tuple(axes), keepdims=keepdims)
-    return _prim(name, "reduction", _reduce_rule, evaluate, vjp, params=("axes", "keepdims"),
+    rule = _ordered_reduce_rule if ordered else _reduce_rule
+    return _prim(name, "reduction", rule, evaluate, vjp, params=("axes", "keepdims"),
                  jvp=jvp, batch=batch_shifted(name, lambda size, axes, keepdims: {
                      "axes": _after_batch(axes), "keepdims": keepdims}))
 
 
 reduce_sum = _reduction("reduce_sum", np.sum, _sum_vjp)
-reduce_max = _reduction("reduce_max", np.max, _extremum_vjp, _extremum_jvp)
-reduce_min = _reduction("reduce_min", np.min, _extremum_vjp, _extremum_jvp)
+reduce_max = _reduction("reduce_max", np.max, _extremum_vjp, _extremum_jvp, ordered=True)
+reduce_min = _reduction("reduce_min", np.min, _extremum_vjp, _extremum_jvp, ordered=True)
 # A primitive rather than a composition: one fused pass like the other reductions, where a
 # product tree of slices would unroll into an expression with one leaf per term.
 reduce_prod = _reduction("reduce_prod", lambda x, axis, keepdims: np.prod(

@@ -62,6 +62,8 @@ def format_param(v) -> str:
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
         return repr(v)
+    if isinstance(v, complex):
+        return f"complex({format_param(v.real)},{format_param(v.imag)})"
     if isinstance(v, str):
         return v if v in _DTYPE_NAMES else json.dumps(v)
     if isinstance(v, tuple):
@@ -280,6 +282,14 @@ class _Parser:
         if kind == "string":
             self.i += 1
             return self.string(tok)
+        if kind == "word" and text == "complex":  # complex(re,im)
+            self.i += 1
+            self.take(text="(")
+            real = self.scalar_param()
+            self.take(text=",")
+            imag = self.scalar_param()
+            self.take(text=")")
+            return complex(real, imag)
         if kind == "word" and (text in _WORDS or text in _DTYPE_NAMES):
             self.i += 1
             return _WORDS.get(text, text)

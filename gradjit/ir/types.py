@@ -32,6 +32,15 @@ class DType:
     def is_bool(self) -> bool:
         return self.numpy.kind == "b"
 
+    @property
+    def is_complex(self) -> bool:
+        return self.numpy.kind == "c"
+
+    @property
+    def is_inexact(self) -> bool:
+        """Floating or complex: the types that math functions and division take."""
+        return self.numpy.kind in "fc"
+
     def __repr__(self) -> str:
         return self.name
 
@@ -56,7 +65,12 @@ float16 = DType("f16", np.dtype(np.float16), "float16")
 BFLOAT16_STORAGE = np.dtype(np.float32, metadata={"torch": "bfloat16"})
 bfloat16 = DType("bf16", BFLOAT16_STORAGE, "bfloat16")
 
-ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, float16, bfloat16)
+# Complex numbers: numpy evaluates them; a compiled program runs their ops on the host.
+complex64 = DType("c64", np.dtype(np.complex64), "complex64")
+complex128 = DType("c128", np.dtype(np.complex128), "complex128")
+
+ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, float16, bfloat16,
+              complex64, complex128)
 COMPILED = (bool_, int32, int64, float32, float64)
 FLOAT_DTYPES = (float32, float64)
 _BY_NAME = {}
@@ -64,12 +78,24 @@ for _d in ALL_DTYPES:
     for _alias in (_d.name, _d.torch_name, str(_d.numpy)):
         _BY_NAME.setdefault(_alias, _d)  # "float32" stays float32's
 _BY_NAME.update(float=float32, double=float64, long=int64, int=int32, half=float16,
-                short=int16, char=int8, byte=uint8)
+                short=int16, char=int8, byte=uint8, cfloat=complex64, cdouble=complex128)
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d is not bfloat16}
 
 
 def is_bfloat16(numpy_dtype: np.dtype) -> bool:
     return numpy_dtype.metadata is not None and numpy_dtype.metadata.get("torch") == "bfloat16"
+
+
+def complex_of(dt: DType) -> DType:
+    """The complex type whose parts hold `dt` (complex64 for float32 and narrower floats)."""
+    if dt.is_complex:
+        return dt
+    return complex128 if dt.numpy.itemsize >= 8 else complex64
+
+
+def real_of(dt: DType) -> DType:
+    """The float type of a complex type's parts (other types are their own)."""
+    return {complex64: float32, complex128: float64}.get(dt, dt)
 
 
 def width(dt: DType) -> int:

@@ -27,7 +27,8 @@ def _is_int(v) -> bool:
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, (bool, int, float)) and (not isinstance(v, int) or abs(v) < 2 ** 64)
+    return isinstance(v, (bool, int, float, complex)) and (not isinstance(v, int) or
+                                                           abs(v) < 2 ** 64)
 
 
 def _is_numbers(v) -> bool:
@@ -68,12 +69,14 @@ PARAM_KINDS = {
     "unit": ("true or false", lambda v: isinstance(v, bool)),
     "complete": ("true or false", lambda v: isinstance(v, bool)),
     "full_matrices": ("true or false", lambda v: isinstance(v, bool)),
+    "inverse": ("true or false", lambda v: isinstance(v, bool)),
+    "n": ("an integer", _is_int),
     "site": ("a string or none", lambda v: v is None or isinstance(v, str)),
 }
 # A constant's value is the whole array, as nested lists.
 PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): (
     "nested lists of numbers",
-    lambda v: isinstance(v, ArrayValue) and v.array.dtype.kind in "biuf" or _is_numbers(v))}
+    lambda v: isinstance(v, ArrayValue) and v.array.dtype.kind in "biufc" or _is_numbers(v))}
 
 
 def check_type(t) -> str | None:

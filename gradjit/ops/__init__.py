@@ -22,7 +22,9 @@ from gradjit.ops.reduce import *  # noqa: F401,F403
 from gradjit.ops import sorting  # noqa: F401
 from gradjit.ops.ufuncs import (arccos, arccosh, arcsin, arcsinh, arctan,  # noqa: F401
                                 arctan2, arctanh, cbrt, copysign, cosh, deg2rad, exp2, fabs,
-                                floats, fmax, fmin, heaviside, hypot, imag, isinf, isnan, log2,
+                                floats, fmax, fmin, heaviside, hypot, isinf, isnan, log2,
                                 log10, logaddexp, logaddexp2, nan_to_num, rad2deg,
                                 round_decimals, signbit, sinc, sinh, spacing, trunc,
                                 frexp, modf, ldexp, nextafter)
+from gradjit.ops.complex import (angle, complex_from, conj, imag, is_complex,  # noqa: F401
+                                 is_real_valued, polar, real)

@@ -41,7 +41,7 @@ eq, ne, lt, le, gt, ge = map(_comparison, (E.eq, E.ne, E.lt, E.le, E.gt, E.ge))
 
 def true_divide(a, b):
     dt = result_type(a, b)
-    if not dt.is_float:
+    if not dt.is_inexact:
         dt = default_float(a, b)
     return E.div(*operands(a, b, dtype=dt))
 
@@ -145,14 +145,14 @@ def sum_(x, axis=None, keepdims=False, dtype=None):
     t = ir_type(x)
     if dtype is not None:
         x = astype(x, dtype)
-    elif not t.dtype.is_float:
+    elif not t.dtype.is_inexact:
         x = astype(x, int64)
     return S.reduce_sum(x, axes=normalize_axes(axis, t.rank), keepdims=keepdims)
 
 
 def mean(x, axis=None, keepdims=False):
     t = ir_type(x)
-    if not t.dtype.is_float and flavor(x) == "torch":
+    if not t.dtype.is_inexact and flavor(x) == "torch":
         raise TypeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                         f"floating point or complex dtype. Got: {t.dtype.torch_name.title()}")
     axes = normalize_axes(axis, t.rank)

@@ -7,6 +7,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import linalg as L
+from gradjit.ir import linalg_eig as EIG
 from gradjit.ir import linalg_lu as LU
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
@@ -20,9 +21,10 @@ mT = L.mT
 
 
 def _float(*xs):
-    """numpy computes integers (and bools) in float64; the result keeps a float's type."""
+    """numpy computes integers (and bools) in float64; the result keeps a float's (or a
+    complex) type."""
     dt = result_type(*xs)
-    dt = dt if dt.is_float else default_float(*xs)
+    dt = dt if dt.is_inexact else default_float(*xs)
     return [astype(x, dt) for x in xs]
 
 
@@ -133,6 +135,14 @@ def eigh(a, UPLO="L"):
 
 def eigvalsh(a, UPLO="L"):
     return eigh(a, UPLO)[0]
+
+
+def eig(a):
+    """(eigenvalues, unit eigenvectors as columns) of general square matrices, complex."""
+    a = matrices(a, square=True)
+    n = ir_type(a).shape[-1]
+    w, v = L.unpack(EIG.eig(a), ((n,), (n, n)))
+    return w, v
 
 
 def svd(a, full_matrices=True):

@@ -26,6 +26,8 @@ def vector_norm(x, ord=2, axis=None, keepdims=False):
     PyTorch's norm backward masks them; for inf/-inf the cotangent is split evenly among tied
     extreme entries (PyTorch's and JAX's max convention)."""
     x = to_float(x)
+    if ir_type(x).dtype.is_complex:  # every vector norm is one of the magnitudes
+        x = abs_(x)
     if ord is None:
         ord = 2
     if isinstance(ord, str):

@@ -11,11 +11,11 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
-from gradjit.ir.types import (DType, bfloat16, bool_, float16, float32, float64, int8, int16,
-                              int64, uint8, width)
+from gradjit.ir.types import (DType, bfloat16, bool_, complex128, complex_of, float16, float32,
+                              float64, int8, int16, int64, real_of, uint8, width)
 from gradjit.ir.types import dtype as resolve_dtype
 
-_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
 def flavor(*xs) -> str:
@@ -27,7 +27,16 @@ def flavor(*xs) -> str:
 
 
 def default_float(*xs) -> DType:
-    return float32 if flavor(*xs) == "torch" else float64
+    """float64 for numpy; PyTorch's default dtype (torch.set_default_dtype) for tensors."""
+    if flavor(*xs) != "torch":
+        return float64
+    from gradjit.tensor.dtypes import get_default_dtype  # a leaf module: the setting only
+    return get_default_dtype().ir
+
+
+def default_complex(*xs) -> DType:
+    """complex128 for numpy; for PyTorch, the complex type of the default float."""
+    return complex_of(default_float(*xs)) if flavor(*xs) == "torch" else complex128
 
 
 def category(dt: DType) -> int:
@@ -37,13 +46,16 @@ def category(dt: DType) -> int:
 def scalar_dtype(value) -> DType:
     if isinstance(value, bool):
         return bool_
+    if isinstance(value, complex):
+        return complex128
     return int64 if isinstance(value, int) else float64
 
 
 def result_type(*xs) -> DType:
     """The common dtype of the operands. Tiers promote weakly: a lower tier (Python scalars;
     for PyTorch also 0-d tensors) only matters when its category (bool < int < float) is
-    higher than everything above it, and then gives its category's default type."""
+    higher than everything above it, and then gives its category's default type; a weak
+    complex over floats keeps their width (float32 array * 1j is complex64)."""
     torch = flavor(*xs) == "torch"
     tiers = ([], [], [])  # arrays, 0-d tensors (PyTorch only), Python scalars
     for x in xs:
@@ -63,18 +75,24 @@ def result_type(*xs) -> DType:
         if best is None:
             best = candidate if tier < 2 else _category_default(candidate, xs)
         elif category(candidate) > category(best):
-            best = candidate if tier < 2 else _category_default(candidate, xs)
+            if candidate.is_complex and best.is_float:
+                parts = best if tier == 2 else _widest([best, real_of(candidate)])
+                best = complex_of(parts)
+            else:
+                best = candidate if tier < 2 else _category_default(candidate, xs)
     return best
 
 
 def _category_default(dt: DType, xs) -> DType:
-    return {0: bool_, 1: int64, 2: default_float(*xs)}[category(dt)]
+    return {0: bool_, 1: int64, 2: default_float(*xs), 3: default_complex(*xs)}[category(dt)]
 
 
 def _widest(dtypes) -> DType:
     """PyTorch's promotion: the highest category, then the widest type; int8 with uint8 is
     int16 and float16 with bfloat16 float32 (the narrowest types holding both)."""
     best = max(dtypes, key=lambda d: (category(d), width(d)))
+    if best.is_complex:  # complex64 with float64 is complex128
+        return complex_of(_widest([real_of(d) for d in dtypes if category(d) >= 2]))
     if width(best) == 1 and category(best) == 1 and {int8, uint8} <= set(dtypes):
         return int16
     if best in (float16, bfloat16) and {float16, bfloat16} <= set(dtypes):
@@ -151,5 +169,5 @@ def comparison_dtype(*xs) -> DType | None:
 def to_float(x):
     """Integers and bools become the flavor's default float, as math functions need."""
     t = ir_type(x)
-    return x if t.dtype.is_float else E.cast(x, dtype=default_float(x).name)
+    return x if t.dtype.is_inexact else E.cast(x, dtype=default_float(x).name)
 

@@ -23,7 +23,7 @@ def accumulator(x, dtype=None):
     int64 (this platform's long), floats as they are."""
     if dtype is not None:
         return astype(x, dtype)
-    return x if ir_type(x).dtype.is_float else astype(x, int64)
+    return x if ir_type(x).dtype.is_inexact else astype(x, int64)
 
 
 def _isnan(x):

@@ -399,9 +399,3 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = where(isnan(x), nan, x)
     x = where(eq(x, INF), largest if posinf is None else posinf, x)
     return where(eq(x, -INF), -largest if neginf is None else neginf, x)
-
-
-def imag(x):
-    """The imaginary part of a real array: zeros of its dtype."""
-    t = ir_type(x)
-    return E.full(value=0, shape=t.shape, dtype=t.dtype.name)

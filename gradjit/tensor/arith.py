@@ -172,7 +172,7 @@ def _power(a, b):
 
 
 def _float_only(name, x):
-    if not x.dtype.is_floating_point:
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {x.dtype.legacy}")
 

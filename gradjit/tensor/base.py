@@ -85,9 +85,9 @@ class TensorBase:
             result._device = device
         if not fresh and isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
-        # Only floating results carry gradients (PyTorch: integer outputs never do). Traced
-        # values are taped too: gradjit.compile traces a step that calls backward().
-        if prim.differentiable and _state.enabled and out.dtype.kind == "f":
+        # Only floating and complex results carry gradients (PyTorch: integer outputs never
+        # do). Traced values are taped too: gradjit.compile traces a step that calls backward().
+        if prim.differentiable and _state.enabled and out.dtype.kind in "fc":
             edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
             if edges.count(None) != len(edges):
                 result._edge = graph.record(prim, params, _lifted(args, inner), edges, result)
@@ -221,7 +221,7 @@ class TensorBase:
                 message += (" If you want to use a computed variable in a subgraph that doesn't "
                             "require differentiation use var_no_grad = var.detach().")
             raise RuntimeError(message)
-        if flag and not self.dtype.is_floating_point:
+        if flag and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
         if self._edge is not None and self._edge.tangent_only:  # a dual's leaf: keep it
@@ -253,6 +253,10 @@ class TensorBase:
         return handle
 
     def requires_grad_(self, requires_grad=True):
+        if requires_grad and not isinstance(self._edge, Record) and \
+                not (self.dtype.is_floating_point or self.dtype.is_complex):
+            # PyTorch's method words it so; the attribute's setter names complex dtypes too
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 

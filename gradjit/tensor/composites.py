@@ -399,17 +399,6 @@ class CompositesMixin:
         x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
         return apply("I0Backward0", special.i0, x)
 
-    def angle(self):
-        """The argument of a real number: pi for negatives, 0 otherwise, NaN for NaN; its
-        gradient is 0 (integers give the default float)."""
-        x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
-
-        def angle(v):
-            zero = ops.where(ops.isfinite(v), ops.mul(ops.abs_(v), 0.0), 0.0)  # v's, +0
-            phase = ops.where(ops.lt(v, 0), ops.add(zero, math.pi), zero)
-            return ops.where(ops.isnan(v), v, phase)
-        return apply("AngleBackward0", angle, x)
-
     def nextafter(self, other):
         """PyTorch has no gradient for it: the result is detached."""
         if not hasattr(other, "_edge"):

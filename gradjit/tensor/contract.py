@@ -31,7 +31,7 @@ def _checked(name, grad_fn, fn, *args):
 
 
 def _floating(name, x):
-    if not x.dtype.is_floating_point:
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {x.dtype.legacy}")
 

@@ -11,8 +11,6 @@ from gradjit.ir import types as T
 class dtype:
     """An element type as PyTorch names it (`torch.float32`); `ir` is the IR's DType."""
 
-    is_complex = False
-
     def __init__(self, ir: T.DType, legacy: str):
         self.ir = ir
         self.legacy = legacy  # PyTorch's old tensor-type name, shown in some messages
@@ -20,6 +18,16 @@ class dtype:
     @property
     def is_floating_point(self) -> bool:
         return self.ir.is_float
+
+    @property
+    def is_complex(self) -> bool:
+        return self.ir.is_complex
+
+    def to_real(self) -> dtype:
+        return _BY_IR[T.real_of(self.ir)]
+
+    def to_complex(self) -> dtype:
+        return _BY_IR[T.complex_of(self.ir)]
 
     @property
     def is_signed(self) -> bool:
@@ -46,10 +54,12 @@ int16 = dtype(T.int16, "Short")
 uint8 = dtype(T.uint8, "Byte")
 float16 = dtype(T.float16, "Half")
 bfloat16 = dtype(T.bfloat16, "BFloat16")
+complex64 = dtype(T.complex64, "ComplexFloat")
+complex128 = dtype(T.complex128, "ComplexDouble")
 
 _BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, float16,
-                            bfloat16)}
-_PYTHON_TYPES = {float: float64, int: int64, bool: bool_}
+                            bfloat16, complex64, complex128)}
+_PYTHON_TYPES = {float: float64, int: int64, bool: bool_, complex: complex128}
 
 
 def to_dtype(spec) -> dtype:
@@ -88,7 +98,7 @@ def set_default_dtype(d) -> None:
 def can_cast(source: dtype, target: dtype) -> bool:
     """PyTorch's rule for writing a result into an existing tensor: never float -> integer,
     never number -> bool."""
-    order = {"b": 0, "i": 1, "u": 1, "f": 2}
+    order = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
     return order[source.ir.numpy.kind] <= order[target.ir.numpy.kind]
 
 

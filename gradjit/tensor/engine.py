@@ -2,6 +2,8 @@
 on tensors (recording again when create_graph=True, which gives higher-order gradients)."""
 from __future__ import annotations
 
+import numpy as np
+
 from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import Partials
@@ -63,9 +65,8 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 wanted = [edge is not None for edge in rec.edges] if targets is None else \
                     [edge is not None and (edge in targets or edge in needed)
                      for edge in rec.edges]
-                vjp, out = rec.prim.vjp, unpack(rec.out)
-                cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
-                    if type(vjp) is Partials else vjp(g, out, *inputs, **rec.params)
+                out = unpack(rec.out)
+                cotangents = _cotangents(rec, wanted, g, out, inputs)
                 check_gradients(rec, cotangents)
                 if not retain_graph:
                     rec.freed = True
@@ -84,6 +85,28 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
         graph._scopes.active = outer
         graph._pass.finishing = outer_pass
     return captured
+
+
+def _cotangents(rec, wanted, g, out, inputs):
+    """The record's VJP rule on g. The rules follow JAX's convention for complex values;
+    PyTorch's gradient is its conjugate (df/dx + i df/dy for a real loss), and the rules are
+    linear in g: conj(rule(conj(g))) gives it, in PyTorch's convention all the way."""
+    vjp = rec.prim.vjp
+    complex_ = any(_is_complex(x) for x in (out, *inputs))
+    if complex_:
+        g = E.conj(g) if _is_complex(g) else g
+    cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
+        if type(vjp) is Partials else vjp(g, out, *inputs, **rec.params)
+    if not complex_:
+        return cotangents
+    return tuple(E.conj(c) if c is not None and _is_complex(c) else c for c in cotangents)
+
+
+def _is_complex(x) -> bool:
+    """Whether an operand of a rule (a tensor, a numpy array or a number) is complex."""
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind == "c"
+    return getattr(getattr(x, "dtype", None), "is_complex", False)
 
 
 def _placed(ct, saved):

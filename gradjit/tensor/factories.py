@@ -24,7 +24,7 @@ def _leaf(array, device=None, requires_grad=False):
     if device is not None:
         t._device = _device(device)
     if requires_grad:
-        if not t.dtype.is_floating_point:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         t.requires_grad_(True)
@@ -53,6 +53,10 @@ def _infer(data, dtype=None) -> np.ndarray:
             return array
         with np.errstate(over="ignore"):  # 1e6 as float16 is inf, as in PyTorch
             return array.astype(target)
+    if array.dtype.kind == "c":  # the complex type of the default float
+        default = dtypes.get_default_dtype().to_complex().ir.numpy
+        target = _numpy_dtype(dtype, default)
+        return array.astype(target if target.kind == "c" else default)
     if array.dtype.kind in "iu":
         return array.astype(np.int64)
     if array.dtype.kind == "b" or array.size == 0:
@@ -75,8 +79,8 @@ def _check_numpy(array):
         dtypes.to_dtype(array.dtype)
     except (KeyError, TypeError):
         raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
-                        "The only supported types are: float64, float32, float16, int64, int32, "
-                        "int16, int8, uint8, and bool.") from None
+                        "The only supported types are: float64, float32, float16, complex64, "
+                        "complex128, int64, int32, int16, int8, uint8, and bool.") from None
 
 
 def is_traced(data) -> bool:
@@ -194,6 +198,7 @@ def _filled(size, value, dtype, device, requires_grad):
     shape = _shape_args(size)
     if dtype is None:
         dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
+            dtypes.get_default_dtype().to_complex() if isinstance(value, complex) else \
             dtypes.get_default_dtype()
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 

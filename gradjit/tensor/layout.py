@@ -280,26 +280,6 @@ class LayoutMixin:
         keep = self.new_tensor(~mask)
         return self._update(lambda: self.where(keep, self.new_full((), fill_value)))
 
-    # ---- complex views: gradjit has no complex dtype, so a tensor is its own real part ----
-
-    @property
-    def real(self):
-        return self
-
-    @property
-    def imag(self):
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-
-    def conj(self):
-        return self
-
-    conj_physical = resolve_conj = resolve_neg = conj
-
-    def is_conj(self) -> bool:
-        return False
-
-    is_neg = is_conj
-
     def is_signed(self) -> bool:
         return self.dtype.ir.name not in ("bool", "ui8")
 

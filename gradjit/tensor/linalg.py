@@ -28,6 +28,7 @@ def _result(kind, fields):
 linalg_slogdet = _result("linalg_slogdet", ["sign", "logabsdet"])
 slogdet_result = _result("slogdet", ["sign", "logabsdet"])
 linalg_eigh = _result("linalg_eigh", ["eigenvalues", "eigenvectors"])
+linalg_eig = _result("linalg_eig", ["eigenvalues", "eigenvectors"])
 linalg_qr = _result("linalg_qr", ["Q", "R"])
 linalg_svd = _result("linalg_svd", ["U", "S", "Vh"])
 linalg_lstsq = _result("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
@@ -141,6 +142,18 @@ def eigvalsh(A, UPLO="L"):
     A = _matrices("linalg.eigvalsh", A)
     return apply("LinalgEighBackward0",
                  lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
+
+
+def eig(A):
+    """Eigenvalues and unit eigenvectors of general square matrices, always complex; the
+    gradient through the eigenvectors holds for losses independent of their phases."""
+    A = _matrices("linalg.eig", A)
+    return linalg_eig(*apply("LinalgEigBackward0", L.eig, A))
+
+
+def eigvals(A):
+    A = _matrices("linalg.eigvals", A)
+    return apply("LinalgEigBackward0", lambda a: L.eig(a)[0], A)
 
 
 def qr(A, mode="reduced"):

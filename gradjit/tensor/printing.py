@@ -81,6 +81,19 @@ class _Formatter:
         return " " * (self.max_width - len(text)) + text
 
 
+class _ComplexFormatter:
+    """Real and imaginary parts formatted each by its own rules, joined as `a+bj`."""
+
+    def __init__(self, values: np.ndarray):
+        self.real, self.imag = _Formatter(values.real), _Formatter(values.imag)
+        self.max_width = self.real.max_width + self.imag.max_width + 1
+
+    def format(self, value) -> str:
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        # a sign is written by the format (negatives, nan); + joins the others
+        return self.real.format(value.real) + ("" if imag[0] in "+-" else "+") + imag
+
+
 def _vector(values, indent, summarize, fmt):
     per_line = max(1, int(math.floor((OPTIONS.linewidth - indent) / (fmt.max_width + 2))))
     edge = OPTIONS.edgeitems
@@ -122,7 +135,8 @@ def tensor_str(values: np.ndarray, indent: int) -> str:
     if values.size == 0:
         return "[]"
     summarize = values.size > OPTIONS.threshold
-    fmt = _Formatter(_summarized(values) if summarize else values)
+    shown = _summarized(values) if summarize else values
+    fmt = _ComplexFormatter(shown) if values.dtype.kind == "c" else _Formatter(shown)
     return _nested(values, indent, summarize, fmt)
 
 
@@ -160,7 +174,8 @@ def tensor_repr(t) -> str:
             suffixes.append(f"dtype={dtype}")
         text = "[]"
     else:
-        if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool_):
+        default = dtypes.get_default_dtype()
+        if dtype not in (default, default.to_complex(), dtypes.int64, dtypes.bool_):
             suffixes.append(f"dtype={dtype}")
         text = tensor_str(values, indent)
     fn = t.grad_fn

@@ -174,9 +174,17 @@ def set_rng_state(new_state):
 
 def _float_dtype(dtype):
     chosen = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
-    if not chosen.is_floating_point:
+    if not (chosen.is_floating_point or chosen.is_complex):
         raise RuntimeError(f"expected a floating point dtype for random values, got {chosen}")
     return chosen.ir.numpy
+
+
+def _complex_draw(fill, shape, kind, generator):
+    """A complex tensor's values as PyTorch draws them: `fill` on its (..., 2) real view, the
+    real and imaginary parts of each element from consecutive draws."""
+    parts = _leaf(np.zeros(tuple(shape) + (2,), kind.char.lower()), None, False)
+    fill(parts, generator)
+    return parts._value.view(kind).reshape(shape)
 
 
 def _on_meta(device) -> bool:
@@ -187,16 +195,26 @@ def _on_meta(device) -> bool:
 
 def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     shape, kind = _sizes(shape, size), _float_dtype(dtype)
-    array = np.zeros(math.prod(shape), kind) if _on_meta(device) else \
-        (generator or default_generator).uniform(math.prod(shape), kind)
-    return _leaf(array.reshape(shape), device, requires_grad)
+    if _on_meta(device):
+        array = np.zeros(shape, kind)
+    elif kind.kind == "c":
+        array = _complex_draw(lambda t, g: t.uniform_(generator=g), shape, kind, generator)
+    else:
+        array = (generator or default_generator).uniform(math.prod(shape), kind).reshape(shape)
+    return _leaf(array, device, requires_grad)
 
 
 def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    """Standard normal values; complex ones have variance 1 in all, 1/2 in each part."""
     shape, kind = _sizes(shape, size), _float_dtype(dtype)
-    array = np.zeros(math.prod(shape), kind) if _on_meta(device) else \
-        (generator or default_generator).normal(math.prod(shape), kind)
-    return _leaf(array.reshape(shape), device, requires_grad)
+    if _on_meta(device):
+        array = np.zeros(shape, kind)
+    elif kind.kind == "c":
+        array = _complex_draw(lambda t, g: t.normal_(0.0, 1 / math.sqrt(2), generator=g), shape,
+                              kind, generator)
+    else:
+        array = (generator or default_generator).normal(math.prod(shape), kind).reshape(shape)
+    return _leaf(array, device, requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,

@@ -14,7 +14,7 @@ from gradjit.tensor.arith import _float_only, apply, operand
 
 
 def _check_mean(x):
-    if not x.dtype.is_floating_point:
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.legacy}")
 
@@ -69,7 +69,7 @@ def _accumulate(x, dtype):
     """PyTorch's accumulation type: `dtype` if given, else bools and integers as int64."""
     if dtype is not None:
         return ops.astype(x, dtypes.to_dtype(dtype).ir)
-    return x if x.dtype.is_floating_point else ops.astype(x, "i64")
+    return x if x.dtype.is_floating_point or x.dtype.is_complex else ops.astype(x, "i64")
 
 
 class MinMax(tuple):

@@ -5,6 +5,7 @@ from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
+from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.deprecated import DeprecatedMixin
@@ -38,11 +39,12 @@ def _inplace(name, grad_fn=None, write=True):
     return method
 
 
+@refuse_complex_in
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
              RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin,
-             DeprecatedMixin, StridedMixin, StorageMixin,
+             DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin,
              NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from gradjit import ops
 from gradjit.ops import special
-from gradjit.tensor import dtypes
-from gradjit.tensor.arith import ArithMixin, _flat, _sign, _trunc, apply, operand
+from gradjit.tensor.arith import ArithMixin, _trunc, apply, operand
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {
@@ -70,10 +69,6 @@ class UfuncMixin:
     def frac(self):
         return apply("FracBackward0", lambda x: ops.sub(x, _trunc(x)), self)
 
-    def sgn(self):
-        """sign for real tensors (PyTorch's complex x / |x| has no real counterpart here)."""
-        return apply("SgnBackward0", _flat(_sign), self)
-
     def fix(self):
         return self.trunc()
 
@@ -96,17 +91,11 @@ class UfuncMixin:
         return apply("IsneginfBackward0", lambda x: ops.logical_and(ops.isinf(x),
                                                                       ops.lt(x, 0)), self)
 
-    def isreal(self):
-        return self.new_ones(self.shape, dtype=dtypes.bool_)  # every real number
-
     def logical_xor(self, other):
         return apply("LogicalXorBackward0", ops.logical_xor, self, operand(other))
 
     greater, greater_equal = ArithMixin.gt, ArithMixin.ge
     less, less_equal, not_equal = ArithMixin.lt, ArithMixin.le, ArithMixin.ne
-
-    def is_complex(self) -> bool:
-        return False
 
     def is_signed(self) -> bool:
         return self.dtype.is_signed

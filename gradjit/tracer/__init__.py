@@ -15,7 +15,8 @@ from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
 from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
 from gradjit.tracer.vmap import vmap
 from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named,
-                                 hessian_tensor_product, hessian_vector_product, make_ggnvp,
+                                 hessian_tensor_product, hessian_vector_product,
+                                 holomorphic_grad, make_ggnvp,
                                  make_hvp, make_jvp, make_vjp, multigrad_dict, primitive,
                                  tensor_jacobian_product, vector_jacobian_product)
 
@@ -29,7 +30,7 @@ def _decorator(mode, fn, **options):
 
 
 def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symbolic=False,
-         deterministic=False, argnum=None):
+         deterministic=False, argnum=None, holomorphic=False):
     """The gradient of scalar-valued `fn` with respect to the arguments `argnums`, compiled.
 
     Arrays `fn` reads from outside its arguments (globals, closures, attributes) are
@@ -46,18 +47,21 @@ def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symb
     `deterministic`, the GPU backends run scatter-adds (the gradients of indexing) in one
     fixed order instead of by atomics, so results are bitwise reproducible from run to run;
     the CPU backend and the interpreter always are. `argnum` is HIPS autograd's name for
-    argnums."""
+    argnums.
+
+    A real function of complex arguments gets df/dx - i df/dy (JAX's and HIPS autograd's
+    convention); a complex result needs `holomorphic` (its complex derivative), as in JAX."""
     return _decorator("grad", fn, argnums=argnums if argnum is None else argnum,
                       has_aux=has_aux, backend=backend, max_traces=max_traces,
-                      symbolic=symbolic, deterministic=deterministic)
+                      symbolic=symbolic, deterministic=deterministic, holomorphic=holomorphic)
 
 
 def value_and_grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64,
-                   symbolic=False, deterministic=False, argnum=None):
+                   symbolic=False, deterministic=False, argnum=None, holomorphic=False):
     """Like grad, returning (value, gradients), or ((value, aux), gradients) with has_aux."""
     return _decorator("value_and_grad", fn, argnums=argnums if argnum is None else argnum,
                       has_aux=has_aux, backend=backend, max_traces=max_traces,
-                      symbolic=symbolic, deterministic=deterministic)
+                      symbolic=symbolic, deterministic=deterministic, holomorphic=holomorphic)
 
 
 def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=False,
@@ -90,6 +94,7 @@ __all__ = ["CacheInfo", "CapturedArrayChanged", "RetraceWarning", "TraceError", 
            "vmap",
            # HIPS autograd's
            "defjvp", "defvjp", "deriv", "grad_and_aux", "grad_named",
-           "hessian_tensor_product", "hessian_vector_product", "make_ggnvp", "make_hvp",
+           "hessian_tensor_product", "hessian_vector_product", "holomorphic_grad",
+           "make_ggnvp", "make_hvp",
            "make_jvp", "make_vjp", "multigrad_dict", "primitive", "tensor_jacobian_product",
            "vector_jacobian_product"]

@@ -43,10 +43,10 @@ class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
 
     def __init__(self, fn, mode, argnums=0, has_aux=False, static_argnums=(), backend=None,
-                 max_traces=64, symbolic=False, deterministic=False):
+                 max_traces=64, symbolic=False, deterministic=False, holomorphic=False):
         functools.update_wrapper(self, fn)
         self.fn, self.mode, self.has_aux, self.backend = fn, mode, has_aux, backend
-        self.deterministic = deterministic
+        self.deterministic, self.holomorphic = deterministic, holomorphic
         self.symbolic = symbolic
         self.argnums = argnums
         self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
@@ -55,7 +55,7 @@ class Transformed:
         self._tracing = threading.RLock()  # threads that miss together trace once
         self.options = dict(argnums=argnums, has_aux=has_aux, static_argnums=static_argnums,
                             backend=backend, max_traces=max_traces, symbolic=symbolic,
-                            deterministic=deterministic)
+                            deterministic=deterministic, holomorphic=holomorphic)
         self.ship_traces = True
 
     def __reduce__(self):
@@ -201,7 +201,7 @@ class Transformed:
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
                                 f"must return (value, aux), not {type(out).__name__}")
             out, aux = out
-        value = _scalar_output(out, self.cache.name)
+        value = _scalar_output(out, self.cache.name, self.holomorphic)
         aux_results, aux_unpack = tree_outputs(aux) if self.has_aux else ([], None)
         flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
         grads = self._wrt(structure, leaves, 1 + len(aux_results))
@@ -295,7 +295,7 @@ def _jvp_outputs(out, structure, leaves):
     results, primals = tree_outputs(out)
     _, tangents = tree_outputs(out, zero_constants=True)
     n = len(leaves) // 2
-    wrt = [i for i in range(n) if _leaf_dtype(leaves[i]).kind == "f"]
+    wrt = [i for i in range(n) if _leaf_dtype(leaves[i]).kind in "fc"]
     return results, JvpOutputs(primals, tangents, wrt, [n + i for i in wrt])
 
 
@@ -429,10 +429,10 @@ def _check_differentiable(structure, arg_leaves, n):
     for x in arg_leaves:
         inner = L.unwrap(x)
         dtype = inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
-        if dtype.kind != "f":
+        if dtype.kind not in "fc":
             raise TypeError(f"grad: argument {n} has dtype {dtype} ({type(x).__name__}); "
-                            "gradients are defined for float inputs only (pass 2.0 rather than "
-                            "2, or cast with .astype(float))")
+                            "gradients are defined for float and complex inputs only (pass "
+                            "2.0 rather than 2, or cast with .astype(float))")
 
 
 def _flat_count(structure) -> int:
@@ -442,16 +442,21 @@ def _flat_count(structure) -> int:
     return sum(_flat_count(s) for s in structure[-1])
 
 
-def _scalar_output(value, name):
+def _scalar_output(value, name, holomorphic=False):
     """The value to differentiate: a float scalar. A size-1 array counts as its one element
     (as PyTorch's backward and HIPS autograd take it), and a float that depends on no input
     (a constant function) has a zero gradient."""
     inner = L.unwrap(value)
-    if isinstance(inner, float) and not _converted(current_trace()):
-        inner = np.float64(inner)
+    if isinstance(inner, (float, complex)) and not _converted(current_trace()):
+        inner = np.asarray(inner)[()]
     if isinstance(inner, Traced) or hasattr(inner, "shape") and hasattr(inner, "dtype"):
         shape, dtype = tuple(inner.shape), str(inner.dtype)
-        if math.prod(shape) != 1 or "float" not in dtype:
+        if "complex" in dtype and not holomorphic and math.prod(shape) == 1:
+            raise TypeError(f"grad of {name}: the function returns a complex scalar ({dtype}); "
+                            "grad needs a real one, or holomorphic=True for the complex "
+                            "derivative of a holomorphic function (holomorphic_grad), or vjp "
+                            "for other functions with complex outputs")
+        if math.prod(shape) != 1 or not ("float" in dtype or "complex" in dtype):
             raise TypeError(f"grad of {name}: the function must return a float scalar, not an "
                             f"array of shape {shape} and dtype {dtype} (reduce it, e.g. "
                             ".sum(), or use jit to get the array)")

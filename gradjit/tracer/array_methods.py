@@ -129,11 +129,11 @@ class ArrayMethods:
 
     @property
     def real(self):
-        return self
+        return ops.real(self)
 
     @property
     def imag(self):
-        return np.imag(self)
+        return ops.imag(self)
 
     @property
     def itemsize(self) -> int:

@@ -135,6 +135,12 @@ def grad_and_aux(fun, argnum=0):
     return grad(fun, argnum, has_aux=True)
 
 
+def holomorphic_grad(fun, argnum=0):
+    """The complex derivative of a holomorphic fun of a complex argument."""
+    from gradjit.tracer import grad
+    return grad(fun, argnum, holomorphic=True)
+
+
 def make_hvp(fun, argnum=0):
     """make_hvp(fun, argnum)(*args) -> (hvp, gradient): hvp(v) is the Hessian times v."""
     from gradjit.tracer import grad

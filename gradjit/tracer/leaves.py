@@ -25,14 +25,14 @@ def signature(x):
     """What the compiled program's validity depends on: type, shape and dtype."""
     if type(x) is np.ndarray:
         return (x.shape, x.dtype)
-    if isinstance(x, (bool, int, float)):
+    if isinstance(x, (bool, int, float, complex)):
         return type(x)
     data = to_array(x)
     return (type(x), data.shape, data.dtype)
 
 
 def to_array(x) -> np.ndarray:
-    if type(x) is np.ndarray and x.dtype.kind in "biuf":
+    if type(x) is np.ndarray and x.dtype.kind in "biufc":
         return x
     if is_tensor(x):
         return np.asarray(x._value)
@@ -48,7 +48,7 @@ def traced_input(trace: Trace, x, name: str):
         inner = x._value
         value = inner.value if isinstance(inner, Traced) else inner
         return wrap_tensor(trace.input(value, flavor="torch", name=name))
-    weak = isinstance(x, (bool, int, float))
+    weak = isinstance(x, (bool, int, float, complex))
     return trace.input(to_array(x), weak=weak, name=name)
 
 
@@ -76,7 +76,7 @@ def like(leaf, value):
         return wrap_tensor(value)
     if isinstance(value, Traced):
         return value
-    if isinstance(leaf, (bool, int, float)):
+    if isinstance(leaf, (bool, int, float, complex)):
         return type(leaf)(value)
     if isinstance(leaf, np.generic):
         return leaf.dtype.type(value)

@@ -26,7 +26,7 @@ class Node:
 
 def is_array_like(x) -> bool:
     """Leaves that become traced values: arrays, numbers, tensors and traced values."""
-    return (isinstance(x, (np.ndarray, np.generic, bool, int, float))
+    return (isinstance(x, (np.ndarray, np.generic, bool, int, float, complex))
             or hasattr(type(x), "__gradjit_priority__"))
 
 

@@ -70,7 +70,7 @@ def _short(path: str) -> str:
 def plain_array(x) -> np.ndarray:
     """Data whose meaning numpy's plain arrays would lose is refused, not converted: a masked
     array's mask, np.matrix's operators, objects and strings."""
-    if type(x) is np.ndarray and x.dtype.kind in "biuf":
+    if type(x) is np.ndarray and x.dtype.kind in "biufc":
         return x
     if isinstance(x, np.ma.MaskedArray):
         raise TypeError("gradjit does not take masked arrays (np.ma.MaskedArray): their mask "
@@ -80,8 +80,8 @@ def plain_array(x) -> np.ndarray:
         raise TypeError("gradjit does not take np.matrix (its * is a matrix product); pass "
                         "np.asarray(m) and use @")
     array = np.asarray(x)
-    if array.dtype.kind not in "biuf":
-        raise TypeError(f"gradjit takes arrays of bool, integer and float dtypes, not "
+    if array.dtype.kind not in "biufc":
+        raise TypeError(f"gradjit takes arrays of bool, integer, float and complex dtypes, not "
                         f"{array.dtype} (given a {type(x).__name__})")
     return array
 

@@ -131,7 +131,7 @@ def _check_pair(primals, tangents):
     if flatten(tuple(primals), p_leaves) != flatten(tuple(tangents), t_leaves):
         raise TypeError("jvp: primals and tangents must have the same tree structure")
     for p, t in zip(p_leaves, t_leaves):
-        if _leaf_dtype(p).kind != "f":
+        if _leaf_dtype(p).kind not in "fc":
             continue
         if np.shape(L.unwrap(p)) != np.shape(L.unwrap(t)) or _leaf_dtype(t) != _leaf_dtype(p):
             raise TypeError(f"jvp: a tangent of shape {np.shape(L.unwrap(t))} and dtype "
@@ -174,8 +174,10 @@ def _pullback(fn, argnums, has_aux, backend):
             return _vdot(out[0] if has_aux else out, cotangent)
         pullback.__qualname__ = f"vjp_{getattr(f, '__qualname__', 'f')}"
         return pullback
+    # <out, ct> is complex for complex outputs: its holomorphic derivative is the pullback
     return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
-                        argnums=tuple(1 + i for i in argnums), backend=backend)
+                        argnums=tuple(1 + i for i in argnums), backend=backend,
+                        holomorphic=True)
 
 
 def _vdot(out, cotangent):
@@ -184,7 +186,7 @@ def _vdot(out, cotangent):
         raise TypeError("vjp: the cotangent must have the structure of the function's output")
     total = 0.0
     for o, c in zip(outs, cts):
-        if _leaf_dtype(o).kind == "f":
+        if _leaf_dtype(o).kind in "fc":
             total = total + (o * c).sum()
     return total
 

@@ -14,6 +14,9 @@ def data(shape, dt, low=-3.0, high=3.0):
         return rng.random(shape) > 0.5
     if dt.is_int:
         return rng.integers(-5, 6, shape).astype(dt.numpy)
+    if dt.is_complex:
+        return (rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)).astype(
+            dt.numpy)
     return rng.uniform(low, high, shape).astype(dt.numpy)
 
 

@@ -62,8 +62,8 @@ def test_errors_are_one_clear_line():
     assert missing.returncode == 1
     assert missing.stderr.strip() == ("gradjit dump: ValueError: examples/seed.py defines no "
                                       "'g'; its functions: f")
-    bad_arg = gradjit("dump", "examples/seed.py:f", "--arg", "c64[2]")
-    assert bad_arg.returncode == 1 and "gradjit has no dtype 'c64'" in bad_arg.stderr
+    bad_arg = gradjit("dump", "examples/seed.py:f", "--arg", "q64[2]")
+    assert bad_arg.returncode == 1 and "gradjit has no dtype 'q64'" in bad_arg.stderr
     narrow = gradjit("dump", "examples/seed.py:f", "--arg", "f16[2]")  # eager-only dtype
     assert narrow.returncode == 1 and "does not compile float16" in narrow.stderr
     assert gradjit("dump", "examples/seed.py:f", "--stage", "kernel").returncode == 1

@@ -11,7 +11,7 @@ import gradjit
 from gradjit.dump.python_source import RULES, python_source
 from gradjit.ir import PRIMITIVES, Builder, TensorType, interpret
 from gradjit.ir import elementwise as E
-from gradjit.ir import linalg, linalg_lu, sorting
+from gradjit.ir import fft, linalg, linalg_eig, linalg_lu, sorting
 from gradjit.ir import structural as S
 from gradjit.ir.types import dtype as resolve
 from tests.dump.lowerings import lowered
@@ -32,6 +32,9 @@ def data(shape, dt):
         return rng.random(shape) > 0.5
     if dt.startswith("i"):
         return rng.integers(-5, 6, shape).astype(resolve(dt).numpy)
+    if dt.startswith("c"):
+        return (rng.uniform(0.2, 3.0, shape) + 1j * rng.uniform(-3.0, 3.0, shape)).astype(
+            resolve(dt).numpy)
     return rng.uniform(0.2, 3.0, shape).astype(resolve(dt).numpy)
 
 
@@ -125,6 +128,18 @@ def _cases():
         ("qr", one_op(linalg.qr, [((2, 4, 3), "f32")], complete=False)),
         *[(f"lu_factor-{list(shape)}", one_op(linalg_lu.lu_factor, [(shape, "f64")]))
           for shape in [(2, 3, 3), (3, 5), (4, 2), (0, 0)]],
+        *[(f"{n}-{dt}", one_op(PRIMITIVES[n], [((3, 4), dt)]))
+          for n in ["conj", "real", "imag", "abs", "exp"] for dt in ["c64", "c128"]],
+        ("complex", one_op(E.complex_, [((3, 4), "f32"), ((3, 4), "f32")])),
+        ("full-complex", one_op(E.full, [], value=1.5 - 2j, shape=(2,), dtype="c128")),
+        ("constant-complex", one_op(S.constant, [], value=[1j, -2.5], shape=(2,),
+                                    dtype="c64")),
+        *[(f"fft-{axes}-{inverse}", one_op(fft.fft, [((3, 4, 5), "c128")], axes=axes,
+                                           inverse=inverse))
+          for axes in [(), (2,), (0, 2)] for inverse in (False, True)],
+        ("rfft", one_op(fft.rfft, [((3, 7), "f32")], axis=1)),
+        ("irfft", one_op(fft.irfft, [((3, 4), "c128")], axis=0, n=5)),
+        ("eig", one_op(linalg_eig.eig, [((2, 3, 3), "f64")])),
     ]
     return cases
 

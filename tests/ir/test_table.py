@@ -15,7 +15,8 @@ EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "pad", "gather",
     "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort",
-    "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr", "lu_factor"}
+    "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr", "lu_factor",
+    "conj", "real", "imag", "complex", "fft", "rfft", "irfft", "eig"}
 
 POSITIVE = (0.5, 2.0)
 # name -> (operands, params); operands are float64 so central differences are accurate.
@@ -52,7 +53,16 @@ GRADIENT_CASES = {
     "svd": ([(2, 4, 3)], {"full_matrices": False}),
     "qr": ([(2, 4, 3)], {"complete": False}),
     "lu_factor": ([(2, 3, 3)], {}),
+    **{n: ([("complex", (3, 4))], {}) for n in ["conj", "real", "imag"]},
+    "complex": ([(3, 4), (3, 4)], {}),
+    "fft": ([("complex", (3, 4, 2))], {"axes": (0, 2), "inverse": False}),
+    "rfft": ([(3, 5)], {"axis": 1}),
+    "irfft": ([("complex", (4, 3))], {"axis": 0, "n": 6}),
+    "eig": ([(2, 3, 3)], {}),
 }
+# Eigenvectors are defined up to a phase that LAPACK fixes by its own rule: gradients hold for
+# functions that do not depend on it, which tests/complex/test_eig.py checks by differences.
+PHASE_DEPENDENT = {"eig"}
 
 
 def _operand(spec):
@@ -61,6 +71,8 @@ def _operand(spec):
         return rng.random(shape) > 0.5
     if kind == "idx":
         return rng.integers(-5, 5, shape)
+    if kind == "complex":
+        return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
     if kind == "spd":  # symmetric positive definite, well conditioned
         x = rng.standard_normal(shape)
         return x @ np.swapaxes(x, -1, -2) + shape[-1] * np.eye(shape[-1])
@@ -86,26 +98,32 @@ def test_every_differentiable_primitive_has_a_gradient_check():
 
 @pytest.mark.parametrize("name", sorted(GRADIENT_CASES))
 def test_vjp_matches_central_differences(name):
+    if name in PHASE_DEPENDENT:
+        pytest.skip("checked on phase-independent functions in tests/complex/test_eig.py")
     prim = PRIMITIVES[name]
     specs, params = GRADIENT_CASES[name]
     args = [_operand(s) for s in specs]
     out = evaluate(prim, args, params)
-    g = rng.standard_normal(out.shape)
+    g = _operand(("complex" if out.dtype.kind == "c" else "real", out.shape))
     cotangents = prim.vjp(g, out, *args, **params)
     assert len(cotangents) == len(args)
     for i, (arg, cot) in enumerate(zip(args, cotangents)):
-        if arg.dtype.kind != "f":
+        if arg.dtype.kind not in "fc":
             assert cot is None, f"{name}: integer/bool operand {i} got a gradient"
             continue
         numeric = np.zeros_like(arg)
         eps = 1e-6
-        for idx in np.ndindex(arg.shape):
-            plus = [a.copy() for a in args]
-            minus = [a.copy() for a in args]
-            plus[i][idx] += eps
-            minus[i][idx] -= eps
-            numeric[idx] = np.sum(g * (evaluate(prim, plus, params)
-                                       - evaluate(prim, minus, params))) / (2 * eps)
+        # complex operands follow JAX: Re(sum(ct dz)) is the change of Re(sum(g dout)), so a
+        # step along 1 reads Re(ct) and a step along i reads -Im(ct)
+        for step, part in [(1, 1), (1j, -1j)][:1 + (arg.dtype.kind == "c")]:
+            for idx in np.ndindex(arg.shape):
+                plus = [a.copy() for a in args]
+                minus = [a.copy() for a in args]
+                plus[i][idx] += eps * step
+                minus[i][idx] -= eps * step
+                change = np.sum(g * (evaluate(prim, plus, params)
+                                     - evaluate(prim, minus, params))) / (2 * eps)
+                numeric[idx] += part * np.real(change)
         np.testing.assert_allclose(np.asarray(cot), numeric, rtol=1e-5, atol=1e-7,
                                    err_msg=f"{name}, operand {i}")
 

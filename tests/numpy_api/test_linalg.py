@@ -50,6 +50,15 @@ def test_solve_follows_numpy2_broadcasting_and_promotion():
     values(lambda a: (np.linalg.inv(a), np.linalg.det(a), np.linalg.eigvalsh(a)), ints)
 
 
+def test_general_eigenvalues_are_complex_unless_all_are_real():
+    """More in tests/complex/test_eig.py."""
+    a = normal((2, 4, 4))
+    check_values(lambda a: (np.linalg.eig(a), np.linalg.eigvals(a)), a, backends=("cpu",))
+    symmetric = a + np.swapaxes(a, -1, -2)
+    check_values(lambda a: (np.linalg.eig(a), np.linalg.eigvals(a)), symmetric,
+                 backends=("cpu",))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_factorizations(dtype):
     a, tall, wide = spd((2, 4, 4), dtype), normal((2, 5, 3), dtype), normal((3, 4), dtype)

@@ -143,9 +143,14 @@ def test_writing_a_run_time_value_into_a_numpy_array_is_refused():
         gradjit.jit(lambda x: np.copyto(np.zeros(4), x))(M[0])
     with pytest.raises(TypeError, match="indices computed at run time"):
         gradjit.jit(lambda x: np.put(x * 1.0, np.argsort(x), 0.0))(M[0])
-    with pytest.raises(gradjit.NotSupported if hasattr(gradjit, "NotSupported") else TypeError,
-                       match="complex"):
-        gradjit.jit(np.poly)(np.eye(2))
+
+
+@pytest.mark.parametrize("a", [np.array([[2.0, 1.0], [-3.0, 0.5]]),
+                               np.array([[1.0, 2j], [0.5, -1j]])])
+def test_poly_of_a_square_matrix_is_its_characteristic_polynomial(a):
+    got, want = gradjit.jit(np.poly)(a), np.poly(a)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
 def test_a_written_tensor_is_written_in_place_with_its_gradient():

@@ -42,8 +42,8 @@ def test_logical_reduce():
 
 def test_unsupported_names_are_named_in_full_with_near_names_and_the_line():
     def f(x):
-        return np.linalg.eig(x)  # the offending line
-    with pytest.raises(TypeError, match=r"np\.linalg\.eig is not supported") as info:
+        return np.emath.sqrt(x)  # the offending line
+    with pytest.raises(TypeError, match=r"np\.lib\.scimath\.sqrt is not supported") as info:
         gradjit.jit(f)(np.eye(2))
     assert "the offending line" in str(info.value) and "test_ufunc_methods.py:" in str(info.value)
     with pytest.raises(TypeError, match=r"np\.add\.reduceat .*did you mean np\.add\.reduce"):

@@ -63,7 +63,7 @@ def test_disk_cache_round_trips_and_damaged_entries(fn, other, damage, data):
 def test_the_generator_reaches_every_primitive():
     seen = set()
 
-    @settings(QUICK, max_examples=600, derandomize=True)
+    @settings(QUICK, max_examples=900, derandomize=True)
     @given(programs())
     def collect(fn):
         verify(fn)

@@ -146,6 +146,41 @@ CASES = {
     "argsort": Case("float", lambda lib, x: lib.argsort(x, stable=True),
                     lambda x: np.argsort(x, kind="stable")),
 }
+
+
+def _compose(x, y):
+    """x + iy with each part as it is (numpy's x + 1j * y turns inf parts into NaN)."""
+    z = np.empty(x.shape, np.result_type(x, np.complex64))
+    z.real, z.imag = x, y
+    return z
+
+
+def _complex_case(eager, numpy, ulps=0):
+    """A primitive of complex values on x + iy, every pair of special values: eagerly
+    through torch's spelling, compiled from numpy's; results compared part by part."""
+    def torch_side(lib, x, y):
+        out = eager(lib, lib.complex(x, y))
+        return lib.view_as_real(out.resolve_conj()) if out.is_complex() else out
+
+    def numpy_parts(z):
+        return np.stack([np.real(z), np.imag(z)], -1) if np.iscomplexobj(z) else z
+    return Case("pairs", torch_side, lambda x, y: numpy_parts(numpy(_compose(x, y))), ulps,
+                compiled=gradjit.jit(lambda x, y: numpy_parts(numpy(gradjit.ops.complex_from(
+                    x, y)))))
+
+
+CASES.update({
+    "complex": _complex_case(lambda lib, z: z, lambda z: z),
+    "conj": _complex_case(lambda lib, z: z.conj(), np.conj),
+    "real": _complex_case(lambda lib, z: z.real, np.real),
+    "imag": _complex_case(lambda lib, z: z.imag, np.imag),
+    "fft": _complex_case(lambda lib, z: lib.fft.fft(z), np.fft.fft, 64),
+    "irfft": _complex_case(lambda lib, z: lib.fft.irfft(z), np.fft.irfft, 64),
+    "rfft": Case("float", lambda lib, x: lib.view_as_real(lib.fft.rfft(x)),
+                 lambda x: np.stack([np.fft.rfft(x).real, np.fft.rfft(x).imag], -1), 64,
+                 compiled=gradjit.jit(lambda x: np.stack([np.fft.rfft(x).real,
+                                                          np.fft.rfft(x).imag], -1))),
+})
 # Library primitives: inputs scaled to huge, tiny and subnormal magnitudes (LAPACK's result on
 # NaN or inf input is not specified: numpy and torch each return whatever their driver does).
 _SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])
@@ -162,6 +197,7 @@ LINALG = {
     "svd": (lambda lib, a: lib.linalg.svd(a)[1], lambda a: np.linalg.svd(a)[1]),
     "qr": (lambda lib, a: lib.linalg.qr(a)[1].abs(), lambda a: np.abs(np.linalg.qr(a)[1])),
     "lu_factor": (lambda lib, a: lib.linalg.lu_factor(a)[0], None),
+    "eig": (lambda lib, a: lib.linalg.eigvals(a).real, lambda a: np.linalg.eigvals(a).real),
 }
 NOT_VALUED = {"guard": "an effect: it computes no value (its special-value behaviour is that "
                         "of the comparison it checks)"}

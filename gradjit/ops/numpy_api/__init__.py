@@ -11,7 +11,7 @@ import difflib
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, dtypes, indices, integers, linalg,
+from gradjit.ops.numpy_api import (basics, contract, dtypes, fft, indices, integers, linalg,
                                  polynomials, reductions, sets, shaping, sorting, statistics,
                                  ufunc_methods, ufuncs, writes)
 
@@ -26,6 +26,7 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Writing into an array": writes,
          "Elementwise math": ufuncs,
          "Linear algebra": linalg,
+         "Fourier transforms": fft,
          "Covariance and correlation": statistics,
          "Polynomials, convolution and interpolation": polynomials,
          "Dtypes, predicates and positions": dtypes,

@@ -69,7 +69,7 @@ def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoVal
     no_out(out)
     a = a if dtype is None else ops.astype(a, dtype)
     # numpy averages integers in float64, a Tensor's too (torch's mean refuses them)
-    a = a if ir_type(a).dtype.is_float else ops.astype(a, np.float64)
+    a = a if ir_type(a).dtype.is_inexact else ops.astype(a, np.float64)
     keep = bool(keepdims)
     if where is True or where is np._NoValue:
         return ops.mean(a, _axes(axis), keep)

@@ -2,8 +2,8 @@
 result positions depend on the data (nonzero, argwhere, trim_zeros): computed by numpy on a
 constant, refused on a run-time value.
 
-gradjit has no complex dtype, so every gradjit value is real: the predicates answer from the
-dtype alone and numpy's type functions run on a stand-in of the value's dtype."""
+The object predicates answer from the dtype alone, the elementwise ones from the imaginary
+part, and numpy's type functions run on a stand-in of the value's dtype."""
 from __future__ import annotations
 
 import numpy as np
@@ -100,10 +100,20 @@ def _astype(x, dtype, /, *, copy=True, device=None):
     return ops.astype(x, dtype)
 
 
+def _isreal(x):
+    return ops.is_real_valued(x) if ops.is_complex(x) else _all(x, True)
+
+
+def _iscomplex(x):
+    return ops.logical_not(ops.is_real_valued(x)) if ops.is_complex(x) else _all(x, False)
+
+
 def _sort_complex(a):
-    from gradjit.ops.numpy_api import NotSupported
-    raise NotSupported("np.sort_complex returns complex numbers, and gradjit has no complex dtype; "
-                    "use np.sort")
+    """Sorted along the last axis by real part, then imaginary part, as complex numbers."""
+    a = ops.astype(a, np.result_type(ir_type(a).dtype.numpy, np.complex64))
+    last = len(ops.shape_of(a)) - 1
+    order = ops.sorting.lexsort((ops.imag(a), ops.real(a)), last)
+    return ops.sorting.take_along_axis(a, order, last)
 
 
 def _known(x, name, why):
@@ -157,8 +167,8 @@ FUNCTIONS = {
     np.isin: _isin,
     np.result_type: _result_type, np.common_type: _common_type,
     np.min_scalar_type: _min_scalar_type,
-    np.isrealobj: lambda x: True, np.iscomplexobj: lambda x: False,
-    np.isreal: lambda x: _all(x, True), np.iscomplex: lambda x: _all(x, False),
+    np.isrealobj: lambda x: not ops.is_complex(x), np.iscomplexobj: ops.is_complex,
+    np.isreal: _isreal, np.iscomplex: _iscomplex,
     np.isclose: _isclose, np.array_equal: _array_equal, np.array_equiv: _array_equiv,
     np.astype: _astype,
     np.allclose: lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: bool(ops.all_(

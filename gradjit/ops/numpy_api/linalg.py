@@ -6,6 +6,7 @@ import numpy as np
 from numpy.linalg import _linalg as numpy_linalg
 
 from gradjit.ir.primitive import ir_type
+from gradjit import ops
 from gradjit.ops import linalg, norms
 
 _NO_VALUE = np._NoValue
@@ -17,6 +18,24 @@ def _slogdet(a):
 
 def _eigh(a, UPLO="L"):
     return numpy_linalg.EighResult(*linalg.eigh(a, UPLO))
+
+
+def _real_if_real(a, w, v=None):
+    """numpy's eig of a real matrix whose eigenvalues are all real: real results (decided on
+    the traced values, a guard)."""
+    if ops.is_complex(a) or bool(ops.any_(ops.ne(ops.imag(w), 0))):
+        return w, v
+    return ops.real(w), None if v is None else ops.real(v)
+
+
+def _eig(a):
+    a = linalg.matrices(a, square=True)
+    return numpy_linalg.EigResult(*_real_if_real(a, *linalg.eig(a)))
+
+
+def _eigvals(a):
+    a = linalg.matrices(a, square=True)
+    return _real_if_real(a, linalg.eig(a)[0])[0]
 
 
 def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
@@ -61,6 +80,7 @@ FUNCTIONS = {
     np.linalg.inv: linalg.inv, np.linalg.solve: linalg.solve, np.linalg.det: linalg.det,
     np.linalg.slogdet: _slogdet, np.linalg.cholesky: _cholesky, np.linalg.qr: _qr,
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: linalg.eigvalsh, np.linalg.svd: _svd,
+    np.linalg.eig: _eig, np.linalg.eigvals: _eigvals,
     np.linalg.svdvals: lambda x, /: linalg.svdvals(x), np.linalg.pinv: _pinv,
     np.linalg.lstsq: linalg.lstsq, np.linalg.matrix_rank: _matrix_rank,
     np.linalg.cond: norms.cond, np.linalg.tensorinv: linalg.tensorinv,

@@ -76,13 +76,13 @@ def _polymul(a1, a2):
 
 def _poly(seq_of_zeros):
     """The monic polynomial with these roots: a product of (x - zero) factors, in numpy's
-    order (a 2-d input's eigenvalues are complex in general: refused)."""
+    order; of a square matrix, its characteristic polynomial (from its eigenvalues, which
+    for a real matrix come in conjugate pairs: the coefficients are real, as numpy's)."""
     zeros = ops.asarray(_array(seq_of_zeros))
     shape = ops.shape_of(zeros)
     if len(shape) == 2 and shape[0] == shape[1] and shape[0]:
-        from gradjit.ops.numpy_api import NotSupported
-        raise NotSupported("np.poly of a square matrix needs its eigenvalues, which are "
-                           "complex in general; gradjit has no complex dtype")
+        coefficients = _poly(ops.linalg.eig(zeros)[0])
+        return coefficients if ops.is_complex(zeros) else ops.real(coefficients)
     if len(shape) > 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if not shape[0]:

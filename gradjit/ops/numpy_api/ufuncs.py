@@ -12,10 +12,6 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ops import special
 
 
-def _identity(x):
-    return x
-
-
 UFUNCS = {
     np.arcsin: ops.arcsin, np.arccos: ops.arccos, np.arctan: ops.arctan,
     np.arctan2: ops.arctan2, np.sinh: ops.sinh, np.cosh: ops.cosh, np.arcsinh: ops.arcsinh,
@@ -26,7 +22,7 @@ UFUNCS = {
     np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
     np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
     np.signbit: ops.signbit, np.spacing: ops.spacing, np.ldexp: ops.ldexp,
-    np.nextafter: ops.nextafter, np.trunc: ops.trunc, np.conjugate: _identity,
+    np.nextafter: ops.nextafter, np.trunc: ops.trunc, np.conjugate: ops.conj,
     np.modf: lambda x: ops.modf(_from_half(x)), np.frexp: lambda x: ops.frexp(_from_half(x)),
 }
 
@@ -58,11 +54,21 @@ def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return ops.nan_to_num(x, nan, posinf, neginf)
 
 
+def _real_if_close(a, tol=100):
+    """The real part when every imaginary part is within tol machine epsilons of 0 (tol > 1;
+    else tol itself), decided on the traced value's data (a guard)."""
+    if not ops.is_complex(a):
+        return a
+    eps = np.finfo(ir_type(a).dtype.numpy).eps
+    bound = tol * eps if tol > 1 else tol
+    close = bool(ops.all_(ops.lt(ops.abs_(ops.imag(a)), bound)))
+    return ops.real(a) if close else a
+
+
 FUNCTIONS = {
     np.sinc: ops.sinc, np.fix: _fix, np.nan_to_num: _nan_to_num,
     np.round: _round, np.around: _round, np.i0: special.i0,
-    np.real: _identity, np.imag: ops.imag, np.real_if_close: lambda a, tol=100: a,
-    np.angle: lambda z, deg=False: ops.mul(_angle(z), 180 / np.pi if deg else 1.0),
+    np.real: ops.real, np.imag: ops.imag, np.real_if_close: _real_if_close, np.angle: ops.angle,
 }
 
 # scipy.special's name -> gradjit's function
@@ -71,12 +77,6 @@ SCIPY = {"erf": special.erf, "erfc": special.erfc, "expit": special.expit,
          "xlogy": special.xlogy, "xlog1py": special.xlog1py, "ndtr": special.ndtr,
          "log_ndtr": special.log_ndtr, "erfinv": special.erfinv}
 _SCIPY: dict = {}
-
-
-def _angle(z):
-    """The argument of a real number: pi for negatives (and -0.0), 0 otherwise."""
-    x = ops.to_float(z)
-    return ops.arctan2(ops.mul(ops.abs_(x), 0.0), x)
 
 
 def scipy_ufuncs() -> dict:

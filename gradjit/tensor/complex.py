@@ -1,0 +1,173 @@
+"""Complex tensors: their parts as views (.real, .imag, view_as_real), conjugation, angle and
+sgn, torch.complex and torch.polar, and PyTorch's refusals of orders on complex numbers."""
+from __future__ import annotations
+
+import math
+
+from gradjit import ops
+from gradjit.ir import elementwise as E
+from gradjit.tensor import dtypes
+from gradjit.tensor.arith import _flat, _sign, apply, operand
+
+
+class ComplexMixin:
+    """The complex-number methods of Tensor."""
+
+    def is_complex(self) -> bool:
+        return self.dtype.is_complex
+
+    @property
+    def real(self):
+        """The real part: a view of a complex tensor's storage (writes reach it); a real
+        tensor is its own real part."""
+        if not self.dtype.is_complex:
+            return self
+        return apply("SelectBackward0", E.real, self)
+
+    @property
+    def imag(self):
+        if not self.dtype.is_complex:
+            raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        return apply("SelectBackward0", E.imag, self)
+
+    def conj(self):
+        return apply("ConjBackward0", E.conj, self) if self.dtype.is_complex else self
+
+    def conj_physical(self):
+        if not self.dtype.is_complex:
+            return self
+        return apply("ConjPhysicalBackward0", E.conj, self)
+
+    def resolve_conj(self):
+        """conj() computes its values at once (no lazy conjugate bit): nothing to resolve."""
+        return self
+
+    resolve_neg = resolve_conj
+
+    def is_conj(self) -> bool:
+        return False
+
+    is_neg = is_conj
+
+    def isreal(self):
+        if not self.dtype.is_complex:
+            return self.new_ones(self.shape, dtype=dtypes.bool_)  # every real number
+        return apply("IsrealBackward0", ops.is_real_valued, self)
+
+    def angle(self):
+        """The argument atan2(imag, real); of a real number pi for negatives, 0 otherwise,
+        NaN for NaN, with gradient 0 (integers give the default float)."""
+        if self.dtype.is_complex:
+            return apply("AngleBackward0", ops.angle, self)
+        x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
+
+        def angle(v):
+            zero = ops.where(ops.isfinite(v), ops.mul(ops.abs_(v), 0.0), 0.0)  # v's, +0
+            phase = ops.where(ops.lt(v, 0), ops.add(zero, math.pi), zero)
+            return ops.where(ops.isnan(v), v, phase)
+        return apply("AngleBackward0", angle, x)
+
+    def sgn(self):
+        """z / |z| (0 at 0) for complex tensors; sign for real ones."""
+        if not self.dtype.is_complex:
+            return apply("SgnBackward0", _flat(_sign), self)
+
+        def sgn(z):
+            magnitude = ops.abs_(z)
+            zero = ops.eq(magnitude, 0)
+            return ops.where(zero, 0, ops.true_divide(z, ops.where(zero, 1, magnitude)))
+        return apply("SgnBackward0", sgn, self)
+
+
+def view_as_real(input):
+    """The (..., 2) real tensor of a complex tensor's parts (a copy: writes do not reach the
+    complex tensor, unlike PyTorch's view)."""
+    if not input.dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return apply("ViewAsRealBackward0", lambda z: ops.stack([E.real(z), E.imag(z)], -1), input)
+
+
+def view_as_complex(input):
+    """The complex tensor of a float tensor whose last dimension holds (real, imag) pairs."""
+    if input.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: {input.dtype.legacy}")
+    if tuple(input.shape[-1:]) != (2,):
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    return apply("ViewAsComplexBackward0", lambda x: E.complex_(
+        ops.getitem(x, (Ellipsis, 0)), ops.getitem(x, (Ellipsis, 1))), input)
+
+
+def complex(real, imag, *, out=None):
+    real, imag = operand(real), operand(imag)
+    if real.dtype is not imag.dtype:
+        raise RuntimeError(f"Expected object of scalar type {real.dtype.legacy} but got scalar "
+                           f"type {imag.dtype.legacy} for second argument")
+    if real.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{real.dtype.legacy} and {imag.dtype.legacy}")
+    return apply("ComplexBackward0", ops.complex_from, real, imag)
+
+
+def polar(abs, angle, *, out=None):
+    abs, angle = operand(abs), operand(angle)
+    return apply("PolarBackward0", ops.polar, abs, angle)
+
+
+def _kernel(name):
+    return lambda t, *args, **kwargs: (NotImplementedError, f'"{name}" not implemented for '
+                                                           f"'{t.dtype.legacy}'")
+
+
+def _unsupported(message, error=RuntimeError):
+    return lambda t, *args, **kwargs: (error, message)
+
+
+def _reduced(name, kernel):
+    """max()/min() over everything fail in their kernel; along a dimension, up front."""
+    def refusal(t, dim=None, *args, **kwargs):
+        if dim is None:
+            return _kernel(kernel)(t)
+        return RuntimeError, f"{name}(): does not support complex input"
+    return refusal
+
+
+_NO_ORDER = _unsupported(" Sort does not support complex dtypes on CPU")
+# method -> (error type, message) that PyTorch raises for a complex tensor
+REFUSALS = {
+    **{m: _kernel(f"{op}_cpu") for op in ("lt", "le", "gt", "ge")
+       for m in (op, f"__{op}__")},
+    "max": _reduced("max", "max_all"), "min": _reduced("min", "min_all"),
+    "amax": _kernel("max_values_cpu"), "amin": _kernel("min_values_cpu"),
+    "argmax": _unsupported("argmax(): does not support complex input"),
+    "argmin": _unsupported("argmin(): does not support complex input"),
+    "maximum": _unsupported("maximum not implemented for complex tensors."),
+    "minimum": _unsupported("minimum not implemented for complex tensors."),
+    **{m: _unsupported("clamp is not supported for complex types", NotImplementedError)
+       for m in ("clamp", "clamp_min", "clamp_max", "clip")},
+    "sign": _unsupported("Unlike NumPy, torch.sign is not intended to support complex "
+                         "numbers. Please use torch.sgn instead.", NotImplementedError),
+    **{m: _unsupported(f"{m} is not supported for complex inputs", NotImplementedError)
+       for m in ("floor", "ceil", "trunc")},
+    "round": _kernel("round_vml_cpu"), "cummax": _kernel("cummax_cpu"),
+    "cummin": _kernel("cummin_cpu"), "median": _kernel("median_cpu"),
+    "sort": _NO_ORDER, "msort": _NO_ORDER,
+    "topk": _unsupported(" topk does not support complex dtypes on CPU"),
+}
+
+
+def refuse_complex_in(cls):
+    """Wrap the methods in REFUSALS so that a complex tensor raises PyTorch's error."""
+    for name, refusal in REFUSALS.items():
+        setattr(cls, name, _refusing(getattr(cls, name), refusal))
+    return cls
+
+
+def _refusing(method, refusal):
+    def refusing(self, *args, **kwargs):
+        if self.dtype.is_complex:
+            error, message = refusal(self, *args, **kwargs)
+            raise error(message)
+        return method(self, *args, **kwargs)
+    refusing.__name__, refusing.__doc__ = method.__name__, method.__doc__
+    return refusing
