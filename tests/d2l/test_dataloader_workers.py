@@ -14,7 +14,9 @@ def _messages(lib, workers):
         loader = lib.utils.data.DataLoader(lib.utils.data.TensorDataset(lib.arange(6)),
                                            batch_size=4, num_workers=workers)
         batches = [b[0].tolist() for b in loader]
-    return batches, [(w.category, str(w.message)) for w in caught]
+    # A library loaded by other tests (JAX) warns whenever torch's workers fork: not the loader's
+    return batches, [(w.category, str(w.message)) for w in caught
+                     if not str(w.message).startswith("os.fork() was called")]
 
 
 def test_worker_warning_matches_torch():
