@@ -9,7 +9,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.hot_path import _NONE, clip_numbers, direct, elementwise
+from gradjit.tensor.hot_path import _NONE, clip_numbers, direct, elementwise, unrecorded
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -102,7 +102,9 @@ def _is_operand(x):
         isinstance(x, (list, tuple))
 
 
-def _unary(name, fn):
+def _unary(name, fn, values=None):
+    """The method `name`; `values`: numpy's computation of fn's values, for a float tensor
+    whose operation records nothing."""
     prim = _PRIMITIVE_OF.get(fn)
 
     def method(self):
@@ -110,8 +112,17 @@ def _unary(name, fn):
             out = elementwise(prim, name, self, _NONE, None)
             if out is not None:
                 return out
+        if values is not None:
+            out = unrecorded(self, values)
+            if out is not None:
+                return out
         return apply(name, fn, self)
     return method
+
+
+def _relu_values(x):
+    """ops.relu's values: x where x is not below 0 (so nan and -0.0 stay)."""
+    return E.where.evaluate(E.lt.evaluate(x, 0), x.dtype.type(0), x)
 
 
 _negative = _unary("NegBackward0", ops.neg)
@@ -422,7 +433,7 @@ class ArithMixin:
     tan = _unary("TanBackward0", ops.tan)
     tanh = _unary("TanhBackward0", ops.tanh)
     sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
-    relu = _unary("ReluBackward0", ops.relu)
+    relu = _unary("ReluBackward0", ops.relu, _relu_values)
     sign = _unary("SignBackward0", _flat(_sign))
     floor = _unary("FloorBackward0", _flat(ops.floor))
     ceil = _unary("CeilBackward0", _flat(ops.ceil))

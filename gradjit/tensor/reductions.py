@@ -10,13 +10,30 @@ import collections
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, graph
+from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.hot_path import unrecorded
 
 
 def _check_mean(x):
     if not x.dtype.is_floating_point:
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.legacy}")
+
+
+def _plain_axes(dim, keepdim, rank):
+    """The axes of `dim` (None: all) where they are plainly valid, distinct and in range and
+    keepdim is a bool; None otherwise, for the general path to word the error."""
+    if type(keepdim) is not bool:
+        return None
+    if dim is None:
+        return tuple(range(rank))
+    dims = (dim,) if type(dim) is int else tuple(dim) if isinstance(dim, (list, tuple)) else ()
+    span = max(rank, 1)
+    if not dims or any(type(d) is not int or not -span <= d < span for d in dims):
+        return None
+    axes = tuple(sorted({d % span for d in dims})) if rank else ()
+    return axes if len(axes) == len(dims) or not rank else None
 
 
 def _dims(dim):
@@ -96,11 +113,26 @@ class ReductionMixin:
     """Sums, means, extrema, products, scans, differences and statistics of Tensor."""
 
     def sum(self, dim=None, keepdim=False, *, dtype=None):
+        axes = _plain_axes(dim, keepdim, self.dim()) if dtype is None else None
+        if axes is not None:
+            out = unrecorded(self, lambda x: S.reduce_sum.evaluate(x, axes=axes,
+                                                                  keepdims=keepdim))
+            if out is not None:
+                return out
         dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
         return apply("SumBackward0" if dim is None else "SumBackward1",
                      lambda x: ops.sum_(x, _dims(dim), keepdim, dt), self)
 
     def mean(self, dim=None, keepdim=False, *, dtype=None):
+        axes = _plain_axes(dim, keepdim, self.dim()) if dtype is None else None
+        if axes is not None:
+            count = 1
+            for a in axes:
+                count *= self.shape[a]
+            out = unrecorded(self, lambda x: E.div.evaluate(S.reduce_sum.evaluate(
+                x, axes=axes, keepdims=keepdim), x.dtype.type(count if count else "nan")))
+            if out is not None:
+                return out
         x = self if dtype is None else self.to(dtype)
         _check_mean(x)
         return apply("MeanBackward0" if dim is None else "MeanBackward1",
@@ -141,7 +173,10 @@ class ReductionMixin:
                 raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for "
                                    "input.numel() == 0. Specify the reduction dim with the "
                                    "'dim' argument.")
-            return apply(f"{title}Backward1", reduce, self)
+            prim = S.reduce_max if kind == "max" else S.reduce_min
+            out = unrecorded(self, lambda x: prim.evaluate(x, axes=tuple(range(x.ndim)),
+                                                           keepdims=False))
+            return out if out is not None else apply(f"{title}Backward1", reduce, self)
         axis = ops.normalize_axes(dim, self.dim())
         if not axis:  # a 0-d tensor is its own max, at index 0
             values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
