@@ -254,10 +254,14 @@ def write_into(name, target, args, kwargs) -> bool:
     """`target.<name>_(*args)` computed by numpy straight into target's storage, without the
     out-of-place result and its copy, where nothing is recorded (grad mode off, or no
     history on either side) and the operands agree (a tensor of target's float32/float64
-    dtype and shape, or a Python number). False where the general path must run."""
+    dtype and shape, or a Python number; add_/sub_ with a number alpha: a tensor). False
+    where the general path must run."""
     prim = _IN_PLACE.get(name)
-    if prim is None or kwargs or len(args) != 1 or graph._scopes.active is not None or \
-            not _plain_storage(target) or not target._value.flags.writeable:
+    alpha = kwargs.get("alpha") if name in _SCALED and len(kwargs) == 1 else None
+    if prim is None or kwargs and (type(alpha) is not float and type(alpha) is not int or
+                                   not hasattr(args[0], "_edge")) or len(args) != 1 or \
+            graph._scopes.active is not None or not _plain_storage(target) or \
+            not target._value.flags.writeable:
         return False
     x, other = target._value, args[0]
     if hasattr(other, "_edge"):
@@ -271,10 +275,31 @@ def write_into(name, target, args, kwargs) -> bool:
         return False
     if is_grad_enabled() and (history or target._edge is not None or target._base is not None):
         return False
-    quietly(prim.evaluate, x, y, out=x)
+    if kwargs:
+        quietly(_scaled_into, x, y, -alpha if name == "sub" else alpha)
+    else:
+        quietly(prim.evaluate, x, y, out=x)
     target._counter.value += 1
     target._view_version = target._counter.value
     return True
+
+
+_SCALED = ("add", "sub")  # the in-place operations with an alpha
+
+
+def _scaled_into(x, y, alpha):
+    """x += alpha * y rounded as arith._fma rounds add(alpha=): a float32 alpha is taken as
+    float32; the product and sum are exact in float64 and rounded to float32 once."""
+    if x.dtype is _F32 and type(alpha) is float:
+        alpha = float(np.float32(alpha))
+    if alpha == 1:
+        np.add(y, x, out=x)
+    elif alpha == -1:
+        np.subtract(x, y, out=x)
+    elif x.dtype is _F32:
+        x[...] = np.add(np.multiply(y, alpha, dtype=_F64), x, dtype=_F64)
+    else:
+        np.add(np.multiply(y, alpha), x, out=x)
 
 
 def _plain_storage(t) -> bool:

@@ -132,7 +132,9 @@ def test_fill_without_history_bumps_the_version_and_keeps_the_checks():
 
 
 IN_PLACE = ["a += b", "a -= b", "a *= b", "a /= b", "a += 2", "a -= 0.1", "a *= 3",
-            "a /= 7", "a.add_(a)", "a.sub_(b)", "a.mul_(-1.5)"]
+            "a /= 7", "a.add_(a)", "a.sub_(b)", "a.mul_(-1.5)", "a.add_(b, alpha=-0.01)",
+            "a.sub_(b, alpha=0.3)", "a.add_(b, alpha=4)", "a.add_(b, alpha=-1.0)",
+            "a.sub_(b, alpha=-1)", "a.add_(a, alpha=1)", "a.sub_(b, alpha=1e-40)"]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
