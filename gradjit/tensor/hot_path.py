@@ -10,7 +10,6 @@ import weakref
 import numpy as np
 
 from gradjit.ir import elementwise as E
-from gradjit.ir import structural as S
 from gradjit.ir.primitive import quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
@@ -205,17 +204,19 @@ def direct(prim, name, args, operands):
                    [a for a in args if hasattr(a, "_edge")])
 
 
-def direct_product(name, a, b):
-    """The matrix product of two matrices `a @ b` as the matmul primitive itself where both
-    hold numpy arrays of one float32/float64 dtype (the array surface's promotion and batch
-    axes would change nothing there); None otherwise. The caller checked the shapes."""
+def direct_floats(fn, name, tensors):
+    """The operation `name` on `tensors` as the primitives `fn(*tensors)` where they hold
+    numpy arrays of one float32/float64 dtype, outside any other tensor operation: matrix
+    products (the matmul primitive itself; the array surface's promotion and batch axes would
+    change nothing there), fn stating any broadcast itself. None otherwise. The caller
+    checked the shapes."""
     if graph._scopes.active is not None:
         return None
-    x, y = a._value, b._value
-    if type(x) is not np.ndarray or type(y) is not np.ndarray or x.dtype is not y.dtype or \
-            not plain_float(x.dtype):
+    dt = tensors[0]._value.dtype if type(tensors[0]._value) is np.ndarray else None
+    if not plain_float(dt) or any(type(t._value) is not np.ndarray or t._value.dtype is not dt
+                                  for t in tensors):
         return None
-    return _scoped(S.matmul, name, (a, b), (a, b))
+    return _scoped(fn, name, tensors, tensors)
 
 
 def _scoped(prim, name, args, operands):

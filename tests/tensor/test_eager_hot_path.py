@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 EXPRESSIONS = ["a + b", "a - b", "a * b", "a / b", "a + 2", "a - 2.5", "3 * a", "1 - a",
                "2.5 / a", "a / 3", "a * -1", "(a * b + 1.5) / (a - b)", "a ** 2", "2 ** a",
                "a.clamp(min=0)", "a.clamp(-0.5, 0.5)", "a.clamp(max=1)", "(a * b).clamp(0.25)",
-               "a.clamp(min=b)", "a.mm(b.T)"]
+               "a.clamp(min=b)", "a.mm(b.T)", "b[0, :3].addmm(a, b.T)", "(a @ b.T).addmm(a, b.T)"]
 
 
 def _pair(lib, dtype, requires_grad):
@@ -37,6 +37,9 @@ def test_values_gradients_and_names_match_torch(expr, dtype):
     # and clamp may not
     np.testing.assert_allclose(y.detach().numpy(), ty.detach().numpy(),
                                rtol=1e-5 if "**" in expr or "mm" in expr else 0)
+    if "mm" in expr:  # the products' operands, in torch's order
+        assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == \
+            [type(n).__name__ for n, _ in ty.grad_fn.next_functions]
     np.testing.assert_allclose(ga.numpy(), tga.numpy(), rtol=1e-6)
     assert (gb is None) == (tgb is None)
 
@@ -356,3 +359,25 @@ def test_a_bare_primitive_on_tensors_is_the_general_path(monkeypatch):
     fast = run()
     _general(monkeypatch)
     assert fast == run()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("expr", ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
+                                  "gradjit.nn.functional.linear(a, b, c[0])", "a.mm(b.T)"])
+def test_matrix_products_are_the_general_path_bit_for_bit(expr, dtype, monkeypatch):
+    from gradjit.tensor import composites, contract
+
+    def run():
+        a, b = _pair(gradjit, dtype, True)
+        c = gradjit.tensor(np.linspace(-1, 1, 9, dtype=dtype).reshape(3, 3), requires_grad=True)
+        y = eval(expr)
+        (y * y).sum().backward()
+        return y, [t.grad.numpy() for t in (a, b, c) if t.grad is not None]
+    fast, fast_grads = run()
+    for module in (composites, contract):
+        monkeypatch.setattr(module, "direct_floats", lambda *args: None)
+    general, general_grads = run()
+    _same_arrays(fast.detach().numpy(), general.detach().numpy())
+    assert fast.grad_fn.name() == general.grad_fn.name() and len(fast_grads) == len(general_grads)
+    for f, g in zip(fast_grads, general_grads):
+        _same_arrays(f, g)
