@@ -1,7 +1,6 @@
-"""The eager hot path: tensor operations whose operands already agree (float32/float64 numpy
-arrays of one dtype, Python numbers beside them) applied as their primitives directly,
-skipping the array surface's promotion and the dispatch layers, which would change nothing
-there. Everything else takes the general path."""
+"""The eager hot path: tensor operations whose operands already agree (float32/float64 or
+int64 numpy arrays, Python numbers beside them) run as their primitives' numpy evaluation,
+skipping promotion and dispatch, which change nothing there. Others take the general path."""
 from __future__ import annotations
 
 import math
@@ -28,11 +27,12 @@ def elementwise(prim, name, a, b, operands):
     """The tensor operation `name` (None: the bare primitive) as the ufunc primitive `prim`
     applied to `a` (and `b` unless it is _NONE), or None where the general path must run.
     It applies where each operand is a CPU tensor over a float32/float64 numpy array of one
-    dtype (shapes that broadcast where an operation is not recorded; a bare primitive takes
-    one shape) or a Python number or numpy array beside one, a named operation outside any
-    other. Recorded as the general path records it: one Record of `prim` under a grad_fn
-    `name` whose operands are `operands` (None: the tensors among a and b), or, for a bare
-    primitive, in the operation in progress."""
+    dtype (int64 for `_INTEGER`'s + - * and comparisons; shapes that broadcast where an
+    operation is not recorded; a bare primitive takes one shape) or a Python number or numpy
+    array beside one, a named operation outside any other. Recorded as the general path
+    records it: one Record of `prim` under a grad_fn `name` whose operands are `operands`
+    (None: the tensors among a and b), or, for a bare primitive, in the operation in
+    progress."""
     if name is not None and graph._scopes.active is not None:
         return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
@@ -47,7 +47,7 @@ def elementwise(prim, name, a, b, operands):
             (t._saved is not None or t._poison is not None) and _stale(t):
         return None
     dt = x.dtype
-    if dt is not _F32 and dt is not _F64:
+    if dt is not _F32 and dt is not _F64 and (dt is not _I64 or prim not in _INTEGER):
         return None
     if b is _NONE:
         args = (x,)
@@ -75,7 +75,11 @@ def elementwise(prim, name, a, b, operands):
 
 
 _NONE = object()  # no second operand
-_CPU, _F32, _F64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64)
+_CPU, _F32, _F64, _I64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64), \
+    np.dtype(np.int64)
+# The primitives whose int64 results on int64 operands (and ints of its range) are the
+# general path's: no promotion to float, no division by zero to refuse.
+_INTEGER = {E.add, E.sub, E.mul, E.neg, E.abs_, E.eq, E.ne, E.lt, E.le, E.gt, E.ge}
 
 
 def _agreeing(other, dt):
@@ -84,9 +88,10 @@ def _agreeing(other, dt):
     None where it does not."""
     kind = type(other)
     if kind is float:
-        return dt.type(other)
-    if kind is int:
-        return dt.type(other) if -2 ** 63 <= other < 2 ** 64 else None  # beyond: refused
+        return dt.type(other) if dt.kind == "f" else None  # an int tensor: promoted
+    if kind is int:  # beyond the range: refused (the general path wraps or raises)
+        return dt.type(other) if -2 ** 63 <= other < (2 ** 64 if dt.kind == "f" else 2 ** 63) \
+            else None
     if kind is np.ndarray:
         return other if other.dtype is dt else None
     if kind not in _RESULT_CLASS:

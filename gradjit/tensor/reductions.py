@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
+
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, graph
@@ -34,6 +36,25 @@ def _plain_axes(dim, keepdim, rank):
         return None
     axes = tuple(sorted({d % span for d in dims})) if rank else ()
     return axes if len(axes) == len(dims) or not rank else None
+
+
+def _flat_positions(x, indices, dim):
+    """The positions in x's flattened array that take_along_dim(x, indices, dim) reads, where
+    x and the int64 indices are CPU numpy arrays of one rank, alike off `dim`, the indices in
+    range; None otherwise (the general path broadcasts and words the errors)."""
+    value, i = x._value, getattr(indices, "_value", None)
+    if type(value) is not np.ndarray or type(i) is not np.ndarray or i.dtype != np.int64 or \
+            type(dim) is not int or i.ndim != value.ndim or not -i.ndim <= dim < i.ndim or \
+            not i.size or x._device is not dtypes.CPU or indices._device is not dtypes.CPU:
+        return None
+    axis, shape = dim % i.ndim, value.shape
+    n = shape[axis]
+    if i.shape[:axis] + i.shape[axis + 1:] != shape[:axis] + shape[axis + 1:] or \
+            i.min() < -n or i.max() >= n:
+        return None
+    grid = list(np.ogrid[tuple(slice(0, d) for d in i.shape)])
+    grid[axis] = np.where(i < 0, i + n, i)
+    return np.ravel_multi_index(grid, shape).astype(np.int64)
 
 
 def _dims(dim):
@@ -282,6 +303,10 @@ class ReductionMixin:
             return ops.count_nonzero(self.detach(), _dims(dim))
 
     def take_along_dim(self, indices, dim=None):
+        flat = _flat_positions(self, indices, dim)
+        if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
+            return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
+                                                                   axis=0), self, indices)
         return apply("GatherBackward0", lambda x, i: ops.take_along_axis(x, i, dim), self,
                      operand(indices))
 
