@@ -9,7 +9,8 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.hot_path import _NONE, clip_numbers, direct, elementwise, unrecorded
+from gradjit.tensor.hot_path import (_NONE, clip_numbers, direct, elementwise, relu_primitives,
+                                    unrecorded)
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -102,18 +103,12 @@ def _is_operand(x):
         isinstance(x, (list, tuple))
 
 
-def _unary(name, fn, values=None):
-    """The method `name`; `values`: numpy's computation of fn's values, for a float tensor
-    whose operation records nothing."""
+def _unary(name, fn):
     prim = _PRIMITIVE_OF.get(fn)
 
     def method(self):
         if prim is not None:
             out = elementwise(prim, name, self, _NONE, None)
-            if out is not None:
-                return out
-        if values is not None:
-            out = unrecorded(self, values)
             if out is not None:
                 return out
         return apply(name, fn, self)
@@ -433,7 +428,12 @@ class ArithMixin:
     tan = _unary("TanBackward0", ops.tan)
     tanh = _unary("TanhBackward0", ops.tanh)
     sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
-    relu = _unary("ReluBackward0", ops.relu, _relu_values)
+    def relu(self):
+        out = unrecorded(self, _relu_values)
+        if out is None:
+            out = direct(relu_primitives, "ReluBackward0", (self,), None)
+        return out if out is not None else apply("ReluBackward0", ops.relu, self)
+
     sign = _unary("SignBackward0", _flat(_sign))
     floor = _unary("FloorBackward0", _flat(ops.floor))
     ceil = _unary("CeilBackward0", _flat(ops.ceil))

@@ -252,6 +252,12 @@ def clip_numbers(lo, hi):
     return clip
 
 
+def relu_primitives(x):
+    """ops.relu's primitives for a float tensor (`direct`): its where and comparisons with 0
+    promote and broadcast nothing there."""
+    return E.where(E.le(x, 0), E.stop_gradient(E.where(E.lt(x, 0), 0, x)), x)
+
+
 # The in-place operations numpy can write into their target itself (a ufunc's out=).
 _IN_PLACE = {"add": E.add, "sub": E.sub, "mul": E.mul, "div": E.div}
 

@@ -114,3 +114,19 @@ def test_refused_operands_raise_as_torch(expr):
     from tests.torch_reference import same_error
     same_error(lambda: eval(expr, {}, _operands(gradjit, np.float32)),
                lambda: eval(expr, {}, _operands(torch, np.float32)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_with_history_is_the_general_path_bit_for_bit(dtype, monkeypatch):
+    """The recorded relu: ops.relu's primitives straight on the tensor (`direct`)."""
+    def run():
+        names = _operands(gradjit, dtype, True)
+        y = names["a"].relu()
+        (y * gradjit.arange(12.0, dtype=y.dtype).view(3, 4)).sum().backward()
+        return y, names["a"].grad
+    fast, fast_grad = run()
+    monkeypatch.setattr(arith, "direct", lambda *args: None)
+    general, general_grad = run()
+    assert fast.grad_fn.name() == general.grad_fn.name() == "ReluBackward0"
+    _same_arrays(fast.detach().numpy(), general.detach().numpy())
+    _same_arrays(fast_grad.numpy(), general_grad.numpy())
