@@ -9,8 +9,8 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.hot_path import (_NONE, clip_numbers, direct, elementwise, relu_primitives,
-                                    unrecorded)
+from gradjit.tensor.hot_path import (_NONE, clip_numbers, direct, elementwise, normalizers,
+                                    relu_primitives, unrecorded)
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -477,12 +477,21 @@ class ArithMixin:
                      operand(condition), operand(other))
 
     def softmax(self, dim, dtype=None):
-        x = self if dtype is None else self.to(dtype)
-        return apply("SoftmaxBackward0", ops.softmax, x, dim)
+        return self._normalized(dim, dtype, 0, "SoftmaxBackward0", ops.softmax)
 
     def log_softmax(self, dim, dtype=None):
+        return self._normalized(dim, dtype, 1, "LogSoftmaxBackward0", ops.log_softmax)
+
+    def _normalized(self, dim, dtype, which, name, fn):
+        """softmax (which 0) or log_softmax (1): over an int dim in range of a float tensor,
+        its primitives on the tensor directly (`direct`)."""
         x = self if dtype is None else self.to(dtype)
-        return apply("LogSoftmaxBackward0", ops.log_softmax, x, dim)
+        rank = x.dim()
+        if type(dim) is int and rank and -rank <= dim < rank:
+            out = direct(normalizers(dim % rank)[which], name, (x,), None)
+            if out is not None:
+                return out
+        return apply(name, fn, x, dim)
 
     # ---- reductions ----
 

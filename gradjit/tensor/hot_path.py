@@ -9,6 +9,7 @@ import weakref
 import numpy as np
 
 from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
 from gradjit.ir.primitive import quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
@@ -256,6 +257,29 @@ def relu_primitives(x):
     """ops.relu's primitives for a float tensor (`direct`): its where and comparisons with 0
     promote and broadcast nothing there."""
     return E.where(E.le(x, 0), E.stop_gradient(E.where(E.lt(x, 0), 0, x)), x)
+
+
+def normalizers(axis):
+    """ops.softmax's and ops.log_softmax's primitives over the axis `axis` (an int in range)
+    of a float tensor (`direct`): the shift by the stopped maximum, explicit broadcasts as the
+    array surface inserts them, and logsumexp's guards for infinite maxima and empty sums."""
+    axes = (axis,)
+
+    def softmax(x):
+        peak = E.stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
+        shifted = E.exp(E.sub(x, S.broadcast_to(peak, shape=tuple(x.shape))))
+        total = S.reduce_sum(shifted, axes=axes, keepdims=True)
+        return E.div(shifted, S.broadcast_to(total, shape=tuple(x.shape)))
+
+    def log_softmax(x):
+        peak = E.stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
+        peak = E.where(E.lt(E.abs_(peak), math.inf), peak, 0)
+        total = S.reduce_sum(E.exp(E.sub(x, S.broadcast_to(peak, shape=tuple(x.shape)))), axes=axes,
+                             keepdims=True)
+        empty = E.eq(total, 0)
+        lse = E.add(E.where(empty, -math.inf, E.log(E.where(empty, 1, total))), peak)
+        return E.sub(x, S.broadcast_to(lse, shape=tuple(x.shape)))
+    return softmax, log_softmax
 
 
 # The in-place operations numpy can write into their target itself (a ufunc's out=).

@@ -15,7 +15,8 @@ EXPRESSIONS = ["a + b", "a - b", "a * b", "a / b", "a + 2", "a - 2.5", "3 * a", 
                "a.clamp(min=0)", "a.clamp(-0.5, 0.5)", "a.clamp(max=1)", "(a * b).clamp(0.25)",
                "a.clamp(min=b)", "a.mm(b.T)", "b[0, :3].addmm(a, b.T)", "(a @ b.T).addmm(a, b.T)",
                "a.take_along_dim(b.argsort(1)[:, :2], 1)", "a.take_along_dim(b.argmax(0)[None], 0)",
-               "lib.nn.functional.cross_entropy(a, b.argmax(1))"]
+               "lib.nn.functional.cross_entropy(a, b.argmax(1))", "a.log_softmax(1)",
+               "(a + b).softmax(0) * b"]
 
 
 def _pair(lib, dtype, requires_grad):
@@ -35,14 +36,15 @@ def test_values_gradients_and_names_match_torch(expr, dtype):
         results[lib] = (y, a.grad, b.grad)
     (y, ga, gb), (ty, tga, tgb) = results[gradjit], results[torch]
     assert str(y.dtype) == str(ty.dtype) and y.grad_fn.name() == ty.grad_fn.name()
-    # numpy's power and BLAS products may differ from PyTorch's in the last bits; + - * /
+    # numpy's power, exp and BLAS products may differ from PyTorch's in the last bits; + - * /
     # and clamp may not
+    inexact = any(k in expr for k in ("**", "mm", "cross", "softmax"))
     np.testing.assert_allclose(y.detach().numpy(), ty.detach().numpy(),
-                               rtol=1e-5 if "**" in expr or "mm" in expr or "cross" in expr else 0)
+                               rtol=1e-5 if inexact else 0)
     if "mm" in expr:  # the products' operands, in torch's order
         assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == \
             [type(n).__name__ for n, _ in ty.grad_fn.next_functions]
-    np.testing.assert_allclose(ga.numpy(), tga.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(ga.numpy(), tga.numpy(), rtol=1e-6, atol=1e-7 if inexact else 0)
     assert (gb is None) == (tgb is None)
 
 
@@ -373,7 +375,11 @@ DIRECT = ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
           "gradjit.nn.functional.linear(a, b, c[0])", "a.mm(b.T)",
           "a.take_along_dim(lib.tensor(TAKEN[0]), 1)", "a.take_along_dim(lib.tensor(TAKEN[1]), -2)",
           "a.take_along_dim(lib.tensor(TAKEN[1])[:, None, 1:3], 0)",
-          "lib.nn.functional.cross_entropy(a, lib.tensor([3, 0, 1]))"]
+          "lib.nn.functional.cross_entropy(a, lib.tensor([3, 0, 1]))", "a.softmax(1)",
+          "b.softmax(-2)", "a.log_softmax(1)", "b.log_softmax(0)", "c.log_softmax(3)",
+          "(a * c[0, 0]).softmax(1.0)", "(lib.tensor(EDGES, dtype=a.dtype) + a).log_softmax(1)",
+          "(lib.tensor(EDGES, dtype=a.dtype) + a).softmax(0)", "a.log_softmax(1, lib.float64)"]
+EDGES = [[-np.inf] * 4, [0.0, np.inf, 1.0, -np.inf], [np.nan, 2.0, 3.0, 4.0]]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -385,7 +391,8 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
         a, b = _pair(gradjit, dtype, True)
         c = gradjit.tensor(np.linspace(-1, 1, 9, dtype=dtype).reshape(3, 3), requires_grad=True)
         try:
-            y = eval(expr, {"lib": gradjit, "TAKEN": TAKEN}, dict(a=a, b=b, c=c, gradjit=gradjit))
+            y = eval(expr, {"lib": gradjit, "TAKEN": TAKEN, "EDGES": EDGES},
+                     dict(a=a, b=b, c=c, gradjit=gradjit))
         except Exception as error:  # noqa: BLE001 (compared with the general path's)
             return (type(error), str(error)), []
         (y * y).sum().backward()
@@ -394,6 +401,7 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
     for module in (composites, contract):
         monkeypatch.setattr(module, "direct_floats", lambda *args: None)
     monkeypatch.setattr(reductions, "_flat_positions", lambda *args: None)
+    monkeypatch.setattr(arith, "direct", lambda *args: None)
     general, general_grads = run()
     if isinstance(fast, tuple):
         assert fast == general
