@@ -134,19 +134,20 @@ def _record(prim, name, args, result, operands, like):
                           for o in operands])
 
 
-def unrecorded(t, cut, any_dtype=False):
+def unrecorded(t, cut, any_dtype=False, history=False):
     """The result of an operation on the tensor t alone that records nothing, as `cut(array)`
     (numpy on t's array, giving what the operation's primitives give): where t is a CPU
     tensor over a float32/float64 numpy array (`any_dtype`: of any dtype but bfloat16),
-    outside any other tensor operation, with grad mode off or no history to extend. A result
-    that shares t's memory is a view of t. None where the general path must run."""
+    outside any other tensor operation, with grad mode off or no history to extend
+    (`history`: an integer result, never recorded). A result that shares t's memory is a
+    view of t. None where the general path must run."""
     cls = _RESULT_CLASS.get(type(t))
     if cls is None or graph._scopes.active is not None:
         return None
     x = t._value
     if type(x) is not np.ndarray or t._device is not _CPU or t._saved is not None or \
-            t._poison is not None or _state.enabled and (t._edge is not None or t._base
-                                                         is not None and t._base._edge is not None):
+            t._poison is not None or _state.enabled and not history and (
+                t._edge is not None or t._base is not None and t._base._edge is not None):
         return None
     dt = x.dtype
     if not (dt is _F32 or dt is _F64 or any_dtype and dt.metadata is None):

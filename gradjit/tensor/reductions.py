@@ -222,12 +222,27 @@ class ReductionMixin:
         return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
-        return self._arg(self.max(dim, keepdim) if dim is not None else None, dim, keepdim,
-                         ops.amax)
+        out = self._found(np.argmax, dim, keepdim)
+        return out if out is not None else self._arg(
+            self.max(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amax)
 
     def argmin(self, dim=None, keepdim=False):
-        return self._arg(self.min(dim, keepdim) if dim is not None else None, dim, keepdim,
-                         ops.amin)
+        out = self._found(np.argmin, dim, keepdim)
+        return out if out is not None else self._arg(
+            self.min(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amin)
+
+    def _found(self, find, dim, keepdim):
+        """argmax/argmin of a float tensor by numpy's: the first extremum, or the first nan,
+        as _first_index finds it; None where the general path must word an error (no
+        elements, a dim out of range) or keep the dims of dim=None."""
+        rank, shape = self.dim(), tuple(self.shape)
+        if dim is None:
+            return None if keepdim or not self.numel() else \
+                unrecorded(self, lambda x: find(x.reshape(-1)), history=True)
+        axis = _plain_axes(dim, keepdim, rank) if type(dim) is int and rank else None
+        if not axis or not shape[axis[0]]:
+            return None
+        return unrecorded(self, lambda x: find(x, axis=axis[0], keepdims=keepdim), history=True)
 
     def _arg(self, result, dim, keepdim, reduce):
         if result is not None:

@@ -17,7 +17,9 @@ EXPRESSIONS = ["a.relu()", "torch.relu(b)", "a.sum()", "a.sum(1)", "a.sum((0, -1
                "a.unsqueeze(0)", "a.unsqueeze(-1)", "a.clone()", "a.t().clone()", "a[1]",
                "a[1:3]", "a[:, 1]", "a[..., ::2]", "a[None, 1, 2:]", "a[-1, -2]", "a[()]",
                "b[2:5]", "b[3]", "a.t()[1:, 0]", "a.view(12)[3:7].view(2, 2)", "i.view(2, 6)",
-               "i[2:5]", "i.t()"]
+               "i[2:5]", "i.t()", "a.argmax(1)", "a.argmin(0, keepdim=True)", "a.argmax()",
+               "b.argmin()", "a.argmax(-1, True)", "s.argmax()", "s.argmax(0)", "b.argmax(0)",
+               "a[:2].argmin(1)"]
 
 
 def _operands(lib, dtype, grad=False):
@@ -98,7 +100,8 @@ def test_with_history_the_general_path_records_as_torch(expr, monkeypatch):
 @pytest.mark.parametrize("expr", ["a.view(5)", "a.t().view(12)", "a.view(-1, -1)",
                                   "a.sum(2)", "a.sum((0, 0))", "a.mean(-3)", "a[3]",
                                   "a[:, 9]", "a[1, 2, 3]", "a.transpose(0, 2)", "a.permute(0, 0)",
-                                  "a.unsqueeze(3)", "e.max()", "a.reshape(5, -1)"])
+                                  "a.unsqueeze(3)", "e.max()", "a.reshape(5, -1)", "e.argmax()",
+                                  "e.argmax(0)", "a.argmin(2)"])
 def test_refused_operands_raise_as_the_general_path(expr, monkeypatch):
     def error():
         with pytest.raises(Exception) as info:
@@ -130,3 +133,13 @@ def test_relu_with_history_is_the_general_path_bit_for_bit(dtype, monkeypatch):
     assert fast.grad_fn.name() == general.grad_fn.name() == "ReluBackward0"
     _same_arrays(fast.detach().numpy(), general.detach().numpy())
     _same_arrays(fast_grad.numpy(), general_grad.numpy())
+
+
+def test_argmax_of_a_tensor_with_history_takes_numpy_and_is_no_view(monkeypatch):
+    names = _operands(gradjit, np.float32, True)
+    y = names["a"].argmax(1)
+    assert y._base is None and not y.requires_grad and y.dtype == gradjit.int64
+    theirs = _operands(torch, np.float32, True)["a"].argmax(1)
+    np.testing.assert_array_equal(y.numpy(), theirs.numpy())
+    _general(monkeypatch)
+    np.testing.assert_array_equal(y.numpy(), names["a"].argmax(1).numpy())
