@@ -450,7 +450,9 @@ class ArithMixin:
         min, max = (None if b is None else operand(b) for b in (min, max))
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
         if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
-            out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
+            out = unrecorded(self, clip_numbers(min, max, arrays=True))
+            if out is None:
+                out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
             if out is not None:
                 return out
         return apply("ClampBackward1" if scalar else "ClampBackward0",

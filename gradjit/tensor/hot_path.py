@@ -242,14 +242,18 @@ def plain_float(dt) -> bool:
     return dt is _PLAIN[0] or dt is _PLAIN[1]
 
 
-def clip_numbers(lo, hi):
-    """ops.clip's primitives with number bounds, for a float tensor (`direct`)."""
+def clip_numbers(lo, hi, arrays=False):
+    """ops.clip's primitives with number bounds, for a float tensor (`direct`), or with
+    `arrays` their numpy evaluations on its array, the numbers in its dtype as the hot path
+    takes them (`unrecorded`)."""
     def clip(x):
-        x = E.where(E.eq(x, x), x, math.nan)
+        number = x.dtype.type if arrays else float
+        where, eq, lt, gt = (p.evaluate if arrays else p for p in (E.where, E.eq, E.lt, E.gt))
+        x = where(eq(x, x), x, number(math.nan))
         if lo is not None:
-            x = E.where(E.lt(x, lo), lo, x)
+            x = where(lt(x, number(lo)), number(lo), x)
         if hi is not None:
-            x = E.where(E.gt(x, hi), hi, x)
+            x = where(gt(x, number(hi)), number(hi), x)
         return x
     return clip
 

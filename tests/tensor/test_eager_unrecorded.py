@@ -19,7 +19,8 @@ EXPRESSIONS = ["a.relu()", "torch.relu(b)", "a.sum()", "a.sum(1)", "a.sum((0, -1
                "b[2:5]", "b[3]", "a.t()[1:, 0]", "a.view(12)[3:7].view(2, 2)", "i.view(2, 6)",
                "i[2:5]", "i.t()", "a.argmax(1)", "a.argmin(0, keepdim=True)", "a.argmax()",
                "b.argmin()", "a.argmax(-1, True)", "s.argmax()", "s.argmax(0)", "b.argmax(0)",
-               "a[:2].argmin(1)"]
+               "a[:2].argmin(1)", "a.clamp(min=0)", "a.clamp(-0.5, 0.5)", "b.clamp(max=1)",
+               "a.clamp(0.25)", "a.clamp(-2 ** 40, 3)", "a.clamp(1, -1)"]
 
 
 def _operands(lib, dtype, grad=False):
