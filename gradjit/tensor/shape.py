@@ -263,6 +263,13 @@ class ShapeMixin:
         place = self.device if device is None else _device(device)
         if target is self.dtype and place == self.device and not copy:
             return self
+        if place == self.device and place.type == "cpu" and target is not dtypes.bfloat16 and \
+                getattr(self._value, "dtype", None) != np.float16:
+            # (narrow floats are widened and bfloat16 rounded by the general evaluation)
+            out = unrecorded(self, lambda x: E.cast.evaluate(x, dtype=target.ir.name),
+                             any_dtype=True)
+            if out is not None:
+                return out
         out = apply("ToCopyBackward0", lambda x: E.cast(x, dtype=target.ir.name), self)
         out._device = place
         return out

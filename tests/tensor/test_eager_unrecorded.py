@@ -20,7 +20,11 @@ EXPRESSIONS = ["a.relu()", "torch.relu(b)", "a.sum()", "a.sum(1)", "a.sum((0, -1
                "i[2:5]", "i.t()", "a.argmax(1)", "a.argmin(0, keepdim=True)", "a.argmax()",
                "b.argmin()", "a.argmax(-1, True)", "s.argmax()", "s.argmax(0)", "b.argmax(0)",
                "a[:2].argmin(1)", "a.clamp(min=0)", "a.clamp(-0.5, 0.5)", "b.clamp(max=1)",
-               "a.clamp(0.25)", "a.clamp(-2 ** 40, 3)", "a.clamp(1, -1)"]
+               "a.clamp(0.25)", "a.clamp(-2 ** 40, 3)", "a.clamp(1, -1)", "b.to(torch.int32)",
+               "b.half().double()", "b.to(torch.int64)", "b.half()", "i.float()",
+               "i.to(torch.float64)", "a.to(torch.float32, copy=True)", "b.to(torch.bool)",
+               "i.to(torch.int8)", "a.t().to(torch.float64)", "b.bfloat16().float()",
+               "b.half().float()"]
 
 
 def _operands(lib, dtype, grad=False):
