@@ -1,8 +1,8 @@
 """`python -m benchmarks.eager`: gradjit's eager Tensors against PyTorch eager (CPU) on the
 per-operation overhead: a 10-element add, a 1000x1000 add, backward() of a 20-op graph on
-small tensors, and the two-layer-net tutorial's training loop. Both libraries run in one
-process, interleaved (as `python -m benchmarks` does); prints Markdown with medians and the
-ratio gradjit / torch."""
+small tensors, the two-layer-net tutorial's training loop and an nn.Module MLP's. Both
+libraries run in one process, interleaved (as `python -m benchmarks` does); prints Markdown
+with medians and the ratio gradjit / torch."""
 from __future__ import annotations
 
 import argparse
@@ -81,6 +81,36 @@ def tutorial_loop(lib):
     return run
 
 
+MLP_SIZES, MLP_STEPS = (784, 128, 10), 200
+
+
+def mlp_loop(lib):
+    """The classifier tutorials train: nn.Linear, ReLU, nn.Linear on batches of 64 with
+    CrossEntropyLoss and optim.SGD (zero_grad, backward, step). Every call starts from the
+    same weights; the result is the last loss."""
+    d_in, hidden, classes = MLP_SIZES
+    x0, w10, b10, w20, b20 = _arrays((64, d_in), (hidden, d_in), hidden, (classes, hidden),
+                                     classes)
+    x = lib.tensor(x0)
+    y = lib.tensor(np.random.default_rng(1).integers(0, classes, 64))
+    model = lib.nn.Sequential(lib.nn.Linear(d_in, hidden), lib.nn.ReLU(),
+                              lib.nn.Linear(hidden, classes))
+    loss_fn = lib.nn.CrossEntropyLoss()
+
+    def run():
+        with lib.no_grad():
+            for p, v in zip(model.parameters(), (w10, b10, w20, b20)):
+                p.copy_(lib.tensor(v * 0.05))
+        optimizer = lib.optim.SGD(model.parameters(), lr=0.01)
+        for _ in range(MLP_STEPS):
+            optimizer.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+        return loss
+    return run
+
+
 @dataclass
 class Eager:
     id: str
@@ -96,6 +126,8 @@ WORKLOADS = [
     Eager("E3", "backward() of a 20-op graph, 10 f32", backward_chain, True, "<= 1.5x torch"),
     Eager("E4", f"two-layer-net tutorial loop, N={N} D_in={D_IN} H={H} D_out={D_OUT}, "
           f"{STEPS} steps", tutorial_loop, False, "<= 1.0x torch"),
+    Eager("E5", f"MLP {'-'.join(map(str, MLP_SIZES))} (nn.Linear, ReLU), batch 64, "
+          f"CrossEntropyLoss, SGD, {MLP_STEPS} steps", mlp_loop, False, "<= 1.5x torch"),
 ]
 
 
@@ -130,7 +162,7 @@ def report(rounds: int, chosen=None) -> list[str]:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.eager", description=__doc__)
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--only", help="comma-separated workload ids (E1,...,E4)")
+    parser.add_argument("--only", help="comma-separated workload ids (E1,...,E5)")
     options = parser.parse_args(argv)
     import torch
     head = [f"Eager Tensors: gradjit vs PyTorch {torch.__version__} (CPU). Machine: "

@@ -9,7 +9,8 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.hot_path import _NONE, clip_numbers, direct, elementwise
+from gradjit.tensor.hot_path import (_NONE, clip_numbers, direct, elementwise, normalizers,
+                                    relu_primitives, unrecorded)
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -112,6 +113,11 @@ def _unary(name, fn):
                 return out
         return apply(name, fn, self)
     return method
+
+
+def _relu_values(x):
+    """ops.relu's values: x where x is not below 0 (so nan and -0.0 stay)."""
+    return E.where.evaluate(E.lt.evaluate(x, 0), x.dtype.type(0), x)
 
 
 _negative = _unary("NegBackward0", ops.neg)
@@ -422,7 +428,12 @@ class ArithMixin:
     tan = _unary("TanBackward0", ops.tan)
     tanh = _unary("TanhBackward0", ops.tanh)
     sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
-    relu = _unary("ReluBackward0", ops.relu)
+    def relu(self):
+        out = unrecorded(self, _relu_values)
+        if out is None:
+            out = direct(relu_primitives, "ReluBackward0", (self,), None)
+        return out if out is not None else apply("ReluBackward0", ops.relu, self)
+
     sign = _unary("SignBackward0", _flat(_sign))
     floor = _unary("FloorBackward0", _flat(ops.floor))
     ceil = _unary("CeilBackward0", _flat(ops.ceil))
@@ -439,7 +450,9 @@ class ArithMixin:
         min, max = (None if b is None else operand(b) for b in (min, max))
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
         if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
-            out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
+            out = unrecorded(self, clip_numbers(min, max, arrays=True))
+            if out is None:
+                out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
             if out is not None:
                 return out
         return apply("ClampBackward1" if scalar else "ClampBackward0",
@@ -466,12 +479,21 @@ class ArithMixin:
                      operand(condition), operand(other))
 
     def softmax(self, dim, dtype=None):
-        x = self if dtype is None else self.to(dtype)
-        return apply("SoftmaxBackward0", ops.softmax, x, dim)
+        return self._normalized(dim, dtype, 0, "SoftmaxBackward0", ops.softmax)
 
     def log_softmax(self, dim, dtype=None):
+        return self._normalized(dim, dtype, 1, "LogSoftmaxBackward0", ops.log_softmax)
+
+    def _normalized(self, dim, dtype, which, name, fn):
+        """softmax (which 0) or log_softmax (1): over an int dim in range of a float tensor,
+        its primitives on the tensor directly (`direct`)."""
         x = self if dtype is None else self.to(dtype)
-        return apply("LogSoftmaxBackward0", ops.log_softmax, x, dim)
+        rank = x.dim()
+        if type(dim) is int and rank and -rank <= dim < rank:
+            out = direct(normalizers(dim % rank)[which], name, (x,), None)
+            if out is not None:
+                return out
+        return apply(name, fn, x, dim)
 
     # ---- reductions ----
 

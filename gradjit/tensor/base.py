@@ -106,14 +106,16 @@ class TensorBase:
         for a in args:
             if isinstance(a, TensorBase) and isinstance(a._value, np.ndarray) and \
                     np.may_share_memory(self._value, a._value):
-                base = a._base if a._base is not None else a
-                parent = a._view_fn
-
-                def view_fn(array, prim=prim, params=params, parent=parent):
-                    return prim.evaluate(parent(array) if parent else array, **params)
-                self._base, self._view_fn, self._counter = base, view_fn, a._counter
-                self._view_version = a._counter.value
+                self._share(a, lambda array: prim.evaluate(array, **params))
                 return
+
+    def _share(self, a, cut):
+        """Make this tensor a view of a's storage, cut from a's array by `cut`: it shares the
+        version counter and is cut from the base again after the base changes in place."""
+        parent = a._view_fn
+        self._base = a._base if a._base is not None else a
+        self._view_fn = cut if parent is None else lambda array: cut(parent(array))
+        self._counter, self._view_version = a._counter, a._counter.value
 
     def _grad_edge(self):
         """This tensor's autograd edge. A view whose base was modified in place since its

@@ -11,7 +11,7 @@ from gradjit import ops
 from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
-from gradjit.tensor.hot_path import direct_product
+from gradjit.tensor.hot_path import direct_floats
 
 
 def _same_dtype(name, tensors):
@@ -188,7 +188,7 @@ class ContractMixin:
 
     def mm(self, mat2):
         _check_matrices(self, mat2)
-        out = direct_product("MmBackward0", self, mat2)
+        out = direct_floats(S.matmul, "MmBackward0", (self, mat2))
         return out if out is not None else apply("MmBackward0", ops.matmul, self, mat2)
 
     def dot(self, other):

@@ -1,7 +1,6 @@
-"""The eager hot path: tensor operations whose operands already agree (float32/float64 numpy
-arrays of one dtype, Python numbers beside them) applied as their primitives directly,
-skipping the array surface's promotion and the dispatch layers, which would change nothing
-there. Everything else takes the general path."""
+"""The eager hot path: tensor operations whose operands already agree (float32/float64 or
+int64 numpy arrays, Python numbers beside them) run as their primitives' numpy evaluation,
+skipping promotion and dispatch, which change nothing there. Others take the general path."""
 from __future__ import annotations
 
 import math
@@ -29,11 +28,12 @@ def elementwise(prim, name, a, b, operands):
     """The tensor operation `name` (None: the bare primitive) as the ufunc primitive `prim`
     applied to `a` (and `b` unless it is _NONE), or None where the general path must run.
     It applies where each operand is a CPU tensor over a float32/float64 numpy array of one
-    dtype (shapes that broadcast where an operation is not recorded; a bare primitive takes
-    one shape) or a Python number or numpy array beside one, a named operation outside any
-    other. Recorded as the general path records it: one Record of `prim` under a grad_fn
-    `name` whose operands are `operands` (None: the tensors among a and b), or, for a bare
-    primitive, in the operation in progress."""
+    dtype (int64 for `_INTEGER`'s + - * and comparisons; shapes that broadcast where an
+    operation is not recorded; a bare primitive takes one shape) or a Python number or numpy
+    array beside one, a named operation outside any other. Recorded as the general path
+    records it: one Record of `prim` under a grad_fn `name` whose operands are `operands`
+    (None: the tensors among a and b), or, for a bare primitive, in the operation in
+    progress."""
     if name is not None and graph._scopes.active is not None:
         return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
@@ -48,7 +48,7 @@ def elementwise(prim, name, a, b, operands):
             (t._saved is not None or t._poison is not None) and _stale(t):
         return None
     dt = x.dtype
-    if dt is not _F32 and dt is not _F64:
+    if dt is not _F32 and dt is not _F64 and (dt is not _I64 or prim not in _INTEGER):
         return None
     if b is _NONE:
         args = (x,)
@@ -76,7 +76,11 @@ def elementwise(prim, name, a, b, operands):
 
 
 _NONE = object()  # no second operand
-_CPU, _F32, _F64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64)
+_CPU, _F32, _F64, _I64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64), \
+    np.dtype(np.int64)
+# The primitives whose int64 results on int64 operands (and ints of its range) are the
+# general path's: no promotion to float, no division by zero to refuse.
+_INTEGER = {E.add, E.sub, E.mul, E.neg, E.abs_, E.eq, E.ne, E.lt, E.le, E.gt, E.ge}
 
 
 def _agreeing(other, dt):
@@ -85,9 +89,10 @@ def _agreeing(other, dt):
     None where it does not."""
     kind = type(other)
     if kind is float:
-        return dt.type(other)
-    if kind is int:
-        return dt.type(other) if -2 ** 63 <= other < 2 ** 64 else None  # beyond: refused
+        return dt.type(other) if dt.kind == "f" else None  # an int tensor: promoted
+    if kind is int:  # beyond the range: refused (the general path wraps or raises)
+        return dt.type(other) if -2 ** 63 <= other < (2 ** 64 if dt.kind == "f" else 2 ** 63) \
+            else None
     if kind is np.ndarray:
         return other if other.dtype is dt else None
     if kind not in _RESULT_CLASS:
@@ -127,6 +132,33 @@ def _record(prim, name, args, result, operands, like):
         operands = [a for a in args if type(a) in _RESULT_CLASS]
     node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
                           for o in operands])
+
+
+def unrecorded(t, cut, any_dtype=False, history=False):
+    """The result of an operation on the tensor t alone that records nothing, as `cut(array)`
+    (numpy on t's array, giving what the operation's primitives give): where t is a CPU
+    tensor over a float32/float64 numpy array (`any_dtype`: of any dtype but bfloat16),
+    outside any other tensor operation, with grad mode off or no history to extend
+    (`history`: an integer result, never recorded). A result that shares t's memory is a
+    view of t. None where the general path must run."""
+    cls = _RESULT_CLASS.get(type(t))
+    if cls is None or graph._scopes.active is not None:
+        return None
+    x = t._value
+    if type(x) is not np.ndarray or t._device is not _CPU or t._saved is not None or \
+            t._poison is not None or _state.enabled and not history and (
+                t._edge is not None or t._base is not None and t._base._edge is not None):
+        return None
+    dt = x.dtype
+    if not (dt is _F32 or dt is _F64 or any_dtype and dt.metadata is None):
+        return None
+    out = quietly(cut, x)
+    if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
+        out = _asarray(out)
+    result = cls._wrap(out)
+    if out.base is not None and np.may_share_memory(out, x):
+        result._share(t, cut)
+    return result
 
 
 _UFUNC: dict = {}  # primitive -> whether it is an elementwise ufunc `elementwise` can run
@@ -179,17 +211,19 @@ def direct(prim, name, args, operands):
                    [a for a in args if hasattr(a, "_edge")])
 
 
-def direct_product(name, a, b):
-    """The matrix product of two matrices `a @ b` as the matmul primitive itself where both
-    hold numpy arrays of one float32/float64 dtype (the array surface's promotion and batch
-    axes would change nothing there); None otherwise. The caller checked the shapes."""
+def direct_floats(fn, name, tensors):
+    """The operation `name` on `tensors` as the primitives `fn(*tensors)` where they hold
+    numpy arrays of one float32/float64 dtype, outside any other tensor operation: matrix
+    products (the matmul primitive itself; the array surface's promotion and batch axes would
+    change nothing there), fn stating any broadcast itself. None otherwise. The caller
+    checked the shapes."""
     if graph._scopes.active is not None:
         return None
-    x, y = a._value, b._value
-    if type(x) is not np.ndarray or type(y) is not np.ndarray or x.dtype is not y.dtype or \
-            not plain_float(x.dtype):
+    dt = tensors[0]._value.dtype if type(tensors[0]._value) is np.ndarray else None
+    if not plain_float(dt) or any(type(t._value) is not np.ndarray or t._value.dtype is not dt
+                                  for t in tensors):
         return None
-    return _scoped(S.matmul, name, (a, b), (a, b))
+    return _scoped(fn, name, tensors, tensors)
 
 
 def _scoped(prim, name, args, operands):
@@ -208,16 +242,49 @@ def plain_float(dt) -> bool:
     return dt is _PLAIN[0] or dt is _PLAIN[1]
 
 
-def clip_numbers(lo, hi):
-    """ops.clip's primitives with number bounds, for a float tensor (`direct`)."""
+def clip_numbers(lo, hi, arrays=False):
+    """ops.clip's primitives with number bounds, for a float tensor (`direct`), or with
+    `arrays` their numpy evaluations on its array, the numbers in its dtype as the hot path
+    takes them (`unrecorded`)."""
     def clip(x):
-        x = E.where(E.eq(x, x), x, math.nan)
+        number = x.dtype.type if arrays else float
+        where, eq, lt, gt = (p.evaluate if arrays else p for p in (E.where, E.eq, E.lt, E.gt))
+        x = where(eq(x, x), x, number(math.nan))
         if lo is not None:
-            x = E.where(E.lt(x, lo), lo, x)
+            x = where(lt(x, number(lo)), number(lo), x)
         if hi is not None:
-            x = E.where(E.gt(x, hi), hi, x)
+            x = where(gt(x, number(hi)), number(hi), x)
         return x
     return clip
+
+
+def relu_primitives(x):
+    """ops.relu's primitives for a float tensor (`direct`): its where and comparisons with 0
+    promote and broadcast nothing there."""
+    return E.where(E.le(x, 0), E.stop_gradient(E.where(E.lt(x, 0), 0, x)), x)
+
+
+def normalizers(axis):
+    """ops.softmax's and ops.log_softmax's primitives over the axis `axis` (an int in range)
+    of a float tensor (`direct`): the shift by the stopped maximum, explicit broadcasts as the
+    array surface inserts them, and logsumexp's guards for infinite maxima and empty sums."""
+    axes = (axis,)
+
+    def softmax(x):
+        peak = E.stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
+        shifted = E.exp(E.sub(x, S.broadcast_to(peak, shape=tuple(x.shape))))
+        total = S.reduce_sum(shifted, axes=axes, keepdims=True)
+        return E.div(shifted, S.broadcast_to(total, shape=tuple(x.shape)))
+
+    def log_softmax(x):
+        peak = E.stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
+        peak = E.where(E.lt(E.abs_(peak), math.inf), peak, 0)
+        total = S.reduce_sum(E.exp(E.sub(x, S.broadcast_to(peak, shape=tuple(x.shape)))), axes=axes,
+                             keepdims=True)
+        empty = E.eq(total, 0)
+        lse = E.add(E.where(empty, -math.inf, E.log(E.where(empty, 1, total))), peak)
+        return E.sub(x, S.broadcast_to(lse, shape=tuple(x.shape)))
+    return softmax, log_softmax
 
 
 # The in-place operations numpy can write into their target itself (a ufunc's out=).
@@ -228,10 +295,14 @@ def write_into(name, target, args, kwargs) -> bool:
     """`target.<name>_(*args)` computed by numpy straight into target's storage, without the
     out-of-place result and its copy, where nothing is recorded (grad mode off, or no
     history on either side) and the operands agree (a tensor of target's float32/float64
-    dtype and shape, or a Python number). False where the general path must run."""
+    dtype and shape, or a Python number; add_/sub_ with a number alpha: a tensor). False
+    where the general path must run."""
     prim = _IN_PLACE.get(name)
-    if prim is None or kwargs or len(args) != 1 or graph._scopes.active is not None or \
-            not _plain_storage(target) or not target._value.flags.writeable:
+    alpha = kwargs.get("alpha") if name in _SCALED and len(kwargs) == 1 else None
+    if prim is None or kwargs and (type(alpha) is not float and type(alpha) is not int or
+                                   not hasattr(args[0], "_edge")) or len(args) != 1 or \
+            graph._scopes.active is not None or not _plain_storage(target) or \
+            not target._value.flags.writeable:
         return False
     x, other = target._value, args[0]
     if hasattr(other, "_edge"):
@@ -245,10 +316,31 @@ def write_into(name, target, args, kwargs) -> bool:
         return False
     if is_grad_enabled() and (history or target._edge is not None or target._base is not None):
         return False
-    quietly(prim.evaluate, x, y, out=x)
+    if kwargs:
+        quietly(_scaled_into, x, y, -alpha if name == "sub" else alpha)
+    else:
+        quietly(prim.evaluate, x, y, out=x)
     target._counter.value += 1
     target._view_version = target._counter.value
     return True
+
+
+_SCALED = ("add", "sub")  # the in-place operations with an alpha
+
+
+def _scaled_into(x, y, alpha):
+    """x += alpha * y rounded as arith._fma rounds add(alpha=): a float32 alpha is taken as
+    float32; the product and sum are exact in float64 and rounded to float32 once."""
+    if x.dtype is _F32 and type(alpha) is float:
+        alpha = float(np.float32(alpha))
+    if alpha == 1:
+        np.add(y, x, out=x)
+    elif alpha == -1:
+        np.subtract(x, y, out=x)
+    elif x.dtype is _F32:
+        x[...] = np.add(np.multiply(y, alpha, dtype=_F64), x, dtype=_F64)
+    else:
+        np.add(np.multiply(y, alpha), x, out=x)
 
 
 def _plain_storage(t) -> bool:

@@ -7,16 +7,54 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
+
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, graph
+from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.hot_path import unrecorded
 
 
 def _check_mean(x):
     if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.legacy}")
+
+
+def _plain_axes(dim, keepdim, rank):
+    """The axes of `dim` (None: all) where they are plainly valid, distinct and in range and
+    keepdim is a bool; None otherwise, for the general path to word the error."""
+    if type(keepdim) is not bool:
+        return None
+    if dim is None:
+        return tuple(range(rank))
+    dims = (dim,) if type(dim) is int else tuple(dim) if isinstance(dim, (list, tuple)) else ()
+    span = max(rank, 1)
+    if not dims or any(type(d) is not int or not -span <= d < span for d in dims):
+        return None
+    axes = tuple(sorted({d % span for d in dims})) if rank else ()
+    return axes if len(axes) == len(dims) or not rank else None
+
+
+def _flat_positions(x, indices, dim):
+    """The positions in x's flattened array that take_along_dim(x, indices, dim) reads, where
+    x and the int64 indices are CPU numpy arrays of one rank, alike off `dim`, the indices in
+    range; None otherwise (the general path broadcasts and words the errors)."""
+    value, i = x._value, getattr(indices, "_value", None)
+    if type(value) is not np.ndarray or type(i) is not np.ndarray or i.dtype != np.int64 or \
+            type(dim) is not int or i.ndim != value.ndim or not -i.ndim <= dim < i.ndim or \
+            not i.size or x._device is not dtypes.CPU or indices._device is not dtypes.CPU:
+        return None
+    axis, shape = dim % i.ndim, value.shape
+    n = shape[axis]
+    if i.shape[:axis] + i.shape[axis + 1:] != shape[:axis] + shape[axis + 1:] or \
+            i.min() < -n or i.max() >= n:
+        return None
+    grid = list(np.ogrid[tuple(slice(0, d) for d in i.shape)])
+    grid[axis] = np.where(i < 0, i + n, i)
+    return np.ravel_multi_index(grid, shape).astype(np.int64)
 
 
 def _dims(dim):
@@ -96,11 +134,26 @@ class ReductionMixin:
     """Sums, means, extrema, products, scans, differences and statistics of Tensor."""
 
     def sum(self, dim=None, keepdim=False, *, dtype=None):
+        axes = _plain_axes(dim, keepdim, self.dim()) if dtype is None else None
+        if axes is not None:
+            out = unrecorded(self, lambda x: S.reduce_sum.evaluate(x, axes=axes,
+                                                                  keepdims=keepdim))
+            if out is not None:
+                return out
         dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
         return apply("SumBackward0" if dim is None else "SumBackward1",
                      lambda x: ops.sum_(x, _dims(dim), keepdim, dt), self)
 
     def mean(self, dim=None, keepdim=False, *, dtype=None):
+        axes = _plain_axes(dim, keepdim, self.dim()) if dtype is None else None
+        if axes is not None:
+            count = 1
+            for a in axes:
+                count *= self.shape[a]
+            out = unrecorded(self, lambda x: E.div.evaluate(S.reduce_sum.evaluate(
+                x, axes=axes, keepdims=keepdim), x.dtype.type(count if count else "nan")))
+            if out is not None:
+                return out
         x = self if dtype is None else self.to(dtype)
         _check_mean(x)
         return apply("MeanBackward0" if dim is None else "MeanBackward1",
@@ -141,7 +194,10 @@ class ReductionMixin:
                 raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for "
                                    "input.numel() == 0. Specify the reduction dim with the "
                                    "'dim' argument.")
-            return apply(f"{title}Backward1", reduce, self)
+            prim = S.reduce_max if kind == "max" else S.reduce_min
+            out = unrecorded(self, lambda x: prim.evaluate(x, axes=tuple(range(x.ndim)),
+                                                           keepdims=False))
+            return out if out is not None else apply(f"{title}Backward1", reduce, self)
         axis = ops.normalize_axes(dim, self.dim())
         if not axis:  # a 0-d tensor is its own max, at index 0
             values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
@@ -166,12 +222,27 @@ class ReductionMixin:
         return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
-        return self._arg(self.max(dim, keepdim) if dim is not None else None, dim, keepdim,
-                         ops.amax)
+        out = self._found(np.argmax, dim, keepdim)
+        return out if out is not None else self._arg(
+            self.max(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amax)
 
     def argmin(self, dim=None, keepdim=False):
-        return self._arg(self.min(dim, keepdim) if dim is not None else None, dim, keepdim,
-                         ops.amin)
+        out = self._found(np.argmin, dim, keepdim)
+        return out if out is not None else self._arg(
+            self.min(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amin)
+
+    def _found(self, find, dim, keepdim):
+        """argmax/argmin of a float tensor by numpy's: the first extremum, or the first nan,
+        as _first_index finds it; None where the general path must word an error (no
+        elements, a dim out of range) or keep the dims of dim=None."""
+        rank, shape = self.dim(), tuple(self.shape)
+        if dim is None:
+            return None if keepdim or not self.numel() else \
+                unrecorded(self, lambda x: find(x.reshape(-1)), history=True)
+        axis = _plain_axes(dim, keepdim, rank) if type(dim) is int and rank else None
+        if not axis or not shape[axis[0]]:
+            return None
+        return unrecorded(self, lambda x: find(x, axis=axis[0], keepdims=keepdim), history=True)
 
     def _arg(self, result, dim, keepdim, reduce):
         if result is not None:
@@ -247,6 +318,10 @@ class ReductionMixin:
             return ops.count_nonzero(self.detach(), _dims(dim))
 
     def take_along_dim(self, indices, dim=None):
+        flat = _flat_positions(self, indices, dim)
+        if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
+            return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
+                                                                   axis=0), self, indices)
         return apply("GatherBackward0", lambda x, i: ops.take_along_axis(x, i, dim), self,
                      operand(indices))
 

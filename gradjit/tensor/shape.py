@@ -5,11 +5,12 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import elementwise as E
+from gradjit.ir import structural as S
 from gradjit.tensor import dtypes
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
-from gradjit.tensor.hot_path import plain_float
+from gradjit.tensor.hot_path import plain_float, unrecorded
 
 
 def _shape_args(shape):
@@ -26,6 +27,59 @@ def _view_possible(array, shape) -> bool:
         return True
     except (AttributeError, ValueError):
         return False
+
+
+def _resolved(shape, size):
+    """shape with its -1 worked out, where it plainly holds `size` elements; None otherwise
+    (the general path words the error)."""
+    if shape.count(-1) > 1 or any(d < -1 for d in shape):
+        return None
+    known = 1
+    for d in shape:
+        if d != -1:
+            known *= d
+    if -1 not in shape:
+        return shape if known == size else None
+    return None if known == 0 or size % known else \
+        tuple(size // known if d == -1 else d for d in shape)
+
+
+def _reshaped(t, shape, view):
+    """t reshaped without recording (`unrecorded`), or None; `view`: only where no copy is
+    needed, as view() requires."""
+    value = t._value
+    if type(value) is not np.ndarray:
+        return None
+    target = _resolved(shape, value.size)
+    if target is None or view and not _view_possible(value, target):
+        return None
+    return unrecorded(t, lambda x: S.reshape.evaluate(x, shape=target), any_dtype=True)
+
+
+def _permuted(t, perm):
+    """t's axes permuted without recording (`unrecorded`), or None."""
+    return unrecorded(t, lambda x: S.transpose.evaluate(x, perm=perm), any_dtype=True)
+
+
+def _plain_dim(dim, rank):
+    """dim as an axis where it is an int in range (of a tensor of rank >= 1), else None."""
+    return dim % rank if type(dim) is int and rank and -rank <= dim < rank else None
+
+
+def _basic_index(parts):
+    """parts as numpy's index of a view where they are ints, positive-step slices of ints,
+    None and at most one Ellipsis (an Ellipsis closes it, so an int gives a 0-d view);
+    None otherwise."""
+    for p in parts:
+        kind = type(p)
+        if kind is slice:
+            if any(b is not None and type(b) is not int for b in (p.start, p.stop, p.step)) \
+                    or p.step is not None and p.step <= 0:
+                return None
+        elif kind is not int and p is not None and p is not Ellipsis:
+            return None
+    count = parts.count(Ellipsis)
+    return parts + (Ellipsis,) if count == 0 else parts if count == 1 else None
 
 
 def _index_parts(index):
@@ -55,6 +109,9 @@ class ShapeMixin:
 
     def view(self, *shape):
         shape = _shape_args(shape)
+        out = _reshaped(self, shape, True)
+        if out is not None:
+            return out
         out = apply("ViewBackward0", ops.reshape, self, shape)
         if isinstance(out._value, np.ndarray) and out.numel() and \
                 not np.may_share_memory(out._value, self._value):
@@ -65,6 +122,9 @@ class ShapeMixin:
 
     def reshape(self, *shape):
         shape = _shape_args(shape)
+        out = _reshaped(self, shape, False)
+        if out is not None:
+            return out
         value = self._value
         copies = isinstance(value, np.ndarray) and not _view_possible(
             value, ops.array.reshape(value, shape).shape)
@@ -108,17 +168,39 @@ class ShapeMixin:
         if self.dim() > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                                f"{self.dim()}D")
-        return apply("TBackward0", ops.transpose, self)
+        out = _permuted(self, tuple(reversed(range(self.dim()))))
+        return out if out is not None else apply("TBackward0", ops.transpose, self)
 
     def transpose(self, dim0, dim1):
+        rank = self.dim()
+        a, b = _plain_dim(dim0, rank), _plain_dim(dim1, rank)
+        if a is not None and b is not None:
+            perm = list(range(rank))
+            perm[a], perm[b] = b, a
+            out = _permuted(self, tuple(perm))
+            if out is not None:
+                return out
         return apply("TransposeBackward0", ops.swapaxes, self, dim0, dim1)
 
     swapaxes = swapdims = transpose
 
     def permute(self, *dims):
+        rank = self.dim()
+        perm = tuple(_plain_dim(d, rank) for d in _shape_args(dims))
+        if sorted(perm, key=lambda d: -1 if d is None else d) == list(range(rank)):
+            out = _permuted(self, perm)
+            if out is not None:
+                return out
         return apply("PermuteBackward0", ops.transpose, self, _shape_args(dims))
 
     def unsqueeze(self, dim):
+        axis = _plain_dim(dim, self.dim() + 1)
+        if axis is not None:
+            shape = list(self.shape)
+            shape.insert(axis, 1)
+            out = _reshaped(self, tuple(shape), True)
+            if out is not None:
+                return out
         return apply("UnsqueezeBackward0", ops.expand_dims, self, dim)
 
     def squeeze(self, dim=None):
@@ -135,12 +217,23 @@ class ShapeMixin:
         return out
 
     def clone(self):
-        return apply("CloneBackward0", lambda x: E.cast(x, dtype=x.dtype.ir.name), self)
+        out = unrecorded(self, lambda x: E.cast.evaluate(x, dtype=self.dtype.ir.name),
+                         any_dtype=True)
+        return out if out is not None else \
+            apply("CloneBackward0", lambda x: E.cast(x, dtype=x.dtype.ir.name), self)
 
     # ---- indexing ----
 
     def __getitem__(self, index):
         parts = _index_parts(index)
+        basic = _basic_index(parts)
+        if basic is not None:
+            try:
+                out = unrecorded(self, lambda x: x[basic], any_dtype=True)
+            except IndexError:  # out of range: the general path words it as PyTorch does
+                out = None
+            if out is not None:
+                return out
         return apply(_index_name(parts), ops.getitem, self, parts)
 
     def __setitem__(self, index, value):
@@ -170,6 +263,13 @@ class ShapeMixin:
         place = self.device if device is None else _device(device)
         if target is self.dtype and place == self.device and not copy:
             return self
+        if place == self.device and place.type == "cpu" and target is not dtypes.bfloat16 and \
+                getattr(self._value, "dtype", None) != np.float16:
+            # (narrow floats are widened and bfloat16 rounded by the general evaluation)
+            out = unrecorded(self, lambda x: E.cast.evaluate(x, dtype=target.ir.name),
+                             any_dtype=True)
+            if out is not None:
+                return out
         out = apply("ToCopyBackward0", lambda x: E.cast(x, dtype=target.ir.name), self)
         out._device = place
         return out
