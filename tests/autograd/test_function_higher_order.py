@@ -6,34 +6,14 @@ import pytest
 import torch
 
 import gradjit
+from tests.autograd.test_function import _classes as documented_functions
 from tests.torch_reference import same_error
 
 
 def _classes(lib):
-    """The docs' exp saving its output and the Legendre polynomial P3, and a square whose
-    backward is once_differentiable."""
-    class Exp(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, i):
-            result = i.exp()
-            ctx.save_for_backward(result)
-            return result
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            result, = ctx.saved_tensors
-            return grad_output * result
-
-    class LegendrePolynomial3(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, input):
-            ctx.save_for_backward(input)
-            return 0.5 * (5 * input ** 3 - 3 * input)
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            input, = ctx.saved_tensors
-            return grad_output * 1.5 * (5 * input ** 2 - 1)
+    """The docs' exp saving its output and the Legendre polynomial P3 (test_function's), and a
+    square whose backward is once_differentiable."""
+    _, exp, legendre, _ = documented_functions(lib)
 
     class OnceSquare(lib.autograd.Function):
         @staticmethod
@@ -46,7 +26,7 @@ def _classes(lib):
         def backward(ctx, g):
             x, = ctx.saved_tensors
             return 2 * x * g
-    return {"exp": Exp, "p3": LegendrePolynomial3, "once": OnceSquare}
+    return {"exp": exp, "p3": legendre, "once": OnceSquare}
 
 
 X = np.array([0.3, -0.7, 1.2, 2.0])
