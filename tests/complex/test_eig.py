@@ -1,8 +1,6 @@
 """eig and eigvals of general matrices: numpy's and PyTorch's values and dtypes, gradients of
 the eigenvalues against jax and torch, and of phase-independent functions of the eigenvectors
 against jax, torch and central differences."""
-import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 import torch as T
@@ -12,6 +10,9 @@ import gradjit as torch
 import gradjit.numpy as gnp
 from gradjit.ir import PRIMITIVES
 from gradjit.ir.primitive import evaluate
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
 
 jax.config.update("jax_enable_x64", True)
 rng = np.random.default_rng(2)

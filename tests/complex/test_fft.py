@@ -3,14 +3,15 @@ jax and, as HIPS autograd's tests/test_fft.py checks them, against central diffe
 in both modes, to second order)."""
 from functools import partial
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import gradjit
 import gradjit.numpy as gnp
 from gradjit.test_util import check_grads
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
 
 jax.config.update("jax_enable_x64", True)
 rng = np.random.default_rng(1)

@@ -1,8 +1,6 @@
 """Complex numbers in traced numpy code: numpy's promotion and values (compiled with host steps,
 and interpreted), gradients as JAX and HIPS autograd give them, checked against jax and
 against central differences along the real and the imaginary direction."""
-import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 import sympy as sp
@@ -13,6 +11,9 @@ from gradjit.codegen.fuse import fuse
 from gradjit.ir import PRIMITIVES, ShapeError
 from gradjit.ir.primitive import evaluate
 from gradjit.test_util import check_grads
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
 
 jax.config.update("jax_enable_x64", True)
 rng = np.random.default_rng(0)
