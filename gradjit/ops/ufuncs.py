@@ -12,10 +12,10 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.array import (abs_, add, ceil, eq, exp, expm1, floor, ge, gt, isfinite, le, log,
-                               log1p,
-                               logical_and, logical_not, logical_or, lt, maximum, mul, ne, neg,
-                               power, round_, sqrt, sub, true_divide, where)
+from gradjit.ops import complex_math
+from gradjit.ops.array import (abs_, add, ceil, cos, eq, exp, expm1, floor, ge, gt, isfinite, le,
+                               log, log1p, logical_and, logical_not, logical_or, lt, maximum, mul,
+                               ne, neg, power, round_, sin, sqrt, sub, true_divide, where)
 from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_float, flavor,
                                  operands, result_type, to_float)
 
@@ -305,6 +305,9 @@ def _hyperbolic(x, small, odd):
 
 
 def sinh(x):
+    if ir_type(x).dtype.is_complex:  # from the real parts, so that it overflows as numpy's does
+        a, b = E.real(x), E.imag(x)
+        return E.complex_(mul(sinh(a), cos(b)), mul(cosh(a), sin(b)))
     # expm1(x) and expm1(-x) have opposite signs: their difference never cancels
     return _hyperbolic(x, lambda t: mul(sub(expm1(t), expm1(neg(t))), 0.5), odd=True)
 
@@ -314,6 +317,8 @@ def cosh(x):
 
 
 def arcsinh(x):
+    if ir_type(x).dtype.is_complex:
+        return complex_math.arcsinh(x)
     x = to_float(x)
     limit = _LOG_TAIL[ir_type(x).dtype.name]
 
@@ -327,6 +332,8 @@ def arcsinh(x):
 
 def arccosh(x):
     """log1p(u + sqrt(2u + u^2)) with u = x - 1 (exact near 1); NaN below 1."""
+    if ir_type(x).dtype.is_complex:
+        return complex_math.arccosh(x)
     x = to_float(x)
     limit = _LOG_TAIL[ir_type(x).dtype.name]
     tail = gt(x, limit)
@@ -339,6 +346,8 @@ def arccosh(x):
 
 def arctanh(x):
     """log1p(2t / (1 - t)) / 2, odd: inf at 1, NaN beyond."""
+    if ir_type(x).dtype.is_complex:
+        return complex_math.arctanh(x)
     return _odd(lambda t: mul(log1p(true_divide(mul(t, 2.0), sub(1.0, t))), 0.5), to_float(x))
 
 
@@ -349,6 +358,8 @@ def arctan2(y, x):
 
 
 def arctan(x):
+    if ir_type(x).dtype.is_complex:
+        return complex_math.arctan(x)
     x = to_float(x)
     return E.atan2(x, add(E.zeros_like(x), 1.0))
 
@@ -356,12 +367,16 @@ def arctan(x):
 def arcsin(x):
     """atan2(x, sqrt(1 - x) sqrt(1 + x)): accurate near +-1, where the gradient is inf (a
     product of square roots, so that no factor 0 meets the inf of the other)."""
+    if ir_type(x).dtype.is_complex:
+        return complex_math.arcsin(x)
     x = to_float(x)
     return E.atan2(x, mul(sqrt(sub(1.0, x)), sqrt(add(1.0, x))))
 
 
 def arccos(x):
     """2 atan2(sqrt(1 - x), sqrt(1 + x)): accurate near +-1, where the gradient is -inf."""
+    if ir_type(x).dtype.is_complex:
+        return complex_math.arccos(x)
     x = to_float(x)
     return mul(E.atan2(sqrt(sub(1.0, x)), sqrt(add(1.0, x))), 2.0)
 
