@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import int64
@@ -177,10 +178,15 @@ def count_of(x, axis):
 
 
 def var(x, axis=None, ddof=0, keepdims=False, dtype=None):
-    """numpy's var: integers in float64; n - ddof <= 0 divides by 0 (inf, or nan for 0/0)."""
+    """numpy's var: integers in float64, complex values give a real variance; n - ddof <= 0
+    divides by 0 (inf, or nan for 0/0)."""
     x = astype(x, dtype) if dtype is not None else to_float(x)
     centered = sub(x, true_divide(sum_(x, axis, keepdims=True), float(count_of(x, axis))))
-    total = sum_(mul(centered, centered), axis, keepdims)
+    if ir_type(centered).dtype.is_complex:  # the spread of complex values is real: |x - m|^2
+        re, im = E.real(centered), E.imag(centered)
+        total = sum_(add(mul(re, re), mul(im, im)), axis, keepdims)
+    else:
+        total = sum_(mul(centered, centered), axis, keepdims)
     return true_divide(total, float(max(count_of(x, axis) - ddof, 0)))
 
 

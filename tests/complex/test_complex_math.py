@@ -2,12 +2,14 @@
 principal values to a few ulps, also near 0 and far out where textbook formulas cancel, in
 both complex dtypes and compiled; gradients in JAX's convention against central differences
 (jax.grad of arccosh is off by a sign left of the imaginary axis, so differences are the
-reference); eager Tensors against torch."""
+reference); eager Tensors against torch. np.var and np.std of complex values: real, as
+numpy's."""
 import numpy as np
 import pytest
 import torch
 
 import gradjit
+from gradjit.test_util import check_grads
 
 NAMES = ["sinh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"]
 TORCH_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
@@ -47,3 +49,13 @@ def test_eager_tensors_follow_torch(name):
     ours = getattr(gradjit, TORCH_NAMES[name])(gradjit.tensor(z)).numpy()
     theirs = getattr(torch, TORCH_NAMES[name])(torch.tensor(z)).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fun", [np.var, np.std])
+@pytest.mark.parametrize("options", [{}, {"axis": 0}, {"axis": 1, "keepdims": True, "ddof": 1}])
+def test_spread_of_complex_values_is_real_as_numpys(fun, options):
+    z = Z[:12].reshape(3, 4)
+    got, want = gradjit.jit(lambda z: fun(z, **options))(z), fun(z, **options)
+    assert got.dtype == want.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    check_grads(lambda z: fun(z, **options), modes=["fwd", "rev"], order=2)(z)
