@@ -22,6 +22,15 @@ class ShapeError(TypeError):
     """A primitive was applied to operands whose shapes or dtypes it does not accept."""
 
 
+class BroadcastError(ShapeError):
+    """Operand shapes that do not broadcast. `shapes` (the operands', in order) lets each
+    surface word it: numpy's message is the error's own, Tensors give PyTorch's."""
+
+    def __init__(self, message, shapes=()):
+        super().__init__(message)
+        self.shapes = tuple(tuple(s) for s in shapes)
+
+
 class BatchingError(ValueError):
     """vmap cannot map this function over these axes (inconsistent sizes, an axis out of
     range, a Python decision on a value that differs along the mapped axis)."""

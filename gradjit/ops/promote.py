@@ -10,7 +10,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
+from gradjit.ir.primitive import BroadcastError, ir_type, is_python_scalar
 from gradjit.ir.types import (DType, bfloat16, bool_, complex128, complex_of, float16, float32,
                               float64, int8, int16, int64, real_of, uint8, width)
 from gradjit.ir.types import dtype as resolve_dtype
@@ -107,7 +107,7 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
         dims = {s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0} - {1}
         if len(dims) > 1:
             listed = " and ".join(str(tuple(s)) for s in shapes)
-            raise ShapeError(f"shapes {listed} cannot be broadcast together")
+            raise BroadcastError(f"shapes {listed} cannot be broadcast together", shapes)
         out.append(dims.pop() if dims else 1)
     return tuple(out)
 

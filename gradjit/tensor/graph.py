@@ -395,7 +395,26 @@ class Scope:
     def __exit__(self, kind, error, tb):
         _scopes.active = self.outer
         if isinstance(error, ShapeError):  # PyTorch reports operand mismatches as RuntimeError
-            raise RuntimeError(str(error)) from None
+            raise RuntimeError(_in_torch_words(error)) from None
+
+
+def _in_torch_words(error) -> str:
+    """PyTorch's message for operands that do not broadcast: it folds their shapes left to
+    right and names the rightmost dimension where the shape so far (tensor a) and the next
+    operand's (tensor b) differ without a 1."""
+    shapes = getattr(error, "shapes", ())
+    if not shapes:
+        return str(error)
+    so_far = shapes[0]
+    for shape in shapes[1:]:
+        rank = max(len(so_far), len(shape))
+        a, b = (1,) * (rank - len(so_far)) + so_far, (1,) * (rank - len(shape)) + shape
+        for dim in reversed(range(rank)):
+            if a[dim] != b[dim] and 1 not in (a[dim], b[dim]):
+                return (f"The size of tensor a ({a[dim]}) must match the size of tensor b "
+                        f"({b[dim]}) at non-singleton dimension {dim}")
+        so_far = tuple(max(x, y) for x, y in zip(a, b))
+    return str(error)
 
 
 class _Nested:

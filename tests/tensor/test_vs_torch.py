@@ -384,3 +384,20 @@ def test_modified_operand_not_needed_for_gradient_is_allowed():
         a.add_(1)
         y.sum().backward()
         assert x.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.ones(3, 4) + t.ones(2, 5),
+    lambda t: t.ones(3, 4) * t.ones(3, 4, 5),
+    lambda t: t.ones(2, 1, 3) - t.ones(4, 2),
+    lambda t: t.ones(3, 4, requires_grad=True) / t.ones(2, 4),
+    lambda t: t.ones(3, 4).mul(t.ones(2, 4)),
+    lambda t: t.where(t.ones(3, 4) > 0, t.ones(2, 4), 0.0),
+    lambda t: t.ones(5, dtype=t.long) + t.ones(3, dtype=t.long),
+])
+def test_broadcast_errors_are_worded_as_pytorch_words_them(call):
+    with pytest.raises(RuntimeError) as theirs:
+        call(torch)
+    with pytest.raises(RuntimeError) as ours:
+        call(gradjit)
+    assert str(ours.value) == str(theirs.value)
