@@ -92,7 +92,7 @@ def _cotangents(rec, wanted, g, out, inputs):
     PyTorch's gradient is its conjugate (df/dx + i df/dy for a real loss), and the rules are
     linear in g: conj(rule(conj(g))) gives it, in PyTorch's convention all the way."""
     vjp = rec.prim.vjp
-    complex_ = any(_is_complex(x) for x in (out, *inputs))
+    complex_ = _is_complex(out) or any(map(_is_complex, inputs))
     if complex_:
         g = E.conj(g) if _is_complex(g) else g
     cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \
@@ -103,10 +103,12 @@ def _cotangents(rec, wanted, g, out, inputs):
 
 
 def _is_complex(x) -> bool:
-    """Whether an operand of a rule (a tensor, a numpy array or a number) is complex."""
-    if isinstance(x, np.ndarray):
-        return x.dtype.kind == "c"
-    return getattr(getattr(x, "dtype", None), "is_complex", False)
+    """Whether an operand of a rule (a tensor, a numpy array or a number) is complex: read
+    off the array a tensor holds, since this runs for every record of every backward."""
+    value = getattr(x, "_value", x)
+    if type(value) is np.ndarray:
+        return value.dtype.kind == "c"
+    return isinstance(value, complex) or getattr(getattr(x, "dtype", None), "is_complex", False)
 
 
 def _placed(ct, saved):
