@@ -176,6 +176,42 @@ class ArrayMethods:
     def swapaxes(self, a, b):
         return ops.swapaxes(self, a, b)
 
+    def tolist(self):
+        """Nested lists of 0-d traced values: Python code that walks the numbers keeps
+        computing on traced values (arithmetic, gradients) instead of freezing them."""
+        if not self.shape:
+            return self
+        return [row.tolist() for row in self]
+
+    @property
+    def flat(self):
+        return _FlatView(self)
+
+    def view(self, dtype=None, type=None):
+        """Another name for the same value; reinterpreting the bytes as another dtype has
+        no traced meaning."""
+        if (dtype is not None and np.dtype(dtype) != self.dtype) or type not in (None, np.ndarray):
+            raise TypeError(f"view({dtype!r}) of a traced {self.ir_type}: reinterpreting its "
+                            "bytes is not traced; use astype() to convert the values")
+        return copy.copy(self)
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """The strides of the C-contiguous array numpy would hold."""
+        strides, step = [], self.dtype.itemsize
+        for extent in reversed(self.shape):
+            strides.append(step)
+            step *= max(extent, 1)
+        return tuple(reversed(strides))
+
+    # the array API's device of a host array
+    device = "cpu"
+
+    def to_device(self, device, /, *, stream=None):
+        if device != "cpu":
+            raise ValueError(f"to_device({device!r}): traced numpy values live on the cpu")
+        return self
+
     # ---- conversions: the concrete answer, guarded ----
     def __bool__(self):
         scalar = self._scalar("bool")
@@ -290,3 +326,26 @@ def _concrete_index(index):
         return index
     out = tuple(int(p) if t and p.shape == () else p for p, t in zip(parts, traced))
     return out if isinstance(index, tuple) else out[0]
+
+
+class _FlatView:
+    """`x.flat`: numpy's flat iterator over a traced array, read and written in C order."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    def __len__(self):
+        return self._array.size
+
+    def __iter__(self):
+        return iter(np.ravel(self._array))
+
+    def __getitem__(self, index):
+        return np.ravel(self._array)[index]
+
+    def __setitem__(self, index, value):
+        flat = np.ravel(self._array)
+        flat[index] = value
+        self._array._become(np.reshape(flat, self._array.shape))
