@@ -135,6 +135,8 @@ class ArrayMethods:
     def imag(self):
         return ops.imag(self)
 
+    device = "cpu"  # the array API's attribute, numpy's answer
+
     @property
     def itemsize(self) -> int:
         return self.dtype.itemsize
@@ -175,6 +177,20 @@ class ArrayMethods:
 
     def swapaxes(self, a, b):
         return ops.swapaxes(self, a, b)
+
+    def view(self, dtype=None, type=None):
+        """numpy's view in its own dtype: this value (a write through either is seen by both);
+        reading its bits as another dtype or class needs memory a traced value lacks."""
+        if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
+            return self
+        from gradjit.tracer.torch_surface import refuse
+        refuse("ndarray.view as another dtype or class", "it has no memory of its own until "
+               "the compiled function runs; use astype")
+
+    def to_device(self, device, /, *, stream=None):
+        if device != "cpu":
+            raise ValueError(f"a traced value lives on the CPU, not on {device!r}")
+        return self
 
     # ---- conversions: the concrete answer, guarded ----
     def __bool__(self):

@@ -22,7 +22,8 @@ def torch_only_names() -> frozenset[str]:
 
 _TAPE = "a traced function's gradients come from gradjit.grad, not from the eager tape"
 _STORAGE = "a traced value has no memory of its own until the compiled function runs"
-# Tensor names a traced value cannot offer, and why.
+_VALUES = "its values are known only when the function runs (item() reads one, guarded)"
+# Names a traced value cannot offer, and why: Tensor's (numpy's are listed by np.ndarray).
 REFUSED = {
     **dict.fromkeys(("backward", "register_hook", "register_post_accumulate_grad_hook",
                      "retain_grad"), _TAPE),
@@ -31,6 +32,7 @@ REFUSED = {
     "numpy": "it is not known until the function runs; numpy's functions take it as it is",
     "nonzero_static": "its positions are read from the data, known only when it runs",
 }
+_NDARRAY_REFUSED = {"tolist": _VALUES, "flat": _VALUES, "dump": _VALUES, "dumps": _VALUES}
 
 
 def user_line() -> str:
@@ -40,18 +42,33 @@ def user_line() -> str:
     return f"\n  at {site}: {source_line(site)}"
 
 
+class NotTraceable(TypeError, AttributeError):
+    """What cannot work on a traced value: a TypeError as the tracer's other refusals, and an
+    AttributeError, so that hasattr and getattr with a default see such a name as absent."""
+
+
 def refuse(what: str, why: str):
-    """A TypeError naming the user's line: `what` cannot be used on a traced value, `why`."""
-    raise TypeError(f"{what} cannot be used on a value traced by gradjit.grad/jit: {why}"
-                    f"{user_line()}")
+    """An error naming the user's line: `what` cannot be used on a traced value, `why`."""
+    raise NotTraceable(f"{what} cannot be used on a value traced by gradjit.grad/jit: {why}"
+                       f"{user_line()}")
 
 
-def tensor_attribute(traced, name):
+def attribute(traced, name):
+    """An attribute ndarray's surface on `traced` lacks: Tensor's `name` acting on a Tensor
+    around it, or an error saying why it is not offered."""
+    if name in torch_only_names():
+        if name in REFUSED:
+            refuse(f"Tensor.{name}", REFUSED[name])
+        return _tensor_attribute(traced, name)
+    if not name.startswith("_") and hasattr(np.ndarray, name):
+        refuse(f"ndarray.{name}", _NDARRAY_REFUSED.get(name, _STORAGE))
+    raise AttributeError(f"'Traced' object has no attribute {name!r}")
+
+
+def _tensor_attribute(traced, name):
     """`name` of a Tensor around `traced`; an in-place method rebinds `traced` to its result,
     as numpy's in-place methods do, and returns it."""
     from gradjit.tensor.tensor import Tensor
-    if name in REFUSED:
-        refuse(f"Tensor.{name}", REFUSED[name])
     wrapped = Tensor._wrap(traced)
     attribute = getattr(wrapped, name)
     if not name.endswith("_") or not callable(attribute):

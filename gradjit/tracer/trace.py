@@ -17,7 +17,7 @@ from gradjit.ir.passes.rewrite import uniform
 from gradjit.ir.primitive import ShapeError, evaluate, is_python_scalar
 from gradjit.ir.types import TensorType, type_of
 from gradjit.tracer.array_methods import ArrayMethods
-from gradjit.tracer.torch_surface import TRACING, tensor_attribute, torch_only_names
+from gradjit.tracer.torch_surface import TRACING, attribute
 
 _INTERNAL = tuple(os.path.dirname(m.__file__) + os.sep for m in (sys.modules["gradjit"], np))
 
@@ -315,11 +315,8 @@ class Traced(ArrayMethods):
         return self.ir.type
 
     def __getattr__(self, name):
-        # Only names ndarray lacks get here (numpy's are defined on ArrayMethods): torch's
-        # Tensor methods and properties, computed on a Tensor around this value.
-        if name in torch_only_names():
-            return tensor_attribute(self, name)
-        raise AttributeError(f"'Traced' object has no attribute {name!r}")
+        # Only names ArrayMethods lacks get here: torch's Tensor methods and properties
+        return attribute(self, name)
 
     @classmethod
     def __gradjit_bind__(cls, prim, args, params):

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import gradjit
-from gradjit.tracer.torch_surface import REFUSED, torch_only_names
+from gradjit.tracer.torch_surface import REFUSED, NotTraceable, torch_only_names
 from tests.numpy_api.torch_surface_table import DOMAINS, METHOD_NAMES, ROWS
 from tests.torch_reference import same_error
 
@@ -104,27 +104,45 @@ def test_torch_in_place_methods_rebind_the_traced_value():
     np.testing.assert_allclose(grad, t.grad.numpy())
 
 
-# What cannot work on a traced value, and why: the result's shape or a host-side check reads
-# the values, which are known only when the compiled function runs.
+# What cannot work on a traced value, and why: the result's shape, a host-side check or the
+# attribute reads the values or the memory, known only when the compiled function runs.
 UNTRACEABLE = {
-    **{f"Tensor.{name}": (lambda t, n=name: getattr(t, n), why)
+    **{f"Tensor.{name}": (lambda t, n=name: getattr(t, n), NotTraceable, why)
        for name, why in REFUSED.items()},
-    "Tensor.masked_select": (lambda t: t.masked_select(t > 0), "decides the result's shape"),
-    "torch.argwhere": (lambda t: gradjit.argwhere(t), "decides the result's shape"),
-    "torch.linalg.inv_ex": (lambda t: gradjit.linalg.inv_ex(t[:4, :4]), "info is read"),
+    **{f"ndarray.{name}": (lambda t, n=name: getattr(t, n), NotTraceable, "known only")
+       for name in ("tolist", "flat")},
+    **{f"ndarray.{name}": (lambda t, n=name: getattr(t, n), NotTraceable, "no memory")
+       for name in ("flags", "strides", "data", "tobytes", "ctypes", "resize")},
+    "ndarray.view-dtype": (lambda t: t.view(np.int64), NotTraceable, "no memory"),
+    "Tensor.masked_select": (lambda t: t.masked_select(t > 0), TypeError,
+                             "decides the result's shape"),
+    "torch.argwhere": (lambda t: gradjit.argwhere(t), TypeError, "decides the result's shape"),
+    "torch.linalg.inv_ex": (lambda t: gradjit.linalg.inv_ex(t[:4, :4]), NotTraceable,
+                            "info is read"),
     "torch.linalg.cholesky_ex": (lambda t: gradjit.linalg.cholesky_ex(t[:4, :4]),
-                                 "info is read"),
+                                 NotTraceable, "info is read"),
 }
 
 
-@pytest.mark.parametrize("call, why", UNTRACEABLE.values(), ids=UNTRACEABLE)
-def test_names_that_cannot_work_traced_say_why_and_where(call, why):
+@pytest.mark.parametrize("call, error, why", UNTRACEABLE.values(), ids=UNTRACEABLE)
+def test_names_that_cannot_work_traced_say_why_and_where(call, error, why):
     def f(a):
         call(a)
         return a.sum()
-    with pytest.raises(TypeError, match=why) as info:
+    with pytest.raises(error, match=why) as info:
         gradjit.grad(f)(X)
     assert "\n  at tests/numpy_api/test_torch_surface.py:" in str(info.value)  # the line
+
+
+def test_numpy_names_without_values_answer_as_numpy():
+    def f(a):
+        assert a.view() is a and a.view(np.float64) is a and a.to_device("cpu") is a
+        assert a.device == np.ones(1).device
+        assert not hasattr(a, "flags") and not hasattr(a, "numpy") and hasattr(a, "dim")
+        with pytest.raises(ValueError, match="lives on the CPU"):
+            a.to_device("cuda")
+        return a.sum()
+    np.testing.assert_array_equal(gradjit.grad(f)(X), np.ones_like(X))
 
 
 @pytest.mark.parametrize("call", [
