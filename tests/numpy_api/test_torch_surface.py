@@ -203,3 +203,53 @@ def test_distributions_take_traced_parameters(call):
     value, grad = gradjit.value_and_grad(lambda a: call(gradjit, a).sum())(P)
     np.testing.assert_allclose(value, expected.item(), rtol=1e-10)
     np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-9)
+
+
+_KERNELS = "torch's CPU kernel is not built for integers; gradjit computes in floating point"
+_SAME_DTYPE = "torch asks the other operand for the input's integer dtype; gradjit promotes"
+_CAST_BACK = "torch casts the floating result back to the integer input's dtype and refuses"
+_STRICTER = "gradjit's norm refuses integers where torch's dist/cosine_similarity promote"
+# Integer inputs that gradjit's eager Tensors treat unlike torch (eager gaps, not tracing
+# ones): traced, each behaves as the eager Tensor does.
+INTEGER_GAPS = {
+    **dict.fromkeys((
+        "Tensor.frac", "Tensor.softmax", "Tensor.log_softmax", "Tensor.logcumsumexp",
+        "Tensor.hardshrink", "torch.softmax", "torch.special.softmax",
+        "torch.special.log_softmax", "torch.special.round", "torch.nn.functional.elu",
+        "torch.nn.functional.selu", "torch.nn.functional.celu", "torch.nn.functional.gelu",
+        "torch.nn.functional.silu", "torch.nn.functional.mish", "torch.nn.functional.softplus",
+        "torch.nn.functional.hardswish", "torch.nn.functional.hardsigmoid",
+        "torch.nn.functional.leaky_relu", "torch.nn.functional.logsigmoid",
+        "torch.nn.functional.softmin", "torch.nn.functional.softmax",
+        "torch.nn.functional.log_softmax", "torch.nn.functional.glu",
+        "torch.nn.functional.max_pool1d", "torch.nn.functional.interpolate",
+        "torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss",
+        "torch.nn.functional.binary_cross_entropy_with_logits",
+        "torch.nn.functional.multilabel_soft_margin_loss", "torch.nn.functional.softshrink",
+        "torch.nn.functional.unfold", "torch.nn.functional.kl_div",
+        "torch.nn.functional.hinge_embedding_loss"), _KERNELS),
+    **dict.fromkeys(("Tensor.lerp", "Tensor.scatter_add", "Tensor.index_add", "Tensor.mv",
+                     "torch.nn.functional.binary_cross_entropy"), _SAME_DTYPE),
+    **dict.fromkeys(("torch.nn.functional.huber_loss", "torch.nn.functional.soft_margin_loss"),
+                    _CAST_BACK),
+    **dict.fromkeys(("Tensor.dist", "torch.dist", "torch.nn.functional.cosine_similarity"),
+                    _STRICTER),
+}
+
+
+def _raises(fn):
+    try:
+        fn()
+    except Exception:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("name, domain, call", ROWS, ids=[row[0] for row in ROWS])
+def test_integer_inputs_raise_where_torch_raises(name, domain, call):
+    ints = (np.abs(DOMAINS[domain]) * 3 + 1).astype(np.int64)
+    traced = _raises(lambda: gradjit.jit(lambda a: call(gradjit, a))(ints))
+    if name in INTEGER_GAPS:
+        assert traced == _raises(lambda: call(gradjit, gradjit.tensor(ints)))
+    else:
+        assert traced == _raises(lambda: call(torch, torch.tensor(ints)))
