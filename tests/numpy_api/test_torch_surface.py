@@ -213,19 +213,9 @@ _STRICTER = "gradjit's norm refuses integers where torch's dist/cosine_similarit
 # ones): traced, each behaves as the eager Tensor does.
 INTEGER_GAPS = {
     **dict.fromkeys((
-        "Tensor.frac", "Tensor.softmax", "Tensor.log_softmax", "Tensor.logcumsumexp",
-        "Tensor.hardshrink", "torch.softmax", "torch.special.softmax",
-        "torch.special.log_softmax", "torch.special.round", "torch.nn.functional.elu",
-        "torch.nn.functional.selu", "torch.nn.functional.celu", "torch.nn.functional.gelu",
-        "torch.nn.functional.silu", "torch.nn.functional.mish", "torch.nn.functional.softplus",
-        "torch.nn.functional.hardswish", "torch.nn.functional.hardsigmoid",
-        "torch.nn.functional.leaky_relu", "torch.nn.functional.logsigmoid",
-        "torch.nn.functional.softmin", "torch.nn.functional.softmax",
-        "torch.nn.functional.log_softmax", "torch.nn.functional.glu",
+        "Tensor.frac", "Tensor.logcumsumexp", "torch.special.round",
         "torch.nn.functional.max_pool1d", "torch.nn.functional.interpolate",
-        "torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss",
-        "torch.nn.functional.binary_cross_entropy_with_logits",
-        "torch.nn.functional.multilabel_soft_margin_loss", "torch.nn.functional.softshrink",
+        "torch.nn.functional.nll_loss", "torch.nn.functional.binary_cross_entropy_with_logits",
         "torch.nn.functional.unfold", "torch.nn.functional.kl_div",
         "torch.nn.functional.hinge_embedding_loss"), _KERNELS),
     **dict.fromkeys(("Tensor.lerp", "Tensor.scatter_add", "Tensor.index_add", "Tensor.mv",
