@@ -243,3 +243,38 @@ def test_integer_inputs_raise_where_torch_raises(name, domain, call):
         assert traced == _raises(lambda: call(gradjit, gradjit.tensor(ints)))
     else:
         assert traced == _raises(lambda: call(torch, torch.tensor(ints)))
+
+
+def test_one_function_mixes_both_namespaces_on_a_numpy_argument():
+    labels = np.array([0, 1, 2, 4])
+
+    def f(lib, a):
+        top = a.topk(2, 1).values  # a Tensor around a traced value, for numpy's functions too
+        if lib is torch:
+            return top.tanh().sum() + a.std(unbiased=False) + torch.nn.functional.cross_entropy(
+                a, torch.tensor(labels))
+        return np.sum(np.tanh(top)) + a.std() + gradjit.nn.functional.cross_entropy(
+            a, gradjit.tensor(labels))
+    t = torch.tensor(X, requires_grad=True)
+    expected = f(torch, t)
+    expected.backward()
+    value, grad = gradjit.value_and_grad(lambda a: f(gradjit, a))(X)
+    assert isinstance(grad, np.ndarray) and not isinstance(value, gradjit.Tensor)
+    np.testing.assert_allclose(value, expected.item(), rtol=1e-12)
+    np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_modules_take_traced_numpy_values():
+    torch.manual_seed(0)
+    reference = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Tanh(),
+                                    torch.nn.LayerNorm(3)).double()
+    model = gradjit.nn.Sequential(gradjit.nn.Linear(5, 3), gradjit.nn.Tanh(),
+                                  gradjit.nn.LayerNorm(3)).double()
+    model.load_state_dict({k: gradjit.tensor(v.detach().numpy())
+                           for k, v in reference.state_dict().items()})
+    t = torch.tensor(X, requires_grad=True)
+    expected = (reference(t) ** 2).sum()
+    expected.backward()
+    value, grad = gradjit.value_and_grad(lambda a: (model(a) ** 2).sum())(X)
+    np.testing.assert_allclose(value, expected.item(), rtol=1e-12)
+    np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
