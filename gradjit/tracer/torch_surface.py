@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 
 import numpy as np
 
@@ -123,6 +124,9 @@ def install(namespaces, packages):
                 continue
             if id(fn) not in wrappers:
                 wrappers[id(fn)] = _entry(fn, as_tensor)
+                if isinstance(space, types.ModuleType):  # pickled by the name it is found at
+                    wrappers[id(fn)].__module__, wrappers[id(fn)].__qualname__ = \
+                        space.__name__, name
             setattr(space, name, wrappers[id(fn)])
 
 

@@ -1,6 +1,8 @@
 """PyTorch's surface on traced numpy values: every row of the table, applied to a numpy argument
 under gradjit.value_and_grad, gives eager torch's values and torch autograd's gradient; names
 numpy's ndarray has keep numpy's meaning, and names that cannot work traced say why."""
+import pickle
+
 import numpy as np
 import pytest
 import torch
@@ -278,3 +280,10 @@ def test_modules_take_traced_numpy_values():
     value, grad = gradjit.value_and_grad(lambda a: (model(a) ** 2).sum())(X)
     np.testing.assert_allclose(value, expected.item(), rtol=1e-12)
     np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn", [gradjit.add, gradjit.nn.functional.relu, gradjit.linalg.norm,
+                                gradjit.linalg.matmul, gradjit.special.erf],
+                         ids=["add", "F.relu", "linalg.norm", "linalg.matmul", "special.erf"])
+def test_namespace_functions_pickle_as_themselves(fn):
+    assert pickle.loads(pickle.dumps(fn)) is fn
