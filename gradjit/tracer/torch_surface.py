@@ -71,13 +71,13 @@ def _tensor_attribute(traced, name):
     as numpy's in-place methods do, and returns it."""
     from gradjit.tensor.tensor import Tensor
     wrapped = Tensor._wrap(traced)
-    attribute = getattr(wrapped, name)
-    if not name.endswith("_") or not callable(attribute):
-        return attribute
+    found = getattr(wrapped, name)
+    if not name.endswith("_") or not callable(found):
+        return found
 
-    @functools.wraps(attribute)
+    @functools.wraps(found)
     def in_place(*args, **kwargs):
-        attribute(*args, **kwargs)
+        found(*args, **kwargs)
         traced._become(wrapped._value)
         return traced
     return in_place
