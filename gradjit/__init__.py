@@ -101,6 +101,14 @@ from gradjit.amp import autocast  # noqa: E402,F401
 from gradjit.amp.state import *  # noqa: E402,F401,F403
 from gradjit.amp.policy import install as _install_autocast  # noqa: E402
 _install_autocast()  # last: every module holding a listed op is loaded by now
+import sys as _sys  # noqa: E402
+from gradjit.tracer.torch_surface import install as _install_torch_surface  # noqa: E402
+# torch's functions see traced numpy arguments as Tensors (after autocast, wrapping its wrappers)
+from gradjit.tracer.torch_surface import subclasses as _subclasses  # noqa: E402
+_install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, fft, distributions,
+                        *_subclasses(distributions.Distribution)),
+                       ("gradjit.tensor.", "gradjit.nn.", "gradjit.special",
+                        "gradjit.distributions."))
 
 
 _LOADED_ON_USE = {"accelerator", "backends", "random", "test_util", "testing", "utils"}

@@ -4,10 +4,11 @@ autograd and inside gradjit.grad/jit alike. A branch that is not taken is evalua
 stand-in for x (`_inside`), so its derivative never turns the zero cotangent into NaN."""
 from __future__ import annotations
 
+import functools
 import math
 
 from gradjit import ops
-from gradjit.tensor.arith import apply
+from gradjit.tensor.arith import apply, refuse_integers
 from gradjit.tensor.dtypes import float32
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -144,6 +145,7 @@ def glu(x, dim=-1):
     if x.shape[axis] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size "
                            f"{x.shape[axis]}")
+    refuse_integers("glu_cpu", x)
 
     def gated(t):
         a, b = ops.split(t, 2, axis)
@@ -202,6 +204,26 @@ def rrelu(x, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         return apply("RreluWithNoiseBackward0",
                      lambda t: ops.where(ops.gt(t, 0), t, ops.mul(t, slope)), x)
     return _in_place(x, out, "RreluWithNoiseBackward1") if inplace else out()
+
+
+def floating_kernel(kernel, fn):
+    """fn, refusing integer and bool inputs as PyTorch's CPU kernel `kernel` (built for floating
+    types only) does."""
+    @functools.wraps(fn)
+    def checked(x, *args, **kwargs):
+        refuse_integers(kernel, x)
+        return fn(x, *args, **kwargs)
+    return checked
+
+
+# The activations whose PyTorch kernels take floating types only, by kernel name.
+_KERNELS = {"elu": "elu_cpu", "selu": "elu_cpu", "celu": "elu_cpu", "gelu": "GeluKernelImpl",
+            "silu": "silu_cpu", "mish": "mish_cpu", "softplus": "softplus_cpu",
+            "hardswish": "hardswish_cpu", "hardsigmoid": "hardsigmoid_cpu",
+            "logsigmoid": "log_sigmoid_cpu", "softshrink": "softshrink_check",
+            "hardshrink": "hardshrink_cpu"}
+globals().update({name: floating_kernel(kernel, globals()[name])
+                  for name, kernel in _KERNELS.items()})
 
 
 def _in_place_function(kernel):

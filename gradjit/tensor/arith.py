@@ -183,6 +183,12 @@ def _float_only(name, x):
                            f"Got {x.dtype.legacy}")
 
 
+def refuse_integers(kernel, x):
+    """PyTorch's CPU kernel `kernel` is built for floating and complex types only."""
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.legacy}\'')
+
+
 class ArithMixin:
     """Operators, elementwise math, comparisons, reductions and products of Tensor."""
 
@@ -489,6 +495,8 @@ class ArithMixin:
         its primitives on the tensor directly (`direct`)."""
         x = self if dtype is None else self.to(dtype)
         rank = x.dim()
+        last = type(dim) is int and dim % max(rank, 1) == max(rank, 1) - 1
+        refuse_integers(f"{'log_' * which}softmax{'_lastdim' * last}_kernel_impl", x)
         if type(dim) is int and rank and -rank <= dim < rank:
             out = direct(normalizers(dim % rank)[which], name, (x,), None)
             if out is not None:

@@ -397,8 +397,9 @@ class TensorBase:
         return self.dtype.itemsize
 
     def is_contiguous(self) -> bool:
-        value = self._concrete()
-        return bool(value.flags.c_contiguous)
+        # A traced value has no layout until it runs; compiled code writes results row-major.
+        value = self._value
+        return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
 
     def data_ptr(self) -> int:
         return self._concrete().__array_interface__["data"][0]

@@ -197,9 +197,11 @@ def _flat_index(x, index):
 def _known_mask(mask, what):
     known = ops.constant_value(mask)
     if known is None:
+        from gradjit.tracer.torch_surface import user_line
         raise TypeError(f"{what}: the number of selected elements decides the result's shape, "
                         "so the mask must be known when it runs; inside grad/jit it is "
-                        "computed at run time. Use torch.where(mask, x, other) instead")
+                        f"computed at run time. Use torch.where(mask, x, other) instead"
+                        f"{user_line()}")
     return known
 
 

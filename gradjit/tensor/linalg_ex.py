@@ -39,8 +39,12 @@ def _potrf_info(a):
     return 0
 
 
-def _infos(A, rule):
-    values = A.detach().numpy()
+def _infos(A, rule, name):
+    values = A._concrete()
+    if values is None:
+        from gradjit.tracer.torch_surface import refuse
+        refuse(f"linalg.{name}_ex", f"its info is read from the matrices' values, known only "
+               f"when the function runs; use linalg.{name}")
     batch = values.shape[:-2]
     flat = values.reshape((-1,) + values.shape[-2:])
     return np.array([rule(m) for m in flat], np.int32).reshape(batch)
@@ -50,7 +54,7 @@ def _ex(kind, plain, rule, A, *args, check_errors=False, **kwargs):
     """plain(A, ...) with the info of each matrix; a failed one (info > 0) raises plain's
     error under check_errors, else its result is NaN (LAPACK's partial result is not kept)."""
     A = operand(A)
-    info = _infos(A, rule)
+    info = _infos(A, rule, plain.__name__)
     if check_errors or not info.any():
         return kind(plain(A, *args, **kwargs), tensor(info))
     safe = A.detach().clone()

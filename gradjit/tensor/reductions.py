@@ -94,10 +94,11 @@ class ReturnType(collections.namedtuple("ReturnType", ["values", "indices"])):
                f"{self.indices!r})"
 
 
-def _variance(x, dim, unbiased, keepdim, correction):
+def _variance(x, dim, unbiased, keepdim, correction, name="std and var"):
     """PyTorch's var: `correction` (default 1; unbiased=False is 0); n - correction <= 0
     divides by 0 (inf, or nan for 0/0). Its std has a zero gradient at a zero spread."""
-    _float_only("var", x)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
     if correction is None:
         correction = 0 if unbiased is False else 1
     return ops.var(x, _dims(dim), correction, keepdim)
@@ -329,11 +330,12 @@ class ReductionMixin:
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return apply("VarMeanBackward0", lambda x: (
-        _variance(x, dim, unbiased, keepdim, correction), ops.mean(x, _dims(dim), keepdim)),
+        _variance(x, dim, unbiased, keepdim, correction, "var_mean"),
+        ops.mean(x, _dims(dim), keepdim)),
         operand(input))
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return apply("StdMeanBackward0", lambda x: (
-        ops.safe_sqrt(_variance(x, dim, unbiased, keepdim, correction)),
+        ops.safe_sqrt(_variance(x, dim, unbiased, keepdim, correction, "std_mean")),
         ops.mean(x, _dims(dim), keepdim)), operand(input))

@@ -135,6 +135,8 @@ class ArrayMethods:
     def imag(self):
         return ops.imag(self)
 
+    device = "cpu"  # the array API's attribute, numpy's answer
+
     @property
     def itemsize(self) -> int:
         return self.dtype.itemsize
@@ -187,14 +189,6 @@ class ArrayMethods:
     def flat(self):
         return _FlatView(self)
 
-    def view(self, dtype=None, type=None):
-        """Another name for the same value; reinterpreting the bytes as another dtype has
-        no traced meaning."""
-        if (dtype is not None and np.dtype(dtype) != self.dtype) or type not in (None, np.ndarray):
-            raise TypeError(f"view({dtype!r}) of a traced {self.ir_type}: reinterpreting its "
-                            "bytes is not traced; use astype() to convert the values")
-        return copy.copy(self)
-
     @property
     def strides(self) -> tuple[int, ...]:
         """The strides of the C-contiguous array numpy would hold."""
@@ -204,12 +198,18 @@ class ArrayMethods:
             step *= max(extent, 1)
         return tuple(reversed(strides))
 
-    # the array API's device of a host array
-    device = "cpu"
+    def view(self, dtype=None, type=None):
+        """numpy's view in its own dtype: this value (a write through either is seen by both);
+        reading its bits as another dtype or class needs memory a traced value lacks."""
+        if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
+            return self
+        from gradjit.tracer.torch_surface import refuse
+        refuse("ndarray.view as another dtype or class", "it has no memory of its own until "
+               "the compiled function runs; use astype")
 
     def to_device(self, device, /, *, stream=None):
         if device != "cpu":
-            raise ValueError(f"to_device({device!r}): traced numpy values live on the cpu")
+            raise ValueError(f"a traced value lives on the CPU, not on {device!r}")
         return self
 
     # ---- conversions: the concrete answer, guarded ----

@@ -17,6 +17,7 @@ from gradjit.ir.passes.rewrite import uniform
 from gradjit.ir.primitive import ShapeError, evaluate, is_python_scalar
 from gradjit.ir.types import TensorType, type_of
 from gradjit.tracer.array_methods import ArrayMethods
+from gradjit.tracer.torch_surface import TRACING, attribute
 
 _INTERNAL = tuple(os.path.dirname(m.__file__) + os.sep for m in (sys.modules["gradjit"], np))
 
@@ -129,9 +130,11 @@ class Trace:
     def __enter__(self):
         self.active = True
         _stack.traces.append(self)
+        TRACING[0] += 1
         return self
 
     def __exit__(self, *exc):
+        TRACING[0] -= 1
         _stack.traces.pop()
         self.active = False
 
@@ -310,6 +313,10 @@ class Traced(ArrayMethods):
     @property
     def ir_type(self) -> TensorType:
         return self.ir.type
+
+    def __getattr__(self, name):
+        # Only names ArrayMethods lacks get here: torch's Tensor methods and properties
+        return attribute(self, name)
 
     @classmethod
     def __gradjit_bind__(cls, prim, args, params):

@@ -32,6 +32,9 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return input.copy_(out) if inplace else out
 
 
+leaky_relu = _kernels.floating_kernel("leaky_relu_cpu", leaky_relu)
+
+
 def relu6(input, inplace=False):
     return _kernels.hardtanh(input, 0.0, 6.0, inplace)
 
