@@ -460,7 +460,10 @@ class TensorBase:
                             "Tensor.cpu() to copy the tensor to host memory first.")
         if self.dtype is dtypes.bfloat16 and not force:  # numpy has no bfloat16
             raise TypeError("Got unsupported ScalarType BFloat16")
-        return self._concrete()
+        array = self._concrete()
+        if array is None:  # a value being traced: the tracer's error, naming the user's line
+            self._value.__array__()
+        return array
 
     def __array__(self, dtype=None, copy=None):
         array = self.detach().numpy(force=True)

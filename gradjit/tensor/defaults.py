@@ -7,6 +7,8 @@ import builtins
 import os
 import warnings
 
+import numpy as np
+
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor
@@ -87,6 +89,8 @@ def _operand_for_promotion(x):
     what it is, so one addition asks the Tensor's promotion for the answer."""
     if _is_tensor(x):
         return empty((0,) if x.dim() else (), dtype=x.dtype)
+    if isinstance(x, np.ndarray):  # numpy arrays rank as tensors of their dtype
+        return tensor(np.empty((0,) if x.ndim else (), x.dtype))
     return x
 
 

@@ -111,7 +111,8 @@ def _stale(t) -> bool:
 
 
 def _history(t) -> bool:
-    return t._edge is not None or t._base is not None
+    """Whether t is a Tensor with a grad record or a base (a number or an array has none)."""
+    return getattr(t, "_edge", None) is not None or getattr(t, "_base", None) is not None
 
 
 def _record(prim, name, args, result, operands, like):

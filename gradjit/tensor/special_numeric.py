@@ -4,6 +4,7 @@ their recurrences in n (PyTorch gives these no gradient), and the Hurwitz zeta a
 incomplete gamma functions with PyTorch's gradient in the one argument it differentiates."""
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
@@ -15,20 +16,27 @@ from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled
 
 
-def _operands(*args):
-    """The arguments as tensors, and as float64 arrays broadcast together, with the dtype of
-    the result (their promoted dtype, the default float for integers)."""
+def _evaluated(name, values_of, args, rules=None, node=None):
+    """values_of(dtype, *float64 arrays broadcast together) as the result of torch.special's
+    `name` of args, in their promoted floating dtype; rules, one per argument (None: no
+    gradient; a name: PyTorch's error), differentiate it, recorded under the grad_fn `node`.
+    A traced argument makes it a step run on the host by the compiled program."""
     dtype = (args[0] if hasattr(args[0], "_edge") else tensor(args[0])).dtype \
         if len(args) == 1 else result_type(*args)
     if not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()
     ts = [a if hasattr(a, "_edge") else tensor(a, dtype=dtype) for a in args]
+    if not all(isinstance(t._value, np.ndarray) for t in ts):
+        step = _host_step(name, values_of, dtype.ir.numpy, rules or (None,) * len(ts))
+        return type(ts[0])._wrap(step(*(t._value for t in ts)))
     arrays = np.broadcast_arrays(*(np.asarray(t.detach().numpy(), np.float64) for t in ts))
-    return ts, arrays, dtype
-
-
-def _result(values, dtype):
-    return tensor(np.asarray(values, np.float64).astype(dtype.ir.numpy))
+    out = tensor(np.asarray(values_of(dtype.ir.numpy, *arrays), np.float64)
+                 .astype(dtype.ir.numpy))
+    needs = tuple(t._edge is not None for t in ts)
+    if rules and is_grad_enabled() and any(needs):
+        out._edge = graph.Record(_Derivatives(rules, needs), {}, ts,
+                                 [t._grad_edge() for t in ts], out, graph.Node.named(node))
+    return out
 
 
 class _Derivatives:
@@ -41,28 +49,50 @@ class _Derivatives:
         self.rules, self.needs = rules, needs
 
     def vjp(self, g, out, *inputs):
-        grads = []
-        for rule, x, need in zip(self.rules, inputs, self.needs):
-            if not need:
-                grads.append(None)
-                continue
-            if isinstance(rule, str):
-                raise NotImplementedError(f"the derivative for '{rule}' is not implemented.")
-            d = g * rule(*inputs)
-            grads.append(d if tuple(d.shape) == tuple(x.shape) else
-                         d.sum_to_size(tuple(x.shape)))
-        return grads
+        return [_cotangent(rule, g, inputs, x) if need else None
+                for rule, x, need in zip(self.rules, inputs, self.needs)]
 
 
-def _recorded(name, values, ts, dtype, rules):
-    """values as the result of operation `name` on the tensors ts, differentiated by rules."""
-    out = _result(values, dtype)
-    needs = tuple(t._edge is not None for t in ts)
-    if is_grad_enabled() and any(needs):
-        node = graph.Node.named(name)
-        out._edge = graph.Record(_Derivatives(rules, needs), {}, ts,
-                                 [t._grad_edge() for t in ts], out, node)
-    return out
+def _cotangent(rule, g, inputs, x):
+    """g times d out / d x by `rule`, summed to x's shape."""
+    if rule is None:
+        return None
+    if isinstance(rule, str):
+        raise NotImplementedError(f"the derivative for '{rule}' is not implemented.")
+    d = g * rule(*inputs)
+    return d if tuple(d.shape) == tuple(x.shape) else d.sum_to_size(tuple(x.shape))
+
+
+@functools.cache
+def _host_step(name, values_of, dtype, rules):
+    """The host primitive computing values_of in a compiled program. Each argument's
+    cotangent is its own host step, so one the gradient does not use is never computed (nor
+    raises PyTorch's error for a derivative it lacks)."""
+    from gradjit.ir.types import TensorType
+    from gradjit.ir.types import dtype as ir_dtype
+    from gradjit.tensor.tensor import Tensor
+    from gradjit.tracer.host import cotangent_rule, host_primitive
+
+    def shape_rule(*types):
+        return TensorType(np.broadcast_shapes(*(t.shape for t in types)), ir_dtype(dtype))
+
+    def values(*arrays):
+        arrays = np.broadcast_arrays(*(np.asarray(a, np.float64) for a in arrays))
+        return np.asarray(values_of(dtype, *arrays), np.float64).astype(dtype)
+
+    def cotangents_for(index):
+        def cotangents_of(args, g):
+            inputs = [Tensor._wrap(a) for a in args]
+            return [None if i != index else _cotangent(rule, Tensor._wrap(g), inputs, x)._value
+                    for i, (rule, x) in enumerate(zip(rules, inputs))]
+        return cotangent_rule(f"{name}_d{index}", len(rules), cotangents_of, name)
+    per_argument = [cotangents_for(i) if rule is not None else None
+                    for i, rule in enumerate(rules)]
+
+    def vjp(g, out, *args):
+        return tuple(None if rule is None else rule(g, out, *args)[i]
+                     for i, rule in enumerate(per_argument))
+    return host_primitive(f"special_{name}", shape_rule, values, len(rules), vjp=vjp)
 
 
 def _elementwise(fn, *arrays):
@@ -95,14 +125,16 @@ _BESSEL = {
 def _bessel(name):
     fn, negative, at_zero, at_inf, at_minus_inf = _BESSEL[name]
 
-    def apply(input, *, out=None):
-        (_,), (x,), dtype = _operands(input)
+    def values_of(dtype, x):
         inside = np.isfinite(x) & ((x > 0) | negative | (at_zero is None) & (x == 0))
         values = np.full(x.shape, math.nan)
         values[inside] = _elementwise(fn, x[inside])
         values[x == 0] = values[x == 0] if at_zero is None else at_zero
         values[x == math.inf], values[x == -math.inf] = at_inf, at_minus_inf
-        return _written(_result(values, dtype), out)
+        return values
+
+    def apply(input, *, out=None):
+        return _written(_evaluated(name, values_of, (input,)), out)
     apply.__name__ = name
     return apply
 
@@ -204,20 +236,21 @@ _POLYNOMIALS = {
 def _polynomial(name):
     evaluate = _POLYNOMIALS[name]
 
-    def apply(input, n, *, out=None):
-        _, (x, degree), dtype = _operands(input, n)
-        x = x.astype(dtype.ir.numpy)  # PyTorch's recurrences run in the result's precision
+    def values_of(dtype, x, degree):
+        x = x.astype(dtype)  # PyTorch's recurrences run in the result's precision
         degree = _degrees(degree)
         with np.errstate(all="ignore"):
-            values = np.where(degree < 0, 0, evaluate(x, np.maximum(degree, 0)))
-        return _written(_result(values, dtype), out)
+            return np.where(degree < 0, 0, evaluate(x, np.maximum(degree, 0)))
+
+    def apply(input, n, *, out=None):
+        return _written(_evaluated(name, values_of, (input, n)), out)
     apply.__name__ = name
     return apply
 
 
 # ---- zeta and the incomplete gamma functions: a gradient in one argument ----
 
-def _zeta_values(x, q):
+def _zeta_values(dtype, x, q):
     """Cephes' conventions, which PyTorch keeps: inf at x = 1 and at q a non-positive integer,
     NaN for x < 1 and for a non-integer x with q <= 0."""
     with np.errstate(all="ignore"):
@@ -235,10 +268,12 @@ def _zeta_values(x, q):
 
 def zeta(input, other, *, out=None):
     """The Hurwitz zeta function sum_k (other + k)^-input."""
-    ts, (x, q), dtype = _operands(input, other)
-    rules = ("zeta", lambda x, q: -x * zeta(x + 1, q))
-    return _written(_recorded("SpecialZetaBackward0", _zeta_values(x, q), ts, dtype, rules),
-                    out)
+    return _written(_evaluated("zeta", _zeta_values, (input, other), ("zeta", _zeta_in_q),
+                               "SpecialZetaBackward0"), out)
+
+
+def _zeta_in_q(x, q):
+    return -x * zeta(x + 1, q)
 
 
 def _gammainc_values(a, x, upper):
@@ -261,16 +296,26 @@ def _density(a, x):
     return ((a - 1) * x.log() - x - a.lgamma()).exp()
 
 
+def _lower_gamma(dtype, a, x):
+    return _gammainc_values(a, x, False)
+
+
+def _upper_gamma(dtype, a, x):
+    return _gammainc_values(a, x, True)
+
+
+def _minus_density(a, x):
+    return -_density(a, x)
+
+
 def gammainc(input, other, *, out=None):
-    ts, (a, x), dtype = _operands(input, other)
-    return _written(_recorded("IgammaBackward0", _gammainc_values(a, x, False), ts, dtype,
-                              ("igamma: input", _density)), out)
+    return _written(_evaluated("gammainc", _lower_gamma, (input, other),
+                               ("igamma: input", _density), "IgammaBackward0"), out)
 
 
 def gammaincc(input, other, *, out=None):
-    ts, (a, x), dtype = _operands(input, other)
-    return _written(_recorded("IgammacBackward0", _gammainc_values(a, x, True), ts, dtype,
-                              ("igammac: input", lambda a, x: -_density(a, x))), out)
+    return _written(_evaluated("gammaincc", _upper_gamma, (input, other),
+                               ("igammac: input", _minus_density), "IgammacBackward0"), out)
 
 
 bessel_j0, bessel_j1, bessel_y0, bessel_y1, modified_bessel_i0, modified_bessel_i1, \
