@@ -83,12 +83,15 @@ STAGES = (
     ("trace", "gradjit.tracer.api", "Transformed._trace"),
     ("autodiff", "gradjit.tracer.api", "differentiate"),
     ("optimize", "gradjit.tracer.api", "optimize"),
+    ("verify", "gradjit.tracer.api", "verify"),
+    ("verify", "gradjit.codegen.compile", "verify"),
     ("fusion", "gradjit.codegen.compile", "fuse"),
     ("fusion", "gradjit.codegen.compile", "store_into_results"),
     ("fusion", "gradjit.codegen.compile", "group_rows"),
     ("plan", "gradjit.codegen.compile", "plan_workspace"),
     ("LLVM IR", "gradjit.codegen.cpu", "emit_module"),
     ("LLVM IR", "gradjit.codegen.entry", "emit_entry"),
+    ("LLVM IR", "llvmlite.ir.module", "Module.__repr__"),  # the module printed for LLVM
     ("LLVM", "gradjit.codegen.compile", "compile_ir"),
 )
 

