@@ -129,9 +129,9 @@ def test_live_buffers_never_share_bytes_and_the_workspace_stays_near_the_peak(mo
 
 
 def test_a_small_buffer_living_through_a_large_ones_birth_does_not_push_it_up():
-    """An MLP's gradient (W3): two 8 MB values die and are born around 160 kB ones that live
-    on. Forwards in time the small ones take the first dead value's bytes and the third
-    8 MB value goes on top; backwards every buffer fits the peak."""
+    """An MLP's gradient (W3): 8 MB values are born and die while 160 kB ones live on.
+    Forwards in time the small ones take the first dead 8 MB value's bytes and a later 8 MB
+    value goes on top; backwards every buffer fits in the peak of live bytes."""
     mb8, kb160 = 2 * 1024 * 1024, 40 * 1024
     lives = [(mb8, 0, 1), (kb160, 2, 4), (mb8, 1, 7), (1, 4, 9), (mb8, 5, 7), (kb160, 3, 6),
              (mb8, 7, 8)]
