@@ -118,8 +118,9 @@ class Cache:
                              f"{entry.hits} hits, {len(entry.guards)} guards")
                 for guard, repeats in _runs(entry.guards):
                     times = f" ({repeats} times)" if repeats > 1 else ""
-                    lines.append(f"      {guard.site}: {guard.what}{times}  "
-                                 f"# {source_line(guard.site)}")
+                    source = source_line(guard.site)  # '' for code without a file
+                    lines.append(f"      {guard.site}: {guard.what}{times}"
+                                 + (f"  # {source}" if source else ""))
                 if entry.captures:
                     lines.append("      captured arrays (trace-time constants):")
                     lines.extend(f"        {c.describe()}" for c in entry.captures)

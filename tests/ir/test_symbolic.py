@@ -9,7 +9,10 @@ import time
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from gradjit.fuzz.programs import programs
 from gradjit.ir import PRIMITIVES, Builder, TensorType, interpret, parse, verify
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
@@ -436,42 +439,15 @@ def test_size_and_time_bounds_leave_regions_alone():
     assert str(simplify_elementwise(fn, max_seconds=0.0)) == str(fn)
 
 
-UNARY = [E.neg, E.abs_, E.exp, E.log, E.sqrt, E.sin, E.cos, E.tanh, E.sigmoid, E.expm1,
-         E.log1p, E.floor, E.round_, E.rsqrt, E.tan]
-BINARY = [E.add, E.sub, E.mul, E.div, E.maximum, E.minimum, E.pow_]
-COMPARE = [E.lt, E.le, E.eq, E.ne, E.gt, E.ge]
-NUMBERS = [0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 0.1]
-
-
-def _random_program(seed, dt):
-    """A random elementwise function of 2-3 parameters, with fills and shared values; every
-    value no op uses is a result, so nothing is dead."""
-    r = np.random.default_rng(seed)
-    pick = lambda items: items[r.integers(len(items))]
-    with Builder(f"random{seed}") as b:
-        values = [b.param(TensorType((2, 3), resolve(dt)), f"x{i}")
-                  for i in range(r.integers(2, 4))]
-        for _ in range(r.integers(3, 14)):
-            kind = r.integers(5)
-            a, c = pick(values), pick(values)
-            if kind == 0:
-                values.append(pick(UNARY)(a))
-            elif kind == 1:
-                values.append(pick(BINARY)(a, c))
-            elif kind == 2:
-                values.append(E.where(pick(COMPARE)(a, c), pick(values), a))
-            else:
-                number = pick(NUMBERS)
-                values.append(pick([E.mul, E.add, E.sub, E.div, E.maximum])(
-                    *((a, number) if r.random() < 0.5 else (number, a))))
-    used = {v for op in b.ops for v in op.inputs}
-    return b.build([v for v in values[len(b.params):] if v not in used])
-
-
 @pytest.mark.parametrize("dt", ["f32", "f64"])
-@pytest.mark.parametrize("seed", range(15))
-def test_random_programs_compute_bitwise_the_same_after_simplification(seed, dt):
-    fn = _random_program(seed, dt)
+@settings(max_examples=15, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_programs_compute_bitwise_the_same_after_simplification(dt, data):
+    """Elementwise programs (fills, shared values, where) from the fuzzer's generator, dead
+    ops removed as the pipeline does before simplifying."""
+    fn = eliminate_dead_code(data.draw(programs(max_ops=13, min_ops=3, guards=False,
+                                                kinds=("unary", "binary", "where"), dtype=dt)))
     new = verify(simplify_elementwise(fn))
     assert len(_ops(new)) <= len(_ops(fn))
     for s in range(3):

@@ -128,6 +128,15 @@ def test_explain_lists_traces_guards_and_source_lines():
         gradjit.explain(branchy)
 
 
+def test_explain_ends_a_guard_of_code_without_a_file_at_the_guard():
+    namespace = {}
+    exec("import numpy as np\ndef f(x):\n    return np.sum(x * x) if x.sum() > 0 else 0.0\n",
+         namespace)
+    f = gradjit.grad(namespace["f"])
+    f(np.ones(2))
+    assert gradjit.explain(f).splitlines()[-1] == "      <string>:3: bool(...) is True"
+
+
 def test_ops_and_guards_carry_the_user_source_line():
     f = gradjit.jit(lambda x: np.exp(x) if x.sum() > 0 else x)
     f(np.ones(2))
