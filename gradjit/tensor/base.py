@@ -402,7 +402,7 @@ class TensorBase:
         return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
 
     def data_ptr(self) -> int:
-        return self._concrete().__array_interface__["data"][0]
+        return self.numpy(force=True).__array_interface__["data"][0]
 
     # ---- concrete data: traced values answer (and record guards) themselves ----
 
@@ -449,6 +449,8 @@ class TensorBase:
         return int(self.item())
 
     def tolist(self):
+        if self._concrete() is None:  # traced: 0-d traced Tensors, as a traced array's tolist
+            return self if not self.dim() else [row.tolist() for row in self]
         return self._concrete().tolist()
 
     def numpy(self, *, force=False):

@@ -90,7 +90,13 @@ def is_traced(data) -> bool:
 
 
 def _holds_traced(data) -> bool:
-    return is_traced(data) or isinstance(data, (list, tuple)) and any(map(_holds_traced, data))
+    return is_traced(_unwrapped(data)) or isinstance(data, (list, tuple)) and \
+        any(map(_holds_traced, data))
+
+
+def _unwrapped(data):
+    """A Tensor's value (traced or an array); anything else as it is."""
+    return data._value if hasattr(data, "_edge") else data
 
 
 def _traced_tensor(data, dtype):
@@ -102,7 +108,8 @@ def _traced_tensor(data, dtype):
                  for x in data]
         data = ops.stack(parts) if parts else _infer(data)
     from gradjit.tensor.tensor import Tensor
-    out = Tensor._wrap(data)
+    # a Tensor is copied without its history, as in eager code
+    out = data.detach().clone() if hasattr(data, "_edge") else Tensor._wrap(data)
     return out if dtype is None else out.to(dtype)
 
 

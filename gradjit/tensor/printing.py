@@ -158,6 +158,8 @@ def tensor_repr(t) -> str:
     prefix = "tensor("
     indent = len(prefix)
     values = t._concrete()
+    if values is None:  # traced: its values exist only when the compiled function runs
+        return f"tensor(<traced {t._value.ir_type}>, dtype={t.dtype})"
     suffixes = []
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
