@@ -72,9 +72,34 @@ def _close(run: list[Kernel]) -> list:
     chunked = [k for k in run if k.n_chunks > 1]
     if len(run) < 2 or not chunked:
         return run
-    rows, count = chunked[0].chunk_rows, chunked[0].n_chunks
-    kernels = [k if k.n_chunks > 1 else replace(k, chunk_rows=rows, n_chunks=count) for k in run]
+    rows = chunked[0].chunk_rows
+    if not any(a.chunk_stride for k in run for a, _ in _accesses(k)):  # no per-chunk partials
+        rows = max(1, min(rows, CHUNK_BYTES // _row_bytes(run)))
+    count = -(-run[0].extents[0] // rows)
+    kernels = [replace(k, chunk_rows=rows, n_chunks=count) for k in run]
     return [KernelGroup(f"{run[0].name}_rows", kernels, rows, count)]
+
+
+# The bytes a group's chunk may touch: what one kernel leaves must still be in the core's own
+# cache (L2: 512 KB to 2 MB) when the next reads it, beside the other thread's traffic. A
+# softmax gradient over rows of 1000 floats ran 10% faster in chunks of 16 rows than of 128.
+CHUNK_BYTES = 1 << 17
+
+
+def _accesses(k: Kernel) -> list:
+    """(access, itemsize) of every load and output of `k`."""
+    return [(i.attrs, i.dtype.numpy.itemsize) for i in k.body if i.op == "load"] + [
+        (o.access, o.dtype.numpy.itemsize) for o in k.outputs]
+
+
+def _row_bytes(run: list[Kernel]) -> int:
+    """Bytes that one index of the outermost loop reaches in the buffers of `run`."""
+    widest = {}
+    for k in run:
+        for access, size in _accesses(k):
+            step = abs(access.strides[0]) * size
+            widest[access.buffer] = max(widest.get(access.buffer, 0), step)
+    return max(1, sum(widest.values()))
 
 
 # A chunk's data stays in cache across a few kernels, not hundreds; a bounded run also keeps
