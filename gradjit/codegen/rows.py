@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from gradjit.codegen.kernel import REDUCE_KINDS, Kernel, Program
+from gradjit.codegen.schedule import combine_kernel
 
 
 @dataclass(eq=False)
@@ -37,8 +38,32 @@ def group_rows(program: Program) -> Program:
         run = [step] if isinstance(step, Kernel) else []
         if step is not None and not run:
             steps.append(step)
-    return Program(program.name, program.param_types, program.buffers, steps, program.results,
+    return _resize_partials(Program(program.name, program.param_types, program.buffers, steps,
+                                    program.results, program.constants))
+
+
+def _resize_partials(program: Program) -> Program:
+    """A group's chunks are its own (see _close): a reduction over them keeps a partial per
+    group chunk, so its partials buffer and the kernel that folds them follow that count."""
+    counts = {}  # partials buffer -> (chunks, elements per chunk)
+    for group in program.steps:
+        for k in getattr(group, "kernels", ()):
+            for out in k.outputs:
+                if out.access.chunk_stride:
+                    counts[out.access.buffer] = (group.n_chunks, out.access.chunk_stride)
+    buffers = [replace(b, size=counts[b.id][0] * counts[b.id][1]) if b.id in counts else b
+               for b in program.buffers]
+    steps = [_refolded(s, counts) for s in program.steps]
+    return Program(program.name, program.param_types, buffers, steps, program.results,
                    program.constants)
+
+
+def _refolded(step, counts):
+    if not isinstance(step, Kernel) or len(step.body) != 1 or step.body[0].op != "load" or \
+            step.body[0].attrs.buffer not in counts:
+        return step
+    partial = step.body[0].attrs.buffer
+    return combine_kernel(step.name, partial, step.outputs[0], *counts[partial])
 
 
 def _sink_unchunkable(steps: list) -> list:
@@ -72,9 +97,7 @@ def _close(run: list[Kernel]) -> list:
     chunked = [k for k in run if k.n_chunks > 1]
     if len(run) < 2 or not chunked:
         return run
-    rows = chunked[0].chunk_rows
-    if not any(a.chunk_stride for k in run for a, _ in _accesses(k)):  # no per-chunk partials
-        rows = max(1, min(rows, CHUNK_BYTES // _row_bytes(run)))
+    rows = max(1, min(chunked[0].chunk_rows, CHUNK_BYTES // _row_bytes(run)))
     count = -(-run[0].extents[0] // rows)
     kernels = [replace(k, chunk_rows=rows, n_chunks=count) for k in run]
     return [KernelGroup(f"{run[0].name}_rows", kernels, rows, count)]

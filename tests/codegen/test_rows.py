@@ -87,12 +87,26 @@ def test_a_group_covers_only_consecutive_row_kernels():
                == (group.chunk_rows, group.n_chunks) for k in group.kernels)
 
 
-def test_a_group_without_partials_takes_chunks_that_stay_in_cache():
-    args = inputs(picked_logsumexp)
-    program = group_rows(fuse(compiled_function(picked_logsumexp, args)))
+@pytest.mark.parametrize("fn", [picked_logsumexp, softmax_xent])
+def test_a_group_takes_chunks_that_stay_in_cache(fn):
+    args = inputs(fn)
+    program = group_rows(fuse(compiled_function(fn, args)))
     (group,) = [s for s in program.steps if isinstance(s, KernelGroup)]
-    sizes = [program.buffers[b].size for b in group.buffers()]
+    sizes = [program.buffers[b].size for b in group.buffers() if program.buffers[b].size >= ROWS]
     row_bytes = sum(4 * size // ROWS for size in sizes)  # float32 rows of matrices and vectors
     assert sizes.count(ROWS * COLS) >= 2
     assert group.chunk_rows == CHUNK_BYTES // row_bytes
     assert group.n_chunks == -(-ROWS // group.chunk_rows)
+
+
+def test_a_sum_over_a_groups_chunks_keeps_one_partial_per_chunk():
+    args = inputs(softmax_xent)
+    program = group_rows(fuse(compiled_function(softmax_xent, args)))
+    (group,) = [s for s in program.steps if isinstance(s, KernelGroup)]
+    partials = {o.access.buffer for k in group.kernels for o in k.outputs if o.access.chunk_stride}
+    assert len(partials) == 1
+    (partial,) = partials
+    assert program.buffers[partial].size == group.n_chunks
+    (fold,) = [k for k in program.kernels if any(i.op == "load" and i.attrs.buffer == partial
+                                                  for i in k.body)]
+    assert fold.extents == (group.n_chunks,)
