@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import platform
 import re
 import threading
 import time
@@ -18,7 +17,6 @@ from gradjit.codegen.inplace import store_into_results
 from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host, identity
 from gradjit.codegen.rows import KernelGroup, group_rows
-from gradjit.codegen.scratch import contract_temporaries
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
 from gradjit.runtime import cache
@@ -29,8 +27,6 @@ from gradjit.runtime.program import CompiledProgram, Param
 from gradjit.runtime.steps import KernelCall, enterable
 
 _memory: dict[str, CompiledProgram] = cache.LeastRecentlyUsed()
-# Non-temporal stores and the fence after them are x86's (elsewhere the stores stay plain).
-STREAMING = platform.machine().lower() in ("x86_64", "amd64")
 _memory_lock = threading.Lock()
 
 
@@ -76,7 +72,7 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
 
 def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     start = time.perf_counter()
-    program = contract_temporaries(store_into_results(group_rows(fuse(fn))), STREAMING)
+    program = group_rows(store_into_results(fuse(fn)))
     workspace = plan_workspace(program.buffers, program.steps)
     text = str(program)
     directory = cache.cache_dir(cache_dir)

@@ -186,12 +186,8 @@ class KernelEmitter:
                         lanes, ju, bases, out_bases, hoisted, reducing,
                         carried[u * per:(u + 1) * per])
                 return carried
-            first, self.aligned = None, {}
-            if self.k.streamed and self.maskable():
-                start, first = self.peel(lanes, start, stop, bases, out_bases, hoisted,
-                                         reducing)
-            vector_accs, split = self.vector_loops(lanes, start, stop, reducing, steps, first)
-            masked = (self.remainders() or first is not None) and self.maskable()
+            vector_accs, split = self.vector_loops(lanes, start, stop, reducing, steps)
+            masked = self.remainders() and self.maskable()
             if masked:  # the last lanes: one vector step with the lanes past `stop` off
                 mask = b.icmp_signed("<", ir.Constant(ir.VectorType(I64, self.width),
                                                       list(range(self.width))),
@@ -209,41 +205,11 @@ class KernelEmitter:
             self.store_scalar(out.access, out.dtype, out_bases[n],
                               combine(b, out.kind, out.dtype, old, acc))
 
-    def peel(self, lanes, start, stop, bases, out_bases, hoisted, reducing):
-        """The lanes before the streamed outputs' first vector-aligned element, as one masked
-        step (non-temporal stores need aligned addresses). Returns where the aligned loop
-        starts and the step's accumulators; notes for each streamed output whether its
-        stores are aligned there (an array aligned to less than its element size is not)."""
-        b, k = self.b, self.k
-        streamed = [(n, o) for n, o in enumerate(k.outputs) if o.access.buffer in k.streamed]
-        n, out = streamed[0]
-        size = out.dtype.numpy.itemsize
-        align = self.width * size
-
-        def address(n, out, at):
-            return b.ptrtoint(self.element_ptr(out.access, out.dtype, b.add(out_bases[n], at)),
-                              I64)
-        lead = b.udiv(b.and_(b.sub(I64(0), address(n, out, start)), I64(align - 1)), I64(size))
-        lead = b.select(b.icmp_signed("<", lead, b.sub(stop, start)), lead, b.sub(stop, start))
-        mask = b.icmp_signed("<", ir.Constant(ir.VectorType(I64, self.width),
-                                              list(range(self.width))), lanes.splat(lead))
-        identities = [lanes.const(k.outputs[r].dtype, identity(k.outputs[r].kind,
-                                                               k.outputs[r].dtype))
-                      for r in reducing]
-        accs = self.step(lanes, start, bases, out_bases, hoisted, reducing, identities, mask)
-        start = b.add(start, lead)
-        for n, out in streamed:
-            misaligned = b.and_(address(n, out, start), I64(self.width * out.dtype.numpy.itemsize
-                                                            - 1))
-            self.aligned[out.access.buffer] = b.icmp_unsigned("==", misaligned, I64(0))
-        return start, accs
-
-    def vector_loops(self, lanes, start, stop, reducing, steps, first=None):
+    def vector_loops(self, lanes, start, stop, reducing, steps):
         """The whole vectors of [start, stop): with register accumulators, ACCUMULATORS
         vectors an iteration, each into accumulators of its own (a max or a sum then waits on
         one vector's latency in every ACCUMULATORS), the rest one by one; returns the
-        accumulators folded in a fixed order, and where the whole vectors end. `first`: the
-        first accumulators' starting values (else the identities)."""
+        accumulators folded in a fixed order, and where the whole vectors end."""
         b, k = self.b, self.k
         identities = [lanes.const(k.outputs[n].dtype, identity(k.outputs[n].kind,
                                                                k.outputs[n].dtype))
@@ -253,8 +219,7 @@ class KernelEmitter:
         if not reducing:
             return loop(b, start, whole, self.width, [], lambda j, c: steps(1, j, [])), whole
         unrolled = b.add(start, b.and_(count, I64(-self.width * ACCUMULATORS)))
-        accs = loop(b, start, unrolled, self.width * ACCUMULATORS,
-                    (first or identities) + identities * (ACCUMULATORS - 1),
+        accs = loop(b, start, unrolled, self.width * ACCUMULATORS, identities * ACCUMULATORS,
                     lambda j, c: steps(ACCUMULATORS, j, list(c)))
         per = len(reducing)
         sets = [accs[u * per:(u + 1) * per] for u in range(ACCUMULATORS)]
@@ -373,9 +338,7 @@ class KernelEmitter:
             ptr = self.element_ptr(access, out.dtype, b.add(base, j))
             if out.dtype.name == "bool":
                 value = b.zext(value, value_type(out.dtype, lanes.lanes, memory=True))
-            if mask is None and access.buffer in self.aligned:
-                self.stream(value, ptr, self.aligned[access.buffer], out.dtype.numpy.itemsize)
-            elif mask is None:
+            if mask is None:
                 b.store(value, ptr, align=out.dtype.numpy.itemsize)
             else:
                 call_intrinsic(b, "masked.store", [value, ptr, I32(out.dtype.numpy.itemsize),
@@ -392,17 +355,6 @@ class KernelEmitter:
                 kind = "sum" if out.kind == "scatter_add" else out.kind
                 one = combine(b, kind, out.dtype, self.load_scalar(access, out.dtype, i), one)
             self.store_scalar(access, out.dtype, i, one)
-
-    def stream(self, value, ptr, aligned, size):
-        """Store past the cache where the address allows: the line is not read first, and
-        the data, written once and read after the loop, does not evict what the loop reads."""
-        b = self.b
-        with b.if_else(aligned, likely=True) as (then, otherwise):
-            with then:
-                store = b.store(value, ptr, align=self.width * size)
-                store.set_metadata("nontemporal", b.module.add_metadata([I32(1)]))
-            with otherwise:
-                b.store(value, ptr, align=size)
 
     def emit_init(self, out, begin, end):
         """Set the slots this chunk accumulates into to the reduction's identity."""
@@ -437,9 +389,7 @@ def emit_module(name: str, kernels, vector_bytes: int, groups=()) -> ir.Module:
 
 def emit_group(module: ir.Module, group) -> None:
     """`void name(i64 chunk_lo, i64 chunk_hi, ptr table)`: each chunk through every kernel of
-    the group in turn, so the chunk's data stays in cache from one kernel to the next. The
-    group's scratch is memory of the running thread's stack, which a table of its own points
-    the kernels at, shifted so that the chunk's rows land at its start."""
+    the group in turn, so the chunk's data stays in cache from one kernel to the next."""
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [I64, I64, PTR]), group.name)
     fn.attributes.add("nounwind")
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -447,27 +397,10 @@ def emit_group(module: ir.Module, group) -> None:
 
     for kernel in group.kernels:  # called from here alone: inlined, no second copy
         module.globals[kernel.name].linkage = "internal"
-    held = {}
-    if group.scratch:
-        shared, table = table, b.alloca(PTR, size=I64(max(group.buffers()) + 1))
-        for buffer in sorted(group.buffers() - set(group.scratch)):
-            b.store(b.load(b.gep(shared, [I64(buffer)], source_etype=PTR), typ=PTR),
-                    b.gep(table, [I64(buffer)], source_etype=PTR))
-        for buffer, row_bytes in group.scratch.items():
-            held[buffer] = b.alloca(I8, size=I64(group.chunk_rows * row_bytes))
-            held[buffer].align = 64
 
     def chunk(c, carried):
-        for buffer, memory in held.items():
-            shift = b.mul(c, I64(-group.chunk_rows * group.scratch[buffer]))
-            b.store(b.gep(memory, [shift], source_etype=I8),
-                    b.gep(table, [I64(buffer)], source_etype=PTR))
         for kernel in group.kernels:
             b.call(module.globals[kernel.name], [c, b.add(c, I64(1)), table])
         return []
     loop(b, lo, hi, 1, [], chunk)
-    if any(k.streamed for k in group.kernels):  # streamed stores land before others read
-        fence = module.globals.get("llvm.x86.sse.sfence") or ir.Function(
-            module, ir.FunctionType(ir.VoidType(), []), "llvm.x86.sse.sfence")
-        b.call(fence, [])
     b.ret_void()

@@ -1,6 +1,6 @@
 """Results computed in place: a temporary that a kernel reads only to store its result at the
-same element is that result's memory from the start, so the program writes one full-size
-array where it wrote two (row groups' kernels hold theirs in scratch: codegen.scratch)."""
+same element (a softmax's stored exp, turned into its gradient) is that result's memory from
+the start, so the program writes one full-size array where it wrote two."""
 from __future__ import annotations
 
 from dataclasses import replace

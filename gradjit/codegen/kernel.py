@@ -73,7 +73,6 @@ class Kernel:
     outputs: list[Output]
     chunk_rows: int = 1
     n_chunks: int = 1
-    streamed: frozenset = frozenset()  # buffers stored past the cache (non-temporal)
 
     def buffers(self) -> set[int]:
         used = {i.attrs.buffer for i in self.body if i.op == "load"}
@@ -83,7 +82,6 @@ class Kernel:
         head = f"kernel @{self.name} domain=[{','.join(map(str, self.extents))}]"
         if self.n_chunks > 1:
             head += f" chunks={self.n_chunks}x{self.chunk_rows}"
-        head += "".join(f" stream=b{b}" for b in sorted(self.streamed))
         lines = [head + " {"]
         for n, instr in enumerate(self.body):
             lines.append(f"  %{n} = {_format_instr(instr)} : {instr.dtype}")
