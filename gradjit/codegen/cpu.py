@@ -69,6 +69,7 @@ def loop(b: ir.IRBuilder, start, stop, step, carried, body):
     b.position_at_end(done)
     return phis
 
+
 # Independent accumulators of a reduction's vector loop: a max or sum waits on the previous
 # vector's result, so with one accumulator the loop runs at that latency, not at throughput.
 ACCUMULATORS = 4
