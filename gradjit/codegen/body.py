@@ -29,6 +29,8 @@ def type_suffix(t) -> str:
         return "f32"
     if isinstance(t, ir.DoubleType):
         return "f64"
+    if isinstance(t, ir.PointerType):
+        return "p0"
     return f"i{t.width}"
 
 

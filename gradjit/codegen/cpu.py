@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 
-from gradjit.codegen.body import I8, I32, I64, Lanes, emit_body, extremum, value_type
+from gradjit.codegen.body import (I8, I32, I64, Lanes, call_intrinsic, emit_body, extremum,
+                                  value_type)
 from gradjit.codegen.mathlib import outline_after
 
 PTR = ir.PointerType()
@@ -67,6 +68,11 @@ def loop(b: ir.IRBuilder, start, stop, step, carried, body):
     b.branch(header)
     b.position_at_end(done)
     return phis
+
+
+# Independent accumulators of a reduction's vector loop: a max or sum waits on the previous
+# vector's result, so with one accumulator the loop runs at that latency, not at throughput.
+ACCUMULATORS = 4
 
 
 class KernelEmitter:
@@ -168,19 +174,29 @@ class KernelEmitter:
         accs = [Lanes(b, 1).const(k.outputs[n].dtype, identity(k.outputs[n].kind,
                                                               k.outputs[n].dtype))
                 for n in reducing]
-        split = start
+        split, masked = start, False
         if self.width > 1 and k.extents[-1] >= self.width:
-            count = b.sub(stop, start)
-            split = b.add(start, b.and_(count, I64(-self.width)))
             lanes = Lanes(b, self.width)
-            vector_accs = [lanes.const(k.outputs[n].dtype, identity(k.outputs[n].kind,
-                                                                    k.outputs[n].dtype))
-                           for n in reducing]
-            vector_accs = loop(b, start, split, self.width, vector_accs,
-                               lambda j, carried: self.step(lanes, j, bases, out_bases, hoisted,
-                                                            reducing, carried))
+
+            def steps(count, j, carried):
+                """`count` vectors from j on, each with its own accumulators."""
+                per = len(reducing)
+                for u in range(count):
+                    ju = b.add(j, I64(u * self.width)) if u else j
+                    carried[u * per:(u + 1) * per] = self.step(
+                        lanes, ju, bases, out_bases, hoisted, reducing,
+                        carried[u * per:(u + 1) * per])
+                return carried
+            vector_accs, split = self.vector_loops(lanes, start, stop, reducing, steps)
+            masked = self.remainders() and self.maskable()
+            if masked:  # the last lanes: one vector step with the lanes past `stop` off
+                mask = b.icmp_signed("<", ir.Constant(ir.VectorType(I64, self.width),
+                                                      list(range(self.width))),
+                                     lanes.splat(b.sub(stop, split)))
+                vector_accs = self.step(lanes, split, bases, out_bases, hoisted, reducing,
+                                        vector_accs, mask)
             accs = [self.horizontal(k.outputs[n], acc) for n, acc in zip(reducing, vector_accs)]
-        if split is start or self.remainders():
+        if not masked and (split is start or self.remainders()):
             accs = loop(b, split, stop, 1, accs,
                         lambda j, carried: self.step(Lanes(b, 1), j, bases, out_bases, hoisted,
                                                      reducing, carried))
@@ -190,6 +206,40 @@ class KernelEmitter:
             self.store_scalar(out.access, out.dtype, out_bases[n],
                               combine(b, out.kind, out.dtype, old, acc))
 
+    def vector_loops(self, lanes, start, stop, reducing, steps):
+        """The whole vectors of [start, stop): with register accumulators, ACCUMULATORS
+        vectors an iteration, each into accumulators of its own (a max or a sum then waits on
+        one vector's latency in every ACCUMULATORS), the rest one by one; returns the
+        accumulators folded in a fixed order, and where the whole vectors end."""
+        b, k = self.b, self.k
+        identities = [lanes.const(k.outputs[n].dtype, identity(k.outputs[n].kind,
+                                                               k.outputs[n].dtype))
+                      for n in reducing]
+        count = b.sub(stop, start)
+        whole = b.add(start, b.and_(count, I64(-self.width)))
+        if not reducing:
+            return loop(b, start, whole, self.width, [], lambda j, c: steps(1, j, [])), whole
+        unrolled = b.add(start, b.and_(count, I64(-self.width * ACCUMULATORS)))
+        accs = loop(b, start, unrolled, self.width * ACCUMULATORS, identities * ACCUMULATORS,
+                    lambda j, c: steps(ACCUMULATORS, j, list(c)))
+        per = len(reducing)
+        sets = [accs[u * per:(u + 1) * per] for u in range(ACCUMULATORS)]
+        while len(sets) > 1:
+            sets = [[combine(b, k.outputs[n].kind, k.outputs[n].dtype, x, y)
+                     for n, x, y in zip(reducing, one, two)]
+                    for one, two in zip(sets[::2], sets[1::2])]
+        return loop(b, unrolled, whole, self.width, sets[0],
+                    lambda j, c: steps(1, j, list(c))), whole
+
+    def maskable(self) -> bool:
+        """Whether the tail can run as one vector step with lanes switched off: every access
+        is contiguous or loop-invariant (the lanes' addresses are those of a masked load)."""
+        loads = [i.attrs for i in self.k.body if i.op == "load"]
+        return all(a.index is None and a.strides[-1] in (0, 1) for a in loads) and all(
+            o.access.index is None and (o.kind == "store" and o.access.strides[-1] == 1 or
+                                        o.kind in IDENTITIES and o.access.strides[-1] == 0)
+            for o in self.k.outputs)
+
     def remainders(self) -> bool:
         """Whether an inner loop's trip count can leave lanes after its whole vectors: the
         inner extent, or for a one-loop kernel each chunk's rows and the last chunk's."""
@@ -198,26 +248,39 @@ class KernelEmitter:
         return any(n % self.width for n in counts)
 
     def horizontal(self, out, acc):
-        """Fold a vector accumulator's lanes in lane order (a fixed order: reproducible)."""
-        total = self.b.extract_element(acc, I32(0))
-        for lane in range(1, self.width):
-            total = combine(self.b, out.kind, out.dtype, total,
-                            self.b.extract_element(acc, I32(lane)))
-        return total
+        """Fold a vector accumulator's lanes in a fixed order (reproducible): the upper half
+        into the lower down to 8 lanes, then neighbours pairwise, as numpy's sum folds its 8
+        accumulators."""
+        b, width = self.b, self.width
 
-    def step(self, lanes, j, bases, out_bases, hoisted, reducing, accs):
-        """One (vector of) loop index: the body, then every output."""
-        values = emit_body(lanes, self.k.body,
-                           lambda n, values: self.load(lanes, j, n, bases[n], hoisted, values),
-                           lambda n: self.index(lanes, j, n, bases[n]))
+        def pick(lanes):
+            return b.shuffle_vector(acc, acc, ir.Constant(ir.VectorType(I32, len(lanes)), lanes))
+        while width > 1:
+            half = width // 2
+            if width > 8:
+                low, high = pick(list(range(half))), pick(list(range(half, width)))
+            else:
+                low, high = pick(list(range(0, width, 2))), pick(list(range(1, width, 2)))
+            acc, width = combine(b, out.kind, out.dtype, low, high), half
+        return b.extract_element(acc, I32(0))
+
+    def step(self, lanes, j, bases, out_bases, hoisted, reducing, accs, mask=None):
+        """One (vector of) loop index: the body, then every output. Lanes off in `mask`
+        read and write no memory and add the identity to the accumulators."""
+        values = emit_body(lanes, self.k.body, lambda n, values: self.load(
+            lanes, j, n, bases[n], hoisted, values, mask), lambda n: self.index(
+            lanes, j, n, bases[n]))
         updated = list(accs)
         for n, out in enumerate(self.k.outputs):
             value = values[out.value]
             if n in reducing:
+                if mask is not None:
+                    value = self.b.select(mask, value, lanes.const(
+                        out.dtype, identity(out.kind, out.dtype)))
                 slot = reducing.index(n)
                 updated[slot] = combine(self.b, out.kind, out.dtype, accs[slot], value)
             else:
-                self.write(lanes, j, out, out_bases[n], value, values)
+                self.write(lanes, j, out, out_bases[n], value, values, mask)
         return updated
 
     def index(self, lanes, j, n, base):
@@ -236,7 +299,7 @@ class KernelEmitter:
             return b.icmp_unsigned("!=", value, ir.Constant(value.type, None))
         return value if instr.dtype.name == "i64" else b.trunc(value, target)
 
-    def load(self, lanes, j, n, base, hoisted, values):
+    def load(self, lanes, j, n, base, hoisted, values, mask=None):
         b, instr = self.b, self.k.body[n]
         access, dtype = instr.attrs, instr.dtype
         if n in hoisted:
@@ -244,8 +307,13 @@ class KernelEmitter:
         stride = access.strides[-1]
         if access.index is None and stride == 1 and lanes.lanes > 1:
             ptr = self.element_ptr(access, dtype, b.add(base, j))
-            vec = b.load(ptr, typ=value_type(dtype, lanes.lanes, memory=True),
-                         align=dtype.numpy.itemsize)
+            vec_type = value_type(dtype, lanes.lanes, memory=True)
+            if mask is None:
+                vec = b.load(ptr, typ=vec_type, align=dtype.numpy.itemsize)
+            else:
+                vec = call_intrinsic(b, "masked.load", [
+                    ptr, I32(dtype.numpy.itemsize), mask, ir.Constant(vec_type, None)],
+                    vec_type, [vec_type, PTR])
             if dtype.name == "bool":
                 return b.icmp_unsigned("!=", vec, ir.Constant(vec.type, [0] * lanes.lanes))
             return vec
@@ -264,14 +332,18 @@ class KernelEmitter:
             vec = b.insert_element(vec, s, I32(lane))
         return vec
 
-    def write(self, lanes, j, out, base, value, values):
+    def write(self, lanes, j, out, base, value, values, mask=None):
         b, access = self.b, out.access
         stride = access.strides[-1]
         if out.kind == "store" and stride == 1 and lanes.lanes > 1:
             ptr = self.element_ptr(access, out.dtype, b.add(base, j))
             if out.dtype.name == "bool":
                 value = b.zext(value, value_type(out.dtype, lanes.lanes, memory=True))
-            b.store(value, ptr, align=out.dtype.numpy.itemsize)
+            if mask is None:
+                b.store(value, ptr, align=out.dtype.numpy.itemsize)
+            else:
+                call_intrinsic(b, "masked.store", [value, ptr, I32(out.dtype.numpy.itemsize),
+                                                   mask], ir.VoidType(), [value.type, PTR])
             return
         indices = self.lane_indices(base, j, stride, lanes.lanes)
         if access.index is not None:

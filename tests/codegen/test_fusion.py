@@ -150,6 +150,18 @@ def test_indexing_ops_fuse_with_elementwise_consumers():
     check(fn, data((6, 3), "f64"), np.array([5, -1, 0, 5]), data((4, 3), "f64"))
 
 
+def test_a_value_reshaped_for_a_matmul_is_stored_by_the_loop_over_its_own_shape():
+    # the error of a loss, summed squared and reshaped to [1, n, m] for the gradient's product
+    fn = build("f", [((300, 10), "f32"), ((300, 10), "f32"), ((1, 10, 200), "f32")],
+               lambda p, y, w: [
+                   S.reduce_sum(E.mul(E.sub(p, y), E.sub(p, y)), axes=(0, 1), keepdims=False),
+                   S.matmul(S.reshape(E.mul(E.sub(p, y), E.sub(p, y)), shape=(1, 300, 10)),
+                            w)])
+    program = check(fn, data((300, 10), "f32"), data((300, 10), "f32"),
+                    data((1, 10, 200), "f32"), ulps=16)
+    assert len([k for k in program.kernels if k.extents == (3000,)]) == 1
+
+
 def test_matmul_of_transposed_operands_and_its_consumers():
     fn = build("f", [((5, 4), "f32"), ((6, 5), "f32")], lambda a, b: [
         E.tanh(S.matmul(S.transpose(a, perm=(1, 0)), S.transpose(b, perm=(1, 0))))])

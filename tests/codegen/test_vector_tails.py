@@ -37,3 +37,30 @@ def test_one_loop_kernels_chunked_or_not(n):
     top, sines = compile_function(parse(FLAT.format(n=n)))(x)
     assert top == np.float32(81.0)
     np.testing.assert_allclose(sines, np.sin(x), rtol=1e-5, atol=1e-6)
+
+
+EXTREMES = """func @ends(%x: f32[{n},{m}], %k: i32[{n},{m}]) -> (f32[{n}], f32[{n}], i32[{n}]) {{
+  %0 = reduce_max(%x) {{axes=[1], keepdims=false}} : f32[{n}]
+  %1 = reduce_min(%x) {{axes=[1], keepdims=false}} : f32[{n}]
+  %2 = reduce_max(%k) {{axes=[1], keepdims=false}} : i32[{n}]
+  return %0, %1, %2
+}}"""
+
+
+@pytest.mark.parametrize("m", [16, 37, 64, 1000])
+def test_row_extremes_see_every_lane(m):
+    """A NaN or an extreme in the unrolled loop, in a single vector after it or in the masked
+    last lanes decides the row's max and min as numpy's does."""
+    rng = np.random.default_rng(m)
+    places = sorted({0, 10, m // 2, m - m % 64, m - m % 16 - 1, m - 1} & set(range(m)))
+    n = 2 * len(places) + 1
+    x = rng.standard_normal((n, m)).astype(np.float32)
+    k = rng.integers(-1000, 1000, (n, m)).astype(np.int32)
+    for row, place in enumerate(places):
+        x[row, place] = np.nan
+        x[len(places) + row, place] = 50.0
+        k[len(places) + row, place] = 5000
+    top, bottom, itop = compile_function(parse(EXTREMES.format(n=n, m=m)))(x, k)
+    np.testing.assert_array_equal(top, np.max(x, axis=1))
+    np.testing.assert_array_equal(bottom, np.min(x, axis=1))
+    np.testing.assert_array_equal(itop, np.max(k, axis=1))

@@ -103,8 +103,16 @@ def test_kernels_stage_shows_recomputation_and_matrix_products():
     assert "# views, read in place by the loops:" in text and "reshape of b" in text
 
 
-def test_each_placed_elementwise_op_is_in_its_loops_body_and_some_are_recomputed():
-    lowered = gradjit.grad(mlp_loss, argnums=(0, 1, 2)).lower(*MLP_ARGS)
+def column_centered(x):
+    return np.sum((x - np.mean(x, axis=0)) ** 2 * x)
+
+
+@pytest.mark.parametrize("f, args, argnums, recomputes", [
+    (mlp_loss, MLP_ARGS, (0, 1, 2), False),  # the residual is stored by its square's loop
+    (column_centered, (MLP_ARGS[3],), 0, True)])  # x - mean, in the value's and d_x's loops
+def test_each_placed_elementwise_op_is_in_its_loops_body_and_some_are_recomputed(
+        f, args, argnums, recomputes):
+    lowered = gradjit.grad(f, argnums=argnums).lower(*args)
     kernels = {k.name: k for k in lowered.fused.program.kernels}
     recomputed = 0
     for op, places in lowered.fused.places.items():
@@ -112,7 +120,7 @@ def test_each_placed_elementwise_op_is_in_its_loops_body_and_some_are_recomputed
         if op.prim.kind == "elementwise":
             assert loops and all(any(i.op == op.prim.name for i in k.body) for k in loops)
         recomputed += len(loops) > 1
-    assert recomputed >= 1  # the forward residual y - prediction, in the value's and d_w2's
+    assert (recomputed >= 1) == recomputes
 
 
 def test_dot_graph_has_every_op_and_loop_clusters():
