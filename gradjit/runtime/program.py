@@ -152,18 +152,31 @@ class CompiledProgram:
         guard = self.steps[int(self._table[self._status]) - 1]
         raise GuardFailed(guard.site, guard.expected)
 
-    def fast_call(self, discard=()):
+    def fast_call(self, discard=(), pick=None):
         """`run(arrays) -> results` for arrays known to be C-contiguous and of the parameters'
         shapes and dtypes (a caller's cache key says so): one native call, no checks, when
         the program has an entry point. Results at the positions in `discard`, which the
-        caller drops, go to scratch memory instead of new arrays."""
+        caller drops, go to scratch memory instead of new arrays; with `pick`, run returns
+        the result at that position alone."""
         if not self._enter:
-            return lambda arrays: self(*arrays)
+            return (lambda arrays: self(*arrays)) if pick is None else \
+                (lambda arrays: self(*arrays)[pick])
         enter, empty = self._enter, np.empty
         template = [np.empty(shape, dtype) if i in discard else None
                     for i, (shape, dtype) in enumerate(self.result_types)]
         fresh = [(i, shape, dtype) for i, (shape, dtype) in enumerate(self.result_types)
                  if i not in discard]
+        if pick is not None and [i for i, _, _ in fresh] == [pick]:
+            # One new array, the result itself (grad of one array): no list to build or index.
+            shape, dtype = fresh[0][1:]
+            before, after = template[:pick], template[pick + 1:]
+
+            def run_one(arrays):
+                out = empty(shape, dtype)
+                if enter(*arrays, *before, out, *after) is not None:  # scratch: GIL held
+                    self._guard_failed()
+                return out
+            return run_one
 
         def run(arrays):
             outputs = template.copy()
@@ -172,7 +185,7 @@ class CompiledProgram:
             if enter(*arrays, *outputs) is not None:  # holds the GIL: scratch is not shared
                 self._guard_failed()
             return outputs
-        return run
+        return run if pick is None else (lambda arrays: run(arrays)[pick])
 
     def _call(self, args, out):
         arrays = self._arguments(args)

@@ -84,20 +84,14 @@ class Transformed:
 
     def __call__(self, *args, **kwargs):
         if not kwargs and not _stack.traces:  # the lean common case: arrays, not tracing
-            for a in args:
-                if type(a) is not np.ndarray:
-                    break
-            else:
-                cache = self.cache
-                for entry in cache.fast.get(_layout(args), ()):
-                    try:
-                        outs = entry.run(args)
-                    except GuardFailed:
-                        break  # the general path below re-runs, counts and re-traces
-                    cache.hits += 1
-                    entry.hits += 1
-                    cache.last = entry
-                    return entry.unpack(outs, args)
+            for entry in self.cache.fast.get(_layout(args), ()):
+                try:
+                    result = entry.lean(args)
+                except GuardFailed:
+                    break  # the general path below re-runs, counts and re-traces
+                entry.hits += 1
+                self.cache.last = entry
+                return result
         return self._call(args, kwargs)
 
     def into(self, out, *args, **kwargs):
@@ -304,15 +298,21 @@ def _leaf_dtype(x):
     return inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
 
 
-def _layout(arrays) -> tuple:
+def _layout(args) -> tuple | None:
     """The lean path's cache key: shapes, dtypes and strides (which, for arrays registered
-    as C-contiguous, say that any array matching them is too). One array's is built without
-    the outer tuple: a third of the call's overhead went to building keys. (No key of one
-    array equals one of three: its middle item is a dtype, theirs a tuple.)"""
-    if len(arrays) == 1:
-        a = arrays[0]
-        return a.shape, a.dtype, a.strides
-    return tuple([(a.shape, a.dtype, a.strides) for a in arrays])
+    as C-contiguous, say that any array matching them is too); None unless every argument is
+    a numpy array. One array's is built without the outer tuple: a third of the call's
+    overhead went to building keys. (No key of one array equals one of three: its middle
+    item is a dtype, theirs a tuple.)"""
+    if len(args) == 1:
+        a = args[0]
+        return (a.shape, a.dtype, a.strides) if type(a) is np.ndarray else None
+    layout = []
+    for a in args:
+        if type(a) is not np.ndarray:
+            return None
+        layout.append((a.shape, a.dtype, a.strides))
+    return tuple(layout)
 
 
 def _check_detached(out, name):
