@@ -25,7 +25,7 @@ from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry, Explanation
 from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
-from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
+from gradjit.tracer.trace import ANYWHERE, Trace, Traced, _stack, current_trace, locate
 
 
 # Called as observe(f, entry) after every compilation. gradjit's package assembly adds the dump
@@ -83,7 +83,7 @@ class Transformed:
         return self.cache.explain()
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and not _stack.traces:  # the lean common case: arrays, not tracing
+        if not kwargs and not ANYWHERE:  # the lean common case: arrays, no trace anywhere
             for entry in self.cache.fast.get(_layout(args), ()):
                 try:
                     result = entry.lean(args)

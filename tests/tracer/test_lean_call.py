@@ -1,5 +1,6 @@
 """The lean cached call (C-contiguous arrays matched by shape, dtype and strides): same results
 as the general path for any layout, values never lost to scratch memory, threads."""
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -42,3 +43,27 @@ def test_threads_on_the_lean_path():
         got = list(pool.map(f, xs * 8))
     for g, a in zip(got, alone * 8):
         np.testing.assert_array_equal(g, a)
+
+
+def test_a_call_on_one_thread_while_another_traces_runs_compiled_code():
+    """A trace on one thread sends the others' calls down the general path, which must not
+    inline them into that trace: they still run their cached program and count a hit."""
+    f = gradjit.grad(lambda x: np.sum(x * x))
+    x = np.arange(4.0)
+    f(x)
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(y):
+        inside.set()
+        release.wait(10)
+        return np.sum(y * 3.0)
+    g = gradjit.grad(slow)
+    with ThreadPoolExecutor(1) as pool:
+        traced = pool.submit(g, x)
+        assert inside.wait(10)
+        try:
+            np.testing.assert_array_equal(f(x), 2 * x)
+        finally:
+            release.set()
+        np.testing.assert_array_equal(traced.result(), np.full(4, 3.0))
+    assert f.cache_info() == (1, 1, 1)
