@@ -62,7 +62,8 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
         module = emit_module(fn.name, program.kernels, host().vector_bytes, groups)
         if enterable(steps):
             emit_entry(module, programs.entry_symbol(fn), steps,
-                       _array_slots(program.buffers), len(program.buffers))
+                       _array_slots(program.buffers), len(program.buffers),
+                       [p.type.shape for p in fn.params])
         llvm_ir = str(module)
         object_code = compile_ir(llvm_ir)
         if directory:

@@ -84,13 +84,25 @@ class Transformed:
 
     def __call__(self, *args, **kwargs):
         if not kwargs and not ANYWHERE:  # the lean common case: arrays, no trace anywhere
-            for entry in self.cache.fast.get(_layout(args), ()):
+            cache = self.cache
+            entry = cache.checked  # the same arrays as last time: no key to build
+            if entry is not None:
+                try:
+                    result = entry.checked(args)
+                    entry.hits += 1
+                    cache.last = entry
+                    return result
+                except GuardFailed:  # other arrays (or another path): look them up
+                    pass
+            for entry in cache.fast.get(_layout(args), ()):
                 try:
                     result = entry.lean(args)
                 except GuardFailed:
                     break  # the general path below re-runs, counts and re-traces
                 entry.hits += 1
-                self.cache.last = entry
+                cache.last = entry
+                if entry.checked is not None:
+                    cache.checked = entry
                 return result
         return self._call(args, kwargs)
 

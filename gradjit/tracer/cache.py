@@ -37,10 +37,13 @@ class Entry:
         pick = getattr(self.unpack, "pick", None)
         if fast_call and pick is not None:
             self.lean = fast_call(discard, pick)
-            return
-        run = fast_call(discard) if fast_call else lambda arrays: self.program(*arrays)
-        unpack = self.unpack
-        self.lean = lambda arrays: unpack(run(arrays), arrays)
+        else:
+            run = fast_call(discard) if fast_call else lambda arrays: self.program(*arrays)
+            unpack = self.unpack
+            self.lean = lambda arrays: unpack(run(arrays), arrays)
+        # A program with a native entry checks its arguments there: its lean call is safe on
+        # any arguments (ArgumentsDiffer, a GuardFailed, when they are not its arrays).
+        self.checked = self.lean if getattr(self.program, "checks_arguments", False) else None
 
 
 class Cache:
@@ -54,6 +57,9 @@ class Cache:
         self.failures: dict = {}  # key -> Counter of failing guard sites
         self.warned: set = set()
         self.last: Entry | None = None  # the entry the latest call ran
+        # The entry of plain array arguments the latest lean call ran, if its program checks
+        # its arguments: tried first, before any cache key is built.
+        self.checked: Entry | None = None
         self.seen: dict = {}  # key -> its traces' hits when eviction last looked at it
 
     def entries(self, key) -> list[Entry]:
@@ -99,6 +105,8 @@ class Cache:
         key, entries = next(iter(self.by_key.items()))
         del self.by_key[key]
         self.evicted_hits += sum(e.hits for e in entries)
+        if self.checked in entries:
+            self.checked = None
         for name in [name for name, found in self.fast.items() if found is entries]:
             del self.fast[name]
         self.seen.pop(key, None)
