@@ -32,8 +32,11 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
         return compile_gpu(fn, target, **gpu_options)
     verify(fn)
     key, found = programs.lookup(fn, cache_dir)
-    if found is not None:
-        return found
+    return found if found is not None else compile_missing(fn, key, cache_dir)
+
+
+def compile_missing(fn: Function, key: str, cache_dir=None) -> CompiledProgram:
+    """The program of `fn`, which programs.lookup found in neither cache under `key`."""
     with collector_paused():
         return programs.remember(key, _compile(fn, key, cache_dir))
 

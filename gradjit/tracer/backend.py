@@ -16,11 +16,11 @@ def _interpreter(fn: Function, deterministic: bool):
 
 def _cpu(fn: Function, deterministic: bool):
     from gradjit.runtime.programs import lookup
-    _, found = lookup(fn)  # a cached program needs neither the code generator nor LLVM
+    key, found = lookup(fn)  # a cached program needs neither the code generator nor LLVM
     if found is not None:
         return found
-    from gradjit.codegen import compile_function
-    return compile_function(fn, target="cpu")
+    from gradjit.codegen.compile import compile_missing
+    return compile_missing(fn, key)
 
 
 def _gpu(target):
