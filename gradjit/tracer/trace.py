@@ -3,6 +3,7 @@ while each traced value also carries its concrete numpy value, so Python control
 values works and is recorded as guards."""
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import sys
@@ -63,7 +64,13 @@ def locate(error: TypeError) -> TypeError:
 
 
 def _short(path: str) -> str:
-    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return _relative(path, os.getcwd())
+
+
+@functools.lru_cache(maxsize=1024)
+def _relative(path: str, cwd: str) -> str:
+    """`path` relative to `cwd` when it lies below it (each traced op asks for its site's)."""
+    relative = os.path.relpath(path, cwd) if os.path.isabs(path) else path
     return path if relative.startswith("..") else relative
 
 
