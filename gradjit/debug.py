@@ -23,11 +23,11 @@ def debug_nans(enabled: bool = True):
     NaN and raise NanError naming where the first one came from. Also a decorator."""
     previous = _stack.inspect
     _stack.inspect = check_nans if enabled else None
-    _stack.traces.append(None)
+    _stack.push(None)
     try:
         yield
     finally:
-        _stack.traces.pop()
+        _stack.pop()
         _stack.inspect = previous
 
 

@@ -2,50 +2,23 @@
 LLVM emission, object code), cached in memory and on disk by the canonical IR text."""
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib.util
-import re
-import threading
 import time
-from pathlib import Path
 
 import numpy as np
 
 from gradjit.codegen.fuse import fuse
 from gradjit.codegen.inplace import store_into_results
 from gradjit.codegen.kernel import Kernel
-from gradjit.codegen.machine import compile_ir, host, identity
+from gradjit.codegen.machine import compile_ir, host
 from gradjit.codegen.rows import KernelGroup, group_rows
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
-from gradjit.runtime import cache
+from gradjit.runtime import cache, programs
 from gradjit.runtime.collector import collector_paused
-from gradjit.runtime.native import ENTRY_ABI, NativeCode
 from gradjit.runtime.plan import plan_workspace
-from gradjit.runtime.program import CompiledProgram, Param
+from gradjit.runtime.program import CompiledProgram
 from gradjit.runtime.steps import KernelCall, enterable
-
-_memory: dict[str, CompiledProgram] = cache.LeastRecentlyUsed()
-_memory_lock = threading.Lock()
-
-
-@functools.cache
-def _fingerprint() -> str:
-    """The compiler's identity: llvmlite's version (read, not imported: a program from the disk
-    cache never loads LLVM) and the source of the modules that decide the machine code (so an
-    edited compiler never reads stale code)."""
-    llvmlite = Path(importlib.util.find_spec("llvmlite").origin).parent
-    digest = hashlib.sha256((llvmlite / "_version.py").read_bytes())
-    here = Path(__file__).parent
-    for path in sorted(here.glob("*.py")) + sorted((here.parent / "runtime").glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def cache_key(fn: Function, target: str) -> str:
-    text = "\n".join([str(fn), target, identity(), _fingerprint()])
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
@@ -58,19 +31,19 @@ def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
         from gradjit.codegen.ptx import compile_gpu  # GPU code generation only when asked
         return compile_gpu(fn, target, **gpu_options)
     verify(fn)
-    key = cache_key(fn, target)
-    with _memory_lock:
-        found = _memory.get(key)
-    if found is not None:
-        return found
+    key, found = programs.lookup(fn, cache_dir)
+    return found if found is not None else compile_missing(fn, key, cache_dir)
+
+
+def compile_missing(fn: Function, key: str, cache_dir=None) -> CompiledProgram:
+    """The program of `fn`, which programs.lookup found in neither cache under `key`."""
     with collector_paused():
-        compiled = _compile(fn, key, cache_dir)
-    with _memory_lock:
-        _memory[key] = compiled
-    return compiled
+        return programs.remember(key, _compile(fn, key, cache_dir))
 
 
 def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
+    """Fuse and plan `fn`; its object code from a disk entry written for the same fused
+    program (one whose plan could not be stored), else from LLVM, stored with the plan."""
     start = time.perf_counter()
     program = group_rows(store_into_results(fuse(fn)))
     workspace = plan_workspace(program.buffers, program.steps)
@@ -80,7 +53,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     from_disk = (entry is not None and entry[0].get("program") == _digest(text)
                  and isinstance(entry[0].get("llvm_ir"), str))
     steps = [_runtime_step(s) for s in program.steps]
-    symbol = re.sub(r"\W", "_", fn.name) + "_entry" if enterable(steps) else None
+    plan = (program.buffers, steps, program.results, program.constants, workspace, text)
     if from_disk:
         meta, object_code = entry
         llvm_ir = meta["llvm_ir"]
@@ -90,23 +63,20 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
         from gradjit.codegen.entry import emit_entry
         groups = [s for s in program.steps if isinstance(s, KernelGroup)]
         module = emit_module(fn.name, program.kernels, host().vector_bytes, groups)
-        if symbol:
-            emit_entry(module, symbol, steps, _array_slots(program.buffers),
-                       len(program.buffers))
+        if enterable(steps):
+            emit_entry(module, programs.entry_symbol(fn), steps,
+                       _array_slots(program.buffers), len(program.buffers),
+                       [p.type.shape for p in fn.params])
         llvm_ir = str(module)
         object_code = compile_ir(llvm_ir)
         if directory:
-            cache.store(directory, key, {"program": _digest(text), "llvm_ir": llvm_ir},
-                        object_code)
-    native = NativeCode(object_code, [s.symbol for s in steps if isinstance(s, KernelCall)],
-                        [symbol] if symbol else [])
-    params = [Param(p.name or f"arg{i}", p.type.shape, p.type.dtype.numpy, str(p.type))
-              for i, p in enumerate(fn.params)]
-    result_types = [(r.type.shape, r.type.dtype.numpy) for r in fn.results]
-    compiled = CompiledProgram(fn.name, params, result_types, program.buffers, steps,
-                               program.results, program.constants, native, workspace,
-                               symbol if ENTRY_ABI else None)
-    compiled.text, compiled.kernels, compiled.llvm_ir = text, program.kernels, llvm_ir
+            meta = {"program": _digest(text), "llvm_ir": llvm_ir}
+            encoded = programs.encode(*plan)
+            if encoded is not None:
+                meta["plan"] = encoded
+            cache.store(directory, key, meta, object_code)
+    compiled = programs.build(fn, *plan, object_code, llvm_ir)
+    compiled.kernels = program.kernels
     compiled.compile_seconds, compiled.from_disk = time.perf_counter() - start, from_disk
     return compiled
 

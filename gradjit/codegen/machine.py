@@ -35,31 +35,6 @@ def host() -> Host:
     return Host(cpu, features, machine)
 
 
-# The fields of /proc/cpuinfo's first entry that CPUID decides, as far as code generation goes
-CPUINFO = (b"vendor_id", b"cpu family", b"model", b"stepping", b"flags")
-
-
-@functools.cache
-def identity() -> str:
-    """This CPU, as far as the code generated for it depends on it (the disk cache's key).
-    LLVM's host CPU name and features derive from CPUID, as the kernel's description of the
-    first processor does (its feature flags are those the kernel enabled, as LLVM's are), so
-    where there is one, that description serves without loading LLVM; elsewhere LLVM's own."""
-    first = b""
-    try:
-        with open("/proc/cpuinfo", "rb") as file:
-            while b"\n\n" not in first and (chunk := file.read(4096)):
-                first += chunk
-    except OSError:
-        pass
-    fields = dict(line.split(b":", 1) for line in first.split(b"\n\n")[0].splitlines()
-                  if b":" in line)
-    fields = {k.strip(): v.strip() for k, v in fields.items()}
-    if all(fields.get(name) for name in CPUINFO):
-        return "\n".join(fields[name].decode(errors="replace") for name in CPUINFO)
-    return f"{host().cpu}\n{host().features}"
-
-
 def compile_ir(text: str) -> bytes:
     """Verify, optimize and emit object code.
 

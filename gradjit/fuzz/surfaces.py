@@ -103,13 +103,14 @@ def check_text(text: str) -> list[Failure]:
 def _no_memory_cache():
     """Compiled programs are not kept in memory meanwhile: every compile looks at the disk."""
     from gradjit.codegen import compile as compile_module
+    from gradjit.runtime import programs
     from gradjit.runtime.cache import LeastRecentlyUsed
-    kept = compile_module._memory
-    compile_module._memory = LeastRecentlyUsed()
+    kept = programs.memory
+    programs.memory = LeastRecentlyUsed()
     try:
         yield compile_module
     finally:
-        compile_module._memory = kept
+        programs.memory = kept
 
 
 def check_disk_cache(fn: Function, other: Function, args, damage: str) -> list[Failure]:
@@ -123,7 +124,7 @@ def check_disk_cache(fn: Function, other: Function, args, damage: str) -> list[F
         directory = Path(tmp)
 
         def compiled(f):
-            cm._memory.clear()
+            cm.programs.memory.clear()
             return cm.compile_function(f, cache_dir=directory)
 
         first = compiled(fn)

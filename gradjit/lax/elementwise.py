@@ -4,18 +4,30 @@ differs from numpy's (integer div and rem, round, clamp) written out."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
+
+
+class _Special:
+    """scipy.special's function `name`, imported on the first call: importing scipy.special
+    costs more than importing gradjit without it."""
+
+    def __init__(self, name):
+        self.__name__ = self.name = name
+
+    def __call__(self, *args, **kwargs):
+        from scipy import special
+        return getattr(special, self.name)(*args, **kwargs)
+
 
 _TABLE = {
     "abs": np.abs, "acos": np.arccos, "acosh": np.arccosh, "add": np.add, "asin": np.arcsin,
     "asinh": np.arcsinh, "atan": np.arctan, "atan2": np.arctan2, "atanh": np.arctanh,
     "bitwise_and": np.bitwise_and, "bitwise_not": np.invert, "bitwise_or": np.bitwise_or,
     "bitwise_xor": np.bitwise_xor, "cbrt": np.cbrt, "ceil": np.ceil, "cos": np.cos,
-    "cosh": np.cosh, "digamma": special.digamma, "eq": np.equal, "erf": special.erf,
-    "erf_inv": special.erfinv, "erfc": special.erfc, "exp": np.exp, "exp2": np.exp2,
+    "cosh": np.cosh, "digamma": _Special("digamma"), "eq": np.equal, "erf": _Special("erf"),
+    "erf_inv": _Special("erfinv"), "erfc": _Special("erfc"), "exp": np.exp, "exp2": np.exp2,
     "expm1": np.expm1, "floor": np.floor, "ge": np.greater_equal, "gt": np.greater,
-    "is_finite": np.isfinite, "le": np.less_equal, "lgamma": special.gammaln, "log": np.log,
-    "log1p": np.log1p, "logistic": special.expit, "lt": np.less, "max": np.maximum,
+    "is_finite": np.isfinite, "le": np.less_equal, "lgamma": _Special("gammaln"), "log": np.log,
+    "log1p": np.log1p, "logistic": _Special("expit"), "lt": np.less, "max": np.maximum,
     "min": np.minimum, "mul": np.multiply, "ne": np.not_equal, "neg": np.negative,
     "nextafter": np.nextafter, "pow": np.power, "shift_left": np.left_shift,
     "shift_right_arithmetic": np.right_shift, "sign": np.sign, "sin": np.sin, "sinh": np.sinh,

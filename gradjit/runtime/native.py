@@ -31,15 +31,32 @@ _new_builtin.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 INCREF = ctypes.cast(ctypes.pythonapi.Py_IncRef, ctypes.c_void_p).value
 
 
-def _data_at_16() -> bool:
-    """Whether numpy arrays keep their data pointer 16 bytes into the object, where entry
-    points read it (checked on live arrays, views included)."""
-    read = ctypes.c_void_p.from_address
-    probes = [np.empty(n, np.float32) for n in (1, 100, 100000)] + [np.ones(7)[2:]]
-    return all(read(id(a) + 16).value == a.ctypes.data for a in probes)
+# Byte offsets of the fields of a numpy array object that entry points read: its type, data
+# pointer, number of dimensions (int), shape pointer, dtype and flags (int).
+ARRAY_FIELDS = {"type": 8, "data": 16, "ndim": 24, "shape": 32, "descr": 56, "flags": 64}
+C_CONTIGUOUS = 1  # numpy's NPY_ARRAY_C_CONTIGUOUS flag
 
 
-ENTRY_ABI = _data_at_16()
+def _array_fields_hold() -> bool:
+    """Whether numpy arrays keep those fields where entry points read them (checked on live
+    arrays, views and strided ones included)."""
+    pointer, integer = ctypes.c_void_p.from_address, ctypes.c_int.from_address
+    probes = [np.empty(n, np.float32) for n in (1, 100, 100000)] + [np.ones(7)[2:],
+                                                                   np.ones((3, 4))[:, ::2]]
+
+    def at(a, field):
+        return id(a) + ARRAY_FIELDS[field]
+    return all(pointer(at(a, "type")).value == id(np.ndarray)
+               and pointer(at(a, "data")).value == a.ctypes.data
+               and integer(at(a, "ndim")).value == a.ndim
+               and tuple((ctypes.c_int64 * a.ndim).from_address(
+                   pointer(at(a, "shape")).value)) == a.shape
+               and pointer(at(a, "descr")).value == id(a.dtype)
+               and bool(integer(at(a, "flags")).value & C_CONTIGUOUS) == a.flags.c_contiguous
+               for a in probes)
+
+
+ENTRY_ABI = _array_fields_hold()
 
 
 def _machine(llvm):

@@ -11,8 +11,8 @@ import numpy as np
 
 from gradjit.ir.structural import GuardFailed
 from gradjit.runtime.native import INCREF, NativeCode
-from gradjit.runtime.steps import (ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent, CheckIndex,
-                                   Fail, Guard, KernelCall, LibraryCall, Matmul)
+from gradjit.runtime.steps import (ARGUMENTS_DIFFER, ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent,
+                                   CheckIndex, Fail, Guard, KernelCall, LibraryCall, Matmul)
 from gradjit.runtime.threads import run_chunks
 
 # Results this large are recycled once their caller drops them: fresh memory costs a page
@@ -23,6 +23,11 @@ SPARES = 2  # per result: a caller that rebinds `g = f(x)` frees the one before 
 # threshold for threads lies above); products up to THREADED_MATMUL_MIN run as such calls.
 SINGLE_BLAS_CALL = 1 << 19
 THREADED_MATMUL_MIN = 1 << 22
+
+
+class ArgumentsDiffer(GuardFailed):
+    """The arguments of a lean call are not arrays of the parameters' types and layout: the
+    entry point checked them and ran nothing; the caller's general path takes the call."""
 
 
 class Param:
@@ -56,6 +61,7 @@ class CompiledProgram:
         # The entry point takes the arguments, then the outputs. It holds the GIL throughout,
         # so calls into it never overlap and a program that has one always runs through it.
         self._enter = entry and native.builtin(entry, self._table)
+        self.checks_arguments = bool(self._enter)  # fast_call's runs check them natively
         self._expected = [(p.shape, p.dtype, p.strides) for p in params]
         self._status = len(buffers) + ENTRY_SLOTS["status"]
         self._spares = [[] if int(np.prod(shape)) * np.dtype(dtype).itemsize >= RECYCLED_MIN
@@ -66,8 +72,10 @@ class CompiledProgram:
         return self.text
 
     def _new_table(self, workspace):
-        """Buffer pointers (uint64), then the entry point's slots."""
-        table = np.zeros(len(self.buffers) + len(ENTRY_SLOTS), np.uint64)
+        """Buffer pointers (uint64), then the entry point's slots and parameter dtypes."""
+        end = len(self.buffers) + len(ENTRY_SLOTS)
+        table = np.zeros(end + len(self.params), np.uint64)
+        table[end:] = [id(p.dtype) for p in self.params]  # held by self.params
         base = workspace.ctypes.data
         for b in self.buffers:
             if b.kind == "temp":
@@ -76,6 +84,7 @@ class CompiledProgram:
                 table[b.id] = self.constants[b.index].ctypes.data
         table[len(self.buffers) + ENTRY_SLOTS["none"]] = id(None)
         table[len(self.buffers) + ENTRY_SLOTS["incref"]] = INCREF
+        table[len(self.buffers) + ENTRY_SLOTS["array_type"]] = id(np.ndarray)
         return table
 
     def _arguments(self, args):
@@ -94,6 +103,8 @@ class CompiledProgram:
                                 f"{_type_text(a)}")
             if not a.flags.c_contiguous:
                 a = np.ascontiguousarray(a)
+            if a.dtype is not p.dtype:  # an equal dtype object: the entry compares identity
+                a = a.view(p.dtype)
             arrays.append(a)
         return arrays
 
@@ -149,21 +160,37 @@ class CompiledProgram:
         return outputs
 
     def _guard_failed(self):
-        guard = self.steps[int(self._table[self._status]) - 1]
+        status = int(self._table[self._status])
+        if status == ARGUMENTS_DIFFER:
+            raise ArgumentsDiffer(None, None)
+        guard = self.steps[status - 1]
         raise GuardFailed(guard.site, guard.expected)
 
-    def fast_call(self, discard=()):
-        """`run(arrays) -> results` for arrays known to be C-contiguous and of the parameters'
-        shapes and dtypes (a caller's cache key says so): one native call, no checks, when
-        the program has an entry point. Results at the positions in `discard`, which the
-        caller drops, go to scratch memory instead of new arrays."""
+    def fast_call(self, discard=(), pick=None):
+        """`run(arrays) -> results`: one native call when the program has an entry point,
+        which checks the arrays (ArgumentsDiffer unless they are C-contiguous arrays of the
+        parameters' shapes and dtypes), else the checked call. Results at the positions in
+        `discard`, which the caller drops, go to scratch memory instead of new arrays; with
+        `pick`, run returns the result at that position alone."""
         if not self._enter:
-            return lambda arrays: self(*arrays)
+            return (lambda arrays: self(*arrays)) if pick is None else \
+                (lambda arrays: self(*arrays)[pick])
         enter, empty = self._enter, np.empty
         template = [np.empty(shape, dtype) if i in discard else None
                     for i, (shape, dtype) in enumerate(self.result_types)]
         fresh = [(i, shape, dtype) for i, (shape, dtype) in enumerate(self.result_types)
                  if i not in discard]
+        if pick is not None and [i for i, _, _ in fresh] == [pick]:
+            # One new array, the result itself (grad of one array): no list to build or index.
+            shape, dtype = fresh[0][1:]
+            before, after = template[:pick], template[pick + 1:]
+
+            def run_one(arrays):
+                out = empty(shape, dtype)
+                if enter(*arrays, *before, out, *after) is not None:  # scratch: GIL held
+                    self._guard_failed()
+                return out
+            return run_one
 
         def run(arrays):
             outputs = template.copy()
@@ -172,7 +199,7 @@ class CompiledProgram:
             if enter(*arrays, *outputs) is not None:  # holds the GIL: scratch is not shared
                 self._guard_failed()
             return outputs
-        return run
+        return run if pick is None else (lambda arrays: run(arrays)[pick])
 
     def _call(self, args, out):
         arrays = self._arguments(args)

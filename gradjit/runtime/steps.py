@@ -12,8 +12,10 @@ if TYPE_CHECKING:
 # costs more than it saves.
 THREADED_MIN = 1 << 17
 # Slots after the buffers in the table a native entry point reads: None's address and
-# Py_IncRef's (to return None), and the status a failed guard leaves.
-ENTRY_SLOTS = {"none": 0, "incref": 1, "status": 2}
+# Py_IncRef's (to return None), the status a failed guard leaves, numpy's array type; then
+# each parameter's dtype object.
+ENTRY_SLOTS = {"none": 0, "incref": 1, "status": 2, "array_type": 3}
+ARGUMENTS_DIFFER = 1 << 32  # the status of arguments that are not the parameters' arrays
 
 
 @dataclass(eq=False)

@@ -7,13 +7,27 @@ from __future__ import annotations
 import functools
 import math
 
-import mpmath
 import numpy as np
 
 from gradjit.tensor import dtypes, graph
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled
+
+
+class _Mpmath:
+    """mpmath, imported on first use: importing it made up a tenth of importing gradjit."""
+
+    def __getattr__(self, name):
+        return getattr(self.load(), name)
+
+    @staticmethod
+    def load():
+        import mpmath as module
+        return module
+
+
+mpmath = _Mpmath()
 
 
 def _evaluated(name, values_of, args, rules=None, node=None):
@@ -96,6 +110,7 @@ def _host_step(name, values_of, dtype, rules):
 
 
 def _elementwise(fn, *arrays):
+    mpmath.load()  # here, not inside numpy's loop, which reports the flags its import raises
     with np.errstate(over="ignore"):  # mpmath's values beyond float64 become inf, as PyTorch's
         return np.frompyfunc(lambda *v: float(fn(*v)), len(arrays), 1)(*arrays).astype(
             np.float64)
@@ -117,8 +132,8 @@ _BESSEL = {
                                   math.inf, 0.0, math.nan),
     "scaled_modified_bessel_k1": (lambda x: mpmath.besselk(1, x) * mpmath.exp(x), False,
                                   math.inf, 0.0, math.nan),
-    "spherical_bessel_j0": (mpmath.sinc, True, 1.0, 0.0, 0.0),
-    "airy_ai": (mpmath.airyai, True, None, math.nan, math.nan),
+    "spherical_bessel_j0": (lambda x: mpmath.sinc(x), True, 1.0, 0.0, 0.0),
+    "airy_ai": (lambda x: mpmath.airyai(x), True, None, math.nan, math.nan),
 }
 
 

@@ -25,7 +25,7 @@ from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry, Explanation
 from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
-from gradjit.tracer.trace import Trace, Traced, _stack, current_trace, locate
+from gradjit.tracer.trace import TRACING, Trace, Traced, _stack, current_trace, locate
 
 
 # Called as observe(f, entry) after every compilation. gradjit's package assembly adds the dump
@@ -83,21 +83,27 @@ class Transformed:
         return self.cache.explain()
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and not _stack.traces:  # the lean common case: arrays, not tracing
-            for a in args:
-                if type(a) is not np.ndarray:
-                    break
-            else:
-                cache = self.cache
-                for entry in cache.fast.get(_layout(args), ()):
-                    try:
-                        outs = entry.run(args)
-                    except GuardFailed:
-                        break  # the general path below re-runs, counts and re-traces
-                    cache.hits += 1
+        if not kwargs and not TRACING:  # the lean common case: arrays, no trace anywhere
+            cache = self.cache
+            entry = cache.checked  # the same arrays as last time: no key to build
+            if entry is not None:
+                try:
+                    result = entry.checked(args)
                     entry.hits += 1
                     cache.last = entry
-                    return entry.unpack(outs, args)
+                    return result
+                except GuardFailed:  # other arrays (or another path): look them up
+                    pass
+            for entry in cache.fast.get(_layout(args), ()):
+                try:
+                    result = entry.lean(args)
+                except GuardFailed:
+                    break  # the general path below re-runs, counts and re-traces
+                entry.hits += 1
+                cache.last = entry
+                if entry.checked is not None:
+                    cache.checked = entry
+                return result
         return self._call(args, kwargs)
 
     def into(self, out, *args, **kwargs):
@@ -304,15 +310,21 @@ def _leaf_dtype(x):
     return inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
 
 
-def _layout(arrays) -> tuple:
+def _layout(args) -> tuple | None:
     """The lean path's cache key: shapes, dtypes and strides (which, for arrays registered
-    as C-contiguous, say that any array matching them is too). One array's is built without
-    the outer tuple: a third of the call's overhead went to building keys. (No key of one
-    array equals one of three: its middle item is a dtype, theirs a tuple.)"""
-    if len(arrays) == 1:
-        a = arrays[0]
-        return a.shape, a.dtype, a.strides
-    return tuple([(a.shape, a.dtype, a.strides) for a in arrays])
+    as C-contiguous, say that any array matching them is too); None unless every argument is
+    a numpy array. One array's is built without the outer tuple: a third of the call's
+    overhead went to building keys. (No key of one array equals one of three: its middle
+    item is a dtype, theirs a tuple.)"""
+    if len(args) == 1:
+        a = args[0]
+        return (a.shape, a.dtype, a.strides) if type(a) is np.ndarray else None
+    layout = []
+    for a in args:
+        if type(a) is not np.ndarray:
+            return None
+        layout.append((a.shape, a.dtype, a.strides))
+    return tuple(layout)
 
 
 def _check_detached(out, name):

@@ -15,8 +15,12 @@ def _interpreter(fn: Function, deterministic: bool):
 
 
 def _cpu(fn: Function, deterministic: bool):
-    from gradjit.codegen import compile_function  # imports llvmlite: only when compiling
-    return compile_function(fn, target="cpu")
+    from gradjit.runtime.programs import lookup
+    key, found = lookup(fn)  # a cached program needs neither the code generator nor LLVM
+    if found is not None:
+        return found
+    from gradjit.codegen.compile import compile_missing
+    return compile_missing(fn, key)
 
 
 def _gpu(target):

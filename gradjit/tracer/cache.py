@@ -30,10 +30,20 @@ class Entry:
     hits: int = field(default=0)
 
     def __post_init__(self):
-        # run(arrays): the program on C-contiguous arrays of its signature (the lean call).
+        # lean(arrays): the call's result from C-contiguous arrays of its signature (the lean
+        # call); a result that is one output as it is needs no unpack call.
         fast_call = getattr(self.program, "fast_call", None)
         discard = getattr(self.unpack, "discard", ())
-        self.run = fast_call(discard) if fast_call else lambda arrays: self.program(*arrays)
+        pick = getattr(self.unpack, "pick", None)
+        if fast_call and pick is not None:
+            self.lean = fast_call(discard, pick)
+        else:
+            run = fast_call(discard) if fast_call else lambda arrays: self.program(*arrays)
+            unpack = self.unpack
+            self.lean = lambda arrays: unpack(run(arrays), arrays)
+        # A program with a native entry checks its arguments there: its lean call is safe on
+        # any arguments (ArgumentsDiffer, a GuardFailed, when they are not its arrays).
+        self.checked = self.lean if getattr(self.program, "checks_arguments", False) else None
 
 
 class Cache:
@@ -42,17 +52,26 @@ class Cache:
         self.by_key: dict = {}
         # (shape, dtype, strides) per argument -> entries, for C-contiguous array arguments
         self.fast: dict = {}
-        self.traces = self.hits = self.misses = 0
+        self.traces = self.misses = 0
+        self.evicted_hits = 0  # hits of the traces eviction dropped
         self.failures: dict = {}  # key -> Counter of failing guard sites
         self.warned: set = set()
         self.last: Entry | None = None  # the entry the latest call ran
+        # The entry of plain array arguments the latest lean call ran, if its program checks
+        # its arguments: tried first, before any cache key is built.
+        self.checked: Entry | None = None
         self.seen: dict = {}  # key -> its traces' hits when eviction last looked at it
 
     def entries(self, key) -> list[Entry]:
         return self.by_key.get(key, ())
 
+    @property
+    def hits(self) -> int:
+        """Calls that ran a cached trace: counted once per call, on the trace it ran."""
+        return self.evicted_hits + sum(e.hits for entries in self.by_key.values()
+                                       for e in entries)
+
     def hit(self, entry: Entry):
-        self.hits += 1
         entry.hits += 1
         self.last = entry
 
@@ -85,6 +104,9 @@ class Cache:
             self.by_key[key] = self.by_key.pop(key)
         key, entries = next(iter(self.by_key.items()))
         del self.by_key[key]
+        self.evicted_hits += sum(e.hits for e in entries)
+        if self.checked in entries:
+            self.checked = None
         for name in [name for name, found in self.fast.items() if found is entries]:
             del self.fast[name]
         self.seen.pop(key, None)

@@ -150,9 +150,9 @@ def debug_captures(enabled: bool = True):
             previous(entry, arrays, outputs)
 
     _stack.inspect = inspect if enabled else previous
-    _stack.traces.append(None)  # off the lean call path, which skips the inspection
+    _stack.push(None)  # off the lean call path, which skips the inspection
     try:
         yield
     finally:
-        _stack.traces.pop()
+        _stack.pop()
         _stack.inspect = previous

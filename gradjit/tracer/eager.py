@@ -56,11 +56,11 @@ def disable_jit(disable: bool = True):
     they wrap, on the numpy arrays they are given (print shows values; breakpoints stop)."""
     previous = _stack.jit_disabled
     _stack.jit_disabled = disable
-    _stack.traces.append(None)  # off the lean call path, which does not look at the flag
+    _stack.push(None)  # off the lean call path, which does not look at the flag
     try:
         yield
     finally:
-        _stack.traces.pop()
+        _stack.pop()
         _stack.jit_disabled = previous
 
 

@@ -72,6 +72,11 @@ class Gradients:
         self.start, self.many, self.groups, self.wrt = start, many, groups, wrt
         self.discard = (0,)
 
+    @property
+    def pick(self):
+        """The output that is the call's result as it is (one array's gradient), or None."""
+        return self.start if self.groups is None and not self.many else None
+
     def __call__(self, outs, call_leaves):
         if self.groups is None:
             return tuple(outs[self.start:]) if self.many else outs[self.start]

@@ -3,6 +3,7 @@ while each traced value also carries its concrete numpy value, so Python control
 values works and is recorded as guards."""
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import sys
@@ -64,7 +65,13 @@ def locate(error: TypeError) -> TypeError:
 
 
 def _short(path: str) -> str:
-    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return _relative(path, os.getcwd())
+
+
+@functools.lru_cache(maxsize=1024)
+def _relative(path: str, cwd: str) -> str:
+    """`path` relative to `cwd` when it lies below it (each traced op asks for its site's)."""
+    relative = os.path.relpath(path, cwd) if os.path.isabs(path) else path
     return path if relative.startswith("..") else relative
 
 
@@ -101,6 +108,14 @@ class _Stack(threading.local):
         self.inspect = None  # (entry, arguments, outputs) -> None after each call
         self.jit_disabled = False  # disable_jit: jit calls its Python function directly
 
+    def push(self, trace: Trace | None):
+        self.traces.append(trace)
+        TRACING.append(None)
+
+    def pop(self):
+        TRACING.pop()
+        self.traces.pop()
+
 
 _stack = _Stack()
 
@@ -129,13 +144,11 @@ class Trace:
 
     def __enter__(self):
         self.active = True
-        _stack.traces.append(self)
-        TRACING[0] += 1
+        _stack.push(self)
         return self
 
     def __exit__(self, *exc):
-        TRACING[0] -= 1
-        _stack.traces.pop()
+        _stack.pop()
         self.active = False
 
     def input(self, value, *, flavor="numpy", weak=False, name=None) -> Traced:

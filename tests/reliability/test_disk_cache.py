@@ -14,7 +14,7 @@ import pytest
 from gradjit.codegen import compile as compile_module
 from gradjit.codegen import machine
 from gradjit.ir import parse
-from gradjit.runtime import cache
+from gradjit.runtime import cache, programs
 
 FN = """func @f(%x: f64[7]) -> (f64[]) {
   %0 = exp(%x) : f64[7]
@@ -27,10 +27,10 @@ X = np.linspace(-1.0, 1.0, 7)
 @pytest.fixture
 def fresh(monkeypatch):
     """No compiled program kept in memory: every compile_function looks at the disk."""
-    monkeypatch.setattr(compile_module, "_memory", cache.LeastRecentlyUsed())
+    monkeypatch.setattr(programs, "memory", cache.LeastRecentlyUsed())
 
     def compile_here(directory):
-        compile_module._memory.clear()
+        programs.memory.clear()
         return compile_module.compile_function(parse(FN), cache_dir=directory)
     return compile_here
 
@@ -68,7 +68,7 @@ def test_another_programs_entry_under_this_programs_name_is_not_loaded(fresh, tm
 def test_another_compiler_version_misses(fresh, tmp_path, monkeypatch):
     assert not fresh(tmp_path).from_disk
     assert fresh(tmp_path).from_disk
-    monkeypatch.setattr(compile_module, "_fingerprint", lambda: "another gradjit or llvmlite")
+    monkeypatch.setattr(programs, "fingerprint", lambda: "another gradjit or llvmlite")
     assert not fresh(tmp_path).from_disk
     assert len(list(tmp_path.glob("*.bin"))) == 2
 
@@ -76,15 +76,15 @@ def test_another_compiler_version_misses(fresh, tmp_path, monkeypatch):
 def test_another_cpu_misses(fresh, tmp_path, monkeypatch):
     assert not fresh(tmp_path).from_disk
     assert fresh(tmp_path).from_disk
-    monkeypatch.setattr(compile_module, "identity", lambda: "another CPU")
+    monkeypatch.setattr(programs, "identity", lambda: "another CPU")
     assert not fresh(tmp_path).from_disk
 
 
 def test_the_cpu_is_the_kernels_description_where_there_is_one_else_llvms(monkeypatch):
     """The key's CPU comes from /proc/cpuinfo without loading LLVM; a description lacking
     CPUID's fields (another architecture's, no /proc) gives LLVM's host CPU and features."""
-    machine.identity.cache_clear()
-    found = machine.identity()
+    programs.identity.cache_clear()
+    found = programs.identity()
     try:
         with open("/proc/cpuinfo") as file:
             first = file.read().split("\n\n")[0]
@@ -98,12 +98,12 @@ def test_the_cpu_is_the_kernels_description_where_there_is_one_else_llvms(monkey
             if description is None:
                 raise FileNotFoundError(path)
             return io.BytesIO(description)
-        monkeypatch.setattr(machine, "open", fake_open, raising=False)
-        machine.identity.cache_clear()
-        assert machine.identity() == f"{machine.host().cpu}\n{machine.host().features}"
+        monkeypatch.setattr(programs, "open", fake_open, raising=False)
+        programs.identity.cache_clear()
+        assert programs.identity() == f"{machine.host().cpu}\n{machine.host().features}"
     monkeypatch.undo()
-    machine.identity.cache_clear()
-    assert machine.identity() == found
+    programs.identity.cache_clear()
+    assert programs.identity() == found
 
 
 def test_the_directory_is_created_private_whatever_the_umask(fresh, tmp_path):

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import gradjit
-from gradjit.codegen import compile as compile_module
 from gradjit.runtime import cache as runtime_cache
+from gradjit.runtime import programs
 from gradjit.tracer import RetraceWarning
 from gradjit.tracer import cache as trace_cache
 
@@ -55,7 +55,7 @@ def test_calls_with_numbers_and_tensors_do_not_grow_memory():
 @pytest.fixture
 def small_caches(monkeypatch):
     monkeypatch.setattr(trace_cache, "MAX_SIGNATURES", 4)
-    monkeypatch.setattr(compile_module, "_memory", runtime_cache.LeastRecentlyUsed(4))
+    monkeypatch.setattr(programs, "memory", runtime_cache.LeastRecentlyUsed(4))
 
 
 def test_signatures_past_the_bound_evict_and_release_their_programs(small_caches):
@@ -65,7 +65,7 @@ def test_signatures_past_the_bound_evict_and_release_their_programs(small_caches
         f(np.ones(n))
         released.append(weakref.ref(f.cache.last.program))
     assert len(f.cache.by_key) == 4 and len(f.cache.fast) == 4
-    assert len(compile_module._memory) == 4
+    assert len(programs.memory) == 4
     f.cache.last = None
     gc.collect()
     assert sum(r() is None for r in released) == 8

@@ -15,7 +15,7 @@ import pytest
 
 from gradjit.codegen import compile as compile_module
 from gradjit.ir import parse
-from gradjit.runtime import cache, objfile, private
+from gradjit.runtime import cache, objfile, private, programs
 
 TIMES = """func @f(%x: f64[3]) -> (f64[3]) {
   %c = constant() {value=[2.0,2.0,2.0], shape=[3], dtype=f64} : f64[3]
@@ -32,11 +32,11 @@ def times(value: str) -> str:
 @pytest.fixture
 def compile_here(monkeypatch):
     """compile_function with nothing kept in memory, so each call looks at the disk."""
-    monkeypatch.setattr(compile_module, "_memory", cache.LeastRecentlyUsed())
+    monkeypatch.setattr(programs, "memory", cache.LeastRecentlyUsed())
     monkeypatch.setattr(private, "_warned", set())
 
     def run(directory, text=TIMES):
-        compile_module._memory.clear()
+        programs.memory.clear()
         return compile_module.compile_function(parse(text), cache_dir=directory)
     return run
 

@@ -9,6 +9,7 @@ import pytest
 
 from gradjit.codegen import compile_function
 from gradjit.ir import GuardFailed, interpret, parse
+from gradjit.runtime.program import ArgumentsDiffer
 
 SMALL = """func @small(%x: f32[16], %y: f32[16]) -> (f32[], f32[16]) {
   %0 = mul(%x, %y) : f32[16]
@@ -105,3 +106,56 @@ def test_threads_calling_one_program_get_their_own_results():
         got = list(pool.map(lambda a: program(*a)[1], inputs * 4))
     for g, e in zip(got, expected * 4):
         np.testing.assert_array_equal(g, e)
+
+
+class Subclass(np.ndarray):
+    pass
+
+
+def wrong_arguments():
+    """Arguments unlike SMALL's (x, y: C-contiguous float32[16]), each with what is wrong."""
+    x = np.arange(16, dtype=np.float32)
+    same_dtype = np.dtype(np.float32).newbyteorder("=")  # equal, but another dtype object
+    return {
+        "too few": (x,),
+        "too many": (x, x, x),
+        "not an array": (x, list(x)),
+        "a subclass": (x, x.view(Subclass)),
+        "float64": (x, x.astype(np.float64)),
+        "two dimensions": (x, x.reshape(2, 8)),
+        "another length": (x, np.arange(15, dtype=np.float32)),
+        "strided": (x, np.arange(32, dtype=np.float32)[::2]),
+        "an equal dtype object": (x, np.array(x, dtype=same_dtype)),
+    }
+
+
+def test_the_entry_runs_nothing_for_arguments_that_are_not_its_arrays():
+    program = compile_function(parse(SMALL))
+    run = program.fast_call()
+    x = np.arange(16, dtype=np.float32)
+    before = sys.getrefcount(program._table)
+    for what, args in wrong_arguments().items():
+        if what == "an equal dtype object" and args[1].dtype is np.dtype(np.float32):
+            continue  # this numpy hands back the one float32 dtype object
+        with pytest.raises(ArgumentsDiffer):
+            run(args)
+        np.testing.assert_array_equal(run((x, x))[1], x + x * x)
+    gc.collect()
+    after = sys.getrefcount(program._table)
+    assert after == before  # each refusal's reference to the table was released
+
+
+def test_the_checked_call_takes_what_the_entry_refuses_as_numpy_would():
+    program = compile_function(parse(SMALL))
+    x = np.arange(16, dtype=np.float32)
+    for what, args in wrong_arguments().items():
+        y = args[-1]
+        if what in ("too few", "too many"):
+            with pytest.raises(TypeError, match="takes 2 arguments"):
+                program(*((x,) if what == "too few" else (x, x, x)))
+        elif what in ("float64", "two dimensions", "another length"):
+            with pytest.raises(TypeError, match="argument %y must be f32\\[16\\]"):
+                program(x, y)
+        else:
+            want = np.asarray(y, np.float32).reshape(16)
+            np.testing.assert_array_equal(program(x, y)[1], x + x * want, err_msg=what)

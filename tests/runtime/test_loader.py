@@ -16,7 +16,7 @@ from benchmarks import startup, workloads
 from gradjit.codegen import compile as compile_module
 from gradjit.codegen.machine import compile_ir
 from gradjit.ir import parse
-from gradjit.runtime import cache, loader, native, objfile, private
+from gradjit.runtime import cache, loader, native, objfile, private, programs
 from tests.e2e.corpus import CASES
 from tests.runtime.test_cache_attacks import forge, split
 
@@ -48,10 +48,10 @@ def llvm_only(monkeypatch):
 
 def run_fresh(transform, fn, args, monkeypatch):
     """(result, the loaders of the programs compiled): a fresh trace and compile."""
-    monkeypatch.setattr(compile_module, "_memory", cache.LeastRecentlyUsed())
+    monkeypatch.setattr(programs, "memory", cache.LeastRecentlyUsed())
     with np.errstate(all="ignore"):
         result = transform(fn)(*args)
-    engines = {type(p.native.engine) for p in compile_module._memory.values()}
+    engines = {type(p.native.engine) for p in programs.memory.values()}
     return result, engines
 
 
@@ -129,19 +129,20 @@ import numpy as np
 import gradjit
 grad = gradjit.grad(lambda x: np.sum(np.sin(x) * np.exp(-x * x) + np.fmod(x, 0.3)))
 value = grad(np.linspace(-2.0, 2.0, 1001))
-import gradjit.codegen.compile as compile_module
-(program,) = compile_module._memory.values()
+from gradjit.runtime import programs
+(program,) = programs.memory.values()
 print(json.dumps({"from_disk": program.from_disk, "llvmlite": "llvmlite" in sys.modules,
-                  "value": value.tolist()}))
+                  "codegen": "gradjit.codegen" in sys.modules, "value": value.tolist()}))
 """
 
 
-def test_a_program_from_the_disk_cache_runs_without_importing_llvmlite(tmp_path):
+def test_a_program_from_the_disk_cache_runs_without_importing_llvmlite_or_codegen(tmp_path):
     env = dict(os.environ, GRADJIT_CACHE_DIR=str(tmp_path))
     runs = [json.loads(subprocess.run([sys.executable, "-c", HIT], env=env, check=True,
                                       capture_output=True, text=True, timeout=120).stdout)
             for _ in range(2)]
-    assert [(r["from_disk"], r["llvmlite"]) for r in runs] == [(False, True), (True, False)]
+    assert [(r["from_disk"], r["llvmlite"], r["codegen"]) for r in runs] == \
+        [(False, True, True), (True, False, False)]
     assert runs[0]["value"] == runs[1]["value"]
 
 
@@ -181,7 +182,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("damage", DAMAGE)
 def test_object_code_the_loader_cannot_link_is_recompiled(damage, tmp_path, monkeypatch):
-    monkeypatch.setattr(compile_module, "_memory", cache.LeastRecentlyUsed())
+    monkeypatch.setattr(programs, "memory", cache.LeastRecentlyUsed())
     compile_module.compile_function(parse(FMOD), cache_dir=tmp_path)
     (entry,) = tmp_path.glob("*.bin")
     meta, code = split(entry.read_bytes())
@@ -191,7 +192,7 @@ def test_object_code_the_loader_cannot_link_is_recompiled(damage, tmp_path, monk
     with pytest.raises(objfile.Refused, match=reason):
         loader.Image(damaged)
     entry.write_bytes(forge(private.secret(), entry.stem, meta, damaged))
-    compile_module._memory.clear()
+    programs.memory.clear()
     again = compile_module.compile_function(parse(FMOD), cache_dir=tmp_path)
     assert not again.from_disk and isinstance(again.native.engine, loader.Image)
     np.testing.assert_array_equal(again(X, Y)[0], np.fmod(X, Y))
