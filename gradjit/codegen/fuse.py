@@ -225,7 +225,7 @@ class Fuser:
                 return buffer.id
         buffer = self.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)),
                                  "result", index)
-        if node.dtype.is_complex:  # a parameter or a view of one: copied on the host
+        if node.dtype.on_host:  # a parameter or a view of one: copied on the host
             self.step(LibraryCall("copy", np.asarray, {}, (self.operand(node),), buffer.id,
                                   node.shape), writes=[buffer.id])
         else:
@@ -234,7 +234,7 @@ class Fuser:
 
 
 def _touches_complex(op) -> bool:
-    return any(v.type.dtype.is_complex for v in (*op.inputs, op.out) if v is not None)
+    return any(v.type.dtype.on_host for v in (*op.inputs, op.out) if v is not None)
 
 
 def _computations_exceed(node: Node, limit: int) -> bool:
