@@ -101,6 +101,16 @@ def _shuffle(words, x, axis):
     return x
 
 
+def _take(a, index, axis):
+    """np.take(a, index, axis) for a 1-D index, written with take_along_axis, which dispatches
+    on a traced index (np.take of a numpy array does not)."""
+    shape = [1] * np.ndim(a)
+    shape[axis] = -1
+    target = list(np.shape(a))
+    target[axis] = np.shape(index)[0]
+    return np.take_along_axis(a, np.broadcast_to(np.reshape(index, shape), target), axis)
+
+
 def permutation(key, x, axis=0, independent=False):
     """A random permutation of range(x) for an integer x, else of x's entries along `axis`
     (each slice on its own when `independent`)."""
@@ -112,7 +122,7 @@ def permutation(key, x, axis=0, independent=False):
     axis = axis % np.ndim(x)
     if independent or np.ndim(x) == 1:
         return _shuffle(words, x, axis)
-    return np.take(x, _shuffle(words, np.arange(np.shape(x)[axis]), 0), axis)
+    return _take(x, _shuffle(words, np.arange(np.shape(x)[axis]), 0), axis)
 
 
 def choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None):
@@ -149,7 +159,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None):
             index = np.argsort(-g, kind="stable")[:n_draws]
     if population:
         return index.reshape(shape)
-    return np.take(a, index.reshape(-1), axis).reshape(
+    return _take(a, index.reshape(-1), axis).reshape(
         np.shape(a)[:axis] + shape + np.shape(a)[axis + 1:])
 
 

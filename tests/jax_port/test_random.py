@@ -191,6 +191,49 @@ def test_under_jit_and_vmap(typed):
     same(jrandom.key_data(jsplit), grandom.key_data(gradjit.jit(grandom.split)(gkey)))
 
 
+# every sampler, as a function of the key alone
+SAMPLERS = {
+    "uniform": lambda r, k: r.uniform(k, (3,), np.float32, -1.0, 2.0),
+    "normal": lambda r, k: r.normal(k, (2, 3)),
+    "normal-complex": lambda r, k: r.normal(k, (2,), np.complex128),
+    "truncated_normal": lambda r, k: r.truncated_normal(k, -0.5, 1.0, (4,)),
+    "multivariate_normal": lambda r, k: r.multivariate_normal(
+        k, np.ones(2), np.array([[1.0, 0.2], [0.2, 0.5]]), (3,)),
+    "exponential": lambda r, k: r.exponential(k, (3,)),
+    "laplace": lambda r, k: r.laplace(k, (3,)),
+    "logistic": lambda r, k: r.logistic(k, (3,)),
+    "cauchy": lambda r, k: r.cauchy(k, (3,)),
+    "gumbel-high": lambda r, k: r.gumbel(k, (3,), mode="high"),
+    "orthogonal": lambda r, k: r.orthogonal(k, 3),
+    "gamma": lambda r, k: r.gamma(k, np.array([0.5, 2.0, 7.0])),
+    "beta": lambda r, k: r.beta(k, 2.0, 3.0, (3,)),
+    "dirichlet": lambda r, k: r.dirichlet(k, np.array([1.0, 2.0, 0.5])),
+    "bits": lambda r, k: r.bits(k, (5,), np.uint32),
+    "randint": lambda r, k: r.randint(k, (5,), -3, 100, np.int32),
+    "bernoulli-high": lambda r, k: r.bernoulli(k, np.array([0.01, 0.5]), mode="high"),
+    "rademacher": lambda r, k: r.rademacher(k, (4,), np.float32),
+    "permutation-2d": lambda r, k: r.permutation(k, np.arange(12).reshape(3, 4), 1),
+    "choice-p": lambda r, k: r.choice(k, np.arange(5.0), (3,), False, np.arange(1.0, 6.0) / 15),
+    "categorical-k": lambda r, k: r.categorical(k, np.zeros((2, 5)), shape=(3, 2),
+                                                replace=False),
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLERS))
+def test_every_sampler_under_jit_and_vmap_as_eagerly(name):
+    sample = SAMPLERS[name]
+    key = grandom.PRNGKey(8)
+    eager = sample(grandom, key)
+    np.testing.assert_allclose(gradjit.jit(lambda k: sample(grandom, k))(key), eager,
+                               rtol=1e-12)
+    batch = grandom.split(key, 3)
+    batched = gradjit.vmap(lambda k: sample(grandom, k))(batch)
+    for k, row in zip(batch, batched):
+        np.testing.assert_allclose(row, sample(grandom, k), rtol=1e-12)
+    if name not in ("gamma", "beta", "dirichlet"):  # the rest are JAX's draws
+        np.testing.assert_allclose(eager, sample(jrandom, jrandom.PRNGKey(8)), rtol=1e-12)
+
+
 def test_grad_through_a_sampled_loss():
     def loss(random, w, key):
         noise = random.normal(key, (8,))
