@@ -41,6 +41,31 @@ def silu(x):
     return x * sigmoid(x)
 
 
+def hard_sigmoid(x):
+    return relu6(x + 3.0) / 6.0
+
+
+def hard_silu(x):
+    return x * hard_sigmoid(x)
+
+
+def mish(x):
+    return x * np.tanh(softplus(x))
+
+
+def squareplus(x, b=4):
+    return (x + np.sqrt(np.square(x) + b)) / 2
+
+
+def sparse_plus(x):
+    return np.where(x <= -1.0, 0.0, np.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
+
+
+def sparse_sigmoid(x):
+    # maximum and minimum, not clip: at the kinks JAX's derivative is half the slope
+    return 0.5 * np.minimum(np.maximum(x + 1.0, 0.0), 2.0)
+
+
 def log_sigmoid(x):
     return -softplus(-x)
 
@@ -135,8 +160,9 @@ def one_hot(x, num_classes, *, dtype=None, axis=-1):
     return hits.astype(np.float64 if dtype is None else dtype)
 
 
-swish = silu
+swish, hard_swish = silu, hard_silu
 
-__all__ = ["celu", "elu", "gelu", "glu", "hard_tanh", "leaky_relu", "log_sigmoid",
-           "log_softmax", "logsumexp", "one_hot", "relu", "relu6", "selu", "sigmoid", "silu",
-           "soft_sign", "softmax", "softplus", "standardize", "swish"]
+__all__ = ["celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
+           "leaky_relu", "log_sigmoid", "log_softmax", "logsumexp", "mish", "one_hot", "relu",
+           "relu6", "selu", "sigmoid", "silu", "soft_sign", "softmax", "softplus",
+           "sparse_plus", "sparse_sigmoid", "squareplus", "standardize", "swish"]

@@ -11,13 +11,15 @@ jax = pytest.importorskip("jax")
 jnn = jax.nn
 gnn = gradjit.nn
 
-# points on both sides of every kink, and the kinks themselves (0 for relu, 6 for relu6, ±1)
-POINTS = np.array([-7.0, -2.5, -1.0, -0.3, 0.0, 0.4, 1.0, 2.0, 6.0, 8.0])
+# points on both sides of every kink, and the kinks themselves (0 and 6 for relu6, ±1, ±3)
+POINTS = np.array([-7.0, -3.0, -2.5, -1.0, -0.3, 0.0, 0.4, 1.0, 2.0, 3.0, 6.0, 8.0])
 
 ELEMENTWISE = {
     "relu": (), "relu6": (), "sigmoid": (), "softplus": (), "soft_sign": (), "silu": (),
     "swish": (), "log_sigmoid": (), "leaky_relu": (0.2,), "hard_tanh": (), "elu": (0.7,),
-    "celu": (1.3,), "selu": (), "gelu": (), "gelu-exact": (False,),
+    "celu": (1.3,), "selu": (), "gelu": (), "gelu-exact": (False,), "hard_sigmoid": (),
+    "hard_silu": (), "hard_swish": (), "mish": (), "squareplus": (), "squareplus-b": (2.0,),
+    "sparse_plus": (), "sparse_sigmoid": (),
 }
 
 

@@ -245,6 +245,17 @@ def test_grad_through_a_sampled_loss():
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
+def test_gradients_through_the_bounds_of_uniform_and_truncated_normal():
+    def total(random, key, low, high):
+        return (random.uniform(key, (5,), minval=low, maxval=high) ** 2).sum() + \
+            (random.truncated_normal(key, low, high, (4,)) ** 3).sum()
+
+    jkey, gkey = keys(2)[0]
+    expected = jax.grad(lambda a, b: total(jrandom, jkey, a, b), argnums=(0, 1))(-0.5, 1.5)
+    got = gradjit.jit(gradjit.grad(lambda a, b: total(grandom, gkey, a, b), argnums=(0, 1)))
+    np.testing.assert_allclose(got(-0.5, 1.5), expected, rtol=1e-12)
+
+
 ERRORS = {
     "single key": (ValueError, lambda r, key: r.normal(r.split(key), (2,))),
     "not a key": (TypeError, lambda r, key: r.uniform(np.zeros(2), (2,))),
