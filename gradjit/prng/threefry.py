@@ -31,12 +31,15 @@ def threefry2x32(k1, k2, x1, x2):
 
 
 def seed_words(seed):
-    """A key from an integer seed: its 64 bits as the words (high, low)."""
-    if isinstance(seed, (int, np.integer)):
-        seed = int(seed)
+    """A key from an integer seed: its bits as the words (high, low), a Python int taken as
+    64 bits, a seed of 32 bits or fewer padded with a zero high word (as JAX shifts it)."""
+    if isinstance(seed, int):
         return np.array([(seed >> 32) & 0xFFFFFFFF, seed & 0xFFFFFFFF], _U32)
-    seed = np.asarray(seed).astype(np.int64)
-    return np.stack([(seed >> 32).astype(_U32), seed.astype(_U32)])
+    seed = seed if hasattr(seed, "astype") else np.asarray(seed)
+    low = seed.astype(_U32)
+    if seed.dtype.itemsize < 8:
+        return np.stack([np.zeros_like(low), low])
+    return np.stack([(seed.astype(np.int64) >> 32).astype(_U32), low])
 
 
 def _counters(shape):

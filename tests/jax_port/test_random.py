@@ -44,6 +44,21 @@ def test_keys_split_and_fold_in_are_jax_words(seed):
              grandom.key_data(grandom.fold_in(gkey, 17)))
 
 
+@pytest.mark.parametrize("seed", [np.int32(-1), np.int64(-1), np.uint32(7), np.int8(-3),
+                                  np.uint64(2**63 + 5), True])
+def test_seeds_of_every_integer_type(seed):
+    same(jrandom.PRNGKey(seed), grandom.PRNGKey(seed))
+
+
+def test_keys_from_traced_seeds():
+    seeds = np.array([0, 5, -7, 2**33 + 1])
+    same(jax.vmap(jrandom.PRNGKey)(seeds), gradjit.vmap(grandom.PRNGKey)(seeds))
+    same(jax.vmap(jrandom.PRNGKey)(seeds.astype(np.int32)),
+         gradjit.vmap(grandom.PRNGKey)(seeds.astype(np.int32)))
+    draw = gradjit.jit(lambda s: grandom.normal(grandom.key(s), (3,)))(np.int64(-7))
+    same(jrandom.normal(jrandom.key(-7), (3,)), draw, ulps=64)
+
+
 def test_typed_keys_index_unpack_and_wrap():
     k1, k2 = grandom.split(grandom.key(3))
     j1, j2 = jrandom.split(jrandom.key(3))
