@@ -30,6 +30,14 @@ def cast(value, dtype):
     return value.astype(dtype) if hasattr(value, "astype") else np.asarray(value, dtype)
 
 
+def inexact_dtype(*values) -> np.dtype:
+    """The float type JAX computes values in: theirs if inexact, else float64 (Python
+    numbers and lists count as float64, not as weakly typed)."""
+    dtype = np.result_type(*(np.asarray(v) if isinstance(v, (int, float, list, tuple)) else v
+                             for v in values))
+    return dtype if dtype.kind in "fc" else DEFAULT_FLOAT
+
+
 def unit_floats(words, shape, dtype):
     """Floats in [0, 1): a value's top mantissa-width random bits over 2**mantissa, which is
     JAX's 1.m bit pattern minus one, exactly."""
@@ -105,7 +113,7 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
     key_words(key, "multivariate_normal")
     if method not in ("svd", "eigh", "cholesky"):
         raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
-    dtype = np.result_type(mean, cov, np.float32) if dtype is None else \
+    dtype = inexact_dtype(mean, cov) if dtype is None else \
         float_dtype(dtype, "multivariate_normal")
     mean, cov = cast(mean, dtype), cast(cov, dtype)
     if shape is None:

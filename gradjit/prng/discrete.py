@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from gradjit.prng import threefry
-from gradjit.prng.continuous import as_shape, cast, gumbel, uniform, uniform_between
+from gradjit.prng.continuous import (as_shape, cast, gumbel, inexact_dtype, uniform,
+                                     uniform_between)
 from gradjit.prng.keys import key_words
 
 # gradjit computes in 64 bits by default, as JAX with jax_enable_x64
@@ -145,7 +146,7 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None):
     elif p is None:
         index = permutation(key, n_inputs)[:n_draws]
     else:
-        p = cast(p, np.result_type(p, np.float32))
+        p = cast(p, inexact_dtype(p))
         if np.shape(p) != (n_inputs,):
             raise ValueError("p must be None or a 1D vector with the same size as "
                              f"a.shape[axis]. p has shape {np.shape(p)} and a.shape[axis] is "

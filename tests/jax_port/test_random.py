@@ -85,6 +85,8 @@ def test_uniform_is_exact(shape, dtype):
             same(jrandom.uniform(jkey, shape, dtype), grandom.uniform(gkey, shape, dtype))
             same(jrandom.uniform(jkey, shape, dtype, -2.0, 3.0),
                  grandom.uniform(gkey, shape, dtype, -2.0, 3.0))
+    compiled = gradjit.jit(lambda k, low, high: grandom.uniform(k, shape, dtype, low, high))
+    same(jrandom.uniform(jkey, shape, dtype, -2.0, 3.1), compiled(gkey, -2.0, 3.1))
 
 
 # (name, arguments after the key, ulps): exact where only arithmetic is involved
@@ -106,6 +108,28 @@ def test_continuous_samplers(name, arguments, ulps, dtype):
         for jkey, gkey in keys(seed):
             args = arguments((4, 50), dtype)
             same(getattr(jrandom, name)(jkey, *args), getattr(grandom, name)(gkey, *args), ulps)
+
+
+# the distributions JAX derives from those draws: (sampler, arguments after the key)
+DERIVED = {
+    "lognormal": lambda d: (0.5, (6,), d),
+    "pareto": lambda d: (np.array([1.0, 2.5], d), None, d),
+    "rayleigh": lambda d: (2.0, (6,), d),
+    "weibull_min": lambda d: (1.5, 0.7, (6,), d),
+    "maxwell": lambda d: ((2, 3), d),
+    "double_sided_maxwell": lambda d: (1.0, 2.0, (4,), d),
+    "wald": lambda d: (np.array([0.5, 1.0, 3.0], d), None, d),
+    "triangular": lambda d: (-1.0, 0.5, 2.0, (6,), d),
+    "geometric": lambda d: (np.array([0.2, 0.7], d), (3, 2)),
+}
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("name", list(DERIVED))
+def test_derived_samplers(name, dtype):
+    for jkey, gkey in keys(13):
+        args = DERIVED[name](dtype)
+        same(getattr(jrandom, name)(jkey, *args), getattr(grandom, name)(gkey, *args), 64)
 
 
 def test_normal_complex_gumbel_high_and_multivariate():
@@ -223,6 +247,9 @@ SAMPLERS = {
     "gamma": lambda r, k: r.gamma(k, np.array([0.5, 2.0, 7.0])),
     "beta": lambda r, k: r.beta(k, 2.0, 3.0, (3,)),
     "dirichlet": lambda r, k: r.dirichlet(k, np.array([1.0, 2.0, 0.5])),
+    "wald": lambda r, k: r.wald(k, np.array([0.5, 2.0])),
+    "double_sided_maxwell": lambda r, k: r.double_sided_maxwell(k, 1.0, 2.0, (3,)),
+    "geometric": lambda r, k: r.geometric(k, np.array([0.2, 0.7]), (3, 2)),
     "bits": lambda r, k: r.bits(k, (5,), np.uint32),
     "randint": lambda r, k: r.randint(k, (5,), -3, 100, np.int32),
     "bernoulli-high": lambda r, k: r.bernoulli(k, np.array([0.01, 0.5]), mode="high"),
@@ -289,6 +316,7 @@ ERRORS = {
                       lambda r, key: r.multivariate_normal(key, np.zeros(2), np.eye(2),
                                                           method="lu")),
     "permutation of a float": (TypeError, lambda r, key: r.permutation(key, 2.5)),
+    "geometric dtype": (ValueError, lambda r, key: r.geometric(key, 0.5, (2,), np.float32)),
     "choice too many": (ValueError, lambda r, key: r.choice(key, 3, (4,), replace=False)),
     "choice empty": (ValueError, lambda r, key: r.choice(key, 0, (4,))),
     "choice p": (ValueError, lambda r, key: r.choice(key, 3, (2,), p=np.ones(2) / 2)),
