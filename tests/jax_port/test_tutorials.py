@@ -174,6 +174,25 @@ PROGRAMS = {
             value, params = step(params, x, y)
         result = (value, params, jax.nn.softmax(x[:3] @ params[0][0]))
     """,
+    # Keys carried through loops: a random walk that splits its key at every scan step, and a
+    # fori_loop folding the step number into a typed key.
+    "keys-in-loops": """
+        def walk(key):
+            def step(carry, _):
+                key, x = carry
+                key, subkey = jax.random.split(key)
+                x = x + jax.random.normal(subkey, ())
+                return (key, x), x
+            return lax.scan(step, (key, 0.0), None, length=6)[1]
+
+        def accumulate(key):
+            def body(i, carry):
+                key, total = carry
+                return jax.random.fold_in(key, i), total + jax.random.uniform(key, ())
+            return lax.fori_loop(0, 4, body, (key, 0.0))[1]
+
+        result = (jax.jit(walk)(jax.random.PRNGKey(0)), jax.jit(accumulate)(jax.random.key(1)))
+    """,
     # Keys split once and consumed by vmap: one draw per key, a Monte Carlo estimate per key,
     # and dropout with a fresh key folded in per step (typed keys from jax.random.key).
     "vmap-over-split-keys": """
