@@ -56,8 +56,7 @@ class KeyArray:
         return np.all(self.data == other.data, axis=-1)
 
     def __repr__(self):
-        words = np.asarray(self.data)
-        return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{words}"
+        return f"Array({self.shape}, dtype={self.dtype}) overlaying:\n{self.data}"
 
 
 register_pytree_node(KeyArray, lambda keys: ((keys.data,), None),
