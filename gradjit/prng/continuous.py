@@ -175,7 +175,7 @@ def gumbel(key, shape=(), dtype=None, mode=None):
 
 
 # Marsaglia and Tsang's proposals drawn per value: each is accepted with probability >= 0.95,
-# so all of them fail with probability below 1e-20 (the last proposal is kept then)
+# so all of them fail with probability below 1e-20 (the first proposal is kept then)
 _GAMMA_PROPOSALS = 16
 
 
@@ -186,17 +186,17 @@ def _gamma(words, a, shape, dtype):
     boosted = np.where(a < 1, a + 1, a)
     d = boosted - dtype.type(1 / 3)
     c = 1 / np.sqrt(9 * d)
-    keys = threefry.split(words, (_GAMMA_PROPOSALS, 2))
+    normal_words, uniform_words, boost_words = threefry.split(words, (3,))
+    proposals = (_GAMMA_PROPOSALS, *shape)
     one = dtype.type(1)
-    sample = None
-    for proposal in reversed(range(_GAMMA_PROPOSALS)):
-        x = _normal_real(keys[proposal, 0], shape, dtype)
-        v = (1 + c * x) ** 3
-        log_u = np.log(uniform_between(keys[proposal, 1], shape, dtype, dtype.type(0), one))
-        safe_v = np.where(v > 0, v, one)
-        accept = (v > 0) & (log_u < x * x / 2 + d - d * safe_v + d * np.log(safe_v))
-        sample = d * safe_v if sample is None else np.where(accept, d * safe_v, sample)
-    boost = uniform_between(threefry.fold_in(words, 1), shape, dtype, dtype.type(0), one)
+    x = _normal_real(normal_words, proposals, dtype)
+    v = (1 + c * x) ** 3
+    safe_v = np.where(v > 0, v, one)
+    log_u = np.log(uniform_between(uniform_words, proposals, dtype, dtype.type(0), one))
+    accept = (v > 0) & (log_u < x * x / 2 + d - d * safe_v + d * np.log(safe_v))
+    first = np.expand_dims(np.argmax(accept, axis=0), 0)
+    sample = np.take_along_axis(d * safe_v, first, 0)[0]
+    boost = uniform_between(boost_words, shape, dtype, dtype.type(0), one)
     return np.where(a < 1, sample * boost ** (1 / a), sample)
 
 
