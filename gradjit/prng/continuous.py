@@ -25,6 +25,13 @@ def as_shape(shape) -> tuple:
         tuple(int(d) for d in shape)
 
 
+def draws_shape(shape, *parameters) -> tuple:
+    """The draws' shape: the given one, else the parameters' broadcast shape."""
+    if shape is None:
+        return np.broadcast_shapes(*(np.shape(p) for p in parameters))
+    return as_shape(shape)
+
+
 def cast(value, dtype):
     """`value` as an array of `dtype` (a traced value stays traced)."""
     return value.astype(dtype) if hasattr(value, "astype") else np.asarray(value, dtype)
@@ -78,7 +85,7 @@ def uniform(key, shape=(), dtype=None, minval=0.0, maxval=1.0):
                            cast(maxval, dtype))
 
 
-def _normal_real(words, shape, dtype):
+def normal_real(words, shape, dtype):
     low = np.nextafter(dtype.type(-1), dtype.type(0))
     return dtype.type(np.sqrt(2)) * special.erfinv(
         uniform_between(words, shape, dtype, low, dtype.type(1)))
@@ -89,18 +96,17 @@ def normal(key, shape=(), dtype=None):
     dtype = float_dtype(dtype, "normal", "fc")
     shape = as_shape(shape)
     if dtype.kind == "f":
-        return _normal_real(words, shape, dtype)
+        return normal_real(words, shape, dtype)
     real = np.finfo(dtype).dtype
     re_words, im_words = threefry.split(words, (2,))
-    parts = [_normal_real(w, shape, real).astype(dtype) for w in (re_words, im_words)]
+    parts = [normal_real(w, shape, real).astype(dtype) for w in (re_words, im_words)]
     return (parts[0] + 1j * parts[1]) / dtype.type(np.sqrt(2))
 
 
 def truncated_normal(key, lower, upper, shape=None, dtype=None):
     words, _ = key_words(key, "truncated_normal")
     dtype = float_dtype(dtype, "truncated_normal")
-    shape = np.broadcast_shapes(np.shape(lower), np.shape(upper)) if shape is None else \
-        as_shape(shape)
+    shape = draws_shape(shape, lower, upper)
     sqrt2 = dtype.type(np.sqrt(2))
     lower, upper = cast(lower, dtype), cast(upper, dtype)
     a, b = special.erf(lower / sqrt2), special.erf(upper / sqrt2)
@@ -174,60 +180,6 @@ def gumbel(key, shape=(), dtype=None, mode=None):
     return -np.log(-np.log1p(-x))
 
 
-# Marsaglia and Tsang's proposals drawn per value: each is accepted with probability >= 0.95,
-# so all of them fail with probability below 1e-20 (the first proposal is kept then)
-_GAMMA_PROPOSALS = 16
-
-
-def _gamma(words, a, shape, dtype):
-    """Gamma(a, 1) by law (JAX's rejection loop is not reproduced draw for draw): the first
-    accepted of a fixed number of Marsaglia-Tsang proposals, boosted by u**(1/a) for a < 1."""
-    a = np.broadcast_to(cast(a, dtype), shape)
-    boosted = np.where(a < 1, a + 1, a)
-    d = boosted - dtype.type(1 / 3)
-    c = 1 / np.sqrt(9 * d)
-    normal_words, uniform_words, boost_words = threefry.split(words, (3,))
-    proposals = (_GAMMA_PROPOSALS, *shape)
-    one = dtype.type(1)
-    x = _normal_real(normal_words, proposals, dtype)
-    v = (1 + c * x) ** 3
-    safe_v = np.where(v > 0, v, one)
-    log_u = np.log(uniform_between(uniform_words, proposals, dtype, dtype.type(0), one))
-    accept = (v > 0) & (log_u < x * x / 2 + d - d * safe_v + d * np.log(safe_v))
-    first = np.expand_dims(np.argmax(accept, axis=0), 0)
-    sample = np.take_along_axis(d * safe_v, first, 0)[0]
-    boost = uniform_between(boost_words, shape, dtype, dtype.type(0), one)
-    return np.where(a < 1, sample * boost ** (1 / a), sample)
-
-
-def gamma(key, a, shape=None, dtype=None):
-    words, _ = key_words(key, "gamma")
-    dtype = float_dtype(dtype, "gamma")
-    return _gamma(words, a, np.shape(a) if shape is None else as_shape(shape), dtype)
-
-
-def beta(key, a, b, shape=None, dtype=None):
-    """Beta(a, b) as G_a / (G_a + G_b) of independent gamma draws."""
-    words, _ = key_words(key, "beta")
-    dtype = float_dtype(dtype, "beta")
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b)) if shape is None else as_shape(shape)
-    keys = threefry.split(words, (2,))
-    ga, gb = _gamma(keys[0], a, shape, dtype), _gamma(keys[1], b, shape, dtype)
-    return ga / (ga + gb)
-
-
-def dirichlet(key, alpha, shape=None, dtype=None):
-    """Dirichlet(alpha) over alpha's last axis: gamma draws normalized to sum to one."""
-    words, _ = key_words(key, "dirichlet")
-    dtype = float_dtype(dtype, "dirichlet")
-    if np.ndim(alpha) < 1:
-        raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == "
-                         f"{np.ndim(alpha)}")
-    shape = np.shape(alpha)[:-1] if shape is None else as_shape(shape)
-    draws = _gamma(words, alpha, (*shape, np.shape(alpha)[-1]), dtype)
-    return draws / np.sum(draws, axis=-1, keepdims=True)
-
-
 def orthogonal(key, n, shape=(), dtype=None, m=None):
     """Matrices with orthonormal columns (or rows when n < m): Q of a normal matrix's QR, its
     columns' signs fixed by R's diagonal."""
@@ -237,5 +189,5 @@ def orthogonal(key, n, shape=(), dtype=None, m=None):
     return np.swapaxes(x, -1, -2) if n < m else x
 
 
-__all__ = ["beta", "dirichlet", "gamma", "gumbel", "multivariate_normal", "normal",
-           "orthogonal", "truncated_normal", "uniform", *_FROM_UNIFORM]
+__all__ = ["gumbel", "multivariate_normal", "normal", "orthogonal", "truncated_normal",
+           "uniform", *_FROM_UNIFORM]

@@ -6,32 +6,25 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.prng import threefry
-from gradjit.prng.continuous import (as_shape, cast, exponential, float_dtype, inexact_dtype,
-                                     normal, uniform, uniform_between)
+from gradjit.prng.continuous import (as_shape, cast, draws_shape, exponential, float_dtype,
+                                     inexact_dtype, normal, uniform, uniform_between)
 from gradjit.prng.discrete import DEFAULT_INT, rademacher
 from gradjit.prng.keys import key_words
 
 
-def _shape(shape, *parameters):
-    """The draws' shape: the given one, else the parameters' broadcast shape."""
-    if shape is None:
-        return np.broadcast_shapes(*(np.shape(p) for p in parameters))
-    return as_shape(shape)
-
-
 def lognormal(key, sigma=1.0, shape=None, dtype=None):
     dtype = float_dtype(dtype, "lognormal", "fc")
-    return np.exp(normal(key, _shape(shape, sigma), dtype) * cast(sigma, dtype))
+    return np.exp(normal(key, draws_shape(shape, sigma), dtype) * cast(sigma, dtype))
 
 
 def pareto(key, b, shape=None, dtype=None):
     dtype = float_dtype(dtype, "pareto")
-    return np.exp(exponential(key, _shape(shape, b), dtype) / cast(b, dtype))
+    return np.exp(exponential(key, draws_shape(shape, b), dtype) / cast(b, dtype))
 
 
 def rayleigh(key, scale, shape=None, dtype=None):
     dtype = float_dtype(dtype, "rayleigh")
-    u = uniform(key, _shape(shape, scale), dtype)
+    u = uniform(key, draws_shape(shape, scale), dtype)
     return cast(scale, dtype) * np.sqrt(np.log(u) * dtype.type(-2))
 
 
@@ -61,7 +54,7 @@ def wald(key, mean, shape=None, dtype=None):
     """The inverse Gaussian of the given mean (shape 1), by Michael, Schucany and Haas."""
     words, _ = key_words(key, "wald")
     dtype = float_dtype(dtype, "wald")
-    shape = _shape(shape, mean)
+    shape = draws_shape(shape, mean)
     normal_words, uniform_words = threefry.split(words, (2,))
     mean = np.broadcast_to(cast(mean, dtype), shape)
     y = normal(normal_words, shape, dtype) ** 2
@@ -73,7 +66,7 @@ def wald(key, mean, shape=None, dtype=None):
 def triangular(key, left, mode, right, shape=None, dtype=None):
     words, _ = key_words(key, "triangular")
     dtype = float_dtype(dtype, "triangular")
-    shape = _shape(shape, left, mode, right)
+    shape = draws_shape(shape, left, mode, right)
     left, mode, right = (np.broadcast_to(cast(v, dtype), shape) for v in (left, mode, right))
     u = uniform_between(words, shape, dtype, dtype.type(0), dtype.type(1))
     below = left + np.sqrt(u * (right - left) * (mode - left))
@@ -87,7 +80,7 @@ def geometric(key, p, shape=None, dtype=None):
     if dtype.kind not in "iu":
         raise ValueError(f"dtype argument to `geometric` must be an int dtype, got {dtype}")
     p = cast(p, inexact_dtype(p))
-    shape = _shape(shape, p)
+    shape = draws_shape(shape, p)
     u = uniform(key, shape, p.dtype)
     u = np.where(u == 0, np.ones_like(u), u)
     return (np.floor(np.log(u) / np.broadcast_to(np.log1p(-p), shape)) + 1).astype(dtype)

@@ -188,7 +188,7 @@ def test_orthogonal():
                                jrandom.orthogonal(jkey, 3, m=5), atol=1e-12)
 
 
-def test_gamma_beta_dirichlet_by_law():
+def test_gamma_family_by_law():
     stats = pytest.importorskip("scipy.stats")
     key = grandom.PRNGKey(0)
     for a in (0.4, 1.0, 3.5):
@@ -201,6 +201,12 @@ def test_gamma_beta_dirichlet_by_law():
     np.testing.assert_allclose(draws.sum(-1), 1.0)
     np.testing.assert_allclose(draws.mean(0), alpha / alpha.sum(), atol=0.02)
     assert stats.kstest(draws[:, 0], stats.beta(1.0, 5.0).cdf).pvalue > 1e-3
+    laws = {"loggamma": ((2.0, (4000,)), stats.loggamma(2.0)),
+            "chisquare": ((3.0, (4000,)), stats.chi2(3.0)),
+            "t": ((4.0, (4000,)), stats.t(4.0)),
+            "f": ((5.0, 7.0, (4000,)), stats.f(5.0, 7.0))}
+    for name, (args, law) in laws.items():
+        assert stats.kstest(getattr(grandom, name)(key, *args), law.cdf).pvalue > 1e-3, name
 
 
 def sample_all(random, key, x):
@@ -247,6 +253,7 @@ SAMPLERS = {
     "gamma": lambda r, k: r.gamma(k, np.array([0.5, 2.0, 7.0])),
     "beta": lambda r, k: r.beta(k, 2.0, 3.0, (3,)),
     "dirichlet": lambda r, k: r.dirichlet(k, np.array([1.0, 2.0, 0.5])),
+    "t": lambda r, k: r.t(k, 3.0, (2,)),
     "wald": lambda r, k: r.wald(k, np.array([0.5, 2.0])),
     "double_sided_maxwell": lambda r, k: r.double_sided_maxwell(k, 1.0, 2.0, (3,)),
     "geometric": lambda r, k: r.geometric(k, np.array([0.2, 0.7]), (3, 2)),
@@ -272,7 +279,7 @@ def test_every_sampler_under_jit_and_vmap_as_eagerly(name):
     batched = gradjit.vmap(lambda k: sample(grandom, k))(batch)
     for k, row in zip(batch, batched):
         np.testing.assert_allclose(row, sample(grandom, k), rtol=1e-12)
-    if name not in ("gamma", "beta", "dirichlet"):  # the rest are JAX's draws
+    if name not in ("gamma", "beta", "dirichlet", "t"):  # the rest are JAX's draws
         np.testing.assert_allclose(eager, sample(jrandom, jrandom.PRNGKey(8)), rtol=1e-12)
 
 
