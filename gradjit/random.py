@@ -19,3 +19,8 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         yield
     finally:
         set_rng_state(state)
+
+
+# jax.random's names (`import gradjit as jax`; `jax.random.normal(key, shape)`): torch.random
+# has none of them
+from gradjit.prng import *  # noqa: E402,F401,F403

@@ -203,9 +203,10 @@ class Fuser:
                 # A value already in memory is read back rather than computed again.
                 args = [self.stored.get(id(self.env[v]), self.env[v]) for v in op.inputs]
                 # a library primitive made outside the table (custom_vjp) is a host call too,
-                # and so is every op on complex values: kernels lower only real types
+                # and so is every op on complex or uint32/uint64 values (types.HOSTED):
+                # kernels lower only the COMPILED types
                 rule = RULES.get(op.prim.name, _library) if op.prim.kind == "library" else \
-                    _library if _touches_complex(op) else RULES[op.prim.name]
+                    _library if _touches_host_types(op) else RULES[op.prim.name]
                 node = rule(self, op, *args)
                 if node is not None and (node.depth > MAX_DEPTH or uses[op.out] > 1
                                          and _computations_exceed(node, MAX_SHARED_SIZE)):
@@ -229,7 +230,7 @@ class Fuser:
                 return buffer.id
         buffer = self.new_buffer(node.dtype, int(np.prod(node.shape, dtype=np.int64)),
                                  "result", index)
-        if node.dtype.is_complex:  # a parameter or a view of one: copied on the host
+        if node.dtype.on_host:  # a parameter or a view of one: copied on the host
             self.step(LibraryCall("copy", np.asarray, {}, (self.operand(node),), buffer.id,
                                   node.shape), writes=[buffer.id])
         else:
@@ -237,8 +238,8 @@ class Fuser:
         return buffer.id
 
 
-def _touches_complex(op) -> bool:
-    return any(v.type.dtype.is_complex for v in (*op.inputs, op.out) if v is not None)
+def _touches_host_types(op) -> bool:
+    return any(v.type.dtype.on_host for v in (*op.inputs, op.out) if v is not None)
 
 
 def _computations_exceed(node: Node, limit: int) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from gradjit.ir import Function, interpret
-from gradjit.ir.types import COMPILED
+from gradjit.ir.types import COMPILED, HOSTED
 
 DEFAULT_BACKEND = "cpu"
 
@@ -49,9 +49,10 @@ def compile_program(fn: Function, backend: str | None, deterministic: bool = Fal
 
 def _check_lowered_dtypes(fn: Function, backend: str):
     values = [*fn.params, *(op.out for op in fn.ops if op.out is not None)]
-    # complex values are computed by host steps between kernels (codegen/fuse.py)
-    narrow = sorted({v.type.dtype.torch_name for v in values if not v.type.dtype.is_complex} -
-                    {d.torch_name for d in COMPILED})
+    # complex, uint32 and uint64 values are computed by host steps between kernels
+    # (codegen/fuse.py)
+    narrow = sorted({v.type.dtype.torch_name for v in values} -
+                    {d.torch_name for d in (*COMPILED, *HOSTED)})
     if narrow:
         raise TypeError(f"the {backend} backend does not compile {', '.join(narrow)} values "
                         f"(it lowers {', '.join(d.torch_name for d in COMPILED)}): run the "

@@ -145,6 +145,77 @@ PROGRAMS = {
 
         result = jax.jit(jax.value_and_grad(run))(params, inputs)
     """,
+    # An MLP classifier whose parameters and data come from jax.random and jax.nn's
+    # initializers, trained by jitted gradient steps on a softmax cross-entropy.
+    "mlp-prngkey-training": """
+        key = jax.random.PRNGKey(0)
+        key, data_key, label_key = jax.random.split(key, 3)
+        x = jax.random.normal(data_key, (32, 4))
+        y = jax.nn.one_hot(jax.random.randint(label_key, (32,), 0, 3), 3)
+        sizes = [4, 16, 3]
+        init = jax.nn.initializers.glorot_normal()
+        params = []
+        for m, n in zip(sizes[:-1], sizes[1:]):
+            key, w_key = jax.random.split(key)
+            params.append((init(w_key, (m, n)), jnp.zeros(n)))
+
+        def loss(params, x, y):
+            for w, b in params[:-1]:
+                x = jax.nn.gelu(x @ w + b)
+            w, b = params[-1]
+            return -jnp.mean(jnp.sum(y * jax.nn.log_softmax(x @ w + b), axis=-1))
+
+        @jax.jit
+        def step(params, x, y):
+            value, grads = jax.value_and_grad(loss)(params, x, y)
+            return value, jax.tree.map(lambda p, g: p - 0.5 * g, params, grads)
+
+        for _ in range(30):
+            value, params = step(params, x, y)
+        result = (value, params, jax.nn.softmax(x[:3] @ params[0][0]))
+    """,
+    # Keys carried through loops: a random walk that splits its key at every scan step, and a
+    # fori_loop folding the step number into a typed key.
+    "keys-in-loops": """
+        def walk(key):
+            def step(carry, _):
+                key, x = carry
+                key, subkey = jax.random.split(key)
+                x = x + jax.random.normal(subkey, ())
+                return (key, x), x
+            return lax.scan(step, (key, 0.0), None, length=6)[1]
+
+        def accumulate(key):
+            def body(i, carry):
+                key, total = carry
+                return jax.random.fold_in(key, i), total + jax.random.uniform(key, ())
+            return lax.fori_loop(0, 4, body, (key, 0.0))[1]
+
+        result = (jax.jit(walk)(jax.random.PRNGKey(0)), jax.jit(accumulate)(jax.random.key(1)))
+    """,
+    # Keys split once and consumed by vmap: one draw per key, a Monte Carlo estimate per key,
+    # and dropout with a fresh key folded in per step (typed keys from jax.random.key).
+    "vmap-over-split-keys": """
+        keys = jax.random.split(jax.random.PRNGKey(42), 8)
+        draws = jax.vmap(lambda k: jax.random.normal(k, (3,)))(keys)
+
+        def estimate(k, scale):
+            return jnp.mean(jnp.exp(scale * jax.random.uniform(k, (64,))))
+
+        estimates = jax.jit(jax.vmap(estimate, in_axes=(0, None)))(keys, 0.5)
+        choices = jax.vmap(lambda k: jax.random.choice(k, 10, (2,), replace=False))(keys)
+
+        def dropout(key, x, rate):
+            keep = jax.random.bernoulli(key, 1.0 - rate, x.shape)
+            return jnp.where(keep, x / (1.0 - rate), 0.0)
+
+        base = jax.random.key(7)
+        x = jnp.arange(1.0, 9.0)
+        dropped = [jax.jit(dropout)(jax.random.fold_in(base, i), x, 0.25) for i in range(3)]
+        grad = jax.grad(lambda x: jnp.sum(dropout(base, x, 0.5) ** 2))(x)
+        result = (draws, estimates, choices, dropped, grad,
+                  jax.random.key_data(jax.random.split(base, 2)))
+    """,
 }
 
 
