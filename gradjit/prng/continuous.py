@@ -3,8 +3,8 @@ and the distributions JAX derives from them (normal by the inverse error functio
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
+from gradjit.ops import special
 from gradjit.prng import threefry
 from gradjit.prng.keys import key_words
 
