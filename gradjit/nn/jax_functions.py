@@ -4,10 +4,9 @@ these lowercase names). Kinks take JAX's derivative there: 0 at relu(0), relu6(0
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from gradjit.ir.elementwise import stop_gradient
-from gradjit.scipy.special import logsumexp as _logsumexp
+from gradjit.ops import special
 
 
 def _inexact(x):
@@ -130,9 +129,23 @@ def _shifted(x, axis, where):
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
+    """log(sum(b * exp(a))) over `axis` (the terms where `where` holds), shifted by the
+    (non-differentiated) maximum so that exp never overflows; with return_sign, (log |sum|,
+    sign of the sum). scipy.special.logsumexp is this function."""
     if where is not None:
         a = np.where(where, a, -np.inf)
-    return _logsumexp(a, axis, b, keepdims, return_sign)
+    top = stop_gradient(np.max(a, axis=axis, keepdims=True))
+    top = np.where(np.isfinite(top), top, 0.0)
+    terms = np.exp(a - top)
+    if b is not None:
+        terms = terms * b
+    total = np.sum(terms, axis=axis, keepdims=True)
+    sign = np.sign(total)
+    with np.errstate(divide="ignore"):  # a sum of 0 has log -inf, as scipy's
+        out = np.log(np.abs(total) if return_sign else total) + top
+    if not keepdims:
+        out, sign = np.squeeze(out, axis=axis), np.squeeze(sign, axis=axis)
+    return (out, sign) if return_sign else out
 
 
 def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None, *,

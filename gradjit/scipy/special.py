@@ -10,6 +10,7 @@ import scipy.special
 
 from gradjit.ir.elementwise import stop_gradient
 from gradjit.ops import bessel as _bessel
+from gradjit.nn.jax_functions import logsumexp  # noqa: F401  (jax.nn's, which is scipy's)
 from gradjit.ops import special as _special
 from gradjit.tracer.hips import defjvp, primitive
 
@@ -52,23 +53,6 @@ def multigammaln(a, d):
     """log of the multivariate gamma function of dimension d."""
     terms = gammaln(np.expand_dims(a, -1) - np.arange(d) / 2.0)
     return np.sum(terms, axis=-1) + d * (d - 1) / 4.0 * math.log(math.pi)
-
-
-def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """log(sum(b * exp(a))) over `axis`, shifted by the (non-differentiated) maximum so that
-    exp never overflows; with return_sign, (log |sum|, sign of the sum)."""
-    top = stop_gradient(np.max(a, axis=axis, keepdims=True))
-    top = np.where(np.isfinite(top), top, 0.0)
-    terms = np.exp(a - top)
-    if b is not None:
-        terms = terms * b
-    total = np.sum(terms, axis=axis, keepdims=True)
-    sign = np.sign(total)
-    with np.errstate(divide="ignore"):  # a sum of 0 has log -inf, as scipy's
-        out = np.log(np.abs(total) if return_sign else total) + top
-    if not keepdims:
-        out, sign = np.squeeze(out, axis=axis), np.squeeze(sign, axis=axis)
-    return (out, sign) if return_sign else out
 
 
 # The functions gradjit has no composition for: scipy's own, with autograd's derivatives as
