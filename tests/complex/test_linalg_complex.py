@@ -198,8 +198,8 @@ def test_conjugate_transposes_conjugate_complex_tensors():
         a = t.tensor(TALL, requires_grad=True)
         outs = [a.mH, a.adjoint(), a.H, a.mT]
         sum(((o * (1 + 2j)).real ** 2).sum() for o in outs).backward()
-        results.append(([o.detach().resolve_conj().numpy() for o in outs], [o.grad_fn.name() for o in outs],
-                        a.grad.numpy()))
+        results.append(([o.detach().resolve_conj().numpy() for o in outs],
+                        [o.grad_fn.name() for o in outs], a.grad.numpy()))
     (got, got_names, got_grad), (want, want_names, want_grad) = results
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
