@@ -6,6 +6,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
+from gradjit.ops.complex_order import ordered
 
 
 def _square(x):
@@ -18,8 +19,8 @@ def _reciprocal(x):
 
 UFUNCS = {
     np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.true_divide,
-    np.power: ops.power, np.maximum: ops.maximum,
-    np.minimum: ops.minimum, np.matmul: ops.matmul,
+    np.power: ops.power, np.maximum: ordered(ops.maximum, largest=True),
+    np.minimum: ordered(ops.minimum, largest=False), np.matmul: ops.matmul,
     np.greater: ops.gt, np.greater_equal: ops.ge, np.less: ops.lt, np.less_equal: ops.le,
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
     np.logical_or: ops.logical_or, np.logical_xor: ops.logical_xor,
