@@ -1,20 +1,24 @@
-"""Linear-algebra primitives on stacks of matrices (..., M, N). They are library primitives:
-compiled programs run them on the host through numpy's LAPACK between kernels, as matrix
-products run through BLAS; numpy's LinAlgError (singular, not positive definite) is raised
-from the compiled program as from numpy.
+"""Linear-algebra primitives on stacks of real or complex matrices (..., M, N). They are
+library primitives: compiled programs run them on the host through numpy's LAPACK between
+kernels, as matrix products run through BLAS; numpy's LinAlgError (singular, not positive
+definite) is raised from the compiled program as from numpy.
 
 Each IR op has one result. A factorization with several outputs (eigh, svd, qr, slogdet)
 returns them packed: each part flattened per matrix and concatenated along one last axis,
 sliced apart again by `unpack`. One LAPACK call then gives all parts (a primitive per part
 would factor the matrix once per part used), and the parts always belong to the same
-factorization (the signs of singular vectors chosen by one call match its U and Vh).
+factorization (the signs of singular vectors chosen by one call match its U and Vh). Real
+parts of complex factorizations (eigenvalues, singular values) are packed as complex.
 
-Gradients follow the published rules, written with primitives. Where a rule divides by the
-gap between two eigenvalues (or squared singular values), pairs equal to within rounding are
-masked to 0 (never inf or NaN). At a repeated eigenvalue the gradient is then exact for
-functions of the eigenvalues (sums, norms from singular values) and of a degenerate eigenspace
-through its projector; other functions of the vectors there (U diag(s) Vh itself) get a finite
-gradient that leaves out the 0/0 limit of the rotations inside the eigenspace.
+Gradients follow the published rules, written with primitives; for complex matrices those of
+the factorizations that are not holomorphic (eigh, svd, qr, cholesky) are the real rules with
+conjugate transposes, in PyTorch's pairing, turned into gradjit's (JAX's) by `conjugated`.
+Where a rule divides by the gap between two eigenvalues (or squared singular values), pairs
+equal to within rounding are masked to 0 (never inf or NaN). At a repeated eigenvalue the
+gradient is then exact for functions of the eigenvalues (sums, norms from singular values)
+and of a degenerate eigenspace through its projector; other functions of the vectors there
+(U diag(s) Vh itself) get a finite gradient that leaves out the 0/0 limit of the rotations
+inside the eigenspace.
 """
 from __future__ import annotations
 

@@ -318,8 +318,13 @@ def lstsq(a, b, rcond=None):
     residuals = E.full(value=0.0, shape=(0,), dtype=dt)
     if m > n and bool(E.eq(rank, n)):  # full column rank (an empty a counts as one)
         error = add(S.matmul(a, x), mul(b2, -1.0)) if n else b2
-        residuals = sum_(mul(error, error), 0)
+        residuals = sum_(squared_magnitude(error), 0)
     return (squeeze(x, -1) if len(sb) == 1 else x), residuals, rank, s
+
+
+def squared_magnitude(x):
+    """|x|^2, real (x * x for a real x)."""
+    return L.real_part(mul(x, E.conj(x))) if L.is_complex(x) else mul(x, x)
 
 
 # ---- tensor forms ----

@@ -22,6 +22,7 @@ def complex_normal(*shape):
 TALL = complex_normal(4, 3)
 WIDE = complex_normal(3, 5)
 SQUARE = complex_normal(2, 3, 3)
+TALL_RHS = complex_normal(4, 2)
 _root = complex_normal(3, 3)
 HERMITIAN = _root @ _root.conj().T + 3 * np.eye(3)
 W = rng.uniform(0.5, 1.5, (5, 5))
@@ -76,6 +77,8 @@ def _losses(xp, hermitian):
         "det": (lambda a: xp.sum(xp.abs(la.det(a)) ** 2 + xp.real(la.det(a))), SQUARE),
         "slogdet": (slogdet, SQUARE),
         "pinv": (lambda a: xp.real(xp.sum(la.pinv(a) * (1 - 1j) * _weights(a.T))), TALL),
+        "lstsq": (lambda a: (lambda x, residuals, *_: xp.sum(residuals)
+                             + xp.real(xp.sum(x * (1 + 1j))))(*la.lstsq(a, TALL_RHS)), TALL),
     }
 
 
@@ -161,6 +164,8 @@ TORCH = {
     "slogdet": (lambda t, a: (lambda s, l: (l + s.imag).sum())(*t.linalg.slogdet(a)), SQUARE),
     "pinv": (lambda t, a: (t.linalg.pinv(a) * (1 - 1j)).real.sum(), TALL),
     "norms": (lambda t, a: t.linalg.matrix_norm(a, "nuc") + t.linalg.matrix_norm(a, 2), TALL),
+    "lstsq": (lambda t, a: (lambda r: r.residuals.sum() + (r.solution * (1 + 1j)).real.sum())(
+        t.linalg.lstsq(a, t.tensor(TALL_RHS), driver="gelsd")), TALL),
 }
 
 
