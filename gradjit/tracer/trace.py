@@ -127,13 +127,17 @@ class Trace:
         self.on_guard = None
 
     def __enter__(self):
+        from gradjit.tracer import scalar_types  # it builds on the tracer: imported late
+        scalar_types.trace_started()
         self.active = True
         _stack.traces.append(self)
         return self
 
     def __exit__(self, *exc):
+        from gradjit.tracer import scalar_types
         _stack.traces.pop()
         self.active = False
+        scalar_types.trace_ended()
 
     def input(self, value, *, flavor="numpy", weak=False, name=None) -> Traced:
         value = np.asarray(value)
