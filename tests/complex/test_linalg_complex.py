@@ -210,3 +210,34 @@ def test_conjugate_transposes_conjugate_complex_tensors():
         np.testing.assert_array_equal(g, w)
     assert got_names == want_names
     np.testing.assert_allclose(got_grad, want_grad, rtol=1e-12)
+
+
+# ---- HIPS autograd's complex linear-algebra checks: both modes, to order 2 ----
+
+def _hips_svd(a):
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return np.abs(u), s, np.abs(vh)
+
+
+def _hips_eigh(uplo):
+    def fun(a):
+        w, v = np.linalg.eigh(a, uplo)
+        return w, np.abs(v)
+    return fun
+
+
+HIPS = {
+    "norm-nuclear": (lambda a: np.linalg.norm(a, ord="nuc"), (6, 5)),
+    "norm-nuclear-axis": (lambda a: np.linalg.norm(a, ord="nuc", axis=(0, 1)), (6, 5, 4)),
+    "eigh-lower": (_hips_eigh("L"), (6, 6)), "eigh-upper": (_hips_eigh("U"), (6, 6)),
+    "svd-wide-2d": (_hips_svd, (3, 5)), "svd-wide-3d": (_hips_svd, (4, 3, 5)),
+    "svd-square-2d": (_hips_svd, (4, 4)), "svd-tall-3d": (_hips_svd, (4, 5, 3)),
+    "svd-only-s-3d": (lambda a: np.linalg.svd(a, compute_uv=False), (4, 3, 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HIPS))
+def test_hips_autograd_complex_checks(name):
+    from gradjit.test_util import check_grads
+    fun, shape = HIPS[name]
+    check_grads(fun)(complex_normal(*shape))
