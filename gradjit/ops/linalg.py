@@ -120,6 +120,22 @@ def cholesky(a, upper=False):
     return mT(L.cholesky(mT(a))) if upper else L.cholesky(a)
 
 
+def cholesky_as_torch(a, upper=False):
+    """PyTorch's linalg.cholesky: a read as Hermitian, its gradient made Hermitian, plus for
+    complex a the skew-Hermitian part that PyTorch's rule keeps, L^-H D L^-1 with D the
+    imaginary part of diag(L^H gL) / 2, brought in by a term of value 0."""
+    factor = cholesky(symmetric_gradient(a), upper)
+    if not L.is_complex(factor):
+        return factor
+    lower = mH(factor) if upper else factor
+    fixed = E.stop_gradient(lower)
+    change = E.sub(a, E.stop_gradient(a))  # 0, with the gradient of a
+    left = solve_triangular(fixed, change)  # L^-1 dA, then L^-1 dA L^-H
+    inner = mH(solve_triangular(fixed, mH(left)))
+    lower = add(lower, S.matmul(fixed, mul(L.imaginary_diagonal(inner), 0.5)))
+    return mH(lower) if upper else lower
+
+
 def _uplo(UPLO):
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")

@@ -129,7 +129,7 @@ def logdet(A):
 def cholesky(A, *, upper=False):
     A = _matrices("linalg.cholesky", A)
     return _run("linalg.cholesky", "LinalgCholeskyExBackward0",
-                lambda a: L.cholesky(L.symmetric_gradient(a), upper), A, failure="indefinite")
+                lambda a: L.cholesky_as_torch(a, upper), A, failure="indefinite")
 
 
 def eigh(A, UPLO="L"):

@@ -142,7 +142,7 @@ def test_gradients_match_central_differences(name):
 
 def _gram(t, x):
     """A Hermitian positive definite matrix made in the graph, as PyTorch's own tests make
-    it: PyTorch's cholesky gradient carries a skew-Hermitian part that this map cancels."""
+    it."""
     return x @ x.mH + 3 * t.eye(x.shape[-1], dtype=x.dtype)
 
 
@@ -156,6 +156,11 @@ TORCH = {
     "eigvalsh": (lambda t, a: (t.linalg.eigvalsh(_gram(t, a)) ** 2).sum(), SQUARE),
     "cholesky": (lambda t, a: (t.linalg.cholesky(_gram(t, a)) * (1 + 2j)).real.sum(),
                  SQUARE[1]),
+    # PyTorch's gradient of a Hermitian input keeps a skew-Hermitian part: matched as it is
+    "cholesky-hermitian": (lambda t, a: (t.linalg.cholesky(a) * t.tensor(W[:3, :3] + 2j)).real
+                           .sum(), HERMITIAN),
+    "cholesky-upper": (lambda t, a: (t.linalg.cholesky(a, upper=True) * (1 - 3j)).imag.sum(),
+                       HERMITIAN),
     "qr": (lambda t, a: (lambda q, r: (q.abs() ** 2 * t.arange(3.0)).sum()
                          + (r * (1 - 1j)).real.sum())(*t.linalg.qr(a)), TALL),
     "inv": (lambda t, a: (t.linalg.inv(a) * (1 + 1j)).real.sum(), SQUARE),
