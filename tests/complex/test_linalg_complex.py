@@ -246,3 +246,38 @@ def test_hips_autograd_complex_checks(name):
     from gradjit.test_util import check_grads
     fun, shape = HIPS[name]
     check_grads(fun)(complex_normal(*shape))
+
+
+# ---- products that conjugate their first operand ----
+
+VECTORS = complex_normal(2, 3), complex_normal(2, 3)
+CONJUGATING = {
+    "vdot": (lambda a, b: np.vdot(a, b), lambda a, b: jnp.vdot(a, b)),
+    "vecdot": (lambda a, b: np.linalg.vecdot(a, b), lambda a, b: jnp.linalg.vecdot(a, b)),
+    "vecmat": (lambda a, b: np.vecmat(a, b.T), lambda a, b: jnp.vecmat(a, b.T)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONJUGATING))
+def test_conjugating_products_as_numpy_and_jax(name):
+    ours, theirs = CONJUGATING[name]
+    np.testing.assert_allclose(gradjit.jit(ours)(*VECTORS), ours(*VECTORS), rtol=1e-12)
+    got = gradjit.grad(lambda a, b: np.real(np.sum(ours(a, b) * (1 + 2j))), (0, 1))(*VECTORS)
+    want = jax.grad(lambda a, b: jnp.real(jnp.sum(theirs(a, b) * (1 + 2j))), (0, 1))(*VECTORS)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-12)
+
+
+def test_torch_vdot_and_vecdot_conjugate_as_torch():
+    results = []
+    for t in (torch, T):
+        x, y = (t.tensor(v, requires_grad=True) for v in VECTORS)
+        dot, vec = t.vdot(x[0], y[0]), t.linalg.vecdot(x, y)
+        (dot.imag + (vec * (2 - 1j)).real.sum()).backward()
+        results.append((dot.detach().numpy(), vec.detach().numpy(), x.grad.numpy(),
+                        y.grad.numpy(), dot.grad_fn.name(), vec.grad_fn.name()))
+    for got, want in zip(*results):
+        if isinstance(want, str):
+            assert got == want
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-12)
