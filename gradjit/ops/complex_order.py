@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ir_type
+from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.array import (add, eq, gt, logical_and, logical_not, logical_or, lt, mul, ne,
                                normalize_axes, reshape, sub, transpose, where)
 from gradjit.ops.promote import broadcast, operands, result_type
@@ -29,7 +31,8 @@ def _before(a, b, largest):
 def pick(a, b, largest=True, nan_wins=True):
     """maximum / minimum (a NaN wins) or fmax / fmin (a NaN loses) of complex operands. Equal
     operands share the gradient half and half, as the real maximum's does (and JAX's)."""
-    a, b = operands(a, b)
+    dt = result_type(a, b)
+    a, b = operands(*(np.asarray(x, dt.numpy) if is_python_scalar(x) else x for x in (a, b)))
     nan_a, nan_b = isnan(a), isnan(b)
     wins = _before(a, b, largest)
     if nan_wins:

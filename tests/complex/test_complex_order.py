@@ -1,6 +1,6 @@
 """Complex values in numpy's order (real part, then imaginary part; a NaN part wins as NaN
 does among reals) under tracing: max/min/argmax/argmin/maximum/minimum/fmax/fmin/ptp/nanmax/
-median/sort against numpy, gradients against jax; PyTorch's refusals on complex Tensors."""
+median/sort/clip against numpy, gradients against jax; PyTorch's refusals on complex Tensors."""
 import numpy as np
 import pytest
 import torch as T
@@ -32,6 +32,8 @@ FUNCTIONS = {
     "median": lambda z: np.median(z[0]), "median-even": lambda z: np.median(z[0, :4]),
     "sort": lambda z: np.sort(z, 1), "argsort": lambda z: np.argsort(z, 1),
     "empty": lambda z: np.max(z[:, :0], 0),
+    "clip": lambda z: np.clip(z, 0, 1 + 1j), "clip-method": lambda z: z.clip(0.5, 1.5),
+    "clip-upper": lambda z: np.clip(z, None, 1), "clip-real": lambda z: np.clip(z.real, 0, 1j),
 }
 
 
@@ -69,6 +71,8 @@ GRADIENTS = {  # (ours, jax's): real losses; ties share the gradient as jax's do
                 lambda z: jnp.real(jnp.sum(jnp.maximum(z, z[::-1]) * WEIGHT))),
     "minimum": (lambda z: np.imag(np.sum(np.minimum(z, 1 + 1j) * WEIGHT)),
                 lambda z: jnp.imag(jnp.sum(jnp.minimum(z, 1 + 1j) * WEIGHT))),
+    "clip": (lambda z: np.real(np.sum(np.clip(z, 0.5, 1 + 1j) * WEIGHT)),
+             lambda z: jnp.real(jnp.sum(jnp.minimum(jnp.maximum(z, 0.5), 1 + 1j) * WEIGHT))),
     "sort": (lambda z: np.real(np.sum(np.sort(z) * WEIGHT)),
              lambda z: jnp.real(jnp.sum(jnp.sort(z) * WEIGHT))),
 }
