@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gradjit.ir import PRIMITIVES, Builder, Function, TensorType
 from gradjit.ir import elementwise as E
-from gradjit.ir import fft, linalg, linalg_eig, linalg_lu, sorting
+from gradjit.ir import fft, linalg, linalg_eig, linalg_lu, linalg_qr, sorting
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import dtype as resolve
@@ -372,7 +372,7 @@ def _linalg(gen):
            "det": lambda: linalg.det(a),
            "eigh": lambda: linalg.eigh(a, upper=flag),
            "svd": lambda: linalg.svd(a, full_matrices=flag),
-           "qr": lambda: linalg.qr(a, complete=flag)}[name]()
+           "qr": lambda: linalg_qr.qr(a, complete=flag)}[name]()
     return E.mul(out, out) if name in ("eigh", "svd", "qr") else out
 
 

@@ -1,6 +1,6 @@
 """The IR: types, the primitive table, SSA functions, text form, verifier and interpreter."""
-from gradjit.ir import (elementwise, fft, integer, linalg, linalg_eig, linalg_lu, sorting,
-                        structural)
+from gradjit.ir import (elementwise, fft, integer, linalg, linalg_eig, linalg_lu, linalg_qr,
+                        sorting, structural)
 from gradjit.ir.core import Builder, Function, Op, Value
 from gradjit.ir.interpret import interpret
 from gradjit.ir.primitive import PRIMITIVES, Primitive, ShapeError, bind
@@ -12,4 +12,4 @@ from gradjit.ir.verify import VerifyError, verify
 __all__ = ["Builder", "DType", "Function", "GuardFailed", "Op", "PRIMITIVES", "ParseError",
            "Primitive", "ShapeError", "TensorType", "Value", "VerifyError", "bind", "dtype",
            "elementwise", "fft", "integer", "interpret", "linalg", "linalg_eig", "linalg_lu",
-           "parse", "sorting", "structural", "type_of", "verify"]
+           "linalg_qr", "parse", "sorting", "structural", "type_of", "verify"]

@@ -1,20 +1,24 @@
-"""Linear-algebra primitives on stacks of matrices (..., M, N). They are library primitives:
-compiled programs run them on the host through numpy's LAPACK between kernels, as matrix
-products run through BLAS; numpy's LinAlgError (singular, not positive definite) is raised
-from the compiled program as from numpy.
+"""Linear-algebra primitives on stacks of real or complex matrices (..., M, N). They are
+library primitives: compiled programs run them on the host through numpy's LAPACK between
+kernels, as matrix products run through BLAS; numpy's LinAlgError (singular, not positive
+definite) is raised from the compiled program as from numpy.
 
 Each IR op has one result. A factorization with several outputs (eigh, svd, qr, slogdet)
 returns them packed: each part flattened per matrix and concatenated along one last axis,
 sliced apart again by `unpack`. One LAPACK call then gives all parts (a primitive per part
 would factor the matrix once per part used), and the parts always belong to the same
-factorization (the signs of singular vectors chosen by one call match its U and Vh).
+factorization (the signs of singular vectors chosen by one call match its U and Vh). Real
+parts of complex factorizations (eigenvalues, singular values) are packed as complex.
 
-Gradients follow the published rules, written with primitives. Where a rule divides by the
-gap between two eigenvalues (or squared singular values), pairs equal to within rounding are
-masked to 0 (never inf or NaN). At a repeated eigenvalue the gradient is then exact for
-functions of the eigenvalues (sums, norms from singular values) and of a degenerate eigenspace
-through its projector; other functions of the vectors there (U diag(s) Vh itself) get a finite
-gradient that leaves out the 0/0 limit of the rotations inside the eigenspace.
+Gradients follow the published rules, written with primitives; for complex matrices those of
+the factorizations that are not holomorphic (eigh, svd, qr, cholesky) are the real rules with
+conjugate transposes, in PyTorch's pairing, turned into gradjit's (JAX's) by `conjugated`.
+Where a rule divides by the gap between two eigenvalues (or squared singular values), pairs
+equal to within rounding are masked to 0 (never inf or NaN). At a repeated eigenvalue the
+gradient is then exact for functions of the eigenvalues (sums, norms from singular values)
+and of a degenerate eigenspace through its projector; other functions of the vectors there
+(U diag(s) Vh itself) get a finite gradient that leaves out the 0/0 limit of the rotations
+inside the eigenspace.
 """
 from __future__ import annotations
 
@@ -93,6 +97,44 @@ def mT(x):
     return S.transpose(x, perm=tuple(range(rank - 2)) + (rank - 1, rank - 2))
 
 
+def is_complex(x) -> bool:
+    return ir_type(x).dtype.is_complex
+
+
+def mH(x):
+    """The conjugate transpose (the transpose of a real stack)."""
+    return E.conj(mT(x)) if is_complex(x) else mT(x)
+
+
+def real_part(x):
+    """A complex stack's real part (a real spectrum packed beside complex vectors)."""
+    return E.real(x) if is_complex(x) else x
+
+
+def like(x, other):
+    """x in other's type: a real spectrum scaling complex vectors."""
+    name = ir_type(other).dtype.name
+    return x if ir_type(x).dtype.name == name else E.cast(x, dtype=name)
+
+
+def imaginary_diagonal(x):
+    """i Im(x_ii) on the diagonal, 0 elsewhere (0 for a real stack)."""
+    d = _diagonal_part(x)
+    return E.sub(d, like(real_part(d), d)) if is_complex(x) else _zero(x)
+
+
+def conjugated(vjp):
+    """A VJP written in PyTorch's pairing Re tr(G^H dA), where the rules of functions that
+    are not holomorphic read as the real ones with conjugate transposes, turned into
+    gradjit's (JAX's, Re sum(g dA)): conj(rule(conj(g)))."""
+    def rule(g, y, *args, **params):
+        if not is_complex(g):
+            return vjp(g, y, *args, **params)
+        out = vjp(E.conj(g), y, *args, **params)
+        return tuple(E.conj(c) if c is not None and is_complex(c) else c for c in out)
+    return rule
+
+
 def grid(x):
     """Row and column indices shaped like the matrix stack x."""
     t = ir_type(x)
@@ -163,9 +205,12 @@ def _triangle(x, lower, diagonal=True):
 
 
 def _symmetric(t, upper):
-    """The symmetric matrix that a function reading one triangle of its operand sees, from
-    the operand's tangent t: the triangle mirrored across the diagonal."""
-    return E.add(_triangle(t, not upper), mT(_triangle(t, not upper, diagonal=False)))
+    """The Hermitian matrix that a function reading one triangle of its operand sees, from
+    the operand's tangent t: the triangle mirrored across the diagonal, whose imaginary part
+    LAPACK ignores."""
+    half = _triangle(t, not upper)
+    both = E.add(half, mH(half))
+    return E.sub(both, E.mul(_diagonal_part(both), 0.5))
 
 
 def _diagonal_part(x):
@@ -189,11 +234,11 @@ def _plus(a, b):
 
 def fold(sym, upper):
     """The gradient of a function reading one triangle of its operand (numpy's eigh and
-    cholesky), from its gradient `sym` with respect to the symmetric matrix it stands for:
+    cholesky), from its gradient `sym` with respect to the Hermitian matrix it stands for:
     an off-diagonal entry of the triangle counts for both places."""
     i, j = grid(sym)
     strict = E.lt(i, j) if upper else E.gt(i, j)
-    return E.where(strict, E.add(sym, mT(sym)), E.where(E.eq(i, j), sym, _zero(sym)))
+    return E.where(strict, E.add(sym, mH(sym)), E.where(E.eq(i, j), sym, _zero(sym)))
 
 
 # ---- shape rules ----
@@ -206,7 +251,7 @@ def _matrices(x, square=False, complex_ok=False):
 
 
 def _square_rule(a, **_):
-    _matrices(a, square=True)
+    _matrices(a, square=True, complex_ok=True)
     return a
 
 
@@ -271,50 +316,54 @@ triangular_solve = _prim("triangular_solve", _solve_rule, _triangular_solve_eval
 # ---- cholesky: the lower factor, reading the lower triangle ----
 
 def _cholesky_vjp(g, lower_factor, a):
-    # Murray (2016): A-bar = L^-T phi(L^T g) L^-1, phi taking the lower triangle with half
-    # the diagonal; the symmetric part is the gradient with respect to the symmetric matrix.
-    inner = S.matmul(mT(lower_factor), g)
+    # Murray (2016): A-bar = L^-H phi(L^H g) L^-1, phi taking the lower triangle with half
+    # the diagonal; the Hermitian part is the gradient with respect to the Hermitian matrix.
+    inner = S.matmul(mH(lower_factor), g)
     i, j = grid(inner)
     phi = E.where(E.gt(i, j), inner, E.where(E.eq(i, j), E.mul(inner, 0.5), _zero(inner)))
-    left = triangular_solve(mT(lower_factor), phi, lower=False, unit=False)
-    both = mT(triangular_solve(mT(lower_factor), mT(left), lower=False, unit=False))
-    return (fold(E.mul(E.add(both, mT(both)), 0.5), upper=False),)
+    left = triangular_solve(mH(lower_factor), phi, lower=False, unit=False)
+    both = mH(triangular_solve(mH(lower_factor), mH(left), lower=False, unit=False))
+    return (fold(E.mul(E.add(both, mH(both)), 0.5), upper=False),)
 
 
 def _cholesky_jvp(tangents, lower_factor, a):
-    # dL = L phi(L^-1 dA L^-T), phi taking the lower triangle with half the diagonal; dA is
-    # the symmetric matrix of the lower triangle that numpy reads
+    # dL = L phi(L^-1 dA L^-H), phi taking the lower triangle with half the diagonal; dA is
+    # the Hermitian matrix of the lower triangle that numpy reads
     (ta,) = tangents
     left = triangular_solve(lower_factor, _symmetric(ta, upper=False), lower=True, unit=False)
-    inner = triangular_solve(lower_factor, mT(left), lower=True, unit=False)  # symmetric
+    inner = triangular_solve(lower_factor, mH(left), lower=True, unit=False)  # Hermitian
     phi = E.sub(_triangle(inner, lower=True), E.mul(_diagonal_part(inner), 0.5))
     return S.matmul(lower_factor, phi)
 
 
-cholesky = _prim("cholesky", _square_rule, np.linalg.cholesky, _cholesky_vjp, _cholesky_jvp)
+cholesky = _prim("cholesky", _square_rule, np.linalg.cholesky, conjugated(_cholesky_vjp),
+                 _cholesky_jvp)
 
 
 # ---- det ----
 
 def _det_rule(a):
-    _matrices(a, square=True)
+    _matrices(a, square=True, complex_ok=True)
     return TensorType(a.shape[:-2], a.dtype)
 
 
 def _adjugate_transposed(a):
     """adj(A)^T (det A * A^-T where A is invertible) from the SVD A = U S Vh:
-    det(U) det(Vh) U diag(p) Vh with p_i the product of the other singular values, so
-    singular matrices get their finite derivative too (PyTorch's answer)."""
+    conj(conj(det(U) det(Vh)) U diag(p) Vh) with p_i the product of the other singular
+    values, so singular matrices get their finite derivative too (PyTorch's answer)."""
     t = ir_type(a)
     n, batch = t.shape[-1], t.shape[:-2]
     u, s, vh = unpack(svd(a, full_matrices=False), svd_shapes(n, n, False))
-    others = S.broadcast_to(S.reshape(s, shape=batch + (1, n)), shape=t.shape)
+    s = real_part(s)
+    others = S.broadcast_to(S.reshape(s, shape=batch + (1, n)), shape=ir_type(u).shape)
     i, j = grid(others)
-    one = E.full(value=1.0, shape=t.shape, dtype=t.dtype.name)
+    one = E.full(value=1.0, shape=ir_type(others).shape, dtype=ir_type(others).dtype.name)
     p = E.exp(S.reduce_sum(E.log(E.where(E.eq(i, j), one, others)), axes=(t.rank - 1,),
                            keepdims=False))  # log 0 = -inf: a zero factor gives exactly 0
     sign = E.mul(unpack(slogdet(u), ((), ()))[0], unpack(slogdet(vh), ((), ()))[0])
-    return S.matmul(_scale_columns(u, E.mul(p, _per_matrix(sign, ir_type(p)))), vh)
+    sign = E.conj(sign) if is_complex(sign) else sign
+    adjugate = S.matmul(_scale_columns(u, E.mul(like(p, u), _per_matrix(sign, ir_type(p)))), vh)
+    return E.conj(adjugate) if is_complex(adjugate) else adjugate
 
 
 def _per_matrix(v, like):
@@ -342,24 +391,32 @@ det = _prim("det", _det_rule, np.linalg.det, _det_vjp, _det_jvp)
 # ---- slogdet: packed (sign, log|det|) ----
 
 def _slogdet_rule(a):
-    _matrices(a, square=True)
+    _matrices(a, square=True, complex_ok=True)
     return _packed_type(a.shape[:-2], ((), ()), a.dtype)
 
 
 def _slogdet_vjp(g, y, a):
-    # d log|det A| = tr(A^-1 dA); the sign is piecewise constant. At a singular matrix
-    # log|det| is -inf and has no gradient: the solve raises LinAlgError there.
-    _, g_log = unpack(g, ((), ()))
+    # With c = tr(A^-1 dA): d log|det A| = Re c and d sign = i Im(c) sign (a real sign is
+    # piecewise constant), so the cotangent of c is Re(g_log) + i Im(g_sign sign). At a
+    # singular matrix log|det| is -inf and has no gradient: the solve raises LinAlgError.
+    g_sign, g_log = unpack(g, ((), ()))
+    if is_complex(a):
+        sign = unpack(y, ((), ()))[0]
+        g_log = E.complex_(E.real(g_log), E.imag(E.mul(g_sign, sign)))
     t = ir_type(a)
     scale = S.broadcast_to(S.reshape(g_log, shape=t.shape[:-2] + (1, 1)), shape=t.shape)
     return (E.mul(scale, solve(mT(a), eye_like(a))),)
 
 
 def _slogdet_jvp(tangents, y, a):
-    # the sign is piecewise constant; d log|det A| = tr(A^-1 dA)
+    # with c = tr(A^-1 dA): d log|det A| = Re c, d sign = i Im(c) sign (0 for a real sign)
     (ta,) = tangents
-    d_log = _trace(solve(a, ta))
-    return pack_values([E.zeros_like(d_log), d_log], ir_type(a).shape[:-2])
+    c = _trace(solve(a, ta))
+    if not is_complex(c):
+        return pack_values([E.zeros_like(c), c], ir_type(a).shape[:-2])
+    d_log = like(E.real(c), c)
+    sign = unpack(y, ((), ()))[0]
+    return pack_values([E.mul(sign, E.sub(c, d_log)), d_log], ir_type(a).shape[:-2])
 
 
 slogdet = _prim("slogdet", _slogdet_rule,
@@ -369,7 +426,7 @@ slogdet = _prim("slogdet", _slogdet_rule,
 # ---- eigh: packed (eigenvalues, eigenvectors), reading one triangle ----
 
 def _eigh_rule(a, *, upper):
-    _matrices(a, square=True)
+    _matrices(a, square=True, complex_ok=True)
     n = a.shape[-1]
     return _packed_type(a.shape[:-2], ((n,), (n, n)), a.dtype)
 
@@ -378,27 +435,27 @@ def _eigh_vjp(g, y, a, *, upper):
     n = ir_type(a).shape[-1]
     w, v = unpack(y, ((n,), (n, n)))
     gw, gv = unpack(g, ((n,), (n, n)))
-    inner = S.matmul(mT(v), gv)
-    skew = E.mul(E.sub(inner, mT(inner)), 0.5)
-    core = E.add(_diag_embed(gw), E.mul(_inverse_gaps(w), skew))
-    return (fold(S.matmul(S.matmul(v, core), mT(v)), upper),)
+    inner = S.matmul(mH(v), gv)
+    skew = E.mul(E.sub(inner, mH(inner)), 0.5)
+    core = E.add(_diag_embed(gw), E.mul(like(_inverse_gaps(real_part(w)), v), skew))
+    return (fold(S.matmul(S.matmul(v, core), mH(v)), upper),)
 
 
 def _eigh_jvp(tangents, y, a, *, upper):
-    # with M = V^T dA V (dA the symmetric matrix of the triangle read): dw = diag(M),
+    # with M = V^H dA V (dA the Hermitian matrix of the triangle read): dw = diag(M),
     # dV = V (F o M), F_ij = 1 / (w_j - w_i) (0 on the diagonal and at repeated eigenvalues)
     (ta,) = tangents
     n = ir_type(a).shape[-1]
     w, v = unpack(y, ((n,), (n, n)))
-    inner = S.matmul(S.matmul(mT(v), _symmetric(ta, upper)), v)
-    dv = S.matmul(v, E.mul(_inverse_gaps(w), inner))
+    inner = S.matmul(S.matmul(mH(v), _symmetric(ta, upper)), v)
+    dv = S.matmul(v, E.mul(like(_inverse_gaps(real_part(w)), v), inner))
     return pack_values([_diagonal(inner), dv], ir_type(a).shape[:-2])
 
 
 eigh = _prim("eigh", _eigh_rule,
              lambda a, *, upper: pack(np.linalg.eigh(a, UPLO="U" if upper else "L"),
                                       a.shape[:-2]),
-             _eigh_vjp, _eigh_jvp, params=("upper",))
+             conjugated(_eigh_vjp), _eigh_jvp, params=("upper",))
 
 
 # ---- svd: packed (U, S, Vh) ----
@@ -409,7 +466,7 @@ def svd_shapes(m, n, full_matrices):
 
 
 def _svd_rule(a, *, full_matrices):
-    _matrices(a)
+    _matrices(a, complex_ok=True)
     return _packed_type(a.shape[:-2], svd_shapes(*a.shape[-2:], full_matrices), a.dtype)
 
 
@@ -422,19 +479,22 @@ def _svd_vjp(g, y, a, *, full_matrices):
     (u, s, vh), (gu, gs, gvh) = unpack(y, shapes), unpack(g, shapes)
     if full_matrices:
         u, gu, vh, gvh = _block(u, m, k), _block(gu, m, k), _block(vh, k, n), _block(gvh, k, n)
-    v, gv = mT(vh), mT(gvh)
-    gaps = _inverse_gaps(E.mul(s, s))
-    uu, vv = S.matmul(mT(u), gu), S.matmul(mT(v), gv)
-    j_ = E.mul(gaps, E.sub(uu, mT(uu)))
-    k_ = E.mul(gaps, E.sub(vv, mT(vv)))
-    core = E.add(E.add(_scale_columns(j_, s), _scale_rows(k_, s)), _diag_embed(gs))
+    v, gv, s = mH(vh), mH(gvh), real_part(s)
+    gaps = like(_inverse_gaps(E.mul(s, s)), u)
+    uu, vv = S.matmul(mH(u), gu), S.matmul(mH(v), gv)
+    j_ = E.mul(gaps, E.sub(uu, mH(uu)))
+    k_ = E.mul(gaps, E.sub(vv, mH(vv)))
+    inv_s = like(_safe_reciprocal(s), u)
+    s = like(s, u)
+    # the phase of each pair of singular vectors: the JVP turns it with U alone
+    core = E.add(E.add(_scale_columns(j_, s), _scale_rows(k_, s)),
+                 E.add(_diag_embed(gs), _scale_columns(imaginary_diagonal(uu), inv_s)))
     ga = S.matmul(S.matmul(u, core), vh)
-    inv_s = _safe_reciprocal(s)
-    if m > k:  # (I - U U^T) gU S^-1 V^T
+    if m > k:  # (I - U U^H) gU S^-1 V^H
         rest = E.sub(gu, S.matmul(u, uu))
         ga = E.add(ga, S.matmul(_scale_columns(rest, inv_s), vh))
-    if n > k:  # U S^-1 gV^T (I - V V^T)
-        rest = E.sub(mT(gv), S.matmul(mT(vv), vh))
+    if n > k:  # U S^-1 gV^H (I - V V^H)
+        rest = E.sub(mH(gv), S.matmul(mH(vv), vh))
         ga = E.add(ga, S.matmul(u, _scale_rows(rest, inv_s)))
     return (ga,)
 
@@ -446,9 +506,10 @@ def _block(x, rows, cols):
 
 
 def _svd_jvp(tangents, y, a, *, full_matrices):
-    # With dP = U^T dA V and F_ij = 1 / (s_j^2 - s_i^2) (0 where equal): ds = diag(dP),
-    # dU = U (F o (dP S + S dP^T)), dV = V (F o (S dP + dP^T S)), plus the parts outside the
-    # spans for a non-square A: (I - U U^T) dA V S^-1 and (I - V V^T) dA^T U S^-1. With
+    # With dP = U^H dA V and F_ij = 1 / (s_j^2 - s_i^2) (0 where equal): ds = Re diag(dP),
+    # dU = U (F o (dP S + S dP^H) + i Im diag(dP) S^-1), dV = V (F o (S dP + dP^H S)), plus
+    # the parts outside the spans for a non-square A: (I - U U^H) dA V S^-1 and
+    # (I - V V^H) dA^H U S^-1. The phase term turns U alone, as JAX's rule. With
     # full_matrices the completing columns of U and rows of Vh get no tangent, as their
     # cotangents are ignored (they are not unique).
     (ta,) = tangents
@@ -458,22 +519,25 @@ def _svd_jvp(tangents, y, a, *, full_matrices):
     u, s, vh = unpack(y, shapes)
     if full_matrices:
         u, vh = _block(u, m, k), _block(vh, k, n)
-    v = mT(vh)
-    dp = S.matmul(S.matmul(mT(u), ta), v)
-    gaps = _inverse_gaps(E.mul(s, s))
-    du = S.matmul(u, E.mul(gaps, E.add(_scale_columns(dp, s), _scale_rows(mT(dp), s))))
-    dv = S.matmul(v, E.mul(gaps, E.add(_scale_rows(dp, s), _scale_columns(mT(dp), s))))
-    inv_s = _safe_reciprocal(s)
+    v, s = mH(vh), real_part(s)
+    dp = S.matmul(S.matmul(mH(u), ta), v)
+    gaps = like(_inverse_gaps(E.mul(s, s)), u)
+    inv_s = like(_safe_reciprocal(s), u)
+    s = like(s, u)
+    du = S.matmul(u, E.add(E.mul(gaps, E.add(_scale_columns(dp, s), _scale_rows(mH(dp), s))),
+                           _scale_columns(imaginary_diagonal(dp), inv_s)))
+    dv = S.matmul(v, E.mul(gaps, E.add(_scale_rows(dp, s), _scale_columns(mH(dp), s))))
     if m > k:
         dav = S.matmul(ta, v)
         du = E.add(du, _scale_columns(E.sub(dav, S.matmul(u, dp)), inv_s))
     if n > k:
-        dau = S.matmul(mT(ta), u)
-        dv = E.add(dv, _scale_columns(E.sub(dau, S.matmul(v, mT(dp))), inv_s))
-    dvh = mT(dv)
+        dau = S.matmul(mH(ta), u)
+        dv = E.add(dv, _scale_columns(E.sub(dau, S.matmul(v, mH(dp))), inv_s))
+    dvh = mH(dv)
     if full_matrices:
         du, dvh = _padded(du, m, m), _padded(dvh, n, n)
-    return pack_values([du, _diagonal(dp), dvh], ir_type(a).shape[:-2])
+    ds = _diagonal(dp)
+    return pack_values([du, like(real_part(ds), ds), dvh], ir_type(a).shape[:-2])
 
 
 def _padded(x, rows, cols):
@@ -486,81 +550,4 @@ def _padded(x, rows, cols):
 svd = _prim("svd", _svd_rule,
             lambda a, *, full_matrices: pack(np.linalg.svd(a, full_matrices=full_matrices),
                                              a.shape[:-2]),
-            _svd_vjp, _svd_jvp, params=("full_matrices",))
-
-
-# ---- qr: packed (Q, R) ----
-
-def qr_shapes(m, n, complete):
-    k = m if complete else min(m, n)
-    return ((m, k), (k, n))
-
-
-def _qr_rule(a, *, complete):
-    _matrices(a)
-    return _packed_type(a.shape[:-2], qr_shapes(*a.shape[-2:], complete), a.dtype)
-
-
-def _qr_tall_vjp(q, r, gq, gr):
-    """A = QR with M >= N (R square): gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q."""
-    mid = E.sub(S.matmul(r, mT(gr)), S.matmul(mT(gq), q))
-    i, j = grid(mid)
-    b = E.add(gq, S.matmul(q, E.where(E.ge(i, j), mid, mT(mid))))
-    return mT(triangular_solve(r, mT(b), lower=False, unit=False))
-
-
-def _check_qr(m, n, complete):
-    if complete and m > n:
-        raise ValueError("the gradient of qr(mode='complete') needs M <= N: the columns "
-                         "completing Q are not unique")
-
-
-def _qr_vjp(g, y, a, *, complete):
-    m, n = ir_type(a).shape[-2:]
-    _check_qr(m, n, complete)
-    shapes = qr_shapes(m, n, complete)
-    q, r = unpack(y, shapes)
-    gq, gr = unpack(g, shapes)
-    if m >= n:
-        return (_qr_tall_vjp(q, r, gq, gr),)
-    # A = [X | Y] with X square: X = Q U, Y = Q V (Walter and Lehmann's wide case).
-    t = ir_type(a)
-    y_part, gv = (S.slice_(x, start=(0,) * (t.rank - 1) + (m,), stop=t.shape[:-2] + (m, n),
-                           step=(1,) * t.rank) for x in (a, gr))
-    gx = _qr_tall_vjp(q, _block(r, m, m), E.add(gq, S.matmul(y_part, mT(gv))), _block(gr, m, m))
-    return (S.concatenate(gx, S.matmul(q, gv), axis=t.rank - 1),)
-
-
-def _qr_tall_jvp(q, r, ta):
-    """A = QR with M >= N (R square). With C = Q^T dA R^-1, Q^T dQ is the skew-symmetric
-    Omega whose strictly lower triangle is C's (dR R^-1 is upper triangular):
-    dQ = Q (Omega - C) + dA R^-1, dR = (C - Omega) R."""
-    da_rinv = mT(triangular_solve(mT(r), mT(ta), lower=True, unit=False))
-    c = S.matmul(mT(q), da_rinv)
-    below = _triangle(c, lower=True, diagonal=False)
-    omega = E.sub(below, mT(below))
-    dq = E.add(S.matmul(q, E.sub(omega, c)), da_rinv)
-    return dq, S.matmul(E.sub(c, omega), r)
-
-
-def _qr_jvp(tangents, y, a, *, complete):
-    (ta,) = tangents
-    m, n = ir_type(a).shape[-2:]
-    _check_qr(m, n, complete)
-    q, r = unpack(y, qr_shapes(m, n, complete))
-    batch = ir_type(a).shape[:-2]
-    if m >= n:
-        return pack_values(_qr_tall_jvp(q, r, ta), batch)
-    # A = [X | Y] with X square: X = Q U by the square rule, Y = Q V so dV = dQ^T Y + Q^T dY
-    t = ir_type(a)
-    y_part, dy = (S.slice_(x, start=(0,) * (t.rank - 1) + (m,), stop=t.shape[:-2] + (m, n),
-                           step=(1,) * t.rank) for x in (a, ta))
-    dq, du = _qr_tall_jvp(q, _block(r, m, m), _block(ta, m, m))
-    dv = E.add(S.matmul(mT(dq), y_part), S.matmul(mT(q), dy))
-    return pack_values([dq, S.concatenate(du, dv, axis=t.rank - 1)], batch)
-
-
-qr = _prim("qr", _qr_rule,
-           lambda a, *, complete: pack(np.linalg.qr(a, mode="complete" if complete
-                                                    else "reduced"), a.shape[:-2]),
-           _qr_vjp, _qr_jvp, params=("complete",))
+            conjugated(_svd_vjp), _svd_jvp, params=("full_matrices",))

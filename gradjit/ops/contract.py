@@ -7,6 +7,7 @@ import operator
 
 import numpy as np
 
+from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.array import (concatenate, eq, logical_and, matmul, mul, normalize_axes,
@@ -78,12 +79,16 @@ def inner(a, b):
     return tensordot(a, b, ([-1], [-1]))
 
 
+def _conjugate(x):
+    return E.conj(x) if not is_python_scalar(x) and ir_type(x).dtype.is_complex else x
+
+
 def vdot(a, b):
-    """Dot product of the flattened operands (real: no conjugation is needed)."""
+    """Dot product of the flattened operands, the first conjugated."""
     if np.prod(_shape(a)) != np.prod(_shape(b)):
         raise ValueError(f"vdot: operands of shapes {_shape(a)} and {_shape(b)} have different "
                          "sizes")
-    return contract([reshape(a, (-1,)), reshape(b, (-1,))], [("i",), ("i",)], ())
+    return contract([reshape(_conjugate(a), (-1,)), reshape(b, (-1,))], [("i",), ("i",)], ())
 
 
 def outer(a, b):
@@ -228,7 +233,8 @@ def matrix_power(a, n):
 # ---- numpy 2's vector gufuncs: broadcast batch axes, one core axis ----
 
 def vecdot(x1, x2, axis=-1):
-    """Sum of x1 * x2 along `axis`, the other axes broadcast."""
+    """Sum of conj(x1) * x2 along `axis`, the other axes broadcast."""
+    x1 = _conjugate(x1)
     s1, s2 = _shape(x1), _shape(x2)
     if not s1 or not s2:
         raise ValueError("vecdot: both operands need at least one dimension")
@@ -247,8 +253,8 @@ def matvec(x1, x2):
 
 
 def vecmat(x1, x2):
-    """(..., n) @ (..., n, m) -> (..., m)."""
-    return _gufunc(x1, x2, ("n",), ("n", "m"), ("m",), "vecmat")
+    """conj(..., n) @ (..., n, m) -> (..., m)."""
+    return _gufunc(_conjugate(x1), x2, ("n",), ("n", "m"), ("m",), "vecmat")
 
 
 def _gufunc(x1, x2, core1, core2, core_out, name):

@@ -9,6 +9,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import linalg as L
 from gradjit.ir import linalg_eig as EIG
 from gradjit.ir import linalg_lu as LU
+from gradjit.ir import linalg_qr as QR
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (add, amax, amin, expand_dims, gt, maximum, mul, reshape,
@@ -17,7 +18,7 @@ from gradjit.ops.indexing import getitem
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, default_float, result_type
 
 LinAlgError = np.linalg.LinAlgError
-mT = L.mT
+mT, mH = L.mT, L.mH
 
 
 def _float(*xs):
@@ -44,7 +45,7 @@ def _lower_symmetric(a, upper=False):
     """The symmetric matrix that one triangle of a stands for (what LAPACK's symmetric
     routines read)."""
     i, j = L.grid(a)
-    return E.where((E.le if upper else E.ge)(i, j), a, mT(a))
+    return E.where((E.le if upper else E.ge)(i, j), a, mH(a))
 
 
 # ---- solves and inverses ----
@@ -67,9 +68,9 @@ def solve(a, b, vector=None):
 
 
 def symmetric_gradient(a):
-    """a itself, with the gradient reaching it symmetrized: PyTorch's rule for functions that
-    read one triangle of a symmetric matrix (eigh, cholesky)."""
-    sym = mul(add(a, mT(a)), 0.5)
+    """a itself, with the gradient reaching it made Hermitian: PyTorch's rule for functions
+    that read one triangle of a Hermitian matrix (eigh, cholesky)."""
+    sym = mul(add(a, mH(a)), 0.5)
     return add(E.stop_gradient(a), E.sub(sym, E.stop_gradient(sym)))
 
 
@@ -101,10 +102,11 @@ def solve_triangular(a, b, lower=True, left=True, unit=False):
 # ---- determinants ----
 
 def slogdet(a):
-    """(sign, log|det|), both of a's float type."""
+    """(sign, log|det|): the sign of a's type (a unit complex number for complex a), log|det|
+    real."""
     a = matrices(a, square=True)
     sign, logabsdet = L.unpack(L.slogdet(a), ((), ()))
-    return sign, logabsdet
+    return sign, L.real_part(logabsdet)
 
 
 def det(a):
@@ -116,6 +118,22 @@ def det(a):
 def cholesky(a, upper=False):
     a = matrices(a, square=True)
     return mT(L.cholesky(mT(a))) if upper else L.cholesky(a)
+
+
+def cholesky_as_torch(a, upper=False):
+    """PyTorch's linalg.cholesky: a read as Hermitian, its gradient made Hermitian, plus for
+    complex a the skew-Hermitian part that PyTorch's rule keeps, L^-H D L^-1 with D the
+    imaginary part of diag(L^H gL) / 2, brought in by a term of value 0."""
+    factor = cholesky(symmetric_gradient(a), upper)
+    if not L.is_complex(factor):
+        return factor
+    lower = mH(factor) if upper else factor
+    fixed = E.stop_gradient(lower)
+    change = E.sub(a, E.stop_gradient(a))  # 0, with the gradient of a
+    left = solve_triangular(fixed, change)  # L^-1 dA, then L^-1 dA L^-H
+    inner = mH(solve_triangular(fixed, mH(left)))
+    lower = add(lower, S.matmul(fixed, mul(L.imaginary_diagonal(inner), 0.5)))
+    return mH(lower) if upper else lower
 
 
 def _uplo(UPLO):
@@ -130,7 +148,7 @@ def eigh(a, UPLO="L"):
     a = matrices(a, square=True)
     n = ir_type(a).shape[-1]
     w, v = L.unpack(L.eigh(a, upper=upper), ((n,), (n, n)))
-    return w, v
+    return L.real_part(w), v
 
 
 def eigvalsh(a, UPLO="L"):
@@ -146,11 +164,11 @@ def eig(a):
 
 
 def svd(a, full_matrices=True):
-    """(U, S, Vh) with S descending."""
+    """(U, S, Vh) with S real and descending."""
     a = matrices(a)
     m, n = ir_type(a).shape[-2:]
-    return tuple(L.unpack(L.svd(a, full_matrices=full_matrices),
-                          L.svd_shapes(m, n, full_matrices)))
+    u, s, vh = L.unpack(L.svd(a, full_matrices=full_matrices), L.svd_shapes(m, n, full_matrices))
+    return u, L.real_part(s), vh
 
 
 def svdvals(a, hermitian=False):
@@ -172,7 +190,7 @@ def qr(a, mode="reduced"):
     a = matrices(a)
     m, n = ir_type(a).shape[-2:]
     complete = mode == "complete"
-    q, r = L.unpack(L.qr(a, complete=complete), L.qr_shapes(m, n, complete))
+    q, r = L.unpack(QR.qr(a, complete=complete), QR.qr_shapes(m, n, complete))
     return r if mode == "r" else (q, r)
 
 
@@ -235,15 +253,15 @@ def _cutoff(s, rtol, atol=0.0):
 
 
 def _pseudo_inverse(a, rtol, atol=0.0):
-    """(V diag(1/s) U^T, s, which s are kept) for a float stack a with no empty axis."""
+    """(V diag(1/s) U^H, s, which s are kept) for a float stack a with no empty axis."""
     u, s, vh = svd(a, full_matrices=False)
     keep = gt(s, _cutoff(s, rtol, atol))
     inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
-    return S.matmul(mT(vh), mul(expand_dims(inverse, -1), mT(u))), s, keep
+    return S.matmul(mH(vh), mul(expand_dims(inverse, -1), mH(u))), s, keep
 
 
 def pinv(a, rcond=1e-15, hermitian=False, atol=0.0):
-    """V diag(1/s) U^T, singular values at most max(atol, rcond * max(s)) taken as 0; the
+    """V diag(1/s) U^H, singular values at most max(atol, rcond * max(s)) taken as 0; the
     gradient is the SVD's (exact where the kept singular values are distinct from the
     dropped ones)."""
     a = matrices(a)
@@ -316,8 +334,13 @@ def lstsq(a, b, rcond=None):
     residuals = E.full(value=0.0, shape=(0,), dtype=dt)
     if m > n and bool(E.eq(rank, n)):  # full column rank (an empty a counts as one)
         error = add(S.matmul(a, x), mul(b2, -1.0)) if n else b2
-        residuals = sum_(mul(error, error), 0)
+        residuals = sum_(squared_magnitude(error), 0)
     return (squeeze(x, -1) if len(sb) == 1 else x), residuals, rank, s
+
+
+def squared_magnitude(x):
+    """|x|^2, real (x * x for a real x)."""
+    return L.real_part(mul(x, E.conj(x))) if L.is_complex(x) else mul(x, x)
 
 
 # ---- tensor forms ----

@@ -3,6 +3,7 @@ ignoring reductions, variance, arg-extrema, take_along_axis), written with primi
 run eagerly, traced and compiled, with gradients."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ from gradjit.ops.array import (abs_, add, amax, amin, eq, exp, expand_dims, gt, 
                                normalize_axes, reshape, sqrt, sub, sum_, transpose, true_divide,
                                where)
 from gradjit.ops.array import shape_of as _shape
+from gradjit.ops import complex_order
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes, to_float
 
 
@@ -236,6 +238,9 @@ def extremum(x, axis=None, keepdims=False, initial=None, largest=True):
     """max/min with numpy's `initial` (which also makes an empty reduction defined)."""
     reduce, pick = (amax, maximum) if largest else (amin, minimum)
     axes = normalize_axes(axis, ir_type(x).rank)
+    if ir_type(x).dtype.is_complex:
+        reduce = functools.partial(complex_order.extremum, largest=largest)
+        pick = complex_order.ordered(pick, largest)
     if initial is None:
         return reduce(x, axes, keepdims)
     initial = np.asarray(initial).astype(ir_type(x).dtype.numpy)  # numpy casts it to x's type
@@ -250,10 +255,11 @@ def extremum(x, axis=None, keepdims=False, initial=None, largest=True):
 
 def nan_extremum(x, axis=None, keepdims=False, largest=True):
     """max/min ignoring NaN; a slice of NaN only gives NaN (numpy warns and does so)."""
-    if not ir_type(x).dtype.is_float:
+    if not ir_type(x).dtype.is_inexact:
         return extremum(x, axis, keepdims, largest=largest)
-    missing = _isnan(x)
-    filled = where(missing, -math.inf if largest else math.inf, x)
+    missing = _isnan(x) if ir_type(x).dtype.is_float else complex_order.isnan(x)
+    worst = -math.inf if largest else math.inf
+    filled = where(missing, complex(worst, worst) if ir_type(x).dtype.is_complex else worst, x)
     out = extremum(filled, axis, keepdims, largest=largest)
     return where(all_(missing, axis, keepdims), math.nan, out)
 
@@ -270,6 +276,8 @@ def arg_extremum(x, axis=None, keepdims=False, largest=True):
     if shape[axis] == 0:
         name = "argmax" if largest else "argmin"
         raise ValueError(f"attempt to get {name} of an empty sequence")
+    if ir_type(x).dtype.is_complex:
+        return complex_order.arg_extremum(x, axis, keepdims, largest)
     best = (amax if largest else amin)(x, (axis,), True)
     hit = eq(x, broadcast(best, shape))
     if ir_type(x).dtype.is_float:

@@ -437,7 +437,7 @@ def median(x, axis=None, keepdims=False, ignore_nan=False):
     rows, n, out_shape = _rows(x, axis, keepdims)
     r = ir_type(rows).shape[0]
     ordered = sort(rows, -1)
-    out_dt = dt if dt.is_float else float64
+    out_dt = dt if dt.is_inexact else float64
     if ignore_nan and dt.is_float:
         count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
         low = floor(true_divide(sub(count, 1), 2))

@@ -13,6 +13,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops import complex_math
+from gradjit.ops.complex_order import ordered
 from gradjit.ops.array import (abs_, add, ceil, cos, eq, exp, expm1, floor, ge, gt, isfinite, le,
                                log, log1p, logical_and, logical_not, logical_or, lt, maximum, mul,
                                ne, neg, power, round_, sin, sqrt, sub, true_divide, where)
@@ -95,7 +96,8 @@ def _nan_ignoring(first_wins):
     return apply
 
 
-fmax, fmin = _nan_ignoring(gt), _nan_ignoring(lt)
+fmax = ordered(_nan_ignoring(gt), largest=True, nan_wins=False)
+fmin = ordered(_nan_ignoring(lt), largest=False, nan_wins=False)
 
 
 def _odd(f, x):

@@ -1,12 +1,12 @@
-"""autograd.scipy.linalg: cholesky, cho_factor/cho_solve and solve_triangular traced through
-numpy's linear algebra; sqrtm and solve_sylvester are scipy's as primitives with autograd's
-rules (reverse mode). Other scipy.linalg names are scipy's own, not differentiated."""
+"""autograd.scipy.linalg: cholesky, cho_factor/cho_solve, solve_triangular and solve_banded
+traced through numpy's linear algebra; sqrtm and solve_sylvester are scipy's as primitives
+with rules for both modes. Other scipy.linalg names are scipy's own, not differentiated."""
 from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
 
-from gradjit.tracer.hips import defvjp, primitive
+from gradjit.tracer.hips import defjvp, defvjp, primitive
 
 _TRANSPOSED = {0: False, "N": False, 1: True, "T": True, 2: True, "C": True}
 
@@ -41,6 +41,22 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     return solve_triangular(factor, first, trans=1 if lower else 0, lower=lower)
 
 
+def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
+    """x with a x = b, a given by its diagonals in LAPACK's banded storage:
+    a[i, j] = ab[u + i - j, j] (the unused corners of ab are not read)."""
+    lower, upper = l_and_u
+    n = np.shape(ab)[-1]
+    if np.shape(ab)[0] != lower + upper + 1:
+        raise ValueError(f"invalid values for the number of lower and upper diagonals: "
+                         f"l+u+1 ({lower + upper + 1}) does not equal ab.shape[0] "
+                         f"({np.shape(ab)[0]})")
+    i, j = np.indices((n, n))
+    row = upper + i - j
+    inside = (row >= 0) & (row <= lower + upper)
+    dense = np.where(inside, ab[np.clip(row, 0, lower + upper), j], 0)
+    return np.linalg.solve(dense, b)
+
+
 solve_sylvester = primitive(scipy.linalg.solve_sylvester)
 sqrtm = primitive(scipy.linalg.sqrtm)
 
@@ -56,7 +72,12 @@ def _sylvester_vjp(argnum):
 
 
 defvjp(solve_sylvester, *(_sylvester_vjp(i) for i in range(3)))
+# a dx + dx b = dq - da x - x db
+defjvp(solve_sylvester, lambda g, ans, a, b, q: solve_sylvester(a, b, -g @ ans),
+       lambda g, ans, a, b, q: solve_sylvester(a, b, -ans @ g),
+       lambda g, ans, a, b, q: solve_sylvester(a, b, g))
 defvjp(sqrtm, lambda ans, a: lambda g: np.real(solve_sylvester(_t(ans), _t(ans), g)))
+defjvp(sqrtm, lambda g, ans, a: solve_sylvester(ans, ans, g))  # ds s + s ds = da
 
 
 def __getattr__(name):

@@ -38,7 +38,11 @@ def _matrix_transpose(t, name):
     if t.dim() < 2:
         raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got "
                            f"{t.dim()}-D tensor.")
-    return t.transpose(-2, -1)
+    return _conjugate(t.transpose(-2, -1))
+
+
+def _conjugate(t):
+    return t.conj() if t.is_complex() else t
 
 
 def _scaled_sum(product, input, beta, alpha):
@@ -270,7 +274,7 @@ class CompositesMixin:
         _float_only("linalg.matrix_exp", self)
         return apply("LinalgMatrixExpBackward0", _matrix_exp, self)
 
-    # ---- conjugate transposes: the plain transposes of real tensors ----
+    # ---- conjugate transposes ----
 
     @property
     def mH(self):
@@ -284,7 +288,7 @@ class CompositesMixin:
         if self.dim() not in (0, 2):
             raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
                                f"{self.dim()}-D tensor.")
-        return self.transpose(0, 1) if self.dim() == 2 else self.clone()
+        return _conjugate(self.transpose(0, 1) if self.dim() == 2 else self.clone())
 
     # ---- distances and statistics ----
 

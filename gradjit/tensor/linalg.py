@@ -129,7 +129,7 @@ def logdet(A):
 def cholesky(A, *, upper=False):
     A = _matrices("linalg.cholesky", A)
     return _run("linalg.cholesky", "LinalgCholeskyExBackward0",
-                lambda a: L.cholesky(L.symmetric_gradient(a), upper), A, failure="indefinite")
+                lambda a: L.cholesky_as_torch(a, upper), A, failure="indefinite")
 
 
 def eigh(A, UPLO="L"):
@@ -229,7 +229,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True):
         error = ops.sub(ops.matmul(A, solution), B)
         residuals = apply("LinalgLstsqBackward0",
-                          lambda e: ops.sum_(ops.mul(e, e), axis=-2), error)
+                          lambda e: ops.sum_(L.squared_magnitude(e), axis=-2), error)
     values = svdvals(A.detach()) if driver in ("gelsd", "gelss") else _empty(0, A.dtype)
     return linalg_lstsq(solution, residuals, rank, values)
 

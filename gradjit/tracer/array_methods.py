@@ -168,7 +168,7 @@ class ArrayMethods:
         return ops.dot(self, other)
 
     def clip(self, min=None, max=None):
-        return ops.clip(self, min, max)
+        return np.clip(self, min, max)  # numpy's clip, complex values in numpy's order
 
     def copy(self, order="C"):
         """Another traced array of the same value: writing into either leaves the other as it

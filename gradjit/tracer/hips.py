@@ -15,9 +15,10 @@ from gradjit.tracer.transforms import elementwise_grad, jvp, vjp
 
 class primitive:
     """autograd's @primitive: calls of `fun` are one op whose derivatives are the rules given
-    by defvjp (reverse mode; forward mode transposes nothing and is refused) or defjvp
-    (forward mode; reverse mode transposes the rule). Keyword arguments and positional
-    arguments that are not arrays (numbers, strings, tuples, None) are constants of the op."""
+    by defvjp (reverse mode) and defjvp (forward mode; with no VJP rule, reverse mode
+    transposes it). With VJP rules alone forward mode is refused. Keyword arguments and
+    positional arguments that are not arrays (numbers, strings, tuples, None) are constants
+    of the op."""
 
     def __init__(self, fun):
         functools.update_wrapper(self, fun)
@@ -40,23 +41,28 @@ class primitive:
         @functools.wraps(self.fun)
         def fun(*args):
             return self.fun(*args, **kwargs)
-        if self.vjp_makers:
-            op = custom_vjp(fun, nondiff_argnums=constant)
-
-            def fwd(*args):
-                # the op, not fun: traced again for higher derivatives, fun (often a scipy
-                # function) could not take traced values
-                ans = op(*args)
-                return ans, (ans, args)
-
-            def bwd(*rest):
-                (ans, args), g = rest[-2], rest[-1]
-                return tuple(self._cotangent(i, g, ans, args, kwargs)
-                             for i in range(count) if i not in constant)
-            op.defvjp(fwd, bwd)
+        if not self.vjp_makers:
+            op = custom_jvp(fun, nondiff_argnums=constant)
+            op.defjvp(self._jvp_rule(op, count, constant, kwargs))
             return op
-        op = custom_jvp(fun, nondiff_argnums=constant)
+        op = custom_vjp(fun, nondiff_argnums=constant)
 
+        def fwd(*args):
+            # the op, not fun: traced again for higher derivatives, fun (often a scipy
+            # function) could not take traced values
+            ans = op(*args)
+            return ans, (ans, args)
+
+        def bwd(*rest):
+            (ans, args), g = rest[-2], rest[-1]
+            return tuple(self._cotangent(i, g, ans, args, kwargs)
+                         for i in range(count) if i not in constant)
+        op.defvjp(fwd, bwd)
+        if self.jvp_makers:
+            op.defjvp(self._jvp_rule(op, count, constant, kwargs))
+        return op
+
+    def _jvp_rule(self, op, count, constant, kwargs):
         def rule(*rest):
             primals, tangents = rest[-2], rest[-1]
             args = _merge(rest[:-2], constant, primals, count)
@@ -64,8 +70,7 @@ class primitive:
             parts = [self.jvp_makers[i](tangent, ans, *args, **kwargs) for tangent, i in zip(
                 tangents, (i for i in range(count) if i not in constant)) if i in self.jvp_makers]
             return ans, sum(parts[1:], parts[0]) if parts else np.zeros_like(ans)
-        op.defjvp(rule)
-        return op
+        return rule
 
     def _cotangent(self, i, g, ans, args, kwargs):
         maker = self.vjp_makers.get(i)

@@ -101,12 +101,47 @@ def test_solve_triangular(trans, lower):
 
 def test_sqrtm_and_solve_sylvester():
     numpy.testing.assert_allclose(linalg.sqrtm(SPD), scipy.linalg.sqrtm(SPD))
-    check_grads(_symmetric(linalg.sqrtm), modes=["rev"])(SPD)
+    check_grads(_symmetric(linalg.sqrtm), order=1)(SPD)
     a, b, q = R(3, 3), R(3, 3), R(3, 3)
     numpy.testing.assert_allclose(linalg.solve_sylvester(a, b, q),
                                   scipy.linalg.solve_sylvester(a, b, q))
-    check_grads(linalg.solve_sylvester, (0, 1, 2), modes=["rev"])(a, b, q)
+    check_grads(linalg.solve_sylvester, (0, 1, 2), order=1)(a, b, q)
     assert linalg.expm is scipy.linalg.expm  # the rest of scipy.linalg, undifferentiated
+
+
+def test_forward_and_reverse_mode_of_sqrtm_and_solve_sylvester_agree():
+    """Forward mode runs the JVP rules, reverse mode the VJP rules: two ways to one Jacobian."""
+    a, b, q = R(3, 3), R(3, 3), R(3, 3)
+    for fn, x in [(linalg.sqrtm, SPD), (lambda a: linalg.solve_sylvester(a, b, q), a),
+                  (lambda b: linalg.solve_sylvester(a, b, q), b),
+                  (lambda q: linalg.solve_sylvester(a, b, q), q)]:
+        numpy.testing.assert_allclose(gradjit.jacfwd(fn)(x), gradjit.jacrev(fn)(x),
+                                      rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("l_and_u, rhs", [((1, 1), (5,)), ((0, 2), (5, 2)), ((2, 0), (5,)),
+                                          ((1, 2), (5, 3))])
+def test_solve_banded_is_scipys_with_gradients(l_and_u, rhs):
+    ab = R(sum(l_and_u) + 1, 5)
+    ab[l_and_u[1]] += 5.0  # a dominant diagonal: well conditioned
+    b = R(*rhs)
+    want = scipy.linalg.solve_banded(l_and_u, ab, b)
+    numpy.testing.assert_allclose(linalg.solve_banded(l_and_u, ab, b), want, rtol=1e-12)
+    numpy.testing.assert_allclose(
+        gradjit.jit(lambda ab, b: linalg.solve_banded(l_and_u, ab, b))(ab, b), want, rtol=1e-12)
+    combo_check(linalg.solve_banded, [1, 2], order=1)([l_and_u], [ab], [b])
+    # the corners of ab outside the matrix are not read: no gradient reaches them
+    g = gradjit.grad(lambda ab: numpy.sum(linalg.solve_banded(l_and_u, ab, b)))(ab)
+    for k in range(l_and_u[1]):
+        numpy.testing.assert_array_equal(g[k, :l_and_u[1] - k], 0)
+
+
+def test_solve_banded_checks_the_band_count_as_scipy():
+    with pytest.raises(ValueError) as want:
+        scipy.linalg.solve_banded((1, 1), R(4, 5), R(5))
+    with pytest.raises(ValueError) as got:
+        linalg.solve_banded((1, 1), R(4, 5), R(5))
+    assert str(got.value) == str(want.value)
 
 
 def test_the_layout_probe_on_zeros_warns_nothing():

@@ -9,7 +9,8 @@ import torch
 
 import gradjit
 from gradjit.ir import PRIMITIVES
-from gradjit.ir.linalg import svd_shapes, qr_shapes
+from gradjit.ir.linalg import svd_shapes
+from gradjit.ir.linalg_qr import qr_shapes
 from gradjit.ir.primitive import evaluate
 from tests.transforms.test_jvp_table import _jvp
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
+from gradjit.ops.complex_order import ordered, pick
 
 
 def _square(x):
@@ -18,8 +19,8 @@ def _reciprocal(x):
 
 UFUNCS = {
     np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.true_divide,
-    np.power: ops.power, np.maximum: ops.maximum,
-    np.minimum: ops.minimum, np.matmul: ops.matmul,
+    np.power: ops.power, np.maximum: ordered(ops.maximum, largest=True),
+    np.minimum: ordered(ops.minimum, largest=False), np.matmul: ops.matmul,
     np.greater: ops.gt, np.greater_equal: ops.ge, np.less: ops.lt, np.less_equal: ops.le,
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
     np.logical_or: ops.logical_or, np.logical_xor: ops.logical_xor,
@@ -161,6 +162,13 @@ def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
             or max is not np._NoValue:
         # bounds half given or given twice: numpy's own TypeError or ValueError
         np.clip(np.zeros(()), a_min, a_max, min=min, max=max)
+    dt = ops.result_type(*(v for v in (a, a_min, a_max) if v is not None))
+    if dt.is_complex:
+        # minimum(maximum(a, a_min), a_max) in numpy's order of complex numbers
+        a = ops.astype(a, dt)
+        if a_min is not None:
+            a = pick(a, a_min, largest=True)
+        return a if a_max is None else pick(a, a_max, largest=False)
     return ops.clip(a, a_min, a_max)
 
 
