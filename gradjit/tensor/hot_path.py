@@ -4,6 +4,7 @@ skipping promotion and dispatch, which change nothing there. Others take the gen
 from __future__ import annotations
 
 import math
+import threading
 import weakref
 
 import numpy as np
@@ -14,6 +15,7 @@ from gradjit.ir.primitive import quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
 from gradjit.tensor.grad_mode import _state, is_grad_enabled
+from gradjit.tensor.graph import _scopes
 
 _RESULT_CLASS: dict = {}  # tensor class -> the class of its operations' results
 
@@ -34,7 +36,7 @@ def elementwise(prim, name, a, b, operands):
     records it: one Record of `prim` under a grad_fn `name` whose operands are `operands`
     (None: the tensors among a and b), or, for a bare primitive, in the operation in
     progress."""
-    if name is not None and graph._scopes.active is not None:
+    if name is not None and _scopes.active is not None:
         return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
     cls = _RESULT_CLASS.get(type(a))
@@ -50,14 +52,17 @@ def elementwise(prim, name, a, b, operands):
     dt = x.dtype
     if dt is not _F32 and dt is not _F64 and (dt is not _I64 or prim not in _INTEGER):
         return None
+    history = t._edge is not None or t._base is not None
     if b is _NONE:
         args = (x,)
     else:
         y = _agreeing(other, dt)
         if y is None:
             return None
-        if type(y) is np.ndarray and y.shape != x.shape and (name is None or _state.enabled and (
-                _history(t) or _history(other))):
+        if type(other) in _RESULT_CLASS:
+            history = history or other._edge is not None or other._base is not None
+        if type(y) is np.ndarray and y.shape != x.shape and (
+                name is None or history and _state.enabled):
             return None  # a bare primitive refuses it; the general path records the broadcast
         args = (y, x) if swapped else (x, y)
     try:
@@ -70,7 +75,7 @@ def elementwise(prim, name, a, b, operands):
     if out.dtype is not expected:
         out = out.astype(expected)
     result = cls._wrap(out)
-    if _state.enabled and prim.differentiable and expected.kind == "f":
+    if history and _state.enabled and prim.differentiable and expected.kind == "f":
         _record(prim, name, (a,) if b is _NONE else (a, b), result, operands, x)
     return result
 
@@ -337,10 +342,35 @@ def _scaled_into(x, y, alpha):
         np.add(y, x, out=x)
     elif alpha == -1:
         np.subtract(x, y, out=x)
+    elif x.dtype is _F32 and x.flags.c_contiguous and y.flags.c_contiguous:
+        _widened_into(x.reshape(-1), y.reshape(-1), alpha)
     elif x.dtype is _F32:
         x[...] = np.add(np.multiply(y, alpha, dtype=_F64), x, dtype=_F64)
     else:
         np.add(np.multiply(y, alpha), x, out=x)
+
+
+class _Scratch(threading.local):
+    wide = None  # a float64 block reused by _widened_into
+
+
+_scratch = _Scratch()
+_BLOCK = 32768
+
+
+def _widened_into(x, y, alpha):
+    """x += alpha * y on flat float32 arrays through float64, a block at a time in one reused
+    buffer: fresh float64 temporaries the size of a large parameter cost more in page faults
+    than the arithmetic (1.3 ms against 0.12 ms on 100k elements)."""
+    wide = _scratch.wide
+    if wide is None:
+        wide = _scratch.wide = np.empty(_BLOCK, _F64)
+    for start in range(0, x.size, _BLOCK):
+        part = slice(start, start + _BLOCK)
+        xs, block = x[part], wide[:min(_BLOCK, x.size - start)]
+        np.multiply(y[part], alpha, out=block, dtype=_F64)
+        np.add(block, xs, out=block)
+        np.copyto(xs, block, casting="same_kind")
 
 
 def _plain_storage(t) -> bool:

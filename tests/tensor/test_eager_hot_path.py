@@ -160,6 +160,27 @@ def test_in_place_writes_into_the_storage_as_the_general_path_and_torch(stmt, dt
     np.testing.assert_array_equal(fast, expected)
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "transposed target", "transposed other"])
+def test_scaled_in_place_on_many_blocks_is_the_general_path_and_torch(layout, monkeypatch):
+    """add_ with alpha on float32 goes through float64 a block at a time: a parameter larger
+    than a block (and not a multiple of it) rounds as the whole-array general path."""
+    rng = np.random.default_rng(5)
+    w, g = (rng.standard_normal((257, 300)).astype(np.float32) for _ in range(2))
+
+    def run(lib):
+        a, b = lib.tensor(w), lib.tensor(g)
+        if layout != "contiguous":
+            a, b = (a.T, b.T.contiguous()) if layout == "transposed target" else \
+                (a.T.contiguous(), b.T)
+        a.add_(b, alpha=-0.0123)
+        a.sub_(b, alpha=3.7)
+        return a.numpy().copy()
+    fast, expected = run(gradjit), run(torch)
+    monkeypatch.setattr(hot_path, "_IN_PLACE", {})
+    np.testing.assert_array_equal(fast, run(gradjit))
+    np.testing.assert_array_equal(fast, expected)
+
+
 def test_in_place_with_history_or_on_a_leaf_takes_the_general_path():
     a, b = _pair(gradjit, np.float32, True)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
