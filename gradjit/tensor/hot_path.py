@@ -342,10 +342,9 @@ def _scaled_into(x, y, alpha):
         np.add(y, x, out=x)
     elif alpha == -1:
         np.subtract(x, y, out=x)
-    elif x.dtype is _F32 and x.flags.c_contiguous and y.flags.c_contiguous:
-        _widened_into(x.reshape(-1), y.reshape(-1), alpha)
     elif x.dtype is _F32:
-        x[...] = np.add(np.multiply(y, alpha, dtype=_F64), x, dtype=_F64)
+        _widened_into(x.reshape(1) if x.ndim == 0 else x, y.reshape(1) if y.ndim == 0 else y,
+                      alpha)
     else:
         np.add(np.multiply(y, alpha), x, out=x)
 
@@ -359,16 +358,19 @@ _BLOCK = 32768
 
 
 def _widened_into(x, y, alpha):
-    """x += alpha * y on flat float32 arrays through float64, a block at a time in one reused
-    buffer: fresh float64 temporaries the size of a large parameter cost more in page faults
-    than the arithmetic (1.3 ms against 0.12 ms on 100k elements)."""
+    """x += alpha * y on float32 arrays of one shape (any strides) through float64, a block of
+    leading-axis rows at a time in one reused buffer: fresh float64 temporaries the size of a
+    large parameter cost more in page faults than the arithmetic (1.3 ms against 0.12 ms on
+    100k elements)."""
+    row = x[0].size
+    rows = max(1, _BLOCK // max(row, 1))
     wide = _scratch.wide
-    if wide is None:
-        wide = _scratch.wide = np.empty(_BLOCK, _F64)
-    for start in range(0, x.size, _BLOCK):
-        part = slice(start, start + _BLOCK)
-        xs, block = x[part], wide[:min(_BLOCK, x.size - start)]
-        np.multiply(y[part], alpha, out=block, dtype=_F64)
+    if wide is None or wide.size < rows * row:
+        wide = _scratch.wide = np.empty(max(_BLOCK, rows * row), _F64)
+    for start in range(0, len(x), rows):
+        xs, ys = x[start:start + rows], y[start:start + rows]
+        block = wide[:xs.size].reshape(xs.shape)
+        np.multiply(ys, alpha, out=block, dtype=_F64)
         np.add(block, xs, out=block)
         np.copyto(xs, block, casting="same_kind")
 

@@ -160,16 +160,19 @@ def test_in_place_writes_into_the_storage_as_the_general_path_and_torch(stmt, dt
     np.testing.assert_array_equal(fast, expected)
 
 
+@pytest.mark.parametrize("shape", [(257, 300), (2, 40001), (70001,), ()])
 @pytest.mark.parametrize("layout", ["contiguous", "transposed target", "transposed other"])
-def test_scaled_in_place_on_many_blocks_is_the_general_path_and_torch(layout, monkeypatch):
-    """add_ with alpha on float32 goes through float64 a block at a time: a parameter larger
-    than a block (and not a multiple of it) rounds as the whole-array general path."""
+def test_scaled_in_place_on_many_blocks_is_the_general_path_and_torch(layout, shape,
+                                                                      monkeypatch):
+    """add_ with alpha on float32 goes through float64 a block of rows at a time: a parameter
+    larger than a block (not a multiple of it, rows longer than it, any strides) rounds as
+    the whole-array general path."""
     rng = np.random.default_rng(5)
-    w, g = (rng.standard_normal((257, 300)).astype(np.float32) for _ in range(2))
+    w, g = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
 
     def run(lib):
         a, b = lib.tensor(w), lib.tensor(g)
-        if layout != "contiguous":
+        if layout != "contiguous" and len(shape) == 2:
             a, b = (a.T, b.T.contiguous()) if layout == "transposed target" else \
                 (a.T.contiguous(), b.T)
         a.add_(b, alpha=-0.0123)
