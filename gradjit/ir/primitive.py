@@ -175,8 +175,11 @@ def ambient_handler(handler):
 
 def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
-    arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
-    out_type = _inferred(prim, tuple(type_of(a) for a in arrays), params)
+    if all(type(a) is np.ndarray for a in args):  # nothing to convert or lift (most calls)
+        arrays = args
+    else:
+        arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
+    out_type = _inferred(prim, tuple([type_of(a) for a in arrays]), params)
     widen = prim.kind in _WIDENED
     if widen:
         for a in arrays:

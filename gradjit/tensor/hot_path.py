@@ -129,10 +129,14 @@ def _record(prim, name, args, result, operands, like):
         return
     lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
     if name is None:  # in the operation in progress, or under the primitive's own grad_fn
-        result._edge = graph.record(prim, {}, lifted, edges, result)
+        rec = result._edge = graph.record(prim, {}, lifted, edges, result)
+    else:
+        node = graph.Node.named(name)
+        rec = result._edge = graph.Record(prim, {}, lifted, edges, result, node)
+    # float operands and result, as backward will read them unless an unpack hook intervenes
+    rec.real = not graph.saved_hooks.stack
+    if name is None:
         return
-    node = graph.Node.named(name)
-    result._edge = graph.Record(prim, {}, lifted, edges, result, node)
     if operands is None:
         operands = [a for a in args if type(a) in _RESULT_CLASS]
     node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
@@ -290,6 +294,41 @@ def normalizers(axis):
         lse = E.add(E.where(empty, -math.inf, E.log(E.where(empty, 1, total))), peak)
         return E.sub(x, S.broadcast_to(lse, shape=tuple(x.shape)))
     return softmax, log_softmax
+
+
+def class_picks(input, target, ignore_index):
+    """For nll_loss of an (N, C) float32/float64 CPU tensor and N > 0 int64 class indices in
+    range (ignore_index aside): the flat positions ((N, 1) int64) of the entries it picks, as
+    take_along_dim's gather reads them, and the kept targets' weights (N values of the
+    input's dtype). None otherwise: the general path checks and words the errors."""
+    x, t = getattr(input, "_value", None), getattr(target, "_value", None)
+    if type(x) is not np.ndarray or type(t) is not np.ndarray or x.ndim != 2 or \
+            not plain_float(x.dtype) or t.dtype is not _I64 or t.shape != x.shape[:1] or \
+            not t.size or target._device is not _CPU:
+        return None
+    kept = t != ignore_index
+    index = np.where(kept, t, 0)
+    if index.min() < 0 or index.max() >= x.shape[1]:
+        return None
+    positions = np.arange(t.size, dtype=np.int64)[:, None] * x.shape[1] + index[:, None]
+    return positions, kept.astype(x.dtype)
+
+
+def nll_primitives(positions, weights, reduction):
+    """nll_loss's primitives for an (N, C) float tensor (`direct_floats`), given class_picks:
+    the picked entries negated and weighted, then summed, or divided by the weights' sum
+    ('mean'), or not reduced ('none'), as the general path records them."""
+    def nll(x):
+        flat = S.reshape(x, shape=(x._value.size,))
+        picked = S.reshape(S.gather(flat, positions, axis=0), shape=weights.shape)
+        loss = E.mul(E.neg(picked), weights)
+        if reduction == "none":
+            return loss
+        total = S.reduce_sum(loss, axes=(0,), keepdims=False)
+        if reduction == "sum":
+            return total
+        return E.div(total, _asarray(S.reduce_sum.evaluate(weights, axes=(0,), keepdims=False)))
+    return nll
 
 
 # The in-place operations numpy can write into their target itself (a ufunc's out=).

@@ -16,7 +16,9 @@ EXPRESSIONS = ["a + b", "a - b", "a * b", "a / b", "a + 2", "a - 2.5", "3 * a", 
                "a.clamp(min=b)", "a.mm(b.T)", "b[0, :3].addmm(a, b.T)", "(a @ b.T).addmm(a, b.T)",
                "a.take_along_dim(b.argsort(1)[:, :2], 1)", "a.take_along_dim(b.argmax(0)[None], 0)",
                "lib.nn.functional.cross_entropy(a, b.argmax(1))", "a.log_softmax(1)",
-               "(a + b).softmax(0) * b"]
+               "(a + b).softmax(0) * b",
+               "lib.nn.functional.nll_loss(a, b.argmax(1), ignore_index=0, reduction='none')",
+               "lib.nn.functional.nll_loss(a.log_softmax(1), b.argmax(1), reduction='sum')"]
 
 
 def _pair(lib, dtype, requires_grad):
@@ -402,7 +404,15 @@ DIRECT = ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
           "lib.nn.functional.cross_entropy(a, lib.tensor([3, 0, 1]))", "a.softmax(1)",
           "b.softmax(-2)", "a.log_softmax(1)", "b.log_softmax(0)", "c.log_softmax(3)",
           "(a * c[0, 0]).softmax(1.0)", "(lib.tensor(EDGES, dtype=a.dtype) + a).log_softmax(1)",
-          "(lib.tensor(EDGES, dtype=a.dtype) + a).softmax(0)", "a.log_softmax(1, lib.float64)"]
+          "(lib.tensor(EDGES, dtype=a.dtype) + a).softmax(0)", "a.log_softmax(1, lib.float64)",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, -100, 1]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 0, 1]), reduction='sum')",
+          "lib.nn.functional.nll_loss(a, lib.tensor([2, 2, 0]), ignore_index=2, reduction='none')",
+          "lib.nn.functional.nll_loss(a, lib.tensor([-100, -100, -100]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 4, 1]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, -1, 1]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 0]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 0, 1]), reduction='max')"]
 EDGES = [[-np.inf] * 4, [0.0, np.inf, 1.0, -np.inf], [np.nan, 2.0, 3.0, 4.0]]
 
 
@@ -426,6 +436,7 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
         monkeypatch.setattr(module, "direct_floats", lambda *args: None)
     monkeypatch.setattr(reductions, "_flat_positions", lambda *args: None)
     monkeypatch.setattr(arith, "direct", lambda *args: None)
+    monkeypatch.setattr(hot_path, "class_picks", lambda *args: None)
     general, general_grads = run()
     if isinstance(fast, tuple):
         assert fast == general
@@ -434,3 +445,14 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
     assert fast.grad_fn.name() == general.grad_fn.name() and len(fast_grads) == len(general_grads)
     for f, g in zip(fast_grads, general_grads):
         _same_arrays(f, g)
+
+
+def test_nll_loss_of_class_indices_binds_its_primitives_directly(monkeypatch):
+    calls, bind = [], hot_path.direct_floats
+    monkeypatch.setattr(hot_path, "direct_floats", lambda fn, name, tensors:
+                        calls.append(name) or bind(fn, name, tensors))
+    a, _ = _pair(gradjit, np.float32, True)
+    loss = gradjit.nn.functional.cross_entropy(a, gradjit.tensor([3, 0, 1]))
+    assert calls == ["NllLossBackward0"] and loss.grad_fn.name() == "NllLossBackward0"
+    gradjit.nn.functional.nll_loss(a, gradjit.tensor([3, 0, 1]), weight=gradjit.ones(4))
+    assert calls == ["NllLossBackward0"]  # a class weight: the general path
