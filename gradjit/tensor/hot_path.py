@@ -125,7 +125,7 @@ def _record(prim, name, args, result, operands, like):
     (name None), under the operation in progress or the primitive's own grad_fn."""
     edges = [(a._edge if a._base is None else a._grad_edge()) if type(a) in _RESULT_CLASS
              else None for a in args]
-    if edges[0] is None and edges[-1] is None:
+    if edges.count(None) == len(edges):
         return
     lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
     if name is None:  # in the operation in progress, or under the primitive's own grad_fn
@@ -176,6 +176,8 @@ _UFUNC: dict = {}  # primitive -> whether it is an elementwise ufunc `elementwis
 def bound(prim, args, params):
     """`prim(*args)` bound to tensors (inside a tensor operation, in backward's VJP rules)
     through `elementwise`; None where it does not apply."""
+    if prim is E.where and len(args) == 3 and not params:
+        return selected(*args)
     ufunc = _UFUNC.get(prim)
     if ufunc is None:
         ufunc = _UFUNC[prim] = prim.kind == "elementwise" and prim.arity in (1, 2) and \
@@ -185,6 +187,34 @@ def bound(prim, args, params):
     return elementwise(prim, None, args[0], args[1] if len(args) == 2 else _NONE, None)
 
 
+def selected(cond, a, b):
+    """The where primitive bound to tensors (`bound`) as np.where, recorded as the general path
+    records it: where cond is a bool array (a CPU tensor's or numpy's) and a and b agree as
+    `elementwise` takes operands (a tensor over a float32/float64 array, numbers and arrays
+    of its dtype beside it), all of one shape; None otherwise."""
+    c = cond
+    if type(cond) in _RESULT_CLASS:
+        c = cond._value
+        if cond._device is not _CPU or cond._saved is not None or cond._poison is not None:
+            return None
+    t = a if type(a) in _RESULT_CLASS else b if type(b) in _RESULT_CLASS else None
+    if type(c) is not np.ndarray or c.dtype is not _BOOL or t is None:
+        return None
+    x = t._value
+    dt = getattr(x, "dtype", None)
+    if type(x) is not np.ndarray or not plain_float(dt) or x.shape != c.shape:
+        return None
+    y, z = _agreeing(a, dt), _agreeing(b, dt)
+    if y is None or z is None or type(y) is np.ndarray and y.shape != c.shape or \
+            type(z) is np.ndarray and z.shape != c.shape:
+        return None
+    result = _RESULT_CLASS[type(cond if cond is not c else t)]._wrap(np.where(c, y, z))
+    if _state.enabled:
+        _record(E.where, None, (cond, a, b), result, None, x)
+    return result
+
+
+_BOOL = np.dtype(bool)
 _RESULTS: dict = {}  # (prim, operand dtype) -> the result's numpy dtype
 
 

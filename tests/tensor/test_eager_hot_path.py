@@ -396,6 +396,47 @@ def test_a_bare_primitive_on_tensors_is_the_general_path(monkeypatch):
     assert fast == run()
 
 
+WHERE = ["E.where(a > 0, a, 0)", "E.where(a > 0, 0.5, a)", "E.where(a > 0, b, a)",
+         "E.where(c, a, b)", "E.where(c, b.detach(), a)", "E.where(a > 0, a, -2 ** 70)",
+         "E.where(c, a, b.numpy())", "E.where(c.numpy(), b.numpy(), a)", "E.where(c, a, True)",
+         "E.where(a > 0, a, b[0])", "E.where(a.T > 0, a, b)", "E.where(c, a, b.double())",
+         "E.where(c, lib.nn.Parameter(a.detach()), 1)", "E.where(c, a[1:], 0)",
+         "E.where(c, a[:, :1].expand(3, 4), b)", "E.where(lib.tensor([1, 0, 1]) > 0, 2, 3)"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("expr", WHERE)
+def test_where_bound_to_tensors_is_the_general_path_bit_for_bit(expr, dtype, monkeypatch):
+    """The where primitive on tensors (relu's and VJP rules' masks) as np.where: values,
+    classes, grad_fn names, operands and gradients as the general path gives them."""
+    from gradjit.ir import elementwise as E
+
+    def run():
+        a, b = _pair(gradjit, dtype, True)
+        c = gradjit.tensor(np.arange(12).reshape(3, 4) % 3 == 0)
+        try:
+            y = eval(expr, {"lib": gradjit, "E": E}, dict(a=a, b=b, c=c))
+        except Exception as error:  # noqa: BLE001 (compared with the general path's)
+            return (type(error), str(error))
+        if y.grad_fn is None:
+            return type(y), y.numpy().tobytes(), y.dtype
+        (y * y).sum().backward()
+        return (type(y), y.detach().numpy().tobytes(), y.dtype, y.grad_fn.name(),
+                [n and n.name() for n, _ in y.grad_fn.next_functions],
+                [t.grad.numpy().tobytes() for t in (a, b) if t.grad is not None])
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
+
+
+def test_where_takes_the_flat_path(monkeypatch):
+    from gradjit.ir import elementwise as E
+    monkeypatch.setattr(primitive, "evaluate", lambda *args: pytest.fail("general path"))
+    a, _ = _pair(gradjit, np.float32, True)
+    y = E.where(a > 0, a, 0)
+    assert y.grad_fn.name() == "WhereBackward0"
+
+
 TAKEN = [[1, 0], [3, 3], [0, -4]], [[2, 0, 1, 1], [0, 0, 2, 1]]
 DIRECT = ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
           "gradjit.nn.functional.linear(a, b, c[0])", "a.mm(b.T)",
