@@ -80,9 +80,6 @@ class Primitive:
         """Whether `count` operands is a valid application of this primitive."""
         return count >= 1 if self.variadic else count == self.arity
 
-    def __call__(self, *args, **params):
-        return bind(self, *args, **params)
-
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
 
@@ -148,6 +145,11 @@ def bind(prim: Primitive, *args, **params):
     if handler is not None:
         return handler.__gradjit_bind__(prim, args, params)
     return evaluate(prim, args, params)
+
+
+# Applying a primitive binds it: `prim(*args)` is bind(prim, *args) itself, without a method
+# frame in between (every eager primitive, forward and backward, comes through here).
+Primitive.__call__ = bind
 
 
 class _Ambient(threading.local):
