@@ -334,7 +334,7 @@ def class_picks(input, target, ignore_index):
     x, t = getattr(input, "_value", None), getattr(target, "_value", None)
     if type(x) is not np.ndarray or type(t) is not np.ndarray or x.ndim != 2 or \
             not plain_float(x.dtype) or t.dtype is not _I64 or t.shape != x.shape[:1] or \
-            not t.size or target._device is not _CPU:
+            not t.size or input._device is not _CPU or target._device is not _CPU:
         return None
     kept = t != ignore_index
     index = np.where(kept, t, 0)

@@ -497,3 +497,8 @@ def test_nll_loss_of_class_indices_binds_its_primitives_directly(monkeypatch):
     assert calls == ["NllLossBackward0"] and loss.grad_fn.name() == "NllLossBackward0"
     gradjit.nn.functional.nll_loss(a, gradjit.tensor([3, 0, 1]), weight=gradjit.ones(4))
     assert calls == ["NllLossBackward0"]  # a class weight: the general path
+    target = gradjit.tensor([3, 0, 1])
+    assert hot_path.class_picks(a, target, -100) is not None
+    with gradjit.device("meta"):
+        placed = gradjit.ones(3, 4)
+    assert hot_path.class_picks(placed, target, -100) is None  # the general path places it
