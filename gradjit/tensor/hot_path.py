@@ -115,10 +115,6 @@ def _stale(t) -> bool:
     return t._poison is not None or t._saved is not None and t._problem() is not None
 
 
-def _history(t) -> bool:
-    return t._edge is not None or t._base is not None
-
-
 def _record(prim, name, args, result, operands, like):
     """Put `result` on the tape as the general path does, where an operand requires grad:
     one Record under a fresh grad_fn `name` that names `operands`, or, for a bare primitive
