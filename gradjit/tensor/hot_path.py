@@ -11,7 +11,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import quietly
+from gradjit.ir.primitive import ShapeError, quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
 from gradjit.tensor.grad_mode import _state, is_grad_enabled
@@ -30,12 +30,12 @@ def elementwise(prim, name, a, b, operands):
     """The tensor operation `name` (None: the bare primitive) as the ufunc primitive `prim`
     applied to `a` (and `b` unless it is _NONE), or None where the general path must run.
     It applies where each operand is a CPU tensor over a float32/float64 numpy array of one
-    dtype (int64 for `_INTEGER`'s + - * and comparisons; shapes that broadcast where an
-    operation is not recorded; a bare primitive takes one shape) or a Python number or numpy
-    array beside one, a named operation outside any other. Recorded as the general path
-    records it: one Record of `prim` under a grad_fn `name` whose operands are `operands`
-    (None: the tensors among a and b), or, for a bare primitive, in the operation in
-    progress."""
+    dtype (int64 for `_INTEGER`'s + - * and comparisons, bool for `_LOGICAL`'s; shapes that
+    broadcast where an operation is not recorded; a bare primitive takes one shape) or a
+    Python number or numpy array beside one, a named operation outside any other. Recorded
+    as the general path records it: one Record of `prim` under a grad_fn `name` whose
+    operands are `operands` (None: the tensors among a and b), or, for a bare primitive, in
+    the operation in progress."""
     if name is not None and _scopes.active is not None:
         return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
@@ -50,7 +50,8 @@ def elementwise(prim, name, a, b, operands):
             (t._saved is not None or t._poison is not None) and _stale(t):
         return None
     dt = x.dtype
-    if dt is not _F32 and dt is not _F64 and (dt is not _I64 or prim not in _INTEGER):
+    if dt is not _F32 and dt is not _F64 and (dt is not _I64 or prim not in _INTEGER) and \
+            (dt is not _BOOL or prim not in _LOGICAL):
         return None
     history = t._edge is not None or t._base is not None
     if b is _NONE:
@@ -65,13 +66,15 @@ def elementwise(prim, name, a, b, operands):
                 name is None or history and _state.enabled):
             return None  # a bare primitive refuses it; the general path records the broadcast
         args = (y, x) if swapped else (x, y)
+    expected = _RESULTS.get((prim, dt)) or _result_dtype(prim, dt)
+    if expected is None:
+        return None
     try:
         out = quietly(prim.evaluate, *args)
     except ValueError:  # shapes that do not broadcast: the general path words the error
         return None
     if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
         out = _asarray(out)
-    expected = _RESULTS.get((prim, dt)) or _result_dtype(prim, dt)
     if out.dtype is not expected:
         out = out.astype(expected)
     result = cls._wrap(out)
@@ -83,9 +86,13 @@ def elementwise(prim, name, a, b, operands):
 _NONE = object()  # no second operand
 _CPU, _F32, _F64, _I64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64), \
     np.dtype(np.int64)
+_BOOL = np.dtype(bool)
 # The primitives whose int64 results on int64 operands (and ints of its range) are the
 # general path's: no promotion to float, no division by zero to refuse.
 _INTEGER = {E.add, E.sub, E.mul, E.neg, E.abs_, E.eq, E.ne, E.lt, E.le, E.gt, E.ge}
+# The primitives whose bool results on bool operands are the general path's (the masks of
+# VJP rules' guards).
+_LOGICAL = {E.logical_and, E.logical_or, E.logical_not}
 
 
 def _agreeing(other, dt):
@@ -210,14 +217,17 @@ def selected(cond, a, b):
     return result
 
 
-_BOOL = np.dtype(bool)
 _RESULTS: dict = {}  # (prim, operand dtype) -> the result's numpy dtype
 
 
 def _result_dtype(prim, dt):
-    """prim's result dtype on operands of numpy dtype dt, by its shape rule, remembered."""
+    """prim's result dtype on operands of numpy dtype dt, by its shape rule, remembered; None
+    where the rule refuses that dtype (the general path words the error with the shapes)."""
     plain = TensorType((), dtype(dt))
-    _RESULTS[prim, dt] = prim.infer(*[plain] * prim.arity).dtype.numpy
+    try:
+        _RESULTS[prim, dt] = prim.infer(*[plain] * prim.arity).dtype.numpy
+    except ShapeError:
+        return None
     return _RESULTS[prim, dt]
 
 

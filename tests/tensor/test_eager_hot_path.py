@@ -502,3 +502,34 @@ def test_nll_loss_of_class_indices_binds_its_primitives_directly(monkeypatch):
     with gradjit.device("meta"):
         placed = gradjit.ones(3, 4)
     assert hot_path.class_picks(placed, target, -100) is None  # the general path places it
+
+
+LOGICAL = ["E.logical_or(a > 0, b > 0)", "E.logical_and(a > 0, b < 0)", "E.logical_not(a > 0)",
+           "E.logical_or(a > 0, (b > 0).numpy())", "E.logical_or(a > 0, 1)",
+           "E.logical_and(a > 0, 0)", "E.logical_or(a > 0, b[0] > 0)", "E.logical_or(a > 0, b)",
+           "E.logical_and(a > 0, a.T[:3, :3] > 0)", "E.logical_not(a)"]
+
+
+@pytest.mark.parametrize("expr", LOGICAL)
+def test_logical_primitives_on_bool_tensors_are_the_general_path(expr, monkeypatch):
+    """The bool masks of VJP rules' guards take the flat path: the general path's values,
+    dtypes, classes and errors."""
+    from gradjit.ir import elementwise as E
+
+    def run():
+        a, b = _pair(gradjit, np.float32, True)
+        try:
+            y = eval(expr, {"E": E}, dict(a=a, b=b))
+        except Exception as error:  # noqa: BLE001 (compared with the general path's)
+            return (type(error), str(error))
+        return type(y), y.dtype, y.requires_grad, y.numpy().tobytes()
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
+
+
+def test_logical_primitives_take_the_flat_path(monkeypatch):
+    from gradjit.ir import elementwise as E
+    monkeypatch.setattr(primitive, "evaluate_plain", lambda *args: pytest.fail("general path"))
+    a, b = _pair(gradjit, np.float32, True)
+    assert E.logical_or(a > 0, b > 0).dtype is gradjit.bool
