@@ -1,12 +1,17 @@
 """torch.autograd: backward and grad over the eager tape."""
 from __future__ import annotations
 
+import numpy as np
+
 from gradjit.autograd import forward_ad, functional, graph  # noqa: F401
 from gradjit.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.autograd.gradcheck import gradcheck, gradgradcheck
 from gradjit.autograd.variable import Variable
 from gradjit.tensor import engine
+from gradjit.tensor.dtypes import CPU
+from gradjit.tensor.hot_path import plain_float
+from gradjit.tensor.tensor import Tensor
 from gradjit.tensor.grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
                                       set_grad_enabled)
 
@@ -39,6 +44,11 @@ def _seeds(outputs, grad_outputs):
         if out._grad_edge() is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
+        value = out._value
+        if g is None and type(value) is np.ndarray and value.size == 1 and \
+                plain_float(value.dtype) and out._device is CPU:
+            seeds.append(Tensor._wrap(np.ones(value.shape, value.dtype)))  # new_ones' value
+            continue
         if g is None:
             if out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")

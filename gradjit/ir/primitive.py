@@ -80,9 +80,6 @@ class Primitive:
         """Whether `count` operands is a valid application of this primitive."""
         return count >= 1 if self.variadic else count == self.arity
 
-    def __call__(self, *args, **params):
-        return bind(self, *args, **params)
-
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
 
@@ -150,6 +147,11 @@ def bind(prim: Primitive, *args, **params):
     return evaluate(prim, args, params)
 
 
+# Applying a primitive binds it: `prim(*args)` is bind(prim, *args) itself, without a method
+# frame in between (every eager primitive, forward and backward, comes through here).
+Primitive.__call__ = bind
+
+
 class _Ambient(threading.local):
     def __init__(self):
         self.stack = []
@@ -175,8 +177,11 @@ def ambient_handler(handler):
 
 def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
-    arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
-    out_type = _inferred(prim, tuple(type_of(a) for a in arrays), params)
+    if all(type(a) is np.ndarray for a in args):  # nothing to convert or lift (most calls)
+        arrays = args
+    else:
+        arrays = lift_scalars([_asarray(a) for a in args] if args else [], args)
+    out_type = _inferred(prim, tuple([type_of(a) for a in arrays]), params)
     widen = prim.kind in _WIDENED
     if widen:
         for a in arrays:

@@ -228,9 +228,13 @@ def _reduction(name, numpy_fn, vjp, jvp=None, ordered=False):
                      "axes": _after_batch(axes), "keepdims": keepdims}))
 
 
-reduce_sum = _reduction("reduce_sum", np.sum, _sum_vjp)
-reduce_max = _reduction("reduce_max", np.max, _extremum_vjp, _extremum_jvp, ordered=True)
-reduce_min = _reduction("reduce_min", np.min, _extremum_vjp, _extremum_jvp, ordered=True)
+# The ufuncs' reduce is what np.sum/np.max/np.min call, without their wrapper's argument
+# handling (a third of an eager sum over a small array).
+reduce_sum = _reduction("reduce_sum", np.add.reduce, _sum_vjp)
+reduce_max = _reduction("reduce_max", np.maximum.reduce, _extremum_vjp, _extremum_jvp,
+                        ordered=True)
+reduce_min = _reduction("reduce_min", np.minimum.reduce, _extremum_vjp, _extremum_jvp,
+                        ordered=True)
 # A primitive rather than a composition: one fused pass like the other reductions, where a
 # product tree of slices would unroll into an expression with one leaf per term.
 reduce_prod = _reduction("reduce_prod", lambda x, axis, keepdims: np.prod(

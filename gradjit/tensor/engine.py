@@ -2,6 +2,8 @@
 on tensors (recording again when create_graph=True, which gives higher-order gradients)."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from gradjit.autograd.anomaly_mode import check_gradients
@@ -13,14 +15,18 @@ from gradjit.tensor.graph import AccumulateGrad, Record
 
 
 def _reachable(roots) -> list[Record]:
-    seen, stack = set(), [r for r in roots if isinstance(r, Record)]
+    seen, stack = set(), [r for r in roots if type(r) is Record]
     while stack:
         rec = stack.pop()
-        if rec in seen:
-            continue
-        seen.add(rec)
-        stack.extend(e for e in rec.edges if isinstance(e, Record) and e not in seen)
-    return sorted(seen, key=lambda r: r.seq)
+        if rec not in seen:
+            seen.add(rec)
+            for e in rec.edges:
+                if type(e) is Record and e not in seen:
+                    stack.append(e)
+    return sorted(seen, key=_SEQUENCE)
+
+
+_SEQUENCE = operator.attrgetter("seq")
 
 
 def _needed(records, targets) -> set:
@@ -92,7 +98,7 @@ def _cotangents(rec, wanted, g, out, inputs):
     PyTorch's gradient is its conjugate (df/dx + i df/dy for a real loss), and the rules are
     linear in g: conj(rule(conj(g))) gives it, in PyTorch's convention all the way."""
     vjp = rec.prim.vjp
-    complex_ = _is_complex(out) or any(map(_is_complex, inputs))
+    complex_ = not rec.real and (_is_complex(out) or any(map(_is_complex, inputs)))
     if complex_:
         g = E.conj(g) if _is_complex(g) else g
     cotangents = vjp.some(wanted, g, out, *inputs, **rec.params) \

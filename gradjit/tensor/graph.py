@@ -272,7 +272,7 @@ class Record:
     """One primitive application on the tape: out = prim(*inputs) {params}."""
 
     __slots__ = ("prim", "params", "inputs", "out", "edges", "node", "seq", "freed", "retained",
-                 "hooks", "gradient", "__weakref__")
+                 "hooks", "gradient", "real", "__weakref__")
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
@@ -284,6 +284,7 @@ class Record:
         self.retained = None  # weakref to a non-leaf tensor whose .grad is kept
         self.hooks = None  # {handle id: hook} of Tensor.register_hook on this output
         self.gradient = None  # has_gradient's answer, once asked
+        self.real = False  # True: known at creation that no operand or result is complex
         node._records.append(weakref.ref(self))
 
     def unpack(self, saved):

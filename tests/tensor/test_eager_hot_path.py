@@ -16,7 +16,9 @@ EXPRESSIONS = ["a + b", "a - b", "a * b", "a / b", "a + 2", "a - 2.5", "3 * a", 
                "a.clamp(min=b)", "a.mm(b.T)", "b[0, :3].addmm(a, b.T)", "(a @ b.T).addmm(a, b.T)",
                "a.take_along_dim(b.argsort(1)[:, :2], 1)", "a.take_along_dim(b.argmax(0)[None], 0)",
                "lib.nn.functional.cross_entropy(a, b.argmax(1))", "a.log_softmax(1)",
-               "(a + b).softmax(0) * b"]
+               "(a + b).softmax(0) * b",
+               "lib.nn.functional.nll_loss(a, b.argmax(1), ignore_index=0, reduction='none')",
+               "lib.nn.functional.nll_loss(a.log_softmax(1), b.argmax(1), reduction='sum')"]
 
 
 def _pair(lib, dtype, requires_grad):
@@ -153,6 +155,30 @@ def test_in_place_writes_into_the_storage_as_the_general_path_and_torch(stmt, dt
         storage, view = a.numpy(), a[1]
         exec(stmt)
         assert np.shares_memory(a.numpy(), storage) and a._version == view._version == 1
+        return a.numpy().copy()
+    fast, expected = run(gradjit), run(torch)
+    monkeypatch.setattr(hot_path, "_IN_PLACE", {})
+    np.testing.assert_array_equal(fast, run(gradjit))
+    np.testing.assert_array_equal(fast, expected)
+
+
+@pytest.mark.parametrize("shape", [(257, 300), (2, 40001), (70001,), ()])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed target", "transposed other"])
+def test_scaled_in_place_on_many_blocks_is_the_general_path_and_torch(layout, shape,
+                                                                      monkeypatch):
+    """add_ with alpha on float32 goes through float64 a block of rows at a time: a parameter
+    larger than a block (not a multiple of it, rows longer than it, any strides) rounds as
+    the whole-array general path."""
+    rng = np.random.default_rng(5)
+    w, g = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+
+    def run(lib):
+        a, b = lib.tensor(w), lib.tensor(g)
+        if layout != "contiguous" and len(shape) == 2:
+            a, b = (a.T, b.T.contiguous()) if layout == "transposed target" else \
+                (a.T.contiguous(), b.T)
+        a.add_(b, alpha=-0.0123)
+        a.sub_(b, alpha=3.7)
         return a.numpy().copy()
     fast, expected = run(gradjit), run(torch)
     monkeypatch.setattr(hot_path, "_IN_PLACE", {})
@@ -370,6 +396,47 @@ def test_a_bare_primitive_on_tensors_is_the_general_path(monkeypatch):
     assert fast == run()
 
 
+WHERE = ["E.where(a > 0, a, 0)", "E.where(a > 0, 0.5, a)", "E.where(a > 0, b, a)",
+         "E.where(c, a, b)", "E.where(c, b.detach(), a)", "E.where(a > 0, a, -2 ** 70)",
+         "E.where(c, a, b.numpy())", "E.where(c.numpy(), b.numpy(), a)", "E.where(c, a, True)",
+         "E.where(a > 0, a, b[0])", "E.where(a.T > 0, a, b)", "E.where(c, a, b.double())",
+         "E.where(c, lib.nn.Parameter(a.detach()), 1)", "E.where(c, a[1:], 0)",
+         "E.where(c, a[:, :1].expand(3, 4), b)", "E.where(lib.tensor([1, 0, 1]) > 0, 2, 3)"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("expr", WHERE)
+def test_where_bound_to_tensors_is_the_general_path_bit_for_bit(expr, dtype, monkeypatch):
+    """The where primitive on tensors (relu's and VJP rules' masks) as np.where: values,
+    classes, grad_fn names, operands and gradients as the general path gives them."""
+    from gradjit.ir import elementwise as E
+
+    def run():
+        a, b = _pair(gradjit, dtype, True)
+        c = gradjit.tensor(np.arange(12).reshape(3, 4) % 3 == 0)
+        try:
+            y = eval(expr, {"lib": gradjit, "E": E}, dict(a=a, b=b, c=c))
+        except Exception as error:  # noqa: BLE001 (compared with the general path's)
+            return (type(error), str(error))
+        if y.grad_fn is None:
+            return type(y), y.numpy().tobytes(), y.dtype
+        (y * y).sum().backward()
+        return (type(y), y.detach().numpy().tobytes(), y.dtype, y.grad_fn.name(),
+                [n and n.name() for n, _ in y.grad_fn.next_functions],
+                [t.grad.numpy().tobytes() for t in (a, b) if t.grad is not None])
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
+
+
+def test_where_takes_the_flat_path(monkeypatch):
+    from gradjit.ir import elementwise as E
+    monkeypatch.setattr(primitive, "evaluate", lambda *args: pytest.fail("general path"))
+    a, _ = _pair(gradjit, np.float32, True)
+    y = E.where(a > 0, a, 0)
+    assert y.grad_fn.name() == "WhereBackward0"
+
+
 TAKEN = [[1, 0], [3, 3], [0, -4]], [[2, 0, 1, 1], [0, 0, 2, 1]]
 DIRECT = ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
           "gradjit.nn.functional.linear(a, b, c[0])", "a.mm(b.T)",
@@ -378,7 +445,15 @@ DIRECT = ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
           "lib.nn.functional.cross_entropy(a, lib.tensor([3, 0, 1]))", "a.softmax(1)",
           "b.softmax(-2)", "a.log_softmax(1)", "b.log_softmax(0)", "c.log_softmax(3)",
           "(a * c[0, 0]).softmax(1.0)", "(lib.tensor(EDGES, dtype=a.dtype) + a).log_softmax(1)",
-          "(lib.tensor(EDGES, dtype=a.dtype) + a).softmax(0)", "a.log_softmax(1, lib.float64)"]
+          "(lib.tensor(EDGES, dtype=a.dtype) + a).softmax(0)", "a.log_softmax(1, lib.float64)",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, -100, 1]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 0, 1]), reduction='sum')",
+          "lib.nn.functional.nll_loss(a, lib.tensor([2, 2, 0]), ignore_index=2, reduction='none')",
+          "lib.nn.functional.nll_loss(a, lib.tensor([-100, -100, -100]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 4, 1]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, -1, 1]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 0]))",
+          "lib.nn.functional.nll_loss(a, lib.tensor([3, 0, 1]), reduction='max')"]
 EDGES = [[-np.inf] * 4, [0.0, np.inf, 1.0, -np.inf], [np.nan, 2.0, 3.0, 4.0]]
 
 
@@ -402,6 +477,7 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
         monkeypatch.setattr(module, "direct_floats", lambda *args: None)
     monkeypatch.setattr(reductions, "_flat_positions", lambda *args: None)
     monkeypatch.setattr(arith, "direct", lambda *args: None)
+    monkeypatch.setattr(hot_path, "class_picks", lambda *args: None)
     general, general_grads = run()
     if isinstance(fast, tuple):
         assert fast == general
@@ -410,3 +486,50 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
     assert fast.grad_fn.name() == general.grad_fn.name() and len(fast_grads) == len(general_grads)
     for f, g in zip(fast_grads, general_grads):
         _same_arrays(f, g)
+
+
+def test_nll_loss_of_class_indices_binds_its_primitives_directly(monkeypatch):
+    calls, bind = [], hot_path.direct_floats
+    monkeypatch.setattr(hot_path, "direct_floats", lambda fn, name, tensors:
+                        calls.append(name) or bind(fn, name, tensors))
+    a, _ = _pair(gradjit, np.float32, True)
+    loss = gradjit.nn.functional.cross_entropy(a, gradjit.tensor([3, 0, 1]))
+    assert calls == ["NllLossBackward0"] and loss.grad_fn.name() == "NllLossBackward0"
+    gradjit.nn.functional.nll_loss(a, gradjit.tensor([3, 0, 1]), weight=gradjit.ones(4))
+    assert calls == ["NllLossBackward0"]  # a class weight: the general path
+    target = gradjit.tensor([3, 0, 1])
+    assert hot_path.class_picks(a, target, -100) is not None
+    with gradjit.device("meta"):
+        placed = gradjit.ones(3, 4)
+    assert hot_path.class_picks(placed, target, -100) is None  # the general path places it
+
+
+LOGICAL = ["E.logical_or(a > 0, b > 0)", "E.logical_and(a > 0, b < 0)", "E.logical_not(a > 0)",
+           "E.logical_or(a > 0, (b > 0).numpy())", "E.logical_or(a > 0, 1)",
+           "E.logical_and(a > 0, 0)", "E.logical_or(a > 0, b[0] > 0)", "E.logical_or(a > 0, b)",
+           "E.logical_and(a > 0, a.T[:3, :3] > 0)", "E.logical_not(a)"]
+
+
+@pytest.mark.parametrize("expr", LOGICAL)
+def test_logical_primitives_on_bool_tensors_are_the_general_path(expr, monkeypatch):
+    """The bool masks of VJP rules' guards take the flat path: the general path's values,
+    dtypes, classes and errors."""
+    from gradjit.ir import elementwise as E
+
+    def run():
+        a, b = _pair(gradjit, np.float32, True)
+        try:
+            y = eval(expr, {"E": E}, dict(a=a, b=b))
+        except Exception as error:  # noqa: BLE001 (compared with the general path's)
+            return (type(error), str(error))
+        return type(y), y.dtype, y.requires_grad, y.numpy().tobytes()
+    fast = run()
+    _general(monkeypatch)
+    assert fast == run()
+
+
+def test_logical_primitives_take_the_flat_path(monkeypatch):
+    from gradjit.ir import elementwise as E
+    monkeypatch.setattr(primitive, "evaluate_plain", lambda *args: pytest.fail("general path"))
+    a, b = _pair(gradjit, np.float32, True)
+    assert E.logical_or(a > 0, b > 0).dtype is gradjit.bool
