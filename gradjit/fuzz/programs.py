@@ -342,7 +342,8 @@ def _sort(gen):
 # values) at least 1 apart, so each factorization is smooth in t.
 _BASE = np.diag([4.0, 7.0, 11.0]) + 0.5 * (np.ones((3, 3)) - np.eye(3))
 _DIRECTION = np.array([[0.3, -0.2, 0.1], [-0.2, -0.4, 0.2], [0.1, 0.2, 0.3]])
-LINALG = ("solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr")
+LINALG = ("solve", "triangular_solve", "cholesky", "det", "slogdet", "lu_factor", "eigh", "svd",
+          "qr")
 
 
 def _smooth_matrix(gen):
@@ -367,8 +368,8 @@ def _linalg(gen):
            "triangular_solve": lambda: linalg.triangular_solve(a, rhs, lower=flag,
                                                                unit=gen.draw(st.booleans())),
            "cholesky": lambda: linalg.cholesky(a),
-           # slogdet and the LU factors (its own route to the determinant) share one entry
-           "slogdet": lambda: linalg_lu.lu_factor(a) if flag else linalg.slogdet(a),
+           "slogdet": lambda: linalg.slogdet(a),
+           "lu_factor": lambda: linalg_lu.lu_factor(a),
            "det": lambda: linalg.det(a),
            "eigh": lambda: linalg.eigh(a, upper=flag),
            "svd": lambda: linalg.svd(a, full_matrices=flag),
