@@ -62,6 +62,8 @@ from gradjit.tensor.special_numeric import gammaincc as igammac  # noqa: F401
 globals().update(_CPU_TYPES)
 
 __version__ = "0.1.0"
+from math import e, inf, nan, pi  # noqa: E402,F401
+newaxis = None  # torch.newaxis, as numpy's: indexing with it inserts a dimension of size 1
 
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  # noqa: E402,F401
@@ -97,13 +99,14 @@ for _name in _torchscript.__all__:
     setattr(jit, _name, getattr(_torchscript, _name))
 from gradjit.compiler import compile  # noqa: E402,F401
 from gradjit import amp, cpu  # noqa: E402,F401
-from gradjit.amp import autocast  # noqa: E402,F401
+from gradjit.amp import GradScaler, autocast  # noqa: E402,F401
 from gradjit.amp.state import *  # noqa: E402,F401,F403
 from gradjit.amp.policy import install as _install_autocast  # noqa: E402
 _install_autocast()  # last: every module holding a listed op is loaded by now
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "random", "test_util", "testing", "utils"}
+_LOADED_ON_USE = {"accelerator", "backends", "functional", "quasirandom", "random", "signal",
+                  "test_util", "testing", "utils"}
 
 
 def __getattr__(name):

@@ -354,7 +354,8 @@ def _cast_method(name, target):
 # t.float(), t.long(), ...: PyTorch's short names for .to(dtype)
 for _name, _target in {"float": "float32", "double": "float64", "half": "float16",
                        "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16",
-                       "char": "int8", "byte": "uint8", "bool": "bool_"}.items():
+                       "char": "int8", "byte": "uint8", "bool": "bool_", "cfloat": "complex64",
+                       "cdouble": "complex128"}.items():
     setattr(ShapeMixin, _name, _cast_method(_name, _target))
 
 
