@@ -210,9 +210,10 @@ class Saved:
             tensor._device
         self.origin = origin  # the Node of which this is output 0, else None
         self.packed = None
-        if saved_hooks.stack:
+        if saved_hooks.stack:  # the pack hook's result replaces the array (checkpoint drops it)
             pack, unpack = saved_hooks.stack[-1]
             self.packed = (unpack, outside_recording(pack, tensor))
+            self.value = None
 
     def current(self):
         """The value backward reads: the saved one, or the unpack hook's tensor's."""
@@ -226,7 +227,7 @@ class Saved:
             return FREED
         if self.counter.value != self.version:
             from gradjit.autograd.anomaly_mode import is_anomaly_enabled
-            t = self.cls._wrap(self.value)
+            t = self.cls._wrap(self.value if self.packed is None else self.current())
             shape = list(t.shape)
             # PyTorch names the forward operation: ExpBackward0's output is "output 0 of Exp"
             made_by = re.sub(r"Backward\d*$", "", self.origin.name()) if self.origin else None
@@ -304,7 +305,8 @@ class Record:
         there keep their old value (PyTorch saves the original self of an in-place op)."""
         for saved in self.inputs:
             if isinstance(saved, Saved) and saved.counter is counter:
-                saved.value = saved.value.copy()
+                if saved.packed is None:  # a packed one is read back through its unpack hook
+                    saved.value = saved.value.copy()
                 saved.counter, saved.version = Version(), 0
 
 
