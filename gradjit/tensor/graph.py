@@ -9,7 +9,6 @@ import weakref
 
 import numpy as np
 
-from gradjit.ir.primitive import ShapeError
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
          "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -374,7 +373,22 @@ class _Scopes(threading.local):
 _scopes = _Scopes()
 
 
-class Scope:
+class TorchWords:
+    """Errors raised inside that have PyTorch's wording for Tensors (`in_torch_words`: the
+    shared array layer raises numpy's) are raised in it."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb):
+        if hasattr(kind, "in_torch_words"):
+            raise error.in_torch_words() from None
+
+
+torch_words = TorchWords()
+
+
+class Scope(TorchWords):
     """A tensor operation in progress: its primitive records share one grad_fn."""
 
     declares = True  # the operation that opened the scope names its operands
@@ -396,27 +410,7 @@ class Scope:
 
     def __exit__(self, kind, error, tb):
         _scopes.active = self.outer
-        if isinstance(error, ShapeError):  # PyTorch reports operand mismatches as RuntimeError
-            raise RuntimeError(_in_torch_words(error)) from None
-
-
-def _in_torch_words(error) -> str:
-    """PyTorch's message for operands that do not broadcast: it folds their shapes left to
-    right and names the rightmost dimension where the shape so far (tensor a) and the next
-    operand's (tensor b) differ without a 1."""
-    shapes = getattr(error, "shapes", ())
-    if not shapes:
-        return str(error)
-    so_far = shapes[0]
-    for shape in shapes[1:]:
-        rank = max(len(so_far), len(shape))
-        a, b = (1,) * (rank - len(so_far)) + so_far, (1,) * (rank - len(shape)) + shape
-        for dim in reversed(range(rank)):
-            if a[dim] != b[dim] and 1 not in (a[dim], b[dim]):
-                return (f"The size of tensor a ({a[dim]}) must match the size of tensor b "
-                        f"({b[dim]}) at non-singleton dimension {dim}")
-        so_far = tuple(max(x, y) for x, y in zip(a, b))
-    return str(error)
+        super().__exit__(kind, error, tb)
 
 
 class _Nested:

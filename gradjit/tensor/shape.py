@@ -6,7 +6,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes
+from gradjit.tensor import dtypes, graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
@@ -85,6 +85,8 @@ def _basic_index(parts):
 def _index_parts(index):
     """Tensor indices as what the array surface takes (their values are the index)."""
     parts = index if isinstance(index, tuple) else (index,)
+    if any(type(p) is slice and p.step is not None and p.step < 0 for p in parts):
+        raise ValueError("step must be greater than zero")
     return tuple(p._concrete() if hasattr(p, "_edge") else p for p in parts)
 
 
@@ -126,8 +128,9 @@ class ShapeMixin:
         if out is not None:
             return out
         value = self._value
-        copies = isinstance(value, np.ndarray) and not _view_possible(
-            value, ops.array.reshape(value, shape).shape)
+        with graph.torch_words:
+            copies = isinstance(value, np.ndarray) and not _view_possible(
+                value, ops.array.reshape(value, shape).shape)
         return apply("UnsafeViewBackward0" if copies else "ViewBackward0", ops.reshape, self,
                      shape)
 
