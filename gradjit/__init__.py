@@ -5,7 +5,7 @@ from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
 from gradjit.tensor.dtypes import (bfloat16, finfo, float16, iinfo, int8, int16,  # noqa: F401
-                                   uint8)
+                                   uint8, uint16, uint32, uint64)
 from gradjit.tensor.dtypes import float16 as half  # noqa: F401
 from gradjit.tensor.dtypes import complex64, complex128  # noqa: F401
 from gradjit.tensor.dtypes import complex64 as cfloat  # noqa: F401

@@ -56,6 +56,11 @@ float64 = DType("f64", np.dtype(np.float64), "float64")
 int8 = DType("si8", np.dtype(np.int8), "int8")
 int16 = DType("si16", np.dtype(np.int16), "int16")
 uint8 = DType("ui8", np.dtype(np.uint8), "uint8")
+# PyTorch's unsigned types beyond uint8 (storage, casts and printing; it promotes them with no
+# other integer or bool type)
+uint16 = DType("ui16", np.dtype(np.uint16), "uint16")
+uint32 = DType("ui32", np.dtype(np.uint32), "uint32")
+uint64 = DType("ui64", np.dtype(np.uint64), "uint64")
 float16 = DType("f16", np.dtype(np.float16), "float16")
 
 # bfloat16 has no numpy type. Its storage is float32 holding only bfloat16 values (the low 16
@@ -69,8 +74,8 @@ bfloat16 = DType("bf16", BFLOAT16_STORAGE, "bfloat16")
 complex64 = DType("c64", np.dtype(np.complex64), "complex64")
 complex128 = DType("c128", np.dtype(np.complex128), "complex128")
 
-ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, float16, bfloat16,
-              complex64, complex128)
+ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, uint16, uint32, uint64,
+              float16, bfloat16, complex64, complex128)
 COMPILED = (bool_, int32, int64, float32, float64)
 FLOAT_DTYPES = (float32, float64)
 _BY_NAME = {}
