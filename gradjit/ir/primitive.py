@@ -63,6 +63,13 @@ class ReshapeError(ShapeError):
                             f"{self.size}")
 
 
+class UnknownDimensionsError(ValueError):
+    """A shape with more than one dimension left to infer (-1)."""
+
+    def in_torch_words(self) -> Exception:
+        return RuntimeError("only one dimension can be inferred")
+
+
 class AxisError(IndexError):
     """An axis outside [-rank, rank) (rank 0 takes -1 and 0, as rank 1 does); inserting an
     axis passes the rank it makes."""

@@ -9,7 +9,8 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import (AxisError, PermutationError, RepeatedAxisError, ReshapeError,
-                                   ShapeError, ir_type, is_python_scalar)
+                                   ShapeError, UnknownDimensionsError, ir_type,
+                                   is_python_scalar)
 from gradjit.ir.types import int64
 from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, comparison_dtype,
                                  default_float, flavor, operands, result_type, to_float)
@@ -209,7 +210,7 @@ def reshape(x, *shape):
     shape = tuple(int(d) for d in shape)
     t = ir_type(x)
     if shape.count(-1) > 1:
-        raise ValueError(f"only one dimension can be inferred (-1) in {shape}")
+        raise UnknownDimensionsError(f"only one dimension can be inferred (-1) in {shape}")
     if -1 in shape:
         known = math.prod(d for d in shape if d != -1)
         if known == 0 or t.size % known:

@@ -13,6 +13,8 @@ CALLS = {
     "view_inferred": lambda L: L.arange(5.0).view(-1, 3),
     "reshape": lambda L: L.arange(5.0).reshape(3, 2),
     "reshape_zero": lambda L: L.ones(2, 3).reshape(0, -1),
+    "view_two_inferred": lambda L: L.arange(6.0).view(-1, -1),
+    "reshape_two_inferred": lambda L: L.arange(6.0).reshape(-1, 2, -1),
     "sum": lambda L: L.ones(2, 3).sum(5),
     "sum_negative": lambda L: L.ones(2, 3).sum(-3),
     "sum_dims": lambda L: L.ones(2, 3).sum((0, 5)),
