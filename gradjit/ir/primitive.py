@@ -59,6 +59,10 @@ class ReshapeError(ShapeError):
         self.shape, self.size = shape, size
 
     def in_torch_words(self) -> Exception:
+        for i, d in enumerate(self.shape):
+            if d < -1:
+                return RuntimeError(f"invalid shape dimension {d} at index {i} of shape "
+                                    f"{list(self.shape)}")
         return RuntimeError(f"shape '{list(self.shape)}' is invalid for input of size "
                             f"{self.size}")
 

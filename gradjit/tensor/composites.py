@@ -270,7 +270,11 @@ class CompositesMixin:
         _float_only("linalg.matrix_exp", self)
         return apply("LinalgMatrixExpBackward0", _matrix_exp, self)
 
-    # ---- conjugate transposes: the plain transposes of real tensors ----
+    # ---- matrix transposes (conjugate ones are the plain transposes of real tensors) ----
+
+    @property
+    def mT(self):
+        return _matrix_transpose(self, "tensor.mT")
 
     @property
     def mH(self):

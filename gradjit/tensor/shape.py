@@ -101,6 +101,23 @@ def _index_name(parts) -> str:
         int if isinstance(last[-1], (int, np.integer)) else type(last[-1])]
 
 
+def _check_expansion(t, sizes, lead):
+    """PyTorch's checks of expand(*sizes), from the last dimension to the first."""
+    if lead < 0:
+        raise RuntimeError(f"expand({t.type()}{{{list(t.shape)}}}, size={list(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({t.dim()})")
+    for i in reversed(range(len(sizes))):
+        if i < lead and sizes[i] == -1:
+            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+        have = t.shape[i - lead] if i >= lead else 1
+        if i >= lead and sizes[i] not in (-1, have) and have != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({sizes[i]}) must match the "
+                               f"existing size ({have}) at non-singleton dimension {i}.  Target "
+                               f"sizes: {list(sizes)}.  Tensor sizes: {list(t.shape)}")
+
+
 def squeeze_node(dim) -> str:
     """PyTorch's overloads: no dim, one dim, several dims."""
     return f"SqueezeBackward{0 if dim is None else 2 if isinstance(dim, (tuple, list)) else 1}"
@@ -151,6 +168,7 @@ class ShapeMixin:
     def expand(self, *sizes):
         sizes = _shape_args(sizes)
         lead = len(sizes) - self.dim()
+        _check_expansion(self, sizes, lead)
         shape = tuple(s if s != -1 else self.shape[i - lead] for i, s in enumerate(sizes))
         return apply("ExpandBackward0", ops.broadcast_to, self, shape)
 
@@ -162,10 +180,6 @@ class ShapeMixin:
     @property
     def T(self):
         return apply("PermuteBackward0", ops.transpose, self)
-
-    @property
-    def mT(self):
-        return self.transpose(-2, -1)
 
     def t(self):
         if self.dim() > 2:
