@@ -41,7 +41,8 @@ SHOWN = [lambda L, dt: L.tensor(VALUES, dtype=dt), lambda L, dt: L.tensor(7, dty
          lambda L, dt: L.tensor(VALUES, dtype=dt) == 2,
          lambda L, dt: L.tensor(VALUES, dtype=dt) * L.tensor(VALUES, dtype=dt),
          lambda L, dt: L.cat([L.tensor(VALUES, dtype=dt)] * 2),
-         lambda L, dt: L.from_numpy(np.array(VALUES, dtype=str(dt).split(".")[1]))]
+         lambda L, dt: L.from_numpy(np.array(VALUES, dtype=str(dt).split(".")[1])),
+         lambda L, dt: (L.manual_seed(0), L.randint(0, 5, (6,), dtype=dt))[1]]
 
 
 @pytest.mark.parametrize("name", NAMES)
