@@ -132,7 +132,7 @@ def isfinite(x):
 def normalize_axes(axis, rank: int) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(rank))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for a in axes:
         if not -max(rank, 1) <= a < max(rank, 1):
