@@ -5,7 +5,7 @@ from gradjit.tensor import Generator, Size, Tensor, device, dtype  # noqa: F401
 from gradjit.tensor.dtypes import bool_ as bool  # noqa: F401
 from gradjit.tensor.dtypes import float32, float64, int32, int64  # noqa: F401
 from gradjit.tensor.dtypes import (bfloat16, finfo, float16, iinfo, int8, int16,  # noqa: F401
-                                   uint8)
+                                   uint8, uint16, uint32, uint64)
 from gradjit.tensor.dtypes import float16 as half  # noqa: F401
 from gradjit.tensor.dtypes import complex64, complex128  # noqa: F401
 from gradjit.tensor.dtypes import complex64 as cfloat  # noqa: F401
@@ -62,6 +62,8 @@ from gradjit.tensor.special_numeric import gammaincc as igammac  # noqa: F401
 globals().update(_CPU_TYPES)
 
 __version__ = "0.1.0"
+from math import e, inf, nan, pi  # noqa: E402,F401
+newaxis = None  # torch.newaxis, as numpy's: indexing with it inserts a dimension of size 1
 
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  # noqa: E402,F401
@@ -97,7 +99,7 @@ for _name in _torchscript.__all__:
     setattr(jit, _name, getattr(_torchscript, _name))
 from gradjit.compiler import compile  # noqa: E402,F401
 from gradjit import amp, cpu  # noqa: E402,F401
-from gradjit.amp import autocast  # noqa: E402,F401
+from gradjit.amp import GradScaler, autocast  # noqa: E402,F401
 from gradjit.amp.state import *  # noqa: E402,F401,F403
 from gradjit.amp.policy import install as _install_autocast  # noqa: E402
 _install_autocast()  # last: every module holding a listed op is loaded by now
@@ -111,7 +113,8 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
                         "gradjit.distributions."))
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "random", "test_util", "testing", "utils"}
+_LOADED_ON_USE = {"accelerator", "backends", "functional", "quasirandom", "random", "signal",
+                  "test_util", "testing", "utils"}
 
 
 def __getattr__(name):

@@ -413,7 +413,7 @@ def _cast_eval(x, *, dtype):
         return x.astype(target)
     # numpy leaves NaN and out-of-range float -> int undefined (x86 gives the minimum integer,
     # ARM saturates); gradjit saturates and maps NaN to 0, as LLVM's fptosi.sat and PTX do.
-    if target.itemsize < 4:  # PyTorch converts through a wide integer, then wraps
+    if target.itemsize < 4 or target.kind == "u":  # PyTorch converts through int64, then wraps
         return _cast_eval(x, dtype="i64").astype(target)
     info = np.iinfo(target)
     high, low = x >= info.max, x <= info.min

@@ -21,6 +21,11 @@ from gradjit.ir.types import (TensorType, _asarray, bfloat16, dtype, is_bfloat16
 class ShapeError(TypeError):
     """A primitive was applied to operands whose shapes or dtypes it does not accept."""
 
+    def in_torch_words(self) -> Exception:
+        """The error as PyTorch raises it for Tensors (the message is numpy's, for traced
+        numpy code); operand mismatches are RuntimeErrors there."""
+        return RuntimeError(str(self))
+
 
 class BroadcastError(ShapeError):
     """Operand shapes that do not broadcast. `shapes` (the operands', in order) lets each
@@ -29,6 +34,96 @@ class BroadcastError(ShapeError):
     def __init__(self, message, shapes=()):
         super().__init__(message)
         self.shapes = tuple(tuple(s) for s in shapes)
+
+    def in_torch_words(self) -> Exception:
+        """PyTorch folds the shapes left to right and names the rightmost dimension where the
+        shape so far (tensor a) and the next operand's (tensor b) differ without a 1."""
+        so_far = self.shapes[0] if self.shapes else ()
+        for shape in self.shapes[1:]:
+            rank = max(len(so_far), len(shape))
+            a, b = (1,) * (rank - len(so_far)) + so_far, (1,) * (rank - len(shape)) + shape
+            for dim in reversed(range(rank)):
+                if a[dim] != b[dim] and 1 not in (a[dim], b[dim]):
+                    return RuntimeError(f"The size of tensor a ({a[dim]}) must match the size "
+                                        f"of tensor b ({b[dim]}) at non-singleton dimension "
+                                        f"{dim}")
+            so_far = tuple(max(x, y) for x, y in zip(a, b))
+        return RuntimeError(str(self))
+
+
+class ReshapeError(ShapeError):
+    """A shape that does not hold the operand's elements."""
+
+    def __init__(self, message, shape, size):
+        super().__init__(message)
+        self.shape, self.size = shape, size
+
+    def in_torch_words(self) -> Exception:
+        for i, d in enumerate(self.shape):
+            if d < -1:
+                return RuntimeError(f"invalid shape dimension {d} at index {i} of shape "
+                                    f"{list(self.shape)}")
+        return RuntimeError(f"shape '{list(self.shape)}' is invalid for input of size "
+                            f"{self.size}")
+
+
+class UnknownDimensionsError(ValueError):
+    """A shape with more than one dimension left to infer (-1)."""
+
+    def in_torch_words(self) -> Exception:
+        return RuntimeError("only one dimension can be inferred")
+
+
+class AxisError(IndexError):
+    """An axis outside [-rank, rank) (rank 0 takes -1 and 0, as rank 1 does); inserting an
+    axis passes the rank it makes."""
+
+    def __init__(self, message, axis, rank):
+        super().__init__(message)
+        self.axis, self.rank = axis, max(rank, 1)
+
+    def in_torch_words(self) -> Exception:
+        return IndexError(f"Dimension out of range (expected to be in range of [{-self.rank}, "
+                          f"{self.rank - 1}], but got {self.axis})")
+
+
+class RepeatedAxisError(ValueError):
+    """An axis named twice in a list of axes."""
+
+    def __init__(self, message, axis):
+        super().__init__(message)
+        self.axis = axis
+
+    def in_torch_words(self) -> Exception:
+        return RuntimeError(f"dim {self.axis} appears multiple times in the list of dims")
+
+
+class PermutationError(ValueError):
+    """Axes that are not a permutation of the operand's."""
+
+    def __init__(self, message, axes, rank):
+        super().__init__(message)
+        self.axes, self.rank = tuple(axes), rank
+
+    def in_torch_words(self) -> Exception:
+        if len(self.axes) != self.rank:
+            return RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                "the length of the desired ordering of dimensions i.e. input.dim() = "
+                f"{self.rank} is not equal to len(dims) = {len(self.axes)}")
+        return RuntimeError("permute(): duplicate dims are not allowed.")
+
+
+class BoundsError(IndexError):
+    """An index outside the size of its axis."""
+
+    def __init__(self, message, index, axis, size):
+        super().__init__(message)
+        self.index, self.axis, self.size = index, axis, size
+
+    def in_torch_words(self) -> Exception:
+        return IndexError(f"index {self.index} is out of bounds for dimension {self.axis} "
+                          f"with size {self.size}")
 
 
 class BatchingError(ValueError):

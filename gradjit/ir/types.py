@@ -61,7 +61,9 @@ float64 = DType("f64", np.dtype(np.float64), "float64")
 int8 = DType("si8", np.dtype(np.int8), "int8")
 int16 = DType("si16", np.dtype(np.int16), "int16")
 uint8 = DType("ui8", np.dtype(np.uint8), "uint8")
-# jax.random's key words and random bits
+# PyTorch's unsigned types beyond uint8 (storage, casts and printing; it promotes them with no
+# other integer or bool type); uint32 and uint64 also hold jax.random's key words and bits
+uint16 = DType("ui16", np.dtype(np.uint16), "uint16")
 uint32 = DType("ui32", np.dtype(np.uint32), "uint32")
 uint64 = DType("ui64", np.dtype(np.uint64), "uint64")
 float16 = DType("f16", np.dtype(np.float16), "float16")
@@ -77,7 +79,7 @@ bfloat16 = DType("bf16", BFLOAT16_STORAGE, "bfloat16")
 complex64 = DType("c64", np.dtype(np.complex64), "complex64")
 complex128 = DType("c128", np.dtype(np.complex128), "complex128")
 
-ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, uint32, uint64,
+ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, uint16, uint32, uint64,
               float16, bfloat16, complex64, complex128)
 COMPILED = (bool_, int32, int64, float32, float64)
 # types whose ops a compiled program runs as numpy steps between its kernels

@@ -8,7 +8,9 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
+from gradjit.ir.primitive import (AxisError, PermutationError, RepeatedAxisError, ReshapeError,
+                                   ShapeError, UnknownDimensionsError, ir_type,
+                                   is_python_scalar)
 from gradjit.ir.types import int64
 from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, comparison_dtype,
                                  default_float, flavor, operands, result_type, to_float)
@@ -130,14 +132,15 @@ def isfinite(x):
 def normalize_axes(axis, rank: int) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(rank))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for a in axes:
         if not -max(rank, 1) <= a < max(rank, 1):
-            raise IndexError(f"axis {a} is out of range for an array of rank {rank}")
+            raise AxisError(f"axis {a} is out of range for an array of rank {rank}", a, rank)
         out.append(a % rank if rank else 0)
     if len(set(out)) != len(out):
-        raise ValueError(f"repeated axis in {axes}")
+        raise RepeatedAxisError(f"repeated axis in {axes}",
+                                next(a for a in out if out.count(a) > 1))
     return tuple(sorted(set(out))) if rank else ()
 
 
@@ -207,22 +210,27 @@ def reshape(x, *shape):
     shape = tuple(int(d) for d in shape)
     t = ir_type(x)
     if shape.count(-1) > 1:
-        raise ValueError(f"only one dimension can be inferred (-1) in {shape}")
+        raise UnknownDimensionsError(f"only one dimension can be inferred (-1) in {shape}")
     if -1 in shape:
         known = math.prod(d for d in shape if d != -1)
         if known == 0 or t.size % known:
-            raise ShapeError(f"shape {shape} is invalid for input of size {t.size}")
+            raise ReshapeError(f"shape {shape} is invalid for input of size {t.size}", shape,
+                               t.size)
         shape = tuple(t.size // known if d == -1 else d for d in shape)
     if math.prod(shape) != t.size:
-        raise ShapeError(f"shape {shape} is invalid for input of size {t.size}")
+        raise ReshapeError(f"shape {shape} is invalid for input of size {t.size}", shape,
+                           t.size)
     return x if shape == t.shape else S.reshape(x, shape=shape)
 
 
 def transpose(x, axes=None):
     rank = ir_type(x).rank
-    perm = tuple(reversed(range(rank))) if axes is None else tuple(a % rank for a in axes)
+    if axes is not None and len(axes) != rank:
+        raise PermutationError(f"axes {axes} do not permute the {rank} dimensions", axes, rank)
+    perm = tuple(reversed(range(rank))) if axes is None else \
+        tuple(normalize_axes(a, rank)[0] if rank else a for a in axes)
     if sorted(perm) != list(range(rank)):
-        raise ValueError(f"axes {axes} do not permute the {rank} dimensions")
+        raise PermutationError(f"axes {axes} do not permute the {rank} dimensions", axes, rank)
     return x if perm == tuple(range(rank)) else S.transpose(x, perm=perm)
 
 
@@ -236,10 +244,10 @@ def swapaxes(x, a, b):
 
 def expand_dims(x, axis):
     shape = list(ir_type(x).shape)
-    axis = axis % (len(shape) + 1) if -len(shape) - 1 <= axis <= len(shape) else None
-    if axis is None:
-        raise IndexError(f"dimension out of range for inserting into rank {len(shape)}")
-    shape.insert(axis, 1)
+    if not -len(shape) - 1 <= axis <= len(shape):
+        raise AxisError(f"dimension out of range for inserting into rank {len(shape)}", axis,
+                        len(shape) + 1)
+    shape.insert(axis % (len(shape) + 1), 1)
     return reshape(x, tuple(shape))
 
 

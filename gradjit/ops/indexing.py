@@ -3,11 +3,13 @@ boolean arrays known when indexing (constants) become one gather over the flatte
 index arrays computed at run time become one gather on the axes they index."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ir.primitive import BoundsError, ir_type, is_python_scalar
 from gradjit.ops.array import reshape
 from gradjit.ops.promote import astype, broadcast
 
@@ -87,7 +89,8 @@ def _basic(x, parts):
             out_shape.append(count)
         else:
             if not -n <= p < n:
-                raise IndexError(f"index {p} is out of bounds for axis {axis} with size {n}")
+                raise BoundsError(f"index {p} is out of bounds for axis {axis} with size {n}",
+                                  p, axis, n)
             p %= n
             start.append(p), stop.append(p + 1), step.append(1)
         axis += 1
@@ -113,7 +116,11 @@ def _by_positions(x, index):
     try:
         positions = _positions(ir_type(x).shape, index)
     except IndexError as error:
-        raise IndexError(str(error)) from None
+        bounds = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)",
+                              str(error))  # numpy's words, for an integer index out of bounds
+        if bounds is None:
+            raise IndexError(str(error)) from None
+        raise BoundsError(str(error), *map(int, bounds.groups())) from None
     flat = reshape(x, (-1,))
     return S.gather(flat, np.asarray(positions, np.int64), axis=0)
 

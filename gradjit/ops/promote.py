@@ -12,7 +12,8 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import BroadcastError, ir_type, is_python_scalar
 from gradjit.ir.types import (DType, bfloat16, bool_, complex128, complex_of, float16, float32,
-                              float64, int8, int16, int64, real_of, uint8, width)
+                              float64, int8, int16, int64, real_of, uint8, uint16, uint32,
+                              uint64, width)
 from gradjit.ir.types import dtype as resolve_dtype
 
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
@@ -87,10 +88,20 @@ def _category_default(dt: DType, xs) -> DType:
     return {0: bool_, 1: int64, 2: default_float(*xs), 3: default_complex(*xs)}[category(dt)]
 
 
+_UNPROMOTED = {uint16, uint32, uint64}  # PyTorch promotes them only to floating types
+
+
 def _widest(dtypes) -> DType:
     """PyTorch's promotion: the highest category, then the widest type; int8 with uint8 is
     int16 and float16 with bfloat16 float32 (the narrowest types holding both)."""
     best = max(dtypes, key=lambda d: (category(d), width(d)))
+    if category(best) < 2 and len(set(dtypes)) > 1 and set(dtypes) & _UNPROMOTED:
+        from gradjit.tensor.dtypes import of_ir  # a leaf module: the names only
+        first = dtypes[0]
+        other = next(d for d in dtypes if d != first)
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {of_ir(first).legacy} and "
+                           f"{of_ir(other).legacy}")
     if best.is_complex:  # complex64 with float64 is complex128
         return complex_of(_widest([real_of(d) for d in dtypes if category(d) >= 2]))
     if width(best) == 1 and category(best) == 1 and {int8, uint8} <= set(dtypes):

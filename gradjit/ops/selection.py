@@ -8,7 +8,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ir.primitive import BoundsError, ir_type, is_python_scalar
 from gradjit.ops.array import clip, eq, ge, logical_and, logical_not, logical_or, lt, reshape
 from gradjit.ops.array import shape_of, sum_, where
 from gradjit.ops.indexing import constant_value
@@ -36,8 +36,8 @@ def take(a, indices, axis=None, mode="raise"):
     if mode == "raise" and known.size and known.dtype.kind in "iu":
         bad = known[(known < -n) | (known >= n)]
         if bad.size:
-            raise IndexError(f"index {bad.flat[0]} is out of bounds for axis {axis} with size "
-                             f"{n}")
+            raise BoundsError(f"index {bad.flat[0]} is out of bounds for axis {axis} with size "
+                              f"{n}", bad.flat[0], axis, n)
     positions = np.take(np.arange(n), known, mode=mode)  # numpy's errors for bad indices
     return S.gather(x, np.asarray(positions, np.int64), axis=axis)
 

@@ -99,8 +99,23 @@ def _reciprocal_times(t, other):
 
 
 def _is_operand(x):
-    return is_python_scalar(x) or hasattr(x, "_edge") or hasattr(x, "__array__") or \
-        isinstance(x, (list, tuple))
+    """Whether an operator takes x: PyTorch's operators refuse lists and tuples (Python then
+    raises its TypeError, or `==` compares identities)."""
+    return is_python_scalar(x) or hasattr(x, "_edge") or hasattr(x, "__array__")
+
+
+def where(condition, x, y):
+    """x where condition holds, else y; the grad_fn's operands are x and y (a number: None)."""
+    x, y = operand(x), operand(y)
+    return apply("WhereBackward0", lambda c, a, b: ops.where(c, a, b), operand(condition), x, y,
+                 operands=(x, y))
+
+
+def _in_place_operator(method):
+    """`t += other` as t.add_(other), for the operands the operator takes."""
+    def operator(self, other):
+        return getattr(self, method)(other) if _is_operand(other) else NotImplemented
+    return operator
 
 
 def _unary(name, fn):
@@ -223,10 +238,10 @@ class ArithMixin:
         return self.pow(other) if _is_operand(other) else NotImplemented
 
     def __matmul__(self, other):
-        return self.matmul(operand(other))
+        return self.matmul(operand(other)) if _is_operand(other) else NotImplemented
 
     def __rmatmul__(self, other):
-        return operand(other).matmul(self)
+        return operand(other).matmul(self) if _is_operand(other) else NotImplemented
 
     def __neg__(self):
         if self.dtype is dtypes.bool_:
@@ -288,20 +303,8 @@ class ArithMixin:
     def __abs__(self):
         return self.abs()
 
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __imul__(self, other):
-        return self.mul_(other)
-
-    def __itruediv__(self, other):
-        return self.div_(other)
-
-    def __ipow__(self, other):
-        return self.pow_(other)
+    __iadd__, __isub__, __imul__, __itruediv__, __ipow__ = map(
+        _in_place_operator, ("add_", "sub_", "mul_", "div_", "pow_"))
 
     # ---- arithmetic with PyTorch's keywords ----
 
@@ -462,7 +465,8 @@ class ArithMixin:
             if out is not None:
                 return out
         return apply("ClampBackward1" if scalar else "ClampBackward0",
-                     lambda x, lo, hi: ops.clip(x, lo, hi), self, min, max)
+                     lambda x, lo, hi: ops.clip(x, lo, hi), self, min, max,
+                     operands=None if scalar else (self, min, max))  # an absent bound: None
 
     clip = clamp
 
@@ -481,8 +485,7 @@ class ArithMixin:
                      self, *bounds)
 
     def where(self, condition, other):
-        return apply("WhereBackward0", lambda x, c, y: ops.where(c, x, y), self,
-                     operand(condition), operand(other))
+        return where(condition, self, other)
 
     def softmax(self, dim, dtype=None):
         return self._normalized(dim, dtype, 0, "SoftmaxBackward0", ops.softmax)

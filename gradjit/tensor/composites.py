@@ -38,7 +38,7 @@ def _matrix_transpose(t, name):
     if t.dim() < 2:
         raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got "
                            f"{t.dim()}-D tensor.")
-    return _conjugate(t.transpose(-2, -1))
+    return t.transpose(-2, -1)
 
 
 def _conjugate(t):
@@ -274,14 +274,18 @@ class CompositesMixin:
         _float_only("linalg.matrix_exp", self)
         return apply("LinalgMatrixExpBackward0", _matrix_exp, self)
 
-    # ---- conjugate transposes ----
+    # ---- matrix transposes (conjugate ones are the plain transposes of real tensors) ----
+
+    @property
+    def mT(self):
+        return _matrix_transpose(self, "tensor.mT")
 
     @property
     def mH(self):
-        return _matrix_transpose(self, "tensor.mH")
+        return _conjugate(_matrix_transpose(self, "tensor.mH"))
 
     def adjoint(self):
-        return _matrix_transpose(self, "tensor.adjoint()")
+        return _conjugate(_matrix_transpose(self, "tensor.adjoint()"))
 
     @property
     def H(self):

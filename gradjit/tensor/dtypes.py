@@ -52,13 +52,16 @@ bool_ = dtype(T.bool_, "Bool")
 int8 = dtype(T.int8, "Char")
 int16 = dtype(T.int16, "Short")
 uint8 = dtype(T.uint8, "Byte")
+uint16 = dtype(T.uint16, "UInt16")
+uint32 = dtype(T.uint32, "UInt32")
+uint64 = dtype(T.uint64, "UInt64")
 float16 = dtype(T.float16, "Half")
 bfloat16 = dtype(T.bfloat16, "BFloat16")
 complex64 = dtype(T.complex64, "ComplexFloat")
 complex128 = dtype(T.complex128, "ComplexDouble")
 
-_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, float16,
-                            bfloat16, complex64, complex128)}
+_BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, uint16,
+                            uint32, uint64, float16, bfloat16, complex64, complex128)}
 _PYTHON_TYPES = {float: float64, int: int64, bool: bool_, complex: complex128}
 
 

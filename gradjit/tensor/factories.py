@@ -80,7 +80,8 @@ def _check_numpy(array):
     except (KeyError, TypeError):
         raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
                         "The only supported types are: float64, float32, float16, complex64, "
-                        "complex128, int64, int32, int16, int8, uint8, and bool.") from None
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+                        "and bool.") from None
 
 
 def is_traced(data) -> bool:
@@ -116,14 +117,29 @@ def _traced_tensor(data, dtype):
 def tensor(data, *, dtype=None, device=None, requires_grad=False):
     if _holds_traced(data):
         return _traced_tensor(data, dtype)
+    numbers = not isinstance(data, np.ndarray) and not hasattr(data, "_edge")
+    target = None if dtype is None else _numpy_dtype(dtype)
+    if target == np.uint64 and numbers:
+        return _leaf(_uint64_array(data), device, requires_grad)
     array = _infer(data, dtype)
-    if dtype is not None:
-        target = _numpy_dtype(dtype)
-        if target.kind in "iu" and not isinstance(data, np.ndarray) and \
-                not hasattr(data, "_edge") and array.size:
+    if target is not None:
+        if target.kind in "iu" and numbers and array.size:
             _check_fits(array, target)
         array = array.astype(target)
     return _leaf(array, device, requires_grad)
+
+
+def _uint64_array(data):
+    """PyTorch reads each number as a C unsigned 64-bit integer: no floats, no negatives, and
+    all 64 bits (numpy would read them through int64 or float64)."""
+    values = np.asarray(data, dtype=object)
+    if any(isinstance(v, float) for v in values.flat):
+        raise TypeError("an integer is required")
+    if values.size and values.min() < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    if values.size and values.max() >= 2 ** 64:
+        raise OverflowError("int too big to convert")
+    return values.astype(np.uint64)
 
 
 def _check_fits(array, target):

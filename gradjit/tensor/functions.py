@@ -8,6 +8,7 @@ from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import ufuncs
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import operand
+from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
 from gradjit.tensor.factories import is_traced, tensor
@@ -151,9 +152,9 @@ def where(condition, input=None, other=None):
     condition.nonzero(as_tuple=True)."""
     if input is None and other is None:
         return operand(condition).nonzero(as_tuple=True)
-    if hasattr(other, "_edge") and not hasattr(input, "_edge"):
-        return other.where(operand(condition).logical_not(), input)
-    return (input if hasattr(input, "_edge") else tensor(input)).where(condition, other)
+    if not hasattr(other, "_edge") and not hasattr(input, "_edge"):
+        input = tensor(input)
+    return arith_where(condition, input, other)
 
 
 @accept_numpy_names

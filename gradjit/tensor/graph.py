@@ -9,7 +9,6 @@ import weakref
 
 import numpy as np
 
-from gradjit.ir.primitive import ShapeError
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
          "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -210,9 +209,10 @@ class Saved:
             tensor._device
         self.origin = origin  # the Node of which this is output 0, else None
         self.packed = None
-        if saved_hooks.stack:
+        if saved_hooks.stack:  # the pack hook's result replaces the array (checkpoint drops it)
             pack, unpack = saved_hooks.stack[-1]
             self.packed = (unpack, outside_recording(pack, tensor))
+            self.value = None
 
     def current(self):
         """The value backward reads: the saved one, or the unpack hook's tensor's."""
@@ -226,7 +226,7 @@ class Saved:
             return FREED
         if self.counter.value != self.version:
             from gradjit.autograd.anomaly_mode import is_anomaly_enabled
-            t = self.cls._wrap(self.value)
+            t = self.cls._wrap(self.value if self.packed is None else self.current())
             shape = list(t.shape)
             # PyTorch names the forward operation: ExpBackward0's output is "output 0 of Exp"
             made_by = re.sub(r"Backward\d*$", "", self.origin.name()) if self.origin else None
@@ -305,7 +305,8 @@ class Record:
         there keep their old value (PyTorch saves the original self of an in-place op)."""
         for saved in self.inputs:
             if isinstance(saved, Saved) and saved.counter is counter:
-                saved.value = saved.value.copy()
+                if saved.packed is None:  # a packed one is read back through its unpack hook
+                    saved.value = saved.value.copy()
                 saved.counter, saved.version = Version(), 0
 
 
@@ -373,7 +374,22 @@ class _Scopes(threading.local):
 _scopes = _Scopes()
 
 
-class Scope:
+class TorchWords:
+    """Errors raised inside that have PyTorch's wording for Tensors (`in_torch_words`: the
+    shared array layer raises numpy's) are raised in it."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb):
+        if hasattr(kind, "in_torch_words"):
+            raise error.in_torch_words() from None
+
+
+torch_words = TorchWords()
+
+
+class Scope(TorchWords):
     """A tensor operation in progress: its primitive records share one grad_fn."""
 
     declares = True  # the operation that opened the scope names its operands
@@ -395,27 +411,7 @@ class Scope:
 
     def __exit__(self, kind, error, tb):
         _scopes.active = self.outer
-        if isinstance(error, ShapeError):  # PyTorch reports operand mismatches as RuntimeError
-            raise RuntimeError(_in_torch_words(error)) from None
-
-
-def _in_torch_words(error) -> str:
-    """PyTorch's message for operands that do not broadcast: it folds their shapes left to
-    right and names the rightmost dimension where the shape so far (tensor a) and the next
-    operand's (tensor b) differ without a 1."""
-    shapes = getattr(error, "shapes", ())
-    if not shapes:
-        return str(error)
-    so_far = shapes[0]
-    for shape in shapes[1:]:
-        rank = max(len(so_far), len(shape))
-        a, b = (1,) * (rank - len(so_far)) + so_far, (1,) * (rank - len(shape)) + shape
-        for dim in reversed(range(rank)):
-            if a[dim] != b[dim] and 1 not in (a[dim], b[dim]):
-                return (f"The size of tensor a ({a[dim]}) must match the size of tensor b "
-                        f"({b[dim]}) at non-singleton dimension {dim}")
-        so_far = tuple(max(x, y) for x, y in zip(a, b))
-    return str(error)
+        super().__exit__(kind, error, tb)
 
 
 class _Nested:

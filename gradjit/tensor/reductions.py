@@ -199,7 +199,8 @@ class ReductionMixin:
             out = unrecorded(self, lambda x: prim.evaluate(x, axes=tuple(range(x.ndim)),
                                                            keepdims=False))
             return out if out is not None else apply(f"{title}Backward1", reduce, self)
-        axis = ops.normalize_axes(dim, self.dim())
+        with graph.torch_words:
+            axis = ops.normalize_axes(dim, self.dim())
         if not axis:  # a 0-d tensor is its own max, at index 0
             values = apply(f"{title}Backward0", reduce, self, axis, keepdim)
             from gradjit.tensor.factories import zeros
@@ -279,7 +280,8 @@ class ReductionMixin:
     def _running(self, kind, dim):
         """Values gathered at the indices, so the gradient goes to the element each value came
         from (PyTorch's rule: the last of equal running values)."""
-        dim = ops.normalize_axes(dim, self.dim())[0] if self.dim() else 0
+        with graph.torch_words:
+            dim = ops.normalize_axes(dim, self.dim())[0] if self.dim() else 0
         with graph.op(None):
             flat = self.detach() if self.dim() else self.detach().reshape(1)
             indices = _running_index(flat, ops.scan(flat, dim, kind), dim)

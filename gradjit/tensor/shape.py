@@ -6,7 +6,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes
+from gradjit.tensor import dtypes, graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
@@ -85,6 +85,8 @@ def _basic_index(parts):
 def _index_parts(index):
     """Tensor indices as what the array surface takes (their values are the index)."""
     parts = index if isinstance(index, tuple) else (index,)
+    if any(type(p) is slice and p.step is not None and p.step < 0 for p in parts):
+        raise ValueError("step must be greater than zero")
     return tuple(p._concrete() if hasattr(p, "_edge") else p for p in parts)
 
 
@@ -97,6 +99,23 @@ def _index_name(parts) -> str:
         return "AliasBackward0"
     return {int: "SelectBackward0", slice: "SliceBackward0", type(None): "UnsqueezeBackward0"}[
         int if isinstance(last[-1], (int, np.integer)) else type(last[-1])]
+
+
+def _check_expansion(t, sizes, lead):
+    """PyTorch's checks of expand(*sizes), from the last dimension to the first."""
+    if lead < 0:
+        raise RuntimeError(f"expand({t.type()}{{{list(t.shape)}}}, size={list(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({t.dim()})")
+    for i in reversed(range(len(sizes))):
+        if i < lead and sizes[i] == -1:
+            raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+        have = t.shape[i - lead] if i >= lead else 1
+        if i >= lead and sizes[i] not in (-1, have) and have != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({sizes[i]}) must match the "
+                               f"existing size ({have}) at non-singleton dimension {i}.  Target "
+                               f"sizes: {list(sizes)}.  Tensor sizes: {list(t.shape)}")
 
 
 def squeeze_node(dim) -> str:
@@ -126,8 +145,9 @@ class ShapeMixin:
         if out is not None:
             return out
         value = self._value
-        copies = isinstance(value, np.ndarray) and not _view_possible(
-            value, ops.array.reshape(value, shape).shape)
+        with graph.torch_words:
+            copies = isinstance(value, np.ndarray) and not _view_possible(
+                value, ops.array.reshape(value, shape).shape)
         return apply("UnsafeViewBackward0" if copies else "ViewBackward0", ops.reshape, self,
                      shape)
 
@@ -148,6 +168,7 @@ class ShapeMixin:
     def expand(self, *sizes):
         sizes = _shape_args(sizes)
         lead = len(sizes) - self.dim()
+        _check_expansion(self, sizes, lead)
         shape = tuple(s if s != -1 else self.shape[i - lead] for i, s in enumerate(sizes))
         return apply("ExpandBackward0", ops.broadcast_to, self, shape)
 
@@ -159,10 +180,6 @@ class ShapeMixin:
     @property
     def T(self):
         return apply("PermuteBackward0", ops.transpose, self)
-
-    @property
-    def mT(self):
-        return self.transpose(-2, -1)
 
     def t(self):
         if self.dim() > 2:
@@ -354,7 +371,8 @@ def _cast_method(name, target):
 # t.float(), t.long(), ...: PyTorch's short names for .to(dtype)
 for _name, _target in {"float": "float32", "double": "float64", "half": "float16",
                        "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16",
-                       "char": "int8", "byte": "uint8", "bool": "bool_"}.items():
+                       "char": "int8", "byte": "uint8", "bool": "bool_", "cfloat": "complex64",
+                       "cdouble": "complex128"}.items():
     setattr(ShapeMixin, _name, _cast_method(_name, _target))
 
 

@@ -25,7 +25,7 @@ from gradjit.tensor.linalg_lu import LuMixin
 from gradjit.tensor.shape import ShapeMixin
 from gradjit.tensor.shaping import ShapingMixin
 from gradjit.tensor.sorting import SortingMixin
-from gradjit.tensor import special_numeric
+from gradjit.tensor import spectral, special_numeric
 from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
@@ -54,6 +54,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
         return legacy_new(dtype or dtypes.get_default_dtype(), device, args)
 
     hardshrink, prelu = activations.hardshrink, activations.prelu
+    stft, istft = spectral.stft, spectral.istft
     add_, sub_, mul_, div_ = map(_inplace, ("add", "sub", "mul", "div"))
     addcmul_, addcdiv_, lerp_ = map(_inplace, ("addcmul", "addcdiv", "lerp"))
     pow_, neg_, abs_, exp_, log_ = map(_inplace, ("pow", "neg", "abs", "exp", "log"))

@@ -1,2 +1,3 @@
-"""torch.utils: `data` (datasets, samplers, DataLoader)."""
-from gradjit.utils import data  # noqa: F401
+"""torch.utils: `data` (datasets, samplers, DataLoader) and `checkpoint` (recompute in
+backward instead of keeping)."""
+from gradjit.utils import checkpoint, data  # noqa: F401

@@ -85,7 +85,7 @@ def test_numpy_bridge_shares_memory():
     t.add_(1)
     assert b.tolist() == [6.0, 2.0, 2.0]
     with pytest.raises(TypeError, match="can't convert np.ndarray of type"):
-        torch.from_numpy(np.ones(2, np.uint16))
+        torch.from_numpy(np.ones(2, np.longdouble))
     with pytest.raises(RuntimeError, match=r"Use tensor.detach\(\).numpy\(\)"):
         torch.ones(2, requires_grad=True).numpy()
 

@@ -1,0 +1,2 @@
+"""torch.signal: window functions (`windows`)."""
+from gradjit.signal import windows  # noqa: F401
