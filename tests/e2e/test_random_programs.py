@@ -16,7 +16,7 @@ UNARY = {
     "relu": G.relu, "leaky": lambda v: G.where(G.gt(v, 0), v, v * 0.1),
     "center": lambda v: v - G.mean(v, 0, keepdims=True),
     "row_max": lambda v: v - G.amax(v, 1, keepdims=True),
-    "flip": lambda v: v[::-1], "logsumexp": lambda v: v + G.logsumexp(v, 1, keepdims=True),
+    "flip": lambda v: G.flip(v, 0), "logsumexp": lambda v: v + G.logsumexp(v, 1, keepdims=True),
     "normalize": lambda v: v / (G.norm(v) + 1.0),
 }
 BINARY = {
