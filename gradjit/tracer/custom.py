@@ -179,6 +179,18 @@ class custom_jvp(_Custom):
         return cotangent_rule(name, count, cotangents_of, self.__name__), jvp
 
 
+def _real_as_probed(value, dtype):
+    """value, checked not to have become complex where the probe on zeros gave a real result
+    (scipy's sqrtm of a matrix with negative eigenvalues): dropping its imaginary part would
+    be a wrong answer."""
+    if type(value) is np.ndarray and value.dtype.kind == "c" and dtype.kind != "c" and \
+            np.any(value.imag != 0):
+        raise ValueError(f"a function computed as one op returned complex values here, where "
+                         f"its result type, found on zeros, is {dtype}: pass it complex inputs "
+                         "(x + 0j) to compute in complex numbers")
+    return value
+
+
 class _Layout:
     """Where a custom function's result (an array, or a tuple/list/dict of them) sits in the
     one flat array its op computes: the leaves raveled one after another in their common
@@ -198,11 +210,12 @@ class _Layout:
 
     def pack(self, out):
         if self.single:
-            return out
+            return _real_as_probed(out, self.dtypes[0])
         leaves: list = []
         if flatten(out, leaves) != self.structure:
             raise TypeError("a custom function's rule gave a result of another structure "
                             "than the function's own")
+        leaves = [_real_as_probed(leaf, dtype) for leaf, dtype in zip(leaves, self.dtypes)]
         if not leaves:
             return np.zeros(0, self.common)
         return ops.concatenate([ops.astype(ops.reshape(leaf, (-1,)), self.common)

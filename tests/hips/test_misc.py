@@ -94,5 +94,6 @@ def test_fixed_point_value_and_implicit_gradient():
 
 
 def test_builtins_are_pythons():
-    for name in ("tuple", "list", "dict", "isinstance", "type"):
+    """but isinstance, which counts traced arrays as numpy arrays (tests/hips/test_builtins.py)"""
+    for name in ("tuple", "list", "dict", "type"):
         assert getattr(gradjit.builtins, name) is getattr(builtins, name)

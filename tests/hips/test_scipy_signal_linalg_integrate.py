@@ -173,3 +173,13 @@ def test_odeint_takes_nested_args_and_composes_with_grad():
     rate = numpy.array([0.5, 2.0])
     got = gradjit.grad(loss)({"rate": rate})["rate"]
     numpy.testing.assert_allclose(got, -numpy.exp(-rate), rtol=1e-6)
+
+
+def test_sqrtm_turning_complex_is_refused_not_truncated():
+    """scipy's sqrtm of a symmetric matrix with negative eigenvalues is complex: the op's type,
+    found on zeros, is real, and dropping the imaginary part would be a wrong answer."""
+    a = numpy.diag([-1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="returned complex values here"):
+        gradjit.jit(linalg.sqrtm)(a)
+    numpy.testing.assert_allclose(gradjit.jit(linalg.sqrtm)(numpy.abs(a)),
+                                  numpy.diag(numpy.sqrt([1.0, 2.0, 3.0])))
