@@ -6,9 +6,10 @@ from builtins import dict, list, tuple, type  # noqa: F401
 
 import numpy as np
 
+from gradjit.tracer.array_methods import ArrayMethods
+
 
 def isinstance(obj, classinfo):
-    from gradjit.tracer.array_methods import ArrayMethods
     if builtins.isinstance(obj, ArrayMethods) and _names_ndarray(classinfo):
         return True
     return builtins.isinstance(obj, classinfo)

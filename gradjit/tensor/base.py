@@ -449,9 +449,10 @@ class TensorBase:
         return int(self.item())
 
     def tolist(self):
-        if self._concrete() is None:  # traced: 0-d traced Tensors, as a traced array's tolist
+        array = self._concrete()
+        if array is None:  # traced: 0-d traced Tensors, as a traced array's tolist
             return self if not self.dim() else [row.tolist() for row in self]
-        return self._concrete().tolist()
+        return array.tolist()
 
     def numpy(self, *, force=False):
         if self.requires_grad and not force:
