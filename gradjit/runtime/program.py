@@ -10,6 +10,7 @@ import threading
 import numpy as np
 
 from gradjit.ir.structural import GuardFailed
+from gradjit.runtime import blas
 from gradjit.runtime.native import INCREF, NativeCode
 from gradjit.runtime.steps import (ARGUMENTS_DIFFER, ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent,
                                    CheckIndex, Fail, Guard, KernelCall, LibraryCall, Matmul)
@@ -19,10 +20,6 @@ from gradjit.runtime.threads import run_chunks
 # fault per page (milliseconds for tens of megabytes), more than the work on it.
 RECYCLED_MIN = 1 << 20
 SPARES = 2  # per result: a caller that rebinds `g = f(x)` frees the one before last
-# Multiply-adds: BLAS keeps a product of at most SINGLE_BLAS_CALL on the calling thread (its
-# threshold for threads lies above); products up to THREADED_MATMUL_MIN run as such calls.
-SINGLE_BLAS_CALL = 1 << 19
-THREADED_MATMUL_MIN = 1 << 22
 
 
 class ArgumentsDiffer(GuardFailed):
@@ -276,26 +273,12 @@ def _kernel(program, step: KernelCall):
 
 def _matmul(program, step: Matmul):
     shape = step.a.shape[:-1] + step.b.shape[-1:]
-    rows = _rows_per_call(step.a.shape, step.b.shape)
+    rows = blas.rows_per_block(shape, step.a.shape[-1])
 
     def call(run):
         out = run.array(step.out).reshape(shape)
-        a, b = run.operand(step.a), run.operand(step.b)
-        for i in range(0, shape[-2], rows):
-            np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+        blas.matmul(run.operand(step.a), run.operand(step.b), out, rows)
     return call
-
-
-def _rows_per_call(a_shape, b_shape) -> int:
-    """Rows of the product per BLAS call: all of them, or for a small product blocks of rows
-    that BLAS runs on the calling thread. Waking its pool costs more than it saves there, and
-    on busy cores its threads wait for each other (a 100x200x100 product took 30 ms, 45 us in
-    blocks)."""
-    m, k = a_shape[-2:]
-    n = b_shape[-1]
-    if m * k * n <= SINGLE_BLAS_CALL or np.prod(a_shape[:-2]) * m * k * n > THREADED_MATMUL_MIN:
-        return max(m, 1)
-    return max(1, SINGLE_BLAS_CALL // (k * n))
 
 
 def _library(program, step: LibraryCall):

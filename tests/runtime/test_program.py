@@ -106,20 +106,3 @@ def test_host_steps_read_empty_views_at_any_offset(backend):
     assert fn(np.zeros((0, 3, 4))).shape == (0, 3, 3)
     grad = gradjit.grad(lambda a: np.linalg.eigvalsh(a).sum(), backend=backend)
     assert grad(np.zeros((0, 3, 3))).shape == (0, 3, 3)
-
-
-@pytest.mark.parametrize("a_shape, b_shape", [((100, 200), (200, 100)),
-                                              ((3, 50, 200), (3, 200, 100)),
-                                              ((7, 9), (9, 5))])
-def test_small_products_run_in_blocks_of_rows_with_numpys_values(a_shape, b_shape):
-    """A product too small to pay for BLAS's threads runs as calls that each stay on the
-    calling thread, with the values of one call."""
-    from gradjit.runtime.program import SINGLE_BLAS_CALL, _rows_per_call
-    rows = _rows_per_call(a_shape, b_shape)
-    m, k, n = *a_shape[-2:], b_shape[-1]
-    assert rows * k * n <= SINGLE_BLAS_CALL and (rows < m) == (m * k * n > SINGLE_BLAS_CALL)
-    rng = np.random.default_rng(2)
-    a, b = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
-    fn = gradjit.jit(lambda a_t, b: np.swapaxes(a_t, -1, -2) @ b)  # a strided operand
-    np.testing.assert_allclose(fn(np.ascontiguousarray(np.swapaxes(a, -1, -2)), b), a @ b,
-                               rtol=1e-12, atol=1e-12)

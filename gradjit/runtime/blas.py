@@ -1,0 +1,116 @@
+"""Matrix products of compiled programs: numpy's matmul with its OpenBLAS held at one thread,
+large products split into blocks of rows that gradjit's own thread pool shares out."""
+from __future__ import annotations
+
+import ctypes
+import math
+import threading
+
+import numpy as np
+
+from gradjit.runtime.threads import run_chunks
+
+# On shared cores OpenBLAS's own threads cost more than they save: a product waits for the
+# slowest of its fixed shares, and a thread woken from sleep waits for a core (a 256x512 @
+# 512x512 product took 18 ms on two threads, 0.7 ms on one). gradjit's pool instead hands out
+# blocks to whichever thread is free, and the calling thread starts at once.
+BLOCK_ROWS = 256  # smaller blocks pack all of b again for too little work (+10-40% CPU)
+ROW_ALIGN = 16  # blocks start on the BLAS kernels' row tiles
+SPLIT_MIN = 1 << 24  # multiply-adds: below this a product runs as one call
+
+# What OpenBLAS builds export to read and set their thread count: numpy's wheels bundle
+# scipy-openblas (64- or 32-bit integers); other builds link plain OpenBLAS.
+_THREAD_COUNT_SYMBOLS = (
+    ("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),
+    ("scipy_openblas_get_num_threads", "scipy_openblas_set_num_threads"),
+    ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
+    ("openblas_get_num_threads", "openblas_set_num_threads"))
+
+
+def _numpys_openblas():
+    """(get, set) of the thread count of the OpenBLAS that numpy's matmul calls, or None
+    (another BLAS). dlsym on numpy's extension module searches the libraries it links."""
+    try:
+        from numpy._core import _multiarray_umath as extension
+    except ImportError:  # numpy 1.x
+        from numpy.core import _multiarray_umath as extension
+    try:
+        library = ctypes.CDLL(extension.__file__)
+    except OSError:
+        return None
+    for get_name, set_name in _THREAD_COUNT_SYMBOLS:
+        get, set_ = getattr(library, get_name, None), getattr(library, set_name, None)
+        if get is not None and set_ is not None:
+            get.argtypes, get.restype = [], ctypes.c_int
+            set_.argtypes, set_.restype = [ctypes.c_int], None
+            return get, set_
+    return None
+
+
+class _OneThread:
+    """A context in which numpy's OpenBLAS runs on one thread. The count it had is read when
+    the first of the overlapping contexts (gradjit calls on several threads) opens and set back
+    when the last one closes, under a lock, so gradjit's calls never leave it changed. While
+    one is open, a numpy product that another thread of the caller runs also gets one thread,
+    and a count set meanwhile (threadpoolctl) is replaced by the one read at the start."""
+
+    def __init__(self, controls):
+        self.controls, self.open, self.saved = controls, 0, 1
+        self.lock = threading.Lock()
+
+    def __enter__(self):
+        with self.lock:
+            if self.open == 0:
+                get, set_ = self.controls
+                self.saved = get()
+                if self.saved != 1:
+                    set_(1)
+            self.open += 1
+
+    def __exit__(self, *exc):
+        with self.lock:
+            self.open -= 1
+            if self.open == 0 and self.saved != 1:
+                self.controls[1](self.saved)
+
+
+class _Unchanged:
+    """Another BLAS than OpenBLAS: its thread count is left as it is."""
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        pass
+
+
+_controls = _numpys_openblas()
+one_thread = _OneThread(_controls) if _controls else _Unchanged()
+
+
+def rows_per_block(shape, depth: int) -> int:
+    """Rows per BLAS call of a product of this shape summing over `depth`: all of them under
+    SPLIT_MIN multiply-adds, else blocks of about BLOCK_ROWS rows, as even as the row tiles
+    allow. The blocks depend on the shapes alone, so the values do not depend on the thread
+    count."""
+    m = shape[-2]
+    if math.prod(shape) * depth < SPLIT_MIN or m < 2 * BLOCK_ROWS:
+        return max(m, 1)
+    blocks = -(-m // BLOCK_ROWS)
+    return -(-m // (blocks * ROW_ALIGN)) * ROW_ALIGN
+
+
+def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray, rows: int) -> None:
+    """out = a @ b (numpy's matmul, broadcasting leading axes) with BLAS on one thread, in
+    blocks of `rows` rows that the calling thread and gradjit's pool take in turn."""
+    blocks = -(-out.shape[-2] // rows)
+    with one_thread:
+        if blocks <= 1:
+            np.matmul(a, b, out=out)
+            return
+
+        def part(lo, hi, _):
+            # One call per block, however many a thread takes: BLAS's values depend on m.
+            for i in range(lo * rows, hi * rows, rows):
+                np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+        run_chunks(part, blocks, None)

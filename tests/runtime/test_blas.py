@@ -1,0 +1,117 @@
+"""Compiled programs' matrix products: numpy's values whether split into blocks of rows or
+not, on any thread count, and numpy's OpenBLAS thread count held at one only while they run."""
+import threading
+
+import numpy as np
+import pytest
+
+import gradjit
+from gradjit.codegen import get_num_threads, set_num_threads
+from gradjit.runtime import blas
+
+openblas = pytest.mark.skipif(blas._controls is None, reason="numpy does not use OpenBLAS")
+
+
+@pytest.fixture
+def threads():
+    """Sets gradjit's thread count for a test, restoring it after."""
+    before = get_num_threads()
+    yield set_num_threads
+    set_num_threads(before)
+
+
+@pytest.fixture
+def openblas_threads():
+    """Sets numpy's OpenBLAS thread count for a test, restoring it after."""
+    get, set_ = blas._controls
+    before = get()
+    yield set_
+    set_(before)
+
+
+@pytest.mark.parametrize("shape, depth", [((4096, 512), 512), ((1, 4096, 10), 512),
+                                          ((784, 512), 256), ((3, 600, 100), 100),
+                                          ((300, 100), 100), ((1000, 16), 16), ((0, 5), 7)])
+def test_blocks_are_even_whole_row_tiles_and_cover_the_product(shape, depth):
+    rows = blas.rows_per_block(shape, depth)
+    m = shape[-2]
+    blocks = -(-m // rows)
+    split = np.prod(shape) * depth >= blas.SPLIT_MIN and m >= 2 * blas.BLOCK_ROWS
+    assert (blocks > 1) == split
+    if split:
+        assert rows % blas.ROW_ALIGN == 0 and rows <= blas.BLOCK_ROWS
+        assert m - (blocks - 1) * rows > 0  # no empty block
+    else:
+        assert rows == max(m, 1)
+
+
+@pytest.mark.parametrize("a_shape, b_shape, transposed", [
+    ((1100, 300), (300, 64), True), ((2, 600, 200), (200, 80), False),
+    ((700, 128), (128, 10), False), ((50, 20), (20, 30), True)])
+def test_products_equal_numpys_on_any_thread_count(threads, a_shape, b_shape, transposed):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(a_shape).astype(np.float32)
+    b = rng.standard_normal(b_shape).astype(np.float32)
+    if transposed:  # a strided operand, read through BLAS's transposed layout
+        fn = gradjit.jit(lambda a_t, b: np.swapaxes(a_t, -1, -2) @ b)
+        operand = np.ascontiguousarray(np.swapaxes(a, -1, -2))
+    else:
+        fn = gradjit.jit(lambda a, b: a @ b)
+        operand = a
+    results = []
+    for count in (1, 2, 3):
+        threads(count)
+        results.append(fn(operand, b))
+    exact = a.astype(np.float64) @ b
+    bound = 1e-6 * np.abs(a).astype(np.float64) @ np.abs(b)  # float32 rounding of the sums
+    assert np.all(np.abs(results[0] - exact) <= bound)
+    for other in results[1:]:  # the blocks depend on the shapes alone
+        np.testing.assert_array_equal(other, results[0])
+
+
+@openblas
+def test_openblas_runs_on_one_thread_during_a_product_and_keeps_the_callers_count(
+        openblas_threads, monkeypatch):
+    get = blas._controls[0]
+    seen = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def matmul(self, *args, **kwargs):
+            seen.append(get())
+            return np.matmul(*args, **kwargs)
+
+    fn = gradjit.jit(lambda a, b: a @ b)
+    a = np.ones((600, 300), np.float32)
+    monkeypatch.setattr(blas, "np", Recording())
+    for count in (3, 1, 2):
+        openblas_threads(count)
+        fn(a, a.T.copy())
+        assert get() == count
+    assert seen and set(seen) == {1}
+
+
+@openblas
+def test_overlapping_calls_restore_the_count_when_the_last_ends(openblas_threads):
+    get = blas._controls[0]
+    openblas_threads(2)
+    inside, leave = threading.Barrier(2), threading.Event()
+    counts = []
+
+    def hold():
+        with blas.one_thread:
+            inside.wait()
+            leave.wait()
+            counts.append(get())
+
+    other = threading.Thread(target=hold)
+    other.start()
+    with blas.one_thread:
+        inside.wait()  # both open: the other closes after this one
+        counts.append(get())
+    counts.append(get())  # the other still holds it
+    leave.set()
+    other.join()
+    assert counts == [1, 1, 1] and get() == 2
