@@ -10,6 +10,7 @@ from gradjit.ir.primitive import (PRIMITIVES, BatchingError, Partials, Primitive
                                   require)
 from gradjit.ir.types import TensorType, bool_
 from gradjit.ir.types import dtype as resolve_dtype
+from gradjit.runtime.blas import product
 
 
 def _prim(name, kind, rule, evaluate, vjp, params=(), variadic=False, differentiable=True,
@@ -290,7 +291,7 @@ def _matmul_batch(args, batched, size):
     return matmul(a, b)
 
 
-matmul = _prim("matmul", "contraction", _matmul_rule, np.matmul,
+matmul = _prim("matmul", "contraction", _matmul_rule, product,
                Partials(lambda g, y, a, b: matmul(g, _swap_last(b)),
                         lambda g, y, a, b: matmul(_swap_last(a), g)),
                jvp=_matmul_jvp, batch=_matmul_batch)
