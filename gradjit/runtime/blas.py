@@ -1,5 +1,6 @@
-"""Matrix products of compiled programs: numpy's matmul with its OpenBLAS held at one thread,
-large products split into blocks of rows that gradjit's own thread pool shares out."""
+"""gradjit's matrix products, compiled and eager: numpy's matmul with its OpenBLAS held at one
+thread, a compiled program's large products split into blocks of rows that gradjit's own
+thread pool shares out."""
 from __future__ import annotations
 
 import ctypes

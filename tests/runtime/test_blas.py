@@ -1,5 +1,5 @@
-"""Compiled programs' matrix products: numpy's values whether split into blocks of rows or
-not, on any thread count, and numpy's OpenBLAS thread count held at one only while they run."""
+"""gradjit's matrix products: numpy's values whether split into blocks of rows or not, on any
+thread count, and numpy's OpenBLAS thread count held at one only while they run."""
 import threading
 
 import numpy as np
