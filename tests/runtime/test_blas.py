@@ -119,3 +119,12 @@ def test_overlapping_calls_restore_the_count_when_the_last_ends(openblas_threads
     leave.set()
     other.join()
     assert counts == [1, 1, 1] and get() == 2
+
+
+@openblas
+def test_a_product_that_raises_still_restores_the_count(openblas_threads):
+    get = blas._controls[0]
+    openblas_threads(2)
+    with pytest.raises(ValueError):
+        blas.product(np.ones((3, 4)), np.ones((5, 6)))
+    assert get() == 2
