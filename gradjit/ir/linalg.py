@@ -30,13 +30,15 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import PRIMITIVES, Primitive, ir_type, register, require
 from gradjit.ir.types import TensorType
+from gradjit.runtime.blas import single_threaded
 
 
 def _prim(name, rule, evaluate, vjp, jvp, params=(), batch=None):
     """The batch axis of vmap is one more leading stack axis, over which LAPACK is called per
-    matrix."""
-    return register(Primitive(name, "library", rule, evaluate, vjp, params=tuple(params),
-                              jvp=jvp, batch=batch or S.batch_stacked(name)))
+    matrix; LAPACK runs with numpy's OpenBLAS on one thread, as matrix products do."""
+    return register(Primitive(name, "library", rule, single_threaded(evaluate), vjp,
+                              params=tuple(params), jvp=jvp,
+                              batch=batch or S.batch_stacked(name)))
 
 
 def _solve_batch(name):

@@ -4,6 +4,7 @@ thread pool shares out."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import threading
 
@@ -117,8 +118,15 @@ def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray, rows: int) -> None:
         run_chunks(part, blocks, None)
 
 
-def product(a, b):
-    """np.matmul(a, b) with numpy's OpenBLAS on one thread: the matmul primitive's evaluation,
-    so that eager tensors' products do not wait for its threads either."""
-    with one_thread:
-        return np.matmul(a, b)
+def single_threaded(evaluate):
+    """`evaluate` run with numpy's OpenBLAS on one thread: a primitive's evaluation, eager or
+    in a compiled program, that calls BLAS or LAPACK (which waits for BLAS's threads too: a
+    256x256 solve and eigh took 362 ms on two threads, 27 ms on one, on busy cores)."""
+    @functools.wraps(evaluate)
+    def run(*args, **params):
+        with one_thread:
+            return evaluate(*args, **params)
+    return run
+
+
+product = single_threaded(np.matmul)  # the matmul primitive's evaluation

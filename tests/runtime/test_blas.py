@@ -70,9 +70,8 @@ def test_products_equal_numpys_on_any_thread_count(threads, a_shape, b_shape, tr
 
 
 @openblas
-@pytest.mark.parametrize("kind", ["compiled", "eager"])
 def test_openblas_runs_on_one_thread_during_a_product_and_keeps_the_callers_count(
-        openblas_threads, monkeypatch, kind):
+        openblas_threads, monkeypatch):
     get = blas._controls[0]
     seen = []
 
@@ -85,10 +84,7 @@ def test_openblas_runs_on_one_thread_during_a_product_and_keeps_the_callers_coun
             return np.matmul(*args, **kwargs)
 
     a = np.ones((600, 300), np.float32)
-    if kind == "compiled":
-        fn = gradjit.jit(lambda a, b: a @ b)
-    else:
-        fn = lambda a, b: (gradjit.tensor(a) @ gradjit.tensor(b)).numpy()  # noqa: E731
+    fn = gradjit.jit(lambda a, b: a @ b)
     monkeypatch.setattr(blas, "np", Recording())
     for count in (3, 1, 2):
         openblas_threads(count)
@@ -127,4 +123,23 @@ def test_a_product_that_raises_still_restores_the_count(openblas_threads):
     openblas_threads(2)
     with pytest.raises(ValueError):
         blas.product(np.ones((3, 4)), np.ones((5, 6)))
+    assert get() == 2
+
+
+@openblas
+def test_eager_products_and_linear_algebra_evaluate_on_one_thread(openblas_threads):
+    from gradjit.ir import linalg, structural
+    get = blas._controls[0]
+    openblas_threads(2)
+    assert structural.matmul.evaluate.__wrapped__ is np.matmul
+    assert linalg.solve.evaluate.__wrapped__ is np.linalg.solve
+    b = np.ones((30, 20), np.float32)
+    eager = gradjit.tensor(b) @ gradjit.tensor(b.T.copy())
+    np.testing.assert_array_equal(eager.numpy(), np.full((30, 30), 20, np.float32))
+    assert blas.single_threaded(get)() == 1 and get() == 2
+    a = np.array([[4.0, 1.0], [1.0, 3.0]])
+    solve = gradjit.jit(lambda a, b: np.linalg.solve(a, b))  # a compiled library call
+    np.testing.assert_allclose(solve(a, np.ones(2)), np.linalg.solve(a, np.ones(2)))
+    eager = gradjit.linalg.solve(gradjit.tensor(a), gradjit.tensor(np.ones(2)))
+    np.testing.assert_allclose(eager.numpy(), np.linalg.solve(a, np.ones(2)))
     assert get() == 2
