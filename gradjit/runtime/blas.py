@@ -19,6 +19,9 @@ from gradjit.runtime.threads import run_chunks
 BLOCK_ROWS = 256  # smaller blocks pack all of b again for too little work (+10-40% CPU)
 ROW_ALIGN = 16  # blocks start on the BLAS kernels' row tiles
 SPLIT_MIN = 1 << 24  # multiply-adds: below this a product runs as one call
+# OpenBLAS runs a product of at most this many multiply-adds on the calling thread itself:
+# such products skip setting its thread count (4 us a product, as much as a 32x32 one takes).
+OWN_THREAD_MAX = 1 << 18
 
 # What OpenBLAS builds export to read and set their thread count: numpy's wheels bundle
 # scipy-openblas (64- or 32-bit integers); other builds link plain OpenBLAS.
@@ -105,6 +108,9 @@ def rows_per_block(shape, depth: int) -> int:
 def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray, rows: int) -> None:
     """out = a @ b (numpy's matmul, broadcasting leading axes) with BLAS on one thread, in
     blocks of `rows` rows that the calling thread and gradjit's pool take in turn."""
+    if out.size * a.shape[-1] <= OWN_THREAD_MAX:
+        np.matmul(a, b, out=out)
+        return
     blocks = -(-out.shape[-2] // rows)
     with one_thread:
         if blocks <= 1:
@@ -129,4 +135,11 @@ def single_threaded(evaluate):
     return run
 
 
-product = single_threaded(np.matmul)  # the matmul primitive's evaluation
+def product(a, b):
+    """np.matmul(a, b) with numpy's OpenBLAS on one thread: the matmul primitive's evaluation,
+    so that eager tensors' products do not wait for its threads either."""
+    if type(a) is np.ndarray and type(b) is np.ndarray and a.ndim > 1 and b.ndim > 1 and \
+            a.size * b.shape[-1] <= OWN_THREAD_MAX:
+        return np.matmul(a, b)
+    with one_thread:
+        return np.matmul(a, b)
