@@ -147,3 +147,21 @@ def test_eager_products_and_linear_algebra_evaluate_on_one_thread(openblas_threa
     eager = gradjit.linalg.solve(gradjit.tensor(a), gradjit.tensor(np.ones(2)))
     np.testing.assert_allclose(eager.numpy(), np.linalg.solve(a, np.ones(2)))
     assert get() == 2
+
+
+@openblas
+def test_concurrent_split_products_are_right_and_restore_the_count(openblas_threads):
+    from concurrent.futures import ThreadPoolExecutor
+    get = blas._controls[0]
+    openblas_threads(2)
+    fn = gradjit.jit(lambda a, b: a @ b)
+    rng = np.random.default_rng(4)
+    b = rng.standard_normal((128, 256)).astype(np.float32)
+    inputs = [rng.standard_normal((1100, 128)).astype(np.float32) for _ in range(8)]
+    expected = [fn(a, b) for a in inputs]  # 36M multiply-adds: split into blocks
+    assert blas.rows_per_block((1100, 256), 128) < 1100
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda a: fn(a, b), inputs))
+    for g, e in zip(got, expected):
+        np.testing.assert_array_equal(g, e)
+    assert get() == 2
