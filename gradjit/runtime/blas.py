@@ -1,6 +1,6 @@
-"""gradjit's matrix products, compiled and eager: numpy's matmul with its OpenBLAS held at one
-thread, a compiled program's large products split into blocks of rows that gradjit's own
-thread pool shares out."""
+"""gradjit's calls into numpy's BLAS and LAPACK (matrix products, linear algebra; compiled and
+eager) with its OpenBLAS held at one thread; a compiled program's large products split into
+blocks of rows that gradjit's own thread pool shares out."""
 from __future__ import annotations
 
 import ctypes
