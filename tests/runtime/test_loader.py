@@ -130,7 +130,7 @@ import gradjit
 grad = gradjit.grad(lambda x: np.sum(np.sin(x) * np.exp(-x * x) + np.fmod(x, 0.3)))
 value = grad(np.linspace(-2.0, 2.0, 1001))
 from gradjit.runtime import programs
-(program,) = programs.memory.values()
+(program,) = set(programs.memory.values())  # under its own key and its trace's
 print(json.dumps({"from_disk": program.from_disk, "llvmlite": "llvmlite" in sys.modules,
                   "codegen": "gradjit.codegen" in sys.modules, "value": value.tolist()}))
 """
