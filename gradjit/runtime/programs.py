@@ -5,7 +5,6 @@ trace, under which its program is found without differentiating or optimizing it
 from __future__ import annotations
 
 import base64
-import dataclasses
 import functools
 import hashlib
 import importlib.util
@@ -205,8 +204,7 @@ def encode(buffers, steps, results, constants, workspace, text) -> dict | None:
         return None
     return {"buffers": [[b.id, b.dtype.name, b.size, b.kind, b.index, b.offset]
                         for b in buffers],
-            "steps": [[type(s).__name__] + [_encode(getattr(s, f.name))
-                                            for f in dataclasses.fields(s)] for s in steps],
+            "steps": [[type(s).__name__] + [_encode(v) for v in s._values()] for s in steps],
             "results": list(results), "workspace": workspace, "text": text,
             "constants": [[c.dtype.str, list(c.shape), base64.b64encode(c.tobytes()).decode()]
                           for c in constants]}
