@@ -260,8 +260,11 @@ class Transformed:
             optimize(simplify_elementwise(optimize(fn))) if self.symbolic else optimize(fn))
         return passes
 
-    def _recipe(self, unpack) -> str:
-        """What the stages after "traced" depend on beyond the traced IR."""
+    def _recipe(self, unpack) -> str | None:
+        """What the stages after "traced" depend on beyond the traced IR (with it, the key of
+        the program); None where a subclass transforms otherwise and does not say."""
+        if type(self)._transform is not Transformed._transform:
+            return None
         wrt = getattr(unpack, "wrt", None), getattr(unpack, "tangents", None)
         return f"{self.mode} wrt={wrt} symbolic={self.symbolic}"
 

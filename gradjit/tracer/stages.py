@@ -14,9 +14,9 @@ from gradjit.tracer.backend import DEFAULT_BACKEND, compile_program
 class Stages(Mapping):
     """`passes` maps each stage after "traced", in order, to the function making it from the
     stage before; `recipe` says what they depend on beyond the traced IR (the inputs
-    differentiated, say): with the traced IR's text it keys the program."""
+    differentiated, say): with the traced IR's text it keys the program (None: no key)."""
 
-    def __init__(self, traced: Function, passes: dict[str, Callable], recipe: str):
+    def __init__(self, traced: Function, passes: dict[str, Callable], recipe: str | None):
         self._made = {"traced": traced}
         self._passes, self.recipe = passes, recipe
         self._names = ("traced", *passes)
@@ -44,7 +44,7 @@ def compile_stages(stages: Stages, backend: str | None, deterministic: bool):
     up first under the trace's key, and kept there once compiled; a trace holding a primitive
     made outside the table (custom_vjp's, whose rules are the caller's code) has no such key."""
     traced = stages["traced"]
-    if (backend or DEFAULT_BACKEND) != "cpu" or not all(
+    if (backend or DEFAULT_BACKEND) != "cpu" or stages.recipe is None or not all(
             PRIMITIVES.get(op.prim.name) is op.prim for op in traced.ops):
         return compile_program(stages["optimized"], backend, deterministic)
     from gradjit.runtime import programs  # a trace's first compile loads the runtime

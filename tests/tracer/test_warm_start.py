@@ -41,10 +41,10 @@ def fresh(monkeypatch, tmp_path):
         return optimize(fn)
     monkeypatch.setattr(api, "optimize", counted)
 
-    def call(fn, *args):
+    def call(fn, *args, transform=gradjit.grad):
         programs.memory.clear()
         runs.clear()
-        transformed = gradjit.grad(fn)
+        transformed = transform(fn)
         result = transformed(*args)
         return result, len(runs), transformed.cache.last
     return call
@@ -119,6 +119,22 @@ def test_a_damaged_entry_is_ignored_with_a_note(fresh, tmp_path, which):
     np.testing.assert_array_equal(again, first)
     _, passes, entry = fresh(loss, x)  # rewritten whole
     assert passes == 0 and entry.program.from_disk
+
+
+def test_vmaps_of_one_trace_along_other_axes_get_their_own_programs(fresh):
+    def f(x, y):
+        return x * y + x
+    x, y = np.arange(16.0).reshape(4, 4), np.arange(4.0) + 1
+    fresh(f, x, y, transform=lambda f: gradjit.vmap(f, in_axes=(0, None)))
+    result, passes, _ = fresh(f, y, x, transform=lambda f: gradjit.vmap(f, in_axes=(None, 0)))
+    assert passes == 1  # the same traced IR (x: f64[4], y: f64[4]), batched otherwise
+    np.testing.assert_array_equal(result, y * x + y)
+    result, passes, _ = fresh(f, x, y, transform=lambda f: gradjit.vmap(f, (0, None), 1))
+    assert passes == 1
+    np.testing.assert_array_equal(result, (x * y + x).T)
+    result, passes, _ = fresh(f, x, y, transform=lambda f: gradjit.vmap(f, (0, None), 1))
+    assert passes == 0
+    np.testing.assert_array_equal(result, (x * y + x).T)
 
 
 def double_with_gradient(k):
