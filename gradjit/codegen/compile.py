@@ -54,6 +54,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
                  and isinstance(entry[0].get("llvm_ir"), str))
     steps = [_runtime_step(s) for s in program.steps]
     plan = (program.buffers, steps, program.results, program.constants, workspace, text)
+    planned = False
     if from_disk:
         meta, object_code = entry
         llvm_ir = meta["llvm_ir"]
@@ -64,7 +65,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
         groups = [s for s in program.steps if isinstance(s, KernelGroup)]
         module = emit_module(fn.name, program.kernels, host().vector_bytes, groups)
         if enterable(steps):
-            emit_entry(module, programs.entry_symbol(fn), steps,
+            emit_entry(module, programs.entry_symbol(fn.name), steps,
                        _array_slots(program.buffers), len(program.buffers),
                        [p.type.shape for p in fn.params])
         llvm_ir = str(module)
@@ -74,9 +75,9 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
             encoded = programs.encode(*plan)
             if encoded is not None:
                 meta["plan"] = encoded
-            cache.store(directory, key, meta, object_code)
-    compiled = programs.build(fn, *plan, object_code, llvm_ir)
-    compiled.kernels = program.kernels
+            planned = cache.store(directory, key, meta, object_code) and encoded is not None
+    compiled = programs.build(programs.signature(fn), *plan, object_code, llvm_ir)
+    compiled.kernels, compiled.cache_key, compiled.planned = program.kernels, key, planned
     compiled.compile_seconds, compiled.from_disk = time.perf_counter() - start, from_disk
     return compiled
 

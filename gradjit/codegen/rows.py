@@ -51,7 +51,7 @@ def _resize_partials(program: Program) -> Program:
             for out in k.outputs:
                 if out.access.chunk_stride:
                     counts[out.access.buffer] = (group.n_chunks, out.access.chunk_stride)
-    buffers = [replace(b, size=counts[b.id][0] * counts[b.id][1]) if b.id in counts else b
+    buffers = [b.replace(size=counts[b.id][0] * counts[b.id][1]) if b.id in counts else b
                for b in program.buffers]
     steps = [_refolded(s, counts) for s in program.steps]
     return Program(program.name, program.param_types, buffers, steps, program.results,

@@ -106,19 +106,26 @@ def _tag(secret: bytes, key: str, body: bytes) -> bytes:
     return hmac.new(secret, MAGIC + key.encode() + b"\0" + body, hashlib.sha256).digest()
 
 
-def load(directory: Path, key: str) -> tuple[dict, bytes] | None:
-    """The metadata and object code stored under `key`, or None: missing, unreadable, not
-    this user's, not authentic, or not whole."""
+def load(directory: Path, key: str, code: bool = True) -> tuple[dict, bytes] | None:
+    """The metadata and object code stored under `key` (with `code` False: the metadata of an
+    entry holding nothing else), or None: missing, unreadable, not this user's, not authentic,
+    or not whole."""
     secret = private.secret()
     if secret is None:
         return None
     data = private.read(directory, _name(key))
     if data is None:
         return None
-    return _parse(data, secret, key)
+    found = _parse(data, secret, key, code)
+    if found is None:
+        private.warn_once(("damaged", directory), f"gradjit ignored a damaged entry of its "
+                          f"compile cache ({directory / _name(key)}: not whole, or not written "
+                          "under this user's key for this name); it compiles again and "
+                          "rewrites it")
+    return found
 
 
-def _parse(data: bytes, secret: bytes, key: str) -> tuple[dict, bytes] | None:
+def _parse(data: bytes, secret: bytes, key: str, code: bool) -> tuple[dict, bytes] | None:
     head = len(MAGIC) + TAG
     if len(data) < head + 2 * LENGTH.size or not data.startswith(MAGIC):
         return None
@@ -131,7 +138,7 @@ def _parse(data: bytes, secret: bytes, key: str) -> tuple[dict, bytes] | None:
         return None
     (payload_size,) = LENGTH.unpack_from(body, end)
     payload = body[end + LENGTH.size:]
-    if len(payload) != payload_size or objfile.problem(payload):
+    if len(payload) != payload_size or (objfile.problem(payload) if code else payload):
         return None
     try:
         meta = json.loads(body[LENGTH.size:end].decode())
@@ -142,29 +149,33 @@ def _parse(data: bytes, secret: bytes, key: str) -> tuple[dict, bytes] | None:
     return meta, payload
 
 
-def store(directory: Path, key: str, meta: dict, payload: bytes) -> None:
+def store(directory: Path, key: str, meta: dict, payload: bytes) -> bool:
     """Write the entry atomically (a temporary file renamed over it), then keep the directory
-    under the size limit. Object code the loader would refuse is not written; failures only
-    warn (once per directory)."""
-    if objfile.problem(payload):
-        return
+    under the size limit; whether it was written. `payload` is object code, or empty for an
+    entry of metadata alone. Object code the loader would refuse is not written; failures
+    only warn (once per directory)."""
+    if payload and objfile.problem(payload):
+        return False
     secret = private.secret()
     if secret is None:
-        return
+        return False
     meta_text = json.dumps(dict(meta, key=key)).encode()
     body = LENGTH.pack(len(meta_text)) + meta_text + LENGTH.pack(len(payload)) + payload
     data = MAGIC + _tag(secret, key, body) + body
     limit = cache_limit()
     if len(data) > limit:
-        return
+        return False
     try:
         with private.Directory(directory, create=True) as folder:
-            if folder.fd is not None:
-                folder.write(_name(key), data)
-                _evict(folder, limit)
+            if folder.fd is None:
+                return False
+            folder.write(_name(key), data)
+            _evict(folder, limit)
+            return True
     except OSError as error:
         private.warn_once(directory, f"gradjit could not write its compile cache in "
                           f"{directory}: {error}; it compiles again next time")
+        return False
 
 
 _evict_lock = threading.Lock()

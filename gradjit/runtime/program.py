@@ -44,9 +44,11 @@ class CompiledProgram:
         self.name, self.params, self.result_types = name, params, result_types
         self.buffers, self.steps, self.results, self.constants = buffers, steps, results, constants
         self.native, self.workspace_bytes = native, workspace
-        # Filled in by the compiler: the printable program, its LLVM IR, how it was built.
+        # Filled in by the compiler: the printable program, its LLVM IR, how it was built, its
+        # disk cache key and whether its entry there carries the plan that rebuilds it.
         self.text, self.kernels, self.llvm_ir = "", [], ""
         self.compile_seconds, self.from_disk = 0.0, False
+        self.cache_key, self.planned = "", False
         self._calls = [RUNNERS[type(s)](self, s) for s in steps]
         self._param_slots = [b.id for b in sorted((b for b in buffers if b.kind == "param"),
                                                   key=lambda b: b.index)]

@@ -1,10 +1,10 @@
 """Compiled CPU programs by cache key: the key of an IR function, the in-memory cache, and the
 runtime plan (buffers, steps, constants, workspace) stored as JSON beside the object code, so a
-program found on disk is rebuilt without fusion, the code generator or LLVM."""
+program found on disk is rebuilt without fusion, the code generator or LLVM; and the key of a
+trace, under which its program is found without differentiating or optimizing it again."""
 from __future__ import annotations
 
 import base64
-import dataclasses
 import functools
 import hashlib
 import importlib.util
@@ -59,15 +59,18 @@ def identity() -> str:
 
 @functools.cache
 def fingerprint() -> str:
-    """The compiler's identity: llvmlite's version (read, not imported: a program from the disk
-    cache never loads LLVM) and the modules that decide the machine code, each by its size and
-    modification time, as Python decides whether a module's cached bytecode is stale (so an
-    edited compiler never reads stale code; reading and hashing the sources cost a millisecond
-    of every fresh process's first call)."""
+    """The compiler's identity: llvmlite's and numpy's versions (llvmlite's read, not imported:
+    a program from the disk cache never loads LLVM; numpy folds constants) and the modules that
+    decide the IR a trace becomes and its machine code, each by its size and modification time,
+    as Python decides whether a module's cached bytecode is stale (so an edited compiler never
+    reads stale code; reading and hashing the sources cost a millisecond of every fresh
+    process's first call)."""
     llvmlite = Path(importlib.util.find_spec("llvmlite").origin).parent
-    digest = hashlib.sha256((llvmlite / "_version.py").read_bytes())
+    digest = hashlib.sha256((llvmlite / "_version.py").read_bytes() + np.__version__.encode())
     runtime = os.path.dirname(__file__)
-    for folder in (os.path.join(os.path.dirname(runtime), "codegen"), runtime):
+    package = os.path.dirname(runtime)
+    for folder in (os.path.join(package, "ir"), os.path.join(package, "ir", "passes"),
+                   os.path.join(package, "codegen"), runtime):
         with os.scandir(folder) as found:
             files = sorted((f.name, f.stat()) for f in found if f.name.endswith(".py"))
         for name, info in files:
@@ -77,6 +80,14 @@ def fingerprint() -> str:
 
 def cache_key(fn, target: str) -> str:
     text = "\n".join([str(fn), target, identity(), fingerprint()])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def trace_key(traced_text: str, recipe: str) -> str:
+    """The CPU key of a traced function's program: its IR text and how it is transformed
+    (differentiated with respect to which inputs, simplified or not); the compiler's sources
+    and this CPU key it as they key a program."""
+    text = "\n".join(["trace", traced_text, recipe, identity(), fingerprint()])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -92,14 +103,60 @@ def lookup(fn, cache_dir=None) -> tuple[str, CompiledProgram | None]:
     entry = cache.load(directory, key) if directory else None
     if entry is None or not isinstance(entry[0].get("plan"), dict):
         return key, None
+    found = _rebuild(key, entry, signature(fn))
+    return key, None if found is None else remember(key, found)
+
+
+def _rebuild(key: str, entry, sign: dict) -> CompiledProgram | None:
+    """The program of disk entry `key` (meta, object code) that carries a plan, else None."""
     meta, object_code = entry
     try:
         plan = decode(meta["plan"])
     except (KeyError, TypeError, ValueError):  # a plan this version does not read: compile
-        return key, None
-    found = build(fn, *plan, object_code, meta["llvm_ir"])
-    found.from_disk = True
-    return key, remember(key, found)
+        return None
+    found = build(sign, *plan, object_code, meta["llvm_ir"])
+    found.from_disk = found.planned = True
+    found.cache_key = key
+    return found
+
+
+def lookup_trace(key: str, cache_dir=None) -> CompiledProgram | None:
+    """The program stored for a trace under trace_key `key`: from memory, else through the
+    disk entry naming its program's key and signature; None when either entry is missing,
+    damaged or without a plan (then the trace is transformed and compiled as usual)."""
+    with memory_lock:
+        found = memory.get(key)
+    if found is not None:
+        return found
+    directory = cache.cache_dir(cache_dir)
+    alias = cache.load(directory, key, code=False) if directory else None
+    if alias is None or not isinstance(alias[0].get("program"), str):
+        return None
+    program_key, sign = alias[0]["program"], alias[0].get("signature")
+    with memory_lock:
+        found = memory.get(program_key)
+    if found is None:
+        entry = cache.load(directory, program_key)
+        if entry is None or not isinstance(entry[0].get("plan"), dict):
+            return None
+        try:
+            found = _rebuild(program_key, entry, sign)
+        except (KeyError, TypeError, ValueError):  # a signature this version does not read
+            return None
+        if found is None:
+            return None
+        remember(program_key, found)
+    return remember(key, found)
+
+
+def remember_trace(key: str, program: CompiledProgram, fn, cache_dir=None) -> None:
+    """Keep `program` (compiled from IR function `fn`) under trace_key `key`: in memory, and
+    on disk when its own entry carries a plan, as the name of that entry and the signature."""
+    remember(key, program)
+    directory = cache.cache_dir(cache_dir)
+    if directory and program.planned:
+        cache.store(directory, key, {"program": program.cache_key, "signature": signature(fn)},
+                    b"")
 
 
 def remember(key: str, program: CompiledProgram) -> CompiledProgram:
@@ -108,24 +165,35 @@ def remember(key: str, program: CompiledProgram) -> CompiledProgram:
     return program
 
 
-def build(fn, buffers, steps, results, constants, workspace, text, object_code,
+def signature(fn) -> dict:
+    """What a caller sees of IR function `fn`, as JSON data: its name, its parameters (name,
+    shape, dtype, type text) and its results (shape, dtype)."""
+    return {"name": fn.name,
+            "params": [[p.name or f"arg{i}", list(p.type.shape), p.type.dtype.name,
+                        str(p.type)] for i, p in enumerate(fn.params)],
+            "results": [[list(r.type.shape), r.type.dtype.name] for r in fn.results]}
+
+
+def build(sign: dict, buffers, steps, results, constants, workspace, text, object_code,
           llvm_ir) -> CompiledProgram:
-    """The CompiledProgram of IR function `fn` from its runtime plan and object code."""
-    symbol = entry_symbol(fn) if enterable(steps) else None
+    """The CompiledProgram of a function of signature `sign` from its runtime plan and object
+    code."""
+    symbol = entry_symbol(sign["name"]) if enterable(steps) else None
     native = NativeCode(object_code, [s.symbol for s in steps if isinstance(s, KernelCall)],
                         [symbol] if symbol else [])
-    params = [Param(p.name or f"arg{i}", p.type.shape, p.type.dtype.numpy, str(p.type))
-              for i, p in enumerate(fn.params)]
-    result_types = [(r.type.shape, r.type.dtype.numpy) for r in fn.results]
-    compiled = CompiledProgram(fn.name, params, result_types, buffers, steps, results,
+    params = [Param(name, tuple(shape), _DTYPES[dtype].numpy, text)
+              for name, shape, dtype, text in sign["params"]]
+    result_types = [(tuple(shape), _DTYPES[dtype].numpy) for shape, dtype in sign["results"]]
+    compiled = CompiledProgram(sign["name"], params, result_types, buffers, steps, results,
                                constants, native, workspace, symbol if ENTRY_ABI else None)
     compiled.text, compiled.llvm_ir = text, llvm_ir
     return compiled
 
 
-def entry_symbol(fn) -> str:
-    """The name of the native entry point of `fn`'s program (when its steps are enterable)."""
-    return re.sub(r"\W+", "_", fn.name) + "_entry"  # the tracer's pattern: compiled already
+def entry_symbol(name: str) -> str:
+    """The name of the native entry point of function `name`'s program (when its steps are
+    enterable)."""
+    return re.sub(r"\W+", "_", name) + "_entry"  # the tracer's pattern: compiled already
 
 
 def encode(buffers, steps, results, constants, workspace, text) -> dict | None:
@@ -136,8 +204,7 @@ def encode(buffers, steps, results, constants, workspace, text) -> dict | None:
         return None
     return {"buffers": [[b.id, b.dtype.name, b.size, b.kind, b.index, b.offset]
                         for b in buffers],
-            "steps": [[type(s).__name__] + [_encode(getattr(s, f.name))
-                                            for f in dataclasses.fields(s)] for s in steps],
+            "steps": [[type(s).__name__] + [_encode(v) for v in s._values()] for s in steps],
             "results": list(results), "workspace": workspace, "text": text,
             "constants": [[c.dtype.str, list(c.shape), base64.b64encode(c.tobytes()).decode()]
                           for c in constants]}

@@ -2,7 +2,6 @@
 plain data handed from codegen to the runtime."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -18,8 +17,40 @@ ENTRY_SLOTS = {"none": 0, "incref": 1, "status": 2, "array_type": 3}
 ARGUMENTS_DIFFER = 1 << 32  # the status of arguments that are not the parameters' arrays
 
 
-@dataclass(eq=False)
-class Buffer:
+class Record:
+    """Plain data: the fields are the names the class annotates, in order, their defaults the
+    class body's values. What a dataclass gives these classes, without generating code for
+    each (0.2 ms of import per dataclass, and every process's first call imports these).
+    A class made with `by_value=True` compares and hashes by its fields."""
+
+    fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, by_value: bool = False, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.fields = tuple(cls.__dict__.get("__annotations__", ()))
+        if by_value:
+            cls.__eq__ = lambda a, b: type(a) is type(b) and a._values() == b._values()
+            cls.__hash__ = lambda a: hash(a._values())
+
+    def __init__(self, *args, **kwargs):
+        self.__dict__.update(zip(self.fields, args), **kwargs)
+        missing = [f for f in self.fields if f not in self.__dict__ and not hasattr(type(self), f)]
+        if missing or len(args) > len(self.fields) or not kwargs.keys() <= set(self.fields):
+            raise TypeError(f"{type(self).__name__} takes the fields {', '.join(self.fields)}")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in self.fields)
+
+    def replace(self, **changes):
+        """A copy with `changes` to its fields."""
+        return type(self)(**dict(zip(self.fields, self._values()), **changes))
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{f}={v!r}" for f, v in zip(self.fields, self._values()))
+        return f"{type(self).__name__}({values})"
+
+
+class Buffer(Record):
     """Flat memory for one tensor. kind: 'param', 'result', 'const' (data held by the
     program) or 'temp' (a slice of the per-call workspace at `offset` bytes)."""
 
@@ -38,8 +69,7 @@ class Buffer:
         return f"b{self.id}"
 
 
-@dataclass(frozen=True)
-class Operand:
+class Operand(Record, by_value=True):
     """A strided tensor handed to a runtime step: a buffer seen through a strided view
     (shape, strides and offset in elements)."""
 
@@ -53,8 +83,7 @@ class Operand:
         return text + (f"+{self.offset}" if self.offset else "")
 
 
-@dataclass(eq=False)
-class Matmul:
+class Matmul(Record):
     a: Operand
     b: Operand
     out: int
@@ -66,8 +95,7 @@ class Matmul:
         return f"b{self.out} = matmul({self.a}, {self.b})"
 
 
-@dataclass(eq=False)
-class LibraryCall:
+class LibraryCall(Record):
     """A primitive that runs on the host through numpy (LAPACK, sorting), as matmul runs
     through BLAS: `evaluate(*operands, **params)` is written into buffer `out`."""
 
@@ -86,8 +114,7 @@ class LibraryCall:
         return f"b{self.out} = {self.name}({', '.join(map(str, self.operands))}{params})"
 
 
-@dataclass(eq=False)
-class Guard:
+class Guard(Record):
     pred: Operand
     expected: bool
     site: str
@@ -99,8 +126,7 @@ class Guard:
         return f"guard {self.pred} expected={str(self.expected).lower()} site={self.site!r}"
 
 
-@dataclass(eq=False)
-class CheckIndex:
+class CheckIndex(Record):
     """Raise IndexError (before any kernel reads through them) unless every index lies
     in [-bound, bound)."""
 
@@ -117,8 +143,7 @@ class CheckIndex:
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
-@dataclass(eq=False)
-class CheckExponent:
+class CheckExponent(Record):
     """Raise ValueError, as numpy does, if an integer power has a negative exponent (before
     any kernel computes the power)."""
 
@@ -131,8 +156,7 @@ class CheckExponent:
         return f"check_exponent {self.exponent} >= 0"
 
 
-@dataclass(eq=False)
-class Fail:
+class Fail(Record):
     """An op that numpy rejects for these static shapes (max over no elements)."""
 
     error: str
@@ -147,8 +171,7 @@ class Fail:
 
 
 
-@dataclass(frozen=True)
-class KernelCall:
+class KernelCall(Record, by_value=True):
     """Run native kernel `symbol` over chunks [0, n_chunks); `elements` (the loop's trip
     count) decides whether splitting it across threads pays."""
 

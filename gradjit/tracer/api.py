@@ -21,10 +21,10 @@ from gradjit.ops.numpy_api import NotSupported
 from gradjit.runtime.collector import collector_paused
 from gradjit.tracer import leaves as L
 from gradjit.tracer import portable
-from gradjit.tracer.backend import compile_program
 from gradjit.tracer.cache import Cache, Entry, Explanation
 from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
+from gradjit.tracer.stages import Stages, compile_stages
 from gradjit.tracer.trace import TRACING, Trace, Traced, _stack, current_trace, locate
 
 
@@ -245,18 +245,28 @@ class Transformed:
 
     def _compile_entry(self, structure, leaves) -> Entry:
         trace, traced, unpack = self._trace(structure, leaves)
-        stages = {"traced": traced}
-        if self.mode != "jit":
-            stages["differentiated"] = self._transform(traced, unpack)
-        fn = optimize(stages.get("differentiated", traced))
-        if self.symbolic:
-            fn = optimize(simplify_elementwise(fn))
-        fn = stages["optimized"] = verify(fn)
-        entry = Entry(compile_program(fn, self.backend, self.deterministic), fn, trace.guards,
+        stages = Stages(traced, self._passes(unpack), self._recipe(unpack))
+        entry = Entry(compile_stages(stages, self.backend, self.deterministic), trace.guards,
                       unpack, stages, trace.captures)
         for observe in COMPILE_OBSERVERS:
             observe(self, entry)
         return entry
+
+    def _passes(self, unpack) -> dict:
+        """The stages after "traced", each made from the one before."""
+        passes = {} if self.mode == "jit" else {
+            "differentiated": lambda traced: self._transform(traced, unpack)}
+        passes["optimized"] = lambda fn: verify(
+            optimize(simplify_elementwise(optimize(fn))) if self.symbolic else optimize(fn))
+        return passes
+
+    def _recipe(self, unpack) -> str | None:
+        """What the stages after "traced" depend on beyond the traced IR (with it, the key of
+        the program); None where a subclass transforms otherwise and does not say."""
+        if type(self)._transform is not Transformed._transform:
+            return None
+        wrt = getattr(unpack, "wrt", None), getattr(unpack, "tangents", None)
+        return f"{self.mode} wrt={wrt} symbolic={self.symbolic}"
 
     def ir(self, *args, stage="optimized", **kwargs):
         """The IR that a call with these arguments runs ("optimized"), or an earlier stage:

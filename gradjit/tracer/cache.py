@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter, namedtuple
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -22,12 +23,18 @@ class RetraceWarning(UserWarning):
 @dataclass(eq=False)
 class Entry:
     program: Callable  # (*arrays) -> list of arrays; raises GuardFailed off its path
-    function: Function  # the optimized IR it runs
     guards: list[GuardInfo]
     unpack: Callable  # (program outputs, call leaves) -> the call's result
-    stages: dict  # IR by stage: "traced", "differentiated" (grad only), "optimized"
+    # IR by stage: "traced", "differentiated" (grad only), "optimized" (a Mapping: a program
+    # from the disk cache makes its later stages only when they are read)
+    stages: Mapping
     captures: list = field(default_factory=list)  # arrays read from outside the arguments
     hits: int = field(default=0)
+
+    @property
+    def function(self) -> Function:
+        """The optimized IR the program runs."""
+        return self.stages["optimized"]
 
     def __post_init__(self):
         # lean(arrays): the call's result from C-contiguous arrays of its signature (the lean

@@ -145,7 +145,7 @@ def debug_captures(enabled: bool = True):
     previous = _stack.inspect
 
     def inspect(entry, arrays, outputs):
-        check_entry(entry.function.name, entry)
+        check_entry(entry.stages["traced"].name, entry)
         if previous is not None:
             previous(entry, arrays, outputs)
 

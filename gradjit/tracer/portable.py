@@ -84,7 +84,7 @@ def load_traces(transformed, traces):
             for text, guards, unpack in entries:
                 fn = parse(text)
                 program = compile_program(fn, transformed.backend, transformed.deterministic)
-                loaded.append(Entry(program, fn, guards, unpack, {"optimized": fn}))
+                loaded.append(Entry(program, guards, unpack, {"optimized": fn}))
             cache.by_key[key] = loaded
             layout = _fast_layout(key)
             if layout is not None:

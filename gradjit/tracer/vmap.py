@@ -54,6 +54,10 @@ class Batched(Transformed):
                 raise
             raise BatchingError(f"{error}" + _at_call()) from None
 
+    def _recipe(self, unpack) -> str:
+        return (f"vmap in_axes={list(unpack.in_axes)} size={unpack.size} "
+                f"result_axes={unpack.result_axes} symbolic={self.symbolic}")
+
     def _mapped(self, structure, leaves):
         """The mapped axis of each argument leaf (None: shared) and the batch size."""
         args_structure = structure[1][0]
