@@ -64,3 +64,23 @@ def test_row_extremes_see_every_lane(m):
     np.testing.assert_array_equal(top, np.max(x, axis=1))
     np.testing.assert_array_equal(bottom, np.min(x, axis=1))
     np.testing.assert_array_equal(itop, np.max(k, axis=1))
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
+def test_row_extremes_keep_nans_past_infinities(dtype):
+    """A vector max/min compares NaN-blind and keeps NaNs apart by their bits: a NaN of
+    either sign still wins over infinities and later larger values, and infinities alone
+    are extremes."""
+    m = 100
+    x = np.random.default_rng(7).standard_normal((6, m)).astype({"f32": np.float32,
+                                                                 "f64": np.float64}[dtype])
+    x[0, 3], x[0, 50:] = np.nan, np.inf
+    x[1, 70], x[1, :70] = -np.nan, -np.inf
+    x[2, :] = np.inf
+    x[3, :] = -np.inf
+    x[4, 0], x[4, 1:] = np.nan, 1e30
+    x[5, 99] = -np.nan
+    text = EXTREMES.format(n=6, m=m).replace("f32", dtype)
+    top, bottom, _ = compile_function(parse(text))(x, np.zeros((6, m), np.int32))
+    np.testing.assert_array_equal(top, np.max(x, axis=1))
+    np.testing.assert_array_equal(bottom, np.min(x, axis=1))
