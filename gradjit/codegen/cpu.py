@@ -213,7 +213,7 @@ class KernelEmitter:
                                      lanes.splat(b.sub(stop, split)))
                 vector_accs = self.step(lanes, split, bases, out_bases, hoisted, reducing,
                                         vector_accs, mask)
-            accs = [self.horizontal(k.outputs[n], self.settled(k.outputs[n], one))
+            accs = [self.horizontal(k.outputs[n], one)
                     for n, one in zip(reducing, self.split(reducing, vector_accs, lanes))]
         if not masked and (split is start or self.remainders()):
             accs = loop(b, split, stop, 1, accs,
@@ -265,22 +265,23 @@ class KernelEmitter:
         counts = (k.extents[-1],) if len(k.extents) > 1 else (k.chunk_rows, k.extents[0])
         return any(n % self.width for n in counts)
 
-    def horizontal(self, out, acc):
-        """Fold a vector accumulator's lanes in a fixed order (reproducible): the upper half
-        into the lower down to 8 lanes, then neighbours pairwise, as numpy's sum folds its 8
-        accumulators."""
+    def horizontal(self, out, accs):
+        """Fold the lanes of `out`'s vector accumulators in a fixed order (reproducible): the
+        upper half into the lower down to 8 lanes, then neighbours pairwise, as numpy's sum
+        folds its 8 accumulators; a NaN-tracking max settles once, on the last lane."""
         b, width = self.b, self.width
 
-        def pick(lanes):
+        def pick(acc, lanes):
             return b.shuffle_vector(acc, acc, ir.Constant(ir.VectorType(I32, len(lanes)), lanes))
         while width > 1:
             half = width // 2
             if width > 8:
-                low, high = pick(list(range(half))), pick(list(range(half, width)))
+                low, high = list(range(half)), list(range(half, width))
             else:
-                low, high = pick(list(range(0, width, 2))), pick(list(range(1, width, 2)))
-            acc, width = combine(b, out.kind, out.dtype, low, high), half
-        return b.extract_element(acc, I32(0))
+                low, high = list(range(0, width, 2)), list(range(1, width, 2))
+            accs = self.merged(out, [pick(a, low) for a in accs], [pick(a, high) for a in accs])
+            width = half
+        return self.settled(out, [b.extract_element(a, I32(0)) for a in accs])
 
     def step(self, lanes, j, bases, out_bases, hoisted, reducing, accs, mask=None):
         """One (vector of) loop index: the body, then every output. Lanes off in `mask`
@@ -339,8 +340,7 @@ class KernelEmitter:
         return [b.select(wins, one[0], two[0]), b.select(more, one[1], two[1])]
 
     def settled(self, out, accs):
-        """One value from `out`'s accumulators: the extremum, or a NaN in the lanes that saw
-        one."""
+        """One value from `out`'s accumulators: the extremum, or the NaN if one was seen."""
         if len(accs) == 1:
             return accs[0]
         b, bits = self.b, accs[1]
