@@ -123,3 +123,27 @@ def test_small_products_run_in_blocks_of_rows_with_numpys_values(a_shape, b_shap
     fn = gradjit.jit(lambda a_t, b: np.swapaxes(a_t, -1, -2) @ b)  # a strided operand
     np.testing.assert_allclose(fn(np.ascontiguousarray(np.swapaxes(a, -1, -2)), b), a @ b,
                                rtol=1e-12, atol=1e-12)
+
+
+def test_chunks_finish_without_a_worker_that_never_wakes():
+    """A worker that gets no core (busy machine) takes no range: the call returns once the
+    calling thread has done them all, instead of waiting for the worker to wake."""
+    import queue
+    import threading
+
+    from gradjit.runtime import threads
+    before = threads.get_num_threads()
+    set_num_threads(2)
+    try:
+        threads.run_chunks(lambda lo, hi, table: None, 8, None)  # the pool exists
+        pool = threads._state["pool"]
+        awake, pool.queues[0] = pool.queues[0], queue.SimpleQueue()  # read by no thread
+        done = []
+        caller = threading.Thread(target=lambda: done.append(threads.run_chunks(
+            lambda lo, hi, table: done.extend(range(lo, hi)), 8, None)), daemon=True)
+        caller.start()
+        caller.join(10)
+        pool.queues[0] = awake
+        assert sorted(done[:-1]) == list(range(8)) and done[-1] is None
+    finally:
+        set_num_threads(before)
