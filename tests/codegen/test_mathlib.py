@@ -518,11 +518,10 @@ def test_explicit_vectors_match_scalars(name, dtype):
     assert _same(compiled(name, dtype, lanes)(*args), scalar).all()
 
 
-# Intrinsics that the x86 and NVPTX backends both select (is.fpclass: LLVM forms it from fcmps,
-# smax/smin from an integer compare and select).
+# Intrinsics that the x86 and NVPTX backends both select (is.fpclass: LLVM forms it from fcmps).
 ALLOWED_CALLS = ("llvm.fma.", "llvm.fabs.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.",
                  "llvm.rint.", "llvm.sqrt.", "llvm.copysign.", "llvm.minnum.", "llvm.maxnum.",
-                 "llvm.is.fpclass.", "llvm.smax.", "llvm.smin.")
+                 "llvm.is.fpclass.")
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
