@@ -72,7 +72,9 @@ def loop(b: ir.IRBuilder, start, stop, step, carried, body):
 
 # Independent accumulators of a reduction's vector loop: a max or sum waits on the previous
 # vector's result, so with one accumulator the loop runs at that latency, not at throughput.
-ACCUMULATORS = 4
+# Two hide it (sums and maxes over rows in L2 ran as fast as with four); four copies of a body
+# with an exp and two reductions ran out of registers (W4's gradient 8% slower).
+ACCUMULATORS = 2
 
 
 def tracks_nan(out, lanes: int) -> bool:
