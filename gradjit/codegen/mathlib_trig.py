@@ -30,9 +30,11 @@ COS_POLY = {
 
 
 def _reduce(o: FloatOps, x):
-    """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes."""
+    """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes; beyond the
+    bound x counts as 0, or as NaN if it is inf or NaN (x - x), which the polynomials and the
+    quadrant's selects carry to the result."""
     w = o.width
-    xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, 0.0)
+    xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, o.sub(x, x))
     k, q = o.round_int(xs, TWO_OVER_PI[w])
     r = xs
     for part in PIO2[w]:  # the first step is exact; the later ones see ever smaller terms
@@ -56,10 +58,9 @@ def _bit(o: FloatOps, q, mask):
     return o.b.icmp_unsigned("!=", o.b.and_(q, o.ic(q, mask)), o.ic(q, 0))
 
 
-def _finish(o: FloatOps, x, res, odd_sign):
-    """NaN for inf and NaN; odd functions keep the sign of zero."""
-    res = o.select(o.isfinite(x), res, o.sub(x, x))
-    return o.select(o.cmp("==", x, 0.0), x, res) if odd_sign else res
+def _signed_zero(o: FloatOps, x, res):
+    """An odd function of +-0 is x itself (the polynomials give +0 for -0)."""
+    return o.select(o.cmp("==", x, 0.0), x, res)
 
 
 def _sin_quadrant(o: FloatOps, x, shift):
@@ -72,11 +73,11 @@ def _sin_quadrant(o: FloatOps, x, shift):
 
 
 def emit_sin(o: FloatOps, x):
-    return _finish(o, x, _sin_quadrant(o, x, 0), True)
+    return _signed_zero(o, x, _sin_quadrant(o, x, 0))
 
 
 def emit_cos(o: FloatOps, x):
-    return _finish(o, x, _sin_quadrant(o, x, 1), False)
+    return _sin_quadrant(o, x, 1)
 
 
 def emit_tan(o: FloatOps, x):
@@ -90,4 +91,4 @@ def emit_tan(o: FloatOps, x):
     q = o.mul(num, inv)
     rem = o.sub(o.add(o.fma(o.neg(q), den, num), num_lo), o.mul(q, den_lo))
     res = o.fma(rem, inv, q)
-    return _finish(o, x, o.select(odd, o.neg(res), res), True)
+    return _signed_zero(o, x, o.select(odd, o.neg(res), res))
