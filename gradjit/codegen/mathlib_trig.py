@@ -43,15 +43,22 @@ def _reduce(o: FloatOps, x):
 
 
 def _sin_cos(o: FloatOps, r):
-    """(sin r, cos r) as (hi, lo) pairs; cos adds 1 - r^2/2 with its rounding error folded in."""
+    """(sin r, cos r) as (hi, lo) pairs: hi is the leading term plus the polynomial's in one
+    FMA, which sin and cos use alone (cos leaves out the rounding error of 1 - r^2/2, within
+    half an ulp); lo, which only tan reads, holds the rest (hi minus the leading term is exact,
+    the two lie within a factor 2)."""
     w = o.width
     z = o.mul(r, r)
-    s = o.fast_two_sum(r, o.mul(o.mul(r, z), o.poly(z, SIN_POLY[w])))
+    rz, sin_poly = o.mul(r, z), o.poly(z, SIN_POLY[w])
+    s = o.fma(rz, sin_poly, r)
+    s_lo = o.sub(o.mul(rz, sin_poly), o.sub(s, r))
     hz = o.mul(z, 0.5)
     one_hz = o.sub(1.0, hz)
+    zz, cos_poly = o.mul(z, z), o.poly(z, COS_POLY[w])
+    c = o.fma(zz, cos_poly, one_hz)
     err = o.sub(o.sub(1.0, one_hz), hz)
-    c = o.fast_two_sum(one_hz, o.fma(o.mul(z, z), o.poly(z, COS_POLY[w]), err))
-    return s, c
+    c_lo = o.add(err, o.sub(o.mul(zz, cos_poly), o.sub(c, one_hz)))
+    return (s, s_lo), (c, c_lo)
 
 
 def _bit(o: FloatOps, q, mask):
