@@ -72,7 +72,27 @@ def loop(b: ir.IRBuilder, start, stop, step, carried, body):
 
 # Independent accumulators of a reduction's vector loop: a max or sum waits on the previous
 # vector's result, so with one accumulator the loop runs at that latency, not at throughput.
-ACCUMULATORS = 4
+# Two hide it (sums and maxes over rows in L2 ran as fast as with four); four copies of a body
+# with an exp and two reductions ran out of registers (W4's gradient 8% slower).
+ACCUMULATORS = 2
+
+
+def tracks_nan(out, lanes: int) -> bool:
+    """Whether a reduction's vector lanes keep a float max/min NaN-blind (one compare and
+    select a vector: a vmaxps), its NaNs apart as the largest magnitude bits seen (a NaN's lie
+    above infinity's) in integer lanes. numpy's NaN-first maximum as compare, compare, or and
+    select went through mask registers: a row max over 32 MB took 1.4 ms, a sum 0.8 ms."""
+    return lanes > 1 and out.kind in ("max", "min") and out.dtype.is_float
+
+
+def _bits_type(dtype, lanes: int) -> ir.VectorType:
+    return ir.VectorType(ir.IntType(8 * dtype.numpy.itemsize), lanes)
+
+
+def _magnitude_bits(b, value, dtype):
+    """The bits of |value| (float lanes) as integer lanes of the same width."""
+    ty = _bits_type(dtype, value.type.count)
+    return b.and_(b.bitcast(value, ty), ir.Constant(ty, (1 << (ty.element.width - 1)) - 1))
 
 
 class KernelEmitter:
@@ -180,7 +200,7 @@ class KernelEmitter:
 
             def steps(count, j, carried):
                 """`count` vectors from j on, each with its own accumulators."""
-                per = len(reducing)
+                per = sum(self.widths(reducing, lanes))
                 for u in range(count):
                     ju = b.add(j, I64(u * self.width)) if u else j
                     carried[u * per:(u + 1) * per] = self.step(
@@ -195,7 +215,8 @@ class KernelEmitter:
                                      lanes.splat(b.sub(stop, split)))
                 vector_accs = self.step(lanes, split, bases, out_bases, hoisted, reducing,
                                         vector_accs, mask)
-            accs = [self.horizontal(k.outputs[n], acc) for n, acc in zip(reducing, vector_accs)]
+            accs = [self.horizontal(k.outputs[n], one)
+                    for n, one in zip(reducing, self.split(reducing, vector_accs, lanes))]
         if not masked and (split is start or self.remainders()):
             accs = loop(b, split, stop, 1, accs,
                         lambda j, carried: self.step(Lanes(b, 1), j, bases, out_bases, hoisted,
@@ -212,9 +233,7 @@ class KernelEmitter:
         one vector's latency in every ACCUMULATORS), the rest one by one; returns the
         accumulators folded in a fixed order, and where the whole vectors end."""
         b, k = self.b, self.k
-        identities = [lanes.const(k.outputs[n].dtype, identity(k.outputs[n].kind,
-                                                               k.outputs[n].dtype))
-                      for n in reducing]
+        identities = self.starts(lanes, reducing)
         count = b.sub(stop, start)
         whole = b.add(start, b.and_(count, I64(-self.width)))
         if not reducing:
@@ -222,11 +241,12 @@ class KernelEmitter:
         unrolled = b.add(start, b.and_(count, I64(-self.width * ACCUMULATORS)))
         accs = loop(b, start, unrolled, self.width * ACCUMULATORS, identities * ACCUMULATORS,
                     lambda j, c: steps(ACCUMULATORS, j, list(c)))
-        per = len(reducing)
+        per = len(identities)
         sets = [accs[u * per:(u + 1) * per] for u in range(ACCUMULATORS)]
         while len(sets) > 1:
-            sets = [[combine(b, k.outputs[n].kind, k.outputs[n].dtype, x, y)
-                     for n, x, y in zip(reducing, one, two)]
+            sets = [[v for n, x, y in zip(reducing, self.split(reducing, one, lanes),
+                                          self.split(reducing, two, lanes))
+                     for v in self.merged(k.outputs[n], x, y)]
                     for one, two in zip(sets[::2], sets[1::2])]
         return loop(b, unrolled, whole, self.width, sets[0],
                     lambda j, c: steps(1, j, list(c))), whole
@@ -247,22 +267,23 @@ class KernelEmitter:
         counts = (k.extents[-1],) if len(k.extents) > 1 else (k.chunk_rows, k.extents[0])
         return any(n % self.width for n in counts)
 
-    def horizontal(self, out, acc):
-        """Fold a vector accumulator's lanes in a fixed order (reproducible): the upper half
-        into the lower down to 8 lanes, then neighbours pairwise, as numpy's sum folds its 8
-        accumulators."""
+    def horizontal(self, out, accs):
+        """Fold the lanes of `out`'s vector accumulators in a fixed order (reproducible): the
+        upper half into the lower down to 8 lanes, then neighbours pairwise, as numpy's sum
+        folds its 8 accumulators; a NaN-tracking max settles once, on the last lane."""
         b, width = self.b, self.width
 
-        def pick(lanes):
+        def pick(acc, lanes):
             return b.shuffle_vector(acc, acc, ir.Constant(ir.VectorType(I32, len(lanes)), lanes))
         while width > 1:
             half = width // 2
             if width > 8:
-                low, high = pick(list(range(half))), pick(list(range(half, width)))
+                low, high = list(range(half)), list(range(half, width))
             else:
-                low, high = pick(list(range(0, width, 2))), pick(list(range(1, width, 2)))
-            acc, width = combine(b, out.kind, out.dtype, low, high), half
-        return b.extract_element(acc, I32(0))
+                low, high = list(range(0, width, 2)), list(range(1, width, 2))
+            accs = self.merged(out, [pick(a, low) for a in accs], [pick(a, high) for a in accs])
+            width = half
+        return self.settled(out, [b.extract_element(a, I32(0)) for a in accs])
 
     def step(self, lanes, j, bases, out_bases, hoisted, reducing, accs, mask=None):
         """One (vector of) loop index: the body, then every output. Lanes off in `mask`
@@ -270,18 +291,64 @@ class KernelEmitter:
         values = emit_body(lanes, self.k.body, lambda n, values: self.load(
             lanes, j, n, bases[n], hoisted, values, mask), lambda n: self.index(
             lanes, j, n, bases[n]))
-        updated = list(accs)
+        held = dict(zip(reducing, self.split(reducing, accs, lanes)))
         for n, out in enumerate(self.k.outputs):
             value = values[out.value]
             if n in reducing:
                 if mask is not None:
                     value = self.b.select(mask, value, lanes.const(
                         out.dtype, identity(out.kind, out.dtype)))
-                slot = reducing.index(n)
-                updated[slot] = combine(self.b, out.kind, out.dtype, accs[slot], value)
+                held[n] = self.merged(out, held[n], self.taken(out, value))
             else:
                 self.write(lanes, j, out, out_bases[n], value, values, mask)
-        return updated
+        return [v for n in reducing for v in held[n]]
+
+    # ---- accumulators: one value per reduction, two for a NaN-tracking one ----
+
+    def starts(self, lanes, reducing) -> list:
+        """The accumulators' first values, in order: the identity (and no NaN seen)."""
+        values = []
+        for n in reducing:
+            out = self.k.outputs[n]
+            values.append(lanes.const(out.dtype, identity(out.kind, out.dtype)))
+            if tracks_nan(out, lanes.lanes):
+                values.append(ir.Constant(_bits_type(out.dtype, lanes.lanes), 0))
+        return values
+
+    def widths(self, reducing, lanes) -> list[int]:
+        return [2 if tracks_nan(self.k.outputs[n], lanes.lanes) else 1 for n in reducing]
+
+    def split(self, reducing, flat, lanes) -> list[list]:
+        """The flat accumulator values as one list per reduction."""
+        parts, at = [], 0
+        for width in self.widths(reducing, lanes):
+            parts.append(list(flat[at:at + width]))
+            at += width
+        return parts
+
+    def taken(self, out, value) -> list:
+        """A value as accumulators of `out` hold it."""
+        if not isinstance(value.type, ir.VectorType) or not tracks_nan(out, value.type.count):
+            return [value]
+        return [value, _magnitude_bits(self.b, value, out.dtype)]
+
+    def merged(self, out, one, two) -> list:
+        """Accumulators `one` combined with `two` (ties keep two's, as numpy's maximum)."""
+        b = self.b
+        if len(one) == 1:
+            return [combine(b, out.kind, out.dtype, one[0], two[0])]
+        wins = b.fcmp_ordered(">" if out.kind == "max" else "<", one[0], two[0])
+        more = b.icmp_unsigned(">", one[1], two[1])
+        return [b.select(wins, one[0], two[0]), b.select(more, one[1], two[1])]
+
+    def settled(self, out, accs):
+        """One value from `out`'s accumulators: the extremum, or the NaN if one was seen."""
+        if len(accs) == 1:
+            return accs[0]
+        b, bits = self.b, accs[1]
+        infinity = int(np.array(np.inf, out.dtype.numpy).view(f"u{out.dtype.numpy.itemsize}"))
+        seen = b.icmp_unsigned(">", bits, ir.Constant(bits.type, infinity))
+        return b.select(seen, b.bitcast(bits, accs[0].type), accs[0])
 
     def index(self, lanes, j, n, base):
         """The iota value: an affine function of the loop index, converted to its dtype."""

@@ -144,9 +144,14 @@ class FloatOps:
         return self.from_bits(self.b.shl(e, self.ic(e, self.mant)))
 
     def ldexp(self, x, k):
-        """x * 2**k in two exact steps, so k may reach twice the exponent range."""
+        """x * 2**k for x in [1/2, 2) and 32-bit lanes k up to twice the exponent range: half
+        of k is added to x's exponent field (x stays normal), the other half's power of two
+        multiplies, the one rounding where the result is subnormal. One product instead of two:
+        exp's products compete with its polynomial for the FMA units."""
         half = self.b.ashr(k, self.ic(k, 1))
-        return self.mul(self.mul(x, self.pow2(half)), self.pow2(self.b.sub(k, half)))
+        field = self.b.sext(half, self.ity) if self.f64 else half
+        scaled = self.b.add(self.bits(x), self.b.shl(field, self.ic(field, self.mant)))
+        return self.mul(self.from_bits(scaled), self.pow2(self.b.sub(k, half)))
 
     # double-word arithmetic: a value is hi + lo with |lo| <= ulp(hi) / 2
     def two_sum(self, a, b):

@@ -30,9 +30,11 @@ COS_POLY = {
 
 
 def _reduce(o: FloatOps, x):
-    """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes."""
+    """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes; beyond the
+    bound x counts as 0, or as NaN if it is inf or NaN (x - x), which the polynomials and the
+    quadrant's selects carry to the result."""
     w = o.width
-    xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, 0.0)
+    xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, o.sub(x, x))
     k, q = o.round_int(xs, TWO_OVER_PI[w])
     r = xs
     for part in PIO2[w]:  # the first step is exact; the later ones see ever smaller terms
@@ -41,25 +43,31 @@ def _reduce(o: FloatOps, x):
 
 
 def _sin_cos(o: FloatOps, r):
-    """(sin r, cos r) as (hi, lo) pairs; cos adds 1 - r^2/2 with its rounding error folded in."""
+    """(sin r, cos r) as (hi, lo) pairs: hi is the leading term plus the polynomial's in one
+    FMA, which sin and cos use alone (cos leaves out the rounding error of 1 - r^2/2, within
+    half an ulp); lo, which only tan reads, holds the rest (hi minus the leading term is exact,
+    the two lie within a factor 2)."""
     w = o.width
     z = o.mul(r, r)
-    s = o.fast_two_sum(r, o.mul(o.mul(r, z), o.poly(z, SIN_POLY[w])))
+    rz, sin_poly = o.mul(r, z), o.poly(z, SIN_POLY[w])
+    s = o.fma(rz, sin_poly, r)
+    s_lo = o.sub(o.mul(rz, sin_poly), o.sub(s, r))
     hz = o.mul(z, 0.5)
     one_hz = o.sub(1.0, hz)
+    zz, cos_poly = o.mul(z, z), o.poly(z, COS_POLY[w])
+    c = o.fma(zz, cos_poly, one_hz)
     err = o.sub(o.sub(1.0, one_hz), hz)
-    c = o.fast_two_sum(one_hz, o.fma(o.mul(z, z), o.poly(z, COS_POLY[w]), err))
-    return s, c
+    c_lo = o.add(err, o.sub(o.mul(zz, cos_poly), o.sub(c, one_hz)))
+    return (s, s_lo), (c, c_lo)
 
 
 def _bit(o: FloatOps, q, mask):
     return o.b.icmp_unsigned("!=", o.b.and_(q, o.ic(q, mask)), o.ic(q, 0))
 
 
-def _finish(o: FloatOps, x, res, odd_sign):
-    """NaN for inf and NaN; odd functions keep the sign of zero."""
-    res = o.select(o.isfinite(x), res, o.sub(x, x))
-    return o.select(o.cmp("==", x, 0.0), x, res) if odd_sign else res
+def _signed_zero(o: FloatOps, x, res):
+    """An odd function of +-0 is x itself (the polynomials give +0 for -0)."""
+    return o.select(o.cmp("==", x, 0.0), x, res)
 
 
 def _sin_quadrant(o: FloatOps, x, shift):
@@ -72,11 +80,11 @@ def _sin_quadrant(o: FloatOps, x, shift):
 
 
 def emit_sin(o: FloatOps, x):
-    return _finish(o, x, _sin_quadrant(o, x, 0), True)
+    return _signed_zero(o, x, _sin_quadrant(o, x, 0))
 
 
 def emit_cos(o: FloatOps, x):
-    return _finish(o, x, _sin_quadrant(o, x, 1), False)
+    return _sin_quadrant(o, x, 1)
 
 
 def emit_tan(o: FloatOps, x):
@@ -90,4 +98,4 @@ def emit_tan(o: FloatOps, x):
     q = o.mul(num, inv)
     rem = o.sub(o.add(o.fma(o.neg(q), den, num), num_lo), o.mul(q, den_lo))
     res = o.fma(rem, inv, q)
-    return _finish(o, x, o.select(odd, o.neg(res), res), True)
+    return _signed_zero(o, x, o.select(odd, o.neg(res), res))

@@ -38,18 +38,16 @@ class _Pool:
     @staticmethod
     def _work(q):
         while True:
-            task, done = q.get()
-            try:
-                task()
-            finally:
-                done.release()
+            q.get()()
 
 
 def run_chunks(fn, n_chunks: int, table) -> None:
     """Call fn(lo, hi, table) over ranges of chunks covering [0, n_chunks) on up to the
     thread count of threads, the calling thread among them. Each thread takes the next range
     when it is done with one, so a thread that the OS preempts (the cores are shared) holds
-    up only the range it is on, not a fixed share of the work."""
+    up only the range it is on, not a fixed share of the work; the call returns once every
+    range is done, without waiting for a worker that never got a core to take one (it finds
+    none left when it wakes)."""
     threads = min(_state["threads"], n_chunks)
     if threads <= 1:
         fn(0, n_chunks, table)
@@ -62,16 +60,22 @@ def run_chunks(fn, n_chunks: int, table) -> None:
     # Chunks are taken a few at a time: each take crosses back into Python for the GIL.
     take = max(1, n_chunks // (4 * threads))
     starts = itertools.count(0, take)  # next() on it is atomic under the GIL
+    left, lock, finished = [n_chunks], threading.Lock(), threading.Event()
 
     def work():
         for lo in starts:
             if lo >= n_chunks:
                 return
-            fn(lo, min(lo + take, n_chunks), table)
+            hi = min(lo + take, n_chunks)
+            try:
+                fn(lo, hi, table)
+            finally:
+                with lock:
+                    left[0] -= hi - lo
+                    if not left[0]:
+                        finished.set()
 
-    done = threading.Semaphore(0)
     for t in range(threads - 1):
-        pool.queues[t].put((work, done))
+        pool.queues[t].put(work)
     work()
-    for _ in range(threads - 1):
-        done.acquire()
+    finished.wait()

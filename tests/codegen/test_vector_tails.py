@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gradjit.codegen import compile_function
+from gradjit.codegen.cpu import ACCUMULATORS
 from gradjit.codegen.schedule import CHUNK
 from gradjit.ir import parse
 
@@ -47,12 +48,13 @@ EXTREMES = """func @ends(%x: f32[{n},{m}], %k: i32[{n},{m}]) -> (f32[{n}], f32[{
 }}"""
 
 
-@pytest.mark.parametrize("m", [16, 37, 64, 1000])
+@pytest.mark.parametrize("m", [16, 37, 50, 64, 1000])
 def test_row_extremes_see_every_lane(m):
     """A NaN or an extreme in the unrolled loop, in a single vector after it or in the masked
     last lanes decides the row's max and min as numpy's does."""
     rng = np.random.default_rng(m)
-    places = sorted({0, 10, m // 2, m - m % 64, m - m % 16 - 1, m - 1} & set(range(m)))
+    unrolled = m - m % (16 * ACCUMULATORS)
+    places = sorted({0, 10, m // 2, unrolled, m - m % 16 - 1, m - 1} & set(range(m)))
     n = 2 * len(places) + 1
     x = rng.standard_normal((n, m)).astype(np.float32)
     k = rng.integers(-1000, 1000, (n, m)).astype(np.int32)
@@ -64,3 +66,23 @@ def test_row_extremes_see_every_lane(m):
     np.testing.assert_array_equal(top, np.max(x, axis=1))
     np.testing.assert_array_equal(bottom, np.min(x, axis=1))
     np.testing.assert_array_equal(itop, np.max(k, axis=1))
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
+def test_row_extremes_keep_nans_past_infinities(dtype):
+    """A vector max/min compares NaN-blind and keeps NaNs apart by their bits: a NaN of
+    either sign still wins over infinities and later larger values, and infinities alone
+    are extremes."""
+    m = 100
+    x = np.random.default_rng(7).standard_normal((6, m)).astype({"f32": np.float32,
+                                                                 "f64": np.float64}[dtype])
+    x[0, 3], x[0, 50:] = np.nan, np.inf
+    x[1, 70], x[1, :70] = -np.nan, -np.inf
+    x[2, :] = np.inf
+    x[3, :] = -np.inf
+    x[4, 0], x[4, 1:] = np.nan, 1e30
+    x[5, 99] = -np.nan
+    text = EXTREMES.format(n=6, m=m).replace("f32", dtype)
+    top, bottom, _ = compile_function(parse(text))(x, np.zeros((6, m), np.int32))
+    np.testing.assert_array_equal(top, np.max(x, axis=1))
+    np.testing.assert_array_equal(bottom, np.min(x, axis=1))

@@ -106,3 +106,27 @@ def test_host_steps_read_empty_views_at_any_offset(backend):
     assert fn(np.zeros((0, 3, 4))).shape == (0, 3, 3)
     grad = gradjit.grad(lambda a: np.linalg.eigvalsh(a).sum(), backend=backend)
     assert grad(np.zeros((0, 3, 3))).shape == (0, 3, 3)
+
+
+def test_chunks_finish_without_a_worker_that_never_wakes():
+    """A worker that gets no core (busy machine) takes no range: the call returns once the
+    calling thread has done them all, instead of waiting for the worker to wake."""
+    import queue
+    import threading
+
+    from gradjit.runtime import threads
+    before = threads.get_num_threads()
+    set_num_threads(2)
+    try:
+        threads.run_chunks(lambda lo, hi, table: None, 8, None)  # the pool exists
+        pool = threads._state["pool"]
+        awake, pool.queues[0] = pool.queues[0], queue.SimpleQueue()  # read by no thread
+        done = []
+        caller = threading.Thread(target=lambda: done.append(threads.run_chunks(
+            lambda lo, hi, table: done.extend(range(lo, hi)), 8, None)), daemon=True)
+        caller.start()
+        caller.join(10)
+        pool.queues[0] = awake
+        assert sorted(done[:-1]) == list(range(8)) and done[-1] is None
+    finally:
+        set_num_threads(before)
