@@ -457,7 +457,8 @@ DIRECT = ["gradjit.addmm(c, a, b.T)", "gradjit.addmm(c[0], a, b.T)",
           "lib.nn.functional.nll_loss(a, lib.tensor([3, 0, 1]), reduction='max')",
           "a.relu()", "(a - a).relu()", "a.clamp(-0.5, 0.5)", "a.clamp(max=1)", "a.clamp(0, 0)",
           "a.clamp(1, -1)", "(lib.tensor(EDGES, dtype=a.dtype) + a).relu()",
-          "(lib.tensor(EDGES, dtype=a.dtype) + a).clamp(0.25, 3)"]
+          "(lib.tensor(EDGES, dtype=a.dtype) + a).clamp(0.25, 3)", "a.sum()", "a.sum(1)",
+          "b.sum((0, 1), keepdim=True)", "a.sum(-1, True)", "c[0, 0].sum()", "a.t().sum(0)"]
 EDGES = [[-np.inf] * 4, [0.0, np.inf, 1.0, -np.inf], [np.nan, 2.0, 3.0, 4.0]]
 
 
@@ -488,6 +489,7 @@ def _general_direct(monkeypatch):
     monkeypatch.setattr(arith, "kept", lambda *args: None)
     monkeypatch.setattr(fused, "class_picks", lambda *args: None)
     monkeypatch.setattr(fused, "addmm", lambda *args: None)
+    monkeypatch.setattr(fused, "fused", lambda *args: None)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -511,7 +513,7 @@ def test_direct_operations_are_the_general_path_bit_for_bit(expr, dtype, monkeyp
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("expr", [e for e in DIRECT if any(w in e for w in FUSED_WORDS + (
-    "nll", "relu", "clamp")) and "EDGES" not in e
+    "nll", "relu", "clamp", "sum", ".t()")) and "EDGES" not in e
                                   and "[-100, -100, -100]" not in e])
 def test_fused_operations_match_torch(expr, dtype):
     """Values, grad_fn names and operands, gradients and errors. (Two cases are the general
@@ -567,6 +569,24 @@ def test_fused_operations_are_one_record_each(monkeypatch):
     target = gradjit.tensor([3, 0, 1])
     assert fused.class_picks(a, target, -100) is not None
     assert fused.class_picks(placed, target, -100) is None  # the general path places it
+
+
+def test_a_fused_transpose_is_a_view_of_its_base():
+    """w.t() of a leaf that requires grad: one record, sharing w's storage and version; an
+    in-place write through it is refused as PyTorch refuses it."""
+    seen = []
+    for lib in (gradjit, torch):
+        w = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        v = w.t()
+        names = v.grad_fn.name(), [n.name() for n, _ in v.grad_fn.next_functions]
+        with lib.no_grad():
+            w.mul_(2)
+        with pytest.raises(RuntimeError) as error:
+            v.add_(1)
+        (v * v).sum().backward()
+        seen.append((names, v._version, v.detach().numpy().tolist(), w.grad.numpy().tolist(),
+                     str(error.value)))
+    assert seen[0] == seen[1]
 
 
 def test_fused_operations_trace_as_their_primitives():
