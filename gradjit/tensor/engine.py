@@ -121,25 +121,21 @@ def _arrays(rec, g):
             return None
         g = g._value
     inputs = []
-    for saved in rec.inputs:
+    for saved in (*rec.inputs, rec.out):
         kind = type(saved)
         if kind is Saved:
-            if not _current(saved):
+            if saved.packed is not None or saved.device is not _CPU or \
+                    saved.counter.value != saved.version or type(saved.value) is not np.ndarray:
                 return None
             inputs.append(saved.value)
         else:
             inputs.append(saved.array() if kind is Number else saved)
-    out = rec.out
-    return (g, out.value, inputs) if _current(out) else None
+    out = inputs.pop()
+    return g, out, inputs
 
 
 _CPU = dtypes.CPU
 _ON_ARRAYS = (Primitive, Rule)  # rules written with primitives (not a custom Function's)
-
-
-def _current(saved) -> bool:
-    return saved.packed is None and saved.device is _CPU and \
-        saved.counter.value == saved.version and type(saved.value) is np.ndarray
 
 
 def _tensor(g):
