@@ -1,7 +1,7 @@
-"""Eager operations that numpy computes at once and the tape records as one entry whose VJP is
-the closed form (log_softmax, softmax, nll_loss of class indices, relu, clamp by numbers),
-where their composition of primitives cost a Python call per primitive each way; traced
-values take the primitives."""
+"""Eager operations that numpy computes at once and the tape records as one entry: a closed-form
+VJP (log_softmax, softmax, nll_loss of class indices, relu, clamp by numbers, addmm) or the one
+primitive they are (sum, transposes), where composing primitives cost a Python call per
+primitive each way; traced values take the primitives."""
 from __future__ import annotations
 
 import math
@@ -18,9 +18,10 @@ from gradjit.tensor.hot_path import _CPU, _RESULT_CLASS, _record, _stale, plain_
 
 
 class Rule:
-    """Stands where a primitive stands in a tape record: `vjp(g, out, x, **params)` is written
-    with primitives, so backward with create_graph=True records it and differentiates it
-    again (forward-mode AD takes that route too)."""
+    """Stands where a primitive stands in a tape record: `vjp(g, out, *operands, **params)`
+    (or a Partials of one rule per operand) is written with primitives, so backward runs it on
+    arrays, and with create_graph=True records it and differentiates it again (forward-mode
+    AD takes that route too)."""
 
     differentiable = True
 
