@@ -272,6 +272,10 @@ def ambient_handler(handler):
 
 def evaluate(prim: Primitive, args, params):
     """Evaluate on numpy values: check types with the shape rule, then run numpy."""
+    if not params and prim.kind == "elementwise":  # eager backward's rules, mostly
+        out = evaluate_plain(prim, args)
+        if out is not None:
+            return out
     if all(type(a) is np.ndarray for a in args):  # nothing to convert or lift (most calls)
         arrays = args
     else:
@@ -334,7 +338,7 @@ def evaluate_plain(prim: Primitive, args):
     conditions and Python numbers beside them). The shape rule's verdict on those types is
     remembered, not re-derived (a rule that raises is asked again, so it raises every time)."""
     dt = shape = None
-    conditions = False
+    conditions = numbers = False
     for a in args:
         if type(a) is np.ndarray:
             if shape is None:
@@ -350,6 +354,8 @@ def evaluate_plain(prim: Primitive, args):
                 return None
         elif type(a) is not float and type(a) is not int:
             return None
+        else:
+            numbers = True
     if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
         return None
     bools = tuple(type(a) is np.ndarray and a.dtype is _BOOL for a in args) if conditions \
@@ -365,7 +371,9 @@ def evaluate_plain(prim: Primitive, args):
         if len(_RESULTS) > 4096:
             _RESULTS.clear()
         result_dtype = _RESULTS[key] = out_type.dtype.numpy
-    if fresh_result(prim):  # broadcasts numbers itself
+    if not numbers:
+        arrays = args
+    elif fresh_result(prim):  # broadcasts numbers itself
         arrays = [a if type(a) is np.ndarray else dt.type(a) for a in args]
     else:
         arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
@@ -373,7 +381,7 @@ def evaluate_plain(prim: Primitive, args):
     result = quietly(prim.evaluate, *arrays)
     if type(result) is not np.ndarray:
         result = _asarray(result)
-    if result.dtype != result_dtype:
+    if result.dtype is not result_dtype and result.dtype != result_dtype:
         result = result.astype(result_dtype)
     return result
 

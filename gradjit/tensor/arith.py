@@ -9,8 +9,9 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.hot_path import (_NONE, clip_numbers, direct, elementwise, normalizers,
-                                    relu_primitives, unrecorded)
+from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
+                                  relu_values)
+from gradjit.tensor.hot_path import _NONE, direct, elementwise, unrecorded
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -130,9 +131,9 @@ def _unary(name, fn):
     return method
 
 
-def _relu_values(x):
-    """ops.relu's values: x where x is not below 0 (so nan and -0.0 stay)."""
-    return E.where.evaluate(E.lt.evaluate(x, 0), x.dtype.type(0), x)
+def _values_of(fused_values):
+    """The values alone of a fused operation's evaluation (nothing is recorded)."""
+    return lambda x: fused_values(x)[0]
 
 
 _negative = _unary("NegBackward0", ops.neg)
@@ -438,9 +439,9 @@ class ArithMixin:
     tanh = _unary("TanhBackward0", ops.tanh)
     sigmoid = _unary("SigmoidBackward0", ops.sigmoid)
     def relu(self):
-        out = unrecorded(self, _relu_values)
+        out = unrecorded(self, _values_of(relu_values))
         if out is None:
-            out = direct(relu_primitives, "ReluBackward0", (self,), None)
+            out = kept("ReluBackward0", self, relu_values)
         return out if out is not None else apply("ReluBackward0", ops.relu, self)
 
     sign = _unary("SignBackward0", _flat(_sign))
@@ -459,9 +460,10 @@ class ArithMixin:
         min, max = (None if b is None else operand(b) for b in (min, max))
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
         if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
-            out = unrecorded(self, clip_numbers(min, max, arrays=True))
+            values = clamp_values(min, max)
+            out = unrecorded(self, _values_of(values))
             if out is None:
-                out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
+                out = kept("ClampBackward1", self, values)
             if out is not None:
                 return out
         return apply("ClampBackward1" if scalar else "ClampBackward0",
@@ -488,20 +490,21 @@ class ArithMixin:
         return where(condition, self, other)
 
     def softmax(self, dim, dtype=None):
-        return self._normalized(dim, dtype, 0, "SoftmaxBackward0", ops.softmax)
+        return self._normalized(dim, dtype, SOFTMAX, "SoftmaxBackward0", ops.softmax)
 
     def log_softmax(self, dim, dtype=None):
-        return self._normalized(dim, dtype, 1, "LogSoftmaxBackward0", ops.log_softmax)
+        return self._normalized(dim, dtype, LOG_SOFTMAX, "LogSoftmaxBackward0", ops.log_softmax)
 
     def _normalized(self, dim, dtype, which, name, fn):
-        """softmax (which 0) or log_softmax (1): over an int dim in range of a float tensor,
-        its primitives on the tensor directly (`direct`)."""
+        """softmax (which: SOFTMAX) or log_softmax (LOG_SOFTMAX): over an int dim in range of
+        a float tensor, fused (`normalized`)."""
         x = self if dtype is None else self.to(dtype)
         rank = x.dim()
         last = type(dim) is int and dim % max(rank, 1) == max(rank, 1) - 1
-        refuse_integers(f"{'log_' * which}softmax{'_lastdim' * last}_kernel_impl", x)
+        refuse_integers(f"{'log_' * (which is LOG_SOFTMAX)}softmax{'_lastdim' * last}"
+                        "_kernel_impl", x)
         if type(dim) is int and rank and -rank <= dim < rank:
-            out = direct(normalizers(dim % rank)[which], name, (x,), None)
+            out = normalized(which, name, x, dim % rank)
             if out is not None:
                 return out
         return apply(name, fn, x, dim)

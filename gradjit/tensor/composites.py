@@ -12,12 +12,10 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import elementwise as E
-from gradjit.ir import structural as S
 from gradjit.ops import special
-from gradjit.tensor import dtypes
+from gradjit.tensor import dtypes, fused
 from gradjit.tensor.arith import _float_only, apply, operand
 from gradjit.tensor.contract import _check_dtypes, _check_matrices
-from gradjit.tensor.hot_path import direct_floats
 
 
 def _dim_is(name, t, rank, what):
@@ -56,14 +54,6 @@ def _scaled_sum(product, input, beta, alpha):
     if beta == 0:
         return ops.add(product, ops.where(np.zeros(shape, bool), input, 0))
     return ops.add(product, input if beta == 1 else ops.mul(input, beta))
-
-
-def _added_product(c, a, b):
-    """c + a @ b as the primitives ops.matmul and ops.add reach for 2-d a and b and a c of
-    the product's shape or its row's (broadcast explicitly, as ops.add does)."""
-    product = S.matmul(a, b)
-    shape = tuple(product.shape)
-    return E.add(product, c if tuple(c.shape) == shape else S.broadcast_to(c, shape=shape))
 
 
 def _check_added(input, shape):
@@ -222,7 +212,7 @@ class CompositesMixin:
         _check_added(self, (mat1.shape[0], mat2.shape[1]))
         if beta == 1 and alpha == 1 and tuple(self.shape) in (
                 (mat2.shape[1],), (mat1.shape[0], mat2.shape[1])):
-            out = direct_floats(_added_product, "AddmmBackward0", (self, mat1, mat2))
+            out = fused.addmm(self, mat1, mat2)
             if out is not None:
                 return out
         return apply("AddmmBackward0", lambda c, a, b: _scaled_sum(ops.matmul(a, b), c, beta,

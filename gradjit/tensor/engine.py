@@ -1,17 +1,20 @@
 """Reverse-mode execution over the tape: each record's VJP rule from the primitive table runs
-on tensors (recording again when create_graph=True, which gives higher-order gradients)."""
+on tensors (recording again when create_graph=True, which gives higher-order gradients), or,
+where nothing is recorded, on the saved numpy arrays themselves."""
 from __future__ import annotations
 
 import operator
 
 import numpy as np
 
+from gradjit.autograd import anomaly_mode
 from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
-from gradjit.ir.primitive import Partials
-from gradjit.tensor import graph
+from gradjit.ir.primitive import Partials, Primitive
+from gradjit.tensor import dtypes, graph
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
-from gradjit.tensor.graph import AccumulateGrad, Record
+from gradjit.tensor.fused import Rule
+from gradjit.tensor.graph import AccumulateGrad, Number, Record, Saved
 
 
 def _reachable(roots) -> list[Record]:
@@ -52,6 +55,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
     captured = {}
     outer, graph._scopes.active = graph._scopes.active, None
     outer_pass, graph._pass.finishing = graph._pass.finishing, []
+    plain = not create_graph and not anomaly_mode._state.enabled
     try:
         with set_grad_enabled(create_graph):
             for rec in reversed(records):
@@ -59,18 +63,29 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 if g is None:
                     continue
                 if rec.hooks:
-                    g = graph.run_hooks(rec, g)
+                    g = graph.run_hooks(rec, _tensor(g))
                 if targets is not None and rec in targets:
-                    captured[rec] = g
+                    captured[rec] = g = _tensor(g)
                 if rec.retained is not None:
+                    g = _tensor(g)
                     _keep_retained(rec, g, create_graph)
                 if rec not in needed:
                     continue
-                unpack = rec.unpack
-                inputs = [unpack(s) for s in rec.inputs]
                 wanted = [edge is not None for edge in rec.edges] if targets is None else \
                     [edge is not None and (edge in targets or edge in needed)
                      for edge in rec.edges]
+                arrays = _arrays(rec, g) if plain else None
+                if arrays is not None:  # numpy all the way: nothing to record or place
+                    cotangents = _cotangents(rec, wanted, *arrays)
+                    if not retain_graph:
+                        rec.freed = True
+                    for w, edge, ct in zip(wanted, rec.edges, cotangents):
+                        if w and ct is not None:
+                            _deliver(buffers, edge, ct)
+                    continue
+                g = _tensor(g)
+                unpack = rec.unpack
+                inputs = [unpack(s) for s in rec.inputs]
                 out = unpack(rec.out)
                 cotangents = _cotangents(rec, wanted, g, out, inputs)
                 check_gradients(rec, cotangents)
@@ -84,13 +99,51 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
-                    captured[edge] = graph.run_hooks(edge, g)
+                    captured[edge] = graph.run_hooks(edge, _tensor(g))
             for callback in graph._pass.finishing:
                 callback()
     finally:
         graph._scopes.active = outer
         graph._pass.finishing = outer_pass
     return captured
+
+
+def _arrays(rec, g):
+    """(g, out, inputs) as numpy arrays where the record's VJP rule (a primitive's) can run on
+    them as the tensor path would: g and every saved value plain CPU arrays, current (a stale
+    or freed one takes the tensor path, which raises only where the rule reads it) and not
+    behind saved_tensors_hooks. None otherwise."""
+    if type(rec.prim) not in _ON_ARRAYS or rec.freed:
+        return None
+    if type(g) is not np.ndarray:
+        if g._device is not _CPU or g._saved is not None or g._poison is not None or \
+                type(g._value) is not np.ndarray:
+            return None
+        g = g._value
+    inputs = []
+    for saved in (*rec.inputs, rec.out):
+        kind = type(saved)
+        if kind is Saved:
+            if saved.packed is not None or saved.device is not _CPU or \
+                    saved.counter.value != saved.version or type(saved.value) is not np.ndarray:
+                return None
+            inputs.append(saved.value)
+        else:
+            inputs.append(saved.array() if kind is Number else saved)
+    out = inputs.pop()
+    return g, out, inputs
+
+
+_CPU = dtypes.CPU
+_ON_ARRAYS = (Primitive, Rule)  # rules written with primitives (not a custom Function's)
+
+
+def _tensor(g):
+    """A cotangent as the tensor hooks, .grad and autograd.grad's results hold."""
+    if type(g) is not np.ndarray:
+        return g
+    from gradjit.tensor.tensor import Tensor
+    return Tensor._wrap(g)
 
 
 def _cotangents(rec, wanted, g, out, inputs):
@@ -124,7 +177,7 @@ def _placed(ct, saved):
 
 
 def _deliver(buffers, edge, ct):
-    if getattr(ct, "_poison", None) is not None:
+    if type(ct) is not np.ndarray and getattr(ct, "_poison", None) is not None:
         raise RuntimeError(ct._poison)
     previous = buffers.get(edge)
     buffers[edge] = ct if previous is None else E.add(previous, ct)

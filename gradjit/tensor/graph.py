@@ -252,17 +252,20 @@ class Number:
     it to its neighbour's shape and dtype, which VJP rules expect) only when backward reads it:
     most records are never differentiated through."""
 
-    __slots__ = ("value", "dtype", "shape")
+    __slots__ = ("value", "dtype", "shape", "view")
 
     def __init__(self, value, like):
         self.value, self.dtype, self.shape = value, like.dtype, like.shape
+        self.view = None
 
     def array(self):
-        # np.broadcast_to's argument checks cost more than this one strided view
-        view = np.ndarray(self.shape, self.dtype, np.asarray(self.value, self.dtype),
-                          strides=(0,) * len(self.shape))
-        view.flags.writeable = False
-        return view
+        # np.broadcast_to's argument checks cost more than this one strided view, made once
+        # (read-only, so every backward through the record may share it)
+        if self.view is None:
+            self.view = np.ndarray(self.shape, self.dtype, np.asarray(self.value, self.dtype),
+                                   strides=(0,) * len(self.shape))
+            self.view.flags.writeable = False
+        return self.view
 
 
 _sequence = itertools.count()

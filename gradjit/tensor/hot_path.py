@@ -3,14 +3,12 @@ int64 numpy arrays, Python numbers beside them) run as their primitives' numpy e
 skipping promotion and dispatch, which change nothing there. Others take the general path."""
 from __future__ import annotations
 
-import math
 import threading
 import weakref
 
 import numpy as np
 
 from gradjit.ir import elementwise as E
-from gradjit.ir import structural as S
 from gradjit.ir.primitive import ShapeError, quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
@@ -122,20 +120,21 @@ def _stale(t) -> bool:
     return t._poison is not None or t._saved is not None and t._problem() is not None
 
 
-def _record(prim, name, args, result, operands, like):
+def _record(prim, name, args, result, operands, like, params=None):
     """Put `result` on the tape as the general path does, where an operand requires grad:
-    one Record under a fresh grad_fn `name` that names `operands`, or, for a bare primitive
-    (name None), under the operation in progress or the primitive's own grad_fn."""
+    one Record of `prim` {params} under a fresh grad_fn `name` that names `operands`, or, for
+    a bare primitive (name None), under the operation in progress or the primitive's own
+    grad_fn."""
     edges = [(a._edge if a._base is None else a._grad_edge()) if type(a) in _RESULT_CLASS
              else None for a in args]
     if edges.count(None) == len(edges):
         return
     lifted = [graph.Number(a, like) if type(a) is float or type(a) is int else a for a in args]
     if name is None:  # in the operation in progress, or under the primitive's own grad_fn
-        rec = result._edge = graph.record(prim, {}, lifted, edges, result)
+        rec = result._edge = graph.record(prim, params or {}, lifted, edges, result)
     else:
         node = graph.Node.named(name)
-        rec = result._edge = graph.Record(prim, {}, lifted, edges, result, node)
+        rec = result._edge = graph.Record(prim, params or {}, lifted, edges, result, node)
     # float operands and result, as backward will read them unless an unpack hook intervenes
     rec.real = not graph.saved_hooks.stack
     if name is None:
@@ -232,10 +231,10 @@ def _result_dtype(prim, dt):
 
 
 def direct(prim, name, args, operands):
-    """The operation `name` as `prim(*args)`: one primitive, or a composition of them
-    (`clip_numbers`), where the operands agree: tensors over numpy arrays of one
-    float32/float64 dtype and one shape, Python numbers beside them, outside any other tensor
-    operation. None otherwise (the general path runs)."""
+    """The operation `name` as `prim(*args)`: one primitive, or a composition of them, where
+    the operands agree: tensors over numpy arrays of one float32/float64 dtype and one shape,
+    Python numbers beside them, outside any other tensor operation. None otherwise (the
+    general path runs)."""
     if graph._scopes.active is not None:
         return None
     dt = shape = None
@@ -285,86 +284,6 @@ _PLAIN = (_F32, _F64)
 def plain_float(dt) -> bool:
     """float32 or float64 itself (bfloat16's storage is float32 with metadata: not this)."""
     return dt is _PLAIN[0] or dt is _PLAIN[1]
-
-
-def clip_numbers(lo, hi, arrays=False):
-    """ops.clip's primitives with number bounds, for a float tensor (`direct`), or with
-    `arrays` their numpy evaluations on its array, the numbers in its dtype as the hot path
-    takes them (`unrecorded`)."""
-    def clip(x):
-        number = x.dtype.type if arrays else float
-        where, eq, lt, gt = (p.evaluate if arrays else p for p in (E.where, E.eq, E.lt, E.gt))
-        x = where(eq(x, x), x, number(math.nan))
-        if lo is not None:
-            x = where(lt(x, number(lo)), number(lo), x)
-        if hi is not None:
-            x = where(gt(x, number(hi)), number(hi), x)
-        return x
-    return clip
-
-
-def relu_primitives(x):
-    """ops.relu's primitives for a float tensor (`direct`): its where and comparisons with 0
-    promote and broadcast nothing there."""
-    return E.where(E.le(x, 0), E.stop_gradient(E.where(E.lt(x, 0), 0, x)), x)
-
-
-def normalizers(axis):
-    """ops.softmax's and ops.log_softmax's primitives over the axis `axis` (an int in range)
-    of a float tensor (`direct`): the shift by the stopped maximum, explicit broadcasts as the
-    array surface inserts them, and logsumexp's guards for infinite maxima and empty sums."""
-    axes = (axis,)
-
-    def softmax(x):
-        peak = E.stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
-        shifted = E.exp(E.sub(x, S.broadcast_to(peak, shape=tuple(x.shape))))
-        total = S.reduce_sum(shifted, axes=axes, keepdims=True)
-        return E.div(shifted, S.broadcast_to(total, shape=tuple(x.shape)))
-
-    def log_softmax(x):
-        peak = E.stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))
-        peak = E.where(E.lt(E.abs_(peak), math.inf), peak, 0)
-        total = S.reduce_sum(E.exp(E.sub(x, S.broadcast_to(peak, shape=tuple(x.shape)))), axes=axes,
-                             keepdims=True)
-        empty = E.eq(total, 0)
-        lse = E.add(E.where(empty, -math.inf, E.log(E.where(empty, 1, total))), peak)
-        return E.sub(x, S.broadcast_to(lse, shape=tuple(x.shape)))
-    return softmax, log_softmax
-
-
-def class_picks(input, target, ignore_index):
-    """For nll_loss of an (N, C) float32/float64 CPU tensor and N > 0 int64 class indices in
-    range (ignore_index aside): the flat positions ((N, 1) int64) of the entries it picks, as
-    take_along_dim's gather reads them, and the kept targets' weights (N values of the
-    input's dtype). None otherwise: the general path checks and words the errors."""
-    x, t = getattr(input, "_value", None), getattr(target, "_value", None)
-    if type(x) is not np.ndarray or type(t) is not np.ndarray or x.ndim != 2 or \
-            not plain_float(x.dtype) or t.dtype is not _I64 or t.shape != x.shape[:1] or \
-            not t.size or input._device is not _CPU or target._device is not _CPU:
-        return None
-    kept = t != ignore_index
-    index = np.where(kept, t, 0)
-    if index.min() < 0 or index.max() >= x.shape[1]:
-        return None
-    positions = np.arange(t.size, dtype=np.int64)[:, None] * x.shape[1] + index[:, None]
-    return positions, kept.astype(x.dtype)
-
-
-def nll_primitives(positions, weights, reduction):
-    """nll_loss's primitives for an (N, C) float tensor (`direct_floats`), given class_picks:
-    the picked entries negated and weighted, then summed, or divided by the weights' sum
-    ('mean'), or not reduced ('none'), as the general path records them."""
-    def nll(x):
-        flat = S.reshape(x, shape=(x._value.size,))
-        picked = S.reshape(S.gather(flat, positions, axis=0), shape=weights.shape)
-        loss = E.mul(E.neg(picked), weights)
-        if reduction == "none":
-            return loss
-        total = S.reduce_sum(loss, axes=(0,), keepdims=False)
-        if reduction == "sum":
-            return total
-        return E.div(total, _asarray(S.reduce_sum.evaluate(weights, axes=(0,), keepdims=False)))
-    return nll
 
 
 # The in-place operations numpy can write into their target itself (a ufunc's out=).

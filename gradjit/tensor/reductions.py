@@ -11,7 +11,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, fused, graph
 from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import _float_only, apply, operand
 from gradjit.tensor.hot_path import unrecorded
@@ -137,8 +137,12 @@ class ReductionMixin:
     def sum(self, dim=None, keepdim=False, *, dtype=None):
         axes = _plain_axes(dim, keepdim, self.dim()) if dtype is None else None
         if axes is not None:
-            out = unrecorded(self, lambda x: S.reduce_sum.evaluate(x, axes=axes,
-                                                                  keepdims=keepdim))
+            params = {"axes": axes, "keepdims": keepdim}
+            out = unrecorded(self, lambda x: S.reduce_sum.evaluate(x, **params))
+            if out is None:  # a float tensor: the general path's one reduce_sum record
+                out = fused.fused(S.reduce_sum, "SumBackward0" if dim is None else
+                                  "SumBackward1", (self,),
+                                  lambda x: (S.reduce_sum.evaluate(x, **params), params))
             if out is not None:
                 return out
         dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name

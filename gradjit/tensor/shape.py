@@ -6,7 +6,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, fused, graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
@@ -56,9 +56,11 @@ def _reshaped(t, shape, view):
     return unrecorded(t, lambda x: S.reshape.evaluate(x, shape=target), any_dtype=True)
 
 
-def _permuted(t, perm):
-    """t's axes permuted without recording (`unrecorded`), or None."""
-    return unrecorded(t, lambda x: S.transpose.evaluate(x, perm=perm), any_dtype=True)
+def _permuted(t, perm, name):
+    """t's axes permuted as the operation `name`: without recording (`unrecorded`), or as one
+    record (`fused.permuted`); None where the general path runs."""
+    out = unrecorded(t, lambda x: S.transpose.evaluate(x, perm=perm), any_dtype=True)
+    return out if out is not None else fused.permuted(name, t, perm)
 
 
 def _plain_dim(dim, rank):
@@ -185,7 +187,7 @@ class ShapeMixin:
         if self.dim() > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                                f"{self.dim()}D")
-        out = _permuted(self, tuple(reversed(range(self.dim()))))
+        out = _permuted(self, tuple(reversed(range(self.dim()))), "TBackward0")
         return out if out is not None else apply("TBackward0", ops.transpose, self)
 
     def transpose(self, dim0, dim1):
@@ -194,7 +196,7 @@ class ShapeMixin:
         if a is not None and b is not None:
             perm = list(range(rank))
             perm[a], perm[b] = b, a
-            out = _permuted(self, tuple(perm))
+            out = _permuted(self, tuple(perm), "TransposeBackward0")
             if out is not None:
                 return out
         return apply("TransposeBackward0", ops.swapaxes, self, dim0, dim1)
@@ -205,7 +207,7 @@ class ShapeMixin:
         rank = self.dim()
         perm = tuple(_plain_dim(d, rank) for d in _shape_args(dims))
         if sorted(perm, key=lambda d: -1 if d is None else d) == list(range(rank)):
-            out = _permuted(self, perm)
+            out = _permuted(self, perm, "PermuteBackward0")
             if out is not None:
                 return out
         return apply("PermuteBackward0", ops.transpose, self, _shape_args(dims))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import gradjit
-from gradjit.tensor import hot_path
+from gradjit.tensor import fused
 from gradjit.tracer.leaves import is_traced
 from gradjit.warn import warn_at_caller
 
@@ -108,11 +108,10 @@ def _classes_last(input):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
-    picks = hot_path.class_picks(input, target, ignore_index) if weight is None and \
+    picks = fused.class_picks(input, target, ignore_index) if weight is None and \
         reduction in ("mean", "sum", "none") else None
-    if picks is not None:  # the common case's primitives, bound directly
-        out = hot_path.direct_floats(hot_path.nll_primitives(*picks, reduction),
-                                     "NllLossBackward0", [input])
+    if picks is not None:  # the common case, fused
+        out = fused.nll(input, picks, reduction)
         if out is not None:
             return out
     if input.dim() <= 2 and target.dim() > 1:
