@@ -321,6 +321,8 @@ class ReductionMixin:
             return ops.count_nonzero(self.detach(), _dims(dim))
 
     def take_along_dim(self, indices, dim=None):
+        if dim is None:  # both flattened, whatever their ranks
+            return self.reshape(-1).take_along_dim(operand(indices).reshape(-1), 0)
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
