@@ -29,6 +29,31 @@ def _view_possible(array, shape) -> bool:
         return False
 
 
+def _view_as_dtype(x, dtype):
+    """x.view(dtype): x's bytes read as `dtype`, sharing memory (bfloat16, held in float32, is
+    converted), without history as in PyTorch."""
+    size, new = x.dtype.itemsize, dtype.itemsize
+    if size != new:
+        name = f"view {x.dtype.legacy} as {dtype.legacy} (different element sizes)"
+        if x.dim() == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 to {name}")
+        if x.shape[-1] != 1 and x.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to {name}, but got {x.stride(-1)}")
+        if new > size and x.shape[-1] % (new // size):
+            raise RuntimeError(f"self.size(-1) must be divisible by {new // size} to {name}, "
+                               f"but got {x.shape[-1]}")
+    value = x._detached_value()
+    if x.dtype is dtypes.bfloat16:
+        value = (value.view(np.uint32) >> 16).astype(np.uint16)
+    if dtype is dtypes.bfloat16:
+        value = (value.view(np.uint16).astype(np.uint32) << 16).view(dtype.ir.numpy)
+    else:
+        value = value.view(dtype.ir.numpy)
+    out = type(x)._wrap(value, x._counter)
+    out._device = x._device
+    return out
+
+
 def _resolved(shape, size):
     """shape with its -1 worked out, where it plainly holds `size` elements; None otherwise
     (the general path words the error)."""
@@ -127,6 +152,8 @@ class ShapeMixin:
     """Views (sharing storage), shape changes, indexing, conversions of Tensor."""
 
     def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+            return _view_as_dtype(self, shape[0])
         shape = _shape_args(shape)
         out = _reshaped(self, shape, True)
         if out is not None:

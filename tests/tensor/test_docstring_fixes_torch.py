@@ -125,3 +125,103 @@ def test_assert_close_fft2_against_two_ffts():
     x = gradjit.tensor(torch.randn(10, 10).numpy())
     gradjit.testing.assert_close(gradjit.fft.fft2(x),
                                  gradjit.fft.fft(gradjit.fft.fft(x, dim=0), dim=1))
+
+
+@pytest.mark.parametrize("dim", [0, 1, -2])
+def test_unique_along_a_dim(dim):
+    data = [[1, 2], [3, 4], [1, 2], [0, 9]]
+    got = gradjit.unique(gradjit.tensor(data), dim=dim, return_inverse=True, return_counts=True)
+    want = torch.unique(torch.tensor(data), dim=dim, return_inverse=True, return_counts=True)
+    for g, t in zip(got, want):
+        _same(g, t)
+
+
+def test_unique_along_a_dim_of_empty_slices():
+    got = gradjit.unique(gradjit.zeros(0, 3), dim=0, return_counts=True)
+    for g, t in zip(got, torch.unique(torch.zeros(0, 3), dim=0, return_counts=True)):
+        _same(g, t)
+    same_error(lambda: gradjit.unique(gradjit.zeros(2, 0), dim=0),
+               lambda: torch.unique(torch.zeros(2, 0), dim=0))
+
+
+@pytest.mark.parametrize("sublists", [
+    lambda A, B: (A, [..., 0, 1], B, [..., 1, 2], [..., 0, 2]),
+    lambda A, B: (A, [0, 1, 2], B, [0, 2, 27]),         # implicit output, in number order
+    lambda A, B: (A, [2, 0, 1]),
+])
+def test_einsum_sublist_format(sublists):
+    torch.manual_seed(0)
+    a, b = torch.randn(3, 2, 5), torch.randn(3, 5, 4)
+    _same(gradjit.einsum(*sublists(gradjit.tensor(a.numpy()), gradjit.tensor(b.numpy()))),
+          torch.einsum(*sublists(a, b)))
+
+
+@pytest.mark.parametrize("source, target", [("float32", "int32"), ("float32", "float16"),
+                                            ("float32", "float64"), ("float32", "uint8"),
+                                            ("float32", "bfloat16"), ("bfloat16", "int16"),
+                                            ("int16", "bfloat16"), ("uint8", "bool")])
+def test_view_as_another_dtype_reads_the_bytes(source, target):
+    data = np.array([[1.5, -2, 3, 4], [0.1, 0.2, 0.3, 0.4]])
+    if source in ("int16", "uint8"):
+        data = np.array([[16320, 0, 1, 2]])
+
+    def view(t):
+        return t.tensor(data).to(getattr(t, source)).view(getattr(t, target))
+    got, want = view(gradjit), view(torch)
+    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
+    assert repr(got) == repr(want)
+
+
+def test_view_as_another_dtype_shares_memory_and_drops_history():
+    a = gradjit.zeros(4, requires_grad=True)
+    b = a.detach().view(gradjit.int32)
+    b[0] = 1
+    assert a[0].item() == torch.zeros(4).view(torch.int32).fill_(1).view(torch.float32)[0].item()
+    assert not a.view(gradjit.int32).requires_grad
+
+
+@pytest.mark.parametrize("make", [lambda t: t.randn(3).view(t.float64),
+                                  lambda t: t.randn(3, 2).t().view(t.float16),
+                                  lambda t: t.tensor(1.0).view(t.int16)])
+def test_view_as_another_dtype_errors(make):
+    same_error(lambda: make(gradjit), lambda: make(torch))
+
+
+def test_masked_scatter_broadcasts_self_with_the_mask():
+    mask = [[0, 0, 0, 1, 1], [1, 1, 0, 1, 1]]
+    out = {}
+    for t in (gradjit, torch):
+        x = t.zeros(5, requires_grad=True)
+        source = t.arange(10.0).reshape(2, 5).requires_grad_()
+        y = x.masked_scatter(t.tensor(mask, dtype=t.bool), source)
+        (y * t.arange(1.0, 11.0).reshape(2, 5)).sum().backward()
+        out[t] = y, x.grad, source.grad
+    for g, w in zip(out[gradjit], out[torch]):
+        _same(g, w)
+
+
+def test_masked_scatter_in_place_broadcasts_only_the_mask():
+    def scatter(t, rows):
+        x = t.zeros(rows, 5)
+        return x.masked_scatter_(t.tensor([[0, 0, 0, 1, 1], [1, 1, 0, 1, 1]], dtype=t.bool)[0],
+                                 t.arange(10.0))
+    _same(scatter(gradjit, 2), scatter(torch, 2))
+    with pytest.raises(RuntimeError):
+        gradjit.zeros(5).masked_scatter_(gradjit.ones(2, 5, dtype=gradjit.bool),
+                                         gradjit.arange(10.0))
+
+
+@pytest.mark.parametrize("p", ["fro", "nuc", float("inf"), -float("inf"), 1, -1, None, -2])
+def test_linalg_cond_every_order(p):
+    data = np.array([[1.0, 2.0], [3.0, 4.5]], np.float32)
+    got = gradjit.linalg.cond(gradjit.tensor(data, requires_grad=True), p)
+    want = torch.linalg.cond(torch.tensor(data, requires_grad=True), p)
+    np.testing.assert_allclose(got.detach().numpy(), want.detach().numpy(), rtol=1e-5)
+    assert got.grad_fn.name() == want.grad_fn.name()
+
+
+@pytest.mark.parametrize("args", [((2, 3), "fro"), ((2, 2), 3)])
+def test_linalg_cond_errors(args):
+    shape, p = args
+    same_error(lambda: gradjit.linalg.cond(gradjit.ones(*shape), p),
+               lambda: torch.linalg.cond(torch.ones(*shape), p))
