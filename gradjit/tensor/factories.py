@@ -38,7 +38,8 @@ def _numpy_dtype(dtype, default=None):
 
 
 def _infer(data, dtype=None) -> np.ndarray:
-    """numpy data with PyTorch's inference: bool, int64, or the default float; Python floats
+    """numpy data with PyTorch's inference: bool, int64, or the default float; numpy scalars
+    and 0-dim tensors among the data keep their dtypes, promoted with the rest; Python floats
     go straight to a requested `dtype` (1e300 must not pass through float32 on its way to
     float64)."""
     if hasattr(data, "_edge"):
@@ -46,7 +47,10 @@ def _infer(data, dtype=None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         _check_numpy(data)
         return np.array(data)
-    array = np.array(_plain(data))
+    typed = []
+    array = np.array(_plain(data, typed))
+    if typed and dtype is None and array.size:
+        return array.astype(_promoted(typed, data).ir.numpy)
     if array.dtype.kind == "f":
         target = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
         if target.kind != "f":  # checked against the integer range first, by tensor()
@@ -64,14 +68,43 @@ def _infer(data, dtype=None) -> np.ndarray:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def _plain(data):
+def _plain(data, typed):
+    """Nested Python numbers; the dtypes of numpy scalars and tensors met go into `typed`."""
     if isinstance(data, (list, tuple, range)):
-        return [_plain(x) for x in data]
+        return [_plain(x, typed) for x in data]
     if hasattr(data, "_edge"):
-        return data.item() if data.dim() == 0 else _plain(data.tolist())
-    if isinstance(data, numbers.Number) or isinstance(data, np.generic):
+        typed.append(data.dtype)
+        return data.item() if data.dim() == 0 else _plain(data.tolist(), [])
+    if isinstance(data, np.generic):
+        typed.append(dtypes.of_numpy(data.dtype))
+        return data
+    if isinstance(data, numbers.Number):
         return data
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _promoted(typed, data):
+    """PyTorch's promotion of the typed elements with the Python numbers among `data`."""
+    from gradjit.tensor.defaults import promote_types
+    result = typed[0]
+    for t in {*typed[1:], *map(_python_dtype, _python_numbers(data))}:
+        result = promote_types(result, t)
+    return result
+
+
+def _python_numbers(data):
+    if isinstance(data, (list, tuple, range)):
+        return {t for x in data for t in _python_numbers(x)}
+    return set() if hasattr(data, "_edge") or isinstance(data, np.generic) else {type(data)}
+
+
+def _python_dtype(kind):
+    if issubclass(kind, bool):
+        return dtypes.bool_
+    if issubclass(kind, numbers.Integral):
+        return dtypes.int64
+    default = dtypes.get_default_dtype()
+    return default.to_complex() if issubclass(kind, complex) else default
 
 
 def _check_numpy(array):

@@ -225,3 +225,16 @@ def test_linalg_cond_errors(args):
     shape, p = args
     same_error(lambda: gradjit.linalg.cond(gradjit.ones(*shape), p),
                lambda: torch.linalg.cond(torch.ones(*shape), p))
+
+
+@pytest.mark.parametrize("make", [
+    lambda t: np.float64(0.5), lambda t: np.int32(3), lambda t: np.float16(2),
+    lambda t: [np.int32(1), 2], lambda t: [np.float16(1), 2], lambda t: [np.float16(1), 2.5],
+    lambda t: [np.float32(1), 1j], lambda t: [np.uint8(3), True],
+    lambda t: [[np.int8(1)], [np.int16(3)]], lambda t: [np.int64(2 ** 62) + 1, 1],
+    lambda t: [t.tensor(1.0, dtype=t.float64), 2.0], lambda t: [t.tensor(2, dtype=t.int32), 3],
+])
+@pytest.mark.parametrize("factory", ["tensor", "asarray", "as_tensor"])
+def test_numpy_scalars_and_tensors_in_data_keep_their_dtypes(make, factory):
+    got, want = getattr(gradjit, factory)(make(gradjit)), getattr(torch, factory)(make(torch))
+    assert repr(got) == repr(want)
