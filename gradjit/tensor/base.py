@@ -342,6 +342,8 @@ class TensorBase:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._counter.value
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

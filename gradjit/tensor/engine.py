@@ -147,5 +147,7 @@ def accumulate(tensor, g, create_graph):
         with no_grad():
             tensor._grad.add_(g)
     edge = tensor._edge
-    for hook in list(edge.post_hooks.values()) if getattr(edge, "post_hooks", None) else ():
-        hook(tensor)
+    if getattr(edge, "post_hooks", None):
+        with set_grad_enabled(create_graph):  # as the rest of backward runs
+            for hook in list(edge.post_hooks.values()):
+                hook(tensor)

@@ -238,3 +238,29 @@ def test_linalg_cond_errors(args):
 def test_numpy_scalars_and_tensors_in_data_keep_their_dtypes(make, factory):
     got, want = getattr(gradjit, factory)(make(gradjit)), getattr(torch, factory)(make(torch))
     assert repr(got) == repr(want)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_poisson_distribution_of_integer_rates_refuses_to_sample(dtype):
+    def sample(t):
+        return t.distributions.Poisson(t.tensor([4], dtype=getattr(t, dtype))).sample()
+    same_error(lambda: sample(gradjit), lambda: sample(torch))
+
+
+def test_post_accumulate_grad_hook_steps_the_leaf_in_place():
+    out = {}
+    for t in (gradjit, torch):
+        v = t.tensor([0.0, 0.0, 0.0], requires_grad=True)
+        v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad, alpha=-0.01))
+        v.backward(t.tensor([1.0, 2.0, 3.0]))
+        out[t] = v
+    _same(out[gradjit], out[torch])
+
+
+def test_inference_tensors_have_no_version_counter():
+    def version(t):
+        with t.inference_mode():
+            y = t.ones(2)
+        return y._version
+    same_error(lambda: version(gradjit), lambda: version(torch))
+    assert gradjit.ones(2)._version == torch.ones(2)._version
