@@ -9,6 +9,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
+from gradjit.tensor import memory_format as MF
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph, hot_path
@@ -398,10 +399,14 @@ class TensorBase:
     def element_size(self) -> int:
         return self.dtype.itemsize
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format=MF.contiguous_format) -> bool:
         # A traced value has no layout until it runs; compiled code writes results row-major.
         value = self._value
-        return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
+        if memory_format in (MF.contiguous_format, MF.preserve_format):
+            return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
+        strides = tuple(s // value.itemsize for s in value.strides) \
+            if isinstance(value, np.ndarray) else ()
+        return bool(strides) and MF.follows(value.shape, strides, memory_format)
 
     def data_ptr(self) -> int:
         return self.numpy(force=True).__array_interface__["data"][0]

@@ -10,6 +10,7 @@ import numpy as np
 
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values
 from gradjit.tensor.shape import _device, _shape_args
 
@@ -267,9 +268,25 @@ def ones(*shape, size=None, dtype=None, device=None, requires_grad=False):
     return _filled(_sizes(shape, size), 1.0, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False):
+def empty(*size, dtype=None, device=None, requires_grad=False,
+          memory_format=MF.contiguous_format):
     """Unlike PyTorch's, the memory is initialized (to zeros), so results are reproducible."""
-    return _filled(size, 0.0, dtype, device, requires_grad)
+    out = _filled(size, 0.0, dtype, device, requires_grad)
+    return out if memory_format is MF.contiguous_format else _laid_out_as(out, memory_format)
+
+
+def _laid_out_as(t, memory_format, like=None):
+    """t (new, so changed in place) laid out in memory_format; preserve_format: as `like`."""
+    if memory_format is MF.preserve_format:
+        value = like._value
+        if not isinstance(value, np.ndarray) or value.flags.c_contiguous:
+            return t
+        order = MF.dense_order(value.shape, value.strides)
+    else:
+        order = MF.order_of(memory_format, t.dim())
+    if isinstance(t._value, np.ndarray):
+        t._value = MF.laid_out(t._value, order)
+    return t
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
@@ -313,16 +330,20 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 # ---- like another tensor ----
 
 def _like(fill):
-    def make(input, *, dtype=None, device=None, requires_grad=False):
-        return fill(tuple(input.shape), dtype=dtype or input.dtype,
-                    device=device or input.device, requires_grad=requires_grad)
+    def make(input, *, dtype=None, device=None, requires_grad=False,
+             memory_format=MF.preserve_format):
+        return _laid_out_as(fill(tuple(input.shape), dtype=dtype or input.dtype,
+                                 device=device or input.device, requires_grad=requires_grad),
+                            memory_format, input)
     make.__name__ = fill.__name__ + "_like"
     return make
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
-                device=device or input.device, requires_grad=requires_grad)
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
+              memory_format=MF.preserve_format):
+    return _laid_out_as(full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                             device=device or input.device, requires_grad=requires_grad),
+                        memory_format, input)
 
 
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)

@@ -7,6 +7,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, graph
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
@@ -250,17 +251,23 @@ class ShapeMixin:
     def squeeze(self, dim=None):
         return apply(squeeze_node(dim), ops.squeeze, self, dim)
 
-    def contiguous(self, memory_format=None):
-        """Self when its storage is in row-major order, else a row-major copy (numpy's copies
-        keep a transposed layout, so the copy is laid out explicitly)."""
-        if self.is_contiguous():
-            return self
-        out = self.clone()
-        if isinstance(out._value, np.ndarray):
-            out._value = np.ascontiguousarray(out._value)
+    def contiguous(self, memory_format=MF.contiguous_format):
+        """Self when its storage is in the format's order (row-major by default), else a copy
+        laid out so."""
+        MF.order_of(memory_format, self.dim())  # the format fits the rank
+        return self if self.is_contiguous(memory_format) else self.clone(
+            memory_format=memory_format)
+
+    def clone(self, *, memory_format=MF.preserve_format):
+        """A copy; in the layout of `memory_format` where given (numpy's copies keep the
+        source's layout, so it is laid out explicitly)."""
+        out = self._clone()
+        if memory_format is not MF.preserve_format and isinstance(out._value, np.ndarray) \
+                and not out.is_contiguous(memory_format):
+            out._value = MF.laid_out(out._value, MF.order_of(memory_format, self.dim()))
         return out
 
-    def clone(self):
+    def _clone(self):
         out = unrecorded(self, lambda x: E.cast.evaluate(x, dtype=self.dtype.ir.name),
                          any_dtype=True)
         return out if out is not None else \
@@ -295,7 +302,15 @@ class ShapeMixin:
 
     # ---- dtype and device ----
 
-    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False,
+           memory_format=MF.preserve_format):
+        if memory_format is not MF.preserve_format:
+            order = MF.order_of(memory_format, self.dim())
+            if not self.is_contiguous(memory_format):  # a copy (fresh: laid out in place)
+                out = self.to(*args, dtype=dtype, device=device, copy=True)
+                if isinstance(out._value, np.ndarray):
+                    out._value = MF.laid_out(out._value, order)
+                return out
         for arg in args:
             if isinstance(arg, dtypes.dtype):
                 dtype = arg

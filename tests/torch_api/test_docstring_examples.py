@@ -12,7 +12,6 @@ import gradjit  # noqa: E402
 _UNINITIALIZED = "reads uninitialized memory"
 _STREAM = "torch's sampler for this law is not reproduced draw for draw (its law is tested)"
 _CONJ_BIT = ("conj() and negative views are materialized: is_conj()/is_neg() stay False")
-_MEMORY_FORMAT = "memory formats (torch.channels_last) are not provided"
 
 EXCLUDED = {
     "torch.empty": _UNINITIALIZED,
@@ -36,8 +35,6 @@ EXCLUDED = {
     "torch.linalg.LinAlgError": "torch raises torch._C._LinAlgError, a class named so",
     "torch.nn.TripletMarginWithDistanceLoss": "gradjit keeps the graph after backward, where "
                                               "torch's second backward raises",
-    "torch.empty_permuted": _MEMORY_FORMAT,
-    "torch.Tensor.dim_order": _MEMORY_FORMAT,
     "torch.hash_tensor": "not provided",
     "torch.histogramdd": "not provided",
     "torch.thread_safe_generator": "not provided",
