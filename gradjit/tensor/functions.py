@@ -14,7 +14,7 @@ from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa:
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import is_traced, tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
-from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
+from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403

@@ -264,3 +264,29 @@ def test_inference_tensors_have_no_version_counter():
         return y._version
     same_error(lambda: version(gradjit), lambda: version(torch))
     assert gradjit.ones(2)._version == torch.ones(2)._version
+
+
+@pytest.mark.parametrize("make", [
+    lambda t: t.hash_tensor(t.tensor([[1.5, 2.0], [3.0, 4.0]])),
+    lambda t: t.hash_tensor(t.tensor([[1.5, 2.0], [3.0, 4.0]]), 1),
+    lambda t: t.tensor([[1.5, 2.0], [3.0, 4.0]]).hash_tensor([0, 1], keepdim=True),
+    lambda t: t.hash_tensor(t.tensor([1.5, 2.0]).half()),
+    lambda t: t.hash_tensor(t.tensor([True, False])),
+    lambda t: t.hash_tensor(t.tensor([3, 5], dtype=t.uint8)),
+    lambda t: t.hash_tensor(t.tensor([-1.5, float("nan"), -0.0])),
+    lambda t: t.hash_tensor(t.zeros(2, 0), 0),
+])
+def test_hash_tensor(make):
+    got, want = make(gradjit), make(torch)
+    assert repr(got) == repr(want)
+
+
+@pytest.mark.parametrize("make", [
+    lambda t: t.hash_tensor(t.tensor([1 + 1j])),
+    lambda t: t.hash_tensor(t.tensor([5], dtype=t.uint64)),
+    lambda t: t.hash_tensor(t.ones(2), mode=1),
+    lambda t: t.hash_tensor(t.zeros(0)),
+    lambda t: t.hash_tensor(t.zeros(0, 2), 0),
+])
+def test_hash_tensor_errors(make):
+    same_error(lambda: make(gradjit), lambda: make(torch))
