@@ -47,9 +47,10 @@ _SCALAR_FIRST = {"add", "sub", "mul", "div", "remainder", "floor_divide", "float
 
 
 def _function(name):
+    scalar_first = name in _SCALAR_FIRST
+
     def function(input, *args, out=None, **kwargs):
-        if name in _SCALAR_FIRST and is_python_scalar(input) and args and hasattr(
-                args[0], "_edge"):
+        if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
             input = tensor(input, dtype=result_type(args[0], input))
         method = getattr(operand(input), name)
         args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
