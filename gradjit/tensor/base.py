@@ -255,6 +255,24 @@ class TensorBase:
         edge.post_hooks[handle.id] = hook
         return handle
 
+    _grad_dtype = False  # False: the tensor's own dtype; None: whatever dtype arrives
+
+    @property
+    def grad_dtype(self):
+        """The dtype backward casts this leaf's incoming gradients to (None: any)."""
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self.dtype if self._grad_dtype is False else self._grad_dtype
+
+    @grad_dtype.setter
+    def grad_dtype(self, dtype):
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if dtype is not None and not isinstance(dtype, dtypes.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
+                               f"{type(dtype).__name__}")
+        self._grad_dtype = dtype
+
     def requires_grad_(self, requires_grad=True):
         if requires_grad and not isinstance(self._edge, Record) and \
                 not (self.dtype.is_floating_point or self.dtype.is_complex):

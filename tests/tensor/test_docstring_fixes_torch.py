@@ -290,3 +290,28 @@ def test_hash_tensor(make):
 ])
 def test_hash_tensor_errors(make):
     same_error(lambda: make(gradjit), lambda: make(torch))
+
+
+def test_grad_dtype_casts_the_accumulated_gradient():
+    out = {}
+    for t in (gradjit, torch):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        default = x.grad_dtype
+        x.grad_dtype = t.float16
+        (x * 2).sum().backward()
+        out[t] = str(default), repr(x.grad), str(x.grad_dtype)
+        x.grad_dtype = None
+        out[t] += (x.grad_dtype,)
+    assert out[gradjit] == out[torch]
+
+
+@pytest.mark.parametrize("action", ["read", "write", "wrong type"])
+def test_grad_dtype_errors(action):
+    def act(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        if action == "read":
+            return (x * 2).grad_dtype
+        if action == "write":
+            (x * 2).grad_dtype = t.float16
+        x.grad_dtype = "float16"
+    same_error(lambda: act(gradjit), lambda: act(torch))

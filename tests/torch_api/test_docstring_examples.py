@@ -37,7 +37,6 @@ EXCLUDED = {
                                               "torch's second backward raises",
     "torch.histogramdd": "not provided",
     "torch.thread_safe_generator": "not provided",
-    "torch.Tensor.grad_dtype": "not provided",
     "torch.linalg.householder_product": "torch.geqrf is not provided",
     "torch.nn.LinearCrossEntropyLoss": "not provided",
 }
