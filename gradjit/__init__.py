@@ -36,6 +36,8 @@ from gradjit.tensor.grad_mode import (enable_grad, inference_mode,  # noqa: F401
                                       is_grad_enabled, is_inference_mode_enabled, no_grad,
                                       set_grad_enabled)
 from gradjit.tensor.printing import set_printoptions  # noqa: F401
+from gradjit.tensor.memory_format import (channels_last, channels_last_3d,  # noqa: F401
+                                          contiguous_format, memory_format, preserve_format)
 from gradjit.runtime.cache import set_cache_limit  # noqa: F401
 from gradjit.serialization import load, save  # noqa: F401
 from gradjit.tensor.defaults import *  # noqa: F401,F403

@@ -7,7 +7,8 @@ import gradjit
 
 # dtype name -> (rtol, atol), PyTorch's defaults; other dtypes compare exactly
 _TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
-               "float64": (1e-7, 1e-7)}
+               "float64": (1e-7, 1e-7), "complex32": (1e-3, 1e-5), "complex64": (1.3e-6, 1e-5),
+               "complex128": (1e-7, 1e-7)}
 
 
 def _as_tensor(value):
@@ -95,17 +96,20 @@ def _tensors(a, e, rtol, atol, equal_nan, check_dtype):
                          for d in (a.dtype, e.dtype))
     got, want = a.detach().numpy(), e.detach().numpy()
     common = np.result_type(got, want)
-    # differences in the tensors' own float type (float32 for integers), as PyTorch's
-    real = common if common.kind == "f" else np.dtype(np.float32)
+    # differences in the tensors' own float type (float32 for integers; the real part's type
+    # for complex: moduli), as PyTorch's
+    inexact = common if common.kind in "fc" else np.dtype(np.float32)
+    real = np.abs(np.zeros(0, inexact)).dtype
     with np.errstate(all="ignore"):
         difference = np.abs(got.astype(common) - want.astype(common))
-        close = difference <= atol + rtol * np.abs(want.astype(np.float64))
+        magnitude = np.abs(want.astype(np.complex128 if common.kind == "c" else np.float64))
+        close = difference <= atol + rtol * magnitude
         close |= got == want
         if equal_nan:
-            close |= np.isnan(got.astype(real)) & np.isnan(want.astype(real))
+            close |= np.isnan(got.astype(inexact)) & np.isnan(want.astype(inexact))
         if close.all():
             return None
-        relative = difference.astype(real) / np.abs(want.astype(real))
+        relative = difference.astype(real) / np.abs(want.astype(inexact))
     exact = rtol == 0 and atol == 0
     bad = ~close
     lines = [f"Tensor-likes are not {'equal' if exact else 'close'}!", "",

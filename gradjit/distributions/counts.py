@@ -92,6 +92,9 @@ class Poisson(ExponentialFamily):
     def sample(self, sample_shape=()):
         """Counts the arrivals of a unit-rate Poisson process before time `rate`: exponential
         gaps summed until they pass it (a number of steps about the largest rate)."""
+        if not self.rate.dtype.is_floating_point:  # torch.poisson's refusal
+            raise NotImplementedError(f'"poisson_cpu" not implemented for '
+                                      f"'{self.rate.dtype.legacy}'")
         shape = self._extended_shape(sample_shape)
         with gradjit.no_grad():
             rate = self.rate.double().expand(shape)

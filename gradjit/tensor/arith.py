@@ -447,7 +447,16 @@ class ArithMixin:
     sign = _unary("SignBackward0", _flat(_sign))
     floor = _unary("FloorBackward0", _flat(ops.floor))
     ceil = _unary("CeilBackward0", _flat(ops.ceil))
-    round = _unary("RoundBackward0", _flat(ops.round_))
+    _round_half_even = _unary("RoundBackward0", _flat(ops.round_))
+
+    def round(self, *, decimals=0):
+        if decimals == 0:
+            return self._round_half_even()
+        if not self.dtype.is_floating_point:
+            raise NotImplementedError(f'"round_cpu" not implemented for \'{self.dtype.legacy}\'')
+        return apply("RoundBackward1",
+                     _flat(lambda x: ops.round_decimals(x, decimals)), self)
+
     trunc = _unary("TruncBackward0", _flat(_trunc))
     isfinite = _unary("IsfiniteBackward0", ops.isfinite)
 

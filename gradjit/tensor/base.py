@@ -9,6 +9,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
+from gradjit.tensor import memory_format as MF
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph, hot_path
@@ -254,6 +255,24 @@ class TensorBase:
         edge.post_hooks[handle.id] = hook
         return handle
 
+    _grad_dtype = False  # False: the tensor's own dtype; None: whatever dtype arrives
+
+    @property
+    def grad_dtype(self):
+        """The dtype backward casts this leaf's incoming gradients to (None: any)."""
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self.dtype if self._grad_dtype is False else self._grad_dtype
+
+    @grad_dtype.setter
+    def grad_dtype(self, dtype):
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if dtype is not None and not isinstance(dtype, dtypes.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
+                               f"{type(dtype).__name__}")
+        self._grad_dtype = dtype
+
     def requires_grad_(self, requires_grad=True):
         if requires_grad and not isinstance(self._edge, Record) and \
                 not (self.dtype.is_floating_point or self.dtype.is_complex):
@@ -342,6 +361,8 @@ class TensorBase:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._counter.value
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -396,10 +417,14 @@ class TensorBase:
     def element_size(self) -> int:
         return self.dtype.itemsize
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format=MF.contiguous_format) -> bool:
         # A traced value has no layout until it runs; compiled code writes results row-major.
         value = self._value
-        return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
+        if memory_format in (MF.contiguous_format, MF.preserve_format):
+            return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
+        strides = tuple(s // value.itemsize for s in value.strides) \
+            if isinstance(value, np.ndarray) else ()
+        return bool(strides) and MF.follows(value.shape, strides, memory_format)
 
     def data_ptr(self) -> int:
         return self.numpy(force=True).__array_interface__["data"][0]

@@ -288,7 +288,7 @@ class CompositesMixin:
 
     def dist(self, other, p=2):
         other = operand(other)
-        if not self.dtype.is_floating_point:
+        if not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                                f"Got {self.dtype.legacy} instead.")
         return apply("DistBackward0", lambda a, b: ops.vector_norm(ops.sub(a, b), p),

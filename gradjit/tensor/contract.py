@@ -42,7 +42,24 @@ def _dims(dim):
 
 # ---- products ----
 
+def _sublist_equation(args):
+    """einsum(A, [0, 1], B, [1, 2], [0, 2]): the subscripts as numbers (0-25 for A-Z, 26-51
+    for a-z, so that the implicit output's order is the numbers') and Ellipsis, turned into the
+    equation and the operands."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+    def spell(sublist):
+        return "".join("..." if s is Ellipsis else letters[s] for s in sublist)
+    operands, sublists = args[0:len(args) - len(args) % 2:2], args[1::2]
+    equation = ",".join(spell(s) for s in sublists[:len(operands)])
+    if len(args) % 2:
+        equation += "->" + spell(args[-1])
+    return equation, operands
+
+
 def einsum(equation, *operands):
+    if not isinstance(equation, str):
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     operands = tuple(operand(t) for t in operands)
@@ -71,9 +88,10 @@ def outer(input, vec2):
 
 
 def inner(input, other):
-    _same_dtype("inner()", (input, other))
-    if input.dim() == 0 or other.dim() == 0:
+    if input.dim() == 0 or other.dim() == 0:  # a product, promoting as mul does
         return apply("MulBackward0", ops.mul, input, other)
+    if input.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     return _checked("inner", "ViewBackward0", ops.inner, input, other)
 
 

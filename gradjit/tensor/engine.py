@@ -192,6 +192,8 @@ def _keep_retained(rec, g, create_graph):
 def accumulate(tensor, g, create_graph):
     """Add a cotangent into `tensor.grad`, as PyTorch's AccumulateGrad does: a fresh tensor
     the first time, in place afterwards (out of place when building a graph)."""
+    if tensor._grad_dtype and g.dtype is not tensor._grad_dtype:
+        g = g.to(tensor._grad_dtype)
     if tensor._grad is None:
         tensor._grad = g if create_graph else g.detach().clone()
     elif create_graph:
@@ -200,5 +202,7 @@ def accumulate(tensor, g, create_graph):
         with no_grad():
             tensor._grad.add_(g)
     edge = tensor._edge
-    for hook in list(edge.post_hooks.values()) if getattr(edge, "post_hooks", None) else ():
-        hook(tensor)
+    if getattr(edge, "post_hooks", None):
+        with set_grad_enabled(create_graph):  # as the rest of backward runs
+            for hook in list(edge.post_hooks.values()):
+                hook(tensor)

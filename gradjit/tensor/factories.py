@@ -10,6 +10,7 @@ import numpy as np
 
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values
 from gradjit.tensor.shape import _device, _shape_args
 
@@ -38,7 +39,8 @@ def _numpy_dtype(dtype, default=None):
 
 
 def _infer(data, dtype=None) -> np.ndarray:
-    """numpy data with PyTorch's inference: bool, int64, or the default float; Python floats
+    """numpy data with PyTorch's inference: bool, int64, or the default float; numpy scalars
+    and 0-dim tensors among the data keep their dtypes, promoted with the rest; Python floats
     go straight to a requested `dtype` (1e300 must not pass through float32 on its way to
     float64)."""
     if hasattr(data, "_edge"):
@@ -46,7 +48,10 @@ def _infer(data, dtype=None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         _check_numpy(data)
         return np.array(data)
-    array = np.array(_plain(data))
+    typed = []
+    array = np.array(_plain(data, typed))
+    if typed and dtype is None and array.size:
+        return array.astype(_promoted(typed, data).ir.numpy)
     if array.dtype.kind == "f":
         target = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
         if target.kind != "f":  # checked against the integer range first, by tensor()
@@ -64,14 +69,43 @@ def _infer(data, dtype=None) -> np.ndarray:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def _plain(data):
+def _plain(data, typed):
+    """Nested Python numbers; the dtypes of numpy scalars and tensors met go into `typed`."""
     if isinstance(data, (list, tuple, range)):
-        return [_plain(x) for x in data]
+        return [_plain(x, typed) for x in data]
     if hasattr(data, "_edge"):
-        return data.item() if data.dim() == 0 else _plain(data.tolist())
-    if isinstance(data, numbers.Number) or isinstance(data, np.generic):
+        typed.append(data.dtype)
+        return data.item() if data.dim() == 0 else _plain(data.tolist(), [])
+    if isinstance(data, np.generic):
+        typed.append(dtypes.of_numpy(data.dtype))
+        return data
+    if isinstance(data, numbers.Number):
         return data
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _promoted(typed, data):
+    """PyTorch's promotion of the typed elements with the Python numbers among `data`."""
+    from gradjit.tensor.defaults import promote_types
+    result = typed[0]
+    for t in {*typed[1:], *map(_python_dtype, _python_numbers(data))}:
+        result = promote_types(result, t)
+    return result
+
+
+def _python_numbers(data):
+    if isinstance(data, (list, tuple, range)):
+        return {t for x in data for t in _python_numbers(x)}
+    return set() if hasattr(data, "_edge") or isinstance(data, np.generic) else {type(data)}
+
+
+def _python_dtype(kind):
+    if issubclass(kind, bool):
+        return dtypes.bool_
+    if issubclass(kind, numbers.Integral):
+        return dtypes.int64
+    default = dtypes.get_default_dtype()
+    return default.to_complex() if issubclass(kind, complex) else default
 
 
 def _check_numpy(array):
@@ -234,9 +268,25 @@ def ones(*shape, size=None, dtype=None, device=None, requires_grad=False):
     return _filled(_sizes(shape, size), 1.0, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False):
+def empty(*size, dtype=None, device=None, requires_grad=False,
+          memory_format=MF.contiguous_format):
     """Unlike PyTorch's, the memory is initialized (to zeros), so results are reproducible."""
-    return _filled(size, 0.0, dtype, device, requires_grad)
+    out = _filled(size, 0.0, dtype, device, requires_grad)
+    return out if memory_format is MF.contiguous_format else _laid_out_as(out, memory_format)
+
+
+def _laid_out_as(t, memory_format, like=None):
+    """t (new, so changed in place) laid out in memory_format; preserve_format: as `like`."""
+    if memory_format is MF.preserve_format:
+        value = like._value
+        if not isinstance(value, np.ndarray) or value.flags.c_contiguous:
+            return t
+        order = MF.dense_order(value.shape, value.strides)
+    else:
+        order = MF.order_of(memory_format, t.dim())
+    if isinstance(t._value, np.ndarray):
+        t._value = MF.laid_out(t._value, order)
+    return t
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
@@ -280,16 +330,20 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 # ---- like another tensor ----
 
 def _like(fill):
-    def make(input, *, dtype=None, device=None, requires_grad=False):
-        return fill(tuple(input.shape), dtype=dtype or input.dtype,
-                    device=device or input.device, requires_grad=requires_grad)
+    def make(input, *, dtype=None, device=None, requires_grad=False,
+             memory_format=MF.preserve_format):
+        return _laid_out_as(fill(tuple(input.shape), dtype=dtype or input.dtype,
+                                 device=device or input.device, requires_grad=requires_grad),
+                            memory_format, input)
     make.__name__ = fill.__name__ + "_like"
     return make
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
-                device=device or input.device, requires_grad=requires_grad)
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
+              memory_format=MF.preserve_format):
+    return _laid_out_as(full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                             device=device or input.device, requires_grad=requires_grad),
+                        memory_format, input)
 
 
 zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)

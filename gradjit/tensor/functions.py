@@ -11,9 +11,10 @@ from gradjit.tensor.arith import operand
 from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
+from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import is_traced, tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
-from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
+from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
@@ -38,8 +39,19 @@ def write_out(name, result_fn, inputs, out):
         return out._update(lambda: result)
 
 
+# torch.sub(2, t), torch.xlogy(2, t), ...: functions with a Scalar-first overload; the
+# number runs as a 0-dim tensor of the dtype it promotes to with t, as a wrapped number would
+_SCALAR_FIRST = {"add", "sub", "mul", "div", "remainder", "floor_divide", "float_power", "xlogy",
+                 "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                 "bitwise_right_shift"}
+
+
 def _function(name):
+    scalar_first = name in _SCALAR_FIRST
+
     def function(input, *args, out=None, **kwargs):
+        if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
+            input = tensor(input, dtype=result_type(args[0], input))
         method = getattr(operand(input), name)
         args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)

@@ -373,17 +373,18 @@ class IndexingMixin:
         if mask.dtype.ir.name != "bool":
             raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask "
                                f"with dtype {mask.dtype.ir.numpy}")
-        known = np.broadcast_to(_known_mask(mask, "masked_scatter"), tuple(self.shape))
+        shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))  # self's too
+        known = np.broadcast_to(_known_mask(mask, "masked_scatter"), shape)
         chosen = np.flatnonzero(known)
         if len(chosen) > source.numel():
             raise RuntimeError("masked_scatter: expected source to have at least "
                                f"{len(chosen)} elements, but got {source.numel()}")
 
         def scatter(x, s):
-            flat = ops.reshape(x, (-1,))
+            flat = ops.reshape(ops.broadcast_to(x, shape), (-1,))
             taken = ops.getitem(ops.reshape(E.cast(s, dtype=self.dtype.ir.name), (-1,)),
                                 slice(0, len(chosen)))
-            return ops.reshape(ops.index_put(flat, chosen, taken), tuple(self.shape))
+            return ops.reshape(ops.index_put(flat, chosen, taken), shape)
         return apply("MaskedScatterBackward0", scatter, self, source)
 
     def put(self, index, source, accumulate=False):
@@ -463,6 +464,7 @@ class IndexingMixin:
         return self._update(lambda: self.masked_fill(mask, value))
 
     def masked_scatter_(self, mask, source):
+        mask = operand(mask).expand(tuple(self.shape))  # only the mask broadcasts, to self
         return self._update(lambda: self.masked_scatter(mask, source))
 
     def put_(self, index, source, accumulate=False):

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.dtypes import Size
@@ -62,10 +63,22 @@ class LayoutMixin:
     def layout(self):
         return strided
 
-    def dim_order(self):
-        """The dimensions from the outermost in memory to the innermost."""
+    def dim_order(self, *, ambiguity_check=False):
+        """The dimensions from the outermost in memory to the innermost. ambiguity_check:
+        True, or formats exactly one of which must hold where a size-1 dimension or a repeated
+        stride leaves more than one order."""
+        formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+        if not isinstance(ambiguity_check, (bool, list)) or \
+                not all(isinstance(f, MF.memory_format) for f in formats):
+            raise TypeError("The ambiguity_check argument must be a bool or a list of memory "
+                            "formats.")
         strides = self.stride()
-        return tuple(sorted(range(self.dim()), key=lambda d: -strides[d]))
+        if ambiguity_check is not False and (1 in self.shape or any(
+                a == b for a, b in zip(strides, strides[1:]))) and \
+                sum(self.is_contiguous(memory_format=f) for f in formats) != 1:
+            raise RuntimeError("The tensor does not have unique dim order, or cannot map to "
+                               "exact one of the given memory formats.")
+        return MF.dense_order(tuple(self.shape), strides)
 
     def is_set_to(self, other) -> bool:
         """Whether both view the same storage with the same offset, sizes and strides."""

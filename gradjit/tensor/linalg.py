@@ -234,13 +234,20 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return linalg_lstsq(solution, residuals, rank, values)
 
 
+# ord -> the grad_fn PyTorch's cond ends with: singular values, norm(A) * norm(inv(A)) where a
+# singular matrix's NaN becomes inf, and the nuclear norm's plain product
+_COND_GRAD_FN = {None: "SqueezeBackward1", 2: "SqueezeBackward1", -2: "SqueezeBackward1",
+                 "nuc": "MulBackward0", **dict.fromkeys(
+                     ("fro", 1, -1, float("inf"), -float("inf")), "NanToNumBackward0")}
+
+
 def cond(A, p=None):
-    """The 2-norm condition number s_max / s_min (p None or 2) or its inverse (p -2)."""
-    A = _matrices("linalg.cond", A, square=False)
-    if p not in (None, 2, -2):
-        raise NotImplementedError(f"linalg.cond(p={p!r}) is not supported; p=None, 2 and -2 "
-                                  "are")
-    return apply("SqueezeBackward1", ops.norms.cond, A, p)
+    """The condition number: s_max / s_min (p None or 2), its inverse (p -2), otherwise
+    norm(A, p) * norm(inv(A), p) of square matrices."""
+    if p not in _COND_GRAD_FN:
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    A = _matrices(f"linalg.cond(ord={p})", A, square=p not in (None, 2, -2))
+    return apply(_COND_GRAD_FN[p], ops.norms.cond, A, p)
 
 
 def tensorinv(A, ind=2):

@@ -14,6 +14,7 @@ from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, fused, graph
 from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.base import _check_dim
 from gradjit.tensor.hot_path import unrecorded
 
 
@@ -325,12 +326,41 @@ class ReductionMixin:
             return ops.count_nonzero(self.detach(), _dims(dim))
 
     def take_along_dim(self, indices, dim=None):
+        if dim is None:  # both flattened, whatever their ranks
+            return self.reshape(-1).take_along_dim(operand(indices).reshape(-1), 0)
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
                                                                    axis=0), self, indices)
         return apply("GatherBackward0", lambda x, i: ops.take_along_axis(x, i, dim), self,
                      operand(indices))
+
+    def hash_tensor(self, dim=None, *, keepdim=False, mode=0):
+        """The xor of the elements' 64-bit patterns (floats widened to float64, integers to
+        int64) over `dim` (every dimension by default), as uint64; no gradient."""
+        if mode != 0:
+            raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+        if self.dtype.is_complex or self.dtype is dtypes.uint64:
+            raise NotImplementedError(f'"xor_sum_cpu" not implemented for '
+                                      f"'{self.dtype.legacy}'")
+        if dim is None and self.numel() == 0:
+            raise RuntimeError("hash_tensor: Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        dims = tuple(range(self.dim())) if dim is None else tuple(
+            _check_dim(d, self.dim()) for d in (dim if isinstance(dim, (list, tuple)) else [dim]))
+        for d in dims:
+            if self.shape[d] == 0:
+                raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero "
+                                 "size.")
+        wide = dtypes.float64 if self.dtype.is_floating_point else dtypes.int64
+        bits = self.detach().to(wide).numpy().view(np.uint64)
+        from gradjit.tensor.factories import tensor
+        return tensor(np.bitwise_xor.reduce(bits, axis=dims, keepdims=keepdim))
+
+
+def hash_tensor(input, dim=None, *, keepdim=False, mode=0):
+    return input.hash_tensor(dim, keepdim=keepdim, mode=mode)
 
 
 

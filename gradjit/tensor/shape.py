@@ -7,6 +7,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, fused, graph
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
@@ -27,6 +28,31 @@ def _view_possible(array, shape) -> bool:
         return True
     except (AttributeError, ValueError):
         return False
+
+
+def _view_as_dtype(x, dtype):
+    """x.view(dtype): x's bytes read as `dtype`, sharing memory (bfloat16, held in float32, is
+    converted), without history as in PyTorch."""
+    size, new = x.dtype.itemsize, dtype.itemsize
+    if size != new:
+        name = f"view {x.dtype.legacy} as {dtype.legacy} (different element sizes)"
+        if x.dim() == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 to {name}")
+        if x.shape[-1] != 1 and x.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to {name}, but got {x.stride(-1)}")
+        if new > size and x.shape[-1] % (new // size):
+            raise RuntimeError(f"self.size(-1) must be divisible by {new // size} to {name}, "
+                               f"but got {x.shape[-1]}")
+    value = x._detached_value()
+    if x.dtype is dtypes.bfloat16:
+        value = (value.view(np.uint32) >> 16).astype(np.uint16)
+    if dtype is dtypes.bfloat16:
+        value = (value.view(np.uint16).astype(np.uint32) << 16).view(dtype.ir.numpy)
+    else:
+        value = value.view(dtype.ir.numpy)
+    out = type(x)._wrap(value, x._counter)
+    out._device = x._device
+    return out
 
 
 def _resolved(shape, size):
@@ -129,6 +155,8 @@ class ShapeMixin:
     """Views (sharing storage), shape changes, indexing, conversions of Tensor."""
 
     def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+            return _view_as_dtype(self, shape[0])
         shape = _shape_args(shape)
         out = _reshaped(self, shape, True)
         if out is not None:
@@ -225,17 +253,23 @@ class ShapeMixin:
     def squeeze(self, dim=None):
         return apply(squeeze_node(dim), ops.squeeze, self, dim)
 
-    def contiguous(self, memory_format=None):
-        """Self when its storage is in row-major order, else a row-major copy (numpy's copies
-        keep a transposed layout, so the copy is laid out explicitly)."""
-        if self.is_contiguous():
-            return self
-        out = self.clone()
-        if isinstance(out._value, np.ndarray):
-            out._value = np.ascontiguousarray(out._value)
+    def contiguous(self, memory_format=MF.contiguous_format):
+        """Self when its storage is in the format's order (row-major by default), else a copy
+        laid out so."""
+        MF.order_of(memory_format, self.dim())  # the format fits the rank
+        return self if self.is_contiguous(memory_format) else self.clone(
+            memory_format=memory_format)
+
+    def clone(self, *, memory_format=MF.preserve_format):
+        """A copy; in the layout of `memory_format` where given (numpy's copies keep the
+        source's layout, so it is laid out explicitly)."""
+        out = self._clone()
+        if memory_format is not MF.preserve_format and isinstance(out._value, np.ndarray) \
+                and not out.is_contiguous(memory_format):
+            out._value = MF.laid_out(out._value, MF.order_of(memory_format, self.dim()))
         return out
 
-    def clone(self):
+    def _clone(self):
         out = unrecorded(self, lambda x: E.cast.evaluate(x, dtype=self.dtype.ir.name),
                          any_dtype=True)
         return out if out is not None else \
@@ -270,7 +304,15 @@ class ShapeMixin:
 
     # ---- dtype and device ----
 
-    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False,
+           memory_format=MF.preserve_format):
+        if memory_format is not MF.preserve_format:
+            order = MF.order_of(memory_format, self.dim())
+            if not self.is_contiguous(memory_format):  # a copy (fresh: laid out in place)
+                out = self.to(*args, dtype=dtype, device=device, copy=True)
+                if isinstance(out._value, np.ndarray):
+                    out._value = MF.laid_out(out._value, order)
+                return out
         for arg in args:
             if isinstance(arg, dtypes.dtype):
                 dtype = arg

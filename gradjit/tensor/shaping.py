@@ -7,7 +7,7 @@ import math
 import warnings
 
 from gradjit import ops
-from gradjit.tensor import dtypes
+from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 
@@ -312,8 +312,23 @@ def _method(name):
 
 flip, fliplr, flipud, roll, rot90, tile = map(_method, ("flip", "fliplr", "flipud", "roll",
                                                         "rot90", "tile"))
-repeat_interleave, tril, triu, diag = map(_method, ("repeat_interleave", "tril", "triu",
-                                                    "diag"))
+tril, triu, diag = map(_method, ("tril", "triu", "diag"))
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """With `repeats` left out, `input` holds the counts: each index repeated that often."""
+    input = operand(input)
+    if repeats is None:
+        if input.dim() != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if input.dtype not in (dtypes.int32, dtypes.int64):
+            raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                      f"'{input.dtype.legacy}'")
+        index = factories.arange(input.shape[0], dtype=input.dtype)
+        return index.repeat_interleave(input, output_size=output_size)
+    return input.repeat_interleave(repeats, dim, output_size=output_size)
+
+
 diagonal, diag_embed, trace = map(_method, ("diagonal", "diag_embed", "trace"))
 split, chunk, tensor_split, unbind, narrow = map(_method, ("split", "chunk", "tensor_split",
                                                            "unbind", "narrow"))

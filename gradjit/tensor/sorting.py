@@ -258,9 +258,15 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """torch.unique: sorted distinct values (always sorted, as PyTorch's CPU kernel gives;
-    NaNs distinct, as PyTorch has them)."""
-    _flat_only("unique", dim)
+    NaNs distinct, as PyTorch has them); with `dim`, the distinct slices along it."""
     with graph.op(None):
+        if dim is not None:
+            dim = _check_dim(dim, input.dim())
+            if input.numel() == 0 and input.shape[dim] != 0:
+                raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
+                                   "unique cannot be applied")
+            return _tensors(O.unique_along(input.detach(), dim, return_inverse=return_inverse,
+                                           return_counts=return_counts))
         return _tensors(O.unique(input.detach(), return_inverse=return_inverse,
                                  return_counts=return_counts, equal_nan=False))
 

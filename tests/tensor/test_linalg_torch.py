@@ -182,11 +182,6 @@ def test_errors_are_pytorchs(name):
     assert issubclass(gradjit.linalg.LinAlgError, RuntimeError)
 
 
-def test_cond_of_other_orders_is_not_supported():
-    with pytest.raises(NotImplementedError, match="linalg.cond\\(p=1\\) is not supported"):
-        gradjit.linalg.cond(gradjit.eye(2), 1)
-
-
 def test_compiled_torch_code():
     """The same functions traced: jit and grad on Tensors, against eager PyTorch."""
     def f(lib, a):

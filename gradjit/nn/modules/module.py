@@ -395,10 +395,13 @@ class Module:
                         module._buffers[name] = fn(buffer)
         return self
 
-    def to(self, *args, **kwargs):
+    def to(self, *args, memory_format=None, **kwargs):
         def move(t):
             moved = t.to(*args, **kwargs)
-            return moved if t.is_floating_point() else moved.to(t.dtype)
+            moved = moved if t.is_floating_point() else moved.to(t.dtype)
+            # as PyTorch's: a memory format reaches the weights of 4-d and 5-d shape only
+            return moved.contiguous(memory_format) if memory_format is not None and \
+                t.dim() in (4, 5) else moved
         return self._apply(move)
 
     def double(self):
