@@ -136,7 +136,11 @@ def modf(x):
     an infinity's fractional part is a signed zero."""
     x = to_float(x)
     whole = trunc(x)
-    return copysign(where(isinf(x), 0.0, sub(x, whole)), x), whole
+    frac = where(isinf(x), 0.0, sub(x, whole))
+    # frac is +0.0 at whole numbers; x's signed zero there, less frac's own zero so that the
+    # gradient stays 1 (a copysign of zero would pass none)
+    signed_zero = sub(copysign(0.0, x), sub(E.stop_gradient(frac), frac))
+    return where(eq(frac, 0), signed_zero, frac), whole
 
 
 def spacing(x):
@@ -409,7 +413,11 @@ def sinc(x):
 # ---- values ----
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
-    """NaN -> nan, +-inf -> posinf/neginf (default: the largest finite values of the dtype)."""
+    """NaN -> nan, +-inf -> posinf/neginf (default: the largest finite values of the dtype);
+    a complex value's real and imaginary parts each so."""
+    if ir_type(x).dtype.is_complex:
+        return E.complex_(*(nan_to_num(part(x), nan, posinf, neginf)
+                            for part in (E.real, E.imag)))
     if not _is_float(x):
         return x
     largest = float(np.finfo(ir_type(x).dtype.numpy).max)

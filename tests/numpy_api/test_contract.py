@@ -412,7 +412,7 @@ def test_every_name_in_the_table_is_tested():
               np.linalg.matmul, np.linalg.vecdot, np.linalg.multi_dot, np.linalg.matrix_power,
               np.linalg.norm, np.linalg.vector_norm, np.linalg.matrix_norm}
     assert set(contract.FUNCTIONS) == tested
-    assert set(contract.UFUNCS) == {np.vecdot, np.matvec, np.vecmat}
+    assert set(contract.UFUNCS) == {np.matmul, np.vecdot, np.matvec, np.vecmat}
 
 
 def test_einsum_path_through_numpy_dispatch():
