@@ -12,7 +12,7 @@ from gradjit.ir.primitive import (AxisError, PermutationError, RepeatedAxisError
                                    ShapeError, UnknownDimensionsError, ir_type,
                                    is_python_scalar)
 from gradjit.ir.types import int64
-from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, comparison_dtype,
+from gradjit.ops.promote import (accumulator, astype, broadcast, broadcast_shapes, comparison_dtype,
                                  default_float, flavor, operands, result_type, to_float)
 
 
@@ -146,11 +146,8 @@ def normalize_axes(axis, rank: int) -> tuple[int, ...]:
 
 def sum_(x, axis=None, keepdims=False, dtype=None):
     t = ir_type(x)
-    if dtype is not None:
-        x = astype(x, dtype)
-    elif not t.dtype.is_inexact:
-        x = astype(x, int64)
-    return S.reduce_sum(x, axes=normalize_axes(axis, t.rank), keepdims=keepdims)
+    return S.reduce_sum(accumulator(x, dtype), axes=normalize_axes(axis, t.rank),
+                        keepdims=keepdims)
 
 
 def mean(x, axis=None, keepdims=False):

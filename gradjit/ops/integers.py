@@ -8,6 +8,8 @@ too, in numpy; PyTorch keeps fmod's zero). So 5.0 % inf is 5.0, -5.0 % inf is in
 """
 from __future__ import annotations
 
+import numpy as np
+
 from gradjit.ir import elementwise as E
 from gradjit.ir import integer as I
 from gradjit.ir.primitive import ir_type, is_python_scalar
@@ -130,10 +132,12 @@ bitwise_and, bitwise_or, bitwise_xor = map(_bitwise, (I.bitwise_and, I.bitwise_o
 
 
 def invert(x):
-    """~x: bitwise not of integers (-x - 1), logical not of bools."""
+    """~x: bitwise not of integers (xor with all ones: -1, or an unsigned type's largest
+    value), logical not of bools."""
     dt = ir_type(x).dtype
     _integral_only("invert", dt)
-    return E.logical_not(x) if dt.is_bool else I.bitwise_xor(*_arrays(x, -1))
+    ones = int(np.iinfo(dt.numpy).max) if dt.numpy.kind == "u" else -1
+    return E.logical_not(x) if dt.is_bool else I.bitwise_xor(*_arrays(x, ones))
 
 
 def _shift(prim):

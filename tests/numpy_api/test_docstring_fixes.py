@@ -116,3 +116,39 @@ def test_modf_has_gradient_one_at_whole_numbers_and_keeps_signed_zeros():
 def test_matmul_of_a_0d_operand_is_numpys_value_error(fn):
     raises_as_numpy(fn, ValueError, np.array([1.0, 2.0]), np.float64(3.0))
     raises_as_numpy(fn, ValueError, np.float64(3.0), np.array([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64, np.int8,
+                                   np.int64, np.bool_])
+def test_invert_of_unsigned_integers_flips_every_bit(dtype):
+    x = np.array([13, 0, 1, 200 if dtype != np.int8 else 100], dtype=dtype)
+    want = np.invert(x)
+    got = gradjit.jit(np.invert, backend="interpreter")(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    if dtype in (np.uint8, np.int8, np.int64, np.bool_):  # torch's integer types
+        t = gradjit.bitwise_not(gradjit.tensor(x))
+        np.testing.assert_array_equal(t.numpy(), torch.bitwise_not(torch.tensor(x)).numpy())
+
+
+@pytest.mark.parametrize("fn", [np.sum, np.prod, np.cumsum, np.cumprod, np.nansum, np.nanprod,
+                                np.nancumsum, np.nancumprod, np.add.reduce,
+                                np.multiply.accumulate, lambda x: np.trace(np.diag(x))],
+                         ids=lambda f: getattr(f, "__name__", "trace"))
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.int8, np.bool_])
+def test_sums_and_products_of_unsigned_integers_accumulate_in_uint64(fn, dtype):
+    x = np.array([3, 4, 5, 1], dtype=dtype)
+    want = fn(x)
+    got = gradjit.jit(fn, backend="interpreter")(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_tensor_sums_of_uint8_stay_torchs_int64():
+    x = np.array([3, 4, 200], dtype=np.uint8)
+    for name in ("sum", "prod", "cumsum"):
+        args = (0,) if name == "cumsum" else ()
+        got = getattr(gradjit, name)(gradjit.tensor(x), *args)
+        want = getattr(torch, name)(torch.tensor(x), *args)
+        assert str(got.dtype) == str(want.dtype)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
