@@ -152,3 +152,15 @@ def test_tensor_sums_of_uint8_stay_torchs_int64():
         want = getattr(torch, name)(torch.tensor(x), *args)
         assert str(got.dtype) == str(want.dtype)
         np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_shapes_that_do_not_broadcast_raise_numpys_value_error():
+    for fn, args in ((lambda a, b: a + b, (np.ones(3), np.ones(2))),
+                     (lambda a, w: np.mean(a, where=w),
+                      (np.ones((0, 3)), np.array([[True], [False], [False]])))):
+        with pytest.raises(ValueError):
+            fn(*args)
+        with pytest.raises(ValueError, match="broadcast"):
+            gradjit.jit(fn)(*args)
+    with pytest.raises(RuntimeError, match="must match the size"):  # Tensors keep torch's
+        gradjit.ones(3) + gradjit.ones(2)
