@@ -22,8 +22,12 @@ def shape_of(x) -> tuple[int, ...]:
 
 # ---- elementwise ----
 
-def _binary(prim):
+def _binary(prim, on_bools=None):
+    """prim on the promoted operands; `on_bools`, the logical primitive that gives its result
+    on booleans (numpy and PyTorch add as `or`, multiply as `and`)."""
     def apply(a, b):
+        if on_bools is not None and result_type(a, b).is_bool:
+            return on_bools(*operands(a, b))
         return prim(*operands(a, b))
     apply.__name__ = prim.name
     return apply
@@ -36,8 +40,8 @@ def _comparison(prim):
     return apply
 
 
-add, sub, mul = _binary(E.add), _binary(E.sub), _binary(E.mul)
-maximum, minimum = _binary(E.maximum), _binary(E.minimum)
+add, sub, mul = _binary(E.add, E.logical_or), _binary(E.sub), _binary(E.mul, E.logical_and)
+maximum, minimum = _binary(E.maximum, E.logical_or), _binary(E.minimum, E.logical_and)
 eq, ne, lt, le, gt, ge = map(_comparison, (E.eq, E.ne, E.lt, E.le, E.gt, E.ge))
 
 

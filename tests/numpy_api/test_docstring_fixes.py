@@ -164,3 +164,23 @@ def test_shapes_that_do_not_broadcast_raise_numpys_value_error():
             gradjit.jit(fn)(*args)
     with pytest.raises(RuntimeError, match="must match the size"):  # Tensors keep torch's
         gradjit.ones(3) + gradjit.ones(2)
+
+
+BOOLEANS = (np.array([True, False, True, False]), np.array([True, True, False, False]))
+
+
+@pytest.mark.parametrize("fn", [np.add, np.multiply, np.maximum, np.minimum,
+                                lambda a, b: a + b, lambda a, b: a * b,
+                                lambda a, b: np.convolve(a, b), lambda a, b: np.add(a, True)],
+                         ids=["add", "multiply", "maximum", "minimum", "plus", "times",
+                              "convolve", "add-scalar"])
+def test_add_and_multiply_of_booleans_are_or_and_and(fn):
+    check_values(fn, *BOOLEANS, backends=("cpu",))
+
+
+@pytest.mark.parametrize("name", ["add", "mul", "maximum", "minimum"])
+def test_tensor_add_and_multiply_of_booleans_are_torchs(name):
+    want = getattr(torch, name)(*(torch.tensor(b) for b in BOOLEANS))
+    got = getattr(gradjit, name)(*(gradjit.tensor(b) for b in BOOLEANS))
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
