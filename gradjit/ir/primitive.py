@@ -52,8 +52,8 @@ class BroadcastError(ShapeError, ValueError):
         return RuntimeError(str(self))
 
 
-class ReshapeError(ShapeError):
-    """A shape that does not hold the operand's elements."""
+class ReshapeError(ShapeError, ValueError):
+    """A shape that does not hold the operand's elements (a ValueError too, as numpy's)."""
 
     def __init__(self, message, shape, size):
         super().__init__(message)

@@ -184,3 +184,13 @@ def test_tensor_add_and_multiply_of_booleans_are_torchs(name):
     got = getattr(gradjit, name)(*(gradjit.tensor(b) for b in BOOLEANS))
     assert str(got.dtype) == str(want.dtype)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_a_reshape_that_does_not_hold_the_elements_is_numpys_value_error_with_its_line():
+    for shape in ((0, 3), (2, 3)):
+        with pytest.raises(ValueError):
+            np.reshape(np.zeros(shape), (4,))
+        with pytest.raises(ValueError, match=r"invalid for input of size(.|\n)*at .*\.py:\d+"):
+            gradjit.jit(lambda a: np.reshape(a, (4,)))(np.zeros(shape))
+    with pytest.raises(RuntimeError, match="is invalid for input of size 6"):  # torch's words
+        gradjit.zeros(2, 3).reshape(4)
