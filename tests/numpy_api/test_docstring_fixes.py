@@ -194,3 +194,34 @@ def test_a_reshape_that_does_not_hold_the_elements_is_numpys_value_error_with_it
             gradjit.jit(lambda a: np.reshape(a, (4,)))(np.zeros(shape))
     with pytest.raises(RuntimeError, match="is invalid for input of size 6"):  # torch's words
         gradjit.zeros(2, 3).reshape(4)
+
+
+@pytest.mark.parametrize("shapes", [((2, 3), (2, 3)), ((3,), (2,)), ((2, 3), (2,)),
+                                    ((4, 2, 3), (2, 5))])
+def test_matmul_of_unequal_contracted_sizes_is_numpys_value_error(shapes):
+    for fn in (np.matmul, np.linalg.matmul):
+        raises_as_numpy(fn, ValueError, *(np.ones(s) for s in shapes))
+
+
+@pytest.mark.parametrize("a, v", [(np.float64(2.0), np.array([1.0, 2.0])),
+                                  (np.array([1j, 2]), np.complex128(1j)),
+                                  (np.float64(2.0), np.float64(3.0))])
+def test_convolve_takes_0d_operands_as_1d_and_correlate_refuses_them(a, v):
+    check_values(np.convolve, a, v, backends=("cpu",))
+    check_grad(np.convolve, np.real(a), np.real(v), argnums=(0, 1), backends=("cpu",))
+    raises_as_numpy(np.correlate, ValueError, a, v)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int8, np.bool_, np.float32])
+def test_rint_of_integers_is_the_float_numpy_picks(dtype):
+    x = np.array([1, 0, 1], dtype=dtype)
+    check_values(np.rint, x, backends=("interpreter",))
+
+
+def test_average_with_weights_that_sum_to_zero_raises_zero_division():
+    fn = gradjit.jit(lambda a, w: np.average(a, axis=0, weights=w))
+    np.testing.assert_allclose(fn(np.ones((2, 2)), np.array([1.0, 2.0])), np.ones(2))
+    with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
+        np.average(np.ones((2, 2)), axis=0, weights=np.array([1.0, -1.0]))
+    with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
+        fn(np.ones((2, 2)), np.array([1.0, -1.0]))

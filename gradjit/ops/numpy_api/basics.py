@@ -30,7 +30,7 @@ UFUNCS = {
     np.negative: ops.neg, np.positive: lambda x: x, np.absolute: ops.abs_, np.sign: ops.sign,
     np.exp: ops.exp, np.log: ops.log, np.log1p: ops.log1p, np.expm1: ops.expm1,
     np.sqrt: ops.sqrt, np.sin: ops.sin, np.cos: ops.cos, np.tan: ops.tan, np.tanh: ops.tanh,
-    np.floor: ops.floor, np.ceil: ops.ceil, np.rint: ops.round_, np.square: _square,
+    np.floor: ops.floor, np.ceil: ops.ceil, np.square: _square,
     np.reciprocal: _reciprocal, np.isfinite: ops.isfinite,
 }
 

@@ -88,11 +88,18 @@ def _vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 
 def _matmul(x1, x2, /):
-    """numpy's matmul: a 0-d operand is numpy's ValueError (a gufunc's core dimensions)."""
-    for i, x in enumerate((x1, x2)):
-        if not len(ops.shape_of(x)):
+    """numpy's matmul: a 0-d operand or unequal contracted sizes are numpy's ValueErrors (a
+    gufunc's core dimensions)."""
+    shapes = [ops.shape_of(x) for x in (x1, x2)]
+    for i, shape in enumerate(shapes):
+        if not shape:
             raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has "
                              "0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)")
+    k1, k2 = shapes[0][-1], shapes[1][-2 if len(shapes[1]) > 1 else 0]
+    if k1 != k2:
+        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different "
+                         f"from {k1})")
     return ops.matmul(x1, x2)
 
 

@@ -192,8 +192,13 @@ def _full_convolution(a, v):
     return total
 
 
+def _at_least_1d(x):
+    x = ops.asarray(_array(x))
+    return ops.reshape(x, (1,)) if not ops.shape_of(x) else x
+
+
 def _convolve(a, v, mode="full"):
-    a, v = ops.asarray(_array(a)), ops.asarray(_array(v))
+    a, v = _at_least_1d(a), _at_least_1d(v)
     if len(ops.shape_of(a)) != 1 or len(ops.shape_of(v)) != 1:
         raise ValueError("object too deep for desired array")
     n, m = ops.shape_of(a)[0], ops.shape_of(v)[0]
@@ -218,6 +223,8 @@ def _correlate(a, v, mode="valid"):
     """numpy's correlate: the convolution of a with v reversed and conjugated; a shorter a
     slides along v, the result reversed and conjugated back (where 'same' centres it)."""
     a, v = ops.asarray(_array(a)), ops.asarray(_array(v))
+    if not ops.shape_of(a) or not ops.shape_of(v):  # unlike convolve, no 0-d operands
+        raise ValueError("object of too small depth for desired array")
     if len(ops.shape_of(v)) != 1 or len(ops.shape_of(a)) != 1 or not ops.shape_of(v)[0]:
         return _convolve(a, v, mode)  # numpy's errors
     if 0 < ops.shape_of(a)[0] < ops.shape_of(v)[0]:
