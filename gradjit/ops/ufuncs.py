@@ -420,7 +420,11 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
                             for part in (E.real, E.imag)))
     if not _is_float(x):
         return x
-    largest = float(np.finfo(ir_type(x).dtype.numpy).max)
-    x = where(isnan(x), nan, x)
-    x = where(eq(x, INF), largest if posinf is None else posinf, x)
-    return where(eq(x, -INF), -largest if neginf is None else neginf, x)
+    dt = ir_type(x).dtype
+    largest = float(np.finfo(dt.numpy).max)
+
+    def written(value):  # numpy writes the replacements into x: in x's dtype
+        return value if is_python_scalar(value) else astype(value, dt)
+    x = where(isnan(x), written(nan), x)
+    x = where(eq(x, INF), largest if posinf is None else written(posinf), x)
+    return where(eq(x, -INF), -largest if neginf is None else written(neginf), x)

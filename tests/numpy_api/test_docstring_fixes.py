@@ -225,3 +225,11 @@ def test_average_with_weights_that_sum_to_zero_raises_zero_division():
         np.average(np.ones((2, 2)), axis=0, weights=np.array([1.0, -1.0]))
     with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
         fn(np.ones((2, 2)), np.array([1.0, -1.0]))
+
+
+@pytest.mark.parametrize("kwargs", [{"nan": np.array([11, 12, -9999, 13, 14])},
+                                    {"posinf": np.arange(5.0), "neginf": np.arange(5)}])
+def test_nan_to_num_writes_array_replacements_in_xs_dtype(kwargs):
+    x = np.array([np.inf, -np.inf, np.nan, -128, 128], np.float32)
+    check_values(lambda x: np.nan_to_num(x, **kwargs), x, backends=("interpreter",))
+    check_grad(lambda x: np.nan_to_num(x, **kwargs), np.array([1.0, -2.0, 0.5, 3.0, 4.0]))
