@@ -233,3 +233,26 @@ def test_nan_to_num_writes_array_replacements_in_xs_dtype(kwargs):
     x = np.array([np.inf, -np.inf, np.nan, -128, 128], np.float32)
     check_values(lambda x: np.nan_to_num(x, **kwargs), x, backends=("interpreter",))
     check_grad(lambda x: np.nan_to_num(x, **kwargs), np.array([1.0, -2.0, 0.5, 3.0, 4.0]))
+
+
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (3, 0)])
+@pytest.mark.parametrize("fn", [lambda x: np.linalg.norm(x, np.inf),
+                                lambda x: np.linalg.vector_norm(x, ord=np.inf),
+                                lambda x: np.linalg.norm(x, np.inf, axis=0),
+                                lambda x: np.linalg.norm(x, np.inf, axis=-1, keepdims=True)])
+def test_inf_norms_of_empty_arrays_are_0_as_numpys_max_starts_from_0(shape, fn):
+    check_values(fn, np.zeros(shape), backends=("interpreter",))
+
+
+@pytest.mark.parametrize("ord", [1, np.inf])
+def test_induced_matrix_norms_of_empty_matrices_are_0(ord):
+    for shape in ((0, 3), (3, 0)):
+        check_values(lambda x: np.linalg.matrix_norm(x, ord=ord), np.zeros(shape),
+                     backends=("interpreter",))
+
+
+def test_tensor_inf_norm_of_an_empty_vector_refuses_as_torch():
+    with pytest.raises(RuntimeError):
+        torch.linalg.vector_norm(torch.zeros(0), float("inf"))
+    with pytest.raises(RuntimeError):
+        gradjit.linalg.vector_norm(gradjit.zeros(0), float("inf"))
