@@ -126,7 +126,7 @@ def _split(v, leaves, numbers):
     if numbers and isinstance(v, (int, float, complex)) and not isinstance(v, bool):
         v = np.asarray(v)
     if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "biufc":
-        leaves.append(copy.copy(v))  # later examples may write into the array
+        leaves.append(v.copy(order="K"))  # later examples may write into the array
         return ("leaf", len(leaves) - 1)
     if isinstance(v, (list, tuple)) and v:
         if _holds_array(v):
