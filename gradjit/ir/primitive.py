@@ -27,9 +27,10 @@ class ShapeError(TypeError):
         return RuntimeError(str(self))
 
 
-class BroadcastError(ShapeError):
+class BroadcastError(ShapeError, ValueError):
     """Operand shapes that do not broadcast. `shapes` (the operands', in order) lets each
-    surface word it: numpy's message is the error's own, Tensors give PyTorch's."""
+    surface word it: numpy's message is the error's own, Tensors give PyTorch's; a ValueError
+    too, as numpy's is, so that numpy code catching it catches this."""
 
     def __init__(self, message, shapes=()):
         super().__init__(message)
@@ -51,8 +52,8 @@ class BroadcastError(ShapeError):
         return RuntimeError(str(self))
 
 
-class ReshapeError(ShapeError):
-    """A shape that does not hold the operand's elements."""
+class ReshapeError(ShapeError, ValueError):
+    """A shape that does not hold the operand's elements (a ValueError too, as numpy's)."""
 
     def __init__(self, message, shape, size):
         super().__init__(message)

@@ -12,7 +12,7 @@ from gradjit.ir.primitive import (AxisError, PermutationError, RepeatedAxisError
                                    ShapeError, UnknownDimensionsError, ir_type,
                                    is_python_scalar)
 from gradjit.ir.types import int64
-from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, comparison_dtype,
+from gradjit.ops.promote import (accumulator, astype, broadcast, broadcast_shapes, comparison_dtype,
                                  default_float, flavor, operands, result_type, to_float)
 
 
@@ -22,8 +22,12 @@ def shape_of(x) -> tuple[int, ...]:
 
 # ---- elementwise ----
 
-def _binary(prim):
+def _binary(prim, on_bools=None):
+    """prim on the promoted operands; `on_bools`, the logical primitive that gives its result
+    on booleans (numpy and PyTorch add as `or`, multiply as `and`)."""
     def apply(a, b):
+        if on_bools is not None and result_type(a, b).is_bool:
+            return on_bools(*operands(a, b))
         return prim(*operands(a, b))
     apply.__name__ = prim.name
     return apply
@@ -36,8 +40,8 @@ def _comparison(prim):
     return apply
 
 
-add, sub, mul = _binary(E.add), _binary(E.sub), _binary(E.mul)
-maximum, minimum = _binary(E.maximum), _binary(E.minimum)
+add, sub, mul = _binary(E.add, E.logical_or), _binary(E.sub), _binary(E.mul, E.logical_and)
+maximum, minimum = _binary(E.maximum, E.logical_or), _binary(E.minimum, E.logical_and)
 eq, ne, lt, le, gt, ge = map(_comparison, (E.eq, E.ne, E.lt, E.le, E.gt, E.ge))
 
 
@@ -146,11 +150,8 @@ def normalize_axes(axis, rank: int) -> tuple[int, ...]:
 
 def sum_(x, axis=None, keepdims=False, dtype=None):
     t = ir_type(x)
-    if dtype is not None:
-        x = astype(x, dtype)
-    elif not t.dtype.is_inexact:
-        x = astype(x, int64)
-    return S.reduce_sum(x, axes=normalize_axes(axis, t.rank), keepdims=keepdims)
+    return S.reduce_sum(accumulator(x, dtype), axes=normalize_axes(axis, t.rank),
+                        keepdims=keepdims)
 
 
 def mean(x, axis=None, keepdims=False):

@@ -8,11 +8,14 @@ too, in numpy; PyTorch keeps fmod's zero). So 5.0 % inf is 5.0, -5.0 % inf is in
 """
 from __future__ import annotations
 
+import numpy as np
+
 from gradjit.ir import elementwise as E
 from gradjit.ir import integer as I
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ir.types import float64
+from gradjit.ir.types import complex128, float64
 from gradjit.ops.array import power
+from gradjit.ops.complex import is_complex
 from gradjit.ops.promote import astype, flavor, operands, result_type
 
 
@@ -129,10 +132,12 @@ bitwise_and, bitwise_or, bitwise_xor = map(_bitwise, (I.bitwise_and, I.bitwise_o
 
 
 def invert(x):
-    """~x: bitwise not of integers (-x - 1), logical not of bools."""
+    """~x: bitwise not of integers (xor with all ones: -1, or an unsigned type's largest
+    value), logical not of bools."""
     dt = ir_type(x).dtype
     _integral_only("invert", dt)
-    return E.logical_not(x) if dt.is_bool else I.bitwise_xor(*_arrays(x, -1))
+    ones = int(np.iinfo(dt.numpy).max) if dt.numpy.kind == "u" else -1
+    return E.logical_not(x) if dt.is_bool else I.bitwise_xor(*_arrays(x, ones))
 
 
 def _shift(prim):
@@ -148,9 +153,11 @@ left_shift, right_shift = _shift(I.left_shift), _shift(I.right_shift)
 
 
 def float_power(a, b):
-    """a ** b computed in float64, whatever the operands' types."""
-    return power(astype(a, float64) if not is_python_scalar(a) else float(a),
-                 astype(b, float64) if not is_python_scalar(b) else float(b))
+    """a ** b computed in float64 (complex128 when either is complex), whatever the operands'
+    types."""
+    wide = complex128 if is_complex(a) or is_complex(b) else float64
+    return power(*(astype(v, wide) if not is_python_scalar(v) else
+                   (complex if wide is complex128 else float)(v) for v in (a, b)))
 
 
 # Euclid's steps for the worst case of each width: the index of the largest Fibonacci number

@@ -7,15 +7,26 @@ import math
 from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (abs_, amax, amin, eq, logical_and, logical_not, mul, ne, power,
-                               reshape, sqrt, squeeze, sum_, true_divide, where)
+from gradjit.ops.array import (abs_, amax, amin, eq, logical_and, logical_not, mul, ne,
+                               normalize_axes, power, reshape, sqrt, squeeze, sum_, true_divide,
+                               where)
 from gradjit.ops.linalg import inv, matrices, matrix_norm_svd, svdvals
-from gradjit.ops.promote import astype, to_float
+from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.reduce import any_
 from gradjit.ops.ufuncs import isnan
 
 # Matrix orders computed from singular values.
 _SINGULAR_VALUE_ORDS = (2, -2, "nuc")
+
+
+def _largest(magnitudes, axis, keepdims):
+    """The largest magnitude over `axis`; numpy's starts from 0, so an empty axis gives 0 (the
+    sum), where PyTorch's refuses."""
+    shape = ir_type(magnitudes).shape
+    if flavor(magnitudes) != "torch" and not all(
+            shape[a] for a in normalize_axes(axis, len(shape))):
+        return sum_(magnitudes, axis, keepdims)
+    return amax(magnitudes, axis, keepdims)
 
 
 def vector_norm(x, ord=2, axis=None, keepdims=False):
@@ -33,7 +44,7 @@ def vector_norm(x, ord=2, axis=None, keepdims=False):
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     if ord == math.inf:
-        return amax(abs_(x), axis, keepdims)
+        return _largest(abs_(x), axis, keepdims)
     if ord == -math.inf:
         return amin(abs_(x), axis, keepdims)
     if ord == 0:  # piecewise constant: no gradient path
@@ -74,7 +85,7 @@ def matrix_norm(x, ord="fro", axis=(-2, -1), keepdims=False):
     if ord in (None, "fro"):
         return vector_norm(x, 2, (row, col), keepdims)
     if ord in (1, -1, math.inf, -math.inf):
-        extremum = amax if ord > 0 else amin
+        extremum = _largest if ord > 0 else amin
         summed, other = (row, col) if abs(ord) == 1 else (col, row)
         out = extremum(sum_(abs_(x), summed, keepdims=True), other, keepdims=True)
         return out if keepdims else squeeze(out, (row, col))

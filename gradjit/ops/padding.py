@@ -26,7 +26,13 @@ _STATISTICS = {"maximum": amax, "minimum": amin, "mean": mean,
 
 def pad_pairs(pad_width, rank, rounded=False):
     """(before, after) for each axis; `rounded`: floats round to the nearest integer (numpy
-    does so for stat_length, while pad_width must be integral)."""
+    does so for stat_length, while pad_width must be integral); a dict gives the widths of the
+    axes it names ({axis: pad or (before, after)}), the others unpadded."""
+    if isinstance(pad_width, dict):
+        seq = [(0, 0)] * rank
+        for axis, width in pad_width.items():
+            seq[axis] = (width, width) if isinstance(width, int) else tuple(width)
+        pad_width = seq
     width = np.asarray(pad_width)
     if rounded:
         width = np.round(width).astype(np.int64)

@@ -27,6 +27,18 @@ def flavor(*xs) -> str:
     return "numpy"
 
 
+def accumulator(x, dtype=None):
+    """x in the type a sum or product accumulates it in: `dtype` if given, else bools and
+    integers as int64 (this platform's long; numpy's unsigned integers as uint64), floats as
+    they are."""
+    if dtype is not None:
+        return astype(x, dtype)
+    dt = ir_type(x).dtype
+    if dt.is_inexact:
+        return x
+    return astype(x, uint64 if dt.numpy.kind == "u" and flavor(x) == "numpy" else int64)
+
+
 def default_float(*xs) -> DType:
     """float64 for numpy; PyTorch's default dtype (torch.set_default_dtype) for tensors."""
     if flavor(*xs) != "torch":

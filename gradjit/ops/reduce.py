@@ -18,15 +18,7 @@ from gradjit.ops.array import (abs_, add, amax, amin, eq, exp, expand_dims, gt, 
                                where)
 from gradjit.ops.array import shape_of as _shape
 from gradjit.ops import complex_order
-from gradjit.ops.promote import astype, broadcast, broadcast_shapes, to_float
-
-
-def accumulator(x, dtype=None):
-    """x in the type numpy accumulates it in: `dtype` if given, else bools and integers as
-    int64 (this platform's long), floats as they are."""
-    if dtype is not None:
-        return astype(x, dtype)
-    return x if ir_type(x).dtype.is_inexact else astype(x, int64)
+from gradjit.ops.promote import accumulator, astype, broadcast, broadcast_shapes, to_float
 
 
 def _isnan(x):

@@ -12,6 +12,7 @@ from gradjit.ir.primitive import BoundsError, ir_type, is_python_scalar
 from gradjit.ops.array import clip, eq, ge, logical_and, logical_not, logical_or, lt, reshape
 from gradjit.ops.array import shape_of, sum_, where
 from gradjit.ops.indexing import constant_value
+from gradjit.ops.integers import remainder
 from gradjit.ops.promote import astype, broadcast, broadcast_shapes
 from gradjit.ops.shaping import asarray, ravel, static_index
 
@@ -29,9 +30,12 @@ def take(a, indices, axis=None, mode="raise"):
                             "dtype('int64') according to the rule 'same_kind'")
         if mode == "clip":
             return S.gather(x, clip(indices, 0, n - 1), axis=axis)
+        if mode == "wrap":
+            if not n and ir_type(indices).size:
+                raise IndexError("cannot do a non-empty take from an empty axes.")
+            return S.gather(x, remainder(indices, max(n, 1)), axis=axis)
         if mode != "raise":
-            raise TypeError(f"np.take(mode={mode!r}) with indices computed at run time is not "
-                            "supported; mode='raise' and 'clip' are")
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
         return S.gather(x, indices, axis=axis)  # the gather checks the bounds when it runs
     if mode == "raise" and known.size and known.dtype.kind in "iu":
         bad = known[(known < -n) | (known >= n)]
@@ -168,8 +172,7 @@ def choose(a, choices, mode="raise"):
     elif mode == "clip":
         index = clip(index, 0, n - 1)
     elif mode == "wrap":
-        raise TypeError("np.choose(mode='wrap') with an index computed at run time is not "
-                        "supported; mode='raise' and 'clip' are")
+        index = remainder(index, n)
     elif not bool(sum_(logical_and(ge(index, 0), lt(index, n))) == ir_type(index).size):
         raise ValueError("invalid entry in choice array")  # the check is guarded
     dt = np.result_type(*(ir_type(c).dtype.numpy for c in options))

@@ -136,7 +136,11 @@ def modf(x):
     an infinity's fractional part is a signed zero."""
     x = to_float(x)
     whole = trunc(x)
-    return copysign(where(isinf(x), 0.0, sub(x, whole)), x), whole
+    frac = where(isinf(x), 0.0, sub(x, whole))
+    # frac is +0.0 at whole numbers; x's signed zero there, less frac's own zero so that the
+    # gradient stays 1 (a copysign of zero would pass none)
+    signed_zero = sub(copysign(0.0, x), sub(E.stop_gradient(frac), frac))
+    return where(eq(frac, 0), signed_zero, frac), whole
 
 
 def spacing(x):
@@ -409,10 +413,18 @@ def sinc(x):
 # ---- values ----
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
-    """NaN -> nan, +-inf -> posinf/neginf (default: the largest finite values of the dtype)."""
+    """NaN -> nan, +-inf -> posinf/neginf (default: the largest finite values of the dtype);
+    a complex value's real and imaginary parts each so."""
+    if ir_type(x).dtype.is_complex:
+        return E.complex_(*(nan_to_num(part(x), nan, posinf, neginf)
+                            for part in (E.real, E.imag)))
     if not _is_float(x):
         return x
-    largest = float(np.finfo(ir_type(x).dtype.numpy).max)
-    x = where(isnan(x), nan, x)
-    x = where(eq(x, INF), largest if posinf is None else posinf, x)
-    return where(eq(x, -INF), -largest if neginf is None else neginf, x)
+    dt = ir_type(x).dtype
+    largest = float(np.finfo(dt.numpy).max)
+
+    def written(value):  # numpy writes the replacements into x: in x's dtype
+        return value if is_python_scalar(value) else astype(value, dt)
+    x = where(isnan(x), written(nan), x)
+    x = where(eq(x, INF), largest if posinf is None else written(posinf), x)
+    return where(eq(x, -INF), -largest if neginf is None else written(neginf), x)

@@ -61,7 +61,14 @@ def locate(error: TypeError) -> TypeError:
         if not path.startswith(_INTERNAL):
             site = f"{_short(path)}:{tb.tb_lineno}"
         tb = tb.tb_next
-    return type(error)(f"{error}\n  at {site}: {source_line(site)}") if site else error
+    if site is None:
+        return error
+    # a copy without calling __init__, whose extra arguments (a ReshapeError's shape and
+    # size) only the raiser knows; its attributes come along
+    located = type(error).__new__(type(error))
+    located.__dict__.update(error.__dict__)
+    located.args = (f"{error}\n  at {site}: {source_line(site)}",)
+    return located
 
 
 def _short(path: str) -> str:

@@ -58,6 +58,8 @@ def assert_trees_close(got, want, rtol, atol):
     got_leaves, want_leaves = [], []
     assert flatten(got, got_leaves) == flatten(want, want_leaves)
     for g, w in zip(got_leaves, want_leaves):
-        g = np.asarray(g, dtype=np.float64)
+        # complex leaves compare as complex: a float64 cast would drop the imaginary parts
+        wide = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(w) else np.float64
+        g = np.asarray(g, dtype=wide)
         assert g.shape == np.shape(w), (g.shape, np.shape(w))
-        np.testing.assert_allclose(g, np.asarray(w, np.float64), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(g, np.asarray(w, wide), rtol=rtol, atol=atol)

@@ -371,15 +371,6 @@ def test_out_argument_is_refused():
             gradjit.jit(fn)(X)
 
 
-@pytest.mark.parametrize("fn, args", [
-    (lambda x, i: np.take(x, i, mode="wrap"), (X, np.array([1]))),
-    (lambda i, v: np.choose(i, [v, v], mode="wrap"), (np.array([0, 1, 0, 1]), V)),
-], ids=["take-wrap-traced", "choose-wrap-traced"])
-def test_unsupported_modes_say_which_are(fn, args):
-    with pytest.raises(TypeError, match="not supported"):
-        gradjit.jit(fn)(*args)
-
-
 def test_empty_lists_are_refused_by_the_array_functions():
     for fn, message in ((ops.shaping.concatenate, "need at least one array"),
                         (ops.shaping.stack, "need at least one array"),

@@ -2,6 +2,8 @@
 functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradjit import ops
@@ -20,7 +22,7 @@ def _reciprocal(x):
 UFUNCS = {
     np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.true_divide,
     np.power: ops.power, np.maximum: ordered(ops.maximum, largest=True),
-    np.minimum: ordered(ops.minimum, largest=False), np.matmul: ops.matmul,
+    np.minimum: ordered(ops.minimum, largest=False),
     np.greater: ops.gt, np.greater_equal: ops.ge, np.less: ops.lt, np.less_equal: ops.le,
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
     np.logical_or: ops.logical_or, np.logical_xor: ops.logical_xor,
@@ -28,7 +30,7 @@ UFUNCS = {
     np.negative: ops.neg, np.positive: lambda x: x, np.absolute: ops.abs_, np.sign: ops.sign,
     np.exp: ops.exp, np.log: ops.log, np.log1p: ops.log1p, np.expm1: ops.expm1,
     np.sqrt: ops.sqrt, np.sin: ops.sin, np.cos: ops.cos, np.tan: ops.tan, np.tanh: ops.tanh,
-    np.floor: ops.floor, np.ceil: ops.ceil, np.rint: ops.round_, np.square: _square,
+    np.floor: ops.floor, np.ceil: ops.ceil, np.square: _square,
     np.reciprocal: _reciprocal, np.isfinite: ops.isfinite,
 }
 
@@ -55,6 +57,15 @@ def masked(a, where, fill):
         return a
     where = ops.broadcast_to(where, ops.shape_of(a))
     return ops.where(where, a, np.asarray(fill, ir_type(a).dtype.numpy))
+
+
+def _size(a, axis=None):
+    """numpy's size: the number of elements, or along an axis or a tuple of axes."""
+    shape = ops.shape_of(a)
+    if axis is None:
+        return math.prod(shape)
+    axes = np.lib.array_utils.normalize_axis_tuple(axis, len(shape))
+    return math.prod(shape[ax] for ax in axes)
 
 
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue,
@@ -204,8 +215,7 @@ FUNCTIONS = {
     np.clip: _clip,
     np.copy: _copy,
     np.shape: ops.shape_of, np.ndim: lambda a: len(ops.shape_of(a)),
-    np.size: lambda a, axis=None: int(np.prod(ops.shape_of(a))) if axis is None else
-    ops.shape_of(a)[axis],
+    np.size: _size,
     np.zeros_like: _like(0), np.ones_like: _like(1),
     np.empty_like: _like(0),  # numpy leaves the values unspecified
     np.full_like: _full_like,

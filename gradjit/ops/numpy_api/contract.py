@@ -87,14 +87,30 @@ def _vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return ops.reshape(out, tuple(1 if i in axes else d for i, d in enumerate(shape)))
 
 
-UFUNCS = {np.vecdot: _vecdot, np.matvec: ops.matvec, np.vecmat: ops.vecmat}
+def _matmul(x1, x2, /):
+    """numpy's matmul: a 0-d operand or unequal contracted sizes are numpy's ValueErrors (a
+    gufunc's core dimensions)."""
+    shapes = [ops.shape_of(x) for x in (x1, x2)]
+    for i, shape in enumerate(shapes):
+        if not shape:
+            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has "
+                             "0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)")
+    k1, k2 = shapes[0][-1], shapes[1][-2 if len(shapes[1]) > 1 else 0]
+    if k1 != k2:
+        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different "
+                         f"from {k1})")
+    return ops.matmul(x1, x2)
+
+
+UFUNCS = {np.matmul: _matmul, np.vecdot: _vecdot, np.matvec: ops.matvec, np.vecmat: ops.vecmat}
 
 FUNCTIONS = {
     np.dot: ops.dot, np.vdot: ops.vdot, np.inner: ops.inner, np.outer: ops.outer,
     np.tensordot: ops.tensordot, np.kron: ops.kron, np.cross: ops.cross,
     np.einsum: _einsum, np.einsum_path: ops.einsum_path,
     np.linalg.tensordot: lambda x1, x2, axes=2: ops.tensordot(x1, x2, axes),
-    np.linalg.outer: _linalg_outer, np.linalg.matmul: ops.matmul,
+    np.linalg.outer: _linalg_outer, np.linalg.matmul: _matmul,
     np.linalg.cross: lambda x1, x2, axis=-1: ops.cross(x1, x2, axis=axis),
     np.linalg.vecdot: _vecdot,
     np.linalg.multi_dot: _multi_dot,

@@ -80,7 +80,7 @@ def _array_equal(a1, a2, equal_nan=False):
     if ops.shape_of(a1) != ops.shape_of(a2):
         return False
     same = ops.eq(a1, a2)
-    if equal_nan and (ops.result_type(a1).is_float or ops.result_type(a2).is_float):
+    if equal_nan and (ops.result_type(a1).is_inexact or ops.result_type(a2).is_inexact):
         same = ops.logical_or(same, ops.logical_and(ops.isnan(a1), ops.isnan(a2)))
     return bool(ops.all_(same))
 

@@ -62,4 +62,21 @@ def _ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     return flat
 
 
-FUNCTIONS = {np.unravel_index: _unravel_index, np.ravel_multi_index: _ravel_multi_index}
+def _ix(*args):
+    """numpy's ix_: each 1-d sequence along its own axis of an open mesh; booleans by their
+    nonzero positions (which a mask computed at run time cannot give: numpy's nonzero says)."""
+    out = []
+    for k, x in enumerate(args):
+        x = ops.asarray(np.asarray(x) if isinstance(x, (list, tuple)) else x)
+        if len(ops.shape_of(x)) != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if not ops.shape_of(x)[0]:
+            x = ops.astype(x, np.intp)
+        elif ops.result_type(x).numpy.kind == "b":
+            x = np.nonzero(x)[0]
+        out.append(ops.reshape(x, (1,) * k + (-1,) + (1,) * (len(args) - k - 1)))
+    return tuple(out)
+
+
+FUNCTIONS = {np.unravel_index: _unravel_index, np.ravel_multi_index: _ravel_multi_index,
+             np.ix_: _ix}

@@ -192,8 +192,13 @@ def _full_convolution(a, v):
     return total
 
 
+def _at_least_1d(x):
+    x = ops.asarray(_array(x))
+    return ops.reshape(x, (1,)) if not ops.shape_of(x) else x
+
+
 def _convolve(a, v, mode="full"):
-    a, v = ops.asarray(_array(a)), ops.asarray(_array(v))
+    a, v = _at_least_1d(a), _at_least_1d(v)
     if len(ops.shape_of(a)) != 1 or len(ops.shape_of(v)) != 1:
         raise ValueError("object too deep for desired array")
     n, m = ops.shape_of(a)[0], ops.shape_of(v)[0]
@@ -215,16 +220,21 @@ def _convolve(a, v, mode="full"):
 
 
 def _correlate(a, v, mode="valid"):
-    """numpy's correlate: the convolution of a with v reversed."""
-    v = ops.asarray(_array(v))
-    if len(ops.shape_of(v)) == 1 and ops.shape_of(v)[0]:
-        v = ops.flip(v, 0)
-    return _convolve(a, v, mode)
+    """numpy's correlate: the convolution of a with v reversed and conjugated; a shorter a
+    slides along v, the result reversed and conjugated back (where 'same' centres it)."""
+    a, v = ops.asarray(_array(a)), ops.asarray(_array(v))
+    if not ops.shape_of(a) or not ops.shape_of(v):  # unlike convolve, no 0-d operands
+        raise ValueError("object of too small depth for desired array")
+    if len(ops.shape_of(v)) != 1 or len(ops.shape_of(a)) != 1 or not ops.shape_of(v)[0]:
+        return _convolve(a, v, mode)  # numpy's errors
+    if 0 < ops.shape_of(a)[0] < ops.shape_of(v)[0]:
+        return ops.conj(ops.flip(_correlate(v, a, mode), 0))
+    return _convolve(a, ops.flip(ops.conj(v), 0), mode)
 
 
 def _interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of (xp, fp) at x; left/right outside the range (the
-    end values by default)."""
+    end values by default); complex fp gives complex values."""
     if period is not None:
         x, xp, fp = _periodic(x, xp, fp, period)
         left = right = None
@@ -237,7 +247,8 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
     if n == 0:
         raise ValueError("array of sample points is empty")
     x = ops.astype(ops.asarray(x), np.float64)
-    xp, fp = ops.astype(xp, np.float64), ops.astype(fp, np.float64)
+    xp = ops.astype(xp, np.float64)
+    fp = ops.astype(fp, np.complex128 if ops.is_complex(fp) else np.float64)
     if n == 1:
         lo_value = hi_value = ops.getitem(fp, 0)
         value = ops.add(ops.mul(x, 0.0), lo_value)
@@ -262,7 +273,8 @@ def _periodic(x, xp, fp, period):
     if not bool(ops.ne(period, 0)):  # a traced period is read from the value (guarded)
         raise ValueError("period must be a non-zero value")
     period = ops.abs_(ops.astype(ops.asarray(_array(period)), np.float64))
-    x, xp, fp = (ops.astype(ops.asarray(_array(v)), np.float64) for v in (x, xp, fp))
+    x, xp = (ops.astype(ops.asarray(_array(v)), np.float64) for v in (x, xp))
+    fp = ops.asarray(_array(fp))
     if len(ops.shape_of(xp)) != 1 or len(ops.shape_of(fp)) != 1:
         raise ValueError("Data points must be 1-D sequences")
     if ops.shape_of(xp)[0] != ops.shape_of(fp)[0]:

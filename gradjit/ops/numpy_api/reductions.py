@@ -412,6 +412,8 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
         weights = ops.broadcast_to(weights, shape)
     a, weights = ops.astype(a, dt), ops.astype(weights, dt)
     scale = ops.sum_(weights, axis, keep)
+    if bool(ops.any_(ops.eq(scale, 0))):  # read from the values (guarded)
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     avg = ops.true_divide(ops.sum_(ops.mul(a, weights), axis, keep), scale)
     return (avg, ops.broadcast_to(scale, ops.shape_of(avg))) if returned else avg
 

@@ -24,12 +24,13 @@ UFUNCS = {
     np.signbit: ops.signbit, np.spacing: ops.spacing, np.ldexp: ops.ldexp,
     np.nextafter: ops.nextafter, np.trunc: ops.trunc, np.conjugate: ops.conj,
     np.modf: lambda x: ops.modf(_from_half(x)), np.frexp: lambda x: ops.frexp(_from_half(x)),
+    np.rint: lambda x: ops.round_(_from_half(x)),
 }
 
 
 def _from_half(x):
-    """numpy's modf and frexp loops start at float16: bools and integers take the first float
-    that holds them (int8 float16, int16 float32, wider float64)."""
+    """numpy's modf, frexp and rint loops start at float16: bools and integers take the first
+    float that holds them (int8 float16, int16 float32, wider float64)."""
     dt = ir_type(x).dtype.numpy
     return x if dt.kind == "f" else ops.astype(x, np.promote_types(dt, np.float16))
 
