@@ -188,27 +188,6 @@ def test_orthogonal():
                                jrandom.orthogonal(jkey, 3, m=5), atol=1e-12)
 
 
-def test_gamma_family_by_law():
-    stats = pytest.importorskip("scipy.stats")
-    key = grandom.PRNGKey(0)
-    for a in (0.4, 1.0, 3.5):
-        draws = grandom.gamma(key, a, (4000,))
-        assert stats.kstest(draws, stats.gamma(a).cdf).pvalue > 1e-3
-    draws = grandom.beta(key, 2.0, 5.0, (4000,))
-    assert stats.kstest(draws, stats.beta(2.0, 5.0).cdf).pvalue > 1e-3
-    alpha = np.array([1.0, 2.0, 3.0])
-    draws = grandom.dirichlet(key, alpha, (4000,))
-    np.testing.assert_allclose(draws.sum(-1), 1.0)
-    np.testing.assert_allclose(draws.mean(0), alpha / alpha.sum(), atol=0.02)
-    assert stats.kstest(draws[:, 0], stats.beta(1.0, 5.0).cdf).pvalue > 1e-3
-    laws = {"loggamma": ((2.0, (4000,)), stats.loggamma(2.0)),
-            "chisquare": ((3.0, (4000,)), stats.chi2(3.0)),
-            "t": ((4.0, (4000,)), stats.t(4.0)),
-            "f": ((5.0, 7.0, (4000,)), stats.f(5.0, 7.0))}
-    for name, (args, law) in laws.items():
-        assert stats.kstest(getattr(grandom, name)(key, *args), law.cdf).pvalue > 1e-3, name
-
-
 def sample_all(random, key, x):
     """Draws of every kind from one key; `x` a traced float to mix in."""
     k1, k2, k3 = random.split(key, 3)
@@ -279,8 +258,7 @@ def test_every_sampler_under_jit_and_vmap_as_eagerly(name):
     batched = gradjit.vmap(lambda k: sample(grandom, k))(batch)
     for k, row in zip(batch, batched):
         np.testing.assert_allclose(row, sample(grandom, k), rtol=1e-12)
-    if name not in ("gamma", "beta", "dirichlet", "t"):  # the rest are JAX's draws
-        np.testing.assert_allclose(eager, sample(jrandom, jrandom.PRNGKey(8)), rtol=1e-12)
+    np.testing.assert_allclose(eager, sample(jrandom, jrandom.PRNGKey(8)), rtol=1e-12)
 
 
 def test_grad_through_a_sampled_loss():
