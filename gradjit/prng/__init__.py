@@ -1,5 +1,6 @@
 """jax.random under gradjit's name (`gradjit.random` also answers torch.random's names):
-JAX's threefry2x32 keys and samplers giving JAX's numbers, written as traced numpy."""
+JAX's threefry2x32 keys and samplers giving JAX's numbers, written as traced numpy (the
+rejection loops as host ops)."""
 from gradjit.prng import continuous, counts, derived, discrete, gamma_family
 from gradjit.prng.continuous import *  # noqa: F401,F403
 from gradjit.prng.counts import *  # noqa: F401,F403
