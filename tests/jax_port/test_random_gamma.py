@@ -66,3 +66,14 @@ def test_gamma_under_jit_and_vmap():
     for fn in (gradjit.vmap, lambda f: gradjit.jit(gradjit.vmap(f))):
         np.testing.assert_allclose(fn(lambda k: grandom.gamma(k, ALPHAS))(keys), expected,
                                    rtol=1e-13)
+
+
+def test_gradients_through_vmap():
+    a = np.array([0.5, 2.0])
+    jkeys, gkeys = jrandom.split(jrandom.PRNGKey(1), 3), grandom.split(grandom.PRNGKey(1), 3)
+    expected = jax.vmap(jax.grad(lambda a, k: jrandom.gamma(k, a).sum()), (None, 0))(a, jkeys)
+    got = gradjit.vmap(gradjit.grad(lambda a, k: grandom.gamma(k, a).sum()), (None, 0))(a, gkeys)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    expected = jax.grad(lambda a: jax.vmap(lambda k: jrandom.beta(k, a, 1.5))(jkeys).sum())(a)
+    got = gradjit.grad(lambda a: gradjit.vmap(lambda k: grandom.beta(k, a, 1.5))(gkeys).sum())(a)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
