@@ -77,3 +77,15 @@ def test_gradients_through_vmap():
     expected = jax.grad(lambda a: jax.vmap(lambda k: jrandom.beta(k, a, 1.5))(jkeys).sum())(a)
     got = gradjit.grad(lambda a: gradjit.vmap(lambda k: grandom.beta(k, a, 1.5))(gkeys).sum())(a)
     np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_float32_gradients():
+    a = ALPHAS.astype(np.float32)
+
+    def loss(random, key, a):
+        return (random.gamma(key, a, (4, 6), np.float32) ** 2).sum()
+
+    expected = jax.grad(lambda a: loss(jrandom, jrandom.PRNGKey(1), a))(a)
+    got = gradjit.grad(lambda a: loss(grandom, grandom.PRNGKey(1), a))(a)
+    assert np.result_type(got) == np.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
