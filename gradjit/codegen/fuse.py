@@ -203,7 +203,7 @@ class Fuser:
                 # A value already in memory is read back rather than computed again.
                 args = [self.stored.get(id(self.env[v]), self.env[v]) for v in op.inputs]
                 # a library primitive made outside the table (custom_vjp) is a host call too,
-                # and so is every op on complex or uint32/uint64 values (types.HOSTED):
+                # and so is every op on values of types.HOSTED (complex, narrow integers):
                 # kernels lower only the COMPILED types
                 rule = RULES.get(op.prim.name, _library) if op.prim.kind == "library" else \
                     _library if _touches_host_types(op) else RULES[op.prim.name]

@@ -82,8 +82,10 @@ complex128 = DType("c128", np.dtype(np.complex128), "complex128")
 ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, uint16, uint32, uint64,
               float16, bfloat16, complex64, complex128)
 COMPILED = (bool_, int32, int64, float32, float64)
-# types whose ops a compiled program runs as numpy steps between its kernels
-HOSTED = (uint32, uint64, complex64, complex128)
+# types whose ops a compiled program runs as numpy steps between its kernels: integers whose
+# numpy arithmetic is the machine's (jax.random's bits, keys and narrow randint), complex
+# numbers; float16 and bfloat16 stay eager (their per-op rounding is PyTorch's CPU kernels')
+HOSTED = (int8, int16, uint8, uint16, uint32, uint64, complex64, complex128)
 FLOAT_DTYPES = (float32, float64)
 _BY_NAME = {}
 for _d in ALL_DTYPES:

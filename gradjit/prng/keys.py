@@ -127,6 +127,11 @@ def wrap_key_data(key_bits_array, *, impl=None, dtype=None):
     return KeyArray(key_words(key_bits_array, "wrap_key_data", batched=True)[0])
 
 
+def key_dtype(impl_spec=None):
+    """The element type of typed keys (threefry2x32's whatever impl is named)."""
+    return KeyArray.dtype
+
+
 def key_impl(keys):
     key_words(keys, "key_impl", batched=True)
     return IMPL

@@ -49,8 +49,8 @@ def compile_program(fn: Function, backend: str | None, deterministic: bool = Fal
 
 def _check_lowered_dtypes(fn: Function, backend: str):
     values = [*fn.params, *(op.out for op in fn.ops if op.out is not None)]
-    # complex, uint32 and uint64 values are computed by host steps between kernels
-    # (codegen/fuse.py)
+    # HOSTED values (complex, the narrow and unsigned integers) are computed by host steps
+    # between kernels (codegen/fuse.py)
     narrow = sorted({v.type.dtype.torch_name for v in values} -
                     {d.torch_name for d in (*COMPILED, *HOSTED)})
     if narrow:
