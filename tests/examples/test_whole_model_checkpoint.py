@@ -42,3 +42,13 @@ def test_whole_model_loads_under_safe_globals(t, tmp_path):
     x = t.rand(1, 1, 3, 3)
     np.testing.assert_array_equal(loaded(x).detach().numpy(), model(x).detach().numpy())
     assert repr(loaded) == repr(model)
+
+
+def test_transformer_layers_by_their_torch_files():
+    # word_language_model's allowlist for its Transformer checkpoint
+    names = ["activation.MultiheadAttention", "linear.NonDynamicallyQuantizableLinear",
+             "pooling.AdaptiveAvgPool2d", "conv.LazyConv2d", "container.ParameterList"]
+    for name in names:
+        file, layer = name.split(".")
+        got = getattr(getattr(gradjit.nn.modules, file), layer)
+        assert got.__name__ == getattr(getattr(torch.nn.modules, file), layer).__name__

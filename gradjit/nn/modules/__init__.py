@@ -55,10 +55,17 @@ from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
 from gradjit.nn.modules.lazy import *  # noqa: F401,F403
 from gradjit.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 
-# torch.nn.modules files whose layers live in other gradjit files, as importable namespaces:
-# programs name them (torch.serialization.safe_globals([torch.nn.modules.pixelshuffle
-# .PixelShuffle])) and pickles of whole models may carry the paths
+# torch.nn.modules files and the layers each holds where gradjit keeps them elsewhere: programs
+# name them (torch.serialization.safe_globals([torch.nn.modules.pixelshuffle.PixelShuffle])).
+# A file gradjit lacks becomes an importable namespace; one it has gets the missing names.
 _TORCH_FILES = {
+    "activation": ["MultiheadAttention"],
+    "container": ["ParameterList", "ParameterDict"],
+    "conv": ["LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+             "LazyConvTranspose2d", "LazyConvTranspose3d"],
+    "linear": ["LazyLinear", "NonDynamicallyQuantizableLinear"],
+    "pooling": ["AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+                "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"],
     "batchnorm": ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
                   "LazyBatchNorm2d", "LazyBatchNorm3d"],
     "channelshuffle": ["ChannelShuffle"],
@@ -79,8 +86,9 @@ def _torch_file(name, exports):
     module = _sys.modules.get(full)
     if module is None:
         module = _types.ModuleType(full, f"torch.nn.modules.{name}: {', '.join(exports)}.")
-        module.__dict__.update({n: globals()[n] for n in exports}, __all__=exports)
+        module.__all__ = exports
         _sys.modules[full] = module
+    module.__dict__.update({n: globals()[n] for n in exports})
     return module
 
 
