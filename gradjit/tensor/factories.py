@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -65,7 +66,8 @@ def _infer(data, dtype=None) -> np.ndarray:
 
 
 def _plain(data):
-    if isinstance(data, (list, tuple, range)):
+    # any Python sequence, as PyTorch reads one (a deque of returns in reinforce.py), not text
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
         return [_plain(x) for x in data]
     if hasattr(data, "_edge"):
         return data.item() if data.dim() == 0 else _plain(data.tolist())
