@@ -5,6 +5,7 @@ PyTorch 2.6+: only tensors, dtypes and Python containers and numbers are rebuilt
 cannot run code; `weights_only=False` unpickles anything (trusted files only)."""
 from __future__ import annotations
 
+import _compat_pickle
 import collections
 import io
 import os
@@ -135,6 +136,26 @@ def get_safe_globals():
     return list(_safe_globals.values())
 
 
+def clear_safe_globals():
+    _safe_globals.clear()
+
+
+class safe_globals:
+    """A with-block during which add_safe_globals(these) holds; the allowlist is restored
+    after it."""
+
+    def __init__(self, safe_globals):
+        self.safe_globals = safe_globals
+
+    def __enter__(self):
+        self._before = dict(_safe_globals)
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, *exc):
+        _safe_globals.clear()
+        _safe_globals.update(self._before)
+
+
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        metadata=None):
     array, device = storage
@@ -177,6 +198,9 @@ _ALLOWED = {("collections", "OrderedDict"): collections.OrderedDict,
 
 def _local(module, name):
     """What a pickle's global is here, None for one that weights_only loading refuses."""
+    # protocol 2 writes Python 2 names (__builtin__.set), which pickle maps back on loading
+    module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+    module = _compat_pickle.IMPORT_MAPPING.get(module, module)
     found = _ALLOWED.get((module, name)) or _safe_globals.get((module, name))
     return _torch_global(name) if found is None and module == "torch" else found
 

@@ -33,13 +33,14 @@ def _fill(tensor, values):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    return _fill(tensor, gradjit.rand(tensor.shape, dtype=tensor.dtype, generator=generator) *
-                 (b - a) + a)
+    # the Tensor method rounds as PyTorch's kernel does; rand() * (b - a) + a rounds twice
+    with gradjit.no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    return _fill(tensor, gradjit.randn(tensor.shape, dtype=tensor.dtype, generator=generator) *
-                 std + mean)
+    with gradjit.no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):

@@ -45,10 +45,11 @@ class LBFGS(Optimizer):
         state.setdefault("n_iter", 0)
         with gradjit.enable_grad():
             first_loss = closure()
-        loss = float(first_loss)
         evals = 1
         state["func_evals"] += 1
+        # losses are read outside grad mode, where PyTorch's scalar conversion does not warn
         with gradjit.no_grad():
+            loss = float(first_loss)
             flat_grad = self._flat_grad()
             if float(flat_grad.abs().max()) <= tolerance_grad:
                 return first_loss
@@ -92,7 +93,8 @@ class LBFGS(Optimizer):
                 more = 0
                 if n_iter != group["max_iter"]:
                     with gradjit.enable_grad():
-                        loss = float(closure())
+                        evaluated = closure()
+                    loss = float(evaluated)
                     flat_grad = self._flat_grad()
                     more = 1
                 evals += more

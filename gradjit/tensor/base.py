@@ -459,8 +459,8 @@ class TensorBase:
         return int(self.item())
 
     def _warn_scalar_of_graph(self):
-        if self.requires_grad and not _SCALAR_WARNED:
-            _SCALAR_WARNED.append(True)  # PyTorch warns once per process
+        if self.requires_grad and is_grad_enabled() and not _SCALAR_WARNED:
+            _SCALAR_WARNED.append(True)  # PyTorch warns once per process, in grad mode only
             # the suffix PyTorch's C++ warnings carry, with its release wheels' source path
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
                           "unexpected behavior.\nConsider using tensor.detach() first. "

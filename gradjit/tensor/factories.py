@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -70,8 +71,9 @@ def _infer(data, dtype=None) -> np.ndarray:
 
 
 def _plain(data, typed):
-    """Nested Python numbers; the dtypes of numpy scalars and tensors met go into `typed`."""
-    if isinstance(data, (list, tuple, range)):
+    """Nested Python numbers; the dtypes of numpy scalars and tensors met go into `typed`.
+    Any Python sequence counts, as PyTorch reads one (a deque of returns), but not text."""
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
         return [_plain(x, typed) for x in data]
     if hasattr(data, "_edge"):
         typed.append(data.dtype)

@@ -63,6 +63,7 @@ add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
 subtract, multiply, divide, true_divide = sub, mul, div, div
 addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
 mm, matmul, dot, mv = map(_function, ("mm", "matmul", "dot", "mv"))
+spmm = mm  # gradjit has no sparse layout; torch.spmm of dense matrices is mm too
 
 
 def pow(input, exponent, *, out=None):

@@ -1,4 +1,7 @@
 """The layers of torch.nn, by kind."""
+import sys as _sys
+import types as _types
+
 from gradjit.nn.modules.activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, SELU, Dropout, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
     LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin,
@@ -51,3 +54,43 @@ from gradjit.nn.modules.padding import (CircularPad1d, CircularPad2d,  # noqa: F
 from gradjit.nn.modules.fold import Fold, Unfold  # noqa: F401
 from gradjit.nn.modules.lazy import *  # noqa: F401,F403
 from gradjit.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
+
+# torch.nn.modules files and the layers each holds where gradjit keeps them elsewhere: programs
+# name them (torch.serialization.safe_globals([torch.nn.modules.pixelshuffle.PixelShuffle])).
+# A file gradjit lacks becomes an importable namespace; one it has gets the missing names.
+_TORCH_FILES = {
+    "activation": ["MultiheadAttention"],
+    "container": ["ParameterList", "ParameterDict"],
+    "conv": ["LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+             "LazyConvTranspose2d", "LazyConvTranspose3d"],
+    "linear": ["LazyLinear", "NonDynamicallyQuantizableLinear"],
+    "pooling": ["AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+                "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"],
+    "batchnorm": ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
+                  "LazyBatchNorm2d", "LazyBatchNorm3d"],
+    "channelshuffle": ["ChannelShuffle"],
+    "distance": ["PairwiseDistance", "CosineSimilarity"],
+    "dropout": ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+                "FeatureAlphaDropout"],
+    "flatten": ["Flatten", "Unflatten"],
+    "instancenorm": ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d",
+                     "LazyInstanceNorm2d", "LazyInstanceNorm3d"],
+    "pixelshuffle": ["PixelShuffle", "PixelUnshuffle"],
+    "sparse": ["Embedding", "EmbeddingBag"],
+    "upsampling": ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"],
+}
+
+
+def _torch_file(name, exports):
+    full = f"{__name__}.{name}"
+    module = _sys.modules.get(full)
+    if module is None:
+        module = _types.ModuleType(full, f"torch.nn.modules.{name}: {', '.join(exports)}.")
+        module.__all__ = exports
+        _sys.modules[full] = module
+    module.__dict__.update({n: globals()[n] for n in exports})
+    return module
+
+
+for _name, _exports in _TORCH_FILES.items():
+    globals()[_name] = _torch_file(_name, _exports)

@@ -4,12 +4,13 @@ initialization and checks."""
 from __future__ import annotations
 
 import copy
+import warnings
 
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn import init
 from gradjit.nn.functional.attention import canonical_mask
-from gradjit.nn.modules.activation import Dropout
+from gradjit.nn.modules.activation import GELU, Dropout, ReLU
 from gradjit.nn.modules.attention import MultiheadAttention
 from gradjit.nn.modules.container import ModuleList
 from gradjit.nn.modules.linear import Linear
@@ -72,6 +73,11 @@ class TransformerEncoderLayer(_Layer):
         super().__init__(False, d_model, nhead, dim_feedforward, dropout, activation,
                          layer_norm_eps, batch_first, norm_first, bias,
                          dict(device=device, dtype=dtype))
+        # PyTorch's record of which fused activation its fast path would take
+        act = self.activation
+        self.activation_relu_or_gelu = (
+            1 if act is F.relu or isinstance(act, ReLU) else
+            2 if act is F.gelu or isinstance(act, GELU) else 0)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
@@ -106,6 +112,26 @@ class TransformerDecoderLayer(_Layer):
                                     (self.norm3, lambda x: self._feed_forward(x, self.dropout3))])
 
 
+def _why_not_nested(layer):
+    """Why PyTorch's encoder would not take its nested-tensor path with this layer ('' if it
+    would), in its words and order of checks."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    reasons = [
+        (layer.norm_first, f"{name}.norm_first was True"),
+        (not attn.batch_first, f"{name}.self_attn.batch_first was not True(use batch_first for "
+                               "better inference performance)"),
+        (not attn._qkv_same_embed_dim, f"{name}.self_attn._qkv_same_embed_dim was not True"),
+        (attn.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
+        (not layer.activation_relu_or_gelu, f"{name}.activation_relu_or_gelu was not True"),
+        (layer.norm1.eps != layer.norm2.eps, f"{name}.norm1.eps was not equal to "
+                                             f"{name}.norm2.eps"),
+        (attn.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd")]
+    return next((reason for failed, reason in reasons if failed), "")
+
+
 def _clones(layer, num_layers):
     return ModuleList([copy.deepcopy(layer) for _ in range(num_layers)])
 
@@ -116,8 +142,15 @@ class TransformerEncoder(Module):
         super().__init__()
         self.layers = _clones(encoder_layer, num_layers)
         self.num_layers, self.norm = num_layers, norm
-        # Nested tensors are a speed path in PyTorch; gradjit always runs the padded form.
+        # Nested tensors are a speed path in PyTorch; gradjit always runs the padded form, but
+        # keeps PyTorch's flag and its warning on why the path is off
         self.enable_nested_tensor, self.mask_check = enable_nested_tensor, mask_check
+        self.use_nested_tensor = enable_nested_tensor
+        why_not = _why_not_nested(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
+                          f"because {why_not}", stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
