@@ -12,6 +12,7 @@ from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
 from gradjit.tensor.factories import is_traced, tensor
+from gradjit.tensor.signatures import check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
@@ -40,6 +41,7 @@ def write_out(name, result_fn, inputs, out):
 
 def _function(name):
     def function(input, *args, out=None, **kwargs):
+        check_function(name, (input, *args))
         method = getattr(operand(input), name)
         args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
@@ -48,7 +50,8 @@ def _function(name):
 
 
 add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
-subtract, multiply, divide, true_divide = sub, mul, div, div
+subtract, multiply, divide, true_divide = map(_function, ("subtract", "multiply", "divide",
+                                                     "true_divide"))
 addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
 mm, matmul, dot, mv = map(_function, ("mm", "matmul", "dot", "mv"))
 
@@ -140,10 +143,12 @@ def fill(input, value):
     return input.clone().fill_(value)
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    check_function("allclose", (input, other))
     return input.allclose(other, rtol, atol, equal_nan)
 
 
 def equal(input, other) -> bool:
+    check_function("equal", (input, other))
     return input.equal(other)
 
 
@@ -152,6 +157,7 @@ def where(condition, input=None, other=None):
     condition.nonzero(as_tuple=True)."""
     if input is None and other is None:
         return operand(condition).nonzero(as_tuple=True)
+    check_function("where", (condition, input, other))
     if not hasattr(other, "_edge") and not hasattr(input, "_edge"):
         input = tensor(input)
     return arith_where(condition, input, other)

@@ -15,6 +15,7 @@ from gradjit.tensor.hot_path import serve, write_into
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
+from gradjit.tensor.signatures import refuse_sequences_in
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.indexing import IndexingMixin
 from gradjit.tensor.legacy_linalg import LegacyLinalgMixin
@@ -96,5 +97,6 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
 
 for _name in IN_PLACE:
     setattr(Tensor, _name + "_", _inplace(_name))
+refuse_sequences_in(Tensor)
 Tensor.__module__ = "gradjit"
 serve(Tensor)
