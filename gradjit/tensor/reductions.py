@@ -13,7 +13,7 @@ from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, graph
 from gradjit.ir import elementwise as E
-from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.arith import _float_only, apply, operand, refuse_integers
 from gradjit.tensor.hot_path import unrecorded
 
 
@@ -294,6 +294,7 @@ class ReductionMixin:
         return result
 
     def logcumsumexp(self, dim):
+        refuse_integers("logcumsumexp_out_cpu", self)
         return apply("LogcumsumexpBackward0", ops.logcumsumexp, self, dim)
 
     def diff(self, n=1, dim=-1, prepend=None, append=None):
