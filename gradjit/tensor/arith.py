@@ -71,8 +71,25 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     return method, reflected
 
 
+def refuse_bool_subtraction(a, b):
+    """PyTorch has no subtraction of bools (a Python bool counts as a wrapped bool tensor)."""
+    bools = sum(ir_type(x).dtype.name == "bool" for x in (a, b))
+    if bools == 2:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if bools:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def _subtract(a, b):
+    refuse_bool_subtraction(a, b)
+    return ops.sub(a, b)
+
+
 # The array functions that are one ufunc primitive when their operands already agree.
-_PRIMITIVE_OF = {ops.add: E.add, ops.sub: E.sub, ops.mul: E.mul, ops.true_divide: E.div,
+_PRIMITIVE_OF = {ops.add: E.add, _subtract: E.sub, ops.mul: E.mul, ops.true_divide: E.div,
                  ops.eq: E.eq, ops.ne: E.ne, ops.lt: E.lt, ops.le: E.le, ops.gt: E.gt,
                  ops.ge: E.ge, ops.neg: E.neg, ops.abs_: E.abs_, ops.exp: E.exp,
                  ops.expm1: E.expm1, ops.log: E.log, ops.log1p: E.log1p, ops.sqrt: E.sqrt,
@@ -223,7 +240,7 @@ class ArithMixin:
 
     # ---- operators ----
     __add__, __radd__ = _binary("AddBackward0", ops.add, None, _swapped, True)
-    __sub__, __rsub__ = _binary("SubBackward0", ops.sub, "RsubBackward1", _tensor_only,
+    __sub__, __rsub__ = _binary("SubBackward0", _subtract, "RsubBackward1", _tensor_only,
                                           True)
     __mul__, __rmul__ = _binary("MulBackward0", ops.mul, None, _swapped, True)
     __truediv__ = _binary("DivBackward0", ops.true_divide, wraps=True)[0]
@@ -329,6 +346,7 @@ class ArithMixin:
 
     def sub(self, other, *, alpha=1):
         other = operand(other)
+        refuse_bool_subtraction(self, other)
         return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other,
                      operands=(self, other))
 
