@@ -8,7 +8,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, graph, unsigned
 from gradjit.tensor.hot_path import (_NONE, clip_numbers, direct, elementwise, normalizers,
                                     relu_primitives, unrecorded)
 
@@ -18,6 +18,8 @@ def apply(name, fn, *args, operands=None, **kwargs):
     a new alias of it, as every PyTorch operation returns a new tensor. `operands` are those
     of PyTorch's overload, its grad_fn's next_functions (default: the tensors in `args`; a
     Python number is one only where PyTorch wraps it as a tensor, as add/sub/mul/div do)."""
+    if name in unsigned.KERNELS:
+        unsigned.refuse_wide_unsigned(name, args)
     scope = graph.op(name)
     with scope as active:
         out = fn(*args, **kwargs)
