@@ -11,7 +11,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, graph, unsigned
 from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import _float_only, apply, operand, refuse_integers
 from gradjit.tensor.hot_path import unrecorded
@@ -224,11 +224,13 @@ class ReductionMixin:
         return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
+        unsigned.refuse("argmax_cpu", self.dtype)
         out = self._found(np.argmax, dim, keepdim)
         return out if out is not None else self._arg(
             self.max(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amax)
 
     def argmin(self, dim=None, keepdim=False):
+        unsigned.refuse("argmin_cpu", self.dtype)
         out = self._found(np.argmin, dim, keepdim)
         return out if out is not None else self._arg(
             self.min(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amin)
@@ -318,6 +320,7 @@ class ReductionMixin:
             ops.amin(x, dim, keepdim), ops.amax(x, dim, keepdim)), self))
 
     def count_nonzero(self, dim=None):
+        unsigned.refuse("nonzero_count_cpu", self.dtype)
         with graph.op(None):
             return ops.count_nonzero(self.detach(), _dims(dim))
 

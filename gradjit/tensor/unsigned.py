@@ -18,10 +18,17 @@ KERNELS = {
     "BitwiseLeftShiftBackward0": "lshift_cpu", "BitwiseRightShiftBackward0": "rshift_cpu",
     "GcdBackward0": "gcd_cpu", "LcmBackward0": "lcm_cpu", "DotBackward0": "dot",
     "PowBackward0": "pow", "TopkBackward0": "topk_cpu", "FlipBackward0": "flip_cpu",
-    "ScatterAddBackward0": "scatter_gather_tensor_cpu",
+    "ScatterAddBackward0": "scatter_gather_tensor_cpu", "CummaxBackward0": "cummax_cpu",
+    "CumminBackward0": "cummin_cpu", "MedianBackward0": "median_cpu",
+    "KthvalueBackward0": "kthvalue_cpu", "ModeBackward0": "mode_cpu",
+    "LogicalNotBackward0": "logical_not_cpu", "AmaxBackward0": "max_values_cpu",
+    "AminBackward0": "min_values_cpu", "AminmaxBackward0": "aminmax_cpu",
+    "MaxBackward0": "max_cpu", "MinBackward0": "min_cpu",
 }
 # Operations whose other tensor operands are indices: only the first tensor's dtype counts.
-_INDEXED = frozenset(("ScatterAddBackward0", "TopkBackward0"))
+_INDEXED = frozenset(("ScatterAddBackward0", "TopkBackward0", "CummaxBackward0",
+                      "CumminBackward0", "KthvalueBackward0", "ModeBackward0", "MaxBackward0",
+                      "MinBackward0", "MedianBackward0"))
 
 
 def refuse_wide_unsigned(name, args):
@@ -30,7 +37,10 @@ def refuse_wide_unsigned(name, args):
     tensors = [a for a in args if hasattr(a, "_edge")]
     dtypes = {a.dtype for a in tensors[:1 if name in _INDEXED else None]}
     if len(dtypes) == 1:
-        dtype = dtypes.pop()
-        if dtype.ir.name in _WIDE_UNSIGNED:
-            raise NotImplementedError(f'"{KERNELS[name]}" not implemented for '
-                                      f"'{dtype.legacy}'")
+        refuse(KERNELS[name], dtypes.pop())
+
+
+def refuse(kernel, dtype):
+    """torch's refusal of a wide unsigned `dtype` by its CPU kernel `kernel`."""
+    if dtype.ir.name in _WIDE_UNSIGNED:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.legacy}\'')
