@@ -223,17 +223,11 @@ def refuse_integers(kernel, x):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.legacy}\'')
 
 
-# C++'s names of the dtypes, in which torch's lerp words a mismatched `end`.
-_CPP_NAMES = {"Long": "long int", "Int": "int", "Short": "short int", "Char": "signed char",
-              "Byte": "unsigned char", "Bool": "bool", "Double": "double", "Float": "float",
-              "Half": "c10::Half", "BFloat16": "c10::BFloat16"}
-
-
 def _lerp_refusal(x, end, weight):
     """torch's lerp on an integer x: `end` of another dtype, else no integer kernel."""
     if getattr(end, "dtype", x.dtype) != x.dtype:
-        raise RuntimeError(f"expected dtype {_CPP_NAMES[x.dtype.legacy]} for `end` but got "
-                           f"dtype {_CPP_NAMES[end.dtype.legacy]}")
+        raise RuntimeError(f"expected dtype {dtypes.CPP_NAMES[x.dtype.legacy]} for `end` but got "
+                           f"dtype {dtypes.CPP_NAMES[end.dtype.legacy]}")
     refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
+from gradjit.tensor import dtypes
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
@@ -40,6 +41,21 @@ def _inplace(name, grad_fn=None, write=True):
     return method
 
 
+def _clamp_inplace(name):
+    """clamp_ and its one-sided forms: PyTorch's Scalar overloads refuse a float bound on an
+    integer tensor in C++'s names of the dtypes."""
+    inplace = _inplace(name)
+
+    def method(self, *bounds, **kwargs):
+        if not (self.dtype.is_floating_point or self.dtype.is_complex) and any(
+                type(b) is float for b in (*bounds, *kwargs.values())):
+            raise RuntimeError(f"result type {dtypes.get_default_dtype().legacy} can't be cast "
+                               f"to the desired output type {dtypes.CPP_NAMES[self.dtype.legacy]}")
+        return inplace(self, *bounds, **kwargs)
+    method.__name__ = name + "_"
+    return method
+
+
 @refuse_complex_in
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
@@ -65,7 +81,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
                                                           "square"))
     floor_, ceil_, round_, trunc_, sign_ = map(_inplace, ("floor", "ceil", "round", "trunc",
                                                           "sign"))
-    clamp_, clamp_min_, clamp_max_ = map(_inplace, ("clamp", "clamp_min", "clamp_max"))
+    clamp_, clamp_min_, clamp_max_ = map(_clamp_inplace, ("clamp", "clamp_min", "clamp_max"))
     remainder_, fmod_, floor_divide_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod",
                                                                   "floor_divide", "gcd", "lcm"))
     bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = map(_inplace, (

@@ -1,5 +1,6 @@
 """Arguments torch refuses beyond types: bool subtraction, float indices, many-element
-conversions to Python numbers; the same error type and words as torch."""
+conversions to Python numbers, float bounds of an integer clamp_, grad() of no inputs, saved
+tensors modified in place; the same error type and words as torch."""
 import numpy as np
 import pytest
 import torch
@@ -10,6 +11,27 @@ from tests.torch_reference import same_error
 
 def _b(lib):
     return lib.tensor([True, False])
+
+
+def _modified_after_clone(lib):
+    """x is saved by pow as an input; mul_ gives it a new grad_fn, which torch names."""
+    x = lib.ones(2, requires_grad=True).clone()
+    y = x.pow(2)
+    x.mul_(3)
+    y.sum().backward()
+
+
+def _modified_output(lib):
+    y = lib.ones(2, requires_grad=True).tanh()
+    y.zero_()
+    y.sum().backward()
+
+
+def _modified_detached_leaf(lib):
+    x = lib.ones(2, requires_grad=True)
+    y = x ** 2
+    x.detach().add_(1)
+    y.sum().backward()
 
 
 CALLS = {
@@ -30,6 +52,13 @@ CALLS = {
     "float(many)": lambda lib: float(lib.ones(2)),
     "int(many)": lambda lib: int(lib.ones(2)),
     "int(empty)": lambda lib: int(lib.ones(0)),
+    "int.clamp_(float)": lambda lib: lib.tensor([1, 2]).clamp_(0.5),
+    "int.clamp_min_(float)": lambda lib: lib.tensor([1, 2]).clamp_min_(0.5),
+    "int.clamp_(max=float)": lambda lib: lib.tensor([1, 2]).clamp_(max=0.5),
+    "grad-no-inputs": lambda lib: lib.autograd.grad(lib.ones(1, requires_grad=True).sum(), []),
+    "modified-after-clone": _modified_after_clone,
+    "modified-output": _modified_output,
+    "modified-detached-leaf": _modified_detached_leaf,
 }
 
 
