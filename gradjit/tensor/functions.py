@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
-from gradjit.tensor import ufuncs
+from gradjit.tensor import dtypes, ufuncs
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import operand
 from gradjit.tensor.arith import where as arith_where
@@ -31,12 +31,33 @@ def write_out(name, result_fn, inputs, out):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():
-        result = result_fn()
+        result = _out_dtype(name, result_fn(), inputs, out)
         if tuple(out.shape) != tuple(result.shape):
             out._value = result._value.astype(out.dtype.ir.numpy)
             out._counter.value += 1
             return out
         return out._update(lambda: result)
+
+
+def _out_dtype(name, result, inputs, out):
+    """result, checked against out='s dtype as PyTorch checks it for `name` (its words differ by
+    operation); elsewhere the in-place write's casting rule holds."""
+    have, want = out.dtype, result.dtype
+    if have is want:
+        return result
+    if name in ("matmul", "mm", "bmm"):
+        raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
+                           f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
+    if name in ("cat", "stack") and not dtypes.can_cast(want, have):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{have.legacy}")
+    if name == "clamp":
+        raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
+    if name in ("amax", "amin"):
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                           f"{inputs[0].dtype.legacy} for input's dtype and {have.legacy} for "
+                           "out's dtype.")
+    return result
 
 
 def _function(name):
