@@ -62,7 +62,7 @@ def _out_dtype(name, result, inputs, out):
 
 def _function(name):
     def function(input, *args, out=None, **kwargs):
-        check_function(name, (input, *args))
+        check_function(name, (input, *args), kwargs)
         method = getattr(operand(input), name)
         args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
@@ -164,12 +164,12 @@ def fill(input, value):
     return input.clone().fill_(value)
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    check_function("allclose", (input, other))
+    check_function("allclose", (input, other), {})
     return input.allclose(other, rtol, atol, equal_nan)
 
 
 def equal(input, other) -> bool:
-    check_function("equal", (input, other))
+    check_function("equal", (input, other), {})
     return input.equal(other)
 
 
@@ -178,7 +178,7 @@ def where(condition, input=None, other=None):
     condition.nonzero(as_tuple=True)."""
     if input is None and other is None:
         return operand(condition).nonzero(as_tuple=True)
-    check_function("where", (condition, input, other))
+    check_function("where", (condition, input, other), {})
     if not hasattr(other, "_edge") and not hasattr(input, "_edge"):
         input = tensor(input)
     return arith_where(condition, input, other)

@@ -113,16 +113,23 @@ def _reason(overload, args):
             f"({', '.join(marked)})")
 
 
-def _refuse(name, overloads, args):
+def _refuse(name, overloads, args, kwargs):
     if len(overloads) == 1:
         params = _parameters(overloads[0])
         for position, ((kind, param, _), a) in enumerate(zip(params, args)):
             if not _fits(kind, a):
                 raise TypeError(f"{name}(): argument '{param}' (position {position + 1}) must "
                                 f"be {kind}, not {_short(a)}")
-    listed = "".join(f"\n * ({o}){_reason(o, args)}" for o in overloads)
-    raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                    f"({', '.join(_short(a) for a in args)}), but expected one of:{listed}\n")
+        for key, a in kwargs.items():  # by keyword, torch names no position
+            if type(a) in _SEQUENCES:
+                raise TypeError(f"{name}(): argument '{key}' must be Tensor, not {_short(a)}")
+    keywords = [f"{key}={_short(kwargs[key])}" for key in sorted(kwargs)]
+    got = ", ".join([_short(a) for a in args] + keywords) if args else \
+        "".join(f"{k}, " for k in keywords)
+    # (with keywords torch's reasons follow rules of their own; the overloads are listed bare)
+    listed = "".join(f"\n * ({o}){'' if kwargs else _reason(o, args)}" for o in overloads)
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but "
+                    f"expected one of:{listed}\n")
 
 
 def _method_overloads(name):
@@ -139,13 +146,13 @@ def function_overloads(name):
     return _OVERLOADED[name][1] if name in _OVERLOADED else None
 
 
-def check_function(name, args):
-    """torch.`name`(*args): raise as torch does for a list or tuple among the positional
+def check_function(name, args, kwargs):
+    """torch.`name`(*args, **kwargs): raise as torch does for a list or tuple among the
     arguments."""
-    if any(type(a) in _SEQUENCES for a in args):
+    if any(type(a) in _SEQUENCES for a in (*args, *kwargs.values())):
         overloads = function_overloads(name)
         if overloads is not None:
-            _refuse(name, overloads, args)
+            _refuse(name, overloads, args, kwargs)
 
 
 def _checked(name, method):
@@ -153,14 +160,9 @@ def _checked(name, method):
 
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
-        for a in args:
+        for a in (*args, *kwargs.values()):
             if type(a) in _SEQUENCES:
-                _refuse(name, overloads, args)
-        if len(overloads) == 1:  # by keyword, torch names the parameter without a position
-            for key, a in kwargs.items():
-                if type(a) in _SEQUENCES:
-                    raise TypeError(f"{name}(): argument '{key}' must be Tensor, not "
-                                    f"{type(a).__name__}")
+                _refuse(name, overloads, args, kwargs)
         return method(self, *args, **kwargs)
     return checked
 

@@ -62,9 +62,19 @@ def test_how_torch_names_the_refused_value(name, value):
     same_error(lambda: call(gradjit), lambda: call(torch))
 
 
-def test_keyword_argument_is_named_without_position():
-    same_error(lambda: gradjit.tensor([1.0]).add(other=[1]),
-               lambda: torch.tensor([1.0]).add(other=[1]))
+KEYWORD_CALLS = {
+    "add(other=)": lambda lib: lib.ones(2).add(other=[1]),
+    "torch.add(other=)": lambda lib: lib.add(lib.ones(2), other=[1]),
+    "clamp(min=)": lambda lib: lib.ones(2).clamp(min=(1, 2)),
+    "torch.clamp(min=)": lambda lib: lib.clamp(lib.ones(2), min=[1, 2]),
+    "torch.clamp(list, max=)": lambda lib: lib.clamp(lib.ones(2), [1], max=2),
+    "torch.eq(other=)": lambda lib: lib.eq(lib.ones(2), other=[1]),
+}
+
+
+@pytest.mark.parametrize("name", KEYWORD_CALLS)
+def test_keyword_arguments_as_torch_words_them(name):
+    same_error(lambda: KEYWORD_CALLS[name](gradjit), lambda: KEYWORD_CALLS[name](torch))
 
 
 def test_numbers_and_tensors_still_pass():
