@@ -6,10 +6,11 @@ from gradjit.ops import bessel as _bessel
 from gradjit.ops import special as _special
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
+from gradjit.tensor.arith import refuse_integers
 from gradjit.tensor.composite_functions import i0, polygamma
 from gradjit.tensor.composite_functions import mvlgamma as multigammaln
 from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p,
-                                      log_softmax, logit, logsumexp, round, sigmoid, sinc,
+                                      log_softmax, logit, logsumexp, sigmoid, sinc,
                                       softmax, xlogy)
 from gradjit.tensor.special_numeric import (  # noqa: F401
     airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
@@ -21,6 +22,13 @@ from gradjit.tensor.special_numeric import (  # noqa: F401
     shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
 
 expit = sigmoid
+
+
+def round(input):
+    """torch.special.round has no integer kernel, where torch.round passes integers through."""
+    input = _operand(input)
+    refuse_integers("round_vml_cpu", input)
+    return input.round()
 psi = digamma
 
 

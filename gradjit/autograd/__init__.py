@@ -96,6 +96,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, without touching any .grad."""
     outputs, inputs = _as_list(outputs), _as_list(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     seeds = _seeds(outputs, grad_outputs)
     edges = _edges(inputs)
     retain = create_graph if retain_graph is None else retain_graph

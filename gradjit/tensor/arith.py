@@ -8,7 +8,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, graph, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
 from gradjit.tensor.hot_path import _NONE, direct, elementwise, unrecorded
@@ -19,6 +19,8 @@ def apply(name, fn, *args, operands=None, **kwargs):
     a new alias of it, as every PyTorch operation returns a new tensor. `operands` are those
     of PyTorch's overload, its grad_fn's next_functions (default: the tensors in `args`; a
     Python number is one only where PyTorch wraps it as a tensor, as add/sub/mul/div do)."""
+    if name in unsigned.KERNELS:
+        unsigned.refuse_wide_unsigned(name, args)
     scope = graph.op(name)
     with scope as active:
         out = fn(*args, **kwargs)
@@ -72,8 +74,25 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     return method, reflected
 
 
+def refuse_bool_subtraction(a, b):
+    """PyTorch has no subtraction of bools (a Python bool counts as a wrapped bool tensor)."""
+    bools = sum(ir_type(x).dtype.name == "bool" for x in (a, b))
+    if bools == 2:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if bools:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
+def _subtract(a, b):
+    refuse_bool_subtraction(a, b)
+    return ops.sub(a, b)
+
+
 # The array functions that are one ufunc primitive when their operands already agree.
-_PRIMITIVE_OF = {ops.add: E.add, ops.sub: E.sub, ops.mul: E.mul, ops.true_divide: E.div,
+_PRIMITIVE_OF = {ops.add: E.add, _subtract: E.sub, ops.mul: E.mul, ops.true_divide: E.div,
                  ops.eq: E.eq, ops.ne: E.ne, ops.lt: E.lt, ops.le: E.le, ops.gt: E.gt,
                  ops.ge: E.ge, ops.neg: E.neg, ops.abs_: E.abs_, ops.exp: E.exp,
                  ops.expm1: E.expm1, ops.log: E.log, ops.log1p: E.log1p, ops.sqrt: E.sqrt,
@@ -205,12 +224,20 @@ def refuse_integers(kernel, x):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.legacy}\'')
 
 
+def _lerp_refusal(x, end, weight):
+    """torch's lerp on an integer x: `end` of another dtype, else no integer kernel."""
+    if getattr(end, "dtype", x.dtype) != x.dtype:
+        raise RuntimeError(f"expected dtype {dtypes.CPP_NAMES[x.dtype.legacy]} for `end` but got "
+                           f"dtype {dtypes.CPP_NAMES[end.dtype.legacy]}")
+    refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)
+
+
 class ArithMixin:
     """Operators, elementwise math, comparisons, reductions and products of Tensor."""
 
     # ---- operators ----
     __add__, __radd__ = _binary("AddBackward0", ops.add, None, _swapped, True)
-    __sub__, __rsub__ = _binary("SubBackward0", ops.sub, "RsubBackward1", _tensor_only,
+    __sub__, __rsub__ = _binary("SubBackward0", _subtract, "RsubBackward1", _tensor_only,
                                           True)
     __mul__, __rmul__ = _binary("MulBackward0", ops.mul, None, _swapped, True)
     __truediv__ = _binary("DivBackward0", ops.true_divide, wraps=True)[0]
@@ -316,6 +343,7 @@ class ArithMixin:
 
     def sub(self, other, *, alpha=1):
         other = operand(other)
+        refuse_bool_subtraction(self, other)
         return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other,
                      operands=(self, other))
 
@@ -333,6 +361,8 @@ class ArithMixin:
         """PyTorch's two forms, each exact at its own end: from self for weights below 0.5,
         from end above."""
         name = "LerpBackward0" if is_python_scalar(weight) else "LerpBackward1"
+        if not (self.dtype.is_floating_point or self.dtype.is_complex):
+            _lerp_refusal(self, end, weight)
 
         def lerp(a, b, w):
             w = _single(w, a)

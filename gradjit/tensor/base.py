@@ -452,11 +452,17 @@ class TensorBase:
 
     def __float__(self):
         self._warn_scalar_of_graph()
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self):
         self._warn_scalar_of_graph()
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def _python_scalar(self):
+        """PyTorch's Python conversions word a many-element tensor unlike item()."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def _warn_scalar_of_graph(self):
         if self.requires_grad and is_grad_enabled() and not _SCALAR_WARNED:

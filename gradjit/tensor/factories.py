@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from gradjit.ir.types import is_bfloat16, round_bfloat16
-from gradjit.tensor import dtypes
+from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values
 from gradjit.tensor.shape import _device, _shape_args
@@ -306,6 +306,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if dtype is None:
         floating = any(isinstance(b, float) for b in bounds)
         dtype = dtypes.get_default_dtype() if floating else dtypes.int64
+    unsigned.refuse("arange_cpu", dtypes.to_dtype(dtype))
     start, end, step = bounds
     count = max(0, math.ceil((end - start) / step))
     if dtype in (dtypes.float32, dtypes.float64):

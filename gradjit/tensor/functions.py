@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
-from gradjit.tensor import ufuncs
+from gradjit.tensor import dtypes, ufuncs
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import operand
 from gradjit.tensor.arith import where as arith_where
@@ -13,6 +13,7 @@ from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa:
                                      tensordot, vdot)
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import is_traced, tensor
+from gradjit.tensor.signatures import check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
@@ -31,7 +32,7 @@ def write_out(name, result_fn, inputs, out):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():
-        result = result_fn()
+        result = _out_dtype(name, result_fn(), inputs, out)
         if tuple(out.shape) != tuple(result.shape):
             out._value = result._value.astype(out.dtype.ir.numpy)
             out._counter.value += 1
@@ -41,15 +42,38 @@ def write_out(name, result_fn, inputs, out):
 
 # torch.sub(2, t), torch.xlogy(2, t), ...: functions with a Scalar-first overload; the
 # number runs as a 0-dim tensor of the dtype it promotes to with t, as a wrapped number would
-_SCALAR_FIRST = {"add", "sub", "mul", "div", "remainder", "floor_divide", "float_power", "xlogy",
+_SCALAR_FIRST = {"add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide",
+                 "remainder", "floor_divide", "float_power", "xlogy",
                  "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
                  "bitwise_right_shift"}
+
+
+def _out_dtype(name, result, inputs, out):
+    """result, checked against out='s dtype as PyTorch checks it for `name` (its words differ by
+    operation); elsewhere the in-place write's casting rule holds."""
+    have, want = out.dtype, result.dtype
+    if have is want:
+        return result
+    if name in ("matmul", "mm", "bmm"):
+        raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
+                           f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
+    if name in ("cat", "stack") and not dtypes.can_cast(want, have):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{have.legacy}")
+    if name == "clamp":
+        raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
+    if name in ("amax", "amin"):
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                           f"{inputs[0].dtype.legacy} for input's dtype and {have.legacy} for "
+                           "out's dtype.")
+    return result
 
 
 def _function(name):
     scalar_first = name in _SCALAR_FIRST
 
     def function(input, *args, out=None, **kwargs):
+        check_function(name, (input, *args), kwargs)
         if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
             input = tensor(input, dtype=result_type(args[0], input))
         method = getattr(operand(input), name)
@@ -60,7 +84,8 @@ def _function(name):
 
 
 add, sub, mul, div = map(_function, ("add", "sub", "mul", "div"))
-subtract, multiply, divide, true_divide = sub, mul, div, div
+subtract, multiply, divide, true_divide = map(_function, ("subtract", "multiply", "divide",
+                                                     "true_divide"))
 addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
 mm, matmul, dot, mv = map(_function, ("mm", "matmul", "dot", "mv"))
 spmm = mm  # gradjit has no sparse layout; torch.spmm of dense matrices is mm too
@@ -153,10 +178,12 @@ def fill(input, value):
     return input.clone().fill_(value)
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    check_function("allclose", (input, other), {})
     return input.allclose(other, rtol, atol, equal_nan)
 
 
 def equal(input, other) -> bool:
+    check_function("equal", (input, other), {})
     return input.equal(other)
 
 
@@ -165,6 +192,7 @@ def where(condition, input=None, other=None):
     condition.nonzero(as_tuple=True)."""
     if input is None and other is None:
         return operand(condition).nonzero(as_tuple=True)
+    check_function("where", (condition, input, other), {})
     if not hasattr(other, "_edge") and not hasattr(input, "_edge"):
         input = tensor(input)
     return arith_where(condition, input, other)

@@ -201,13 +201,16 @@ class Saved:
     saved_tensors_hooks, what the pack hook made of it, which the unpack hook turns back
     into the tensor backward reads."""
 
-    __slots__ = ("value", "edge", "counter", "version", "cls", "device", "origin", "packed")
+    __slots__ = ("value", "edge", "counter", "version", "cls", "device", "origin", "input",
+                 "packed")
 
     def __init__(self, tensor, origin=None):
         self.value, self.edge, self.cls = tensor._value, tensor._edge, type(tensor)
         self.counter, self.version, self.device = tensor._counter, tensor._counter.value, \
             tensor._device
         self.origin = origin  # the Node of which this is output 0, else None
+        # an input: PyTorch names the grad_fn the tensor has when backward finds it modified
+        self.input = weakref.ref(tensor) if origin is None else None
         self.packed = None
         if saved_hooks.stack:  # the pack hook's result replaces the array (checkpoint drops it)
             pack, unpack = saved_hooks.stack[-1]
@@ -229,7 +232,10 @@ class Saved:
             t = self.cls._wrap(self.value if self.packed is None else self.current())
             shape = list(t.shape)
             # PyTorch names the forward operation: ExpBackward0's output is "output 0 of Exp"
-            made_by = re.sub(r"Backward\d*$", "", self.origin.name()) if self.origin else None
+            node = self.origin
+            if node is None and self.input() is not None:
+                node = self.input().grad_fn
+            made_by = re.sub(r"Backward\d*$", "", node.name()) if node else None
             origin = f", which is output 0 of {made_by}," if made_by else ""
             return (f"one of the variables needed for gradient computation has been modified by "
                     f"an inplace operation: [torch.{t.dtype.legacy}Tensor {shape}]{origin} is at "

@@ -18,6 +18,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.indexing import _positions as positions
+from gradjit.tensor import unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 
@@ -429,6 +430,7 @@ class IndexingMixin:
 
     def nonzero(self, *, as_tuple=False):
         from gradjit.tensor.factories import tensor
+        unsigned.refuse("nonzero_count_cpu", self.dtype)
         known = _known_mask(self, "nonzero")
         if as_tuple:
             return tuple(tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(known)))

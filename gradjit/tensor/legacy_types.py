@@ -7,14 +7,10 @@ import numpy as np
 
 from gradjit.tensor import dtypes
 
-# The C++ scalar-type names PyTorch prints when a legacy constructor gets a tensor of another type.
-_CPP_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Int": "int",
-              "Bool": "bool", "Byte": "unsigned char", "Char": "signed char",
-              "Short": "short int", "Half": "c10::Half", "BFloat16": "c10::BFloat16"}
-
 
 def _options(dtype, device) -> str:
-    return (f"TensorOptions(dtype={_CPP_NAMES[dtype.legacy]}, device={device}, layout=Strided, "
+    return (f"TensorOptions(dtype={dtypes.CPP_NAMES[dtype.legacy]}, device={device}, "
+            "layout=Strided, "
             "requires_grad=false (default), pinned_memory=false (default), "
             "memory_format=(nullopt))")
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ops import linalg as L
-from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.arith import _float_only, apply, operand, refuse_integers
 
 
 class LinAlgError(RuntimeError):
@@ -50,14 +50,19 @@ def _lapack(name, failure):
                           f"{_FAILURES[failure]}.") from None
 
 
-def _matrices(name, A, square=True):
+def _matrices(name, A, square=True, kernel=None):
+    """A as a tensor of (square) matrices; an integer one refused with _float_only's words, or
+    with those of the CPU kernel `kernel` after the shape checks, as torch orders them."""
     A = operand(A)
-    _float_only(name, A)
+    if kernel is None:
+        _float_only(name, A)
     if A.dim() < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if square and A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if kernel is not None:
+        refuse_integers(kernel, A)
     return A
 
 
@@ -133,13 +138,13 @@ def cholesky(A, *, upper=False):
 
 
 def eigh(A, UPLO="L"):
-    A = _matrices("linalg.eigh", A)
+    A = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu")
     return linalg_eigh(*apply("LinalgEighBackward0",
                               lambda a: L.eigh(L.symmetric_gradient(a), UPLO), A))
 
 
 def eigvalsh(A, UPLO="L"):
-    A = _matrices("linalg.eigvalsh", A)
+    A = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu")
     return apply("LinalgEighBackward0",
                  lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
 

@@ -11,9 +11,9 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, fused, graph
+from gradjit.tensor import dtypes, fused, graph, unsigned
 from gradjit.ir import elementwise as E
-from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.arith import _float_only, apply, operand, refuse_integers
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.hot_path import unrecorded
 
@@ -229,11 +229,13 @@ class ReductionMixin:
         return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
+        unsigned.refuse("argmax_cpu", self.dtype)
         out = self._found(np.argmax, dim, keepdim)
         return out if out is not None else self._arg(
             self.max(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amax)
 
     def argmin(self, dim=None, keepdim=False):
+        unsigned.refuse("argmin_cpu", self.dtype)
         out = self._found(np.argmin, dim, keepdim)
         return out if out is not None else self._arg(
             self.min(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amin)
@@ -299,6 +301,7 @@ class ReductionMixin:
         return result
 
     def logcumsumexp(self, dim):
+        refuse_integers("logcumsumexp_out_cpu", self)
         return apply("LogcumsumexpBackward0", ops.logcumsumexp, self, dim)
 
     def diff(self, n=1, dim=-1, prepend=None, append=None):
@@ -322,6 +325,7 @@ class ReductionMixin:
             ops.amin(x, dim, keepdim), ops.amax(x, dim, keepdim)), self))
 
     def count_nonzero(self, dim=None):
+        unsigned.refuse("nonzero_count_cpu", self.dtype)
         with graph.op(None):
             return ops.count_nonzero(self.detach(), _dims(dim))
 

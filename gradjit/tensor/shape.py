@@ -115,6 +115,12 @@ def _index_parts(index):
     parts = index if isinstance(index, tuple) else (index,)
     if any(type(p) is slice and p.step is not None and p.step < 0 for p in parts):
         raise ValueError("step must be greater than zero")
+    for p in parts:
+        if type(p) is float:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             "byte Variables are valid indices (got float)")
+        if hasattr(p, "_edge") and (p.dtype.is_floating_point or p.dtype.is_complex):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return tuple(p._concrete() if hasattr(p, "_edge") else p for p in parts)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
+from gradjit.tensor import dtypes
 from gradjit.tensor.arith import ArithMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
@@ -15,6 +16,7 @@ from gradjit.tensor.hot_path import serve, write_into
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
+from gradjit.tensor.signatures import refuse_sequences_in
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.indexing import IndexingMixin
 from gradjit.tensor.legacy_linalg import LegacyLinalgMixin
@@ -35,6 +37,21 @@ def _inplace(name, grad_fn=None, write=True):
         if write_into(name, self, args, kwargs):
             return self
         return self._update(lambda: getattr(self, name)(*args, **kwargs), grad_fn, write)
+    method.__name__ = name + "_"
+    return method
+
+
+def _clamp_inplace(name):
+    """clamp_ and its one-sided forms: PyTorch's Scalar overloads refuse a float bound on an
+    integer tensor in C++'s names of the dtypes."""
+    inplace = _inplace(name)
+
+    def method(self, *bounds, **kwargs):
+        if not (self.dtype.is_floating_point or self.dtype.is_complex) and any(
+                type(b) is float for b in (*bounds, *kwargs.values())):
+            raise RuntimeError(f"result type {dtypes.get_default_dtype().legacy} can't be cast "
+                               f"to the desired output type {dtypes.CPP_NAMES[self.dtype.legacy]}")
+        return inplace(self, *bounds, **kwargs)
     method.__name__ = name + "_"
     return method
 
@@ -64,7 +81,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
                                                           "square"))
     floor_, ceil_, round_, trunc_, sign_ = map(_inplace, ("floor", "ceil", "round", "trunc",
                                                           "sign"))
-    clamp_, clamp_min_, clamp_max_ = map(_inplace, ("clamp", "clamp_min", "clamp_max"))
+    clamp_, clamp_min_, clamp_max_ = map(_clamp_inplace, ("clamp", "clamp_min", "clamp_max"))
     remainder_, fmod_, floor_divide_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod",
                                                                   "floor_divide", "gcd", "lcm"))
     bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = map(_inplace, (
@@ -96,5 +113,6 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
 
 for _name in IN_PLACE:
     setattr(Tensor, _name + "_", _inplace(_name))
+refuse_sequences_in(Tensor)
 Tensor.__module__ = "gradjit"
 serve(Tensor)

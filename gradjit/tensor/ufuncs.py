@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gradjit import ops
 from gradjit.ops import special
-from gradjit.tensor.arith import ArithMixin, _trunc, apply, operand
+from gradjit.tensor.arith import ArithMixin, _trunc, apply, operand, refuse_integers
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {
@@ -67,6 +67,7 @@ class UfuncMixin:
         return apply("NanToNumBackward0", ops.nan_to_num, self, nan, posinf, neginf)
 
     def frac(self):
+        refuse_integers("frac_cpu", self)
         return apply("FracBackward0", lambda x: ops.sub(x, _trunc(x)), self)
 
     def fix(self):

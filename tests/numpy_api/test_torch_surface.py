@@ -209,21 +209,12 @@ def test_distributions_take_traced_parameters(call):
 
 _KERNELS = "torch's CPU kernel is not built for integers; gradjit computes in floating point"
 _SAME_DTYPE = "torch asks the other operand for the input's integer dtype; gradjit promotes"
-_CAST_BACK = "torch casts the floating result back to the integer input's dtype and refuses"
 _STRICTER = "gradjit's norm refuses integers where torch's dist/cosine_similarity promote"
 # Integer inputs that gradjit's eager Tensors treat unlike torch (eager gaps, not tracing
 # ones): traced, each behaves as the eager Tensor does.
 INTEGER_GAPS = {
-    **dict.fromkeys((
-        "Tensor.frac", "Tensor.logcumsumexp", "torch.special.round",
-        "torch.nn.functional.max_pool1d", "torch.nn.functional.interpolate",
-        "torch.nn.functional.nll_loss", "torch.nn.functional.binary_cross_entropy_with_logits",
-        "torch.nn.functional.unfold", "torch.nn.functional.kl_div",
-        "torch.nn.functional.hinge_embedding_loss"), _KERNELS),
-    **dict.fromkeys(("Tensor.lerp", "Tensor.scatter_add", "Tensor.index_add", "Tensor.mv",
-                     "torch.nn.functional.binary_cross_entropy"), _SAME_DTYPE),
-    **dict.fromkeys(("torch.nn.functional.huber_loss", "torch.nn.functional.soft_margin_loss"),
-                    _CAST_BACK),
+    "torch.nn.functional.hinge_embedding_loss": _KERNELS,
+    **dict.fromkeys(("Tensor.scatter_add", "Tensor.index_add", "Tensor.mv"), _SAME_DTYPE),
     **dict.fromkeys(("Tensor.dist", "torch.dist", "torch.nn.functional.cosine_similarity"),
                     _STRICTER),
 }

@@ -5,6 +5,7 @@ import warnings
 
 import gradjit
 from gradjit.tensor import activations as _kernels
+from gradjit.tensor.arith import refuse_integers
 
 
 def linear(input, weight, bias=None):
@@ -160,6 +161,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    refuse_integers("LayerNormKernelImpl", input)
 
     def normalize(input, weight, bias):
         mean = input.mean(dims, keepdim=True)
@@ -177,6 +179,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     statistics and moves the running ones towards them (the variance unbiased)."""
     dims = (0, *range(2, input.dim()))
     channel = (1, -1) + (1,) * (input.dim() - 2)
+    refuse_integers("batch_norm", input)
     if training:
         count = input.numel() // input.shape[1]
         if count <= 1:

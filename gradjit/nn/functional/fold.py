@@ -8,6 +8,7 @@ import numpy as np
 
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _windows, pad
 from gradjit.nn.functional.transposed import _spread
+from gradjit.tensor.arith import refuse_integers
 
 
 def _blocks(spatial, kernel, dilation, padding, stride, check=True):
@@ -25,6 +26,7 @@ def _blocks(spatial, kernel, dilation, padding, stride, check=True):
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     input, unbatched = _batched(input, 2, "unfold")
+    refuse_integers("im2col_out_cpu", input)
     kernel, dilation = _tuple(kernel_size, 2), _tuple(dilation, 2)
     padding, stride = _tuple(padding, 2), _tuple(stride, 2)
     blocks = _blocks(input.shape[2:], kernel, dilation, padding, stride)

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 import gradjit
+from gradjit.tensor.arith import refuse_integers
 
 _SPATIAL = {"linear": 1, "bilinear": 2}
 
@@ -45,6 +46,12 @@ def _source(out, length, scale, align_corners, mode):
     return np.maximum((i + 0.5) * scale - 0.5, 0.0)
 
 
+# torch's CPU kernels that have no integer form, by mode.
+_INTEGER_REFUSALS = {"nearest": "compute_indices_weights_nearest",
+                     "nearest-exact": "compute_indices_weights_nearest",
+                     "linear": "compute_indices_weights_linear"}
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode not in ("nearest", "nearest-exact", "linear", "bilinear", "area"):
@@ -66,6 +73,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         shown = lambda values: ", ".join(f"{k}: {v}" for k, v in zip(names, values))  # noqa
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
                            f"({shown(lengths)}) output ({shown(sizes)})")
+    if mode in _INTEGER_REFUSALS:
+        refuse_integers(_INTEGER_REFUSALS[mode], input)
     if recompute_scale_factor:
         scales = [length / out if out else 0.0 for length, out in zip(input.shape[-n:], sizes)]
     if mode == "area":

@@ -5,6 +5,7 @@ import math
 
 import gradjit
 from gradjit.tensor import fused
+from gradjit.tensor.arith import refuse_integers
 from gradjit.tracer.leaves import is_traced
 from gradjit.warn import warn_at_caller
 
@@ -48,6 +49,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
+    if input.dtype != target.dtype and not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type {target.dtype.legacy} can't be cast to the desired "
+                           f"output type {input.dtype.legacy}")
+    refuse_integers("huber_cpu", input)
     def huber(input, target):
         diff = (input - target).abs()
         return _reduce(gradjit.where(diff < delta, 0.5 * diff ** 2,
@@ -74,6 +79,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
+    if input.dtype != target.dtype and not input.dtype.is_floating_point:
+        raise RuntimeError(f"Found dtype {target.dtype.legacy} but expected "
+                           f"{input.dtype.legacy}")
+    refuse_integers("binary_cross_entropy", input)
 
     def bce(input, target):
         # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.
@@ -89,6 +98,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    refuse_integers("log_sigmoid_cpu", input)
 
     def bce_with_logits(input, target):
         # log(1 + exp(-x)) written so that neither exp overflows: softplus(-x) = max(-x, 0) +
@@ -122,6 +132,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if input.dim() > 1 and input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
+    refuse_integers("nll_loss_out_frame", input)
     classes = input.shape[0 if input.dim() == 1 else 1]
     kept = target != ignore_index
     index = gradjit.where(kept, target, 0)
@@ -189,6 +200,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     reduction = _legacy(size_average, reduce, reduction)
     """target * (log target - input) pointwise, input being log-probabilities (and target too
     with log_target); 'batchmean' divides the sum by the batch size, the KL divergence."""
+    if not all(t.dtype.is_floating_point or t.dtype.is_complex for t in (input, target)):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:

@@ -61,6 +61,9 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
 
 def soft_margin_loss(input, target, reduction="mean"):
     """log(1 + exp(-target * input)), the logistic loss of +-1 labels."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):  # torch's out= is input's
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{input.dtype.legacy}")
     return _node("SoftMarginLossBackward0", lambda x, y: _reduce(
         gradjit.nn.functional.softplus(-y * x), reduction), input, target)
 

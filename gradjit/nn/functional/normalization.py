@@ -8,6 +8,7 @@ import gradjit
 from gradjit.autograd.function import Function
 from gradjit.nn.functional.activation import batch_norm
 from gradjit.nn.functional.conv import pad
+from gradjit.tensor.arith import refuse_integers
 
 
 def _affine(out, weight, bias, channel_shape):
@@ -24,6 +25,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
+    refuse_integers("GroupNormKernelImpl", input)
 
     def normalize(input, weight, bias):
         grouped = input.reshape(n, num_groups, -1)
@@ -61,6 +63,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*{', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
+    refuse_integers("rms_norm", input)
     eps = gradjit.finfo(input.dtype).eps if eps is None else eps
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
     out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()

@@ -9,6 +9,7 @@ import numpy as np
 
 import gradjit
 from gradjit.nn.functional.activation import relu
+from gradjit.tensor.arith import refuse_integers
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _window_index, _windows, pad
 
 
@@ -135,6 +136,8 @@ def _returning_indices(with_indices):
     """max_poolNd: the values, or (values, indices) with return_indices."""
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):
+        if not return_indices and with_indices is max_pool1d_with_indices:
+            refuse_integers("max_pool1d_impl", input)  # torch's kernel without indices
         out = with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
         return out if return_indices else out[0]
     pool.__name__ = pool.__qualname__ = with_indices.__name__.replace("_with_indices", "")
