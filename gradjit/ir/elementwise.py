@@ -302,23 +302,7 @@ def _pow_exponent_vjp(g, y, a, b):
     return where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
 
 
-def _power(a, b):
-    """np.power rounded as PyTorch's CPU kernel rounds a power by a scalar (a stride-0
-    exponent): cubes and inverse squares by products, float32 and float16 powers through
-    double precision (nearer its vectorized pow than numpy's single-precision one)."""
-    if a.dtype.kind != "f" or b.size == 0 or any(b.strides):
-        return np.power(a, b)
-    e = b.flat[0]
-    if e == 3:
-        return a * a * a
-    if e == -2:
-        return 1 / (a * a)
-    if a.dtype.itemsize < 8:
-        return np.power(a.astype(np.float64), e).astype(a.dtype)
-    return np.power(a, b)
-
-
-pow_ = _binary("pow", _numeric, _power, Partials(_pow_base_vjp, _pow_exponent_vjp),
+pow_ = _binary("pow", _numeric, np.power, Partials(_pow_base_vjp, _pow_exponent_vjp),
                lambda sp, a, b: a ** b)
 
 
