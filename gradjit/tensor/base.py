@@ -407,11 +407,17 @@ class TensorBase:
     # ---- concrete data: traced values answer (and record guards) themselves ----
 
     def _concrete(self) -> np.ndarray:
-        value = self._value
-        return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
+        """The numpy value; a value being traced has none until the function runs, so
+        asking for it raises the tracer's error naming the user's line."""
+        known = self.__gradjit_constant__()
+        if known is None:
+            self._value.__array__()
+        return known
 
     def __gradjit_constant__(self):
-        return self._concrete()
+        """The numpy value, or None while it is being traced (a traced constant has one)."""
+        value = self._value
+        return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
 
     def item(self):
         if self.numel() != 1:
@@ -449,7 +455,7 @@ class TensorBase:
         return int(self.item())
 
     def tolist(self):
-        array = self._concrete()
+        array = self.__gradjit_constant__()
         if array is None:  # traced: 0-d traced Tensors, as a traced array's tolist
             return self if not self.dim() else [row.tolist() for row in self]
         return array.tolist()
@@ -463,10 +469,7 @@ class TensorBase:
                             "Tensor.cpu() to copy the tensor to host memory first.")
         if self.dtype is dtypes.bfloat16 and not force:  # numpy has no bfloat16
             raise TypeError("Got unsupported ScalarType BFloat16")
-        array = self._concrete()
-        if array is None:  # a value being traced: the tracer's error, naming the user's line
-            self._value.__array__()
-        return array
+        return self._concrete()
 
     def __array__(self, dtype=None, copy=None):
         array = self.detach().numpy(force=True)

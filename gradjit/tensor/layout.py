@@ -146,7 +146,9 @@ class LayoutMixin:
 
     def storage_offset(self) -> int:
         """Elements between the start of the storage and this view's first element."""
-        value = self._concrete()
+        value = self._value
+        if not isinstance(value, np.ndarray):  # a traced value is laid out on its own
+            return 0
         root = value
         while isinstance(root.base, np.ndarray):
             root = root.base
