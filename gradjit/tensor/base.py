@@ -11,7 +11,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
-from gradjit.tensor import cuda_ops, dtypes, graph, hot_path
+from gradjit.tensor import cuda_ops, dtypes, graph, hot_path, traced_views
 from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
 
@@ -85,6 +85,8 @@ class TensorBase:
             result._device = device
         if not fresh and isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
+        elif prim in traced_views.VIEWS and isinstance(args[0], TensorBase):
+            traced_views.link(result, prim, params, args[0])
         # Only floating and complex results carry gradients (PyTorch: integer outputs never
         # do). Traced values are taped too: gradjit.compile traces a step that calls backward().
         if prim.differentiable and _state.enabled and out.dtype.kind in "fc":
@@ -185,6 +187,8 @@ class TensorBase:
                 "the compiled call, or gradjit.compile, which updates the state it reaches.")
         else:
             self._value = new._value
+            if write:
+                traced_views.sync(self)
         self._counter.value += 1
         self._view_version = self._counter.value
         if tracked:
