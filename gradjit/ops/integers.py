@@ -11,7 +11,7 @@ from __future__ import annotations
 from gradjit.ir import elementwise as E
 from gradjit.ir import integer as I
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ir.types import float64
+from gradjit.ir.types import complex128, float64
 from gradjit.ops.array import power
 from gradjit.ops.promote import astype, flavor, operands, result_type
 
@@ -148,9 +148,11 @@ left_shift, right_shift = _shift(I.left_shift), _shift(I.right_shift)
 
 
 def float_power(a, b):
-    """a ** b computed in float64, whatever the operands' types."""
-    return power(astype(a, float64) if not is_python_scalar(a) else float(a),
-                 astype(b, float64) if not is_python_scalar(b) else float(b))
+    """a ** b computed in float64 (complex128 where an operand is complex), whatever the
+    operands' types."""
+    wide, number = (complex128, complex) if any(result_type(v).is_complex for v in (a, b)) \
+        else (float64, float)
+    return power(*(number(v) if is_python_scalar(v) else astype(v, wide) for v in (a, b)))
 
 
 # Euclid's steps for the worst case of each width: the index of the largest Fibonacci number

@@ -458,7 +458,8 @@ class ArithMixin:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         min, max = (None if b is None else operand(b) for b in (min, max))
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
-        if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
+        # (a NaN bound takes the general path: ops.clip gives NaN there, as PyTorch does)
+        if all(b is None or (type(b) is float or type(b) is int) and b == b for b in (min, max)):
             out = unrecorded(self, clip_numbers(min, max, arrays=True))
             if out is None:
                 out = direct(clip_numbers(min, max), "ClampBackward1", (self,), None)
