@@ -160,6 +160,11 @@ class LayoutMixin:
         read as a new tensor, the gradient going back to the elements read (summed where
         several positions read one)."""
         size, stride = tuple(size), tuple(stride)
+        if any(s < 0 for s in stride):  # positions before the storage would wrap around it
+            raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                               f"got strides: {list(stride)}")
+        if storage_offset is not None and storage_offset < 0:
+            raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
         value = self._value
         storage = _storage_of(value) if isinstance(value, np.ndarray) else None
         start = self.storage_offset() if storage is not None else 0

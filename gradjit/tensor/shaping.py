@@ -205,6 +205,8 @@ class ShapingMixin:
             raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], "
                              f"but got {start})")
         start += n if start < 0 else 0
+        if length < 0:  # a negative length would count from the end, as a slice does
+            raise RuntimeError("narrow(): length must be non-negative.")
         if start + length > n:
             raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                                f"({n}).")

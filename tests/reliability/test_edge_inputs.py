@@ -99,3 +99,28 @@ def test_an_error_the_users_line_raises_itself_is_left_as_it_is():
 def test_corrcoef_of_complex_values_clips_each_part():
     """numpy's corrcoef clips the real and imaginary parts; gradjit's refused complex ones."""
     assert np.allclose(gradjit.jit(np.corrcoef)(Z), np.corrcoef(Z))
+
+
+REFUSED = {
+    "as_strided with a negative stride": lambda t, x: x.as_strided((2,), (-1,)),
+    "as_strided before the storage": lambda t, x: x[1:].as_strided((3,), (1,), -1),
+    "diff of a negative order": lambda t, x: t.diff(x, -3),
+    "pad cropping past the size": lambda t, x: t.nn.functional.pad(x, (-3, -3)),
+    "narrow of a negative length": lambda t, x: x.narrow(1, 0, -1),
+    "outer of a matrix": lambda t, x: t.outer(x, x[0]),
+    "outer with a matrix": lambda t, x: t.outer(x[0], x),
+}
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_what_torch_refuses_gradjit_refuses(name):
+    """Each gave an answer: as_strided wrapped around the storage, diff and pad returned
+    the input or an empty one, outer flattened its matrix."""
+    from tests.torch_reference import same_error
+    fn = REFUSED[name]
+    same_error(lambda: fn(gradjit, gradjit.tensor(X)), lambda: fn(torch, torch.tensor(X)))
+
+
+def test_numpys_diff_of_a_negative_order_is_refused_while_tracing():
+    with pytest.raises(ValueError, match="order must be non-negative but got -1"):
+        gradjit.jit(lambda a: np.diff(a, n=-1))(X)
