@@ -401,9 +401,16 @@ class TensorBase:
         return self.dtype.itemsize
 
     def is_contiguous(self) -> bool:
-        # A traced value has no layout until it runs; compiled code writes results row-major.
-        value = self._value
+        value = self._layout()
         return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
+
+    def _layout(self):
+        """The numpy array whose strides are this tensor's: its own, or for a view of a traced
+        tensor its positions in the base (cut as numpy cuts the eager view); None for a
+        traced tensor of its own, which compiled code writes row-major."""
+        if isinstance(self._value, np.ndarray):
+            return self._value
+        return self._positions() if self._base is not None else None
 
     def data_ptr(self) -> int:
         return self.numpy(force=True).__array_interface__["data"][0]

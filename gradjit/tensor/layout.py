@@ -136,7 +136,7 @@ class LayoutMixin:
     def stride(self, dim=None):
         """Steps in elements between neighbours along each dimension (0 along a broadcast
         dimension), read from the numpy storage."""
-        value = self._value
+        value = self._layout()
         if isinstance(value, np.ndarray):
             steps = tuple(s // value.itemsize for s in value.strides)
         else:  # a traced value is laid out contiguously
@@ -146,7 +146,7 @@ class LayoutMixin:
 
     def storage_offset(self) -> int:
         """Elements between the start of the storage and this view's first element."""
-        value = self._value
+        value = self._layout()
         if not isinstance(value, np.ndarray):  # a traced value is laid out on its own
             return 0
         root = value

@@ -79,10 +79,10 @@ def test_reading_a_traced_tensors_data_names_the_line(name):
 
 
 def test_layout_queries_answer_for_a_traced_tensor():
-    """storage_offset read the traced value's data; compiled values are laid out on their
-    own, as stride() and is_contiguous() already answer."""
-    out = gradjit.jit(lambda t: t[1:, 2:] * t[1:, 2:].storage_offset())(X)
-    assert np.array_equal(out.numpy(), np.zeros((3, 3)))
+    """storage_offset read the traced value's data; a computed value is laid out on its own
+    (offset 0), as stride() and is_contiguous() already answered."""
+    out = gradjit.jit(lambda t: (t * 2).storage_offset() + t * 0)(X)
+    assert np.array_equal(out.numpy(), np.zeros((4, 5)))
 
 
 def _through(view, write):
@@ -134,3 +134,20 @@ def test_the_gradient_flows_through_a_write_to_a_traced_view():
     x = gradjit.tensor(np.random.default_rng(0).random((4, 5)), requires_grad=True)
     loss(x).backward()
     assert np.allclose(gradjit.grad(loss)(x.detach()).numpy(), x.grad.numpy())
+
+
+LAYOUTS = {
+    "stride of a transpose": lambda t: t.t().stride(),
+    "stride of a stepped slice": lambda t: t[1:, ::2].stride(),
+    "storage_offset of a slice": lambda t: t[1:, 2:].storage_offset(),
+    "is_contiguous of a transpose": lambda t: t.t().is_contiguous(),
+    "is_contiguous of a row": lambda t: t[1].is_contiguous(),
+}
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_a_traced_view_answers_layout_queries_as_eager(name):
+    """A traced view reported a row-major layout of its own (stride (4, 1) for t.t())."""
+    fn = LAYOUTS[name]
+    got = gradjit.jit(lambda t: gradjit.tensor(fn(t)))(X)
+    assert got.tolist() == gradjit.tensor(fn(X)).tolist()
