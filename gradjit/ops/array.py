@@ -99,14 +99,19 @@ exp, log, log1p, expm1, sqrt, rsqrt = map(_float_unary, (E.exp, E.log, E.log1p, 
 sin, cos, tan, tanh, sigmoid = map(_float_unary, (E.sin, E.cos, E.tan, E.tanh, E.sigmoid))
 
 
+def no_loop(name: str) -> TypeError:
+    """numpy's error for a ufunc that has no loop for its operands' types (complex ones)."""
+    return TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could "
+                     "not be safely coerced to any supported types according to the casting "
+                     "rule ''safe''")
+
+
 def _integer_passthrough(prim):
     def apply(x):
         dt = ir_type(x).dtype
         if dt.is_complex:  # numpy rounds both parts and has no floor or ceil of them
             if prim is not E.round_:
-                raise TypeError(f"ufunc '{prim.name}' not supported for the input types, and "
-                                "the inputs could not be safely coerced to any supported "
-                                "types according to the casting rule ''safe''")
+                raise no_loop(prim.name)
             return E.complex_(prim(E.real(x)), prim(E.imag(x)))
         return x if not dt.is_float else prim(x)
     apply.__name__ = prim.name

@@ -124,3 +124,16 @@ def test_what_torch_refuses_gradjit_refuses(name):
 def test_numpys_diff_of_a_negative_order_is_refused_while_tracing():
     with pytest.raises(ValueError, match="order must be non-negative but got -1"):
         gradjit.jit(lambda a: np.diff(a, n=-1))(X)
+
+
+@pytest.mark.parametrize("fn", [
+    np.fabs, np.deg2rad, np.degrees, np.radians, np.rad2deg, np.frexp,
+    lambda a: np.hypot(a, X), lambda a: np.arctan2(a, X), lambda a: np.logaddexp(a, X),
+    lambda a: np.copysign(a, X), lambda a: np.nextafter(a, X), lambda a: np.heaviside(a, X),
+    lambda a: np.hypot(a.real, 1j)], ids=lambda f: getattr(f, "__name__", "binary"))
+def test_ufuncs_without_a_complex_loop_refuse_complex_values(fn):
+    """numpy has no complex loop for these; traced, they computed something for them."""
+    with pytest.raises(TypeError):
+        fn(Z)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        gradjit.jit(fn)(Z)
