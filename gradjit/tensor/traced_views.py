@@ -24,7 +24,8 @@ def link(result, prim, params, source) -> None:
     result._share(source, cut)
     base = result._base
     views = base.__dict__.setdefault("_traced_views", [])
-    views[:] = [v for v in views if v() is not None]
+    if len(views) >= 8 and not len(views) & (len(views) - 1):  # at powers of two: amortized
+        views[:] = [v for v in views if v() is not None]
     views.append(weakref.ref(result))
 
 
