@@ -137,3 +137,15 @@ def test_ufuncs_without_a_complex_loop_refuse_complex_values(fn):
         fn(Z)
     with pytest.raises(TypeError, match="not supported for the input types"):
         gradjit.jit(fn)(Z)
+
+
+@pytest.mark.parametrize("size", [0, 1, 5])
+@pytest.mark.parametrize("parts", [1, 2, 3])
+def test_split_and_chunk_of_an_empty_dimension_as_torch(size, parts):
+    """An empty dimension split into no pieces (torch: one) and chunked into one (torch:
+    `chunks`)."""
+    def pieces(t):
+        x = t.zeros(3, size, requires_grad=True)
+        return [(tuple(p.shape), p.grad_fn.name()) for p in (*x.chunk(parts, 1),
+                                                            *x.split(parts, 1))]
+    assert pieces(gradjit) == pieces(torch)
