@@ -72,7 +72,12 @@ logical_and, logical_or = _logical(E.logical_and), _logical(E.logical_or)
 
 
 def logical_xor(a, b):
-    return ne(astype(a, "bool"), astype(b, "bool"))
+    return ne(_truth(a), _truth(b))
+
+
+def _truth(x):
+    # a Python number is one truth value (astype leaves numbers as they are: 2.5 != True)
+    return bool(x) if is_python_scalar(x) else astype(x, "bool")
 
 
 def logical_not(x):
@@ -98,9 +103,21 @@ exp, log, log1p, expm1, sqrt, rsqrt = map(_float_unary, (E.exp, E.log, E.log1p, 
 sin, cos, tan, tanh, sigmoid = map(_float_unary, (E.sin, E.cos, E.tan, E.tanh, E.sigmoid))
 
 
+def no_loop(name: str) -> TypeError:
+    """numpy's error for a ufunc that has no loop for its operands' types (complex ones)."""
+    return TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could "
+                     "not be safely coerced to any supported types according to the casting "
+                     "rule ''safe''")
+
+
 def _integer_passthrough(prim):
     def apply(x):
-        return x if not ir_type(x).dtype.is_float else prim(x)
+        dt = ir_type(x).dtype
+        if dt.is_complex:  # numpy rounds both parts and has no floor or ceil of them
+            if prim is not E.round_:
+                raise no_loop(prim.name)
+            return E.complex_(prim(E.real(x)), prim(E.imag(x)))
+        return x if not dt.is_float else prim(x)
     apply.__name__ = prim.name
     return apply
 
@@ -121,10 +138,19 @@ def clip(x, lo=None, hi=None):
     if ir_type(x).dtype.is_float:
         x = where(eq(x, x), x, math.nan)
     if lo is not None:
-        x = where(lt(x, lo), lo, x)
+        x = where(_past(x, lo, lt), lo, x)
     if hi is not None:
-        x = where(gt(x, hi), hi, x)
+        x = where(_past(x, hi, gt), hi, x)
     return x
+
+
+def _past(x, bound, compare):
+    """Where clip puts `bound` in place of x: past it, and everywhere the bound is NaN (numpy's
+    and PyTorch's clip give NaN there)."""
+    past = compare(x, bound)
+    if is_python_scalar(bound):
+        return logical_or(past, True) if bound != bound else past
+    return logical_or(past, ne(bound, bound)) if ir_type(bound).dtype.is_float else past
 
 
 def isfinite(x):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.array import abs_, cos, eq, mul, sin
+from gradjit.ops.array import cos, eq, mul, sin
 from gradjit.ops.promote import astype, operands, result_type, to_float
 from gradjit.ops.ufuncs import arctan2
 
@@ -35,7 +35,7 @@ def angle(z, deg=False):
     if is_complex(x):
         out = arctan2(E.imag(x), E.real(x))
     else:
-        out = arctan2(mul(abs_(x), 0.0), x)
+        out = arctan2(E.zeros_like(x), x)  # atan2(0, x): NaN only for a NaN x
     return mul(out, 180 / 3.141592653589793) if deg else out
 
 

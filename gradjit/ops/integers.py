@@ -153,11 +153,11 @@ left_shift, right_shift = _shift(I.left_shift), _shift(I.right_shift)
 
 
 def float_power(a, b):
-    """a ** b computed in float64 (complex128 when either is complex), whatever the operands'
-    types."""
-    wide = complex128 if is_complex(a) or is_complex(b) else float64
-    return power(*(astype(v, wide) if not is_python_scalar(v) else
-                   (complex if wide is complex128 else float)(v) for v in (a, b)))
+    """a ** b computed in float64 (complex128 where an operand is complex), whatever the
+    operands' types."""
+    wide, number = (complex128, complex) if any(result_type(v).is_complex for v in (a, b)) \
+        else (float64, float)
+    return power(*(number(v) if is_python_scalar(v) else astype(v, wide) for v in (a, b)))
 
 
 # Euclid's steps for the worst case of each width: the index of the largest Fibonacci number

@@ -154,6 +154,8 @@ def _along(x, axis, lo, hi):
 
 def diff(x, n=1, axis=-1):
     """n-th forward differences along `axis` (bools: != between neighbours, as numpy)."""
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
     axis = normalize_axes(axis, ir_type(x).rank)[0]
     for _ in range(n):
         length = _shape(x)[axis]

@@ -198,6 +198,8 @@ def nextafter(x, y):
 # ---- rounding ----
 
 def trunc(x):
+    if ir_type(x).dtype.is_complex:
+        floor(x)  # numpy's TypeError: complex numbers have no integral part
     return where(lt(x, 0), ceil(x), floor(x)) if _is_float(x) else x
 
 
@@ -206,6 +208,9 @@ def round_decimals(x, decimals=0):
     first). Integers with d < 0 round in float64, exact below 2**53."""
     if decimals == 0:
         return round_(x)
+    if ir_type(x).dtype.is_complex:
+        return E.complex_(round_decimals(E.real(x), decimals),
+                          round_decimals(E.imag(x), decimals))
     if not _is_float(x):
         if decimals > 0:
             return x

@@ -498,7 +498,8 @@ class ArithMixin:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         min, max = (None if b is None else operand(b) for b in (min, max))
         scalar = all(b is None or is_python_scalar(b) for b in (min, max))
-        if all(b is None or type(b) is float or type(b) is int for b in (min, max)):
+        # (a NaN bound takes the general path: ops.clip gives NaN there, as PyTorch does)
+        if all(b is None or (type(b) is float or type(b) is int) and b == b for b in (min, max)):
             values = clamp_values(min, max)
             out = unrecorded(self, _values_of(values))
             if out is None:

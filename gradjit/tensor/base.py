@@ -12,7 +12,7 @@ from gradjit.ir import structural as S
 from gradjit.tensor import memory_format as MF
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
-from gradjit.tensor import cuda_ops, dtypes, graph, hot_path
+from gradjit.tensor import cuda_ops, dtypes, graph, hot_path, traced_views
 from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled, no_grad
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
 
@@ -86,6 +86,8 @@ class TensorBase:
             result._device = device
         if not fresh and isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
+        elif prim in traced_views.VIEWS and isinstance(args[0], TensorBase):
+            traced_views.link(result, prim, params, args[0])
         # Only floating and complex results carry gradients (PyTorch: integer outputs never
         # do). Traced values are taped too: gradjit.compile traces a step that calls backward().
         if prim.differentiable and _state.enabled and out.dtype.kind in "fc":
@@ -186,6 +188,8 @@ class TensorBase:
                 "the compiled call, or gradjit.compile, which updates the state it reaches.")
         else:
             self._value = new._value
+            if write:
+                traced_views.sync(self)
         self._counter.value += 1
         self._view_version = self._counter.value
         if tracked:
@@ -418,13 +422,20 @@ class TensorBase:
         return self.dtype.itemsize
 
     def is_contiguous(self, memory_format=MF.contiguous_format) -> bool:
-        # A traced value has no layout until it runs; compiled code writes results row-major.
-        value = self._value
+        value = self._layout()
         if memory_format in (MF.contiguous_format, MF.preserve_format):
             return not isinstance(value, np.ndarray) or bool(value.flags.c_contiguous)
         strides = tuple(s // value.itemsize for s in value.strides) \
             if isinstance(value, np.ndarray) else ()
         return bool(strides) and MF.follows(value.shape, strides, memory_format)
+
+    def _layout(self):
+        """The numpy array whose strides are this tensor's: its own, or for a view of a traced
+        tensor its positions in the base (cut as numpy cuts the eager view); None for a
+        traced tensor of its own, which compiled code writes row-major."""
+        if isinstance(self._value, np.ndarray):
+            return self._value
+        return self._positions() if self._base is not None else None
 
     def data_ptr(self) -> int:
         return self.numpy(force=True).__array_interface__["data"][0]
@@ -432,11 +443,17 @@ class TensorBase:
     # ---- concrete data: traced values answer (and record guards) themselves ----
 
     def _concrete(self) -> np.ndarray:
-        value = self._value
-        return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
+        """The numpy value; a value being traced has none until the function runs, so
+        asking for it raises the tracer's error naming the user's line."""
+        known = self.__gradjit_constant__()
+        if known is None:
+            self._value.__array__()
+        return known
 
     def __gradjit_constant__(self):
-        return self._concrete()
+        """The numpy value, or None while it is being traced (a traced constant has one)."""
+        value = self._value
+        return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
 
     def item(self):
         if self.numel() != 1:
@@ -480,7 +497,7 @@ class TensorBase:
         return int(self.item())
 
     def tolist(self):
-        array = self._concrete()
+        array = self.__gradjit_constant__()
         if array is None:  # traced: 0-d traced Tensors, as a traced array's tolist
             return self if not self.dim() else [row.tolist() for row in self]
         return array.tolist()
@@ -494,10 +511,7 @@ class TensorBase:
                             "Tensor.cpu() to copy the tensor to host memory first.")
         if self.dtype is dtypes.bfloat16 and not force:  # numpy has no bfloat16
             raise TypeError("Got unsupported ScalarType BFloat16")
-        array = self._concrete()
-        if array is None:  # a value being traced: the tracer's error, naming the user's line
-            self._value.__array__()
-        return array
+        return self._concrete()
 
     def __array__(self, dtype=None, copy=None):
         array = self.detach().numpy(force=True)

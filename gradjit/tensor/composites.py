@@ -102,7 +102,7 @@ def _covariance(x, correction, fweights, aweights):
                       "than the number of observations.", UserWarning, stacklevel=3)
         factor = factor * 0
     centred = x - mean.unsqueeze(1)
-    return (centred.mm((centred if w is None else centred * w).t()) / factor).squeeze()
+    return (centred.mm((centred if w is None else centred * w).t().conj()) / factor).squeeze()
 
 
 def _check_weights(name, weights, n, integral):
@@ -308,7 +308,10 @@ class CompositesMixin:
         if c.dim() == 0:
             return c / c
         std = c.diagonal().sqrt()
-        return (c / std.view(-1, 1) / std.view(1, -1)).clamp(-1, 1)
+        c = c / std.view(-1, 1) / std.view(1, -1)
+        if c.is_complex():  # each part clamped, as PyTorch does
+            return c.real.clamp(-1, 1) + 1j * c.imag.clamp(-1, 1)
+        return c.clamp(-1, 1)
 
     def renorm(self, p, dim, maxnorm):
         _float_only("linalg.vector_norm", self)

@@ -87,6 +87,10 @@ def kron(input, other):
 
 
 def outer(input, vec2):
+    vec2 = operand(vec2)
+    for name, v in (("self", input), ("vec2", vec2)):
+        if v.dim() != 1:  # the shared op flattens, as numpy's outer does
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.dim()}-D")
     return _checked("outer", "MulBackward0", ops.outer, input, operand(vec2))
 
 

@@ -416,7 +416,7 @@ class IndexingMixin:
         values = operand(values)
         if not accumulate:
             return apply("IndexPutBackward0", lambda x, v: ops.index_put(
-                x, tuple(i._concrete() for i in indices), v), self, values)
+                x, tuple(i._value for i in indices), v), self, values)
         known = tuple(i._concrete() for i in indices)
         spots = np.asarray(positions(tuple(self.shape), known), np.int64)
 

@@ -149,7 +149,7 @@ class LayoutMixin:
     def stride(self, dim=None):
         """Steps in elements between neighbours along each dimension (0 along a broadcast
         dimension), read from the numpy storage."""
-        value = self._value
+        value = self._layout()
         if isinstance(value, np.ndarray):
             steps = tuple(s // value.itemsize for s in value.strides)
         else:  # a traced value is laid out contiguously
@@ -159,7 +159,9 @@ class LayoutMixin:
 
     def storage_offset(self) -> int:
         """Elements between the start of the storage and this view's first element."""
-        value = self._concrete()
+        value = self._layout()
+        if not isinstance(value, np.ndarray):  # a traced value is laid out on its own
+            return 0
         root = value
         while isinstance(root.base, np.ndarray):
             root = root.base
@@ -171,6 +173,11 @@ class LayoutMixin:
         read as a new tensor, the gradient going back to the elements read (summed where
         several positions read one)."""
         size, stride = tuple(size), tuple(stride)
+        if any(s < 0 for s in stride):  # positions before the storage would wrap around it
+            raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                               f"got strides: {list(stride)}")
+        if storage_offset is not None and storage_offset < 0:
+            raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
         value = self._value
         storage = _storage_of(value) if isinstance(value, np.ndarray) else None
         start = self.storage_offset() if storage is not None else 0

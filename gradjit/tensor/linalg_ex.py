@@ -40,7 +40,7 @@ def _potrf_info(a):
 
 
 def _infos(A, rule, name):
-    values = A._concrete()
+    values = A.__gradjit_constant__()
     if values is None:
         from gradjit.tracer.torch_surface import refuse
         refuse(f"linalg.{name}_ex", f"its info is read from the matrices' values, known only "

@@ -157,7 +157,7 @@ def _add_suffixes(text, suffixes, indent):
 def tensor_repr(t) -> str:
     prefix = "tensor("
     indent = len(prefix)
-    values = t._concrete()
+    values = t.__gradjit_constant__()
     if values is None:  # traced: its values exist only when the compiled function runs
         return f"tensor(<traced {t._value.ir_type}>, dtype={t.dtype})"
     suffixes = []

@@ -305,6 +305,8 @@ class ReductionMixin:
         return apply("LogcumsumexpBackward0", ops.logcumsumexp, self, dim)
 
     def diff(self, n=1, dim=-1, prepend=None, append=None):
+        if n < 0:
+            raise RuntimeError(f"order must be non-negative but got {n}")
         parts = [operand(p) for p in (prepend, self, append) if p is not None]
         return apply("SubBackward0", lambda *xs: ops.diff(
             ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)

@@ -121,7 +121,8 @@ def _index_parts(index):
                              "byte Variables are valid indices (got float)")
         if hasattr(p, "_edge") and (p.dtype.is_floating_point or p.dtype.is_complex):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return tuple(p._concrete() if hasattr(p, "_edge") else p for p in parts)
+    # a traced index Tensor stays traced: its values are known only when the function runs
+    return tuple(p._value if hasattr(p, "_edge") else p for p in parts)
 
 
 def _index_name(parts) -> str:
@@ -300,11 +301,14 @@ class ShapeMixin:
         value = operand(value)
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
-        if needs_graph or not isinstance(self._value, np.ndarray):
+        # a traced index or value (written into a constant tensor) is known only at run time
+        traced = any(hasattr(p, "__gradjit_bind__") for p in parts) or \
+            hasattr(value, "_edge") and not isinstance(value._value, np.ndarray)
+        if needs_graph or traced or not isinstance(self._value, np.ndarray):
             self._update(lambda: ops.index_put(self, parts, value), "CopySlices", setitem=True)
             return
         if hasattr(value, "_edge"):
-            value = value._concrete()
+            value = value._value
         self._value[parts if isinstance(index, tuple) else parts[0]] = value
         self._counter.value += 1
 

@@ -140,7 +140,8 @@ class ShapingMixin:
             if size < 0 or (size == 0 and n):
                 raise RuntimeError(f"split expects split_size be non-negative, but got "
                                    f"split_size={size}")
-            sizes = [min(size, n - i) for i in range(0, n, size)] if size else [0]
+            # an empty dimension is one empty piece
+            sizes = [min(size, n - i) for i in range(0, n, size)] if size and n else [0]
             return self._pieces("SplitBackward0", sizes, d)
         sizes = [int(s) for s in split_size_or_sections]
         if sum(sizes) != n or min(sizes, default=0) < 0:
@@ -153,7 +154,9 @@ class ShapingMixin:
         if chunks <= 0:
             raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
         n = self.shape[_check_dim(dim, self.dim())]
-        return self.split(max(1, math.ceil(n / chunks)) if n else 1, dim)
+        if not n:  # an empty dimension gives `chunks` empty pieces, as in PyTorch
+            return self.split([0] * chunks, dim)
+        return self.split(max(1, math.ceil(n / chunks)), dim)
 
     def tensor_split(self, indices_or_sections, dim=0):
         d = _check_dim(dim, self.dim())
@@ -206,6 +209,8 @@ class ShapingMixin:
             raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], "
                              f"but got {start})")
         start += n if start < 0 else 0
+        if length < 0:  # a negative length would count from the end, as a slice does
+            raise RuntimeError("narrow(): length must be non-negative.")
         if start + length > n:
             raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                                f"({n}).")

@@ -12,12 +12,11 @@ import threading
 import numpy as np
 
 from gradjit import ops
-from gradjit.ir import GuardFailed, ShapeError, interpret, verify
+from gradjit.ir import GuardFailed, interpret, verify
 from gradjit.ir.autodiff import differentiate
 from gradjit.ir.forward import forward
 from gradjit.ir.passes import optimize
 from gradjit.ir.symbolic_simplify import simplify_elementwise
-from gradjit.ops.numpy_api import NotSupported
 from gradjit.runtime.collector import collector_paused
 from gradjit.tracer import leaves as L
 from gradjit.tracer import portable
@@ -183,8 +182,9 @@ class Transformed:
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
-            except (ShapeError, NotSupported) as error:
-                raise locate(error) from None
+            except Exception as error:
+                locate(error)  # in place: the error keeps its class, traceback and fields
+                raise
             if self.mode == "jit" and getattr(self, "taped", None) is None:
                 _check_detached(out, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)

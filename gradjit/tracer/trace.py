@@ -51,24 +51,33 @@ def source_line(site: str | None) -> str:
     return linecache.getline(path, int(line)).strip() if line.isdigit() else ""
 
 
-def locate(error: TypeError) -> TypeError:
-    """The error with the user's line that raised it (the innermost frame outside gradjit)."""
-    if "\n  at " in str(error):
+# errors whose message is their whole meaning: the user's line can be added to it
+_LOCATABLE = (TypeError, ValueError, IndexError, RuntimeError, ArithmeticError)
+
+
+def locate(error: Exception) -> Exception:
+    """The error with the user's line (the innermost frame outside gradjit and numpy) added to
+    its message, where gradjit or numpy raised it while tracing; others (an error the user's
+    own line raised, one whose message already names a line) as they are."""
+    if not isinstance(error, _LOCATABLE) or "\n  at " in str(error):
         return error
-    site, tb = None, error.__traceback__
+    site, tb, internal = None, error.__traceback__, False
     while tb is not None:
         path = tb.tb_frame.f_code.co_filename
-        if not path.startswith(_INTERNAL):
+        internal = path.startswith(_INTERNAL)
+        if not internal:
             site = f"{_short(path)}:{tb.tb_lineno}"
         tb = tb.tb_next
-    if site is None:
+    if site is None or not internal:
         return error
-    # a copy without calling __init__, whose extra arguments (a ReshapeError's shape and
-    # size) only the raiser knows; its attributes come along
-    located = type(error).__new__(type(error))
-    located.__dict__.update(error.__dict__)
-    located.args = (f"{error}\n  at {site}: {source_line(site)}",)
-    return located
+    # the message is rewritten in place: the error keeps its class and its attributes (an
+    # AxisError's axis, which the Tensor layer words as PyTorch does)
+    message, original = f"{error}\n  at {site}: {source_line(site)}", error.args
+    error.args = (message,) + original[1:]
+    if str(error) != message:  # a class that words its message from other fields
+        error.args = original
+        error.add_note(f"  at {site}: {source_line(site)}")
+    return error
 
 
 def _short(path: str) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 import gradjit
 from tests.numpy_api.check import check_eager, check_grad, check_values
+from tests.torch_reference import message
 
 rng = np.random.default_rng(4)
 X = rng.standard_normal((3, 4))
@@ -70,4 +71,4 @@ def test_put_along_axis_errors_as_numpy(call, error):
         call(X, DUPLICATES)
     with pytest.raises(error) as got:
         gradjit.jit(call)(X, DUPLICATES)
-    assert str(want.value) == str(got.value)
+    assert message(got.value) == str(want.value)

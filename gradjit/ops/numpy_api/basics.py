@@ -16,7 +16,15 @@ def _square(x):
 
 
 def _reciprocal(x):
-    return ops.true_divide(1.0, x)
+    """1/x in x's type: an integer's truncates toward zero, so it is 0 unless |x| is 1 (and
+    numpy's division by zero gives the type's minimum); a bool's is an int8."""
+    dt = ops.result_type(x)
+    if dt.is_float or dt.is_complex:
+        return ops.true_divide(1.0, x)
+    x = ops.astype(x, np.int8) if dt.is_bool else x
+    smallest = np.iinfo(ops.result_type(x).numpy).min
+    return ops.astype(ops.where(ops.eq(ops.abs_(x), 1), x, ops.where(ops.eq(x, 0), smallest, 0)),
+                      ops.result_type(x))
 
 
 UFUNCS = {

@@ -387,8 +387,8 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
     keep, axis = _keep(keepdims), _axis(a, axis, strict=True)
     shape = ops.shape_of(a)
     if weights is None:
-        avg = ops.mean(a if ops.result_type(a).is_float else ops.astype(a, np.float64), axis,
-                       keep)
+        exact = ops.result_type(a).is_float or ops.result_type(a).is_complex
+        avg = ops.mean(a if exact else ops.astype(a, np.float64), axis, keep)
         scale = float(ops.count_of(a, axis))
         if not returned:
             return avg

@@ -74,7 +74,7 @@ def _cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=
         scale = np.true_divide(1, fact)
     else:
         scale = ops.true_divide(1.0, ops.where(ops.le(fact, 0), 0.0, fact))
-    c = ops.matmul(x, ops.transpose(x if w is None else ops.mul(x, w)))
+    c = ops.matmul(x, ops.conj(ops.transpose(x if w is None else ops.mul(x, w))))
     return ops.squeeze(ops.astype(ops.mul(c, scale), ops.result_type(c)))
 
 
@@ -84,6 +84,8 @@ def _corrcoef(x, y=None, rowvar=True, *, dtype=None):
         return ops.true_divide(c, c)
     std = ops.sqrt(ops.diagonal(c))
     c = ops.true_divide(ops.true_divide(c, ops.expand_dims(std, 1)), ops.expand_dims(std, 0))
+    if ops.result_type(c).is_complex:  # each part clipped, as numpy does
+        return ops.complex_from(ops.clip(ops.real(c), -1, 1), ops.clip(ops.imag(c), -1, 1))
     return ops.clip(c, -1, 1)
 
 
