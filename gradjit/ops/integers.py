@@ -15,7 +15,6 @@ from gradjit.ir import integer as I
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ir.types import complex128, float64
 from gradjit.ops.array import power
-from gradjit.ops.complex import is_complex
 from gradjit.ops.promote import astype, flavor, operands, result_type
 
 

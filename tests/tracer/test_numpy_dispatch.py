@@ -20,8 +20,9 @@ BINARY = [np.add, np.subtract, np.multiply, np.true_divide, np.power,
 
 def test_every_ufunc_in_the_table_is_tested():
     # the first area's names; each other area tests its own in tests/numpy_api/test_<area>.py
-    assert set(basics.UFUNCS) == set(UNARY) | set(BINARY) | {np.matmul}
-    assert set(basics.UFUNCS) <= set(UFUNCS)
+    # (rint and matmul moved to the areas that give numpy's dtypes and errors; tested here too)
+    assert set(basics.UFUNCS) <= set(UNARY) | set(BINARY)
+    assert set(UNARY) | set(BINARY) | {np.matmul} <= set(UFUNCS)
 
 
 @pytest.mark.parametrize("ufunc", UNARY, ids=lambda u: u.__name__)
