@@ -46,7 +46,7 @@ EXCLUDED = {
     _SCALAR_FORMAT: "np.format_float_positional[1] np.format_float_positional[2] "
                     "np.format_float_positional[3] np.format_float_scientific[1] "
                     "np.format_float_scientific[4]",
-    _UNSPECIFIED: "np.partition[4] np.empty_like[2] np.unique_values[1]",
+    _UNSPECIFIED: "np.partition[4] np.empty_like[2] np.empty_like[4] np.unique_values[1]",
     _OBJECT: "np.isin[12] np.tensordot[17] np.tensordot[18] np.tensordot[19] np.tensordot[20] "
              "np.tensordot[21] np.tensordot[22] np.tensordot[23] np.array[8] np.array[9] "
              "np.bmat[5] np.bmat[6] np.linalg.cholesky[8] np.linalg.eigh[11] np.linalg.inv[6] "
@@ -107,7 +107,9 @@ def test_examples_give_numpys_results(name):
 def test_excluded_examples_are_examples_that_still_fail():
     by_key = {call.key: call for group in CALLS.values() for call in group}
     assert set(WHY) <= set(by_key), set(WHY) - set(by_key)
-    assert not [key for key in WHY if mismatch(by_key[key]) is None]
+    # (unspecified values, an empty array's memory, may agree by chance)
+    assert not [key for key, why in WHY.items() if why != _UNSPECIFIED and
+                mismatch(by_key[key]) is None]
 
 
 def test_the_examples_cover_numpys_surface():
