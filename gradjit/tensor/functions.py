@@ -11,12 +11,13 @@ from gradjit.tensor.arith import operand
 from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
-from gradjit.tensor.factories import is_traced, tensor
+from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
+from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
                                     unique_consecutive)
 
@@ -39,9 +40,11 @@ def write_out(name, result_fn, inputs, out):
 
 
 def _function(name):
+    @converting
     def function(input, *args, out=None, **kwargs):
+        if TRACING:
+            (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         method = getattr(operand(input), name)
-        args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
     function.__name__ = name
     return function
@@ -117,7 +120,10 @@ globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 
 
 def _in_place(name):
+    @converting
     def function(input, *args, **kwargs):
+        if TRACING:
+            (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         return getattr(input, name)(*args, **kwargs)
     function.__name__ = name
     return function
