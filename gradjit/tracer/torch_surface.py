@@ -112,8 +112,9 @@ def _as_tensor(x):
 
 def converting(fn):
     """fn, which converts its traced arguments itself (traced_as_tensors on its path for
-    TRACING): install leaves it unwrapped, so that its eager calls pay for no wrapper."""
-    fn.converts_traced = True
+    TRACING): install leaves it unwrapped, so that its eager calls pay for no wrapper. The mark
+    names fn, as a decorator around it (autocast's), which sees the arguments first, copies it."""
+    fn.converts_traced = fn
     return fn
 
 
@@ -138,7 +139,7 @@ def install(namespaces, packages):
                     not fn.__module__.startswith(packages) or _takes_any_object(fn):
                 continue
             if id(fn) not in wrappers:
-                wrappers[id(fn)] = fn if getattr(fn, "converts_traced", False) else _entry(fn)
+                wrappers[id(fn)] = fn if getattr(fn, "converts_traced", None) is fn else _entry(fn)
                 if isinstance(space, types.ModuleType):  # pickled by the name it is found at
                     wrappers[id(fn)].__module__, wrappers[id(fn)].__qualname__ = \
                         space.__name__, name
