@@ -227,7 +227,13 @@ def softmax(x, axis=-1):
 
 
 def log_softmax(x, axis=-1):
-    return sub(to_float(x), logsumexp(x, axis, keepdims=True))
+    """x minus its (non-differentiated) maximum, minus the log of the shifted exponentials'
+    sum. Unlike logsumexp's, the shift has no guard for infinite maxima: PyTorch's rows holding
+    +inf (or all -inf) are nan throughout, not -inf at the finite entries."""
+    x = to_float(x)
+    axes = normalize_axes(axis, ir_type(x).rank)
+    shifted = sub(x, stop_gradient(S.reduce_max(x, axes=axes, keepdims=True)))
+    return sub(shifted, log(sum_(exp(shifted), axes, keepdims=True)))
 
 
 # ---- shapes ----

@@ -12,13 +12,14 @@ from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
 from gradjit.tensor.defaults import result_type
-from gradjit.tensor.factories import is_traced, tensor
+from gradjit.tensor.factories import tensor
 from gradjit.tensor.signatures import check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
+from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
                                     unique_consecutive)
 
@@ -72,12 +73,14 @@ def _out_dtype(name, result, inputs, out):
 def _function(name):
     scalar_first = name in _SCALAR_FIRST
 
+    @converting
     def function(input, *args, out=None, **kwargs):
+        if TRACING:
+            (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         check_function(name, (input, *args), kwargs)
         if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
             input = tensor(input, dtype=result_type(args[0], input))
         method = getattr(operand(input), name)
-        args = [tensor(a) if is_traced(a) else a for a in args]  # numpy values being traced
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
     function.__name__ = name
     return function
@@ -155,7 +158,10 @@ globals().update({name: _function(name) for name in ufuncs.METHOD_NAMES})
 
 
 def _in_place(name):
+    @converting
     def function(input, *args, **kwargs):
+        if TRACING:
+            (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         return getattr(input, name)(*args, **kwargs)
     function.__name__ = name
     return function

@@ -71,8 +71,8 @@ def permuted(name, t, perm):
 
 # ---- softmax and log_softmax over one axis ----
 # The forward is the general path's primitives' numpy evaluations in its order (the shift by
-# the maximum, logsumexp's guards for infinite maxima and empty sums), so values agree bit for
-# bit; the VJPs are the closed forms PyTorch's kernels compute.
+# the maximum, unguarded: a row holding +inf is nan throughout, as PyTorch's), so values agree
+# bit for bit; the VJPs are the closed forms PyTorch's kernels compute.
 
 def _softmax(x, *, axis):
     shifted = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
@@ -80,12 +80,8 @@ def _softmax(x, *, axis):
 
 
 def _log_softmax(x, *, axis):
-    peak = np.maximum.reduce(x, axis=axis, keepdims=True)
-    peak = np.where(np.abs(peak) < math.inf, peak, x.dtype.type(0))
-    total = np.add.reduce(np.exp(x - peak), axis=axis, keepdims=True)
-    empty = total == 0
-    lse = np.where(empty, x.dtype.type(-math.inf), np.log(np.where(empty, 1, total))) + peak
-    return x - lse
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
 
 
 def _summed(g, axis):
@@ -146,8 +142,9 @@ def _nll(x, *, positions, weights, reduction):
 
 
 def _nll_vjp(g, out, x, *, positions, weights, reduction):
-    if reduction == "mean":
-        g = E.div(g, _asarray(np.add.reduce(weights, axis=(0,))))
+    if reduction == "mean":  # with no target kept, the loss is 0/0 = nan and the gradient 0
+        total = np.add.reduce(weights, axis=(0,))
+        g = E.div(g, _asarray(total)) if total != 0 else np.zeros_like(total)
     if reduction != "none":
         g = S.broadcast_to(g, shape=weights.shape)
     picked = S.reshape(E.neg(E.mul(g, weights)), shape=positions.shape)

@@ -11,6 +11,7 @@ from gradjit.ir.primitive import ShapeError
 from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
+from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 
 
 def _dims(dims, rank):
@@ -312,7 +313,10 @@ def meshgrid(*tensors, indexing=None):
 
 
 def _method(name):
+    @converting
     def function(input, *args, **kwargs):
+        if TRACING:
+            (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         return getattr(operand(input), name)(*args, **kwargs)
     function.__name__ = name
     return function

@@ -85,14 +85,37 @@ def _tensor_attribute(traced, name):
     return in_place
 
 
-def _entry(fn, as_tensor):
+def _entry(fn):
     @functools.wraps(fn)
     def torch_function(*args, **kwargs):
         if TRACING:
-            args = [as_tensor(a) for a in args]
-            kwargs = {k: as_tensor(v) for k, v in kwargs.items()}
+            args, kwargs = traced_as_tensors(args, kwargs)
         return fn(*args, **kwargs)
     return torch_function
+
+
+def traced_as_tensors(args, kwargs):
+    """args and kwargs with each traced value, alone or in a list (torch.cat's, einsum's
+    operands), as a Tensor around it: what torch's functions see while TRACING."""
+    return [_as_tensor(a) for a in args], {k: _as_tensor(v) for k, v in kwargs.items()}
+
+
+def _as_tensor(x):
+    from gradjit.tensor.factories import is_traced
+    from gradjit.tensor.tensor import Tensor
+    if is_traced(x):
+        return Tensor._wrap(x)
+    if type(x) in (list, tuple) and any(map(is_traced, x)):
+        return type(x)(map(_as_tensor, x))
+    return x
+
+
+def converting(fn):
+    """fn, which converts its traced arguments itself (traced_as_tensors on its path for
+    TRACING): install leaves it unwrapped, so that its eager calls pay for no wrapper. The mark
+    names fn, as a decorator around it (autocast's), which sees the arguments first, copies it."""
+    fn.converts_traced = fn
+    return fn
 
 
 def _takes_any_object(fn) -> bool:
@@ -108,16 +131,7 @@ def _takes_any_object(fn) -> bool:
 def install(namespaces, packages):
     """Wrap, in each namespace (a module, or a class for its methods and __init__), the
     functions defined under `packages` (one wrapper per function, shared by the namespaces
-    that export it)."""
-    from gradjit.tensor.factories import is_traced
-    from gradjit.tensor.tensor import Tensor
-
-    def as_tensor(x):  # a traced value, or one in a list (torch.cat, einsum's operands)
-        if is_traced(x):
-            return Tensor._wrap(x)
-        if type(x) in (list, tuple) and any(map(is_traced, x)):
-            return type(x)(map(as_tensor, x))
-        return x
+    that export it; a `converting` function stays itself)."""
     wrappers = {}
     for space in namespaces:
         for name, fn in list(vars(space).items()):
@@ -125,7 +139,7 @@ def install(namespaces, packages):
                     not fn.__module__.startswith(packages) or _takes_any_object(fn):
                 continue
             if id(fn) not in wrappers:
-                wrappers[id(fn)] = _entry(fn, as_tensor)
+                wrappers[id(fn)] = fn if getattr(fn, "converts_traced", None) is fn else _entry(fn)
                 if isinstance(space, types.ModuleType):  # pickled by the name it is found at
                     wrappers[id(fn)].__module__, wrappers[id(fn)].__qualname__ = \
                         space.__name__, name

@@ -278,3 +278,26 @@ def test_modules_take_traced_numpy_values():
                          ids=["add", "F.relu", "linalg.norm", "linalg.matmul", "special.erf"])
 def test_namespace_functions_pickle_as_themselves(fn):
     assert pickle.loads(pickle.dumps(fn)) is fn
+
+
+@pytest.mark.parametrize("name", ["add", "sin", "flip", "clamp", "sin_", "log_softmax"])
+def test_generated_functions_convert_traced_arguments_without_a_wrapper(name):
+    """torch.add, torch.flip, torch.sin_, ...: no wrapper frame on an eager call (their traced
+    arguments are converted on their own path), the table's values and gradients traced."""
+    fn = getattr(gradjit, name)
+    assert fn.converts_traced is fn and fn.__code__.co_name != "torch_function"
+    assert pickle.loads(pickle.dumps(fn)) is fn
+
+
+@pytest.mark.parametrize("call", ["lib.add(x, other=x * 2, alpha=3)", "lib.clamp(x, max=x.sin())",
+                                  "lib.mm(x, lib.flip(x, (0,)).T)", "lib.sin_(x * 1)"])
+def test_traced_keyword_and_wrapped_arguments_are_tensors(call):
+    """Traced values passed by keyword, and to a function autocast wraps (torch.mm), which is
+    then wrapped again, are Tensors around them."""
+    f = eval(f"lambda lib, x: ({call}).sum()")
+    t = torch.tensor(X, requires_grad=True)
+    expected = f(torch, t)
+    expected.backward()
+    value, grad = gradjit.value_and_grad(lambda a: f(gradjit, a))(X)
+    np.testing.assert_allclose(value, expected.item(), rtol=1e-12)
+    np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)

@@ -147,10 +147,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
         w = kept.to(input.dtype) if weight is None else weight[index] * kept
         loss = -picked * w
-        return loss.sum() / w.sum() if reduction == "mean" else _reduce(loss, reduction)
+        return _kept_mean(loss, w) if reduction == "mean" else _reduce(loss, reduction)
     # the class indices are no operand of PyTorch's node (its next_functions: the input's)
     return gradjit.autograd.composite(
         "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
+
+
+def _kept_mean(loss, w):
+    """loss.sum() / w.sum(); where no target is kept (w sums to 0), PyTorch's nan (-0.0 / 0,
+    negative) with a zero gradient, where 0/0 would differentiate to nan."""
+    total = w.sum()
+    none = total == 0
+    return gradjit.where(none, -math.nan, loss.sum() / gradjit.where(none, 1, total))
 
 
 def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoothing):
@@ -164,7 +172,7 @@ def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoot
     smooth = -per_class.sum(-1) * kept
     if reduction == "mean":
         w = kept.to(logp.dtype) if weight is None else weight[gradjit.where(kept, target, 0)] * kept
-        smooth = smooth.sum() / w.sum()
+        smooth = _kept_mean(smooth, w)
     else:
         smooth = _reduce(smooth, reduction)
     return smooth * (label_smoothing / classes)
