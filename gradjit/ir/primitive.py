@@ -75,13 +75,19 @@ class UnknownDimensionsError(ValueError):
         return RuntimeError("only one dimension can be inferred")
 
 
-class AxisError(IndexError):
+class AxisError(np.exceptions.AxisError):
     """An axis outside [-rank, rank) (rank 0 takes -1 and 0, as rank 1 does); inserting an
-    axis passes the rank it makes."""
+    axis passes the rank it makes. numpy's own AxisError (a ValueError and an IndexError) with
+    its message, worded as PyTorch's IndexError for Tensors."""
 
-    def __init__(self, message, axis, rank):
-        super().__init__(message)
-        self.axis, self.rank = axis, max(rank, 1)
+    def __init__(self, axis, rank):
+        super().__init__(axis, rank)
+        self.args, self.rank = (super().__str__(),), max(rank, 1)
+
+    def __str__(self):
+        # numpy's words them from axis and ndim; the message kept in args can be given the
+        # user's line when the error was raised while tracing
+        return self.args[0]
 
     def in_torch_words(self) -> Exception:
         return IndexError(f"Dimension out of range (expected to be in range of [{-self.rank}, "

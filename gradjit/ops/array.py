@@ -166,7 +166,7 @@ def normalize_axes(axis, rank: int) -> tuple[int, ...]:
     out = []
     for a in axes:
         if not -max(rank, 1) <= a < max(rank, 1):
-            raise AxisError(f"axis {a} is out of range for an array of rank {rank}", a, rank)
+            raise AxisError(a, rank)
         out.append(a % rank if rank else 0)
     if len(set(out)) != len(out):
         raise RepeatedAxisError(f"repeated axis in {axes}",
@@ -278,8 +278,7 @@ def swapaxes(x, a, b):
 def expand_dims(x, axis):
     shape = list(ir_type(x).shape)
     if not -len(shape) - 1 <= axis <= len(shape):
-        raise AxisError(f"dimension out of range for inserting into rank {len(shape)}", axis,
-                        len(shape) + 1)
+        raise AxisError(axis, len(shape) + 1)
     shape.insert(axis % (len(shape) + 1), 1)
     return reshape(x, tuple(shape))
 

@@ -216,6 +216,12 @@ def lu_info(lu):
     return where(gt(first, np.int32(k)), np.int32(0), first)
 
 
+def singular(a):
+    """Per matrix, whether partial-pivoting elimination meets a zero pivot (LAPACK's getrf
+    info > 0), where inverting fails."""
+    return gt(lu_info(lu_factor(a)[0]), np.int32(0))
+
+
 def lu_unpack(lu, pivots):
     """(P, L, U) of a compact factorization."""
     return (LU.permutation(pivots, ir_type(lu).shape[-2], ir_type(lu).dtype.name),

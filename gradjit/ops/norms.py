@@ -7,10 +7,11 @@ import math
 from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (abs_, amax, amin, eq, logical_and, logical_not, mul, ne,
+from gradjit.ops.array import (abs_, amax, amin, eq, expand_dims, logical_and, logical_not, mul, ne,
                                normalize_axes, power, reshape, sqrt, squeeze, sum_, true_divide,
                                where)
-from gradjit.ops.linalg import inv, matrices, matrix_norm_svd, svdvals
+from gradjit.ir.linalg import eye_like
+from gradjit.ops.linalg import inv, matrices, matrix_norm_svd, singular, svdvals
 from gradjit.ops.promote import astype, flavor, to_float
 from gradjit.ops.reduce import any_
 from gradjit.ops.ufuncs import isnan
@@ -119,14 +120,33 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def cond(x, p=None):
-    """numpy's cond: max(s) / min(s) for p None or 2 (its inverse for -2), otherwise
-    norm(x, p) * norm(inv(x), p); a NaN from a matrix without NaNs is inf."""
+    """max(s) / min(s) for p None or 2 (its inverse for -2), otherwise norm(x, p) *
+    norm(inv(x), p) (PyTorch's nuc: sum(s) * sum(1 / s)), with a singular matrix's inverse
+    norm inf. numpy turns a NaN from a matrix without NaNs into inf; PyTorch does so for the orders
+    other than the singular-value ones, whose 0 / 0 and 0 * inf stay NaN."""
     x = matrices(x)
+    numpy_flavor = flavor(x) != "torch"
     if p in (None, 2, -2):
         s = svdvals(x)
         big, small = amax(s, -1), amin(s, -1)
         r = true_divide(small, big) if p == -2 else true_divide(big, small)
-    else:
+    elif p == "nuc" and numpy_flavor:
+        # numpy's nuclear norm of a singular matrix's NaN inverse fails: its LinAlgError
         r = mul(norm(x, p, (-2, -1)), norm(inv(x), p, (-2, -1)))
+    elif p == "nuc":  # PyTorch's: sum(s) * sum(1 / s), from one SVD
+        s = svdvals(x)
+        r = mul(sum_(s, -1), sum_(true_divide(1.0, s), -1))
+    else:
+        r = mul(norm(x, p, (-2, -1)), _inverse_norm(x, p))
+    if not numpy_flavor and p in (None, 2, -2, "nuc"):
+        return r
     clean = logical_not(any_(isnan(x), (-2, -1)))
     return where(logical_and(isnan(r), clean), math.inf, r)
+
+
+def _inverse_norm(x, p):
+    """norm(inv(x), p) over the last two axes, inf for a singular matrix."""
+    bad = singular(x)
+    box = expand_dims(expand_dims(bad, -1), -1)
+    return where(bad, math.inf, norm(inv(where(box, eye_like(x), x)), p, (-2, -1)))
+

@@ -1,9 +1,10 @@
 """L-BFGS as PyTorch runs it: one parameter group, several closure evaluations per step, the
-last `history_size` curvature pairs, a fixed step (line_search_fn=None), and PyTorch's
-stopping tests, so its iterates follow PyTorch's."""
+last `history_size` curvature pairs, a fixed step of lr or a strong Wolfe line search, and
+PyTorch's stopping tests, so its iterates follow PyTorch's."""
 from __future__ import annotations
 
 import gradjit
+from gradjit.optim.line_search import strong_wolfe
 from gradjit.optim.optimizer import Optimizer
 
 
@@ -12,9 +13,6 @@ class LBFGS(Optimizer):
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
         if max_eval is None:
             max_eval = max_iter * 5 // 4
-        if line_search_fn is not None:
-            raise NotImplementedError(f"LBFGS(line_search_fn={line_search_fn!r}) is not "
-                                      "supported; line_search_fn=None takes fixed steps of lr")
         super().__init__(params, dict(lr=lr, max_iter=max_iter, max_eval=max_eval,
                                       tolerance_grad=tolerance_grad,
                                       tolerance_change=tolerance_change,
@@ -34,6 +32,26 @@ class LBFGS(Optimizer):
             n = p.numel()
             p.add_(direction[offset:offset + n].view_as(p), alpha=step)
             offset += n
+
+    def _evaluate_along(self, closure, start, direction):
+        """(loss, flat gradient) at start + t*direction, as a function of t; the parameters
+        are put back to `start` after each evaluation."""
+        def evaluate(t):
+            self._add_grad(t, direction)
+            with gradjit.enable_grad():
+                evaluated = closure()
+            loss, flat_grad = float(evaluated), self._flat_grad()
+            for p, value in zip(self._params, start):
+                p.copy_(value)
+            return loss, flat_grad
+        return evaluate
+
+    def _search(self, closure, line_search_fn, t, d, loss, flat_grad, gtd, max_ls):
+        """(loss, flat gradient, step, evaluations) of the line search along d."""
+        if line_search_fn != "strong_wolfe":
+            raise RuntimeError("only 'strong_wolfe' is supported")
+        evaluate = self._evaluate_along(closure, [p.clone() for p in self._params], d)
+        return strong_wolfe(evaluate, t, d, loss, flat_grad, gtd, max_ls=max_ls)
 
     def step(self, closure):
         """Run up to max_iter iterations; returns the loss closure() gave first."""
@@ -87,16 +105,23 @@ class LBFGS(Optimizer):
                 prev_loss = loss
                 t = min(1.0, 1.0 / float(flat_grad.abs().sum())) * lr \
                     if state["n_iter"] == 1 else lr
-                if float(flat_grad.dot(d)) > -tolerance_change:
+                gtd = float(flat_grad.dot(d))
+                if gtd > -tolerance_change:
                     break
-                self._add_grad(t, d)
                 more = 0
-                if n_iter != group["max_iter"]:
-                    with gradjit.enable_grad():
-                        evaluated = closure()
-                    loss = float(evaluated)
-                    flat_grad = self._flat_grad()
-                    more = 1
+                if group["line_search_fn"] is not None:
+                    loss, flat_grad, t, more = self._search(
+                        closure, group["line_search_fn"], t, d, loss, flat_grad, gtd,
+                        group["max_eval"] - evals)
+                    self._add_grad(t, d)
+                else:
+                    self._add_grad(t, d)
+                    if n_iter != group["max_iter"]:
+                        with gradjit.enable_grad():
+                            evaluated = closure()
+                        loss = float(evaluated)
+                        flat_grad = self._flat_grad()
+                        more = 1
                 evals += more
                 state["func_evals"] += more
                 if n_iter == group["max_iter"] or evals >= group["max_eval"]:

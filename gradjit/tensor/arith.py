@@ -41,7 +41,10 @@ def operand(x):
     if is_python_scalar(x) or hasattr(x, "_edge"):
         return x
     from gradjit.tensor.factories import tensor
-    return tensor(x)
+    try:
+        return tensor(x)
+    except RuntimeError as error:  # PyTorch refuses an op's argument it cannot read as a type
+        raise TypeError(str(error)) from None
 
 
 def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False):

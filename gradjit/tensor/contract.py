@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from gradjit import ops
-from gradjit.ir.primitive import ShapeError
+from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
@@ -27,7 +27,7 @@ def _checked(name, grad_fn, fn, *args):
     """Run the shared op; its numpy-style ValueError becomes PyTorch's RuntimeError."""
     try:
         return apply(grad_fn, fn, *args)
-    except ShapeError:  # worded as PyTorch's by the operation's scope
+    except (ShapeError, AxisError):  # worded as PyTorch's by the operation's scope
         raise
     except ValueError as error:
         raise RuntimeError(f"{name}(): {error}") from None

@@ -67,7 +67,7 @@ def _infer(data, dtype=None) -> np.ndarray:
         return array.astype(np.int64)
     if array.dtype.kind == "b" or array.size == 0:
         return array if array.size else array.astype(dtypes.get_default_dtype().ir.numpy)
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def _plain(data, typed):
@@ -83,7 +83,9 @@ def _plain(data, typed):
         return data
     if isinstance(data, numbers.Number):
         return data
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
 
 
 def _promoted(typed, data):

@@ -1,6 +1,8 @@
 """Tensor views and shape operations, indexing and index assignment, dtype/device moves."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from gradjit import ops
@@ -112,6 +114,13 @@ def _basic_index(parts):
 
 def _index_parts(index):
     """Tensor indices as what the array surface takes (their values are the index)."""
+    if _read_as_tuple(index):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
+                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
+                      "In pytorch 2.9 this will be interpreted as tensor index, "
+                      "x[torch.tensor(seq)], which will result either in an error or a "
+                      "different result", UserWarning, stacklevel=3)
+        index = tuple(index)
     parts = index if isinstance(index, tuple) else (index,)
     if any(type(p) is slice and p.step is not None and p.step < 0 for p in parts):
         raise ValueError("step must be greater than zero")
@@ -122,7 +131,28 @@ def _index_parts(index):
         if hasattr(p, "_edge") and (p.dtype.is_floating_point or p.dtype.is_complex):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     # a traced index Tensor stays traced: its values are known only when the function runs
-    return tuple(p._value if hasattr(p, "_edge") else p for p in parts)
+    return tuple(p._value if hasattr(p, "_edge") else _list_index(p) for p in parts)
+
+
+def _read_as_tuple(index) -> bool:
+    """PyTorch's rule kept from old numpy: a list of under 32 items holding a sequence, slice,
+    Ellipsis, None or Tensor is a tuple of indices, one per axis."""
+    return type(index) is list and len(index) < 32 and any(
+        isinstance(x, (list, tuple, slice, np.ndarray)) or x is None or x is Ellipsis
+        or hasattr(x, "_edge") for x in index)
+
+
+def _list_index(p):
+    """A list of Python numbers as PyTorch reads it: the tensor it makes, floats among them
+    turned long (truncated), where numpy would refuse float indices."""
+    if type(p) is not list or not _numbers(p):
+        return p
+    array = np.array(p)
+    return array.astype(np.int64) if array.dtype.kind == "f" else p
+
+
+def _numbers(items) -> bool:
+    return all(_numbers(x) if type(x) is list else type(x) in (int, float, bool) for x in items)
 
 
 def _index_name(parts) -> str:

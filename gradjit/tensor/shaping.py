@@ -7,7 +7,7 @@ import math
 import warnings
 
 from gradjit import ops
-from gradjit.ir.primitive import ShapeError
+from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -289,7 +289,7 @@ def _as_runtime_error(fn, *args):
     ValueError."""
     try:
         return fn(*args)
-    except ShapeError:  # worded as PyTorch's by the operation's scope
+    except (ShapeError, AxisError):  # worded as PyTorch's by the operation's scope
         raise
     except ValueError as error:
         raise RuntimeError(str(error)) from None

@@ -387,3 +387,19 @@ def test_gradient_matches_pytorch(name):
     for backend in BACKENDS:
         np.testing.assert_allclose(gradjit.grad(fn, backend=backend)(a), want, rtol=1e-9,
                                    atol=1e-10)
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, "fro", np.inf, -np.inf, 1, -1])
+def test_cond_of_singular_matrices_is_numpys(p):
+    """A zero pivot gives inf, as numpy's cond turns its NaN inverse into inf."""
+    a = np.stack([[[1.0, 2.0], [0.0, 0.0]], np.eye(2), np.zeros((2, 2))])
+    assert not np.isfinite(np.linalg.cond(a, p)).all()
+    values(lambda m: (np.linalg.cond(m, p), np.linalg.cond(m[0], p)), a)
+
+
+def test_cond_nuc_of_a_singular_matrix_fails_as_numpys():
+    a = np.array([[1.0, 2.0], [0.0, 0.0]])
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.cond(a, "nuc")
+    with pytest.raises(np.linalg.LinAlgError):
+        gradjit.jit(lambda m: np.linalg.cond(m, "nuc"))(a)

@@ -8,6 +8,7 @@ import torch
 
 import gradjit
 from gradjit import optim
+from tests.torch_reference import same_error
 
 STEPS = 100
 CASES = [
@@ -265,5 +266,40 @@ def test_lbfgs_solves_a_quadratic():
     np.testing.assert_allclose(x.detach().numpy(), np.linalg.solve(a, rhs), rtol=1e-6)
     with pytest.raises(ValueError, match="doesn't support per-parameter options"):
         optim.LBFGS([{"params": [x]}, {"params": [gradjit.ones(1, requires_grad=True)]}])
-    with pytest.raises(NotImplementedError, match="line_search_fn='strong_wolfe'"):
-        optim.LBFGS([x], line_search_fn="strong_wolfe")
+
+
+def _rosenbrock_run(lib, options):
+    x = lib.tensor([-1.5, 2.0, 0.5, -0.7], dtype=lib.float64, requires_grad=True)
+    opt = lib.optim.LBFGS([x], line_search_fn="strong_wolfe", **options)
+
+    def closure():
+        opt.zero_grad()
+        loss = (100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2).sum()
+        loss.backward()
+        return loss
+    losses = [float(opt.step(closure).detach()) for _ in range(6)]
+    return losses, x.detach().numpy().copy(), opt.state[x]["func_evals"]
+
+
+@pytest.mark.parametrize("options", [{}, dict(history_size=3, max_iter=7),
+                                     dict(lr=0.5, max_iter=40), dict(max_iter=3, max_eval=5)])
+def test_lbfgs_strong_wolfe_follows_pytorch(options):
+    (want, want_x, want_evals) = _rosenbrock_run(torch, options)
+    (got, got_x, got_evals) = _rosenbrock_run(gradjit, options)
+    np.testing.assert_allclose(got, want, rtol=1e-13)
+    np.testing.assert_allclose(got_x, want_x, rtol=1e-12, atol=1e-14)
+    assert got_evals == want_evals
+
+
+def test_lbfgs_rejects_an_unknown_line_search_when_stepping():
+    def attempt(lib):
+        x = lib.ones(2, requires_grad=True)
+        opt = lib.optim.LBFGS([x], line_search_fn="backtracking")
+
+        def closure():
+            opt.zero_grad()
+            loss = (x * x).sum()
+            loss.backward()
+            return loss
+        opt.step(closure)
+    same_error(lambda: attempt(gradjit), lambda: attempt(torch))

@@ -194,3 +194,19 @@ def test_compiled_torch_code():
                                f(torch, t_a).detach().numpy(), rtol=1e-12)
     np.testing.assert_allclose(gradjit.grad(lambda a: f(gradjit, a))(x).numpy(),
                                t_a.grad.numpy(), rtol=1e-9)
+
+
+SINGULAR = np.stack([[[1.0, 2.0], [0.0, 0.0]], np.eye(2), np.zeros((2, 2)),
+                     [[3.0, 1.0], [6.0, 2.0]]])
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, "fro", "nuc", np.inf, -np.inf, 1, -1])
+@pytest.mark.parametrize("batched", [False, True])
+def test_cond_of_singular_matrices_is_pytorchs(p, batched):
+    """A zero pivot gives inf, not LinAlgError; a zero matrix's 0/0 or 0*inf stays NaN for the
+    singular-value orders and nuc, as in PyTorch."""
+    a = SINGULAR if batched else SINGULAR[0]
+    want = torch.linalg.cond(torch.tensor(a), p).numpy()
+    got = gradjit.linalg.cond(gradjit.tensor(a), p).numpy()
+    assert not (np.isfinite(want) & (want != 0)).all()  # the singular cases do not invert
+    np.testing.assert_allclose(got, want, rtol=1e-12)
