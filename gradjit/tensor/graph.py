@@ -41,6 +41,7 @@ def primitive_name(prim) -> str:
 
 
 _SAVED_OPERANDS = {"_saved_self": 0, "_saved_other": 1}
+_SAVED_VIEWS = {*_SAVED_OPERANDS, "_saved_result"}
 
 
 class Node:
@@ -76,6 +77,8 @@ class Node:
         and second operands as backward will read them, _saved_result its output."""
         records = [r() for r in self.__dict__.get("_records", ())]
         records = [r for r in records if r is not None]
+        if name in _SAVED_VIEWS and any(r.freed for r in records):
+            raise RuntimeError(FREED)
         if records and name == "_saved_result":
             return records[-1].unpack(records[-1].out)
         slot = _SAVED_OPERANDS.get(name)
@@ -299,6 +302,11 @@ class Record:
     def unpack(self, saved):
         """A tensor for a saved value; using it after it went stale poisons the result."""
         kind = type(saved)
+        if kind is Number and self.freed:  # PyTorch saved the number as a tensor: freed too
+            from gradjit.tensor.tensor import Tensor
+            t = Tensor._wrap(saved.array())
+            t._poison = FREED
+            return t
         if kind is not Saved:
             return saved.array() if kind is Number else saved
         t = saved.cls._wrap(saved.value if saved.packed is None else saved.current(),
