@@ -279,6 +279,10 @@ class Number:
 
 _sequence = itertools.count()
 
+# Nodes whose array operands gradjit builds from the shape alone: PyTorch's save no tensor.
+_SHAPE_ONLY = frozenset({"FlipBackward0", "RollBackward0", "TrilBackward0", "TriuBackward0",
+                         "Rot90Backward0"})
+
 
 class Record:
     """One primitive application on the tape: out = prim(*inputs) {params}."""
@@ -302,9 +306,12 @@ class Record:
     def unpack(self, saved):
         """A tensor for a saved value; using it after it went stale poisons the result."""
         kind = type(saved)
-        if kind is Number and self.freed:  # PyTorch saved the number as a tensor: freed too
+        if self.freed and (kind is np.ndarray and type(self.node).__name__ not in _SHAPE_ONLY
+                           or kind is Number and len(self.node._records) == 1):
+            # PyTorch saves index operands, and the number of a lone x * 3 (a wrapped tensor),
+            # but not the constants an operation built of several primitives uses (mean's count)
             from gradjit.tensor.tensor import Tensor
-            t = Tensor._wrap(saved.array())
+            t = Tensor._wrap(saved.array() if kind is Number else saved)
             t._poison = FREED
             return t
         if kind is not Saved:

@@ -18,6 +18,11 @@ OPS = {
     "matmul": lambda t, x: x.view(2, 2) @ x.view(2, 2).detach(),
     "softmax": lambda t, x: x.softmax(0),
     "mse": lambda t, x: t.nn.functional.mse_loss(x, x.detach() * 2),
+    "mean_dim": lambda t, x: x.view(2, 2).mean(0), "index": lambda t, x: x[t.tensor([0, 2])],
+    "masked": lambda t, x: x[x > 2], "flip": lambda t, x: x.flip(0), "roll": lambda t, x: x.roll(1),
+    "tril": lambda t, x: x.view(2, 2).tril(),
+    "embedding": lambda t, x: t.nn.functional.embedding(t.tensor([0, 1]), x.view(2, 2)),
+    "take_along_dim": lambda t, x: t.take_along_dim(x, t.tensor([1, 0])),
 }
 
 
