@@ -20,6 +20,16 @@ from gradjit.tensor.graph import AccumulateGrad, Record, Version
 _SCALAR_WARNED: list = []
 
 
+OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+           "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _overlaps(value) -> bool:
+    """Whether elements of an array share memory (a dimension of stride 0, as expand makes)."""
+    return type(value) is np.ndarray and any(
+        step == 0 and n > 1 for n, step in zip(value.shape, value.strides))
+
+
 class TensorBase:
     """Storage, autograd state and dispatch; the operations live in the mixins of Tensor."""
 
@@ -153,10 +163,13 @@ class TensorBase:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
 
-    def _update(self, compute, name=None, write=True, setitem=False):
+    def _update(self, compute, name=None, write=True, setitem=False, uniform=False):
         """Run an in-place operation: `compute()` gives the new value out of place (recorded
         as usual); it is written into this tensor's storage (or, for `write=False`, replaces
-        its metadata, as t_() does) and this tensor's history moves to it."""
+        its metadata, as t_() does) and this tensor's history moves to it. Only a `uniform`
+        value (fill_) may be written where elements share memory."""
+        if write and not setitem and not uniform and _overlaps(self._value):
+            raise RuntimeError(OVERLAP)
         with graph.op(name) as scope:
             self._check_inplace(setitem)
             new = compute()

@@ -83,6 +83,8 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                         if w and ct is not None:
                             _deliver(buffers, edge, ct)
                     continue
+                if rec.freed and any(type(v) is np.ndarray for v in rec.params.values()):
+                    raise RuntimeError(graph.FREED)  # arrays a rule keeps (masks) went too
                 g = _tensor(g)
                 unpack = rec.unpack
                 inputs = [unpack(s) for s in rec.inputs]

@@ -41,6 +41,7 @@ def primitive_name(prim) -> str:
 
 
 _SAVED_OPERANDS = {"_saved_self": 0, "_saved_other": 1}
+_SAVED_VIEWS = {*_SAVED_OPERANDS, "_saved_result"}
 
 
 class Node:
@@ -76,6 +77,8 @@ class Node:
         and second operands as backward will read them, _saved_result its output."""
         records = [r() for r in self.__dict__.get("_records", ())]
         records = [r for r in records if r is not None]
+        if name in _SAVED_VIEWS and any(r.freed for r in records):
+            raise RuntimeError(FREED)
         if records and name == "_saved_result":
             return records[-1].unpack(records[-1].out)
         slot = _SAVED_OPERANDS.get(name)
@@ -276,6 +279,10 @@ class Number:
 
 _sequence = itertools.count()
 
+# Nodes whose array operands gradjit builds from the shape alone: PyTorch's save no tensor.
+_SHAPE_ONLY = frozenset({"FlipBackward0", "RollBackward0", "TrilBackward0", "TriuBackward0",
+                         "Rot90Backward0"})
+
 
 class Record:
     """One primitive application on the tape: out = prim(*inputs) {params}."""
@@ -299,6 +306,14 @@ class Record:
     def unpack(self, saved):
         """A tensor for a saved value; using it after it went stale poisons the result."""
         kind = type(saved)
+        if self.freed and (kind is np.ndarray and type(self.node).__name__ not in _SHAPE_ONLY
+                           or kind is Number and len(self.node._records) == 1):
+            # PyTorch saves index operands, and the number of a lone x * 3 (a wrapped tensor),
+            # but not the constants an operation built of several primitives uses (mean's count)
+            from gradjit.tensor.tensor import Tensor
+            t = Tensor._wrap(saved.array() if kind is Number else saved)
+            t._poison = FREED
+            return t
         if kind is not Saved:
             return saved.array() if kind is Number else saved
         t = saved.cls._wrap(saved.value if saved.packed is None else saved.current(),

@@ -166,6 +166,12 @@ def _index_name(parts) -> str:
         int if isinstance(last[-1], (int, np.integer)) else type(last[-1])]
 
 
+def _expanded(array, shape):
+    """A writable view of `array` broadcast to `shape` (numpy's own is read-only)."""
+    strides = np.broadcast_to(array, shape).strides
+    return np.lib.stride_tricks.as_strided(array, shape, strides)
+
+
 def _check_expansion(t, sizes, lead):
     """PyTorch's checks of expand(*sizes), from the last dimension to the first."""
     if lead < 0:
@@ -237,7 +243,13 @@ class ShapeMixin:
         lead = len(sizes) - self.dim()
         _check_expansion(self, sizes, lead)
         shape = tuple(s if s != -1 else self.shape[i - lead] for i, s in enumerate(sizes))
-        return apply("ExpandBackward0", ops.broadcast_to, self, shape)
+        out = apply("ExpandBackward0", ops.broadcast_to, self, shape)
+        if type(self._value) is np.ndarray and type(out._value) is np.ndarray:
+            # PyTorch's expand is a view: stride 0 along the new dimensions, the base's
+            # writes show through (in-place writes into it are refused as overlapping)
+            out._value = _expanded(self._value, shape)
+            out._share(self, lambda array: _expanded(array, shape))
+        return out
 
     def expand_as(self, other):
         return self.expand(tuple(other.shape))
@@ -439,7 +451,8 @@ class ShapeMixin:
             return self
         name = "ZeroBackward0" if _is_zero(value) else "FillBackward0"
         return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
-                                              _like(self, operand(value)), self), name)
+                                              _like(self, operand(value)), self), name,
+                            uniform=True)
 
     def zero_(self):
         return self.fill_(0)
