@@ -165,3 +165,29 @@ def test_concurrent_split_products_are_right_and_restore_the_count(openblas_thre
     for g, e in zip(got, expected):
         np.testing.assert_array_equal(g, e)
     assert get() == 2
+
+
+@openblas
+def test_linear_layers_fused_product_runs_on_one_thread(openblas_threads, monkeypatch):
+    """nn.Linear's eager addmm (one tape record) evaluates its product as matmul does."""
+    get = blas._controls[0]
+    seen = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def matmul(self, *args, **kwargs):
+            seen.append(get())
+            return np.matmul(*args, **kwargs)
+
+    openblas_threads(2)
+    monkeypatch.setattr(blas, "np", Recording())
+    x = gradjit.ones(64, 1000)
+    layer = gradjit.nn.Linear(1000, 100)
+    out = layer(x)
+    assert out.grad_fn.name() == "AddmmBackward0"
+    np.testing.assert_allclose(out.detach().numpy(),
+                               x.numpy() @ layer.weight.detach().numpy().T +
+                               layer.bias.detach().numpy(), rtol=1e-5, atol=1e-5)
+    assert seen == [1] and get() == 2
