@@ -29,6 +29,23 @@ def openblas_threads():
     set_(before)
 
 
+@pytest.fixture
+def counts_seen_by_products(monkeypatch):
+    """The OpenBLAS thread counts in force at each numpy product runtime.blas makes."""
+    get, seen = blas._controls[0], []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def matmul(self, *args, **kwargs):
+            seen.append(get())
+            return np.matmul(*args, **kwargs)
+
+    monkeypatch.setattr(blas, "np", Recording())
+    return seen
+
+
 @pytest.mark.parametrize("shape, depth", [((4096, 512), 512), ((1, 4096, 10), 512),
                                           ((784, 512), 256), ((3, 600, 100), 100),
                                           ((300, 100), 100), ((1000, 16), 16), ((0, 5), 7)])
@@ -71,21 +88,11 @@ def test_products_equal_numpys_on_any_thread_count(threads, a_shape, b_shape, tr
 
 @openblas
 def test_openblas_runs_on_one_thread_during_a_product_and_keeps_the_callers_count(
-        openblas_threads, monkeypatch):
+        openblas_threads, counts_seen_by_products):
+    seen = counts_seen_by_products
     get = blas._controls[0]
-    seen = []
-
-    class Recording:
-        def __getattr__(self, name):
-            return getattr(np, name)
-
-        def matmul(self, *args, **kwargs):
-            seen.append(get())
-            return np.matmul(*args, **kwargs)
-
     a = np.ones((600, 300), np.float32)
     fn = gradjit.jit(lambda a, b: a @ b)
-    monkeypatch.setattr(blas, "np", Recording())
     for count in (3, 1, 2):
         openblas_threads(count)
         np.testing.assert_array_equal(fn(a, a.T.copy()), np.full((600, 600), 300, np.float32))
@@ -168,21 +175,12 @@ def test_concurrent_split_products_are_right_and_restore_the_count(openblas_thre
 
 
 @openblas
-def test_linear_layers_fused_product_runs_on_one_thread(openblas_threads, monkeypatch):
+def test_linear_layers_fused_product_runs_on_one_thread(openblas_threads,
+                                                        counts_seen_by_products):
     """nn.Linear's eager addmm (one tape record) evaluates its product as matmul does."""
+    seen = counts_seen_by_products
     get = blas._controls[0]
-    seen = []
-
-    class Recording:
-        def __getattr__(self, name):
-            return getattr(np, name)
-
-        def matmul(self, *args, **kwargs):
-            seen.append(get())
-            return np.matmul(*args, **kwargs)
-
     openblas_threads(2)
-    monkeypatch.setattr(blas, "np", Recording())
     x = gradjit.ones(64, 1000)
     layer = gradjit.nn.Linear(1000, 100)
     out = layer(x)
