@@ -1,0 +1,279 @@
+"""PyTorch's own operator database (`op_db`, its OpInfo sample inputs) run side by side with
+torch and gradjit: each sample's outputs (dtype, shape, values), the gradients of a weighted sum
+of its floating outputs, and the error types of the database's error inputs must agree.
+`python -m tests.torch_api.opinfo [--only REGEX] [--verbose]` prints what differs per op."""
+import argparse
+import collections
+import re
+import signal
+
+import numpy as np
+import torch
+from torch.testing._internal.common_methods_invocations import op_db
+
+import gradjit
+
+# layouts, devices and features gradjit leaves out, by the database's own names
+OUT_OF_SCOPE = re.compile(r"^(sparse\.|masked\.|_refs|.*_sparse|to_sparse|.*quantize|"
+                          r"nn\.functional\.scaled_dot_product_attention$|jiterator)")
+DTYPES = (torch.float64, torch.float32, torch.int64)
+# relative and absolute, by the output's dtype: a few roundings of each
+TOLERANCE = {np.dtype(np.float64): 1e-7, np.dtype(np.complex128): 1e-7,
+             np.dtype(np.float32): 1e-5, np.dtype(np.complex64): 1e-5,
+             np.dtype(np.float16): 1e-2}
+
+
+class Skip(Exception):
+    """A sample carries something gradjit has no counterpart for (a generator, a layout)."""
+
+
+def gradjit_callable(op):
+    """gradjit's function of the op's name, or its Tensor method where only a method exists."""
+    target = gradjit
+    for part in op.name.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            break
+    if target is not None and callable(target):
+        return target
+    if op.method_variant is not None or op.name.startswith("__"):
+        name = op.name
+        return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
+    return None
+
+
+def to_gradjit(value, leaves):
+    """A torch sample's value in gradjit's terms; leaves collects (torch, gradjit) pairs of the
+    tensors that require grad."""
+    if isinstance(value, torch.Tensor):
+        if value.dtype in (torch.bfloat16, torch.complex32) or value.layout != torch.strided \
+                or value.device.type != "cpu":
+            raise Skip(f"{value.dtype}/{value.layout}/{value.device}")
+        try:
+            converted = gradjit.tensor(value.detach().numpy().copy(),
+                                       requires_grad=value.requires_grad)
+        except ValueError as error:  # over 32 dimensions: numpy's limit
+            raise Skip(str(error)) from error
+        if value.requires_grad:
+            leaves.append((value, converted))
+        return converted
+    if isinstance(value, torch.dtype):
+        return getattr(gradjit, str(value).rpartition(".")[2])
+    if isinstance(value, torch.Size):
+        return gradjit.Size(value)
+    if isinstance(value, (torch.device, torch.memory_format, torch.layout)):
+        name = str(value).rpartition(".")[2]
+        return getattr(gradjit, name) if not isinstance(value, torch.device) else name
+    if isinstance(value, torch.Generator):
+        raise Skip("generator")
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(to_gradjit(v, leaves) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_gradjit(v, leaves) for v in value)
+    if isinstance(value, dict):
+        return {k: to_gradjit(v, leaves) for k, v in value.items()}
+    return value
+
+
+def flatten(value):
+    """The tensors and numbers of an output, in order."""
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in flatten(item)]
+    return [value]
+
+
+def compare(t_out, g_out):
+    """What differs between torch's output and gradjit's, or None."""
+    t_leaves, g_leaves = flatten(t_out), flatten(g_out)
+    if len(t_leaves) != len(g_leaves):
+        return f"{len(g_leaves)} outputs, torch gives {len(t_leaves)}"
+    for i, (t, g) in enumerate(zip(t_leaves, g_leaves)):
+        if isinstance(t, torch.Tensor):
+            if not isinstance(g, gradjit.Tensor):
+                return f"output {i} is {type(g).__name__}, torch gives a Tensor"
+            if str(g.dtype).rpartition(".")[2] != str(t.dtype).rpartition(".")[2]:
+                return f"output {i} dtype {g.dtype}, torch gives {t.dtype}"
+            if tuple(g.shape) != tuple(t.shape):
+                return f"output {i} shape {tuple(g.shape)}, torch gives {tuple(t.shape)}"
+            expected, actual = t.detach().numpy(), g.detach().numpy()
+        elif isinstance(t, (bool, int, float, complex)):
+            expected, actual = np.asarray(t), np.asarray(g)
+        else:
+            continue
+        if not close(expected, actual):
+            return f"output {i} values differ: max |diff| {difference(expected, actual)}"
+    return None
+
+
+def close(expected, actual, scale=1):
+    if expected.shape != actual.shape:
+        return False
+    if expected.dtype.kind in "fc" or actual.dtype.kind in "fc":
+        tolerance = scale * TOLERANCE.get(expected.dtype, 1e-7)
+        return np.allclose(actual, expected, rtol=tolerance, atol=tolerance, equal_nan=True)
+    return np.array_equal(actual, expected)
+
+
+def difference(expected, actual):
+    try:
+        return float(np.nanmax(np.abs(actual.astype(np.float64) - expected.astype(np.float64))))
+    except (TypeError, ValueError):
+        return "n/a"
+
+
+def weighted_sum(library, output):
+    """A fixed weighted sum of the floating tensors of an output (None when there are none)."""
+    total = None
+    for leaf in flatten(output):
+        if isinstance(leaf, library.Tensor) and leaf.dtype.is_floating_point \
+                and leaf.requires_grad:
+            weights = np.linspace(0.5, 1.5, max(leaf.numel(), 1))[:leaf.numel()]
+            term = (leaf * library.tensor(weights.reshape(tuple(leaf.shape)),
+                                          dtype=leaf.dtype)).sum()
+            total = term if total is None else total + term
+    return total
+
+
+def run_sample(op, function, sample, dtype):
+    """The first difference of one sample, or None; Skip when it cannot be converted."""
+    leaves = []
+    g_input = to_gradjit(sample.input, leaves)
+    g_args = to_gradjit(sample.args, leaves)
+    g_kwargs = to_gradjit(sample.kwargs, leaves)
+    torch.manual_seed(0)
+    try:
+        t_out = op.op(sample.input, *sample.args, **sample.kwargs)
+    except Exception as error:  # torch refuses this sample on this build: nothing to compare
+        raise Skip(f"torch raises {type(error).__name__}") from error
+    gradjit.manual_seed(0)
+    try:
+        g_out = function(g_input, *g_args, **g_kwargs)
+    except Exception as error:
+        return f"raises {type(error).__name__}: {str(error)[:160]}"
+    problem = compare(t_out, g_out)
+    if problem or not leaves or not op.supports_autograd or op.has_nondeterministic_output:
+        return problem
+    t_out, g_out = sample.output_process_fn_grad(t_out), postprocess(sample, g_out)
+    t_total, g_total = weighted_sum(torch, t_out), weighted_sum(gradjit, g_out)
+    if t_total is None:
+        return None
+    if g_total is None:
+        return "output does not require grad"
+    t_inputs = [t for t, _ in leaves]
+    t_grads = torch.autograd.grad(t_total, t_inputs, allow_unused=True)
+    try:
+        g_grads = gradjit.autograd.grad(g_total, [g for _, g in leaves], allow_unused=True)
+    except Exception as error:
+        return f"backward raises {type(error).__name__}: {str(error)[:160]}"
+    for i, (t_grad, g_grad) in enumerate(zip(t_grads, g_grads)):
+        t_value = np.zeros(tuple(t_inputs[i].shape)) if t_grad is None else t_grad.numpy(force=True)
+        g_value = np.zeros(tuple(t_inputs[i].shape)) if g_grad is None else g_grad.numpy()
+        if not close(t_value, g_value, scale=10):
+            return f"gradient {i} differs: max |diff| {difference(t_value, g_value)}"
+    return None
+
+
+def postprocess(sample, output):
+    """The sample's output transform (it removes sign or order ambiguity), applied to gradjit's
+    output where it only uses Tensor methods."""
+    try:
+        return sample.output_process_fn_grad(output)
+    except Exception:
+        return output
+
+
+def error_problems(op, function):
+    """The database's error inputs: gradjit must raise the type torch raises."""
+    if op.error_inputs_func is None:
+        return
+    for error_input in op.error_inputs("cpu"):
+        sample = error_input.sample_input
+        try:
+            leaves = []
+            args = to_gradjit((sample.input, *sample.args), leaves)
+            kwargs = to_gradjit(sample.kwargs, leaves)
+        except Skip:
+            continue
+        try:
+            function(*args, **kwargs)
+        except error_input.error_type:
+            continue
+        except Exception as error:
+            yield f"error input raises {type(error).__name__}, torch " \
+                  f"{error_input.error_type.__name__}: {str(error)[:120]}"
+            continue
+        yield f"error input does not raise ({error_input.error_type.__name__}: " \
+              f"{error_input.error_regex[:80]})"
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(*_):
+    raise Timeout
+
+
+def problems(op, seconds=20):
+    """Every difference of an op over its samples in DTYPES and its error inputs, as
+    (dtype, sample index, text)."""
+    function = gradjit_callable(op)
+    if function is None:
+        return [("-", -1, f"gradjit has no {op.name}")]
+    found = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        for dtype in DTYPES:
+            if not op.supports_dtype(dtype, "cpu"):
+                continue
+            grad = dtype.is_floating_point and op.supports_autograd
+            for index, sample in enumerate(op.sample_inputs("cpu", dtype, requires_grad=grad)):
+                try:
+                    problem = run_sample(op, function, sample, dtype)
+                except Skip:
+                    continue
+                except Exception as error:  # converting or comparing gradjit's results
+                    problem = f"comparing raises {type(error).__name__}: {str(error)[:160]}"
+                if problem:
+                    found.append((str(dtype), index, problem))
+        found.extend(("errors", -1, text) for text in error_problems(op, function))
+    except Timeout:
+        found.append(("-", -1, f"over {seconds} s"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return found
+
+
+def full_name(op):
+    return f"{op.name}.{op.variant_test_name}" if op.variant_test_name else op.name
+
+
+def in_scope():
+    return [op for op in op_db if not OUT_OF_SCOPE.match(op.name)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", default="", help="regular expression on op names")
+    parser.add_argument("--verbose", action="store_true", help="every difference, not the first")
+    parser.add_argument("--known", action="store_true",
+                        help="print the failing ops as test_opinfo.py's KNOWN table")
+    options = parser.parse_args()
+    counts = collections.Counter()
+    for op in in_scope():
+        if not re.search(options.only, full_name(op)):
+            continue
+        found = problems(op)
+        counts["failing" if found else "passing"] += 1
+        for dtype, index, text in (found if options.verbose else found[:1]):
+            if options.known:
+                print(f"    {full_name(op)!r}: {f'{dtype} #{index}: {text}'[:70]!r},")
+            else:
+                print(f"{full_name(op)} [{dtype} #{index}] {text}")
+    print(f"# {dict(counts)}")
+
+
+if __name__ == "__main__":
+    main()
