@@ -6,6 +6,7 @@ import argparse
 import collections
 import re
 import signal
+import types
 
 import numpy as np
 import torch
@@ -28,7 +29,12 @@ class Skip(Exception):
 
 
 def gradjit_callable(op):
-    """gradjit's function of the op's name, or its Tensor method where only a method exists."""
+    """The op's database lambda read with gradjit for torch, gradjit's function of the op's
+    name, or its Tensor method where only a method exists."""
+    if getattr(op.op, "__module__", "").startswith("torch.testing._internal"):
+        names = {**op.op.__globals__, "torch": gradjit, "wrapper_set_seed": seeded}
+        return types.FunctionType(op.op.__code__, names, op.op.__name__, op.op.__defaults__,
+                                  op.op.__closure__)
     target = gradjit
     for part in op.name.split("."):
         target = getattr(target, part, None)
@@ -40,6 +46,12 @@ def gradjit_callable(op):
         name = op.name
         return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
     return None
+
+
+def seeded(function, *args, **kwargs):
+    """The database's wrapper_set_seed for gradjit: the seed it gives torch's generator."""
+    gradjit.manual_seed(42)
+    return function(*args, **kwargs)
 
 
 def to_gradjit(value, leaves):
@@ -254,6 +266,14 @@ def in_scope():
     return [op for op in op_db if not OUT_OF_SCOPE.match(op.name)]
 
 
+def known_row(name, text, width=100):
+    """One line of KNOWN, its reason cut to the line length."""
+    prefix = f"    {name!r}: "
+    while len(prefix + repr(text) + ",") > width:
+        text = text[:-1]
+    return f"{prefix}{text!r},"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="regular expression on op names")
@@ -269,7 +289,7 @@ def main():
         counts["failing" if found else "passing"] += 1
         for dtype, index, text in (found if options.verbose else found[:1]):
             if options.known:
-                print(f"    {full_name(op)!r}: {f'{dtype} #{index}: {text}'[:70]!r},")
+                print(known_row(full_name(op), f"{dtype} #{index}: {text}"))
             else:
                 print(f"{full_name(op)} [{dtype} #{index}] {text}")
     print(f"# {dict(counts)}")
