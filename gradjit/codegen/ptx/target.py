@@ -70,19 +70,12 @@ def emit_ptx(text: str) -> str:
         return machine.emit_assembly(module)
 
 
-@functools.cache
-def host_machine():
-    """This CPU, generating code without optimization: emulated kernels run small test
-    problems, where compile time dominates."""
-    h = host()
-    return llvm.Target.from_default_triple().create_target_machine(
-        cpu=h.cpu, features=h.features, opt=0, reloc="pic", codemodel="jitdefault")
-
-
 def compile_host(text: str) -> bytes:
-    """Object code of the same module for this CPU (the grid emulator's build)."""
+    """Object code of the same module for this CPU (the grid emulator's build), generated
+    without optimization: emulated kernels run small test problems, where compile time
+    dominates."""
     check_intrinsics(text)
-    machine = host_machine()
+    machine = host().quick
     with _lock:
         module = llvm.parse_assembly(text)
         module.triple = llvm.get_process_triple()
