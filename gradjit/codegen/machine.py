@@ -7,7 +7,9 @@ import functools
 import threading
 from dataclasses import dataclass
 
-_lock = threading.Lock()  # LLVM's global state is not safe for concurrent compiles
+# LLVM's global state (its options among it) is not safe for concurrent compiles, for
+# this CPU or a GPU target
+llvm_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def compile_ir(text: str, quick: bool = False) -> bytes:
     option, so it is set for this compile alone and cleared for other users of llvmlite."""
     import llvmlite.binding as llvm
     target = host().quick if quick else host().machine
-    with _lock:
+    with llvm_lock:
         module = llvm.parse_assembly(text)
         module.triple = llvm.get_process_triple()
         module.data_layout = str(target.target_data)

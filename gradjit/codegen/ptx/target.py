@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 
 import llvmlite.binding as llvm
 
-from gradjit.codegen.machine import host
+from gradjit.codegen.machine import host, llvm_lock
 
 TRIPLE = "nvptx64-nvidia-cuda"
 # The oldest GPU the PTX runs on (Volta) and the PTX ISA it is written in (CUDA 11.0 and
@@ -25,7 +24,6 @@ ALLOWED = re.compile(
     r"|fptosi\.sat\.i(?:32|64)\.f(?:32|64)"
     r"|nvvm\.read\.ptx\.sreg\.(?:tid|ntid|ctaid|nctaid)\.x|nvvm\.barrier0)")
 _DECLARED = re.compile(r"^declare [^@]*@\"?([\w.$]+)\"?\(", re.MULTILINE)
-_lock = threading.Lock()  # LLVM's global state is not safe for concurrent compiles
 
 
 class UnsupportedIntrinsic(RuntimeError):
@@ -61,7 +59,7 @@ def emit_ptx(text: str) -> str:
     """PTX assembly of an LLVM module written for TRIPLE."""
     check_intrinsics(text)
     machine = nvptx_machine()
-    with _lock:
+    with llvm_lock:
         module = llvm.parse_assembly(text)
         module.triple = TRIPLE
         module.data_layout = str(machine.target_data)
@@ -76,7 +74,7 @@ def compile_host(text: str) -> bytes:
     dominates."""
     check_intrinsics(text)
     machine = host().quick
-    with _lock:
+    with llvm_lock:
         module = llvm.parse_assembly(text)
         module.triple = llvm.get_process_triple()
         module.data_layout = str(machine.target_data)
