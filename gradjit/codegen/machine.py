@@ -43,7 +43,7 @@ def host() -> Host:
 def compile_ir(text: str, quick: bool = False) -> bytes:
     """Verify, optimize and emit object code; `quick`: with code generation at LLVM's level 0
     (fast instruction selection and register allocation, no machine passes), a third to a
-    quarter of the time for code that runs a few hundred nanoseconds slower a thousand
+    quarter of the time for code that runs about half a microsecond slower a thousand
     elements.
 
     The kernels are emitted as vector code with their loop invariants hoisted, so what they
@@ -53,7 +53,7 @@ def compile_ir(text: str, quick: bool = False) -> bytes:
     their kernels faster, measured side by side. Code generation runs without loop strength
     reduction: the kernels index their arrays off one induction variable, which x86 addressing
     modes take as they are, so it made none faster (W1, W2, W4, W4i, W11 side by side) while
-    it took a sixth of LLVM's time (W4: 37 -> 28 ms). The switch is LLVM's process-wide
+    it took a sixth of LLVM's time (W4 31 -> 25 ms, W4i 50 -> 38). The switch is LLVM's process-wide
     option, so it is set for this compile alone and cleared for other users of llvmlite."""
     import llvmlite.binding as llvm
     target = host().quick if quick else host().machine
