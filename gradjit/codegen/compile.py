@@ -20,6 +20,13 @@ from gradjit.runtime.plan import plan_workspace
 from gradjit.runtime.program import CompiledProgram
 from gradjit.runtime.steps import KernelCall, enterable
 
+# Programs whose kernels run over at most this many elements in all are generated quickly
+# (compile_ir's `quick`): their run is the call's overhead whatever the code (W6, 16 elements:
+# 0.5 us a call either way), while code generation took 5 -> 1.5 ms of W6's and 11 -> 2 of W5's
+# LLVM time. Each element costs about 0.45 ns more (W1's sin, exp and tanh: 1024 elements
+# 1.27 -> 1.75 us a call), so larger programs keep the optimizing code generator.
+QUICK_ELEMENTS = 64
+
 
 def compile_function(fn: Function, target: str = "cpu", *, cache_dir=None,
                      **gpu_options) -> CompiledProgram:
@@ -69,7 +76,8 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
                        _array_slots(program.buffers), len(program.buffers),
                        [p.type.shape for p in fn.params])
         llvm_ir = str(module)
-        object_code = compile_ir(llvm_ir)
+        elements = sum(s.elements for s in steps if isinstance(s, KernelCall))
+        object_code = compile_ir(llvm_ir, quick=elements <= QUICK_ELEMENTS)
         if directory:
             meta = {"program": _digest(text), "llvm_ir": llvm_ir}
             encoded = programs.encode(*plan)

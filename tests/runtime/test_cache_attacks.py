@@ -231,7 +231,7 @@ from gradjit.runtime import objfile
 from gradjit.runtime.native import NativeCode
 made = []
 real = compile_module.compile_ir
-compile_module.compile_ir = lambda text: made.append(real(text)) or made[-1]
+compile_module.compile_ir = lambda text, **how: made.append(real(text, **how)) or made[-1]
 compile_module.compile_function(parse(sys.argv[1]), cache_dir=False)
 code = made[0]
 shoff, shnum = struct.unpack_from("<Q", code, 0x28)[0], struct.unpack_from("<H", code, 0x3C)[0]

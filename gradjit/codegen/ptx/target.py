@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 
 import llvmlite.binding as llvm
 
-from gradjit.codegen.machine import host
+from gradjit.codegen.machine import host, llvm_lock
 
 TRIPLE = "nvptx64-nvidia-cuda"
 # The oldest GPU the PTX runs on (Volta) and the PTX ISA it is written in (CUDA 11.0 and
@@ -25,7 +24,6 @@ ALLOWED = re.compile(
     r"|fptosi\.sat\.i(?:32|64)\.f(?:32|64)"
     r"|nvvm\.read\.ptx\.sreg\.(?:tid|ntid|ctaid|nctaid)\.x|nvvm\.barrier0)")
 _DECLARED = re.compile(r"^declare [^@]*@\"?([\w.$]+)\"?\(", re.MULTILINE)
-_lock = threading.Lock()  # LLVM's global state is not safe for concurrent compiles
 
 
 class UnsupportedIntrinsic(RuntimeError):
@@ -61,7 +59,7 @@ def emit_ptx(text: str) -> str:
     """PTX assembly of an LLVM module written for TRIPLE."""
     check_intrinsics(text)
     machine = nvptx_machine()
-    with _lock:
+    with llvm_lock:
         module = llvm.parse_assembly(text)
         module.triple = TRIPLE
         module.data_layout = str(machine.target_data)
@@ -70,20 +68,13 @@ def emit_ptx(text: str) -> str:
         return machine.emit_assembly(module)
 
 
-@functools.cache
-def host_machine():
-    """This CPU, generating code without optimization: emulated kernels run small test
-    problems, where compile time dominates."""
-    h = host()
-    return llvm.Target.from_default_triple().create_target_machine(
-        cpu=h.cpu, features=h.features, opt=0, reloc="pic", codemodel="jitdefault")
-
-
 def compile_host(text: str) -> bytes:
-    """Object code of the same module for this CPU (the grid emulator's build)."""
+    """Object code of the same module for this CPU (the grid emulator's build), generated
+    without optimization: emulated kernels run small test problems, where compile time
+    dominates."""
     check_intrinsics(text)
-    machine = host_machine()
-    with _lock:
+    machine = host().quick
+    with llvm_lock:
         module = llvm.parse_assembly(text)
         module.triple = llvm.get_process_triple()
         module.data_layout = str(machine.target_data)
