@@ -28,7 +28,8 @@ class Skip(Exception):
 
 
 def gradjit_callable(op):
-    """gradjit's function of the op's name, or its Tensor method where only a method exists."""
+    """gradjit's function of the op's name, or its Tensor method where only a method exists
+    (the method the database's own lambda calls, as Tensor.cauchy_ for `cauchy`)."""
     target = gradjit
     for part in op.name.split("."):
         target = getattr(target, part, None)
@@ -36,10 +37,27 @@ def gradjit_callable(op):
             break
     if target is not None and callable(target):
         return target
-    if op.method_variant is not None or op.name.startswith("__"):
-        name = op.name
-        return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
-    return None
+    name = op.name if op.method_variant is not None or op.name.startswith("__") else \
+        lambda_method(op)
+    if name is None:
+        return None
+    return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
+
+
+def lambda_method(op):
+    """The Tensor method a database lambda such as `lambda x: x.chalf()` or
+    `wrapper_set_seed(torch.Tensor.item, x)` calls, or None."""
+    code = getattr(op.op, "__code__", None)
+    if code is None or code.co_name != "<lambda>" or not code.co_names:
+        return None
+    name = code.co_names[-1]
+    return name if hasattr(torch.Tensor, name) else None
+
+
+def seed(op):
+    """The seed torch draws the op's samples with: the database's wrapper_set_seed sets 42."""
+    code = getattr(op.op, "__code__", None)
+    return 42 if code is not None and "wrapper_set_seed" in code.co_names else 0
 
 
 def to_gradjit(value, leaves):
@@ -82,8 +100,9 @@ def flatten(value):
     return [value]
 
 
-def compare(t_out, g_out):
-    """What differs between torch's output and gradjit's, or None."""
+def compare(t_out, g_out, values=True):
+    """What differs between torch's output and gradjit's, or None; values=False compares dtypes
+    and shapes only (an output torch leaves unspecified, as empty's)."""
     t_leaves, g_leaves = flatten(t_out), flatten(g_out)
     if len(t_leaves) != len(g_leaves):
         return f"{len(g_leaves)} outputs, torch gives {len(t_leaves)}"
@@ -95,14 +114,24 @@ def compare(t_out, g_out):
                 return f"output {i} dtype {g.dtype}, torch gives {t.dtype}"
             if tuple(g.shape) != tuple(t.shape):
                 return f"output {i} shape {tuple(g.shape)}, torch gives {tuple(t.shape)}"
-            expected, actual = t.detach().numpy(), g.detach().numpy()
+            expected, actual = as_numpy(t), as_numpy(g)
         elif isinstance(t, (bool, int, float, complex)):
             expected, actual = np.asarray(t), np.asarray(g)
         else:
             continue
-        if not close(expected, actual):
+        if values and not close(expected, actual):
             return f"output {i} values differ: max |diff| {difference(expected, actual)}"
     return None
+
+
+def as_numpy(t):
+    """A torch or gradjit tensor as numpy, bfloat16 and complex32 (numpy has neither) widened
+    exactly."""
+    t = t.detach()
+    kind = str(t.dtype).rpartition(".")[2]
+    if kind in ("bfloat16", "complex32"):
+        t = t.float() if kind == "bfloat16" else t.cfloat()
+    return t.numpy()
 
 
 def close(expected, actual, scale=1):
@@ -145,12 +174,12 @@ def run_sample(op, function, sample, dtype):
         t_out = op.op(sample.input, *sample.args, **sample.kwargs)
     except Exception as error:  # torch refuses this sample on this build: nothing to compare
         raise Skip(f"torch raises {type(error).__name__}") from error
-    gradjit.manual_seed(0)
+    gradjit.manual_seed(seed(op))
     try:
         g_out = function(g_input, *g_args, **g_kwargs)
     except Exception as error:
         return f"raises {type(error).__name__}: {str(error)[:160]}"
-    problem = compare(t_out, g_out)
+    problem = compare(t_out, g_out, values=not op.has_nondeterministic_output)
     if problem or not leaves or not op.supports_autograd or op.has_nondeterministic_output:
         return problem
     t_out, g_out = sample.output_process_fn_grad(t_out), postprocess(sample, g_out)
