@@ -459,8 +459,8 @@ class ShapeMixin:
 
 
 def _cast_method(name, target):
-    def method(self):
-        return self.to(getattr(dtypes, target))
+    def method(self, memory_format=MF.preserve_format):
+        return self.to(getattr(dtypes, target), memory_format=memory_format)
     method.__name__ = name
     return method
 
