@@ -217,6 +217,8 @@ def error_problems(op, function):
         return
     for error_input in op.error_inputs("cpu"):
         sample = error_input.sample_input
+        if not torch_raises(op, sample):
+            continue
         try:
             leaves = []
             args = to_gradjit((sample.input, *sample.args), leaves)
@@ -233,6 +235,16 @@ def error_problems(op, function):
             continue
         yield f"error input does not raise ({error_input.error_type.__name__}: " \
               f"{error_input.error_regex[:80]})"
+
+
+def torch_raises(op, sample):
+    """Whether torch raises on an error input: the database lists a few that this build
+    accepts (clamp_max(t, 2), whose Number overload it says is missing)."""
+    try:
+        op.op(sample.input, *sample.args, **sample.kwargs)
+    except Exception:
+        return True
+    return False
 
 
 class Timeout(Exception):
