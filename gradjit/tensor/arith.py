@@ -448,6 +448,11 @@ class ArithMixin:
         return bool(self.isclose(other, rtol, atol, equal_nan).all())
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        for name, tolerance in (("rtol", rtol), ("atol", atol)):
+            if tolerance < 0:
+                raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                                   f"{tolerance}")
+
         def close(a, b):
             near = ops.le(ops.abs_(ops.sub(a, b)), ops.add(ops.mul(ops.abs_(b), rtol), atol))
             near = ops.logical_or(near, ops.eq(a, b))
