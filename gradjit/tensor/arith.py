@@ -551,7 +551,7 @@ class ArithMixin:
         last = type(dim) is int and dim % max(rank, 1) == max(rank, 1) - 1
         refuse_integers(f"{'log_' * (which is LOG_SOFTMAX)}softmax{'_lastdim' * last}"
                         "_kernel_impl", x)
-        if type(dim) is int and rank and -rank <= dim < rank:
+        if type(dim) is int and rank and -rank <= dim < rank and x.numel():
             out = normalized(which, name, x, dim % rank)
             if out is not None:
                 return out
