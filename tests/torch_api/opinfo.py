@@ -6,6 +6,7 @@ import argparse
 import collections
 import re
 import signal
+import types
 
 import numpy as np
 import torch
@@ -28,8 +29,11 @@ class Skip(Exception):
 
 
 def gradjit_callable(op):
-    """gradjit's function of the op's name, or its Tensor method where only a method exists
-    (the method the database's own lambda calls, as Tensor.cauchy_ for `cauchy`)."""
+    """The database's own lambda run with gradjit for torch, else gradjit's function of the
+    op's name, or its Tensor method where only a method exists."""
+    rebound = rebound_lambda(op)
+    if rebound is not None:
+        return rebound
     target = gradjit
     for part in op.name.split("."):
         target = getattr(target, part, None)
@@ -37,21 +41,21 @@ def gradjit_callable(op):
             break
     if target is not None and callable(target):
         return target
-    name = op.name if op.method_variant is not None or op.name.startswith("__") else \
-        lambda_method(op)
-    if name is None:
-        return None
-    return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
+    if op.method_variant is not None or op.name.startswith("__"):
+        name = op.name
+        return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
+    return None
 
 
-def lambda_method(op):
-    """The Tensor method a database lambda such as `lambda x: x.chalf()` or
-    `wrapper_set_seed(torch.Tensor.item, x)` calls, or None."""
+def rebound_lambda(op):
+    """A database lambda (einsum's `torch.einsum(equation, tensors)`, `x.chalf()`,
+    `wrapper_set_seed(torch.Tensor.item, x)`) with `torch` naming gradjit; None for other ops
+    and for lambdas that close over helpers of their own."""
     code = getattr(op.op, "__code__", None)
-    if code is None or code.co_name != "<lambda>" or not code.co_names:
+    if code is None or code.co_name != "<lambda>" or code.co_freevars:
         return None
-    name = code.co_names[-1]
-    return name if hasattr(torch.Tensor, name) else None
+    return types.FunctionType(code, {**op.op.__globals__, "torch": gradjit}, code.co_name,
+                              op.op.__defaults__)
 
 
 def seed(op):
