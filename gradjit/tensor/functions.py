@@ -67,7 +67,7 @@ def _out_dtype(name, result, inputs, out):
     have, want = out.dtype, result.dtype
     if have is want:
         return result
-    if name in ("matmul", "mm", "bmm", "aminmax"):
+    if name in ("matmul", "mm", "bmm", "aminmax", "gather"):
         raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
                            f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):

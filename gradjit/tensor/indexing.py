@@ -231,6 +231,10 @@ class IndexingMixin:
     """Tensor's gather/scatter, index_*, masked_*, put, select, index_put, nonzero."""
 
     def gather(self, dim, index, *, sparse_grad=False):
+        index = operand(index)
+        if index.numel() == 0:  # nothing gathered: torch checks neither rank nor dtype
+            _check_dim(dim, self.dim())
+            return self.reshape(-1)[:0].reshape(tuple(index.shape))
         if self.dim() == 0:  # PyTorch reads a 0-d tensor as one element
             index = _int_index(index, "gather")
             return self.reshape(1).gather(0, index.reshape(-1)).reshape(tuple(index.shape))

@@ -43,3 +43,21 @@ def test_zero_dim_self_is_one_element(name):
 ])
 def test_zero_dim_self_refusals(call):
     same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("shape, dim, index_shape, index_dtype", [
+    ((5,), 0, (2, 0), "uint8"), ((3, 4), 1, (0,), "int64"), ((), 0, (0, 3), "int64")])
+def test_gather_of_no_indices(shape, dim, index_shape, index_dtype):
+    def call(t, x):
+        return t.gather(x, dim, t.zeros(index_shape, dtype=getattr(t, index_dtype)))
+    got, got_grads = weighted_gradients(gradjit, call, [np.ones(shape)], np.float64)
+    want, want_grads = weighted_gradients(torch, call, [np.ones(shape)], np.float64)
+    assert tuple(got.shape) == tuple(want.shape) and str(got.dtype) == str(want.dtype)
+    assert tuple(got_grads[0].shape) == tuple(want_grads[0].shape)
+
+
+def test_gather_out_of_another_dtype_refused():
+    def call(t):
+        return lambda: t.gather(t.ones(2, 2), 1, t.zeros(2, 2, dtype=t.long),
+                                out=t.empty(2, 2, dtype=t.float64))
+    same_error(call(gradjit), call(torch))
