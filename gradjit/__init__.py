@@ -59,8 +59,7 @@ from gradjit.tensor.count_draws import *  # noqa: F401,F403
 from gradjit.tensor.layout import layout, sparse_coo, strided  # noqa: F401
 from gradjit.tensor.legacy_types import CPU_TYPES as _CPU_TYPES
 from gradjit.tensor.legacy_types import set_default_tensor_type  # noqa: F401
-from gradjit.tensor.special_numeric import gammainc as igamma  # noqa: F401
-from gradjit.tensor.special_numeric import gammaincc as igammac  # noqa: F401
+from gradjit.tensor.special_numeric import igamma, igammac  # noqa: F401
 globals().update(_CPU_TYPES)
 
 __version__ = "0.1.0"

@@ -222,6 +222,8 @@ def logsumexp(x, axis=None, keepdims=False):
 def softmax(x, axis=-1):
     x = to_float(x)
     axes = normalize_axes(axis, ir_type(x).rank)
+    if 0 in ir_type(x).shape:  # no elements: no maximum to shift by, nothing to normalize
+        return x
     shifted = exp(sub(x, stop_gradient(S.reduce_max(x, axes=axes, keepdims=True))))
     return true_divide(shifted, sum_(shifted, axes, keepdims=True))
 
@@ -232,6 +234,8 @@ def log_softmax(x, axis=-1):
     +inf (or all -inf) are nan throughout, not -inf at the finite entries."""
     x = to_float(x)
     axes = normalize_axes(axis, ir_type(x).rank)
+    if 0 in ir_type(x).shape:
+        return x
     shifted = sub(x, stop_gradient(S.reduce_max(x, axes=axes, keepdims=True)))
     return sub(shifted, log(sum_(exp(shifted), axes, keepdims=True)))
 

@@ -448,6 +448,11 @@ class ArithMixin:
         return bool(self.isclose(other, rtol, atol, equal_nan).all())
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        for name, tolerance in (("rtol", rtol), ("atol", atol)):
+            if tolerance < 0:
+                raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                                   f"{tolerance}")
+
         def close(a, b):
             near = ops.le(ops.abs_(ops.sub(a, b)), ops.add(ops.mul(ops.abs_(b), rtol), atol))
             near = ops.logical_or(near, ops.eq(a, b))
@@ -546,7 +551,7 @@ class ArithMixin:
         last = type(dim) is int and dim % max(rank, 1) == max(rank, 1) - 1
         refuse_integers(f"{'log_' * (which is LOG_SOFTMAX)}softmax{'_lastdim' * last}"
                         "_kernel_impl", x)
-        if type(dim) is int and rank and -rank <= dim < rank:
+        if type(dim) is int and rank and -rank <= dim < rank and x.numel():
             out = normalized(which, name, x, dim % rank)
             if out is not None:
                 return out

@@ -67,14 +67,23 @@ def einsum(equation, *operands):
         operands = tuple(operands[0])
     operands = tuple(operand(t) for t in operands)
     _same_dtype("einsum()", operands)
+    lhs, arrow, rhs = equation.replace(" ", "").partition("->")
+    if arrow and "..." in lhs and "..." not in rhs:
+        # torch sums the dims '...' covers when the output leaves them out (numpy refuses);
+        # here they lead the output, then are summed
+        equation = f"{lhs}->...{rhs}"
     inputs, output = parse(equation.replace(" ", ""), [tuple(t.shape) for t in operands])
+    dots = tuple(range(len(output) - len(rhs))) if arrow and "..." not in rhs else ()
     summed = set().union(*inputs) - set(output)
     if len(operands) > 1:  # PyTorch's last step: a reshaped bmm, or a plain product
-        name = "ViewBackward0" if summed else "MulBackward0"
+        name = "ViewBackward0" if summed or dots else "MulBackward0"
     else:
-        name = "SumBackward1" if summed else "PermuteBackward0"
-    return _checked("einsum", name, lambda *xs: ops.einsum(equation, *xs, optimize="greedy"),
-                    *operands)
+        name = "SumBackward1" if summed or dots else "PermuteBackward0"
+
+    def contract(*xs):
+        out = ops.einsum(equation, *xs, optimize="greedy")
+        return ops.sum_(out, dots) if dots else out
+    return _checked("einsum", name, contract, *operands)
 
 
 def tensordot(a, b, dims=2):

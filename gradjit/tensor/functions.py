@@ -33,12 +33,24 @@ def write_out(name, result_fn, inputs, out):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():
-        result = _out_dtype(name, result_fn(), inputs, out)
-        if tuple(out.shape) != tuple(result.shape):
-            out._value = result._value.astype(out.dtype.ir.numpy)
-            out._counter.value += 1
-            return out
-        return out._update(lambda: result)
+        result = result_fn()
+        if isinstance(out, (tuple, list)):  # aminmax(..., out=(min, max)), each written
+            written = [_write(name, r, inputs, o) for r, o in zip(result, out)]
+            if not hasattr(result, "_fields"):
+                return type(result)(written)
+            copy = type(result)(*written)
+            copy.__dict__.update(vars(result))  # max/min's kind, which names it in its repr
+            return copy
+        return _write(name, result, inputs, out)
+
+
+def _write(name, result, inputs, out):
+    result = _out_dtype(name, result, inputs, out)
+    if tuple(out.shape) != tuple(result.shape):
+        out._value = result._value.astype(out.dtype.ir.numpy)
+        out._counter.value += 1
+        return out
+    return out._update(lambda: result)
 
 
 # torch.sub(2, t), torch.xlogy(2, t), ...: functions with a Scalar-first overload; the
@@ -55,7 +67,7 @@ def _out_dtype(name, result, inputs, out):
     have, want = out.dtype, result.dtype
     if have is want:
         return result
-    if name in ("matmul", "mm", "bmm"):
+    if name in ("matmul", "mm", "bmm", "aminmax", "gather"):
         raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
                            f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):

@@ -9,6 +9,7 @@ position twice), known indices keep the last write, as PyTorch's CPU kernels do;
 indices are taken to be distinct."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -206,10 +207,34 @@ def _known_mask(mask, what):
     return known
 
 
+def _one_element(with_source):
+    """index_select, index_add, ...: PyTorch reads a 0-d self (and its 0-d source) as one
+    element along dim 0 or -1; a source of another shape is left to the method to refuse."""
+    def wrap(method):
+        @functools.wraps(method)
+        def wrapped(self, dim, index, *args, **kwargs):
+            if self.dim():
+                return method(self, dim, index, *args, **kwargs)
+            _check_dim(dim, 0)
+            if with_source:
+                source = operand(args[0] if args else kwargs.pop("source"))
+                if source.dim():
+                    return method(self, dim, index, source, *args[1:], **kwargs)
+                args = (source.reshape(1), *args[1:])
+            index = operand(index).reshape(-1)
+            return method(self.reshape(1), 0, index, *args, **kwargs).reshape(())
+        return wrapped
+    return wrap
+
+
 class IndexingMixin:
     """Tensor's gather/scatter, index_*, masked_*, put, select, index_put, nonzero."""
 
     def gather(self, dim, index, *, sparse_grad=False):
+        index = operand(index)
+        if index.numel() == 0:  # nothing gathered: torch checks neither rank nor dtype
+            _check_dim(dim, self.dim())
+            return self.reshape(-1)[:0].reshape(tuple(index.shape))
         if self.dim() == 0:  # PyTorch reads a 0-d tensor as one element
             index = _int_index(index, "gather")
             return self.reshape(1).gather(0, index.reshape(-1)).reshape(tuple(index.shape))
@@ -275,6 +300,7 @@ class IndexingMixin:
         return apply("ScatterReduceBackward0", lambda x, i, s: _reduce(
             x, i, s, dim, reduce, include_self), self, index, src)
 
+    @_one_element(with_source=True)
     def index_reduce(self, dim, index, source, reduce, *, include_self=True):
         """source's slices along dim reduced into self's at index: scatter_reduce with the
         index spread along the other dims."""
@@ -287,6 +313,7 @@ class IndexingMixin:
         return apply("IndexReduceBackward0", lambda x, i, s: _reduce(
             x, _along(i, shape, dim), s, dim, reduce, include_self), self, index, source)
 
+    @_one_element(with_source=False)
     def index_select(self, dim, index):
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, "index_select")
@@ -317,6 +344,7 @@ class IndexingMixin:
         _check_known(index, self.shape[dim] if self.dim() else 1, dim)
         return dim, index
 
+    @_one_element(with_source=True)
     def index_add(self, dim, index, source, *, alpha=1):
         source = operand(source)
         dim, index = self._index_along(dim, index, "index_add", source)
@@ -325,6 +353,7 @@ class IndexingMixin:
             x, _along(i, shape, dim), s if alpha == 1 else ops.mul(s, alpha), dim),
             self, index, source)
 
+    @_one_element(with_source=True)
     def index_copy(self, dim, index, source):
         source = operand(source)
         if source.dtype is not self.dtype:
@@ -336,6 +365,7 @@ class IndexingMixin:
         return apply("IndexCopyBackward0", lambda x, i, s: _replace(
             x, _along(i, shape, dim), s, dim), self, index, source)
 
+    @_one_element(with_source=False)
     def index_fill(self, dim, index, value):
         dim, index = self._index_along(dim, index, "index_fill")
         shape = tuple(self.shape)

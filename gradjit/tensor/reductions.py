@@ -68,6 +68,28 @@ def _all_if_empty(dim):
     return None if dims == () else dims
 
 
+def _refuse_empty(name, x, dims):
+    """An extremum over no elements has no identity: PyTorch's error for the whole tensor
+    (RuntimeError) or for the first empty dim among `dims` (IndexError)."""
+    if x.numel():
+        return
+    if dims is None and name == "aminmax":
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    if dims is None:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                           "== 0. Specify the reduction dim with the 'dim' argument.")
+    given = (dims,) if isinstance(dims, int) else tuple(dims)
+    with graph.torch_words:
+        ops.normalize_axes(given, x.dim())  # torch's errors for dims out of range or repeated
+        axes = [ops.normalize_axes(dim, x.dim())[0] for dim in given]
+    for dim, axis in zip(given, axes):
+        if x.shape[axis] == 0:  # amax and amin name the dim as given, the others normalized
+            named = dim if name in ("amax", "amin") else axis
+            prefix = "aminmax:" if name == "aminmax" else f"{name}():"
+            raise IndexError(f"{prefix} Expected reduction dim {named} to have non-zero size.")
+
+
 def _first_index(x, values, axis, keepdim):
     """The first position along `axis` where x equals its reduced `values` (max/min indices);
     a NaN is the max and the min, so the first NaN."""
@@ -195,11 +217,8 @@ class ReductionMixin:
         if dim is not None and not isinstance(dim, int):  # max(other): elementwise
             return apply(f"{title}imumBackward0", getattr(ops, f"{kind}imum"), self,
                          operand(dim))
+        _refuse_empty(kind, self, dim)
         if dim is None:
-            if self.numel() == 0:
-                raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for "
-                                   "input.numel() == 0. Specify the reduction dim with the "
-                                   "'dim' argument.")
             prim = S.reduce_max if kind == "max" else S.reduce_min
             out = unrecorded(self, lambda x: prim.evaluate(x, axes=tuple(range(x.ndim)),
                                                            keepdims=False))
@@ -223,9 +242,11 @@ class ReductionMixin:
         return result
 
     def amax(self, dim=(), keepdim=False):
+        _refuse_empty("amax", self, _all_if_empty(dim))
         return apply("AmaxBackward0", ops.amax, self, _all_if_empty(dim), keepdim)
 
     def amin(self, dim=(), keepdim=False):
+        _refuse_empty("amin", self, _all_if_empty(dim))
         return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
@@ -323,6 +344,7 @@ class ReductionMixin:
         return apply("DivBackward0", ops.nanmean, x, _dims(dim), keepdim)
 
     def aminmax(self, *, dim=None, keepdim=False):
+        _refuse_empty("aminmax", self, dim)
         return MinMax(apply("AminmaxBackward0", lambda x: (
             ops.amin(x, dim, keepdim), ops.amax(x, dim, keepdim)), self))
 

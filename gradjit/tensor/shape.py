@@ -459,8 +459,8 @@ class ShapeMixin:
 
 
 def _cast_method(name, target):
-    def method(self):
-        return self.to(getattr(dtypes, target))
+    def method(self, memory_format=MF.preserve_format):
+        return self.to(getattr(dtypes, target), memory_format=memory_format)
     method.__name__ = name
     return method
 
@@ -497,6 +497,13 @@ def _device(spec):
 
 def cat(tensors, dim=0):
     tensors = [operand(t) for t in tensors]
+    # torch skips 1-d empty tensors among tensors of another rank (its older cat's rule): here
+    # they join as empty slices of the others' shape, so they still count in dtype and grad
+    ranked = [t for t in tensors if tuple(t.shape) != (0,)]
+    if ranked and ranked[0].dim() > 1:
+        shape = list(ranked[0].shape)
+        shape[_check_dim(dim, len(shape))] = 0
+        tensors = [t.reshape(shape) if tuple(t.shape) == (0,) else t for t in tensors]
     return apply("CatBackward0", lambda *ts: ops.concatenate(ts, dim), *tensors)
 
 

@@ -34,7 +34,10 @@ def _need_rank(name, x, least):
 class ShapingMixin:
     """Tensor methods that rearrange, repeat, split and select elements."""
 
-    def flip(self, *dims):
+    def flip(self, *dims, **keyword):
+        dims = (keyword["dims"],) if "dims" in keyword and not dims else dims
+        if not dims:  # torch's words for another keyword too
+            raise TypeError('flip() missing 1 required positional arguments: "dims"')
         return apply("FlipBackward0", ops.flip, self, _dims(dims, self.dim()))
 
     def fliplr(self):

@@ -1,5 +1,6 @@
 """PyTorch's argument parser's refusals: a list or tuple where an operation takes a Tensor (or a
-number) raises TypeError in torch's words, built from the overloads torch lists."""
+number), or a number where a function takes only a Tensor, raises TypeError in torch's words,
+built from the overloads torch lists."""
 from __future__ import annotations
 
 import functools
@@ -11,10 +12,13 @@ _ONE_TENSOR = {
     **dict.fromkeys((
         "add", "sub", "mul", "div", "maximum", "minimum", "fmax", "fmin", "atan2", "arctan2",
         "hypot", "logical_and", "logical_or", "logical_xor", "isclose", "allclose", "equal",
-        "matmul", "nextafter", "ldexp", "gcd", "lcm", "igamma", "igammac"),
+        "matmul", "nextafter", "ldexp", "gcd", "lcm", "igamma", "igammac", "logaddexp",
+        "logaddexp2"),
         "other"),
     "dot": "tensor", "mm": "mat2", "mv": "vec", "heaviside": "values",
 }
+# functions whose parser wraps a Python number given for a Tensor parameter into a tensor
+_NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div"}
 _ONE_TENSOR_IN_PLACE = ("add_", "sub_", "mul_", "div_", "atan2_", "logical_and_", "hypot_")
 
 _OUT = "*, Tensor out = None"
@@ -45,6 +49,9 @@ _OVERLOADED = {
     "clamp": (("Tensor min = None, Tensor max = None", "Number min = None, Number max = None"),
               ("Tensor input, Tensor min = None, Tensor max = None, " + _OUT,
                "Tensor input, Number min = None, Number max = None, " + _OUT)),
+    **{name: ((f"Tensor {bound}", f"Number {bound}"),
+              (f"Tensor input, Tensor {bound}, {_OUT}", f"Tensor input, Number {bound}, {_OUT}"))
+       for name, bound in (("clamp_max", "max"), ("clamp_min", "min"))},
     "subtract": (("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1"),
                  ("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",
                   "Tensor input, Number other, Number alpha = 1")),
@@ -148,11 +155,24 @@ def function_overloads(name):
 
 def check_function(name, args, kwargs):
     """torch.`name`(*args, **kwargs): raise as torch does for a list or tuple among the
-    arguments."""
-    if any(type(a) in _SEQUENCES for a in (*args, *kwargs.values())):
-        overloads = function_overloads(name)
-        if overloads is not None:
-            _refuse(name, overloads, args, kwargs)
+    arguments, or a number in a place where every overload takes a Tensor."""
+    overloads = function_overloads(name)
+    if overloads is None:
+        return
+    if any(type(a) in _SEQUENCES for a in (*args, *kwargs.values())) or \
+            (name not in _NUMBERS_AS_TENSORS and any(
+                type(a) in _NUMBERS and _only_tensors(overloads, i) for i, a in enumerate(args))):
+        _refuse(name, overloads, args, kwargs)
+
+
+_NUMBERS = (bool, int, float, complex)
+
+
+def _only_tensors(overloads, position):
+    """Whether every overload with a parameter at `position` takes a Tensor there."""
+    kinds = {params[position][0] for params in map(_parameters, overloads)
+             if position < len(params)}
+    return kinds == {"Tensor"}
 
 
 def _checked(name, method):

@@ -13,6 +13,7 @@ from gradjit.tensor import dtypes, graph
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.grad_mode import is_grad_enabled
+from gradjit.tensor.signatures import check_function
 
 
 class _Mpmath:
@@ -331,6 +332,18 @@ def gammainc(input, other, *, out=None):
 def gammaincc(input, other, *, out=None):
     return _written(_evaluated("gammaincc", _upper_gamma, (input, other),
                                ("igammac: input", _minus_density), "IgammacBackward0"), out)
+
+
+def _refusing(name, function):
+    """function as torch.`name`, whose parser refuses what is not a Tensor."""
+    def refusing(input, other, *, out=None):
+        check_function(name, (input, other), {})
+        return function(input, other, out=out)
+    refusing.__name__ = name
+    return refusing
+
+
+igamma, igammac = _refusing("igamma", gammainc), _refusing("igammac", gammaincc)
 
 
 bessel_j0, bessel_j1, bessel_y0, bessel_y1, modified_bessel_i0, modified_bessel_i1, \

@@ -1,0 +1,45 @@
+"""Binary elementwise functions against torch where the operator database found them apart:
+Python numbers refused where torch takes only Tensors, isclose's tolerance checks."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.torch_reference import same_error
+
+torch = pytest.importorskip("torch")
+
+TENSOR_ONLY = ("atan2", "fmax", "fmin", "ldexp", "logaddexp", "logical_and", "logical_or",
+               "logical_xor", "lcm", "gcd", "hypot", "igamma", "igammac", "clamp_max",
+               "clamp_min", "maximum", "nextafter", "eq", "fmod", "copysign")
+
+
+@pytest.mark.parametrize("name", TENSOR_ONLY)
+@pytest.mark.parametrize("left, right", [("t", 2), (2, "t"), (2, 3)])
+def test_number_refused_where_torch_takes_tensors(name, left, right):
+    def call(lib):
+        t = lib.tensor([1, 2, 3])
+        args = [t if a == "t" else a for a in (left, right)]
+        return lambda: getattr(lib, name)(*args)
+    t_call = call(torch)
+    try:
+        want = t_call()
+    except TypeError:
+        same_error(call(gradjit), t_call)
+        return
+    np.testing.assert_array_equal(call(gradjit)().numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("name", ("add", "sub", "mul", "div", "remainder", "xlogy",
+                                  "bitwise_and"))
+def test_number_taken_where_torch_takes_it(name):
+    got = getattr(gradjit, name)(2, gradjit.tensor([1, 2, 3]))
+    want = getattr(torch, name)(2, torch.tensor([1, 2, 3]))
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_allclose(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("keyword", ("rtol", "atol"))
+@pytest.mark.parametrize("name", ("isclose", "allclose"))
+def test_negative_tolerance_refused(name, keyword):
+    same_error(lambda: getattr(gradjit, name)(gradjit.ones(2), gradjit.ones(2), **{keyword: -0.4}),
+               lambda: getattr(torch, name)(torch.ones(2), torch.ones(2), **{keyword: -0.4}))

@@ -1,0 +1,59 @@
+"""Reductions against torch where the operator database found them apart: extrema over no
+elements, aminmax and max with a tuple out=."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.torch_reference import same_error
+
+torch = pytest.importorskip("torch")
+
+EMPTY_CALLS = [
+    lambda t, x: t.amax(x), lambda t, x: t.amin(x, (0, 1)), lambda t, x: t.amax(x, (2, 1)),
+    lambda t, x: t.amin(x, 1, keepdim=True), lambda t, x: t.aminmax(x),
+    lambda t, x: t.aminmax(x, dim=1), lambda t, x: t.max(x, 1), lambda t, x: t.min(x),
+    lambda t, x: x.amax(-2), lambda t, x: t.amax(x, (0, -2)), lambda t, x: t.max(x, -2),
+    lambda t, x: t.aminmax(x, dim=-2), lambda t, x: t.amin(x, (1, 0)),
+]
+
+
+@pytest.mark.parametrize("shape", [(5, 0, 5), (0, 0, 5)])
+@pytest.mark.parametrize("call", EMPTY_CALLS)
+def test_extremum_over_no_elements_refused(call, shape):
+    same_error(lambda: call(gradjit, gradjit.zeros(shape)), lambda: call(torch, torch.zeros(shape)))
+
+
+@pytest.mark.parametrize("call", [lambda t, x: t.amax(x, 0), lambda t, x: t.aminmax(x, dim=0)])
+def test_extremum_over_a_full_dim_of_an_empty_tensor(call):
+    got, want = call(gradjit, gradjit.zeros(2, 0)), call(torch, torch.zeros(2, 0))
+    for g, w in zip(got if isinstance(got, tuple) else [got],
+                    want if isinstance(want, tuple) else [want]):
+        assert tuple(g.shape) == tuple(w.shape)
+
+
+def test_aminmax_writes_a_tuple_out():
+    data = np.random.default_rng(0).standard_normal((20, 20)).astype(np.float32)
+    outs = {lib: (lib.empty(20), lib.empty(20)) for lib in (gradjit, torch)}
+    got = gradjit.aminmax(gradjit.tensor(data), dim=0, out=outs[gradjit])
+    want = torch.aminmax(torch.tensor(data), dim=0, out=outs[torch])
+    assert got.min is outs[gradjit][0] and got.max is outs[gradjit][1]
+    np.testing.assert_array_equal(got.min.numpy(), want.min.numpy())
+    np.testing.assert_array_equal(outs[gradjit][1].numpy(), outs[torch][1].numpy())
+
+
+def test_aminmax_out_of_another_dtype_refused():
+    same_error(lambda: gradjit.aminmax(gradjit.ones(4, 4), dim=0, out=(
+        gradjit.empty(4), gradjit.empty(4, dtype=gradjit.float64))),
+        lambda: torch.aminmax(torch.ones(4, 4), dim=0, out=(
+            torch.empty(4), torch.empty(4, dtype=torch.float64))))
+
+
+def test_max_writes_values_and_indices_out():
+    data = np.random.default_rng(1).standard_normal((3, 4))
+    got_out = (gradjit.empty(4, dtype=gradjit.float64), gradjit.empty(4, dtype=gradjit.long))
+    want_out = (torch.empty(4, dtype=torch.float64), torch.empty(4, dtype=torch.long))
+    got = gradjit.max(gradjit.tensor(data), 0, out=got_out)
+    want = torch.max(torch.tensor(data), 0, out=want_out)
+    assert got.values is got_out[0] and got.indices is got_out[1]
+    np.testing.assert_array_equal(got_out[0].numpy(), want_out[0].numpy())
+    np.testing.assert_array_equal(got_out[1].numpy(), want.indices.numpy())
