@@ -1,0 +1,38 @@
+"""Shape and conversion edge cases from PyTorch's operator database against torch 2.13: 0-d
+tensors taking the dims of 1-d ones, positional flags of Tensor.to, memory_format of casts."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.torch_reference import same_error, weighted_gradients
+
+torch = pytest.importorskip("torch")
+
+PROGRAMS = {
+    "transpose 0-d": (lambda t, a: a.transpose(0, -1), ()),
+    "swapaxes 0-d": (lambda t, a: t.swapaxes(a, -1, 0), ()),
+    "unfold 0-d": (lambda t, a: a.unfold(0, 1, 2), ()),
+    "unfold 0-d empty": (lambda t, a: a.unfold(-1, 0, 1), ()),
+    "to positional flags": (lambda t, a: a.to("cpu", t.float32, True, True), (2, 3)),
+    "to dtype copy": (lambda t, a: a.to(t.float64, False, True), (3,)),
+    "float memory_format": (lambda t, a: a.float(memory_format=t.contiguous_format), (2, 2)),
+    "double preserve_format": (lambda t, a: a.double(memory_format=t.preserve_format), ()),
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_like_torch(name):
+    fn, *shapes = PROGRAMS[name]
+    arrays = [np.random.default_rng(3).standard_normal(s) for s in shapes]
+    t_out, t_grads = weighted_gradients(torch, fn, arrays, np.float64)
+    g_out, g_grads = weighted_gradients(gradjit, fn, arrays, np.float64)
+    assert str(g_out.dtype) == str(t_out.dtype) and tuple(g_out.shape) == tuple(t_out.shape)
+    np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-12)
+    for g, t in zip(g_grads, t_grads):
+        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("call", [lambda t: t.tensor(1.0).transpose(0, 1),
+                                  lambda t: t.tensor(1.0).unfold(0, 2, 1)])
+def test_errors_like_torch(call):
+    same_error(lambda: call(gradjit), lambda: call(torch))
