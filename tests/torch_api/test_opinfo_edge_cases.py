@@ -1,5 +1,6 @@
-"""Shape and conversion edge cases from PyTorch's operator database against torch 2.13: 0-d
-tensors taking the dims of 1-d ones, positional flags of Tensor.to, memory_format of casts."""
+"""Edge cases from PyTorch's operator database against torch 2.13: 0-d tensors taking the dims
+of 1-d ones, empty axes, positional overloads (Tensor.to's flags, var's unbiased), memory_format
+of casts, integer dtypes kept."""
 import numpy as np
 import pytest
 
@@ -17,6 +18,16 @@ PROGRAMS = {
     "to dtype copy": (lambda t, a: a.to(t.float64, False, True), (3,)),
     "float memory_format": (lambda t, a: a.float(memory_format=t.contiguous_format), (2, 2)),
     "double preserve_format": (lambda t, a: a.double(memory_format=t.preserve_format), ()),
+    "scatter 0-d": (lambda t, a, b: a.scatter(0, t.tensor(0), b), (), ()),
+    "scatter_add 0-d": (lambda t, a, b: a.scatter_add(-1, t.tensor([0]), b), (), (1,)),
+    "scatter_reduce 0-d": (lambda t, a, b: a.scatter_reduce(0, t.tensor(0), b, "amax"), (),
+                           ()),
+    "std unbiased overload": (lambda t, a: t.std(a, False), (5, 3)),
+    "var unbiased overload": (lambda t, a: a.var(True), (4,)),
+    "var_mean unbiased overload": (lambda t, a: t.var_mean(a, False)[0], (3, 2)),
+    "std_mean unbiased overload": (lambda t, a: t.std_mean(a, True)[1], (3, 2)),
+    "softmax empty axis": (lambda t, a: t.softmax(a, -1), (5, 0, 0)),
+    "log_softmax empty axis": (lambda t, a: a.log_softmax(0), (0, 3)),
 }
 
 
@@ -35,4 +46,18 @@ def test_like_torch(name):
 @pytest.mark.parametrize("call", [lambda t: t.tensor(1.0).transpose(0, 1),
                                   lambda t: t.tensor(1.0).unfold(0, 2, 1)])
 def test_errors_like_torch(call):
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [lambda t: t.tensor([3, 1, 2]).median(),
+                                  lambda t: t.tensor([[4, 1], [2, 3]]).nanmedian(),
+                                  lambda t: t.tensor(-8).median()])
+def test_integer_median_keeps_the_dtype(call):
+    got, want = call(gradjit), call(torch)
+    assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
+
+
+def test_scatter_refuses_another_source_dtype():
+    def call(t):
+        return t.zeros(3).scatter_add(0, t.tensor([0]), t.ones(1).double())
     same_error(lambda: call(gradjit), lambda: call(torch))
