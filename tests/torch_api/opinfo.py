@@ -4,6 +4,7 @@ of its floating outputs, and the error types of the database's error inputs must
 `python -m tests.torch_api.opinfo [--only REGEX] [--verbose]` prints what differs per op."""
 import argparse
 import collections
+import functools
 import re
 import signal
 import types
@@ -45,9 +46,15 @@ def gradjit_callable(op):
     if target is not None and callable(target):
         return target
     if op.method_variant is not None or op.name.startswith("__"):
-        name = op.name
-        return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
+        return functools.partial(method, op.name)
     return None
+
+
+def method(name, tensor, *args, **kwargs):
+    """gradjit's Tensor method `name` called as torch.Tensor's (its self must be a Tensor)."""
+    if not isinstance(tensor, gradjit.Tensor):
+        raise TypeError(f"descriptor '{name}' requires a Tensor, not {type(tensor).__name__}")
+    return getattr(tensor, name)(*args, **kwargs)
 
 
 def seeded(function, *args, **kwargs):
