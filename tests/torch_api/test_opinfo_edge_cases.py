@@ -26,6 +26,7 @@ PROGRAMS = {
     "var unbiased overload": (lambda t, a: a.var(True), (4,)),
     "var_mean unbiased overload": (lambda t, a: t.var_mean(a, False)[0], (3, 2)),
     "std_mean unbiased overload": (lambda t, a: t.std_mean(a, True)[1], (3, 2)),
+    "__rdiv__": (lambda t, a: a.__rdiv__(2.0), (3,)),
     "softmax empty axis": (lambda t, a: t.softmax(a, -1), (5, 0, 0)),
     "log_softmax empty axis": (lambda t, a: a.log_softmax(0), (0, 3)),
 }
@@ -61,3 +62,12 @@ def test_scatter_refuses_another_source_dtype():
     def call(t):
         return t.zeros(3).scatter_add(0, t.tensor([0]), t.ones(1).double())
     same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [lambda t, a, b: a ** b, lambda t, a, b: b.__rpow__(a),
+                                  lambda t, a, b: 2 ** b, lambda t, a, b: t.pow(a.int(), b)])
+def test_integers_to_negative_integer_powers(call):
+    def run(t):
+        return call(t, t.tensor([2, 1, -1, 0, 3, -1, -5]), t.tensor([-1, -2, -3, 2, 0, -2, 3]))
+    got, want = run(gradjit), run(torch)
+    assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
