@@ -18,7 +18,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.indexing import _positions as positions
-from gradjit.tensor import unsigned
+from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 
@@ -366,6 +366,10 @@ class IndexingMixin:
         if hasattr(value, "_edge") and value.dim():
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.dim()} dimension(s).")
+        if not self.dtype.is_complex and self.dtype is not dtypes.bool_ and (
+                isinstance(value, complex) or hasattr(value, "_edge") and value.dtype.is_complex):
+            name = dtypes.CONVERTED_NAMES[str(self.dtype).rpartition(".")[2]]
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         if is_python_scalar(value):
             value = self.dtype.ir.numpy.type(value).item()
             return apply("MaskedFillBackward0", lambda x, m: ops.where(m, value, x), self, mask)

@@ -27,6 +27,9 @@ PROGRAMS = {
     "var_mean unbiased overload": (lambda t, a: t.var_mean(a, False)[0], (3, 2)),
     "std_mean unbiased overload": (lambda t, a: t.std_mean(a, True)[1], (3, 2)),
     "__rdiv__": (lambda t, a: a.__rdiv__(2.0), (3,)),
+    "narrow tensor start": (lambda t, a: a.narrow(1, t.tensor(1), 2), (2, 4)),
+    "masked_fill complex into complex": (lambda t, a: a.to(t.complex128).masked_fill(
+        t.tensor([True, False]), 1j).real, (2,)),
     "softmax empty axis": (lambda t, a: t.softmax(a, -1), (5, 0, 0)),
     "log_softmax empty axis": (lambda t, a: a.log_softmax(0), (0, 3)),
 }
@@ -44,9 +47,22 @@ def test_like_torch(name):
         np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-12)
 
 
-@pytest.mark.parametrize("call", [lambda t: t.tensor(1.0).transpose(0, 1),
-                                  lambda t: t.tensor(1.0).unfold(0, 2, 1)])
-def test_errors_like_torch(call):
+ERRORS = {
+    "transpose 0-d": lambda t: t.tensor(1.0).transpose(0, 1),
+    "unfold 0-d": lambda t: t.tensor(1.0).unfold(0, 2, 1),
+    "narrow 0-d": lambda t: t.tensor(1.0).narrow(0, 0, 1),
+    "narrow 1-d start": lambda t: t.zeros(4, 3).narrow(1, t.tensor([1]), 2),
+    "narrow bool start": lambda t: t.zeros(4, 3).narrow(0, t.tensor(True), 2),
+    "masked_fill complex": lambda t: t.zeros(2).masked_fill(t.tensor([True, False]), 1j),
+    "masked_fill complex tensor": lambda t: t.zeros(2, dtype=t.int64).masked_fill(
+        t.tensor([True, False]), t.tensor(1j)),
+    "vsplit str": lambda t: t.vsplit(t.zeros(4, 4), "abc"),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_errors_like_torch(name):
+    call = ERRORS[name]
     same_error(lambda: call(gradjit), lambda: call(torch))
 
 
