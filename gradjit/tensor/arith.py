@@ -244,7 +244,7 @@ class ArithMixin:
                                           True)
     __mul__, __rmul__ = _binary("MulBackward0", ops.mul, None, _swapped, True)
     __truediv__ = _binary("DivBackward0", ops.true_divide, wraps=True)[0]
-    __rtruediv__ = _reciprocal_times
+    __rtruediv__ = __rdiv__ = _reciprocal_times  # torch keeps Python 2's name as an alias
     __floordiv__, __rfloordiv__ = _binary("FloorDivideBackward0", _floor_divide)
     __rmod__ = _binary("RemainderBackward0", _remainder)[1]
     __rpow__ = _binary("PowBackward2", _power, reflected_operands=_tensor_only)[1]

@@ -8,6 +8,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _flat, _sign, apply, operand
+from gradjit.tensor.signatures import check_function
 
 
 class ComplexMixin:
@@ -99,6 +100,7 @@ def view_as_complex(input):
 
 
 def complex(real, imag, *, out=None):
+    check_function("complex", (real, imag), {})
     real, imag = operand(real), operand(imag)
     if real.dtype is not imag.dtype:
         raise RuntimeError(f"Expected object of scalar type {real.dtype.legacy} but got scalar "
@@ -110,6 +112,7 @@ def complex(real, imag, *, out=None):
 
 
 def polar(abs, angle, *, out=None):
+    check_function("polar", (abs, angle), {})
     abs, angle = operand(abs), operand(angle)
     return apply("PolarBackward0", ops.polar, abs, angle)
 

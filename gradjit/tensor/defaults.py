@@ -12,6 +12,7 @@ import numpy as np
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor
+from gradjit.tensor.signatures import check_function
 
 __all__ = ["imag", "real", "get_default_device", "get_float32_matmul_precision",
            "is_anomaly_check_nan_enabled",
@@ -226,6 +227,7 @@ def set_default_device(device) -> None:
 
 def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
+    check_function("rsub", (input, other), {})
     return other - input * alpha if alpha != 1 else other - input
 
 

@@ -108,6 +108,7 @@ spmm = mm  # gradjit has no sparse layout; torch.spmm of dense matrices is mm to
 
 def pow(input, exponent, *, out=None):
     """torch.pow(number, t) is pow.Scalar, the reflected `number ** t`."""
+    check_function("pow", (input, exponent), {})
     if is_python_scalar(input):
         return write_out("pow", lambda: operand(exponent).__rpow__(input), (input, exponent), out)
     return _function("pow")(input, exponent, out=out)

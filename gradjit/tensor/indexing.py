@@ -19,7 +19,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.indexing import _positions as positions
-from gradjit.tensor import unsigned
+from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 
@@ -250,13 +250,19 @@ class IndexingMixin:
             return ops.reshape(S.gather(flat, positions_, axis=0), tuple(i.shape))
         return apply("GatherBackward0", gather, self, index)
 
+    def _scatter_0d(self, what, dim, index, src, **options):
+        """scatter, scatter_add or scatter_reduce into a 0-d self: into its one-element 1-d
+        form (dims 0 and -1 name it, as for a 1-d tensor)."""
+        _check_dim(dim, 0)
+        flat = [v.reshape(-1) if hasattr(v, "_edge") else v for v in (index, src)]
+        return getattr(self.reshape(1), what)(0, *flat, **options).reshape(())
+
     def _scatter_checked(self, dim, index, src, what):
-        if self.dim() == 0:
-            raise RuntimeError(f"{what}(): a 0-dimensional self is not supported; write into "
-                               "self.reshape(1) instead")
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, what)
         _check_fits(index, tuple(self.shape), dim, "self")
+        if hasattr(src, "_edge") and src.dtype != self.dtype:  # torch names scatter for all
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         if hasattr(src, "_edge") and src.dim():
             if any(i > s for i, s in zip(index.shape, src.shape)):
                 raise RuntimeError(f"Expected index {list(index.shape)} to be no larger "
@@ -269,6 +275,8 @@ class IndexingMixin:
     def scatter(self, dim, index, src=None, *, value=None, reduce=None):
         src = value if src is None else src
         src = src if is_python_scalar(src) else operand(src)
+        if self.dim() == 0:
+            return self._scatter_0d("scatter", dim, index, src, reduce=reduce)
         dim, index = self._scatter_checked(dim, index, src, "scatter")
         if reduce is not None:
             if reduce not in ("add", "multiply"):
@@ -286,6 +294,8 @@ class IndexingMixin:
 
     def scatter_add(self, dim, index, src):
         src = operand(src)
+        if self.dim() == 0:
+            return self._scatter_0d("scatter_add", dim, index, src)
         dim, index = self._scatter_checked(dim, index, src, "scatter_add")
         return apply("ScatterAddBackward0", lambda x, i, s: _scatter_sum(x, i, s, dim),
                      self, index, src)
@@ -296,6 +306,9 @@ class IndexingMixin:
             raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
                                f"got {reduce}")
         src = operand(src)
+        if self.dim() == 0:
+            return self._scatter_0d("scatter_reduce", dim, index, src, reduce=reduce,
+                                    include_self=include_self)
         dim, index = self._scatter_checked(dim, index, src, "scatter_reduce")
         return apply("ScatterReduceBackward0", lambda x, i, s: _reduce(
             x, i, s, dim, reduce, include_self), self, index, src)
@@ -383,6 +396,10 @@ class IndexingMixin:
         if hasattr(value, "_edge") and value.dim():
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.dim()} dimension(s).")
+        if not self.dtype.is_complex and self.dtype is not dtypes.bool_ and (
+                isinstance(value, complex) or hasattr(value, "_edge") and value.dtype.is_complex):
+            name = dtypes.CONVERTED_NAMES[str(self.dtype).rpartition(".")[2]]
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         if is_python_scalar(value):
             value = self.dtype.ir.numpy.type(value).item()
             return apply("MaskedFillBackward0", lambda x, m: ops.where(m, value, x), self, mask)

@@ -242,12 +242,14 @@ class LayoutMixin:
     def unfold(self, dimension, size, step):
         """Windows of `size` elements every `step` along `dimension`, as a new last dimension."""
         dim = _check_dim(dimension, self.dim())
-        length = self.shape[dim]
+        length = self.shape[dim] if self.dim() else 1
         if size > length:
             raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but "
                                f"size is {size}")
         if step <= 0:
             raise RuntimeError(f"step is {step} but must be > 0")
+        if self.dim() == 0:  # as a 1-d tensor of one element, without the windows' dimension
+            return self.reshape(1).narrow(0, 0, size)
         from gradjit.tensor.shape import stack
         windows = [self.narrow(dim, i * step, size) for i in range((length - size) // step + 1)]
         return stack(windows, dim).movedim(dim + 1, -1)

@@ -127,6 +127,11 @@ def _variance(x, dim, unbiased, keepdim, correction, name="std and var"):
     return ops.var(x, _dims(dim), correction, keepdim)
 
 
+def _unbiased_overload(dim, unbiased):
+    """torch's var(input, unbiased) overload: a bool where dim stands is `unbiased`."""
+    return (None, dim) if isinstance(dim, bool) else (dim, unbiased)
+
+
 def _accumulate(x, dtype):
     """PyTorch's accumulation type: `dtype` if given, else bools and integers as int64."""
     if dtype is not None:
@@ -188,9 +193,11 @@ class ReductionMixin:
                      lambda t: ops.mean(t, _dims(dim), keepdim), x)
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        dim, unbiased = _unbiased_overload(dim, unbiased)
         return apply("VarBackward0", _variance, self, dim, unbiased, keepdim, correction)
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        dim, unbiased = _unbiased_overload(dim, unbiased)
         return apply("StdBackward0", lambda *a: ops.safe_sqrt(_variance(*a)), self, dim,
                      unbiased, keepdim, correction)
 
@@ -393,6 +400,7 @@ def hash_tensor(input, dim=None, *, keepdim=False, mode=0):
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    dim, unbiased = _unbiased_overload(dim, unbiased)
     return apply("VarMeanBackward0", lambda x: (
         _variance(x, dim, unbiased, keepdim, correction, "var_mean"),
         ops.mean(x, _dims(dim), keepdim)),
@@ -400,6 +408,7 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    dim, unbiased = _unbiased_overload(dim, unbiased)
     return apply("StdMeanBackward0", lambda x: (
         ops.safe_sqrt(_variance(x, dim, unbiased, keepdim, correction, "std_mean")),
         ops.mean(x, _dims(dim), keepdim)), operand(input))

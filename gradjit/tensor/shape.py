@@ -269,6 +269,9 @@ class ShapeMixin:
 
     def transpose(self, dim0, dim1):
         rank = self.dim()
+        if rank == 0:  # a 0-d tensor takes the dims of a 1-d one, 0 and -1
+            _check_dim(dim0, 0), _check_dim(dim1, 0)
+            return apply("TransposeBackward0", ops.transpose, self, ())
         a, b = _plain_dim(dim0, rank), _plain_dim(dim1, rank)
         if a is not None and b is not None:
             perm = list(range(rank))
@@ -365,7 +368,12 @@ class ShapeMixin:
                 if isinstance(out._value, np.ndarray):
                     out._value = MF.laid_out(out._value, order)
                 return out
+        flags = [arg for arg in args if isinstance(arg, bool)]  # positional non_blocking, copy
+        if len(flags) > 1:
+            copy = flags[1]
         for arg in args:
+            if isinstance(arg, bool):
+                continue
             if isinstance(arg, dtypes.dtype):
                 dtype = arg
             elif hasattr(arg, "_edge"):

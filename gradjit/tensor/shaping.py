@@ -184,6 +184,14 @@ class ShapingMixin:
         return self._directional("dsplit", 2, 3, sections)
 
     def _directional(self, name, dim, least, sections):
+        if not isinstance(sections, (int, list, tuple)):
+            got = type(sections).__name__
+            reason = f"\n      didn't match because some of the arguments have invalid types: " \
+                     f"(Tensor, !{got}!)"
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(Tensor, {got}), but expected one of:\n * (Tensor input, int "
+                            f"sections){reason}\n * (Tensor input, tuple of ints indices)"
+                            f"{reason}\n")
         if self.dim() < least:
             raise RuntimeError(f"torch.{name} requires a tensor with at least {least} "
                                f"dimension, but got a tensor with {self.dim()} dimensions!")
@@ -206,6 +214,11 @@ class ShapingMixin:
                      for i in range(self.shape[d]))
 
     def narrow(self, dim, start, length):
+        if self.dim() == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+        if hasattr(start, "_edge") and (start.dim() or start.dtype.is_floating_point or
+                                        start.dtype.is_complex or start.dtype is dtypes.bool_):
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
         d = _check_dim(dim, self.dim())
         n = self.shape[d]
         start = int(start)

@@ -1,6 +1,6 @@
 """PyTorch's argument parser's refusals: a list or tuple where an operation takes a Tensor (or a
-number), or a number where a function takes only a Tensor, raises TypeError in torch's words,
-built from the overloads torch lists."""
+number), or a number where no overload takes one, raises TypeError in torch's words, built from
+the overloads torch lists."""
 from __future__ import annotations
 
 import functools
@@ -17,8 +17,11 @@ _ONE_TENSOR = {
         "other"),
     "dot": "tensor", "mm": "mat2", "mv": "vec", "heaviside": "values",
 }
-# functions whose parser wraps a Python number given for a Tensor parameter into a tensor
-_NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div"}
+# torch.polar(abs, angle), torch.complex(real, imag): functions of two Tensors alone
+_TWO_TENSORS = {"polar": "Tensor abs, Tensor angle", "complex": "Tensor real, Tensor imag"}
+# the arithmetic whose parser takes a number for a Tensor (as a wrapped 0-d tensor)
+_NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "multiply", "divide",
+                       "floor_divide", "subtract"}
 _ONE_TENSOR_IN_PLACE = ("add_", "sub_", "mul_", "div_", "atan2_", "logical_and_", "hypot_")
 
 _OUT = "*, Tensor out = None"
@@ -55,6 +58,9 @@ _OVERLOADED = {
     "subtract": (("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1"),
                  ("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",
                   "Tensor input, Number other, Number alpha = 1")),
+    "rsub": (("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1"),
+             ("Tensor input, Tensor other, *, Number alpha = 1",
+              "Tensor input, Number other, Number alpha = 1")),
     "divide": (("Tensor other", "Tensor other, *, str rounding_mode", "Number other",
                 "Number other, *, str rounding_mode"),
                (f"Tensor input, Tensor other, {_OUT}",
@@ -109,6 +115,21 @@ def _fits(kind, x):
     return kind == "Tensor" and hasattr(x, "_edge")
 
 
+def _matches(overload, args):
+    """Whether the positional args fit an overload's Tensor and Number parameters."""
+    return all(hasattr(a, "_edge") if kind == "Tensor" else
+               type(a) in (bool, int, float, complex) if kind == "Number" else True
+               for (kind, _, _), a in zip(_parameters(overload), args))
+
+
+def _refused(name, overloads, args, kwargs):
+    """Whether torch's parser refuses the arguments: a list or tuple among them, or positional
+    ones that fit no overload."""
+    return any(type(a) in _SEQUENCES for a in (*args, *kwargs.values())) or (
+        name.rstrip("_") not in _NUMBERS_AS_TENSORS and
+        not any(_matches(o, args) for o in overloads))
+
+
 def _reason(overload, args):
     """The line under an overload saying which arguments it refused; torch prints one only
     for an overload with as many parameters (keyword-only ones and out= included) as args."""
@@ -150,29 +171,17 @@ def function_overloads(name):
     """torch.`name`'s overloads, or None where it takes no refused sequences here."""
     if name in _ONE_TENSOR:
         return (f"Tensor input, Tensor {_ONE_TENSOR[name]}",)
+    if name in _TWO_TENSORS:
+        return (_TWO_TENSORS[name],)
     return _OVERLOADED[name][1] if name in _OVERLOADED else None
 
 
 def check_function(name, args, kwargs):
     """torch.`name`(*args, **kwargs): raise as torch does for a list or tuple among the
-    arguments, or a number in a place where every overload takes a Tensor."""
+    arguments, or a number where no overload takes one."""
     overloads = function_overloads(name)
-    if overloads is None:
-        return
-    if any(type(a) in _SEQUENCES for a in (*args, *kwargs.values())) or \
-            (name not in _NUMBERS_AS_TENSORS and any(
-                type(a) in _NUMBERS and _only_tensors(overloads, i) for i, a in enumerate(args))):
+    if overloads is not None and _refused(name, overloads, args, kwargs):
         _refuse(name, overloads, args, kwargs)
-
-
-_NUMBERS = (bool, int, float, complex)
-
-
-def _only_tensors(overloads, position):
-    """Whether every overload with a parameter at `position` takes a Tensor there."""
-    kinds = {params[position][0] for params in map(_parameters, overloads)
-             if position < len(params)}
-    return kinds == {"Tensor"}
 
 
 def _checked(name, method):
@@ -180,9 +189,8 @@ def _checked(name, method):
 
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
-        for a in (*args, *kwargs.values()):
-            if type(a) in _SEQUENCES:
-                _refuse(name, overloads, args, kwargs)
+        if _refused(name, overloads, args, kwargs):
+            _refuse(name, overloads, args, kwargs)
         return method(self, *args, **kwargs)
     return checked
 

@@ -188,6 +188,8 @@ def _global_median(x, ignore_nan):
     fixed = ops.stop_gradient(flat)
     ordered = O.sort(fixed, 0)
     m = ops.reshape(O.take_along_axis(ordered, _median_rank(fixed, 0, ignore_nan), 0), ())
+    if not x.dtype.is_floating_point:  # no gradient to share, and the dtype stays
+        return m
     hit = ops.eq(flat, m)
     share = ops.sum_(ops.where(hit, ops.sub(flat, fixed), 0))  # zero, with the gradient
     return ops.add(m, ops.true_divide(share, ops.maximum(ops.sum_(hit), 1)))

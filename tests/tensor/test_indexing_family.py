@@ -168,8 +168,11 @@ def test_a_zero_dimensional_tensor_gathers_as_one_element():
         got = gradjit.tensor(5.0).gather(0, gradjit.tensor(index))
         want = torch.tensor(5.0).gather(0, torch.tensor(index))
         assert got.tolist() == want.tolist() and tuple(got.shape) == tuple(want.shape)
-    with pytest.raises(RuntimeError, match="a 0-dimensional self is not supported"):
-        gradjit.tensor(5.0).scatter_add(0, gradjit.tensor(0), gradjit.tensor(2.0))
+    for L in (gradjit, torch):  # and scatters into its one element, index 0-d or 1-d
+        got = L.tensor(5.0).scatter_add(0, L.tensor(0), L.tensor(2.0))
+        assert got.tolist() == 7.0 and got.shape == ()
+    got = gradjit.tensor(5.0).scatter_reduce(-1, gradjit.tensor([0]), gradjit.tensor([2.0]), "prod")
+    assert got.tolist() == 10.0 and got.shape == ()
 
 
 @pytest.mark.parametrize("name", ERRORS)

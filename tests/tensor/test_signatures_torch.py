@@ -1,5 +1,6 @@
-"""Lists and tuples where torch's operations take a Tensor or a number: the same TypeError,
-method and function forms; gradjit's numpy namespace still takes them as numpy does."""
+"""Lists and tuples where torch's operations take a Tensor or a number, and numbers where they
+take only Tensors: the same TypeError, method and function forms; gradjit's numpy namespace
+still takes them as numpy does."""
 import numpy as np
 import pytest
 import torch
@@ -75,6 +76,27 @@ KEYWORD_CALLS = {
 @pytest.mark.parametrize("name", KEYWORD_CALLS)
 def test_keyword_arguments_as_torch_words_them(name):
     same_error(lambda: KEYWORD_CALLS[name](gradjit), lambda: KEYWORD_CALLS[name](torch))
+
+
+NUMBER_CALLS = [(name, first, second) for name in [*ONE_TENSOR, *signatures._TWO_TENSORS]
+                if name.rstrip("_") not in signatures._NUMBERS_AS_TENSORS
+                for first, second in (("t", 2), (2, "t"), (2, 3))]
+NUMBER_CALLS += [(name, 2, 3) for name in ("pow", "eq", "remainder", "xlogy", "rsub", "clamp")]
+NUMBER_CALLS += [("rsub", 2, "t")]
+
+
+@pytest.mark.parametrize("name,first,second", NUMBER_CALLS)
+def test_function_refuses_a_number_for_a_tensor_as_torch_does(name, first, second):
+    def call(lib):
+        a = _operands(lib, name)
+        return getattr(lib, name)(*(a if x == "t" else x for x in (first, second)))
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("name", ["maximum", "fmin", "atan2", "hypot_", "logical_and"])
+def test_method_refuses_a_number_for_a_tensor_as_torch_does(name):
+    same_error(lambda: getattr(gradjit.tensor([1.0]), name)(2),
+               lambda: getattr(torch.tensor([1.0]), name)(2))
 
 
 def test_numbers_and_tensors_still_pass():

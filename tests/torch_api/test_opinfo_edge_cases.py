@@ -1,0 +1,89 @@
+"""Edge cases from PyTorch's operator database against torch 2.13: 0-d tensors taking the dims
+of 1-d ones, empty axes, positional overloads (Tensor.to's flags, var's unbiased), memory_format
+of casts, integer dtypes kept."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.torch_reference import same_error, weighted_gradients
+
+torch = pytest.importorskip("torch")
+
+PROGRAMS = {
+    "transpose 0-d": (lambda t, a: a.transpose(0, -1), ()),
+    "swapaxes 0-d": (lambda t, a: t.swapaxes(a, -1, 0), ()),
+    "unfold 0-d": (lambda t, a: a.unfold(0, 1, 2), ()),
+    "unfold 0-d empty": (lambda t, a: a.unfold(-1, 0, 1), ()),
+    "to positional flags": (lambda t, a: a.to("cpu", t.float32, True, True), (2, 3)),
+    "to dtype copy": (lambda t, a: a.to(t.float64, False, True), (3,)),
+    "float memory_format": (lambda t, a: a.float(memory_format=t.contiguous_format), (2, 2)),
+    "double preserve_format": (lambda t, a: a.double(memory_format=t.preserve_format), ()),
+    "scatter 0-d": (lambda t, a, b: a.scatter(0, t.tensor(0), b), (), ()),
+    "scatter_add 0-d": (lambda t, a, b: a.scatter_add(-1, t.tensor([0]), b), (), (1,)),
+    "scatter_reduce 0-d": (lambda t, a, b: a.scatter_reduce(0, t.tensor(0), b, "amax"), (),
+                           ()),
+    "std unbiased overload": (lambda t, a: t.std(a, False), (5, 3)),
+    "var unbiased overload": (lambda t, a: a.var(True), (4,)),
+    "var_mean unbiased overload": (lambda t, a: t.var_mean(a, False)[0], (3, 2)),
+    "std_mean unbiased overload": (lambda t, a: t.std_mean(a, True)[1], (3, 2)),
+    "__rdiv__": (lambda t, a: a.__rdiv__(2.0), (3,)),
+    "narrow tensor start": (lambda t, a: a.narrow(1, t.tensor(1), 2), (2, 4)),
+    "masked_fill complex into complex": (lambda t, a: a.to(t.complex128).masked_fill(
+        t.tensor([True, False]), 1j).real, (2,)),
+    "softmax empty axis": (lambda t, a: t.softmax(a, -1), (5, 0, 0)),
+    "log_softmax empty axis": (lambda t, a: a.log_softmax(0), (0, 3)),
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_like_torch(name):
+    fn, *shapes = PROGRAMS[name]
+    arrays = [np.random.default_rng(3).standard_normal(s) for s in shapes]
+    t_out, t_grads = weighted_gradients(torch, fn, arrays, np.float64)
+    g_out, g_grads = weighted_gradients(gradjit, fn, arrays, np.float64)
+    assert str(g_out.dtype) == str(t_out.dtype) and tuple(g_out.shape) == tuple(t_out.shape)
+    np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-12)
+    for g, t in zip(g_grads, t_grads):
+        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-12)
+
+
+ERRORS = {
+    "transpose 0-d": lambda t: t.tensor(1.0).transpose(0, 1),
+    "unfold 0-d": lambda t: t.tensor(1.0).unfold(0, 2, 1),
+    "narrow 0-d": lambda t: t.tensor(1.0).narrow(0, 0, 1),
+    "narrow 1-d start": lambda t: t.zeros(4, 3).narrow(1, t.tensor([1]), 2),
+    "narrow bool start": lambda t: t.zeros(4, 3).narrow(0, t.tensor(True), 2),
+    "masked_fill complex": lambda t: t.zeros(2).masked_fill(t.tensor([True, False]), 1j),
+    "masked_fill complex tensor": lambda t: t.zeros(2, dtype=t.int64).masked_fill(
+        t.tensor([True, False]), t.tensor(1j)),
+    "vsplit str": lambda t: t.vsplit(t.zeros(4, 4), "abc"),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_errors_like_torch(name):
+    call = ERRORS[name]
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [lambda t: t.tensor([3, 1, 2]).median(),
+                                  lambda t: t.tensor([[4, 1], [2, 3]]).nanmedian(),
+                                  lambda t: t.tensor(-8).median()])
+def test_integer_median_keeps_the_dtype(call):
+    got, want = call(gradjit), call(torch)
+    assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
+
+
+def test_scatter_refuses_another_source_dtype():
+    def call(t):
+        return t.zeros(3).scatter_add(0, t.tensor([0]), t.ones(1).double())
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [lambda t, a, b: a ** b, lambda t, a, b: b.__rpow__(a),
+                                  lambda t, a, b: 2 ** b, lambda t, a, b: t.pow(a.int(), b)])
+def test_integers_to_negative_integer_powers(call):
+    def run(t):
+        return call(t, t.tensor([2, 1, -1, 0, 3, -1, -5]), t.tensor([-1, -2, -3, 2, 0, -2, 3]))
+    got, want = run(gradjit), run(torch)
+    assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
