@@ -73,15 +73,16 @@ def permuted(name, t, perm):
 # ---- softmax and log_softmax over one axis ----
 # The forward is the general path's primitives' numpy evaluations in its order (the shift by
 # the maximum, unguarded: a row holding +inf is nan throughout, as PyTorch's), so values agree
-# bit for bit; the VJPs are the closed forms PyTorch's kernels compute.
+# bit for bit; the VJPs are the closed forms PyTorch's kernels compute. The maximum starts at
+# -inf so that an empty axis gives an empty result, as PyTorch's, and changes no other value.
 
 def _softmax(x, *, axis):
-    shifted = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
+    shifted = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True, initial=-np.inf))
     return shifted / np.add.reduce(shifted, axis=axis, keepdims=True)
 
 
 def _log_softmax(x, *, axis):
-    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True, initial=-np.inf)
     return shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
 
 
