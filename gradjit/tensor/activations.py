@@ -193,6 +193,9 @@ def rrelu(x, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Inputs <= 0 scaled by a slope drawn uniformly from [lower, upper) per element in
     training (PyTorch's draws, and the drawn slope is the gradient there), by the mean slope
     otherwise."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+
     def out():
         if training:
             from gradjit.tensor.random import rrelu_slopes

@@ -23,3 +23,9 @@ def agree(fn, *arrays, dtype=np.float64, rtol=1e-7):
 @pytest.mark.parametrize("shape, dim", [((5, 0, 0), -1), ((3, 0), 1), ((0, 4), 1)])
 def test_softmax_family_of_empty_axes(name, shape, dim):
     agree(lambda t, x: getattr(t.nn.functional, name)(x, dim), np.zeros(shape))
+
+
+@pytest.mark.parametrize("training", [False, True])
+def test_rrelu_refuses_a_lower_bound_above_the_upper(training):
+    same_error(lambda: gradjit.nn.functional.rrelu(gradjit.ones(3), 0.3, 0.1, training),
+               lambda: torch.nn.functional.rrelu(torch.ones(3), 0.3, 0.1, training))

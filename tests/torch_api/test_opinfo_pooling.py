@@ -38,3 +38,14 @@ def test_adaptive_pool_errors(name, shape, output_size):
     x = np.ones(shape)
     same_error(lambda: getattr(gradjit.nn.functional, name)(gradjit.tensor(x), output_size),
                lambda: getattr(torch.nn.functional, name)(torch.tensor(x), output_size))
+
+
+@pytest.mark.parametrize("n, shape, kernel", [(3, (0, 1, 4, 5, 4), (2, 2, 1)),
+                                              (2, (0, 2, 5, 4), (2, 2))])
+def test_fractional_max_pool_of_an_empty_batch(n, shape, kernel):
+    samples = np.random.default_rng(0).random((shape[0], shape[1], n))
+
+    def pool(t, x):
+        return getattr(t.nn.functional, f"fractional_max_pool{n}d")(
+            x, kernel, output_size=2, _random_samples=t.tensor(samples))
+    _agree(pool, np.ones(shape))
