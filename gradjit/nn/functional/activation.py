@@ -126,6 +126,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     """Rows of `weight`; the row at padding_idx gets no gradient from this lookup; with
     max_norm the rows looked up are first renormalized in place; with scale_grad_by_freq each
     row's gradient is divided by how often the batch names it. Gradients are dense."""
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if input.dtype not in (gradjit.int64, gradjit.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got {input.type()} instead "
+                           "(while checking arguments for embedding)")
     padding_idx = padding_index(padding_idx, weight.shape[0], "Padding_idx")
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
