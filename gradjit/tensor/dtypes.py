@@ -223,4 +223,5 @@ default_device = [CPU]  # where factories put tensors given no device (set_defau
 # The C++ scalar-type names, by legacy name, that PyTorch prints in some of its errors.
 CPP_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Int": "int",
              "Bool": "bool", "Byte": "unsigned char", "Char": "signed char",
-             "Short": "short int", "Half": "c10::Half", "BFloat16": "c10::BFloat16"}
+             "Short": "short int", "Half": "c10::Half", "BFloat16": "c10::BFloat16",
+             "ComplexFloat": "c10::complex<float>", "ComplexDouble": "c10::complex<double>"}
