@@ -9,7 +9,7 @@ import math
 
 from gradjit import ops
 from gradjit.tensor.arith import apply, refuse_integers
-from gradjit.tensor.dtypes import float32
+from gradjit.tensor.dtypes import bool_, float32
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -61,6 +61,15 @@ def celu(x, alpha=1.0, inplace=False):
 
 
 def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
+    """x clamped to [min_val, max_val]; integer inputs keep their dtype, the bounds cut to
+    integers (toward zero) as PyTorch's kernel reads them."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if x.dtype is bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if not x.dtype.is_floating_point and not x.dtype.is_complex:
+        min_val, max_val = int(min_val), int(max_val)
+
     def out():
         return apply("HardtanhBackward0", _hardtanh, x, min_val, max_val)
     return _in_place(x, out, None) if inplace else out()
@@ -193,6 +202,9 @@ def rrelu(x, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Inputs <= 0 scaled by a slope drawn uniformly from [lower, upper) per element in
     training (PyTorch's draws, and the drawn slope is the gradient there), by the mean slope
     otherwise."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+
     def out():
         if training:
             from gradjit.tensor.random import rrelu_slopes

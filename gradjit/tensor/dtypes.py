@@ -223,7 +223,8 @@ default_device = [CPU]  # where factories put tensors given no device (set_defau
 # The C++ scalar-type names, by legacy name, that PyTorch prints in some of its errors.
 CPP_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Int": "int",
              "Bool": "bool", "Byte": "unsigned char", "Char": "signed char",
-             "Short": "short int", "Half": "c10::Half", "BFloat16": "c10::BFloat16"}
+             "Short": "short int", "Half": "c10::Half", "BFloat16": "c10::BFloat16",
+             "ComplexFloat": "c10::complex<float>", "ComplexDouble": "c10::complex<double>"}
 # the C++ names torch's checked conversion of a fill value speaks of, by dtype name
 CONVERTED_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
                    "bfloat16": "c10::BFloat16", "int64": "int64_t", "int32": "int",

@@ -1,6 +1,7 @@
 """Activations, dropout, embedding lookups and normalization as compositions of Tensor ops."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import gradjit
@@ -126,6 +127,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     """Rows of `weight`; the row at padding_idx gets no gradient from this lookup; with
     max_norm the rows looked up are first renormalized in place; with scale_grad_by_freq each
     row's gradient is divided by how often the batch names it. Gradients are dense."""
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if input.dtype not in (gradjit.int64, gradjit.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got {input.type()} instead "
+                           "(while checking arguments for embedding)")
     padding_idx = padding_index(padding_idx, weight.shape[0], "Padding_idx")
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
@@ -173,18 +180,41 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return gradjit.autograd.composite("NativeLayerNormBackward0", normalize, input, weight, bias)
 
 
+def _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps):
+    """PyTorch's checks of batch_norm's arguments, in its order and with its errors."""
+    if training and input.shape[0] * math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {input.shape}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if not training and (running_mean is None or running_var is None):
+        name = "running_mean" if running_mean is None else "running_var"
+        raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if input.numel():
+        for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                        ("weight", weight), ("bias", bias)):
+            if t is not None and t.numel() != input.shape[1]:
+                raise RuntimeError(f"{name} should contain {input.shape[1]} elements not "
+                                   f"{t.numel()}")
+
+
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     """Normalize over every dim but the channels (dim 1). Training uses the batch's
-    statistics and moves the running ones towards them (the variance unbiased)."""
+    statistics and moves the running ones towards them (the variance unbiased). An empty
+    input comes back as a copy, scaled by weight[0] and shifted by bias[0], as PyTorch's."""
+    refuse_integers("batch_norm", input)
+    _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps)
+    if not input.numel():
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     dims = (0, *range(2, input.dim()))
     channel = (1, -1) + (1,) * (input.dim() - 2)
-    refuse_integers("batch_norm", input)
     if training:
         count = input.numel() // input.shape[1]
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input "
-                             f"size {input.shape}")
         mean, var = input.mean(dims), input.var(dims, correction=0)
         with gradjit.no_grad():
             if running_mean is not None:

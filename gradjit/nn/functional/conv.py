@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 import gradjit
+from gradjit.tensor.dtypes import CPP_NAMES
 
 _INDEX_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -104,8 +105,47 @@ def _batched(input, n, name):
     return (input, False) if input.dim() == n + 2 else (input.unsqueeze(0), True)
 
 
+def _check_conv(input, weight, stride, padding, dilation, groups, n):
+    """PyTorch's checks of a convolution's arguments (input batched) that precede the shapes',
+    in its order."""
+    if weight.dim() < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    # convNd spells a number as n of them; the weight's rank decides the dims
+    for what, value in (("stride", stride), ("padding", padding), ("dilation", dilation)):
+        if padding != "same" and not isinstance(value, str) and \
+                len(_tuple(value, n)) not in (1, weight.dim() - 2):
+            raise RuntimeError(f"expected {what} to be a single integer value or a list of "
+                               f"{weight.dim() - 2} values to match the convolution dimensions, "
+                               f"but got {what}={list(_tuple(value, n))}")
+    if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if not isinstance(padding, str) and min(_tuple(padding, n)) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(_tuple(stride, n)) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(_tuple(dilation, n)) <= 0:
+        raise RuntimeError("dilation should be greater than zero")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if input.dim() != weight.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight{list(weight.shape)}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    if weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {list(weight.shape)} instead")
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{list(weight.shape)}] "
+                           "instead")
+
+
 def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({CPP_NAMES[input.dtype.legacy]}) and bias type "
+                           f"({CPP_NAMES[bias.dtype.legacy]}) should be the same")
     input, unbatched = _batched(input, n, name)
+    _check_conv(input, weight, stride, padding, dilation, groups, n)
     out = gradjit.autograd.composite(
         "ConvolutionBackward0", lambda input, weight, bias: _convolve(
             input, weight, bias, stride, padding, dilation, groups, n), input, weight, bias)

@@ -292,11 +292,11 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
             tuple(kernel[e] if e == d else 1 for e in range(n))
         index = index + at.reshape(shape) * stride
         stride *= lengths[d]
-    index = gradjit.tensor(index.reshape(*index.shape[:2 + n], -1))
+    index = gradjit.tensor(index.reshape(*index.shape[:2 + n], math.prod(kernel)))
 
     def pool(x):
         x = x.unsqueeze(0) if unbatched else x
-        flat = x.reshape(*x.shape[:2], -1)
+        flat = x.flatten(2)
         picked = flat.gather(2, index.flatten(2)).reshape(index.shape)
         values, local = picked.max(-1)
         indices = index.gather(-1, local.unsqueeze(-1)).squeeze(-1)

@@ -13,29 +13,42 @@ import gradjit
 from gradjit.nn.functional.activation import masked_dropout
 
 
-def _sizes(output_size, inputs, what):
-    sizes = (output_size,) * len(inputs) if isinstance(output_size, int) else \
-        tuple(output_size)
-    if len(sizes) != len(inputs):
-        raise ValueError(f"{what}: output_size must have {len(inputs)} elements")
-    return tuple(n if s is None else int(s) for s, n in zip(sizes, inputs))
+def _sizes(output_size, input, spatial, name, kind):
+    """output_size as PyTorch reads it: a number for every spatial dim, None keeping the
+    input's, every one at least 0 (the checks in its order, with its error types)."""
+    if isinstance(output_size, int):
+        sizes = (output_size,) * spatial
+    else:
+        sizes = tuple(output_size)
+        if input.dim() <= len(sizes):
+            raise ValueError(f"Input dimension should be at least {len(sizes) + 1}")
+        sizes = tuple(n if s is None else int(s)
+                      for s, n in zip(sizes, input.shape[input.dim() - len(sizes):]))
+    if input.dim() not in (spatial + 1, spatial + 2):
+        colon = ":" * (kind == "max")
+        raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but "
+                           f"got{colon} {list(input.shape)}")
+    if len(sizes) != spatial:
+        raise RuntimeError(f"{name}: output_size must be {spatial}" if kind == "avg" else
+                           f"{name}(): internal error: output_size.size() must be {spatial}")
+    if min(sizes) < 0:
+        if kind == "avg":  # PyTorch's 3-D message has no space before the third size
+            listed = ", ".join(map(str, sizes[:2])) + "".join(f",{s}" for s in sizes[2:])
+            raise RuntimeError(f"{name}: elements of output_size must be greater than or equal "
+                               f"to 0 but received {{{listed}}}")
+        shape = [*input.shape[:-spatial], *sizes]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                           f"{shape}")
+    return tuple(input.shape[-spatial:]), sizes
 
 
 def _bins(length, count):
     return [(i * length // count, -(-(i + 1) * length // count)) for i in range(count)]
 
 
-def _adaptive(input, output_size, spatial, name, colon=""):
-    if input.dim() not in (spatial + 1, spatial + 2):
-        raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but "
-                           f"got{colon} {list(input.shape)}")
-    inputs = tuple(input.shape[-spatial:])
-    return inputs, _sizes(output_size, inputs, name)
-
-
 def _adaptive_avg(input, output_size, spatial):
     name = f"adaptive_avg_pool{spatial}d"
-    inputs, sizes = _adaptive(input, output_size, spatial, name)
+    inputs, sizes = _sizes(output_size, input, spatial, name, "avg")
     dims = tuple(range(-spatial, 0))
     if sizes == (1,) * spatial:  # PyTorch takes the mean
         return input.mean(dims, keepdim=True)
@@ -54,7 +67,7 @@ def _adaptive_max(input, output_size, spatial):
     """(values, indices): each bin's maximum and its flat position in the input's spatial
     dims (the first one on ties, as PyTorch's)."""
     name = f"adaptive_max_pool{spatial}d"
-    inputs, sizes = _adaptive(input, output_size, spatial, name, colon=":")
+    inputs, sizes = _sizes(output_size, input, spatial, name, "max")
     strides = [math.prod(inputs[axis + 1:]) for axis in range(spatial)]
 
     def pool(x):
@@ -81,6 +94,9 @@ def _as_2d(input, output_size, pool2d, name):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            f"tensor for argument #1 'self' (while checking arguments for "
                            f"{name})")
+    if not isinstance(output_size, int) and len(output_size) != 1:
+        raise RuntimeError(f"{name}() argument 'output_size' should contain one int (got "
+                           f"{len(output_size)})")
     size = output_size if isinstance(output_size, int) else output_size[0]
     out = pool2d(input.unsqueeze(-2), (1, size))
     return tuple(o.squeeze(-2) for o in out) if isinstance(out, tuple) else out.squeeze(-2)

@@ -1,0 +1,51 @@
+"""Pooling in torch.nn.functional against torch on the cases PyTorch's operator database
+(op_db) samples: values, gradients and error types with messages."""
+import numpy as np
+import pytest
+
+import gradjit
+from tests.torch_reference import same_error, weighted_gradients
+
+torch = pytest.importorskip("torch")
+
+
+def _agree(fn, *arrays, dtype=np.float64, rtol=1e-7):
+    (t_out, t_grads), (g_out, g_grads) = (weighted_gradients(lib, fn, arrays, dtype)
+                                          for lib in (torch, gradjit))
+    np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=rtol)
+    for g, t in zip(g_grads, t_grads):
+        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("name, shape, output_size", [
+    ("adaptive_avg_pool1d", (1, 2, 3), ()),
+    ("adaptive_avg_pool1d", (1, 1, 1), (-1,)),
+    ("adaptive_avg_pool2d", (2, 2), (2, 2)),
+    ("adaptive_avg_pool2d", (1, 2, 3, 4), ()),
+    ("adaptive_avg_pool2d", (1, 1, 1, 1), (-1, 0)),
+    ("adaptive_avg_pool2d", (2, 2), 2),
+    ("adaptive_avg_pool3d", (2, 2, 2), (2, 2, 2)),
+    ("adaptive_avg_pool3d", (1, 2, 3, 4), ()),
+    ("adaptive_avg_pool3d", (1, 1, 1, 1, 1), (-1, 0, 2)),
+    ("adaptive_max_pool1d", (1, 2, 3), ()),
+    ("adaptive_max_pool1d", (1, 1, 1), (-1,)),
+    ("adaptive_max_pool2d", (2, 2), (2, 2)),
+    ("adaptive_max_pool2d", (1, 2, 3, 4), ()),
+    ("adaptive_max_pool3d", (1, 1, 1, 1, 1), (-1, 0, 2)),
+    ("adaptive_max_pool3d", (2, 2), 2),
+])
+def test_adaptive_pool_errors(name, shape, output_size):
+    x = np.ones(shape)
+    same_error(lambda: getattr(gradjit.nn.functional, name)(gradjit.tensor(x), output_size),
+               lambda: getattr(torch.nn.functional, name)(torch.tensor(x), output_size))
+
+
+@pytest.mark.parametrize("n, shape, kernel", [(3, (0, 1, 4, 5, 4), (2, 2, 1)),
+                                              (2, (0, 2, 5, 4), (2, 2))])
+def test_fractional_max_pool_of_an_empty_batch(n, shape, kernel):
+    samples = np.random.default_rng(0).random((shape[0], shape[1], n))
+
+    def pool(t, x):
+        return getattr(t.nn.functional, f"fractional_max_pool{n}d")(
+            x, kernel, output_size=2, _random_samples=t.tensor(samples))
+    _agree(pool, np.ones(shape))
