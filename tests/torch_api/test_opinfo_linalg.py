@@ -55,3 +55,10 @@ def test_vander_refuses_booleans_and_short_rows():
                lambda: torch.linalg.vander(torch.tensor([True]), N=3))
     same_error(lambda: gradjit.linalg.vander(gradjit.tensor(2.0)),
                lambda: torch.linalg.vander(torch.tensor(2.0)))
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0), (1, 1, 0), (3, 0, 2)])
+def test_matrix_rank_of_empty_matrices(shape):
+    check(lambda t, a: t.linalg.matrix_rank(a), np.zeros(shape))
+    if shape[-1] == shape[-2]:
+        check(lambda t, a: t.linalg.matrix_rank(a, hermitian=True), np.zeros(shape))
