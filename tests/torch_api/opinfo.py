@@ -169,9 +169,11 @@ def run_sample(op, function, sample, dtype):
     except Exception as error:
         return f"raises {type(error).__name__}: {str(error)[:160]}"
     problem = compare(t_out, g_out, values=not UNSPECIFIED_VALUES.search(op.name))
+    t_out, g_out = sample.output_process_fn_grad(t_out), postprocess(sample, g_out)
+    if problem and compare(t_out, g_out) is None:  # the sample's transform removes what torch
+        problem = None  # leaves unspecified: eigenvectors' signs and phases, singular vectors'
     if problem or not leaves or not op.supports_autograd or op.has_nondeterministic_output:
         return problem
-    t_out, g_out = sample.output_process_fn_grad(t_out), postprocess(sample, g_out)
     t_total, g_total = weighted_sum(torch, t_out), weighted_sum(gradjit, g_out)
     if t_total is None:
         return None
