@@ -62,3 +62,23 @@ def test_matrix_rank_of_empty_matrices(shape):
     check(lambda t, a: t.linalg.matrix_rank(a), np.zeros(shape))
     if shape[-1] == shape[-2]:
         check(lambda t, a: t.linalg.matrix_rank(a, hermitian=True), np.zeros(shape))
+
+
+@pytest.mark.parametrize("shapes,kwargs", [
+    (((5, 5, 3), (5, 3)), {}), (((5, 2), (5, 2)), {"dim": 2}), (((5, 3), (5, 3)), {"dim": -3}),
+    (((3,), (2, 3)), {})])
+def test_cross_refuses_as_torch(shapes, kwargs):
+    same_error(lambda: gradjit.linalg.cross(*map(gradjit.ones, shapes), **kwargs),
+               lambda: torch.linalg.cross(*map(torch.ones, shapes), **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{"dim1": 1, "dim2": 1}, {"dim1": 10000}, {"dim2": 10000},
+                                    {"dim1": -1, "dim2": 1}])
+def test_diagonal_refuses_as_torch(kwargs):
+    same_error(lambda: gradjit.linalg.diagonal(gradjit.ones(10, 20), **kwargs),
+               lambda: torch.linalg.diagonal(torch.ones(10, 20), **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"offset": 1, "dim1": 2, "dim2": 0}])
+def test_diagonal_as_torch(kwargs):
+    check(lambda t, a: t.linalg.diagonal(a, **kwargs), RNG.standard_normal((2, 3, 4)))
