@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from gradjit.ops import bessel as _bessel
 from gradjit.ops import special as _special
+from gradjit.tensor import special_numeric as _numeric
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
 from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.signatures import _scalar_either, check_overloads
 from gradjit.tensor.composite_functions import i0, polygamma
 from gradjit.tensor.composite_functions import mvlgamma as multigammaln
 from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p,
                                       log_softmax, logit, logsumexp, sigmoid, sinc,
-                                      softmax, xlogy)
+                                      softmax, write_out)
+from gradjit.tensor.functions import xlogy as _xlogy
 from gradjit.tensor.special_numeric import (  # noqa: F401
-    airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
-    chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w, gammainc, gammaincc,
-    hermite_polynomial_h, hermite_polynomial_he, laguerre_polynomial_l, legendre_polynomial_p,
-    modified_bessel_i0, modified_bessel_i1, modified_bessel_k0, modified_bessel_k1,
-    scaled_modified_bessel_k0, scaled_modified_bessel_k1, shifted_chebyshev_polynomial_t,
-    shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
-    shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
+    airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, modified_bessel_i0, modified_bessel_i1,
+    modified_bessel_k0, modified_bessel_k1, scaled_modified_bessel_k0, scaled_modified_bessel_k1,
+    spherical_bessel_j0)
 
 expit = sigmoid
 
@@ -36,8 +35,35 @@ def gammaln(input):
     return _operand(input).lgamma()
 
 
-def xlog1py(input, other):
-    return _apply("SpecialXlog1PyBackward0", _special.xlog1py, _operand(input), _operand(other))
+def _xlog1py(input, other, *, out=None):
+    return write_out("xlog1py", lambda: _apply(
+        "SpecialXlog1PyBackward0", _special.xlog1py, _operand(input), _operand(other)),
+        (input, other), out)
+
+
+def _parsed(name, function, overloads):
+    """function(a, b) as torch.special.`name`, behind its argument parser: arguments no
+    overload takes (two numbers, a list) raise its TypeError."""
+    def parsed(input, other, *args, **kwargs):
+        check_overloads(f"special_{name}", overloads, (input, other))
+        return function(input, other, *args, **kwargs)
+    parsed.__name__ = parsed.__qualname__ = name
+    return parsed
+
+
+_OUT = "*, Tensor out = None"
+_POLYNOMIAL = (f"Tensor x, Tensor n, {_OUT}", f"Number x, Tensor n, {_OUT}",
+               f"Tensor x, Number n, {_OUT}")
+xlogy, xlog1py, zeta = (_parsed(name, f, _scalar_either("other")) for name, f in (
+    ("xlogy", _xlogy), ("xlog1py", _xlog1py), ("zeta", _numeric.zeta)))
+gammainc, gammaincc = (_parsed(name, getattr(_numeric, name),
+                               (f"Tensor input, Tensor other, {_OUT}",))
+                       for name in ("gammainc", "gammaincc"))
+chebyshev_polynomial_t, chebyshev_polynomial_u, chebyshev_polynomial_v, \
+    chebyshev_polynomial_w, shifted_chebyshev_polynomial_t, shifted_chebyshev_polynomial_u, \
+    shifted_chebyshev_polynomial_v, shifted_chebyshev_polynomial_w, hermite_polynomial_h, \
+    hermite_polynomial_he, laguerre_polynomial_l, legendre_polynomial_p = (
+        _parsed(name, getattr(_numeric, name), _POLYNOMIAL) for name in _numeric._POLYNOMIALS)
 
 
 def _unary(name, grad_fn, fn):

@@ -290,6 +290,8 @@ def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):
                                                  axes=tuple(range(t.rank)), keepdims=False)),
                       "i64")
     s = svdvals(a, hermitian)
+    if 0 in t.shape[-2:]:  # no singular values: rank 0, and no largest one to scale rtol by
+        return sum_(astype(s, "i64"), -1)
     if rtol is None:
         rtol = max(t.shape[-2:]) * np.finfo(ir_type(s).dtype.numpy).eps
     return sum_(astype(gt(s, _cutoff(s, rtol, atol)), "i64"), -1)

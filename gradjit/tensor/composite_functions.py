@@ -256,14 +256,19 @@ def vander(x, N=None, increasing=False):
     n = x.shape[0] if N is None else N
     if n < 0:
         raise RuntimeError("N must be non-negative.")
+    name = "CopySlices" if increasing else "FlipBackward0"
+    return apply(name, lambda v: powers(v, n, increasing), x)
 
-    def powers(v):
-        v = v if v.dtype.is_floating_point else ops.astype(v, "i64")
-        ones = ops.astype(np.ones((v.shape[0], min(n, 1))), ops.result_type(v))
-        repeated = ops.broadcast_to(ops.expand_dims(v, 1), (v.shape[0], max(n - 1, 0)))
-        out = ops.concatenate([ones, ops.cumprod(repeated, 1)], 1)
-        return out if increasing else ops.flip(out, 1)
-    return apply("CopySlices" if increasing else "FlipBackward0", powers, x)
+
+def powers(v, n, increasing=True):
+    """v^0, ..., v^(n-1) of each entry of the ops-level array v along a new last axis, integers
+    in int64."""
+    v = v if v.dtype.is_floating_point or v.dtype.is_complex else ops.astype(v, "i64")
+    shape = tuple(v.shape)
+    ones = ops.astype(np.ones(shape + (min(n, 1),)), ops.result_type(v))
+    repeated = ops.broadcast_to(ops.expand_dims(v, -1), shape + (max(n - 1, 0),))
+    out = ops.concatenate([ones, ops.cumprod(repeated, -1)], -1)
+    return out if increasing else ops.flip(out, -1)
 
 
 # ---- constructors ----

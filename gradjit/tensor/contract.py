@@ -12,6 +12,7 @@ from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.base import _check_dim
 from gradjit.tensor.hot_path import direct_floats
 
 
@@ -131,6 +132,9 @@ def cross(input, other, dim=None):
 
 def linalg_cross(input, other, *, dim=-1):
     _same_dtype("linalg.cross()", (input, other))
+    if input.dim() != other.dim():
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    _check_dim(dim, input.dim())
     if input.shape[dim] != 3 or other.shape[dim] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{input.shape[dim]} and {other.shape[dim]}")

@@ -264,11 +264,8 @@ def tensorsolve(A, B, dims=None):
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    A = operand(A)
-    rank = A.dim()
-    rest = [d for d in range(rank) if d not in (dim1 % rank, dim2 % rank)]
-    return apply("DiagonalBackward0", lambda a: L.diagonal(
-        ops.transpose(a, rest + [dim1 % rank, dim2 % rank]), offset), A)
+    """torch.diagonal with the last two dimensions as defaults."""
+    return operand(A).diagonal(offset, dim1, dim2)
 
 
 def pinverse(input, rcond=1e-15):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradjit.tensor import linalg
-from gradjit.tensor.arith import operand
-from gradjit.tensor.composite_functions import vander as _vander
+from gradjit.tensor import dtypes, linalg
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.composite_functions import powers
 from gradjit.tensor.factories import tensor
 
 linalg_inv_ex = linalg._result("linalg_inv_ex", ["inverse", "info"])
@@ -46,7 +46,8 @@ def _infos(A, rule, name):
         refuse(f"linalg.{name}_ex", f"its info is read from the matrices' values, known only "
                f"when the function runs; use linalg.{name}")
     batch = values.shape[:-2]
-    flat = values.reshape((-1,) + values.shape[-2:])
+    # the batch size spelled out: -1 is ambiguous for empty matrices
+    flat = values.reshape((int(np.prod(batch)),) + values.shape[-2:])
     return np.array([rule(m) for m in flat], np.int32).reshape(batch)
 
 
@@ -80,7 +81,14 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 
 
 def vander(x, N=None):
-    """The powers x^0, ..., x^(N-1) of each entry along a new last dimension."""
-    if N is not None and N <= 1:
+    """The powers x^0, ..., x^(N-1) of each entry along a new last dimension (x of shape (*, n);
+    a number is one entry); N defaults to n."""
+    x = operand(x)
+    if x.dtype == dtypes.bool_:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer "
+                           "tensors, but got Bool")
+    x = x.reshape(1) if x.dim() == 0 else x
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
         raise RuntimeError("N must be greater than 1.")
-    return _vander(x, N, increasing=True)
+    return apply("CatBackward0", lambda v: powers(v, n), x)

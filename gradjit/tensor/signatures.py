@@ -202,3 +202,15 @@ def refuse_sequences_in(cls):
         if name in vars(cls) or hasattr(cls, name):
             setattr(cls, name, _checked(name, getattr(cls, name)))
     return cls
+
+
+def check_overloads(name, overloads, args):
+    """Raise as torch's parser does where no overload takes the positional args' kinds (a
+    Python number for a Number; a list or tuple for neither) in order. Other data passes for a
+    Tensor, as gradjit's functions take numpy arrays."""
+    def fits(kind, x):
+        number = type(x) in (bool, int, float, complex)
+        return number if kind == "Number" else not number and type(x) not in _SEQUENCES
+    if not any(len(args) <= len(params) and all(map(fits, (k for k, _, _ in params), args))
+               for params in map(_parameters, overloads)):
+        _refuse(name, overloads, args, {})

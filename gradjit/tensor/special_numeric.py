@@ -171,30 +171,54 @@ def _degrees(n):
 
 
 def _recurrence(x, n, first, step):
-    """P_n(x) from P_0 = 1, P_1 = first(x), P_k = step(k, x, P_{k-2}, P_{k-1}), each element
-    stepping up to its own n; NaN (an overflowing recurrence) stops changing."""
+    """P_n(x) from P_0 = 1, P_1 = first(x), P_k = (a q - b) / d where (a, b, d) = step(k, x,
+    P_{k-2}, P_{k-1}) and q = P_{k-1}, each element stepping up to its own n; NaN (an
+    overflowing recurrence) stops changing."""
     p, q = np.ones_like(x), first(x)
     out = np.where(n == 0, p, q)
     for k in range(2, int(n.max(initial=0)) + 1):
-        p, q = q, step(k, x, p, q)
+        a, b, d = step(k, x, p, q)
+        p, q = q, _fused(a, q, b) / d
         out = np.where(n == k, q, out)
     return out
 
 
-def _three_term(k, x, p, q):
-    return (x + x) * q - p
+# a precision holding a product of two of the dtype's numbers (exactly for float32)
+_WIDER = {np.dtype(np.float32): np.float64, np.dtype(np.float64): np.longdouble}
 
+
+def _fused(a, q, b):
+    """a * q - b rounded once, as the fused multiply-add PyTorch's CPU build compiles its
+    recurrences' steps to: the product is not rounded to q's precision first."""
+    wide = _WIDER.get(q.dtype)
+    if wide is None:
+        return a * q - b
+    return (np.asarray(a, wide) * q.astype(wide) - np.asarray(b, wide)).astype(q.dtype)
+
+
+def _three_term(k, x, p, q):
+    return x + x, p, 1
+
+
+def _libm(fn):
+    """fn in its argument's precision as C's math library computes it: a float32 one through
+    float64, rounded once (glibc's float functions round correctly, numpy's vectorized float32
+    loops do not always)."""
+    return lambda a: fn(a.astype(np.float64)).astype(a.dtype)
+
+
+_cos, _sin, _acos = _libm(np.cos), _libm(np.sin), _libm(np.arccos)
 
 # kind: (P_1(x), the trigonometric form used for n above its bound inside (-1, 1),
 # that bound, P_n(1), P_n(-1)); theta = acos x
 _CHEBYSHEV = {
-    "t": (lambda x: x, lambda n, th: np.cos(n * th), 6,
+    "t": (lambda x: x, lambda n, th: _cos(n * th), 6,
           lambda n: 1, lambda n: np.where(n % 2 == 0, 1, -1)),
-    "u": (lambda x: x + x, lambda n, th: np.sin((n + 1) * th) / np.sin(th), 8,
+    "u": (lambda x: x + x, lambda n, th: _sin((n + 1) * th) / _sin(th), 8,
           lambda n: n + 1, lambda n: np.where(n % 2 == 0, n + 1, -(n + 1))),
-    "v": (lambda x: x + x - 1, lambda n, th: np.cos((n + 0.5) * th) / np.cos(th / 2), 8,
+    "v": (lambda x: x + x - 1, lambda n, th: _cos((n + 0.5) * th) / _cos(th / 2), 8,
           lambda n: 1, lambda n: np.where(n % 2 == 0, n + n + 1, -(n + n + 1))),
-    "w": (lambda x: x + x + 1, lambda n, th: np.sin((n + 0.5) * th) / np.sin(th / 2), 8,
+    "w": (lambda x: x + x + 1, lambda n, th: _sin((n + 0.5) * th) / _sin(th / 2), 8,
           lambda n: n + n + 1, lambda n: np.where(n % 2 == 0, 1, -1)),
 }
 
@@ -207,7 +231,8 @@ def _chebyshev(kind, shifted):
         with np.errstate(all="ignore"):
             inner = (n > bound) & (np.abs(x) < 1)
             out = _recurrence(x, np.where(inner, 0, n), first, _three_term)
-            out = np.where(inner, trig(n, np.arccos(np.clip(x, -1, 1))), out)
+            # the angle in x's precision, as PyTorch's n * acos(x) is
+            out = np.where(inner, trig(n.astype(x.dtype), _acos(np.clip(x, -1, 1))), out)
         out = np.where(x == 1, at_one(n), np.where(x == -1, at_minus_one(n), out))
         return out
     return evaluate
@@ -219,23 +244,23 @@ _HERMITE_LIMIT = {"float32": 128, "float64": 512}
 
 def _hermite(physicists):
     def evaluate(x, n):
-        scale = 2 if physicists else 1
         out = _recurrence(x, np.where(n > _HERMITE_LIMIT.get(x.dtype.name, 1024), 0, n),
-                          lambda x: scale * x,
-                          lambda k, x, p, q: scale * x * q - scale * (k - 1) * p)
+                          lambda x: x + x if physicists else x,
+                          lambda k, x, p, q: (x + x, 2 * (k - 1) * p, 1) if physicists else
+                          (x, (k - 1) * p, 1))
         return np.where(n > _HERMITE_LIMIT.get(x.dtype.name, 1024), math.nan, out)
     return evaluate
 
 
 def _laguerre(x, n):
     out = _recurrence(x, n, lambda x: 1 - x,
-                      lambda k, x, p, q: ((2 * k - 1 - x) * q - (k - 1) * p) / k)
+                      lambda k, x, p, q: (2 * (k - 1) + (1 - x), (k - 1) * p, k))
     return np.where(x == 0, 1, out)
 
 
 def _legendre(x, n):
     out = _recurrence(x, n, lambda x: x,
-                      lambda k, x, p, q: ((2 * k - 1) * x * q - (k - 1) * p) / k)
+                      lambda k, x, p, q: ((2 * k - 1) * x, (k - 1) * p, k))
     return np.where(np.abs(x) == 1, np.where((x > 0) | (n % 2 == 0), 1, -1), out)
 
 

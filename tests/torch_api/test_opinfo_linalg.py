@@ -1,0 +1,84 @@
+"""torch.linalg against PyTorch 2.13 on the cases its operator database (op_db) samples: empty
+batches, batched and scalar inputs, option spellings; values, gradients and errors."""
+import numpy as np
+import pytest
+import torch
+
+import gradjit
+from tests.torch_reference import same_error
+
+RNG = np.random.default_rng(0)
+
+
+def run(t, fn, arrays, grad=True):
+    """fn(t, *tensors)'s tensors (flattened) and the gradients of a weighted sum of them."""
+    xs = [t.tensor(a, requires_grad=grad and a.dtype.kind == "f") for a in arrays]
+    out = fn(t, *xs)
+    outs = [o for o in (out if isinstance(out, (tuple, list)) else [out])]
+    total = sum((o * t.tensor(np.linspace(0.5, 1.5, o.numel()).reshape(tuple(o.shape)),
+                              dtype=o.dtype)).sum()
+                for o in outs if o.requires_grad)
+    grads = t.autograd.grad(total, xs) if grad and not isinstance(total, int) else []
+    return outs, grads
+
+
+def check(fn, *arrays, grad=True, rtol=1e-10):
+    (t_outs, t_grads), (g_outs, g_grads) = (run(t, fn, arrays, grad) for t in (torch, gradjit))
+    assert len(g_outs) == len(t_outs) and len(g_grads) == len(t_grads)
+    for g, t in zip(g_outs + list(g_grads), t_outs + list(t_grads)):
+        assert str(g.dtype) == str(t.dtype) and tuple(g.shape) == tuple(t.shape)
+        np.testing.assert_allclose(g.detach().numpy(), t.detach().numpy(), rtol=rtol,
+                                   atol=rtol)
+
+
+@pytest.mark.parametrize("name", ["inv_ex", "cholesky_ex"])
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0, 0)])
+def test_ex_forms_of_empty_matrices(name, shape):
+    check(lambda t, a: getattr(t.linalg, name)(a), np.zeros(shape))
+
+
+def test_solve_ex_of_empty_matrices():
+    check(lambda t, a, b: t.linalg.solve_ex(a, b), np.zeros((2, 0, 0)), np.zeros((2, 0, 3)))
+
+
+@pytest.mark.parametrize("shape,n", [((), 3), ((4,), None), ((2, 3), 4), ((2, 0), 3)])
+def test_vander_of_batches_and_scalars(shape, n):
+    check(lambda t, x: t.linalg.vander(x, N=n), RNG.standard_normal(shape))
+
+
+def test_vander_of_integers_is_int64():
+    check(lambda t, x: t.linalg.vander(x, N=3), np.array([2, 3], np.int32))
+
+
+def test_vander_refuses_booleans_and_short_rows():
+    same_error(lambda: gradjit.linalg.vander(gradjit.tensor([True]), N=3),
+               lambda: torch.linalg.vander(torch.tensor([True]), N=3))
+    same_error(lambda: gradjit.linalg.vander(gradjit.tensor(2.0)),
+               lambda: torch.linalg.vander(torch.tensor(2.0)))
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0), (1, 1, 0), (3, 0, 2)])
+def test_matrix_rank_of_empty_matrices(shape):
+    check(lambda t, a: t.linalg.matrix_rank(a), np.zeros(shape))
+    if shape[-1] == shape[-2]:
+        check(lambda t, a: t.linalg.matrix_rank(a, hermitian=True), np.zeros(shape))
+
+
+@pytest.mark.parametrize("shapes,kwargs", [
+    (((5, 5, 3), (5, 3)), {}), (((5, 2), (5, 2)), {"dim": 2}), (((5, 3), (5, 3)), {"dim": -3}),
+    (((3,), (2, 3)), {})])
+def test_cross_refuses_as_torch(shapes, kwargs):
+    same_error(lambda: gradjit.linalg.cross(*map(gradjit.ones, shapes), **kwargs),
+               lambda: torch.linalg.cross(*map(torch.ones, shapes), **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{"dim1": 1, "dim2": 1}, {"dim1": 10000}, {"dim2": 10000},
+                                    {"dim1": -1, "dim2": 1}])
+def test_diagonal_refuses_as_torch(kwargs):
+    same_error(lambda: gradjit.linalg.diagonal(gradjit.ones(10, 20), **kwargs),
+               lambda: torch.linalg.diagonal(torch.ones(10, 20), **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"offset": 1, "dim1": 2, "dim2": 0}])
+def test_diagonal_as_torch(kwargs):
+    check(lambda t, a: t.linalg.diagonal(a, **kwargs), RNG.standard_normal((2, 3, 4)))
