@@ -178,7 +178,7 @@ CASES = {
     "traced-float-index": (lambda: jit(lambda x: operator.index(x), np.float64(1.0)),
                            TypeError, "only integer arrays can be used as an index"),
     "ufunc-out": (lambda: jit(lambda x: np.add(x, x, out=np.empty((2, 3))), X), TypeError,
-                  "np.add: out= and where= are not supported when tracing"),
+                  "np.add: the destination is a numpy array"),
     "where-one-argument": (lambda: jit(lambda x: np.where(x > 0), X), TypeError,
                            "np.where\\(condition\\) gives a data-dependent shape"),
     "round-out": (lambda: jit(lambda x: np.round(x, 2, out=np.empty(3)), X), TypeError,

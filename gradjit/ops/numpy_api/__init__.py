@@ -13,7 +13,7 @@ import numpy as np
 
 from gradjit.ops.numpy_api import (basics, contract, dtypes, fft, indices, integers, linalg,
                                  polynomials, reductions, sets, shaping, sorting, statistics,
-                                 ufunc_methods, ufuncs, writes)
+                                 ufunc_call, ufunc_methods, ufuncs, writes)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -77,29 +77,7 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
         if equal is None:
             return getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
         return apply_function(equal, inputs, {"axis": 0, **kwargs})
-    if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
-        raise TypeError(f"{name}: out= and where= are not supported when tracing")
-    from gradjit import ops
-    if _complex_without_loop(ufunc, inputs):
-        raise ops.array.no_loop(ufunc.__name__)
-    if kwargs.get("dtype") is not None:
-        inputs = [ops.astype(x, kwargs["dtype"]) for x in inputs]
-    if method == "outer":  # every pair: the first operand's axes before the second's
-        a, b = inputs
-        rank_b = len(ops.shape_of(b))
-        inputs = (ops.reshape(a, ops.shape_of(a) + (1,) * rank_b), b)
-    # Generalized ufuncs (np.vecdot, np.matvec) take their core axes as keywords.
-    core = {k: kwargs[k] for k in ("axis", "axes", "keepdims") if k in kwargs}
-    return fn(*inputs, **core)
-
-
-def _complex_without_loop(ufunc, inputs) -> bool:
-    """A complex operand of a ufunc numpy has no complex loop for (fabs, hypot, deg2rad, ...),
-    which gradjit's primitives would compute something for."""
-    if not isinstance(ufunc, np.ufunc) or any(c in t for t in ufunc.types for c in "FDG"):
-        return False
-    return any(isinstance(x, complex) or getattr(getattr(x, "dtype", None), "kind", "") == "c"
-               for x in inputs)
+    return ufunc_call.call(ufunc, fn, inputs, kwargs, outer=method == "outer")
 
 
 def apply_function(func, args, kwargs):

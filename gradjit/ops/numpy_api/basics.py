@@ -17,14 +17,20 @@ def _square(x):
 
 def _reciprocal(x):
     """1/x in x's type: an integer's truncates toward zero, so it is 0 unless |x| is 1 (and
-    numpy's division by zero gives the type's minimum); a bool's is an int8."""
+    numpy's 1/0, inf converted by the machine, is int32's minimum: int32 and int64 keep it,
+    narrower and unsigned types keep its low bits, 0); a bool's is an int8."""
     dt = ops.result_type(x)
     if dt.is_float or dt.is_complex:
         return ops.true_divide(1.0, x)
     x = ops.astype(x, np.int8) if dt.is_bool else x
-    smallest = np.iinfo(ops.result_type(x).numpy).min
-    return ops.astype(ops.where(ops.eq(ops.abs_(x), 1), x, ops.where(ops.eq(x, 0), smallest, 0)),
-                      ops.result_type(x))
+    kind = ops.result_type(x).numpy
+    smallest = np.iinfo(kind).min if kind.kind == "i" and kind.itemsize >= 4 else 0
+    at_zero = ops.where(ops.eq(x, 0), np.asarray(smallest, kind), np.zeros((), kind))
+    return ops.where(ops.eq(ops.abs_(x), 1), x, at_zero)
+
+
+def _absolute(x):
+    return x if ops.result_type(x).is_bool else ops.abs_(x)  # numpy's bool loop
 
 
 UFUNCS = {
@@ -35,7 +41,7 @@ UFUNCS = {
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
     np.logical_or: ops.logical_or, np.logical_xor: ops.logical_xor,
     np.logical_not: ops.logical_not,
-    np.negative: ops.neg, np.positive: lambda x: x, np.absolute: ops.abs_, np.sign: ops.sign,
+    np.negative: ops.neg, np.positive: lambda x: x, np.absolute: _absolute, np.sign: ops.sign,
     np.exp: ops.exp, np.log: ops.log, np.log1p: ops.log1p, np.expm1: ops.expm1,
     np.sqrt: ops.sqrt, np.sin: ops.sin, np.cos: ops.cos, np.tan: ops.tan, np.tanh: ops.tanh,
     np.floor: ops.floor, np.ceil: ops.ceil, np.square: _square,
@@ -197,15 +203,21 @@ def _copy(a, order="K", subok=False):
 
 
 def _like(fill):
-    def make(a, dtype=None, shape=None, **_):
+    def make(a, dtype=None, order="K", subok=True, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
-        return np.full(shape, fill, dtype or ir_type(a).dtype.numpy)
+        value = np.full(shape, fill, dtype or ir_type(a).dtype.numpy)
+        if not hasattr(a, "_become"):
+            return value
+        # like a traced array, a traced constant: out= and x[i] = v can write into it
+        like = a.copy()
+        like._become(value)
+        return like
     return make
 
 
 def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     if not hasattr(fill_value, "ir_type"):
-        return _like(fill_value)(a, dtype, shape)
+        return _like(fill_value)(a, dtype, shape=shape)
     shape = ops.shape_of(a) if shape is None else shape  # a traced fill is broadcast
     return ops.broadcast_to(ops.astype(fill_value, np.dtype(dtype or ir_type(a).dtype.numpy)),
                             shape)
