@@ -161,8 +161,6 @@ CASES = {
                                          np.zeros(1, np.int64)), IndexError,
                              "assignment through an index array computed at run time"),
     # ---- tracing: conversions, numpy dispatch, escaped values, stages ----
-    "traced-out": (lambda: jit(lambda x: x.sum(out=np.empty(())), X), TypeError,
-                   "out= is not supported on traced values"),
     "traced-len": (lambda: jit(lambda x: len(x), np.float64(1.0)), TypeError,
                    "len\\(\\) of unsized object"),
     "traced-invert": (lambda: jit(lambda x: ~x, X), TypeError,
@@ -181,8 +179,6 @@ CASES = {
                   "np.add: the destination is a numpy array"),
     "where-one-argument": (lambda: jit(lambda x: np.where(x > 0), X), TypeError,
                            "np.where\\(condition\\) gives a data-dependent shape"),
-    "round-out": (lambda: jit(lambda x: np.round(x, 2, out=np.empty(3)), X), TypeError,
-                  "np.round: out= is not supported when tracing"),
     "escaped-value": (leak_and_add, gradjit.tracer.TraceError,
                       "a traced value was used after its function returned"),
     "escaped-bool": (leak_bool, gradjit.tracer.TraceError,

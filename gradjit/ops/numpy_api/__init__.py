@@ -8,10 +8,13 @@ this module joins them and answers numpy's dispatch.
 from __future__ import annotations
 
 import difflib
+import inspect
+import sys
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, dtypes, fft, indices, integers, linalg,
+from gradjit.ops.numpy_api import (basics, contract, dtypes, emath, fft, indices, integers,
+                                   linalg,
                                  polynomials, reductions, sets, shaping, sorting, statistics,
                                  ufunc_call, ufunc_methods, ufuncs, writes)
 
@@ -25,6 +28,7 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Set operations": sets,
          "Writing into an array": writes,
          "Elementwise math": ufuncs,
+         "Complex-domain math (np.emath)": emath,
          "Linear algebra": linalg,
          "Fourier transforms": fft,
          "Covariance and correlation": statistics,
@@ -80,6 +84,25 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
     return ufunc_call.call(ufunc, fn, inputs, kwargs, outer=method == "outer")
 
 
+def _out_position(func) -> int | None:
+    """Where `out` can be given by position (sys.maxsize: by name only); None: no out."""
+    try:
+        parameters = inspect.signature(func).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: no out= here
+        return None
+    if "out" not in parameters:
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return list(parameters).index("out") if parameters["out"].kind in positional else \
+        sys.maxsize
+
+
+# numpy function -> the position of its `out` parameter, for the functions that have one
+# (but einsum, which writes out= itself under its casting= rule)
+_OUT_POSITION = {f: i for f in FUNCTIONS
+                 if f is not np.einsum and (i := _out_position(f)) is not None}
+
+
 def apply_function(func, args, kwargs):
     fn = FUNCTIONS.get(func)
     if fn is None:
@@ -87,7 +110,20 @@ def apply_function(func, args, kwargs):
         known = {numpy_name(f) for f in FUNCTIONS} | {f"np.{u.__name__}" for u in UFUNCS}
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
-    return fn(*args, **kwargs)
+    out, args, kwargs = _without_out(func, args, kwargs)
+    result = fn(*args, **kwargs)
+    return result if out is None else writes.into_out(func.__name__, out, result)
+
+
+def _without_out(func, args, kwargs):
+    """The `out` array a numpy function was given (by name or position), and its other
+    arguments; gradjit computes the result, then writes it into `out` as numpy would."""
+    if func not in _OUT_POSITION or kwargs.get("out") is None and \
+            len(args) <= _OUT_POSITION[func]:
+        return None, args, kwargs
+    bound = inspect.signature(func).bind(*args, **kwargs)
+    out = bound.arguments.pop("out", None)
+    return out, bound.args, bound.kwargs
 
 
 def surface_table(more: dict[str, list[str]]) -> str:

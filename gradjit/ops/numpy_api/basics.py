@@ -3,8 +3,10 @@ functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
@@ -58,10 +60,16 @@ def _axes(axis):
     return int(axis)
 
 
-def no_out(out):
-    if out is not None:
-        raise TypeError("out= is not supported on traced values (they cannot be written in "
-                        "place); use the returned value")
+def warn_if_empty(a, axis, message="Mean of empty slice", ddof=0, nan=False):
+    """numpy's RuntimeWarning for a mean over no elements (a variance over ddof or fewer),
+    known from the shapes; numpy then also warns of the 0/0 it computes (its nan-functions
+    do not)."""
+    shape = ops.shape_of(a)
+    axes = range(len(shape)) if axis is None else normalize_axis_tuple(axis, len(shape))
+    if math.prod(shape[i] for i in axes) - ddof <= 0:
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+        if not nan:
+            warnings.warn("invalid value encountered in divide", RuntimeWarning, stacklevel=4)
 
 
 def masked(a, where, fill):
@@ -84,7 +92,6 @@ def _size(a, axis=None):
 
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue,
          where=np._NoValue):
-    no_out(out)
     total = ops.sum_(masked(a, where, 0), _axes(axis), bool(keepdims), dtype)
     if initial is np._NoValue:
         return total
@@ -92,12 +99,12 @@ def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoValue):
-    no_out(out)
     a = a if dtype is None else ops.astype(a, dtype)
     # numpy averages integers in float64, a Tensor's too (torch's mean refuses them)
     a = a if ir_type(a).dtype.is_inexact else ops.astype(a, np.float64)
     keep = bool(keepdims)
     if where is True or where is np._NoValue:
+        warn_if_empty(a, _axes(axis))
         return ops.mean(a, _axes(axis), keep)
     count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
     return ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),
@@ -180,7 +187,6 @@ def _reshape(a, /, shape, order="C", *, copy=None):
 def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
           max=np._NoValue, **kwargs):
     """numpy's clip: bounds as a_min/a_max or as the keywords min/max, not both."""
-    no_out(out)
     if a_min is np._NoValue and a_max is np._NoValue:
         a_min, a_max = (None if v is np._NoValue else v for v in (min, max))
     elif a_min is np._NoValue or a_max is np._NoValue or min is not np._NoValue \
