@@ -46,8 +46,10 @@ def arccosh(z):
 
 
 def arctanh(z):
-    """(log1p(z) - log1p(-z)) / 2."""
-    return mul(sub(_log1p(z), _log1p(neg(z))), 0.5)
+    """(log1p(z) - log1p(-z)) / 2, halved part by part (a complex product would turn
+    arctanh(1) = inf + 0j into inf + nanj)."""
+    w = sub(_log1p(z), _log1p(neg(z)))
+    return E.complex_(mul(E.real(w), 0.5), mul(E.imag(w), 0.5))
 
 
 def arcsin(z):

@@ -10,7 +10,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.complex_order import ordered, pick
+from gradjit.ops.complex_order import compared, ordered, pick
 
 
 def _square(x):
@@ -39,7 +39,8 @@ UFUNCS = {
     np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.true_divide,
     np.power: ops.power, np.maximum: ordered(ops.maximum, largest=True),
     np.minimum: ordered(ops.minimum, largest=False),
-    np.greater: ops.gt, np.greater_equal: ops.ge, np.less: ops.lt, np.less_equal: ops.le,
+    np.greater: compared(ops.gt, True, False), np.greater_equal: compared(ops.ge, True, True),
+    np.less: compared(ops.lt, False, False), np.less_equal: compared(ops.le, False, True),
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
     np.logical_or: ops.logical_or, np.logical_xor: ops.logical_xor,
     np.logical_not: ops.logical_not,
@@ -64,8 +65,9 @@ def warn_if_empty(a, axis, message="Mean of empty slice", ddof=0, nan=False):
     """numpy's RuntimeWarning for a mean over no elements (a variance over ddof or fewer),
     known from the shapes; numpy then also warns of the 0/0 it computes (its nan-functions
     do not)."""
-    shape = ops.shape_of(a)
-    axes = range(len(shape)) if axis is None else normalize_axis_tuple(axis, len(shape))
+    shape = ops.shape_of(a)  # (a 0-d array holds one element, whatever axis numpy allows)
+    axes = range(len(shape)) if axis is None or not shape else \
+        normalize_axis_tuple(axis, len(shape))
     if math.prod(shape[i] for i in axes) - ddof <= 0:
         warnings.warn(message, RuntimeWarning, stacklevel=4)
         if not nan:

@@ -58,7 +58,9 @@ def call(ufunc, fn, inputs, kwargs, outer=False):
     options = {"casting": casting} | ({"signature": signature} if signature else {})
     loop = ufunc.resolve_dtypes(tuple(requested), **options)
     # numpy's float16 loops compute in float32 and round each result, as gradjit does here
-    inputs = [_cast(x, np.dtype(np.float32) if dt == np.float16 else dt)
+    # (but those that step through float16's own values)
+    widen = ufunc not in (np.spacing, np.nextafter)
+    inputs = [_cast(x, np.dtype(np.float32) if dt == np.float16 and widen else dt)
               for x, dt in zip(inputs, loop)]
     if outer:  # every pair: the first operand's axes before the second's
         a, b = inputs
