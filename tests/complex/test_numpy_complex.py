@@ -231,6 +231,14 @@ def test_complex_comparisons_follow_numpys_order():
                                   (Z < 1, Z >= Z[::-1]))
 
 
+def test_the_primitives_refuse_to_order_complex_values():
+    """(numpy's order is built from comparisons of the parts)"""
+    with pytest.raises(ShapeError, match="complex numbers have no order"):
+        PRIMITIVES["lt"](Z, Z)
+    with pytest.raises(ShapeError, match="complex numbers have no order"):
+        PRIMITIVES["reduce_max"](Z, axes=(0,), keepdims=False)
+
+
 def test_parts_of_a_real_value_are_refused_by_the_primitive():
     with pytest.raises(ShapeError, match="needs a complex operand"):
         PRIMITIVES["real"](X)
