@@ -28,6 +28,16 @@ REDUCTIONS = {
     "percentile": lambda a: np.percentile(a, 50), "maximum.reduce": np.maximum.reduce,
     "minimum.reduce1": lambda a: np.minimum.reduce(a, axis=1), "add.reduce": np.add.reduce,
 }
+EMPTY_CALLS = {
+    "sort": lambda a: np.sort(a), "argsort": lambda a: np.argsort(a, axis=0),
+    "cumprod": lambda a: np.cumprod(a, 0), "concatenate": lambda a: np.concatenate([a, a]),
+    "gram": lambda a: a.T @ a, "outer-gram": lambda a: a @ a.T,
+    "einsum": lambda a: np.einsum("ij->j", a), "norm": lambda a: np.linalg.norm(a),
+    "take-nothing": lambda a: np.take(a, [], axis=0), "take-2d": lambda a: np.take(a, [[]], 1),
+    "nanargmax": lambda a: np.nanargmax(a), "quantile1": lambda a: np.quantile(a, 0.5, axis=1),
+    "median0": lambda a: np.median(a, 0), "std-ddof": lambda a: np.std(a, 0, ddof=1),
+    "fft0": lambda a: np.fft.fft(a, axis=0), "lexsort": lambda a: np.lexsort(a.T),
+}
 ZERO_D = {
     "index0": lambda a: a[0], "ellipsis": lambda a: a[...], "newaxis": lambda a: a[None],
     "empty-tuple": lambda a: a[()], "slice": lambda a: a[:], "true": lambda a: a[True],
@@ -71,6 +81,11 @@ def _same_as_numpy(call, x):
 @pytest.mark.parametrize("name", REDUCTIONS)
 def test_reductions_over_empty_axes_as_numpy(name):
     _same_as_numpy(REDUCTIONS[name], EMPTY)
+
+
+@pytest.mark.parametrize("name", EMPTY_CALLS)
+def test_other_functions_of_empty_arrays_as_numpy(name):
+    _same_as_numpy(EMPTY_CALLS[name], EMPTY)
 
 
 @pytest.mark.parametrize("name", ZERO_D)
