@@ -33,6 +33,10 @@ def _common_type(*arrays):
     return np.common_type(*(stand_in(x) for x in arrays))
 
 
+def _can_cast(from_, to, casting="safe"):
+    return np.can_cast(stand_in(from_), stand_in(to), casting)
+
+
 def _min_scalar_type(a, /):
     if ops.shape_of(a):  # numpy reads the value of 0-d arrays only
         return ir_type(a).dtype.numpy
@@ -163,7 +167,7 @@ def _isin(element, test_elements, assume_unique=False, invert=False, *, kind=Non
 FUNCTIONS = {
     np.isin: _isin,
     np.result_type: _result_type, np.common_type: _common_type,
-    np.min_scalar_type: _min_scalar_type,
+    np.min_scalar_type: _min_scalar_type, np.can_cast: _can_cast,
     np.isrealobj: lambda x: not ops.is_complex(x), np.iscomplexobj: ops.is_complex,
     np.isreal: _isreal, np.iscomplex: _iscomplex,
     np.isclose: _isclose, np.array_equal: _array_equal, np.array_equiv: _array_equiv,
