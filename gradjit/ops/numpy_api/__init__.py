@@ -78,8 +78,10 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
         return ufunc_methods.at(ufunc, fn, *inputs, **kwargs)
     if method in ("reduce", "accumulate"):
         equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
-        if equal is None:
-            return getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
+        if equal is None:  # out= written here, as for numpy's functions
+            out = kwargs.pop("out", None)
+            result = getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
+            return result if out is None else writes.into_out(name, out, result)
         return apply_function(equal, inputs, {"axis": 0, **kwargs})
     return ufunc_call.call(ufunc, fn, inputs, kwargs, outer=method == "outer")
 
