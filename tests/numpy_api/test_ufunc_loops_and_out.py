@@ -144,3 +144,16 @@ def test_where_without_out_warns_as_numpy_and_keeps_the_computed_elements():
 def test_a_numpy_array_out_is_refused_with_the_way_out():
     with pytest.raises(TypeError, match="the destination is a numpy array"):
         gradjit.jit(lambda x: np.add(x, x, out=np.empty(3)))(np.ones(3))
+
+
+def test_a_write_into_an_argument_that_is_not_returned_is_refused():
+    """numpy would change the caller's array, which a compiled function cannot do."""
+    def into_argument(x, out):
+        np.sin(x, out=out)
+
+    def assignment(x):
+        x[0] = 1.0
+    for call, args in ((into_argument, (np.ones(3), np.zeros(3))), (assignment, (np.ones(3),))):
+        with pytest.raises(TypeError, match="writes into its argument .* returns nothing"):
+            gradjit.jit(call)(*args)
+    assert gradjit.jit(lambda x: None)(np.ones(3)) is None
