@@ -84,8 +84,9 @@ ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, uint16,
 COMPILED = (bool_, int32, int64, float32, float64)
 # types whose ops a compiled program runs as numpy steps between its kernels: integers whose
 # numpy arithmetic is the machine's (jax.random's bits, keys and narrow randint), complex
-# numbers; float16 and bfloat16 stay eager (their per-op rounding is PyTorch's CPU kernels')
-HOSTED = (int8, int16, uint8, uint16, uint32, uint64, complex64, complex128)
+# numbers, float16 (numpy rounds each float32 result, as numpy's and PyTorch's CPU loops do);
+# bfloat16 stays eager (its float32 storage would reach the kernels unrounded)
+HOSTED = (int8, int16, uint8, uint16, uint32, uint64, float16, complex64, complex128)
 FLOAT_DTYPES = (float32, float64)
 _BY_NAME = {}
 for _d in ALL_DTYPES:

@@ -154,6 +154,8 @@ def _past(x, bound, compare):
 
 
 def isfinite(x):
+    if ir_type(x).dtype.is_complex:
+        return logical_and(isfinite(E.real(x)), isfinite(E.imag(x)))
     return lt(abs_(x), math.inf) if ir_type(x).dtype.is_float else ge(x, x)
 
 

@@ -46,13 +46,20 @@ def arccosh(z):
 
 
 def arctanh(z):
-    """(log1p(z) - log1p(-z)) / 2."""
-    return mul(sub(_log1p(z), _log1p(neg(z))), 0.5)
+    """(log1p(z) - log1p(-z)) / 2, halved part by part (a complex product would turn
+    arctanh(1) = inf + 0j into inf + nanj)."""
+    w = sub(_log1p(z), _log1p(neg(z)))
+    return E.complex_(mul(E.real(w), 0.5), mul(E.imag(w), 0.5))
 
 
 def arcsin(z):
-    """-i arcsinh(i z)."""
-    return neg(_times_i(arcsinh(_times_i(z))))
+    """-i arcsinh(i z); on its cuts (real, |z| > 1), where i z loses the sign of the zero
+    imaginary part, +-pi/2 + i acosh|z| with the sign of that zero, as numpy."""
+    from gradjit import ops  # (ops imports this module)
+    a, b = E.real(z), E.imag(z)
+    on_cut = ops.logical_and(ops.eq(b, 0.0), ops.gt(ops.abs_(a), 1.0))
+    cut = E.complex_(ops.copysign(math.pi / 2, a), ops.copysign(ops.arccosh(ops.abs_(a)), b))
+    return where(on_cut, cut, neg(_times_i(arcsinh(_times_i(z)))))
 
 
 def arccos(z):

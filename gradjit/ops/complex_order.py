@@ -1,7 +1,7 @@
 """numpy's order of complex numbers, by real part and then imaginary part, for maximum,
-minimum, fmax, fmin, max, min, argmax and argmin: comparisons of the parts, since the
-primitives refuse to order complex values. A NaN in either part counts as NaN does among
-reals: maximum, max and argmax pick it, fmax drops it."""
+minimum, fmax, fmin, max, min, argmax, argmin and the comparisons (greater, less, ...):
+comparisons of the parts, since the primitives refuse to order complex values. A NaN in
+either part counts as NaN does among reals: maximum, max and argmax pick it, fmax drops it."""
 from __future__ import annotations
 
 import math
@@ -49,6 +49,20 @@ def ordered(real, largest, nan_wins=True):
         if result_type(a, b).is_complex:
             return pick(a, b, largest, nan_wins)
         return real(a, b)
+    apply.__name__ = real.__name__
+    return apply
+
+
+def compared(real, largest, or_equal):
+    """real(a, b) (gt, ge, lt or le) on real operands; numpy's order on complex ones, where
+    a NaN compares false."""
+    def apply(a, b):
+        dt = result_type(a, b)
+        if not dt.is_complex:
+            return real(a, b)
+        a, b = operands(*(np.asarray(x, dt.numpy) if is_python_scalar(x) else x for x in (a, b)))
+        before = _before(a, b, largest)
+        return logical_or(before, eq(a, b)) if or_equal else before
     apply.__name__ = real.__name__
     return apply
 

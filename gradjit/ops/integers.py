@@ -159,9 +159,13 @@ def float_power(a, b):
     return power(*(number(v) if is_python_scalar(v) else astype(v, wide) for v in (a, b)))
 
 
-# Euclid's steps for the worst case of each width: the index of the largest Fibonacci number
-# the type holds, plus one.
-_EUCLID_STEPS = {"i32": 47, "i64": 93}
+def _euclid_steps(dt) -> int:
+    """Euclid's steps for the worst case of a type: the index of the largest Fibonacci
+    number it holds (consecutive ones need the most steps), plus one."""
+    limit, index, (previous, current) = int(np.iinfo(dt.numpy).max), 1, (0, 1)
+    while previous + current <= limit:
+        previous, current, index = current, previous + current, index + 1
+    return index + 1
 
 
 def gcd(a, b):
@@ -171,7 +175,7 @@ def gcd(a, b):
     _integral_only("gcd", dt)
     x, y = _arrays(x, y)
     x, y = E.abs_(x), E.abs_(y)
-    for _ in range(_EUCLID_STEPS[dt.name]):
+    for _ in range(_euclid_steps(dt)):
         x, y = E.where(E.eq(y, 0), x, y), I.fmod(x, y)  # finished pairs stay (g, 0)
     return E.abs_(x)  # |INT_MIN| is INT_MIN: a remainder of it may be negative
 

@@ -23,6 +23,8 @@ def take(a, indices, axis=None, mode="raise"):
         x, axis = ravel(x), 0
     axis = normalize_axis_index(axis, len(shape_of(x)))
     n = shape_of(x)[axis]
+    if isinstance(indices, (list, tuple)) and not np.size(indices):
+        indices = np.zeros(np.shape(indices), np.intp)  # numpy reads [] as no indices
     known = constant_value(indices)
     if known is None:
         if not ir_type(indices).dtype.is_int:

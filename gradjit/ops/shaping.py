@@ -223,6 +223,8 @@ def squeeze(a, axis=None):
     shape = shape_of(x)
     if axis is None:
         axes = tuple(i for i, d in enumerate(shape) if d == 1)
+    elif not shape and axis in (0, -1):  # numpy lets an integer axis squeeze a 0-d array
+        return x
     else:
         axes = normalize_axis_tuple(axis, len(shape))
         if any(shape[i] != 1 for i in axes):

@@ -235,14 +235,23 @@ def _exact_at_powers(r, x, base):
     return where(exact, add(k, sub(r, E.stop_gradient(r))), r)
 
 
+def _scaled_log(x, factor):
+    """log(x) * factor, a complex log's parts scaled apart (as a complex product, log(0) =
+    -inf + 0j would become -inf + nanj)."""
+    r = log(x)
+    if ir_type(r).dtype.is_complex:
+        return E.complex_(mul(E.real(r), factor), mul(E.imag(r), factor))
+    return mul(r, factor)
+
+
 def log2(x):
     x = to_float(x)
-    return _exact_at_powers(mul(log(x), LOG2E), x, 2.0)
+    return _exact_at_powers(_scaled_log(x, LOG2E), x, 2.0)
 
 
 def log10(x):
     x = to_float(x)
-    return _exact_at_powers(mul(log(x), LOG10E), x, 10.0)
+    return _exact_at_powers(_scaled_log(x, LOG10E), x, 10.0)
 
 
 def _log_add(a, b, power_of_base, log_base):

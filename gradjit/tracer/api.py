@@ -178,7 +178,9 @@ class Transformed:
     def _trace(self, structure, leaves):
         trace = Trace(re.sub(r"\W+", "_", self.cache.name).strip("_") or "f")
         with trace:
-            inputs = self._inputs(trace, structure, leaves, _leaf_names(self.fn, structure))
+            names = _leaf_names(self.fn, structure)
+            inputs = self._inputs(trace, structure, leaves, names)
+            given = [getattr(x, "ir", None) for x in inputs]
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
@@ -187,6 +189,8 @@ class Transformed:
                 raise
             if self.mode == "jit" and getattr(self, "taped", None) is None:
                 _check_detached(out, self.cache.name)
+                if out is None:
+                    _check_no_writes_lost(inputs, given, names, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack
@@ -335,6 +339,16 @@ def _layout(args) -> tuple | None:
             return None
         layout.append((a.shape, a.dtype, a.strides))
     return tuple(layout)
+
+
+def _check_no_writes_lost(inputs, given, names, name):
+    """A function that writes into an argument (out=, x[i] = v) and returns nothing meant
+    to change the caller's array, which a compiled function cannot do."""
+    for x, ir, arg in zip(inputs, given, names):
+        if ir is not None and getattr(x, "ir", None) is not ir:
+            raise TypeError(f"{name} writes into its argument {arg} (out= or an index "
+                            "assignment) and returns nothing: a compiled function cannot "
+                            "write into the caller's array; return the written value")
 
 
 def _check_detached(out, name):

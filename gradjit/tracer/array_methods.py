@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.ops.complex_order import compared
 
 
 class TracerArrayConversionError(TypeError):
@@ -65,8 +66,11 @@ class ArrayMethods:
     __divmod__, __rdivmod__ = _binary(ops.divmod_), _binary(ops.divmod_, True)
     __pow__, __rpow__ = _binary(ops.power), _binary(ops.power, True)
     __matmul__, __rmatmul__ = _binary(ops.matmul), _binary(ops.matmul, True)
-    __lt__, __le__ = _binary(ops.lt), _binary(ops.le)
-    __gt__, __ge__ = _binary(ops.gt), _binary(ops.ge)
+    # complex values in numpy's order (by real part, then imaginary part)
+    __lt__ = _binary(compared(ops.lt, False, False))
+    __le__ = _binary(compared(ops.le, False, True))
+    __gt__ = _binary(compared(ops.gt, True, False))
+    __ge__ = _binary(compared(ops.ge, True, True))
     __eq__, __ne__ = _binary(ops.eq), _binary(ops.ne)
     __and__, __rand__ = _binary(ops.bitwise_and), _binary(ops.bitwise_and, True)
     __or__, __ror__ = _binary(ops.bitwise_or), _binary(ops.bitwise_or, True)

@@ -224,11 +224,19 @@ def test_predicates():
     np.testing.assert_array_equal(gradjit.jit(np.isreal)(z), np.isreal(z))
 
 
-def test_complex_comparisons_are_refused():
-    """maximum, max, argmax and sort follow numpy's order (tests/complex/test_complex_order.py);
-    the comparison operators are refused."""
+def test_complex_comparisons_follow_numpys_order():
+    """maximum, max, argmax and sort follow numpy's order (tests/complex/test_complex_order.py),
+    and so do the comparison operators."""
+    np.testing.assert_array_equal(gradjit.jit(lambda z: (z < 1, z >= Z[::-1]))(Z),
+                                  (Z < 1, Z >= Z[::-1]))
+
+
+def test_the_primitives_refuse_to_order_complex_values():
+    """(numpy's order is built from comparisons of the parts)"""
     with pytest.raises(ShapeError, match="complex numbers have no order"):
-        gradjit.jit(lambda z: z < 1)(Z)
+        PRIMITIVES["lt"](Z, Z)
+    with pytest.raises(ShapeError, match="complex numbers have no order"):
+        PRIMITIVES["reduce_max"](Z, axes=(0,), keepdims=False)
 
 
 def test_parts_of_a_real_value_are_refused_by_the_primitive():

@@ -64,8 +64,8 @@ def test_errors_are_one_clear_line():
                                       "'g'; its functions: f")
     bad_arg = gradjit("dump", "examples/seed.py:f", "--arg", "q64[2]")
     assert bad_arg.returncode == 1 and "gradjit has no dtype 'q64'" in bad_arg.stderr
-    narrow = gradjit("dump", "examples/seed.py:f", "--arg", "f16[2]")  # eager-only dtype
-    assert narrow.returncode == 1 and "does not compile float16" in narrow.stderr
+    narrow = gradjit("dump", "examples/seed.py:f", "--arg", "bf16[2]")  # eager-only dtype
+    assert narrow.returncode == 1 and "does not compile bfloat16" in narrow.stderr
     assert gradjit("dump", "examples/seed.py:f", "--stage", "kernel").returncode == 1
     assert gradjit("dump").returncode == 2  # argparse: the target is required
 

@@ -275,10 +275,9 @@ def test_product_errors(index):
         gradjit.jit(lambda one: call(lambda *shape: one * np.ones(shape)))(np.float64(1.0))
 
 
-def test_unsupported_product_arguments():
-    x = np.ones((2, 3))
-    with pytest.raises(TypeError, match="out= is not"):
-        gradjit.jit(lambda v: np.linalg.multi_dot([v, v.T], out=v))(x)
+def test_multi_dot_writes_into_out():
+    x = np.arange(6.0).reshape(2, 3)
+    check_values(lambda v, w: (np.linalg.multi_dot([v, v.T], out=w), w), x, np.zeros((2, 2)))
 
 
 def test_matrix_power_of_negative_exponents_inverts():

@@ -64,8 +64,8 @@ def test_predicates(fn):
     check_values(fn, x, backends=("cpu",))
 
 
-def test_isneginf_out_refused():
-    with pytest.raises(TypeError, match="out= is not supported"):
+def test_isneginf_into_a_numpy_array_is_refused():
+    with pytest.raises(TypeError, match="the destination is a numpy array"):
         gradjit.jit(lambda a: np.isneginf(a, out=np.empty((4, 4), bool)))(X)
 
 
@@ -284,3 +284,16 @@ def test_allclose_and_array_equal_read_the_values(fn):
 ], ids=["traced-tests", "listed-tests", "matrix-tests"])
 def test_isin(fn):
     check_values(fn, X)
+
+
+def test_can_cast_reads_the_dtype_and_refuses_python_numbers_as_numpy():
+    x = np.array([0.5, 1.5])
+    calls = (lambda x: np.can_cast(x, np.float32), lambda x: np.can_cast(x, "f4", "same_kind"),
+             lambda x: np.can_cast(x.astype(np.int8), np.int16),
+             lambda x: np.can_cast(x, "i4", casting="unsafe"))
+    for call in calls:
+        assert gradjit.jit(call)(x) == call(x)
+    with pytest.raises(TypeError, match="does not support Python ints, floats"):
+        np.can_cast(2.0, np.float32)
+    with pytest.raises(TypeError, match="does not support Python ints, floats"):
+        gradjit.jit(lambda s: np.can_cast(s * 1.0, np.float32))(2.0)

@@ -28,6 +28,7 @@ VALUES = {
     "apply_along_axis_sum": (lambda x, v: np.apply_along_axis(np.sum, 0, x) + v, X, V),
     "apply_over_axes": (lambda y: np.apply_over_axes(np.sum, y, [0, 2]), Y),
     "apply_over_axes_negative": (lambda x: np.apply_over_axes(np.mean, x, -1), X),
+    "sliding_window_view": (lambda y: np.lib.stride_tricks.sliding_window_view(y, 2, -1), Y),
     # joining
     "concatenate_mixed_constant": (lambda x, v: np.concatenate([x, v[None], [[1, 2, 3, 4]]]),
                                    X, V),

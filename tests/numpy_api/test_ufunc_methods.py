@@ -43,8 +43,8 @@ def test_logical_reduce():
 
 def test_unsupported_names_are_named_in_full_with_near_names_and_the_line():
     def f(x):
-        return np.emath.sqrt(x)  # the offending line
-    with pytest.raises(TypeError, match=r"np\.lib\.scimath\.sqrt is not supported") as info:
+        return np.array2string(x)  # the offending line
+    with pytest.raises(TypeError, match=r"np\.array2string is not supported") as info:
         gradjit.jit(f)(np.eye(2))
     assert "the offending line" in str(info.value) and "test_ufunc_methods.py:" in str(info.value)
     with pytest.raises(TypeError, match=r"np\.add\.reduceat .*did you mean np\.add\.reduce"):
@@ -121,11 +121,13 @@ def test_ufunc_at_with_indices_computed_at_run_time():
         gradjit.jit(lambda x, i: np.add.at(x * 1.0, (i, slice(None)), 2.0))(X, indices)
 
 
-def test_folds_refuse_out_and_where():
-    for call in (lambda x: np.logaddexp.reduce(x, out=np.zeros(3)),
-                 lambda x: np.logaddexp.reduce(x, where=x > 1)):
-        with pytest.raises(TypeError, match="out= and where= are not supported"):
-            gradjit.jit(call)(X)
+def test_folds_write_out_and_refuse_where():
+    def folds(x, o):
+        np.logaddexp.reduce(x, out=o)
+        return o, np.maximum.accumulate(x, 1, out=np.zeros_like(x)), np.logaddexp.accumulate(x)
+    check_values(folds, X, np.zeros(X.shape[1:]))
+    with pytest.raises(TypeError, match="where= is not supported"):
+        gradjit.jit(lambda x: np.logaddexp.reduce(x, where=x > 1))(X)
 
 
 LINSPACES = {

@@ -105,10 +105,9 @@ def _substituted(call, func, x, y):
 
 
 def test_unsupported_numpy_calls_name_the_function():
-    with pytest.raises(TypeError, match="np.packbits is not supported"):
-        gradjit.jit(lambda x: np.packbits(x > 1))(X)
+    with pytest.raises(TypeError, match="np.shares_memory is not supported"):
+        gradjit.jit(lambda x: np.shares_memory(x, x))(X)
     with pytest.raises(TypeError, match="np.add.reduceat is not supported"):
         gradjit.jit(lambda x: np.add.reduceat(x, [0], 1.0))(X)
-    with pytest.raises(TypeError, match=r"np.lib.stride_tricks.sliding_window_view is not "
-                       r"supported .*README.md lists"):
-        gradjit.jit(lambda x: np.lib.stride_tricks.sliding_window_view(x, 2))(X)
+    with pytest.raises(TypeError, match=r"np.array2string is not supported .*README.md lists"):
+        gradjit.jit(lambda x: np.array2string(x))(X)

@@ -8,12 +8,15 @@ this module joins them and answers numpy's dispatch.
 from __future__ import annotations
 
 import difflib
+import inspect
+import sys
 
 import numpy as np
 
-from gradjit.ops.numpy_api import (basics, contract, dtypes, fft, indices, integers, linalg,
+from gradjit.ops.numpy_api import (basics, contract, dtypes, emath, fft, indices, integers,
+                                   linalg,
                                  polynomials, reductions, sets, shaping, sorting, statistics,
-                                 ufunc_methods, ufuncs, writes)
+                                 ufunc_call, ufunc_methods, ufuncs, writes)
 
 # title -> the module of that area's names
 AREAS = {"Arithmetic, common reductions and shapes": basics,
@@ -25,6 +28,7 @@ AREAS = {"Arithmetic, common reductions and shapes": basics,
          "Set operations": sets,
          "Writing into an array": writes,
          "Elementwise math": ufuncs,
+         "Complex-domain math (np.emath)": emath,
          "Linear algebra": linalg,
          "Fourier transforms": fft,
          "Covariance and correlation": statistics,
@@ -74,32 +78,31 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
         return ufunc_methods.at(ufunc, fn, *inputs, **kwargs)
     if method in ("reduce", "accumulate"):
         equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
-        if equal is None:
-            return getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
+        if equal is None:  # out= written here, as for numpy's functions
+            out = kwargs.pop("out", None)
+            result = getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
+            return result if out is None else writes.into_out(name, out, result)
         return apply_function(equal, inputs, {"axis": 0, **kwargs})
-    if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
-        raise TypeError(f"{name}: out= and where= are not supported when tracing")
-    from gradjit import ops
-    if _complex_without_loop(ufunc, inputs):
-        raise ops.array.no_loop(ufunc.__name__)
-    if kwargs.get("dtype") is not None:
-        inputs = [ops.astype(x, kwargs["dtype"]) for x in inputs]
-    if method == "outer":  # every pair: the first operand's axes before the second's
-        a, b = inputs
-        rank_b = len(ops.shape_of(b))
-        inputs = (ops.reshape(a, ops.shape_of(a) + (1,) * rank_b), b)
-    # Generalized ufuncs (np.vecdot, np.matvec) take their core axes as keywords.
-    core = {k: kwargs[k] for k in ("axis", "axes", "keepdims") if k in kwargs}
-    return fn(*inputs, **core)
+    return ufunc_call.call(ufunc, fn, inputs, kwargs, outer=method == "outer")
 
 
-def _complex_without_loop(ufunc, inputs) -> bool:
-    """A complex operand of a ufunc numpy has no complex loop for (fabs, hypot, deg2rad, ...),
-    which gradjit's primitives would compute something for."""
-    if not isinstance(ufunc, np.ufunc) or any(c in t for t in ufunc.types for c in "FDG"):
-        return False
-    return any(isinstance(x, complex) or getattr(getattr(x, "dtype", None), "kind", "") == "c"
-               for x in inputs)
+def _out_position(func) -> int | None:
+    """Where `out` can be given by position (sys.maxsize: by name only); None: no out."""
+    try:
+        parameters = inspect.signature(func).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: no out= here
+        return None
+    if "out" not in parameters:
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return list(parameters).index("out") if parameters["out"].kind in positional else \
+        sys.maxsize
+
+
+# numpy function -> the position of its `out` parameter, for the functions that have one
+# (but einsum, which writes out= itself under its casting= rule)
+_OUT_POSITION = {f: i for f in FUNCTIONS
+                 if f is not np.einsum and (i := _out_position(f)) is not None}
 
 
 def apply_function(func, args, kwargs):
@@ -109,7 +112,20 @@ def apply_function(func, args, kwargs):
         known = {numpy_name(f) for f in FUNCTIONS} | {f"np.{u.__name__}" for u in UFUNCS}
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
-    return fn(*args, **kwargs)
+    out, args, kwargs = _without_out(func, args, kwargs)
+    result = fn(*args, **kwargs)
+    return result if out is None else writes.into_out(func.__name__, out, result)
+
+
+def _without_out(func, args, kwargs):
+    """The `out` array a numpy function was given (by name or position), and its other
+    arguments; gradjit computes the result, then writes it into `out` as numpy would."""
+    if func not in _OUT_POSITION or kwargs.get("out") is None and \
+            len(args) <= _OUT_POSITION[func]:
+        return None, args, kwargs
+    bound = inspect.signature(func).bind(*args, **kwargs)
+    out = bound.arguments.pop("out", None)
+    return out, bound.args, bound.kwargs
 
 
 def surface_table(more: dict[str, list[str]]) -> str:

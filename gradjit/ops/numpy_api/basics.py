@@ -3,12 +3,14 @@ functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.complex_order import ordered, pick
+from gradjit.ops.complex_order import compared, ordered, pick
 
 
 def _square(x):
@@ -17,25 +19,32 @@ def _square(x):
 
 def _reciprocal(x):
     """1/x in x's type: an integer's truncates toward zero, so it is 0 unless |x| is 1 (and
-    numpy's division by zero gives the type's minimum); a bool's is an int8."""
+    numpy's 1/0, inf converted by the machine, is int32's minimum: int32 and int64 keep it,
+    narrower and unsigned types keep its low bits, 0); a bool's is an int8."""
     dt = ops.result_type(x)
     if dt.is_float or dt.is_complex:
         return ops.true_divide(1.0, x)
     x = ops.astype(x, np.int8) if dt.is_bool else x
-    smallest = np.iinfo(ops.result_type(x).numpy).min
-    return ops.astype(ops.where(ops.eq(ops.abs_(x), 1), x, ops.where(ops.eq(x, 0), smallest, 0)),
-                      ops.result_type(x))
+    kind = ops.result_type(x).numpy
+    smallest = np.iinfo(kind).min if kind.kind == "i" and kind.itemsize >= 4 else 0
+    at_zero = ops.where(ops.eq(x, 0), np.asarray(smallest, kind), np.zeros((), kind))
+    return ops.where(ops.eq(ops.abs_(x), 1), x, at_zero)
+
+
+def _absolute(x):
+    return x if ops.result_type(x).is_bool else ops.abs_(x)  # numpy's bool loop
 
 
 UFUNCS = {
     np.add: ops.add, np.subtract: ops.sub, np.multiply: ops.mul, np.true_divide: ops.true_divide,
     np.power: ops.power, np.maximum: ordered(ops.maximum, largest=True),
     np.minimum: ordered(ops.minimum, largest=False),
-    np.greater: ops.gt, np.greater_equal: ops.ge, np.less: ops.lt, np.less_equal: ops.le,
+    np.greater: compared(ops.gt, True, False), np.greater_equal: compared(ops.ge, True, True),
+    np.less: compared(ops.lt, False, False), np.less_equal: compared(ops.le, False, True),
     np.equal: ops.eq, np.not_equal: ops.ne, np.logical_and: ops.logical_and,
     np.logical_or: ops.logical_or, np.logical_xor: ops.logical_xor,
     np.logical_not: ops.logical_not,
-    np.negative: ops.neg, np.positive: lambda x: x, np.absolute: ops.abs_, np.sign: ops.sign,
+    np.negative: ops.neg, np.positive: lambda x: x, np.absolute: _absolute, np.sign: ops.sign,
     np.exp: ops.exp, np.log: ops.log, np.log1p: ops.log1p, np.expm1: ops.expm1,
     np.sqrt: ops.sqrt, np.sin: ops.sin, np.cos: ops.cos, np.tan: ops.tan, np.tanh: ops.tanh,
     np.floor: ops.floor, np.ceil: ops.ceil, np.square: _square,
@@ -52,10 +61,17 @@ def _axes(axis):
     return int(axis)
 
 
-def no_out(out):
-    if out is not None:
-        raise TypeError("out= is not supported on traced values (they cannot be written in "
-                        "place); use the returned value")
+def warn_if_empty(a, axis, message="Mean of empty slice", ddof=0, nan=False):
+    """numpy's RuntimeWarning for a mean over no elements (a variance over ddof or fewer),
+    known from the shapes; numpy then also warns of the 0/0 it computes (its nan-functions
+    do not)."""
+    shape = ops.shape_of(a)  # (a 0-d array holds one element, whatever axis numpy allows)
+    axes = range(len(shape)) if axis is None or not shape else \
+        normalize_axis_tuple(axis, len(shape))
+    if math.prod(shape[i] for i in axes) - ddof <= 0:
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+        if not nan:
+            warnings.warn("invalid value encountered in divide", RuntimeWarning, stacklevel=4)
 
 
 def masked(a, where, fill):
@@ -78,7 +94,6 @@ def _size(a, axis=None):
 
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue,
          where=np._NoValue):
-    no_out(out)
     total = ops.sum_(masked(a, where, 0), _axes(axis), bool(keepdims), dtype)
     if initial is np._NoValue:
         return total
@@ -86,12 +101,12 @@ def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoValue):
-    no_out(out)
     a = a if dtype is None else ops.astype(a, dtype)
     # numpy averages integers in float64, a Tensor's too (torch's mean refuses them)
     a = a if ir_type(a).dtype.is_inexact else ops.astype(a, np.float64)
     keep = bool(keepdims)
     if where is True or where is np._NoValue:
+        warn_if_empty(a, _axes(axis))
         return ops.mean(a, _axes(axis), keep)
     count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
     return ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),
@@ -174,7 +189,6 @@ def _reshape(a, /, shape, order="C", *, copy=None):
 def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
           max=np._NoValue, **kwargs):
     """numpy's clip: bounds as a_min/a_max or as the keywords min/max, not both."""
-    no_out(out)
     if a_min is np._NoValue and a_max is np._NoValue:
         a_min, a_max = (None if v is np._NoValue else v for v in (min, max))
     elif a_min is np._NoValue or a_max is np._NoValue or min is not np._NoValue \
@@ -197,15 +211,21 @@ def _copy(a, order="K", subok=False):
 
 
 def _like(fill):
-    def make(a, dtype=None, shape=None, **_):
+    def make(a, dtype=None, order="K", subok=True, shape=None, **_):
         shape = ops.shape_of(a) if shape is None else shape
-        return np.full(shape, fill, dtype or ir_type(a).dtype.numpy)
+        value = np.full(shape, fill, dtype or ir_type(a).dtype.numpy)
+        if not hasattr(a, "_become"):
+            return value
+        # like a traced array, a traced constant: out= and x[i] = v can write into it
+        like = a.copy()
+        like._become(value)
+        return like
     return make
 
 
 def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     if not hasattr(fill_value, "ir_type"):
-        return _like(fill_value)(a, dtype, shape)
+        return _like(fill_value)(a, dtype, shape=shape)
     shape = ops.shape_of(a) if shape is None else shape  # a traced fill is broadcast
     return ops.broadcast_to(ops.astype(fill_value, np.dtype(dtype or ir_type(a).dtype.numpy)),
                             shape)

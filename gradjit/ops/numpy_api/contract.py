@@ -56,8 +56,6 @@ def _vecdot(x1, x2, /, *, axis=-1):
 
 
 def _multi_dot(arrays, *, out=None):
-    if out is not None:
-        raise TypeError("np.linalg.multi_dot: out= is not supported when tracing")
     return ops.multi_dot(arrays)
 
 

@@ -12,7 +12,6 @@ from gradjit import ops
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
 from gradjit.ops import shaping as S
 from gradjit.ops.indexing import constant_value
-from gradjit.ops.numpy_api.basics import no_out
 
 
 def stand_in(x):
@@ -34,6 +33,10 @@ def _common_type(*arrays):
     return np.common_type(*(stand_in(x) for x in arrays))
 
 
+def _can_cast(from_, to, casting="safe"):
+    return np.can_cast(stand_in(from_), stand_in(to), casting)
+
+
 def _min_scalar_type(a, /):
     if ops.shape_of(a):  # numpy reads the value of 0-d arrays only
         return ir_type(a).dtype.numpy
@@ -49,12 +52,10 @@ def _all(x, answer):
 
 
 def _isneginf(x, out=None):
-    no_out(out)
     return ops.logical_and(ops.isinf(x), ops.signbit(x))
 
 
 def _isposinf(x, out=None):
-    no_out(out)
     return ops.logical_and(ops.isinf(x), ops.logical_not(ops.signbit(x)))
 
 
@@ -166,7 +167,7 @@ def _isin(element, test_elements, assume_unique=False, invert=False, *, kind=Non
 FUNCTIONS = {
     np.isin: _isin,
     np.result_type: _result_type, np.common_type: _common_type,
-    np.min_scalar_type: _min_scalar_type,
+    np.min_scalar_type: _min_scalar_type, np.can_cast: _can_cast,
     np.isrealobj: lambda x: not ops.is_complex(x), np.iscomplexobj: ops.is_complex,
     np.isreal: _isreal, np.iscomplex: _iscomplex,
     np.isclose: _isclose, np.array_equal: _array_equal, np.array_equiv: _array_equiv,

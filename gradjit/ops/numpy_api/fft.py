@@ -7,7 +7,6 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ops import fft as FT
 from gradjit.ops.array import shape_of
-from gradjit.ops.numpy_api.basics import no_out
 
 
 def _points(n, have):
@@ -35,7 +34,6 @@ def _sizes_and_axes(a, s, axes, real_output=False):
 
 def _complex_nd(inverse):
     def transform(a, s=None, axes=None, norm=None, out=None):
-        no_out(out)
         FT.check_norm(norm)
         sizes, axes = _sizes_and_axes(a, s, axes)
         if len(set(axes)) < len(axes):  # a repeated axis is transformed again
@@ -59,14 +57,12 @@ def _complex_2d(nd):
 
 
 def _rfftn(a, s=None, axes=None, norm=None, out=None):
-    no_out(out)
     FT.check_norm(norm)
     sizes, axes = _sizes_and_axes(a, s, axes)
     return FT.r2c(a, sizes, axes, norm)
 
 
 def _irfftn(a, s=None, axes=None, norm=None, out=None):
-    no_out(out)
     FT.check_norm(norm)
     sizes, axes = _sizes_and_axes(a, s, axes, real_output=True)
     return FT.c2r(a, sizes, axes, norm)
@@ -81,13 +77,11 @@ def _irfft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def _hfft(a, n=None, axis=-1, norm=None, out=None):
-    no_out(out)
     axis = normalize_axis_index(axis, len(shape_of(a)))
     return FT.hermitian(a, _points(n, 2 * (shape_of(a)[axis] - 1)), axis, norm)
 
 
 def _ihfft(a, n=None, axis=-1, norm=None, out=None):
-    no_out(out)
     axis = normalize_axis_index(axis, len(shape_of(a)))
     return FT.inverse_hermitian(a, _points(n, shape_of(a)[axis]), axis, norm)
 

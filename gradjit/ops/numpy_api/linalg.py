@@ -20,7 +20,7 @@ def _eigh(a, UPLO="L"):
     return numpy_linalg.EighResult(*linalg.eigh(a, UPLO))
 
 
-def _real_if_real(a, w, v=None):
+def real_if_real(a, w, v=None):
     """numpy's eig of a real matrix whose eigenvalues are all real: real results (decided on
     the traced values, a guard)."""
     if ops.is_complex(a) or bool(ops.any_(ops.ne(ops.imag(w), 0))):
@@ -30,12 +30,12 @@ def _real_if_real(a, w, v=None):
 
 def _eig(a):
     a = linalg.matrices(a, square=True)
-    return numpy_linalg.EigResult(*_real_if_real(a, *linalg.eig(a)))
+    return numpy_linalg.EigResult(*real_if_real(a, *linalg.eig(a)))
 
 
 def _eigvals(a):
     a = linalg.matrices(a, square=True)
-    return _real_if_real(a, linalg.eig(a)[0])[0]
+    return real_if_real(a, linalg.eig(a)[0])[0]
 
 
 def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):

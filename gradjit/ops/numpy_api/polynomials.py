@@ -1,6 +1,6 @@
-"""numpy's polynomial functions (poly, polyval, polyder, polyint, polyadd, polysub, polymul,
-polydiv, polyfit, vander), np.convolve, np.correlate and np.interp on gradjit values, in numpy's
-semantics (Horner's rule, numpy's modes and argument order, its out-of-range values)."""
+"""numpy's polynomial functions (poly, roots, polyval, polyder, polyint, polyadd, polysub,
+polymul, polydiv, polyfit, vander), np.convolve, np.correlate and np.interp on gradjit values,
+in numpy's semantics (Horner's rule, numpy's modes and argument order, its out-of-range values)."""
 from __future__ import annotations
 
 import warnings
@@ -9,6 +9,8 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
+from gradjit.ops.indexing import constant_value
+from gradjit.ops.numpy_api.linalg import real_if_real
 
 
 def _array(x):
@@ -288,7 +290,37 @@ def _periodic(x, xp, fp, period):
     return x, xp, fp
 
 
-FUNCTIONS = {np.poly: _poly, np.polydiv: _polydiv, np.polyval: _polyval, np.polyder: _polyder,
+def _roots(p):
+    """The eigenvalues of p's companion matrix, as numpy finds them (real when they all are,
+    decided on the values: a guard). numpy strips p's leading and trailing zeros first (the
+    trailing ones as roots at 0): a constant p is numpy's, a traced p must have neither."""
+    p = ops.asarray(_array(p))
+    if len(ops.shape_of(p)) > 1:
+        raise ValueError("Input must be a rank-1 array.")
+    known = constant_value(p)
+    if known is not None:
+        return np.roots(known)
+    p = ops.reshape(p, (-1,))
+    n = ops.shape_of(p)[0]
+    if not n:
+        return np.zeros(0)
+    if not bool(ops.all_(ops.ne(ops.take(p, [0, n - 1]), 0))):
+        from gradjit.ops.numpy_api import NotSupported  # the package imports this module
+        raise NotSupported("np.roots: the traced coefficients start or end with zeros, which "
+                           "numpy strips, so the number of roots depends on their values; "
+                           "strip them before the call or pass the coefficients as a "
+                           "constant (a static argument)")
+    if n == 1:
+        return np.zeros(0)
+    p = ops.to_float(p)
+    first_row = ops.true_divide(ops.neg(ops.getitem(p, slice(1, None))), ops.getitem(p, 0))
+    below = np.eye(n - 2, n - 1, dtype=ops.result_type(p).numpy)
+    companion = ops.concatenate([ops.expand_dims(first_row, 0), below], 0)
+    return real_if_real(companion, ops.linalg.eig(companion)[0])[0]
+
+
+FUNCTIONS = {np.roots: _roots, np.poly: _poly, np.polydiv: _polydiv, np.polyval: _polyval,
+             np.polyder: _polyder,
              np.polyint: _polyint, np.polyadd: _polyadd, np.polysub: _polysub,
              np.polymul: _polymul, np.polyfit: _polyfit, np.vander: _vander, np.convolve: _convolve,
              np.correlate: _correlate, np.interp: _interp}

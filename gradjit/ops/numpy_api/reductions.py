@@ -7,18 +7,16 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops.indexing import constant_value
-from gradjit.ops.numpy_api.basics import masked
+from gradjit.ops.numpy_api.basics import masked, warn_if_empty
 
 _UNSET = np._NoValue
 
 
-def _refuse(name, out=None, mean=_UNSET):
-    """Keywords that write into arrays a traced program does not have (out=), or that are left
-    out (mean= of nanvar and nanstd)."""
-    for keyword, value, default in (("out", out, None), ("mean", mean, _UNSET)):
-        if value is not default:
-            raise TypeError(f"np.{name}({keyword}=...) is not supported on traced values; "
-                            "compute the result and select or combine it afterwards")
+def _refuse_mean(name, mean):
+    """nanvar and nanstd's mean= (a precomputed mean), which gradjit leaves out."""
+    if mean is not _UNSET:
+        raise TypeError(f"np.{name}(mean=...) is not supported on traced values; "
+                        "compute the result and select or combine it afterwards")
 
 
 def _axis(a, axis, strict=False):
@@ -47,28 +45,24 @@ def _with_initial(result, initial, combine):
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-    _refuse("prod", out)
     result = ops.prod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, ops.mul)
 
 
 def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
              where=_UNSET):
-    _refuse("nanprod", out)
     result = ops.nanprod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, ops.mul)
 
 
 def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
             where=_UNSET):
-    _refuse("nansum", out)
     result = ops.nansum(masked(a, where, 0), _axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, ops.add)
 
 
 def _scan(name, fn):
     def function(a, axis=None, dtype=None, out=None):
-        _refuse(name, out)
         if not ops.shape_of(a):  # numpy's scans give at least one dimension
             a = ops.reshape(a, (1,))
         return fn(a, axis, dtype)
@@ -80,7 +74,6 @@ def _cumulative(name, fn, identity):
     """numpy 2's cumulative_sum/prod: the Array API's scans (an axis is needed above 1-d;
     include_initial puts the identity first)."""
     def function(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-        _refuse(name, out)
         rank = len(ops.shape_of(x))
         if axis is None:
             if rank > 1:
@@ -259,7 +252,6 @@ def _masked_extremum(a, where, initial, ufunc):
 
 def _extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        _refuse(name, out)
         a = _masked_extremum(a, where, initial, "maximum" if largest else "minimum")
         initial_ = None if initial is _UNSET else initial
         return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial_, largest)
@@ -269,7 +261,6 @@ def _extremum(name, largest):
 
 def _nan_extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        _refuse(name, out)
         a = _masked_extremum(a, where, initial, "fmax" if largest else "fmin")
         if initial is _UNSET:
             return ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
@@ -283,7 +274,6 @@ def _nan_extremum(name, largest):
 
 def _arg(name, largest):
     def function(a, axis=None, out=None, *, keepdims=_UNSET):
-        _refuse(name, out)
         return ops.arg_extremum(a, axis, _keep(keepdims), largest)
     function.__name__ = name
     return function
@@ -293,7 +283,6 @@ def _nan_arg(name, largest):
     """argmax/argmin that skip NaNs (read as -inf / inf); a slice of NaNs only raises, as in
     numpy, which reads the value (guarded under tracing)."""
     def function(a, axis=None, out=None, *, keepdims=_UNSET):
-        _refuse(name, out)
         if ops.result_type(a).is_float and np.prod(ops.shape_of(a)):
             mask = ops.isnan(a)
             if bool(ops.any_(ops.all_(mask, axis))):
@@ -330,7 +319,6 @@ def _unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
 
 
 def _ptp(a, axis=None, out=None, keepdims=_UNSET):
-    _refuse("ptp", out)
     keep, axis = _keep(keepdims), _axis(a, axis)
     return ops.sub(ops.extremum(a, axis, keep), ops.extremum(a, axis, keep, largest=False))
 
@@ -347,10 +335,12 @@ def _spread(name, fn, strict=True):
     def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_UNSET, *,
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
         nan = name.startswith("nan")
-        _refuse(name, out, mean=mean if nan else _UNSET)
+        _refuse_mean(name, mean if nan else _UNSET)
         args = (_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
         if where is _UNSET or where is True:
             if mean is _UNSET:
+                warn_if_empty(a, args[0], "Degrees of freedom <= 0 for slice" +
+                              ("." if nan else ""), args[1], nan)
                 return fn(a, *args)
         elif nan:  # left-out elements count as NaNs
             return fn(masked(ops.to_float(a), where, np.nan), *args)
@@ -377,9 +367,10 @@ def _masked_var(a, where, mean, axis, ddof, keepdims, dtype):
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-    _refuse("nanmean", out)
     if where is not _UNSET and where is not True:  # left-out elements count as NaNs
         a = masked(ops.to_float(a), where, np.nan)
+    else:
+        warn_if_empty(a, _axis(a, axis), nan=True)
     return ops.nanmean(a, _axis(a, axis), _keep(keepdims), dtype)
 
 
@@ -387,6 +378,7 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
     keep, axis = _keep(keepdims), _axis(a, axis, strict=True)
     shape = ops.shape_of(a)
     if weights is None:
+        warn_if_empty(a, axis)
         exact = ops.result_type(a).is_float or ops.result_type(a).is_complex
         avg = ops.mean(a if exact else ops.astype(a, np.float64), axis, keep)
         scale = float(ops.count_of(a, axis))
@@ -420,7 +412,6 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
 
 def _logical(name, fn):
     def function(a, axis=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-        _refuse(name, out)
         return fn(masked(a, where, name == "all"), _axis(a, axis), _keep(keepdims))
     function.__name__ = name
     return function

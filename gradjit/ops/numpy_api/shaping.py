@@ -1,5 +1,5 @@
 """numpy's shape and assembly functions (joining, splitting, tiling, flipping, padding,
-diagonals, selections) with numpy's signatures, mapped onto gradjit.ops."""
+diagonals, selections, sliding windows) with numpy's signatures, mapped onto gradjit.ops."""
 from __future__ import annotations
 
 import math
@@ -15,22 +15,18 @@ from gradjit.ops.linalg import matrix_transpose
 
 
 def _take(a, indices, axis=None, out=None, mode="raise"):
-    S.refuse_out("take", out)
     return P.take(a, indices, axis, mode)
 
 
 def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    S.refuse_out("trace", out)
     return D.trace(a, offset, axis1, axis2, dtype)
 
 
 def _choose(a, choices, out=None, mode="raise"):
-    S.refuse_out("choose", out)
     return P.choose(a, choices, mode)
 
 
 def _compress(condition, a, axis=None, out=None):
-    S.refuse_out("compress", out)
     return P.compress(condition, a, axis)
 
 
@@ -88,7 +84,25 @@ def _apply_over_axes(func, a, axes):
     return value
 
 
+def _sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+    """Every window of window_shape along the axes (all of them by default), the window's
+    axes last: gathered copies, as a traced value has no memory to view. numpy, given a
+    stand-in of x's shape, checks the arguments and gives the result's shape."""
+    x = S.asarray(x)
+    stand_in = np.broadcast_to(np.zeros((), ops.result_type(x).numpy), ops.shape_of(x))
+    shape = np.lib.stride_tricks.sliding_window_view(stand_in, window_shape, axis).shape
+    windows = (window_shape,) if np.isscalar(window_shape) else tuple(window_shape)
+    axes = tuple(range(len(ops.shape_of(x)))) if axis is None else \
+        (axis,) if np.isscalar(axis) else tuple(axis)
+    for ax, w in zip(axes, windows):
+        ax = ax % len(ops.shape_of(x)) if axis is not None else ax
+        starts = np.arange(ops.shape_of(x)[ax] - w + 1)
+        x = S.moveaxis(P.take(x, starts[:, None] + np.arange(w), ax), ax + 1, -1)
+    return ops.reshape(x, shape)
+
+
 FUNCTIONS = {
+    np.lib.stride_tricks.sliding_window_view: _sliding_window_view,
     np.apply_along_axis: _apply_along_axis, np.apply_over_axes: _apply_over_axes,
     np.concatenate: S.concatenate, np.stack: S.stack, np.hstack: S.hstack,
     np.vstack: S.vstack, np.row_stack: S.vstack, np.dstack: S.dstack,

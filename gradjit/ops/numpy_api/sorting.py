@@ -14,14 +14,12 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.ops import sorting as O
+from gradjit.ops.numpy_api.basics import warn_if_empty
 
 _NO_VALUE = np._NoValue
 
 
-def _refuse(out=None, order=None):
-    if out is not None:
-        raise TypeError("out= is not supported on traced values (they cannot be written in "
-                        "place); use the returned value")
+def _refuse(order=None):
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
 
@@ -77,12 +75,12 @@ def _static(value):
 
 
 def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    _refuse(out)
+    warn_if_empty(a, axis)
     return O.median(a, axis, bool(keepdims))
 
 
 def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NO_VALUE):
-    _refuse(out)
+    warn_if_empty(a, axis, nan=True)
     return O.median(a, axis, keepdims is True, ignore_nan=True)
 
 
@@ -91,7 +89,6 @@ def _quantile_fn(scale, name, ignore_nan):
     is checked against numpy's range (a traced one cannot be, when tracing)."""
     def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                  keepdims=_NO_VALUE if ignore_nan else False, *, weights=None):
-        _refuse(out)
         if weights is not None:
             weights = _quantile_weights(a, weights, axis, method)
         weak = type(q) in (int, float)

@@ -19,9 +19,9 @@ def _binary(ufunc, method):
         raise ValueError(f"{method} only supported for binary functions")
 
 
-def _refuse(name, out, where=True):
-    if out is not None or where is not True:
-        raise TypeError(f"np.{name}: out= and where= are not supported when tracing")
+def _refuse_where(name, where):
+    if where is not True:
+        raise TypeError(f"np.{name}: where= is not supported when tracing")
 
 
 def _array(x):
@@ -38,7 +38,7 @@ def reduce(ufunc, fn, array, axis=0, dtype=None, out=None, keepdims=False,
     """numpy's fold of `fn` over the axes (several only for a reorderable ufunc)."""
     name = f"{ufunc.__name__}.reduce"
     _binary(ufunc, "reduce")
-    _refuse(name, out, where)
+    _refuse_where(name, where)
     x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
     shape = ops.shape_of(x)
     axes = tuple(range(len(shape))) if axis is None else normalize_axis_tuple(axis, len(shape))
@@ -68,7 +68,6 @@ def accumulate(ufunc, fn, array, axis=0, dtype=None, out=None):
     """The running fold along one axis: gradjit's scan where there is one, else step by
     step."""
     _binary(ufunc, "accumulate")
-    _refuse(f"{ufunc.__name__}.accumulate", out)
     x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
     axis = normalize_axis_index(axis, len(ops.shape_of(x)))
     if ufunc in _SCANS:

@@ -35,18 +35,11 @@ def _from_half(x):
     return x if dt.kind == "f" else ops.astype(x, np.promote_types(dt, np.float16))
 
 
-def _no_out(name, out):
-    if out is not None:
-        raise TypeError(f"np.{name}: out= is not supported when tracing")
-
-
 def _round(a, decimals=0, out=None):
-    _no_out("round", out)
     return ops.round_decimals(a, decimals)
 
 
 def _fix(x, out=None):
-    _no_out("fix", out)
     return ops.trunc(x)
 
 

@@ -24,6 +24,18 @@ def assign(dst, updated, name):
                         "np.zeros_like(x)) or build the result with np.where")
 
 
+def into_out(name, out, result):
+    """numpy's `out=` of a function: the result cast to out's dtype and written into it (a
+    functional write, as `assign`), out returned; out's shape must be the result's."""
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    shape, target = ops.shape_of(result), ops.shape_of(out)
+    if shape != target:
+        raise ValueError(f"np.{name}: out has shape {target}, the result {shape}")
+    assign(out, ops.astype(result, _dtype(out)), name)
+    return out
+
+
 def _array(x):
     return ops.asarray(np.asarray(x) if isinstance(x, (list, tuple)) else x)
 
