@@ -18,8 +18,10 @@ def run(t, fn, arrays, grad=True):
     total = sum((o * t.tensor(np.linspace(0.5, 1.5, o.numel()).reshape(tuple(o.shape)),
                               dtype=o.dtype)).sum()
                 for o in outs if o.requires_grad)
-    grads = t.autograd.grad(total, xs) if grad and not isinstance(total, int) else []
-    return outs, grads
+    if not grad or isinstance(total, int):
+        return outs, []
+    grads = t.autograd.grad(total, xs, allow_unused=True)
+    return outs, [t.zeros_like(x) if g is None else g for x, g in zip(xs, grads)]
 
 
 def check(fn, *arrays, grad=True, rtol=1e-10):
@@ -82,3 +84,9 @@ def test_diagonal_refuses_as_torch(kwargs):
 @pytest.mark.parametrize("kwargs", [{}, {"offset": 1, "dim1": 2, "dim2": 0}])
 def test_diagonal_as_torch(kwargs):
     check(lambda t, a: t.linalg.diagonal(a, **kwargs), RNG.standard_normal((2, 3, 4)))
+
+
+@pytest.mark.parametrize("shapes", [((0, 0), (0,)), ((3, 2), (0,)), ((2, 4, 3), (2, 2))])
+def test_householder_product_with_no_or_some_reflections(shapes):
+    check(lambda t, a, tau: t.linalg.householder_product(a, tau),
+          *(RNG.standard_normal(s) for s in shapes))
