@@ -8,7 +8,7 @@ from gradjit.tensor import special_numeric as _numeric
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
 from gradjit.tensor.arith import refuse_integers
-from gradjit.tensor.signatures import _scalar_either, check_overloads
+from gradjit.tensor.signatures import _OUT, _scalar_either, check_overloads
 from gradjit.tensor.composite_functions import i0, polygamma
 from gradjit.tensor.composite_functions import mvlgamma as multigammaln
 from gradjit.tensor.functions import (digamma, erf, erfc, erfinv, exp2, expm1, log1p,
@@ -51,7 +51,6 @@ def _parsed(name, function, overloads):
     return parsed
 
 
-_OUT = "*, Tensor out = None"
 _POLYNOMIAL = (f"Tensor x, Tensor n, {_OUT}", f"Number x, Tensor n, {_OUT}",
                f"Tensor x, Number n, {_OUT}")
 xlogy, xlog1py, zeta = (_parsed(name, f, _scalar_either("other")) for name, f in (

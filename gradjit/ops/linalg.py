@@ -74,12 +74,6 @@ def symmetric_gradient(a):
     return add(E.stop_gradient(a), E.sub(sym, E.stop_gradient(sym)))
 
 
-def lower_symmetric_value(a):
-    """The symmetric matrix the lower triangle of a stands for, with the gradient reaching
-    a unchanged (PyTorch's hermitian=True functions)."""
-    return add(E.stop_gradient(_lower_symmetric(a)), E.sub(a, E.stop_gradient(a)))
-
-
 def inv(a):
     a = matrices(a, square=True)
     return L.solve(a, L.eye_like(a))
@@ -258,25 +252,38 @@ def _cutoff(s, rtol, atol=0.0):
         maximum(scaled, per_batch(atol))
 
 
-def _pseudo_inverse(a, rtol, atol=0.0):
-    """(V diag(1/s) U^H, s, which s are kept) for a float stack a with no empty axis."""
-    u, s, vh = svd(a, full_matrices=False)
+def _pseudo_inverse(a, rtol, atol=0.0, hermitian=False):
+    """(V diag(1/s) U^H, s, which s are kept) for a float stack a with no empty axis, reading
+    its lower triangle when hermitian; the inverse's gradient is the closed form's."""
+    u, s, vh = svd(_lower_symmetric(a) if hermitian else a, full_matrices=False)
     keep = gt(s, _cutoff(s, rtol, atol))
     inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
-    return S.matmul(mH(vh), mul(expand_dims(inverse, -1), mH(u))), s, keep
+    inverse = S.matmul(mH(vh), mul(expand_dims(inverse, -1), mH(u)))
+    return _with_closed_form_gradient(E.stop_gradient(inverse), a), s, keep
+
+
+def _with_closed_form_gradient(p, a):
+    """p, the pseudo-inverse of a's value, with the gradient of Golub and Pereyra's
+    dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P, taken at a as given (PyTorch's
+    rule, also for hermitian=True): exact while the rank stays constant, where the SVD's
+    gradient would divide by differences of equal (zero) singular values. The linear form
+    below has that derivative; its value is removed again."""
+    a0 = E.stop_gradient(a)
+    x = S.matmul(S.matmul(p, mH(p)), mH(a))
+    y = S.matmul(mH(a), S.matmul(mH(p), p))
+    linear = add(E.sub(add(x, y), S.matmul(S.matmul(p, a), p)),
+                 E.neg(add(S.matmul(S.matmul(x, a0), p), S.matmul(S.matmul(p, a0), y))))
+    return add(p, E.sub(linear, E.stop_gradient(linear)))
 
 
 def pinv(a, rcond=1e-15, hermitian=False, atol=0.0):
-    """V diag(1/s) U^H, singular values at most max(atol, rcond * max(s)) taken as 0; the
-    gradient is the SVD's (exact where the kept singular values are distinct from the
-    dropped ones)."""
-    a = matrices(a)
-    if hermitian:
-        a = _lower_symmetric(matrices(a, square=True))
+    """V diag(1/s) U^H, singular values at most max(atol, rcond * max(s)) taken as 0 (of the
+    matrix a's lower triangle stands for when hermitian)."""
+    a = matrices(a, square=hermitian)
     m, n = ir_type(a).shape[-2:]
     if m == 0 or n == 0:
         return transpose(a, tuple(range(ir_type(a).rank - 2)) + (-1, -2))
-    return _pseudo_inverse(a, rcond, atol)[0]
+    return _pseudo_inverse(a, rcond, atol, hermitian)[0]
 
 
 def matrix_rank(a, atol=0.0, rtol=None, hermitian=False):

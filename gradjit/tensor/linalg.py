@@ -199,11 +199,10 @@ def _number_or_tensor(x):
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     A = _matrices("linalg.pinv", A, square=False)
+    if hermitian:  # torch computes it by an eigendecomposition
+        _matrices("linalg.eigh", A)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
-    # hermitian: the value reads the lower triangle, the gradient is the general one
-    return apply("LinalgPinvBackward0",
-                 lambda a: L.pinv(L.lower_symmetric_value(a) if hermitian else a, rtol, False,
-                                  atol), A)
+    return apply("LinalgPinvBackward0", lambda a: L.pinv(a, rtol, hermitian, atol), A)
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):

@@ -14,7 +14,9 @@ def _product(A, tau):
         # v_i: 1 at row i, A's column i below it, 0 above
         v = gradjit.where(rows > i, A[..., i:i + 1], (rows == i).to(A.dtype))
         q = q - (q @ v) * tau[..., i, None, None] @ v.mT
-    return q[..., :n]
+    # empty sums of A and tau: with no reflection applied, the result still depends on both,
+    # as torch's graph has it
+    return q[..., :n] + A[..., :0, :].sum(-2, keepdim=True) + tau[..., None, :0].sum(-1, True)
 
 
 def householder_product(A, tau, *, out=None):

@@ -18,8 +18,10 @@ def run(t, fn, arrays, grad=True):
     total = sum((o * t.tensor(np.linspace(0.5, 1.5, o.numel()).reshape(tuple(o.shape)),
                               dtype=o.dtype)).sum()
                 for o in outs if o.requires_grad)
-    grads = t.autograd.grad(total, xs) if grad and not isinstance(total, int) else []
-    return outs, grads
+    if not grad or isinstance(total, int):
+        return outs, []
+    grads = t.autograd.grad(total, xs, allow_unused=True)
+    return outs, [t.zeros_like(x) if g is None else g for x, g in zip(xs, grads)]
 
 
 def check(fn, *arrays, grad=True, rtol=1e-10):
@@ -82,3 +84,40 @@ def test_diagonal_refuses_as_torch(kwargs):
 @pytest.mark.parametrize("kwargs", [{}, {"offset": 1, "dim1": 2, "dim2": 0}])
 def test_diagonal_as_torch(kwargs):
     check(lambda t, a: t.linalg.diagonal(a, **kwargs), RNG.standard_normal((2, 3, 4)))
+
+
+@pytest.mark.parametrize("shapes", [((0, 0), (0,)), ((3, 2), (0,)), ((2, 4, 3), (2, 2))])
+def test_householder_product_with_no_or_some_reflections(shapes):
+    check(lambda t, a, tau: t.linalg.householder_product(a, tau),
+          *(RNG.standard_normal(s) for s in shapes))
+
+
+@pytest.mark.parametrize("m,n", [(3, 3), (5, 3), (3, 5)])
+def test_pinv_gradient_of_rank_deficient_matrices(m, n):
+    """a b^T of rank 2 with orthonormal factors (op_db's samples): its singular values 1, 1, 0
+    leave no gap to divide by, as the SVD's gradient would; the closed form's holds."""
+    a, b = (np.linalg.qr(RNG.standard_normal((2, k, 2)))[0] for k in (m, n))
+    check(lambda t, a, b: t.linalg.pinv(a @ b.mT), a, b, rtol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_pinv_hermitian_reads_the_lower_triangle_and_differentiates_the_input(dtype):
+    tolerance = 1e-8 if dtype == np.float64 else 2e-3
+    check(lambda t, a: t.linalg.pinv(a, hermitian=True),
+          RNG.standard_normal((2, 4, 4)).astype(dtype), rtol=tolerance)
+
+
+def test_pinv_hermitian_refuses_as_torch_eigh():
+    same_error(lambda: gradjit.linalg.pinv(gradjit.ones(2, 3), hermitian=True),
+               lambda: torch.linalg.pinv(torch.ones(2, 3), hermitian=True))
+
+
+@pytest.mark.parametrize("driver", ["gels", "gelsy", "gelsd"])
+@pytest.mark.parametrize("m", [2, 3, 4])
+def test_lstsq_gradient_of_nearly_orthogonal_float32_matrices(driver, m):
+    """Singular values within 1e-3 of each other (op_db's samples): the SVD's gradient loses
+    float32's digits dividing by their gaps; the closed form's keeps them."""
+    u, _, vh = np.linalg.svd(RNG.standard_normal((m, 3)), full_matrices=False)
+    a = u @ vh + 1e-3 * RNG.standard_normal((m, 3))
+    check(lambda t, a, b: t.linalg.lstsq(a, b, driver=driver).solution, a.astype(np.float32),
+          RNG.standard_normal((m, 3)).astype(np.float32), rtol=1e-4)
