@@ -318,7 +318,7 @@ def _inferred(prim: Primitive, types, params):
     params that cannot key a dict (arrays) ask the rule each time, and so does a rule that
     raises."""
     try:
-        key = (prim, types, tuple((k, type(v), v) for k, v in params.items()))
+        key = (prim, types, tuple(params.items()), tuple(map(type, params.values())))
         known = _INFERRED.get(key, _MISSING)
     except TypeError:
         return prim.infer(*types, **params)
@@ -385,7 +385,11 @@ def evaluate_plain(prim: Primitive, args):
     else:
         arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
                   for a in args]
-    result = quietly(prim.evaluate, *arrays)
+    token = ERRORS.set(IGNORED)  # quietly(), inline
+    try:
+        result = prim.evaluate(*arrays)
+    finally:
+        ERRORS.reset(token)
     if type(result) is not np.ndarray:
         result = _asarray(result)
     if result.dtype is not result_dtype and result.dtype != result_dtype:
@@ -393,26 +397,35 @@ def evaluate_plain(prim: Primitive, args):
     return result
 
 
+class _LegacyErrors:
+    """numpy 1.26's error state behind numpy 2's context-variable interface."""
+
+    @staticmethod
+    def set(state):
+        return np.seterr(**state)
+
+    @staticmethod
+    def reset(token):
+        np.seterr(**token)
+
+
 try:  # numpy 2 keeps the floating-point error state in a context variable
-    from numpy._core._ufunc_config import _extobj_contextvar as _ERRORS
+    from numpy._core._ufunc_config import _extobj_contextvar as ERRORS
     from numpy._core._ufunc_config import _make_extobj
-    _IGNORED = _make_extobj(all="ignore")
+    IGNORED = _make_extobj(all="ignore")
 except ImportError:  # numpy 1.26
-    _ERRORS = None
+    ERRORS, IGNORED = _LegacyErrors, {"all": "ignore"}
 
 
 def quietly(fn, *args, **kwargs):
     """fn(*args, **kwargs) under np.errstate(all="ignore") (PyTorch does not warn about inf
-    and nan); on numpy 2 the state is set directly, a microsecond less than the context
-    manager, which builds it anew on every call."""
-    if _ERRORS is None:
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    token = _ERRORS.set(_IGNORED)
+    and nan), the state set directly: a microsecond less than the context manager, which
+    builds it anew on every call. The hottest paths inline these three lines."""
+    token = ERRORS.set(IGNORED)
     try:
         return fn(*args, **kwargs)
     finally:
-        _ERRORS.reset(token)
+        ERRORS.reset(token)
 
 
 def _narrow_float(numpy_dtype) -> bool:

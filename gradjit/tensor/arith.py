@@ -102,6 +102,21 @@ _PRIMITIVE_OF = {ops.add: E.add, _subtract: E.sub, ops.mul: E.mul, ops.true_divi
                  ops.sin: E.sin, ops.cos: E.cos, ops.tan: E.tan, ops.tanh: E.tanh}
 
 
+# The arithmetic methods (and torch's functions of their names) that are one ufunc primitive
+# where `elementwise` takes the operands, as their operators are: name -> (primitive, grad_fn).
+ELEMENTWISE = {**dict.fromkeys(("add",), (E.add, "AddBackward0")),
+               **dict.fromkeys(("sub", "subtract"), (E.sub, "SubBackward0")),
+               **dict.fromkeys(("mul", "multiply"), (E.mul, "MulBackward0")),
+               **dict.fromkeys(("div", "divide", "true_divide"), (E.div, "DivBackward0"))}
+
+
+def hot_binary(name, a, b):
+    """The method `name` (alpha 1, no rounding mode) of ELEMENTWISE on a and b through
+    `elementwise` (a number is an operand: PyTorch wraps it), or None."""
+    prim, grad_fn = ELEMENTWISE[name]
+    return elementwise(prim, grad_fn, a, b, (a, b))
+
+
 def _swapped(t, other):
     """`2 * t` is t.mul(2): the tensor's edge first, the wrapped number's after."""
     return t, other
@@ -340,11 +355,17 @@ class ArithMixin:
     # ---- arithmetic with PyTorch's keywords ----
 
     def add(self, other, *, alpha=1):
+        out = hot_binary("add", self, other) if type(alpha) is int and alpha == 1 else None
+        if out is not None:
+            return out
         other = operand(other)
         return apply("AddBackward0", lambda a, b: _fma(b, _single(alpha, a), a), self, other,
                      operands=(self, other))
 
     def sub(self, other, *, alpha=1):
+        out = hot_binary("sub", self, other) if type(alpha) is int and alpha == 1 else None
+        if out is not None:
+            return out
         other = operand(other)
         refuse_bool_subtraction(self, other)
         return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other,
@@ -376,12 +397,18 @@ class ArithMixin:
         return apply(name, lerp, self, operand(end), operand(weight))
 
     def mul(self, other):
+        out = hot_binary("mul", self, other)
+        if out is not None:
+            return out
         other = operand(other)
         return apply("MulBackward0", ops.mul, self, other, operands=(self, other))
 
     multiply = mul
 
     def div(self, other, *, rounding_mode=None):
+        out = hot_binary("div", self, other) if rounding_mode is None else None
+        if out is not None:
+            return out
         other = operand(other)
         if rounding_mode is None:
             return apply("DivBackward0", ops.true_divide, self, other, operands=(self, other))

@@ -9,12 +9,14 @@ import weakref
 import numpy as np
 
 from gradjit.ir import elementwise as E
-from gradjit.ir.primitive import ShapeError, quietly
+from gradjit.ir.primitive import ERRORS, IGNORED, ShapeError, quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.grad_mode import _state, is_grad_enabled
+from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled
+from gradjit.tensor.graph import Version
 from gradjit.tensor.graph import _scopes
 
+_new = object.__new__
 _RESULT_CLASS: dict = {}  # tensor class -> the class of its operations' results
 
 
@@ -55,11 +57,16 @@ def elementwise(prim, name, a, b, operands):
     if b is _NONE:
         args = (x,)
     else:
-        y = _agreeing(other, dt)
-        if y is None:
-            return None
-        if type(other) in _RESULT_CLASS:
+        if type(other) in _RESULT_CLASS:  # (a tensor's array: the common case, inline)
+            y = other._value
+            if type(y) is not np.ndarray or y.dtype is not dt or other._device is not _CPU or \
+                    (other._saved is not None or other._poison is not None) and _stale(other):
+                return None
             history = history or other._edge is not None or other._base is not None
+        else:
+            y = _agreeing(other, dt)
+            if y is None:
+                return None
         if type(y) is np.ndarray and y.shape != x.shape and (
                 name is None or history and _state.enabled):
             return None  # a bare primitive refuses it; the general path records the broadcast
@@ -67,15 +74,21 @@ def elementwise(prim, name, a, b, operands):
     expected = _RESULTS.get((prim, dt)) or _result_dtype(prim, dt)
     if expected is None:
         return None
+    token = ERRORS.set(IGNORED)  # quietly(), inline
     try:
-        out = quietly(prim.evaluate, *args)
+        out = prim.evaluate(*args)
     except ValueError:  # shapes that do not broadcast: the general path words the error
         return None
+    finally:
+        ERRORS.reset(token)
     if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
         out = _asarray(out)
     if out.dtype is not expected:
         out = out.astype(expected)
-    result = cls._wrap(out)
+    result = _new(cls)  # cls._wrap(out), inline
+    result._value, result._counter = out, Version()
+    if _inference.enabled:
+        result._inference = True
     if history and _state.enabled and prim.differentiable and expected.kind == "f":
         _record(prim, name, (a,) if b is _NONE else (a, b), result, operands, x)
     return result
@@ -107,7 +120,7 @@ def _agreeing(other, dt):
         return other if other.dtype is dt else None
     if kind not in _RESULT_CLASS:
         return None
-    y = other._value
+    y = other._value  # (elementwise inlines this case)
     if type(y) is not np.ndarray or y.dtype is not dt or other._device is not _CPU or \
             (other._saved is not None or other._poison is not None) and _stale(other):
         return None
