@@ -3,6 +3,7 @@ on tensors (recording again when create_graph=True, which gives higher-order gra
 where nothing is recorded, on the saved numpy arrays themselves."""
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -12,30 +13,32 @@ from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import Partials, Primitive
 from gradjit.tensor import dtypes, graph
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
 from gradjit.tensor.fused import Rule
 from gradjit.tensor.graph import AccumulateGrad, Number, Record, Saved
+from gradjit.tensor.hot_path import unrecorded
 
 
 def _reachable(roots) -> list[Record]:
-    seen, stack = set(), [r for r in roots if type(r) is Record]
+    stack = [r for r in roots if type(r) is Record]
+    seen = set(stack)  # marked when first pushed: each record is visited once
     while stack:
-        rec = stack.pop()
-        if rec not in seen:
-            seen.add(rec)
-            for e in rec.edges:
-                if type(e) is Record and e not in seen:
-                    stack.append(e)
+        for e in stack.pop().edges:
+            if type(e) is Record and e not in seen:
+                seen.add(e)
+                stack.append(e)
     return sorted(seen, key=_SEQUENCE)
 
 
 _SEQUENCE = operator.attrgetter("seq")
+_present = functools.partial(operator.is_not, None)  # edge is not None, without a frame
 
 
-def _needed(records, targets) -> set:
-    """The records on a path to a target (all of them when every leaf is a target)."""
+def _needed(records, targets) -> set | None:
+    """The records on a path to a target (None: all of them, every leaf being a target)."""
     if targets is None:
-        return set(records)
+        return None
     needed = set()
     for rec in records:  # ascending: a record's inputs come before it
         if any(e in targets or e in needed for e in rec.edges if e is not None):
@@ -69,9 +72,9 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 if rec.retained is not None:
                     g = _tensor(g)
                     _keep_retained(rec, g, create_graph)
-                if rec not in needed:
+                if needed is not None and rec not in needed:
                     continue
-                wanted = [edge is not None for edge in rec.edges] if targets is None else \
+                wanted = list(map(_present, rec.edges)) if targets is None else \
                     [edge is not None and (edge in targets or edge in needed)
                      for edge in rec.edges]
                 arrays = _arrays(rec, g) if plain else None
@@ -81,7 +84,11 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                         rec.freed = True
                     for w, edge, ct in zip(wanted, rec.edges, cotangents):
                         if w and ct is not None:
-                            _deliver(buffers, edge, ct)
+                            if type(ct) is not np.ndarray:
+                                _deliver(buffers, edge, ct)
+                                continue
+                            previous = buffers.get(edge)  # _deliver's array case, inline
+                            buffers[edge] = ct if previous is None else E.add(previous, ct)
                     continue
                 if rec.freed and any(type(v) is np.ndarray for v in rec.params.values()):
                     raise RuntimeError(graph.FREED)  # arrays a rule keeps (masks) went too
@@ -115,25 +122,42 @@ def _arrays(rec, g):
     them as the tensor path would: g and every saved value plain CPU arrays, current (a stale
     or freed one takes the tensor path, which raises only where the rule reads it) and not
     behind saved_tensors_hooks. None otherwise."""
-    if type(rec.prim) not in _ON_ARRAYS or rec.freed:
+    if rec.freed:
         return None
     if type(g) is not np.ndarray:
         if g._device is not _CPU or g._saved is not None or g._poison is not None or \
                 type(g._value) is not np.ndarray:
             return None
         g = g._value
-    inputs = []
-    for saved in (*rec.inputs, rec.out):
+    known = rec.arrays
+    if known is None:
+        known = rec.arrays = _gathered(rec)
+    if known is False:
+        return None
+    for saved in known[2]:
+        if saved.counter.value != saved.version:
+            return None
+    return g, known[0], known[1]
+
+
+def _gathered(rec):
+    """(out, inputs, the Saved values to check for versions) of a record whose rule can run on
+    arrays, else False: what only its creation decides, gathered on its first backward and
+    kept for the next (retain_graph) until Record.protect replaces a saved value."""
+    if type(rec.prim) not in _ON_ARRAYS:
+        return False
+    arrays, saveds = [], []
+    for saved in (rec.out, *rec.inputs):  # the output first: always a Saved
         kind = type(saved)
         if kind is Saved:
             if saved.packed is not None or saved.device is not _CPU or \
-                    saved.counter.value != saved.version or type(saved.value) is not np.ndarray:
-                return None
-            inputs.append(saved.value)
+                    type(saved.value) is not np.ndarray:
+                return False
+            arrays.append(saved.value)
+            saveds.append(saved)
         else:
-            inputs.append(saved.array() if kind is Number else saved)
-    out = inputs.pop()
-    return g, out, inputs
+            arrays.append(saved.array() if kind is Number else saved)
+    return arrays[0], arrays[1:], saveds
 
 
 _CPU = dtypes.CPU
@@ -191,13 +215,27 @@ def _keep_retained(rec, g, create_graph):
         accumulate(tensor, g, create_graph)
 
 
+def _first_grad(g, tensor):
+    """A copy of g, detached, laid out as PyTorch's AccumulateGrad lays out a first .grad
+    (MF.grad_layout): matmul's VJP gives nn.Linear's weight a transposed cotangent, and an
+    optimizer step over arrays of two layouts ran 2-3x slower."""
+    like, value = tensor._value, g._value
+    if type(like) is np.ndarray and type(value) is np.ndarray and value.shape == like.shape:
+        out = unrecorded(g, np.ndarray.copy if like.flags.c_contiguous else  # (C order)
+                         functools.partial(MF.laid_out, order=MF.grad_layout(like)),
+                         any_dtype=True)
+        if out is not None:
+            return out
+    return g.detach().clone()
+
+
 def accumulate(tensor, g, create_graph):
     """Add a cotangent into `tensor.grad`, as PyTorch's AccumulateGrad does: a fresh tensor
     the first time, in place afterwards (out of place when building a graph)."""
     if tensor._grad_dtype and g.dtype is not tensor._grad_dtype:
         g = g.to(tensor._grad_dtype)
     if tensor._grad is None:
-        tensor._grad = g if create_graph else g.detach().clone()
+        tensor._grad = g if create_graph else _first_grad(g, tensor)
     elif create_graph:
         tensor._grad = tensor._grad + g
     else:
