@@ -228,6 +228,11 @@ ELEMENTWISE = ["a + b", "a - b", "a * b", "a / b", "a == b", "a != b", "a < b", 
                # operations whose primitives take the flat path inside their scope
                "a.clamp(-0.5, 0.5)", "a.relu()", "lib.sigmoid(b)", "(b * b + 1).rsqrt()",
                "a.square()",
+               # the methods and torch functions of the arithmetic operators
+               "lib.add(a, b)", "lib.sub(2, a)", "lib.mul(a, row)", "lib.div(a, 3)",
+               "lib.true_divide(1.5, a)", "lib.multiply(i, j)", "lib.subtract(a, b[::2])",
+               "lib.add(a, [1.0, 2, 3, 4])", "a.add(b)", "a.sub(b, alpha=2)", "a.mul(s)",
+               "a.div(b)", "lib.add(i, a)",
                "lib.nn.functional.mse_loss(a, b)", "lib.nn.functional.softplus(b)",
                "lib.nn.functional.softmax(b, 1)", "lib.nn.functional.gelu(b)",
                "lib.nn.functional.silu(row) * s", "b.pow(3) - a.exp()", "b.sum(1) * row[:3]",
@@ -324,6 +329,22 @@ def test_flat_elementwise_matches_torch(expr, grad):
         assert (f is None) == (g is None)
         if f is not None:  # tan's and exp's derivatives at 7 to 100 differ in libm's bits
             np.testing.assert_allclose(f, g, rtol=1e-4)
+
+
+@pytest.mark.parametrize("expr", ["lib.add(a, b)", "lib.sub(2.5, a)", "a.mul(b)", "a.div(3)",
+                                  "lib.true_divide(a, b)", "a.add(b, alpha=1)"])
+def test_arithmetic_methods_and_functions_take_the_operators_path(expr, monkeypatch):
+    def general(*args, **kwargs):
+        raise AssertionError("the general path ran")
+    monkeypatch.setattr(arith, "apply", general)
+    a, b = _pair(gradjit, np.float32, True)
+    y = eval(expr, {"lib": gradjit, "a": a, "b": b})
+    a, b = _pair(torch, np.float32, True)
+    ty = eval(expr, {"lib": torch, "a": a, "b": b})
+    np.testing.assert_array_equal(y.detach().numpy(), ty.detach().numpy())
+    assert y.grad_fn.name() == ty.grad_fn.name() and \
+        [n and n.name() for n, _ in y.grad_fn.next_functions] == \
+        [n and n.name() for n, _ in ty.grad_fn.next_functions]
 
 
 def test_flat_results_of_views_and_in_place_writes_keep_histories_and_versions(monkeypatch):
