@@ -213,8 +213,10 @@ class Partials:
     def some(self, wanted, g, out, *args, **params) -> list:
         """The cotangents of the operands flagged in `wanted`, None for the others (eager
         backward skips operands that do not require grad)."""
-        return [rule(g, out, *args, **params) if w and rule is not None else None
-                for rule, w in zip(self.rules, wanted)]
+        some = []  # (a loop, not a comprehension: no frame of its own)
+        for rule, w in zip(self.rules, wanted):
+            some.append(rule(g, out, *args, **params) if w and rule is not None else None)
+        return some
 
 
 def _positional_count(name, rule) -> int:
@@ -246,7 +248,11 @@ def bind(prim: Primitive, *args, **params):
         handler = _ambient.stack[-1]
     if handler is not None:
         return handler.__gradjit_bind__(prim, args, params)
-    return evaluate(prim, args, params)
+    if not params and prim.kind == "elementwise":  # `evaluate`, without its frame: eager
+        out = evaluate_plain(prim, args)         # backward's rules come here
+        if out is not None:
+            return out
+    return evaluate_general(prim, args, params)
 
 
 # Applying a primitive binds it: `prim(*args)` is bind(prim, *args) itself, without a method
@@ -283,6 +289,11 @@ def evaluate(prim: Primitive, args, params):
         out = evaluate_plain(prim, args)
         if out is not None:
             return out
+    return evaluate_general(prim, args, params)
+
+
+def evaluate_general(prim: Primitive, args, params):
+    """`evaluate` where `evaluate_plain` does not apply."""
     if all(type(a) is np.ndarray for a in args):  # nothing to convert or lift (most calls)
         arrays = args
     else:
@@ -328,7 +339,7 @@ def _inferred(prim: Primitive, types, params):
             _INFERRED.clear()
         _INFERRED[key] = known
     return known
-_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+_PLAIN = _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _BOOL = np.dtype(bool)
 _RESULTS: dict = {}  # (prim, dtype, shape, operand count) -> its result's numpy dtype
 
@@ -347,7 +358,8 @@ def evaluate_plain(prim: Primitive, args):
     dt = shape = None
     conditions = numbers = False
     for a in args:
-        if type(a) is np.ndarray:
+        kind = type(a)
+        if kind is np.ndarray:
             if shape is None:
                 shape = a.shape
             elif a.shape != shape:
@@ -359,11 +371,11 @@ def evaluate_plain(prim: Primitive, args):
                 dt = kind
             elif kind is not dt:
                 return None
-        elif type(a) is not float and type(a) is not int:
-            return None
-        else:
+        elif kind is float or kind is int:
             numbers = True
-    if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
+        else:
+            return None
+    if dt is not _F32 and dt is not _F64:
         return None
     bools = tuple(type(a) is np.ndarray and a.dtype is _BOOL for a in args) if conditions \
         else len(args)

@@ -11,7 +11,7 @@ from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
-from gradjit.tensor.hot_path import _NONE, direct, elementwise, unrecorded
+from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -52,10 +52,11 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     `reflected_operands(t, number)` are its grad_fn's operands (default: as written); `wraps`:
     a number operand is a wrapped tensor, an operand (add/sub/mul/div)."""
     prim = _PRIMITIVE_OF.get(fn)
+    operands = AS_GIVEN if wraps else None
 
     def method(self, other):
         if prim is not None:
-            out = elementwise(prim, name, self, other, (self, other) if wraps else None)
+            out = elementwise(prim, name, self, other, operands)
             if out is not None:
                 return out
         if not _is_operand(other):
@@ -114,7 +115,7 @@ def hot_binary(name, a, b):
     """The method `name` (alpha 1, no rounding mode) of ELEMENTWISE on a and b through
     `elementwise` (a number is an operand: PyTorch wraps it), or None."""
     prim, grad_fn = ELEMENTWISE[name]
-    return elementwise(prim, grad_fn, a, b, (a, b))
+    return elementwise(prim, grad_fn, a, b, AS_GIVEN)
 
 
 def _swapped(t, other):

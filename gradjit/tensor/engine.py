@@ -4,6 +4,7 @@ where nothing is recorded, on the saved numpy arrays themselves."""
 from __future__ import annotations
 
 import functools
+import heapq
 import operator
 
 import numpy as np
@@ -31,14 +32,12 @@ def _reachable(roots) -> list[Record]:
     return sorted(seen, key=_SEQUENCE)
 
 
-_SEQUENCE = operator.attrgetter("seq")
+_SEQUENCE, _VALUE = operator.attrgetter("seq"), operator.attrgetter("value")
 _present = functools.partial(operator.is_not, None)  # edge is not None, without a frame
 
 
-def _needed(records, targets) -> set | None:
-    """The records on a path to a target (None: all of them, every leaf being a target)."""
-    if targets is None:
-        return None
+def _needed(records, targets) -> set:
+    """The records on a path to a target."""
     needed = set()
     for rec in records:  # ascending: a record's inputs come before it
         if any(e in targets or e in needed for e in rec.edges if e is not None):
@@ -50,21 +49,22 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
     """Propagate `seeds` (cotangents of the root edges) back through the tape. Returns the
     total cotangent of each target edge reached (every leaf's AccumulateGrad when targets is
     None); non-leaf tensors that retain their grad get theirs on the way."""
-    records = _reachable(roots)
-    needed = _needed(records, targets)
+    needed = None if targets is None else _needed(_reachable(roots), targets)
+    # The records holding a cotangent, latest first: a record's inputs are older than it, so
+    # each has its every cotangent when popped, without a walk and sort of the tape first.
+    pending: list = []
     buffers: dict = {}
     for edge, seed in zip(roots, seeds):
-        _deliver(buffers, edge, seed)
+        _deliver(buffers, pending, edge, seed)
     captured = {}
     outer, graph._scopes.active = graph._scopes.active, None
     outer_pass, graph._pass.finishing = graph._pass.finishing, []
     plain = not create_graph and not anomaly_mode._state.enabled
     try:
         with set_grad_enabled(create_graph):
-            for rec in reversed(records):
-                g = buffers.pop(rec, None)
-                if g is None:
-                    continue
+            while pending:
+                rec = heapq.heappop(pending)[1]
+                g = buffers.pop(rec)
                 if rec.hooks:
                     g = graph.run_hooks(rec, _tensor(g))
                 if targets is not None and rec in targets:
@@ -85,10 +85,15 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     for w, edge, ct in zip(wanted, rec.edges, cotangents):
                         if w and ct is not None:
                             if type(ct) is not np.ndarray:
-                                _deliver(buffers, edge, ct)
+                                _deliver(buffers, pending, edge, ct)
                                 continue
                             previous = buffers.get(edge)  # _deliver's array case, inline
-                            buffers[edge] = ct if previous is None else E.add(previous, ct)
+                            if previous is not None:
+                                buffers[edge] = E.add(previous, ct)
+                                continue
+                            buffers[edge] = ct
+                            if type(edge) is Record:
+                                heapq.heappush(pending, (-edge.seq, edge))
                     continue
                 if rec.freed and any(type(v) is np.ndarray for v in rec.params.values()):
                     raise RuntimeError(graph.FREED)  # arrays a rule keeps (masks) went too
@@ -104,7 +109,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     if w and ct is not None:
                         if ct._device is not saved.device:
                             ct = _placed(ct, saved)
-                        _deliver(buffers, edge, ct)
+                        _deliver(buffers, pending, edge, ct)
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
@@ -132,21 +137,19 @@ def _arrays(rec, g):
     known = rec.arrays
     if known is None:
         known = rec.arrays = _gathered(rec)
-    if known is False:
+    if known is False or list(map(_VALUE, known[2])) != known[3]:  # a saved value went stale
         return None
-    for saved in known[2]:
-        if saved.counter.value != saved.version:
-            return None
     return g, known[0], known[1]
 
 
 def _gathered(rec):
-    """(out, inputs, the Saved values to check for versions) of a record whose rule can run on
-    arrays, else False: what only its creation decides, gathered on its first backward and
-    kept for the next (retain_graph) until Record.protect replaces a saved value."""
+    """(out, inputs, the saved values' version counters, their versions when saved) of a
+    record whose rule can run on arrays, else False: what only its creation decides, gathered
+    on its first backward and kept for the next (retain_graph) until Record.protect replaces
+    a saved value."""
     if type(rec.prim) not in _ON_ARRAYS:
         return False
-    arrays, saveds = [], []
+    arrays, counters, versions = [], [], []
     for saved in (rec.out, *rec.inputs):  # the output first: always a Saved
         kind = type(saved)
         if kind is Saved:
@@ -154,10 +157,11 @@ def _gathered(rec):
                     type(saved.value) is not np.ndarray:
                 return False
             arrays.append(saved.value)
-            saveds.append(saved)
+            counters.append(saved.counter)
+            versions.append(saved.version)
         else:
             arrays.append(saved.array() if kind is Number else saved)
-    return arrays[0], arrays[1:], saveds
+    return arrays[0], arrays[1:], counters, versions
 
 
 _CPU = dtypes.CPU
@@ -202,11 +206,17 @@ def _placed(ct, saved):
     return ct.to(saved.device) if ct._device != saved.device else ct
 
 
-def _deliver(buffers, edge, ct):
+def _deliver(buffers, pending, edge, ct):
+    """Add ct to edge's cotangent; a record's first one puts it on the `pending` heap."""
     if type(ct) is not np.ndarray and getattr(ct, "_poison", None) is not None:
         raise RuntimeError(ct._poison)
     previous = buffers.get(edge)
-    buffers[edge] = ct if previous is None else E.add(previous, ct)
+    if previous is not None:
+        buffers[edge] = E.add(previous, ct)
+        return
+    buffers[edge] = ct
+    if type(edge) is Record:
+        heapq.heappush(pending, (-edge.seq, edge))
 
 
 def _keep_retained(rec, g, create_graph):

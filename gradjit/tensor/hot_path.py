@@ -34,8 +34,8 @@ def elementwise(prim, name, a, b, operands):
     broadcast where an operation is not recorded; a bare primitive takes one shape) or a
     Python number or numpy array beside one, a named operation outside any other. Recorded
     as the general path records it: one Record of `prim` under a grad_fn `name` whose
-    operands are `operands` (None: the tensors among a and b), or, for a bare primitive, in
-    the operation in progress."""
+    operands are `operands` (None: the tensors among a and b; AS_GIVEN: a and b), or, for a
+    bare primitive, in the operation in progress."""
     if name is not None and _scopes.active is not None:
         return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
@@ -95,6 +95,7 @@ def elementwise(prim, name, a, b, operands):
 
 
 _NONE = object()  # no second operand
+AS_GIVEN = object()  # `elementwise`'s operands are a and b (PyTorch wraps a number operand)
 _CPU, _F32, _F64, _I64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64), \
     np.dtype(np.int64)
 _BOOL = np.dtype(bool)
@@ -154,6 +155,8 @@ def _record(prim, name, args, result, operands, like, params=None):
         return
     if operands is None:
         operands = [a for a in args if type(a) in _RESULT_CLASS]
+    elif operands is AS_GIVEN:
+        operands = args
     node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
                           for o in operands])
 

@@ -53,9 +53,10 @@ def test_values_gradients_and_names_match_torch(expr, dtype):
 def test_hot_path_skips_the_general_evaluation_and_agrees_with_it(monkeypatch):
     a, b = _pair(gradjit, np.float32, True)
     calls = []
-    evaluate = primitive.evaluate
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: calls.append(args) or
-                        evaluate(*args))
+    for name in ("evaluate_plain", "evaluate_general"):  # numpy's evaluation, as bind runs it
+        evaluate = getattr(primitive, name)
+        monkeypatch.setattr(primitive, name, lambda *args, evaluate=evaluate:
+                            calls.append(args) or evaluate(*args))
 
     def run():
         calls.clear()
@@ -207,9 +208,10 @@ def test_leaving_a_meta_device_block_keeps_the_hot_path(monkeypatch):
         pass
     a, b = _pair(gradjit, np.float32, True)
     calls = []
-    evaluate = primitive.evaluate
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: calls.append(args) or
-                        evaluate(*args))
+    for name in ("evaluate_plain", "evaluate_general"):  # numpy's evaluation, as bind runs it
+        evaluate = getattr(primitive, name)
+        monkeypatch.setattr(primitive, name, lambda *args, evaluate=evaluate:
+                            calls.append(args) or evaluate(*args))
     _ = a * b + 2.0
     assert calls == [] and str(gradjit.zeros(1).device) == "cpu"
 
@@ -287,6 +289,12 @@ def _general(monkeypatch):
     monkeypatch.setattr(arith, "elementwise", lambda *args: None)
     monkeypatch.setattr(arith, "kept", lambda *args: None)
     monkeypatch.setattr(hot_path, "bound", lambda *args: None)
+
+
+def _no_evaluation(monkeypatch):
+    """Fail where a primitive is evaluated by numpy through bind (the general path)."""
+    for name in ("evaluate_plain", "evaluate_general"):
+        monkeypatch.setattr(primitive, name, lambda *args: pytest.fail("general path"))
 
 
 def _same_arrays(x, y):
@@ -453,7 +461,7 @@ def test_where_bound_to_tensors_is_the_general_path_bit_for_bit(expr, dtype, mon
 
 def test_where_takes_the_flat_path(monkeypatch):
     from gradjit.ir import elementwise as E
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: pytest.fail("general path"))
+    _no_evaluation(monkeypatch)
     a, _ = _pair(gradjit, np.float32, True)
     y = E.where(a > 0, a, 0)
     assert y.grad_fn.name() == "WhereBackward0"
@@ -578,7 +586,7 @@ def test_fused_operations_differentiate_twice_and_forward_as_torch(expr):
 def test_fused_operations_are_one_record_each(monkeypatch):
     """log_softmax and nll_loss of class indices evaluate no primitive forward; the general
     path's primitives remain for traced values."""
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: pytest.fail("general path"))
+    _no_evaluation(monkeypatch)
     a, _ = _pair(gradjit, np.float32, True)
     loss = gradjit.nn.functional.cross_entropy(a, gradjit.tensor([3, 0, 1]))
     assert loss.grad_fn.name() == "NllLossBackward0"
