@@ -74,12 +74,14 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     _keep_retained(rec, g, create_graph)
                 if needed is not None and rec not in needed:
                     continue
-                wanted = list(map(_present, rec.edges)) if targets is None else \
-                    [edge is not None and (edge in targets or edge in needed)
-                     for edge in rec.edges]
                 arrays = _arrays(rec, g) if plain else None
+                if targets is not None:
+                    wanted = [edge is not None and (edge in targets or edge in needed)
+                              for edge in rec.edges]
+                else:  # every edge into the tape: kept with the arrays
+                    wanted = arrays[3] if arrays is not None else list(map(_present, rec.edges))
                 if arrays is not None:  # numpy all the way: nothing to record or place
-                    cotangents = _cotangents(rec, wanted, *arrays)
+                    cotangents = _cotangents(rec, wanted, arrays[0], arrays[1], arrays[2])
                     if not retain_graph:
                         rec.freed = True
                     for w, edge, ct in zip(wanted, rec.edges, cotangents):
@@ -123,10 +125,11 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
 
 
 def _arrays(rec, g):
-    """(g, out, inputs) as numpy arrays where the record's VJP rule (a primitive's) can run on
-    them as the tensor path would: g and every saved value plain CPU arrays, current (a stale
-    or freed one takes the tensor path, which raises only where the rule reads it) and not
-    behind saved_tensors_hooks. None otherwise."""
+    """(g, out, inputs, which edges lead into the tape), g and the saved values as numpy
+    arrays, where the record's VJP rule (a primitive's) can run on them as the tensor path
+    would: g and every saved value plain CPU arrays, current (a stale or freed one takes the
+    tensor path, which raises only where the rule reads it) and not behind
+    saved_tensors_hooks. None otherwise."""
     if rec.freed:
         return None
     if type(g) is not np.ndarray:
@@ -139,14 +142,14 @@ def _arrays(rec, g):
         known = rec.arrays = _gathered(rec)
     if known is False or list(map(_VALUE, known[2])) != known[3]:  # a saved value went stale
         return None
-    return g, known[0], known[1]
+    return g, known[0], known[1], known[4]
 
 
 def _gathered(rec):
-    """(out, inputs, the saved values' version counters, their versions when saved) of a
-    record whose rule can run on arrays, else False: what only its creation decides, gathered
-    on its first backward and kept for the next (retain_graph) until Record.protect replaces
-    a saved value."""
+    """(out, inputs, the saved values' version counters, their versions when saved, which
+    edges are not None) of a record whose rule can run on arrays, else False: what only its
+    creation decides, gathered on its first backward and kept for the next (retain_graph)
+    until Record.protect replaces a saved value."""
     if type(rec.prim) not in _ON_ARRAYS:
         return False
     arrays, counters, versions = [], [], []
@@ -161,7 +164,7 @@ def _gathered(rec):
             versions.append(saved.version)
         else:
             arrays.append(saved.array() if kind is Number else saved)
-    return arrays[0], arrays[1:], counters, versions
+    return arrays[0], arrays[1:], counters, versions, tuple(map(_present, rec.edges))
 
 
 _CPU = dtypes.CPU
