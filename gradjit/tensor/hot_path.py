@@ -67,7 +67,7 @@ def elementwise(prim, name, a, b, operands):
             y = _agreeing(other, dt)
             if y is None:
                 return None
-        if type(y) is np.ndarray and y.shape != x.shape and (
+        if y.shape != x.shape and type(y) is np.ndarray and (  # (a number's shape is ())
                 name is None or history and _state.enabled):
             return None  # a bare primitive refuses it; the general path records the broadcast
         args = (y, x) if swapped else (x, y)
