@@ -213,8 +213,10 @@ class Partials:
     def some(self, wanted, g, out, *args, **params) -> list:
         """The cotangents of the operands flagged in `wanted`, None for the others (eager
         backward skips operands that do not require grad)."""
-        return [rule(g, out, *args, **params) if w and rule is not None else None
-                for rule, w in zip(self.rules, wanted)]
+        some = []  # (a loop, not a comprehension: no frame of its own)
+        for rule, w in zip(self.rules, wanted):
+            some.append(rule(g, out, *args, **params) if w and rule is not None else None)
+        return some
 
 
 def _positional_count(name, rule) -> int:
@@ -246,7 +248,11 @@ def bind(prim: Primitive, *args, **params):
         handler = _ambient.stack[-1]
     if handler is not None:
         return handler.__gradjit_bind__(prim, args, params)
-    return evaluate(prim, args, params)
+    if not params and prim.kind == "elementwise":  # `evaluate`, without its frame: eager
+        out = evaluate_plain(prim, args)         # backward's rules come here
+        if out is not None:
+            return out
+    return evaluate_general(prim, args, params)
 
 
 # Applying a primitive binds it: `prim(*args)` is bind(prim, *args) itself, without a method
@@ -283,6 +289,11 @@ def evaluate(prim: Primitive, args, params):
         out = evaluate_plain(prim, args)
         if out is not None:
             return out
+    return evaluate_general(prim, args, params)
+
+
+def evaluate_general(prim: Primitive, args, params):
+    """`evaluate` where `evaluate_plain` does not apply."""
     if all(type(a) is np.ndarray for a in args):  # nothing to convert or lift (most calls)
         arrays = args
     else:
@@ -318,7 +329,7 @@ def _inferred(prim: Primitive, types, params):
     params that cannot key a dict (arrays) ask the rule each time, and so does a rule that
     raises."""
     try:
-        key = (prim, types, tuple((k, type(v), v) for k, v in params.items()))
+        key = (prim, types, tuple(params.items()), tuple(map(type, params.values())))
         known = _INFERRED.get(key, _MISSING)
     except TypeError:
         return prim.infer(*types, **params)
@@ -328,7 +339,7 @@ def _inferred(prim: Primitive, types, params):
             _INFERRED.clear()
         _INFERRED[key] = known
     return known
-_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+_PLAIN = _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _BOOL = np.dtype(bool)
 _RESULTS: dict = {}  # (prim, dtype, shape, operand count) -> its result's numpy dtype
 
@@ -347,7 +358,8 @@ def evaluate_plain(prim: Primitive, args):
     dt = shape = None
     conditions = numbers = False
     for a in args:
-        if type(a) is np.ndarray:
+        kind = type(a)
+        if kind is np.ndarray:
             if shape is None:
                 shape = a.shape
             elif a.shape != shape:
@@ -359,11 +371,11 @@ def evaluate_plain(prim: Primitive, args):
                 dt = kind
             elif kind is not dt:
                 return None
-        elif type(a) is not float and type(a) is not int:
-            return None
-        else:
+        elif kind is float or kind is int:
             numbers = True
-    if dt is not _PLAIN[0] and dt is not _PLAIN[1]:
+        else:
+            return None
+    if dt is not _F32 and dt is not _F64:
         return None
     bools = tuple(type(a) is np.ndarray and a.dtype is _BOOL for a in args) if conditions \
         else len(args)
@@ -385,7 +397,11 @@ def evaluate_plain(prim: Primitive, args):
     else:
         arrays = [a if type(a) is np.ndarray else np.broadcast_to(np.asarray(a, dt), shape)
                   for a in args]
-    result = quietly(prim.evaluate, *arrays)
+    token = ERRORS.set(IGNORED)  # quietly(), inline
+    try:
+        result = prim.evaluate(*arrays)
+    finally:
+        ERRORS.reset(token)
     if type(result) is not np.ndarray:
         result = _asarray(result)
     if result.dtype is not result_dtype and result.dtype != result_dtype:
@@ -393,26 +409,35 @@ def evaluate_plain(prim: Primitive, args):
     return result
 
 
+class _LegacyErrors:
+    """numpy 1.26's error state behind numpy 2's context-variable interface."""
+
+    @staticmethod
+    def set(state):
+        return np.seterr(**state)
+
+    @staticmethod
+    def reset(token):
+        np.seterr(**token)
+
+
 try:  # numpy 2 keeps the floating-point error state in a context variable
-    from numpy._core._ufunc_config import _extobj_contextvar as _ERRORS
+    from numpy._core._ufunc_config import _extobj_contextvar as ERRORS
     from numpy._core._ufunc_config import _make_extobj
-    _IGNORED = _make_extobj(all="ignore")
+    IGNORED = _make_extobj(all="ignore")
 except ImportError:  # numpy 1.26
-    _ERRORS = None
+    ERRORS, IGNORED = _LegacyErrors, {"all": "ignore"}
 
 
 def quietly(fn, *args, **kwargs):
     """fn(*args, **kwargs) under np.errstate(all="ignore") (PyTorch does not warn about inf
-    and nan); on numpy 2 the state is set directly, a microsecond less than the context
-    manager, which builds it anew on every call."""
-    if _ERRORS is None:
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    token = _ERRORS.set(_IGNORED)
+    and nan), the state set directly: a microsecond less than the context manager, which
+    builds it anew on every call. The hottest paths inline these three lines."""
+    token = ERRORS.set(IGNORED)
     try:
         return fn(*args, **kwargs)
     finally:
-        _ERRORS.reset(token)
+        ERRORS.reset(token)
 
 
 def _narrow_float(numpy_dtype) -> bool:

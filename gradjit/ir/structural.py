@@ -112,9 +112,17 @@ def _broadcast_vjp(g, y, x, *, shape):
     return (reshape(summed, shape=x_shape),)
 
 
-broadcast_to = _prim("broadcast_to", "structural", _broadcast_rule,
-                     lambda x, *, shape: np.broadcast_to(x, shape).copy(), _broadcast_vjp,
-                     params=("shape",), batch=_broadcast_batch)
+def _broadcast_copy(x, *, shape):
+    """np.broadcast_to(x, shape).copy() without np.broadcast_to's Python-level checks (the
+    shape rule made them): a sum's VJP runs it on every backward."""
+    x = np.asarray(x)
+    out = np.empty(shape, x.dtype)
+    out[...] = x
+    return out
+
+
+broadcast_to = _prim("broadcast_to", "structural", _broadcast_rule, _broadcast_copy,
+                     _broadcast_vjp, params=("shape",), batch=_broadcast_batch)
 
 
 def _reshape_rule(x, *, shape):
@@ -126,7 +134,7 @@ def _reshape_rule(x, *, shape):
 
 
 reshape = _prim("reshape", "structural", _reshape_rule,
-                lambda x, *, shape: np.reshape(x, shape),
+                lambda x, *, shape: np.asarray(x).reshape(shape),  # (np.reshape: 3 frames)
                 lambda g, y, x, *, shape: (reshape(g, shape=ir_type(x).shape),),
                 params=("shape",),
                 batch=batch_shifted("reshape", lambda size, shape: {"shape": (size, *shape)}))

@@ -11,7 +11,7 @@ from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
-from gradjit.tensor.hot_path import _NONE, direct, elementwise, unrecorded
+from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -52,10 +52,11 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
     `reflected_operands(t, number)` are its grad_fn's operands (default: as written); `wraps`:
     a number operand is a wrapped tensor, an operand (add/sub/mul/div)."""
     prim = _PRIMITIVE_OF.get(fn)
+    operands = AS_GIVEN if wraps else None
 
     def method(self, other):
         if prim is not None:
-            out = elementwise(prim, name, self, other, (self, other) if wraps else None)
+            out = elementwise(prim, name, self, other, operands)
             if out is not None:
                 return out
         if not _is_operand(other):
@@ -100,6 +101,21 @@ _PRIMITIVE_OF = {ops.add: E.add, _subtract: E.sub, ops.mul: E.mul, ops.true_divi
                  ops.ge: E.ge, ops.neg: E.neg, ops.abs_: E.abs_, ops.exp: E.exp,
                  ops.expm1: E.expm1, ops.log: E.log, ops.log1p: E.log1p, ops.sqrt: E.sqrt,
                  ops.sin: E.sin, ops.cos: E.cos, ops.tan: E.tan, ops.tanh: E.tanh}
+
+
+# The arithmetic methods (and torch's functions of their names) that are one ufunc primitive
+# where `elementwise` takes the operands, as their operators are: name -> (primitive, grad_fn).
+ELEMENTWISE = {**dict.fromkeys(("add",), (E.add, "AddBackward0")),
+               **dict.fromkeys(("sub", "subtract"), (E.sub, "SubBackward0")),
+               **dict.fromkeys(("mul", "multiply"), (E.mul, "MulBackward0")),
+               **dict.fromkeys(("div", "divide", "true_divide"), (E.div, "DivBackward0"))}
+
+
+def hot_binary(name, a, b):
+    """The method `name` (alpha 1, no rounding mode) of ELEMENTWISE on a and b through
+    `elementwise` (a number is an operand: PyTorch wraps it), or None."""
+    prim, grad_fn = ELEMENTWISE[name]
+    return elementwise(prim, grad_fn, a, b, AS_GIVEN)
 
 
 def _swapped(t, other):
@@ -340,11 +356,17 @@ class ArithMixin:
     # ---- arithmetic with PyTorch's keywords ----
 
     def add(self, other, *, alpha=1):
+        out = hot_binary("add", self, other) if type(alpha) is int and alpha == 1 else None
+        if out is not None:
+            return out
         other = operand(other)
         return apply("AddBackward0", lambda a, b: _fma(b, _single(alpha, a), a), self, other,
                      operands=(self, other))
 
     def sub(self, other, *, alpha=1):
+        out = hot_binary("sub", self, other) if type(alpha) is int and alpha == 1 else None
+        if out is not None:
+            return out
         other = operand(other)
         refuse_bool_subtraction(self, other)
         return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other,
@@ -376,12 +398,18 @@ class ArithMixin:
         return apply(name, lerp, self, operand(end), operand(weight))
 
     def mul(self, other):
+        out = hot_binary("mul", self, other)
+        if out is not None:
+            return out
         other = operand(other)
         return apply("MulBackward0", ops.mul, self, other, operands=(self, other))
 
     multiply = mul
 
     def div(self, other, *, rounding_mode=None):
+        out = hot_binary("div", self, other) if rounding_mode is None else None
+        if out is not None:
+            return out
         other = operand(other)
         if rounding_mode is None:
             return apply("DivBackward0", ops.true_divide, self, other, operands=(self, other))

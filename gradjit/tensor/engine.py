@@ -3,6 +3,8 @@ on tensors (recording again when create_graph=True, which gives higher-order gra
 where nothing is recorded, on the saved numpy arrays themselves."""
 from __future__ import annotations
 
+import functools
+import heapq
 import operator
 
 import numpy as np
@@ -12,30 +14,30 @@ from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import Partials, Primitive
 from gradjit.tensor import dtypes, graph
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
 from gradjit.tensor.fused import Rule
 from gradjit.tensor.graph import AccumulateGrad, Number, Record, Saved
+from gradjit.tensor.hot_path import unrecorded
 
 
 def _reachable(roots) -> list[Record]:
-    seen, stack = set(), [r for r in roots if type(r) is Record]
+    stack = [r for r in roots if type(r) is Record]
+    seen = set(stack)  # marked when first pushed: each record is visited once
     while stack:
-        rec = stack.pop()
-        if rec not in seen:
-            seen.add(rec)
-            for e in rec.edges:
-                if type(e) is Record and e not in seen:
-                    stack.append(e)
+        for e in stack.pop().edges:
+            if type(e) is Record and e not in seen:
+                seen.add(e)
+                stack.append(e)
     return sorted(seen, key=_SEQUENCE)
 
 
-_SEQUENCE = operator.attrgetter("seq")
+_SEQUENCE, _VALUE = operator.attrgetter("seq"), operator.attrgetter("value")
+_present = functools.partial(operator.is_not, None)  # edge is not None, without a frame
 
 
 def _needed(records, targets) -> set:
-    """The records on a path to a target (all of them when every leaf is a target)."""
-    if targets is None:
-        return set(records)
+    """The records on a path to a target."""
     needed = set()
     for rec in records:  # ascending: a record's inputs come before it
         if any(e in targets or e in needed for e in rec.edges if e is not None):
@@ -47,21 +49,22 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
     """Propagate `seeds` (cotangents of the root edges) back through the tape. Returns the
     total cotangent of each target edge reached (every leaf's AccumulateGrad when targets is
     None); non-leaf tensors that retain their grad get theirs on the way."""
-    records = _reachable(roots)
-    needed = _needed(records, targets)
+    needed = None if targets is None else _needed(_reachable(roots), targets)
+    # The records holding a cotangent, latest first: a record's inputs are older than it, so
+    # each has its every cotangent when popped, without a walk and sort of the tape first.
+    pending: list = []
     buffers: dict = {}
     for edge, seed in zip(roots, seeds):
-        _deliver(buffers, edge, seed)
+        _deliver(buffers, pending, edge, seed)
     captured = {}
     outer, graph._scopes.active = graph._scopes.active, None
     outer_pass, graph._pass.finishing = graph._pass.finishing, []
     plain = not create_graph and not anomaly_mode._state.enabled
     try:
         with set_grad_enabled(create_graph):
-            for rec in reversed(records):
-                g = buffers.pop(rec, None)
-                if g is None:
-                    continue
+            while pending:
+                rec = heapq.heappop(pending)[1]
+                g = buffers.pop(rec)
                 if rec.hooks:
                     g = graph.run_hooks(rec, _tensor(g))
                 if targets is not None and rec in targets:
@@ -69,19 +72,30 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 if rec.retained is not None:
                     g = _tensor(g)
                     _keep_retained(rec, g, create_graph)
-                if rec not in needed:
+                if needed is not None and rec not in needed:
                     continue
-                wanted = [edge is not None for edge in rec.edges] if targets is None else \
-                    [edge is not None and (edge in targets or edge in needed)
-                     for edge in rec.edges]
                 arrays = _arrays(rec, g) if plain else None
+                if targets is not None:
+                    wanted = [edge is not None and (edge in targets or edge in needed)
+                              for edge in rec.edges]
+                else:  # every edge into the tape: kept with the arrays
+                    wanted = arrays[3] if arrays is not None else list(map(_present, rec.edges))
                 if arrays is not None:  # numpy all the way: nothing to record or place
-                    cotangents = _cotangents(rec, wanted, *arrays)
+                    cotangents = _cotangents(rec, wanted, arrays[0], arrays[1], arrays[2])
                     if not retain_graph:
                         rec.freed = True
                     for w, edge, ct in zip(wanted, rec.edges, cotangents):
                         if w and ct is not None:
-                            _deliver(buffers, edge, ct)
+                            if type(ct) is not np.ndarray:
+                                _deliver(buffers, pending, edge, ct)
+                                continue
+                            previous = buffers.get(edge)  # _deliver's array case, inline
+                            if previous is not None:
+                                buffers[edge] = E.add(previous, ct)
+                                continue
+                            buffers[edge] = ct
+                            if type(edge) is Record:
+                                heapq.heappush(pending, (-edge.seq, edge))
                     continue
                 if rec.freed and any(type(v) is np.ndarray for v in rec.params.values()):
                     raise RuntimeError(graph.FREED)  # arrays a rule keeps (masks) went too
@@ -97,7 +111,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     if w and ct is not None:
                         if ct._device is not saved.device:
                             ct = _placed(ct, saved)
-                        _deliver(buffers, edge, ct)
+                        _deliver(buffers, pending, edge, ct)
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
@@ -111,29 +125,46 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
 
 
 def _arrays(rec, g):
-    """(g, out, inputs) as numpy arrays where the record's VJP rule (a primitive's) can run on
-    them as the tensor path would: g and every saved value plain CPU arrays, current (a stale
-    or freed one takes the tensor path, which raises only where the rule reads it) and not
-    behind saved_tensors_hooks. None otherwise."""
-    if type(rec.prim) not in _ON_ARRAYS or rec.freed:
+    """(g, out, inputs, which edges lead into the tape), g and the saved values as numpy
+    arrays, where the record's VJP rule (a primitive's) can run on them as the tensor path
+    would: g and every saved value plain CPU arrays, current (a stale or freed one takes the
+    tensor path, which raises only where the rule reads it) and not behind
+    saved_tensors_hooks. None otherwise."""
+    if rec.freed:
         return None
     if type(g) is not np.ndarray:
         if g._device is not _CPU or g._saved is not None or g._poison is not None or \
                 type(g._value) is not np.ndarray:
             return None
         g = g._value
-    inputs = []
-    for saved in (*rec.inputs, rec.out):
+    known = rec.arrays
+    if known is None:
+        known = rec.arrays = _gathered(rec)
+    if known is False or list(map(_VALUE, known[2])) != known[3]:  # a saved value went stale
+        return None
+    return g, known[0], known[1], known[4]
+
+
+def _gathered(rec):
+    """(out, inputs, the saved values' version counters, their versions when saved, which
+    edges are not None) of a record whose rule can run on arrays, else False: what only its
+    creation decides, gathered on its first backward and kept for the next (retain_graph)
+    until Record.protect replaces a saved value."""
+    if type(rec.prim) not in _ON_ARRAYS:
+        return False
+    arrays, counters, versions = [], [], []
+    for saved in (rec.out, *rec.inputs):  # the output first: always a Saved
         kind = type(saved)
         if kind is Saved:
             if saved.packed is not None or saved.device is not _CPU or \
-                    saved.counter.value != saved.version or type(saved.value) is not np.ndarray:
-                return None
-            inputs.append(saved.value)
+                    type(saved.value) is not np.ndarray:
+                return False
+            arrays.append(saved.value)
+            counters.append(saved.counter)
+            versions.append(saved.version)
         else:
-            inputs.append(saved.array() if kind is Number else saved)
-    out = inputs.pop()
-    return g, out, inputs
+            arrays.append(saved.array() if kind is Number else saved)
+    return arrays[0], arrays[1:], counters, versions, tuple(map(_present, rec.edges))
 
 
 _CPU = dtypes.CPU
@@ -178,11 +209,17 @@ def _placed(ct, saved):
     return ct.to(saved.device) if ct._device != saved.device else ct
 
 
-def _deliver(buffers, edge, ct):
+def _deliver(buffers, pending, edge, ct):
+    """Add ct to edge's cotangent; a record's first one puts it on the `pending` heap."""
     if type(ct) is not np.ndarray and getattr(ct, "_poison", None) is not None:
         raise RuntimeError(ct._poison)
     previous = buffers.get(edge)
-    buffers[edge] = ct if previous is None else E.add(previous, ct)
+    if previous is not None:
+        buffers[edge] = E.add(previous, ct)
+        return
+    buffers[edge] = ct
+    if type(edge) is Record:
+        heapq.heappush(pending, (-edge.seq, edge))
 
 
 def _keep_retained(rec, g, create_graph):
@@ -191,13 +228,27 @@ def _keep_retained(rec, g, create_graph):
         accumulate(tensor, g, create_graph)
 
 
+def _first_grad(g, tensor):
+    """A copy of g, detached, laid out as PyTorch's AccumulateGrad lays out a first .grad
+    (MF.grad_layout): matmul's VJP gives nn.Linear's weight a transposed cotangent, and an
+    optimizer step over arrays of two layouts ran 2-3x slower."""
+    like, value = tensor._value, g._value
+    if type(like) is np.ndarray and type(value) is np.ndarray and value.shape == like.shape:
+        out = unrecorded(g, np.ndarray.copy if like.flags.c_contiguous else  # (C order)
+                         functools.partial(MF.laid_out, order=MF.grad_layout(like)),
+                         any_dtype=True)
+        if out is not None:
+            return out
+    return g.detach().clone()
+
+
 def accumulate(tensor, g, create_graph):
     """Add a cotangent into `tensor.grad`, as PyTorch's AccumulateGrad does: a fresh tensor
     the first time, in place afterwards (out of place when building a graph)."""
     if tensor._grad_dtype and g.dtype is not tensor._grad_dtype:
         g = g.to(tensor._grad_dtype)
     if tensor._grad is None:
-        tensor._grad = g if create_graph else g.detach().clone()
+        tensor._grad = g if create_graph else _first_grad(g, tensor)
     elif create_graph:
         tensor._grad = tensor._grad + g
     else:

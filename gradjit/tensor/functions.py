@@ -7,7 +7,7 @@ import builtins
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import dtypes, ufuncs
 from gradjit.ir.primitive import is_python_scalar
-from gradjit.tensor.arith import operand
+from gradjit.tensor.arith import ELEMENTWISE, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
@@ -84,9 +84,14 @@ def _out_dtype(name, result, inputs, out):
 
 def _function(name):
     scalar_first = name in _SCALAR_FIRST
+    hot = name in ELEMENTWISE
 
     @converting
     def function(input, *args, out=None, **kwargs):
+        if hot and out is None and not kwargs and len(args) == 1:  # the operator's own path
+            result = hot_binary(name, input, args[0])
+            if result is not None:
+                return result
         if TRACING:
             (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         check_function(name, (input, *args), kwargs)

@@ -171,12 +171,11 @@ def after_backward(callback):
 
 
 class Version:
-    """How often a storage was modified in place; shared by all views of it."""
+    """How often a storage was modified in place; shared by all views of it. The count starts
+    as the class's 0 (no __init__: every eager result makes one, and a Python constructor frame
+    was a tenth of a small add)."""
 
-    __slots__ = ("value",)
-
-    def __init__(self):
-        self.value = 0
+    value = 0
 
 
 class _SavedHooks(threading.local):
@@ -288,7 +287,7 @@ class Record:
     """One primitive application on the tape: out = prim(*inputs) {params}."""
 
     __slots__ = ("prim", "params", "inputs", "out", "edges", "node", "seq", "freed", "retained",
-                 "hooks", "gradient", "real", "__weakref__")
+                 "hooks", "gradient", "real", "arrays", "__weakref__")
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
@@ -301,6 +300,7 @@ class Record:
         self.hooks = None  # {handle id: hook} of Tensor.register_hook on this output
         self.gradient = None  # has_gradient's answer, once asked
         self.real = False  # True: known at creation that no operand or result is complex
+        self.arrays = None  # what backward's numpy path reads (engine._gathered), once asked
         node._records.append(weakref.ref(self))
 
     def unpack(self, saved):
@@ -329,6 +329,7 @@ class Record:
         there keep their old value (PyTorch saves the original self of an in-place op)."""
         for saved in self.inputs:
             if isinstance(saved, Saved) and saved.counter is counter:
+                self.arrays = None  # (it held the value replaced here)
                 if saved.packed is None:  # a packed one is read back through its unpack hook
                     saved.value = saved.value.copy()
                 saved.counter, saved.version = Version(), 0

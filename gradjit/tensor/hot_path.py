@@ -9,12 +9,14 @@ import weakref
 import numpy as np
 
 from gradjit.ir import elementwise as E
-from gradjit.ir.primitive import ShapeError, quietly
+from gradjit.ir.primitive import ERRORS, IGNORED, ShapeError, quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
 from gradjit.tensor import dtypes, graph
-from gradjit.tensor.grad_mode import _state, is_grad_enabled
+from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled
+from gradjit.tensor.graph import Version
 from gradjit.tensor.graph import _scopes
 
+_new = object.__new__
 _RESULT_CLASS: dict = {}  # tensor class -> the class of its operations' results
 
 
@@ -32,8 +34,8 @@ def elementwise(prim, name, a, b, operands):
     broadcast where an operation is not recorded; a bare primitive takes one shape) or a
     Python number or numpy array beside one, a named operation outside any other. Recorded
     as the general path records it: one Record of `prim` under a grad_fn `name` whose
-    operands are `operands` (None: the tensors among a and b), or, for a bare primitive, in
-    the operation in progress."""
+    operands are `operands` (None: the tensors among a and b; AS_GIVEN: a and b), or, for a
+    bare primitive, in the operation in progress."""
     if name is not None and _scopes.active is not None:
         return None  # an operation inside another joins it: the general path names it
     t, other, swapped = a, b, False
@@ -55,33 +57,45 @@ def elementwise(prim, name, a, b, operands):
     if b is _NONE:
         args = (x,)
     else:
-        y = _agreeing(other, dt)
-        if y is None:
-            return None
-        if type(other) in _RESULT_CLASS:
+        if type(other) in _RESULT_CLASS:  # (a tensor's array: the common case, inline)
+            y = other._value
+            if type(y) is not np.ndarray or y.dtype is not dt or other._device is not _CPU or \
+                    (other._saved is not None or other._poison is not None) and _stale(other):
+                return None
             history = history or other._edge is not None or other._base is not None
-        if type(y) is np.ndarray and y.shape != x.shape and (
+        else:
+            y = _agreeing(other, dt)
+            if y is None:
+                return None
+        if y.shape != x.shape and type(y) is np.ndarray and (  # (a number's shape is ())
                 name is None or history and _state.enabled):
             return None  # a bare primitive refuses it; the general path records the broadcast
         args = (y, x) if swapped else (x, y)
     expected = _RESULTS.get((prim, dt)) or _result_dtype(prim, dt)
     if expected is None:
         return None
+    token = ERRORS.set(IGNORED)  # quietly(), inline
     try:
-        out = quietly(prim.evaluate, *args)
+        out = prim.evaluate(*args)
     except ValueError:  # shapes that do not broadcast: the general path words the error
         return None
+    finally:
+        ERRORS.reset(token)
     if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
         out = _asarray(out)
     if out.dtype is not expected:
         out = out.astype(expected)
-    result = cls._wrap(out)
+    result = _new(cls)  # cls._wrap(out), inline
+    result._value, result._counter = out, Version()
+    if _inference.enabled:
+        result._inference = True
     if history and _state.enabled and prim.differentiable and expected.kind == "f":
         _record(prim, name, (a,) if b is _NONE else (a, b), result, operands, x)
     return result
 
 
 _NONE = object()  # no second operand
+AS_GIVEN = object()  # `elementwise`'s operands are a and b (PyTorch wraps a number operand)
 _CPU, _F32, _F64, _I64 = dtypes.CPU, np.dtype(np.float32), np.dtype(np.float64), \
     np.dtype(np.int64)
 _BOOL = np.dtype(bool)
@@ -107,7 +121,7 @@ def _agreeing(other, dt):
         return other if other.dtype is dt else None
     if kind not in _RESULT_CLASS:
         return None
-    y = other._value
+    y = other._value  # (elementwise inlines this case)
     if type(y) is not np.ndarray or y.dtype is not dt or other._device is not _CPU or \
             (other._saved is not None or other._poison is not None) and _stale(other):
         return None
@@ -141,6 +155,8 @@ def _record(prim, name, args, result, operands, like, params=None):
         return
     if operands is None:
         operands = [a for a in args if type(a) in _RESULT_CLASS]
+    elif operands is AS_GIVEN:
+        operands = args
     node._inputs = tuple([None if getattr(o, "_edge", None) is None else weakref.ref(o._edge)
                           for o in operands])
 

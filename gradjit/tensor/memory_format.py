@@ -33,7 +33,7 @@ def order_of(fmt, rank):
 
 def laid_out(array, order):
     """A copy of `array` whose dimensions lie in memory in `order` (outermost first)."""
-    return np.ascontiguousarray(array.transpose(order)).transpose(np.argsort(order))
+    return array.transpose(order).copy().transpose(np.argsort(order))
 
 
 def dense_order(shape, strides):
@@ -46,9 +46,23 @@ def follows(shape, strides, fmt):
     strides do not count)."""
     if fmt in _CHANNELS_LAST_RANK and len(shape) != _CHANNELS_LAST_RANK[fmt]:
         return False
+    return dense_in(shape, strides, order_of(fmt, len(shape)))
+
+
+def dense_in(shape, strides, order) -> bool:
+    """Whether elements with these strides (counted in elements) lie densely in `order`,
+    outermost first (size-1 dimensions' strides do not count)."""
     expected = 1
-    for d in reversed(order_of(fmt, len(shape))):
+    for d in reversed(order):
         if shape[d] != 1 and strides[d] != expected:
             return False
         expected *= shape[d]
     return True
+
+
+def grad_layout(array):
+    """The order PyTorch's AccumulateGrad lays a first .grad out in for a parameter over
+    `array`: the parameter's own where its elements lie densely, C order where not."""
+    order = dense_order(array.shape, array.strides)
+    strides = [step // array.itemsize for step in array.strides]
+    return order if dense_in(array.shape, strides, order) else tuple(range(array.ndim))

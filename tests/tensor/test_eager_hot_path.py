@@ -53,9 +53,10 @@ def test_values_gradients_and_names_match_torch(expr, dtype):
 def test_hot_path_skips_the_general_evaluation_and_agrees_with_it(monkeypatch):
     a, b = _pair(gradjit, np.float32, True)
     calls = []
-    evaluate = primitive.evaluate
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: calls.append(args) or
-                        evaluate(*args))
+    for name in ("evaluate_plain", "evaluate_general"):  # numpy's evaluation, as bind runs it
+        evaluate = getattr(primitive, name)
+        monkeypatch.setattr(primitive, name, lambda *args, evaluate=evaluate:
+                            calls.append(args) or evaluate(*args))
 
     def run():
         calls.clear()
@@ -207,9 +208,10 @@ def test_leaving_a_meta_device_block_keeps_the_hot_path(monkeypatch):
         pass
     a, b = _pair(gradjit, np.float32, True)
     calls = []
-    evaluate = primitive.evaluate
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: calls.append(args) or
-                        evaluate(*args))
+    for name in ("evaluate_plain", "evaluate_general"):  # numpy's evaluation, as bind runs it
+        evaluate = getattr(primitive, name)
+        monkeypatch.setattr(primitive, name, lambda *args, evaluate=evaluate:
+                            calls.append(args) or evaluate(*args))
     _ = a * b + 2.0
     assert calls == [] and str(gradjit.zeros(1).device) == "cpu"
 
@@ -228,6 +230,11 @@ ELEMENTWISE = ["a + b", "a - b", "a * b", "a / b", "a == b", "a != b", "a < b", 
                # operations whose primitives take the flat path inside their scope
                "a.clamp(-0.5, 0.5)", "a.relu()", "lib.sigmoid(b)", "(b * b + 1).rsqrt()",
                "a.square()",
+               # the methods and torch functions of the arithmetic operators
+               "lib.add(a, b)", "lib.sub(2, a)", "lib.mul(a, row)", "lib.div(a, 3)",
+               "lib.true_divide(1.5, a)", "lib.multiply(i, j)", "lib.subtract(a, b[::2])",
+               "lib.add(a, [1.0, 2, 3, 4])", "a.add(b)", "a.sub(b, alpha=2)", "a.mul(s)",
+               "a.div(b)", "lib.add(i, a)",
                "lib.nn.functional.mse_loss(a, b)", "lib.nn.functional.softplus(b)",
                "lib.nn.functional.softmax(b, 1)", "lib.nn.functional.gelu(b)",
                "lib.nn.functional.silu(row) * s", "b.pow(3) - a.exp()", "b.sum(1) * row[:3]",
@@ -284,6 +291,12 @@ def _general(monkeypatch):
     monkeypatch.setattr(hot_path, "bound", lambda *args: None)
 
 
+def _no_evaluation(monkeypatch):
+    """Fail where a primitive is evaluated by numpy through bind (the general path)."""
+    for name in ("evaluate_plain", "evaluate_general"):
+        monkeypatch.setattr(primitive, name, lambda *args: pytest.fail("general path"))
+
+
 def _same_arrays(x, y):
     assert x.dtype == y.dtype and x.shape == y.shape
     bits = [np.ascontiguousarray(v).reshape(-1).view(np.uint8) for v in (x, y)]
@@ -324,6 +337,22 @@ def test_flat_elementwise_matches_torch(expr, grad):
         assert (f is None) == (g is None)
         if f is not None:  # tan's and exp's derivatives at 7 to 100 differ in libm's bits
             np.testing.assert_allclose(f, g, rtol=1e-4)
+
+
+@pytest.mark.parametrize("expr", ["lib.add(a, b)", "lib.sub(2.5, a)", "a.mul(b)", "a.div(3)",
+                                  "lib.true_divide(a, b)", "a.add(b, alpha=1)"])
+def test_arithmetic_methods_and_functions_take_the_operators_path(expr, monkeypatch):
+    def general(*args, **kwargs):
+        raise AssertionError("the general path ran")
+    monkeypatch.setattr(arith, "apply", general)
+    a, b = _pair(gradjit, np.float32, True)
+    y = eval(expr, {"lib": gradjit, "a": a, "b": b})
+    a, b = _pair(torch, np.float32, True)
+    ty = eval(expr, {"lib": torch, "a": a, "b": b})
+    np.testing.assert_array_equal(y.detach().numpy(), ty.detach().numpy())
+    assert y.grad_fn.name() == ty.grad_fn.name() and \
+        [n and n.name() for n, _ in y.grad_fn.next_functions] == \
+        [n and n.name() for n, _ in ty.grad_fn.next_functions]
 
 
 def test_flat_results_of_views_and_in_place_writes_keep_histories_and_versions(monkeypatch):
@@ -432,7 +461,7 @@ def test_where_bound_to_tensors_is_the_general_path_bit_for_bit(expr, dtype, mon
 
 def test_where_takes_the_flat_path(monkeypatch):
     from gradjit.ir import elementwise as E
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: pytest.fail("general path"))
+    _no_evaluation(monkeypatch)
     a, _ = _pair(gradjit, np.float32, True)
     y = E.where(a > 0, a, 0)
     assert y.grad_fn.name() == "WhereBackward0"
@@ -557,7 +586,7 @@ def test_fused_operations_differentiate_twice_and_forward_as_torch(expr):
 def test_fused_operations_are_one_record_each(monkeypatch):
     """log_softmax and nll_loss of class indices evaluate no primitive forward; the general
     path's primitives remain for traced values."""
-    monkeypatch.setattr(primitive, "evaluate", lambda *args: pytest.fail("general path"))
+    _no_evaluation(monkeypatch)
     a, _ = _pair(gradjit, np.float32, True)
     loss = gradjit.nn.functional.cross_entropy(a, gradjit.tensor([3, 0, 1]))
     assert loss.grad_fn.name() == "NllLossBackward0"
