@@ -57,6 +57,8 @@ ERRORS = {
     "masked_fill complex tensor": lambda t: t.zeros(2, dtype=t.int64).masked_fill(
         t.tensor([True, False]), t.tensor(1j)),
     "vsplit str": lambda t: t.vsplit(t.zeros(4, 4), "abc"),
+    "unique_consecutive 0-d dim": lambda t: t.unique_consecutive(t.tensor(3.0), dim=0),
+    "unique_consecutive empty slices": lambda t: t.unique_consecutive(t.zeros(2, 0), dim=0),
 }
 
 
@@ -87,3 +89,18 @@ def test_integers_to_negative_integer_powers(call):
         return call(t, t.tensor([2, 1, -1, 0, 3, -1, -5]), t.tensor([-1, -2, -3, 2, 0, -2, 3]))
     got, want = run(gradjit), run(torch)
     assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("shape,dim", [((5, 3), 0), ((5, 3), 1), ((0, 3), 0), ((6, 1, 2), -1),
+                                       ((6, 1, 2), 0)])
+def test_unique_consecutive_along_a_dim(shape, dim):
+    rows = np.array([[1, 1, 2], [1, 1, 2], [3, np.nan, 1], [3, np.nan, 1], [0, 0, 0],
+                     [0, 0, 0]])
+    x = np.resize(rows, shape) if 0 not in shape else np.zeros(shape)
+
+    def run(t):
+        return t.unique_consecutive(t.tensor(x), dim=dim, return_inverse=True,
+                                    return_counts=True)
+    for got, want in zip(run(gradjit), run(torch)):
+        assert str(got.dtype) == str(want.dtype)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
