@@ -12,6 +12,7 @@ from gradjit import ops
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
 from gradjit.tensor.arith import apply
+from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _device, _shape_args
 
@@ -307,12 +308,27 @@ def bernoulli(input, p=None, *, generator=None):
     return _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None):
+def _check_multinomial(input, num_samples, out):
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{input.dtype.legacy}")
+    if out is not None and out.dtype is not dtypes.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype.legacy}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if input.shape[-1] > 2 ** 24:  # float32 counts categories exactly up to 2^24
+        raise RuntimeError("number of categories cannot exceed 2^24")
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices drawn from each row of non-negative weights (one row for a vector), by
     PyTorch's CPU algorithms: one sample, or samples without replacement, are the largest
     weight / Exp(1) ratios (Gumbel top-k); samples with replacement search each row's
     normalized running sum (in the weights' dtype) for a double uniform, row after row."""
     _eager(input, "multinomial")
+    _check_multinomial(input, num_samples, out)
     gen = generator or default_generator
     weights = input._value
     rows = weights.reshape(-1, weights.shape[-1])
@@ -335,7 +351,10 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
             rows.shape[0], num_samples)
         drawn = np.stack([np.searchsorted(r.astype(np.float64), u, side="left")
                           for r, u in zip(running, uniform)])
-    return _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
+    drawn = _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
+    if out is None:
+        return drawn
+    return write_out("multinomial", lambda: drawn, (input,), out)
 
 
 rand_like, randn_like = _like(rand), _like(randn)

@@ -1,10 +1,12 @@
-"""torch.normal as PyTorch's operator database calls it, against torch 2.13: the same seeded
-draws for tensor and number means and stds (0-d ones too), the factory keywords, and the zero
-gradients torch records for tensor arguments."""
+"""torch.normal and torch.multinomial as PyTorch's operator database calls them, against torch
+2.13: the same seeded draws for tensor and number means and stds (0-d ones too), the factory
+keywords, the zero gradients torch records for tensor arguments; multinomial's refusals and
+out=."""
 import numpy as np
 import pytest
 
 import gradjit
+from tests.torch_reference import same_error
 
 torch = pytest.importorskip("torch")
 
@@ -39,3 +41,27 @@ def test_normal_of_numbers_takes_the_factory_keywords():
         return t.normal(1.6, 0.3, [2, 2], dtype=t.float64, layout=t.strided, device="cpu",
                         pin_memory=False)
     np.testing.assert_array_equal(run(gradjit).numpy(), run(torch).numpy())
+
+
+MULTINOMIAL_ERRORS = {
+    "3-d": lambda t: t.multinomial(t.ones(1, 2, 3), 1),
+    "0-d": lambda t: t.multinomial(t.ones(()), 1),
+    "integers": lambda t: t.multinomial(t.ones(3, dtype=t.int64), 1),
+    "no samples": lambda t: t.multinomial(t.ones(3), 0),
+    "float out": lambda t: t.multinomial(t.ones(1, 2), 2, out=t.zeros(1, 2)),
+    "too many categories": lambda t: t.multinomial(t.ones(2 ** 24 + 1), 3),
+}
+
+
+@pytest.mark.parametrize("name", MULTINOMIAL_ERRORS)
+def test_multinomial_refuses_as_torch(name):
+    same_error(lambda: MULTINOMIAL_ERRORS[name](gradjit), lambda: MULTINOMIAL_ERRORS[name](torch))
+
+
+def test_multinomial_writes_into_out():
+    def run(t):
+        t.manual_seed(3)
+        out = t.zeros(5, dtype=t.int64)
+        return out, t.multinomial(t.tensor([[0.2, 0.8, 0.5]]), 2, out=out)
+    (g_out, g), (t_out, t) = run(gradjit), run(torch)
+    assert g is g_out and t is t_out and g.tolist() == t.tolist()
