@@ -68,7 +68,10 @@ def _matrix_exp(a):
     """Scaling and squaring: a Taylor polynomial of degree 18 at a / 2^s with ||a / 2^s||_1
     <= 1/2, then s squarings, each matrix of a batch its own s. The most squarings any matrix
     needs is a concrete number (a traced input answers it with a guard, so a trace serves
-    the inputs whose norms need as many squarings)."""
+    the inputs whose norms need as many squarings). float32 runs in float64: its squarings
+    would compound float32's rounding well past what PyTorch's float32 result keeps."""
+    if ops.result_type(a).name == "f32":
+        return ops.astype(_matrix_exp(ops.astype(a, "f64")), "f32")
     norm = ops.matrix_norm(a, 1, (-2, -1), True)
     s = ops.maximum(ops.ceil(ops.log2(ops.maximum(norm, 1e-300))) + 1.0, 0.0)
     s = E.stop_gradient(ops.where(ops.isfinite(s), s, 0.0))

@@ -104,3 +104,11 @@ def test_unique_consecutive_along_a_dim(shape, dim):
     for got, want in zip(run(gradjit), run(torch)):
         assert str(got.dtype) == str(want.dtype)
         np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_float32_matrix_exp_keeps_float32_accuracy():
+    a = np.random.default_rng(3).uniform(-9, 9, (3, 5, 5)).astype(np.float32)
+    got = gradjit.matrix_exp(gradjit.tensor(a))
+    exact = torch.matrix_exp(torch.tensor(a, dtype=torch.float64)).numpy()
+    assert str(got.dtype) == "torch.float32"
+    np.testing.assert_allclose(got.numpy(), exact, rtol=1e-6, atol=1e-7 * np.abs(exact).max())
