@@ -56,6 +56,9 @@ ERRORS = {
     "masked_fill complex": lambda t: t.zeros(2).masked_fill(t.tensor([True, False]), 1j),
     "masked_fill complex tensor": lambda t: t.zeros(2, dtype=t.int64).masked_fill(
         t.tensor([True, False]), t.tensor(1j)),
+    "narrow_copy dim past the end": lambda t: t.narrow_copy(t.zeros(10, 5, 20), 3, 0, 0),
+    "narrow_copy method dim past the end": lambda t: t.zeros(2, 3).narrow_copy(2, 0, 1),
+    "narrow_copy negative dim": lambda t: t.narrow_copy(t.zeros(2, 3), -3, 0, 1),
     "vsplit str": lambda t: t.vsplit(t.zeros(4, 4), "abc"),
     "unique_consecutive 0-d dim": lambda t: t.unique_consecutive(t.tensor(3.0), dim=0),
     "unique_consecutive empty slices": lambda t: t.unique_consecutive(t.zeros(2, 0), dim=0),
