@@ -31,6 +31,8 @@ PROGRAMS = {
     "ormqr": (lambda t, a, tau, c: t.ormqr(a, tau, c), (5, 3), (3,), (5, 4)),
     "ormqr right transposed": (lambda t, a, tau, c: a.ormqr(tau, c, left=False, transpose=True),
                                (2, 4, 3), (2, 3), (2, 2, 4)),
+    "norm 0": (lambda t, a: t.norm(a, 0), (3, 4)),
+    "vector_norm 0 with zeros": (lambda t, a: t.linalg.vector_norm(a * (a > 0), 0, dim=1), (3, 4)),
     "__rdiv__": (lambda t, a: a.__rdiv__(2.0), (3,)),
     "narrow tensor start": (lambda t, a: a.narrow(1, t.tensor(1), 2), (2, 4)),
     "masked_fill complex into complex": (lambda t, a: a.to(t.complex128).masked_fill(
@@ -47,10 +49,11 @@ def test_like_torch(name):
     t_out, t_grads = weighted_gradients(torch, fn, arrays, np.float64)
     g_out, g_grads = weighted_gradients(gradjit, fn, arrays, np.float64)
     assert str(g_out.dtype) == str(t_out.dtype) and tuple(g_out.shape) == tuple(t_out.shape)
+    assert g_out.requires_grad == t_out.requires_grad
     np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-12)
-    for g, t in zip(g_grads, t_grads):  # no gradient reads as zeros, as in tests.torch_api.opinfo
-        g = np.zeros(tuple(t.shape)) if g is None else g.numpy()
-        np.testing.assert_allclose(g, t.numpy(), rtol=1e-12)
+    for g, t, a in zip(g_grads, t_grads, arrays):  # no gradient reads as zeros, as in
+        g, t = (np.zeros(a.shape) if v is None else v.numpy() for v in (g, t))  # opinfo
+        np.testing.assert_allclose(g, t, rtol=1e-12)
 
 
 ERRORS = {
