@@ -7,9 +7,9 @@ import math
 from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (abs_, amax, amin, eq, expand_dims, logical_and, logical_not, mul, ne,
-                               normalize_axes, power, reshape, sqrt, squeeze, sum_, true_divide,
-                               where)
+from gradjit.ops.array import (abs_, add, amax, amin, eq, expand_dims, isfinite, logical_and,
+                               logical_not, mul, ne, normalize_axes, power, reshape, sqrt,
+                               squeeze, sum_, true_divide, where)
 from gradjit.ir.linalg import eye_like
 from gradjit.ops.linalg import inv, matrices, matrix_norm_svd, singular, svdvals
 from gradjit.ops.promote import astype, flavor, to_float
@@ -48,8 +48,10 @@ def vector_norm(x, ord=2, axis=None, keepdims=False):
         return _largest(abs_(x), axis, keepdims)
     if ord == -math.inf:
         return amin(abs_(x), axis, keepdims)
-    if ord == 0:  # piecewise constant: no gradient path
-        return sum_(astype(ne(x, 0), ir_type(x).dtype), axis, keepdims)
+    if ord == 0:  # piecewise constant: x's finite entries times 0 keep it on x's tape with
+        # the zero gradient PyTorch records
+        tied = where(isfinite(x), mul(x, 0.0), 0.0)
+        return sum_(add(astype(ne(x, 0), ir_type(x).dtype), tied), axis, keepdims)
     if ord == 1:
         return sum_(abs_(x), axis, keepdims)
     if ord == 2:

@@ -64,11 +64,23 @@ def _check_added(input, shape):
                            f"of tensor b ({shape})") from None
 
 
+def _step_towards(x, y):
+    """nextafter(x, y) as x plus the (exact) step to it, so that x's gradient is 1 where
+    x != y, as PyTorch's; an infinite or NaN x gets the value alone (no gradient, where
+    PyTorch's is 1: x plus inf - inf would be NaN)."""
+    after = ops.nextafter(x, y)
+    moved = ops.logical_and(ops.isfinite(x), ops.ne(x, y))
+    return ops.where(moved, ops.add(x, E.stop_gradient(ops.sub(after, x))), after)
+
+
 def _matrix_exp(a):
     """Scaling and squaring: a Taylor polynomial of degree 18 at a / 2^s with ||a / 2^s||_1
     <= 1/2, then s squarings, each matrix of a batch its own s. The most squarings any matrix
     needs is a concrete number (a traced input answers it with a guard, so a trace serves
-    the inputs whose norms need as many squarings)."""
+    the inputs whose norms need as many squarings). float32 runs in float64: its squarings
+    would compound float32's rounding well past what PyTorch's float32 result keeps."""
+    if ops.result_type(a).name == "f32":
+        return ops.astype(_matrix_exp(ops.astype(a, "f64")), "f32")
     norm = ops.matrix_norm(a, 1, (-2, -1), True)
     s = ops.maximum(ops.ceil(ops.log2(ops.maximum(norm, 1e-300))) + 1.0, 0.0)
     s = E.stop_gradient(ops.where(ops.isfinite(s), s, 0.0))
@@ -416,7 +428,7 @@ class CompositesMixin:
         return apply("I0Backward0", special.i0, x)
 
     def nextafter(self, other):
-        """PyTorch has no gradient for it: the result is detached."""
+        """Differentiable as PyTorch has it: 1 for self where it moves, 0 for other."""
         if not hasattr(other, "_edge"):
             raise TypeError("nextafter(): argument 'other' (position 2) must be Tensor, not "
                             f"{type(other).__name__}")
@@ -424,5 +436,5 @@ class CompositesMixin:
         if not dtype.is_float:
             raise NotImplementedError(f'"nextafter_cpu" not implemented for '
                                       f"'{dtypes.of_ir(dtype).legacy}'")
-        return apply("NextafterBackward0", lambda x, y: ops.nextafter(
-            ops.astype(x, dtype), ops.astype(y, dtype)), self.detach(), other.detach())
+        return apply("NextafterBackward0", lambda x, y: _step_towards(
+            ops.astype(x, dtype), ops.astype(y, dtype)), self, other)

@@ -89,7 +89,27 @@ def einsum(equation, *operands):
 
 def tensordot(a, b, dims=2):
     _same_dtype("tensordot()", (a, b))
+    a, b = _summed_against_ones(a, b, dims)
     return _checked("tensordot", "ViewBackward0", lambda x, y: ops.tensordot(x, y, dims), a, b)
+
+
+def _summed_against_ones(a, b, dims):
+    """torch's tensordot pairs a contracted dim of size 1 with one of any size: the other
+    side is summed over that dim first."""
+    if isinstance(dims, int):
+        pairs = zip(range(a.dim() - dims, a.dim()), range(dims))
+    elif all(isinstance(d, (int, list, tuple)) for d in dims):
+        pairs = zip(*([d] if isinstance(d, int) else d for d in dims))
+    else:
+        return a, b
+    for i, j in pairs:
+        if not (-a.dim() <= i < a.dim() and -b.dim() <= j < b.dim()):
+            continue  # out of range: the product's own checks word the error
+        if a.shape[i] == 1 and b.shape[j] != 1:
+            b = b.sum(j, keepdim=True)
+        elif b.shape[j] == 1 and a.shape[i] != 1:
+            a = a.sum(i, keepdim=True)
+    return a, b
 
 
 def kron(input, other):

@@ -50,6 +50,10 @@ def detach_copy(input):
 
 
 def narrow_copy(input, dim, start, length):
+    if isinstance(dim, int) and input.dim() and dim >= input.dim():  # torch's kernel checks it
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
     return apply("NarrowCopyBackward0", lambda t: t.narrow(dim, start, length).clone(), input)
 
 

@@ -1,22 +1,29 @@
 """torch.linalg.householder_product (torch.orgqr): the first columns of H_1 ... H_k from
-LAPACK's geqrf form, written with tensor operations so that its gradient is autograd's."""
+LAPACK's geqrf form, and torch.ormqr, the whole product applied to a matrix; written with
+tensor operations so that their gradients are autograd's."""
 from __future__ import annotations
 
 from gradjit.tensor.arith import apply, operand
 
 
 def _product(A, tau):
+    # empty sums of A and tau: with no reflection applied, the result still depends on both,
+    # as torch's graph has it
+    return (_reflections(A, tau)[..., :A.shape[-1]] + A[..., :0, :].sum(-2, keepdim=True)
+            + tau[..., None, :0].sum(-1, True))
+
+
+def _reflections(A, tau):
+    """The square H_1 ... H_k of A's geqrf form."""
     import gradjit
-    m, n = A.shape[-2:]
+    m = A.shape[-2]
     rows = gradjit.arange(m).unsqueeze(-1)
     q = gradjit.eye(m, dtype=A.dtype).expand(*A.shape[:-2], m, m)
     for i in range(tau.shape[-1]):
         # v_i: 1 at row i, A's column i below it, 0 above
         v = gradjit.where(rows > i, A[..., i:i + 1], (rows == i).to(A.dtype))
         q = q - (q @ v) * tau[..., i, None, None] @ v.mT
-    # empty sums of A and tau: with no reflection applied, the result still depends on both,
-    # as torch's graph has it
-    return q[..., :n] + A[..., :0, :].sum(-2, keepdim=True) + tau[..., None, :0].sum(-1, True)
+    return q
 
 
 def householder_product(A, tau, *, out=None):
@@ -35,3 +42,31 @@ def householder_product(A, tau, *, out=None):
 
 def orgqr(input, tau):
     return householder_product(input, tau)
+
+
+def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
+    """other multiplied by Q = H_1 ... H_k of input's geqrf form (Q^H with transpose), from
+    the left or from the right."""
+    input, tau, other = operand(input), operand(tau), operand(other)
+    _check_ormqr(input, tau, other, -2 if left else -1)
+
+    def applied(A, t, C):
+        q = _reflections(A, t)
+        q = q.mH if transpose else q
+        return q @ C if left else C @ q
+    return apply("OrmqrBackward0", applied, input, tau, other)
+
+
+def _check_ormqr(input, tau, other, side):
+    for name, t in (("input", input), ("other", other)):
+        if t.dim() < 2:
+            raise RuntimeError(f"torch.ormqr: {name} must have at least 2 dimensions.")
+    if other.shape[side] != input.shape[-2]:
+        raise RuntimeError(f"torch.ormqr: other.shape[{side}] must be equal to input.shape[-2]")
+    if tau.dim() != input.dim() - 1:
+        raise RuntimeError(f"torch.ormqr: Expected tau to have one dimension less than input, "
+                           f"but got tau.ndim equal to {tau.dim()} and input.ndim is equal to "
+                           f"{input.dim()}")
+    if tau.shape[-1] != min(other.shape[side], input.shape[-1]):
+        raise RuntimeError("torch.ormqr: tau.shape[-1] must be equal to min(other.shape[-2], "
+                           "input.shape[-1])")

@@ -8,8 +8,11 @@ import os
 
 import numpy as np
 
+from gradjit import ops
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
+from gradjit.tensor.arith import apply
+from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _device, _shape_args
 
@@ -240,10 +243,11 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _leaf(order.astype(_numpy_dtype(dtype, np.int64)), device, requires_grad)
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
-           requires_grad=False):
-    """Samples of N(mean, std**2): elementwise for tensor arguments, `size` for numbers;
-    standard normals scaled and shifted, as PyTorch draws them."""
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
+    """Samples of N(mean, std**2): elementwise for tensor arguments (recorded with the zero
+    gradient PyTorch's NormalBackward gives them), `size` for numbers; standard normals scaled
+    and shifted, as PyTorch draws them."""
     gen = generator or default_generator
     if not (hasattr(mean, "_edge") or hasattr(std, "_edge")):
         if size is None:
@@ -254,12 +258,22 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         noise = gen.normal(math.prod(shape), kind).reshape(shape)
         return _leaf((noise * kind.type(std) + kind.type(mean)).astype(kind), device,
                      requires_grad)
-    m = np.asarray(mean._value if hasattr(mean, "_edge") else mean)
-    s = np.asarray(std._value if hasattr(std, "_edge") else std)
-    shape = np.broadcast_shapes(m.shape, s.shape)
-    kind = next(t.dtype for t in (mean, std) if hasattr(t, "_edge")).ir.numpy
-    noise = gen.normal(math.prod(shape), kind).reshape(shape)
-    return _leaf((noise * s.astype(kind) + m.astype(kind)).astype(kind), None, requires_grad)
+    shape = np.broadcast_shapes(*(tuple(np.shape(t)) for t in (mean, std)))
+    kind = next(t.dtype for t in (mean, std) if hasattr(t, "_edge"))
+    noise = gen.normal(math.prod(shape), kind.ir.numpy).reshape(shape)
+    tensors = [t for t in (mean, std) if hasattr(t, "_edge")]
+
+    def scaled(*values):
+        given = iter(values)
+        m, s = (ops.stop_gradient(ops.astype(next(given), kind.ir)) if hasattr(t, "_edge") else
+                kind.ir.numpy.type(t) for t in (mean, std))
+        out = ops.add(ops.mul(noise, s), m)
+        for value in values:  # recorded on the inputs, which get torch's zero gradient
+            out = ops.where(np.zeros(shape, bool), ops.astype(value, kind.ir), out)
+        return out
+    number = 1 if hasattr(mean, "_edge") and not hasattr(std, "_edge") else \
+        2 if not hasattr(mean, "_edge") else 3
+    return apply(f"NormalBackward{number}", scaled, *tensors)
 
 
 class TracedRandomDraw(RuntimeError):
@@ -294,12 +308,27 @@ def bernoulli(input, p=None, *, generator=None):
     return _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None):
+def _check_multinomial(input, num_samples, out):
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{input.dtype.legacy}")
+    if out is not None and out.dtype is not dtypes.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype.legacy}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if input.shape[-1] > 2 ** 24:  # float32 counts categories exactly up to 2^24
+        raise RuntimeError("number of categories cannot exceed 2^24")
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices drawn from each row of non-negative weights (one row for a vector), by
     PyTorch's CPU algorithms: one sample, or samples without replacement, are the largest
     weight / Exp(1) ratios (Gumbel top-k); samples with replacement search each row's
     normalized running sum (in the weights' dtype) for a double uniform, row after row."""
     _eager(input, "multinomial")
+    _check_multinomial(input, num_samples, out)
     gen = generator or default_generator
     weights = input._value
     rows = weights.reshape(-1, weights.shape[-1])
@@ -322,7 +351,10 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
             rows.shape[0], num_samples)
         drawn = np.stack([np.searchsorted(r.astype(np.float64), u, side="left")
                           for r, u in zip(running, uniform)])
-    return _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
+    drawn = _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
+    if out is None:
+        return drawn
+    return write_out("multinomial", lambda: drawn, (input,), out)
 
 
 rand_like, randn_like = _like(rand), _like(randn)

@@ -4,6 +4,8 @@ and grad_fn names. Ties go to the first element in stable order (PyTorch leaves 
 of a tie unspecified)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradjit import ops
@@ -263,20 +265,45 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     NaNs distinct, as PyTorch has them); with `dim`, the distinct slices along it."""
     with graph.op(None):
         if dim is not None:
-            dim = _check_dim(dim, input.dim())
-            if input.numel() == 0 and input.shape[dim] != 0:
-                raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so "
-                                   "unique cannot be applied")
-            return _tensors(O.unique_along(input.detach(), dim, return_inverse=return_inverse,
+            return _tensors(O.unique_along(input.detach(), _slices_dim(input, dim),
+                                           return_inverse=return_inverse,
                                            return_counts=return_counts))
         return _tensors(O.unique(input.detach(), return_inverse=return_inverse,
                                  return_counts=return_counts, equal_nan=False))
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    _flat_only("unique_consecutive", dim)
+    if dim is not None:
+        return _consecutive_slices(input, _slices_dim(input, dim), return_inverse,
+                                   return_counts)
     with graph.op(None):
         return _tensors(O.unique_consecutive(input.detach(), return_inverse, return_counts))
+
+
+def _slices_dim(input, dim):
+    """The dim whose slices unique and unique_consecutive compare (not one of an empty tensor
+    that has other dims of size 0)."""
+    if input.dim() == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim = _check_dim(dim, input.dim())
+    if input.numel() == 0 and input.shape[dim] != 0:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    return dim
+
+
+def _consecutive_slices(input, dim, return_inverse, return_counts):
+    """unique_consecutive along dim: each run of equal slices (NaNs differ) kept once."""
+    x = np.moveaxis(input.detach().numpy(), dim, 0)
+    rows = x.reshape(len(x), math.prod(x.shape[1:]))
+    starts = np.flatnonzero(np.r_[True, (rows[1:] != rows[:-1]).any(axis=1)]) if len(x) \
+        else np.zeros(0, np.int64)
+    out = [operand(np.moveaxis(x[starts], 0, dim).copy())]
+    if return_inverse:
+        out.append(operand(np.cumsum(np.isin(np.arange(len(x)), starts)) - 1))
+    if return_counts:
+        out.append(operand(np.diff(np.r_[starts, len(x)])))
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def _tensors(out):
@@ -284,9 +311,3 @@ def _tensors(out):
     if isinstance(out, tuple):
         return tuple(map(operand, out))
     return operand(out)
-
-
-def _flat_only(name, dim):
-    if dim is not None:
-        raise NotImplementedError(f"{name}(dim=...) is not supported; {name} of the "
-                                  "flattened tensor (dim=None) is")

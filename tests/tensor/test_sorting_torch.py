@@ -112,8 +112,3 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors_match_pytorch(name):
     assert_errors_match(ERRORS[name])
-
-
-def test_unique_consecutive_dim_is_refused():
-    with pytest.raises(NotImplementedError, match="dim=None"):
-        gradjit.unique_consecutive(gradjit.tensor(A), dim=0)
