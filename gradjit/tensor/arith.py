@@ -181,11 +181,15 @@ def _trunc(x):
     return ops.where(ops.lt(x, 0), ops.ceil(x), ops.floor(x))
 
 
-def _integer_division(fn):
-    """PyTorch raises for an integer division by zero (eager values are known)."""
+def _integer_division(fn, kernel):
+    """PyTorch raises for an integer division by zero (eager values are known), and has no
+    kernel for two bools."""
     def apply(a, b):
+        result = ops.result_type(a, b)
+        if result.is_bool:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         divisor = getattr(b, "_value", b)
-        if not ops.result_type(a, b).is_float and np.any(np.asarray(divisor) == 0):
+        if not result.is_float and np.any(np.asarray(divisor) == 0):
             raise RuntimeError("ZeroDivisionError")
         return fn(a, b)
     return apply
@@ -202,10 +206,10 @@ def _bitwise(kernel, fn):
     return apply
 
 
-_floor_divide = _integer_division(ops.floor_divide)
-_remainder = _integer_division(ops.remainder)
-_fmod = _integer_division(ops.fmod)
-_trunc_divide = _integer_division(ops.trunc_divide)
+_floor_divide = _integer_division(ops.floor_divide, "div_floor_cpu")
+_remainder = _integer_division(ops.remainder, "remainder_cpu")
+_fmod = _integer_division(ops.fmod, "fmod_cpu")
+_trunc_divide = _integer_division(ops.trunc_divide, "div_trunc_cpu")
 
 
 def _flat(fn):

@@ -13,7 +13,7 @@ from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa:
                                      tensordot, vdot)
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import tensor
-from gradjit.tensor.signatures import check_function
+from gradjit.tensor.signatures import NUMBERS_AS_TENSORS, check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
@@ -97,6 +97,8 @@ def _function(name):
         check_function(name, (input, *args), kwargs)
         if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
             input = tensor(input, dtype=result_type(args[0], input))
+        elif name in NUMBERS_AS_TENSORS and is_python_scalar(input):  # torch.add(2, 3)
+            input = tensor(input)
         method = getattr(operand(input), name)
         return write_out(name, lambda: method(*args, **kwargs), (input, *args), out)
     function.__name__ = name

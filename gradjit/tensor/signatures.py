@@ -20,7 +20,7 @@ _ONE_TENSOR = {
 # torch.polar(abs, angle), torch.complex(real, imag): functions of two Tensors alone
 _TWO_TENSORS = {"polar": "Tensor abs, Tensor angle", "complex": "Tensor real, Tensor imag"}
 # the arithmetic whose parser takes a number for a Tensor (as a wrapped 0-d tensor)
-_NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "multiply", "divide",
+NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "multiply", "divide",
                        "floor_divide", "subtract"}
 _ONE_TENSOR_IN_PLACE = ("add_", "sub_", "mul_", "div_", "atan2_", "logical_and_", "hypot_")
 
@@ -126,7 +126,7 @@ def _refused(name, overloads, args, kwargs):
     """Whether torch's parser refuses the arguments: a list or tuple among them, or positional
     ones that fit no overload."""
     return any(type(a) in _SEQUENCES for a in (*args, *kwargs.values())) or (
-        name.rstrip("_") not in _NUMBERS_AS_TENSORS and
+        name.rstrip("_") not in NUMBERS_AS_TENSORS and
         not any(_matches(o, args) for o in overloads))
 
 

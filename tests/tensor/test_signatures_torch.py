@@ -79,7 +79,7 @@ def test_keyword_arguments_as_torch_words_them(name):
 
 
 NUMBER_CALLS = [(name, first, second) for name in [*ONE_TENSOR, *signatures._TWO_TENSORS]
-                if name.rstrip("_") not in signatures._NUMBERS_AS_TENSORS
+                if name.rstrip("_") not in signatures.NUMBERS_AS_TENSORS
                 for first, second in (("t", 2), (2, "t"), (2, 3))]
 NUMBER_CALLS += [(name, 2, 3) for name in ("pow", "eq", "remainder", "xlogy", "rsub", "clamp")]
 NUMBER_CALLS += [("rsub", 2, "t")]

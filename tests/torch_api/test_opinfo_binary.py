@@ -43,3 +43,19 @@ def test_number_taken_where_torch_takes_it(name):
 def test_negative_tolerance_refused(name, keyword):
     same_error(lambda: getattr(gradjit, name)(gradjit.ones(2), gradjit.ones(2), **{keyword: -0.4}),
                lambda: getattr(torch, name)(torch.ones(2), torch.ones(2), **{keyword: -0.4}))
+
+
+@pytest.mark.parametrize("name", ("add", "sub", "mul", "div", "subtract", "multiply", "divide",
+                                  "true_divide", "floor_divide", "remainder"))
+@pytest.mark.parametrize("left, right", [(2, 3), (2.5, 1), (True, False), (2, -3.5)])
+def test_two_numbers_as_torch_wraps_them(name, left, right):
+    t_call = lambda: getattr(torch, name)(left, right)  # noqa: E731
+    g_call = lambda: getattr(gradjit, name)(left, right)  # noqa: E731
+    try:
+        want = t_call()
+    except (TypeError, RuntimeError):
+        same_error(g_call, t_call)
+        return
+    got = g_call()
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
