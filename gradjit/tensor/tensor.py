@@ -31,12 +31,14 @@ from gradjit.tensor import spectral, special_numeric
 from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
-def _inplace(name, grad_fn=None, write=True):
-    """The in-place form of method `name`: computed out of place, written back into self."""
+def _inplace(name, grad_fn=None, write=True, source=None):
+    """The in-place form of method `name`: computed out of place (by method `source`, where
+    it differs), written back into self."""
     def method(self, *args, **kwargs):
         if write_into(name, self, args, kwargs):
             return self
-        return self._update(lambda: getattr(self, name)(*args, **kwargs), grad_fn, write)
+        return self._update(lambda: getattr(self, source or name)(*args, **kwargs), grad_fn,
+                            write)
     method.__name__ = name + "_"
     return method
 
@@ -82,8 +84,8 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     floor_, ceil_, round_, trunc_, sign_ = map(_inplace, ("floor", "ceil", "round", "trunc",
                                                           "sign"))
     clamp_, clamp_min_, clamp_max_ = map(_clamp_inplace, ("clamp", "clamp_min", "clamp_max"))
-    remainder_, fmod_, floor_divide_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod",
-                                                                  "floor_divide", "gcd", "lcm"))
+    remainder_, fmod_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod", "gcd", "lcm"))
+    floor_divide_ = _inplace("floor_divide", source="_floor_divide_")
     bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = map(_inplace, (
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
     bitwise_left_shift_, bitwise_right_shift_ = map(_inplace, ("bitwise_left_shift",
