@@ -4,7 +4,7 @@ from __future__ import annotations
 from gradjit.tensor import activations
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor import dtypes
-from gradjit.tensor.arith import ArithMixin
+from gradjit.tensor.arith import ArithMixin, compared_in_place
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.composites import CompositesMixin
@@ -115,6 +115,10 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
 
 for _name in IN_PLACE:
     setattr(Tensor, _name + "_", _inplace(_name))
+for _name, _op in {**{op: op for op in ("eq", "ne", "lt", "le", "gt", "ge")}, "greater": "gt",
+                   "greater_equal": "ge", "less": "lt", "less_equal": "le",
+                   "not_equal": "ne"}.items():
+    setattr(Tensor, _name + "_", compared_in_place(_op))
 refuse_sequences_in(Tensor)
 Tensor.__module__ = "gradjit"
 serve(Tensor)

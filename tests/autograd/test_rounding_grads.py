@@ -63,6 +63,10 @@ CASES = {
     "lt": lambda t, a, b: a < b,
     "eq": lambda t, a, b: t.eq(a, b),
     "ge-number": lambda t, a, b: a.ge(0),
+    "ne_": lambda t, a, b: _in_place(a * 1, "ne_", b),
+    "lt_-number": lambda t, a, b: _in_place(a * 1, "lt_", 0.5),
+    "greater_equal_": lambda t, a, b: _in_place(a * 1, "greater_equal_", b),
+    "eq_-integer-tensor": lambda t, a, b: _in_place(a * 1, "eq_", t.tensor([1, 6, 3])),
 }
 
 A = np.array([[1.5, -2.5, 3.7], [-0.3, 6.0, -4.5]])
@@ -149,3 +153,29 @@ def test_integer_rounding_division_has_no_grad_fn():
 def test_unknown_rounding_mode_raises_as_torch():
     same_error(lambda: gradjit.ones(2).div(2, rounding_mode="round"),
                lambda: torch.ones(2).div(2, rounding_mode="round"))
+
+
+# fn(lib, x, y) -> a scalar, for torch.func.grad and gradjit.grad alike
+TRACED = {
+    "div-floor": lambda t, x, y: (x.div(y, rounding_mode="floor") * x).sum(),
+    "div-trunc": lambda t, x, y: (t.div(x, 2.0, rounding_mode="trunc") + x * y).sum(),
+    "rounding": lambda t, x, y: (x.floor() * x + x.ceil() + x.round() + x.trunc() + x.frac()
+                                 + x.sign() * y + x.round(decimals=1) * y).sum(),
+    "clamp": lambda t, x, y: (x.clamp(-1.0, 1.5) * y + t.clamp(x, y - 1, y + 1)).sum(),
+    "remainder-fmod": lambda t, x, y: (t.remainder(x, y) + x.fmod(y) + (x % 0.7) * y).sum(),
+    "comparison": lambda t, x, y: ((x < y) * x + (x >= 0) * y).sum(),
+}
+
+
+@pytest.mark.parametrize("case", TRACED)
+def test_traced_gradients_as_torch_func(case):
+    fn = TRACED[case]
+    x, y = np.array([1.5, -2.5, 3.7, -0.3]), np.array([0.7, 1.3, -1.0, 0.9])
+    expected = torch.func.grad(lambda a, b: fn(torch, a, b), argnums=(0, 1))(
+        torch.tensor(x), torch.tensor(y))
+    got = gradjit.grad(lambda a, b: fn(gradjit, a, b), argnums=(0, 1))(
+        gradjit.tensor(x), gradjit.tensor(y))
+    for g, t in zip(got, expected):
+        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-12)
+    value = gradjit.jit(lambda a, b: fn(gradjit, a, b))(gradjit.tensor(x), gradjit.tensor(y))
+    np.testing.assert_allclose(value.numpy(), fn(torch, torch.tensor(x), torch.tensor(y)))
