@@ -230,22 +230,6 @@ def _lerp_refusal(x, end, weight):
     refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)
 
 
-def compared_in_place(op):
-    """x.eq_(y): the comparison `op` written in x's dtype; PyTorch's grad_fn (Backward0 for a
-    number y, Backward1 for a tensor) gives x and y zero gradients."""
-    compare = getattr(ops, op)
-
-    def in_dtype(a, b):
-        return E.cast(compare(a, b), dtype=ir_type(a).dtype.name)
-
-    def method(self, other):
-        grad_fn = f"{op.title()}Backward{0 if is_python_scalar(other) else 1}"
-        other = operand(other)
-        return self._update(lambda: apply(grad_fn, rounding.flat(in_dtype), self, other))
-    method.__name__ = op + "_"
-    return method
-
-
 _TRUE = object()  # div without rounding_mode: PyTorch's div.Tensor, not div.Tensor_mode
 
 

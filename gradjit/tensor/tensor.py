@@ -1,10 +1,13 @@
 """The Tensor class: storage and autograd core plus its operations, and the _ forms."""
 from __future__ import annotations
 
-from gradjit.tensor import activations
+from gradjit import ops
+from gradjit.ir import elementwise as E
+from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.tensor import activations, rounding
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor import dtypes
-from gradjit.tensor.arith import ArithMixin, compared_in_place
+from gradjit.tensor.arith import ArithMixin, apply, operand
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.composites import CompositesMixin
@@ -55,6 +58,22 @@ def _clamp_inplace(name):
                                f"to the desired output type {dtypes.CPP_NAMES[self.dtype.legacy]}")
         return inplace(self, *bounds, **kwargs)
     method.__name__ = name + "_"
+    return method
+
+
+def _compared_in_place(op):
+    """x.eq_(y): the comparison `op` written in x's dtype; PyTorch's grad_fn (Backward0 for a
+    number y, Backward1 for a tensor) gives x and y zero gradients."""
+    compare = getattr(ops, op)
+
+    def in_dtype(a, b):
+        return E.cast(compare(a, b), dtype=ir_type(a).dtype.name)
+
+    def method(self, other):
+        grad_fn = f"{op.title()}Backward{0 if is_python_scalar(other) else 1}"
+        other = operand(other)
+        return self._update(lambda: apply(grad_fn, rounding.flat(in_dtype), self, other))
+    method.__name__ = op + "_"
     return method
 
 
@@ -118,7 +137,7 @@ for _name in IN_PLACE:
 for _name, _op in {**{op: op for op in ("eq", "ne", "lt", "le", "gt", "ge")}, "greater": "gt",
                    "greater_equal": "ge", "less": "lt", "less_equal": "le",
                    "not_equal": "ne"}.items():
-    setattr(Tensor, _name + "_", compared_in_place(_op))
+    setattr(Tensor, _name + "_", _compared_in_place(_op))
 refuse_sequences_in(Tensor)
 Tensor.__module__ = "gradjit"
 serve(Tensor)
