@@ -6,6 +6,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
+from gradjit.tensor import dtypes
 
 
 def trunc(x):
@@ -13,20 +14,25 @@ def trunc(x):
     return ops.where(ops.lt(x, 0), ops.ceil(x), ops.floor(x))
 
 
-def integer_division(fn):
-    """PyTorch raises for an integer division by zero (eager values are known)."""
+def integer_division(fn, kernel):
+    """fn as PyTorch's CPU kernel `kernel`, which has no complex or bool form and raises for
+    an integer division by zero (eager values are known)."""
     def apply(a, b):
+        dt = ops.result_type(a, b)
+        if dt.is_complex or dt.name == "bool":
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{dtypes.of_ir(dt).legacy}'")
         divisor = getattr(b, "_value", b)
-        if not ops.result_type(a, b).is_float and np.any(np.asarray(divisor) == 0):
+        if not dt.is_float and np.any(np.asarray(divisor) == 0):
             raise RuntimeError("ZeroDivisionError")
         return fn(a, b)
     return apply
 
 
-floor_divide = integer_division(ops.floor_divide)
-remainder = integer_division(ops.remainder)
-fmod = integer_division(ops.fmod)
-trunc_divide = integer_division(ops.trunc_divide)
+floor_divide = integer_division(ops.floor_divide, "div_floor_cpu")
+remainder = integer_division(ops.remainder, "remainder_cpu")
+fmod = integer_division(ops.fmod, "fmod_cpu")
+trunc_divide = integer_division(ops.trunc_divide, "div_trunc_cpu")
 
 
 def flat(fn):

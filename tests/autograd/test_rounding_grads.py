@@ -184,3 +184,18 @@ def test_traced_gradients_as_torch_func(case):
         np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-12)
     value = gradjit.jit(lambda a, b: fn(gradjit, a, b))(gradjit.tensor(x), gradjit.tensor(y))
     np.testing.assert_allclose(value.numpy(), fn(torch, torch.tensor(x), torch.tensor(y)))
+
+
+@pytest.mark.parametrize("values", [[1.5 + 1j], [True]], ids=["complex", "bool"])
+@pytest.mark.parametrize("call", [
+    lambda t, x: x.div(x, rounding_mode="floor"), lambda t, x: x.div(2, rounding_mode="trunc"),
+    lambda t, x: x // x, lambda t, x: t.remainder(x, x), lambda t, x: x.fmod(x),
+    lambda t, x: 2 % x, lambda t, x: 2 // x])
+def test_rounding_divisions_refuse_complex_and_bool_as_torch(call, values):
+    try:
+        expected = call(torch, torch.tensor(values))
+    except NotImplementedError:
+        same_error(lambda: call(gradjit, gradjit.tensor(values)),
+                   lambda: call(torch, torch.tensor(values)))
+        return
+    np.testing.assert_array_equal(call(gradjit, gradjit.tensor(values)).numpy(), expected)
