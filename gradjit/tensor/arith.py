@@ -404,7 +404,7 @@ class ArithMixin:
             return apply("DivBackward0", ops.true_divide, self, other, operands=(self, other))
         if rounding_mode not in rounding.QUOTIENTS:
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
-                             f"'floor' but found '{rounding_mode}'")
+                               f"'floor' but found '{rounding_mode}'")
         return apply("DivBackward2", rounding.QUOTIENTS[rounding_mode], self, other,
                      operands=(self, other))
 
