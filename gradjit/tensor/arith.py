@@ -8,7 +8,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.tensor import dtypes, graph, unsigned
+from gradjit.tensor import dtypes, graph, rounding, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
 from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
@@ -177,24 +177,6 @@ def _values_of(fused_values):
 _negative = _unary("NegBackward0", ops.neg)
 
 
-def _trunc(x):
-    return ops.where(ops.lt(x, 0), ops.ceil(x), ops.floor(x))
-
-
-def _integer_division(fn, kernel):
-    """PyTorch raises for an integer division by zero (eager values are known), and has no
-    kernel for two bools."""
-    def apply(a, b):
-        result = ops.result_type(a, b)
-        if result.is_bool:
-            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-        divisor = getattr(b, "_value", b)
-        if not result.is_float and np.any(np.asarray(divisor) == 0):
-            raise RuntimeError("ZeroDivisionError")
-        return fn(a, b)
-    return apply
-
-
 def _bitwise(kernel, fn):
     """fn on integer and bool tensors; PyTorch has no kernel for floats."""
     def apply(*args):
@@ -206,26 +188,19 @@ def _bitwise(kernel, fn):
     return apply
 
 
-_floor_divide = _integer_division(ops.floor_divide, "div_floor_cpu")
-_remainder = _integer_division(ops.remainder, "remainder_cpu")
-_fmod = _integer_division(ops.fmod, "fmod_cpu")
-_trunc_divide = _integer_division(ops.trunc_divide, "div_trunc_cpu")
+def _refused(aten, fn, name):
+    """The operation `name` by fn, with PyTorch's NotImplemented grad_fn in place of its own:
+    aten::`aten` has no derivative."""
+    def method(a, b):
+        b = operand(b)
+        out = apply(name, fn, a, b)
+        return graph.not_implemented(out, aten, [x for x in (a, b) if hasattr(x, "_edge")])
+    return method
 
 
-def _flat(fn):
-    """A piecewise-constant function: PyTorch gives it a zero gradient (the result still
-    requires grad), which `where` selecting it over x expresses without arithmetic on x."""
-    def apply(x):
-        if not x.dtype.is_floating_point:
-            return fn(x)
-        return ops.where(np.ones(tuple(x.shape), bool), fn(x), x)
-    return apply
-
-
-def _sign(x):
-    """PyTorch's sign is 0 at nan (numpy's, the primitive's, is nan)."""
-    y = ops.sign(x)
-    return ops.where(ops.ne(x, x), 0, y) if ir_type(x).dtype.is_float else y
+_floor_quotient = _refused("floor_divide", rounding.floor_divide, "FloorDivideBackward0")
+# remainder.Scalar_Tensor, which `2 % t` runs
+_number_remainder = _refused("remainder", rounding.remainder, "RemainderBackward0")
 
 
 def _power(a, b):
@@ -255,6 +230,9 @@ def _lerp_refusal(x, end, weight):
     refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)
 
 
+_TRUE = object()  # div without rounding_mode: PyTorch's div.Tensor, not div.Tensor_mode
+
+
 class ArithMixin:
     """Operators, elementwise math, comparisons, reductions and products of Tensor."""
 
@@ -265,8 +243,6 @@ class ArithMixin:
     __mul__, __rmul__ = _binary("MulBackward0", ops.mul, None, _swapped, True)
     __truediv__ = _binary("DivBackward0", ops.true_divide, wraps=True)[0]
     __rtruediv__ = __rdiv__ = _reciprocal_times  # torch keeps Python 2's name as an alias
-    __floordiv__, __rfloordiv__ = _binary("FloorDivideBackward0", _floor_divide)
-    __rmod__ = _binary("RemainderBackward0", _remainder)[1]
     __rpow__ = _binary("PowBackward2", _power, reflected_operands=_tensor_only)[1]
     __and__, __rand__ = _binary("BitwiseAndBackward0", _bitwise("bitwise_and_cpu",
                                                                 ops.bitwise_and))
@@ -332,14 +308,23 @@ class ArithMixin:
 
     def remainder(self, other):
         name = "RemainderBackward0" if is_python_scalar(other) else "RemainderBackward1"
-        return apply(name, _remainder, self, operand(other))
+        return apply(name, rounding.remainder, self, operand(other))
 
     def fmod(self, other):
         name = "FmodBackward0" if is_python_scalar(other) else "FmodBackward1"
-        return apply(name, _fmod, self, operand(other))
+        return apply(name, rounding.fmod, self, operand(other))
 
-    def floor_divide(self, other):
-        return apply("FloorDivideBackward0", _floor_divide, self, operand(other))
+    floor_divide = _floor_quotient
+    _floor_divide_ = _refused("floor_divide_", rounding.floor_divide, "FloorDivideBackward0")
+
+    def __floordiv__(self, other):
+        return self.floor_divide(other) if _is_operand(other) else NotImplemented
+
+    def __rfloordiv__(self, other):
+        return _floor_quotient(operand(other), self) if _is_operand(other) else NotImplemented
+
+    def __rmod__(self, other):
+        return _number_remainder(operand(other), self) if _is_operand(other) else NotImplemented
 
     def gcd(self, other):
         return apply("GcdBackward0", _bitwise("gcd_cpu", ops.gcd), self, operand(other))
@@ -410,18 +395,18 @@ class ArithMixin:
 
     multiply = mul
 
-    def div(self, other, *, rounding_mode=None):
-        out = hot_binary("div", self, other) if rounding_mode is None else None
+    def div(self, other, *, rounding_mode=_TRUE):
+        out = hot_binary("div", self, other) if rounding_mode is _TRUE else None
         if out is not None:
             return out
         other = operand(other)
-        if rounding_mode is None:
+        if rounding_mode is _TRUE:
             return apply("DivBackward0", ops.true_divide, self, other, operands=(self, other))
-        rounding = {"floor": _floor_divide, "trunc": _trunc_divide}
-        if rounding_mode not in rounding:
-            raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or "
-                             f"'floor' but found '{rounding_mode}'")
-        return apply("DivBackward2", rounding[rounding_mode], self, other)
+        if rounding_mode not in rounding.QUOTIENTS:
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
+        return apply("DivBackward2", rounding.QUOTIENTS[rounding_mode], self, other,
+                     operands=(self, other))
 
     divide = true_divide = div
 
@@ -514,10 +499,10 @@ class ArithMixin:
             out = kept("ReluBackward0", self, relu_values)
         return out if out is not None else apply("ReluBackward0", ops.relu, self)
 
-    sign = _unary("SignBackward0", _flat(_sign))
-    floor = _unary("FloorBackward0", _flat(ops.floor))
-    ceil = _unary("CeilBackward0", _flat(ops.ceil))
-    _round_half_even = _unary("RoundBackward0", _flat(ops.round_))
+    sign = _unary("SignBackward0", rounding.flat(rounding.sign))
+    floor = _unary("FloorBackward0", rounding.flat(ops.floor))
+    ceil = _unary("CeilBackward0", rounding.flat(ops.ceil))
+    _round_half_even = _unary("RoundBackward0", rounding.flat(ops.round_))
 
     def round(self, *, decimals=0):
         if decimals == 0:
@@ -525,9 +510,9 @@ class ArithMixin:
         if not self.dtype.is_floating_point:
             raise NotImplementedError(f'"round_cpu" not implemented for \'{self.dtype.legacy}\'')
         return apply("RoundBackward1",
-                     _flat(lambda x: ops.round_decimals(x, decimals)), self)
+                     rounding.flat(lambda x: ops.round_decimals(x, decimals)), self)
 
-    trunc = _unary("TruncBackward0", _flat(_trunc))
+    trunc = _unary("TruncBackward0", rounding.flat(rounding.trunc))
     isfinite = _unary("IsfiniteBackward0", ops.isfinite)
 
     def isnan(self):

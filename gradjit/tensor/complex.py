@@ -6,8 +6,8 @@ import math
 
 from gradjit import ops
 from gradjit.ir import elementwise as E
-from gradjit.tensor import dtypes
-from gradjit.tensor.arith import _flat, _sign, apply, operand
+from gradjit.tensor import dtypes, rounding
+from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.signatures import check_function
 
 
@@ -71,7 +71,7 @@ class ComplexMixin:
     def sgn(self):
         """z / |z| (0 at 0) for complex tensors; sign for real ones."""
         if not self.dtype.is_complex:
-            return apply("SgnBackward0", _flat(_sign), self)
+            return apply("SgnBackward0", rounding.flat(rounding.sign), self)
 
         def sgn(z):
             magnitude = ops.abs_(z)

@@ -60,6 +60,9 @@ _SCALAR_FIRST = {"add", "sub", "mul", "div", "subtract", "multiply", "divide", "
                  "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
                  "bitwise_right_shift"}
 
+# PyTorch's Scalar_Tensor overloads, the operators' reflected forms (without a derivative)
+_NUMBER_FIRST = {"remainder": "__rmod__", "floor_divide": "__rfloordiv__"}
+
 
 def _out_dtype(name, result, inputs, out):
     """result, checked against out='s dtype as PyTorch checks it for `name` (its words differ by
@@ -96,6 +99,9 @@ def _function(name):
             (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         check_function(name, (input, *args), kwargs)
         if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
+            if name in _NUMBER_FIRST:
+                reflected = getattr(args[0], _NUMBER_FIRST[name])
+                return write_out(name, lambda: reflected(input), (input, *args), out)
             input = tensor(input, dtype=result_type(args[0], input))
         elif name in NUMBERS_AS_TENSORS and is_python_scalar(input):  # torch.add(2, 3)
             input = tensor(input)

@@ -9,6 +9,8 @@ import weakref
 
 import numpy as np
 
+from gradjit.tensor.grad_mode import is_grad_enabled
+
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
          "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -64,12 +66,15 @@ class Node:
         return kind()
 
     _module = None
+    _NAMESPACED = {"NotImplemented", "CopySlices"}  # PyTorch's nodes written in C++ alone
 
     def name(self) -> str:
-        return type(self).__name__
+        name = type(self).__name__
+        return f"torch::autograd::{name}" if name in self._NAMESPACED else name
 
     def __repr__(self) -> str:
-        shown = self.name() if self._module is None else f"{self._module}.{self.name()}"
+        kind = type(self).__name__
+        shown = kind if self._module is None else f"{self._module}.{kind}"
         return f"<{shown} object at {hex(id(self))}>"
 
     def __getattr__(self, name):
@@ -354,6 +359,15 @@ def refuse_gradient(result, node, message, operands=()):
     result._edge = Record(_Refusal(message), {}, list(operands),
                           [a._grad_edge() for a in operands], result, node)
     return result
+
+
+def not_implemented(result, aten, operands):
+    """result with PyTorch's NotImplemented grad_fn over `operands` where one requires grad
+    (aten::`aten` has no derivative: its backward raises), else result as it is."""
+    if not is_grad_enabled() or not any(t.requires_grad for t in operands):
+        return result
+    return refuse_gradient(result, Node.named("NotImplemented"),
+                           f"derivative for aten::{aten} is not implemented", operands)
 
 
 tangent_carriers = 0  # how many leaves were made tangent_only (none: every edge has gradient)

@@ -109,15 +109,6 @@ def _batched(A):
     return A
 
 
-def _not_implemented(result, name, operands):
-    """result with PyTorch's NotImplemented grad_fn where an operand requires grad."""
-    wanting = [t for t in operands if t.requires_grad]
-    if not wanting:
-        return result
-    return graph.refuse_gradient(result, graph.Node.named("NotImplemented"),
-                                 f"derivative for aten::{name} is not implemented", wanting)
-
-
 def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     A = _batched(A)
     values = A.detach().numpy()
@@ -128,7 +119,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
         ld[i], pivots[i], info[i] = sytrf(values[i])
     if check_errors and info.any():
         _raise(info)
-    return linalg_ldl_factor_ex(_not_implemented(tensor(ld), "linalg_ldl_factor_ex", [A]),
+    return linalg_ldl_factor_ex(graph.not_implemented(tensor(ld), "linalg_ldl_factor_ex", [A]),
                                 tensor(pivots), tensor(info))
 
 
@@ -153,4 +144,4 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     x = np.zeros(b.shape, np.result_type(ld.dtype, b.dtype))
     for i in np.ndindex(batch):
         x[i] = sytrs(ld[i].astype(x.dtype), piv[i], b[i])
-    return _not_implemented(tensor(x), "linalg_ldl_solve", [LD, B])
+    return graph.not_implemented(tensor(x), "linalg_ldl_solve", [LD, B])

@@ -100,13 +100,14 @@ def _short(x):
 
 
 def _parameters(overload):
-    """(type, name, has a default) of each parameter; keyword-only ones after '*' dropped."""
+    """(type, name, optional: None by default, so it takes None) of each parameter;
+    keyword-only ones after '*' dropped."""
     params = []
     for part in overload.split(", "):
         if part == "*":
             break
         kind, name = part.split(" = ")[0].split(" ")
-        params.append((kind, name, " = " in part))
+        params.append((kind, name, part.endswith(" = None")))
     return params
 
 
@@ -117,9 +118,10 @@ def _fits(kind, x):
 
 def _matches(overload, args):
     """Whether the positional args fit an overload's Tensor and Number parameters."""
-    return all(hasattr(a, "_edge") if kind == "Tensor" else
-               type(a) in (bool, int, float, complex) if kind == "Number" else True
-               for (kind, _, _), a in zip(_parameters(overload), args))
+    return all(a is None and optional or
+               (hasattr(a, "_edge") if kind == "Tensor" else
+                type(a) in (bool, int, float, complex) if kind == "Number" else True)
+               for (kind, _, optional), a in zip(_parameters(overload), args))
 
 
 def _refused(name, overloads, args, kwargs):

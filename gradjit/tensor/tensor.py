@@ -1,10 +1,13 @@
 """The Tensor class: storage and autograd core plus its operations, and the _ forms."""
 from __future__ import annotations
 
-from gradjit.tensor import activations
+from gradjit import ops
+from gradjit.ir import elementwise as E
+from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.tensor import activations, rounding
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor import dtypes
-from gradjit.tensor.arith import ArithMixin
+from gradjit.tensor.arith import ArithMixin, apply, operand
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.composites import CompositesMixin
@@ -31,12 +34,14 @@ from gradjit.tensor import spectral, special_numeric
 from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
-def _inplace(name, grad_fn=None, write=True):
-    """The in-place form of method `name`: computed out of place, written back into self."""
+def _inplace(name, grad_fn=None, write=True, source=None):
+    """The in-place form of method `name`: computed out of place (by method `source`, where
+    it differs), written back into self."""
     def method(self, *args, **kwargs):
         if write_into(name, self, args, kwargs):
             return self
-        return self._update(lambda: getattr(self, name)(*args, **kwargs), grad_fn, write)
+        return self._update(lambda: getattr(self, source or name)(*args, **kwargs), grad_fn,
+                            write)
     method.__name__ = name + "_"
     return method
 
@@ -53,6 +58,22 @@ def _clamp_inplace(name):
                                f"to the desired output type {dtypes.CPP_NAMES[self.dtype.legacy]}")
         return inplace(self, *bounds, **kwargs)
     method.__name__ = name + "_"
+    return method
+
+
+def _compared_in_place(op):
+    """x.eq_(y): the comparison `op` written in x's dtype; PyTorch's grad_fn (Backward0 for a
+    number y, Backward1 for a tensor) gives x and y zero gradients."""
+    compare = getattr(ops, op)
+
+    def in_dtype(a, b):
+        return E.cast(compare(a, b), dtype=ir_type(a).dtype.name)
+
+    def method(self, other):
+        grad_fn = f"{op.title()}Backward{0 if is_python_scalar(other) else 1}"
+        other = operand(other)
+        return self._update(lambda: apply(grad_fn, rounding.flat(in_dtype), self, other))
+    method.__name__ = op + "_"
     return method
 
 
@@ -82,8 +103,8 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     floor_, ceil_, round_, trunc_, sign_ = map(_inplace, ("floor", "ceil", "round", "trunc",
                                                           "sign"))
     clamp_, clamp_min_, clamp_max_ = map(_clamp_inplace, ("clamp", "clamp_min", "clamp_max"))
-    remainder_, fmod_, floor_divide_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod",
-                                                                  "floor_divide", "gcd", "lcm"))
+    remainder_, fmod_, gcd_, lcm_ = map(_inplace, ("remainder", "fmod", "gcd", "lcm"))
+    floor_divide_ = _inplace("floor_divide", source="_floor_divide_")
     bitwise_and_, bitwise_or_, bitwise_xor_, bitwise_not_ = map(_inplace, (
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"))
     bitwise_left_shift_, bitwise_right_shift_ = map(_inplace, ("bitwise_left_shift",
@@ -113,6 +134,10 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
 
 for _name in IN_PLACE:
     setattr(Tensor, _name + "_", _inplace(_name))
+for _name, _op in {**{op: op for op in ("eq", "ne", "lt", "le", "gt", "ge")}, "greater": "gt",
+                   "greater_equal": "ge", "less": "lt", "less_equal": "le",
+                   "not_equal": "ne"}.items():
+    setattr(Tensor, _name + "_", _compared_in_place(_op))
 refuse_sequences_in(Tensor)
 Tensor.__module__ = "gradjit"
 serve(Tensor)

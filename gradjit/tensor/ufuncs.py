@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gradjit import ops
 from gradjit.ops import special
-from gradjit.tensor.arith import ArithMixin, _trunc, apply, operand, refuse_integers
+from gradjit.tensor import rounding
+from gradjit.tensor.arith import ArithMixin, apply, operand, refuse_integers
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {
@@ -68,7 +69,7 @@ class UfuncMixin:
 
     def frac(self):
         refuse_integers("frac_cpu", self)
-        return apply("FracBackward0", lambda x: ops.sub(x, _trunc(x)), self)
+        return apply("FracBackward0", lambda x: ops.sub(x, rounding.trunc(x)), self)
 
     def fix(self):
         return self.trunc()
