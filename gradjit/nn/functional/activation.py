@@ -6,6 +6,7 @@ import warnings
 import gradjit
 from gradjit.tensor import activations as _kernels
 from gradjit.tensor.arith import refuse_integers
+from gradjit.tracer.leaves import is_traced
 
 
 def linear(input, weight, bias=None):
@@ -127,6 +128,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     max_norm the rows looked up are first renormalized in place; with scale_grad_by_freq each
     row's gradient is divided by how often the batch names it. Gradients are dense."""
     padding_idx = padding_index(padding_idx, weight.shape[0], "Padding_idx")
+    if input.dtype not in (gradjit.int64, gradjit.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got "
+                           f"torch.{input.dtype.legacy}Tensor instead (while checking arguments "
+                           f"for embedding)")
+    # checked on concrete indices only: under tracing it would be a guard on data
+    if input.numel() and not is_traced(input) and \
+            bool(((input < 0) | (input >= weight.shape[0])).any()):
+        raise IndexError("index out of range in self")
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)
@@ -180,11 +190,19 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     dims = (0, *range(2, input.dim()))
     channel = (1, -1) + (1,) * (input.dim() - 2)
     refuse_integers("batch_norm", input)
+    if training and input.numel() // input.shape[1] == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {input.shape}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if input.numel() == 0:  # an empty batch has no statistics: only the affine map applies
+        out = input.clone()
+        out = out if weight is None else out * weight.reshape(channel)
+        return out if bias is None else out + bias.reshape(channel)
     if training:
         count = input.numel() // input.shape[1]
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input "
-                             f"size {input.shape}")
         mean, var = input.mean(dims), input.var(dims, correction=0)
         with gradjit.no_grad():
             if running_mean is not None:

@@ -118,6 +118,7 @@ def _classes_last(input):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
+    _check_class_shapes(input, target, weight)
     picks = fused.class_picks(input, target, ignore_index) if weight is None and \
         reduction in ("mean", "sum", "none") else None
     if picks is not None:  # the common case, fused
@@ -153,6 +154,24 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
 
 
+def _check_class_shapes(input, target, weight):
+    """PyTorch's checks of a class weight and of a K-dimensional target (K != 2) against the
+    input, made before any other."""
+    if weight is not None and input.dim() > 0:
+        classes = input.shape[0 if input.dim() == 1 else 1]
+        if weight.numel() != classes:
+            raise RuntimeError(f"weight tensor should be defined either for all {classes} "
+                               f"classes or no classes but got weight tensor of shape: "
+                               f"{list(weight.shape)}")
+        if weight.dtype != input.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                               f"{weight.dtype.legacy}")
+    if (input.dim() == 3 or input.dim() > 4) and target.dim() > 0 and \
+            input.shape[0] == target.shape[0] and target.shape[1:] != input.shape[2:]:
+        expected = [input.shape[0], *input.shape[2:]]
+        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+
+
 def _kept_mean(loss, w):
     """loss.sum() / w.sum(); where no target is kept (w sums to 0), PyTorch's nan (-0.0 / 0,
     negative) with a zero gradient, where 0/0 would differentiate to nan."""
@@ -186,7 +205,12 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                            f"{label_smoothing}")
     logp = input.log_softmax(0 if input.dim() == 1 else 1)
     # A target shaped like the input holds class probabilities; otherwise class indices.
-    if tuple(target.shape) == tuple(input.shape) and target.is_floating_point():
+    if tuple(target.shape) == tuple(input.shape):
+        if not target.is_floating_point():
+            raise RuntimeError(f"Expected floating point type for target with class "
+                               f"probabilities, got {target.dtype.legacy}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
