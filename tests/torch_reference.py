@@ -60,5 +60,7 @@ def to_gradjit(x, memo=None):
         return getattr(gradjit.nn.functional, x.__name__, None) or getattr(gradjit, x.__name__)
     else:
         return x
+    if x.is_leaf and x.grad is not None:  # an optimizer's error may need a step
+        out.grad = to_gradjit(x.grad)
     memo[id(x)] = out
     return out

@@ -90,3 +90,11 @@ def test_rprop_float64_steps_use_float64_etas():
     want, _ = run(torch, "Rprop", steps=10)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=1e-12)
+
+
+def test_adafactor_refuses_complex_parameters_when_stepping():
+    def step(lib):
+        p = lib.ones(2, 3, dtype=lib.complex64, requires_grad=True)
+        p.grad = lib.ones(2, 3, dtype=lib.complex64)
+        lib.optim.Adafactor([p]).step()
+    same_error(lambda: step(gradjit), lambda: step(torch))
