@@ -64,6 +64,9 @@ ERRORS = {
                                                        weight=t.ones(3, dtype=t.float64)),
     "k-dim-target": lambda t: t.nn.functional.cross_entropy(t.ones(2, 3, 5),
                                                             t.zeros(2, 4, dtype=t.int64)),
+    "batch-before-rank": lambda t: t.nn.functional.cross_entropy(
+        t.ones(4, 2), t.zeros(5, 2, dtype=t.int64)),
+    "zero-dim-target": lambda t: t.nn.functional.nll_loss(t.ones(4, 3), long(t, 1)[0]),
     "huber-delta": lambda t: t.nn.HuberLoss(delta=1j),
     "embedding-float": lambda t: t.nn.functional.embedding(t.ones(2), t.ones(10, 3)),
     "embedding-range": lambda t: t.nn.functional.embedding(long(t, 1, 15), t.ones(10, 3)),

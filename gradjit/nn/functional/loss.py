@@ -130,9 +130,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if target.dtype is not gradjit.int64:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{target.dtype.legacy}")
-    if input.dim() > 1 and input.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
     refuse_integers("nll_loss_out_frame", input)
     classes = input.shape[0 if input.dim() == 1 else 1]
     kept = target != ignore_index
@@ -155,8 +152,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _check_class_shapes(input, target, weight):
-    """PyTorch's checks of a class weight and of a K-dimensional target (K != 2) against the
-    input, made before any other."""
+    """PyTorch's checks of the batch, of a class weight and of a K-dimensional target (K != 2)
+    against the input, made before any other."""
+    target_batch = target.shape[0] if target.dim() > 0 else 0  # PyTorch's count for 0-D
+    if input.dim() > 1 and input.shape[0] != target_batch:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target_batch}).")
     if weight is not None and input.dim() > 0:
         classes = input.shape[0 if input.dim() == 1 else 1]
         if weight.numel() != classes:
