@@ -1,6 +1,7 @@
 """Activations, dropout, embedding lookups and normalization as compositions of Tensor ops."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import gradjit
@@ -190,7 +191,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     dims = (0, *range(2, input.dim()))
     channel = (1, -1) + (1,) * (input.dim() - 2)
     refuse_integers("batch_norm", input)
-    if training and input.numel() // input.shape[1] == 1:
+    count = math.prod(input.shape[:1] + input.shape[2:])  # values per channel
+    if training and count == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input "
                          f"size {input.shape}")
     if training and eps <= 0.0:
@@ -202,7 +204,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = out if weight is None else out * weight.reshape(channel)
         return out if bias is None else out + bias.reshape(channel)
     if training:
-        count = input.numel() // input.shape[1]
         mean, var = input.mean(dims), input.var(dims, correction=0)
         with gradjit.no_grad():
             if running_mean is not None:
