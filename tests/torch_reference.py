@@ -28,3 +28,39 @@ def weighted_gradients(t, fn, arrays, dtype):
                            .reshape(tuple(out.shape)).astype(dtype))
         (out * weights).sum().backward()
     return out, [x.grad for x in xs]
+
+
+def to_gradjit(x, memo=None):
+    """A torch value (tensors, dtypes, sizes, functions, and containers of them) as gradjit's:
+    tensors through numpy copies keeping requires_grad; a parameter met twice becomes the same
+    gradjit parameter, so duplicate-parameter checks still see one."""
+    import torch
+
+    import gradjit
+    memo = {} if memo is None else memo
+    if id(x) in memo:
+        return memo[id(x)]
+    if isinstance(x, torch.nn.Parameter):
+        out = gradjit.nn.Parameter(gradjit.tensor(x.detach().numpy().copy()),
+                                   requires_grad=x.requires_grad)
+    elif isinstance(x, torch.Tensor):
+        out = gradjit.tensor(x.detach().numpy().copy())
+        out = out.requires_grad_() if x.requires_grad else out
+    elif isinstance(x, torch.dtype):
+        return getattr(gradjit, str(x).split(".")[1])
+    elif isinstance(x, torch.device):
+        return str(x)
+    elif isinstance(x, torch.Size):
+        return tuple(x)
+    elif isinstance(x, (list, tuple)):
+        return type(x)(to_gradjit(v, memo) for v in x)
+    elif isinstance(x, dict):
+        return {k: to_gradjit(v, memo) for k, v in x.items()}
+    elif callable(x) and (getattr(x, "__module__", None) or "").startswith("torch"):
+        return getattr(gradjit.nn.functional, x.__name__, None) or getattr(gradjit, x.__name__)
+    else:
+        return x
+    if x.is_leaf and x.grad is not None:  # an optimizer's error may need a step
+        out.grad = to_gradjit(x.grad)
+    memo[id(x)] = out
+    return out

@@ -43,6 +43,8 @@ class Adafactor(Optimizer):
         eps1, eps2 = group["eps"]
         lr, d = float(group["lr"]), group["d"]
         for p, grad, state in self._stepped(group):
+            if p.is_complex():
+                raise RuntimeError("Adafactor does not support complex parameters")
             if eps1 is None:  # the first parameter's dtype decides, for the whole group
                 eps1 = gradjit.finfo(p.dtype).eps
             step = state["step"].item()

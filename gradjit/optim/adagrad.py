@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import gradjit
-from gradjit.optim.optimizer import Optimizer, check_range
+from gradjit.optim.optimizer import Optimizer, check_lr, check_range
 
 
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
                  differentiable=False, fused=None):
-        check_range("learning rate", lr, lr >= 0.0)
+        check_lr(lr)
         check_range("lr_decay value", lr_decay, lr_decay >= 0.0)
         check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
         check_range("initial_accumulator_value value", initial_accumulator_value,

@@ -3,14 +3,15 @@ that float32 results round as PyTorch's do."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.optim.optimizer import Optimizer, check_adam_options
+from gradjit.optim.optimizer import Optimizer, check_adam_options, check_tensor_betas
 
 
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        check_adam_options(lr, betas, eps, weight_decay)
+        check_adam_options(lr, betas, eps, weight_decay, foreach, capturable)
+        check_tensor_betas(betas, foreach, capturable)
         super().__init__(params, dict(
             lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
             maximize=maximize, foreach=foreach, capturable=capturable,

@@ -4,7 +4,7 @@ PyTorch's do."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.optim.optimizer import Optimizer, check_adam_options, check_range
+from gradjit.optim.optimizer import Optimizer, check_adam_options, check_lr, check_range
 
 
 def _decayed(group, p, grad):
@@ -57,9 +57,8 @@ class NAdam(Optimizer):
             differentiable=differentiable))
 
     def _state(self, group, p):
-        state = self._state_of(p, "exp_avg", "exp_avg_sq")
-        state.setdefault("mu_product", gradjit.tensor(1.0))  # float32, as PyTorch keeps it
-        return state
+        # mu_product is float32, as PyTorch keeps it
+        return self._state_of(p, "exp_avg", "exp_avg_sq", scalars={"mu_product": 1.0})
 
     def _update_group(self, group):
         beta1, beta2 = group["betas"]
@@ -89,9 +88,9 @@ class RAdam(Optimizer):
                  capturable=False, differentiable=False):
         check_adam_options(lr, betas, eps, weight_decay)
         super().__init__(params, dict(
-            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
-            decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
-            foreach=foreach, capturable=capturable, differentiable=differentiable))
+            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize,
+            foreach=foreach, capturable=capturable,
+            decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable))
 
     def _state(self, group, p):
         return self._state_of(p, "exp_avg", "exp_avg_sq")
@@ -123,7 +122,7 @@ class Adadelta(Optimizer):
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
-        check_range("learning rate", lr, lr >= 0.0)
+        check_lr(lr)
         check_range("rho value", rho, 0.0 <= rho <= 1.0)
         check_range("epsilon value", eps, eps >= 0.0)
         check_range("weight_decay value", weight_decay, weight_decay >= 0.0)

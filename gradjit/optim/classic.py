@@ -3,7 +3,7 @@ runs for CPU tensors), their float32 state rounded where PyTorch keeps it in flo
 from __future__ import annotations
 
 import gradjit
-from gradjit.optim.optimizer import Optimizer, check_range
+from gradjit.optim.optimizer import Optimizer, check_lr, check_range
 
 
 class Rprop(Optimizer):
@@ -12,11 +12,11 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        check_range("learning rate", lr, lr >= 0.0)
+        check_lr(lr)
         check_range("eta values", f"{etas[0]}, {etas[1]}", 0.0 < etas[0] < 1.0 < etas[1])
         super().__init__(params, dict(lr=lr, etas=etas, step_sizes=step_sizes,
-                                      capturable=capturable, foreach=foreach,
-                                      maximize=maximize, differentiable=differentiable))
+                                      foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable, capturable=capturable))
 
     def _state(self, group, p):
         state = self._state_of(p, "prev")
@@ -29,8 +29,10 @@ class Rprop(Optimizer):
         for p, grad, state in self._stepped(group):
             prev, step_size = state["prev"], state["step_size"]
             sign = grad.mul(prev).sign()
-            factor = gradjit.where(sign > 0, grow, gradjit.where(sign < 0, shrink, 1.0))
-            step_size.mul_(factor.to(p.dtype)).clamp_(smallest, largest)
+            # etas in the gradient's dtype: a float32 eta would round float64 step sizes
+            one = gradjit.ones_like(sign)
+            factor = gradjit.where(sign > 0, one * grow, gradjit.where(sign < 0, one * shrink, one))
+            step_size.mul_(factor).clamp_(smallest, largest)
             grad = gradjit.where(factor == shrink, gradjit.zeros_like(grad), grad)
             p.addcmul_(grad.sign(), step_size, value=-1)
             prev.copy_(grad)
@@ -42,7 +44,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
-        check_range("learning rate", lr, lr >= 0.0)
+        check_lr(lr)
         check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
         super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0,
                                       weight_decay=weight_decay, foreach=foreach,
@@ -50,10 +52,8 @@ class ASGD(Optimizer):
                                       capturable=capturable))
 
     def _state(self, group, p):
-        state = self._state_of(p, "ax")
-        state.setdefault("eta", gradjit.tensor(float(group["lr"])))  # float32, as PyTorch's
-        state.setdefault("mu", gradjit.tensor(1.0))
-        return state
+        # eta and mu are float32, as PyTorch's
+        return self._state_of(p, "ax", scalars={"eta": float(group["lr"]), "mu": 1.0})
 
     def _update_group(self, group):
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import gradjit
 from gradjit.optim.line_search import strong_wolfe
-from gradjit.optim.optimizer import Optimizer
+from gradjit.optim.optimizer import Optimizer, check_lr
 
 
 class LBFGS(Optimizer):
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
+        check_lr(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         super().__init__(params, dict(lr=lr, max_iter=max_iter, max_eval=max_eval,
@@ -92,7 +93,8 @@ class LBFGS(Optimizer):
                         old_steps.append(s)
                         ro.append(1.0 / ys)
                         h_diag = ys / y.dot(y)
-                    alphas = [None] * len(old_dirs)
+                    # kept in the state, as PyTorch keeps them (state_dict shows them)
+                    alphas = state.setdefault("al", [None] * history_size)
                     q = -flat_grad
                     for i in range(len(old_dirs) - 1, -1, -1):
                         alphas[i] = old_steps[i].dot(q) * ro[i]

@@ -15,13 +15,39 @@ def check_range(description: str, value, ok: bool):
         raise ValueError(f"Invalid {description}: {value}")
 
 
-def check_adam_options(lr, betas, eps, weight_decay):
-    """The checks of the Adam family's constructors, in PyTorch's order."""
+def check_lr(lr, foreach=None, capturable=False):
+    """A learning rate is a number or a one-element tensor, never negative; only the capturable
+    form of a foreach update takes it as a tensor (Adam's constructor checks that too)."""
+    if gradjit.is_tensor(lr):
+        if foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and "
+                             "foreach=True")
+        if lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
     check_range("learning rate", lr, lr >= 0.0)
+
+
+def check_adam_options(lr, betas, eps, weight_decay, foreach=None, capturable=False):
+    """The checks of the Adam family's constructors, in PyTorch's order."""
+    check_lr(lr, foreach, capturable)
     check_range("epsilon value", eps, eps >= 0.0)
     check_range("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)
     check_range("beta parameter at index 1", betas[1], 0.0 <= betas[1] < 1.0)
     check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+
+
+def check_tensor_betas(betas, foreach=None, capturable=False):
+    """Adam's betas are two floats or two one-element tensors (a tensor beta1 only where the
+    update can read it without a host sync)."""
+    if not (all(isinstance(b, float) for b in betas) or all(map(gradjit.is_tensor, betas))):
+        raise ValueError("betas must be either both floats or both Tensors")
+    for i, beta in enumerate(betas):
+        if gradjit.is_tensor(beta):
+            if foreach and not capturable:
+                raise ValueError(f"betas[{i}] as a Tensor is not supported for "
+                                 "capturable=False and foreach=True")
+            if beta.numel() != 1:
+                raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
 def _typename(x) -> str:
@@ -56,6 +82,7 @@ class Optimizer:
                             "but the ordering of tensors in sets will change between runs. "
                             "Please use a list instead.")
         group = {**param_group, "params": list(params)}
+        _split_names(group)
         for p in group["params"]:
             if not gradjit.is_tensor(p):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
@@ -70,6 +97,11 @@ class Optimizer:
                           "future, this will cause an error; see "
                           "github.com/pytorch/pytorch/issues/40967 for more information",
                           stacklevel=3)
+        for other in self.param_groups:
+            if ("param_names" in group) != ("param_names" in other):
+                kind = "with names" if "param_names" in group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {kind} to the optimizer")
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if seen & set(ids):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -107,12 +139,14 @@ class Optimizer:
     def _state(self, group: dict, p) -> dict:
         return self.state[p]
 
-    def _state_of(self, p, *buffers) -> dict:
+    def _state_of(self, p, *buffers, scalars=None) -> dict:
         """self.state[p], made at its first step as PyTorch's optimizers make it: a step
-        counter, then a zero tensor like p for each name in `buffers`."""
+        counter, then a scalar tensor for each item of `scalars`, then a zero tensor like p
+        for each name in `buffers`."""
         state = self.state[p]
         if not state:
             state["step"] = gradjit.tensor(0.0)
+            state.update((name, gradjit.tensor(value)) for name, value in (scalars or {}).items())
             state.update((name, gradjit.zeros_like(p)) for name in buffers)
         return state
 
@@ -164,6 +198,18 @@ class Optimizer:
             lines += [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"]
             blocks.append("\n".join(lines) + "\n")
         return f"{type(self).__name__} (\n" + "\n".join(blocks) + ")"
+
+
+def _split_names(group: dict):
+    """Named parameters, given as (name, tensor) pairs, put their names under 'param_names'."""
+    named = [p for p in group["params"] if isinstance(p, tuple)]
+    if not named:
+        return
+    if len(named) != len(group["params"]):
+        raise ValueError("all optimizer params should be with/without names. Some param names "
+                         "are missing")
+    group["param_names"] = [name for name, _ in named]
+    group["params"] = [p for _, p in named]
 
 
 def _like_param(key, value, param):

@@ -1,14 +1,14 @@
 """RMSprop, plain or centered, with optional momentum, in PyTorch's order of operations."""
 from __future__ import annotations
 
-from gradjit.optim.optimizer import Optimizer, check_range
+from gradjit.optim.optimizer import Optimizer, check_lr, check_range
 
 
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
-        check_range("learning rate", lr, lr >= 0.0)
+        check_lr(lr)
         check_range("epsilon value", eps, eps >= 0.0)
         check_range("momentum value", momentum, momentum >= 0.0)
         check_range("weight_decay value", weight_decay, weight_decay >= 0.0)

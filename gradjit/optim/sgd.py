@@ -1,14 +1,14 @@
 """Stochastic gradient descent with PyTorch's momentum, dampening, Nesterov and weight decay."""
 from __future__ import annotations
 
-from gradjit.optim.optimizer import Optimizer, check_range
+from gradjit.optim.optimizer import Optimizer, check_lr, check_range
 
 
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
                  fused=None):
-        check_range("learning rate", lr, lr >= 0.0)
+        check_lr(lr)
         check_range("momentum value", momentum, momentum >= 0.0)
         check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
         if nesterov and (momentum <= 0 or dampening != 0):

@@ -257,6 +257,10 @@ def _sizes(shape, size=None) -> tuple:
 
 def _filled(size, value, dtype, device, requires_grad):
     shape = _shape_args(size)
+    negative = [n for n in shape if n < 0]
+    if negative:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: "
+                           f"{list(shape)}")
     if dtype is None:
         dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
             dtypes.get_default_dtype().to_complex() if isinstance(value, complex) else \

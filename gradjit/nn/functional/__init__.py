@@ -23,6 +23,7 @@ from gradjit.nn.functional.loss import (binary_cross_entropy,  # noqa: F401
                                         binary_cross_entropy_with_logits, cross_entropy,
                                         gaussian_nll_loss, huber_loss, kl_div, l1_loss,
                                         mse_loss, nll_loss, poisson_nll_loss, smooth_l1_loss)
+from gradjit.nn.functional.linear_cross_entropy import linear_cross_entropy  # noqa: F401
 from gradjit.nn.functional.margin import (cosine_embedding_loss,  # noqa: F401
                                           hinge_embedding_loss, margin_ranking_loss,
                                           multi_margin_loss, multilabel_margin_loss,

@@ -7,6 +7,7 @@ import warnings
 import gradjit
 from gradjit.tensor import activations as _kernels
 from gradjit.tensor.arith import refuse_integers
+from gradjit.tracer.leaves import is_traced
 
 
 def linear(input, weight, bias=None):
@@ -134,6 +135,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                            f"following scalar types: Long, Int; but got {input.type()} instead "
                            "(while checking arguments for embedding)")
     padding_idx = padding_index(padding_idx, weight.shape[0], "Padding_idx")
+    # checked on concrete indices only: under tracing it would be a guard on data
+    if input.numel() and not is_traced(input) and \
+            bool(((input < 0) | (input >= weight.shape[0])).any()):
+        raise IndexError("index out of range in self")
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)
@@ -204,13 +209,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum=0.1, eps=1e-5):
     """Normalize over every dim but the channels (dim 1). Training uses the batch's
     statistics and moves the running ones towards them (the variance unbiased). An empty
-    input comes back as a copy, scaled by weight[0] and shifted by bias[0], as PyTorch's."""
+    input (no rows or no channels) comes back as an empty copy that depends on weight and bias,
+    whose sizes PyTorch does not check then."""
     refuse_integers("batch_norm", input)
     _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps)
     if not input.numel():
         out = input.clone()
-        out = out if weight is None else out * weight[0]
-        return out if bias is None else out + bias[0]
+        out = out if weight is None else out * weight[:1].sum()
+        return out if bias is None else out + bias[:1].sum()
     dims = (0, *range(2, input.dim()))
     channel = (1, -1) + (1,) * (input.dim() - 2)
     if training:

@@ -118,6 +118,7 @@ def _classes_last(input):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
+    _check_class_shapes(input, target, weight)
     picks = fused.class_picks(input, target, ignore_index) if weight is None and \
         reduction in ("mean", "sum", "none") else None
     if picks is not None:  # the common case, fused
@@ -129,9 +130,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if target.dtype is not gradjit.int64:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{target.dtype.legacy}")
-    if input.dim() > 1 and input.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
     refuse_integers("nll_loss_out_frame", input)
     classes = input.shape[0 if input.dim() == 1 else 1]
     kept = target != ignore_index
@@ -151,6 +149,28 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     # the class indices are no operand of PyTorch's node (its next_functions: the input's)
     return gradjit.autograd.composite(
         "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
+
+
+def _check_class_shapes(input, target, weight):
+    """PyTorch's checks of the batch, of a class weight and of a K-dimensional target (K != 2)
+    against the input, made before any other."""
+    target_batch = target.shape[0] if target.dim() > 0 else 0  # PyTorch's count for 0-D
+    if input.dim() > 1 and input.shape[0] != target_batch:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target_batch}).")
+    if weight is not None and input.dim() > 0:
+        classes = input.shape[0 if input.dim() == 1 else 1]
+        if weight.numel() != classes:
+            raise RuntimeError(f"weight tensor should be defined either for all {classes} "
+                               f"classes or no classes but got weight tensor of shape: "
+                               f"{list(weight.shape)}")
+        if weight.dtype != input.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                               f"{weight.dtype.legacy}")
+    if (input.dim() == 3 or input.dim() > 4) and target.dim() > 0 and \
+            input.shape[0] == target.shape[0] and target.shape[1:] != input.shape[2:]:
+        expected = [input.shape[0], *input.shape[2:]]
+        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
 
 
 def _kept_mean(loss, w):
@@ -186,7 +206,12 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                            f"{label_smoothing}")
     logp = input.log_softmax(0 if input.dim() == 1 else 1)
     # A target shaped like the input holds class probabilities; otherwise class indices.
-    if tuple(target.shape) == tuple(input.shape) and target.is_floating_point():
+    if tuple(target.shape) == tuple(input.shape):
+        if not target.is_floating_point():
+            raise RuntimeError(f"Expected floating point type for target with class "
+                               f"probabilities, got {target.dtype.legacy}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:

@@ -85,9 +85,14 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     samples = input.shape[0] if input.dim() == 2 else 1
-    if input.dim() > 2 or target.dim() > 1 or target.numel() != samples:
-        raise RuntimeError(f"inconsistent target size, expected {samples} but got "
-                           f"{list(target.shape)}")
+    if input.dim() > 2:
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    if target.dim() > 1 or target.numel() != samples:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
+                           f"the number of input samples (batch size). Expected target size "
+                           f"[{samples}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
 
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.unsqueeze(0)

@@ -282,7 +282,8 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
         if out + pool - 1 > length:
             raise RuntimeError(f"{where}: pool {side} {pool} too large relative to input "
                                f"{side} {length}")
-    samples = _random_samples.detach().numpy()
+    # planes read their batch's row of samples; PyTorch ignores rows past the batch
+    samples = _random_samples.detach().numpy()[:batched.shape[0]]
     # flat input index of every (plane, output position..., kernel offset...)
     index, stride = 0, 1
     for d in reversed(range(n)):

@@ -24,6 +24,8 @@ from gradjit.nn.modules.pooling import (AvgPool1d, AvgPool2d, AvgPool3d,  # noqa
                                         MaxUnpool2d, MaxUnpool3d)
 from gradjit.nn.modules.linear import (Bilinear, Embedding, EmbeddingBag,  # noqa: F401
                                        Flatten, Identity, Linear)
+from gradjit.nn.modules.linear_cross_entropy import (  # noqa: F401
+    LinearCrossEntropyLoss, LinearCrossEntropyOptions)
 from gradjit.nn.modules.loss import (BCELoss, BCEWithLogitsLoss,  # noqa: F401
                                      CosineEmbeddingLoss, CrossEntropyLoss, HingeEmbeddingLoss,
                                      HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,

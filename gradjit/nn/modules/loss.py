@@ -33,6 +33,8 @@ class L1Loss(_Loss):
 class HuberLoss(_Loss):
     def __init__(self, reduction="mean", delta=1.0):
         super().__init__(reduction)
+        if not isinstance(delta, (float, int)):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
 
     def forward(self, input, target):

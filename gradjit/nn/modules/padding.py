@@ -46,4 +46,15 @@ ConstantPad1d, ConstantPad2d, ConstantPad3d = _family(_ConstantPad, "ConstantPad
 ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = _family(_Pad, "ReflectionPad", "reflect")
 ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = _family(_Pad, "ReplicationPad",
                                                                "replicate")
-CircularPad1d, CircularPad2d, CircularPad3d = _family(_Pad, "CircularPad", "circular")
+class _CircularPad(_Pad):
+    mode = "circular"
+
+    def forward(self, input):
+        # PyTorch's circular layers check the rank themselves, before F.pad's general check
+        if input.dim() not in (self.dims + 1, self.dims + 2):
+            raise ValueError(f"expected {self.dims + 1}D or {self.dims + 2}D input (got "
+                             f"{input.dim()}D input)")
+        return super().forward(input)
+
+
+CircularPad1d, CircularPad2d, CircularPad3d = _family(_CircularPad, "CircularPad")

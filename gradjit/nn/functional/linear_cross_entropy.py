@@ -1,0 +1,61 @@
+"""linear_cross_entropy: cross entropy of logits that a linear map of the input gives, for
+class indices or probabilities, over K extra output dims."""
+from __future__ import annotations
+
+import warnings
+
+import gradjit
+from gradjit.nn.functional.activation import linear
+from gradjit.nn.functional.loss import cross_entropy
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """cross_entropy(linear(input, W), target) with W of shape (C, d1..dK, in_features).
+    `options` asks PyTorch for its batch-chunked kernel, which saves memory and gives the
+    same loss; gradjit always evaluates the unchunked form."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    batch, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {in_features} and {linear_weight.shape[-1]}, "
+                           f"respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not batch:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, "
+                           f"(N, {in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    logits_shape = (*batch, classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    if options is not None and (out_features or label_smoothing != 0.0 or
+                                reduction not in ("mean", "sum", "none") or
+                                target.dtype is not gradjit.int64):
+        _warn_unchunked(reduction, label_smoothing, target, out_features, linear_bias)
+    flat_bias = None if linear_bias is None else linear_bias.reshape(-1)
+    logits = linear(input, linear_weight.reshape(-1, in_features), flat_bias)
+    logits = logits.reshape(logits_shape)
+    return cross_entropy(logits, target, weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)
+
+
+def _warn_unchunked(reduction, label_smoothing, target, out_features, linear_bias):
+    bias = None if linear_bias is None else tuple(linear_bias.shape)
+    warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs reduction in "
+                  "{'mean','sum','none'}, label_smoothing == 0, target.dtype == int64, "
+                  f"out_features == (). Got reduction={reduction!r}, "
+                  f"label_smoothing={label_smoothing}, target.dtype={target.dtype}, "
+                  f"out_features={out_features}, tracing=False, "
+                  f"linear_bias.shape={bias}.", stacklevel=3)
+
