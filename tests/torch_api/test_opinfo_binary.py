@@ -43,3 +43,21 @@ def test_number_taken_where_torch_takes_it(name):
 def test_negative_tolerance_refused(name, keyword):
     same_error(lambda: getattr(gradjit, name)(gradjit.ones(2), gradjit.ones(2), **{keyword: -0.4}),
                lambda: getattr(torch, name)(torch.ones(2), torch.ones(2), **{keyword: -0.4}))
+
+
+@pytest.mark.parametrize("x, values, dtype", [
+    ([-8, 0, 3], [6, 6, 6], "int64"), ([True, False], [True, True], "bool"),
+    ([1, 0, 255], [7], "uint8"), ([-1.0, 0.0, float("nan"), 2.0], [0.5], "float32"),
+    ([-0.0, 0.0, -3.0], [2.5, -1.0, 4.0], "float64")])
+def test_heaviside_keeps_the_dtype(x, values, dtype):
+    got = gradjit.heaviside(gradjit.tensor(x, dtype=getattr(gradjit, dtype)),
+                            gradjit.tensor(values, dtype=getattr(gradjit, dtype)))
+    want = torch.heaviside(torch.tensor(x, dtype=getattr(torch, dtype)),
+                           torch.tensor(values, dtype=getattr(torch, dtype)))
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_heaviside_of_two_dtypes_refused():
+    same_error(lambda: gradjit.heaviside(gradjit.tensor([1, 0]), gradjit.tensor([2.0, 3.0])),
+               lambda: torch.heaviside(torch.tensor([1, 0]), torch.tensor([2.0, 3.0])))
