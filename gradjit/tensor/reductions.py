@@ -328,6 +328,8 @@ class ReductionMixin:
     def diff(self, n=1, dim=-1, prepend=None, append=None):
         if n < 0:
             raise RuntimeError(f"order must be non-negative but got {n}")
+        if n == 0:  # the input itself, prepend and append ignored, as torch has it
+            return self.clone()
         parts = [operand(p) for p in (prepend, self, append) if p is not None]
         return apply("SubBackward0", lambda *xs: ops.diff(
             ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)

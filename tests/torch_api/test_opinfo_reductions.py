@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from tests.torch_reference import same_error
+from tests.torch_reference import same_error, weighted_gradients
 
 torch = pytest.importorskip("torch")
 
@@ -57,3 +57,18 @@ def test_max_writes_values_and_indices_out():
     assert got.values is got_out[0] and got.indices is got_out[1]
     np.testing.assert_array_equal(got_out[0].numpy(), want_out[0].numpy())
     np.testing.assert_array_equal(got_out[1].numpy(), want.indices.numpy())
+
+
+@pytest.mark.parametrize("prepend, append", [(None, None), ((1, 5), (2, 5)), (None, (2, 5))])
+def test_diff_of_order_zero_is_the_input(prepend, append):
+    rng = np.random.default_rng(2)
+    arrays = [rng.standard_normal((5, 5))]
+
+    def call(t, x):
+        extra = {k: t.tensor(rng.standard_normal(s)) for k, s in
+                 (("prepend", prepend), ("append", append)) if s is not None}
+        return t.diff(x, 0, 0, **extra)
+    got, got_grads = weighted_gradients(gradjit, call, arrays, np.float64)
+    want, want_grads = weighted_gradients(torch, call, arrays, np.float64)
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+    np.testing.assert_array_equal(got_grads[0].numpy(), want_grads[0].numpy())
