@@ -305,19 +305,38 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
               b.item() if hasattr(b, "_edge") else b for b in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(b) for b in bounds[:2]):
+        raise RuntimeError(f"unsupported range: {bounds[0]} -> {bounds[1]}")
+    if (bounds[2] > 0 and bounds[1] < bounds[0]) or (bounds[2] < 0 and bounds[1] > bounds[0]):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         floating = any(isinstance(b, float) for b in bounds)
         dtype = dtypes.get_default_dtype() if floating else dtypes.int64
     unsigned.refuse("arange_cpu", dtypes.to_dtype(dtype))
     start, end, step = bounds
     count = max(0, math.ceil((end - start) / step))
+    kind = dtypes.to_dtype(dtype)
     if dtype in (dtypes.float32, dtypes.float64):
         values = arange_values(start, step, count, dtype is dtypes.float32)
+    elif not (kind.is_floating_point or kind.is_complex):
+        values = _integer_arange(start, end, step, count, kind is dtypes.int64)
     elif all(isinstance(b, int) for b in bounds):
         values = start + np.arange(count, dtype=np.int64) * step
     else:
         values = start + np.arange(count, dtype=np.float64) * step
     return _leaf(values.astype(_numpy_dtype(dtype)), device, requires_grad)
+
+
+def _integer_arange(start, end, step, count, int64):
+    """torch's integer arange: start and step truncated to int64, where it accumulates; an
+    int64 one also counts its elements from the truncated bounds, in integer arithmetic."""
+    first, stride = int(start), int(step)
+    if int64:
+        if stride == 0:  # torch's words, with its Python error type here
+            raise ValueError("step must be nonzero")
+        span = int(end) - first + stride - (1 if stride > 0 else -1)
+        count = max(0, abs(span) // abs(stride) * (1 if (span >= 0) == (stride > 0) else -1))
+    return first + np.arange(count, dtype=np.int64) * stride
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
