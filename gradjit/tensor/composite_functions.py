@@ -18,7 +18,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _float_only, apply, operand
 from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
                                      vector_norm)
-from gradjit.tensor.factories import _leaf, _numpy_dtype, tensor
+from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, tensor
 from gradjit.tensor.functions import _function, _in_place, write_out
 from gradjit.tensor.shape import stack
 
@@ -285,10 +285,9 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    values = np.power(float(base), np.linspace(start, end, steps, dtype=np.float64))
     numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    exponents = spaced("logspace", start, end, steps, numpy)
+    values = np.power(exponents.dtype.type(base), exponents)
     return _leaf(values.astype(numpy), device, requires_grad)
 
 

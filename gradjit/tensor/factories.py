@@ -340,9 +340,34 @@ def _integer_arange(start, end, step, count, int64):
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
-    values = np.linspace(start, end, steps, dtype=np.float64)
-    return _leaf(values.astype(_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)),
-                 device, requires_grad)
+    numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    return _leaf(spaced("linspace", start, end, steps, numpy).astype(numpy), device,
+                 requires_grad)
+
+
+def spaced(name, start, end, steps, numpy):
+    """torch's linspace kernel for a `numpy` result: bounds read in that dtype (an integer one
+    truncates them), each half stepped from its own end, in float32 for float32 and float64
+    otherwise."""
+    if not isinstance(steps, int):
+        raise TypeError(f"{name}() received an invalid combination of arguments: steps must be "
+                        f"int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    for which, bound in (("start", start), ("end", end)):
+        if hasattr(bound, "_edge") and bound.dim():
+            raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
+                               f"got {which} with {bound.dim()} dimension(s).")
+    start, end = (float(b) if hasattr(b, "_edge") else b for b in (start, end))
+    if np.issubdtype(numpy, np.integer):
+        start, end = int(start), int(end)
+    work = np.float32 if numpy == np.float32 else np.float64
+    start, end = work(start), work(end)
+    index = np.arange(steps, dtype=work)
+    step = (end - start) / work(max(steps - 1, 1))
+    halfway = steps // 2 if steps > 1 else 1  # one step is start itself
+    return np.where(index < halfway, start + step * index,
+                    end - step * (work(steps - 1) - index)).astype(work)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):

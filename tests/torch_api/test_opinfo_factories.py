@@ -29,3 +29,33 @@ def test_arange_refusals(args, kwargs):
     def call(t):
         return lambda: t.arange(*args, **{k: getattr(t, v) for k, v in kwargs.items()})
     same_error(call(gradjit), call(torch))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float32", "float64"])
+@pytest.mark.parametrize("args", [(4.3, -3, 50), (4.3, 0, 50), (-2.0, 0, 1), (0, 1.2, 2),
+                                  (0.7, 3.4, 6), (-1.5, 2.5, 7), (3, 3, 0)])
+@pytest.mark.parametrize("name", ["linspace", "logspace"])
+def test_spaced_values(name, args, dtype):
+    def call(t):
+        bounds = [t.tensor(a) if isinstance(a, float) and dtype == "float64" else a
+                  for a in args[:2]]
+        base = (2.0,) if name == "logspace" else ()
+        return getattr(t, name)(*bounds, args[2], *base, dtype=getattr(t, dtype))
+    got, want = call(gradjit), call(torch)
+    assert str(got.dtype) == str(want.dtype)
+    tolerance = {"float32": 1e-6, "float64": 1e-13}.get(dtype, 0)  # kernels' roundings differ
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("name", ["linspace", "logspace"])
+@pytest.mark.parametrize("call", [
+    lambda t, f: f(0, 3, -1), lambda t, f: f(t.ones(2), 1, 3), lambda t, f: f(0, t.ones(2, 2), 3)])
+def test_spaced_refusals(name, call):
+    same_error(lambda: call(gradjit, getattr(gradjit, name)),
+               lambda: call(torch, getattr(torch, name)))
+
+
+def test_spaced_steps_must_be_an_int():
+    for lib in (gradjit, torch):
+        with pytest.raises(TypeError):
+            lib.linspace(0, 3, 1.0)
