@@ -371,6 +371,9 @@ def spaced(name, start, end, steps, numpy):
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     array = np.eye(n, n if m is None else m,
                    dtype=_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy))
     return _leaf(array, device, requires_grad)

@@ -364,6 +364,8 @@ class RandomMixin:
 
     def exponential_(self, lambd=1.0, *, generator=None):
         _eager(self, "exponential_")
+        if not lambd > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
         gen = generator or default_generator
         # PyTorch scales by -1 / lambd (a product, not a quotient)
         values = gen.exponential(self.numel()).reshape(tuple(self.shape)) * (1.0 / lambd)

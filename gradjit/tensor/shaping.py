@@ -184,6 +184,9 @@ class ShapingMixin:
         return self._directional("dsplit", 2, 3, sections)
 
     def _directional(self, name, dim, least, sections):
+        if not isinstance(sections, (int, list, tuple)) and not hasattr(sections, "_edge"):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"(Tensor, {type(sections).__name__})")
         if self.dim() < least:
             raise RuntimeError(f"torch.{name} requires a tensor with at least {least} "
                                f"dimension, but got a tensor with {self.dim()} dimensions!")

@@ -59,3 +59,18 @@ def test_spaced_steps_must_be_an_int():
     for lib in (gradjit, torch):
         with pytest.raises(TypeError):
             lib.linspace(0, 3, 1.0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.eye(-1), lambda t: t.eye(3, -2), lambda t: t.eye(0, -3),
+    lambda t: t.empty_permuted((2,), (3,)), lambda t: t.empty_permuted((2, 3), (0, 0)),
+    lambda t: t.empty_permuted((2, 3), (0, -1)), lambda t: t.empty(3).exponential_(0),
+    lambda t: t.empty(3).exponential_(-1.5)])
+def test_factory_refusals(call):
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+def test_hsplit_of_a_string_refused():
+    for lib in (gradjit, torch):
+        with pytest.raises(TypeError):
+            lib.hsplit(lib.ones(3, 3), "abc")
