@@ -186,20 +186,26 @@ def _bitwise(kernel, fn):
     return apply
 
 
-_floor_divide = _integer_division(ops.floor_divide)
 _remainder = _integer_division(ops.remainder)
 _fmod = _integer_division(ops.fmod)
-_trunc_divide = _integer_division(ops.trunc_divide)
 
 
 def _flat(fn):
-    """A piecewise-constant function: PyTorch gives it a zero gradient (the result still
-    requires grad), which `where` selecting it over x expresses without arithmetic on x."""
-    def apply(x):
-        if not x.dtype.is_floating_point:
-            return fn(x)
-        return ops.where(np.ones(tuple(x.shape), bool), fn(x), x)
+    """A piecewise-constant function: PyTorch gives it a zero gradient in each floating operand
+    (the result still requires grad), which `where` selecting it over each operand expresses
+    without arithmetic on them."""
+    def apply(*xs):
+        out = fn(*xs)
+        kind = ir_type(out)
+        for x in xs:
+            if kind.dtype.is_float and hasattr(x, "_edge") and x.dtype.is_floating_point:
+                out = ops.astype(ops.where(np.ones(kind.shape, bool), out, x), kind.dtype)
+        return out
     return apply
+
+
+_floor_divide = _flat(_integer_division(ops.floor_divide))
+_trunc_divide = _flat(_integer_division(ops.trunc_divide))
 
 
 def _sign(x):
