@@ -10,6 +10,7 @@ import numpy as np
 
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
+from gradjit.tensor.arith import _flat, apply
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _device, _shape_args
 
@@ -291,7 +292,11 @@ def bernoulli(input, p=None, *, generator=None):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     uniform = gen.uniform(probs.size, probs.dtype if p is None else np.float64)
     # asarray: comparing 0-d arrays gives a numpy scalar
-    return _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
+    drawn = _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
+    if p is not None or not input.requires_grad:
+        return drawn
+    # the draws depend on the probabilities with torch's zero gradient
+    return apply("BernoulliBackward0", _flat(lambda probabilities: drawn), input)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
