@@ -72,3 +72,12 @@ def test_diff_of_order_zero_is_the_input(prepend, append):
     want, want_grads = weighted_gradients(torch, call, arrays, np.float64)
     np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
     np.testing.assert_array_equal(got_grads[0].numpy(), want_grads[0].numpy())
+
+
+@pytest.mark.parametrize("weights", [
+    {"fweights": [1, -1, 2, 1]}, {"aweights": [1.0, -1.0, 2.0, 1.0]}, {"aweights": [1, 1, 2, 1]},
+    {"fweights": [1.0, 1.0, 2.0, 1.0]}])
+def test_cov_weight_refusals(weights):
+    def call(t):
+        return lambda: t.cov(t.ones(3, 4), **{k: t.tensor(v) for k, v in weights.items()})
+    same_error(call(gradjit), call(torch))
