@@ -377,8 +377,10 @@ class ReductionMixin:
             raise RuntimeError("hash_tensor: Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        dims = tuple(range(self.dim())) if dim is None else tuple(
-            _check_dim(d, self.dim()) for d in (dim if isinstance(dim, (list, tuple)) else [dim]))
+        given = () if dim is None else tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+        dims = tuple(_check_dim(d, self.dim()) for d in given)
+        if not dims or not self.dim():  # no dims (or a 0-d tensor's only one): all of them
+            dims = tuple(range(self.dim()))
         for d in dims:
             if self.shape[d] == 0:
                 raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero "

@@ -81,3 +81,13 @@ def test_cov_weight_refusals(weights):
     def call(t):
         return lambda: t.cov(t.ones(3, 4), **{k: t.tensor(v) for k, v in weights.items()})
     same_error(call(gradjit), call(torch))
+
+
+@pytest.mark.parametrize("data, kwargs", [
+    (-4.826984902407649, {"dim": 0, "keepdim": True}), (2.5, {"dim": -1}), (3.0, {}),
+    ([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], {"dim": ()}), ([[1, 2], [3, 4]], {"dim": [1]})])
+def test_hash_tensor_dims(data, kwargs):
+    got = gradjit.hash_tensor(gradjit.tensor(data), **kwargs)
+    want = torch.hash_tensor(torch.tensor(data), **kwargs)
+    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
