@@ -91,3 +91,28 @@ def test_hash_tensor_dims(data, kwargs):
     want = torch.hash_tensor(torch.tensor(data), **kwargs)
     assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"spacing": None}, {"spacing": None, "edge_order": 2},
+    {"dim": (0, -1), "spacing": [[1, 2, 3], [4, 2, 6]]},
+    {"dim": (0, 1), "spacing": [[1, 3, 2], [8, 6, 1]], "edge_order": 2}])
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_gradient_spacing(kwargs, dtype):
+    data = (np.arange(27) ** 2 % 11).reshape(3, 3, 3)
+
+    def call(t):
+        options = dict(kwargs)
+        if isinstance(options.get("spacing"), list):
+            options["spacing"] = [t.tensor(s) for s in options["spacing"]]
+        return t.gradient(t.tensor(data, dtype=getattr(t, dtype)), **options)
+    got, want = call(gradjit), call(torch)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert str(g.dtype) == str(w.dtype)
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+
+
+def test_gradient_repeated_dim_refused():
+    same_error(lambda: gradjit.gradient(gradjit.ones(3, 3), spacing=0.1, dim=(1, 1)),
+               lambda: torch.gradient(torch.ones(3, 3), spacing=0.1, dim=(1, 1)))
