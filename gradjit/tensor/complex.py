@@ -8,6 +8,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.tensor import dtypes, rounding
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.functions import write_out
 from gradjit.tensor.signatures import check_function
 
 
@@ -108,7 +109,8 @@ def complex(real, imag, *, out=None):
     if real.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
         raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
                            f"{real.dtype.legacy} and {imag.dtype.legacy}")
-    return apply("ComplexBackward0", ops.complex_from, real, imag)
+    return write_out("complex", lambda: apply("ComplexBackward0", ops.complex_from, real, imag),
+                     (real, imag), out)
 
 
 def polar(abs, angle, *, out=None):

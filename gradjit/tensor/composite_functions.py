@@ -18,7 +18,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _float_only, apply, operand
 from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
                                      vector_norm)
-from gradjit.tensor.factories import _leaf, _numpy_dtype, tensor
+from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, tensor
 from gradjit.tensor.functions import _function, _in_place, write_out
 from gradjit.tensor.shape import stack
 
@@ -290,10 +290,9 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    values = np.power(float(base), np.linspace(start, end, steps, dtype=np.float64))
     numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    exponents = spaced("logspace", start, end, steps, numpy)
+    values = np.power(exponents.dtype.type(base), exponents)
     return _leaf(values.astype(numpy), device, requires_grad)
 
 
@@ -318,8 +317,12 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     differences inside, one-sided ones of `edge_order` at the ends; spacing is one step, a
     step per dim, or coordinates per dim. Always a tuple."""
     from gradjit.ops.numpy_api.reductions import _gradient
+    spacing = 1 if spacing is None else spacing  # None: torch's unit step
     dims = list(builtins.range(input.dim())) if dim is None else \
         [dim] if isinstance(dim, int) else list(dim)
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     if builtins.any(input.shape[d] < edge_order + 1 for d in dims):
         raise RuntimeError("torch.gradient expected each dimension size to be at least "
                            "edge_order+1")
@@ -329,7 +332,10 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
                                "it's spacing and dim arguments to have the same length, but "
                                f"got a spacing argument of length {len(spacing)} and a dim "
                                f"argument of length {len(dims)}.")
-        steps = [float(h) if not hasattr(h, "dim") or h.dim() == 0 else h for h in spacing]
+        # integer coordinates count in the default float dtype, as an integer input does
+        steps = [float(h) if not hasattr(h, "dim") or h.dim() == 0 else
+                 h if h.is_floating_point() else h.to(dtypes.get_default_dtype())
+                 for h in spacing]
     else:
         steps = [float(spacing)] * len(dims)
     out = _gradient(input, *steps, axis=tuple(dims), edge_order=edge_order)

@@ -130,6 +130,12 @@ def _check_weights(name, weights, n, integral):
     if integral and weights.dtype.is_floating_point:
         raise RuntimeError("cov(): expected fweights to have integral dtype but got fweights "
                            f"with {weights.dtype.legacy} dtype")
+    if not integral and not weights.dtype.is_floating_point:
+        raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
+                           f"aweights with {weights.dtype.legacy} dtype")
+    values = getattr(weights, "_value", None)  # eager weights: their values are known
+    if isinstance(values, np.ndarray) and (values < 0).any():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
     return weights
 
 

@@ -309,14 +309,21 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
               b.item() if hasattr(b, "_edge") else b for b in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(b) for b in bounds[:2]):
+        raise RuntimeError(f"unsupported range: {bounds[0]} -> {bounds[1]}")
+    if (bounds[2] > 0 and bounds[1] < bounds[0]) or (bounds[2] < 0 and bounds[1] > bounds[0]):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         floating = any(isinstance(b, float) for b in bounds)
         dtype = dtypes.get_default_dtype() if floating else dtypes.int64
     unsigned.refuse("arange_cpu", dtypes.to_dtype(dtype))
     start, end, step = bounds
     count = max(0, math.ceil((end - start) / step))
+    kind = dtypes.to_dtype(dtype)
     if dtype in (dtypes.float32, dtypes.float64):
         values = arange_values(start, step, count, dtype is dtypes.float32)
+    elif not (kind.is_floating_point or kind.is_complex):
+        values = _integer_arange(start, end, step, count, kind is dtypes.int64)
     elif all(isinstance(b, int) for b in bounds):
         values = start + np.arange(count, dtype=np.int64) * step
     else:
@@ -324,13 +331,53 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _leaf(values.astype(_numpy_dtype(dtype)), device, requires_grad)
 
 
+def _integer_arange(start, end, step, count, int64):
+    """torch's integer arange: start and step truncated to int64, where it accumulates; an
+    int64 one also counts its elements from the truncated bounds, in integer arithmetic."""
+    first, stride = int(start), int(step)
+    if int64:
+        if stride == 0:  # torch's words, with its Python error type here
+            raise ValueError("step must be nonzero")
+        span = int(end) - first + stride - (1 if stride > 0 else -1)
+        count = max(0, abs(span) // abs(stride) * (1 if (span >= 0) == (stride > 0) else -1))
+    return first + np.arange(count, dtype=np.int64) * stride
+
+
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
-    values = np.linspace(start, end, steps, dtype=np.float64)
-    return _leaf(values.astype(_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)),
-                 device, requires_grad)
+    numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    return _leaf(spaced("linspace", start, end, steps, numpy).astype(numpy), device,
+                 requires_grad)
+
+
+def spaced(name, start, end, steps, numpy):
+    """torch's linspace kernel for a `numpy` result: bounds read in that dtype (an integer one
+    truncates them), each half stepped from its own end, in float32 for float32 and float64
+    otherwise."""
+    if not isinstance(steps, int):
+        raise TypeError(f"{name}() received an invalid combination of arguments: steps must be "
+                        f"int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    for which, bound in (("start", start), ("end", end)):
+        if hasattr(bound, "_edge") and bound.dim():
+            raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
+                               f"got {which} with {bound.dim()} dimension(s).")
+    start, end = (float(b) if hasattr(b, "_edge") else b for b in (start, end))
+    if np.issubdtype(numpy, np.integer):
+        start, end = int(start), int(end)
+    work = np.float32 if numpy == np.float32 else np.float64
+    start, end = work(start), work(end)
+    index = np.arange(steps, dtype=work)
+    step = (end - start) / work(max(steps - 1, 1))
+    halfway = steps // 2 if steps > 1 else 1  # one step is start itself
+    return np.where(index < halfway, start + step * index,
+                    end - step * (work(steps - 1) - index)).astype(work)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     array = np.eye(n, n if m is None else m,
                    dtype=_numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy))
     return _leaf(array, device, requires_grad)

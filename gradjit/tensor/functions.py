@@ -76,6 +76,9 @@ def _out_dtype(name, result, inputs, out):
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{have.legacy}")
+    if name == "complex":
+        raise RuntimeError(f"Expected object of scalar type {want.legacy} but got scalar type "
+                           f"{have.legacy} for argument 'out'")
     if name == "clamp":
         raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
     if name in ("amax", "amin"):

@@ -11,6 +11,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.types import is_bfloat16, round_bfloat16
 from gradjit.tensor import dtypes
+from gradjit.tensor import rounding
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
@@ -305,7 +306,11 @@ def bernoulli(input, p=None, *, generator=None):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     uniform = gen.uniform(probs.size, probs.dtype if p is None else np.float64)
     # asarray: comparing 0-d arrays gives a numpy scalar
-    return _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
+    drawn = _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))
+    if p is not None or not input.requires_grad:
+        return drawn
+    # the draws depend on the probabilities with torch's zero gradient
+    return apply("BernoulliBackward0", rounding.flat(lambda probabilities: drawn), input)
 
 
 def _check_multinomial(input, num_samples, out):
@@ -396,6 +401,8 @@ class RandomMixin:
 
     def exponential_(self, lambd=1.0, *, generator=None):
         _eager(self, "exponential_")
+        if not lambd > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
         gen = generator or default_generator
         # PyTorch scales by -1 / lambd (a product, not a quotient)
         values = gen.exponential(self.numel()).reshape(tuple(self.shape)) * (1.0 / lambd)

@@ -335,6 +335,8 @@ class ReductionMixin:
     def diff(self, n=1, dim=-1, prepend=None, append=None):
         if n < 0:
             raise RuntimeError(f"order must be non-negative but got {n}")
+        if n == 0:  # the input itself, prepend and append ignored, as torch has it
+            return self.clone()
         parts = [operand(p) for p in (prepend, self, append) if p is not None]
         return apply("SubBackward0", lambda *xs: ops.diff(
             ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)
@@ -382,8 +384,10 @@ class ReductionMixin:
             raise RuntimeError("hash_tensor: Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        dims = tuple(range(self.dim())) if dim is None else tuple(
-            _check_dim(d, self.dim()) for d in (dim if isinstance(dim, (list, tuple)) else [dim]))
+        given = () if dim is None else tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+        dims = tuple(_check_dim(d, self.dim()) for d in given)
+        if not dims or not self.dim():  # no dims (or a 0-d tensor's only one): all of them
+            dims = tuple(range(self.dim()))
         for d in dims:
             if self.shape[d] == 0:
                 raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero "

@@ -184,7 +184,7 @@ class ShapingMixin:
         return self._directional("dsplit", 2, 3, sections)
 
     def _directional(self, name, dim, least, sections):
-        if not isinstance(sections, (int, list, tuple)):
+        if not isinstance(sections, (int, list, tuple)) and not hasattr(sections, "_edge"):
             got = type(sections).__name__
             reason = f"\n      didn't match because some of the arguments have invalid types: " \
                      f"(Tensor, !{got}!)"

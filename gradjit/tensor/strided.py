@@ -45,6 +45,13 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
         raise RuntimeError(f"Number of dimensions in size does not match the length of the "
                            f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
                            f"len(physical_layout) = {len(order)}")
+    for i, d in enumerate(order):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and "
+                               f"{len(size) - 1}, but got {d} at index {i}).  NB: negative dims "
+                               "not currently supported; file an issue if you want it.")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
     stride, step = [0] * len(size), 1
     for d in reversed(order):
         stride[d], step = step, step * size[d]

@@ -31,8 +31,7 @@ BINARY = {
     ("logaddexp",): ("LogaddexpBackward0", ops.logaddexp),
     ("logaddexp2",): ("Logaddexp2Backward0", ops.logaddexp2),
     ("hypot",): ("HypotBackward0", ops.hypot), ("fmax",): ("FmaxBackward0", ops.fmax),
-    ("fmin",): ("FminBackward0", ops.fmin), ("heaviside",): ("HeavisideBackward0",
-                                                                ops.heaviside),
+    ("fmin",): ("FminBackward0", ops.fmin),
     ("xlogy",): ("XlogyBackward0", special.xlogy),
 }
 
@@ -63,6 +62,18 @@ class UfuncMixin:
         scalar = not hasattr(other, "_edge")
         return apply("CopysignBackward1" if scalar else "CopysignBackward0", ops.copysign, self,
                      other if scalar else operand(other))
+
+    def heaviside(self, values):
+        """0 below 0 and at NaN, 1 above, values at 0, in the operands' one dtype."""
+        values = operand(values)
+        if values.dtype is not self.dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                               "dtypes.")
+
+        def step(x, v):
+            low = ops.logical_or(ops.lt(x, 0), ops.isnan(x))
+            return ops.astype(ops.where(low, 0, ops.where(ops.gt(x, 0), 1, v)), self.dtype.ir)
+        return apply("HeavisideBackward0", step, self, values)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         return apply("NanToNumBackward0", ops.nan_to_num, self, nan, posinf, neginf)
@@ -125,7 +136,7 @@ for _name, _method in _methods().items():
 METHOD_NAMES = sorted(set(_methods()) | {
     "copysign", "nan_to_num", "logit", "frac", "sgn", "fix", "positive", "ldexp", "isposinf",
     "isneginf", "isreal", "logical_xor", "greater", "greater_equal", "less", "less_equal",
-    "not_equal"})
+    "not_equal", "heaviside"})
 # the methods PyTorch also has in place (x.asin_()); the rest (fmax, isinf, ...) it has not
 IN_PLACE = [n for n in METHOD_NAMES if n not in (
     "fmax", "fmin", "logaddexp", "logaddexp2", "isinf", "signbit", "positive", "isposinf",

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from tests.torch_reference import same_error
+from tests.torch_reference import same_error, weighted_gradients
 
 torch = pytest.importorskip("torch")
 
@@ -59,3 +59,35 @@ def test_two_numbers_as_torch_wraps_them(name, left, right):
     got = g_call()
     assert str(got.dtype) == str(want.dtype)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("x, values, dtype", [
+    ([-8, 0, 3], [6, 6, 6], "int64"), ([True, False], [True, True], "bool"),
+    ([1, 0, 255], [7], "uint8"), ([-1.0, 0.0, float("nan"), 2.0], [0.5], "float32"),
+    ([-0.0, 0.0, -3.0], [2.5, -1.0, 4.0], "float64")])
+def test_heaviside_keeps_the_dtype(x, values, dtype):
+    got = gradjit.heaviside(gradjit.tensor(x, dtype=getattr(gradjit, dtype)),
+                            gradjit.tensor(values, dtype=getattr(gradjit, dtype)))
+    want = torch.heaviside(torch.tensor(x, dtype=getattr(torch, dtype)),
+                           torch.tensor(values, dtype=getattr(torch, dtype)))
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_heaviside_of_two_dtypes_refused():
+    same_error(lambda: gradjit.heaviside(gradjit.tensor([1, 0]), gradjit.tensor([2.0, 3.0])),
+               lambda: torch.heaviside(torch.tensor([1, 0]), torch.tensor([2.0, 3.0])))
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((3,), ())])
+def test_rounded_division_has_a_zero_gradient(mode, shapes):
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(s) * 4 for s in shapes]
+    call = lambda t, x, y: t.div(x, y, rounding_mode=mode)  # noqa: E731
+    got, got_grads = weighted_gradients(gradjit, call, arrays, np.float32)
+    want, want_grads = weighted_gradients(torch, call, arrays, np.float32)
+    assert got.requires_grad and str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+    for g, w in zip(got_grads, want_grads):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())

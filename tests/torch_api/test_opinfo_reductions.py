@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from tests.torch_reference import same_error
+from tests.torch_reference import same_error, weighted_gradients
 
 torch = pytest.importorskip("torch")
 
@@ -57,3 +57,62 @@ def test_max_writes_values_and_indices_out():
     assert got.values is got_out[0] and got.indices is got_out[1]
     np.testing.assert_array_equal(got_out[0].numpy(), want_out[0].numpy())
     np.testing.assert_array_equal(got_out[1].numpy(), want.indices.numpy())
+
+
+@pytest.mark.parametrize("prepend, append", [(None, None), ((1, 5), (2, 5)), (None, (2, 5))])
+def test_diff_of_order_zero_is_the_input(prepend, append):
+    rng = np.random.default_rng(2)
+    arrays = [rng.standard_normal((5, 5))]
+
+    def call(t, x):
+        extra = {k: t.tensor(rng.standard_normal(s)) for k, s in
+                 (("prepend", prepend), ("append", append)) if s is not None}
+        return t.diff(x, 0, 0, **extra)
+    got, got_grads = weighted_gradients(gradjit, call, arrays, np.float64)
+    want, want_grads = weighted_gradients(torch, call, arrays, np.float64)
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+    np.testing.assert_array_equal(got_grads[0].numpy(), want_grads[0].numpy())
+
+
+@pytest.mark.parametrize("weights", [
+    {"fweights": [1, -1, 2, 1]}, {"aweights": [1.0, -1.0, 2.0, 1.0]}, {"aweights": [1, 1, 2, 1]},
+    {"fweights": [1.0, 1.0, 2.0, 1.0]}])
+def test_cov_weight_refusals(weights):
+    def call(t):
+        return lambda: t.cov(t.ones(3, 4), **{k: t.tensor(v) for k, v in weights.items()})
+    same_error(call(gradjit), call(torch))
+
+
+@pytest.mark.parametrize("data, kwargs", [
+    (-4.826984902407649, {"dim": 0, "keepdim": True}), (2.5, {"dim": -1}), (3.0, {}),
+    ([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], {"dim": ()}), ([[1, 2], [3, 4]], {"dim": [1]})])
+def test_hash_tensor_dims(data, kwargs):
+    got = gradjit.hash_tensor(gradjit.tensor(data), **kwargs)
+    want = torch.hash_tensor(torch.tensor(data), **kwargs)
+    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"spacing": None}, {"spacing": None, "edge_order": 2},
+    {"dim": (0, -1), "spacing": [[1, 2, 3], [4, 2, 6]]},
+    {"dim": (0, 1), "spacing": [[1, 3, 2], [8, 6, 1]], "edge_order": 2}])
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_gradient_spacing(kwargs, dtype):
+    data = (np.arange(27) ** 2 % 11).reshape(3, 3, 3)
+
+    def call(t):
+        options = dict(kwargs)
+        if isinstance(options.get("spacing"), list):
+            options["spacing"] = [t.tensor(s) for s in options["spacing"]]
+        return t.gradient(t.tensor(data, dtype=getattr(t, dtype)), **options)
+    got, want = call(gradjit), call(torch)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert str(g.dtype) == str(w.dtype)
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+
+
+def test_gradient_repeated_dim_refused():
+    same_error(lambda: gradjit.gradient(gradjit.ones(3, 3), spacing=0.1, dim=(1, 1)),
+               lambda: torch.gradient(torch.ones(3, 3), spacing=0.1, dim=(1, 1)))
