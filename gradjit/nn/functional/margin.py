@@ -4,7 +4,7 @@ reductions and grad_fn names where PyTorch computes a loss in one kernel."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.nn.functional.loss import _node, _reduce
+from gradjit.nn.functional.loss import _legacy, _node, _reduce
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -37,9 +37,16 @@ def _distance(a, b, p, eps):
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
-                        reduction="mean"):
+                        size_average=None, reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the p-norm distance of
     the difference plus eps; `swap` takes the nearer of the two negative distances."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {anchor.dim()}D, positive "
+                           f"{positive.dim()}D, and negative {negative.dim()}D inputs")
     near = _distance(anchor, positive, p, eps)
     far = _distance(anchor, negative, p, eps)
     if swap:

@@ -59,6 +59,13 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     the dtype's machine epsilon."""
     normalized_shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else \
         (normalized_shape,)
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if weight is not None and tuple(weight.shape) != normalized_shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {list(weight.shape)} and normalized_shape = "
+                           f"{list(normalized_shape)}")
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*{', '.join(map(str, normalized_shape))}], but got "
