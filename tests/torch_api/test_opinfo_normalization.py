@@ -27,3 +27,14 @@ def agree(fn, *arrays, dtype=np.float64, rtol=1e-7):
 ])
 def test_rms_norm_errors(call):
     same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("shape, groups", [((0, 1, 3), 1), ((0, 4, 2, 2), 2), ((0, 6), 3)])
+def test_group_norm_of_an_empty_batch(shape, groups):
+    agree(lambda t, x, w, b: t.nn.functional.group_norm(x, groups, w, b), np.zeros(shape),
+          np.full(shape[1], 2.0), np.full(shape[1], 0.5))
+
+
+def test_group_norm_refuses_one_dimension():
+    same_error(lambda: gradjit.nn.functional.group_norm(gradjit.ones(3), 1),
+               lambda: torch.nn.functional.group_norm(torch.ones(3), 1))

@@ -49,3 +49,18 @@ def test_fractional_max_pool_of_an_empty_batch(n, shape, kernel):
         return getattr(t.nn.functional, f"fractional_max_pool{n}d")(
             x, kernel, output_size=2, _random_samples=t.tensor(samples))
     _agree(pool, np.ones(shape))
+
+
+@pytest.mark.parametrize("shape, kernel", [((0, 1, 5, 5), 2), ((0, 3, 4, 6), (2, 3))])
+def test_unfold_of_an_empty_batch(shape, kernel):
+    _agree(lambda t, x: t.nn.functional.unfold(x, kernel), np.zeros(shape))
+
+
+@pytest.mark.parametrize("n, shape, indices", [(1, (8, 8, 1), (8, 7, 1)),
+                                               (2, (1, 1, 4, 4), (1, 1, 4, 1)),
+                                               (3, (1, 1, 4, 4, 4), (1, 1, 4, 1, 4))])
+def test_max_unpool_refuses_indices_of_another_shape(n, shape, indices):
+    def call(t):
+        return getattr(t.nn.functional, f"max_unpool{n}d")(
+            t.ones(shape), t.zeros(indices, dtype=t.int64), 2)
+    same_error(lambda: call(gradjit), lambda: call(torch))

@@ -2,6 +2,8 @@
 (layer_norm and batch_norm, older, live beside the activations)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import gradjit
@@ -20,15 +22,19 @@ def _affine(out, weight, bias, channel_shape):
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Each sample's channels in `num_groups` groups, each group normalized over its channels
     and positions (biased variance), then a per-channel affine map."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
     n, channels = input.shape[0], input.shape[1]
     if channels % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     refuse_integers("GroupNormKernelImpl", input)
+    group_size = channels // num_groups * math.prod(input.shape[2:])  # no -1: n may be 0
 
     def normalize(input, weight, bias):
-        grouped = input.reshape(n, num_groups, -1)
+        grouped = input.reshape(n, num_groups, group_size)
         mean = grouped.mean(-1, keepdim=True)
         var = grouped.var(-1, correction=0, keepdim=True)
         out = ((grouped - mean) * (var + eps).rsqrt()).reshape(input.shape)

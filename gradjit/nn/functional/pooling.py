@@ -213,6 +213,11 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
     kernel = _tuple(kernel_size, n)
     stride = kernel if stride is None else _tuple(stride, n)
     sizes = _unpool_sizes(input, kernel, stride, _tuple(padding, n), output_size)
+    if tuple(indices.shape) != tuple(input.shape):
+        unit = [1] * (n == 1)  # PyTorch's 1-d unpooling is the 2-d one over a unit width
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape) + unit}) but got indices tensor with shape: "
+                           f"{list(indices.shape) + unit}")
     lead = tuple(input.shape[:-n])
     flat_indices = indices.reshape(*lead, -1)
     where = np.asarray(flat_indices.detach().numpy())
