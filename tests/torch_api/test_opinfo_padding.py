@@ -13,9 +13,13 @@ torch = pytest.importorskip("torch")
 @pytest.mark.parametrize("amounts", [(-1, 1, -2, 1), (-4, 5, 0, 0), (0, 0, 1, -2), (1, -1, 0, 0),
                                      (2, -2, -1, 0), (-2, 2, 3, -1)])
 def test_negative_amounts_crop(mode, amounts):
+    x = np.random.default_rng(0).standard_normal((2, 3, 4, 6))
     if mode == "reflect" and max(amounts) >= 4:
         pytest.skip("reflect pads less than the length")
-    x = np.random.default_rng(0).standard_normal((2, 3, 4, 6))
+    kept = [6 - max(-amounts[0], 0) - max(-amounts[1], 0),
+            4 - max(-amounts[2], 0) - max(-amounts[3], 0)]
+    if mode == "circular" and max(max(amounts[:2]) - kept[0], max(amounts[2:]) - kept[1]) > 0:
+        pytest.skip("torch's circular copies overlap past what the crop leaves")
     (t_out, t_grads), (g_out, g_grads) = (
         weighted_gradients(lib, lambda t, x: t.nn.functional.pad(x, amounts, mode), [x],
                            np.float64) for lib in (torch, gradjit))
