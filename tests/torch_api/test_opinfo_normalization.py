@@ -38,3 +38,14 @@ def test_group_norm_of_an_empty_batch(shape, groups):
 def test_group_norm_refuses_one_dimension():
     same_error(lambda: gradjit.nn.functional.group_norm(gradjit.ones(3), 1),
                lambda: torch.nn.functional.group_norm(torch.ones(3), 1))
+
+
+@pytest.mark.parametrize("shape", [(2, 6, 3, 4), (1, 6, 3)])
+@pytest.mark.parametrize("kwargs", [dict(size=2, beta=0.5, k=1.25), dict(size=3),
+                                    dict(size=4, alpha=0.1)])
+def test_local_response_norm_of_integers_averages_as_avg_pool(shape, kwargs):
+    x = np.random.default_rng(0).integers(-9, 9, shape)
+    t_out = torch.nn.functional.local_response_norm(torch.tensor(x), **kwargs)
+    g_out = gradjit.nn.functional.local_response_norm(gradjit.tensor(x), **kwargs)
+    assert str(g_out.dtype) == str(t_out.dtype)
+    np.testing.assert_allclose(g_out.numpy(), t_out.numpy(), rtol=1e-6)

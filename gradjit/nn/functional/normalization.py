@@ -95,7 +95,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     squares = (input * input).transpose(1, -1)
     padded = pad(squares, (size // 2, (size - 1) // 2)).transpose(1, -1)
     total = sum(padded.narrow(1, j, channels) for j in range(size))
-    return input / (total / size * alpha + k).pow(beta)
+    # PyTorch averages with avg_pool, which truncates integer means
+    mean = total / size if input.dtype.is_floating_point else \
+        total.div(size, rounding_mode="trunc")
+    return input / (mean * alpha + k).pow(beta)
 
 
 class CrossMapLRN2d(Function):
