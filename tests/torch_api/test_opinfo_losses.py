@@ -39,3 +39,11 @@ def test_triplet_margin_loss_takes_the_legacy_reduction_flags():
         agree(lambda t, a, p, n: t.nn.functional.triplet_margin_loss(a, p, n, 1.0, 2, 1e-6,
                                                                      False, None, False),
               *rng.standard_normal((3, 4, 5)))
+
+
+@pytest.mark.parametrize("name", ["multi_margin_loss", "multilabel_margin_loss"])
+@pytest.mark.parametrize("x", [2.0, -1.0])
+def test_margin_losses_of_a_zero_dim_input(name, x):
+    def loss(t, input):
+        return getattr(t.nn.functional, name)(input, t.tensor(0))
+    agree(loss, np.array(x))

@@ -97,7 +97,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
                            f"{list(target.shape)}")
 
     def loss_of(x, y):
-        rows = x if x.dim() == 2 else x.unsqueeze(0)
+        rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
         labels = y.reshape(-1, 1)
         picked = rows.gather(1, labels)
         hinge = (margin - picked + rows).clamp_min(0) ** p
@@ -113,8 +113,8 @@ def multilabel_margin_loss(input, target, reduction="mean"):
     """For each sample, with targets its class indices up to the first -1: the sum over
     target classes j and other classes i of max(0, 1 - (x[j] - x[i])), over the class count."""
     def loss_of(x, y):
-        rows = x if x.dim() == 2 else x.unsqueeze(0)
-        labels = y if y.dim() == 2 else y.unsqueeze(0)
+        rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
+        labels = y if y.dim() == 2 else y.reshape(1, -1)
         classes = rows.shape[1]
         # the targets are the entries before a row's first -1
         listed = (labels >= 0).long().cumprod(1).bool()
