@@ -92,3 +92,13 @@ def test_avg_pool_of_integers_truncates_and_keeps_the_dtype(kwargs):
 def test_pooling_parameter_errors(name, args):
     same_error(lambda: getattr(gradjit.nn.functional, name)(gradjit.ones(args[0]), *args[1:]),
                lambda: getattr(torch.nn.functional, name)(torch.ones(args[0]), *args[1:]))
+
+
+@pytest.mark.parametrize("name, args", [
+    ("avg_pool2d", ((3, 3), (1, 1), (1,), True, False, 2)),
+    ("max_pool2d", ((3,), (2,), (1,))),
+    ("avg_pool3d", ((2,), (1,), (1,))),
+])
+def test_pooling_takes_one_value_for_every_dim(name, args):
+    x = np.random.default_rng(0).standard_normal((2, 3, 9, 9) if "2d" in name else (1, 2, 5, 4, 6))
+    _agree(lambda t, x: getattr(t.nn.functional, name)(x, *args), x)

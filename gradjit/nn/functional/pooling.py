@@ -16,9 +16,12 @@ from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _window_inde
 def _parameters(n, kernel_size, stride, padding, dilation):
     """The pooling's kernel, stride, padding and dilation as n-tuples, checked as PyTorch
     checks them before the input's shape."""
-    kernel = _tuple(kernel_size, n)
-    stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, n)
-    padding, dilation = _tuple(padding, n), _tuple(dilation, n)
+    def spread(value):  # one value stands for every dim, as in PyTorch's pooling
+        value = _tuple(value, n)
+        return value * n if len(value) == 1 else value
+    kernel = spread(kernel_size)
+    stride = kernel if stride is None or stride == [] or stride == () else spread(stride)
+    padding, dilation = spread(padding), spread(dilation)
     if min(padding) < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
     for p, k, d in zip(padding, kernel, dilation):
