@@ -9,7 +9,7 @@ import math
 
 from gradjit import ops
 from gradjit.tensor.arith import apply, refuse_integers
-from gradjit.tensor.dtypes import bool_, float32
+from gradjit.tensor.dtypes import bool_, finfo, float32
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -140,6 +140,11 @@ def hardshrink(x, lambd=0.5):
 def softshrink(x, lambd=0.5):
     """x moved lambd towards 0, 0 within [-lambd, lambd] (-0.0 below 0 and NaN at NaN, as
     PyTorch's x * 0 gives them; NaN's gradient passes through)."""
+    largest = finfo(x.dtype).max if x.dtype.is_floating_point else math.inf
+    if not 0 <= lambd <= largest:
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
+                           f"{x.dtype.legacy}, but found {lambd:g}")
+
     def soft(t):
         shifted = ops.where(ops.gt(t, lambd), ops.sub(t, lambd),
                             ops.where(ops.lt(t, -lambd), ops.add(t, lambd), t))
@@ -186,6 +191,11 @@ def gelu(x, *, approximate="none"):
 
 def prelu(x, weight):
     """max(0, x) + weight * min(0, x), weight one value or one per channel (dim 1)."""
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    if x.dim() == 0 and weight.numel() != 1:
+        raise RuntimeError("Not allow zero-dim input tensor.")
     channels = x.shape[1] if x.dim() >= 2 else 1
     if weight.numel() != 1 and weight.numel() != channels:
         raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "

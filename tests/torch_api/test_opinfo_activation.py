@@ -79,3 +79,19 @@ def test_batch_norm_errors(shape, stats, kwargs):
         tensors = [None if n is None else t.ones(n) for n in stats]
         return t.nn.functional.batch_norm(t.ones(shape), *tensors, **kwargs)
     same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.nn.functional.softshrink(t.ones(2), -0.5),
+    lambda t: t.nn.functional.softshrink(t.ones(2, dtype=t.float64), -0.5),
+    lambda t: t.nn.functional.softshrink(t.ones(2), 1e39),
+    lambda t: t.nn.functional.prelu(t.tensor(1.0), t.ones(2)),
+    lambda t: t.nn.functional.prelu(t.ones(2, 3), t.ones(3, 1)),
+    lambda t: t.nn.functional.prelu(t.ones(2, 3), t.ones(2)),
+])
+def test_softshrink_and_prelu_errors(call):
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+def test_prelu_of_a_zero_dim_input_with_one_weight():
+    agree(lambda t, x, w: t.nn.functional.prelu(x, w), np.array(-2.0), np.array([0.25]))

@@ -9,7 +9,7 @@ import numpy as np
 import gradjit
 from gradjit.tensor.dtypes import CPP_NAMES
 
-_INDEX_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+_INDEX_MODES = ("reflect", "replicate", "circular")
 
 
 def _dim_slice(ndim, dim, index):
@@ -47,10 +47,28 @@ def pad(input, pad, mode="constant", value=None):
                                    f"{list(input.shape)}")
             if mode == "circular" and max(before, after) > length:
                 raise RuntimeError("Padding value causes wrapping around more than once.")
-            # Which input position each output position copies, along this dim.
-            positions = np.pad(np.arange(length), (before, after), _INDEX_MODES[mode])
+            kept = length - max(-before, 0) - max(-after, 0)
+            if mode == "circular" and max(before, after) > kept:  # PyTorch's copies overlap
+                raise RuntimeError("unsupported operation: some elements of the input tensor "
+                                   "and the written-to tensor refer to a single memory "
+                                   "location. Please clone() the tensor before performing the "
+                                   "operation.")
+            positions = _source_positions(mode, length, before, after)
             out = out[_dim_slice(out.dim(), dim, gradjit.tensor(positions))]
     return out
+
+
+def _source_positions(mode, length, before, after):
+    """Which input position each output position copies along one dim; a negative amount
+    crops that side, as PyTorch's (circular wraps around what the crops leave)."""
+    if mode == "circular":
+        lo, hi = max(-before, 0), length - max(-after, 0)
+        return np.arange(-max(before, 0), hi - lo + max(after, 0)) % (hi - lo) + lo
+    at = np.arange(-before, length + after)
+    if mode == "replicate":
+        return np.clip(at, 0, length - 1)
+    last = length - 1  # reflect: mirrored at both ends, the ends not repeated
+    return last - np.abs(last - np.abs(at))
 
 
 def _pad_constant(input, dim, before, after, value):

@@ -32,7 +32,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     blocks = _blocks(input.shape[2:], kernel, dilation, padding, stride)
     input = pad(input, [padding[1], padding[1], padding[0], padding[0]])
     cols = _windows(input, kernel, stride, dilation, blocks)
-    cols = cols.reshape(input.shape[0], input.shape[1] * math.prod(kernel), -1)
+    cols = cols.reshape(input.shape[0], input.shape[1] * math.prod(kernel), math.prod(blocks))
     return cols.squeeze(0) if unbatched else cols
 
 

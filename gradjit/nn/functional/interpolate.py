@@ -1,4 +1,4 @@
-"""F.interpolate: nearest, nearest-exact, (bi)linear and area resizing along the trailing
+"""F.interpolate: nearest, nearest-exact, (bi/tri)linear and area resizing along the trailing
 dims with PyTorch's source coordinates (a given scale_factor sets the coordinate scale, as
 it does in PyTorch), linear modes as one weighted pair of gathers per dim."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import gradjit
 from gradjit.tensor.arith import refuse_integers
 
-_SPATIAL = {"linear": 1, "bilinear": 2}
+_SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
 
 def _out_sizes(input, size, scale_factor, n):
@@ -54,9 +54,9 @@ _INTEGER_REFUSALS = {"nearest": "compute_indices_weights_nearest",
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
-    if mode not in ("nearest", "nearest-exact", "linear", "bilinear", "area"):
+    if mode not in ("nearest", "nearest-exact", "area", *_SPATIAL):
         raise NotImplementedError(f"interpolate: mode {mode!r} is not supported; nearest, "
-                                  "nearest-exact, linear, bilinear and area are")
+                                  "nearest-exact, linear, bilinear, trilinear and area are")
     if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
@@ -79,7 +79,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scales = [length / out if out else 0.0 for length, out in zip(input.shape[-n:], sizes)]
     if mode == "area":
         pool = {1: gradjit.nn.functional.adaptive_avg_pool1d,
-                2: gradjit.nn.functional.adaptive_avg_pool2d}[n]
+                2: gradjit.nn.functional.adaptive_avg_pool2d,
+                3: gradjit.nn.functional.adaptive_avg_pool3d}[n]
         return pool(input, sizes)
     out = input
     for axis, (length, target, scale) in enumerate(zip(input.shape[-n:], sizes, scales)):

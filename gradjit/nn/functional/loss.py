@@ -53,6 +53,9 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
         raise RuntimeError(f"result type {target.dtype.legacy} can't be cast to the desired "
                            f"output type {input.dtype.legacy}")
     refuse_integers("huber_cpu", input)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+
     def huber(input, target):
         diff = (input - target).abs()
         return _reduce(gradjit.where(diff < delta, 0.5 * diff ** 2,

@@ -4,7 +4,7 @@ reductions and grad_fn names where PyTorch computes a loss in one kernel."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.nn.functional.loss import _node, _reduce
+from gradjit.nn.functional.loss import _legacy, _node, _reduce
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -37,9 +37,16 @@ def _distance(a, b, p, eps):
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
-                        reduction="mean"):
+                        size_average=None, reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the p-norm distance of
     the difference plus eps; `swap` takes the nearer of the two negative distances."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {anchor.dim()}D, positive "
+                           f"{positive.dim()}D, and negative {negative.dim()}D inputs")
     near = _distance(anchor, positive, p, eps)
     far = _distance(anchor, negative, p, eps)
     if swap:
@@ -95,7 +102,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
                            f"{list(input.shape)}.")
 
     def loss_of(x, y):
-        rows = x if x.dim() == 2 else x.unsqueeze(0)
+        rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
         labels = y.reshape(-1, 1)
         picked = rows.gather(1, labels)
         hinge = (margin - picked + rows).clamp_min(0) ** p
@@ -111,8 +118,8 @@ def multilabel_margin_loss(input, target, reduction="mean"):
     """For each sample, with targets its class indices up to the first -1: the sum over
     target classes j and other classes i of max(0, 1 - (x[j] - x[i])), over the class count."""
     def loss_of(x, y):
-        rows = x if x.dim() == 2 else x.unsqueeze(0)
-        labels = y if y.dim() == 2 else y.unsqueeze(0)
+        rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
+        labels = y if y.dim() == 2 else y.reshape(1, -1)
         classes = rows.shape[1]
         # the targets are the entries before a row's first -1
         listed = (labels >= 0).long().cumprod(1).bool()

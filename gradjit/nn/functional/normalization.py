@@ -2,6 +2,8 @@
 (layer_norm and batch_norm, older, live beside the activations)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import gradjit
@@ -20,15 +22,19 @@ def _affine(out, weight, bias, channel_shape):
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Each sample's channels in `num_groups` groups, each group normalized over its channels
     and positions (biased variance), then a per-channel affine map."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
     n, channels = input.shape[0], input.shape[1]
     if channels % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     refuse_integers("GroupNormKernelImpl", input)
+    group_size = channels // num_groups * math.prod(input.shape[2:])  # no -1: n may be 0
 
     def normalize(input, weight, bias):
-        grouped = input.reshape(n, num_groups, -1)
+        grouped = input.reshape(n, num_groups, group_size)
         mean = grouped.mean(-1, keepdim=True)
         var = grouped.var(-1, correction=0, keepdim=True)
         out = ((grouped - mean) * (var + eps).rsqrt()).reshape(input.shape)
@@ -59,6 +65,13 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     the dtype's machine epsilon."""
     normalized_shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else \
         (normalized_shape,)
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if weight is not None and tuple(weight.shape) != normalized_shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {list(weight.shape)} and normalized_shape = "
+                           f"{list(normalized_shape)}")
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*{', '.join(map(str, normalized_shape))}], but got "
@@ -82,7 +95,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     squares = (input * input).transpose(1, -1)
     padded = pad(squares, (size // 2, (size - 1) // 2)).transpose(1, -1)
     total = sum(padded.narrow(1, j, channels) for j in range(size))
-    return input / (total / size * alpha + k).pow(beta)
+    # PyTorch averages with avg_pool, which truncates integer means
+    mean = total / size if input.dtype.is_floating_point else \
+        total.div(size, rounding_mode="trunc")
+    return input / (mean * alpha + k).pow(beta)
 
 
 class CrossMapLRN2d(Function):

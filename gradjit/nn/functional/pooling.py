@@ -13,17 +13,27 @@ from gradjit.tensor.arith import refuse_integers
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _window_index, _windows, pad
 
 
-def _geometry(input, n, kernel_size, stride, padding, dilation, ceil_mode):
-    """The pooling's kernel, stride and padding as n-tuples, each dim's overhang past the
-    padded input in ceil_mode, and the output sizes; a ceil_mode window may start in the
-    padding on the right but not past it."""
-    kernel = _tuple(kernel_size, n)
-    stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, n)
-    padding, dilation = _tuple(padding, n), _tuple(dilation, n)
-    if any(2 * p > k for p, k in zip(padding, kernel)):
-        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                           f"pad={padding[0]}, kernel_size={kernel[0]} and dilation="
-                           f"{dilation[0]}")
+def _parameters(n, kernel_size, stride, padding, dilation):
+    """The pooling's kernel, stride, padding and dilation as n-tuples, checked as PyTorch
+    checks them before the input's shape."""
+    def spread(value):  # one value stands for every dim, as in PyTorch's pooling
+        value = _tuple(value, n)
+        return value * n if len(value) == 1 else value
+    kernel = spread(kernel_size)
+    stride = kernel if stride is None or stride == [] or stride == () else spread(stride)
+    padding, dilation = spread(padding), spread(dilation)
+    if min(padding) < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
+    for p, k, d in zip(padding, kernel, dilation):
+        if 2 * p > k:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    return kernel, stride, padding, dilation
+
+
+def _geometry(input, n, kernel, stride, padding, dilation, ceil_mode):
+    """Each dim's overhang past the padded input in ceil_mode, and the output sizes; a
+    ceil_mode window may start in the padding on the right but not past it."""
     out_sizes, extra = [], []
     for length, k, s, p, d in zip(input.shape[-n:], kernel, stride, padding, dilation):
         size = _out_size(length + 2 * p, k, s, d, ceil_mode)
@@ -36,7 +46,7 @@ def _geometry(input, n, kernel_size, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"Given input size: ({shown(input.shape[-n - 1:])}). Calculated "
                            f"output size: ({shown([input.shape[-n - 1]] + out_sizes)}). "
                            "Output size is too small")
-    return kernel, stride, padding, dilation, extra, out_sizes
+    return extra, out_sizes
 
 
 def _amounts(before, after):
@@ -45,7 +55,8 @@ def _amounts(before, after):
 
 
 def _checked(input, n):
-    if input.dim() not in (n + 1, n + 2) or not input.numel():
+    """The batch may be empty (PyTorch's "optional 0 dim batch size"), no other dim."""
+    if input.dim() not in (n + 1, n + 2) or not all(input.shape[-n - 1:]):
         raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for "
                            "input")
 
@@ -53,11 +64,11 @@ def _checked(input, n):
 def _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode):
     """(values, indices): each window's maximum and its flat position in the input's
     spatial dims, PyTorch's return_indices."""
+    kernel, stride, padding, dilation = _parameters(n, kernel_size, stride, padding, dilation)
     _checked(input, n)
     original = input
     input, unbatched = _batched(input, n, f"max_pool{n}d")
-    kernel, stride, padding, dilation, extra, out_sizes = _geometry(
-        input, n, kernel_size, stride, padding, dilation, ceil_mode)
+    extra, out_sizes = _geometry(input, n, kernel, stride, padding, dilation, ceil_mode)
     amounts = _amounts(padding, [p + e for p, e in zip(padding, extra)])
     positions = np.pad(np.arange(math.prod(input.shape[2:])).reshape(input.shape[2:]),
                        [(a, b) for a, b in zip(padding, np.add(padding, extra))],
@@ -77,12 +88,13 @@ def _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode):
 
 def _avg_pool(input, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override):
+    kernel, stride, padding, ones = _parameters(n, kernel_size, stride, padding, 1)
+    if divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
     _checked(input, n)
     original = input
     input, unbatched = _batched(input, n, f"avg_pool{n}d")
-    kernel, stride, padding, _, extra, out_sizes = _geometry(
-        input, n, kernel_size, stride, padding, 1, ceil_mode)
-    ones = (1,) * n
+    extra, out_sizes = _geometry(input, n, kernel, stride, padding, ones, ceil_mode)
     if divisor_override is not None:
         counts = divisor_override
     else:
@@ -100,7 +112,10 @@ def _avg_pool(input, n, kernel_size, stride, padding, ceil_mode, count_include_p
     def pool(x):
         x = x.unsqueeze(0) if unbatched else x
         amounts = _amounts(padding, [p + e for p, e in zip(padding, extra)])
-        out = _windows(pad(x, amounts), kernel, stride, ones, out_sizes).sum(2) / counts
+        total = _windows(pad(x, amounts), kernel, stride, ones, out_sizes).sum(2)
+        # integers divide as PyTorch's kernel does in C++: truncated, keeping the dtype
+        out = total / counts if x.dtype.is_floating_point else \
+            total.div(counts, rounding_mode="trunc")
         return out.squeeze(0) if unbatched else out
     return gradjit.autograd.composite(f"AvgPool{n}DBackward0", pool, original)
 
@@ -213,6 +228,11 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
     kernel = _tuple(kernel_size, n)
     stride = kernel if stride is None else _tuple(stride, n)
     sizes = _unpool_sizes(input, kernel, stride, _tuple(padding, n), output_size)
+    if tuple(indices.shape) != tuple(input.shape):
+        unit = [1] * (n == 1)  # PyTorch's 1-d unpooling is the 2-d one over a unit width
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape) + unit}) but got indices tensor with shape: "
+                           f"{list(indices.shape) + unit}")
     lead = tuple(input.shape[:-n])
     flat_indices = indices.reshape(*lead, -1)
     where = np.asarray(flat_indices.detach().numpy())
