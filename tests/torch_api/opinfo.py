@@ -1,7 +1,8 @@
 """PyTorch's own operator database (`op_db`, its OpInfo sample inputs) run side by side with
 torch and gradjit: each sample's outputs (dtype, shape, values), the gradients of a weighted sum
 of its floating outputs, and the error types of the database's error inputs must agree.
-`python -m tests.torch_api.opinfo [--only REGEX] [--verbose]` prints what differs per op."""
+`python -m tests.torch_api.opinfo [--only REGEX] [--verbose] [--compiled]` prints what differs
+per op; --compiled runs each call inside gradjit.jit on the interpreter and the default backend."""
 import argparse
 import collections
 import re
@@ -218,6 +219,53 @@ def error_problems(op, function):
               f"{error_input.error_regex[:80]})"
 
 
+class Slot:
+    """Where the i-th traced argument goes back into a sample's arguments."""
+
+    def __init__(self, index):
+        self.index = index
+
+
+def substitute(value, leaf):
+    """value with every leaf x (not a list, tuple or dict) replaced by leaf(x)."""
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(substitute(v, leaf) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(substitute(v, leaf) for v in value)
+    if isinstance(value, dict):
+        return {k: substitute(v, leaf) for k, v in value.items()}
+    return leaf(value)
+
+
+def compiled(function, backend):
+    """function called inside gradjit.jit on backend (None: the default), with every floating
+    or integer tensor of its arguments a traced argument and the rest closed over."""
+    def call(*args, **kwargs):
+        tensors = []
+
+        def lift(x):
+            if isinstance(x, gradjit.Tensor) and not x.dtype.is_complex and x.dtype != gradjit.bool:
+                tensors.append(x)
+                return Slot(len(tensors) - 1)
+            return x
+
+        structure = substitute((args, kwargs), lift)
+
+        def sample(*traced):
+            args, kwargs = substitute(structure, lambda x: traced[x.index]
+                                      if isinstance(x, Slot) else x)
+            return function(*args, **kwargs)
+        return gradjit.jit(sample, backend=backend)(*tensors)
+    return call
+
+
+# the compiled modes: backend names for gradjit.jit
+BACKENDS = {"interpreter": "interpreter", "compiled": None}
+# a problem that is a wrong answer, not a refusal
+WRONG = re.compile(r"values differ|dtype|shape|outputs, torch|is \w+, torch gives|differs|"
+                   r"does not require grad|does not raise")
+
+
 class Timeout(Exception):
     pass
 
@@ -226,12 +274,14 @@ def _alarm(*_):
     raise Timeout
 
 
-def problems(op, seconds=20):
+def problems(op, seconds=20, mode="eager"):
     """Every difference of an op over its samples in DTYPES and its error inputs, as
-    (dtype, sample index, text)."""
+    (dtype, sample index, text), run eagerly or in one of the BACKENDS."""
     function = gradjit_callable(op)
     if function is None:
         return [("-", -1, f"gradjit has no {op.name}")]
+    if mode != "eager":
+        function = compiled(function, BACKENDS[mode])
     found = []
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(seconds)
@@ -280,18 +330,27 @@ def main():
     parser.add_argument("--verbose", action="store_true", help="every difference, not the first")
     parser.add_argument("--known", action="store_true",
                         help="print the failing ops as test_opinfo.py's KNOWN table")
+    parser.add_argument("--compiled", action="store_true",
+                        help="run each call inside gradjit.jit on the interpreter and the "
+                             "default backend (wrong answers are marked WRONG)")
+    parser.add_argument("--seconds", type=int, default=20, help="time limit per op and mode")
     options = parser.parse_args()
+    modes = tuple(BACKENDS) if options.compiled else ("eager",)
     counts = collections.Counter()
     for op in in_scope():
         if not re.search(options.only, full_name(op)):
             continue
-        found = problems(op)
+        found = [(mode, *problem) for mode in modes
+                 for problem in problems(op, options.seconds, mode)]
         counts["failing" if found else "passing"] += 1
-        for dtype, index, text in (found if options.verbose else found[:1]):
+        counts["wrong"] += any(WRONG.search(text) for *_, text in found)
+        for mode, dtype, index, text in (found if options.verbose else found[:1]):
             if options.known:
                 print(known_row(full_name(op), f"{dtype} #{index}: {text}"))
             else:
-                print(f"{full_name(op)} [{dtype} #{index}] {text}")
+                where = "" if mode == "eager" else f"{mode} "
+                wrong = "WRONG " if mode != "eager" and WRONG.search(text) else ""
+                print(f"{full_name(op)} [{where}{dtype} #{index}] {wrong}{text}")
     print(f"# {dict(counts)}")
 
 
