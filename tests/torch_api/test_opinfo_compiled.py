@@ -7,7 +7,9 @@ from tests.torch_api.opinfo import BACKENDS, full_name, in_scope, problems
 
 # ops whose every sample passes compiled; grow it as the compiled path learns more ops
 PASSING = ("abs", "add", "mul", "sub", "addmm", "bmm", "chunk", "clamp", "cos", "cumsum", "exp",
-           "expand", "log", "matmul")
+           "expand", "log", "matmul", "mm", "nn.functional.relu", "nn.functional.gelu",
+           "nn.functional.silu", "nn.functional.layer_norm", "nn.functional.binary_cross_entropy",
+           "stack", "where", "sigmoid", "take_along_dim", "nn.functional.l1_loss")
 OPS = {full_name(op): op for op in in_scope() if full_name(op) in PASSING}
 
 
