@@ -24,7 +24,8 @@ from gradjit.tracer.cache import Cache, Entry, Explanation
 from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.stages import Stages, compile_stages
-from gradjit.tracer.trace import TRACING, Trace, Traced, _stack, current_trace, locate
+from gradjit.tracer.trace import (TRACING, Trace, TraceError, Traced, _stack, current_trace,
+                                  locate, source_line)
 
 
 # Called as observe(f, entry) after every compilation. gradjit's package assembly adds the dump
@@ -181,16 +182,19 @@ class Transformed:
             names = _leaf_names(self.fn, structure)
             inputs = self._inputs(trace, structure, leaves, names)
             given = [getattr(x, "ir", None) for x in inputs]
+            params = [L.unwrap(x).ir for x in inputs]
             args, kwargs = unflatten(structure, iter(inputs))
             try:
                 out = self.fn(*args, **kwargs)
             except Exception as error:
                 locate(error)  # in place: the error keeps its class, traceback and fields
                 raise
-            if self.mode == "jit" and getattr(self, "taped", None) is None:
-                _check_detached(out, self.cache.name)
-                if out is None:
-                    _check_no_writes_lost(inputs, given, names, self.cache.name)
+            if getattr(self, "taped", None) is None:  # gradjit.compile threads its updates
+                _check_unchanged(trace, leaves, inputs, params, names, self.cache.name)
+                if self.mode == "jit":
+                    _check_detached(out, self.cache.name)
+                    if out is None:
+                        _check_no_writes_lost(inputs, given, names, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)
             fn = trace.function(results)
         return trace, fn, unpack
@@ -362,6 +366,20 @@ def _check_detached(out, name):
                         "an argument (read from a closure or a global?), so its gradient "
                         "would be lost; pass it as an argument, or use gradjit.compile, which "
                         "finds the parameters a function reaches")
+
+
+def _check_unchanged(trace, leaves, inputs, params, names, name):
+    """A Tensor argument updated in place (x.add_(1), x[0] = 1): the program returns new
+    values and writes none back, so the caller's Tensor would silently keep its old value."""
+    for leaf, stand_in, param, arg in zip(leaves, inputs, params, names):
+        if L.is_tensor(leaf) and L.unwrap(stand_in).ir is not param:
+            updated = L.unwrap(stand_in).ir
+            site = next((op.site for op in trace.builder.ops if op.out is updated), None)
+            where = f"\n  at {site}: {source_line(site)}" if site else ""
+            raise TraceError(f"{name}: argument {arg} is updated in place, which a traced "
+                             "function cannot do (its program returns new values and leaves "
+                             "its arguments as they are, so the update would be lost); update "
+                             f"a copy (x = x.clone()) and return it{where}")
 
 
 def _plain_positional(structure, leaves) -> bool:

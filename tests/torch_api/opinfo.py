@@ -1,7 +1,8 @@
 """PyTorch's own operator database (`op_db`, its OpInfo sample inputs) run side by side with
 torch and gradjit: each sample's outputs (dtype, shape, values), the gradients of a weighted sum
 of its floating outputs, and the error types of the database's error inputs must agree.
-`python -m tests.torch_api.opinfo [--only REGEX] [--verbose]` prints what differs per op."""
+`python -m tests.torch_api.opinfo [--only REGEX] [--verbose] [--compiled]` prints what differs
+per op; --compiled runs each call inside gradjit.jit on the interpreter and the default backend."""
 import argparse
 import collections
 import re
@@ -271,6 +272,53 @@ def torch_raises(op, sample):
     return False
 
 
+class Slot:
+    """Where the i-th traced argument goes back into a sample's arguments."""
+
+    def __init__(self, index):
+        self.index = index
+
+
+def substitute(value, leaf):
+    """value with every leaf x (not a list, tuple or dict) replaced by leaf(x)."""
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(substitute(v, leaf) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(substitute(v, leaf) for v in value)
+    if isinstance(value, dict):
+        return {k: substitute(v, leaf) for k, v in value.items()}
+    return leaf(value)
+
+
+def compiled(function, backend):
+    """function called inside gradjit.jit on backend (None: the default), with every floating
+    or integer tensor of its arguments a traced argument and the rest closed over."""
+    def call(*args, **kwargs):
+        tensors = []
+
+        def lift(x):
+            if isinstance(x, gradjit.Tensor) and not x.dtype.is_complex and x.dtype != gradjit.bool:
+                tensors.append(x)
+                return Slot(len(tensors) - 1)
+            return x
+
+        structure = substitute((args, kwargs), lift)
+
+        def sample(*traced):
+            args, kwargs = substitute(structure, lambda x: traced[x.index]
+                                      if isinstance(x, Slot) else x)
+            return function(*args, **kwargs)
+        return gradjit.jit(sample, backend=backend)(*tensors)
+    return call
+
+
+# the compiled modes: backend names for gradjit.jit
+BACKENDS = {"interpreter": "interpreter", "compiled": None}
+# a problem that is a wrong answer, not a refusal
+WRONG = re.compile(r"^(output \d+ (values differ|dtype|shape|is )|\d+ outputs, torch|"
+                   r"gradient \d+ differs|output does not require grad|error input does not)")
+
+
 class Timeout(Exception):
     pass
 
@@ -279,12 +327,14 @@ def _alarm(*_):
     raise Timeout
 
 
-def problems(op, seconds=20):
+def problems(op, seconds=20, mode="eager"):
     """Every difference of an op over its samples in DTYPES and its error inputs, as
-    (dtype, sample index, text)."""
+    (dtype, sample index, text), run eagerly or in one of the BACKENDS."""
     function = gradjit_callable(op)
     if function is None:
         return [("-", -1, f"gradjit has no {op.name}")]
+    if mode != "eager":
+        function = compiled(function, BACKENDS[mode])
     found = []
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(seconds)
@@ -319,24 +369,47 @@ def in_scope():
     return [op for op in op_db if not OUT_OF_SCOPE.match(op.name)]
 
 
+def known_row(name, text, width=100):
+    """One line of KNOWN, its reason cut to the line length."""
+    prefix = f"    {name!r}: "
+    while len(prefix + repr(text) + ",") > width:
+        text = text[:-1]
+    return f"{prefix}{text!r},"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="regular expression on op names")
     parser.add_argument("--verbose", action="store_true", help="every difference, not the first")
     parser.add_argument("--known", action="store_true",
                         help="print the failing ops as test_opinfo.py's KNOWN table")
+    parser.add_argument("--compiled", action="store_true",
+                        help="run each call inside gradjit.jit on the interpreter and the "
+                             "default backend, for the ops that pass eagerly (wrong answers "
+                             "are marked WRONG)")
+    parser.add_argument("--seconds", type=int, default=20, help="time limit per op and mode")
     options = parser.parse_args()
     counts = collections.Counter()
     for op in in_scope():
         if not re.search(options.only, full_name(op)):
             continue
-        found = problems(op)
+        found = [("eager", *problem) for problem in problems(op, options.seconds)]
+        if options.compiled and found:  # the compiled modes are compared where eager agrees
+            counts["failing eagerly"] += 1
+            continue
+        if options.compiled:
+            found = [(mode, *problem) for mode in BACKENDS
+                     for problem in problems(op, options.seconds, mode)]
         counts["failing" if found else "passing"] += 1
-        for dtype, index, text in (found if options.verbose else found[:1]):
+        counts["wrong"] += any(WRONG.search(text) for *_, text in found)
+        for mode, dtype, index, text in (found if options.verbose else found[:1]):
             if options.known:
-                print(f"    {full_name(op)!r}: {f'{dtype} #{index}: {text}'[:70]!r},")
+                print(known_row(full_name(op), f"{dtype} #{index}: {text}"))
             else:
-                print(f"{full_name(op)} [{dtype} #{index}] {text}")
+                where = "" if mode == "eager" else f"{mode} "
+                wrong = "WRONG " if mode != "eager" and WRONG.search(text) else ""
+                first_line = text.partition("\n")[0]
+                print(f"{full_name(op)} [{where}{dtype} #{index}] {wrong}{first_line}")
     print(f"# {dict(counts)}")
 
 
