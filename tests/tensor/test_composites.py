@@ -276,7 +276,7 @@ def test_vander():
         xs = gradjit.tensor(x, requires_grad=True)
         got = gradjit.vander(xs, **kwargs)
         np.testing.assert_allclose(got.detach().numpy(), expected.detach().numpy(), rtol=1e-12)
-        assert got.grad_fn.name() == expected.grad_fn.name().replace("torch::autograd::", "")
+        assert got.grad_fn.name() == expected.grad_fn.name()
         got.sum().backward()
         powers = np.arange(got.shape[1])[::1 if kwargs else -1]
         np.testing.assert_allclose(xs.grad.numpy(), (powers * x[:, None] ** np.maximum(
