@@ -48,6 +48,7 @@ class Compiled:
         functools.update_wrapper(self, fn)
         self.fn, self.fullgraph, self.disable = fn, fullgraph, disable
         self.eager_calls, self.notes, self._eager_keys = 0, [], set()
+        self._updates = {}  # call key -> whether its trace updates Tensor arguments in place
         name = getattr(fn, "__qualname__", type(fn).__name__)
 
         def step(values, grads, states, static, facts, args, kwargs):
@@ -69,16 +70,24 @@ class Compiled:
         state = State(self.fn, args, kwargs)
         values, grads, states, static = state.inputs()
         leaves = []
-        key = flatten((args, kwargs), leaves)
+        structure = flatten((args, kwargs), leaves)
         facts = Static(_argument_facts(leaves, state.tensors))
-        key = (key, tuple(map(L.signature, leaves)), static.value, facts.value)
+        key = (structure, tuple(map(L.signature, leaves)), static.value, facts.value)
         if key in self._eager_keys:
             self.eager_calls += 1
             return self.fn(*args, **kwargs)
         self._state = state
+        arguments = [t for t in leaves if L.is_tensor(t)]
+        if self._updates.get(key, True) and is_grad_enabled() and \
+                any(map(L.requires_grad, (*values, *arguments))):
+            # The call joins the tape, which saves its arguments for the pullback: it must
+            # see them as they were before the update that is written back below.
+            given = _copies(structure, leaves)
+        else:
+            given = args, kwargs
         try:
             out, *effects, updates, returned = self.program(values, grads, states, static,
-                                                            facts, args, kwargs)
+                                                            facts, *given)
         except (GraphBreak, TraceError, NotSupported, TracerArrayConversionError,
                 NotImplementedError) as error:
             reason = str(error).splitlines()[0]
@@ -92,7 +101,7 @@ class Compiled:
         finally:
             self._state = None
         state.write_back(*effects)
-        arguments = [t for t in leaves if L.is_tensor(t)]
+        self._updates[key] = any(new is not SAME for new in updates)
         for t, new in zip(arguments, updates):
             if new is not SAME:
                 copy_into(t, new)
@@ -133,6 +142,12 @@ class Compiled:
         return Explanation("\n".join(lines) + "\n" + self.program.explain())
 
     __gradjit_explain__ = explain
+
+
+def _copies(structure, leaves):
+    """(args, kwargs) with a copy of each Tensor argument that does not require grad."""
+    return unflatten(structure, iter(t.detach().clone() if L.is_tensor(t) and not
+                                     t.requires_grad else t for t in leaves))
 
 
 def _argument_facts(leaves, state_tensors) -> tuple:

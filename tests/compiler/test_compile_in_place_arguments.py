@@ -186,3 +186,31 @@ def test_an_argument_viewing_a_parameter_the_step_updates_sees_the_update():
     got, want = torch.compile(f)(lin.weight.detach()), g(ref.weight.detach())
     assert got.item() == pytest.approx(want.item())
     np.testing.assert_allclose(lin.weight.detach().numpy(), ref.weight.detach().numpy())
+
+
+def test_gradients_see_an_updated_argument_as_it_was_when_read():
+    def f(w, buf):
+        buf.add_(1)
+        return (w * buf).sum()
+
+    def run(t, fn):
+        w, buf = t.tensor(X, requires_grad=True), t.tensor(X)
+        outs = []
+        for _ in range(2):
+            out = fn(w, buf)
+            out.backward()
+            outs.append(out.item())
+        return outs, buf.numpy(), w.grad.numpy(), buf._version
+    g = torch.compile(f)
+    got, want = run(torch, g), run(real, f)
+    assert got[0] == want[0] and got[3] == want[3] and g.eager_calls == 0
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(got[2], want[2])
+
+
+def test_a_compiled_module_updating_its_input_in_place():
+    x, theirs = torch.tensor(X - 2), real.tensor(X - 2)
+    got = torch.compile(torch.nn.ReLU(inplace=True))(x)
+    want = real.compile(real.nn.ReLU(inplace=True), backend="eager")(theirs)
+    assert got is x and want is theirs and x._version == theirs._version
+    np.testing.assert_array_equal(x.numpy(), theirs.numpy())
