@@ -190,7 +190,7 @@ class State:
 
 
 def copy_into(t, new):
-    np.copyto(t._value, new._value)
+    np.copyto(t._value, _inner(new))  # a 0-d result may come back as a numpy scalar
     t._counter.value += 1
 
 

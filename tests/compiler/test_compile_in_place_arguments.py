@@ -214,3 +214,15 @@ def test_a_compiled_module_updating_its_input_in_place():
     want = real.compile(real.nn.ReLU(inplace=True), backend="eager")(theirs)
     assert got is x and want is theirs and x._version == theirs._version
     np.testing.assert_array_equal(x.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("alpha", [1, 2])
+def test_an_update_by_a_number_argument_keeps_tensors(alpha):
+    def f(x, n):
+        x.add_(n, alpha=alpha)
+        return x.add(n, alpha=alpha)
+    x, theirs = torch.tensor(X), real.tensor(X)
+    got, want = compiled(f)(x, 2), f(theirs, 2)
+    assert isinstance(got, torch.Tensor)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    np.testing.assert_array_equal(x.numpy(), theirs.numpy())
