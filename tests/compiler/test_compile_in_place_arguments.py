@@ -226,3 +226,15 @@ def test_an_update_by_a_number_argument_keeps_tensors(alpha):
     assert isinstance(got, torch.Tensor)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
     np.testing.assert_array_equal(x.numpy(), theirs.numpy())
+
+
+def test_zero_dim_and_keyword_arguments_are_updated():
+    def f(x, *, total):
+        total.add_(x.sum())
+        return total * 2
+    x, total, theirs = torch.tensor(X), torch.tensor(1.0), real.tensor(1.0)
+    g = compiled(f)
+    for _ in range(2):
+        got, want = g(x, total=total), f(real.tensor(X), total=theirs)
+        assert got.item() == want.item() and total.item() == theirs.item()
+    assert total._version == theirs._version
