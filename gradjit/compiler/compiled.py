@@ -9,13 +9,14 @@ import threading
 
 import numpy as np
 
-from gradjit.compiler.state import State
+from gradjit.compiler.state import SAME, State, copy_into
 from gradjit.ops.numpy_api import NotSupported
 from gradjit.tensor import random
+from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import Explanation
-from gradjit.tracer.pytree import flatten
+from gradjit.tracer.pytree import Static, flatten, unflatten
 from gradjit.tracer import leaves as L
 from gradjit.tracer.trace import TraceError, current_trace, source_line
 
@@ -47,10 +48,11 @@ class Compiled:
         functools.update_wrapper(self, fn)
         self.fn, self.fullgraph, self.disable = fn, fullgraph, disable
         self.eager_calls, self.notes, self._eager_keys = 0, [], set()
+        self._updates = {}  # call key -> whether its trace updates Tensor arguments in place
         name = getattr(fn, "__qualname__", type(fn).__name__)
 
-        def step(values, grads, states, static, args, kwargs):
-            return self._traced(values, grads, states, args, kwargs)
+        def step(values, grads, states, static, facts, args, kwargs):
+            return self._traced(values, grads, states, facts, args, kwargs)
         step.__qualname__ = name
         self.program = Transformed(step, "jit", backend=backend if backend in _GRADJIT else None)
         self.program.taped = lambda result: result[0]  # the effects join no autograd graph
@@ -68,14 +70,24 @@ class Compiled:
         state = State(self.fn, args, kwargs)
         values, grads, states, static = state.inputs()
         leaves = []
-        key = flatten((args, kwargs), leaves)
-        key = (key, tuple(map(L.signature, leaves)), static.value)
+        structure = flatten((args, kwargs), leaves)
+        facts = Static(_argument_facts(leaves, state.tensors))
+        key = (structure, tuple(map(L.signature, leaves)), static.value, facts.value)
         if key in self._eager_keys:
             self.eager_calls += 1
             return self.fn(*args, **kwargs)
         self._state = state
+        arguments = [t for t in leaves if L.is_tensor(t)]
+        if self._updates.get(key, True) and is_grad_enabled() and \
+                any(map(L.requires_grad, (*values, *arguments))):
+            # The call joins the tape, which saves its arguments for the pullback: it must
+            # see them as they were before the update that is written back below.
+            given = _copies(structure, leaves)
+        else:
+            given = args, kwargs
         try:
-            out, *effects = self.program(values, grads, states, static, args, kwargs)
+            out, *effects, updates, returned = self.program(values, grads, states, static,
+                                                            facts, *given)
         except (GraphBreak, TraceError, NotSupported, TracerArrayConversionError,
                 NotImplementedError) as error:
             reason = str(error).splitlines()[0]
@@ -89,9 +101,13 @@ class Compiled:
         finally:
             self._state = None
         state.write_back(*effects)
-        return out
+        self._updates[key] = any(new is not SAME for new in updates)
+        for t, new in zip(arguments, updates):
+            if new is not SAME:
+                copy_into(t, new)
+        return _as_returned(out, returned, arguments)
 
-    def _traced(self, values, grads, states, args, kwargs):
+    def _traced(self, values, grads, states, facts, args, kwargs):
         # Traced again at backward time (the call's pullback, see autograd/compiled.py) the
         # state is found afresh: the same tensors, in the same order.
         state = self._state or State(self.fn, args, kwargs)
@@ -99,6 +115,8 @@ class Compiled:
         _flag.depth += 1
         current_trace().on_guard = _refuse_values
         seed = _generator_state()
+        arguments = [t for t in _leaves((args, kwargs)) if L.is_tensor(t)]
+        given = [t._value for t in arguments]
         try:
             try:
                 out = self.fn(*args, **kwargs)
@@ -108,7 +126,10 @@ class Compiled:
             if drew:
                 raise GraphBreak("random numbers were drawn (dropout, rand, randn, ...): a "
                                  "trace would replay the same numbers on every call")
-            return (out, *state.results())
+            effects = state.results()
+            updates = _argument_updates(arguments, given, facts, any(
+                v is not SAME for v in effects[0]))
+            return (out, *effects, updates, _returned(out, arguments))
         finally:
             _flag.depth -= 1
             state.restore(kept)
@@ -121,6 +142,78 @@ class Compiled:
         return Explanation("\n".join(lines) + "\n" + self.program.explain())
 
     __gradjit_explain__ = explain
+
+
+def _copies(structure, leaves):
+    """(args, kwargs) with a copy of each Tensor argument that does not require grad."""
+    return unflatten(structure, iter(t.detach().clone() if L.is_tensor(t) and not
+                                     t.requires_grad else t for t in leaves))
+
+
+def _argument_facts(leaves, state_tensors) -> tuple:
+    """What decides whether a trace may update its Tensor arguments in place: whether any of
+    them shares memory with another argument or with the state (each has its own stand-in in
+    the trace, so an update through one would not reach the others), and which require grad
+    (an in-place update of those is an autograd matter that the eager call settles)."""
+    arguments = [t for t in leaves if L.is_tensor(t)]
+    bases = [id(_base(t._value)) for t in arguments]
+    state = {id(_base(t._value)) for t in state_tensors}
+    aliased = len(set(bases)) < len(bases) or any(b in state for b in bases)
+    return aliased, tuple(t.requires_grad for t in arguments)
+
+
+def _argument_updates(arguments, given, facts, state_updated) -> tuple:
+    """Each Tensor argument's new value after the traced call, SAME where it was left as it
+    was; a GraphBreak (the call then runs eagerly) where the update is not one a compiled call
+    can write back into the caller's tensor, or where an argument that shares memory with the
+    state would be read stale after the state's update."""
+    aliased, requires_grad = facts
+    updates = tuple(SAME if t._value is v else t for t, v in zip(arguments, given))
+    changed = [i for i, u in enumerate(updates) if u is not SAME]
+    if aliased and (changed or state_updated):
+        raise GraphBreak("a Tensor argument updated in place shares memory with another "
+                         "argument or with a parameter, buffer or optimizer state")
+    if not changed:
+        return updates
+    if is_grad_enabled() and any(requires_grad[i] for i in changed):
+        raise GraphBreak("a Tensor argument that requires grad is updated in place")
+    if any(_layout(arguments[i]._value) != _layout(given[i]) for i in changed):
+        raise GraphBreak("a Tensor argument is resized or recast by an in-place update (out=)")
+    return tuple(SAME if u is SAME else type(u)._wrap(u._value) for u in updates)
+
+
+def _layout(value) -> tuple:
+    return tuple(value.shape), str(value.dtype)
+
+
+def _returned(out, arguments) -> tuple:
+    """(result leaf, argument) index pairs of the Tensor arguments returned as they are (as
+    `return x.add_(1)` does): the call returns the caller's tensors there, as eager does."""
+    positions = {id(t): j for j, t in enumerate(arguments)}
+    return tuple((i, positions[id(x)]) for i, x in enumerate(_leaves(out)) if id(x) in positions)
+
+
+def _as_returned(out, returned, arguments):
+    if not returned:
+        return out
+    leaves = []
+    structure = flatten(out, leaves)
+    for i, j in returned:
+        leaves[i] = arguments[j]
+    return unflatten(structure, iter(leaves))
+
+
+def _base(array):
+    """The array that owns `array`'s memory (views of one array share it)."""
+    while isinstance(getattr(array, "base", None), np.ndarray):
+        array = array.base
+    return array
+
+
+def _leaves(tree) -> list:
+    leaves = []
+    flatten(tree, leaves)
+    return leaves
 
 
 def _refuse_values(guard):

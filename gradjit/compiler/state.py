@@ -165,14 +165,14 @@ class State:
         eager step updates parameters, .grad and optimizer state in place)."""
         for t, v in zip(self.tensors, values):
             if v is not SAME:
-                _copy_into(t, v)
+                copy_into(t, v)
         for p, g in zip(self.params, grads):
             if g is SAME:
                 continue
             if g is None or p._grad is None or p._grad.shape != g.shape:
                 p._grad = g
             else:
-                _copy_into(p._grad, g)
+                copy_into(p._grad, g)
         for opt, per_param in zip(self.optimizers, states):
             for p, new in zip(_params(opt), per_param):
                 if not new and p not in opt.state:
@@ -184,13 +184,13 @@ class State:
                     target = old.get(k)
                     if isinstance(target, TensorBase) and isinstance(v, TensorBase) and \
                             target.shape == v.shape and target.dtype == v.dtype:
-                        _copy_into(target, v)
+                        copy_into(target, v)
                     else:
                         old[k] = v
 
 
-def _copy_into(t, new):
-    np.copyto(t._value, new._value)
+def copy_into(t, new):
+    np.copyto(t._value, _inner(new))  # a 0-d result may come back as a numpy scalar
     t._counter.value += 1
 
 

@@ -593,11 +593,13 @@ def _fma(x, y, z):
     """x * y + z rounded once, as PyTorch's vectorized CPU kernels compute add(alpha=), addcmul
     and lerp: a float32 product is exact in float64, so one rounding back to float32 matches
     the fused multiply-add except at double-rounding ties."""
+    # z (self) first in each sum: a sum takes the flavor of its first operand, and a traced
+    # number argument (x) would make a Tensor's result a numpy array
     if (is_python_scalar(x) and x == 1) or (is_python_scalar(y) and y == 1):
-        return ops.add(y if is_python_scalar(x) and x == 1 else x, z)
+        return ops.add(z, y if is_python_scalar(x) and x == 1 else x)
     if is_python_scalar(y) and y == -1 and not isinstance(y, bool):  # sub: x * -1 is exact
         return ops.sub(z, x)
     if ops.result_type(x, y, z).name != "f32":
-        return ops.add(ops.mul(x, y), z)
+        return ops.add(z, ops.mul(x, y))
     wide = [ops.astype(v, "f64") for v in (x, y, z)]
-    return ops.astype(ops.add(ops.mul(wide[0], wide[1]), wide[2]), "f32")
+    return ops.astype(ops.add(wide[2], ops.mul(wide[0], wide[1])), "f32")
