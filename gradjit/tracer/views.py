@@ -53,7 +53,10 @@ def link(parent, result, take, reread=None, unmapped="at an index known only at 
         if not isinstance(positions, np.ndarray) or not np.may_share_memory(positions, ramp):
             return result  # numpy copies: a write into it leaves the base as it was
         result._alias = _View(base, parent, positions, writeable=positions.flags.writeable)
-    base._alias.views.append(weakref.ref(result))
+    views = base._alias.views
+    if len(views) >= 8 and not len(views) & (len(views) - 1):  # at powers of two: amortized
+        views[:] = [ref for ref in views if ref() is not None]
+    views.append(weakref.ref(result))
     return result
 
 
@@ -100,7 +103,7 @@ def _refresh(base, written):
 
 
 # numpy's functions whose answer may be a view of their first argument (numpy decides, on
-# the base's ramp of positions); np.real and np.imag of a complex array view half an element
+# the base's ramp of positions); np.real and np.imag read the array's .real and .imag
 _VIEWING = frozenset({
     np.reshape, np.ravel, np.transpose, np.swapaxes, np.moveaxis, np.rollaxis, np.squeeze,
     np.expand_dims, np.matrix_transpose, np.permute_dims, np.diagonal, np.broadcast_to,
