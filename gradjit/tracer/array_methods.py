@@ -23,7 +23,9 @@ def _binary(fn, swap=False):
 
 
 def _in_place(ufunc):
-    return lambda self, other: ufunc(self, other, out=(self,))
+    """numpy's in-place operator; a 0-d traced value stands for a numpy scalar, which has none
+    (Python then computes a new value and rebinds the name)."""
+    return lambda self, other: ufunc(self, other, out=(self,)) if self.shape else NotImplemented
 
 
 class ArrayMethods:

@@ -222,3 +222,13 @@ def test_in_place_operators_write_through_views_and_aliases(backend):
         d *= 1.5
         return c + d
     np.testing.assert_allclose(gradjit.jit(f, backend=backend)(A, B), f(A.copy(), B.copy()))
+
+
+def test_in_place_operators_on_scalars_rebind_as_numpy_scalars_do():
+    def f(a, b):
+        s = a.sum()  # a numpy scalar: s += b makes a new array of b's shape
+        s += b
+        i = np.argmax(a)
+        i += 0.5
+        return s * i
+    np.testing.assert_allclose(gradjit.jit(f)(A, B), f(A.copy(), B.copy()))
