@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.tracer import views
 from gradjit.ops.complex_order import compared
 
 
@@ -19,6 +20,12 @@ def _binary(fn, swap=False):
     if swap:
         return lambda self, other: fn(other, self)
     return lambda self, other: fn(self, other)
+
+
+def _in_place(ufunc):
+    """numpy's in-place operator; a 0-d traced value stands for a numpy scalar, which has none
+    (Python then computes a new value and rebinds the name)."""
+    return lambda self, other: ufunc(self, other, out=(self,)) if self.shape else NotImplemented
 
 
 class ArrayMethods:
@@ -78,6 +85,15 @@ class ArrayMethods:
     __lshift__, __rlshift__ = _binary(ops.left_shift), _binary(ops.left_shift, True)
     __rshift__, __rrshift__ = _binary(ops.right_shift), _binary(ops.right_shift, True)
 
+    # numpy's in-place operators write into this array (and so into the base it views)
+    __iadd__, __isub__ = _in_place(np.add), _in_place(np.subtract)
+    __imul__, __itruediv__ = _in_place(np.multiply), _in_place(np.true_divide)
+    __ifloordiv__, __imod__ = _in_place(np.floor_divide), _in_place(np.remainder)
+    __ipow__, __imatmul__ = _in_place(np.power), _in_place(np.matmul)
+    __iand__, __ior__ = _in_place(np.bitwise_and), _in_place(np.bitwise_or)
+    __ixor__, __ilshift__ = _in_place(np.bitwise_xor), _in_place(np.left_shift)
+    __irshift__ = _in_place(np.right_shift)
+
     def __neg__(self):
         return ops.neg(self)
 
@@ -91,7 +107,14 @@ class ArrayMethods:
         return ops.invert(self)
 
     def __getitem__(self, index):
-        return ops.getitem(self, _concrete_index(index))
+        index = _concrete_index(index)
+        result = ops.getitem(self, index)
+        parts = index if isinstance(index, tuple) else (index,)
+        if any(isinstance(p, ArrayMethods) and p.__gradjit_constant__() is None for p in parts):
+            if any(isinstance(p, ArrayMethods) and p.shape for p in parts):
+                return result  # an index array: numpy's copy
+            return views.link(self, result, None, lambda p: ops.getitem(p, index))
+        return views.link(self, result, lambda p: p[index])
 
     def __setitem__(self, index, value):
         """numpy's in-place assignment, as rebinding this value to an updated copy."""
@@ -115,7 +138,8 @@ class ArrayMethods:
 
     def transpose(self, *axes):
         axes = axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else axes
-        return ops.transpose(self, axes or None)
+        return views.link(self, ops.transpose(self, axes or None),
+                          lambda p: p.transpose(*axes))
 
     @property
     def at(self):
@@ -125,7 +149,7 @@ class ArrayMethods:
 
     @property
     def T(self):
-        return ops.transpose(self)
+        return views.link(self, ops.transpose(self), lambda p: p.T)
 
     @property
     def mT(self):
@@ -133,11 +157,22 @@ class ArrayMethods:
 
     @property
     def real(self):
-        return ops.real(self)
+        return self._part(ops.real, "real")
 
     @property
     def imag(self):
-        return ops.imag(self)
+        return self._part(ops.imag, "imaginary")
+
+    def _part(self, part, name):
+        """The real or imaginary part: numpy's view of a complex array's halves (followed, not
+        written); of a real array, the array itself or read-only zeros."""
+        if self.dtype.kind != "c":
+            if name == "real":
+                return self
+            zeros = np.zeros(self.shape, self.dtype)
+            zeros.flags.writeable = False
+            return zeros
+        return views.link(self, part(self), None, part, f"as its {name} part")
 
     device = "cpu"  # the array API's attribute, numpy's answer
 
@@ -150,9 +185,10 @@ class ArrayMethods:
         return self.size * self.dtype.itemsize
 
     def flatten(self, order="C"):
-        return np.ravel(self, order)
+        return np.ravel(self, order).copy()
 
-    ravel = flatten
+    def ravel(self, order="C"):
+        return np.ravel(self, order)
 
     def fill(self, value):
         value = ops.asarray(value if isinstance(value, ArrayMethods) else np.asarray(value))
@@ -162,8 +198,8 @@ class ArrayMethods:
         np.put(self, indices, values, mode)
 
     def squeeze(self, axis=None):
-        return ops.squeeze(self, axis if axis is None or isinstance(axis, int) else
-                           tuple(map(int, axis)))
+        axis = axis if axis is None or isinstance(axis, int) else tuple(map(int, axis))
+        return views.link(self, ops.squeeze(self, axis), lambda p: p.squeeze(axis))
 
     def astype(self, dtype, copy=True):
         return ops.astype(self, np.dtype(dtype))
@@ -177,10 +213,12 @@ class ArrayMethods:
     def copy(self, order="C"):
         """Another traced array of the same value: writing into either leaves the other as it
         was (numpy's copy; the IR is shared until a write rebinds one of them)."""
-        return copy.copy(self)
+        duplicate = copy.copy(self)
+        duplicate._alias = None  # a view's copy owns its elements
+        return duplicate
 
     def swapaxes(self, a, b):
-        return ops.swapaxes(self, a, b)
+        return views.link(self, ops.swapaxes(self, a, b), lambda p: p.swapaxes(a, b))
 
     def tolist(self):
         """Nested lists of 0-d traced values: Python code that walks the numbers keeps
@@ -276,7 +314,7 @@ class ArrayMethods:
 
     def __array_function__(self, func, types, args, kwargs):
         from gradjit.ops.numpy_api import apply_function
-        return apply_function(func, args, kwargs)
+        return views.link_function(func, args, kwargs, apply_function(func, args, kwargs))
 
 
 def _numpy_method(func):
@@ -286,7 +324,8 @@ def _numpy_method(func):
         from gradjit.ops.numpy_api import apply_function, apply_ufunc
         if isinstance(func, np.ufunc):  # conj
             return apply_ufunc(func, "__call__", (self, *args), kwargs)
-        return apply_function(func, (self, *args), kwargs)
+        return views.link_function(func, (self, *args), kwargs,
+                                   apply_function(func, (self, *args), kwargs))
     method.__name__ = func.__name__
     return method
 

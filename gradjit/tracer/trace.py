@@ -19,6 +19,7 @@ from gradjit.ir.primitive import ShapeError, evaluate, is_python_scalar
 from gradjit.ir.types import TensorType, type_of
 from gradjit.tracer.array_methods import ArrayMethods
 from gradjit.tracer.torch_surface import TRACING, attribute
+from gradjit.tracer.views import write
 
 _INTERNAL = tuple(os.path.dirname(m.__file__) + os.sep for m in (sys.modules["gradjit"], np))
 
@@ -318,10 +319,12 @@ class Traced(ArrayMethods):
 
     __gradjit_priority__ = 20
     # `owner`, not `trace`: x.trace() is numpy's trace method of the array
-    __slots__ = ("owner", "ir", "_cell", "__gradjit_flavor__", "__gradjit_weak__", "const")
+    # `_alias`: the views of this array, or the base this array is a view of (tracer/views.py)
+    __slots__ = ("owner", "ir", "_cell", "__gradjit_flavor__", "__gradjit_weak__", "const",
+                 "_alias", "__weakref__")
 
     def __init__(self, trace, ir, value, flavor, weak, const):
-        self.owner, self.ir, self._cell = trace, ir, _Lazy(value)
+        self.owner, self.ir, self._cell, self._alias = trace, ir, _Lazy(value), None
         self.__gradjit_flavor__, self.__gradjit_weak__, self.const = flavor, weak, const
 
     @property
@@ -330,8 +333,13 @@ class Traced(ArrayMethods):
         return _force(self._cell)
 
     def _become(self, updated):
-        """Rebind this value to `updated` (numpy's in-place methods), its value still lazy. A
-        numpy array (a write of constants only) becomes a constant of this trace."""
+        """Rebind this value to `updated` (numpy's in-place methods), its value still lazy, and
+        the array it is a view of, and that array's other views, with it."""
+        write(self, updated)
+
+    def _rebind(self, updated):
+        """Rebind this value alone to `updated`. A numpy array (a write of constants only)
+        becomes a constant of this trace."""
         if not isinstance(updated, Traced):
             array = np.asarray(updated)
             updated = Traced(self.owner, self.owner.lift(array), array,
