@@ -82,16 +82,17 @@ def fold_dag(root, memo: dict, combine):
     return memo[id(root)]
 
 
-def layout(shape, accesses):
+def layout(shape, accesses, first=()):
     """Loop extents (outer to inner) and a map from per-axis strides to per-loop strides.
     `accesses` lists (strides, weight): the innermost loop is the axis that the most
-    bytes walk with stride 1; adjacent loops merge when every access allows it."""
+    bytes walk with stride 1, the axes in `first` are the outermost; adjacent loops merge
+    when every access allows it."""
     dims = [d for d in range(len(shape)) if shape[d] != 1]
     if not dims:
         return (1,), lambda strides: (0,)
     score = {d: sum(w for s, w in accesses if abs(s[d]) == 1) for d in dims}
     inner = max(dims, key=lambda d: (score[d], d))
-    order = [d for d in dims if d != inner] + [inner]
+    order = sorted((d for d in dims if d != inner), key=lambda d: d not in first) + [inner]
     groups = [[order[0]]]
     for d in order[1:]:
         prev = groups[-1][-1]
@@ -139,13 +140,17 @@ def _group_kernels(group, new_buffer, name):
             accesses.append((view.strides, n.dtype.numpy.itemsize))
     if not group.domain:
         accesses = [((), w) for _, w in accesses]
-    extents, to_loops = layout(group.domain, accesses)
+    # A float32 sum's reduced axes go outermost, where its chunks bound the rows that
+    # one slot adds up in memory (see SUM_ROWS).
+    summed = [p.view.strides for p in group.outputs if _sums_float32(p)]
+    extents, to_loops = layout(group.domain, accesses, {
+        d for d in range(len(group.domain)) if any(s[d] == 0 for s in summed)})
     body, index_of = [], {}
     for n in nodes:
         index_of[id(n)] = len(body)
         body.append(_instr(n, to_loops, index_of))
-    sums_rows = any(p.kind == "sum" and p.node.dtype.name == "f32" and p.scatter is None and
-                    to_loops(p.view.strides)[0] == 0 for p in group.outputs)
+    sums_rows = any(_sums_float32(p) and to_loops(p.view.strides)[0] == 0
+                    for p in group.outputs)
     rows, n_chunks = _chunking(extents, group.serial, sums_rows)
     outputs, combines = [], []
     for p in group.outputs:
@@ -160,6 +165,10 @@ def _group_kernels(group, new_buffer, name):
         outputs.append(Output(p.kind, access, index_of[id(p.node)], p.node.dtype))
     kernel = Kernel(name, extents, body, outputs, rows, n_chunks)
     return [kernel] + combines
+
+
+def _sums_float32(p: Pending) -> bool:
+    return p.kind == "sum" and p.node.dtype.name == "f32" and p.scatter is None
 
 
 def _partials(p: Pending, access: Access, n_chunks, new_buffer, name, number):

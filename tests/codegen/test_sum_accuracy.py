@@ -74,3 +74,15 @@ def test_independent_of_thread_count():
         torch.set_num_threads(threads)
     for a, b in zip(one, many):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("shape,axis", [((4, 250_000, 3), 1), ((3, 300_000, 4), (0, 1)),
+                                        ((250_000, 4, 3), 0)])
+def test_sums_over_middle_and_outer_axes(shape, axis):
+    x = draw(shape, "constant")
+    got = gradjit.jit(lambda t: t.sum(axis))(torch.tensor(x))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    exact = x.astype(np.float64).sum(axis)
+    count = int(np.prod([shape[a] for a in axes]))
+    assert np.all(np.abs(got.numpy() - exact) <= 2 * np.finfo(np.float32).eps *
+                  np.log2(count) * exact)
