@@ -250,7 +250,7 @@ class KernelEmitter:
         identities = self.starts(lanes, reducing)
         wide = self.absorbed(reducing, None, identities, lanes)
         if any(self.blocked(self.k.outputs[n]) for n in reducing):
-            block = self.width * ACCUMULATORS * BLOCK
+            block = self.block()
             blocks_end = b.add(start, b.and_(count, I64(-block)))
             wide = loop(b, start, blocks_end, block, wide, lambda j, carried: self.absorbed(
                 reducing, carried, self.unrolled(lanes, j, b.add(j, I64(block)), reducing,
@@ -280,9 +280,15 @@ class KernelEmitter:
                                      self.split(reducing, two, lanes))
                 for v in self.merged(self.k.outputs[n], x, y)]
 
-    @staticmethod
-    def blocked(out) -> bool:
-        return out.kind == "sum" and out.dtype.name == "f32"
+    def block(self) -> int:
+        return self.width * ACCUMULATORS * BLOCK
+
+    def blocked(self, out) -> bool:
+        """Whether `out` sums float32 in blocks: an inner loop shorter than a block (a row of
+        a softmax) keeps its plain vector loop, whose accumulators see no more than a block."""
+        k = self.k
+        longest = k.extents[-1] if len(k.extents) > 1 else k.chunk_rows
+        return out.kind == "sum" and out.dtype.name == "f32" and longest >= self.block()
 
     def absorbed(self, reducing, wide, accs, lanes) -> list:
         """`accs` merged into the wide accumulators `wide` (None: `accs` widened alone); a
