@@ -249,16 +249,17 @@ class KernelEmitter:
                             lambda j, c: steps(1, j, [])), whole
         identities = self.starts(lanes, reducing)
         wide = self.absorbed(reducing, None, identities, lanes)
-        if any(self.blocked(self.k.outputs[n]) for n in reducing):
-            block = self.block()
-            blocks_end = b.add(start, b.and_(count, I64(-block)))
-            wide = loop(b, start, blocks_end, block, wide, lambda j, carried: self.absorbed(
-                reducing, carried, self.unrolled(lanes, j, b.add(j, I64(block)), reducing,
-                                                 steps), lanes))
-            start = blocks_end
-            count = b.sub(stop, start)
         unrolled = b.add(start, b.and_(count, I64(-self.width * ACCUMULATORS)))
-        accs = self.unrolled(lanes, start, unrolled, reducing, steps)
+        if any(self.blocked(self.k.outputs[n]) for n in reducing):
+            def block(j, carried):  # the last block may be short
+                end = b.add(j, I64(self.block()))
+                end = b.select(b.icmp_signed("<", end, unrolled), end, unrolled)
+                return self.absorbed(reducing, carried, self.unrolled(
+                    lanes, j, end, reducing, steps), lanes)
+            wide = loop(b, start, unrolled, self.block(), wide, block)
+            accs = identities
+        else:
+            accs = self.unrolled(lanes, start, unrolled, reducing, steps)
         return wide, loop(b, unrolled, whole, self.width, accs,
                           lambda j, c: steps(1, j, list(c))), whole
 
