@@ -76,6 +76,12 @@ def loop(b: ir.IRBuilder, start, stop, step, carried, body):
 # with an exp and two reductions ran out of registers (W4's gradient 8% slower).
 ACCUMULATORS = 2
 
+# Vectors a float32 sum's accumulator takes before its block's sum joins a float64 one: each
+# element then meets ~BLOCK float32 roundings plus one in float64, as numpy's pairwise sum
+# (blocks of 16 per accumulator, then log2 n levels), where a plain vector loop
+# accumulated n/lanes in float32 (1M copies of 0.1 summed to 100001.69 for 100000.0).
+BLOCK = 32
+
 
 def tracks_nan(out, lanes: int) -> bool:
     """Whether a reduction's vector lanes keep a float max/min NaN-blind (one compare and
@@ -207,7 +213,7 @@ class KernelEmitter:
                         lanes, ju, bases, out_bases, hoisted, reducing,
                         carried[u * per:(u + 1) * per])
                 return carried
-            vector_accs, split = self.vector_loops(lanes, start, stop, reducing, steps)
+            wide, vector_accs, split = self.vector_loops(lanes, start, stop, reducing, steps)
             masked = self.remainders() and self.maskable()
             if masked:  # the last lanes: one vector step with the lanes past `stop` off
                 mask = b.icmp_signed("<", ir.Constant(ir.VectorType(I64, self.width),
@@ -215,8 +221,9 @@ class KernelEmitter:
                                      lanes.splat(b.sub(stop, split)))
                 vector_accs = self.step(lanes, split, bases, out_bases, hoisted, reducing,
                                         vector_accs, mask)
-            accs = [self.horizontal(k.outputs[n], one)
-                    for n, one in zip(reducing, self.split(reducing, vector_accs, lanes))]
+            wide = self.absorbed(reducing, wide, vector_accs, lanes)
+            accs = [self.narrowed(k.outputs[n], self.horizontal(k.outputs[n], one))
+                    for n, one in zip(reducing, self.split(reducing, wide, lanes))]
         if not masked and (split is start or self.remainders()):
             accs = loop(b, split, stop, 1, accs,
                         lambda j, carried: self.step(Lanes(b, 1), j, bases, out_bases, hoisted,
@@ -230,26 +237,70 @@ class KernelEmitter:
     def vector_loops(self, lanes, start, stop, reducing, steps):
         """The whole vectors of [start, stop): with register accumulators, ACCUMULATORS
         vectors an iteration, each into accumulators of its own (a max or a sum then waits on
-        one vector's latency in every ACCUMULATORS), the rest one by one; returns the
-        accumulators folded in a fixed order, and where the whole vectors end."""
-        b, k = self.b, self.k
-        identities = self.starts(lanes, reducing)
+        one vector's latency in every ACCUMULATORS), the rest one by one. A float32 sum runs
+        in blocks of BLOCK vectors an accumulator, each block's sum added to one in float64
+        (see BLOCK). Returns the float64 (wide) accumulators of the whole blocks, those of the
+        rest, and where the whole vectors end."""
+        b = self.b
         count = b.sub(stop, start)
         whole = b.add(start, b.and_(count, I64(-self.width)))
         if not reducing:
-            return loop(b, start, whole, self.width, [], lambda j, c: steps(1, j, [])), whole
+            return [], loop(b, start, whole, self.width, [],
+                            lambda j, c: steps(1, j, [])), whole
+        identities = self.starts(lanes, reducing)
+        wide = self.absorbed(reducing, None, identities, lanes)
         unrolled = b.add(start, b.and_(count, I64(-self.width * ACCUMULATORS)))
-        accs = loop(b, start, unrolled, self.width * ACCUMULATORS, identities * ACCUMULATORS,
+        if any(self.blocked(self.k.outputs[n]) for n in reducing):
+            def block(j, carried):  # the last block may be short
+                end = b.add(j, I64(self.block()))
+                end = b.select(b.icmp_signed("<", end, unrolled), end, unrolled)
+                return self.absorbed(reducing, carried, self.unrolled(
+                    lanes, j, end, reducing, steps), lanes)
+            wide = loop(b, start, unrolled, self.block(), wide, block)
+            accs = identities
+        else:
+            accs = self.unrolled(lanes, start, unrolled, reducing, steps)
+        return wide, loop(b, unrolled, whole, self.width, accs,
+                          lambda j, c: steps(1, j, list(c))), whole
+
+    def unrolled(self, lanes, start, stop, reducing, steps):
+        """[start, stop), a multiple of ACCUMULATORS vectors, into fresh accumulators:
+        ACCUMULATORS sets of them folded into one in a fixed order."""
+        identities = self.starts(lanes, reducing)
+        accs = loop(self.b, start, stop, self.width * ACCUMULATORS, identities * ACCUMULATORS,
                     lambda j, c: steps(ACCUMULATORS, j, list(c)))
         per = len(identities)
         sets = [accs[u * per:(u + 1) * per] for u in range(ACCUMULATORS)]
         while len(sets) > 1:
-            sets = [[v for n, x, y in zip(reducing, self.split(reducing, one, lanes),
-                                          self.split(reducing, two, lanes))
-                     for v in self.merged(k.outputs[n], x, y)]
+            sets = [self.merged_all(reducing, one, two, lanes)
                     for one, two in zip(sets[::2], sets[1::2])]
-        return loop(b, unrolled, whole, self.width, sets[0],
-                    lambda j, c: steps(1, j, list(c))), whole
+        return sets[0]
+
+    def merged_all(self, reducing, one, two, lanes) -> list:
+        return [v for n, x, y in zip(reducing, self.split(reducing, one, lanes),
+                                     self.split(reducing, two, lanes))
+                for v in self.merged(self.k.outputs[n], x, y)]
+
+    def block(self) -> int:
+        return self.width * ACCUMULATORS * BLOCK
+
+    def blocked(self, out) -> bool:
+        """Whether `out` sums float32 in blocks: an inner loop shorter than a block (a row of
+        a softmax) keeps its plain vector loop, whose accumulators see no more than a block."""
+        k = self.k
+        longest = k.extents[-1] if len(k.extents) > 1 else k.chunk_rows
+        return out.kind == "sum" and out.dtype.name == "f32" and longest >= self.block()
+
+    def absorbed(self, reducing, wide, accs, lanes) -> list:
+        """`accs` merged into the wide accumulators `wide` (None: `accs` widened alone); a
+        float32 sum's lanes widen to float64."""
+        widened = [self.b.fpext(v, ir.VectorType(ir.DoubleType(), lanes.lanes))
+                   if self.blocked(self.k.outputs[n]) else v
+                   for n, one in zip(reducing, self.split(reducing, accs, lanes)) for v in one]
+        return widened if wide is None else self.merged_all(reducing, wide, widened, lanes)
+
+    def narrowed(self, out, acc):
+        return self.b.fptrunc(acc, ir.FloatType()) if self.blocked(out) else acc
 
     def maskable(self) -> bool:
         """Whether the tail can run as one vector step with lanes switched off: every access

@@ -97,7 +97,7 @@ def _close(run: list[Kernel]) -> list:
     chunked = [k for k in run if k.n_chunks > 1]
     if len(run) < 2 or not chunked:
         return run
-    rows = max(1, min(chunked[0].chunk_rows, CHUNK_BYTES // _row_bytes(run)))
+    rows = max(1, min([k.chunk_rows for k in chunked] + [CHUNK_BYTES // _row_bytes(run)]))
     count = -(-run[0].extents[0] // rows)
     kernels = [replace(k, chunk_rows=rows, n_chunks=count) for k in run]
     return [KernelGroup(f"{run[0].name}_rows", kernels, rows, count)]
@@ -136,10 +136,6 @@ def _joins(run: list[Kernel], k: Kernel) -> bool:
     first = run[0]
     if len(run) >= MAX_RUN or len(k.extents) < 1 or k.extents[0] != first.extents[0] or \
             first.extents[0] < 2:
-        return False
-    chunked = [j for j in run + [k] if j.n_chunks > 1]
-    if any((j.chunk_rows, j.n_chunks) != (chunked[0].chunk_rows, chunked[0].n_chunks)
-           for j in chunked):
         return False
     if any(not _rechunkable(j) for j in run + [k] if j.n_chunks == 1):
         return False

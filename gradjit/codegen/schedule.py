@@ -82,16 +82,17 @@ def fold_dag(root, memo: dict, combine):
     return memo[id(root)]
 
 
-def layout(shape, accesses):
+def layout(shape, accesses, first=()):
     """Loop extents (outer to inner) and a map from per-axis strides to per-loop strides.
     `accesses` lists (strides, weight): the innermost loop is the axis that the most
-    bytes walk with stride 1; adjacent loops merge when every access allows it."""
+    bytes walk with stride 1, the axes in `first` are the outermost; adjacent loops merge
+    when every access allows it."""
     dims = [d for d in range(len(shape)) if shape[d] != 1]
     if not dims:
         return (1,), lambda strides: (0,)
     score = {d: sum(w for s, w in accesses if abs(s[d]) == 1) for d in dims}
     inner = max(dims, key=lambda d: (score[d], d))
-    order = [d for d in dims if d != inner] + [inner]
+    order = sorted((d for d in dims if d != inner), key=lambda d: d not in first) + [inner]
     groups = [[order[0]]]
     for d in order[1:]:
         prev = groups[-1][-1]
@@ -103,10 +104,21 @@ def layout(shape, accesses):
     return extents, lambda strides: tuple(strides[g[-1]] for g in groups)
 
 
-def _chunking(extents, serial):
+# A float32 sum over the outermost of several loops adds row after row into its slots in
+# memory: its chunks are at most SUM_ROWS rows, their partials summed in registers by the
+# combine kernel (blocked, see cpu.BLOCK), so each element meets ~SUM_ROWS float32 roundings
+# (a column sum of (400000, 3) was off by 1e-4).
+SUM_ROWS = 64
+
+
+def _chunking(extents, serial, sums_rows=False):
     total = int(np.prod(extents, dtype=np.int64))
-    if serial or total < PARALLEL_MIN or extents[0] < 2:
+    if serial or extents[0] < 2:
         return max(extents[0], 1), 1
+    if sums_rows and len(extents) > 1 and extents[0] > SUM_ROWS:
+        return SUM_ROWS, -(-extents[0] // SUM_ROWS)
+    if total < PARALLEL_MIN:
+        return extents[0], 1
     rows = -(-extents[0] // min(MAX_CHUNKS, -(-total // CHUNK), extents[0]))
     if len(extents) == 1:
         rows = -(-rows // 64) * 64
@@ -128,12 +140,18 @@ def _group_kernels(group, new_buffer, name):
             accesses.append((view.strides, n.dtype.numpy.itemsize))
     if not group.domain:
         accesses = [((), w) for _, w in accesses]
-    extents, to_loops = layout(group.domain, accesses)
+    # A float32 sum's reduced axes go outermost, where its chunks bound the rows that
+    # one slot adds up in memory (see SUM_ROWS).
+    summed = [p.view.strides for p in group.outputs if _sums_float32(p)]
+    extents, to_loops = layout(group.domain, accesses, {
+        d for d in range(len(group.domain)) if any(s[d] == 0 for s in summed)})
     body, index_of = [], {}
     for n in nodes:
         index_of[id(n)] = len(body)
         body.append(_instr(n, to_loops, index_of))
-    rows, n_chunks = _chunking(extents, group.serial)
+    sums_rows = any(_sums_float32(p) and to_loops(p.view.strides)[0] == 0
+                    for p in group.outputs)
+    rows, n_chunks = _chunking(extents, group.serial, sums_rows)
     outputs, combines = [], []
     for p in group.outputs:
         access = Access(p.buffer, to_loops(p.view.strides), p.view.offset)
@@ -149,6 +167,10 @@ def _group_kernels(group, new_buffer, name):
     return [kernel] + combines
 
 
+def _sums_float32(p: Pending) -> bool:
+    return p.kind == "sum" and p.node.dtype.name == "f32" and p.scatter is None
+
+
 def _partials(p: Pending, access: Access, n_chunks, new_buffer, name, number):
     """Each chunk of a reduction over the chunked loop accumulates into its own slot;
     a combine kernel then folds the slots in chunk order."""
@@ -161,10 +183,14 @@ def _partials(p: Pending, access: Access, n_chunks, new_buffer, name, number):
 
 def combine_kernel(name, partial: int, out: Output, n_chunks: int, size: int) -> Kernel:
     """The kernel folding `n_chunks` partial results of `size` elements each, in buffer
-    `partial`, in chunk order into `out`'s buffer."""
-    extents, to_loops = layout((n_chunks, size), [((size, 1), 1), ((0, 1), 1)])
-    body = [Instr("load", (), Access(partial, to_loops((size, 1))), out.dtype)]
-    result = Output(out.kind, Access(out.access.buffer, to_loops((0, 1))), 0, out.dtype)
+    `partial`, in chunk order into `out`'s buffer: the chunks are its inner loop, so that a
+    sum of many partials adds them in registers (blocked), not one by one in memory."""
+    if size == 1:
+        extents, loads, stores = (n_chunks,), (1,), (0,)
+    else:
+        extents, loads, stores = (size, n_chunks), (1, size), (1, 0)
+    body = [Instr("load", (), Access(partial, loads), out.dtype)]
+    result = Output(out.kind, Access(out.access.buffer, stores), 0, out.dtype)
     return Kernel(name, extents, body, [result], extents[0], 1)
 
 
