@@ -324,6 +324,8 @@ class ArithMixin:
         return _floor_quotient(operand(other), self) if _is_operand(other) else NotImplemented
 
     def __rmod__(self, other):
+        if hasattr(other, "_edge"):  # t.__rmod__(u) called directly: u.remainder(t)
+            return other.remainder(self)
         return _number_remainder(operand(other), self) if _is_operand(other) else NotImplemented
 
     def gcd(self, other):

@@ -4,10 +4,20 @@ eager PyTorch and torch.compile do; aliased arguments and arguments that require
 eagerly, so their values, errors and gradients are eager PyTorch's."""
 import numpy as np
 import pytest
-import torch as real
 
 import gradjit as torch
 from tests.torch_reference import same_error
+
+real = pytest.importorskip("torch")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def torch_distribution_checks_kept():
+    """torch.compile's first use turns torch.distributions' argument checks off for the whole
+    process; the distribution tests that run later compare errors with them on."""
+    checked = real.distributions.Distribution._validate_args
+    yield
+    real.distributions.Distribution.set_default_validate_args(checked)
 
 X = np.arange(6, dtype=np.float32).reshape(2, 3)
 

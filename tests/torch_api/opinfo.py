@@ -5,6 +5,7 @@ of its floating outputs, and the error types of the database's error inputs must
 per op; --compiled runs each call inside gradjit.jit on the interpreter and the default backend."""
 import argparse
 import collections
+import functools
 import re
 import signal
 import types
@@ -47,9 +48,16 @@ def gradjit_callable(op):
     if target is not None and callable(target):
         return target
     if op.method_variant is not None or op.name.startswith("__"):
-        name = op.name
-        return lambda tensor, *args, **kwargs: getattr(tensor, name)(*args, **kwargs)
+        return functools.partial(method, op.name)
     return None
+
+
+def method(name, tensor, *args, **kwargs):
+    """gradjit's Tensor method `name` called as torch.Tensor's unbound one: self must be a
+    Tensor."""
+    if not isinstance(tensor, gradjit.Tensor):
+        raise TypeError(f"descriptor '{name}' requires a Tensor, not {type(tensor).__name__}")
+    return getattr(tensor, name)(*args, **kwargs)
 
 
 def rebound_lambda(op):
