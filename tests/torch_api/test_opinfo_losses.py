@@ -4,19 +4,9 @@ import numpy as np
 import pytest
 
 import gradjit
-from tests.torch_reference import same_error, weighted_gradients
+from tests.torch_reference import agree, same_error
 
 torch = pytest.importorskip("torch")
-
-
-def agree(fn, *arrays, dtype=np.float64, rtol=1e-7):
-    """fn(library, *tensors): the same values and weighted-sum gradients in torch and gradjit."""
-    (t_out, t_grads), (g_out, g_grads) = (weighted_gradients(lib, fn, arrays, dtype)
-                                          for lib in (torch, gradjit))
-    assert str(g_out.dtype) == str(t_out.dtype) and tuple(g_out.shape) == tuple(t_out.shape)
-    np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=rtol)
-    for g, t in zip(g_grads, t_grads):
-        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=rtol, atol=rtol)
 
 
 @pytest.mark.parametrize("call", [
