@@ -41,6 +41,7 @@ class TensorBase:
     _base = None          # the tensor whose storage this view shares
     _view_fn = None       # numpy function from the base's array to this view's
     _view_version = 0     # the storage version when this view's history was last set
+    _detached = False     # a traced view made by detach() or .data: no gradient from its base
     _saved = None         # (Saved, Record) for a value unpacked for backward
     _poison = None        # why a value computed from stale saved values must not be used
     _grad = None
@@ -97,7 +98,7 @@ class TensorBase:
         if not fresh and isinstance(out, np.ndarray):
             result._link_view(prim, params, args)
         elif prim in traced_views.VIEWS and isinstance(args[0], TensorBase):
-            traced_views.link(result, prim, params, args[0])
+            traced_views.link(result, args[0], lambda array: prim.evaluate(array, **params))
         # Only floating and complex results carry gradients (PyTorch: integer outputs never
         # do). Traced values are taped too: gradjit.compile traces a step that calls backward().
         if prim.differentiable and _state.enabled and out.dtype.kind in "fc":
@@ -135,7 +136,7 @@ class TensorBase:
         history was set is cut from the base again, so its gradient reaches the new history."""
         base = self._base
         if base is not None and self._view_version != self._counter.value and \
-                isinstance(base._edge, Record):
+                isinstance(base._edge, Record) and not self._detached:
             with graph.op("AsStridedBackward0", fresh=True), graph_enabled():
                 fresh = self._cut_from(base)
             self._edge, self._view_version = fresh._edge, self._counter.value
@@ -209,7 +210,7 @@ class TensorBase:
             self._edge = new._edge
             if self._retains_grad:
                 new._edge.retained = weakref.ref(self)
-            if self._base is not None and write:
+            if self._base is not None and write and not self._detached:
                 self._rebase_base()
                 self._view_version = -1  # its history is now cut from the new base
 
@@ -342,6 +343,7 @@ class TensorBase:
         """The same storage and version counter, without history."""
         t = type(self)._wrap(self._detached_value(), self._counter)
         t._device = self._device
+        self._link_detached(t)
         return t
 
     def detach_(self):
@@ -364,7 +366,15 @@ class TensorBase:
         """The same storage with its own version counter, so autograd does not see writes."""
         t = type(self)._wrap(self._detached_value())
         t._device = self._device
+        self._link_detached(t)
+        t._counter = Version()  # linked as a view, it keeps its own counter
         return t
+
+    def _link_detached(self, t):
+        """A traced detached tensor is a view (eager ones share the array itself), so writes
+        through it reach this tensor, and this tensor's writes reach it."""
+        if not isinstance(self._value, np.ndarray):
+            traced_views.link(t, self, _same, detached=True)
 
     def _detached_value(self):
         """Eagerly the same storage; a traced value gets a stop_gradient, since the
@@ -563,6 +573,10 @@ class graph_enabled:
 
     def __exit__(self, *exc):
         _state.enabled = self._previous
+
+
+def _same(array):
+    return array
 
 
 def _lifted(args, inner):
