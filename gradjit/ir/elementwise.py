@@ -302,19 +302,7 @@ def _pow_exponent_vjp(g, y, a, b):
     return where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
 
 
-def _power(a, b):
-    """numpy's power; integers to negative integer powers as PyTorch's (numpy refuses them):
-    1 for base 1, +-1 by the exponent's parity for base -1, else 0."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.dtype.kind not in "iub" or b.dtype.kind not in "iu" or not (b < 0).any():
-        return np.power(a, b)
-    negative = b < 0
-    out = np.power(a, np.where(negative, 0, b))
-    inverse = np.where(a == 1, 1, np.where(a == -1, 1 - 2 * (b % 2), 0))
-    return np.where(negative, inverse, out).astype(out.dtype)
-
-
-pow_ = _binary("pow", _numeric, _power, Partials(_pow_base_vjp, _pow_exponent_vjp),
+pow_ = _binary("pow", _numeric, np.power, Partials(_pow_base_vjp, _pow_exponent_vjp),
                lambda sp, a, b: a ** b)
 
 

@@ -204,10 +204,17 @@ _number_remainder = _refused("remainder", rounding.remainder, "RemainderBackward
 
 
 def _power(a, b):
-    if is_python_scalar(b) and isinstance(b, int) and b < 0 and \
-            not ops.result_type(a, b).is_float:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return ops.power(a, b)
+    result = ops.result_type(a, b)
+    if result.is_inexact or is_python_scalar(b):
+        if is_python_scalar(b) and isinstance(b, int) and b < 0 and not result.is_float:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return ops.power(a, b)
+    # an integer tensor exponent below 0 gives PyTorch's 1 for base 1, +-1 by the exponent's
+    # parity for base -1, else 0 (numpy's power, the primitive's, refuses it)
+    negative = ops.lt(b, 0)
+    out = ops.power(a, ops.where(negative, 0, b))
+    inverse = ops.where(ops.eq(a, 1), 1, ops.where(ops.eq(a, -1), 1 - 2 * ops.remainder(b, 2), 0))
+    return ops.astype(ops.where(negative, inverse, out), result)
 
 
 def _float_only(name, x):

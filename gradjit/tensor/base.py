@@ -13,11 +13,9 @@ from gradjit.tensor import memory_format as MF
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
 from gradjit.tensor import cuda_ops, dtypes, graph, hot_path, traced_views
-from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled, no_grad
+from gradjit.tensor.conversions import ConversionMixin
+from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
-
-
-_SCALAR_WARNED: list = []
 
 
 OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
@@ -30,7 +28,7 @@ def _overlaps(value) -> bool:
         step == 0 and n > 1 for n, step in zip(value.shape, value.strides))
 
 
-class TensorBase:
+class TensorBase(ConversionMixin):
     """Storage, autograd state and dispatch; the operations live in the mixins of Tensor."""
 
     __gradjit_priority__ = 5
@@ -462,107 +460,6 @@ class TensorBase:
 
     def data_ptr(self) -> int:
         return self.numpy(force=True).__array_interface__["data"][0]
-
-    # ---- concrete data: traced values answer (and record guards) themselves ----
-
-    def _concrete(self) -> np.ndarray:
-        """The numpy value; a value being traced has none until the function runs, so
-        asking for it raises the tracer's error naming the user's line."""
-        known = self.__gradjit_constant__()
-        if known is None:
-            self._value.__array__()
-        return known
-
-    def __gradjit_constant__(self):
-        """The numpy value, or None while it is being traced (a traced constant has one)."""
-        value = self._value
-        return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
-
-    def item(self):
-        if self.numel() != 1:
-            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to "
-                               "Scalar")
-        return self._value.item()
-
-    def __bool__(self):
-        if self.numel() != 1:
-            amount = "no values" if self.numel() == 0 else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(self._value)
-
-    def __float__(self):
-        self._warn_scalar_of_graph()
-        return float(self._python_scalar())
-
-    def __int__(self):
-        self._warn_scalar_of_graph()
-        return int(self._python_scalar())
-
-    def _python_scalar(self):
-        """PyTorch's Python conversions word a many-element tensor unlike item()."""
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self.item()
-
-    def _warn_scalar_of_graph(self):
-        if self.requires_grad and is_grad_enabled() and not _SCALAR_WARNED:
-            _SCALAR_WARNED.append(True)  # PyTorch warns once per process, in grad mode only
-            # the suffix PyTorch's C++ warnings carry, with its release wheels' source path
-            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
-                          "unexpected behavior.\nConsider using tensor.detach() first. "
-                          "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/"
-                          "generated/python_variable_methods.cpp:822.)", stacklevel=3)
-
-    def __index__(self):
-        if self.dtype.is_floating_point or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an "
-                            "index")
-        return int(self.item())
-
-    def tolist(self):
-        array = self.__gradjit_constant__()
-        if array is None:  # traced: 0-d traced Tensors, as a traced array's tolist
-            return self if not self.dim() else [row.tolist() for row in self]
-        return array.tolist()
-
-    def numpy(self, *, force=False):
-        if self.requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
-        if self._device.type != "cpu" and not force:
-            raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
-                            "Tensor.cpu() to copy the tensor to host memory first.")
-        if self.dtype is dtypes.bfloat16 and not force:  # numpy has no bfloat16
-            raise TypeError("Got unsupported ScalarType BFloat16")
-        return self._concrete()
-
-    def __array__(self, dtype=None, copy=None):
-        array = self.detach().numpy(force=True)
-        return array if dtype is None else array.astype(dtype)
-
-    def __len__(self):
-        if not self.shape:
-            raise TypeError("len() of a 0-d tensor")
-        return self.shape[0]
-
-    def __iter__(self):
-        if not self.shape:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter([self[i] for i in range(self.shape[0])])
-
-    __hash__ = object.__hash__
-
-    def __repr__(self):
-        from gradjit.tensor.printing import tensor_repr
-        with no_grad():
-            return tensor_repr(self)
-
-    __str__ = __repr__
-
-    def __format__(self, spec):
-        if self.dim() == 0:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
 
 
 class graph_enabled:

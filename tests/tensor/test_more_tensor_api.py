@@ -186,8 +186,8 @@ def test_histogram_bins_of_another_dtype_are_refused():
 
 
 def test_a_scalar_of_a_graph_warns_once_as_torch():
-    from gradjit.tensor import base
-    base._SCALAR_WARNED.clear()
+    from gradjit.tensor import conversions
+    conversions._SCALAR_WARNED.clear()
     x = gradjit.ones(1, requires_grad=True) * 2
     with pytest.warns(UserWarning, match="Converting a tensor with requires_grad=True to a "
                                          "scalar"):
