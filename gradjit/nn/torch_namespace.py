@@ -101,21 +101,21 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
-    return F.cosine_embedding_loss(input1, input2, target, margin, _REDUCTIONS[reduction])
+    return F.cosine_embedding_loss(input1, input2, target, margin, reduction=_REDUCTIONS[reduction])
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
-    return F.margin_ranking_loss(input1, input2, target, margin, _REDUCTIONS[reduction])
+    return F.margin_ranking_loss(input1, input2, target, margin, reduction=_REDUCTIONS[reduction])
 
 
 def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
-    return F.hinge_embedding_loss(input, target, margin, _REDUCTIONS[reduction])
+    return F.hinge_embedding_loss(input, target, margin, reduction=_REDUCTIONS[reduction])
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         reduction=0):
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
-                                 _REDUCTIONS[reduction])
+                                 reduction=_REDUCTIONS[reduction])
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
