@@ -196,6 +196,29 @@ _Histogram.__repr__ = lambda self: (f"torch.return_types.histogram(\nhist={self.
                                     f"bin_edges={self.bin_edges!r})")
 
 
+_HistogramDD = collections.namedtuple("histogramdd", "hist bin_edges")
+_HistogramDD.__repr__ = lambda self: (f"torch.return_types.histogramdd(\nhist={self.hist!r},\n"
+                                      f"bin_edges={self.bin_edges!r})")
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    """(hist, bin_edges) of the points in input's rows (its last dim the coordinates): counts
+    (or weights, or a density) in bins equal over `range` (the data's by default) or between
+    given edges, as numpy.histogramdd computes them."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{input.dtype.legacy}\'')
+    dims = input.shape[-1]
+    if isinstance(bins, (list, tuple)) and bins and hasattr(bins[0], "_edge"):
+        bins = [edges._concrete().astype(np.float64) for edges in bins]
+    hist, edges = np.histogramdd(
+        input._concrete().reshape(-1, dims).astype(np.float64), bins,
+        None if range is None else list(zip(range[0::2], range[1::2])), density=density,
+        weights=None if weight is None else weight._concrete().reshape(-1))
+    dt = input.dtype.ir.numpy
+    return _HistogramDD(input.new_tensor(hist.astype(dt)),
+                        tuple(input.new_tensor(e.astype(dt)) for e in edges))
+
+
 def _bmm(a, b):
     """PyTorch's CPU bmm adds a small product's (contraction * rows * cols < 400) terms one
     at a time, rounding after each to the dtype (float for half types, rounded at the end),

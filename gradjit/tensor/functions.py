@@ -20,6 +20,7 @@ from gradjit.tensor.shape import cat as _cat
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
 from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
+from gradjit.tensor.composites import histogramdd  # noqa: F401
 from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
                                     unique_consecutive)
 

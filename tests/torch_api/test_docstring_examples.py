@@ -35,7 +35,6 @@ EXCLUDED = {
     "torch.linalg.LinAlgError": "torch raises torch._C._LinAlgError, a class named so",
     "torch.nn.TripletMarginWithDistanceLoss": "gradjit keeps the graph after backward, where "
                                               "torch's second backward raises",
-    "torch.histogramdd": "not provided",
     "torch.thread_safe_generator": "not provided",
     "torch.linalg.householder_product": "torch.geqrf is not provided",
     "torch.nn.LinearCrossEntropyLoss": "not provided",

@@ -128,3 +128,33 @@ def test_float32_matrix_exp_keeps_float32_accuracy():
     exact = torch.matrix_exp(torch.tensor(a, dtype=torch.float64)).numpy()
     assert str(got.dtype) == "torch.float32"
     np.testing.assert_allclose(got.numpy(), exact, rtol=1e-6, atol=1e-7 * np.abs(exact).max())
+
+
+HISTOGRAMDD = {
+    "bins per dim, weights": lambda t, x: t.histogramdd(x, bins=[3, 4],
+                                                        weight=t.arange(6, dtype=x.dtype)),
+    "one bin count, range, density": lambda t, x: t.histogramdd(x, bins=2,
+                                                                range=[0., 1., 0., 1.],
+                                                                density=True),
+    "edges": lambda t, x: t.histogramdd(x, bins=[t.tensor([0., 1., 3.], dtype=x.dtype),
+                                                 t.tensor([0., .5, 2.], dtype=x.dtype)]),
+}
+
+
+@pytest.mark.parametrize("name", HISTOGRAMDD)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_histogramdd_as_torch(name, dtype):
+    points = np.array([[0., 1.], [1., 0.], [2., 0.], [2., 2.], [0.25, 0.75], [1.5, 0.5]])
+    got, want = (HISTOGRAMDD[name](t, t.tensor(points, dtype=getattr(t, dtype)))
+                 for t in (gradjit, torch))
+    assert str(got.hist.dtype) == str(want.hist.dtype)
+    np.testing.assert_allclose(got.hist.numpy(), want.hist.numpy(), rtol=1e-6)
+    assert len(got.bin_edges) == len(want.bin_edges)
+    for g, w in zip(got.bin_edges, want.bin_edges):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+    assert repr(got).partition("(")[0] == repr(want).partition("(")[0]
+
+
+def test_histogramdd_of_integers_refused():
+    same_error(lambda: gradjit.histogramdd(gradjit.ones(3, 2, dtype=gradjit.int64), bins=2),
+               lambda: torch.histogramdd(torch.ones(3, 2, dtype=torch.int64), bins=2))
