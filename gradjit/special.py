@@ -7,7 +7,7 @@ from gradjit.ops import special as _special
 from gradjit.tensor import special_numeric as _numeric
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 from gradjit.tensor.signatures import _OUT, _scalar_either, check_overloads
 from gradjit.tensor.composite_functions import i0, polygamma
 from gradjit.tensor.composite_functions import mvlgamma as multigammaln

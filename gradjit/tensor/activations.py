@@ -8,7 +8,8 @@ import functools
 import math
 
 from gradjit import ops
-from gradjit.tensor.arith import apply, refuse_integers
+from gradjit.tensor.arith import apply
+from gradjit.tensor.refusals import refuse_integers
 from gradjit.tensor.dtypes import bool_, finfo, float32
 
 SELU_ALPHA = 1.6732632423543772848170429916717

@@ -7,11 +7,12 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ir_type, is_python_scalar
+from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor import dtypes, graph, rounding, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
 from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
+from gradjit.tensor.refusals import refuse_bool_subtraction, refuse_integers, refuse_lerp
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -76,18 +77,6 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
         operands = reflected_operands(self, other) if reflected_operands else None
         return apply(reflected_name or name, fn, other, self, operands=operands)
     return method, reflected
-
-
-def refuse_bool_subtraction(a, b):
-    """PyTorch has no subtraction of bools (a Python bool counts as a wrapped bool tensor)."""
-    bools = sum(ir_type(x).dtype.name == "bool" for x in (a, b))
-    if bools == 2:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    if bools:
-        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
 
 
 def _subtract(a, b):
@@ -215,26 +204,6 @@ def _power(a, b):
     out = ops.power(a, ops.where(negative, 0, b))
     inverse = ops.where(ops.eq(a, 1), 1, ops.where(ops.eq(a, -1), 1 - 2 * ops.remainder(b, 2), 0))
     return ops.astype(ops.where(negative, inverse, out), result)
-
-
-def _float_only(name, x):
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
-                           f"Got {x.dtype.legacy}")
-
-
-def refuse_integers(kernel, x):
-    """PyTorch's CPU kernel `kernel` is built for floating and complex types only."""
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.legacy}\'')
-
-
-def _lerp_refusal(x, end, weight):
-    """torch's lerp on an integer x: `end` of another dtype, else no integer kernel."""
-    if getattr(end, "dtype", x.dtype) != x.dtype:
-        raise RuntimeError(f"expected dtype {dtypes.CPP_NAMES[x.dtype.legacy]} for `end` but got "
-                           f"dtype {dtypes.CPP_NAMES[end.dtype.legacy]}")
-    refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)
 
 
 _TRUE = object()  # div without rounding_mode: PyTorch's div.Tensor, not div.Tensor_mode
@@ -385,7 +354,7 @@ class ArithMixin:
         from end above."""
         name = "LerpBackward0" if is_python_scalar(weight) else "LerpBackward1"
         if not (self.dtype.is_floating_point or self.dtype.is_complex):
-            _lerp_refusal(self, end, weight)
+            refuse_lerp(self, end, weight)
 
         def lerp(a, b, w):
             w = _single(w, a)

@@ -15,7 +15,8 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.tensor import dtypes
-from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.refusals import float_only
 from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
                                      vector_norm)
 from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, tensor
@@ -69,7 +70,7 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    _float_only("cdist", x1)
+    float_only("cdist", x1)
     _same_dtype("cdist()", (x1, x2))
     return apply("CdistBackward0", lambda a, b: _norm_along_last(
         ops.sub(ops.expand_dims(a, -2), ops.expand_dims(b, -3)), p), x1, x2)

@@ -14,7 +14,8 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ops import special
 from gradjit.tensor import dtypes, fused
-from gradjit.tensor.arith import _float_only, apply, operand
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.refusals import float_only
 from gradjit.tensor.contract import _check_dtypes, _check_matrices
 
 
@@ -302,7 +303,7 @@ class CompositesMixin:
         if self.shape[-1] != self.shape[-2]:
             raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but "
                                f"they are {self.shape[-2]} by {self.shape[-1]} matrices")
-        _float_only("linalg.matrix_exp", self)
+        float_only("linalg.matrix_exp", self)
         return apply("LinalgMatrixExpBackward0", _matrix_exp, self)
 
     # ---- matrix transposes (conjugate ones are the plain transposes of real tensors) ----
@@ -355,7 +356,7 @@ class CompositesMixin:
         return c.clamp(-1, 1)
 
     def renorm(self, p, dim, maxnorm):
-        _float_only("linalg.vector_norm", self)
+        float_only("linalg.vector_norm", self)
         if p < 0:
             raise RuntimeError("renorm: non-positive-norm not supported")
         if self.dim() <= 1:

@@ -9,7 +9,8 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ops import linalg as L
-from gradjit.tensor.arith import _float_only, apply, operand, refuse_integers
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.refusals import float_only, refuse_integers
 
 
 class LinAlgError(RuntimeError):
@@ -55,7 +56,7 @@ def _matrices(name, A, square=True, kernel=None):
     with those of the CPU kernel `kernel` after the shape checks, as torch orders them."""
     A = operand(A)
     if kernel is None:
-        _float_only(name, A)
+        float_only(name, A)
     if A.dim() < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if square and A.shape[-1] != A.shape[-2]:

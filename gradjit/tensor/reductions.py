@@ -13,7 +13,8 @@ from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, fused, graph, unsigned
 from gradjit.ir import elementwise as E
-from gradjit.tensor.arith import _float_only, apply, operand, refuse_integers
+from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.hot_path import unrecorded
 
@@ -203,7 +204,7 @@ class ReductionMixin:
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
-        _float_only("linalg.vector_norm", x)
+        float_only("linalg.vector_norm", x)
         if p == "nuc":  # the one matrix norm of torch.norm
             return apply("SumBackward1", ops.matrix_norm, x, p,
                          _dims(dim) or (-2, -1), keepdim)

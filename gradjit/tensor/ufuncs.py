@@ -5,7 +5,8 @@ from __future__ import annotations
 from gradjit import ops
 from gradjit.ops import special
 from gradjit.tensor import rounding
-from gradjit.tensor.arith import ArithMixin, apply, operand, refuse_integers
+from gradjit.tensor.arith import ArithMixin, apply, operand
+from gradjit.tensor.refusals import refuse_integers
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {

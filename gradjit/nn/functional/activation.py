@@ -6,7 +6,7 @@ import warnings
 
 import gradjit
 from gradjit.tensor import activations as _kernels
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 from gradjit.tracer.leaves import is_traced
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _windows, pad
 from gradjit.nn.functional.transposed import _spread
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 
 
 def _blocks(spatial, kernel, dilation, padding, stride, check=True):

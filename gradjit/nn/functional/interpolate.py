@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 import gradjit
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 
 _SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
 

@@ -5,7 +5,7 @@ import math
 
 import gradjit
 from gradjit.tensor import fused
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 from gradjit.tracer.leaves import is_traced
 from gradjit.warn import warn_at_caller
 

@@ -10,7 +10,7 @@ import gradjit
 from gradjit.autograd.function import Function
 from gradjit.nn.functional.activation import batch_norm
 from gradjit.nn.functional.conv import pad
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 
 
 def _affine(out, weight, bias, channel_shape):

@@ -9,7 +9,7 @@ import numpy as np
 
 import gradjit
 from gradjit.nn.functional.activation import relu
-from gradjit.tensor.arith import refuse_integers
+from gradjit.tensor.refusals import refuse_integers
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _window_index, _windows, pad
 
 
