@@ -10,6 +10,8 @@ from gradjit.tensor.dtypes import float16 as half  # noqa: F401
 from gradjit.tensor.dtypes import complex64, complex128  # noqa: F401
 from gradjit.tensor.dtypes import complex64 as cfloat  # noqa: F401
 from gradjit.tensor.dtypes import complex128 as cdouble  # noqa: F401
+from gradjit.tensor.dtypes import complex32  # noqa: F401
+from gradjit.tensor.dtypes import complex32 as chalf  # noqa: F401
 from gradjit.tensor.dtypes import int16 as short  # noqa: F401
 from gradjit.tensor.dtypes import float32 as float  # noqa: F401
 from gradjit.tensor.dtypes import float64 as double  # noqa: F401

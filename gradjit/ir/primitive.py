@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from gradjit.ir.types import (TensorType, _asarray, bfloat16, dtype, is_bfloat16,
-                              round_bfloat16, type_of)
+from gradjit.ir.types import (TensorType, _asarray, bfloat16, complex32, dtype, is_bfloat16,
+                              is_complex32, round_bfloat16, round_complex32, type_of)
 
 
 class ShapeError(TypeError):
@@ -313,6 +313,8 @@ def evaluate_general(prim: Primitive, args, params):
     if out_type.dtype is bfloat16:
         # views of bfloat16 storage stay views; computed values are rounded
         return result if not widen and is_bfloat16(result.dtype) else round_bfloat16(result)
+    if out_type.dtype is complex32:  # as bfloat16, in complex64 storage
+        return result if not widen and is_complex32(result.dtype) else round_complex32(result)
     if result.dtype != out_type.dtype.numpy:
         with np.errstate(over="ignore"):  # a float32 result past float16's range is inf
             result = result.astype(out_type.dtype.numpy)

@@ -10,6 +10,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import ArithMixin, apply, operand
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
+from gradjit.tensor.complex_half import refuse_complex_half_in
 from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.deprecated import DeprecatedMixin
@@ -77,6 +78,7 @@ def _compared_in_place(op):
     return method
 
 
+@refuse_complex_half_in
 @refuse_complex_in
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
