@@ -142,6 +142,15 @@ def astype(x, dt):
     return x if ir_type(x).dtype == dt else E.cast(x, dtype=dt.name)
 
 
+def in_float32(fn, *operands):
+    """fn of operands; float16 or bfloat16 ones are computed in float32 and the result
+    rounded once, as PyTorch's CPU kernels that accumulate in float32 (GEMM, norms) do."""
+    narrow = ir_type(operands[0]).dtype
+    if narrow not in (float16, bfloat16):
+        return fn(*operands)
+    return astype(fn(*(astype(x, float32) for x in operands)), narrow)
+
+
 def broadcast(x, shape):
     if is_python_scalar(x):
         return x
