@@ -29,6 +29,7 @@ from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # no
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.complex import complex, polar, view_as_complex, view_as_real  # noqa: F401
 from gradjit.tensor.control_flow import cond, while_loop  # noqa: F401
+from gradjit.tensor.dlpack import from_dlpack, to_dlpack  # noqa: F401
 from gradjit.tensor.spectral import istft, stft  # noqa: F401
 from gradjit.tensor.composite_functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
