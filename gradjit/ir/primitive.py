@@ -454,8 +454,15 @@ def lift_scalars(arrays, originals):
     if like is None:
         return arrays
     # a read-only broadcast view: no memory or time spent on the template's size
-    return [np.broadcast_to(np.asarray(o, like.dtype), like.shape) if is_python_scalar(o)
+    return [np.broadcast_to(_number(o, like.dtype), like.shape) if is_python_scalar(o)
             else a for a, o in zip(arrays, originals)]
+
+
+def _number(value, numpy_dtype):
+    """A Python number in a tensor's dtype; complex32's kernels take it rounded to complex32
+    (the others compute with it unrounded, in float32 for float16 and bfloat16)."""
+    array = np.asarray(value, numpy_dtype)
+    return round_complex32(array) if is_complex32(numpy_dtype) else array
 
 
 def scalar_template(values, originals=None):

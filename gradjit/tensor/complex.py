@@ -78,7 +78,7 @@ class ComplexMixin:
             magnitude = ops.abs_(z)
             zero = ops.eq(magnitude, 0)
             return ops.where(zero, 0, ops.true_divide(z, ops.where(zero, 1, magnitude)))
-        return apply("SgnBackward0", sgn, self)
+        return apply("SgnBackward0", lambda z: ops.in_float32(sgn, z), self)
 
 
 def view_as_real(input):
