@@ -10,6 +10,8 @@ from gradjit.tensor.dtypes import float16 as half  # noqa: F401
 from gradjit.tensor.dtypes import complex64, complex128  # noqa: F401
 from gradjit.tensor.dtypes import complex64 as cfloat  # noqa: F401
 from gradjit.tensor.dtypes import complex128 as cdouble  # noqa: F401
+from gradjit.tensor.dtypes import complex32  # noqa: F401
+from gradjit.tensor.dtypes import complex32 as chalf  # noqa: F401
 from gradjit.tensor.dtypes import int16 as short  # noqa: F401
 from gradjit.tensor.dtypes import float32 as float  # noqa: F401
 from gradjit.tensor.dtypes import float64 as double  # noqa: F401
@@ -26,6 +28,8 @@ from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # no
                                    set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.complex import complex, polar, view_as_complex, view_as_real  # noqa: F401
+from gradjit.tensor.control_flow import cond, while_loop  # noqa: F401
+from gradjit.tensor.dlpack import from_dlpack, to_dlpack  # noqa: F401
 from gradjit.tensor.spectral import istft, stft  # noqa: F401
 from gradjit.tensor.composite_functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
@@ -43,7 +47,7 @@ from gradjit.serialization import load, save  # noqa: F401
 from gradjit.tensor.defaults import *  # noqa: F401,F403
 from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F401
                                           cholesky_solve, qr, svd, triangular_solve)
-from gradjit.tensor.linalg_householder import orgqr, ormqr  # noqa: F401
+from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr  # noqa: F401
 from gradjit.tensor.linalg_lu import lu_unpack  # noqa: F401
 from gradjit.tensor.lobpcg import lobpcg  # noqa: F401
 from gradjit.tensor.linalg_lu import torch_lu as lu  # noqa: F401

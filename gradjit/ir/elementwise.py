@@ -407,6 +407,8 @@ def _cast_vjp(g, y, x, *, dtype):
 
 def _cast_eval(x, *, dtype):
     target = resolve_dtype(dtype).numpy
+    if x.dtype.kind == "c" and target.kind == "b":  # PyTorch: true where either part is
+        return x != 0
     if x.dtype.kind == "c" and target.kind != "c":  # the real part, as PyTorch converts
         return _cast_eval(x.real, dtype=dtype)
     if x.dtype.kind != "f" or target.kind not in "iu":

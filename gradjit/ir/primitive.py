@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from gradjit.ir.types import (TensorType, _asarray, bfloat16, dtype, is_bfloat16,
-                              round_bfloat16, type_of)
+from gradjit.ir.types import (TensorType, _asarray, bfloat16, complex32, dtype, is_bfloat16,
+                              is_complex32, round_bfloat16, round_complex32, type_of)
 
 
 class ShapeError(TypeError):
@@ -313,6 +313,8 @@ def evaluate_general(prim: Primitive, args, params):
     if out_type.dtype is bfloat16:
         # views of bfloat16 storage stay views; computed values are rounded
         return result if not widen and is_bfloat16(result.dtype) else round_bfloat16(result)
+    if out_type.dtype is complex32:  # as bfloat16, in complex64 storage
+        return result if not widen and is_complex32(result.dtype) else round_complex32(result)
     if result.dtype != out_type.dtype.numpy:
         with np.errstate(over="ignore"):  # a float32 result past float16's range is inf
             result = result.astype(out_type.dtype.numpy)
@@ -452,8 +454,15 @@ def lift_scalars(arrays, originals):
     if like is None:
         return arrays
     # a read-only broadcast view: no memory or time spent on the template's size
-    return [np.broadcast_to(np.asarray(o, like.dtype), like.shape) if is_python_scalar(o)
+    return [np.broadcast_to(_number(o, like.dtype), like.shape) if is_python_scalar(o)
             else a for a, o in zip(arrays, originals)]
+
+
+def _number(value, numpy_dtype):
+    """A Python number in a tensor's dtype; complex32's kernels take it rounded to complex32
+    (the others compute with it unrounded, in float32 for float16 and bfloat16)."""
+    array = np.asarray(value, numpy_dtype)
+    return round_complex32(array) if is_complex32(numpy_dtype) else array
 
 
 def scalar_template(values, originals=None):

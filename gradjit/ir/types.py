@@ -78,9 +78,14 @@ bfloat16 = DType("bf16", BFLOAT16_STORAGE, "bfloat16")
 # Complex numbers: numpy evaluates them; a compiled program runs their ops on the host.
 complex64 = DType("c64", np.dtype(np.complex64), "complex64")
 complex128 = DType("c128", np.dtype(np.complex128), "complex128")
+# complex32 (PyTorch's ComplexHalf) is stored as bfloat16 is: complex64 marked by metadata,
+# holding only parts that float16 represents (`round_complex32`); 4 bytes as PyTorch counts it.
+COMPLEX32_STORAGE = np.dtype(np.complex64, metadata={"torch": "complex32"})
+complex32 = DType("c32", COMPLEX32_STORAGE, "complex32")
 
 ALL_DTYPES = (bool_, int32, int64, float32, float64, int8, int16, uint8, uint16, uint32, uint64,
-              float16, bfloat16, complex64, complex128)
+              float16, bfloat16, complex64, complex128, complex32)
+_MARKED = {"bfloat16": bfloat16, "complex32": complex32}  # storage metadata -> its DType
 COMPILED = (bool_, int32, int64, float32, float64)
 # types whose ops a compiled program runs as numpy steps between its kernels: integers whose
 # numpy arithmetic is the machine's (jax.random's bits, keys and narrow randint), complex
@@ -93,29 +98,38 @@ for _d in ALL_DTYPES:
     for _alias in (_d.name, _d.torch_name, str(_d.numpy)):
         _BY_NAME.setdefault(_alias, _d)  # "float32" stays float32's
 _BY_NAME.update(float=float32, double=float64, long=int64, int=int32, half=float16,
-                short=int16, char=int8, byte=uint8, cfloat=complex64, cdouble=complex128)
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d is not bfloat16}
+                short=int16, char=int8, byte=uint8, cfloat=complex64, cdouble=complex128,
+                chalf=complex32)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d.numpy.metadata is None}
 
 
 def is_bfloat16(numpy_dtype: np.dtype) -> bool:
     return numpy_dtype.metadata is not None and numpy_dtype.metadata.get("torch") == "bfloat16"
 
 
+def is_complex32(numpy_dtype: np.dtype) -> bool:
+    return numpy_dtype.metadata is not None and numpy_dtype.metadata.get("torch") == "complex32"
+
+
 def complex_of(dt: DType) -> DType:
-    """The complex type whose parts hold `dt` (complex64 for float32 and narrower floats)."""
+    """The complex type whose parts hold `dt` (complex32 for float16, complex64 for float32
+    and bfloat16)."""
     if dt.is_complex:
         return dt
+    if dt is float16:
+        return complex32
     return complex128 if dt.numpy.itemsize >= 8 else complex64
 
 
 def real_of(dt: DType) -> DType:
     """The float type of a complex type's parts (other types are their own)."""
-    return {complex64: float32, complex128: float64}.get(dt, dt)
+    return {complex64: float32, complex128: float64, complex32: float16}.get(dt, dt)
 
 
 def width(dt: DType) -> int:
-    """Bytes per element as PyTorch counts them (bfloat16: 2, whatever its storage)."""
-    return 2 if dt is bfloat16 else dt.numpy.itemsize
+    """Bytes per element as PyTorch counts them (bfloat16: 2, complex32: 4, whatever their
+    storage)."""
+    return {bfloat16: 2, complex32: 4}.get(dt, dt.numpy.itemsize)
 
 
 def round_bfloat16(values) -> np.ndarray:
@@ -129,12 +143,23 @@ def round_bfloat16(values) -> np.ndarray:
     return np.where(np.isnan(x), x, rounded.view(np.float32)).astype(BFLOAT16_STORAGE)
 
 
+def round_complex32(values) -> np.ndarray:
+    """Complex values with each part rounded to the nearest float16, in complex32 storage."""
+    z = np.asarray(values)
+    with np.errstate(over="ignore", invalid="ignore"):
+        real = np.real(z).astype(np.float16).astype(np.float32)
+        imag = np.imag(z).astype(np.float16).astype(np.float32)
+    out = np.empty(z.shape, COMPLEX32_STORAGE)
+    out.real, out.imag = real, imag
+    return out
+
+
 def dtype(spec) -> DType:
     """Resolve `spec` (a DType, an IR/numpy/PyTorch name, or a numpy dtype) to a DType."""
     if isinstance(spec, DType):
         return spec
     if isinstance(spec, np.dtype) and spec in _BY_NUMPY:  # the hot path: arrays' dtypes
-        return bfloat16 if spec.metadata is not None and is_bfloat16(spec) else _BY_NUMPY[spec]
+        return _BY_NUMPY[spec] if spec.metadata is None else _MARKED[spec.metadata["torch"]]
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec]
     try:
@@ -180,7 +205,8 @@ def type_of(array) -> TensorType:
     """The TensorType of a numpy array (or anything numpy turns into one)."""
     array = _asarray(array)
     dt = array.dtype
-    key = (array.shape, dt, dt.metadata is None)  # bfloat16 storage is float32 + metadata
+    # bfloat16 and complex32 storage are float32 and complex64 with metadata
+    key = (array.shape, dt, dt.metadata and dt.metadata.get("torch"))
     known = _TYPES.get(key)
     if known is None:
         if len(_TYPES) > 4096:

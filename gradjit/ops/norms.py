@@ -12,7 +12,7 @@ from gradjit.ops.array import (abs_, add, amax, amin, eq, expand_dims, isfinite,
                                squeeze, sum_, true_divide, where)
 from gradjit.ir.linalg import eye_like
 from gradjit.ops.linalg import inv, matrices, matrix_norm_svd, singular, svdvals
-from gradjit.ops.promote import astype, flavor, to_float
+from gradjit.ops.promote import astype, flavor, in_float32, to_float
 from gradjit.ops.reduce import any_
 from gradjit.ops.ufuncs import isnan
 
@@ -40,6 +40,10 @@ def vector_norm(x, ord=2, axis=None, keepdims=False):
     x = to_float(x)
     if ir_type(x).dtype.is_complex:  # every vector norm is one of the magnitudes
         x = abs_(x)
+    return in_float32(lambda v: _vector_norm(v, ord, axis, keepdims), x)
+
+
+def _vector_norm(x, ord, axis, keepdims):
     if ord is None:
         ord = 2
     if isinstance(ord, str):

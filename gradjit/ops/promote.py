@@ -11,9 +11,9 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import BroadcastError, ir_type, is_python_scalar
-from gradjit.ir.types import (DType, bfloat16, bool_, complex128, complex_of, float16, float32,
-                              float64, int8, int16, int64, real_of, uint8, uint16, uint32,
-                              uint64, width)
+from gradjit.ir.types import (DType, bfloat16, bool_, complex32, complex64, complex128,
+                              complex_of, float16, float32, float64, int8, int16, int64, real_of,
+                              uint8, uint16, uint32, uint64, width)
 from gradjit.ir.types import dtype as resolve_dtype
 
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
@@ -140,6 +140,19 @@ def astype(x, dt):
     if is_python_scalar(x):
         return x
     return x if ir_type(x).dtype == dt else E.cast(x, dtype=dt.name)
+
+
+_WIDE = {float16: float32, bfloat16: float32, complex32: complex64}
+
+
+def in_float32(fn, *operands):
+    """fn of operands; float16, bfloat16 or complex32 ones are computed in float32 (complex64)
+    and the result rounded once, as PyTorch's CPU kernels that accumulate in float32 (GEMM,
+    norms, complex32's sgn) do."""
+    narrow = ir_type(operands[0]).dtype
+    if narrow not in _WIDE:
+        return fn(*operands)
+    return astype(fn(*(astype(x, _WIDE[narrow]) for x in operands)), narrow)
 
 
 def broadcast(x, shape):

@@ -78,7 +78,7 @@ class ComplexMixin:
             magnitude = ops.abs_(z)
             zero = ops.eq(magnitude, 0)
             return ops.where(zero, 0, ops.true_divide(z, ops.where(zero, 1, magnitude)))
-        return apply("SgnBackward0", sgn, self)
+        return apply("SgnBackward0", lambda z: ops.in_float32(sgn, z), self)
 
 
 def view_as_real(input):
@@ -91,7 +91,7 @@ def view_as_real(input):
 
 def view_as_complex(input):
     """The complex tensor of a float tensor whose last dimension holds (real, imag) pairs."""
-    if input.dtype not in (dtypes.float32, dtypes.float64):
+    if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
         raise RuntimeError("view_as_complex is only supported for half, float and double "
                            f"tensors, but got a tensor of scalar type: {input.dtype.legacy}")
     if tuple(input.shape[-1:]) != (2,):

@@ -257,8 +257,9 @@ class CompositesMixin:
             out = fused.addmm(self, mat1, mat2)
             if out is not None:
                 return out
-        return apply("AddmmBackward0", lambda c, a, b: _scaled_sum(ops.matmul(a, b), c, beta,
-                                                                    alpha), self, mat1, mat2)
+        return apply("AddmmBackward0", lambda c, a, b: ops.in_float32(
+            lambda *f32: _scaled_sum(ops.matmul(f32[1], f32[2]), f32[0], beta, alpha), c, a, b),
+            self, mat1, mat2)
 
     def addmv(self, mat, vec, *, beta=1, alpha=1):
         if mat.dim() != 2 or vec.dim() != 1:

@@ -82,8 +82,8 @@ class ConversionMixin:
         if self._device.type != "cpu" and not force:
             raise TypeError(f"can't convert {self._device} device type tensor to numpy. Use "
                             "Tensor.cpu() to copy the tensor to host memory first.")
-        if self.dtype is dtypes.bfloat16 and not force:  # numpy has no bfloat16
-            raise TypeError("Got unsupported ScalarType BFloat16")
+        if self.dtype in (dtypes.bfloat16, dtypes.complex32) and not force:  # not numpy's
+            raise TypeError(f"Got unsupported ScalarType {self.dtype.legacy}")
         return self._concrete()
 
     def __array__(self, dtype=None, copy=None):

@@ -59,9 +59,10 @@ float16 = dtype(T.float16, "Half")
 bfloat16 = dtype(T.bfloat16, "BFloat16")
 complex64 = dtype(T.complex64, "ComplexFloat")
 complex128 = dtype(T.complex128, "ComplexDouble")
+complex32 = dtype(T.complex32, "ComplexHalf")
 
 _BY_IR = {d.ir: d for d in (float32, float64, int32, int64, bool_, int8, int16, uint8, uint16,
-                            uint32, uint64, float16, bfloat16, complex64, complex128)}
+                            uint32, uint64, float16, bfloat16, complex64, complex128, complex32)}
 _PYTHON_TYPES = {float: float64, int: int64, bool: bool_, complex: complex128}
 
 

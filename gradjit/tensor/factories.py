@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gradjit.ir.types import is_bfloat16, round_bfloat16
+from gradjit.ir.types import is_bfloat16, is_complex32, round_bfloat16, round_complex32
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values
@@ -20,6 +20,8 @@ def _leaf(array, device=None, requires_grad=False):
     from gradjit.tensor.tensor import Tensor
     if is_bfloat16(array.dtype):  # data cast into bfloat16 storage is not rounded yet
         array = round_bfloat16(array)
+    elif is_complex32(array.dtype):
+        array = round_complex32(array)
     t = Tensor._wrap(array)
     if device is None and dtypes.default_device[0] is not dtypes.CPU:
         device = dtypes.default_device[0]

@@ -345,18 +345,18 @@ class _Refusal:
 
     differentiable = True
 
-    def __init__(self, message):
-        self.message = message
+    def __init__(self, message, error):
+        self.message, self.refusal = message, error
 
     def vjp(self, g, out, *operands):
-        raise RuntimeError(self.message)
+        raise self.refusal(self.message)
 
 
-def refuse_gradient(result, node, message, operands=()):
+def refuse_gradient(result, node, message, operands=(), error=RuntimeError):
     """result (detached) with grad_fn `node` over `operands`, whose backward raises
-    RuntimeError(message), as PyTorch's NotImplemented and once_differentiable nodes do."""
+    error(message), as PyTorch's NotImplemented and once_differentiable nodes do."""
     result = result.detach()
-    result._edge = Record(_Refusal(message), {}, list(operands),
+    result._edge = Record(_Refusal(message, error), {}, list(operands),
                           [a._grad_edge() for a in operands], result, node)
     return result
 

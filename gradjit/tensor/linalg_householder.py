@@ -1,9 +1,34 @@
-"""torch.linalg.householder_product (torch.orgqr): the first columns of H_1 ... H_k from
-LAPACK's geqrf form, and torch.ormqr, the whole product applied to a matrix; written with
-tensor operations so that their gradients are autograd's."""
+"""torch.geqrf, LAPACK's compact QR (a, tau); torch.linalg.householder_product (torch.orgqr):
+the first columns of H_1 ... H_k from that form, and torch.ormqr, the whole product applied to a
+matrix; the last two written with tensor operations so that their gradients are autograd's."""
 from __future__ import annotations
 
+import numpy as np
+
+from gradjit.tensor import dtypes, graph
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.linalg import _result
+
+geqrf_result = _result("geqrf", ["a", "tau"])
+
+
+def geqrf(input):
+    """(a, tau): R on and above a's diagonal, the Householder vectors below it, their scales in
+    tau. numpy's raw QR is LAPACK's geqrf on the transposed (row-major) matrix. PyTorch has no
+    derivative for it: backward reaching it raises."""
+    from gradjit.tensor.factories import tensor
+    input = operand(input)
+    if input.dim() < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128):
+        raise NotImplementedError(f'"geqrf_cpu" not implemented for \'{input.dtype.legacy}\'')
+    h, tau = np.linalg.qr(input.detach().numpy(), mode="raw")
+    a, tau = tensor(np.swapaxes(h, -1, -2).copy()), tensor(tau)
+    if graph.is_grad_enabled() and input.requires_grad:
+        node = graph.Node.named("GeqrfBackward0")
+        a, tau = (graph.refuse_gradient(t, node, "the derivative for 'geqrf' is not implemented.",
+                                        [input], NotImplementedError) for t in (a, tau))
+    return geqrf_result(a, tau)
 
 
 def _product(A, tau):
@@ -22,7 +47,7 @@ def _reflections(A, tau):
     for i in range(tau.shape[-1]):
         # v_i: 1 at row i, A's column i below it, 0 above
         v = gradjit.where(rows > i, A[..., i:i + 1], (rows == i).to(A.dtype))
-        q = q - (q @ v) * tau[..., i, None, None] @ v.mT
+        q = q - (q @ v) * tau[..., i, None, None] @ v.mH  # H_i = I - tau_i v_i v_i^H
     return q
 
 

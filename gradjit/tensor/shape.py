@@ -384,9 +384,11 @@ class ShapeMixin:
         place = self.device if device is None else _device(device)
         if target is self.dtype and place == self.device and not copy:
             return self
-        if place == self.device and place.type == "cpu" and target is not dtypes.bfloat16 and \
+        if place == self.device and place.type == "cpu" and \
+                target not in (dtypes.bfloat16, dtypes.complex32) and \
                 getattr(self._value, "dtype", None) != np.float16:
-            # (narrow floats are widened and bfloat16 rounded by the general evaluation)
+            # (narrow floats are widened, bfloat16 and complex32 rounded by the general
+            # evaluation)
             out = unrecorded(self, lambda x: E.cast.evaluate(x, dtype=target.ir.name),
                              any_dtype=True)
             if out is not None:
@@ -477,7 +479,7 @@ def _cast_method(name, target):
 for _name, _target in {"float": "float32", "double": "float64", "half": "float16",
                        "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16",
                        "char": "int8", "byte": "uint8", "bool": "bool_", "cfloat": "complex64",
-                       "cdouble": "complex128"}.items():
+                       "cdouble": "complex128", "chalf": "complex32"}.items():
     setattr(ShapeMixin, _name, _cast_method(_name, _target))
 
 

@@ -10,6 +10,8 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import ArithMixin, apply, operand
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
+from gradjit.tensor.complex_half import refuse_complex_half_in
+from gradjit.tensor.dlpack import DLPackMixin
 from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.deprecated import DeprecatedMixin
@@ -77,11 +79,12 @@ def _compared_in_place(op):
     return method
 
 
+@refuse_complex_half_in
 @refuse_complex_in
 @accept_numpy_names_in
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
-             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin,
+             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin, DLPackMixin,
              DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin,
              NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
