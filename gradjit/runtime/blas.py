@@ -156,12 +156,12 @@ def _summed_slices(a, b, out, partials) -> None:
             np.matmul(a[..., edges[i]:edges[i + 1]], b[..., edges[i]:edges[i + 1], :],
                       out=partials[i])
 
-    def total(lo, hi, _):  # a block of rows, summed over the slices in order
-        np.sum(partials[..., lo * ROW_ALIGN:hi * ROW_ALIGN, :], axis=0,
-               out=out[..., lo * ROW_ALIGN:hi * ROW_ALIGN, :])
+    def total(lo, hi, _):  # blocks of rows, summed over the slices in order
+        rows = slice(lo * BLOCK_ROWS, hi * BLOCK_ROWS)
+        np.sum(partials[..., rows, :], axis=0, out=out[..., rows, :])
     with one_thread:
         run_chunks(product, parts, None)
-    run_chunks(total, -(-out.shape[-2] // ROW_ALIGN), None)
+    run_chunks(total, -(-out.shape[-2] // BLOCK_ROWS), None)
 
 
 def single_threaded(evaluate):
