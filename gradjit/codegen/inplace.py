@@ -33,8 +33,10 @@ def _temps_read_in_place(program, kernel, out):
     """The temporaries `kernel` loads at the element where it stores `out` (a result or a
     temporary), in the order it loads them."""
     target = program.buffers[out.access.buffer]
-    if out.kind != "store" or target.kind not in ("result", "temp"):
-        return
+    if out.kind != "store" or target.kind not in ("result", "temp") or any(
+            stride == 0 and extent > 1 for stride, extent in zip(out.access.strides,
+                                                                 kernel.extents)):
+        return  # an element stored at several loop indices would be read after its store
     for instr in kernel.body:
         source = program.buffers[instr.attrs.buffer] if instr.op == "load" else None
         if (source is not None and source.kind == "temp" and source is not target
