@@ -23,6 +23,7 @@ from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
 from gradjit.ir.primitive import PRIMITIVES
 from gradjit.ir.types import bool_, int64
+from gradjit.runtime.blas import depth_parts
 from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
                                    Guard, LibraryCall, Matmul, Operand)
 
@@ -354,7 +355,9 @@ def _matmul(f: Fuser, op, a, b):
     if small and f.loop_products:
         return _summed_product(f, out, f.materialize(a), f.materialize(b))
     buffer = f.new_buffer(out.dtype, out.size)
-    f.step(Matmul(f.operand(a), f.operand(b), buffer.id), writes=[buffer.id])
+    parts = depth_parts(out.shape, depth) if f.loop_products else 1  # a GPU's own products
+    partials = f.new_buffer(out.dtype, parts * out.size).id if parts > 1 else None
+    f.step(Matmul(f.operand(a), f.operand(b), buffer.id, partials), writes=[buffer.id])
     return f.load(buffer, contiguous(out.shape))
 
 

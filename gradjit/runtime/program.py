@@ -277,6 +277,15 @@ def _matmul(program, step: Matmul):
     shape = step.a.shape[:-1] + step.b.shape[-1:]
     rows = blas.rows_per_block(shape, step.a.shape[-1])
 
+    if step.partials is not None:
+        parts = program.buffers[step.partials].size // max(1, int(np.prod(shape)))
+
+        def summed(run):
+            partials = run.array(step.partials).reshape((parts, *shape))
+            blas.matmul(run.operand(step.a), run.operand(step.b),
+                        run.array(step.out).reshape(shape), rows, partials)
+        return summed
+
     def call(run):
         out = run.array(step.out).reshape(shape)
         blas.matmul(run.operand(step.a), run.operand(step.b), out, rows)

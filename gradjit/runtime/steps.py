@@ -84,15 +84,21 @@ class Operand(Record, by_value=True):
 
 
 class Matmul(Record):
+    """out = a @ b; `partials` (a temporary of runtime.blas.depth_parts arrays of out's shape,
+    or None) holds the products over slices of the summed axis, whose sum it is."""
+
     a: Operand
     b: Operand
     out: int
+    partials: int | None = None
 
     def buffers(self) -> set[int]:
-        return {self.a.buffer, self.b.buffer, self.out}
+        return {self.a.buffer, self.b.buffer, self.out} | (
+            set() if self.partials is None else {self.partials})
 
     def __str__(self) -> str:
-        return f"b{self.out} = matmul({self.a}, {self.b})"
+        partials = "" if self.partials is None else f" partials=b{self.partials}"
+        return f"b{self.out} = matmul({self.a}, {self.b}){partials}"
 
 
 class LibraryCall(Record):

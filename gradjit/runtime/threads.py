@@ -3,6 +3,7 @@ during native calls). Chunks are fixed by the kernel, so results do not depend o
 thread count."""
 from __future__ import annotations
 
+import _thread
 import itertools
 import os
 import queue
@@ -31,8 +32,10 @@ class _Pool:
     def grow(self, workers: int):
         while len(self.queues) < workers:
             q = queue.SimpleQueue()
-            threading.Thread(target=self._work, args=(q,), daemon=True,
-                             name=f"gradjit-{len(self.queues)}").start()
+            # Not threading.Thread, whose start() waits until the new thread has run (0.1 ms
+            # on idle cores, up to 26 ms on busy ones, in a process's first call): the calling
+            # thread starts on the chunks at once, and the worker joins in when it runs.
+            _thread.start_new_thread(self._work, (q,))
             self.queues.append(q)
 
     @staticmethod

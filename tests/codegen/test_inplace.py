@@ -6,6 +6,7 @@ import gradjit
 from gradjit.codegen import compile_function
 from gradjit.ir import interpret
 from gradjit import ops as G
+from gradjit.runtime.steps import Matmul
 
 
 def _full_size_writes(program, shape):
@@ -37,3 +38,33 @@ def test_a_temporary_read_at_other_elements_keeps_its_memory():
     fn = gradjit.lower(gradjit.jit(f), x).optimized
     compiled = compile_function(fn, cache_dir=False)
     np.testing.assert_allclose(compiled(x)[0], f(x), rtol=1e-12)
+
+
+def test_an_mlp_gradient_computes_tanh_and_its_derivative_in_the_products_outputs():
+    rng = np.random.default_rng(2)
+    w1, w2 = rng.standard_normal((64, 64)) / 8, rng.standard_normal((64, 3)) / 8
+    x, y = rng.standard_normal((256, 64)), rng.standard_normal((256, 3))  # BLAS products
+
+    def loss(w1, w2, x, y):
+        return np.mean((np.tanh(x @ w1) @ w2 - y) ** 2)
+    fn = gradjit.lower(gradjit.grad(loss, argnums=(0, 1)), w1, w2, x, y).optimized
+    compiled = compile_function(fn, cache_dir=False)
+    products = {s.out for s in compiled.steps if isinstance(s, Matmul)}
+    # tanh(x @ w1) and (d @ w2.T) * (1 - h * h) are stored where their products were
+    assert _full_size_writes(compiled, (256, 64)) <= products, compiled.text
+    full = [b for b in compiled.buffers if b.kind == "temp" and b.size == 256 * 64]
+    assert len({b.offset for b in full}) == 2, compiled.text
+    for got, expected in zip(compiled(w1, w2, x, y), interpret(fn, w1, w2, x, y)):
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
+
+
+def test_a_temporary_read_again_later_is_not_overwritten():
+    x = np.random.default_rng(3).standard_normal((64, 64))  # a BLAS product
+
+    def f(x):
+        p = x @ x
+        return np.tanh(p), p * 2  # p is still read after tanh is stored
+    fn = gradjit.lower(gradjit.jit(f), x).optimized
+    compiled = compile_function(fn, cache_dir=False)
+    for got, expected in zip(compiled(x), f(x)):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)

@@ -8,6 +8,7 @@ import pytest
 import gradjit
 from gradjit.codegen import get_num_threads, set_num_threads
 from gradjit.runtime import blas
+from gradjit.runtime.steps import Matmul
 
 openblas = pytest.mark.skipif(blas._controls is None, reason="numpy does not use OpenBLAS")
 
@@ -189,3 +190,29 @@ def test_linear_layers_fused_product_runs_on_one_thread(openblas_threads,
                                x.numpy() @ layer.weight.detach().numpy().T +
                                layer.bias.detach().numpy(), rtol=1e-5, atol=1e-5)
     assert seen == [1] and get() == 2
+
+
+def test_a_product_of_few_rows_sums_slices_of_its_depth_the_same_on_any_thread_count(threads):
+    rng = np.random.default_rng(6)
+    a_t = rng.standard_normal((2048, 300)).astype(np.float32)  # a = a_t.T: 300 rows
+    b = rng.standard_normal((2048, 120)).astype(np.float32)
+    assert blas.depth_parts((300, 120), 2048) == 4
+    fn = gradjit.jit(lambda a_t, b: np.swapaxes(a_t, -1, -2) @ b)
+    results = []
+    for count in (1, 2, 3):
+        threads(count)
+        results.append(fn(a_t, b))
+    steps = fn.cache.last.program.steps
+    assert [s.partials is not None for s in steps if isinstance(s, Matmul)] == [True]
+    a = a_t.T.astype(np.float64)
+    bound = 1e-6 * np.abs(a) @ np.abs(b)
+    assert np.all(np.abs(results[0] - a @ b) <= bound)
+    for other in results[1:]:
+        np.testing.assert_array_equal(other, results[0])
+
+
+@pytest.mark.parametrize("shape, depth, parts", [
+    ((512, 512), 4096, 8), ((512, 10), 4096, 8), ((600, 200), 1100, 2), ((4096, 512), 512, 1),
+    ((1100, 64), 300, 1), ((2, 600, 80), 200, 1), ((64, 64), 64, 1)])
+def test_only_large_products_of_few_row_blocks_split_their_depth(shape, depth, parts):
+    assert blas.depth_parts(shape, depth) == parts

@@ -5,6 +5,7 @@ import pytest
 
 import gradjit
 from examples.seed import f as seed
+from gradjit.runtime.steps import Matmul
 
 
 def test_grad_into_fills_and_returns_the_buffer():
@@ -61,3 +62,21 @@ def test_the_interpreter_backend_says_into_needs_compiled_code():
     f = gradjit.grad(lambda x: np.sum(x * x), backend="interpreter")
     with pytest.raises(TypeError, match="compiled backend"):
         f.into(np.empty(3), np.ones(3))
+
+
+def test_into_has_the_products_store_the_gradients_in_the_callers_buffers():
+    rng = np.random.default_rng(5)
+    w1, w2 = rng.standard_normal((64, 64)) / 8, rng.standard_normal((64, 3)) / 8
+    x, y = rng.standard_normal((256, 64)), rng.standard_normal((256, 3))  # BLAS products
+    f = gradjit.grad(lambda w1, w2, x, y: np.mean((np.tanh(x @ w1) @ w2 - y) ** 2),
+                     argnums=(0, 1))
+    plain = f(w1, w2, x, y)
+    out = (np.full(w1.shape, np.nan), np.full(w2.shape, np.nan))
+    got = f.into(out, w1, w2, x, y)
+    assert got[0] is out[0] and got[1] is out[1]
+    for buffer, expected in zip(out, plain):
+        np.testing.assert_array_equal(buffer, expected)
+    program = f.cache.last.program
+    for result in program.results[1:]:  # no pass after the product copies the gradient
+        steps = [s for s in program.steps if result in s.buffers()]
+        assert len(steps) == 1 and isinstance(steps[0], Matmul), program.text
