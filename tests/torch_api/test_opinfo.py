@@ -24,8 +24,6 @@ KNOWN = {
     '_native_batch_norm_legit': '- #-1: gradjit has no _native_batch_norm_legit',
     '_batch_norm_with_update': '- #-1: gradjit has no _batch_norm_with_update',
     'nn.functional.conv3d': 'torch.float32 #12: output 0 values differ: max |diff| 6.103515625e-05',
-    'nn.functional.multi_margin_loss': 'errors #-1: error input raises RuntimeError, torch ValueEr',
-    'nn.functional.multilabel_margin_loss': 'errors #-1: error input raises RuntimeError, torch Va',
     'max_pool2d_with_indices_backward': '- #-1: gradjit has no max_pool2d_with_indices_backward',
     'torch._scaled_mm_v2': '- #-1: gradjit has no torch._scaled_mm_v2',
     'torch._scaled_mm': '- #-1: gradjit has no torch._scaled_mm',
