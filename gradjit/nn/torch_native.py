@@ -1,12 +1,13 @@
 """torch.native_* normalizations and dropout (the kernels' forms: output plus the statistics
 or mask kept for backward), the in-place and feature dropout forms, constant_pad_nd, the
-generic convolution, the grid kernels, poisson_nll_loss and embedding_renorm_, over
-nn.functional."""
+generic convolution, the grid and antialiased upsampling kernels, poisson_nll_loss and
+embedding_renorm_, over nn.functional."""
 from __future__ import annotations
 
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn.functional.embedding_bag import _renorm_
+from gradjit.nn.functional.interpolate import upsample_aa
 from gradjit.nn.functional.spatial import _feature_dropout
 from gradjit.nn.torch_namespace import _REDUCTIONS, _probability
 from gradjit.tensor.arith import apply
@@ -146,11 +147,15 @@ def poisson_nll_loss(input, target, log_input, full, eps, reduction):
                               reduction=_REDUCTIONS[reduction])
 
 
+_upsample_bilinear2d_aa, _upsample_bicubic2d_aa = map(upsample_aa, ("linear", "cubic"))
+
+
 def native_channel_shuffle(input, groups):
     return F.channel_shuffle(input, groups)
 
 
-__all__ = ["affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
+__all__ = ["_upsample_bicubic2d_aa", "_upsample_bilinear2d_aa",
+           "affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
            "native_channel_shuffle", "poisson_nll_loss", "alpha_dropout_", "constant_pad_nd",
            "convolution", "dropout_",
            "embedding_renorm_", "feature_alpha_dropout_", "feature_dropout", "feature_dropout_",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import gradjit
+from gradjit.nn.functional.loss import _check_reduction
 
 _CHECKED = " (while checking arguments for ctc_loss_allocate_outputs)"
 
@@ -91,8 +92,7 @@ def _softmax_term(log_probs, input_lengths, live):
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
              zero_infinity=False):
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_reduction(reduction)
     unbatched = log_probs.dim() == 2
     if unbatched:
         log_probs = log_probs.unsqueeze(1)  # its targets: one concatenated sequence

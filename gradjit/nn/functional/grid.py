@@ -105,17 +105,21 @@ def _tap(coord, size, padding_mode, align_corners):
     return coord.clamp(0, size - 1) if padding_mode != "zeros" else coord
 
 
-def _cubic(t):
+def cubic_near(x, a):
+    """The cubic convolution kernel at a distance x < 1."""
+    return ((a + 2) * x - (a + 3)) * x * x + 1
+
+
+def cubic_far(x, a):
+    """The cubic convolution kernel at a distance 1 <= x < 2."""
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+
+def cubic_weights(t):
     """The weights of the taps at -1, 0, 1, 2 for an offset t in [0, 1): the cubic
     convolution kernel with a = -0.75, as PyTorch's bicubic modes use it."""
     a = -0.75
-
-    def near(x):
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-
-    def far(x):
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    return far(t + 1), near(t), near(1 - t), far(2 - t)
+    return cubic_far(t + 1, a), cubic_near(t, a), cubic_near(1 - t, a), cubic_far(2 - t, a)
 
 
 def _check(input, grid, mode):
@@ -178,7 +182,7 @@ def _bicubic(x, axes, padding_mode, align_corners):
     padding mode places each tap, not the position."""
     coords = [_unnormalize(c, size, align_corners) for c, size in zip(axes, x.shape[2:])]
     lows = [c.floor() for c in coords]
-    weights = [[w.unsqueeze(1) for w in _cubic(c - low)] for c, low in zip(coords, lows)]
+    weights = [[w.unsqueeze(1) for w in cubic_weights(c - low)] for c, low in zip(coords, lows)]
     taps = [[_tap(low + k, size, padding_mode, align_corners).detach().long()
              for k in range(-1, 3)] for low, size in zip(lows, x.shape[2:])]
     out = 0

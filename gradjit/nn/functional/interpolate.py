@@ -1,6 +1,7 @@
-"""F.interpolate: nearest, nearest-exact, (bi/tri)linear and area resizing along the trailing
-dims with PyTorch's source coordinates (a given scale_factor sets the coordinate scale, as
-it does in PyTorch), linear modes as one weighted pair of gathers per dim."""
+"""F.interpolate: nearest, nearest-exact, (bi/tri)linear, bicubic and area resizing along the
+trailing dims with PyTorch's source coordinates (a given scale_factor sets the coordinate scale,
+as it does in PyTorch), and the antialiased bilinear and bicubic filters; every interpolating
+mode is a weighted sum of gathers (its taps) per dim."""
 from __future__ import annotations
 
 import math
@@ -9,12 +10,14 @@ import warnings
 import numpy as np
 
 import gradjit
+from gradjit.nn.functional.grid import cubic_far, cubic_near, cubic_weights
 from gradjit.tensor.refusals import refuse_integers
 
-_SPATIAL = {"linear": 1, "bilinear": 2, "trilinear": 3}
+_SPATIAL = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
 
 def _out_sizes(input, size, scale_factor, n):
+    """The output's trailing sizes, and the coordinate scale a scale_factor gives per dim."""
     if (size is None) == (scale_factor is None):
         raise ValueError("either size or scale_factor should be defined" if size is None else
                          "only one of size or scale_factor should be defined")
@@ -27,76 +30,170 @@ def _out_sizes(input, size, scale_factor, n):
                              f"{list(lengths)} and output size of {sizes}. Please provide "
                              "input tensor in (N, C, d1, d2, ...,dK) format and output size in "
                              "(o1, o2, ...,oK) format.")
-        return sizes, [length / out if out else 0.0 for length, out in zip(lengths, sizes)]
+        return sizes, [None] * n
     factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else \
         tuple(scale_factor)
     return tuple(int(math.floor(length * f)) for length, f in zip(lengths, factors)), \
         [1.0 / f for f in factors]
 
 
-def _source(out, length, scale, align_corners, mode):
-    """Each output position's source coordinate along a dim of `length`."""
+def _source(out, scale, align_corners, mode):
+    """Each output position's source coordinate along a dim; only the cubic taps may start
+    left of the first input."""
     i = np.arange(out, dtype=np.float64)
     if mode == "nearest":
-        return np.minimum(np.floor(i * scale), length - 1)
+        return np.floor(i * scale)
     if mode == "nearest-exact":
-        return np.minimum(np.floor((i + 0.5) * scale), length - 1)
+        return np.floor((i + 0.5) * scale)
     if align_corners:
-        return i * ((length - 1) / (out - 1) if out > 1 else 0.0)
-    return np.maximum((i + 0.5) * scale - 0.5, 0.0)
+        return i * scale
+    source = (i + 0.5) * scale - 0.5
+    return source if mode == "bicubic" else np.maximum(source, 0.0)
 
 
-# torch's CPU kernels that have no integer form, by mode.
-_INTEGER_REFUSALS = {"nearest": "compute_indices_weights_nearest",
-                     "nearest-exact": "compute_indices_weights_nearest",
-                     "linear": "compute_indices_weights_linear"}
+def _linear_taps(source, length):
+    low = np.floor(source)
+    weight = source - low
+    low = low.astype(np.int64)
+    return np.stack([low, np.minimum(low + 1, length - 1)]), np.stack([1 - weight, weight])
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None, antialias=False):
+def _cubic_taps(source, length):
+    low = np.floor(source)
+    index = low.astype(np.int64) + np.arange(-1, 3)[:, None]
+    return np.clip(index, 0, length - 1), np.stack(cubic_weights(np.clip(source - low, 0, 1)))
+
+
+# the antialiasing filters by mode, (half width, weight of a distance): PIL's, whose cubic
+# kernel has a = -0.5 where the plain bicubic mode's has -0.75
+_FILTERS = {"bilinear": (1, lambda x: np.maximum(1 - x, 0)),
+            "bicubic": (2, lambda x: np.where(x < 1, cubic_near(x, -0.5),
+                                              np.where(x < 2, cubic_far(x, -0.5), 0)))}
+
+
+def _antialias_taps(out, length, scale, mode, real):
+    """Each output's filter window over the input, stretched by the scale when downsampling
+    so that every input contributes, its weights normalized to sum to one; computed in the
+    input's precision (`real`), as PyTorch's kernel computes them."""
+    half, weight_of = _FILTERS[mode]
+    scale = real(scale)
+    stretch = max(scale, real(1))
+    support = half * stretch
+    center = scale * (np.arange(out, dtype=real) + real(0.5))
+    first = np.maximum(np.trunc(center - support + real(0.5)), 0).astype(np.int64)
+    count = np.minimum(np.trunc(center + support + real(0.5)), length).astype(np.int64) - first
+    offset = np.arange(2 * math.ceil(support) + 1)[:, None]
+    index = first + offset
+    weight = (weight_of(np.abs((index - center + real(0.5)) / stretch)) *
+              (offset < count)).astype(real)
+    total = weight.sum(0, dtype=real)
+    return np.minimum(index, length - 1), weight / np.where(total != 0, total, real(1))
+
+
+def _taps(mode, antialias, out, length, scale, align_corners, real):
+    """The input positions (taps, out) along a dim and their weights (None: one tap, whole)."""
+    if antialias:
+        return _antialias_taps(out, length, scale, mode, real)
+    source = _source(out, scale, align_corners, mode)
+    if mode.startswith("nearest"):
+        return np.minimum(source, length - 1).astype(np.int64)[None], None
+    return (_cubic_taps if mode == "bicubic" else _linear_taps)(source, length)
+
+
+# torch's CPU kernels that have no integer form, by mode, and antialiased.
+_INTEGER_REFUSALS = {("nearest", False): "compute_indices_weights_nearest",
+                     ("nearest-exact", False): "compute_indices_weights_nearest",
+                     ("linear", False): "compute_indices_weights_linear",
+                     ("bicubic", False): "compute_indices_weights_cubic",
+                     ("bilinear", True): "compute_index_ranges_weights",
+                     ("bicubic", True): "compute_index_ranges_weights"}
+
+
+def _check(input, mode, align_corners, antialias):
+    """PyTorch's checks of the mode against the input's rank, in its order."""
     if mode not in ("nearest", "nearest-exact", "area", *_SPATIAL):
         raise NotImplementedError(f"interpolate: mode {mode!r} is not supported; nearest, "
-                                  "nearest-exact, linear, bilinear, trilinear and area are")
+                                  "nearest-exact, linear, bilinear, bicubic, trilinear and "
+                                  "area are")
     if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
     n = input.dim() - 2
     if n < 1 or (mode in _SPATIAL and n != _SPATIAL[mode]):
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: nearest | linear | "
-                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
-                                  f"(got {mode})")
+                                  f"bilinear | bicubic | trilinear | lanczos | area | "
+                                  f"nearest-exact (got {mode})")
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    _check(input, mode, align_corners, antialias)
+    n = input.dim() - 2
     sizes, scales = _out_sizes(input, size, scale_factor, n)
+    if recompute_scale_factor:
+        scales = [None] * n
+    return _resample(input, sizes, scales, mode, bool(align_corners), bool(antialias))
+
+
+def upsample_aa(mode):
+    """aten's _upsample_{mode}2d_aa kernel: its overload of (scales_h, scales_w) and its .vec
+    overload of scale_factors, which give the output size when output_size is None."""
+    def upsample(input, output_size, align_corners, scales_h=None, scales_w=None, *,
+                 scale_factors=None):
+        if isinstance(scales_h, (list, tuple)):  # .vec's scale_factors, given by position
+            scale_factors, scales_h = scales_h, None
+        factors = scale_factors or (scales_h, scales_w)
+        sizes = output_size or [int(math.floor(length * f))
+                                for length, f in zip(input.shape[2:], factors)]
+        return _resample(input, tuple(sizes), [1.0 / f if f else None for f in factors],
+                         f"bi{mode}", bool(align_corners), True)
+    upsample.__name__ = f"_upsample_bi{mode}2d_aa"
+    return upsample
+
+
+def _resample(input, sizes, scales, mode, align_corners, antialias):
+    """input resized to `sizes` along its trailing dims; a scale of None is the sizes' ratio."""
+    n = len(sizes)
     lengths = tuple(input.shape[-n:])
     if min(lengths + tuple(sizes)) <= 0:
         names = ("D", "H", "W")[3 - n:]
         shown = lambda values: ", ".join(f"{k}: {v}" for k, v in zip(names, values))  # noqa
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
                            f"({shown(lengths)}) output ({shown(sizes)})")
-    if mode in _INTEGER_REFUSALS:
-        refuse_integers(_INTEGER_REFUSALS[mode], input)
-    if recompute_scale_factor:
-        scales = [length / out if out else 0.0 for length, out in zip(input.shape[-n:], sizes)]
+    if (mode, antialias) in _INTEGER_REFUSALS:
+        refuse_integers(_INTEGER_REFUSALS[mode, antialias], input)
     if mode == "area":
         pool = {1: gradjit.nn.functional.adaptive_avg_pool1d,
                 2: gradjit.nn.functional.adaptive_avg_pool2d,
                 3: gradjit.nn.functional.adaptive_avg_pool3d}[n]
         return pool(input, sizes)
-    out = input
-    for axis, (length, target, scale) in enumerate(zip(input.shape[-n:], sizes, scales)):
-        dim = input.dim() - n + axis
-        source = _source(target, length, scale, bool(align_corners), mode)
-        low = np.floor(source).astype(np.int64)
-        if mode.startswith("nearest"):
-            out = out.index_select(dim, gradjit.tensor(low))
-            continue
-        high = np.minimum(low + 1, length - 1)
-        weight = gradjit.tensor(source - low, dtype=input.dtype).reshape(
-            (-1,) + (1,) * (input.dim() - 1 - dim))
-        below = out.index_select(dim, gradjit.tensor(low))
-        above = out.index_select(dim, gradjit.tensor(high))
-        out = below + (above - below) * weight
-    return out
+    coordinate_scales = [((length - 1) / (out - 1) if out > 1 else 0.0) if align_corners else
+                         length / out if scale is None else scale
+                         for length, out, scale in zip(lengths, sizes, scales)]
+
+    real = np.float64 if input.dtype == gradjit.float64 else np.float32
+
+    def resample(x):
+        for axis, (length, out, scale) in enumerate(zip(lengths, sizes, coordinate_scales)):
+            dim = x.dim() - n + axis
+            index, weight = _taps(mode, antialias, out, length, scale, align_corners, real)
+            if weight is None:
+                x = x.index_select(dim, gradjit.tensor(index[0]))
+                continue
+            shape = (-1,) + (1,) * (x.dim() - 1 - dim)
+            taps = [x.index_select(dim, gradjit.tensor(i)) *
+                    gradjit.tensor(w, dtype=x.dtype).reshape(shape) for i, w in zip(index, weight)]
+            x = taps[0]
+            for tap in taps[1:]:
+                x = x + tap
+        return x
+    kind = "".join(part.title() for part in mode.split("-"))
+    name = f"Upsample{kind}{n}D{'Aa' if antialias else ''}Backward0"
+    return gradjit.autograd.composite(name, resample, input)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

@@ -22,14 +22,17 @@ def _legacy(size_average, reduce, reduction):
     return reduction
 
 
+def _check_reduction(reduction):
+    """torch checks the reduction in Python, before the kernel's checks of its inputs."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
 def _reduce(loss, reduction):
+    _check_reduction(reduction)
     if reduction == "mean":
         return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+    return loss.sum() if reduction == "sum" else loss
 
 
 def _node(name, fn, input, target):
@@ -275,8 +278,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
                      reduce=None, reduction="mean"):
     """exp(input) - target * input (log_input), or input - target log(input + eps); `full`
     adds Stirling's approximation of log(target!) where target > 1."""
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(reduction + " is not a valid value for reduction")
+    _check_reduction(reduction)
     loss = input.exp() - target * input if log_input else \
         input - target * (input + eps).log()
     if full:

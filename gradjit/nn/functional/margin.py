@@ -4,7 +4,7 @@ reductions and grad_fn names where PyTorch computes a loss in one kernel."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.nn.functional.loss import _legacy, _node, _reduce
+from gradjit.nn.functional.loss import _check_reduction, _legacy, _node, _reduce
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -84,22 +84,41 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
     return _reduce(loss.sum(dim=input.dim() - 1) / input.shape[-1], reduction)
 
 
-def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="mean"):
+def _check_scores(input):
+    """PyTorch's margin kernels take one sample's class scores, a batch of them, or a 0-d
+    score, never an empty row."""
+    if not (input.dim() == 0 or (input.dim() <= 2 and input.shape[-1] != 0)):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+
+
+def _check_long(target):
+    if target.dtype != gradjit.int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.legacy}")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
     """For each sample, the mean over the other classes of max(0, margin - x[y] + x[i]) ** p
     (times weight[y]): a multi-class hinge loss."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _check_reduction(reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    _check_scores(input)
     samples = input.shape[0] if input.dim() == 2 else 1
-    if input.dim() > 2:
-        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
-                           f"size, but got: {list(input.shape)}")
     if target.dim() > 1 or target.numel() != samples:
         raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
                            f"the number of input samples (batch size). Expected target size "
                            f"[{samples}], but got {list(target.shape)}. Input has shape "
                            f"{list(input.shape)}.")
+    classes = input.shape[-1] if input.dim() else 1
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
+                           f"{list(weight.shape)}")
+    _check_long(target)
 
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
@@ -114,9 +133,19 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     return _node("MultiMarginLossBackward0", loss_of, input, target)
 
 
-def multilabel_margin_loss(input, target, reduction="mean"):
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """For each sample, with targets its class indices up to the first -1: the sum over
     target classes j and other classes i of max(0, 1 - (x[j] - x[i])), over the class count."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _check_scores(input)
+    fits = target.shape == input.shape if input.dim() == 2 else \
+        target.dim() <= 1 and target.numel() == (input.numel() if input.dim() else 1)
+    if not fits:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    _check_long(target)
+
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
         labels = y if y.dim() == 2 else y.reshape(1, -1)
