@@ -101,6 +101,10 @@ def _magnitude_bits(b, value, dtype):
     return b.and_(b.bitcast(value, ty), ir.Constant(ty, (1 << (ty.element.width - 1)) - 1))
 
 
+def _invariant(instr) -> bool:
+    return instr.op == "load" and instr.attrs.index is None and instr.attrs.strides[-1] == 0
+
+
 class KernelEmitter:
     def __init__(self, module, kernel, vector_bytes):
         self.k = kernel
@@ -109,7 +113,8 @@ class KernelEmitter:
         self.fn.attributes.add("nounwind")
         self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
         serial = any(o.kind == "scatter_add" for o in kernel.outputs)
-        widest = max([i.dtype.numpy.itemsize for i in kernel.body] + [4])
+        # a loop-invariant load is one scalar a row, splatted: it does not narrow the vectors
+        widest = max([i.dtype.numpy.itemsize for i in kernel.body if not _invariant(i)] + [4])
         self.width = 1 if serial else max(1, vector_bytes // widest)
 
     def emit(self):
