@@ -523,7 +523,12 @@ def _add_one_hot(f: Fuser, x, labels, updates, axis, out):
     if updates.computes:  # each row's update is read by all its columns
         updates = f.materialize(updates)
     rows = (*updates.shape[:axis + 1], 1, *updates.shape[axis + 1:])
-    spread = f.reindex(updates, lambda v: views.broadcast(views.reshape(v, rows), shape), shape)
+
+    def remap(view):
+        row_view = views.reshape(view, rows)
+        return row_view and views.broadcast(row_view, shape)
+    spread = f.reindex(updates, remap, shape) or f.reindex(
+        f.materialize(updates, force=True), remap, shape)
     return apply("where", apply("eq", column, label, dtype=bool_),
                  apply("add", x, spread, dtype=dt), x, dtype=dt)
 

@@ -75,3 +75,21 @@ def test_picked_logits_gradient_reads_the_rows_in_one_group_of_three_passes():
     assert not scatter_kinds(program)
     for got, want in zip(compile_function(ir_fn)(*args), interpret(ir_fn, *args)):
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6)
+
+
+def test_updates_read_through_a_transposed_view_equal_the_interpreter():
+    shape = (4, 5, 3)
+    with Builder("scatter_transposed") as b:
+        x = b.param(TensorType(shape, resolve("f32")), "x")
+        labels = b.param(TensorType((4,), resolve("i64")), "labels")
+        stored = b.param(TensorType((3, 4), resolve("f32")), "stored")
+        rows = PRIMITIVES["iota"](shape=(4,), dtype="i64", axis=0)
+        updates = PRIMITIVES["transpose"](stored, perm=(1, 0))
+        out = PRIMITIVES["scatter_add"](x, rows, labels, updates, axis=0)
+    fn = b.build([out])
+    args = (rng.standard_normal(shape).astype(np.float32), np.array([4, -1, 0, 2]),
+            rng.standard_normal((3, 4)).astype(np.float32))
+    program = compile_function(fn)
+    assert not scatter_kinds(program)
+    (got,), (want,) = program(*args), interpret(fn, *args)
+    np.testing.assert_array_equal(got, want)
