@@ -101,6 +101,10 @@ def _magnitude_bits(b, value, dtype):
     return b.and_(b.bitcast(value, ty), ir.Constant(ty, (1 << (ty.element.width - 1)) - 1))
 
 
+def _invariant(instr) -> bool:
+    return instr.op == "load" and instr.attrs.index is None and instr.attrs.strides[-1] == 0
+
+
 class KernelEmitter:
     def __init__(self, module, kernel, vector_bytes):
         self.k = kernel
@@ -109,7 +113,8 @@ class KernelEmitter:
         self.fn.attributes.add("nounwind")
         self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
         serial = any(o.kind == "scatter_add" for o in kernel.outputs)
-        widest = max([i.dtype.numpy.itemsize for i in kernel.body] + [4])
+        # a loop-invariant load is one scalar a row, splatted: it does not narrow the vectors
+        widest = max([i.dtype.numpy.itemsize for i in kernel.body if not _invariant(i)] + [4])
         self.width = 1 if serial else max(1, vector_bytes // widest)
 
     def emit(self):
@@ -193,6 +198,7 @@ class KernelEmitter:
                 bases[n] = self.base(instr.attrs[0], instr.attrs[1], 0, outer)
         out_bases = [self.base(o.access.strides, o.access.offset, o.access.chunk_stride, outer)
                      for o in k.outputs]
+        self.ahead = [self.base(p.attrs.strides, p.attrs.offset, 0, outer) for p in k.prefetch]
         hoisted = {n: self.load_scalar(i.attrs, i.dtype, bases[n]) for n, i in enumerate(k.body)
                    if i.op == "load" and i.attrs.index is None and i.attrs.strides[-1] == 0}
         reducing = [n for n, o in enumerate(k.outputs)
@@ -339,6 +345,13 @@ class KernelEmitter:
     def step(self, lanes, j, bases, out_bases, hoisted, reducing, accs, mask=None):
         """One (vector of) loop index: the body, then every output. Lanes off in `mask`
         read and write no memory and add the identity to the accumulators."""
+        if mask is None and lanes.lanes > 1:
+            for p, base in zip(self.k.prefetch, self.ahead):
+                # read, keep in all levels (3), data cache (1); past an array's end it is a
+                # no-op, not a fault
+                call_intrinsic(self.b, "prefetch", [
+                    self.element_ptr(p.attrs, p.dtype, self.b.add(base, j)), I32(0), I32(3),
+                    I32(1)], ir.VoidType(), [PTR])
         values = emit_body(lanes, self.k.body, lambda n, values: self.load(
             lanes, j, n, bases[n], hoisted, values, mask), lambda n: self.index(
             lanes, j, n, bases[n]))

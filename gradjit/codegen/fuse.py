@@ -22,7 +22,7 @@ from gradjit.codegen.share import Sharing
 from gradjit.codegen.views import View, contiguous
 from gradjit.ir.core import Function
 from gradjit.ir.primitive import PRIMITIVES
-from gradjit.ir.types import bool_, int64
+from gradjit.ir.types import bool_, int32, int64
 from gradjit.runtime.blas import depth_parts
 from gradjit.runtime.steps import (NEGATIVE_POWER, Buffer, CheckExponent, CheckIndex, Fail,
                                    Guard, LibraryCall, Matmul, Operand)
@@ -477,6 +477,8 @@ def _gather(f: Fuser, op, x, *indices):
 def _scatter_add(f: Fuser, op, x, *operands):
     *indices, updates = operands
     axis, out = op.params["axis"], op.out.type
+    if _one_per_row(indices, axis, out.shape) and np.prod(updates.shape):
+        return _add_one_hot(f, x, indices[1], updates, axis, out)
     buffer = f.new_buffer(out.dtype, out.size)
     whole = contiguous(out.shape)
     f.pend(Pending("store", out.shape, x, buffer.id, whole))
@@ -490,6 +492,48 @@ def _scatter_add(f: Fuser, op, x, *operands):
         for i, n in zip(indices, out.shape[axis:]):
             _checked_index(f, i, n)
     return f.load(buffer, whole)
+
+
+def _one_per_row(indices, axis, shape) -> bool:
+    """Whether the index arrays are (arange(n), labels) over the axes axis, axis+1 of
+    `shape`: one element a row (cross-entropy's z[arange(B), labels]), so no two updates meet
+    and the scatter is an elementwise select."""
+    if len(indices) != 2 or indices[0].kind != "index" or len(indices[0].shape) != 1:
+        return False
+    view = indices[0].attrs
+    return view.strides == (1,) and view.offset == 0 and view.shape == (shape[axis],)
+
+
+def _add_one_hot(f: Fuser, x, labels, updates, axis, out):
+    """x + updates where the column is the row's label: the gradient of a picked logit stays
+    in the loop that writes the rest of x's rows, instead of a serial scatter after it."""
+    shape, dt, n = out.shape, out.dtype, out.shape[axis + 1]
+    # int32 columns keep the loop's vectors as wide as its float32 lanes
+    it = int32 if n < 1 << 31 else int64
+
+    def apply(name, *args, params=(), dtype=it):
+        return f.node("apply", args, (name, params), shape, dtype)
+
+    def const(value):
+        return f.node("const", (), value, shape, it)
+    label = _spread_index(f, _checked_index(f, labels, n), axis, shape)
+    if label.dtype != it:
+        label = apply("cast", label, params=(("dtype", it.name),))
+    label = apply("where", apply("lt", label, const(0), dtype=bool_),
+                  apply("add", label, const(n)), label)
+    column = f.node("index", (), View(shape, tuple(int(d == axis + 1) for d in range(len(shape)))),
+                    shape, it)
+    if updates.computes:  # each row's update is read by all its columns
+        updates = f.materialize(updates)
+    rows = (*updates.shape[:axis + 1], 1, *updates.shape[axis + 1:])
+
+    def remap(view):
+        row_view = views.reshape(view, rows)
+        return row_view and views.broadcast(row_view, shape)
+    spread = f.reindex(updates, remap, shape) or f.reindex(
+        f.materialize(updates, force=True), remap, shape)
+    return apply("where", apply("eq", column, label, dtype=bool_),
+                 apply("add", x, spread, dtype=dt), x, dtype=dt)
 
 
 def _concatenate(f: Fuser, op, *xs):

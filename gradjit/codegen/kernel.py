@@ -65,7 +65,8 @@ class Output:
 class Kernel:
     """A loop nest over `extents` (outermost first; the innermost is the vector loop).
     The outermost loop is cut into `n_chunks` chunks of `chunk_rows`, fixed by the shape
-    alone, so any thread count computes the same partial results."""
+    alone, so any thread count computes the same partial results. `prefetch`: loads whose
+    addresses each vector step asks the cache for, reading nothing (see prefetch.py)."""
 
     name: str
     extents: tuple[int, ...]
@@ -73,9 +74,10 @@ class Kernel:
     outputs: list[Output]
     chunk_rows: int = 1
     n_chunks: int = 1
+    prefetch: tuple[Instr, ...] = ()
 
     def buffers(self) -> set[int]:
-        used = {i.attrs.buffer for i in self.body if i.op == "load"}
+        used = {i.attrs.buffer for i in self.body + list(self.prefetch) if i.op == "load"}
         return used | {o.access.buffer for o in self.outputs}
 
     def __str__(self) -> str:
@@ -87,6 +89,7 @@ class Kernel:
             lines.append(f"  %{n} = {_format_instr(instr)} : {instr.dtype}")
         for out in self.outputs:
             lines.append(f"  {out.kind} {out.access} <- %{out.value}")
+        lines.extend(f"  prefetch {p.attrs} : {p.dtype}" for p in self.prefetch)
         return "\n".join(lines + ["}"])
 
 

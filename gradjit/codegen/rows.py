@@ -30,7 +30,7 @@ class KernelGroup:
 def group_rows(program: Program) -> Program:
     """`program` with its runs of row-compatible kernels replaced by KernelGroups."""
     steps, run = [], []
-    for step in _sink_unchunkable(program.steps) + [None]:
+    for step in _lift_joinable(_sink_unchunkable(program.steps)) + [None]:
         if isinstance(step, Kernel) and run and _joins(run, step):
             run.append(step)
             continue
@@ -82,6 +82,27 @@ def _sink_unchunkable(steps: list) -> list:
             out[j], out[j + 1] = out[j + 1], out[j]
             j += 1
     return out
+
+
+def _lift_joinable(steps: list) -> list:
+    """Each chunkable kernel that kernels it cannot join and does not depend on separate from
+    one over its rows moves up to it (a gradient's last pass over the rows, behind the loss's
+    sum and its scaling)."""
+    out = list(steps)
+    for i, k in enumerate(out):
+        if not isinstance(k, Kernel) or not _rechunkable(k) or not k.extents:
+            continue
+        j = i
+        while j > max(0, i - MAX_RUN) and isinstance(out[j - 1], Kernel) and not _mates(
+                out[j - 1], k) and _independent(out[j - 1], k):
+            j -= 1
+        if j < i and isinstance(out[j - 1], Kernel) and _mates(out[j - 1], k):
+            out.insert(j, out.pop(i))
+    return out
+
+
+def _mates(a: Kernel, b: Kernel) -> bool:
+    return bool(a.extents) and a.extents[0] == b.extents[0] and _rechunkable(a)
 
 
 def _independent(a: Kernel, b: Kernel) -> bool:
