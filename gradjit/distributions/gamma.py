@@ -108,6 +108,7 @@ class Gamma(ExponentialFamily):
         return draw + (draw.detach().clamp(min=tiny) - draw.detach())
 
     def log_prob(self, value):
+        value = gradjit.as_tensor(value, dtype=self.rate.dtype)  # a number too, as PyTorch's
         if self._validate_args:
             self._validate_sample(value)
         conc, rate = self.concentration, self.rate

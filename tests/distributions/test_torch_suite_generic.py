@@ -7,7 +7,8 @@ import pytest
 import torch
 
 import gradjit
-from tests.distributions.torch_suite_examples import BAD_EXAMPLES, EXAMPLES, build, cases
+from tests.distributions.torch_suite_examples import (BAD_EXAMPLES, EXAMPLES, build, cases,
+                                                      detached)
 from tests.torch_reference import message
 
 CASES = cases(EXAMPLES)
@@ -227,3 +228,54 @@ def test_invalid_parameters_raise_as_pytorch(case, set_default_dtype):
     expected = outcome(lambda: build(torch, spec_of(name, checked)))
     assert isinstance(expected, tuple)
     assert outcome(lambda: build(gradjit, spec_of(name, checked))) == expected
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_icdf_inverts_cdf_and_cdf_differentiates_to_the_density(case, set_default_dtype):
+    _, name, spec = case
+    set_default_dtype(torch.float64)
+    t, g = both(name, detached(spec))  # the derivative in x only, as PyTorch's suite
+    gradjit.manual_seed(0)
+    samples = g.sample((20,))
+    found = outcome(lambda: g.icdf(g.cdf(samples)))
+    assert isinstance(found, tuple) == isinstance(
+        outcome(lambda: t.icdf(t.cdf(t.sample((20,))))), tuple)
+    if not isinstance(found, tuple):
+        error = (found - samples).abs() / (1e-10 + samples.abs())
+        assert float(error.max()) < 1e-4
+    x = g.sample()
+    if not g.support.is_discrete:
+        x = x.detach().requires_grad_()
+    cdf = outcome(lambda: g.cdf(x))
+    if isinstance(cdf, tuple) or not cdf.requires_grad:
+        return
+    (slope,) = gradjit.autograd.grad(cdf.sum(), [x])
+    np.testing.assert_allclose(slope.numpy(), g.log_prob(x).exp().detach().numpy(),
+                               rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_independent_over_every_example(case):
+    _, name, spec = case
+    t, g = both(name, spec)
+    torch.manual_seed(0)
+    tx = t.sample()
+    gx = gradjit.tensor(tx.numpy())
+    for n in range(len(t.batch_shape) + 1):
+        ti, gi = torch.distributions.Independent(t, n), gradjit.distributions.Independent(g, n)
+        assert_same(gi.log_prob(gx), ti.log_prob(tx), 1e-4, 1e-4)
+        assert tuple(gi.sample().shape) == tuple(ti.sample().shape)
+        assert gi.has_rsample == ti.has_rsample
+        for what in ("mean", "variance"):
+            assert_same(outcome(lambda: getattr(gi, what)), outcome(lambda: getattr(ti, what)))
+        assert_same(outcome(gi.entropy), outcome(ti.entropy), 1e-5, 1e-5)
+        assert_same(outcome(gi.enumerate_support), outcome(ti.enumerate_support))
+        for s in [(), (2,), (2, 3)]:
+            full = s + tuple(ti.batch_shape)
+            te, ge = ti.expand(full), gi.expand(full)
+            assert tuple(ge.batch_shape) == full
+            assert tuple(ge.event_shape) == tuple(te.event_shape)
+            sample = ge.sample()
+            assert tuple(sample.shape) == full + tuple(te.event_shape)
+            np.testing.assert_allclose(ge.log_prob(sample).detach().numpy(),
+                                       gi.log_prob(sample).detach().numpy(), rtol=1e-6)

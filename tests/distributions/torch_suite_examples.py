@@ -23,6 +23,20 @@ class T(D):
     """A transform built from other specs, by its class name."""
 
 
+def detached(spec):
+    """The spec with no parameter requiring grad."""
+    if isinstance(spec, P):
+        return P(spec.values, False, spec.dtype)
+    if isinstance(spec, D):
+        return type(spec)(spec.name, *map(detached, spec.args),
+                          **{k: detached(v) for k, v in spec.kwargs.items()})
+    if isinstance(spec, list):
+        return [detached(s) for s in spec]
+    if isinstance(spec, dict):
+        return {k: detached(v) for k, v in spec.items()}
+    return spec
+
+
 def build(lib, spec, leaves=None):
     """The spec as the library's objects; the tensors requiring grad made on the way are
     appended to leaves, in the spec's order."""
