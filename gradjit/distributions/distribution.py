@@ -189,8 +189,7 @@ def broadcast_all(*values):
     dtype = like.dtype if like is not None else gradjit.get_default_dtype()
     tensors = [v if gradjit.is_tensor(v) else gradjit.tensor(float(v), dtype=dtype)
                for v in values]
-    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    return [t if tuple(t.shape) == shape else t.expand(shape) for t in tensors]
+    return list(gradjit.broadcast_tensors(*tensors))
 
 
 def finfo(t):
