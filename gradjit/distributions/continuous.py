@@ -83,7 +83,7 @@ class Uniform(Distribution):
                                 "high": constraints.greater_than(self.low)}
         super().__init__(self.low.shape, validate_args=validate_args)
 
-    @property
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
         return constraints.interval(self.low, self.high)
 

@@ -136,7 +136,7 @@ class Binomial(_Trials):
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
         self._set_trials(total_count, probs, logits, validate_args)
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self.total_count)
 

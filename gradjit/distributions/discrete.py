@@ -6,7 +6,7 @@ import math
 
 import gradjit
 from gradjit.distributions import constraints
-from gradjit.distributions.distribution import Distribution, broadcast_all, finfo
+from gradjit.distributions.distribution import Distribution, broadcast_all, finfo, lazy_property
 from gradjit.distributions.exp_family import ExponentialFamily
 
 
@@ -28,17 +28,13 @@ def _half_at_zero(x):
 class _ProbsOrLogits(Distribution):
     """The parameter given is stored; the other one is computed when first asked for."""
 
-    @property
+    @lazy_property
     def probs(self):
-        if "probs" not in self.__dict__:
-            self.__dict__["probs"] = self._probs_from_logits(self.logits)
-        return self.__dict__["probs"]
+        return self._probs_from_logits(self.logits)
 
-    @property
+    @lazy_property
     def logits(self):
-        if "logits" not in self.__dict__:
-            self.__dict__["logits"] = self._logits_from_probs(self.probs)
-        return self.__dict__["logits"]
+        return self._logits_from_probs(self.probs)
 
     @property
     def param(self):
@@ -133,7 +129,7 @@ class Categorical(_ProbsOrLogits):
         eps = float(finfo(probs).eps)
         return gradjit.log(probs.clamp(min=eps, max=1 - eps))
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self._num_events - 1)
 
@@ -188,7 +184,7 @@ class Multinomial(Distribution):
     probs = property(lambda self: self._categorical.probs)
     logits = property(lambda self: self._categorical.logits)
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self):
         return constraints.multinomial(self.total_count)
 

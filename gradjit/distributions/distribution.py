@@ -3,12 +3,25 @@ validation with PyTorch's messages, and sample() as rsample() without gradient."
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 
 import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
+
+
+class lazy_property(functools.cached_property):
+    """A value computed on first access, then stored on the instance; computed with gradient
+    tracking on, so that a first access under no_grad (as sample() makes) does not store a
+    value cut from the parameters."""
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with gradjit.enable_grad():
+            return super().__get__(instance, owner)
 
 
 class Distribution:
@@ -30,14 +43,25 @@ class Distribution:
         self._validate_args = self._validate_default if validate_args is None else validate_args
         if self._validate_args:
             for name, constraint in self.arg_constraints.items():
-                if name not in self.__dict__:
-                    continue  # given as the other parameterization, derived on demand
-                value = self.__dict__[name]
+                value = self._checked_parameter(name, constraint)
+                if value is None:
+                    continue
                 if not constraints.all_true(constraint.check(value)):
                     raise ValueError(
                         f"Expected parameter {name} ({type(value).__name__} of shape "
                         f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
                         f"constraint {constraint!r}, but found invalid values:\n{value}")
+
+    def _checked_parameter(self, name, constraint):
+        """The value of a parameter validation checks (a derived one, as PyTorch, through its
+        property), or None where it is skipped."""
+        if constraints.is_dependent(constraint):
+            return None
+        if name in self.__dict__:
+            return self.__dict__[name]
+        if not isinstance(getattr(type(self), name, None), property):  # lazy: not given
+            return None
+        return getattr(self, name)
 
     @property
     def batch_shape(self):
@@ -66,6 +90,14 @@ class Distribution:
                 new.__dict__[name] = value.expand(batch_shape)
         new._batch_shape = batch_shape
         return new
+
+    def _get_checked_instance(self, cls, _instance=None):
+        """An uninitialized instance of self's class for expand() to fill, or _instance."""
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {type(self).__name__} of {cls.__name__} that defines a custom "
+                "__init__ method must also define a custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
 
     def _extended_shape(self, sample_shape=()):
         return gradjit.Size(tuple(sample_shape) + tuple(self._batch_shape) +
@@ -157,8 +189,7 @@ def broadcast_all(*values):
     dtype = like.dtype if like is not None else gradjit.get_default_dtype()
     tensors = [v if gradjit.is_tensor(v) else gradjit.tensor(float(v), dtype=dtype)
                for v in values]
-    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    return [t if tuple(t.shape) == shape else t.expand(shape) for t in tensors]
+    return list(gradjit.broadcast_tensors(*tensors))
 
 
 def finfo(t):

@@ -108,6 +108,7 @@ class Gamma(ExponentialFamily):
         return draw + (draw.detach().clamp(min=tiny) - draw.detach())
 
     def log_prob(self, value):
+        value = gradjit.as_tensor(value, dtype=self.rate.dtype)  # a number too, as PyTorch's
         if self._validate_args:
             self._validate_sample(value)
         conc, rate = self.concentration, self.rate
@@ -131,14 +132,13 @@ class Chi2(Gamma):
     arg_constraints = {"df": constraints.positive}
 
     def __init__(self, df, validate_args=None):
-        (self.df,) = broadcast_all(df)
-        super().__init__(0.5 * self.df, 0.5, validate_args=validate_args)
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    # Derived, as PyTorch's: validation and its messages see concentration * 2.
+    df = property(lambda self: self.concentration * 2)
 
     def expand(self, batch_shape, _instance=None):
         new = super().expand(batch_shape)
         new.concentration, new.rate = (t.expand(tuple(batch_shape))
                                        for t in (self.concentration, self.rate))
         return new
-
-    def __repr__(self) -> str:
-        return "Chi2()"  # PyTorch's df is derived from the concentration, so it shows none

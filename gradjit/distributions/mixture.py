@@ -88,10 +88,13 @@ class MixtureSameFamily(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         batch_shape = tuple(batch_shape)
-        return MixtureSameFamily(
-            self._mixture_distribution.expand(batch_shape),
+        new = self._get_checked_instance(MixtureSameFamily, _instance)
+        MixtureSameFamily.__init__(
+            new, self._mixture_distribution.expand(batch_shape),
             self._component_distribution.expand(batch_shape + (self._num_component,)),
             validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     def sample(self, sample_shape=()):
         with gradjit.no_grad():

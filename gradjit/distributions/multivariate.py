@@ -2,14 +2,13 @@
 with PyTorch's parameterizations, draws and formulas."""
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
-from gradjit.distributions.distribution import Distribution
+from gradjit.distributions.distribution import Distribution, lazy_property
 
 
 def _solve_lower(lower, rhs):
@@ -70,18 +69,18 @@ class MultivariateNormal(Distribution):
         else:
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
 
-    @functools.cached_property
+    @lazy_property
     def scale_tril(self):
         return self._unbroadcasted_scale_tril.expand(*self._batch_shape, *self._event_shape,
                                                      *self._event_shape)
 
-    @functools.cached_property
+    @lazy_property
     def covariance_matrix(self):
         lower = self._unbroadcasted_scale_tril
         return (lower @ lower.mT).expand(*self._batch_shape, *self._event_shape,
                                          *self._event_shape)
 
-    @functools.cached_property
+    @lazy_property
     def precision_matrix(self):
         return gradjit.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
             *self._batch_shape, *self._event_shape, *self._event_shape)
@@ -139,9 +138,10 @@ class Independent(Distribution):
     has_rsample = property(lambda self: self.base_dist.has_rsample)
     has_enumerate_support = property(lambda self: self.reinterpreted_batch_ndims == 0 and
                                      self.base_dist.has_enumerate_support)
-    support = property(lambda self: constraints.independent(self.base_dist.support,
-                                                            self.reinterpreted_batch_ndims)
-                       if self.reinterpreted_batch_ndims else self.base_dist.support)
+    support = constraints.dependent_property(
+        lambda self: constraints.independent(self.base_dist.support,
+                                             self.reinterpreted_batch_ndims)
+        if self.reinterpreted_batch_ndims else self.base_dist.support)
     mean = property(lambda self: self.base_dist.mean)
     mode = property(lambda self: self.base_dist.mode)
     variance = property(lambda self: self.base_dist.variance)
@@ -149,7 +149,11 @@ class Independent(Distribution):
     def expand(self, batch_shape, _instance=None):
         batch_shape = tuple(batch_shape)
         base_batch = batch_shape + tuple(self._event_shape[:self.reinterpreted_batch_ndims])
-        return Independent(self.base_dist.expand(base_batch), self.reinterpreted_batch_ndims)
+        new = self._get_checked_instance(Independent, _instance)
+        Independent.__init__(new, self.base_dist.expand(base_batch),
+                             self.reinterpreted_batch_ndims, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     def _summed(self, value):
         n = self.reinterpreted_batch_ndims

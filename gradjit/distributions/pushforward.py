@@ -69,6 +69,7 @@ class _Folded(TransformedDistribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
+        value = gradjit.as_tensor(value, dtype=self.scale.dtype)
         log_prob = self.base_dist.log_prob(value) + math.log(2)
         return gradjit.where(value >= 0, log_prob, -math.inf)
 

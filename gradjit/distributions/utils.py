@@ -2,10 +2,8 @@
 logits conversions, clamping, triangular packing)."""
 from __future__ import annotations
 
-import functools
-
 import gradjit
-from gradjit.distributions.distribution import broadcast_all  # noqa: F401
+from gradjit.distributions.distribution import broadcast_all, lazy_property  # noqa: F401
 from gradjit.distributions.pushforward import EULER as euler_constant  # noqa: F401
 from gradjit.distributions.relaxed import _clamp_probs as clamp_probs  # noqa: F401
 from gradjit.distributions.transforms.base import _sum_rightmost  # noqa: F401
@@ -28,7 +26,3 @@ def tril_matrix_to_vec(mat, diag=0):
 def vec_to_tril_matrix(vec, diag=0):
     return _vec_to_tril(vec, diag)
 
-
-def lazy_property(fn):
-    """A property computed on first access, then stored on the instance."""
-    return functools.cached_property(fn)

@@ -3,7 +3,6 @@ with PyTorch's log density, entropy and moments, and reparameterized draws by th
 decomposition (chi-square diagonal, normal lower triangle)."""
 from __future__ import annotations
 
-import functools
 import math
 import warnings
 from numbers import Number
@@ -12,6 +11,7 @@ import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
+from gradjit.distributions.distribution import lazy_property
 from gradjit.distributions.exp_family import ExponentialFamily
 from gradjit.distributions.gamma import Chi2
 from gradjit.distributions.multivariate import _precision_to_scale_tril
@@ -89,16 +89,16 @@ class Wishart(ExponentialFamily):
     def _full(self, matrix):
         return matrix.expand(tuple(self._batch_shape) + tuple(self._event_shape))
 
-    @functools.cached_property
+    @lazy_property
     def scale_tril(self):
         return self._full(self._unbroadcasted_scale_tril)
 
-    @functools.cached_property
+    @lazy_property
     def covariance_matrix(self):
         lower = self._unbroadcasted_scale_tril
         return self._full(lower @ lower.mT)
 
-    @functools.cached_property
+    @lazy_property
     def precision_matrix(self):
         eye = gradjit.eye(self._event_shape[-1], dtype=self._unbroadcasted_scale_tril.dtype)
         return self._full(gradjit.cholesky_solve(eye, self._unbroadcasted_scale_tril))

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from gradjit.ir.primitive import BroadcastError
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor
@@ -156,8 +157,14 @@ def broadcast_shapes(*shapes) -> dtypes.Size:
 
 
 def broadcast_tensors(*tensors) -> tuple:
-    shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    shapes = [tuple(t.shape) for t in tensors]
+    try:
+        shape = broadcast_shapes(*shapes)
+    except RuntimeError as e:  # PyTorch words it as its elementwise ops do
+        error = BroadcastError(str(e), shapes)
+        raise error.in_torch_words() from None
+    # as PyTorch's, a tensor of the common shape is returned itself
+    return tuple(t if tuple(t.shape) == tuple(shape) else t.expand(shape) for t in tensors)
 
 
 def broadcast_to(input, size):

@@ -3,6 +3,7 @@ torch.qr, torch.cholesky, torch.cholesky_solve, torch.cholesky_inverse and
 torch.triangular_solve (and their Tensor methods), over torch.linalg's functions."""
 from __future__ import annotations
 
+import gradjit
 from gradjit.tensor import linalg as L
 from gradjit.tensor.arith import operand
 from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr
@@ -33,11 +34,22 @@ def cholesky(input, upper=False):
     return L.cholesky(operand(input), upper=upper)
 
 
+def _solve_factored(lower, B):
+    return L.solve_triangular(lower.mH, L.solve_triangular(lower, B, upper=False), upper=True)
+
+
 def cholesky_solve(B, L_factor, upper=False):
-    """X with A X = B, A = L L^H (or U^H U with upper) given by its factor."""
-    lower = L_factor.mH if upper else L_factor
-    y = L.solve_triangular(lower, operand(B), upper=False)
-    return L.solve_triangular(lower.mH, y, upper=True)
+    """X with A X = B, A = L L^H (or U^H U with upper) given by its factor's triangle. As in
+    PyTorch, the gradient treats every entry of the factor as free: it is that of
+    A0^-1 (B - L L^H X) at the solution X and A0 = the triangle's product, held fixed."""
+    def solve(B, L_factor):
+        lower = L_factor.mH if upper else L_factor
+        fixed = lower.detach()
+        X = _solve_factored(fixed, B.detach())
+        linear = _solve_factored(fixed, B - lower @ (lower.mH @ X))
+        return X + (linear - linear.detach())  # X's value, exactly: linear - its copy is 0
+    return gradjit.autograd.composite("CholeskySolveBackward0", solve, operand(B),
+                                      operand(L_factor))
 
 
 def cholesky_inverse(L_factor, upper=False):

@@ -107,9 +107,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     refuse_integers("log_sigmoid_cpu", input)
 
     def bce_with_logits(input, target):
-        # log(1 + exp(-x)) written so that neither exp overflows: softplus(-x) = max(-x, 0) +
-        # log1p(exp(-|x|)).
-        softplus = (-input).clamp(min=0) + (-input.abs()).exp().log1p()
+        # log(1 + exp(-x)) as -log_sigmoid(x): no exp overflows, and at x = 0 its gradient is
+        # -1/2 (max(-x, 0) + log1p(exp(-|x|)) takes the kinks' one-sided slopes there).
+        softplus = -gradjit.nn.functional.logsigmoid(input)
         scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
         loss = (1 - target) * input + scale * softplus
         return _reduce(loss if weight is None else loss * weight, reduction)
