@@ -248,6 +248,10 @@ class TensorBase(ConversionMixin):
         elif bool(flag) != (self._edge is not None):
             self._edge = AccumulateGrad(self) if flag else None
 
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
+
     def register_hook(self, hook):
         """Call hook(grad) with the gradient of this tensor each time it is computed; a tensor
         it returns replaces that gradient (for a leaf, before it is added into .grad)."""
@@ -294,7 +298,8 @@ class TensorBase(ConversionMixin):
                 not (self.dtype.is_floating_point or self.dtype.is_complex):
             # PyTorch's method words it so; the attribute's setter names complex dtypes too
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = requires_grad
+        if not (requires_grad and isinstance(self._edge, Record)):  # already requires it
+            self.requires_grad = requires_grad
         return self
 
     @property
@@ -318,12 +323,32 @@ class TensorBase(ConversionMixin):
 
     @grad.setter
     def grad(self, value):
-        if value is not None and (tuple(value.shape) != tuple(self.shape) or
-                                  value.dtype is not self.dtype):
-            raise RuntimeError(f"assigned grad has data of a different size or type: "
-                               f"{tuple(value.shape)} {value.dtype}, expected "
-                               f"{tuple(self.shape)} {self.dtype}")
+        if value is not None:
+            self._check_assigned_grad(value)
         self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    def _check_assigned_grad(self, value):
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
+                            f"type {type(value).__name__}")
+        want = self.grad_dtype if self.is_leaf else self.dtype
+        if want is not None and value.dtype is not want:
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype "
+                f"'{dtypes.CPP_NAMES[value.dtype.legacy]}' to a tensor with grad_dtype "
+                f"'{want.legacy}'. The gradient must match the tensor's grad_dtype (defaults to "
+                "the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
+                "specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                "Diverging the dtypes of a tensor and its gradient may break downstream systems "
+                "that assume they match.")
+        if tuple(value.shape) != tuple(self.shape):
+            raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' "
+                               f"to a tensor of size '{list(self.shape)}'. Please ensure that "
+                               "the gradient and the tensor are the same size")
 
     @property
     def retains_grad(self) -> bool:
@@ -346,7 +371,12 @@ class TensorBase(ConversionMixin):
 
     def detach_(self):
         if self._base is not None and isinstance(self._edge, Record):
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._edge = None
         return self
 
@@ -382,7 +412,13 @@ class TensorBase(ConversionMixin):
 
     @data.setter
     def data(self, other):
+        if not isinstance(other, TensorBase):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
         self._value, self._device = other._value, other._device
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @property
     def _version(self) -> int:

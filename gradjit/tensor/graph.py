@@ -91,21 +91,36 @@ class Node:
             return records[0].unpack(records[0].inputs[slot])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    @property
-    def next_functions(self) -> tuple:
+    def _input_edges(self) -> list:
+        """The edge of each operand, in the order of PyTorch's overload (see next_functions)."""
         if self._inputs is not None:
-            # One entry per operand of PyTorch's overload, in its order: a Python number
-            # wrapped as a tensor shows as None, a number PyTorch takes as a Scalar not at all.
-            edges = (ref() if ref is not None else None for ref in self._inputs)
-            return tuple((e.node if isinstance(e, Record) else e, 0) for e in edges)
+            return [ref() if ref is not None else None for ref in self._inputs]
         out = []
         for ref in self._records:
             record = ref()
             for edge in record.edges if record is not None else ():
-                if isinstance(edge, Record) and edge.node is self:
-                    continue
-                out.append((edge.node if isinstance(edge, Record) else edge, 0))
-        return tuple(out)
+                if not (isinstance(edge, Record) and edge.node is self):
+                    out.append(edge)
+        return out
+
+    @property
+    def next_functions(self) -> tuple:
+        # One entry per operand of PyTorch's overload, in its order: a Python number wrapped
+        # as a tensor shows as None, a number PyTorch takes as a Scalar not at all.
+        return tuple((e.node if isinstance(e, Record) else e, 0) for e in self._input_edges())
+
+    def __call__(self, *grads):
+        """This backward alone applied to the gradient of its output: the gradient of each
+        operand (None where it needs none), recorded when grad mode is on."""
+        from gradjit.tensor.engine import execute
+        if len(grads) != 1:
+            raise TypeError(f"expected 1 arguments, got {len(grads)} instead")
+        records = [r() for r in self._records]
+        edges = self._input_edges()
+        captured = execute([records[-1]], list(grads), {e for e in edges if e is not None},
+                           retain_graph=True, create_graph=is_grad_enabled())
+        out = tuple(captured.get(e) if e is not None else None for e in edges)
+        return out[0] if len(out) == 1 else out
 
 
 class AccumulateGrad:
@@ -155,12 +170,24 @@ def add_hook(edge, hook) -> RemovableHandle:
 
 def run_hooks(edge, g):
     """The gradient arriving at `edge` after its tensor's hooks, in registration order; a hook
-    that returns a tensor replaces the gradient."""
+    that returns a tensor replaces the gradient (one of the same size and dtype)."""
     for hook in list(edge.hooks.values()) if edge.hooks else ():
         out = hook(g)
         if out is not None:
+            _check_hook_result(hook, g, out)
             g = out
     return g
+
+
+def _check_hook_result(hook, g, out):
+    if not hasattr(out, "_edge"):
+        raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
+    name = getattr(hook, "__name__", "<unknown>")
+    if tuple(out.shape) != tuple(g.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if out.dtype is not g.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"torch.{g.dtype.legacy}Tensor got torch.{out.dtype.legacy}Tensor)")
 
 
 class _Pass(threading.local):
