@@ -259,7 +259,7 @@ class Saved:
         return outside_recording(unpack, packed)._value
 
     def problem(self, record) -> str | None:
-        if record.freed:
+        if record is not None and record.freed:
             return FREED
         if self.counter.value != self.version:
             from gradjit.autograd.anomaly_mode import is_anomaly_enabled
