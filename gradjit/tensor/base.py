@@ -44,6 +44,8 @@ class TensorBase(ConversionMixin):
     _poison = None        # why a value computed from stale saved values must not be used
     _grad = None
     _retains_grad = False
+    _no_grad_view = False  # a view made while grad mode was off
+    _multi_output = None  # (node name, index) of a view among several a function returned
     _device = dtypes.CPU
 
     @classmethod
@@ -128,6 +130,8 @@ class TensorBase(ConversionMixin):
         self._base = a._base if a._base is not None else a
         self._view_fn = cut if parent is None else lambda array: cut(parent(array))
         self._counter, self._view_version = a._counter, a._counter.value
+        if not _state.enabled:
+            self._no_grad_view = True
 
     def _grad_edge(self):
         """This tensor's autograd edge. A view whose base was modified in place since its
@@ -152,8 +156,27 @@ class TensorBase(ConversionMixin):
     # ---- in-place operations ----
 
     def _check_inplace(self, setitem=False):
+        if self._inference and not _inference.enabled:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You "
+                "can make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details.")
         if not is_grad_enabled():
             return
+        if self._multi_output is not None and isinstance(self._edge, Record):
+            name, index = self._multi_output
+            raise RuntimeError(
+                f"Output {index} of {name} is a view and is being modified inplace. This view "
+                "is the output of a function that returns multiple views. Such functions do "
+                "not allow the output views to be modified inplace. You should replace the "
+                "inplace operation by an out-of-place one.")
+        if self._no_grad_view and self._base.requires_grad:
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                "forbidden. You can clarify your code by moving both the view and the inplace "
+                "either both inside the no_grad block (if you don't want the inplace to be "
+                "tracked) or both outside (if you want the inplace to be tracked).")
         if isinstance(self._edge, AccumulateGrad):
             view = "a view of " if setitem else ""
             raise RuntimeError(f"{view}a leaf Variable that requires grad is being used in an "
@@ -243,6 +266,9 @@ class TensorBase(ConversionMixin):
         if flag and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if flag and self._inference and not _inference.enabled:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         if self._edge is not None and self._edge.tangent_only:  # a dual's leaf: keep it
             self._edge.tangent_only = not flag
         elif bool(flag) != (self._edge is not None):
@@ -368,6 +394,9 @@ class TensorBase(ConversionMixin):
         t._device = self._device
         self._link_detached(t)
         return t
+
+    def _is_view(self) -> bool:
+        return self._base is not None
 
     def detach_(self):
         if self._base is not None and isinstance(self._edge, Record):

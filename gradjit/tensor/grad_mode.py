@@ -87,7 +87,8 @@ def is_inference_mode_enabled() -> bool:
 
 
 class inference_mode(_Mode):
-    """no_grad for inference (mode=True, the default); inference_mode(False) changes nothing."""
+    """no_grad for inference (mode=True, the default); inference_mode(False) leaves inference
+    mode and turns grad mode on, as PyTorch's guard does."""
 
     def __new__(cls, mode=True):
         return super().__new__(cls) if isinstance(mode, bool) else decorate(mode, cls)
@@ -97,8 +98,7 @@ class inference_mode(_Mode):
 
     def __enter__(self):
         self._previous = _state.enabled, _inference.enabled
-        if self.on:
-            _state.enabled, _inference.enabled = False, True
+        _state.enabled, _inference.enabled = not self.on, self.on
 
     def __exit__(self, *exc):
         _state.enabled, _inference.enabled = self._previous

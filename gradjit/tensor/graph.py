@@ -46,7 +46,26 @@ _SAVED_OPERANDS = {"_saved_self": 0, "_saved_other": 1}
 _SAVED_VIEWS = {*_SAVED_OPERANDS, "_saved_result"}
 
 
-class Node:
+class NodeHooks:
+    """register_prehook and register_hook of a grad_fn (and of AccumulateGrad)."""
+
+    pre_hooks = node_hooks = None  # {handle id: hook}, once one is registered
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) before this node runs; a tuple it returns replaces them."""
+        if self.pre_hooks is None:
+            self.pre_hooks = {}
+        return _registered(self.pre_hooks, fn)
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) once this node ran; a tuple it returns replaces
+        grad_inputs."""
+        if self.node_hooks is None:
+            self.node_hooks = {}
+        return _registered(self.node_hooks, fn)
+
+
+class Node(NodeHooks):
     """A grad_fn: the backward of one tensor operation (one or more primitive records)."""
 
     _classes: dict[tuple, type] = {}
@@ -123,7 +142,7 @@ class Node:
         return out[0] if len(out) == 1 else out
 
 
-class AccumulateGrad:
+class AccumulateGrad(NodeHooks):
     """The edge into a leaf that requires grad: backward adds the cotangent to `.grad`."""
 
     tangent_only = False  # make_dual's leaf that is on the tape only to carry a tangent
@@ -163,9 +182,31 @@ class RemovableHandle:
 def add_hook(edge, hook) -> RemovableHandle:
     if edge.hooks is None:
         edge.hooks = {}
-    handle = RemovableHandle(edge.hooks)
-    edge.hooks[handle.id] = hook
+    return _registered(edge.hooks, hook)
+
+
+def _registered(hooks: dict, hook) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
     return handle
+
+
+def run_prehooks(node, grads: tuple) -> tuple:
+    """grads after node.register_prehook's hooks, in registration order."""
+    for hook in list(node.pre_hooks.values()):
+        out = hook(grads)
+        if out is not None:
+            grads = tuple(out)
+    return grads
+
+
+def run_node_hooks(node, grad_inputs: tuple, grad_outputs: tuple) -> tuple:
+    """grad_inputs after node.register_hook's hooks, in registration order."""
+    for hook in list(node.node_hooks.values()):
+        out = hook(grad_inputs, grad_outputs)
+        if out is not None:
+            grad_inputs = tuple(out)
+    return grad_inputs
 
 
 def run_hooks(edge, g):
@@ -250,13 +291,23 @@ class Saved:
             pack, unpack = saved_hooks.stack[-1]
             self.packed = (unpack, outside_recording(pack, tensor))
             self.value = None
+            if tensor._counter.value != self.version:
+                raise RuntimeError(
+                    "A saved tensor pack hook is modifying its input in place. Tensors provided "
+                    "as input to pack hook cannot be modified by in-place operations as this "
+                    "can lead to unexpected side-effects. Please open an issue if you need to "
+                    "perform in-place operations on the input to a pack hook.")
 
     def current(self):
         """The value backward reads: the saved one, or the unpack hook's tensor's."""
         if self.packed is None:
             return self.value
         unpack, packed = self.packed
-        return outside_recording(unpack, packed)._value
+        out = outside_recording(unpack, packed)
+        if not hasattr(out, "_edge"):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(out).__name__}")
+        return out._value
 
     def problem(self, record) -> str | None:
         if record is not None and record.freed:

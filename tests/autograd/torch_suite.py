@@ -38,7 +38,8 @@ def assert_same(mine, want, rtol=1e-7, path="result"):
     if isinstance(want, np.ndarray):
         assert isinstance(mine, np.ndarray), (path, mine)
         assert mine.shape == want.shape, (path, mine.shape, want.shape)
-        np.testing.assert_allclose(mine, want, rtol=rtol, atol=rtol, err_msg=path)
+        tol = max(rtol, 2e-6) if want.dtype == np.float32 else rtol  # float32's rounding
+        np.testing.assert_allclose(mine, want, rtol=tol, atol=tol, err_msg=path)
     elif isinstance(want, (list, tuple)):
         assert isinstance(mine, (list, tuple)) and len(mine) == len(want), (path, mine, want)
         for i, (m, w) in enumerate(zip(mine, want)):
