@@ -84,6 +84,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     targets = None
     if inputs is not None:
         inputs = _as_list(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         targets = dict(zip(_edges(inputs), inputs))
     roots = [o._grad_edge() for o in outputs]
     captured = engine.execute(roots, seeds, targets, retain, create_graph)
@@ -98,6 +100,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_list(outputs), _as_list(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
+                         "True, but got: allow_unused=False.")
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, _as_list(grad_outputs), retain_graph,
+                             create_graph, allow_unused, materialize_grads)
     seeds = _seeds(outputs, grad_outputs)
     edges = _edges(inputs)
     retain = create_graph if retain_graph is None else retain_graph
@@ -116,3 +124,25 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             g = g.detach()
         result.append(g)
     return tuple(result)
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """grad for each row of the grad_outputs (their first dimension is a batch), stacked."""
+    from gradjit.tensor.shape import stack
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if tuple(g.shape[1:]) != tuple(out.shape):
+            # (PyTorch's message shows the first row's shape less its first dimension)
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                "expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g.shape[2:]} and output[{i}] has a "
+                f"shape of {out.shape}. If you only want some tensors in `grad_output` to be "
+                "considered batched, consider using vmap.")
+    count = grad_outputs[0].shape[0]
+    retain = create_graph if retain_graph is None else retain_graph
+    rows = [grad(outputs, inputs, [g[b] for g in grad_outputs], retain or b < count - 1,
+                 create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for b in range(count)]
+    return tuple(None if column[0] is None else stack(column) for column in zip(*rows))

@@ -23,6 +23,10 @@ def is_anomaly_check_nan_enabled() -> bool:
     return _state.check_nan
 
 
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    _state.enabled, _state.check_nan = bool(enabled), bool(check_nan)
+
+
 def check_gradients(record, cotangents):
     """The engine's hook after each backward function (while anomaly mode checks NaN)."""
     if not (_state.enabled and _state.check_nan):

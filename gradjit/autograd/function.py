@@ -3,6 +3,7 @@ after the class (`MyReLUBackward`); its backward is the node's vector-Jacobian p
 from __future__ import annotations
 
 import functools
+import weakref
 
 import numpy as np
 
@@ -20,32 +21,49 @@ class FunctionCtx:
         self.needs_input_grad = needs_input_grad
         self.materialize_grads = True
         self._saved = ()
+        self._originals = ()  # the saved tensors themselves, where no pack hook took them
         self._non_differentiable = set()
-        self._freed = False  # a backward without retain_graph has run
+        self._dirty = ()
+        self._record = None  # the tape record of the Function's node, once recorded
 
     def save_for_backward(self, *tensors):
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, TensorBase):
                 raise TypeError("save_for_backward can only save variables, but argument "
                                 f"{i} is of type {type(t).__name__}")
-        self._saved = tuple((t, None if t is None else t._counter.value) for t in tensors)
+        self._saved, self._originals = _saving(tensors)
+
+    _for_forward = None
 
     def save_for_forward(self, *tensors):
         """Tensors that jvp reads back as ctx.saved_tensors."""
-        self._saved_for_forward = tuple((t, None if t is None else t._counter.value)
-                                        for t in tensors)
+        self._for_forward = _saving(tensors)
+
+    def _read_forward_saves(self):
+        """Make saved_tensors give save_for_forward's tensors (for jvp); returns the state to
+        restore."""
+        state = self._saved, self._originals
+        if self._for_forward is not None:
+            self._saved, self._originals = self._for_forward
+        return state
 
     @property
     def saved_tensors(self) -> tuple:
-        if self._freed and self._saved:
+        if self._record is not None and self._record.freed and self._saved:
             raise RuntimeError(graph.FREED)
-        for t, version in self._saved:
-            if t is not None and t._counter.value != version:
-                raise RuntimeError(
-                    "one of the variables needed for gradient computation has been modified "
-                    f"by an inplace operation: [torch.{t.dtype.legacy}Tensor {list(t.shape)}] "
-                    f"is at version {t._counter.value}; expected version {version} instead.")
-        return tuple(t for t, _ in self._saved)
+        out = []
+        for saved, original in zip(self._saved, self._originals):
+            if saved is None:
+                out.append(None)
+                continue
+            problem = saved.problem(self._record)
+            if problem is not None:
+                raise RuntimeError(problem)
+            if original is None:
+                original = saved.cls._wrap(saved.current(), saved.counter)
+                original._edge, original._device = saved.edge, saved.device
+            out.append(original)
+        return tuple(out)
 
     def mark_non_differentiable(self, *tensors):
         self._non_differentiable.update(id(t) for t in tensors)
@@ -54,26 +72,45 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
     def mark_dirty(self, *tensors):
-        raise NotImplementedError("ctx.mark_dirty (in-place outputs of an autograd.Function) "
-                                  "is not supported; return a new tensor instead")
+        """Inputs that forward modified in place: returned as outputs, they are those same
+        tensor objects, whose history moves to this Function's node."""
+        self._dirty = tensors
+
+
+def _saving(tensors):
+    """(Saved per tensor, the tensor itself where no pack hook took it): saved as the tape
+    saves operands, so under saved_tensors_hooks backward reads what the unpack hook gives."""
+    saved = tuple(None if t is None else graph.Saved(t) for t in tensors)
+    return saved, tuple(t if s is not None and s.packed is None else None
+                        for t, s in zip(tensors, saved))
 
 
 def once_differentiable(backward):
     """A backward written with operations that are not to be differentiated again: it runs
     with gradient recording off, and where its gradients would be differentiated (a
-    cotangent requires grad) its results carry an `Error` grad_fn that says so when reached."""
+    cotangent requires grad) its results carry an `Error` grad_fn that says so when reached.
+    As in PyTorch, that node's inputs are leaves made of the results themselves."""
     @functools.wraps(backward)
     def wrapper(ctx, *grad_outputs):
         with no_grad():
             result = backward(ctx, *grad_outputs)
-        wanting = [g for g in grad_outputs if isinstance(g, TensorBase) and g.requires_grad]
-        if not (is_grad_enabled() and wanting):
+        if not (is_grad_enabled() and any(isinstance(g, TensorBase) and g.requires_grad
+                                          for g in grad_outputs)):
             return result
+        results = result if isinstance(result, tuple) else (result,)
+        leaves = [r.detach().requires_grad_() if _differentiable(r) else None for r in results]
         node = Error()
-        marked = [_delayed_error(r, node, wanting) for r in
-                  (result if isinstance(result, tuple) else (result,))]
+        node._inputs = tuple(None if t is None else weakref.ref(t._edge) for t in leaves)
+        marked = [graph.refuse_gradient(r, node, "trying to differentiate twice a function "
+                                        "that was marked with @once_differentiable",
+                                        [t for t in leaves if t is not None])
+                  if _differentiable(r) else r for r in results]
         return tuple(marked) if isinstance(result, tuple) else marked[0]
     return wrapper
+
+
+def _differentiable(x) -> bool:
+    return isinstance(x, TensorBase) and x.dtype.is_floating_point
 
 
 class Error(graph.Node):
@@ -81,13 +118,6 @@ class Error(graph.Node):
 
     def name(self) -> str:
         return "torch::autograd::Error"
-
-
-def _delayed_error(result, node, operands):
-    if not isinstance(result, TensorBase) or not result.dtype.is_floating_point:
-        return result
-    return graph.refuse_gradient(result, node, "trying to differentiate twice a function that "
-                                 "was marked with @once_differentiable", operands)
 
 
 class _Backward:
@@ -110,7 +140,6 @@ class _Backward:
         if self.pushed and forward_ad.pushing_tangents():
             self.received = set()
             return [None] * len(operands)
-        self.ctx._freed = self.record.freed
         grads = [None] * len(self.outputs)
         if len(self.differentiable) == 1:
             grads[self.differentiable[0]] = g
@@ -132,6 +161,11 @@ class _Backward:
         if len(result) != len(self.inputs):
             raise RuntimeError(f"function {self.name} returned an incorrect number of "
                                f"gradients (expected {len(self.inputs)}, got {len(result)})")
+        for i, (gi, x) in enumerate(zip(result, self.inputs)):
+            if gi is not None and not isinstance(x, TensorBase):
+                raise RuntimeError(f"function {self.name} returned a gradient different than "
+                                   f"None at position {i + 1}, but the corresponding forward "
+                                   "input was not a Variable")
         return [_checked(self.name, i, gi, x) for i, (gi, x) in
                 enumerate(zip(result, self.inputs)) if isinstance(x, TensorBase)]
 
@@ -197,6 +231,12 @@ class Function:
 
     setup_context = None
 
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method. (Example: https://pytorch.org/docs/stable/"
+                           "autograd.html#torch.autograd.Function)")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         if any(is_traced(a) or isinstance(a, TensorBase) and
@@ -227,17 +267,20 @@ class Function:
 def _recorded(cls, ctx, args, output, pushed):
     """The outputs of a Function's forward, recorded as one node whose backward is the user's
     (where `pushed`, its jvp gave their tangents: forward mode does not go through it)."""
-    if not (is_grad_enabled() and any(ctx.needs_input_grad)):
-        return output
     outputs = list(output) if isinstance(output, tuple) else [output]
-    outputs = [_fresh(o, args) for o in outputs]
+    dirty = _dirty(ctx, outputs)
+    outputs = [o if id(o) in dirty else _fresh(o, args) for o in outputs]
+    for i, o in enumerate(outputs):
+        if isinstance(o, TensorBase) and len(outputs) > 1 and id(o) not in dirty:
+            o.output_nr = i
+    chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
+              id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
+    if not (is_grad_enabled() and any(ctx.needs_input_grad) and chosen):
+        return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+    _check_dirty(dirty.values(), len(outputs))
     edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]
     tensor_args = [a for a in args if isinstance(a, TensorBase)]
     node = graph.Node.named(f"{cls.__name__}Backward", "torch.autograd.function")
-    chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
-              id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
-    if not chosen:
-        return output
     rule = _Backward(cls, ctx, outputs, chosen, args, pushed)
     inputs = [e for e, a in zip(edges, args) if isinstance(a, TensorBase)]
     if len(chosen) == 1:
@@ -251,7 +294,46 @@ def _recorded(cls, ctx, args, output, pushed):
         for i in chosen:
             o = outputs[i]
             o._edge = graph.Record(_Pick(rule, i), {}, [packed], [whole], o, node)
+    ctx._record = rule.record
+    for t in dirty.values():
+        if t._base is not None and not t._detached:  # the base's history takes the view's
+            t._rebase_base()
+            t._view_version = -1
     return tuple(outputs) if isinstance(output, tuple) else outputs[0]
+
+
+def _dirty(ctx, outputs) -> dict:
+    """The inputs marked dirty, by id, each returned as an output and its version bumped (its
+    storage changed in place)."""
+    dirty = {id(t): t for t in ctx._dirty}
+    returned = {id(o) for o in outputs}
+    if any(key not in returned for key in dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
+    for t in dirty.values():
+        t._counter.value += 1
+    return dirty
+
+
+def _check_dirty(dirty, count):
+    for t in dirty:
+        if isinstance(t._edge, graph.AccumulateGrad):
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                               "operation.")
+        if t._base is not None and isinstance(t._base._edge, graph.AccumulateGrad):
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+        if t._base is not None and t._base.requires_grad and count > 1:
+            raise RuntimeError(
+                "If your Function modifies inplace an input that is a view of another Tensor, "
+                "your Function cannot return more than one Tensor. This is not supported by the "
+                "current autograd engine. You should either make sure the input is not a view "
+                "(using .clone() for example) or make your Function only return one Tensor "
+                "(potentially splitting it into two Functions: one doing the inplace that "
+                "returns a single Tensor and a second one that does the other operations). You "
+                "can ask on the forum https://discuss.pytorch.org/ if you need help to do this "
+                "change.")
 
 
 def _pushed_forward(cls, ctx, args, output):
@@ -265,11 +347,11 @@ def _pushed_forward(cls, ctx, args, output):
         return None
     tangents = [a.new_zeros(a.shape) if t is None and isinstance(a, TensorBase) else t
                 for a, t in zip(args, tangents)]
-    saved, ctx._saved = ctx._saved, getattr(ctx, "_saved_for_forward", ctx._saved)
+    state = ctx._read_forward_saves()
     try:
         return cls.jvp(ctx, *tangents)
     finally:
-        ctx._saved = saved
+        ctx._saved, ctx._originals = state
 
 
 def _fresh(output, args):

@@ -55,6 +55,28 @@ def _independent(j):
             f"not allowed in strict mode.")
 
 
+# Strict mode's refusal of a tensor that does not require grad, by what the tensor is.
+_UNDIFFERENTIABLE = {
+    "outputs": "Output {i} of the user-provided function does not require gradients. The "
+               "outputs must be computed in a differentiable manner from the input when "
+               "running in strict mode.",
+    "jacobian": "While computing the hessian, found that the jacobian of the user-provided "
+                "function with respect to input {i} is independent of the input. This is not "
+                "allowed in strict mode. You should ensure that your function is twice "
+                "differentiable and that the jacobian depends on the inputs (this would be "
+                "violated by a linear function for example).",
+}
+
+
+def _require(tensors, kind, strict):
+    """In strict mode, refuse a tensor that is missing or does not require grad."""
+    for i, t in enumerate(tensors if strict else ()):
+        if t is None:
+            raise RuntimeError(_independent(i))
+        if not t.requires_grad:
+            raise RuntimeError(_UNDIFFERENTIABLE[kind].format(i=i))
+
+
 def _filled(grads, like, create_graph, refuse=None):
     """Zeros for unused inputs, detached unless create_graph; in strict mode `refuse(j)` is
     the message that refuses input j's independence."""
@@ -92,6 +114,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     many_in, inputs = _as_tuple(inputs, "inputs", "vjp")
     inputs = _differentiable(inputs, create_graph)
     many_out, outputs = _call(func, inputs, "vjp")
+    _require(outputs, "outputs", strict)
     v = _check_vector(v, outputs, "vjp", "user-provided function returns")
     grads = _grads(outputs, inputs, v, create_graph)
     result = _filled(grads, inputs, create_graph, _independent if strict else None)
@@ -106,6 +129,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     inputs = _differentiable(inputs, create_graph)
     v = _check_vector(v, inputs, "jvp", "input to the user-provided function is")
     many_out, outputs = _call(func, inputs, "jvp")
+    _require(outputs, "outputs", strict)
     with enable_grad():
         us = tuple(gradjit.zeros_like(o).requires_grad_() for o in outputs)
         pulled = _grads(outputs, inputs, us, create_graph=True)
@@ -130,6 +154,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                              ' Hint: If your function has more outputs than inputs, '
                              '"forward-mode" tends to be more performant. Otherwise, prefer to '
                              'use "reverse-mode".')
+    if strict and vectorize:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                           "`vectorized=True` are not supported together. Please either set "
+                           "`strict=False` or `vectorize=False`.")
     if strategy == "forward-mode" and not vectorize:
         raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
                                   "Hessian isonly implemented for `vectorize=True`.")
@@ -137,11 +165,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     inputs = _differentiable(inputs, create_graph)
     many_out, outputs = _call(func, inputs, "jacobian")
     blocks = []
+    _require(outputs, "outputs", strict)
     for i, out in enumerate(outputs):
-        if strict and not out.requires_grad:
-            raise RuntimeError(f"Output {i} of the user-provided function does not require "
-                               "gradients. The outputs must be computed in a differentiable "
-                               "manner from the input when running in strict mode.")
         rows = [[] for _ in inputs]
         flat = out.reshape(-1)
         for k in range(flat.numel()):
@@ -167,8 +192,10 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     def gradient(*args):  # in the inputs' form: a tuple for tuple inputs
         out = _scalar(func(*args), "hessian")
         grads = _grads((out,), args, (gradjit.ones_like(out),), create_graph=True)
-        return _shaped(many_in, _filled(grads, args, True, _independent if strict else None))
-    return jacobian(gradient, _shaped(many_in, inputs), create_graph, strict, vectorize,
+        grads = _filled(grads, args, True)
+        _require(grads, "jacobian", strict)
+        return _shaped(many_in, grads)
+    return jacobian(gradient, _shaped(many_in, inputs), create_graph, False, vectorize,
                     outer_jacobian_strategy)
 
 
@@ -199,15 +226,13 @@ def _second_order(func, inputs, v, create_graph, strict, fn_name):
     v = _check_vector(v, inputs, fn_name, "input to the user-provided function is")
     with enable_grad():
         out = _scalar(func(*inputs), fn_name)
+        _require((out,), "outputs", strict)
         grads = _grads((out,), inputs, (gradjit.ones_like(out),), create_graph=True)
-        if strict:
-            _filled(grads, inputs, True, _independent)
+        _require(grads, "jacobian", strict)
         pairs = [(g, t) for g, t in zip(grads, v) if g is not None]
         second = (_grads([g for g, _ in pairs], inputs, [t for _, t in pairs], create_graph)
                   if pairs else (None,) * len(inputs))
     result = _filled(second, inputs, create_graph, strict and (
-        lambda j: f"The hessian of the user-provided function with respect to input {j} is "
-                  f"independent of the input. This is not allowed in strict mode. You should "
-                  f"ensure that your function is twice differentiable and that the hessian "
-                  f"depends on the inputs.") or None)
+        lambda j: f"The jacobian of the user-provided function is independent of input {j}. "
+                  "This is not allowed in strict mode.") or None)
     return (out if create_graph else out.detach()), _shaped(many_in, result)

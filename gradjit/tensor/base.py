@@ -44,6 +44,8 @@ class TensorBase(ConversionMixin):
     _poison = None        # why a value computed from stale saved values must not be used
     _grad = None
     _retains_grad = False
+    _no_grad_view = False  # a view made while grad mode was off
+    _multi_output = None  # (node name, index) of a view among several a function returned
     _device = dtypes.CPU
 
     @classmethod
@@ -128,6 +130,8 @@ class TensorBase(ConversionMixin):
         self._base = a._base if a._base is not None else a
         self._view_fn = cut if parent is None else lambda array: cut(parent(array))
         self._counter, self._view_version = a._counter, a._counter.value
+        if not _state.enabled:
+            self._no_grad_view = True
 
     def _grad_edge(self):
         """This tensor's autograd edge. A view whose base was modified in place since its
@@ -152,8 +156,27 @@ class TensorBase(ConversionMixin):
     # ---- in-place operations ----
 
     def _check_inplace(self, setitem=False):
+        if self._inference and not _inference.enabled:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You "
+                "can make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details.")
         if not is_grad_enabled():
             return
+        if self._multi_output is not None and isinstance(self._edge, Record):
+            name, index = self._multi_output
+            raise RuntimeError(
+                f"Output {index} of {name} is a view and is being modified inplace. This view "
+                "is the output of a function that returns multiple views. Such functions do "
+                "not allow the output views to be modified inplace. You should replace the "
+                "inplace operation by an out-of-place one.")
+        if self._no_grad_view and self._base.requires_grad:
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                "forbidden. You can clarify your code by moving both the view and the inplace "
+                "either both inside the no_grad block (if you don't want the inplace to be "
+                "tracked) or both outside (if you want the inplace to be tracked).")
         if isinstance(self._edge, AccumulateGrad):
             view = "a view of " if setitem else ""
             raise RuntimeError(f"{view}a leaf Variable that requires grad is being used in an "
@@ -243,10 +266,17 @@ class TensorBase(ConversionMixin):
         if flag and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if flag and self._inference and not _inference.enabled:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         if self._edge is not None and self._edge.tangent_only:  # a dual's leaf: keep it
             self._edge.tangent_only = not flag
         elif bool(flag) != (self._edge is not None):
             self._edge = AccumulateGrad(self) if flag else None
+
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
 
     def register_hook(self, hook):
         """Call hook(grad) with the gradient of this tensor each time it is computed; a tensor
@@ -294,7 +324,8 @@ class TensorBase(ConversionMixin):
                 not (self.dtype.is_floating_point or self.dtype.is_complex):
             # PyTorch's method words it so; the attribute's setter names complex dtypes too
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = requires_grad
+        if not (requires_grad and isinstance(self._edge, Record)):  # already requires it
+            self.requires_grad = requires_grad
         return self
 
     @property
@@ -318,12 +349,32 @@ class TensorBase(ConversionMixin):
 
     @grad.setter
     def grad(self, value):
-        if value is not None and (tuple(value.shape) != tuple(self.shape) or
-                                  value.dtype is not self.dtype):
-            raise RuntimeError(f"assigned grad has data of a different size or type: "
-                               f"{tuple(value.shape)} {value.dtype}, expected "
-                               f"{tuple(self.shape)} {self.dtype}")
+        if value is not None:
+            self._check_assigned_grad(value)
         self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    def _check_assigned_grad(self, value):
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
+                            f"type {type(value).__name__}")
+        want = self.grad_dtype if self.is_leaf else self.dtype
+        if want is not None and value.dtype is not want:
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype "
+                f"'{dtypes.CPP_NAMES[value.dtype.legacy]}' to a tensor with grad_dtype "
+                f"'{want.legacy}'. The gradient must match the tensor's grad_dtype (defaults to "
+                "the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
+                "specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                "Diverging the dtypes of a tensor and its gradient may break downstream systems "
+                "that assume they match.")
+        if tuple(value.shape) != tuple(self.shape):
+            raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' "
+                               f"to a tensor of size '{list(self.shape)}'. Please ensure that "
+                               "the gradient and the tensor are the same size")
 
     @property
     def retains_grad(self) -> bool:
@@ -344,9 +395,17 @@ class TensorBase(ConversionMixin):
         self._link_detached(t)
         return t
 
+    def _is_view(self) -> bool:
+        return self._base is not None
+
     def detach_(self):
         if self._base is not None and isinstance(self._edge, Record):
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._edge = None
         return self
 
@@ -382,7 +441,13 @@ class TensorBase(ConversionMixin):
 
     @data.setter
     def data(self, other):
+        if not isinstance(other, TensorBase):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
         self._value, self._device = other._value, other._device
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @property
     def _version(self) -> int:

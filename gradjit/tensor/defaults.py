@@ -10,6 +10,8 @@ import warnings
 import numpy as np
 
 from gradjit.ir.primitive import BroadcastError
+from gradjit.autograd.anomaly_mode import (is_anomaly_check_nan_enabled,  # noqa: F401
+                                           is_anomaly_enabled, set_anomaly_enabled)
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor
@@ -25,7 +27,7 @@ __all__ = ["imag", "real", "get_default_device", "get_float32_matmul_precision",
            "is_nonzero", "is_same_size", "promote_types", "ravel", "result_type",
            "set_default_dtype", "set_num_interop_threads", "set_num_threads", "typename",
            "unflatten", "use_deterministic_algorithms"]
-_settings = {"matmul_precision": "highest", "anomaly": False, "anomaly_nan": True,
+_settings = {"matmul_precision": "highest",
              "threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or 1,
              "deterministic": False, "warn_only": False}
 
@@ -201,19 +203,6 @@ def get_float32_matmul_precision() -> str:
 def set_flush_denormal(mode: bool) -> bool:
     """False: gradjit does not flush denormals (subnormal results stay as they are)."""
     return False
-
-
-def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
-    """Recorded only: gradjit.debug_nans is gradjit's check for NaNs."""
-    _settings["anomaly"], _settings["anomaly_nan"] = bool(enabled), bool(check_nan)
-
-
-def is_anomaly_enabled() -> bool:
-    return _settings["anomaly"]
-
-
-def is_anomaly_check_nan_enabled() -> bool:
-    return _settings["anomaly_nan"]
 
 
 def get_default_device() -> dtypes.device:

@@ -62,7 +62,12 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
     plain = not create_graph and not anomaly_mode._state.enabled
     try:
         with set_grad_enabled(create_graph):
-            while pending:
+            held = _Held()
+            while True:
+                if held.node is not None and (not pending or pending[0][1].node is not held.node):
+                    held.release(buffers, pending)  # the node's records have all run
+                if not pending:
+                    break
                 rec = heapq.heappop(pending)[1]
                 g = buffers.pop(rec)
                 if rec.hooks:
@@ -74,7 +79,13 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     _keep_retained(rec, g, create_graph)
                 if needed is not None and rec not in needed:
                     continue
-                arrays = _arrays(rec, g) if plain else None
+                node = rec.node
+                last = node._records[-1]() is rec  # where g enters the node
+                if node.pre_hooks and last:
+                    g, = graph.run_prehooks(node, (_tensor(g),))
+                if node.node_hooks:
+                    held.open(node, _tensor(g) if last else None)
+                arrays = _arrays(rec, g) if plain and not node.node_hooks else None
                 if targets is not None:
                     wanted = [edge is not None and (edge in targets or edge in needed)
                               for edge in rec.edges]
@@ -111,7 +122,11 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                     if w and ct is not None:
                         if ct._device is not saved.device:
                             ct = _placed(ct, saved)
-                        _deliver(buffers, pending, edge, ct)
+                        if held.node is node and not (type(edge) is Record and
+                                                      edge.node is node):
+                            held.add(edge, ct)  # leaving the node: its hooks see it first
+                        else:
+                            _deliver(buffers, pending, edge, ct)
             for edge, g in buffers.items():
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
@@ -122,6 +137,37 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
         graph._scopes.active = outer
         graph._pass.finishing = outer_pass
     return captured
+
+
+class _Held:
+    """The cotangents a node with register_hook hooks sends to its operands, held until its
+    every record has run (they are contiguous on the tape), then given to the hooks as
+    grad_inputs: per operand in next_functions order, an operand met again getting None."""
+
+    node = None
+
+    def open(self, node, grad_output):
+        if self.node is not node:
+            self.node, self.grads, self.outputs = node, {}, ()
+        if grad_output is not None:
+            self.outputs = (grad_output,)
+
+    def add(self, edge, ct):
+        previous = self.grads.get(edge)
+        self.grads[edge] = ct if previous is None else previous + ct
+
+    def release(self, buffers, pending):
+        edges, seen = self.node._input_edges(), set()
+        grads = []
+        for e in edges:
+            grads.append(self.grads.pop(e, None) if e is not None and e not in seen else None)
+            seen.add(e)
+        out = graph.run_node_hooks(self.node, tuple(grads), self.outputs)
+        deliveries = [*zip(edges, out), *self.grads.items()]  # (and any edge not listed)
+        self.node = None
+        for edge, ct in deliveries:
+            if edge is not None and ct is not None:
+                _deliver(buffers, pending, edge, ct)
 
 
 def _arrays(rec, g):
@@ -245,6 +291,9 @@ def _first_grad(g, tensor):
 def accumulate(tensor, g, create_graph):
     """Add a cotangent into `tensor.grad`, as PyTorch's AccumulateGrad does: a fresh tensor
     the first time, in place afterwards (out of place when building a graph)."""
+    edge = tensor._edge
+    if getattr(edge, "pre_hooks", None):
+        g, = graph.run_prehooks(edge, (g,))
     if tensor._grad_dtype and g.dtype is not tensor._grad_dtype:
         g = g.to(tensor._grad_dtype)
     if tensor._grad is None:
@@ -254,8 +303,9 @@ def accumulate(tensor, g, create_graph):
     else:
         with no_grad():
             tensor._grad.add_(g)
-    edge = tensor._edge
     if getattr(edge, "post_hooks", None):
         with set_grad_enabled(create_graph):  # as the rest of backward runs
             for hook in list(edge.post_hooks.values()):
                 hook(tensor)
+    if getattr(edge, "node_hooks", None):
+        graph.run_node_hooks(edge, (), (g,))

@@ -7,7 +7,7 @@ import builtins
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import dtypes, ufuncs
 from gradjit.ir.primitive import is_python_scalar
-from gradjit.tensor.arith import ELEMENTWISE, hot_binary, operand
+from gradjit.tensor.arith import ELEMENTWISE, apply, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
@@ -211,7 +211,10 @@ globals().update({name: _in_place(name) for name in (
 
 def fill(input, value):
     """A copy of input with every element value."""
-    return input.clone().fill_(value)
+    if hasattr(value, "_edge"):
+        return apply("FillBackward1", lambda x, v: x.clone().fill_(v), input, value)
+    return apply("FillBackward0", lambda x: x.clone().fill_(value), input)
+
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     check_function("allclose", (input, other), {})

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 
 
@@ -16,10 +17,48 @@ def is_grad_enabled() -> bool:
     return _state.enabled
 
 
+def decorate(fn, context):
+    """fn run under context() each time: a generator function's body runs under it each time
+    it resumes, and its caller's code between the resumptions outside it."""
+    if not inspect.isgeneratorfunction(fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with context():
+                return fn(*args, **kwargs)
+        return wrapped
+
+    @functools.wraps(fn)
+    def generator(*args, **kwargs):
+        with context():
+            inner = fn(*args, **kwargs)
+        step = functools.partial(inner.send, None)
+        while True:
+            try:
+                with context():
+                    value = step()
+            except StopIteration as done:
+                return done.value
+            try:
+                sent = yield value
+                step = functools.partial(inner.send, sent)
+            except GeneratorExit:
+                with context():
+                    inner.close()
+                raise
+            except BaseException as error:  # noqa: BLE001 - thrown into the generator
+                step = functools.partial(inner.throw, error)
+    return generator
+
+
 class _Mode:
-    """A context manager that is also a decorator, setting grad mode for its extent."""
+    """A context manager that is also a decorator, setting grad mode for its extent; as a
+    decorator it may be written without parentheses (`@torch.no_grad`)."""
 
     mode = True
+
+    def __new__(cls, fn=None):
+        self = super().__new__(cls)
+        return self if fn is None else decorate(fn, cls)
 
     def __enter__(self):
         self._previous = _state.enabled
@@ -29,11 +68,7 @@ class _Mode:
         _state.enabled = self._previous
 
     def __call__(self, fn):
-        @functools.wraps(fn)
-        def wrapped(*args, **kwargs):
-            with type(self)():
-                return fn(*args, **kwargs)
-        return wrapped
+        return decorate(fn, type(self))
 
 
 class no_grad(_Mode):
@@ -52,27 +87,24 @@ def is_inference_mode_enabled() -> bool:
 
 
 class inference_mode(_Mode):
-    """no_grad for inference (mode=True, the default); inference_mode(False) changes nothing."""
+    """no_grad for inference (mode=True, the default); inference_mode(False) leaves inference
+    mode and turns grad mode on, as PyTorch's guard does."""
+
+    def __new__(cls, mode=True):
+        return super().__new__(cls) if isinstance(mode, bool) else decorate(mode, cls)
 
     def __init__(self, mode: bool = True):
         self.on = bool(mode)
 
     def __enter__(self):
         self._previous = _state.enabled, _inference.enabled
-        if self.on:
-            _state.enabled, _inference.enabled = False, True
+        _state.enabled, _inference.enabled = not self.on, self.on
 
     def __exit__(self, *exc):
         _state.enabled, _inference.enabled = self._previous
 
     def __call__(self, fn):
-        on = self.on
-
-        @functools.wraps(fn)
-        def wrapped(*args, **kwargs):
-            with inference_mode(on):
-                return fn(*args, **kwargs)
-        return wrapped
+        return decorate(fn, functools.partial(inference_mode, self.on))
 
 
 class enable_grad(_Mode):
@@ -81,6 +113,9 @@ class enable_grad(_Mode):
 
 class set_grad_enabled(_Mode):
     """Sets the mode at once (as a function call) and restores it when used as a context."""
+
+    def __new__(cls, mode: bool):
+        return object.__new__(cls)
 
     def __init__(self, mode: bool):
         self._previous = _state.enabled
@@ -92,13 +127,7 @@ class set_grad_enabled(_Mode):
 
     def __call__(self, fn):
         _state.enabled = self._previous
-        mode = self.mode
-
-        @functools.wraps(fn)
-        def wrapped(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return fn(*args, **kwargs)
-        return wrapped
+        return decorate(fn, functools.partial(set_grad_enabled, self.mode))
 
     def __repr__(self) -> str:
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"

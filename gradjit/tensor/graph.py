@@ -46,7 +46,26 @@ _SAVED_OPERANDS = {"_saved_self": 0, "_saved_other": 1}
 _SAVED_VIEWS = {*_SAVED_OPERANDS, "_saved_result"}
 
 
-class Node:
+class NodeHooks:
+    """register_prehook and register_hook of a grad_fn (and of AccumulateGrad)."""
+
+    pre_hooks = node_hooks = None  # {handle id: hook}, once one is registered
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) before this node runs; a tuple it returns replaces them."""
+        if self.pre_hooks is None:
+            self.pre_hooks = {}
+        return _registered(self.pre_hooks, fn)
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) once this node ran; a tuple it returns replaces
+        grad_inputs."""
+        if self.node_hooks is None:
+            self.node_hooks = {}
+        return _registered(self.node_hooks, fn)
+
+
+class Node(NodeHooks):
     """A grad_fn: the backward of one tensor operation (one or more primitive records)."""
 
     _classes: dict[tuple, type] = {}
@@ -91,24 +110,39 @@ class Node:
             return records[0].unpack(records[0].inputs[slot])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    @property
-    def next_functions(self) -> tuple:
+    def _input_edges(self) -> list:
+        """The edge of each operand, in the order of PyTorch's overload (see next_functions)."""
         if self._inputs is not None:
-            # One entry per operand of PyTorch's overload, in its order: a Python number
-            # wrapped as a tensor shows as None, a number PyTorch takes as a Scalar not at all.
-            edges = (ref() if ref is not None else None for ref in self._inputs)
-            return tuple((e.node if isinstance(e, Record) else e, 0) for e in edges)
+            return [ref() if ref is not None else None for ref in self._inputs]
         out = []
         for ref in self._records:
             record = ref()
             for edge in record.edges if record is not None else ():
-                if isinstance(edge, Record) and edge.node is self:
-                    continue
-                out.append((edge.node if isinstance(edge, Record) else edge, 0))
-        return tuple(out)
+                if not (isinstance(edge, Record) and edge.node is self):
+                    out.append(edge)
+        return out
+
+    @property
+    def next_functions(self) -> tuple:
+        # One entry per operand of PyTorch's overload, in its order: a Python number wrapped
+        # as a tensor shows as None, a number PyTorch takes as a Scalar not at all.
+        return tuple((e.node if isinstance(e, Record) else e, 0) for e in self._input_edges())
+
+    def __call__(self, *grads):
+        """This backward alone applied to the gradient of its output: the gradient of each
+        operand (None where it needs none), recorded when grad mode is on."""
+        from gradjit.tensor.engine import execute
+        if len(grads) != 1:
+            raise TypeError(f"expected 1 arguments, got {len(grads)} instead")
+        records = [r() for r in self._records]
+        edges = self._input_edges()
+        captured = execute([records[-1]], list(grads), {e for e in edges if e is not None},
+                           retain_graph=True, create_graph=is_grad_enabled())
+        out = tuple(captured.get(e) if e is not None else None for e in edges)
+        return out[0] if len(out) == 1 else out
 
 
-class AccumulateGrad:
+class AccumulateGrad(NodeHooks):
     """The edge into a leaf that requires grad: backward adds the cotangent to `.grad`."""
 
     tangent_only = False  # make_dual's leaf that is on the tape only to carry a tangent
@@ -148,19 +182,53 @@ class RemovableHandle:
 def add_hook(edge, hook) -> RemovableHandle:
     if edge.hooks is None:
         edge.hooks = {}
-    handle = RemovableHandle(edge.hooks)
-    edge.hooks[handle.id] = hook
+    return _registered(edge.hooks, hook)
+
+
+def _registered(hooks: dict, hook) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
     return handle
+
+
+def run_prehooks(node, grads: tuple) -> tuple:
+    """grads after node.register_prehook's hooks, in registration order."""
+    for hook in list(node.pre_hooks.values()):
+        out = hook(grads)
+        if out is not None:
+            grads = tuple(out)
+    return grads
+
+
+def run_node_hooks(node, grad_inputs: tuple, grad_outputs: tuple) -> tuple:
+    """grad_inputs after node.register_hook's hooks, in registration order."""
+    for hook in list(node.node_hooks.values()):
+        out = hook(grad_inputs, grad_outputs)
+        if out is not None:
+            grad_inputs = tuple(out)
+    return grad_inputs
 
 
 def run_hooks(edge, g):
     """The gradient arriving at `edge` after its tensor's hooks, in registration order; a hook
-    that returns a tensor replaces the gradient."""
+    that returns a tensor replaces the gradient (one of the same size and dtype)."""
     for hook in list(edge.hooks.values()) if edge.hooks else ():
         out = hook(g)
         if out is not None:
+            _check_hook_result(hook, g, out)
             g = out
     return g
+
+
+def _check_hook_result(hook, g, out):
+    if not hasattr(out, "_edge"):
+        raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
+    name = getattr(hook, "__name__", "<unknown>")
+    if tuple(out.shape) != tuple(g.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if out.dtype is not g.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"torch.{g.dtype.legacy}Tensor got torch.{out.dtype.legacy}Tensor)")
 
 
 class _Pass(threading.local):
@@ -223,16 +291,26 @@ class Saved:
             pack, unpack = saved_hooks.stack[-1]
             self.packed = (unpack, outside_recording(pack, tensor))
             self.value = None
+            if tensor._counter.value != self.version:
+                raise RuntimeError(
+                    "A saved tensor pack hook is modifying its input in place. Tensors provided "
+                    "as input to pack hook cannot be modified by in-place operations as this "
+                    "can lead to unexpected side-effects. Please open an issue if you need to "
+                    "perform in-place operations on the input to a pack hook.")
 
     def current(self):
         """The value backward reads: the saved one, or the unpack hook's tensor's."""
         if self.packed is None:
             return self.value
         unpack, packed = self.packed
-        return outside_recording(unpack, packed)._value
+        out = outside_recording(unpack, packed)
+        if not hasattr(out, "_edge"):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(out).__name__}")
+        return out._value
 
     def problem(self, record) -> str | None:
-        if record.freed:
+        if record is not None and record.freed:
             return FREED
         if self.counter.value != self.version:
             from gradjit.autograd.anomaly_mode import is_anomaly_enabled

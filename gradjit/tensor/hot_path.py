@@ -317,7 +317,8 @@ def write_into(name, target, args, kwargs) -> bool:
     if prim is None or kwargs and (type(alpha) is not float and type(alpha) is not int or
                                    not hasattr(args[0], "_edge")) or len(args) != 1 or \
             graph._scopes.active is not None or not _plain_storage(target) or \
-            not target._value.flags.writeable or 0 in target._value.strides:
+            not target._value.flags.writeable or 0 in target._value.strides or \
+            target._inference:  # (which the general path checks)
         return False
     x, other = target._value, args[0]
     if hasattr(other, "_edge"):

@@ -450,6 +450,12 @@ class ShapeMixin:
             E.cast(src, dtype=self.dtype.ir.name), shape), "CopyBackwards")
 
     def fill_(self, value):
+        return self._fill(value, "FillBackward3" if hasattr(value, "_edge") else "FillBackward2")
+
+    def zero_(self):
+        return self._fill(0, "ZeroBackward0")
+
+    def _fill(self, value, name):
         value_array = self._value
         if self._edge is None and self._base is None and type(value_array) is np.ndarray and \
                 plain_float(value_array.dtype) and (type(value) is float or
@@ -459,13 +465,9 @@ class ShapeMixin:
             self._counter.value += 1
             self._view_version = self._counter.value
             return self
-        name = "ZeroBackward0" if _is_zero(value) else "FillBackward0"
         return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
                                               _like(self, operand(value)), self), name,
                             uniform=True)
-
-    def zero_(self):
-        return self.fill_(0)
 
 
 def _cast_method(name, target):
@@ -488,10 +490,6 @@ def _like(t, value):
     if hasattr(value, "_edge"):
         return ops.astype(value, t.dtype.ir.name)
     return t.dtype.ir.numpy.type(value).item()
-
-
-def _is_zero(value):
-    return not hasattr(value, "_edge") and value == 0
 
 
 def _device(spec):

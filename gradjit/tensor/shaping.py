@@ -11,6 +11,7 @@ from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 
 
@@ -204,14 +205,15 @@ class ShapingMixin:
     def _pieces(self, name, sizes, dim):
         starts = [sum(sizes[:i]) for i in range(len(sizes))]
         lead = (slice(None),) * dim
-        return tuple(apply(name, ops.getitem, self, lead + (slice(s, s + n),))
-                     for s, n in zip(starts, sizes))
+        return _several_views(name, [apply(name, ops.getitem, self, lead + (slice(s, s + n),))
+                                     for s, n in zip(starts, sizes)])
 
     def unbind(self, dim=0):
         d = _check_dim(dim, self.dim())
         lead = (slice(None),) * d
-        return tuple(apply("UnbindBackward0", ops.getitem, self, lead + (i,))
-                     for i in range(self.shape[d]))
+        return _several_views("UnbindBackward0", [apply("UnbindBackward0", ops.getitem, self,
+                                                        lead + (i,))
+                                                  for i in range(self.shape[d])])
 
     def narrow(self, dim, start, length):
         if self.dim() == 0:
@@ -369,3 +371,12 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "chunk", "column_stack", "d
            "hstack", "meshgrid", "moveaxis", "movedim", "narrow", "repeat_interleave",
            "roll", "rot90", "row_stack", "split", "take", "tensor_split", "tile", "trace",
            "tril", "triu", "unbind", "vsplit", "vstack"]
+
+
+def _several_views(name, views) -> tuple:
+    """The views one function returned together, each knowing its place among them: PyTorch
+    refuses an in-place write through one of them when it has history."""
+    if is_grad_enabled():
+        for i, v in enumerate(views):
+            v._multi_output, v.output_nr = (name.removesuffix("Backward0"), i), i
+    return tuple(views)

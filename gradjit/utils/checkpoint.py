@@ -6,7 +6,7 @@ import contextlib
 import warnings
 
 from gradjit.autograd.graph import saved_tensors_hooks
-from gradjit.tensor.grad_mode import enable_grad
+from gradjit.tensor.grad_mode import enable_grad, is_grad_enabled, no_grad
 from gradjit.tensor.random import get_rng_state, set_rng_state
 
 __all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn"]
@@ -96,6 +96,14 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     if use_reentrant and (context_fn is not noop_context_fn or debug is not False):
         raise ValueError("Passing `context_fn` or `debug` is only supported when "
                          "use_reentrant=False.")
+    if use_reentrant and is_grad_enabled() and not any(
+            getattr(a, "requires_grad", False) for a in args):
+        # PyTorch's reentrant checkpoint is a Function: without an input that requires grad,
+        # its output has no history (not even through tensors the function reads)
+        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                      stacklevel=2)
+        with no_grad():
+            return function(*args)
     forward_context, recompute_context = context_fn()
     frame = _Frame(function, args, kwargs, get_rng_state() if preserve_rng_state else None,
                    recompute_context)

@@ -343,16 +343,6 @@ def test_missing_methods_and_bad_saves_raise_as_in_pytorch():
             SavesANumber.apply(x)
 
 
-def test_mark_dirty_is_refused():
-    class AddOne(gradjit.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.mark_dirty(x)
-            return x.add_(1)
-    with pytest.raises(NotImplementedError, match="mark_dirty"):
-        AddOne.apply(gradjit.ones(2, requires_grad=True) * 1)
-
-
 def test_an_unused_output_gets_none_without_materialized_grads():
     for lib in (gradjit, torch):
         seen = []

@@ -213,7 +213,7 @@ CASES = {
                   "must be a matrix"),
     "assign-grad": (lambda: setattr(gradjit.ones(2, requires_grad=True), "grad",
                                     gradjit.ones(3)), RuntimeError,
-                    "assigned grad has data of a different size or type"),
+                    "attempting to assign a gradient of size"),
     "detach-view": (lambda: (gradjit.ones(2, 2, requires_grad=True) * 1)[0].detach_(),
                     RuntimeError,
                     "Can't detach views in-place"),
