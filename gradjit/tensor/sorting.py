@@ -13,16 +13,14 @@ from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops import sorting as O
 from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
-from gradjit.tensor.reductions import ReturnType
+from gradjit.tensor.return_types import return_type
 from gradjit.tensor.base import _check_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _result(kind, values, indices):
-    out = ReturnType(values, indices)
-    out.kind = kind
-    return out
+    return return_type(kind)(values, indices)
 
 
 def _along(x, dim):
