@@ -45,3 +45,21 @@ def test_negative_frequency_weights_traced_raise_torchs_error(backend):
                                torch.cov(torch.tensor(x), fweights=torch.tensor(good)).numpy())
     same_error(lambda: cov(gradjit.tensor(x), gradjit.tensor(bad)),
                lambda: torch.cov(torch.tensor(x), fweights=torch.tensor(bad)))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+def test_quantiles_at_traced_q_give_torchs_values_gradients_and_range_error(name, backend):
+    f = gradjit.jit(lambda x, q: getattr(gradjit, name)(x, q, dim=1), backend=backend)
+    q = np.array([0.2, 0.7])
+    g_x, g_q = gradjit.tensor(X, requires_grad=True), gradjit.tensor(q, requires_grad=True)
+    t_x, t_q = torch.tensor(X, requires_grad=True), torch.tensor(q, requires_grad=True)
+    g_out, t_out = f(g_x, g_q), getattr(torch, name)(t_x, t_q, dim=1)
+    np.testing.assert_allclose(g_out.detach().numpy(), t_out.detach().numpy(), rtol=1e-12)
+    g_out.sum().backward()
+    t_out.sum().backward()
+    np.testing.assert_allclose(g_x.grad.numpy(), t_x.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(g_q.grad.numpy(), t_q.grad.numpy(), rtol=1e-12)
+    outside = np.array([0.2, 1.5])
+    same_error(lambda: f(gradjit.tensor(X), gradjit.tensor(outside)),
+               lambda: getattr(torch, name)(torch.tensor(X), torch.tensor(outside), dim=1))
