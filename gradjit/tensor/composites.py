@@ -134,8 +134,8 @@ def _check_weights(name, weights, n, integral):
     if not integral and not weights.dtype.is_floating_point:
         raise RuntimeError("cov(): expected aweights to have floating point dtype but got "
                            f"aweights with {weights.dtype.legacy} dtype")
-    values = getattr(weights, "_value", None)  # eager weights: their values are known
-    if isinstance(values, np.ndarray) and (values < 0).any():
+    # traced weights answer with a guard, so a call that breaks it traces again and raises
+    if bool((weights < 0).any()):
         raise RuntimeError(f"cov(): {name} cannot be negative")
     return weights
 

@@ -9,9 +9,9 @@ import warnings
 
 import numpy as np
 
-from gradjit.ir.primitive import BroadcastError
 from gradjit.autograd.anomaly_mode import (is_anomaly_check_nan_enabled,  # noqa: F401
                                            is_anomaly_enabled, set_anomaly_enabled)
+from gradjit.ir.primitive import BroadcastError
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor

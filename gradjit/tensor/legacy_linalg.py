@@ -8,9 +8,9 @@ from gradjit.tensor import linalg as L
 from gradjit.tensor.arith import operand
 from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr
 
-svd_result = L._result("svd", ["U", "S", "V"])
-qr_result = L._result("qr", ["Q", "R"])
-triangular_solve_result = L._result("triangular_solve", ["solution", "cloned_coefficient"])
+svd_result = L._result("svd", ("U", "S", "V"))
+qr_result = L._result("qr", ("Q", "R"))
+triangular_solve_result = L._result("triangular_solve", ("solution", "cloned_coefficient"))
 
 
 def svd(input, some=True, compute_uv=True):

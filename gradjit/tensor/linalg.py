@@ -2,7 +2,6 @@
 PyTorch's signatures, result types, errors and grad_fn names over gradjit.ops.linalg."""
 from __future__ import annotations
 
-import collections
 import contextlib
 
 import numpy as np
@@ -11,28 +10,20 @@ from gradjit import ops
 from gradjit.ops import linalg as L
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
+from gradjit.tensor.return_types import return_type as _result
 
 
 class LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError: a singular or non positive-definite input."""
 
 
-def _result(kind, fields):
-    """A torch.return_types named tuple, printed as PyTorch prints it."""
-    def __repr__(self):
-        items = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"torch.return_types.{kind}(\n{items})"
-    return type(kind, (collections.namedtuple(kind, fields),), {"__repr__": __repr__,
-                                                                 "__slots__": ()})
-
-
-linalg_slogdet = _result("linalg_slogdet", ["sign", "logabsdet"])
-slogdet_result = _result("slogdet", ["sign", "logabsdet"])
-linalg_eigh = _result("linalg_eigh", ["eigenvalues", "eigenvectors"])
-linalg_eig = _result("linalg_eig", ["eigenvalues", "eigenvectors"])
-linalg_qr = _result("linalg_qr", ["Q", "R"])
-linalg_svd = _result("linalg_svd", ["U", "S", "Vh"])
-linalg_lstsq = _result("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+linalg_slogdet = _result("linalg_slogdet", ("sign", "logabsdet"))
+slogdet_result = _result("slogdet", ("sign", "logabsdet"))
+linalg_eigh = _result("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_eig = _result("linalg_eig", ("eigenvalues", "eigenvectors"))
+linalg_qr = _result("linalg_qr", ("Q", "R"))
+linalg_svd = _result("linalg_svd", ("U", "S", "Vh"))
+linalg_lstsq = _result("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 # What a failed factorization means, in PyTorch's words.
 _FAILURES = {
@@ -52,7 +43,7 @@ def _lapack(name, failure):
 
 
 def _matrices(name, A, square=True, kernel=None):
-    """A as a tensor of (square) matrices; an integer one refused with _float_only's words, or
+    """A as a tensor of (square) matrices; an integer one refused with float_only's words, or
     with those of the CPU kernel `kernel` after the shape checks, as torch orders them."""
     A = operand(A)
     if kernel is None:

@@ -9,9 +9,9 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.composite_functions import powers
 from gradjit.tensor.factories import tensor
 
-linalg_inv_ex = linalg._result("linalg_inv_ex", ["inverse", "info"])
-linalg_solve_ex = linalg._result("linalg_solve_ex", ["result", "info"])
-linalg_cholesky_ex = linalg._result("linalg_cholesky_ex", ["L", "info"])
+linalg_inv_ex = linalg._result("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = linalg._result("linalg_solve_ex", ("result", "info"))
+linalg_cholesky_ex = linalg._result("linalg_cholesky_ex", ("L", "info"))
 
 
 def _getrf_info(a):

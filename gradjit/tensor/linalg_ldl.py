@@ -10,8 +10,8 @@ from gradjit.tensor.arith import operand
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.linalg import _result
 
-linalg_ldl_factor = _result("linalg_ldl_factor", ["LD", "pivots"])
-linalg_ldl_factor_ex = _result("linalg_ldl_factor_ex", ["LD", "pivots", "info"])
+linalg_ldl_factor = _result("linalg_ldl_factor", ("LD", "pivots"))
+linalg_ldl_factor_ex = _result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
 
 _ALPHA = (1 + np.sqrt(17)) / 8  # Bunch-Kaufman's growth bound
 

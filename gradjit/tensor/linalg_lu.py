@@ -11,11 +11,11 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.linalg import _result
 from gradjit.tracer.leaves import is_traced
 
-linalg_lu_factor = _result("linalg_lu_factor", ["LU", "pivots"])
-linalg_lu_factor_ex = _result("linalg_lu_factor_ex", ["LU", "pivots", "info"])
-linalg_lu = _result("linalg_lu", ["P", "L", "U"])
-lu_unpack_result = _result("lu_unpack", ["P", "L", "U"])
-lu_with_info = _result("_lu_with_info", ["LU", "pivots", "info"])
+linalg_lu_factor = _result("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = _result("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu = _result("linalg_lu", ("P", "L", "U"))
+lu_unpack_result = _result("lu_unpack", ("P", "L", "U"))
+lu_with_info = _result("_lu_with_info", ("LU", "pivots", "info"))
 
 _ZERO_PIVOT = ("U[{k},{k}] is zero and using it on lu_solve would result in a division by zero. "
                "If you still want to perform the factorization, consider calling "

@@ -5,7 +5,6 @@ aminmax, count_nonzero, take_along_dim), each built on the gradjit.ops function 
 uses."""
 from __future__ import annotations
 
-import collections
 
 import numpy as np
 
@@ -17,6 +16,7 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.hot_path import unrecorded
+from gradjit.tensor.return_types import return_type
 
 
 def _check_mean(x):
@@ -108,16 +108,6 @@ def _at_index(x, indices, axis, keepdim):
     return picked if keepdim else ops.squeeze(picked, axis)
 
 
-class ReturnType(collections.namedtuple("ReturnType", ["values", "indices"])):
-    """(values, indices) of max/min along a dimension, printed as PyTorch prints them."""
-
-    kind = "max"
-
-    def __repr__(self):
-        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices=" \
-               f"{self.indices!r})"
-
-
 def _variance(x, dim, unbiased, keepdim, correction, name="std and var"):
     """PyTorch's var: `correction` (default 1; unbiased=False is 0); n - correction <= 0
     divides by 0 (inf, or nan for 0/0). Its std has a zero gradient at a zero spread."""
@@ -138,16 +128,6 @@ def _accumulate(x, dtype):
     if dtype is not None:
         return ops.astype(x, dtypes.to_dtype(dtype).ir)
     return x if x.dtype.is_floating_point or x.dtype.is_complex else ops.astype(x, "i64")
-
-
-class MinMax(tuple):
-    """(min, max) of aminmax, printed as PyTorch prints it."""
-
-    min = property(lambda self: self[0])
-    max = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
 def _running_index(x, values, dim):
@@ -245,9 +225,7 @@ class ReductionMixin:
             # gathered at the index, as PyTorch's gradient goes to that one element on ties
             values = apply(f"{title}Backward0", lambda x, i: _at_index(x, i, axis[0], keepdim),
                            self, indices)
-        result = ReturnType(values, indices)
-        result.kind = kind
-        return result
+        return return_type(kind)(values, indices)
 
     def amax(self, dim=(), keepdim=False):
         _refuse_empty("amax", self, _all_if_empty(dim))
@@ -325,9 +303,7 @@ class ReductionMixin:
                 indices = indices.reshape(())
         values = apply(f"Cum{kind}Backward0", lambda x, i: ops.take_along_axis(
             x, i, dim) if x.dim() else x, self, indices)
-        result = ReturnType(values, indices)
-        result.kind = f"cum{kind}"
-        return result
+        return return_type(f"cum{kind}")(values, indices)
 
     def logcumsumexp(self, dim):
         refuse_integers("logcumsumexp_out_cpu", self)
@@ -355,7 +331,7 @@ class ReductionMixin:
 
     def aminmax(self, *, dim=None, keepdim=False):
         _refuse_empty("aminmax", self, dim)
-        return MinMax(apply("AminmaxBackward0", lambda x: (
+        return return_type("aminmax", ("min", "max"))(*apply("AminmaxBackward0", lambda x: (
             ops.amin(x, dim, keepdim), ops.amax(x, dim, keepdim)), self))
 
     def count_nonzero(self, dim=None):

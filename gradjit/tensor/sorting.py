@@ -13,16 +13,14 @@ from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops import sorting as O
 from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
-from gradjit.tensor.reductions import ReturnType
+from gradjit.tensor.return_types import return_type
 from gradjit.tensor.base import _check_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _result(kind, values, indices):
-    out = ReturnType(values, indices)
-    out.kind = kind
-    return out
+    return return_type(kind)(values, indices)
 
 
 def _along(x, dim):
@@ -209,12 +207,12 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
             raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
         if q.dim() > 1:
             raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
-        values = q.detach()._concrete()
+        inside = ((q >= 0) & (q <= 1)).all()  # a guard where q is traced
     else:
-        values = np.asarray(q, x.dtype.ir.numpy)
-        q = values
-    if not np.all((values >= 0) & (values <= 1)):
-        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+        q = np.asarray(q, x.dtype.ir.numpy)
+        inside = np.all((q >= 0) & (q <= 1))
+    if not bool(inside):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")  # nanquantile too
     if x.numel() == 0:
         raise RuntimeError(f"{name}() input tensor must be non-empty")
     axis = None if dim is None else _check_dim(dim, x.dim())

@@ -327,8 +327,8 @@ WRONG = re.compile(r"^(output \d+ (values differ|dtype|shape|is )|\d+ outputs, t
                    r"gradient \d+ differs|output does not require grad|error input does not)")
 
 
-class Timeout(Exception):
-    pass
+class Timeout(BaseException):
+    """The op's time is up: not an Exception, so no sample's handler takes it for the op's."""
 
 
 def _alarm(*_):
