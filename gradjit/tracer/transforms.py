@@ -177,7 +177,7 @@ def _pullback(fn, argnums, has_aux, backend):
     # <out, ct> is complex for complex outputs: its holomorphic derivative is the pullback
     return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
                         argnums=tuple(1 + i for i in argnums), backend=backend,
-                        holomorphic=True)
+                        complex_output=True)
 
 
 def _vdot(out, cotangent):
