@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 
 from gradjit.tracer import grad as _grad
-from gradjit.tracer import hessian, jacfwd, jacrev, jit, jvp as _jvp, value_and_grad, vjp
+from gradjit.tracer import hessian, jacfwd, jacrev, jvp as _jvp, value_and_grad, vjp
 from gradjit.tracer import vmap as _vmap
 
 __all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd",
@@ -33,13 +33,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
 
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """(func(*primals), the JVP along tangents), or (output, jvp, aux) with has_aux."""
-    if not has_aux:
-        return _jvp(func, primals, tangents)
-
-    def main(*args):
-        return func(*args)[0]
-    out, tangent = _jvp(main, primals, tangents)
-    return out, tangent, jit(func)(*primals)[1]
+    return _jvp(func, primals, tangents, has_aux)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):

@@ -30,7 +30,7 @@ def _decorator(mode, fn, **options):
 
 
 def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symbolic=False,
-         deterministic=False, argnum=None, holomorphic=False):
+         deterministic=False, argnum=None, holomorphic=False, allow_int=False, reduce_axes=()):
     """The gradient of scalar-valued `fn` with respect to the arguments `argnums`, compiled.
 
     Arrays `fn` reads from outside its arguments (globals, closures, attributes) are
@@ -50,26 +50,45 @@ def grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64, symb
     argnums.
 
     A real function of complex arguments gets df/dx - i df/dy (JAX's and HIPS autograd's
-    convention); a complex result needs `holomorphic` (its complex derivative), as in JAX."""
+    convention); a complex result needs `holomorphic` (its complex derivative), as in JAX.
+    With `allow_int`, integer and bool arguments get JAX's float0 zeros as their gradient
+    (else they are refused); None leaves of a differentiated argument get None."""
+    _check_reduce_axes(reduce_axes, "grad")
     return _decorator("grad", fn, argnums=argnums if argnum is None else argnum,
                       has_aux=has_aux, backend=backend, max_traces=max_traces,
-                      symbolic=symbolic, deterministic=deterministic, holomorphic=holomorphic)
+                      symbolic=symbolic, deterministic=deterministic, holomorphic=holomorphic,
+                      allow_int=allow_int)
 
 
 def value_and_grad(fn=None, argnums=0, has_aux=False, *, backend=None, max_traces=64,
-                   symbolic=False, deterministic=False, argnum=None, holomorphic=False):
+                   symbolic=False, deterministic=False, argnum=None, holomorphic=False,
+                   allow_int=False, reduce_axes=()):
     """Like grad, returning (value, gradients), or ((value, aux), gradients) with has_aux."""
+    _check_reduce_axes(reduce_axes, "value_and_grad")
     return _decorator("value_and_grad", fn, argnums=argnums if argnum is None else argnum,
                       has_aux=has_aux, backend=backend, max_traces=max_traces,
-                      symbolic=symbolic, deterministic=deterministic, holomorphic=holomorphic)
+                      symbolic=symbolic, deterministic=deterministic, holomorphic=holomorphic,
+                      allow_int=allow_int)
 
 
-def jit(fn=None, static_argnums=(), *, backend=None, max_traces=64, symbolic=False,
-        deterministic=False):
+def _check_reduce_axes(reduce_axes, name):
+    if reduce_axes:  # named axes (pmap's) do not exist here, and JAX has dropped the option
+        raise NotImplementedError(f"reduce_axes argument to {name} is deprecated")
+
+
+def jit(fn=None, static_argnums=(), *, static_argnames=(), donate_argnums=(),
+        donate_argnames=(), backend=None, max_traces=64, symbolic=False, deterministic=False):
     """`fn` compiled: traced once per input signature and path, then run natively (backend
     and deterministic as for grad). Arrays `fn` reads from outside its arguments (globals,
-    closures, attributes) are trace-time constants, as for grad: see check_captures."""
-    return _decorator("jit", fn, static_argnums=static_argnums, backend=backend,
+    closures, attributes) are trace-time constants, as for grad: see check_captures.
+
+    Static arguments (`static_argnums` by position, `static_argnames` by name; each
+    completed from the other through fn's signature, as in JAX) are part of the cache key
+    instead of traced. Donation is a hint that JAX's CPU backend ignores too: argument
+    buffers are never reused for results."""
+    del donate_argnums, donate_argnames
+    return _decorator("jit", fn, static_argnums=static_argnums,
+                      static_argnames=static_argnames, backend=backend,
                       max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
 
 

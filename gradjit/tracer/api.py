@@ -43,19 +43,26 @@ class Transformed:
     """A function wrapped by grad / value_and_grad / jit, with its specialization cache."""
 
     def __init__(self, fn, mode, argnums=0, has_aux=False, static_argnums=(), backend=None,
-                 max_traces=64, symbolic=False, deterministic=False, holomorphic=False):
+                 max_traces=64, symbolic=False, deterministic=False, holomorphic=False,
+                 allow_int=False, static_argnames=(), complex_output=False):
+        if not callable(fn):
+            raise TypeError(f"Expected a callable value, got {fn!r}")
         functools.update_wrapper(self, fn)
         self.fn, self.mode, self.has_aux, self.backend = fn, mode, has_aux, backend
         self.deterministic, self.holomorphic = deterministic, holomorphic
-        self.symbolic = symbolic
+        self.symbolic, self.allow_int = symbolic, allow_int
+        # a complex value to differentiate: holomorphic's, or a pullback's <out, ct> of any input
+        self.complex_output = holomorphic or complex_output
         self.argnums = argnums
-        self.static_argnums = frozenset((static_argnums,) if isinstance(static_argnums, int)
-                                        else static_argnums)
+        self.static_argnums, self.static_argnames = _static_arguments(fn, static_argnums,
+                                                                      static_argnames)
         self.cache = Cache(getattr(fn, "__qualname__", repr(fn)), max_traces)
         self._tracing = threading.RLock()  # threads that miss together trace once
         self.options = dict(argnums=argnums, has_aux=has_aux, static_argnums=static_argnums,
                             backend=backend, max_traces=max_traces, symbolic=symbolic,
-                            deterministic=deterministic, holomorphic=holomorphic)
+                            deterministic=deterministic, holomorphic=holomorphic,
+                            allow_int=allow_int, static_argnames=static_argnames,
+                            complex_output=complex_output)
         self.ship_traces = True
 
     def __reduce__(self):
@@ -121,8 +128,10 @@ class Transformed:
     def _call(self, args, kwargs, buffers=None):
         if _stack.jit_disabled and self.mode == "jit" and buffers is None:
             return self.fn(*args, **kwargs)
-        if self.static_argnums:
+        if self.static_argnums or self.static_argnames:
             args = tuple(Static(a) if i in self.static_argnums else a for i, a in enumerate(args))
+            kwargs = {k: Static(v) if k in self.static_argnames else v
+                      for k, v in kwargs.items()}
         tree = (args, kwargs)
         leaves = []
         structure = flatten(tree, leaves)
@@ -215,7 +224,7 @@ class Transformed:
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
                                 f"must return (value, aux), not {type(out).__name__}")
             out, aux = out
-        value = _scalar_output(out, self.cache.name, self.holomorphic)
+        value = _scalar_output(out, self.cache.name, self.complex_output)
         aux_results, aux_unpack = tree_outputs(aux) if self.has_aux else ([], None)
         flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
         grads = self._wrt(structure, leaves, 1 + len(aux_results))
@@ -239,13 +248,17 @@ class Transformed:
                                 f"{len(arg_structures)} positional arguments")
             n %= len(arg_structures)
             indices = list(range(starts[n], starts[n + 1]))
-            _check_differentiable(arg_structures[n], [leaves[i] for i in indices], n)
+            _check_differentiable(arg_structures[n], [leaves[i] for i in indices], n,
+                                  self.holomorphic, self.allow_int)
             groups.append((arg_structures[n], indices))
-        wrt = [i for _, indices in groups for i in indices]
-        if all(type(leaves[i]) is np.ndarray for i in wrt) and all(
+        # with allow_int, integer and bool leaves get float0 zeros, as in JAX
+        integral = {i for _, indices in groups for i in indices
+                    if _leaf_dtype(leaves[i]).kind not in "fc"}
+        wrt = [i for _, indices in groups for i in indices if i not in integral]
+        if not integral and all(type(leaves[i]) is np.ndarray for i in wrt) and all(
                 s == LEAF for s, _ in groups):  # arrays in, arrays out: nothing to rebuild
             groups = None
-        return Gradients(start, many, groups, wrt)
+        return Gradients(start, many, groups, wrt, integral)
 
     def _compile(self, structure, leaves) -> Entry:
         with collector_paused():  # tracing, autodiff and passes allocate as much as codegen
@@ -476,17 +489,46 @@ def _count(structure) -> int:
     return sum(_count(s) for s in structure[-1])
 
 
-def _check_differentiable(structure, arg_leaves, n):
-    if _count(structure) != _flat_count(structure):
-        raise TypeError(f"argument {n} holds a value that is not an array (e.g. None or a "
-                        "string): gradients are taken with respect to arrays and numbers only")
+def _static_arguments(fn, argnums, argnames) -> tuple[frozenset, frozenset]:
+    """jit's static positions and names, each completed from the other through fn's
+    signature (as JAX's), so that a static parameter stays static however it is passed."""
+    argnums = frozenset((argnums,) if isinstance(argnums, int) else argnums or ())
+    argnames = frozenset((argnames,) if isinstance(argnames, str) else argnames or ())
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return argnums, argnames
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                        p.POSITIONAL_OR_KEYWORD)]
+    named = [p.name for p in params if p.kind != p.POSITIONAL_ONLY]
+    return (argnums | {i for i, name in enumerate(positional) if name in argnames},
+            argnames | {positional[i] for i in argnums
+                        if -len(positional) <= i < len(positional)} & set(named))
+
+
+def _check_differentiable(structure, arg_leaves, n, holomorphic=False, allow_int=False):
+    if _count(structure) + _nones(structure) != _flat_count(structure):
+        raise TypeError(f"argument {n} holds a value that is not an array (e.g. a string): "
+                        "gradients are taken with respect to arrays and numbers only")
     for x in arg_leaves:
-        inner = L.unwrap(x)
-        dtype = inner.value.dtype if isinstance(inner, Traced) else L.to_array(x).dtype
-        if dtype.kind not in "fc":
+        dtype = _leaf_dtype(x)
+        if holomorphic and dtype.kind != "c":
+            raise TypeError(f"grad with holomorphic=True requires inputs with complex dtype, "
+                            f"but got {dtype.name}.")
+        if dtype.kind not in "fc" and not (allow_int and dtype.kind in "biu"):
             raise TypeError(f"grad: argument {n} has dtype {dtype} ({type(x).__name__}); "
                             "gradients are defined for float and complex inputs only (pass "
-                            "2.0 rather than 2, or cast with .astype(float))")
+                            "2.0 rather than 2, cast with .astype(float), or pass "
+                            "allow_int=True for float0 zeros)")
+
+
+def _nones(structure) -> int:
+    """The None leaves, which JAX's pytrees hold as empty nodes: their gradient is None."""
+    if structure == LEAF:
+        return 0
+    if structure[0] == "static":
+        return structure[1] is None
+    return sum(_nones(s) for s in structure[-1])
 
 
 def _flat_count(structure) -> int:
@@ -496,7 +538,7 @@ def _flat_count(structure) -> int:
     return sum(_flat_count(s) for s in structure[-1])
 
 
-def _scalar_output(value, name, holomorphic=False):
+def _scalar_output(value, name, complex_output=False):
     """The value to differentiate: a float scalar. A size-1 array counts as its one element
     (as PyTorch's backward and HIPS autograd take it), and a float that depends on no input
     (a constant function) has a zero gradient."""
@@ -505,7 +547,7 @@ def _scalar_output(value, name, holomorphic=False):
         inner = np.asarray(inner)[()]
     if isinstance(inner, Traced) or hasattr(inner, "shape") and hasattr(inner, "dtype"):
         shape, dtype = tuple(inner.shape), str(inner.dtype)
-        if "complex" in dtype and not holomorphic and math.prod(shape) == 1:
+        if "complex" in dtype and not complex_output and math.prod(shape) == 1:
             raise TypeError(f"grad of {name}: the function returns a complex scalar ({dtype}); "
                             "grad needs a real one, or holomorphic=True for the complex "
                             "derivative of a holomorphic function (holomorphic_grad), or vjp "

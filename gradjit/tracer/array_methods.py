@@ -213,9 +213,7 @@ class ArrayMethods:
     def copy(self, order="C"):
         """Another traced array of the same value: writing into either leaves the other as it
         was (numpy's copy; the IR is shared until a write rebinds one of them)."""
-        duplicate = copy.copy(self)
-        duplicate._alias = None  # a view's copy owns its elements
-        return duplicate
+        return copy.copy(self)
 
     def swapaxes(self, a, b):
         return views.link(self, ops.swapaxes(self, a, b), lambda p: p.swapaxes(a, b))

@@ -36,14 +36,16 @@ class ShapeDtypeStruct:
 def eval_shape(fun, *args, **kwargs):
     """The ShapeDtypeStructs of fun's results (a tree like them), found by tracing fun on
     zeros of the arguments' shapes and dtypes, computing no array: arrays, numbers and
-    ShapeDtypeStructs are the leaves (a traced branch on values takes the zeros' path)."""
+    ShapeDtypeStructs (or any object with .shape and .dtype) are the leaves (a traced branch
+    on values takes the zeros' path)."""
     from gradjit import tree_util
     with Trace("eval_shape") as trace:
         def stand_in(x):
-            if isinstance(x, ShapeDtypeStruct):
-                return trace.input(np.zeros(x.shape, x.dtype))
             if isinstance(x, (np.ndarray, np.generic, bool, int, float)):
                 return trace.input(np.zeros_like(x), weak=type(x) in (bool, int, float))
+            if hasattr(x, "shape") and hasattr(x, "dtype") and not hasattr(
+                    type(x), "__gradjit_priority__"):  # any spec: JAX's duck typing
+                return trace.input(np.zeros(x.shape, x.dtype))
             return x
         out = fun(*tree_util.tree_map(stand_in, args), **tree_util.tree_map(stand_in, kwargs))
         return tree_util.tree_map(lambda y: ShapeDtypeStruct(np.shape(y), np.result_type(y)),

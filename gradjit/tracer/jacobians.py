@@ -23,13 +23,18 @@ def _argnums(argnums, n):
     return nums, many
 
 
-def _main(fn, has_aux):
-    if not has_aux:
-        return fn
-
-    def main(*args):
-        return fn(*args)[0]
-    return main
+def _check_dtypes(name, holomorphic, leaves, side):
+    """JAX's dtype rules: jacfwd takes real inputs, jacrev gives real outputs, unless
+    holomorphic, which needs complex inputs (and, for jacrev, outputs)."""
+    for x in leaves:
+        dtype = _leaf_dtype(x)
+        if holomorphic and dtype.kind != "c":
+            raise TypeError(f"{name} with holomorphic=True requires {side}s with complex "
+                            f"dtype, but got {dtype.name}.")
+        if not holomorphic and dtype.kind == "c" or dtype.kind not in "fc":
+            raise TypeError(f"{name} requires real-valued {side}s ({side} dtype that is a "
+                            f"sub-dtype of np.floating), but got {dtype.name}. For holomorphic "
+                            "differentiation, pass holomorphic=True.")
 
 
 def _shape(x):
@@ -66,14 +71,15 @@ def _rows(stacked, sizes, shapes, leading):
     return parts
 
 
-def jacrev(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
+def jacrev(fn, argnums=0, has_aux=False, holomorphic=False, *, backend=None, argnum=None):
     """The Jacobian of fn with respect to args[argnums] by reverse mode, as jax.jacrev: for
     each output leaf of shape S and differentiated input leaf of shape I, an array of shape
     S + I; the output's tree holds the argument's tree (a tuple of them for tuple argnums).
     With has_aux, fn returns (out, aux) and the call returns (jacobian, aux). `argnum` is
-    HIPS autograd's name for argnums."""
+    HIPS autograd's name for argnums. Complex outputs need holomorphic (and then complex
+    inputs), as in JAX."""
     argnums = argnums if argnum is None else argnum
-    main = _main(fn, has_aux)
+    main = T.main_output(fn, has_aux)
 
     @functools.cache
     def mapped(nums, count):
@@ -87,6 +93,9 @@ def jacrev(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
         out, aux = result if has_aux else (result, None)
         out_leaves = []
         out_tree = flatten(out, out_leaves)
+        _check_dtypes("jacrev", holomorphic, out_leaves, "output")
+        if holomorphic:
+            _check_dtypes("jacrev", True, [x for i in nums for x in _leaves(args[i])], "input")
         blocks, sizes = _identity_blocks(out_leaves)
         pulled = mapped(nums, len(args))(unflatten(out_tree, iter(blocks)), *args)
         per_arg = []  # per argument: per output leaf, the argument's tree of Jacobian blocks
@@ -102,11 +111,12 @@ def jacrev(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
     return jacobian
 
 
-def jacfwd(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
+def jacfwd(fn, argnums=0, has_aux=False, holomorphic=False, *, backend=None, argnum=None):
     """The Jacobian of fn with respect to args[argnums] by forward mode, as jax.jacfwd: the
-    same layout as jacrev (output shape + input shape per pair of leaves)."""
+    same layout as jacrev (output shape + input shape per pair of leaves). Complex inputs
+    need holomorphic, as in JAX."""
     argnums = argnums if argnum is None else argnum
-    main = _main(fn, has_aux)
+    main = T.main_output(fn, has_aux)
 
     @functools.cache
     def mapped(nums, count):
@@ -130,6 +140,7 @@ def jacfwd(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
         in_leaves, in_trees = [], []
         for i in nums:
             in_trees.append(flatten(args[i], in_leaves))
+        _check_dtypes("jacfwd", holomorphic, in_leaves, "input")
         blocks, sizes = _identity_blocks(in_leaves)
         tangents, start = [], 0
         for tree in in_trees:
@@ -156,8 +167,14 @@ def jacfwd(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
 jacobian = jacrev
 
 
-def hessian(fn, argnums=0, has_aux=False, *, backend=None, argnum=None):
+def hessian(fn, argnums=0, has_aux=False, holomorphic=False, *, backend=None, argnum=None):
     """jacfwd(jacrev(fn)), as jax.hessian: for a scalar fn of an array x, shape x.shape * 2."""
     argnums = argnums if argnum is None else argnum
-    return jacfwd(jacrev(fn, argnums, has_aux, backend=backend), argnums, has_aux,
-                  backend=backend)
+    return jacfwd(jacrev(fn, argnums, has_aux, holomorphic, backend=backend), argnums, has_aux,
+                  holomorphic, backend=backend)
+
+
+def _leaves(tree):
+    leaves = []
+    flatten(tree, leaves)
+    return leaves

@@ -68,8 +68,9 @@ class Gradients:
     array (nothing to rebuild). `wrt` lists the differentiated leaves; `discard` the outputs
     the call does not return (grad drops the value)."""
 
-    def __init__(self, start, many, groups, wrt):
+    def __init__(self, start, many, groups, wrt, integral=()):
         self.start, self.many, self.groups, self.wrt = start, many, groups, wrt
+        self.integral = frozenset(integral)  # leaves whose gradient is float0 zeros
         self.discard = (0,)
 
     @property
@@ -81,9 +82,15 @@ class Gradients:
         if self.groups is None:
             return tuple(outs[self.start:]) if self.many else outs[self.start]
         grads = iter(outs[self.start:])
-        trees = tuple(unflatten(s, iter([L.like(call_leaves[i], next(grads)) for i in indices]))
-                      for s, indices in self.groups)
+        trees = tuple(unflatten(s, iter([
+            np.zeros(np.shape(L.unwrap(call_leaves[i])), FLOAT0) if i in self.integral
+            else L.like(call_leaves[i], next(grads)) for i in indices]))
+            for s, indices in self.groups)
         return trees if self.many else trees[0]
+
+
+# JAX's dtype of the gradient of an integer or bool input (grad's allow_int): no values at all
+FLOAT0 = np.dtype([("float0", np.void, 0)])
 
 
 class ValueAndGradients:

@@ -332,6 +332,17 @@ class Traced(ArrayMethods):
         """The concrete numpy value, computed (with the values it needs) when first asked."""
         return _force(self._cell)
 
+    def __copy__(self):
+        """numpy's copy: the same value, owning its elements (no longer a view)."""
+        duplicate = Traced(self.owner, self.ir, None, self.__gradjit_flavor__,
+                           self.__gradjit_weak__, self.const)
+        duplicate._cell = self._cell
+        return duplicate
+
+    def __deepcopy__(self, memo):
+        # the trace and the IR are shared: copying them would fork the trace being recorded
+        return self.__copy__()
+
     def _become(self, updated):
         """Rebind this value to `updated` (numpy's in-place methods), its value still lazy, and
         the array it is a view of, and that array's other views, with it."""

@@ -106,14 +106,30 @@ def _contents(cell):
         return _EMPTY
 
 
-def jvp(fn, primals, tangents, *, backend=None):
+def jvp(fn, primals, tangents, has_aux=False, *, backend=None):
     """(fn(*primals), the directional derivative of fn at primals along tangents), as JAX's
     jax.jvp: primals and tangents are tuples (or lists) of pytrees of one structure, shapes
     and dtypes; the outputs are pytrees of fn's output structure, in the arguments' types.
-    Integer primals are not differentiated (their tangents are ignored)."""
+    Integer primals are not differentiated (their tangents are ignored). With has_aux, fn
+    returns (out, aux) and the call returns (out, tangent, aux)."""
     _check_pair(primals, tangents)
-    return _transformed(fn, "jvp", _jvp_wrapper, backend=backend)(tuple(primals),
-                                                                   tuple(tangents))
+    out = _transformed(main_output(fn, has_aux), "jvp", _jvp_wrapper, backend=backend)(
+        tuple(primals), tuple(tangents))
+    return (*out, _aux(fn, primals, backend)) if has_aux else out
+
+
+def main_output(fn, has_aux):
+    """fn, or with has_aux the function of fn's first result (its output without aux)."""
+    if not has_aux:
+        return fn
+
+    def main(*args):
+        return fn(*args)[0]
+    return main
+
+
+def _aux(fn, primals, backend):
+    return _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)[1]
 
 
 def _jvp_wrapper(fn):
@@ -123,7 +139,7 @@ def _jvp_wrapper(fn):
     return jvp_of
 
 
-def _check_pair(primals, tangents):
+def _check_pair(primals, tangents, mismatch=TypeError):
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp: primals and tangents must be tuples (or lists) of arguments, "
                         f"not {type(primals).__name__} and {type(tangents).__name__}")
@@ -134,22 +150,30 @@ def _check_pair(primals, tangents):
         if _leaf_dtype(p).kind not in "fc":
             continue
         if np.shape(L.unwrap(p)) != np.shape(L.unwrap(t)) or _leaf_dtype(t) != _leaf_dtype(p):
+            if mismatch is ValueError:  # linearize's f_jvp, whose primals are given already
+                raise ValueError("linearized function called on tangent values inconsistent "
+                                 f"with the original primal values: got a tangent of shape "
+                                 f"{np.shape(L.unwrap(t))} and dtype {_leaf_dtype(t)} for a "
+                                 f"primal of shape {np.shape(L.unwrap(p))} and dtype "
+                                 f"{_leaf_dtype(p)}")
             raise TypeError(f"jvp: a tangent of shape {np.shape(L.unwrap(t))} and dtype "
                             f"{_leaf_dtype(t)} for a primal of shape {np.shape(L.unwrap(p))} "
                             f"and dtype {_leaf_dtype(p)}: they must match")
 
 
-def linearize(fn, *primals, backend=None):
-    """(fn(*primals), f_jvp) with f_jvp(*tangents) the JVP at primals, as jax.linearize.
-    f_jvp is the compiled forward-mode program, run with the primals fixed (it recomputes
-    the primal computation along with the tangents rather than storing its residuals)."""
-    compiled = _transformed(fn, "jvp", _jvp_wrapper, backend=backend)
-    out = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
+def linearize(fn, *primals, has_aux=False, backend=None):
+    """(fn(*primals), f_jvp) with f_jvp(*tangents) the JVP at primals, as jax.linearize
+    ((out, f_jvp, aux) with has_aux). f_jvp is the compiled forward-mode program, run with
+    the primals fixed (it recomputes the primal computation along with the tangents rather
+    than storing its residuals)."""
+    main = main_output(fn, has_aux)
+    compiled = _transformed(main, "jvp", _jvp_wrapper, backend=backend)
+    result = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
 
     def f_jvp(*tangents):
-        _check_pair(primals, tangents)
+        _check_pair(primals, tangents, ValueError)
         return compiled(tuple(primals), tuple(tangents))[1]
-    return out, f_jvp
+    return (result[0], f_jvp, result[1]) if has_aux else (result, f_jvp)
 
 
 def vjp(fn, *primals, has_aux=False, backend=None):
@@ -177,17 +201,24 @@ def _pullback(fn, argnums, has_aux, backend):
     # <out, ct> is complex for complex outputs: its holomorphic derivative is the pullback
     return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
                         argnums=tuple(1 + i for i in argnums), backend=backend,
-                        holomorphic=True)
+                        complex_output=True)
 
 
 def _vdot(out, cotangent):
     outs, cts = [], []
     if flatten(out, outs) != flatten(cotangent, cts):
-        raise TypeError("vjp: the cotangent must have the structure of the function's output")
+        raise ValueError("vjp: the cotangent must have the structure of the function's output")
     total = 0.0
     for o, c in zip(outs, cts):
-        if _leaf_dtype(o).kind in "fc":
-            total = total + (o * c).sum()
+        shape, dtype = np.shape(L.unwrap(o)), _leaf_dtype(o)
+        if dtype.kind not in "fc":
+            continue
+        if np.shape(L.unwrap(c)) != shape or (_leaf_dtype(c).kind == "c" and dtype.kind != "c"):
+            raise ValueError(f"vjp: a cotangent of shape {np.shape(L.unwrap(c))} and dtype "
+                             f"{_leaf_dtype(c)} for an output of shape {shape} and dtype "
+                             f"{dtype}: they must match (a complex one only for a complex "
+                             "output)")
+        total = total + (o * c).sum()
     return total
 
 

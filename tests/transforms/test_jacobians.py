@@ -45,7 +45,7 @@ def test_vjp_has_aux_and_structure_error():
     out, vjp_fn, aux = gradjit.vjp(lambda x: (np.exp(x), {"n": np.sum(x)}), x, has_aux=True)
     np.testing.assert_allclose(aux["n"], np.sum(x))
     np.testing.assert_allclose(vjp_fn(np.ones(3))[0], np.exp(x))
-    with pytest.raises(TypeError, match="structure of the function's output"):
+    with pytest.raises(ValueError, match="structure of the function's output"):
         vjp_fn((np.ones(3), np.ones(3)))
 
 
