@@ -9,7 +9,7 @@ from gradjit.tensor import dtypes, graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.linalg import _result
 
-geqrf_result = _result("geqrf", ["a", "tau"])
+geqrf_result = _result("geqrf", ("a", "tau"))
 
 
 def geqrf(input):
