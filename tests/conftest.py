@@ -2,6 +2,7 @@
 variants. No test reads or writes the user's compile cache or cache key."""
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -35,3 +36,12 @@ def no_disk_cache(monkeypatch):
     """Compile afresh: tests choose a cache directory explicitly, none reads or leaves object
     code in the user's cache."""
     monkeypatch.setenv("GRADJIT_CACHE_DIR", "off")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def torch_distribution_checks_kept():
+    """torch.compile (and torch.cond, which compiles) turns torch.distributions' argument
+    checks off for the whole process on first use; later tests compare errors with them on."""
+    yield
+    if "torch" in sys.modules:
+        sys.modules["torch"].distributions.Distribution.set_default_validate_args(True)

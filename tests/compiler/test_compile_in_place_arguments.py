@@ -11,14 +11,6 @@ from tests.torch_reference import same_error
 real = pytest.importorskip("torch")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def torch_distribution_checks_kept():
-    """torch.compile's first use turns torch.distributions' argument checks off for the whole
-    process; the distribution tests that run later compare errors with them on."""
-    checked = real.distributions.Distribution._validate_args
-    yield
-    real.distributions.Distribution.set_default_validate_args(checked)
-
 X = np.arange(6, dtype=np.float32).reshape(2, 3)
 
 UPDATES = {
