@@ -59,7 +59,8 @@ class Muon(Optimizer):
                                      f"parameter with size: {p.size()}")
 
     def _update_group(self, group):
-        lr, momentum = float(group["lr"]), group["momentum"]
+        # a tensor lr stays one: its products round in its dtype, as torch's do
+        lr, momentum = group["lr"], group["momentum"]
         for p in group["params"]:
             if p.grad is None:
                 continue
@@ -75,4 +76,4 @@ class Muon(Optimizer):
                                                 group["ns_steps"], group["eps"])
             scale = _ADJUSTMENTS[group["adjust_lr_fn"]](*p.shape[:2])
             p.mul_(1 - lr * group["weight_decay"])
-            p.add_(update, alpha=-lr * scale)
+            p.add_(update, alpha=float(-lr * scale))

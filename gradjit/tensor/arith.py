@@ -577,7 +577,8 @@ def _fma(x, y, z):
         return ops.add(z, y if is_python_scalar(x) and x == 1 else x)
     if is_python_scalar(y) and y == -1 and not isinstance(y, bool):  # sub: x * -1 is exact
         return ops.sub(z, x)
-    if ops.result_type(x, y, z).name != "f32":
-        return ops.add(z, ops.mul(x, y))
+    common = ops.result_type(x, y, z)
+    if common.name != "f32":  # the product in the common dtype, as PyTorch's promoted kernel
+        return ops.add(z, ops.mul(ops.astype(x, common), y))
     wide = [ops.astype(v, "f64") for v in (x, y, z)]
     return ops.astype(ops.add(wide[2], ops.mul(wide[0], wide[1])), "f32")

@@ -35,8 +35,7 @@ _valid.restype, _valid.argtypes = ctypes.c_int, (ctypes.py_object, ctypes.c_char
 
 
 class _Capsule:
-    """A capsule offered as an object with __dlpack__, the form numpy's from_dlpack takes
-    (numpy marks an array from such an unversioned capsule read-only)."""
+    """A capsule offered as an object with __dlpack__, the form numpy's from_dlpack takes."""
 
     def __init__(self, capsule):
         self.capsule = capsule
@@ -48,6 +47,16 @@ class _Capsule:
         return DLDeviceType.kDLCPU, 0
 
 
+class _Writable:
+    """The memory of `array` offered writable: numpy reads an unversioned capsule, which has no
+    read-only flag, as read-only; PyTorch's tensors from such capsules are written to."""
+
+    def __init__(self, array):
+        self.owner = array  # keeps the capsule's memory alive
+        self.__array_interface__ = {**array.__array_interface__,
+                                    "data": (array.__array_interface__["data"][0], False)}
+
+
 def from_dlpack(ext_tensor, *, device=None, copy=None):
     """A tensor over the memory of `ext_tensor` (anything with __dlpack__: numpy arrays,
     PyTorch tensors, ...; or a capsule from to_dlpack, consumed once); copy=True copies."""
@@ -56,13 +65,15 @@ def from_dlpack(ext_tensor, *, device=None, copy=None):
     if device is not None and as_device(device).type != "cpu":
         raise RuntimeError(f"from_dlpack: gradjit reads DLPack tensors on the CPU, not on "
                            f"{device}")
-    if type(ext_tensor).__name__ == "PyCapsule":
-        if not (_valid(ext_tensor, b"dltensor") or _valid(ext_tensor, b"dltensor_versioned")):
+    if type(ext_tensor).__name__ != "PyCapsule":
+        if not hasattr(ext_tensor, "__dlpack__"):
             raise RuntimeError(_INVALID)
-        ext_tensor = _Capsule(ext_tensor)
-    elif not hasattr(ext_tensor, "__dlpack__"):
+        return from_numpy(np.from_dlpack(ext_tensor, copy=copy))
+    legacy = _valid(ext_tensor, b"dltensor")
+    if not (legacy or _valid(ext_tensor, b"dltensor_versioned")):
         raise RuntimeError(_INVALID)
-    return from_numpy(np.from_dlpack(ext_tensor, copy=copy))
+    array = np.from_dlpack(_Capsule(ext_tensor), copy=copy)
+    return from_numpy(np.asarray(_Writable(array)) if legacy and not copy else array)
 
 
 def to_dlpack(tensor):

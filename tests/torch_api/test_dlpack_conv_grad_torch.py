@@ -30,6 +30,8 @@ def test_from_dlpack_of_a_torch_tensor_and_a_capsule():
     assert theirs.tolist() == ours.tolist() == [1.0, 2.0, 3.0, 4.0]
     from_capsule = gradjit.utils.dlpack.from_dlpack(torch.utils.dlpack.to_dlpack(theirs))
     assert repr(from_capsule) == repr(theirs)
+    from_capsule[0] = -9.0  # a capsule's memory is written to, as torch writes it
+    assert theirs.tolist() == ours.tolist() == [-9.0, 2.0, 3.0, 4.0]
 
 
 def test_torch_reads_gradjit_tensors_in_place():

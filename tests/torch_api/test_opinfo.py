@@ -11,7 +11,6 @@ from tests.torch_api import opinfo  # noqa: E402
 
 KNOWN = {
     'arange': 'errors #-1: error input raises TypeError, torch ValueError: arange() got an unexpec',
-    'geqrf': "torch.float64 #0: raises AttributeError: 'Tensor' object has no attribute 'geqrf'",
     'kthvalue': 'torch.int64 #0: output 1 values differ: max |diff| 3.0',
     'masked_select': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',
     'matrix_exp': 'torch.float32 #1: output 0 values differ: max |diff| 0.05078125',
@@ -43,7 +42,6 @@ KNOWN = {
     '_unsafe_masked_index': '- #-1: gradjit has no _unsafe_masked_index',
     '_unsafe_masked_index_put_accumulate': '- #-1: gradjit has no _unsafe_masked_index_put_accumul',
     'take': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',
-    'chalf': "torch.float64 #0: raises AttributeError: 'Tensor' object has no attribute 'chalf'",
     'bernoulli': 'errors #-1: error input raises TypeError, torch RuntimeError: bernoulli() got an',
     '_chunk_cat': '- #-1: gradjit has no _chunk_cat',
     'histogramdd': 'torch.float64 #1: edges that decrease: torch bins by them, numpy refuses',
