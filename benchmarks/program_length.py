@@ -86,7 +86,7 @@ STAGES = (
     ("verify", "gradjit.tracer.api", "verify"),
     ("verify", "gradjit.codegen.compile", "verify"),
     ("fusion", "gradjit.codegen.compile", "fuse"),
-    ("fusion", "gradjit.codegen.compile", "store_into_results"),
+    ("fusion", "gradjit.codegen.compile", "store_in_place"),
     ("fusion", "gradjit.codegen.compile", "group_rows"),
     ("plan", "gradjit.codegen.compile", "plan_workspace"),
     ("LLVM IR", "gradjit.codegen.cpu", "emit_module"),

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from gradjit.codegen.fuse import fuse
-from gradjit.codegen.inplace import store_into_results
+from gradjit.codegen.inplace import store_in_place
 from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
 from gradjit.codegen.prefetch import prefetch_rows
@@ -53,7 +53,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     """Fuse and plan `fn`; its object code from a disk entry written for the same fused
     program (one whose plan could not be stored), else from LLVM, stored with the plan."""
     start = time.perf_counter()
-    program = prefetch_rows(group_rows(store_into_results(fuse(fn))))
+    program = prefetch_rows(group_rows(store_in_place(fuse(fn))))
     workspace = plan_workspace(program.buffers, program.steps)
     text = str(program)
     directory = cache.cache_dir(cache_dir)

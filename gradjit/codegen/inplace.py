@@ -10,7 +10,7 @@ from gradjit.codegen.kernel import Kernel, Program
 from gradjit.runtime.steps import Matmul
 
 
-def store_into_results(program: Program) -> Program:
+def store_in_place(program: Program) -> Program:
     """`program` with each such temporary replaced by the result or temporary it becomes."""
     steps = program.steps
     for position, kernel in enumerate(steps):

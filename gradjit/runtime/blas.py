@@ -27,6 +27,7 @@ SPLIT_MIN = 1 << 24  # multiply-adds: below this a product runs as one call
 DEPTH_BLOCK = 512
 MAX_PARTS = 8
 MIN_ROW_BLOCKS = 4
+MAX_PARTIALS = 1 << 22  # elements of partial products in all (16 MB of float32)
 # OpenBLAS runs a product of at most this many multiply-adds on the calling thread itself:
 # such products skip setting its thread count (4 us a product, as much as a 32x32 one takes).
 OWN_THREAD_MAX = 1 << 18
@@ -116,10 +117,13 @@ def rows_per_block(shape, depth: int) -> int:
 def depth_parts(shape, depth: int) -> int:
     """How many slices of the summed axis a product of this shape splits into (1: none): a
     large product with fewer than MIN_ROW_BLOCKS row blocks, in slices of at least
-    DEPTH_BLOCK terms. Like the row blocks, the slices depend on the shapes alone."""
-    if math.prod(shape) * depth < SPLIT_MIN or -(-shape[-2] // BLOCK_ROWS) >= MIN_ROW_BLOCKS:
+    DEPTH_BLOCK terms, its partial products MAX_PARTIALS elements at most. Like the row
+    blocks, the slices depend on the shapes alone."""
+    size = math.prod(shape)
+    if size * depth < SPLIT_MIN or -(-shape[-2] // BLOCK_ROWS) >= MIN_ROW_BLOCKS:
         return 1
-    return max(1, min(MAX_PARTS, depth // DEPTH_BLOCK))
+    parts = min(MAX_PARTS, depth // DEPTH_BLOCK, MAX_PARTIALS // max(size, 1))
+    return parts if parts > 1 else 1
 
 
 def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray, rows: int,

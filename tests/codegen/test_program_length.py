@@ -7,7 +7,7 @@ import pytest
 import gradjit
 from gradjit.codegen.cpu import emit_module
 from gradjit.codegen.fuse import fuse
-from gradjit.codegen.inplace import store_into_results
+from gradjit.codegen.inplace import store_in_place
 from gradjit.codegen.machine import host
 from gradjit.codegen.rows import KernelGroup, group_rows
 from gradjit.fuzz.surfaces import long_program
@@ -21,7 +21,7 @@ SLACK = 1.15
 
 def code_size(fn) -> tuple[int, int]:
     """(instructions in the fused kernels' bodies, LLVM instructions emitted for them)."""
-    program = group_rows(store_into_results(fuse(fn)))
+    program = group_rows(store_in_place(fuse(fn)))
     groups = [s for s in program.steps if isinstance(s, KernelGroup)]
     module = emit_module(fn.name, program.kernels, host().vector_bytes, groups)
     body = sum(len(k.body) for k in program.kernels)

@@ -213,6 +213,7 @@ def test_a_product_of_few_rows_sums_slices_of_its_depth_the_same_on_any_thread_c
 
 @pytest.mark.parametrize("shape, depth, parts", [
     ((512, 512), 4096, 8), ((512, 10), 4096, 8), ((600, 200), 1100, 2), ((4096, 512), 512, 1),
-    ((1100, 64), 300, 1), ((2, 600, 80), 200, 1), ((64, 64), 64, 1)])
+    ((1100, 64), 300, 1), ((2, 600, 80), 200, 1), ((64, 64), 64, 1),
+    ((300, 4096), 4096, 3), ((512, 16384), 4096, 1)])  # partials of 16 MB at most
 def test_only_large_products_of_few_row_blocks_split_their_depth(shape, depth, parts):
     assert blas.depth_parts(shape, depth) == parts
