@@ -22,7 +22,7 @@ def _softplus(x):
 
 def _half_at_zero(x):
     """max(x, 0) whose gradient at 0 is 0.5, as PyTorch's Binomial takes it."""
-    return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
+    return x.clamp(min=0) / 2 + (x - x.clamp(max=0)) / 2  # halves first: no overflow
 
 
 class _ProbsOrLogits(Distribution):
@@ -92,10 +92,12 @@ class Bernoulli(_ProbsOrLogits, ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
-        return -(_softplus(logits) - logits * value)
+        return -gradjit.nn.functional.binary_cross_entropy_with_logits(logits, value,
+                                                                       reduction="none")
 
     def entropy(self):
-        return _softplus(self.logits) - self.logits * self.probs
+        return gradjit.nn.functional.binary_cross_entropy_with_logits(
+            self.logits, self.probs, reduction="none")
 
     def enumerate_support(self, expand=True):
         return self._enumerated(gradjit.arange(2, dtype=self.param.dtype), expand)
