@@ -158,8 +158,9 @@ class Categorical(_ProbsOrLogits):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        chosen = value.long().unsqueeze(-1) == gradjit.arange(self._num_events)
-        return gradjit.where(chosen, self.logits, 0.0).sum(-1)
+        # gather, as PyTorch's: unvalidated values out of range raise rather than score 0
+        value, log_pmf = gradjit.broadcast_tensors(value.long().unsqueeze(-1), self.logits)
+        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
 
     def entropy(self):
         low = float(finfo(self.logits).min)  # -inf logits (zero probs) contribute 0, not nan

@@ -13,15 +13,6 @@ from tests.torch_reference import message
 
 CASES = cases(EXAMPLES)
 
-
-@pytest.fixture
-def set_default_dtype():
-    """Sets both libraries' default dtype for one test."""
-    def set_both(dtype):
-        for lib in (torch, gradjit):
-            lib.set_default_dtype(getattr(lib, str(dtype).split(".")[1]))
-    yield set_both
-    set_both(torch.float32)
 IDS = [c[0] for c in CASES]
 
 
