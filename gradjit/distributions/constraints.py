@@ -253,7 +253,8 @@ class _PositiveDefinite(_Symmetric):
         symmetric = super().check(value)
         if not bool(symmetric.all()):
             return symmetric
-        return (gradjit.linalg.eigvalsh(value) > 0).all(-1)
+        # as PyTorch's: a Cholesky factorization exists (a singular PSD matrix may pass)
+        return gradjit.linalg.cholesky_ex(value).info.eq(0)
 
 
 class _Cat(Constraint):

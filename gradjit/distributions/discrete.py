@@ -22,7 +22,7 @@ def _softplus(x):
 
 def _half_at_zero(x):
     """max(x, 0) whose gradient at 0 is 0.5, as PyTorch's Binomial takes it."""
-    return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
+    return x.clamp(min=0) / 2 + (x - x.clamp(max=0)) / 2  # halves first: no overflow
 
 
 class _ProbsOrLogits(Distribution):
@@ -92,10 +92,12 @@ class Bernoulli(_ProbsOrLogits, ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
-        return -(_softplus(logits) - logits * value)
+        return -gradjit.nn.functional.binary_cross_entropy_with_logits(logits, value,
+                                                                       reduction="none")
 
     def entropy(self):
-        return _softplus(self.logits) - self.logits * self.probs
+        return gradjit.nn.functional.binary_cross_entropy_with_logits(
+            self.logits, self.probs, reduction="none")
 
     def enumerate_support(self, expand=True):
         return self._enumerated(gradjit.arange(2, dtype=self.param.dtype), expand)
@@ -156,8 +158,9 @@ class Categorical(_ProbsOrLogits):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        chosen = value.long().unsqueeze(-1) == gradjit.arange(self._num_events)
-        return gradjit.where(chosen, self.logits, 0.0).sum(-1)
+        # gather, as PyTorch's: unvalidated values out of range raise rather than score 0
+        value, log_pmf = gradjit.broadcast_tensors(value.long().unsqueeze(-1), self.logits)
+        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
 
     def entropy(self):
         low = float(finfo(self.logits).min)  # -inf logits (zero probs) contribute 0, not nan

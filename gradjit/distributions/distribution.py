@@ -27,8 +27,16 @@ class lazy_property(functools.cached_property):
 class Distribution:
     has_rsample = False
     has_enumerate_support = False
-    arg_constraints: dict = {}
-    support = None
+
+    @property
+    def arg_constraints(self) -> dict:
+        """Each parameter's constraint; a subclass states them (as {} if none)."""
+        raise NotImplementedError
+
+    @property
+    def support(self):
+        """The constraint a value must satisfy; a subclass states it."""
+        raise NotImplementedError
     _validate_default = True  # PyTorch validates unless Distribution.set_default_validate_args
 
     @staticmethod
@@ -42,7 +50,14 @@ class Distribution:
         self._event_shape = gradjit.Size(event_shape)
         self._validate_args = self._validate_default if validate_args is None else validate_args
         if self._validate_args:
-            for name, constraint in self.arg_constraints.items():
+            try:
+                arg_constraints = self.arg_constraints
+            except NotImplementedError:
+                arg_constraints = {}
+                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
+                              "`arg_constraints = {}` or initialize the distribution with "
+                              "`validate_args=False` to turn off validation.", stacklevel=2)
+            for name, constraint in arg_constraints.items():
                 value = self._checked_parameter(name, constraint)
                 if value is None:
                     continue
@@ -170,10 +185,17 @@ class Distribution:
             if i != 1 and j != 1 and i != j:
                 raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
                                  f"{value.size()} vs {gradjit.Size(expected)}.")
-        if not constraints.all_true(self.support.check(value)):
+        try:
+            support = self.support
+        except NotImplementedError:
+            warnings.warn(f"{self.__class__} does not define `support` to enable sample "
+                          "validation. Please initialize the distribution with "
+                          "`validate_args=False` to turn off validation.", stacklevel=2)
+            return
+        if not constraints.all_true(support.check(value)):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape "
-                f"{tuple(value.shape)}) to be within the support ({self.support!r}) of the "
+                f"{tuple(value.shape)}) to be within the support ({support!r}) of the "
                 f"distribution {self!r}, but found invalid values:\n{value}")
 
     def __repr__(self) -> str:

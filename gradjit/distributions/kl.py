@@ -2,6 +2,8 @@
 tables of kl_same and kl_cross), and register_kl to add a pair."""
 from __future__ import annotations
 
+# PyTorch's name for the Bregman-divergence form, which its tests import
+from gradjit.distributions.exp_family import kl_exponential_family as _kl_expfamily_expfamily  # noqa: F401
 from gradjit.distributions.kl_cross import CROSS_FAMILY
 from gradjit.distributions.kl_same import SAME_FAMILY
 

@@ -13,15 +13,6 @@ from tests.torch_reference import message
 
 CASES = cases(EXAMPLES)
 
-
-@pytest.fixture
-def set_default_dtype():
-    """Sets both libraries' default dtype for one test."""
-    def set_both(dtype):
-        for lib in (torch, gradjit):
-            lib.set_default_dtype(getattr(lib, str(dtype).split(".")[1]))
-    yield set_both
-    set_both(torch.float32)
 IDS = [c[0] for c in CASES]
 
 
@@ -279,3 +270,32 @@ def test_independent_over_every_example(case):
             assert tuple(sample.shape) == full + tuple(te.event_shape)
             np.testing.assert_allclose(ge.log_prob(sample).detach().numpy(),
                                        gi.log_prob(sample).detach().numpy(), rtol=1e-6)
+
+
+NORMALIZED_PROBS = {"Categorical", "Multinomial", "OneHotCategorical",
+                    "OneHotCategoricalStraightThrough", "RelaxedOneHotCategorical"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_parameters_and_samples_satisfy_their_constraints(case):
+    _, name, spec = case
+    t, g = both(name, spec)
+    assert isinstance(type(g).support, gradjit.distributions.constraints.Constraint)
+    for key, value in spec.items():
+        constraint = g.arg_constraints.get(key)
+        if constraint is None:
+            continue
+        value = build(gradjit, value)
+        value = gradjit.tensor([value]) if isinstance(value, (int, float)) else value
+        if name in NORMALIZED_PROBS and key == "probs":
+            value = value / value.sum(-1, True)
+        assert value.dim() >= constraint.event_dim
+        gradjit.broadcast_shapes(tuple(g.batch_shape),
+                                 tuple(value.shape[:value.dim() - constraint.event_dim]))
+        if not gradjit.distributions.constraints.is_dependent(constraint):
+            assert bool(constraint.check(value).all())
+    torch.manual_seed(0)
+    tv = t.sample()
+    ok, expected = g.support.check(gradjit.tensor(tv.numpy())), t.support.check(tv)
+    assert tuple(ok.shape) == tuple(expected.shape) == tuple(t.batch_shape)
+    assert bool(ok.all()) and bool(g.support.check(g.sample()).all())

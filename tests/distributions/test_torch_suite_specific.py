@@ -187,6 +187,37 @@ EXPRESSIONS = {
         lib.tensor([1e-5, 1e-5])).sample((1, 2))),
     "logistic_normal_tiny_sample": _seeded(1, lambda lib: lib.distributions.LogisticNormal(
         lib.tensor([1.0, 0.0]), lib.tensor([1e-5, 1e-5])).sample()),
+    # numerical stability at the edges of the parameters
+    **{f"bernoulli_score_{dt}_{i}": _grads(
+        lambda lib, p, kind=kind, x=x, dt=dt: lib.distributions.Bernoulli(**{kind: p.to(
+            getattr(lib, dt))}).log_prob(lib.tensor([x], dtype=getattr(lib, dt))), [v])
+       for dt in ("float32", "float64")
+       for i, (kind, v, x) in enumerate([
+           ("probs", 0.0, 0.0), ("probs", 0.0, 1.0), ("probs", 1e-4, 1.0),
+           ("probs", 1 - 1e-4, 0.0), ("logits", math.log(9999), 0.0), ("logits", -1e38, 0.0),
+           ("logits", 1e38, 1.0)])},
+    "bernoulli_log_prob_edges": lambda lib: [lib.distributions.Bernoulli(**{k: lib.tensor(
+        [v], dtype=lib.float64)}).log_prob(lib.tensor([x], dtype=lib.float64)) for k, v, x in [
+        ("probs", 0.0, 1.0), ("logits", -1e308, 0.0), ("logits", 1e308, 1.0)]],
+    "one_hot_log_prob_edges": lambda lib: [
+        lib.distributions.OneHotCategorical(lib.tensor([0.0, 1.0])).log_prob(
+            lib.tensor([0.0, 1.0])),
+        lib.distributions.OneHotCategorical(logits=lib.tensor([-math.inf, 0.0])).log_prob(
+            lib.tensor([[0.0, 1.0], [1.0, 0.0]]))],
+    "multinomial_log_prob_edges": lambda lib: [
+        lib.distributions.Multinomial(10, lib.tensor([0.0, 1.0])).log_prob(
+            lib.tensor([0.0, 10.0])),
+        lib.distributions.Multinomial(10, logits=lib.tensor([-math.inf, 0.0])).log_prob(
+            lib.tensor([[0.0, 10.0], [10.0, 0.0]]))],
+    **{f"continuous_bernoulli_score_{dt}_{i}": _grads(
+        lambda lib, p, kind=kind, x=x, dt=dt: lib.distributions.ContinuousBernoulli(
+            **{kind: p.to(getattr(lib, dt))}).log_prob(lib.tensor([x], dtype=getattr(lib, dt))),
+        [v])
+       for dt in ("float32", "float64")
+       for i, (kind, v, x) in enumerate([
+           ("probs", 0.1, 0.1), ("probs", 0.1, 1.0), ("probs", 0.4999, 0.9),
+           ("probs", 1e-4, 1.0), ("probs", 1 - 1e-4, 0.1), ("logits", math.log(9999), 0.0),
+           ("logits", -0.001, 0.5), ("logits", 0.0, 0.3)])},
     # structured families
     "lowrank_equals_mvn": lambda lib: (lambda lo, full: [
         (getattr(lo, a), getattr(full, a)) for a in (
