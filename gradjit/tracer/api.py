@@ -25,7 +25,7 @@ from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tre
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.stages import Stages, compile_stages
 from gradjit.tracer.trace import (TRACING, Trace, TraceError, Traced, _stack, current_trace,
-                                  locate, source_line)
+                                  locate, source_line, varies)
 
 
 # Called as observe(f, entry) after every compilation. gradjit's package assembly adds the dump
@@ -209,8 +209,12 @@ class Transformed:
         return trace, fn, unpack
 
     def _inputs(self, trace, structure, leaves, names):
-        """The traced stand-ins that the function is called with, one per argument leaf."""
-        return [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
+        """The traced stand-ins that the function is called with, one per argument leaf (an
+        outer value that an enclosing vmap maps gives a mapped input)."""
+        inputs = [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
+        trace.mapped.update(id(L.unwrap(stand_in).ir) for x, stand_in in zip(leaves, inputs)
+                            if varies(L.unwrap(x)))
+        return inputs
 
     def _outputs(self, out, structure, leaves):
         """The traced values to return from the IR function, and the object that turns the
