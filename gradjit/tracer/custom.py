@@ -337,6 +337,22 @@ def _describe(value) -> str:
     return f"a {type(value).__name__}"
 
 
+def custom_gradient(fun):
+    """jax.custom_gradient: fun(*args) returns (output, vjp_fn) with vjp_fn(g) the
+    cotangents of the arguments (a tuple, or the one cotangent of a lone argument); the
+    result is fun's output whose gradient is vjp_fn's."""
+    @functools.wraps(fun)
+    def primal(*args):
+        return fun(*args)[0]
+
+    def bwd(vjp_fn, g):
+        cotangents = vjp_fn(g)
+        return tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
+    made = custom_vjp(primal)
+    made.defvjp(fun, bwd)
+    return made
+
+
 class _Checkpoint(_Custom):
     """A function whose derivatives are gradjit's own, taken only when asked for: its op
     keeps the arguments, and each rule traces the function again (see host_primitive)."""
@@ -361,7 +377,7 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
     its intermediates kept, with the same values and derivatives."""
     from gradjit.tracer import jit
     from gradjit.tracer.array_methods import TracerArrayConversionError
-    from gradjit.tracer.trace import Traced
+    from gradjit.tracer.api import static_value
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     compiled = jit(fun, static_argnums=static)
 
@@ -372,10 +388,7 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
 
     @functools.wraps(fun)
     def checkpointed(*args, **kwargs):
-        # a static argument that an outer grad traced (JAX leaves it concrete) is the Python
-        # value it holds, under a guard
-        args = [a.item() if i in static and isinstance(a, Traced) else a
-                for i, a in enumerate(args)]
+        args = [static_value(a) if i in static else a for i, a in enumerate(args)]
         try:
             return op(*args, **kwargs)
         except TracerArrayConversionError:  # raised by the probe, before any op is recorded

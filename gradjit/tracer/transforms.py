@@ -176,11 +176,13 @@ def linearize(fn, *primals, has_aux=False, backend=None):
     return (result[0], f_jvp, result[1]) if has_aux else (result, f_jvp)
 
 
-def vjp(fn, *primals, has_aux=False, backend=None):
+def vjp(fn, *primals, has_aux=False, reduce_axes=(), backend=None):
     """(fn(*primals), vjp_fn) or, with has_aux, (out, vjp_fn, aux), as jax.vjp: vjp_fn(ct)
     takes a cotangent of out's structure and returns a tuple of one cotangent per primal.
     vjp_fn is the reverse-mode program of <fn(*primals), ct> (grad with respect to the
     primals), compiled once and callable many times; it recomputes fn's forward values."""
+    if reduce_axes:  # named axes (pmap's) do not exist here, and JAX has dropped the option
+        raise NotImplementedError("reduce_axes argument to vjp is deprecated")
     result = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
     out, aux = result if has_aux else (result, None)
     pull = _pullback(fn, tuple(range(len(primals))), has_aux, backend)
@@ -230,3 +232,28 @@ def elementwise_grad(fn, argnums=0, *, backend=None, argnum=None):
     summed.__qualname__ = f"elementwise_grad_{getattr(fn, '__qualname__', 'f')}"
     return Transformed(summed, "grad", argnums=argnums if argnum is None else argnum,
                        backend=backend)
+
+
+def linear_transpose(fn, *primals, reduce_axes=()):
+    """jax.linear_transpose: the transpose of fn, which must be linear in its arguments, as a
+    function of a cotangent of fn's output; primals give the arguments' shapes and dtypes
+    (arrays or ShapeDtypeStructs). A linear function's VJP at any point is its transpose."""
+    at = [np.zeros(p.shape, p.dtype) if hasattr(p, "shape") and not isinstance(p, np.ndarray)
+          else p for p in primals]
+    pullback = vjp(fn, *at, reduce_axes=reduce_axes)[1]
+    return lambda cotangent: pullback(cotangent)
+
+
+def closure_convert(fun, *example_args):
+    """jax.closure_convert: (fun taking its arguments then the hoisted constants, the
+    constants). Every transformation here follows closures over traced values itself, so
+    nothing needs hoisting and the constants are none."""
+    def converted(*args):
+        return fun(*args)
+    functools.update_wrapper(converted, fun)
+    return converted, []
+
+
+def named_call(fun, *, name=None):
+    """jax.named_call: fun itself (its name only labels JAX's staged-out programs)."""
+    return fun
