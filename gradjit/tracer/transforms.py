@@ -13,7 +13,8 @@ from gradjit.runtime.cache import LeastRecentlyUsed
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _leaf_dtype
 from gradjit.tracer.captures import captures_current
-from gradjit.tracer.pytree import flatten
+from gradjit.tracer.outputs import FLOAT0
+from gradjit.tracer.pytree import flatten, unflatten
 
 # definition key -> {(name or mode, options): Transformed}; bounded like a function's signatures
 _cached = LeastRecentlyUsed(256)
@@ -114,7 +115,7 @@ def jvp(fn, primals, tangents, has_aux=False, *, backend=None):
     returns (out, aux) and the call returns (out, tangent, aux)."""
     _check_pair(primals, tangents)
     out = _transformed(main_output(fn, has_aux), "jvp", _jvp_wrapper, backend=backend)(
-        tuple(primals), tuple(tangents))
+        tuple(primals), _without_float0(primals, tangents))
     return (*out, _aux(fn, primals, backend)) if has_aux else out
 
 
@@ -161,6 +162,19 @@ def _check_pair(primals, tangents, mismatch=TypeError):
                             f"and dtype {_leaf_dtype(p)}: they must match")
 
 
+def _without_float0(primals, tangents) -> tuple:
+    """The tangents, JAX's float0 ones (of integer primals, holding no values) replaced by
+    zeros of their primals, whose tangents are ignored alike."""
+    t_leaves, p_leaves = [], []
+    structure = flatten(tuple(tangents), t_leaves)
+    if all(getattr(t, "dtype", None) != FLOAT0 for t in t_leaves):
+        return tuple(tangents)
+    flatten(tuple(primals), p_leaves)
+    return unflatten(structure, iter(np.zeros_like(L.to_array(p))
+                                     if getattr(t, "dtype", None) == FLOAT0 else t
+                                     for p, t in zip(p_leaves, t_leaves)))
+
+
 def linearize(fn, *primals, has_aux=False, backend=None):
     """(fn(*primals), f_jvp) with f_jvp(*tangents) the JVP at primals, as jax.linearize
     ((out, f_jvp, aux) with has_aux). f_jvp is the compiled forward-mode program, run with
@@ -172,7 +186,7 @@ def linearize(fn, *primals, has_aux=False, backend=None):
 
     def f_jvp(*tangents):
         _check_pair(primals, tangents, ValueError)
-        return compiled(tuple(primals), tuple(tangents))[1]
+        return compiled(tuple(primals), _without_float0(primals, tangents))[1]
     return (result[0], f_jvp, result[1]) if has_aux else (result, f_jvp)
 
 

@@ -146,6 +146,14 @@ def vmap_out_axes_dict_prefix(jax, jnp, lax):
     return jax.vmap(lambda x: {"a": x, "b": (x, x)}, out_axes={"a": 0, "b": 1})(np.ones((2, 3)))
 
 
+@scenario
+def jvp_float0_tangent_of_integer_primal(jax, jnp, lax):
+    float0 = np.dtype([("float0", np.void, 0)])
+    out = jax.jvp(lambda x, n: (x * n, n * 2.5), (2.0, 3), (1.0, np.zeros((), float0)))
+    _, f_jvp = jax.linearize(lambda x, n: x * n, np.ones(2), np.arange(2))
+    return out, f_jvp(np.ones(2), np.zeros(2, float0))
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(name):
     agree(SCENARIOS[name])
