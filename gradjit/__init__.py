@@ -72,7 +72,8 @@ newaxis = None  # torch.newaxis, as numpy's: indexing with it inserts a dimensio
 
 # The compiler's transformations (gradjit/tracer).
 from gradjit.tracer import (CapturedArrayChanged, check_captures, checkpoint,  # noqa: E402,F401
-                            custom_jvp, custom_vjp, remat,
+                            closure_convert, custom_gradient, custom_jvp, custom_vjp,
+                            linear_transpose, named_call, remat,
                             debug_captures, elementwise_grad, explain, grad, hessian, jacfwd,
                             jacobian, jacrev, jit, jvp, linearize, stop_gradient,
                             value_and_grad, vjp, vmap)

@@ -1,18 +1,22 @@
 """jax.lax's control flow run as Python control flow: a traced predicate or trip count becomes
 a guard (the function is re-traced per path), loops unroll into the trace, so every
-transformation differentiates and batches them as the straight-line code they become."""
+transformation differentiates and batches them as the straight-line code they become (a
+branch index that vmap maps selects among every branch's results)."""
 from __future__ import annotations
 
 import numpy as np
 
 from gradjit import tree_util
 from gradjit.ir.elementwise import stop_gradient as _stop
+from gradjit.tracer.trace import varies
 
 
 def cond(pred, true_fun, false_fun, *operands):
     """true_fun(*operands) if pred else false_fun(*operands)."""
     if np.shape(pred) != ():
         raise TypeError(f"Pred must be a scalar, got {pred!r} of shape {np.shape(pred)}.")
+    if varies(pred):
+        return _selected(np.where(pred, 1, 0), (false_fun, true_fun), operands)
     return true_fun(*operands) if pred else false_fun(*operands)
 
 
@@ -21,7 +25,22 @@ def switch(index, branches, *operands):
     branches = tuple(branches)
     if not branches:
         raise ValueError("Empty branch sequence")
+    if varies(index):
+        return _selected(np.clip(index, 0, len(branches) - 1), branches, operands)
     return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
+
+
+def _selected(index, branches, operands):
+    """Under vmap, an index that differs from example to example: every branch is computed
+    and each example takes its own branch's results, as JAX batches cond and switch."""
+    outputs = [branch(*operands) for branch in branches]
+
+    def pick(*leaves):
+        out = leaves[-1]
+        for i in range(len(leaves) - 2, -1, -1):
+            out = np.where(index == i, leaves[i], out)
+        return out
+    return tree_util.tree_map(pick, *outputs)
 
 
 def select(pred, on_true, on_false):

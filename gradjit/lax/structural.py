@@ -54,6 +54,11 @@ def full(shape, fill_value, dtype=None):
     return np.full(shape, fill_value, dtype)
 
 
+def full_like(x, fill_value, dtype=None, shape=None):
+    return np.full(np.shape(x) if shape is None else shape, fill_value,
+                   np.result_type(x) if dtype is None else dtype)
+
+
 def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001
     strides = strides or (1,) * len(start_indices)
     return operand[tuple(builtins.slice(a, b, s)
@@ -266,5 +271,5 @@ def top_k(operand, k):
 __all__ = ["argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
            "conv_general_dilated", "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "dot",
            "dot_general", "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_slice",
-           "dynamic_update_slice_in_dim", "expand_dims", "full", "iota", "pad", "reshape",
-           "slice", "slice_in_dim", "sort", "squeeze", "top_k", "transpose", *_REDUCERS]
+           "dynamic_update_slice_in_dim", "expand_dims", "full", "full_like", "iota", "pad",
+           "reshape", "slice", "slice_in_dim", "sort", "squeeze", "top_k", "transpose", *_REDUCERS]

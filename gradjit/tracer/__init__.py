@@ -8,11 +8,12 @@ from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
 from gradjit.tracer.captures import CapturedArrayChanged, check_captures, debug_captures
 from gradjit.tracer.constructors import install as _install_constructors
-from gradjit.tracer.custom import checkpoint, custom_jvp, custom_vjp
+from gradjit.tracer.custom import checkpoint, custom_gradient, custom_jvp, custom_vjp
 from gradjit.tracer.custom import checkpoint as remat
 from gradjit.tracer.trace import TraceError, Traced
 from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
-from gradjit.tracer.transforms import elementwise_grad, jvp, linearize, vjp
+from gradjit.tracer.transforms import (closure_convert, elementwise_grad, jvp, linear_transpose,
+                                      linearize, named_call, vjp)
 from gradjit.tracer.vmap import vmap
 from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named,
                                  hessian_tensor_product, hessian_vector_product,
@@ -77,7 +78,8 @@ def _check_reduce_axes(reduce_axes, name):
 
 
 def jit(fn=None, static_argnums=(), *, static_argnames=(), donate_argnums=(),
-        donate_argnames=(), backend=None, max_traces=64, symbolic=False, deterministic=False):
+        donate_argnames=(), inline=False, keep_unused=False, backend=None, max_traces=64,
+        symbolic=False, deterministic=False):
     """`fn` compiled: traced once per input signature and path, then run natively (backend
     and deterministic as for grad). Arrays `fn` reads from outside its arguments (globals,
     closures, attributes) are trace-time constants, as for grad: see check_captures.
@@ -85,8 +87,9 @@ def jit(fn=None, static_argnums=(), *, static_argnames=(), donate_argnums=(),
     Static arguments (`static_argnums` by position, `static_argnames` by name; each
     completed from the other through fn's signature, as in JAX) are part of the cache key
     instead of traced. Donation is a hint that JAX's CPU backend ignores too: argument
-    buffers are never reused for results."""
-    del donate_argnums, donate_argnames
+    buffers are never reused for results. `inline` and `keep_unused` change nothing: a jit
+    called inside another trace is always inlined, and unused arguments cost nothing."""
+    del donate_argnums, donate_argnames, inline, keep_unused
     return _decorator("jit", fn, static_argnums=static_argnums,
                       static_argnames=static_argnames, backend=backend,
                       max_traces=max_traces, symbolic=symbolic, deterministic=deterministic)
@@ -106,7 +109,8 @@ def explain(fn) -> Explanation:
 
 __all__ = ["CacheInfo", "CapturedArrayChanged", "RetraceWarning", "TraceError", "Traced",
            "TracerArrayConversionError", "Transformed", "check_captures", "checkpoint",
-           "custom_jvp", "custom_vjp", "remat",
+           "closure_convert", "custom_gradient", "custom_jvp", "custom_vjp", "linear_transpose",
+           "named_call", "remat",
            "debug_captures",
            "elementwise_grad", "explain", "grad", "hessian", "jacfwd", "jacobian", "jacrev",
            "jit", "jvp", "linearize", "stop_gradient", "value_and_grad", "vjp",

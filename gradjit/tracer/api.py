@@ -25,7 +25,7 @@ from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tre
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.stages import Stages, compile_stages
 from gradjit.tracer.trace import (TRACING, Trace, TraceError, Traced, _stack, current_trace,
-                                  locate, source_line)
+                                  locate, source_line, varies)
 
 
 # Called as observe(f, entry) after every compilation. gradjit's package assembly adds the dump
@@ -129,8 +129,9 @@ class Transformed:
         if _stack.jit_disabled and self.mode == "jit" and buffers is None:
             return self.fn(*args, **kwargs)
         if self.static_argnums or self.static_argnames:
-            args = tuple(Static(a) if i in self.static_argnums else a for i, a in enumerate(args))
-            kwargs = {k: Static(v) if k in self.static_argnames else v
+            args = tuple(Static(static_value(a)) if i in self.static_argnums else a
+                         for i, a in enumerate(args))
+            kwargs = {k: Static(static_value(v)) if k in self.static_argnames else v
                       for k, v in kwargs.items()}
         tree = (args, kwargs)
         leaves = []
@@ -209,8 +210,12 @@ class Transformed:
         return trace, fn, unpack
 
     def _inputs(self, trace, structure, leaves, names):
-        """The traced stand-ins that the function is called with, one per argument leaf."""
-        return [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
+        """The traced stand-ins that the function is called with, one per argument leaf (an
+        outer value that an enclosing vmap maps gives a mapped input)."""
+        inputs = [L.traced_input(trace, x, name) for x, name in zip(leaves, names)]
+        trace.mapped.update(id(L.unwrap(stand_in).ir) for x, stand_in in zip(leaves, inputs)
+                            if varies(L.unwrap(x)))
+        return inputs
 
     def _outputs(self, out, structure, leaves):
         """The traced values to return from the IR function, and the object that turns the
@@ -504,6 +509,22 @@ def _static_arguments(fn, argnums, argnames) -> tuple[frozenset, frozenset]:
     return (argnums | {i for i, name in enumerate(positional) if name in argnames},
             argnames | {positional[i] for i in argnums
                         if -len(positional) <= i < len(positional)} & set(named))
+
+
+def static_value(value):
+    """A static argument as a cache key holds it. A scalar that an outer transformation
+    traced (JAX's grad leaves its other arguments concrete) is the Python value it holds,
+    under a guard."""
+    inner = L.unwrap(value)
+    if isinstance(inner, Traced) and inner.ndim == 0:
+        value = inner.item()
+    try:
+        hash(value)
+    except TypeError as error:
+        raise ValueError(f"Non-hashable static arguments are not supported. An error occurred "
+                         f"while trying to hash an object of type {type(value)}, {value}. The "
+                         f"error was:\nTypeError: {error}\n") from None
+    return value
 
 
 def _check_differentiable(structure, arg_leaves, n, holomorphic=False, allow_int=False):

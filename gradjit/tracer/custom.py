@@ -11,6 +11,7 @@ derivatives differentiate the rules again, as JAX's do."""
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import re
 import warnings
@@ -39,30 +40,41 @@ class _Custom:
         self.fun, self.nondiff_argnums = fun, tuple(nondiff_argnums)
         self._primitives = {}  # (nondiff values, operand count) -> (Primitive, its layouts)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         if not self._defined():
-            raise TypeError(f"{self.__name__}: no rule: call {self.__name__}.def{self.kind[7:]}"
-                            f"(...) before calling it")
+            what = self.kind[7:].upper()
+            raise AttributeError(f"No {what} defined for {self.kind} function {self.__name__} "
+                                 f"using def{what.lower()}.")
+        if kwargs:  # JAX's too: the rules see every argument by position, defaults filled in
+            bound = inspect.signature(self.fun).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
         nondiff = tuple(args[i] for i in self.nondiff_argnums)
-        diff = [a for i, a in enumerate(args) if i not in self.nondiff_argnums]
-        key = (nondiff, len(diff))
+        leaves: list = []  # the operands: the leaves of the differentiable arguments
+        structure = flatten(tuple(a for i, a in enumerate(args)
+                                  if i not in self.nondiff_argnums), leaves)
+        key = (nondiff, structure)
         if key not in self._primitives:
-            self._primitives[key] = self._primitive(nondiff, len(diff))
+            self._primitives[key] = self._primitive(nondiff, structure)
         prim, layout = self._primitives[key]
-        return layout(tuple(ir_type(a) for a in diff)).unpack(prim(*diff))
+        return layout(tuple(ir_type(a) for a in leaves)).unpack(prim(*leaves))
 
     def _full(self, nondiff, diff):
-        """The user's argument list from the differentiable operands and nondiff values."""
+        """The user's argument list from the differentiable arguments and nondiff values."""
         args, values, fixed = [], iter(diff), dict(zip(self.nondiff_argnums, nondiff))
         for i in range(len(diff) + len(nondiff)):
             args.append(fixed[i] if i in fixed else next(values))
         return args
 
-    def _primitive(self, nondiff, count):
+    def _primitive(self, nondiff, structure):
         name = f"{self.kind}_{re.sub(r'[^A-Za-z0-9_]', '_', self.__qualname__)}_{next(_serial)}"
+        count = _count(structure)
+
+        def full(arrays):
+            return self._full(nondiff, unflatten(structure, iter(arrays)))
 
         def evaluate(*arrays):  # traced too where a rule is derived from it (checkpoint)
-            out = self.fun(*self._full(nondiff, arrays))
+            out = self.fun(*full(arrays))
             return layout(tuple(ir_type(a) for a in arrays)).pack(out)
 
         known = {}  # operand types -> the result's layout: the function runs once per signature
@@ -73,14 +85,14 @@ class _Custom:
                 with np.errstate(all="ignore"), ambient_handler(None), \
                         warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    known[types] = _Layout(self.fun(*self._full(nondiff, [
+                    known[types] = _Layout(self.fun(*full([
                         np.zeros(t.shape, t.dtype.numpy) for t in types])))
             return known[types]
 
         def shape_rule(*types):
             return layout(types).packed_type
 
-        vjp, jvp = self._rules(name, nondiff, count, shape_rule, layout)
+        vjp, jvp = self._rules(name, nondiff, structure, shape_rule, layout)
         return host_primitive(name, shape_rule, evaluate, count, vjp=vjp, jvp=jvp,
                               doc=f"{self.__name__} with its {self.kind} rule"), layout
 
@@ -89,15 +101,42 @@ class _Custom:
     def defjvp(self, rule):
         self.rule = rule
         self._primitives.clear()
+        return rule
 
-    def _pushforward(self, name, nondiff, count, out_type, layout):
+    def defjvps(self, *jvps):
+        """One rule per differentiable argument, jvp(tangent, output, *primals) -> its part
+        of the output's tangent (None: the output does not depend on it), summed."""
+        if self.nondiff_argnums:
+            raise TypeError("Can't use ``defjvps`` with ``nondiff_argnums``.")
+
+        def rule(primals, tangents):
+            out = self.fun(*primals)
+            parts = [jvp(t, out, *primals) for jvp, t in zip(jvps, tangents) if jvp is not None]
+            if not parts:
+                return out, _tree_map(lambda x: x * 0, out)
+            return out, functools.reduce(lambda a, b: _tree_map(ops.add, a, b), parts)
+        rule.__qualname__ = f"{self.__qualname__}_jvps"
+        self.defjvp(rule)
+
+    def _pushforward(self, name, nondiff, structure, out_type, layout):
         """The JVP from the user's rule (one host op), and the rule's tangent map."""
+        count = _count(structure)
+
         def tangent_map(*arrays):
             primals, tangents = arrays[:count], arrays[count:]
             out_layout = layout(tuple(ir_type(p) for p in primals))
-            tangent = self.rule(*nondiff, tuple(primals), tuple(tangents))[1]
+            pair = self.rule(*nondiff, unflatten(structure, iter(primals)),
+                             unflatten(structure, iter(tangents)))
+            where = f"Custom JVP rule {_name(self.rule)} for function {self.__name__}"
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise TypeError(f"{where} must produce a pair (list or tuple of length two) "
+                                f"representing primal and tangent outputs, but got {pair}.")
             leaves: list = []
-            flatten(tangent, leaves)
+            given, tangent = flatten(pair[0], []), pair[1]
+            if flatten(tangent, leaves) != given:
+                raise TypeError(f"{where} must produce primal and tangent outputs with equal "
+                                f"container (pytree) structures, but got {given} and "
+                                f"{flatten(tangent, [])} respectively.")
             shapes = [tuple(np.shape(leaf)) for leaf in leaves]
             if shapes != out_layout.shapes:
                 raise ValueError(f"{self.__name__}: its jvp rule {_where(self.rule)} returned "
@@ -135,19 +174,22 @@ class custom_vjp(_Custom):
     def _defined(self):
         return self.fwd is not None
 
-    def _rules(self, name, nondiff, count, out_type, layout):
+    def _rules(self, name, nondiff, structure, out_type, layout):
+        arguments = structure[1]  # the structure of each differentiable argument
+
         def cotangents_of(args, g):
-            _, residuals = self.fwd(*self._full(nondiff, args))
+            diff = unflatten(structure, iter(args))
+            _, residuals = self.fwd(*self._full(nondiff, diff))
             g = layout(tuple(ir_type(a) for a in args)).unpack(g)
             cts = self.bwd(*nondiff, residuals, g)
-            if not isinstance(cts, (tuple, list)) or len(cts) != count:
+            if not isinstance(cts, (tuple, list)) or len(cts) != len(arguments):
                 raise TypeError(f"{self.__name__}: its bwd rule {_where(self.bwd)} must return "
-                                f"a tuple of {count} cotangent(s), one per differentiable "
-                                f"argument, not {_describe(cts)}")
-            return cts
-        jvp = self._pushforward(name, nondiff, count, out_type, layout)[0] if self.rule \
+                                f"a tuple of {len(arguments)} cotangent(s), one per "
+                                f"differentiable argument, not {_describe(cts)}")
+            return [leaf for ct, s in zip(cts, arguments) for leaf in _leaf_cotangents(ct, s)]
+        jvp = self._pushforward(name, nondiff, structure, out_type, layout)[0] if self.rule \
             else _refuse_jvp
-        return cotangent_rule(name, count, cotangents_of, self.__name__), jvp
+        return cotangent_rule(name, _count(structure), cotangents_of, self.__name__), jvp
 
 
 class custom_jvp(_Custom):
@@ -164,9 +206,10 @@ class custom_jvp(_Custom):
     def _defined(self):
         return self.rule is not None
 
-    def _rules(self, name, nondiff, count, out_type, layout):
+    def _rules(self, name, nondiff, structure, out_type, layout):
         from gradjit.tracer.transforms import _pullback
-        jvp, tangent_map = self._pushforward(name, nondiff, count, out_type, layout)
+        jvp, tangent_map = self._pushforward(name, nondiff, structure, out_type, layout)
+        count = _count(structure)
 
         def cotangents_of(args, g):
             # the map is linear in the tangents: its VJP there, at zero tangents, is the
@@ -233,6 +276,33 @@ class _Layout:
         return unflatten(self.structure, iter(pieces))
 
 
+def _leaf_cotangents(ct, structure) -> list:
+    """A bwd rule's cotangent of one argument as a list of one per leaf: None (a zero) for
+    the whole argument or a tree of the argument's structure, None at some leaves."""
+    if ct is None:
+        return [None] * _count(structure)
+    if structure == LEAF:  # checked against the argument's shape by the cotangent rule
+        return [ct]
+    leaves: list = []
+    given = flatten(ct, leaves)
+    if given == structure:
+        return leaves
+    if given == LEAF or given[0] != structure[0] or len(given[-1]) != len(structure[-1]):
+        raise TypeError(f"Custom VJP bwd rule must produce an output with the same container "
+                        f"(pytree) structure as the args tuple of the primal function, but "
+                        f"got a cotangent of structure {given} for an argument of structure "
+                        f"{structure}")
+    children = unflatten(given, iter(leaves))
+    children = children.values() if isinstance(children, dict) else children
+    return [leaf for c, s in zip(children, structure[-1]) for leaf in _leaf_cotangents(c, s)]
+
+
+def _count(structure) -> int:
+    if structure == LEAF:
+        return 1
+    return 0 if structure[0] == "static" else sum(_count(s) for s in structure[-1])
+
+
 def _shapes(shapes) -> str:
     return ", ".join(str(s) for s in shapes)
 
@@ -242,6 +312,18 @@ def _refuse_jvp(tangents, out, *args):
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function: it "
                     "defines only a VJP (second derivatives: differentiate in reverse mode "
                     "twice, jacrev(jacrev(f)) rather than hessian)")
+
+
+def _tree_map(fn, *trees):
+    leaves = [[] for _ in trees]
+    structure = flatten(trees[0], leaves[0])
+    for tree, found in zip(trees[1:], leaves[1:]):
+        flatten(tree, found)
+    return unflatten(structure, iter(map(fn, *leaves)))
+
+
+def _name(fn) -> str:
+    return getattr(fn, "__name__", type(fn).__name__)
 
 
 def _where(fn) -> str:
@@ -255,6 +337,22 @@ def _describe(value) -> str:
     return f"a {type(value).__name__}"
 
 
+def custom_gradient(fun):
+    """jax.custom_gradient: fun(*args) returns (output, vjp_fn) with vjp_fn(g) the
+    cotangents of the arguments (a tuple, or the one cotangent of a lone argument); the
+    result is fun's output whose gradient is vjp_fn's."""
+    @functools.wraps(fun)
+    def primal(*args):
+        return fun(*args)[0]
+
+    def bwd(vjp_fn, g):
+        cotangents = vjp_fn(g)
+        return tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
+    made = custom_vjp(primal)
+    made.defvjp(fun, bwd)
+    return made
+
+
 class _Checkpoint(_Custom):
     """A function whose derivatives are gradjit's own, taken only when asked for: its op
     keeps the arguments, and each rule traces the function again (see host_primitive)."""
@@ -264,7 +362,7 @@ class _Checkpoint(_Custom):
     def _defined(self):
         return True
 
-    def _rules(self, name, nondiff, count, out_type, layout):
+    def _rules(self, name, nondiff, structure, out_type, layout):
         return None, None
 
 
@@ -272,15 +370,27 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
     """jax.checkpoint (remat): fun's gradient recomputes its intermediates from its arguments
     instead of keeping them. fun becomes one op that keeps only its arguments; its VJP and
     JVP run fun's compiled pullback and pushforward on them when a derivative is taken (and
-    are differentiated again the same way). policy and static_argnums are not supported
-    (everything is recomputed)."""
-    if policy is not None or static_argnums:
-        raise NotImplementedError("checkpoint: policy and static_argnums are not supported; "
-                                  "every intermediate of the function is recomputed")
+    are differentiated again the same way). static_argnums are Python values (a key of the
+    op, as nondiff arguments). Every intermediate is recomputed, whatever the policy (a
+    policy only lets JAX keep some). A fun that reads traced values from outside its
+    arguments (a closure inside a transformed function) cannot be one op: it runs inline,
+    its intermediates kept, with the same values and derivatives."""
     from gradjit.tracer import jit
-    compiled = jit(fun)
+    from gradjit.tracer.array_methods import TracerArrayConversionError
+    from gradjit.tracer.api import static_value
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    compiled = jit(fun, static_argnums=static)
 
     def forward(*args):
         return compiled(*args)
     functools.update_wrapper(forward, fun)
-    return _Checkpoint(forward)
+    op = _Checkpoint(forward, nondiff_argnums=static)
+
+    @functools.wraps(fun)
+    def checkpointed(*args, **kwargs):
+        args = [static_value(a) if i in static else a for i, a in enumerate(args)]
+        try:
+            return op(*args, **kwargs)
+        except TracerArrayConversionError:  # raised by the probe, before any op is recorded
+            return fun(*args, **kwargs)
+    return checkpointed

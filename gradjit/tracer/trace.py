@@ -141,6 +141,21 @@ def current_trace() -> Trace | None:
     return _stack.traces[-1] if _stack.traces else None
 
 
+def varies(x) -> bool:
+    """Whether traced x differs from example to example of an enclosing vmap: it depends on a
+    mapped input of its trace, or on a captured outer value that does."""
+    if not isinstance(x, Traced):
+        return False
+    trace = x.owner
+    found = set(trace.mapped) | {id(v) for v, outer in trace.captured if varies(outer)}
+    if not found:
+        return False
+    for op in trace.builder.ops:
+        if op.out is not None and any(id(v) in found for v in op.inputs):
+            found.add(id(op.out))
+    return id(x.ir) in found
+
+
 class Trace:
     """One function being traced: its builder, its inputs, captured outer values, guards."""
 
@@ -158,6 +173,8 @@ class Trace:
         # Called with each new GuardInfo before it is kept; it may raise to stop tracing
         # (gradjit.compile stops at a value read into Python, before the code using it runs).
         self.on_guard = None
+        # ids of the inputs that differ from example to example of an enclosing vmap
+        self.mapped: set[int] = set()
 
     def __enter__(self):
         self.active = True

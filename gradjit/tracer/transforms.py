@@ -13,7 +13,8 @@ from gradjit.runtime.cache import LeastRecentlyUsed
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _leaf_dtype
 from gradjit.tracer.captures import captures_current
-from gradjit.tracer.pytree import flatten
+from gradjit.tracer.outputs import FLOAT0
+from gradjit.tracer.pytree import flatten, unflatten
 
 # definition key -> {(name or mode, options): Transformed}; bounded like a function's signatures
 _cached = LeastRecentlyUsed(256)
@@ -114,7 +115,7 @@ def jvp(fn, primals, tangents, has_aux=False, *, backend=None):
     returns (out, aux) and the call returns (out, tangent, aux)."""
     _check_pair(primals, tangents)
     out = _transformed(main_output(fn, has_aux), "jvp", _jvp_wrapper, backend=backend)(
-        tuple(primals), tuple(tangents))
+        tuple(primals), _without_float0(primals, tangents))
     return (*out, _aux(fn, primals, backend)) if has_aux else out
 
 
@@ -161,6 +162,19 @@ def _check_pair(primals, tangents, mismatch=TypeError):
                             f"and dtype {_leaf_dtype(p)}: they must match")
 
 
+def _without_float0(primals, tangents) -> tuple:
+    """The tangents, JAX's float0 ones (of integer primals, holding no values) replaced by
+    zeros of their primals, whose tangents are ignored alike."""
+    t_leaves, p_leaves = [], []
+    structure = flatten(tuple(tangents), t_leaves)
+    if all(getattr(t, "dtype", None) != FLOAT0 for t in t_leaves):
+        return tuple(tangents)
+    flatten(tuple(primals), p_leaves)
+    return unflatten(structure, iter(np.zeros_like(L.to_array(p))
+                                     if getattr(t, "dtype", None) == FLOAT0 else t
+                                     for p, t in zip(p_leaves, t_leaves)))
+
+
 def linearize(fn, *primals, has_aux=False, backend=None):
     """(fn(*primals), f_jvp) with f_jvp(*tangents) the JVP at primals, as jax.linearize
     ((out, f_jvp, aux) with has_aux). f_jvp is the compiled forward-mode program, run with
@@ -172,15 +186,17 @@ def linearize(fn, *primals, has_aux=False, backend=None):
 
     def f_jvp(*tangents):
         _check_pair(primals, tangents, ValueError)
-        return compiled(tuple(primals), tuple(tangents))[1]
+        return compiled(tuple(primals), _without_float0(primals, tangents))[1]
     return (result[0], f_jvp, result[1]) if has_aux else (result, f_jvp)
 
 
-def vjp(fn, *primals, has_aux=False, backend=None):
+def vjp(fn, *primals, has_aux=False, reduce_axes=(), backend=None):
     """(fn(*primals), vjp_fn) or, with has_aux, (out, vjp_fn, aux), as jax.vjp: vjp_fn(ct)
     takes a cotangent of out's structure and returns a tuple of one cotangent per primal.
     vjp_fn is the reverse-mode program of <fn(*primals), ct> (grad with respect to the
     primals), compiled once and callable many times; it recomputes fn's forward values."""
+    if reduce_axes:  # named axes (pmap's) do not exist here, and JAX has dropped the option
+        raise NotImplementedError("reduce_axes argument to vjp is deprecated")
     result = _transformed(fn, "jit", lambda f: f, backend=backend)(*primals)
     out, aux = result if has_aux else (result, None)
     pull = _pullback(fn, tuple(range(len(primals))), has_aux, backend)
@@ -230,3 +246,28 @@ def elementwise_grad(fn, argnums=0, *, backend=None, argnum=None):
     summed.__qualname__ = f"elementwise_grad_{getattr(fn, '__qualname__', 'f')}"
     return Transformed(summed, "grad", argnums=argnums if argnum is None else argnum,
                        backend=backend)
+
+
+def linear_transpose(fn, *primals, reduce_axes=()):
+    """jax.linear_transpose: the transpose of fn, which must be linear in its arguments, as a
+    function of a cotangent of fn's output; primals give the arguments' shapes and dtypes
+    (arrays or ShapeDtypeStructs). A linear function's VJP at any point is its transpose."""
+    at = [np.zeros(p.shape, p.dtype) if hasattr(p, "shape") and not isinstance(p, np.ndarray)
+          else p for p in primals]
+    pullback = vjp(fn, *at, reduce_axes=reduce_axes)[1]
+    return lambda cotangent: pullback(cotangent)
+
+
+def closure_convert(fun, *example_args):
+    """jax.closure_convert: (fun taking its arguments then the hoisted constants, the
+    constants). Every transformation here follows closures over traced values itself, so
+    nothing needs hoisting and the constants are none."""
+    def converted(*args):
+        return fun(*args)
+    functools.update_wrapper(converted, fun)
+    return converted, []
+
+
+def named_call(fun, *, name=None):
+    """jax.named_call: fun itself (its name only labels JAX's staged-out programs)."""
+    return fun

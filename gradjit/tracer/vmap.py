@@ -11,7 +11,7 @@ from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _count
 from gradjit.tracer.outputs import BatchedOutputs, tree_outputs
 from gradjit.tracer.pytree import LEAF, NODES, Node
-from gradjit.tracer.trace import Traced, source_line, user_site
+from gradjit.tracer.trace import Traced, source_line, user_site, varies
 
 
 class Batched(Transformed):
@@ -33,8 +33,11 @@ class Batched(Transformed):
 
     def _inputs(self, trace, structure, leaves, names):
         in_axes, size = self._mapped(structure, leaves)
-        return [_example(trace, x, axis, size, name)
-                for x, axis, name in zip(leaves, in_axes, names)]
+        inputs = [_example(trace, x, axis, size, name)
+                  for x, axis, name in zip(leaves, in_axes, names)]
+        trace.mapped.update(id(L.unwrap(stand_in).ir) for x, stand_in, axis in
+                            zip(leaves, inputs, in_axes) if axis is not None or varies(L.unwrap(x)))
+        return inputs
 
     def _outputs(self, out, structure, leaves):
         in_axes, size = self._mapped(structure, leaves)
@@ -104,7 +107,22 @@ def vmap(fn, in_axes=0, out_axes=0, axis_size=None, *, backend=None):
     negative axes count from the end; `axis_size` gives the size when no argument is mapped.
     The function is traced once on one example, batched as IR and compiled: shared arguments
     (None) are computed with once, not per example."""
+    for what, spec in (("in_axes", in_axes), ("out_axes", out_axes)):
+        if isinstance(spec, (tuple, list, dict)) and not _axes_tree(spec):
+            raise TypeError(f"vmap {what} must be an int, None, or (nested) container with "
+                            f"those types as leaves, but got {spec}.")
     return Batched(fn, in_axes, out_axes, axis_size, backend)
+
+
+def _axes_tree(spec) -> bool:
+    """Whether spec is a tree of axes: ints and Nones in tuples, lists, dicts or nodes."""
+    if spec is None or isinstance(spec, int):
+        return True
+    if isinstance(spec, (tuple, list)):
+        return all(map(_axes_tree, spec))
+    if isinstance(spec, dict):
+        return all(map(_axes_tree, spec.values()))
+    return type(spec) in NODES and all(map(_axes_tree, NODES[type(spec)][0](spec)[0]))
 
 
 def _at_call() -> str:
