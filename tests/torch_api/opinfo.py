@@ -335,7 +335,7 @@ def _alarm(*_):
     raise Timeout
 
 
-def problems(op, seconds=20, mode="eager"):
+def problems(op, seconds=30, mode="eager"):
     """Every difference of an op over its samples in DTYPES and its error inputs, as
     (dtype, sample index, text), run eagerly or in one of the BACKENDS."""
     function = gradjit_callable(op)
@@ -344,8 +344,11 @@ def problems(op, seconds=20, mode="eager"):
     if mode != "eager":
         function = compiled(function, BACKENDS[mode])
     found = []
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
+    # the limit counts the process's CPU time, so a loaded machine does not fail an op; a
+    # wall-clock limit ten times longer still ends one that waits on something forever
+    previous = {sig: signal.signal(sig, _alarm) for sig in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, 10 * seconds)
     try:
         for dtype in DTYPES:
             if not op.supports_dtype(dtype, "cpu"):
@@ -364,8 +367,10 @@ def problems(op, seconds=20, mode="eager"):
     except Timeout:
         found.append(("-", -1, f"over {seconds} s"))
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        for timer in (signal.ITIMER_PROF, signal.ITIMER_REAL):
+            signal.setitimer(timer, 0)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return found
 
 
@@ -395,7 +400,7 @@ def main():
                         help="run each call inside gradjit.jit on the interpreter and the "
                              "default backend, for the ops that pass eagerly (wrong answers "
                              "are marked WRONG)")
-    parser.add_argument("--seconds", type=int, default=20, help="time limit per op and mode")
+    parser.add_argument("--seconds", type=int, default=30, help="CPU seconds per op and mode")
     options = parser.parse_args()
     counts = collections.Counter()
     for op in in_scope():
