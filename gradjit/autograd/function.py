@@ -270,9 +270,13 @@ def _recorded(cls, ctx, args, output, pushed):
     outputs = list(output) if isinstance(output, tuple) else [output]
     dirty = _dirty(ctx, outputs)
     outputs = [o if id(o) in dirty else _fresh(o, args) for o in outputs]
+    several = sum(isinstance(o, TensorBase) for o in outputs) > 1
     for i, o in enumerate(outputs):
-        if isinstance(o, TensorBase) and len(outputs) > 1 and id(o) not in dirty:
-            o.output_nr = i
+        if isinstance(o, TensorBase) and id(o) not in dirty:
+            o.output_nr = i if several else 0
+            if o._base is not None:  # made in forward (under no_grad): the node's view now
+                o._no_grad_view = False
+                o._multi_output = (cls.__name__, i) if several else None
     chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
               id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
     if not (is_grad_enabled() and any(ctx.needs_input_grad) and chosen):

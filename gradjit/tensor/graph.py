@@ -240,6 +240,8 @@ _pass = _Pass()
 
 def after_backward(callback):
     """Run callback() once the backward pass in progress has delivered every gradient."""
+    if _pass.finishing is None:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
     _pass.finishing.append(callback)
 
 
