@@ -253,7 +253,8 @@ class TensorBase(ConversionMixin):
 
     @property
     def requires_grad(self) -> bool:
-        return graph.has_gradient(self._edge)
+        # (a view's history follows its base's in-place writes: _grad_edge brings it along)
+        return graph.has_gradient(self._grad_edge() if self._base is not None else self._edge)
 
     @requires_grad.setter
     def requires_grad(self, flag):
@@ -361,6 +362,8 @@ class TensorBase(ConversionMixin):
         if not isinstance(value, TensorBase):
             raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                             f"type {type(value).__name__}")
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
         want = self.grad_dtype if self.is_leaf else self.dtype
         if want is not None and value.dtype is not want:
             raise RuntimeError(
