@@ -920,7 +920,150 @@ def function_double_backward_through_backward(lib):
     return g, gg
 
 
+@scenario
+def vjp_alias(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 5
+    x = lib.tensor(A, requires_grad=True)
+    F.apply(x).sum().backward()
+    return x.grad
+
+@scenario
+def custom_vmap_rule(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x * 3, in_dims[0]
+    return lib.vmap(F.apply)(lib.tensor(A))
+
+@scenario
+def saved_tensors_twice(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            a, = ctx.saved_tensors
+            b, = ctx.saved_tensors
+            return g * a * b
+    x = lib.tensor(A, requires_grad=True)
+    F.apply(x).sum().backward()
+    return x.grad
+
+@scenario
+def saved_variables_deprecated(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            a, = ctx.saved_variables
+            return g * a
+    x = lib.tensor(A, requires_grad=True)
+    F.apply(x).sum().backward()
+    return x.grad
+
+@scenario
+def function_apply_without_tensors(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+    return F.apply(1.0, 2.0)
+
+@scenario
+def function_returns_list(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return [x * 2, x * 3]
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return F.apply(lib.tensor(A, requires_grad=True))
+
+@scenario
+def function_double_backward_needs_input_grad(lib):
+    class Sq(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return SqBack.apply(x, g)
+    class SqBack(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, g):
+            ctx.save_for_backward(x, g)
+            return 2 * x * g
+        @staticmethod
+        def backward(ctx, gg):
+            x, g = ctx.saved_tensors
+            return 2 * g * gg, 2 * x * gg
+    x = lib.tensor(A, requires_grad=True)
+    g, = lib.autograd.grad(Sq.apply(x).sum(), x, create_graph=True)
+    gg, = lib.autograd.grad(g.sum(), x)
+    return g, gg
+
+@scenario
+def mark_non_differentiable_input(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_non_differentiable(x)
+            return x
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x = lib.tensor(A, requires_grad=True) * 1
+    y = F.apply(x)
+    return y.requires_grad, y is x
+
+
+@scenario
+def backward_and_vjp_both(lib):
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g
+    x = lib.tensor(A, requires_grad=True)
+    return F.apply(x).sum().backward()
+
+
 DIFFERENCES = {
+    "custom_vmap_rule": "gradjit's vmap batches a custom Function through its forward; it "
+                        "does not call the Function's own vmap staticmethod",
     "function_with_create_graph": "the graph of a gradient built with create_graph differs in "
                                   "its nodes: sum's backward reshapes before expanding "
                                   "(ViewBackward0), and a first .grad is not copied into a "
