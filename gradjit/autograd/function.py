@@ -20,7 +20,7 @@ class FunctionCtx:
 
     def __init__(self, needs_input_grad):
         self.needs_input_grad = needs_input_grad
-        self.materialize_grads = True
+        self._materialize_grads = True
         self._saved = ()
         self._originals = ()  # the saved tensors themselves, where no pack hook took them
         self._non_differentiable = set()
@@ -76,7 +76,7 @@ class FunctionCtx:
         self._non_differentiable.update(id(t) for t in tensors)
 
     def set_materialize_grads(self, value: bool):
-        self.materialize_grads = bool(value)
+        self._materialize_grads = bool(value)
 
     def mark_dirty(self, *tensors):
         """Inputs that forward modified in place: returned as outputs, they are those same
@@ -158,7 +158,7 @@ class _Backward:
                     grads[i] = g[offset:offset + o.numel()].reshape(tuple(o.shape)).to(o.dtype)
                 offset += o.numel()
             self.received = set()
-        if self.ctx.materialize_grads:
+        if self.ctx._materialize_grads:
             grads = [gi if gi is not None else o.new_zeros(tuple(o.shape)) if
                      isinstance(o, TensorBase) else None for gi, o in zip(grads, self.outputs)]
         result = _user_backward(self.cls)(self.ctx, *grads)

@@ -1061,6 +1061,36 @@ def backward_and_vjp_both(lib):
     return F.apply(x).sum().backward()
 
 
+@scenario
+def ctx_attributes(lib):
+    seen = []
+
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            try:
+                ctx.materialize_grads
+                readable = True
+            except AttributeError:
+                readable = False
+            seen.append((ctx.needs_input_grad, readable))
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None
+    x = lib.tensor(A, requires_grad=True)
+    F.apply(x, lib.tensor(A)).sum().backward()
+    return seen
+
+
+@scenario
+def function_node_not_callable(lib):
+    x = lib.tensor(A, requires_grad=True)
+    y = identity_times_two(lib).apply(x * 1)
+    return y.grad_fn(lib.ones(2, 3, dtype=lib.float64))
+
+
 DIFFERENCES = {
     "custom_vmap_rule": "gradjit's vmap batches a custom Function through its forward; it "
                         "does not call the Function's own vmap staticmethod",
