@@ -3,10 +3,8 @@ next_functions graphs of common operations applied to leaves."""
 import numpy as np
 import pytest
 
-from tests.autograd.torch_suite import cases, check
+from tests.autograd.torch_suite import A, B, cases, check
 
-A = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]])
-B = np.array([[0.5, 1.5, -2.0], [-0.75, 2.0, 1.0]])
 S = np.array([[2.0, 1.0], [0.5, 3.0], [1.5, -1.0]])
 
 

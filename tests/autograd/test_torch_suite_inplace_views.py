@@ -4,17 +4,12 @@ made before their base required grad, unsafe splits, grad assignment and layouts
 import numpy as np
 import pytest
 
-from tests.autograd.torch_suite import cases, check
+from tests.autograd.torch_suite import Scenarios, cases, check
 
 R = np.array([[0.5, -1.0], [2.0, 0.25]])
 M = np.linspace(-1.0, 1.5, 16).reshape(4, 4)
 N = np.array([[0.5, -2.0], [1.5, 3.0]])
-SCENARIOS = {}
-
-
-def scenario(fn):
-    SCENARIOS[fn.__name__] = fn
-    return fn
+SCENARIOS = scenario = Scenarios()
 
 
 @scenario

@@ -4,15 +4,10 @@ under no_grad, grad mode inside backward, integer outputs, real/imag/view_as_rea
 import numpy as np
 import pytest
 
-from tests.autograd.torch_suite import cases, check
+from tests.autograd.torch_suite import Scenarios, cases, check
 
 V = np.array([0.3, -0.7, 1.1, 2.0])
-SCENARIOS = {}
-
-
-def scenario(fn):
-    SCENARIOS[fn.__name__] = fn
-    return fn
+SCENARIOS = scenario = Scenarios()
 
 
 def adder(lib, calls, outputs):

@@ -3,18 +3,11 @@ warnings autograd gives (non-leaf .grad, create_graph cycles, anomaly mode, chec
 without use_reentrant) and the forms backward and grad accept for their gradients."""
 import warnings
 
-import numpy as np
 import pytest
 
-from tests.autograd.torch_suite import cases, check
+from tests.autograd.torch_suite import A, Scenarios, cases, check
 
-A = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]])
-SCENARIOS = {}
-
-
-def scenario(fn):
-    SCENARIOS[fn.__name__] = fn
-    return fn
+SCENARIOS = scenario = Scenarios()
 
 
 def caught(call):
