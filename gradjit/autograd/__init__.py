@@ -35,10 +35,12 @@ def _as_list(x):
 
 def _seeds(outputs, grad_outputs):
     """The cotangent of each output: given, or ones for a scalar output."""
-    grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs; got "
-                           f"{len(grads)} gradients for {len(outputs)} outputs")
+    if grad_outputs is None:
+        grads = [None] * len(outputs)
+    else:  # a tensor, or a sequence of them (another object raises as tuple() does)
+        grads = [grad_outputs] if hasattr(grad_outputs, "_edge") else list(grad_outputs)
+    if len(grads) < len(outputs):  # (more are ignored, as PyTorch zips them)
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     seeds = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if out._grad_edge() is None:
@@ -57,7 +59,8 @@ def _seeds(outputs, grad_outputs):
                                    f"but got {out.dtype}")
             g = out.new_ones(tuple(out.shape))
         elif not hasattr(g, "_edge"):
-            g = out.new_tensor(g)
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
         elif tuple(g.shape) != tuple(out.shape):
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} "
                                f"and output[{i}] has a shape of {out.shape}.")

@@ -27,11 +27,18 @@ def pushing_tangents() -> bool:
 
 
 def enter_dual_level():
+    if _levels:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _levels.append({})
     return len(_levels) - 1
 
 
 def exit_dual_level(*, level=None):
+    if not _levels:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level is not None and level != len(_levels) - 1:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
     _levels.pop()
 
 
@@ -51,6 +58,10 @@ def make_dual(tensor, tangent, *, level=None):
     if not _levels:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
+    for name, t in (("primal", tensor), ("tangent", tangent)):
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
+            raise ValueError(f"Expected {name} to be floating point or complex, but got: "
+                             f"{t.dtype}")
     if tuple(tangent.shape) != tuple(tensor.shape):
         raise RuntimeError("Trying to set a forward gradient that has a different size than "
                            "that of the original Tensor, this is not supported. Tensor is of "

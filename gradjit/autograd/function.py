@@ -3,6 +3,7 @@ after the class (`MyReLUBackward`); its backward is the node's vector-Jacobian p
 from __future__ import annotations
 
 import functools
+import warnings
 import weakref
 
 import numpy as np
@@ -19,7 +20,7 @@ class FunctionCtx:
 
     def __init__(self, needs_input_grad):
         self.needs_input_grad = needs_input_grad
-        self.materialize_grads = True
+        self._materialize_grads = True
         self._saved = ()
         self._originals = ()  # the saved tensors themselves, where no pack hook took them
         self._non_differentiable = set()
@@ -65,11 +66,17 @@ class FunctionCtx:
             out.append(original)
         return tuple(out)
 
+    @property
+    def saved_variables(self) -> tuple:
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning,
+                      stacklevel=2)
+        return self.saved_tensors
+
     def mark_non_differentiable(self, *tensors):
         self._non_differentiable.update(id(t) for t in tensors)
 
     def set_materialize_grads(self, value: bool):
-        self.materialize_grads = bool(value)
+        self._materialize_grads = bool(value)
 
     def mark_dirty(self, *tensors):
         """Inputs that forward modified in place: returned as outputs, they are those same
@@ -151,10 +158,10 @@ class _Backward:
                     grads[i] = g[offset:offset + o.numel()].reshape(tuple(o.shape)).to(o.dtype)
                 offset += o.numel()
             self.received = set()
-        if self.ctx.materialize_grads:
+        if self.ctx._materialize_grads:
             grads = [gi if gi is not None else o.new_zeros(tuple(o.shape)) if
                      isinstance(o, TensorBase) else None for gi, o in zip(grads, self.outputs)]
-        result = self.cls.backward(self.ctx, *grads)
+        result = _user_backward(self.cls)(self.ctx, *grads)
         result = result if isinstance(result, tuple) else (result,)
         if len(result) > len(self.inputs) and all(r is None for r in result[len(self.inputs):]):
             result = result[:len(self.inputs)]  # trailing Nones are allowed, as in PyTorch
@@ -168,6 +175,15 @@ class _Backward:
                                    "input was not a Variable")
         return [_checked(self.name, i, gi, x) for i, (gi, x) in
                 enumerate(zip(result, self.inputs)) if isinstance(x, TensorBase)]
+
+
+def _user_backward(cls):
+    """The Function's backward, or its vjp (PyTorch's other name for it), not both."""
+    backward, vjp = cls.backward, cls.vjp
+    if backward is not Function.backward and vjp is not Function.vjp:
+        raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                           "allowed. You should only implement one of them.")
+    return vjp if vjp is not Function.vjp else backward
 
 
 class _Pick:
@@ -225,6 +241,12 @@ class Function:
                                   "AD.")
 
     @staticmethod
+    def vjp(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode "
+                                  "AD.")
+
+    @staticmethod
     def jvp(ctx, *grad_inputs):
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
@@ -269,12 +291,17 @@ def _recorded(cls, ctx, args, output, pushed):
     (where `pushed`, its jvp gave their tangents: forward mode does not go through it)."""
     outputs = list(output) if isinstance(output, tuple) else [output]
     dirty = _dirty(ctx, outputs)
+    differentiable = [id(o) not in ctx._non_differentiable for o in outputs]
     outputs = [o if id(o) in dirty else _fresh(o, args) for o in outputs]
+    several = sum(isinstance(o, TensorBase) for o in outputs) > 1
     for i, o in enumerate(outputs):
-        if isinstance(o, TensorBase) and len(outputs) > 1 and id(o) not in dirty:
-            o.output_nr = i
+        if isinstance(o, TensorBase) and id(o) not in dirty:
+            o.output_nr = i if several else 0
+            if o._base is not None:  # made in forward (under no_grad): the node's view now
+                o._no_grad_view = False
+                o._multi_output = (cls.__name__, i) if several else None
     chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
-              id(o) not in ctx._non_differentiable and o.dtype.is_floating_point]
+              differentiable[i] and o.dtype.is_floating_point]
     if not (is_grad_enabled() and any(ctx.needs_input_grad) and chosen):
         return tuple(outputs) if isinstance(output, tuple) else outputs[0]
     _check_dirty(dirty.values(), len(outputs))

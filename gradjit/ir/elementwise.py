@@ -297,9 +297,12 @@ def _pow_base_vjp(g, y, a, b):
 
 
 def _pow_exponent_vjp(g, y, a, b):
-    # d/db a**b = log(a) a**b; where a == 0 the limit (for b > 0) is 0, as in PyTorch.
-    safe_a = where(eq(a, 0.0), add(a, 1.0), a)
-    return where(eq(a, 0.0), zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
+    # d/db a**b = log(a) a**b; where a == 0 and b >= 0 the limit is 0, as in PyTorch; for
+    # b < 0 it is -inf (inf times log 0), as PyTorch gives it too.
+    exponent = real(b) if ir_type(b).dtype.is_complex else b
+    zero = logical_and(eq(a, 0.0), ge(exponent, 0.0))
+    safe_a = where(zero, add(a, 1.0), a)
+    return where(zero, zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
 
 
 pow_ = _binary("pow", _numeric, np.power, Partials(_pow_base_vjp, _pow_exponent_vjp),

@@ -18,7 +18,8 @@ from gradjit.tensor.refusals import refuse_bool_subtraction, refuse_integers, re
 def apply(name, fn, *args, operands=None, **kwargs):
     """Run `fn` as the tensor operation `name`. A result that is an operand unchanged becomes
     a new alias of it, as every PyTorch operation returns a new tensor. `operands` are those
-    of PyTorch's overload, its grad_fn's next_functions (default: the tensors in `args`; a
+    of PyTorch's overload, its grad_fn's next_functions (default: the floating and complex
+    tensors in `args`, an integer one being an index PyTorch does not differentiate; a
     Python number is one only where PyTorch wraps it as a tensor, as add/sub/mul/div do)."""
     if name in unsigned.KERNELS:
         unsigned.refuse_wide_unsigned(name, args)
@@ -29,7 +30,8 @@ def apply(name, fn, *args, operands=None, **kwargs):
             out = S.reshape(out, shape=tuple(out.shape))
         if scope.declares:
             graph.declare_inputs(active, operands if operands is not None else
-                                 [a for a in args if hasattr(a, "_edge")])
+                                 [a for a in args if hasattr(a, "_edge") and
+                                  (a.dtype.is_floating_point or a.dtype.is_complex)])
     return out
 
 

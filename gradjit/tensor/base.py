@@ -253,7 +253,8 @@ class TensorBase(ConversionMixin):
 
     @property
     def requires_grad(self) -> bool:
-        return graph.has_gradient(self._edge)
+        # (a view's history follows its base's in-place writes: _grad_edge brings it along)
+        return graph.has_gradient(self._grad_edge() if self._base is not None else self._edge)
 
     @requires_grad.setter
     def requires_grad(self, flag):
@@ -344,7 +345,11 @@ class TensorBase(ConversionMixin):
                           "accessed. Its .grad attribute won't be populated during "
                           "autograd.backward(). If you indeed want the .grad field to be "
                           "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf "
-                          "Tensor.", UserWarning, stacklevel=2)
+                          "Tensor. If you access the non-leaf Tensor by mistake, make sure you "
+                          "access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/"
+                          "30531 for more information. (Triggered internally at /__w/pytorch/"
+                          "pytorch/build/aten/src/ATen/core/TensorBody.h:493.)", UserWarning,
+                          stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -361,6 +366,8 @@ class TensorBase(ConversionMixin):
         if not isinstance(value, TensorBase):
             raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                             f"type {type(value).__name__}")
+        if value is self:
+            raise RuntimeError("can't assign Variable as its own grad")
         want = self.grad_dtype if self.is_leaf else self.dtype
         if want is not None and value.dtype is not want:
             raise RuntimeError(

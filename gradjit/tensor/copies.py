@@ -94,16 +94,24 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
 
 
 def unsafe_split(input, split_size_or_sections, dim=0):
-    return apply("UnsafeSplitBackward0", lambda t: t.split(split_size_or_sections, dim), input)
+    return _writable(apply("UnsafeSplitBackward0",
+                           lambda t: t.split(split_size_or_sections, dim), input))
 
 
 def unsafe_chunk(input, chunks, dim=0):
-    return apply("UnsafeSplitBackward0", lambda t: t.chunk(chunks, dim), input)
+    return _writable(apply("UnsafeSplitBackward0", lambda t: t.chunk(chunks, dim), input))
 
 
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
-    return apply("UnsafeSplitWithSizesBackward0", lambda t: t.split_with_sizes(split_sizes, dim),
-                 input)
+    return _writable(apply("UnsafeSplitWithSizesBackward0",
+                           lambda t: t.split_with_sizes(split_sizes, dim), input))
+
+
+def _writable(views):
+    """The unsafe_ splits' views, which (unlike split's) may be written in place."""
+    for v in views:
+        v._multi_output = None
+    return views
 
 
 class CopiesMixin:

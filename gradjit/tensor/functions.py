@@ -30,7 +30,9 @@ def write_out(name, result_fn, inputs, out):
     differs, as PyTorch does)."""
     if out is None:
         return result_fn()
-    if is_grad_enabled() and builtins.any(getattr(t, "requires_grad", False) for t in inputs):
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    if is_grad_enabled() and builtins.any(getattr(t, "requires_grad", False)
+                                          for t in (*inputs, *outs)):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():

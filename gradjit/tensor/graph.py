@@ -132,6 +132,8 @@ class Node(NodeHooks):
         """This backward alone applied to the gradient of its output: the gradient of each
         operand (None where it needs none), recorded when grad mode is on."""
         from gradjit.tensor.engine import execute
+        if self._module is not None:  # a custom Function's node, which PyTorch does not call
+            raise TypeError(f"'{type(self).__name__}' object is not callable")
         if len(grads) != 1:
             raise TypeError(f"expected 1 arguments, got {len(grads)} instead")
         records = [r() for r in self._records]
@@ -240,6 +242,8 @@ _pass = _Pass()
 
 def after_backward(callback):
     """Run callback() once the backward pass in progress has delivered every gradient."""
+    if _pass.finishing is None:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
     _pass.finishing.append(callback)
 
 

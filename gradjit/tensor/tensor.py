@@ -74,7 +74,9 @@ def _compared_in_place(op):
     def method(self, other):
         grad_fn = f"{op.title()}Backward{0 if is_python_scalar(other) else 1}"
         other = operand(other)
-        return self._update(lambda: apply(grad_fn, rounding.flat(in_dtype), self, other))
+        operands = (self,) if is_python_scalar(other) else (self, other)
+        return self._update(lambda: apply(grad_fn, rounding.flat(in_dtype), self, other,
+                                          operands=operands))
     method.__name__ = op + "_"
     return method
 

@@ -4,17 +4,10 @@ leaves, detach, inference_mode and node hooks."""
 import numpy as np
 import pytest
 
-from tests.autograd.torch_suite import cases, check
+from tests.autograd.torch_suite import A, B, Scenarios, cases, check
 
-A = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]])
-B = np.array([[0.5, 1.5, -2.0], [-0.75, 2.0, 1.0]])
 G = np.arange(1.0, 7.0).reshape(2, 3)
-SCENARIOS = {}
-
-
-def scenario(fn):
-    SCENARIOS[fn.__name__] = fn
-    return fn
+SCENARIOS = scenario = Scenarios()
 
 
 def leaf(lib, a=A):

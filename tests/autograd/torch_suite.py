@@ -8,6 +8,22 @@ import torch
 
 import gradjit
 
+A = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]])
+B = np.array([[0.5, 1.5, -2.0], [-0.75, 2.0, 1.0]])
+
+
+class Scenarios(dict):
+    """Scenario functions by name; calling it with one (as a decorator) registers it."""
+
+    def __call__(self, fn):
+        self[fn.__name__] = fn
+        return fn
+
+
+def leaves(lib, *arrays):
+    """Tensors of lib that require grad, of the arrays (default: A and B)."""
+    return [lib.tensor(a, requires_grad=True) for a in (arrays or (A, B))]
+
 
 def outcome(scenario, lib):
     """What scenario(lib) returns, with tensors as (dtype name, numpy value), or its error as
