@@ -207,6 +207,16 @@ def _known_mask(mask, what):
     return known
 
 
+def _nonzero(x, as_tuple, what):
+    """nonzero's indices; `what` names the function the user called in a refusal."""
+    from gradjit.tensor.factories import tensor
+    unsigned.refuse("nonzero_count_cpu", x.dtype)
+    known = _known_mask(x, what)
+    if as_tuple:
+        return tuple(tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(known)))
+    return tensor(np.argwhere(known).astype(np.int64))
+
+
 def _one_element(with_source):
     """index_select, index_add, ...: PyTorch reads a 0-d self (and its 0-d source) as one
     element along dim 0 or -1; a source of another shape is left to the method to refuse."""
@@ -476,15 +486,10 @@ class IndexingMixin:
         return apply("IndexPutBackward0", accumulate_, self, values)
 
     def nonzero(self, *, as_tuple=False):
-        from gradjit.tensor.factories import tensor
-        unsigned.refuse("nonzero_count_cpu", self.dtype)
-        known = _known_mask(self, "nonzero")
-        if as_tuple:
-            return tuple(tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(known)))
-        return tensor(np.argwhere(known).astype(np.int64))
+        return _nonzero(self, as_tuple, "nonzero")
 
     def argwhere(self):
-        return self.nonzero()
+        return _nonzero(self, False, "argwhere")
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         return self._update(lambda: self.scatter(dim, index, src, value=value, reduce=reduce))

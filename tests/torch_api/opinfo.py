@@ -6,6 +6,7 @@ per op; --compiled runs each call inside gradjit.jit on the interpreter and the 
 import argparse
 import collections
 import functools
+import itertools
 import re
 import signal
 import types
@@ -335,9 +336,10 @@ def _alarm(*_):
     raise Timeout
 
 
-def problems(op, seconds=20, mode="eager"):
-    """Every difference of an op over its samples in DTYPES and its error inputs, as
-    (dtype, sample index, text), run eagerly or in one of the BACKENDS."""
+def problems(op, seconds=20, mode="eager", samples=None):
+    """Every difference of an op over its samples in DTYPES (the first `samples` of each, or
+    all) and its error inputs, as (dtype, sample index, text), run eagerly or in one of the
+    BACKENDS."""
     function = gradjit_callable(op)
     if function is None:
         return [("-", -1, f"gradjit has no {op.name}")]
@@ -351,7 +353,8 @@ def problems(op, seconds=20, mode="eager"):
             if not op.supports_dtype(dtype, "cpu"):
                 continue
             grad = dtype.is_floating_point and op.supports_autograd
-            for index, sample in enumerate(op.sample_inputs("cpu", dtype, requires_grad=grad)):
+            drawn = op.sample_inputs("cpu", dtype, requires_grad=grad)
+            for index, sample in enumerate(itertools.islice(drawn, samples)):
                 try:
                     problem = run_sample(op, function, sample, dtype)
                 except Skip:
