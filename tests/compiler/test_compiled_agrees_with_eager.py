@@ -63,3 +63,40 @@ def test_quantiles_at_traced_q_give_torchs_values_gradients_and_range_error(name
     outside = np.array([0.2, 1.5])
     same_error(lambda: f(gradjit.tensor(X), gradjit.tensor(outside)),
                lambda: getattr(torch, name)(torch.tensor(X), torch.tensor(outside), dim=1))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name, call", [
+    ("ldl_factor", lambda a: gradjit.linalg.ldl_factor(a)),
+    ("ldl_factor_ex", lambda a: gradjit.linalg.ldl_factor_ex(a)),
+    ("ldl_solve", lambda a: gradjit.linalg.ldl_solve(a, gradjit.zeros(3, dtype=gradjit.int32), a)),
+])
+def test_host_factorizations_refuse_traced_matrices_naming_the_function_and_line(
+        name, call, backend):
+    with pytest.raises(TypeError, match=rf"^linalg\.{name} cannot be used on a value traced(.|\n)*"
+                                        r"test_compiled_agrees_with_eager.py:\d+"):
+        gradjit.jit(call, backend=backend)(gradjit.tensor(X[:, :3] + X[:, :3].T))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_draws_while_tracing_are_refused_not_replayed(backend):
+    """A draw would be kept in the trace and replayed by every call (and a second trace, the
+    gradient's, would draw other values): fractional max pooling without _random_samples."""
+    pool = gradjit.jit(lambda x: gradjit.nn.functional.fractional_max_pool2d(
+        x, 2, output_ratio=(0.5, 0.5)), backend=backend)
+    with pytest.raises(RuntimeError, match=r"^a draw from the random generator: random values "
+                                           r"cannot be drawn inside(.|\n)*at .*py:\d+"):
+        pool(gradjit.tensor(X.reshape(1, 1, 3, 5), requires_grad=True))
+    with pytest.raises(RuntimeError, match="random values cannot be drawn"):
+        gradjit.jit(lambda x: x + gradjit.rand(5), backend=backend)(gradjit.tensor(X))
+    samples = gradjit.rand(1, 1, 2, dtype=gradjit.float64)  # drawn outside, closed over
+    x = gradjit.tensor(X.reshape(1, 1, 3, 5), requires_grad=True)
+    eager = gradjit.nn.functional.fractional_max_pool2d(x, 2, output_size=(2, 2),
+                                                        _random_samples=samples)
+    compiled = gradjit.jit(lambda x: gradjit.nn.functional.fractional_max_pool2d(
+        x, 2, output_size=(2, 2), _random_samples=samples), backend=backend)(x)
+    np.testing.assert_array_equal(compiled.detach().numpy(), eager.detach().numpy())
+    with pytest.raises(TypeError, match=r"^fractional_max_pool2d's _random_samples cannot be "
+                                        r"used on a value traced"):
+        gradjit.jit(lambda x, s: gradjit.nn.functional.fractional_max_pool2d(
+            x, 2, output_size=(2, 2), _random_samples=s), backend=backend)(x, samples)

@@ -303,7 +303,12 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
             raise RuntimeError(f"{where}: pool {side} {pool} too large relative to input "
                                f"{side} {length}")
     # planes read their batch's row of samples; PyTorch ignores rows past the batch
-    samples = _random_samples.detach().numpy()[:batched.shape[0]]
+    samples = _random_samples.__gradjit_constant__()
+    if samples is None:
+        from gradjit.tracer.torch_surface import refuse
+        refuse(f"fractional_max_pool{n}d's _random_samples", "they place the windows, whose "
+               "positions must be known when tracing; pass them as a constant (closed over)")
+    samples = samples[:batched.shape[0]]
     # flat input index of every (plane, output position..., kernel offset...)
     index, stride = 0, 1
     for d in reversed(range(n)):
