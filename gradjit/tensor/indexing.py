@@ -150,8 +150,12 @@ def _combine(x, index, src, dim, combine, include_self):
 def _replace(x, index, src, dim):
     if ops.constant_value(index) is not None:
         return _combine(x, index, src, dim, lambda old, new: new, include_self=False)
-    placed = _scatter_sum(E.zeros_like(x), index, src, dim)
-    return ops.where(ops.gt(_count(x, index, dim), 0), placed, x)
+    touched = ops.gt(_count(x, index, dim), 0)
+    if is_python_scalar(src) or not _shape(src):  # one value (index_fill's, scatter's value=):
+        # placed once however often an index repeats, where a sum would add it up
+        return ops.where(touched, src if is_python_scalar(src) else E.cast(
+            src, dtype=ir_type(x).dtype.name), x)
+    return ops.where(touched, _scatter_sum(E.zeros_like(x), index, src, dim), x)
 
 
 def _reduce(x, index, src, dim, reduce, include_self):

@@ -100,3 +100,31 @@ def test_random_draws_while_tracing_are_refused_not_replayed(backend):
                                         r"used on a value traced"):
         gradjit.jit(lambda x, s: gradjit.nn.functional.fractional_max_pool2d(
             x, 2, output_size=(2, 2), _random_samples=s), backend=backend)(x, samples)
+
+
+# one value written through run-time indices that repeat: placed once, not summed
+FILLS = {
+    "index_fill": lambda t, x, i, v: x.index_fill(-1, i, v),
+    "index_fill_number": lambda t, x, i, v: x.index_fill(1, i, -1.5),
+    "scatter_value": lambda t, x, i, v: x.scatter(1, i.reshape(1, 5).expand(3, 5), value=7.25),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", FILLS)
+def test_fills_through_repeated_traced_indices_give_torchs_values_and_gradients(name, backend):
+    fill, index = FILLS[name], np.array([4, 3, 3, 4, 0])
+    t_x, t_v = torch.tensor(X, requires_grad=True), torch.tensor(-2.5, requires_grad=True,
+                                                                 dtype=torch.float64)
+    g_x, g_v = gradjit.tensor(X, requires_grad=True), gradjit.tensor(-2.5, requires_grad=True,
+                                                                     dtype=gradjit.float64)
+    t_out = fill(torch, t_x, torch.tensor(index), t_v)
+    g_out = gradjit.jit(lambda x, i, v: fill(gradjit, x, i, v), backend=backend)(
+        g_x, gradjit.tensor(index), g_v)
+    np.testing.assert_array_equal(g_out.detach().numpy(), t_out.detach().numpy())
+    weights = np.linspace(0.5, 1.5, X.size).reshape(X.shape)
+    (t_out * torch.tensor(weights)).sum().backward()
+    (g_out * gradjit.tensor(weights)).sum().backward()
+    np.testing.assert_allclose(g_x.grad.numpy(), t_x.grad.numpy(), rtol=1e-12)
+    if t_v.grad is not None:
+        np.testing.assert_allclose(g_v.grad.numpy(), t_v.grad.numpy(), rtol=1e-12)
