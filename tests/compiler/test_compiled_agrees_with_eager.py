@@ -128,3 +128,26 @@ def test_fills_through_repeated_traced_indices_give_torchs_values_and_gradients(
     np.testing.assert_allclose(g_x.grad.numpy(), t_x.grad.numpy(), rtol=1e-12)
     if t_v.grad is not None:
         np.testing.assert_allclose(g_v.grad.numpy(), t_v.grad.numpy(), rtol=1e-12)
+
+
+# complex results join the caller's graph as the eager call's do
+COMPLEX_RESULTS = {
+    "eig": (lambda t, a: t.linalg.eig(a),
+            lambda t, out: (out[0].abs() * 1.5).sum() + out[1].abs().sum() + out[0].real.sum()),
+    "fft": (lambda t, a: t.fft.fft(a),
+            lambda t, z: (z * t.tensor(X[:, :3] + 0j)).real.sum() + (z.imag ** 2).sum()),
+    "complex and real": (lambda t, a: (t.fft.rfft(a).to(t.complex64), a.float().exp()),
+                         lambda t, out: out[0].abs().sum() + (out[1] * 0.5).sum()),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", COMPLEX_RESULTS)
+def test_complex_results_carry_torchs_gradients(name, backend):
+    call, loss = COMPLEX_RESULTS[name]
+    a = X[:3, :3]
+    t_a, g_a = torch.tensor(a, requires_grad=True), gradjit.tensor(a, requires_grad=True)
+    loss(torch, call(torch, t_a)).backward()
+    out = gradjit.jit(lambda a: call(gradjit, a), backend=backend)(g_a)
+    loss(gradjit, out).backward()
+    np.testing.assert_allclose(g_a.grad.numpy(), t_a.grad.numpy(), rtol=1e-6, atol=1e-6)
