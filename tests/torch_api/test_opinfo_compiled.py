@@ -18,7 +18,7 @@ FAMILIES = {
                    "count_nonzero", "aminmax", "cummax"),
     "linalg": ("mm", "bmm", "addmm", "matmul", "einsum", "linalg.det", "linalg.solve",
                "linalg.inv", "linalg.cholesky", "linalg.qr", "linalg.eigh", "linalg.slogdet",
-               "linalg.vector_norm", "linalg.matrix_norm", "cross"),
+               "linalg.vector_norm", "linalg.matrix_norm", "linalg.eig", "cross"),
     "fft": ("fft.fft", "fft.rfft", "fft.irfft", "fft.fft2", "fft.ihfft", "fft.fftshift"),
     "conv/pool": ("nn.functional.conv1d", "nn.functional.conv2d",
                   "nn.functional.conv_transpose1d", "nn.functional.avg_pool2d",
@@ -50,6 +50,8 @@ KNOWN = {
     "nn.functional.fractional_max_pool2d": ("interpreter", "torch.float64 #0: raises "
                                             "TracedRandomDraw: a draw from the random generator: "
                                             "random values cannot be drawn"),
+    "svd_lowrank": ("interpreter", "torch.float64 #0: raises TracedRandomDraw: a draw from the "
+                    "random generator"),
     "bfloat16": ("compiled", "torch.float64 #0: raises TypeError: the cpu backend does not "
                  "compile bfloat16 values"),
     "linalg.cholesky_ex": ("interpreter", "torch.float64 #0: raises NotTraceable: "
