@@ -151,3 +151,15 @@ def test_complex_results_carry_torchs_gradients(name, backend):
     out = gradjit.jit(lambda a: call(gradjit, a), backend=backend)(g_a)
     loss(gradjit, out).backward()
     np.testing.assert_allclose(g_a.grad.numpy(), t_a.grad.numpy(), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tensor_split_at_traced_sections_or_indices_retraces_per_value(backend):
+    split = gradjit.jit(lambda x, n: gradjit.tensor_split(x, n, dim=1), backend=backend)
+    for at in (np.array(2), np.array(3), np.array([1, 4])):
+        got = split(gradjit.tensor(X), gradjit.tensor(at))
+        expected = torch.tensor_split(torch.tensor(X), torch.tensor(at), dim=1)
+        assert len(got) == len(expected)
+        for g, t in zip(got, expected):
+            np.testing.assert_array_equal(g.numpy(), t.numpy())
+    assert split.cache_info().traces == 3
