@@ -163,3 +163,21 @@ def test_tensor_split_at_traced_sections_or_indices_retraces_per_value(backend):
         for g, t in zip(got, expected):
             np.testing.assert_array_equal(g.numpy(), t.numpy())
     assert split.cache_info().traces == 3
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_max_unpool_at_traced_indices_is_refused_naming_the_line(backend):
+    """Overlapping windows repeat an index; a scatter through run-time indices would add the
+    values there, where max_unpool places one."""
+    values, indices = gradjit.nn.functional.max_pool1d(
+        gradjit.tensor(X.reshape(1, 3, 5)), 3, stride=1, return_indices=True)
+    unpool = gradjit.jit(lambda v, i: gradjit.nn.functional.max_unpool1d(v, i, 3, stride=1),
+                         backend=backend)
+    with pytest.raises(TypeError, match=r"^max_unpool1d's indices cannot be used on a value "
+                                        r"traced(.|\n)*test_compiled_agrees_with_eager.py:\d+"):
+        unpool(values, indices)
+    closed = gradjit.jit(lambda v: gradjit.nn.functional.max_unpool1d(v, indices, 3, stride=1),
+                         backend=backend)(values)
+    expected = torch.nn.functional.max_unpool1d(torch.tensor(values.numpy()),
+                                                torch.tensor(indices.numpy()), 3, stride=1)
+    np.testing.assert_allclose(closed.numpy(), expected.numpy(), rtol=1e-12)

@@ -235,7 +235,11 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
                            f"{list(indices.shape) + unit}")
     lead = tuple(input.shape[:-n])
     flat_indices = indices.reshape(*lead, -1)
-    where = np.asarray(flat_indices.detach().numpy())
+    where = flat_indices.__gradjit_constant__()
+    if where is None:  # a scatter through repeated run-time indices would add their values
+        from gradjit.tracer.torch_surface import refuse
+        refuse(f"max_unpool{n}d's indices", "a value repeated at one index is placed once, "
+               "which needs the indices known when tracing; pass them as a constant")
     invalid = where[(where < 0) | (where >= math.prod(sizes))]
     if invalid.size:
         raise RuntimeError(f"Found an invalid max index: {invalid[0]} (output volumes are of "
