@@ -153,8 +153,9 @@ def _replace(x, index, src, dim):
     touched = ops.gt(_count(x, index, dim), 0)
     if is_python_scalar(src) or not _shape(src):  # one value (index_fill's, scatter's value=):
         # placed once however often an index repeats, where a sum would add it up
-        return ops.where(touched, src if is_python_scalar(src) else E.cast(
-            src, dtype=ir_type(x).dtype.name), x)
+        kind = ir_type(x).dtype
+        return ops.where(touched, kind.numpy.type(src).item() if is_python_scalar(src) else
+                         E.cast(src, dtype=kind.name), x)
     return ops.where(touched, _scatter_sum(E.zeros_like(x), index, src, dim), x)
 
 

@@ -181,3 +181,13 @@ def test_max_unpool_at_traced_indices_is_refused_naming_the_line(backend):
     expected = torch.nn.functional.max_unpool1d(torch.tensor(values.numpy()),
                                                 torch.tensor(indices.numpy()), 3, stride=1)
     np.testing.assert_allclose(closed.numpy(), expected.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_number_scattered_into_integers_keeps_their_dtype(backend):
+    x, index = np.arange(15).reshape(3, 5), np.array([[4, 3, 3, 4, 0]] * 3)
+    expected = torch.tensor(x).scatter(1, torch.tensor(index), value=7.75)
+    got = gradjit.jit(lambda x, i: x.scatter(1, i, value=7.75), backend=backend)(
+        gradjit.tensor(x), gradjit.tensor(index))
+    assert str(got.dtype) == str(expected.dtype)
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())
