@@ -6,9 +6,12 @@ that pullback is itself a compiled call on Tensors that require grad, so it join
 the same way and higher-order gradients come from compiling the pullback's pullback."""
 from __future__ import annotations
 
+import functools
+
 from gradjit.autograd.function import _Pick
 from gradjit.tensor import graph
 from gradjit.tensor.base import TensorBase
+from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.pytree import flatten, unflatten
@@ -30,7 +33,8 @@ def record(transformed, structure, leaves):
     taped = getattr(transformed, "taped", None)
     visible = outputs if taped is None else [id(o) for o in _leaves(taped(result))]
     chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
-              o.dtype.is_floating_point and (taped is None or id(o) in visible)]
+              (o.dtype.is_floating_point or o.dtype.is_complex) and
+              (taped is None or id(o) in visible)]
     wrt = [i for i, x in enumerate(leaves) if isinstance(x, TensorBase) and x.requires_grad]
     if not chosen:
         return result
@@ -46,7 +50,7 @@ def record(transformed, structure, leaves):
         o = outputs[chosen[0]]
         o._edge = rule.record = graph.Record(rule, {}, args, edges, o, node)
     else:
-        dtype = max((outputs[i].dtype for i in chosen), key=lambda d: d.itemsize)
+        dtype = functools.reduce(promote_types, (outputs[i].dtype for i in chosen))
         with no_grad():
             packed = outputs[chosen[0]].new_zeros((sum(outputs[i].numel() for i in chosen),),
                                                   dtype=dtype)
@@ -106,7 +110,10 @@ def _pullback(transformed, structure, out_structure, chosen, wrt) -> Transformed
             flatten(transformed(*args, **kwargs), outputs)
             total = 0.0
             for i, c in zip(chosen, cotangents):
-                total = total + (outputs[i] * c).sum()
+                # a complex output's cotangent on the tape is dL/dRe(z) - i dL/dIm(z), so
+                # Re(z c) is the real pairing whose gradient is the call's
+                term = outputs[i] * c
+                total = total + (term.real if term.dtype.is_complex else term).sum()
             return total
         pullback.__qualname__ = f"pullback_{transformed.cache.name}"
         table[key] = Transformed(pullback, "grad", argnums=tuple(1 + i for i in wrt),

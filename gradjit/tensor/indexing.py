@@ -150,8 +150,13 @@ def _combine(x, index, src, dim, combine, include_self):
 def _replace(x, index, src, dim):
     if ops.constant_value(index) is not None:
         return _combine(x, index, src, dim, lambda old, new: new, include_self=False)
-    placed = _scatter_sum(E.zeros_like(x), index, src, dim)
-    return ops.where(ops.gt(_count(x, index, dim), 0), placed, x)
+    touched = ops.gt(_count(x, index, dim), 0)
+    if is_python_scalar(src) or not _shape(src):  # one value (index_fill's, scatter's value=):
+        # placed once however often an index repeats, where a sum would add it up
+        kind = ir_type(x).dtype
+        return ops.where(touched, kind.numpy.type(src).item() if is_python_scalar(src) else
+                         E.cast(src, dtype=kind.name), x)
+    return ops.where(touched, _scatter_sum(E.zeros_like(x), index, src, dim), x)
 
 
 def _reduce(x, index, src, dim, reduce, include_self):
@@ -205,6 +210,16 @@ def _known_mask(mask, what):
                         f"computed at run time. Use torch.where(mask, x, other) instead"
                         f"{user_line()}")
     return known
+
+
+def _nonzero(x, as_tuple, what):
+    """nonzero's indices; `what` names the function the user called in a refusal."""
+    from gradjit.tensor.factories import tensor
+    unsigned.refuse("nonzero_count_cpu", x.dtype)
+    known = _known_mask(x, what)
+    if as_tuple:
+        return tuple(tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(known)))
+    return tensor(np.argwhere(known).astype(np.int64))
 
 
 def _one_element(with_source):
@@ -476,15 +491,10 @@ class IndexingMixin:
         return apply("IndexPutBackward0", accumulate_, self, values)
 
     def nonzero(self, *, as_tuple=False):
-        from gradjit.tensor.factories import tensor
-        unsigned.refuse("nonzero_count_cpu", self.dtype)
-        known = _known_mask(self, "nonzero")
-        if as_tuple:
-            return tuple(tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(known)))
-        return tensor(np.argwhere(known).astype(np.int64))
+        return _nonzero(self, as_tuple, "nonzero")
 
     def argwhere(self):
-        return self.nonzero()
+        return _nonzero(self, False, "argwhere")
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
         return self._update(lambda: self.scatter(dim, index, src, value=value, reduce=reduce))

@@ -110,8 +110,12 @@ def _batched(A):
 
 
 def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    return _factor(A, check_errors, "ldl_factor_ex")
+
+
+def _factor(A, check_errors, name):
     A = _batched(A)
-    values = A.detach().numpy()
+    values = _host(A, name)
     batch, n = values.shape[:-2], values.shape[-1]
     ld, pivots = np.zeros_like(values), np.zeros(batch + (n,), np.int32)
     info = np.zeros(batch, np.int32)
@@ -123,13 +127,23 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
                                 tensor(pivots), tensor(info))
 
 
+def _host(t, name):
+    """t's values for LAPACK on the host; a traced t has none until the function runs."""
+    values = t.__gradjit_constant__()
+    if values is None:
+        from gradjit.tracer.torch_surface import refuse
+        refuse(f"linalg.{name}", "it factorizes on the host, from values known only when the "
+               "function runs; call it outside gradjit.grad/jit")
+    return values
+
+
 def _raise(info):
     raise RuntimeError(f"torch.linalg.ldl_factor: Unknown error code: {info[info > 0][0]}.")
 
 
 def ldl_factor(A, *, hermitian=False, out=None):
     """(LD, pivots); an exactly singular matrix is an error, as in PyTorch."""
-    ld, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    ld, pivots, info = _factor(A, False, "ldl_factor")
     if info.numpy().any():
         _raise(info.numpy())
     return linalg_ldl_factor(ld, pivots)
@@ -138,9 +152,9 @@ def ldl_factor(A, *, hermitian=False, out=None):
 def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     LD, pivots, B = operand(LD), operand(pivots), operand(B)
     batch = np.broadcast_shapes(tuple(LD.shape[:-2]), tuple(B.shape[:-2]))
-    ld = np.broadcast_to(LD.detach().numpy(), batch + tuple(LD.shape[-2:]))
-    piv = np.broadcast_to(pivots.numpy(), batch + tuple(pivots.shape[-1:]))
-    b = np.broadcast_to(B.detach().numpy(), batch + tuple(B.shape[-2:]))
+    ld = np.broadcast_to(_host(LD, "ldl_solve"), batch + tuple(LD.shape[-2:]))
+    piv = np.broadcast_to(_host(pivots, "ldl_solve"), batch + tuple(pivots.shape[-1:]))
+    b = np.broadcast_to(_host(B, "ldl_solve"), batch + tuple(B.shape[-2:]))
     x = np.zeros(b.shape, np.result_type(ld.dtype, b.dtype))
     for i in np.ndindex(batch):
         x[i] = sytrs(ld[i].astype(x.dtype), piv[i], b[i])

@@ -16,6 +16,8 @@ from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
 from gradjit.tensor.shape import _device, _shape_args
+from gradjit.tracer.torch_surface import TRACING
+from gradjit.tracer.trace import current_trace
 
 _DEFAULT_SEED = 67280421310721
 _STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState) in PyTorch
@@ -82,6 +84,8 @@ class Generator:
         return self
 
     def _words(self, n) -> np.ndarray:
+        if TRACING and current_trace() is not None:  # every draw comes through here
+            _refuse_traced_draw("a draw from the random generator")
         return self._bits.random_raw(n).astype(np.uint64)
 
     def _words64(self, n) -> np.ndarray:
@@ -286,7 +290,11 @@ def _eager(t, name):
     """Random values drawn while tracing would be drawn once and replayed by every call of
     the compiled program, so a draw from a traced tensor is refused."""
     if not isinstance(t._value, np.ndarray):
-        raise TracedRandomDraw(f"{name}: random values cannot be drawn inside gradjit.grad/jit: "
+        _refuse_traced_draw(name)
+
+
+def _refuse_traced_draw(name):
+    raise TracedRandomDraw(f"{name}: random values cannot be drawn inside gradjit.grad/jit: "
                            "the trace would keep one draw for every call. Draw them outside "
                            "and pass them in (e.g. a dropout mask), or use eval mode "
                            "(dropout, rrelu) inside the compiled function.")

@@ -165,8 +165,9 @@ class ShapingMixin:
 
     def tensor_split(self, indices_or_sections, dim=0):
         d = _check_dim(dim, self.dim())
-        if hasattr(indices_or_sections, "_edge"):
-            indices_or_sections = indices_or_sections.tolist()
+        if hasattr(indices_or_sections, "_edge"):  # int() of a traced one records a guard
+            t = indices_or_sections
+            indices_or_sections = int(t) if not t.dim() else [int(i) for i in t]
         if isinstance(indices_or_sections, int) and indices_or_sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got "
                                f"{indices_or_sections}")

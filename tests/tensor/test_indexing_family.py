@@ -188,6 +188,9 @@ def test_data_dependent_shapes_inside_grad_name_the_problem():
         gradjit.grad(lambda x: x.masked_select(x > 0).sum())(gradjit.tensor(X))
     with pytest.raises(TypeError, match="nonzero: the number of selected elements"):
         gradjit.jit(lambda x: x.nonzero())(gradjit.tensor(X))
+    with pytest.raises(TypeError, match=r"^argwhere: the number of selected elements(.|\n)*"
+                                        r"at .*test_indexing_family.py:\d+: .*argwhere"):
+        gradjit.jit(lambda x: gradjit.argwhere(x))(gradjit.tensor(X))
     with pytest.raises(TypeError, match="masked_scatter: the number of selected elements"):
         gradjit.jit(lambda x: x.masked_scatter(x > 0, x))(gradjit.tensor(X))
     with pytest.raises(NotImplementedError, match="needs indices known when it runs"):

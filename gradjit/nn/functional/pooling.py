@@ -235,7 +235,11 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
                            f"{list(indices.shape) + unit}")
     lead = tuple(input.shape[:-n])
     flat_indices = indices.reshape(*lead, -1)
-    where = np.asarray(flat_indices.detach().numpy())
+    where = flat_indices.__gradjit_constant__()
+    if where is None:  # a scatter through repeated run-time indices would add their values
+        from gradjit.tracer.torch_surface import refuse
+        refuse(f"max_unpool{n}d's indices", "a value repeated at one index is placed once, "
+               "which needs the indices known when tracing; pass them as a constant")
     invalid = where[(where < 0) | (where >= math.prod(sizes))]
     if invalid.size:
         raise RuntimeError(f"Found an invalid max index: {invalid[0]} (output volumes are of "
@@ -303,7 +307,12 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
             raise RuntimeError(f"{where}: pool {side} {pool} too large relative to input "
                                f"{side} {length}")
     # planes read their batch's row of samples; PyTorch ignores rows past the batch
-    samples = _random_samples.detach().numpy()[:batched.shape[0]]
+    samples = _random_samples.__gradjit_constant__()
+    if samples is None:
+        from gradjit.tracer.torch_surface import refuse
+        refuse(f"fractional_max_pool{n}d's _random_samples", "they place the windows, whose "
+               "positions must be known when tracing; pass them as a constant (closed over)")
+    samples = samples[:batched.shape[0]]
     # flat input index of every (plane, output position..., kernel offset...)
     index, stride = 0, 1
     for d in reversed(range(n)):
