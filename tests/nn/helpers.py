@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.torch_reference import same_error  # noqa: F401 (the nn tests' import)
+from tests.torch_reference import message, same_error  # noqa: F401 (the nn tests' import)
 
 import gradjit
 
@@ -62,3 +62,29 @@ def check_module(gm, tm, *arrays, rtol=1e-5, atol=1e-6):
 
 def randn(*shape, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def plain(value):
+    """A result in library-free terms: tensors as (dtype, values), containers item by item,
+    anything else by its repr."""
+    if isinstance(value, (gradjit.Tensor, torch.Tensor)):
+        return str(value.dtype), value.detach().tolist()
+    if isinstance(value, dict):
+        return type(value).__name__, [(k, plain(v)) for k, v in value.items()]
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return [plain(v) for v in value]
+    return repr(value)
+
+
+def outcome(scenario, lib):
+    """scenario(lib)'s result, or its error's type and message."""
+    try:
+        return "ok", plain(scenario(lib))
+    except Exception as error:  # the error is the outcome being compared
+        return type(error).__name__, message(error)
+
+
+def same_outcome(scenario):
+    """scenario(lib) gives the same result or raises the same error in gradjit and torch."""
+    ours, theirs = outcome(scenario, gradjit), outcome(scenario, torch)
+    assert ours == theirs, (ours, theirs)
