@@ -84,7 +84,16 @@ def outcome(scenario, lib):
         return type(error).__name__, message(error)
 
 
-def same_outcome(scenario):
-    """scenario(lib) gives the same result or raises the same error in gradjit and torch."""
+def same_outcome(scenario, rtol=0.0, atol=0.0):
+    """scenario(lib) gives the same result (numbers within the tolerances) or raises the same
+    error in gradjit and torch."""
     ours, theirs = outcome(scenario, gradjit), outcome(scenario, torch)
-    assert ours == theirs, (ours, theirs)
+    assert _close(ours, theirs, rtol, atol), (ours, theirs)
+
+
+def _close(a, b, rtol, atol):
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return bool(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+    return a == b
