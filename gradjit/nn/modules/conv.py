@@ -24,6 +24,8 @@ class _ConvNd(Module):
                  dtype=None):
         super().__init__()
         n = self._dims
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
         if in_channels % groups:
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
