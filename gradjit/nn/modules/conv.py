@@ -87,9 +87,10 @@ class _ConvNd(Module):
             text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
-        if self.padding_mode != "zeros":
-            text += f", padding_mode={self.padding_mode}"
-        return text + ("" if self.bias is not None else ", bias=False")
+        if self.bias is None:
+            text += ", bias=False"
+        return text + ("" if self.padding_mode == "zeros" else
+                       f", padding_mode={self.padding_mode}")
 
 
 class Conv1d(_ConvNd):
