@@ -79,7 +79,9 @@ class StateDict:
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, value in itertools.chain(self._parameters.items(), self._buffers.items()):
             if value is not None and name not in self._non_persistent:
-                destination[prefix + name] = value if keep_vars else value.detach()
+                # a lazy module's uninitialized tensor stays one (it has no shape to detach)
+                lazy = getattr(value, "materialize", None) is not None
+                destination[prefix + name] = value if keep_vars or lazy else value.detach()
         if self._overrides("get_extra_state"):
             destination[prefix + _EXTRA_STATE] = self.get_extra_state()
 
