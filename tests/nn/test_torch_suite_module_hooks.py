@@ -1,6 +1,7 @@
 """Module hooks as PyTorch's own nn tests exercise them (test_module_hooks.py): forward
 pre-hooks and hooks with kwargs, prepend and always_call, global hooks, registration hooks and
 handles, each scenario run in gradjit and torch and compared."""
+
 import warnings
 
 import pytest
@@ -23,6 +24,7 @@ class Recorder:
         def hook(*args):
             self.calls.append((name, len(args)))
             return returns
+
         return hook
 
 
@@ -30,13 +32,15 @@ def kwargs_module(t):
     class Scaled(t.nn.Module):
         def forward(self, x, scale=1.0, shift=0.0):
             return x * scale + shift
+
     return Scaled()
 
 
 def pre_hook_rewrites_args_and_kwargs(t):
     module = kwargs_module(t)
-    module.register_forward_pre_hook(lambda m, args, kwargs: ((args[0] + 1,), {"scale": 3.0}),
-                                     with_kwargs=True)
+    module.register_forward_pre_hook(
+        lambda m, args, kwargs: ((args[0] + 1,), {"scale": 3.0}), with_kwargs=True
+    )
     return module(t.ones(2), scale=2.0, shift=5.0)
 
 
@@ -58,6 +62,7 @@ def forward_hook_with_kwargs_sees_them(t):
     def hook(m, args, kwargs, out):
         seen.append(sorted(kwargs.items()))
         return out * 10
+
     module.register_forward_hook(hook, with_kwargs=True)
     return module(t.ones(2), scale=2.0), seen
 
@@ -77,6 +82,7 @@ def always_call_hooks_run_when_forward_raises(t):
     class Failing(t.nn.Module):
         def forward(self, x):
             raise ValueError("forward failed")
+
     module, rec = Failing(), Recorder()
     module.register_forward_hook(rec.hook("always"), always_call=True)
     module.register_forward_hook(rec.hook("plain"))
@@ -94,6 +100,7 @@ def always_call_hook_error_is_a_warning(t):
 
     def broken(*args):
         raise KeyError("hook failed")
+
     module = Failing()
     module.register_forward_hook(broken, always_call=True)
     with warnings.catch_warnings(record=True) as caught:
@@ -109,6 +116,7 @@ def always_call_hook_after_a_failing_hook(t):
 
     def failing(*args):
         raise RuntimeError("first hook failed")
+
     module.register_forward_hook(failing)
     module.register_forward_hook(rec.hook("always"), always_call=True)
     try:
@@ -130,8 +138,11 @@ def removed_handle_forgets_options(t):
     handle = module.register_forward_hook(lambda *a: None, with_kwargs=True, always_call=True)
     handle.remove()
     handle.remove()
-    return (len(module._forward_hooks), len(module._forward_hooks_with_kwargs),
-            len(module._forward_hooks_always_called))
+    return (
+        len(module._forward_hooks),
+        len(module._forward_hooks_with_kwargs),
+        len(module._forward_hooks_always_called),
+    )
 
 
 def forward_hook_output_reaches_the_gradient(t):
@@ -146,9 +157,11 @@ def forward_hook_output_reaches_the_gradient(t):
 def global_forward_hooks(t):
     from_module = t.nn.modules.module
     rec = Recorder()
-    handles = [from_module.register_module_forward_pre_hook(rec.hook("gpre")),
-               from_module.register_module_forward_hook(rec.hook("gfwd")),
-               from_module.register_module_forward_hook(rec.hook("gkw"), with_kwargs=True)]
+    handles = [
+        from_module.register_module_forward_pre_hook(rec.hook("gpre")),
+        from_module.register_module_forward_hook(rec.hook("gfwd")),
+        from_module.register_module_forward_hook(rec.hook("gkw"), with_kwargs=True),
+    ]
     try:
         module = seeded_linear(t)
         module.register_forward_hook(rec.hook("local"))
@@ -165,6 +178,7 @@ def global_always_call_hook(t):
     class Failing(t.nn.Module):
         def forward(self, x):
             raise ValueError("forward failed")
+
     rec = Recorder()
     handle = t.nn.modules.module.register_module_forward_hook(rec.hook("g"), always_call=True)
     try:
@@ -178,10 +192,12 @@ def global_always_call_hook(t):
 
 def global_full_backward_hooks(t):
     from_module, seen = t.nn.modules.module, []
-    handles = [from_module.register_module_full_backward_hook(
-                   lambda m, gin, gout: seen.append(("full", type(m).__name__, gin, gout))),
-               from_module.register_module_full_backward_pre_hook(
-                   lambda m, gout: (gout[0] * 2,))]
+    handles = [
+        from_module.register_module_full_backward_hook(
+            lambda m, gin, gout: seen.append(("full", type(m).__name__, gin, gout))
+        ),
+        from_module.register_module_full_backward_pre_hook(lambda m, gout: (gout[0] * 2,)),
+    ]
     try:
         module = seeded_linear(t)
         x = t.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
@@ -205,9 +221,12 @@ def registration_hooks_replace_what_is_registered(t):
     def on_module(module, name, value):
         seen.append(("module", name))
         return t.nn.Tanh() if name == "act" else None
-    handles = [from_module.register_module_parameter_registration_hook(on_parameter),
-               from_module.register_module_buffer_registration_hook(on_buffer),
-               from_module.register_module_module_registration_hook(on_module)]
+
+    handles = [
+        from_module.register_module_parameter_registration_hook(on_parameter),
+        from_module.register_module_buffer_registration_hook(on_buffer),
+        from_module.register_module_module_registration_hook(on_module),
+    ]
     try:
         holder = t.nn.Module()
         holder.lin = seeded_linear(t)
@@ -220,14 +239,169 @@ def registration_hooks_replace_what_is_registered(t):
     return seen, holder.lin.weight, repr(holder)
 
 
-SCENARIOS = [pre_hook_rewrites_args_and_kwargs, pre_hook_without_kwargs_returns_a_single_value,
-             pre_hook_with_kwargs_bad_return, forward_hook_with_kwargs_sees_them,
-             hooks_order_with_prepend, always_call_hooks_run_when_forward_raises,
-             always_call_hook_error_is_a_warning, always_call_hook_after_a_failing_hook,
-             handle_as_context_manager, removed_handle_forgets_options,
-             forward_hook_output_reaches_the_gradient, global_forward_hooks,
-             global_always_call_hook, global_full_backward_hooks,
-             registration_hooks_replace_what_is_registered]
+def two_in(t):
+    class M(t.nn.Module):
+        def forward(self, a, b):
+            return a * b, a + b
+
+    return M()
+
+
+def full_backward_hook_sees_gradients(t, **kw):
+    m, seen = seeded_linear(t), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)), **kw)
+    x = t.ones(2, 3, requires_grad=True)
+    m(x).sum().backward()
+    return seen, x.grad
+
+
+def full_backward_hook_replaces_grad_input(t):
+    m = seeded_linear(t)
+    m.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 3,))
+    x = t.ones(2, 3, requires_grad=True)
+    m(x).sum().backward()
+    return x.grad, m.weight.grad
+
+
+def backward_pre_hooks_in_order(t):
+    m, seen = seeded_linear(t), []
+    m.register_full_backward_pre_hook(lambda mod, go: seen.append(go))
+    m.register_full_backward_pre_hook(lambda mod, go: (go[0] * 2,), prepend=True)
+    x = t.ones(2, 3, requires_grad=True)
+    m(x).sum().backward()
+    return seen, x.grad, m.weight.grad
+
+
+def two_inputs_two_outputs(t):
+    m, seen = two_in(t), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    a = t.tensor([1.0, 2.0], requires_grad=True)
+    b = t.tensor([3.0, 4.0], requires_grad=True)
+    x, y = m(a, b)
+    (x.sum() + 2 * y.sum()).backward()
+    return seen, a.grad, b.grad
+
+
+def one_of_two_inputs_needs_a_gradient(t):
+    m, seen = two_in(t), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    a = t.tensor([1.0, 2.0], requires_grad=True)
+    b = t.tensor([3.0, 4.0])
+    x, y = m(a, b)
+    x.sum().backward()
+    return seen, a.grad
+
+
+def no_input_needs_a_gradient(t):
+    m, seen = seeded_linear(t), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        m(t.ones(2, 3)).sum().backward()
+    return seen, [str(x.message)[:50] for x in w]
+
+
+def keyword_input_is_not_hooked(t):
+    class M(t.nn.Module):
+        def forward(self, x, scale=None):
+            return x * scale
+
+    m, seen = M(), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    x = t.ones(2, requires_grad=True)
+    s = t.full((2,), 3.0, requires_grad=True)
+    m(x, scale=s).sum().backward()
+    return seen, x.grad, s.grad
+
+
+def no_hooks_under_no_grad(t):
+    m, seen = seeded_linear(t), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append(1))
+    with t.no_grad():
+        out = m(t.ones(1, 3))
+    return out.requires_grad, seen
+
+
+def backward_hook_returns_too_many(t):
+    m = seeded_linear(t)
+    m.register_full_backward_hook(lambda mod, gi, go: (gi[0], gi[0]))
+    x = t.ones(2, 3, requires_grad=True)
+    m(x).sum().backward()
+
+
+def deprecated_backward_hook(t):
+    m, seen = seeded_linear(t), []
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        m.register_backward_hook(lambda mod, gi, go: seen.append(len(gi)))
+        x = t.ones(2, 3, requires_grad=True)
+        m(x).sum().backward()
+    return seen
+
+
+def deprecated_and_full_backward_hooks_mixed(t):
+    m = seeded_linear(t)
+    m.register_backward_hook(lambda *a: None)
+    m.register_full_backward_hook(lambda *a: None)
+
+
+def backward_twice(t):
+    m, seen = seeded_linear(t), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append(gi))
+    x = t.ones(2, 3, requires_grad=True)
+    out = m(x).sum()
+    out.backward(retain_graph=True)
+    out.backward()
+    return seen, x.grad
+
+
+def dict_output_is_not_hooked(t):
+    class M(t.nn.Module):
+        def forward(self, x):
+            return {"a": x * 2}
+
+    m, seen = M(), []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    x = t.ones(2, requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        m(x)["a"].sum().backward()
+    return seen, x.grad, [str(i.message)[:80] for i in w]
+
+
+BACKWARD = [
+    full_backward_hook_sees_gradients,
+    full_backward_hook_replaces_grad_input,
+    backward_pre_hooks_in_order,
+    two_inputs_two_outputs,
+    one_of_two_inputs_needs_a_gradient,
+    no_input_needs_a_gradient,
+    keyword_input_is_not_hooked,
+    no_hooks_under_no_grad,
+    backward_hook_returns_too_many,
+    deprecated_backward_hook,
+    deprecated_and_full_backward_hooks_mixed,
+    backward_twice,
+    dict_output_is_not_hooked,
+]
+
+SCENARIOS = BACKWARD + [
+    pre_hook_rewrites_args_and_kwargs,
+    pre_hook_without_kwargs_returns_a_single_value,
+    pre_hook_with_kwargs_bad_return,
+    forward_hook_with_kwargs_sees_them,
+    hooks_order_with_prepend,
+    always_call_hooks_run_when_forward_raises,
+    always_call_hook_error_is_a_warning,
+    always_call_hook_after_a_failing_hook,
+    handle_as_context_manager,
+    removed_handle_forgets_options,
+    forward_hook_output_reaches_the_gradient,
+    global_forward_hooks,
+    global_always_call_hook,
+    global_full_backward_hooks,
+    registration_hooks_replace_what_is_registered,
+]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)

@@ -110,7 +110,19 @@ class HookedCall:
     def register_full_backward_hook(self, hook, prepend=False):
         """hook(module, grad_input, grad_output) once the gradients of a call's inputs are
         known; a tuple it returns replaces grad_input."""
+        self._backward_hook_kind(True)
         return register(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """PyTorch's deprecated hook: hook(module, grad_input, grad_output) when the gradient
+        node of the output's first tensor ran, grad_input being that node's input gradients."""
+        self._backward_hook_kind(False)
+        return register(self._backward_hooks, hook)
+
+    def _backward_hook_kind(self, full):
+        if self.__dict__.setdefault("_is_full_backward_hook", full) != full:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """hook(module, grad_output) before the gradient enters the module; a tuple it
@@ -121,7 +133,9 @@ class HookedCall:
         called, result = set(), None
         try:
             args, kwargs = self._run_forward_pre_hooks(args, kwargs)
-            full = OrderedDict({**_global_backward_hooks, **self._backward_hooks})
+            legacy = self.__dict__.get("_is_full_backward_hook") is False
+            full = OrderedDict({**_global_backward_hooks,
+                                **({} if legacy else self._backward_hooks)})
             pre = OrderedDict({**_global_backward_pre_hooks, **self._backward_pre_hooks})
             backward = None
             if (full or pre) and gradjit.is_grad_enabled():
@@ -133,10 +147,24 @@ class HookedCall:
                 out = hook(self, args, kwargs, result) if with_kwargs else \
                     hook(self, args, result)
                 result = result if out is None else out
+            if legacy and self._backward_hooks:
+                self._hook_output_node(result)
             return result if backward is None else backward.wrap_outputs(result)
         except Exception:
             self._run_always_called(args, kwargs, result, called)
             raise
+
+    def _hook_output_node(self, result):
+        """register_backward_hook's hooks on the gradient node of the first output tensor."""
+        first = result
+        while not gradjit.is_tensor(first):
+            first = next(v for v in first.values() if gradjit.is_tensor(v)) \
+                if isinstance(first, dict) else first[0]
+        if first.grad_fn is not None:
+            for hook in self._backward_hooks.values():
+                first.grad_fn.register_hook(
+                    lambda grad_input, grad_output, hook=hook: hook(self, grad_input,
+                                                                    grad_output))
 
     def _run_forward_pre_hooks(self, args, kwargs):
         for hook_id, hook in (*_global_forward_pre_hooks.items(),
