@@ -259,6 +259,47 @@ SCENARIOS.update(
 )
 
 
+def warned(call):
+    """The warnings `call(t)` gives, by category and message."""
+
+    def scenario(t):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call(t)
+        return [(w.category.__name__, str(w.message)) for w in caught]
+
+    return scenario
+
+
+WARNINGS = {
+    "weight_norm": lambda t: t.nn.utils.weight_norm(t.nn.Linear(2, 2)),
+    "module_to_complex": lambda t: t.nn.Linear(2, 2).to(t.complex64),
+    "softmax_implicit_dim": lambda t: F(t).softmax(t.ones(2, 2)),
+    **{
+        f"{name}_broadcast": (lambda t, name=name: getattr(F(t), name)(t.ones(2, 3), t.ones(3)))
+        for name in ("mse_loss", "l1_loss", "huber_loss", "smooth_l1_loss")
+    },
+    "loss_legacy_reduce": lambda t: F(t).l1_loss(t.ones(2), t.ones(2), reduce=False),
+    "dropout2d_3d": lambda t: F(t).dropout2d(t.ones(1, 2, 3)),
+    "kaiming_zero_elements": lambda t: t.nn.init.kaiming_uniform_(t.empty(0, 3)),
+    "init_deprecated_name": lambda t: t.nn.init.normal(t.empty(2, 3)),
+    "upsample": lambda t: F(t).upsample(t.ones(1, 1, 2, 2), scale_factor=2),
+    "upsample_bilinear": lambda t: F(t).upsample_bilinear(t.ones(1, 1, 2, 2), scale_factor=2),
+    "rnn_dropout_one_layer": lambda t: t.nn.RNN(2, 2, dropout=0.5),
+    "clip_grad_norm_deprecated": lambda t: t.nn.utils.clip_grad_norm(
+        t.nn.Linear(2, 2).parameters(), 1.0
+    ),
+    "full_backward_hook_without_input_gradient": lambda t: (
+        lambda m: (m.register_full_backward_hook(lambda *a: None), m(t.ones(1, 2)).sum().backward())
+    )(t.nn.Linear(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", WARNINGS)
+def test_warnings_match_torch(name):
+    same_outcome(warned(WARNINGS[name]))
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_argument_checks_match_torch(name):
     with warnings.catch_warnings():

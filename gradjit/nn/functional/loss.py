@@ -40,18 +40,28 @@ def _node(name, fn, input, target):
     return gradjit.autograd.composite(name, fn, input, target)
 
 
+def _warn_broadcast(input, target):
+    if input.shape != target.shape:
+        warn_at_caller(f"Using a target size ({target.shape}) that is different to the input size "
+                       f"({input.shape}). This will likely lead to incorrect results due to "
+                       "broadcasting. Please ensure they have the same size.")
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
     return _node("MseLossBackward0", lambda i, t: _reduce((i - t) ** 2, reduction), input,
                  target)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
     return _reduce((input - target).abs(), reduction)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
+    _warn_broadcast(input, target)
     if input.dtype != target.dtype and not input.dtype.is_floating_point:
         raise RuntimeError(f"result type {target.dtype.legacy} can't be cast to the desired "
                            f"output type {input.dtype.legacy}")
@@ -67,6 +77,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")

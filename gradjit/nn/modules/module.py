@@ -13,6 +13,7 @@ from gradjit.nn.modules.module_hooks import (  # noqa: F401  (torch.nn.modules.m
     register_module_module_registration_hook, register_module_parameter_registration_hook)
 from gradjit.nn.modules.module_state import StateDict, _IncompatibleKeys  # noqa: F401
 from gradjit.nn.parameter import Buffer, Parameter
+from gradjit.warn import warn_at_caller
 
 
 def _indent(text, spaces=2):
@@ -316,6 +317,12 @@ class Module(HookedCall, StateDict):
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
+        if dtype is not None and dtype.is_complex:
+            warn_at_caller("Complex modules are a new feature under active development whose "
+                           "design may change, and some modules might not work as expected when "
+                           "using complex tensors as parameters or buffers. Please file an issue "
+                           "at https://github.com/pytorch/pytorch/issues/new?template=bug-"
+                           "report.yml if a complex module does not work as expected.")
 
         def move(t):
             moved = t.to(*args, **kwargs)
