@@ -305,3 +305,40 @@ def test_argument_checks_match_torch(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # some calls warn as they are refused or accepted
         same_outcome(SCENARIOS[name], rtol=1e-5, atol=1e-6)
+
+
+LOSSES = ("L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "KLDivLoss", "BCELoss",
+          "BCEWithLogitsLoss", "HingeEmbeddingLoss", "MultiLabelMarginLoss", "SmoothL1Loss",
+          "HuberLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss",
+          "MarginRankingLoss", "MultiMarginLoss", "TripletMarginLoss",
+          "TripletMarginWithDistanceLoss", "CTCLoss", "PoissonNLLLoss", "GaussianNLLLoss")
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_loss_constructors_take_torch_arguments_in_order(name):
+    """Positional arguments mean the same, the deprecated size_average and reduce included."""
+    import inspect
+
+    def parameters(t):
+        return list(inspect.signature(getattr(t.nn, name).__init__).parameters)
+    same_outcome(parameters)
+
+
+def legacy_reduction(t, name, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loss = getattr(t.nn, name)(*args, **kwargs)
+    return loss.reduction, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("flags", [{"reduce": False}, {"size_average": False},
+                                   {"size_average": True, "reduce": True}])
+@pytest.mark.parametrize("name", ["L1Loss", "KLDivLoss", "SoftMarginLoss", "BCELoss"])
+def test_loss_legacy_flags_decide_the_reduction(name, flags):
+    same_outcome(lambda t: legacy_reduction(t, name, **flags))
+
+
+def test_loss_legacy_flags_by_position_and_values():
+    same_outcome(lambda t: legacy_reduction(t, "CrossEntropyLoss", None, None, -100, False))
+    same_outcome(lambda t: t.nn.KLDivLoss(None, False)(t.tensor([[0.1, 0.2]]).log(),
+                                                        t.tensor([[0.3, 0.7]])), rtol=1e-6)
