@@ -252,6 +252,24 @@ SCENARIOS.update(
         "bce_target_outside": lambda t: F(t).binary_cross_entropy(
             t.full((2,), 0.5), t.full((2,), 2.0)
         ),
+        **{
+            f"ConvTranspose_output_size_{i}": (
+                lambda t, shape=shape, size=size: (lambda m: m(t.ones(shape), output_size=size(t)))(
+                    (
+                        t.manual_seed(0),
+                        getattr(t.nn, f"ConvTranspose{len(shape) - 2 or 1}d")(2, 3, 2, stride=2),
+                    )[1]
+                )
+            )
+            for i, (shape, size) in enumerate(
+                (
+                    ((1, 2, 4, 4), lambda t: [20, 20]),
+                    ((1, 2, 4, 4), lambda t: (1, 2, 20, 20)),
+                    ((1, 2, 4, 4), lambda t: t.Size([20, 20])),
+                    ((2, 4), lambda t: [20]),
+                )
+            )
+        },
         "conv_transpose2d_bias": lambda t: F(t).conv_transpose2d(
             x4(t), t.ones(2, 3, 2, 2), t.ones(2)
         ),
@@ -307,11 +325,29 @@ def test_argument_checks_match_torch(name):
         same_outcome(SCENARIOS[name], rtol=1e-5, atol=1e-6)
 
 
-LOSSES = ("L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "KLDivLoss", "BCELoss",
-          "BCEWithLogitsLoss", "HingeEmbeddingLoss", "MultiLabelMarginLoss", "SmoothL1Loss",
-          "HuberLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss",
-          "MarginRankingLoss", "MultiMarginLoss", "TripletMarginLoss",
-          "TripletMarginWithDistanceLoss", "CTCLoss", "PoissonNLLLoss", "GaussianNLLLoss")
+LOSSES = (
+    "L1Loss",
+    "MSELoss",
+    "NLLLoss",
+    "CrossEntropyLoss",
+    "KLDivLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "HingeEmbeddingLoss",
+    "MultiLabelMarginLoss",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "SoftMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "MultiMarginLoss",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
+    "CTCLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+)
 
 
 @pytest.mark.parametrize("name", LOSSES)
@@ -321,6 +357,7 @@ def test_loss_constructors_take_torch_arguments_in_order(name):
 
     def parameters(t):
         return list(inspect.signature(getattr(t.nn, name).__init__).parameters)
+
     same_outcome(parameters)
 
 
@@ -331,8 +368,9 @@ def legacy_reduction(t, name, *args, **kwargs):
     return loss.reduction, [str(w.message) for w in caught]
 
 
-@pytest.mark.parametrize("flags", [{"reduce": False}, {"size_average": False},
-                                   {"size_average": True, "reduce": True}])
+@pytest.mark.parametrize(
+    "flags", [{"reduce": False}, {"size_average": False}, {"size_average": True, "reduce": True}]
+)
 @pytest.mark.parametrize("name", ["L1Loss", "KLDivLoss", "SoftMarginLoss", "BCELoss"])
 def test_loss_legacy_flags_decide_the_reduction(name, flags):
     same_outcome(lambda t: legacy_reduction(t, name, **flags))
@@ -340,5 +378,7 @@ def test_loss_legacy_flags_decide_the_reduction(name, flags):
 
 def test_loss_legacy_flags_by_position_and_values():
     same_outcome(lambda t: legacy_reduction(t, "CrossEntropyLoss", None, None, -100, False))
-    same_outcome(lambda t: t.nn.KLDivLoss(None, False)(t.tensor([[0.1, 0.2]]).log(),
-                                                        t.tensor([[0.3, 0.7]])), rtol=1e-6)
+    same_outcome(
+        lambda t: t.nn.KLDivLoss(None, False)(t.tensor([[0.1, 0.2]]).log(), t.tensor([[0.3, 0.7]])),
+        rtol=1e-6,
+    )
