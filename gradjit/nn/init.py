@@ -44,15 +44,38 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Normal(mean, std) restricted to [a, b], by the inverse CDF of a uniform draw between
-    the CDF values of the bounds."""
+    """Normal(mean, std) restricted to [a, b] by rejection, drawn as PyTorch's (so seeded draws
+    agree): normal draws redrawn where out of [a, b] when it holds over 30% of the mass, else
+    uniform draws on [a, b] kept with the normal density relative to its peak."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", stacklevel=2)
+
     def cdf(x):
         return (1 + math.erf((x - mean) / std / math.sqrt(2))) / 2
-    low, high = cdf(a), cdf(b)
-    u = gradjit.rand(tensor.shape, dtype=gradjit.float64, generator=generator)
-    u = (2 * (low + (high - low) * u) - 1).clamp(-1 + 1e-16, 1 - 1e-16)
-    values = (u.erfinv() * (std * math.sqrt(2)) + mean).clamp(a, b)
-    return _fill(tensor, values.to(tensor.dtype))
+    with gradjit.no_grad():
+        if cdf(b) - cdf(a) > 0.3:
+            low, high = (gradjit.tensor(x, dtype=tensor.dtype).item() for x in (a, b))
+            return _rejection(tensor, lambda t: t.normal_(mean, std, generator=generator),
+                              lambda c: (c < low) | (c > high))
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def rejected(c):
+            log_density = ((c - mean) / std).pow(2) * -0.5 - log_peak
+            return gradjit.empty_like(c).uniform_(generator=generator).log_() > log_density
+        return _rejection(tensor, lambda t: t.uniform_(a, b, generator=generator), rejected)
+
+
+def _rejection(tensor, draw, rejected):
+    """Fill `tensor` by `draw`, drawing afresh (whole tensors) where `rejected` says, until
+    no entry is."""
+    result = draw(tensor)
+    pending = rejected(result)
+    while pending.any():
+        candidates = draw(gradjit.empty_like(tensor))
+        result = gradjit.where(pending, candidates, result)
+        pending = gradjit.where(pending, rejected(candidates), pending)
+    return tensor.copy_(result)
 
 
 def constant_(tensor, val):
@@ -161,7 +184,8 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     zeros = int(math.ceil(sparsity * rows))
     values = normal_(gradjit.empty(tensor.shape, dtype=tensor.dtype), 0, std, generator)
     for column in range(cols):
-        values[gradjit.randperm(rows, generator=generator)[:zeros], column] = 0
+        # as PyTorch's: the zeroed rows come from the global generator, not `generator`
+        values[gradjit.randperm(rows)[:zeros], column] = 0
     return _fill(tensor, values)
 
 

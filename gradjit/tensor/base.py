@@ -24,7 +24,7 @@ OVERLAP = ("unsupported operation: more than one element of the written-to tenso
 
 def _overlaps(value) -> bool:
     """Whether elements of an array share memory (a dimension of stride 0, as expand makes)."""
-    return type(value) is np.ndarray and any(
+    return type(value) is np.ndarray and value.size > 1 and any(
         step == 0 and n > 1 for n, step in zip(value.shape, value.strides))
 
 

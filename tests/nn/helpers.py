@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.torch_reference import same_error  # noqa: F401 (the nn tests' import)
+from tests.torch_reference import message, same_error  # noqa: F401 (the nn tests' import)
 
 import gradjit
 
@@ -62,3 +62,38 @@ def check_module(gm, tm, *arrays, rtol=1e-5, atol=1e-6):
 
 def randn(*shape, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def plain(value):
+    """A result in library-free terms: tensors as (dtype, values), containers item by item,
+    anything else by its repr."""
+    if isinstance(value, (gradjit.Tensor, torch.Tensor)):
+        return str(value.dtype), value.detach().tolist()
+    if isinstance(value, dict):
+        return type(value).__name__, [(k, plain(v)) for k, v in value.items()]
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return [plain(v) for v in value]
+    return repr(value)
+
+
+def outcome(scenario, lib):
+    """scenario(lib)'s result, or its error's type and message."""
+    try:
+        return "ok", plain(scenario(lib))
+    except Exception as error:  # the error is the outcome being compared
+        return type(error).__name__, message(error)
+
+
+def same_outcome(scenario, rtol=0.0, atol=0.0):
+    """scenario(lib) gives the same result (numbers within the tolerances) or raises the same
+    error in gradjit and torch."""
+    ours, theirs = outcome(scenario, gradjit), outcome(scenario, torch)
+    assert _close(ours, theirs, rtol, atol), (ours, theirs)
+
+
+def _close(a, b, rtol, atol):
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return bool(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+    return a == b

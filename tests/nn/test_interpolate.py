@@ -57,5 +57,9 @@ def test_unsupported_modes_say_so():
     with pytest.raises(NotImplementedError, match="mode 'lanczos' is not supported"):
         gradjit.nn.functional.interpolate(gradjit.ones(1, 1, 2, 2), size=3, mode="lanczos",
                                           antialias=True)
-    with pytest.raises(NotImplementedError, match="Only 3D, 4D and 5D input"):
-        gradjit.nn.functional.interpolate(gradjit.ones(1, 1, 2), size=3, mode="bilinear")
+    for shape, mode in (((1, 1, 2), "bilinear"), ((1, 1, 2, 2), "foo"), ((2,), "nearest"),
+                        ((1, 1, 2), "bicubic")):
+        same_error(lambda: gradjit.nn.functional.interpolate(gradjit.ones(shape), size=3,
+                                                             mode=mode),
+                   lambda: torch.nn.functional.interpolate(torch.ones(shape), size=3,
+                                                           mode=mode))

@@ -22,6 +22,20 @@ def linear(input, weight, bias=None):
 
 
 def bilinear(input1, input2, weight, bias=None):
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
+                           f"{input2.dim()}")
+    for dim, (a, b) in enumerate(zip(input1.shape[:-1], input2.shape[:-1])):
+        if a != b:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {dim}: "
+                               f"got {a} and {b}")
+    for which, (given, expected) in (("input1", (input1.shape[-1], weight.shape[1])),
+                                     ("input2", (input2.shape[-1], weight.shape[2])),
+                                     ("bias", (None if bias is None else bias.shape[0],
+                                               weight.shape[0]))):
+        if given is not None and given != expected:
+            raise RuntimeError(f"bilinear(): {which} size does not match weight size: got "
+                               f"{given} but expected {expected}")
     out = gradjit.einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
 

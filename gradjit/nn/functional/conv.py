@@ -123,6 +123,14 @@ def _batched(input, n, name):
     return (input, False) if input.dim() == n + 2 else (input.unsqueeze(0), True)
 
 
+def check_bias(bias, weight, out_channels, transposed=""):
+    """A convolution's bias: one value per output channel."""
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"Given {transposed}weight of size {list(weight.shape)}, expected "
+                           f"bias to be 1-dimensional with {out_channels} elements, but got "
+                           f"bias of size {list(bias.shape)} instead")
+
+
 def _check_conv(input, weight, stride, padding, dilation, groups, n):
     """PyTorch's checks of a convolution's arguments (input batched) that precede the shapes',
     in its order."""
@@ -190,6 +198,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, n):
                            f"expected input{list(input.shape)} to have "
                            f"{weight.shape[1] * groups} channels, but got {channels} channels "
                            "instead")
+    check_bias(bias, weight, weight.shape[0])
     input = pad(input, [a for pair in reversed(pairs) for a in pair])
     padded = tuple(input.shape[2:])
     if any(d * (k - 1) + 1 > length for d, k, length in zip(dilation, kernel, padded)):

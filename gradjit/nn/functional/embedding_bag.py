@@ -29,6 +29,10 @@ def _bags(input, offsets, per_sample_weights, include_last_offset):
     if offsets.dim() != 1:
         raise ValueError("offsets has to be a 1D Tensor")
     bounds = [int(o) for o in offsets.tolist()]
+    if bounds and bounds[0] != 0:  # the tensor's printing is PyTorch's C++ one
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {bounds[0]}\n"
+                           f"[ torch.{offsets.dtype.legacy}Tensor{{}} ]")
     if not include_last_offset:
         bounds.append(input.numel())
     return input, per_sample_weights, [(lo, min(hi, input.numel()))

@@ -111,8 +111,8 @@ _INTEGER_REFUSALS = {("nearest", False): "compute_indices_weights_nearest",
 
 def _check(input, mode, align_corners, antialias):
     """PyTorch's checks of the mode against the input's rank, in its order."""
-    if mode not in ("nearest", "nearest-exact", "area", *_SPATIAL):
-        raise NotImplementedError(f"interpolate: mode {mode!r} is not supported; nearest, "
+    if mode == "lanczos":
+        raise NotImplementedError("interpolate: mode 'lanczos' is not supported; nearest, "
                                   "nearest-exact, linear, bilinear, bicubic, trilinear and "
                                   "area are")
     if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
@@ -122,7 +122,11 @@ def _check(input, mode, align_corners, antialias):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
     n = input.dim() - 2
-    if n < 1 or (mode in _SPATIAL and n != _SPATIAL[mode]):
+    if 1 <= n <= 3 and mode in ("linear", "bilinear", "trilinear") and n != _SPATIAL[mode]:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{_SPATIAL[mode] + 2}D input")
+    if not 1 <= n <= 3 or (mode in _SPATIAL and n != _SPATIAL[mode]) or \
+            mode not in ("nearest", "nearest-exact", "area", *_SPATIAL):
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: nearest | linear | "
                                   f"bilinear | bicubic | trilinear | lanczos | area | "
@@ -197,6 +201,8 @@ def _resample(input, sizes, scales, mode, align_corners, antialias):
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 

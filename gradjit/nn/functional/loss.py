@@ -40,18 +40,28 @@ def _node(name, fn, input, target):
     return gradjit.autograd.composite(name, fn, input, target)
 
 
+def _warn_broadcast(input, target):
+    if input.shape != target.shape:
+        warn_at_caller(f"Using a target size ({target.shape}) that is different to the input size "
+                       f"({input.shape}). This will likely lead to incorrect results due to "
+                       "broadcasting. Please ensure they have the same size.")
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
     return _node("MseLossBackward0", lambda i, t: _reduce((i - t) ** 2, reduction), input,
                  target)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
     return _reduce((input - target).abs(), reduction)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
+    _warn_broadcast(input, target)
     if input.dtype != target.dtype and not input.dtype.is_floating_point:
         raise RuntimeError(f"result type {target.dtype.legacy} can't be cast to the desired "
                            f"output type {input.dtype.legacy}")
@@ -67,7 +77,10 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:
         return l1_loss(input, target, reduction=reduction)
 
@@ -76,6 +89,18 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         return _reduce(gradjit.where(diff < beta, 0.5 * diff ** 2 / beta, diff - 0.5 * beta),
                        reduction)
     return _node("SmoothL1LossBackward0", smooth_l1, input, target)
+
+
+def _check_probabilities(input, target):
+    """PyTorch's kernel checks each element's input, then its target, in [0, 1] (on concrete
+    values only: under tracing it would be a guard on data)."""
+    if is_traced(input) or is_traced(target) or not input.numel():
+        return
+    outside = [~((t >= 0) & (t <= 1)).detach().reshape(-1) for t in (input, target)]
+    first = gradjit.nonzero(outside[0] | outside[1])
+    if first.numel():
+        which = "input" if bool(outside[0][first[0, 0]]) else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -89,6 +114,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise RuntimeError(f"Found dtype {target.dtype.legacy} but expected "
                            f"{input.dtype.legacy}")
     refuse_integers("binary_cross_entropy", input)
+    _check_probabilities(input, target)
 
     def bce(input, target):
         # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.

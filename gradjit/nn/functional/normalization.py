@@ -47,6 +47,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     """Each (sample, channel) normalized over its positions: batch_norm of the input seen as
     one sample of N*C channels, as PyTorch computes it; running statistics, when given,
     move towards the mean over the batch of the per-instance statistics."""
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size "
+                         f"{input.shape}")
     n, channels = input.shape[0], input.shape[1]
     as_channels = input.reshape(1, n * channels, *input.shape[2:])
     means = None if running_mean is None else running_mean.repeat(n)

@@ -22,12 +22,27 @@ def _parameters(n, kernel_size, stride, padding, dilation):
     kernel = spread(kernel_size)
     stride = kernel if stride is None or stride == [] or stride == () else spread(stride)
     padding, dilation = spread(padding), spread(dilation)
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
     if min(padding) < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
     for p, k, d in zip(padding, kernel, dilation):
-        if 2 * p > k:
+        if p > int(((k - 1) * d + 1) / 2):  # C's division, toward zero
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
+    sides = "THW"[-n:]
+    for what, label, values in (("kernel size", "k", kernel), ("stride", "d", stride),
+                                ("dilation", "dilation", dilation)):
+        if min(values) <= 0:
+            got = " ".join(f"{label}{side}: {v}" for side, v in zip(sides, values))
+            raise RuntimeError(f"{what} should be greater than zero, but got {got}")
+    if any(p > k // 2 for p, k in zip(padding, kernel)):  # reached with a dilation only
+        k, p = dict(zip(sides, kernel)), dict(zip(sides, padding))
+        got = f"padW = {p['W']}, padH = {p['H']}, kW = {k['W']}, kH = {k['H']}" if n == 2 else \
+            " ".join(f"{name}{side}: {table[side]}" for name, table in (("k", k), ("pad", p))
+                     for side in "TWH")
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got "
+                           f"{got}")
     return kernel, stride, padding, dilation
 
 
@@ -147,12 +162,33 @@ def _max_pool_nd(n):
 max_pool2d_with_indices, max_pool3d_with_indices = _max_pool_nd(2), _max_pool_nd(3)
 
 
+def _check_max_pool1d(kernel_size, stride, padding, dilation):
+    """The checks of PyTorch's max_pool1d kernel without indices (taken when no gradient is
+    needed), which word them their own way."""
+    kernel, padding, dilation = (_tuple(v, 1)[0] for v in (kernel_size, padding, dilation))
+    stride = None if stride is None or stride == [] or stride == () else _tuple(stride, 1)[0]
+    for what, value, bad in (("kernel_size", kernel, kernel <= 0),
+                             ("stride", stride, stride is not None and stride <= 0)):
+        if bad:
+            raise RuntimeError(f"max_pool1d() {what} must be greater than zero, but got {value}")
+    if padding < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {padding}")
+    if padding > kernel // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={padding} and kernel_size={kernel}")
+    if dilation <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got "
+                           f"{dilation}")
+
+
 def _returning_indices(with_indices):
     """max_poolNd: the values, or (values, indices) with return_indices."""
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):
         if not return_indices and with_indices is max_pool1d_with_indices:
             refuse_integers("max_pool1d_impl", input)  # torch's kernel without indices
+            if not (input.requires_grad and gradjit.is_grad_enabled()):
+                _check_max_pool1d(kernel_size, stride, padding, dilation)
         out = with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
         return out if return_indices else out[0]
     pool.__name__ = pool.__qualname__ = with_indices.__name__.replace("_with_indices", "")

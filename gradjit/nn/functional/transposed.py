@@ -5,7 +5,8 @@ swapped within each group."""
 from __future__ import annotations
 
 import gradjit
-from gradjit.nn.functional.conv import _batched, _tuple, conv1d, conv2d, conv3d, pad
+from gradjit.nn.functional.conv import (_batched, _tuple, check_bias, conv1d, conv2d, conv3d,
+                                        pad)
 
 
 def _spread(input, dim, stride):
@@ -50,6 +51,7 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
         raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
                            f"input{list(input.shape)} to have {in_channels} channels, but got "
                            f"{input.shape[1]} channels instead")
+    check_bias(bias, weight, per_group * groups, "transposed=1, ")
     kernel = tuple(weight.shape[2:])
     sizes = tuple(input.shape[2:])
     out_sizes = [(length - 1) * s - 2 * p + d * (k - 1) + o + 1 for length, s, p, d, k, o

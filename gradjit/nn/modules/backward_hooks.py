@@ -41,6 +41,11 @@ class BackwardHooks:
         return tuple(args)
 
     def wrap_outputs(self, output):
+        if not (gradjit.is_tensor(output) or isinstance(output, tuple)):
+            warnings.warn("For backward hooks to be called, module output should be a Tensor "
+                          f"or a tuple of Tensors but received {type(output)}", stacklevel=3)
+            self.abandoned = True  # as PyTorch's: the hooks then never run
+            return output
         outs = output if isinstance(output, tuple) else (output,)
         self.grad_outputs = [None] * len(outs)
         waiting = [k for k, o in enumerate(outs) if _differentiable(o)]
@@ -78,7 +83,11 @@ class BackwardHooks:
             return grad
         return self.grad_outputs[k]
 
+    abandoned = False
+
     def _input_grad(self, i, grad):
+        if self.abandoned:
+            return None
         self.grad_inputs[i] = grad
         self.inputs_left -= 1
         if self.inputs_left:

@@ -24,6 +24,8 @@ class _ConvNd(Module):
                  dtype=None):
         super().__init__()
         n = self._dims
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
         if in_channels % groups:
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
@@ -85,9 +87,10 @@ class _ConvNd(Module):
             text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
-        if self.padding_mode != "zeros":
-            text += f", padding_mode={self.padding_mode}"
-        return text + ("" if self.bias is not None else ", bias=False")
+        if self.bias is None:
+            text += ", bias=False"
+        return text + ("" if self.padding_mode == "zeros" else
+                       f", padding_mode={self.padding_mode}")
 
 
 class Conv1d(_ConvNd):
@@ -131,10 +134,11 @@ class _ConvTransposeNd(_ConvNd):
             input.shape[-n:], self.stride, self.padding, self.dilation, self.kernel_size)]
         extra = tuple(w - m for w, m in zip(wanted, least))
         if any(not 0 <= e < s for e, s in zip(extra, self.stride)):
-            raise ValueError(f"requested an output size of {list(wanted)}, but valid sizes "
-                             f"range from {least} to "
-                             f"{[m + s - 1 for m, s in zip(least, self.stride)]} (for an "
-                             f"input of {list(input.shape[-n:])})")
+            # printed as PyTorch prints them: the request as given, the input's dims after 2
+            asked = output_size if len(output_size) == n else output_size[-n:]
+            raise ValueError(f"requested an output size of {asked}, but valid sizes range from "
+                             f"{least} to {[m + s - 1 for m, s in zip(least, self.stride)]} "
+                             f"(for an input of {input.shape[2:]})")
         return extra
 
 

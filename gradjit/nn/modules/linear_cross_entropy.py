@@ -31,7 +31,7 @@ class LinearCrossEntropyLoss(_WeightedLoss):
         if label_smoothing < 0 or label_smoothing > 1.0:
             raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got "
                                f"{label_smoothing}")
-        super().__init__(weight, reduction)
+        super().__init__(weight, reduction=reduction)
         self.num_classes = num_classes
         self.out_features = out_features
         self.ignore_index = ignore_index

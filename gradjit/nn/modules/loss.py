@@ -4,19 +4,21 @@ from __future__ import annotations
 import warnings
 
 from gradjit.nn import functional as F
+from gradjit.nn.functional.loss import _legacy
 from gradjit.nn.modules.module import Module
 from gradjit.nn.modules.spatial import PairwiseDistance
 
 
 class _Loss(Module):
-    def __init__(self, reduction="mean"):
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
-        self.reduction = reduction
+        # the deprecated flags, when given, decide the reduction (with PyTorch's warning)
+        self.reduction = _legacy(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):
-    def __init__(self, weight=None, reduction="mean"):
-        super().__init__(reduction)
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
 
 
@@ -32,7 +34,7 @@ class L1Loss(_Loss):
 
 class HuberLoss(_Loss):
     def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         if not isinstance(delta, (float, int)):
             raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
@@ -42,8 +44,8 @@ class HuberLoss(_Loss):
 
 
 class SmoothL1Loss(_Loss):
-    def __init__(self, reduction="mean", beta=1.0):
-        super().__init__(reduction)
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
         self.beta = beta
 
     def forward(self, input, target):
@@ -56,8 +58,9 @@ class BCELoss(_WeightedLoss):
 
 
 class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, reduction="mean", pos_weight=None):
-        super().__init__(reduction)
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean",
+                 pos_weight=None):
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
@@ -68,8 +71,9 @@ class BCEWithLogitsLoss(_Loss):
 
 
 class NLLLoss(_WeightedLoss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
-        super().__init__(weight, reduction)
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
@@ -78,8 +82,9 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-        super().__init__(weight, reduction)
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean", label_smoothing=0.0):
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
     def forward(self, input, target):
@@ -90,7 +95,7 @@ class CrossEntropyLoss(_WeightedLoss):
 
 class KLDivLoss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.log_target = log_target
 
     def forward(self, input, target):
@@ -99,7 +104,7 @@ class KLDivLoss(_Loss):
 
 class _MarginLoss(_Loss):
     def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.margin = margin
 
 
@@ -134,7 +139,7 @@ class TripletMarginLoss(_MarginLoss):
 
 class TripletMarginWithDistanceLoss(_Loss):
     def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         if margin <= 0:
             raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater "
                              f"than 0, got {margin} instead")
@@ -150,7 +155,7 @@ class TripletMarginWithDistanceLoss(_Loss):
 
 class GaussianNLLLoss(_Loss):
     def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         self.full, self.eps = full, eps
 
     def forward(self, input, target, var):
@@ -161,7 +166,7 @@ class GaussianNLLLoss(_Loss):
 class PoissonNLLLoss(_Loss):
     def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                  reduction="mean"):
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.log_input, self.full, self.eps = log_input, full, eps
 
     def forward(self, log_input, target):
@@ -171,7 +176,7 @@ class PoissonNLLLoss(_Loss):
 
 class SoftMarginLoss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
 
     def forward(self, input, target):
         return F.soft_margin_loss(input, target, reduction=self.reduction)
@@ -179,7 +184,7 @@ class SoftMarginLoss(_Loss):
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(weight, reduction)
+        super().__init__(weight, size_average, reduce, reduction)
 
     def forward(self, input, target):
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
@@ -189,7 +194,7 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 class MultiMarginLoss(_WeightedLoss):
     def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
                  reduction="mean"):
-        super().__init__(weight, reduction)
+        super().__init__(weight, size_average, reduce, reduction)
         if p not in (1, 2):
             raise ValueError("only p == 1 and p == 2 supported")
         if weight is not None and weight.dim() != 1:
@@ -204,7 +209,7 @@ class MultiMarginLoss(_WeightedLoss):
 
 class MultiLabelMarginLoss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
 
     def forward(self, input, target):
         return F.multilabel_margin_loss(input, target, reduction=self.reduction)
@@ -212,7 +217,7 @@ class MultiLabelMarginLoss(_Loss):
 
 class CTCLoss(_Loss):
     def __init__(self, blank=0, reduction="mean", zero_infinity=False):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         self.blank, self.zero_infinity = blank, zero_infinity
 
     def forward(self, log_probs, targets, input_lengths, target_lengths):
@@ -226,4 +231,4 @@ class NLLLoss2d(NLLLoss):
         warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
                       "drop-in replacement and see https://pytorch.org/docs/main/nn.html"
                       "#torch.nn.NLLLoss for more details.", FutureWarning, stacklevel=2)
-        super().__init__(weight, ignore_index, reduction)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)

@@ -2,42 +2,18 @@
 what PyTorch builds on it (state dicts, modes, hooks, device/dtype moves, printing)."""
 from __future__ import annotations
 
-import itertools
-from collections import OrderedDict, namedtuple
+from collections import OrderedDict
 
 import gradjit
-from gradjit.nn.modules.backward_hooks import BackwardHooks
+from gradjit.nn.modules import module_hooks as hooks
+from gradjit.nn.modules.module_hooks import (  # noqa: F401  (torch.nn.modules.module's names)
+    HookedCall, RemovableHandle, register_module_buffer_registration_hook,
+    register_module_forward_hook, register_module_forward_pre_hook,
+    register_module_full_backward_hook, register_module_full_backward_pre_hook,
+    register_module_module_registration_hook, register_module_parameter_registration_hook)
+from gradjit.nn.modules.module_state import StateDict, _IncompatibleKeys  # noqa: F401
 from gradjit.nn.parameter import Buffer, Parameter
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    def __repr__(self):
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
-
-
-_handle_ids = itertools.count()
-
-
-class RemovableHandle:
-    """What registering a hook returns: `remove()` unregisters it."""
-
-    def __init__(self, hooks):
-        self._hooks, self.id = hooks, next(_handle_ids)
-
-    def remove(self):
-        self._hooks.pop(self.id, None)
-
-
-def _registered(hooks, hook, prepend):
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = hook
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
+from gradjit.warn import warn_at_caller
 
 
 def _indent(text, spaces=2):
@@ -54,71 +30,39 @@ def _type_name(value):
         module + "." + type(value).__qualname__
 
 
-class Module:
+_HOOK_TABLES = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
+                "_forward_hooks_with_kwargs", "_forward_hooks_always_called", "_backward_hooks",
+                "_backward_pre_hooks", "_state_dict_hooks", "_state_dict_pre_hooks",
+                "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")
+
+
+class Module(HookedCall, StateDict):
     """Base class of every layer: assign Parameters, Modules and buffers as attributes and
     they are registered; `forward` says what a call computes."""
 
     training: bool
 
     def __init__(self):
-        for name, value in (("training", True), ("_parameters", OrderedDict()),
-                            ("_buffers", OrderedDict()), ("_non_persistent", set()),
-                            ("_modules", OrderedDict()), ("_forward_pre_hooks", OrderedDict()),
-                            ("_forward_hooks", OrderedDict()), ("_backward_hooks", OrderedDict()),
-                            ("_backward_pre_hooks", OrderedDict())):
-            object.__setattr__(self, name, value)
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_non_persistent", set())
+        for name in ("_parameters", "_buffers", "_modules") + _HOOK_TABLES:
+            object.__setattr__(self, name, OrderedDict())
+
+    def __setstate__(self, state):
+        """Modules pickled before a hook table existed get it empty."""
+        self.__dict__.update(state)
+        for name in _HOOK_TABLES:
+            self.__dict__.setdefault(name, OrderedDict())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
                                   '"forward" function')
-
-    def __call__(self, *args, **kwargs):
-        compiled = self.__dict__.get("_compiled_call")
-        if compiled is not None:
-            return compiled(*args, **kwargs)
-        return self._call_impl(*args, **kwargs)
 
     def compile(self, *args, **kwargs):
         """Compile this module's calls in place with gradjit.compile's options (its parameters
         and state stay this module's)."""
         object.__setattr__(self, "_compiled_call", gradjit.compile(self._call_impl, *args,
                                                                    **kwargs))
-
-    def _call_impl(self, *args, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
-        backward = None
-        if (self._backward_hooks or self._backward_pre_hooks) and gradjit.is_grad_enabled():
-            backward = BackwardHooks(self, self._backward_hooks, self._backward_pre_hooks)
-            args = backward.wrap_inputs(args)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            result = hook(self, args, output)
-            if result is not None:
-                output = result
-        return output if backward is None else backward.wrap_outputs(output)
-
-    def register_forward_pre_hook(self, hook):
-        handle = RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle.id] = hook
-        return handle
-
-    def register_forward_hook(self, hook):
-        handle = RemovableHandle(self._forward_hooks)
-        self._forward_hooks[handle.id] = hook
-        return handle
-
-    def register_full_backward_hook(self, hook, prepend=False):
-        """hook(module, grad_input, grad_output) once the gradients of a call's inputs are
-        known; a tuple it returns replaces grad_input."""
-        return _registered(self._backward_hooks, hook, prepend)
-
-    def register_full_backward_pre_hook(self, hook, prepend=False):
-        """hook(module, grad_output) before the gradient enters the module; a tuple it
-        returns replaces grad_output."""
-        return _registered(self._backward_pre_hooks, hook, prepend)
 
     # ---- registration ----
 
@@ -139,7 +83,8 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter "
                             f"'{name}' (torch.nn.Parameter or None required)")
-        self._parameters[name] = param
+        self._parameters[name] = hooks.run_registration_hooks(
+            hooks._global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name, tensor, persistent=True):
         if "_buffers" not in self.__dict__:
@@ -148,7 +93,8 @@ class Module:
         if tensor is not None and not gradjit.is_tensor(tensor):
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = hooks.run_registration_hooks(
+            hooks._global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent.discard(name)
         else:
@@ -158,7 +104,8 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
         self._check_new_name(name, "module")
-        self._modules[name] = module
+        self._modules[name] = hooks.run_registration_hooks(
+            hooks._global_module_registration_hooks, self, name, module)
 
     register_module = add_module
 
@@ -178,7 +125,8 @@ class Module:
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, modules)
-            modules[name] = value
+            modules[name] = hooks.run_registration_hooks(
+                hooks._global_module_registration_hooks, self, name, value)
         elif modules is not None and name in modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
@@ -279,17 +227,40 @@ class Module:
     def get_submodule(self, target):
         module = self
         for name in target.split(".") if target else ():
-            if name not in module._modules:
-                raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-            module = module._modules[name]
+            module = module._member(name, Module, "an nn.Module")
         return module
+
+    def _member(self, name, kind, kind_name):
+        """self.name, which must be a `kind`."""
+        if not hasattr(self, name):
+            raise AttributeError(f"{self._get_name()} has no attribute `{name}`")
+        value = getattr(self, name)
+        if not isinstance(value, kind):
+            raise AttributeError(f"`{name}` is not {kind_name}")
+        return value
 
     def get_parameter(self, target):
         owner, _, name = target.rpartition(".")
+        return self.get_submodule(owner)._member(name, Parameter, "an nn.Parameter")
+
+    def get_buffer(self, target):
+        owner, _, name = target.rpartition(".")
         module = self.get_submodule(owner)
-        if name not in module._parameters:
-            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-        return module._parameters[name]
+        value = module._member(name, object, "")
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return value
+
+    def set_submodule(self, target, module, strict=False):
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        owner_path, _, name = target.rpartition(".")
+        owner = self.get_submodule(owner_path)
+        if strict or hasattr(owner, name):
+            owner._member(name, Module, "an nn.Module")
+        setattr(owner, name, module)
 
     def apply(self, fn):
         for module in self.children():
@@ -297,61 +268,7 @@ class Module:
         fn(self)
         return self
 
-    # ---- state ----
-
-    def state_dict(self, *, destination=None, prefix="", keep_vars=False):
-        destination = OrderedDict() if destination is None else destination
-        for name, value in itertools.chain(self._parameters.items(), self._buffers.items()):
-            if value is not None and name not in self._non_persistent:
-                destination[prefix + name] = value if keep_vars else value.detach()
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        return destination
-
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        own = self.state_dict(keep_vars=True)
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        errors = []
-        with gradjit.no_grad():
-            for key, target in own.items():
-                if key not in state_dict:
-                    continue
-                source = state_dict[key]
-                if getattr(target, "materialize", None) is not None:  # a lazy module's
-                    target.materialize(tuple(source.shape))
-                if tuple(source.shape) != tuple(target.shape):
-                    errors.append(f"size mismatch for {key}: copying a param with shape "
-                                  f"{source.shape} from checkpoint, the shape in current model "
-                                  f"is {target.shape}.")
-                elif assign:
-                    self._assign(key, source, target.requires_grad)
-                else:
-                    target.copy_(source)
-        if strict:
-            if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: " +
-                              ", ".join(f'"{k}"' for k in unexpected) + ". ")
-            if missing:
-                errors.insert(0, "Missing key(s) in state_dict: " +
-                              ", ".join(f'"{k}"' for k in missing) + ". ")
-        if errors:
-            raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" +
-                               "\n\t".join(errors))
-        return _IncompatibleKeys(missing, unexpected)
-
-    def _assign(self, key, source, requires_grad):
-        """load_state_dict(assign=True): the checkpoint's tensor itself takes the place (so a
-        model built on the meta device gets real storage); requires_grad stays the module's."""
-        path, _, name = key.rpartition(".")
-        owner = self.get_submodule(path) if path else self
-        if name in owner._parameters:
-            owner._parameters[name] = source if isinstance(source, Parameter) and \
-                source.requires_grad == requires_grad else Parameter(source, requires_grad)
-        else:
-            owner._buffers[name] = source
+    # ---- modes ----
 
     def train(self, mode=True):
         if not isinstance(mode, bool):
@@ -396,6 +313,17 @@ class Module:
         return self
 
     def to(self, *args, memory_format=None, **kwargs):
+        dtype = next((a for a in args if isinstance(a, gradjit.dtype)), kwargs.get("dtype"))
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+        if dtype is not None and dtype.is_complex:
+            warn_at_caller("Complex modules are a new feature under active development whose "
+                           "design may change, and some modules might not work as expected when "
+                           "using complex tensors as parameters or buffers. Please file an issue "
+                           "at https://github.com/pytorch/pytorch/issues/new?template=bug-"
+                           "report.yml if a complex module does not work as expected.")
+
         def move(t):
             moved = t.to(*args, **kwargs)
             moved = moved if t.is_floating_point() else moved.to(t.dtype)
@@ -404,11 +332,21 @@ class Module:
                 t.dim() in (4, 5) else moved
         return self._apply(move)
 
-    def double(self):
-        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+    def type(self, dst_type):
+        return self._apply(lambda t: t.type(dst_type))
 
-    def float(self):
-        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+    def to_empty(self, *, device, recurse=True):
+        return self._apply(lambda t: gradjit.empty_like(t, device=device))
+
+    def share_memory(self):
+        return self._apply(lambda t: t.share_memory_())
+
+    for _name in ("double", "float", "half", "bfloat16"):
+        def _cast(self, _name=_name):
+            return self._apply(lambda t: getattr(t, _name)() if t.is_floating_point() else t)
+        _cast.__name__ = _cast.__qualname__ = _name
+        locals()[_name] = _cast
+    del _name, _cast
 
     def cpu(self):
         return self._apply(lambda t: t.cpu())

@@ -58,6 +58,15 @@ class _BatchNorm(Module):
         else:
             self.running_mean = self.running_var = self.num_batches_tracked = None
 
+    _version = 2  # the version that added num_batches_tracked
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, *args):
+        key = prefix + "num_batches_tracked"
+        if local_metadata.get("version", 0) < 2 and self.track_running_stats and \
+                key not in state_dict:  # an older checkpoint keeps the current count
+            state_dict[key] = self.num_batches_tracked
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
+
     def reset_running_stats(self):
         if self.track_running_stats:
             init.zeros_(self.running_mean)

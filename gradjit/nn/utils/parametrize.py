@@ -5,6 +5,7 @@ state dict), and assigning the tensor goes through the chain's `right_inverse`s.
 from __future__ import annotations
 
 import contextlib
+import copy
 
 import gradjit
 from gradjit.nn.modules.container import ModuleDict, ModuleList
@@ -18,33 +19,49 @@ class ParametrizationList(ModuleList):
     `original1`, ... where the first one's right_inverse gives several tensors)."""
 
     def __init__(self, modules, original, unsafe=False):
+        if len(modules) == 0:
+            raise ValueError("ParametrizationList requires one or more modules.")
         super().__init__(modules)
         self.unsafe = unsafe
+        before = original.dtype, original.shape  # as registered: keeping may change them
         with gradjit.no_grad():
             value = _inverted(self, original, initial=True)
-        if not unsafe:
-            with gradjit.no_grad():
-                first, *rest = list(self)
-                out = first(*([value] if gradjit.is_tensor(value) else value))
-                for module in rest:
-                    out = module(out)
-            _check_same(original, out)
+        if not gradjit.is_tensor(value) and not isinstance(value, (list, tuple)):
+            raise ValueError("'right_inverse' must return a Tensor or a Sequence of tensors "
+                             f"(list, tuple...). Got {type(value).__name__}")
         self.is_tensor = gradjit.is_tensor(value)
         self.ntensors = 1 if self.is_tensor else len(value)
         if self.is_tensor:
-            if isinstance(original, Parameter):
-                if value is not original:
-                    original.data = value.detach()  # the optimizer's Parameter is kept
-                self.original = original
-            else:
-                self.register_buffer("original", value)
-            return
-        for i, part in enumerate(value):
+            self._keep_original(original, value)
+        else:
+            self._keep_originals(original, value)
+        if not unsafe:
+            with gradjit.no_grad():
+                _check_same(before, self())
+
+    def _keep_original(self, original, value):
+        if original.dtype != value.dtype:
+            raise ValueError("When `right_inverse` outputs one tensor, it may not change the "
+                             f"dtype.\noriginal.dtype: {original.dtype}\n"
+                             f"right_inverse(original).dtype: {value.dtype}")
+        if isinstance(original, Parameter):
+            if value is not original:
+                original.data = value.detach()  # the optimizer's Parameter is kept
+            self.original = original
+        else:
+            self.register_buffer("original", value)
+
+    def _keep_originals(self, original, values):
+        for i, part in enumerate(values):
+            if not gradjit.is_tensor(part):
+                raise ValueError("'right_inverse' must return a Tensor or a Sequence of tensors "
+                                 f"(list, tuple...). Got element {i} of the sequence with type "
+                                 f"{type(part).__name__}.")
             if isinstance(original, Parameter):
                 self.register_parameter(f"original{i}",
                                         Parameter(part.detach(), original.requires_grad))
             else:
-                self.register_buffer(f"original{i}", part)
+                self.register_buffer(f"original{i}", part.requires_grad_(original.requires_grad))
 
     def originals(self):
         return [self.original] if self.is_tensor else \
@@ -102,21 +119,47 @@ def _property(name):
     return property(get, put)
 
 
+def _refuse_pickling(module):
+    raise RuntimeError("Serialization of parametrized modules is only supported through "
+                       "state_dict(). See:\nhttps://pytorch.org/tutorials/beginner/"
+                       "saving_loading_models.html#saving-loading-a-general-checkpoint-for-"
+                       "inference-and-or-resuming-training")
+
+
+def _copied(module, memo):
+    """deepcopy without pickling's __getstate__, which parametrized modules refuse."""
+    if id(module) in memo:
+        return memo[id(module)]
+    replica = module.__new__(type(module))
+    memo[id(module)] = replica
+    replica.__dict__ = copy.deepcopy(module.__dict__, memo)
+    return replica
+
+
 def _parametrized_class(module):
     cls = type(module)
     if getattr(cls, "_parametrized_from", None) is not None:
         return cls
-    return type(f"Parametrized{cls.__name__}", (cls,), {"_parametrized_from": cls})
+    members = {"_parametrized_from": cls, "__getstate__": _refuse_pickling}
+    if not hasattr(cls, "__deepcopy__"):
+        members["__deepcopy__"] = _copied
+    return type(f"Parametrized{cls.__name__}", (cls,), members)
 
 
 def register_parametrization(module, tensor_name, parametrization, *, unsafe=False):
     """Make `module.<tensor_name>` parametrization(original); a second call on the same name
     appends to its chain."""
+    parametrization.train(module.training)
     if is_parametrized(module, tensor_name):
         chain = module.parametrizations[tensor_name]
-        _check_shape(parametrization, chain(), unsafe)
+        if not unsafe:
+            _check_appended(parametrization, getattr(module, tensor_name), tensor_name)
         chain.append(parametrization)
+        chain.unsafe |= unsafe
         return module
+    if tensor_name not in module._parameters and tensor_name not in module._buffers:
+        raise ValueError(f"Module '{module}' does not have a parameter, a buffer, or a "
+                         f"parametrized element with name '{tensor_name}'")
     original = getattr(module, tensor_name)
     # the new chain checks the parametrization on right_inverse's tensors, which may be several
     chain = ParametrizationList([parametrization], original, unsafe)
@@ -130,23 +173,44 @@ def register_parametrization(module, tensor_name, parametrization, *, unsafe=Fal
     return module
 
 
-def _check_shape(parametrization, original, unsafe):
-    if not unsafe:
-        with gradjit.no_grad():
-            _check_same(original, parametrization(original))
+def _check_appended(parametrization, current, name):
+    """A parametrization added to a chain keeps the tensor's dtype and shape, and so does its
+    right_inverse."""
+    out = parametrization(current)
+    if not gradjit.is_tensor(out):
+        raise ValueError(f"A parametrization must return a tensor. Got {type(out).__name__}.")
+    _check_kept(current, out, name, "Registering a parametrization may not change the {} of "
+                "the tensor", "parametrization(module.{name}).{}")
+    try:
+        inverse = parametrization.right_inverse(out) if \
+            hasattr(parametrization, "right_inverse") else None
+    except NotImplementedError:
+        inverse = None
+    if inverse is not None:
+        if not gradjit.is_tensor(inverse):
+            raise ValueError("parametrization.right_inverse must return a tensor. Got: "
+                             f"{type(inverse).__name__}")
+        _check_kept(current, inverse, name, "The tensor returned by parametrization."
+                    "right_inverse must have the same {} as module." + name, "returned {}")
 
 
-def _check_same(original, out):
-    if tuple(out.shape) != tuple(original.shape):
-        raise ValueError("Registering a parametrization may not change the shape of the tensor, "
-                         "unless `unsafe` flag is enabled.\n"
-                         f"unparametrized shape: {original.shape}\n"
-                         f"parametrized shape: {out.shape}")
-    if out.dtype != original.dtype:
-        raise ValueError("Registering a parametrization may not change the dtype of the tensor, "
-                         "unless `unsafe` flag is enabled.\n"
-                         f"unparametrized dtype: {original.dtype}\n"
-                         f"parametrized dtype: {out.dtype}")
+def _check_kept(current, new, name, headline, label):
+    for what, old, now in (("dtype", current.dtype, new.dtype),
+                           ("shape", current.shape, new.shape)):
+        if old != now:
+            raise ValueError(headline.format(what) + ", unless the `unsafe` flag is enabled.\n"
+                             f"module.{name}.{what}: {old}\n"
+                             f"{label.format(what, name=name)}: {now}")
+
+
+def _check_same(before, out):
+    if not gradjit.is_tensor(out):
+        raise ValueError(f"A parametrization must return a tensor. Got {type(out).__name__}.")
+    for what, old, now in zip(("dtype", "shape"), before, (out.dtype, out.shape)):
+        if old != now:
+            raise ValueError(f"Registering a parametrization may not change the {what} of the "
+                             f"tensor, unless `unsafe` flag is enabled.\nunparametrized {what}: "
+                             f"{old}\nparametrized {what}: {now}")
 
 
 def is_parametrized(module, tensor_name=None) -> bool:
@@ -162,14 +226,22 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
     if not is_parametrized(module, tensor_name):
         raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
     chain = module.parametrizations[tensor_name]
-    original = chain.original
-    if leave_parametrized:
+    if not chain.is_tensor:
+        if not leave_parametrized:
+            raise ValueError("Cannot leave unparametrized (`leave_parametrized=False`) a tensor "
+                             "that is parametrized in terms of a sequence of tensors.")
+        value = getattr(module, tensor_name)
+        original = Parameter(value) if value.requires_grad else value
+    elif leave_parametrized:
+        original = chain.original
         with gradjit.no_grad():
             value = getattr(module, tensor_name)
         if isinstance(original, Parameter):
             original.data = value.detach()
         else:
             original = value.detach()
+    else:
+        original = chain.original
     delattr(type(module), tensor_name)
     del module.parametrizations[tensor_name]
     if isinstance(original, Parameter):

@@ -5,6 +5,7 @@ along a dim, or a given mask) narrows further; a forward pre-hook recomputes the
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable
 
 import gradjit
 
@@ -224,6 +225,9 @@ class CustomFromMask(BasePruningMethod):
         self.mask = mask
 
     def compute_mask(self, t, default_mask):
+        if default_mask.shape != self.mask.shape:
+            raise AssertionError(f"default_mask shape {default_mask.shape} must match self.mask "
+                                 f"shape {self.mask.shape}")
         return default_mask * self.mask.to(default_mask.dtype)
 
     @classmethod
@@ -294,6 +298,8 @@ def custom_from_mask(module, name, mask):
 
 def global_unstructured(parameters, pruning_method, importance_scores=None, **kwargs):
     """One pruning step over several tensors taken together as one vector."""
+    if not isinstance(parameters, Iterable):
+        raise TypeError("global_unstructured(): parameters is not an Iterable")
     parameters = list(parameters)
     if not isinstance(parameters[0] if parameters else None, tuple):
         raise TypeError("global_unstructured(): parameters must be an iterable of "

@@ -21,8 +21,23 @@ class PackedSequence(namedtuple("PackedSequence",
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs):
-        return type(self)(self.data.to(*args, **kwargs), self.batch_sizes, self.sorted_indices,
-                          self.unsorted_indices)
+        data = self.data.to(*args, **kwargs)
+        if data is self.data:
+            return self
+        return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
+
+    # PyTorch's casts of the data only: double(), float(), ..., byte()
+    for _name, _dtype in (("double", "float64"), ("float", "float32"), ("half", "float16"),
+                          ("long", "int64"), ("int", "int32"), ("short", "int16"),
+                          ("char", "int8"), ("byte", "uint8")):
+        def _cast(self, _dtype=_dtype):
+            return self.to(dtype=getattr(gradjit, _dtype))
+        _cast.__name__ = _cast.__qualname__ = _name
+        locals()[_name] = _cast
+    del _name, _dtype, _cast
+
+    def cpu(self, *args, **kwargs):
+        return self.to(*args, device="cpu", **kwargs)
 
     @property
     def is_cuda(self):
@@ -40,6 +55,9 @@ def invert_permutation(permutation):
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     """Stack (L_i, *) tensors into (max L, B, *) (or (B, max L, *)), padding_value after each
     (or before, with padding_side="left")."""
+    if padding_side not in ("left", "right"):
+        raise RuntimeError("Expected padding_side to be one of left or right, but got "
+                           f"{padding_side}.")
     sequences = list(sequences)
     longest = max(s.shape[0] for s in sequences)
     padded = []
