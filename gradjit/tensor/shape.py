@@ -8,7 +8,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, fused, graph
+from gradjit.tensor import dtypes, fused, graph, overlap
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -110,6 +110,17 @@ def _basic_index(parts):
             return None
     count = parts.count(Ellipsis)
     return parts + (Ellipsis,) if count == 0 else parts if count == 1 else None
+
+
+def _shares_elements(value, basic):
+    """Whether the view value[basic] that a write by a basic index copies into has elements
+    that share memory, which PyTorch's copy refuses (out of range: the write's own error)."""
+    if type(value) is not np.ndarray or 0 not in value.strides:
+        return False
+    try:
+        return overlap.internal(value[basic])
+    except IndexError:
+        return False
 
 
 def _index_parts(index):
@@ -343,6 +354,9 @@ class ShapeMixin:
 
     def __setitem__(self, index, value):
         parts = _index_parts(index)
+        basic = _basic_index(parts)
+        if basic is not None and _shares_elements(self._value, basic):
+            raise RuntimeError(overlap.INTERNAL)
         value = operand(value)
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
@@ -442,6 +456,8 @@ class ShapeMixin:
     # ---- in-place operations that are not the _ form of an operation ----
 
     def copy_(self, src, non_blocking=False):
+        if src is self:  # PyTorch copies nothing, so its overlap check is not reached
+            return self
         src = operand(src)
         shape = tuple(self.shape)
         return self._update(lambda: ops.broadcast_to(
@@ -460,7 +476,7 @@ class ShapeMixin:
         name = "ZeroBackward0" if _is_zero(value) else "FillBackward0"
         return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
                                               _like(self, operand(value)), self), name,
-                            uniform=True)
+                            may_overlap=True)
 
     def zero_(self):
         return self.fill_(0)
