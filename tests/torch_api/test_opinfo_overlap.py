@@ -1,9 +1,9 @@
-"""Memory overlap against torch: out= tensors that share memory with an input or within
+"""Shared memory against torch: out= tensors that share memory with an input or within
 themselves, and in-place writes into expanded tensors, refused with torch's errors where torch
-refuses them (op_db's overlap error inputs replayed with their aliasing kept)."""
+refuses them; as_strided over a view's storage and with overlapping strides. op_db's inputs
+that alias one storage are replayed with their memory shared."""
 import numpy as np
 import pytest
-from numpy.lib.stride_tricks import as_strided
 
 import gradjit
 from tests.torch_reference import same_error
@@ -24,9 +24,10 @@ def aliased(value, storages):
             storages[key] = whole.numpy().copy()
         base = storages[key]
         size = base.itemsize
-        view = as_strided(base[value.storage_offset():], tuple(value.shape),
-                          tuple(s * size for s in value.stride()))
-        return gradjit.from_numpy(view)
+        view = np.ndarray(tuple(value.shape), base.dtype, buffer=base,
+                          offset=value.storage_offset() * size,
+                          strides=tuple(s * size for s in value.stride()))
+        return gradjit.from_numpy(view).requires_grad_(value.requires_grad)
     if isinstance(value, (list, tuple)):
         return type(value)(aliased(v, storages) for v in value)
     if isinstance(value, dict):
@@ -150,3 +151,49 @@ def test_in_place_writes_into_an_expanded_tensor_as_torch(name):
         assert actual == expected
     else:
         assert not isinstance(actual, str), actual
+
+
+def test_as_strided_partial_views_read_the_whole_storage():
+    """op_db's as_strided.partial_views samples, their input a view into a larger storage,
+    replayed with that storage: values and gradients as torch's."""
+    op = next(o for o in op_db if o.name == "as_strided" and o.variant_test_name)
+    for sample in op.sample_inputs("cpu", torch.float64, requires_grad=True):
+        view = aliased(sample.input, {})
+        try:
+            expected = op.op(sample.input, *sample.args, **sample.kwargs)
+        except RuntimeError:
+            same_error(lambda: view.as_strided(*sample.args, **sample.kwargs),
+                       lambda: op.op(sample.input, *sample.args, **sample.kwargs))
+            continue
+        actual = view.as_strided(*sample.args, **sample.kwargs)
+        np.testing.assert_array_equal(actual.detach().numpy(), expected.detach().numpy())
+        weights = np.linspace(0.5, 1.5, 4).reshape(2, 2)
+        t_grad, = torch.autograd.grad((expected * torch.tensor(weights)).sum(), sample.input)
+        g_grad, = gradjit.autograd.grad((actual * gradjit.tensor(weights)).sum(), view)
+        np.testing.assert_allclose(g_grad.numpy(), t_grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("make, size, stride, offset", [
+    (lambda b: b[4:20], (3, 3), (1, 1), None),
+    (lambda b: b[4:20], (3, 3), (1, 1), 0),
+    (lambda b: b.view(4, 6).t(), (3, 3), (2, 1), 1),
+    (lambda b: b[:4].view(1, 4).expand(3, 4), (2, 3), (1, 1), None),
+    (lambda b: b.view(4, 6), (4, 4), (1, 1), 0),
+    (lambda b: b.view(4, 6), (3, 2), (0, 1), 2),
+    (lambda b: b[::2], (3, 3), (1, 2), 0),
+    (lambda b: (b * 2)[3:], (2, 5), (3, 1), 1),
+], ids=["view", "view-from-0", "transposed", "expanded", "overlapping", "stride-0", "stepped",
+        "computed"])
+def test_as_strided_with_overlapping_strides_sums_its_gradient_into_the_storage(
+        make, size, stride, offset):
+    """Positions read more than once give the sum of their cotangents, positions of the
+    storage outside the input none, as torch's backward through the storage does."""
+    def run(lib):
+        base = lib.tensor(np.arange(1.0, 25.0), requires_grad=True)
+        out = make(base).as_strided(size, stride, offset)
+        weights = lib.tensor(np.linspace(0.5, 1.5, int(np.prod(size))).reshape(size))
+        (out * weights).sum().backward()
+        return out.detach().numpy(), base.grad.numpy()
+    (t_out, t_grad), (g_out, g_grad) = run(torch), run(gradjit)
+    np.testing.assert_array_equal(g_out, t_out)
+    np.testing.assert_allclose(g_grad, t_grad, rtol=1e-12)
