@@ -33,11 +33,21 @@ def cholesky(input, upper=False):
     return L.cholesky(operand(input), upper=upper)
 
 
+def _solve_by_factor(rhs, lower):
+    """A^-1 rhs for A = lower lower^H, read from lower's lower triangle."""
+    return L.solve_triangular(lower.mH, L.solve_triangular(lower, rhs, upper=False), upper=True)
+
+
 def cholesky_solve(B, L_factor, upper=False):
-    """X with A X = B, A = L L^H (or U^H U with upper) given by its factor."""
+    """X with A X = B, A = L L^H (or U^H U with upper) given by its factor's triangle. As in
+    PyTorch, the factor's gradient treats every entry as free: it is what dA = d(L L^H) gives,
+    -(A^-1 G X^H + X G^H A^-1) L, carried by a term of value zero."""
+    L_factor = operand(L_factor)
     lower = L_factor.mH if upper else L_factor
-    y = L.solve_triangular(lower, operand(B), upper=False)
-    return L.solve_triangular(lower.mH, y, upper=True)
+    fixed = lower.detach()
+    X = _solve_by_factor(operand(B), fixed)
+    product = lower @ lower.mH
+    return X - _solve_by_factor((product - product.detach()) @ X, fixed)
 
 
 def cholesky_inverse(L_factor, upper=False):

@@ -14,7 +14,6 @@ from tests.torch_api import opinfo  # noqa: E402
 # test_opinfo_overlap.py replays those inputs with their memory shared.
 KNOWN = {
     'arange': 'errors #-1: error input raises TypeError, torch ValueError: arange() got an unexpec',
-    'cholesky_solve': 'torch.float64 #6: gradient 1 differs: max |diff| 34.459160198056104',
     'geqrf': "torch.float64 #0: raises AttributeError: 'Tensor' object has no attribute 'geqrf'",
     'kthvalue': 'torch.int64 #0: output 1 values differ: max |diff| 3.0',
     'masked_select': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',

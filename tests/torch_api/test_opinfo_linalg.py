@@ -121,3 +121,22 @@ def test_lstsq_gradient_of_nearly_orthogonal_float32_matrices(driver, m):
     a = u @ vh + 1e-3 * RNG.standard_normal((m, 3))
     check(lambda t, a, b: t.linalg.lstsq(a, b, driver=driver).solution, a.astype(np.float32),
           RNG.standard_normal((m, 3)).astype(np.float32), rtol=1e-4)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_cholesky_solve_gradient_treats_every_entry_of_the_factor_as_free(upper, batch):
+    """op_db passes a whole positive definite matrix as the factor: the value reads its
+    triangle, and torch's gradient -(A^-1 G X^H + X G^H A^-1) L uses all of it."""
+    m = RNG.standard_normal(batch + (4, 4))
+    factor = m @ np.swapaxes(m, -1, -2) + 4 * np.eye(4)
+    check(lambda t, b, f: t.cholesky_solve(b, f, upper=upper),
+          RNG.standard_normal(batch + (4, 3)), factor, rtol=1e-9)
+
+
+def test_cholesky_solve_of_a_triangular_factor_gives_the_triangles_gradient_plus_the_rest():
+    """A true Cholesky factor: values as torch's, gradients too (nonzero above the diagonal,
+    as torch's formula gives)."""
+    a = RNG.standard_normal((3, 3))
+    factor = np.linalg.cholesky(a @ a.T + 3 * np.eye(3))
+    check(lambda t, b, f: t.cholesky_solve(b, f), RNG.standard_normal((3, 2)), factor)
