@@ -17,6 +17,7 @@ from gradjit.tensor.signatures import NUMBERS_AS_TENSORS, check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
+from gradjit.tensor.shape import cat_arguments
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
 from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
@@ -262,7 +263,7 @@ def where(condition, input=None, other=None):
 
 @accept_numpy_names
 def cat(tensors, dim=0, *, out=None):
-    tensors = list(tensors)
+    tensors = cat_arguments(tensors)
     return write_out("cat", lambda: _cat(tensors, dim), tensors, out)
 
 

@@ -519,8 +519,47 @@ def _device(spec):
     return place
 
 
+def cat_arguments(tensors):
+    """cat's tensors as a list, refused as PyTorch's argument parser refuses them."""
+    if hasattr(tensors, "_edge"):
+        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        "Tensor")
+    tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if t is None or isinstance(t, (bool, int, float, complex)):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+    return tensors
+
+
+def _check_cat(tensors, dim):
+    """PyTorch's checks of cat's shapes, in its order and words; a 1-d empty tensor is
+    skipped, joining tensors of any shape."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               "concatenated")
+    kept = [(i, t) for i, t in enumerate(tensors) if tuple(t.shape) != (0,)]
+    if not kept:
+        return
+    first = tuple(kept[0][1].shape)
+    axis = _check_dim(dim, len(first))
+    for i, t in kept:
+        if t.dim() != len(first):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} "
+                               f"and {t.dim()}")
+        for d, (want, got) in enumerate(zip(first, t.shape)):
+            if d != axis and want != got:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {axis}. "
+                                   f"Expected size {want} but got size {got} for tensor number "
+                                   f"{i} in the list.")
+
+
 def cat(tensors, dim=0):
-    tensors = [operand(t) for t in tensors]
+    tensors = [operand(t) for t in cat_arguments(tensors)]
+    _check_cat(tensors, dim)
     # torch skips 1-d empty tensors among tensors of another rank (its older cat's rule): here
     # they join as empty slices of the others' shape, so they still count in dtype and grad
     ranked = [t for t in tensors if tuple(t.shape) != (0,)]
