@@ -43,7 +43,7 @@ from gradjit.serialization import load, save  # noqa: F401
 from gradjit.tensor.defaults import *  # noqa: F401,F403
 from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F401
                                           cholesky_solve, qr, svd, triangular_solve)
-from gradjit.tensor.linalg_householder import orgqr, ormqr  # noqa: F401
+from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr  # noqa: F401
 from gradjit.tensor.linalg_lu import lu_unpack  # noqa: F401
 from gradjit.tensor.lobpcg import lobpcg  # noqa: F401
 from gradjit.tensor.linalg_lu import torch_lu as lu  # noqa: F401

@@ -67,7 +67,8 @@ def write_out(name, result_fn, inputs, out):
             if not hasattr(result, "_fields"):
                 return type(result)(written)
             copy = type(result)(*written)
-            copy.__dict__.update(vars(result))  # max/min's kind, which names it in its repr
+            if hasattr(result, "__dict__"):  # max/min's kind, which names it in its repr
+                copy.__dict__.update(vars(result))
             return copy
         return _write(name, result, inputs, out)
 

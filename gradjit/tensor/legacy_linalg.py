@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gradjit.tensor import linalg as L
 from gradjit.tensor.arith import operand
-from gradjit.tensor.linalg_householder import orgqr, ormqr
+from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr
 
 svd_result = L._result("svd", ["U", "S", "V"])
 qr_result = L._result("qr", ["Q", "R"])
@@ -69,9 +69,9 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
 
 class LegacyLinalgMixin:
     """Tensor.svd, .qr, .cholesky, .cholesky_solve, .cholesky_inverse, .triangular_solve,
-    .orgqr, .ormqr."""
+    .geqrf, .orgqr, .ormqr."""
 
-    orgqr, ormqr = orgqr, ormqr
+    geqrf, orgqr, ormqr = geqrf, orgqr, ormqr
 
     def svd(self, some=True, compute_uv=True):
         return svd(self, some, compute_uv)

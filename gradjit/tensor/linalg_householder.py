@@ -1,9 +1,27 @@
-"""torch.linalg.householder_product (torch.orgqr): the first columns of H_1 ... H_k from
-LAPACK's geqrf form, and torch.ormqr, the whole product applied to a matrix; written with
-tensor operations so that their gradients are autograd's."""
+"""torch.geqrf, LAPACK's Householder form of a QR factorization; torch.linalg.householder_product
+(torch.orgqr): the first columns of H_1 ... H_k from that form, and torch.ormqr, the whole
+product applied to a matrix; these two written with tensor operations so that their gradients
+are autograd's."""
 from __future__ import annotations
 
+import numpy as np
+
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.factories import tensor
+from gradjit.tensor.functions import write_out
+from gradjit.tensor.linalg import _result
+
+geqrf_result = _result("geqrf", ["a", "tau"])
+
+
+def geqrf(input, *, out=None):
+    """(a, tau): R on and above each matrix's diagonal, the Householder vectors below it (their
+    leading 1 implied), and the reflectors' scales; LAPACK's geqrf, which numpy's raw QR
+    runs. PyTorch defines no gradient for it."""
+    def factor():
+        h, tau = np.linalg.qr(operand(input).detach().numpy(), mode="raw")
+        return geqrf_result(tensor(np.swapaxes(h, -1, -2).copy()), tensor(tau))
+    return write_out("geqrf", factor, (input,), out)
 
 
 def _product(A, tau):

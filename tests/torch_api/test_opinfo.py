@@ -16,7 +16,6 @@ from tests.torch_api import opinfo  # noqa: E402
 # marks its gradcheck an expected failure). matrix_exp, polygamma, logcumsumexp,
 # householder_product and the Bessel functions: gradjit is nearer the exact value.
 KNOWN = {
-    'geqrf': "torch.float64 #0: raises AttributeError: 'Tensor' object has no attribute 'geqrf'",
     'kthvalue': 'torch.int64 #0: output 1 values differ: max |diff| 3.0',
     'masked_select': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',
     'matrix_exp': 'torch.float32 #1: output 0 values differ: max |diff| 0.05078125',
