@@ -46,7 +46,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """(output, mean, rstd), the statistics (N, group); all three share one backward node."""
     def normed(x, *affine):
-        grouped = x.reshape(N, group, -1)
+        grouped = x.reshape(N, group, C // group * HxW)  # no -1: N may be 0
         mean, rstd = _channel_stats(grouped, -1, eps)
         out = ((grouped - mean) * rstd).reshape(x.shape)
         channel = (1, -1) + (1,) * (x.dim() - 2)

@@ -12,20 +12,10 @@ from gradjit.ir import structural as S
 from gradjit.tensor import memory_format as MF
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
-from gradjit.tensor import cuda_ops, dtypes, graph, hot_path, traced_views
+from gradjit.tensor import cuda_ops, dtypes, graph, hot_path, overlap, traced_views
 from gradjit.tensor.conversions import ConversionMixin
 from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled
 from gradjit.tensor.graph import AccumulateGrad, Record, Version
-
-
-OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
-           "single memory location. Please clone() the tensor before performing the operation.")
-
-
-def _overlaps(value) -> bool:
-    """Whether elements of an array share memory (a dimension of stride 0, as expand makes)."""
-    return type(value) is np.ndarray and value.size > 1 and any(
-        step == 0 and n > 1 for n, step in zip(value.shape, value.strides))
 
 
 class TensorBase(ConversionMixin):
@@ -185,13 +175,14 @@ class TensorBase(ConversionMixin):
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
 
-    def _update(self, compute, name=None, write=True, setitem=False, uniform=False):
+    def _update(self, compute, name=None, write=True, setitem=False, may_overlap=False):
         """Run an in-place operation: `compute()` gives the new value out of place (recorded
         as usual); it is written into this tensor's storage (or, for `write=False`, replaces
-        its metadata, as t_() does) and this tensor's history moves to it. Only a `uniform`
-        value (fill_) may be written where elements share memory."""
-        if write and not setitem and not uniform and _overlaps(self._value):
-            raise RuntimeError(OVERLAP)
+        its metadata, as t_() does) and this tensor's history moves to it. Only the writes
+        whose PyTorch kernels do not check (`may_overlap`: the fills, index_put_; setitem
+        checks its own) may go where elements share memory."""
+        if write and not setitem and not may_overlap and overlap.internal(self._value):
+            raise RuntimeError(overlap.INTERNAL)
         with graph.op(name) as scope:
             self._check_inplace(setitem)
             new = compute()

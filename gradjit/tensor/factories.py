@@ -304,7 +304,14 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
                    device, requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+def arange(start, end=None, step=1, *, out=None, dtype=None, device=None,
+           requires_grad=False):
+    if out is not None:  # the values in out's dtype, written into it
+        from gradjit.tensor.functions import write_out
+        if dtype is not None and dtypes.to_dtype(dtype) is not out.dtype:
+            raise RuntimeError(f"dtype {dtypes.to_dtype(dtype).legacy} does not match dtype of "
+                               f"out parameter ({out.dtype.legacy})")
+        return write_out("arange", lambda: arange(start, end, step, dtype=out.dtype), (), out)
     if end is None:
         start, end = 0, start
     bounds = [float(b) if hasattr(b, "_edge") and b.is_floating_point() else

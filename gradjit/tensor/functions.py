@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 from gradjit.tensor.aliases import accept_numpy_names
-from gradjit.tensor import dtypes, ufuncs
+from gradjit.tensor import dtypes, overlap, ufuncs
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import ELEMENTWISE, apply, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
@@ -17,12 +17,33 @@ from gradjit.tensor.signatures import NUMBERS_AS_TENSORS, check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tensor.reductions import hash_tensor, std_mean, var_mean  # noqa: F401
 from gradjit.tensor.shape import cat as _cat
+from gradjit.tensor.shape import cat_arguments
 from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
 from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 from gradjit.tensor.composites import histogramdd  # noqa: F401
 from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
                                     unique_consecutive)
+
+
+# How torch's kernel for an op checks out= against its inputs' memory. These read their
+# inputs in another order than they write out, so they refuse out=input itself too:
+_ANY_OVERLAP = {"gather", "index_select", "take", "take_along_dim", "masked_select", "cat",
+                "stack", "hstack", "vstack", "dstack", "column_stack"}
+# TensorIterator's kernels (elementwise, scans, selections along a dim) refuse a partial
+# overlap; the rest (full reductions, matrix products, transforms) check none.
+_PARTIAL_OVERLAP = {
+    *ufuncs.METHOD_NAMES, *ELEMENTWISE, "pow", "abs", "neg", "exp", "expm1", "log", "log1p",
+    "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sign", "square", "floor",
+    "ceil", "round", "trunc", "reciprocal", "clamp", "maximum", "minimum", "eq", "ne", "lt",
+    "le", "gt", "ge", "logical_and", "logical_or", "logical_not", "remainder", "fmod",
+    "floor_divide", "float_power", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm", "addcmul", "addcdiv", "lerp",
+    "xlog1py", "polygamma", "complex", "cumsum", "cumprod", "logcumsumexp", "diff", "outer",
+    "sort", "msort", "topk", "max", "min", "median", "nanmedian", "mode", "kthvalue", "aminmax",
+    "scatter", "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_reduce"}
+_REFUSED = {**dict.fromkeys(_PARTIAL_OVERLAP, ("partial",)),
+            **dict.fromkeys(_ANY_OVERLAP, ("partial", "full"))}
 
 
 def write_out(name, result_fn, inputs, out):
@@ -35,14 +56,21 @@ def write_out(name, result_fn, inputs, out):
                                           for t in (*inputs, *outs)):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
+    several = isinstance(out, (tuple, list))  # aminmax(..., out=(min, max)), each written
+    for written in out if several else (out,):
+        overlap.check_internal(written)
     with no_grad():
         result = result_fn()
-        if isinstance(out, (tuple, list)):  # aminmax(..., out=(min, max)), each written
+        for written, value in zip(out, result) if several else ((out, result),):
+            shape = value.shape if name in _ANY_OVERLAP else None  # they resize out= first
+            overlap.check_out(written, shape, inputs, _REFUSED.get(name, ()))
+        if several:
             written = [_write(name, r, inputs, o) for r, o in zip(result, out)]
             if not hasattr(result, "_fields"):
                 return type(result)(written)
             copy = type(result)(*written)
-            copy.__dict__.update(vars(result))  # max/min's kind, which names it in its repr
+            if hasattr(result, "__dict__"):  # max/min's kind, which names it in its repr
+                copy.__dict__.update(vars(result))
             return copy
         return _write(name, result, inputs, out)
 
@@ -241,7 +269,7 @@ def where(condition, input=None, other=None):
 
 @accept_numpy_names
 def cat(tensors, dim=0, *, out=None):
-    tensors = list(tensors)
+    tensors = cat_arguments(tensors)
     return write_out("cat", lambda: _cat(tensors, dim), tensors, out)
 
 

@@ -517,10 +517,10 @@ class IndexingMixin:
         return self._update(lambda: self.index_copy(dim, index, source))
 
     def index_fill_(self, dim, index, value):
-        return self._update(lambda: self.index_fill(dim, index, value))
+        return self._update(lambda: self.index_fill(dim, index, value), may_overlap=True)
 
     def masked_fill_(self, mask, value):
-        return self._update(lambda: self.masked_fill(mask, value))
+        return self._update(lambda: self.masked_fill(mask, value), may_overlap=True)
 
     def masked_scatter_(self, mask, source):
         mask = operand(mask).expand(tuple(self.shape))  # only the mask broadcasts, to self
@@ -530,7 +530,8 @@ class IndexingMixin:
         return self._update(lambda: self.put(index, source, accumulate))
 
     def index_put_(self, indices, values, accumulate=False):
-        return self._update(lambda: self.index_put(indices, values, accumulate))
+        return self._update(lambda: self.index_put(indices, values, accumulate),
+                            may_overlap=True)
 
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")

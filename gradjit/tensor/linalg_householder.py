@@ -7,28 +7,33 @@ import numpy as np
 
 from gradjit.tensor import dtypes, graph
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.factories import tensor
+from gradjit.tensor.functions import write_out
 from gradjit.tensor.linalg import _result
 
 geqrf_result = _result("geqrf", ("a", "tau"))
 
 
-def geqrf(input):
+def geqrf(input, *, out=None):
     """(a, tau): R on and above a's diagonal, the Householder vectors below it, their scales in
     tau. numpy's raw QR is LAPACK's geqrf on the transposed (row-major) matrix. PyTorch has no
     derivative for it: backward reaching it raises."""
-    from gradjit.tensor.factories import tensor
     input = operand(input)
     if input.dim() < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128):
         raise NotImplementedError(f'"geqrf_cpu" not implemented for \'{input.dtype.legacy}\'')
-    h, tau = np.linalg.qr(input.detach().numpy(), mode="raw")
-    a, tau = tensor(np.swapaxes(h, -1, -2).copy()), tensor(tau)
-    if graph.is_grad_enabled() and input.requires_grad:
-        node = graph.Node.named("GeqrfBackward0")
-        a, tau = (graph.refuse_gradient(t, node, "the derivative for 'geqrf' is not implemented.",
-                                        [input], NotImplementedError) for t in (a, tau))
-    return geqrf_result(a, tau)
+
+    def factor():
+        h, tau = np.linalg.qr(input.detach().numpy(), mode="raw")
+        a, tau = tensor(np.swapaxes(h, -1, -2).copy()), tensor(tau)
+        if graph.is_grad_enabled() and input.requires_grad:
+            node = graph.Node.named("GeqrfBackward0")
+            a, tau = (graph.refuse_gradient(t, node, "the derivative for 'geqrf' is not "
+                                            "implemented.", [input], NotImplementedError)
+                      for t in (a, tau))
+        return geqrf_result(a, tau)
+    return write_out("geqrf", factor, (input,), out)
 
 
 def _product(A, tau):

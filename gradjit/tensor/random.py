@@ -300,10 +300,13 @@ def _refuse_traced_draw(name):
                            "(dropout, rrelu) inside the compiled function.")
 
 
-def bernoulli(input, p=None, *, generator=None):
+def bernoulli(input, p=None, *, generator=None, out=None):
     """1 with probability `input` (or `p`) elementwise, else 0, in input's dtype. PyTorch
     compares one uniform per element, in order, with its probability: drawn in the
     probabilities' float type, in double for a number `p`."""
+    if out is not None:
+        return write_out("bernoulli", lambda: bernoulli(input, p, generator=generator),
+                         (input,), out)
     _eager(input, "bernoulli")
     gen = generator or default_generator
     probs = input._value if p is None else np.full(input._value.shape, p)

@@ -8,7 +8,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, fused, graph
+from gradjit.tensor import dtypes, fused, graph, overlap
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -110,6 +110,17 @@ def _basic_index(parts):
             return None
     count = parts.count(Ellipsis)
     return parts + (Ellipsis,) if count == 0 else parts if count == 1 else None
+
+
+def _shares_elements(value, basic):
+    """Whether the view value[basic] that a write by a basic index copies into has elements
+    that share memory, which PyTorch's copy refuses (out of range: the write's own error)."""
+    if type(value) is not np.ndarray or 0 not in value.strides:
+        return False
+    try:
+        return overlap.internal(value[basic])
+    except IndexError:
+        return False
 
 
 def _index_parts(index):
@@ -343,6 +354,9 @@ class ShapeMixin:
 
     def __setitem__(self, index, value):
         parts = _index_parts(index)
+        basic = _basic_index(parts)
+        if basic is not None and _shares_elements(self._value, basic):
+            raise RuntimeError(overlap.INTERNAL)
         value = operand(value)
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
@@ -444,6 +458,8 @@ class ShapeMixin:
     # ---- in-place operations that are not the _ form of an operation ----
 
     def copy_(self, src, non_blocking=False):
+        if src is self:  # PyTorch copies nothing, so its overlap check is not reached
+            return self
         src = operand(src)
         shape = tuple(self.shape)
         return self._update(lambda: ops.broadcast_to(
@@ -467,7 +483,7 @@ class ShapeMixin:
             return self
         return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
                                               _like(self, operand(value)), self), name,
-                            uniform=True)
+                            may_overlap=True)
 
 
 def _cast_method(name, target):
@@ -503,8 +519,47 @@ def _device(spec):
     return place
 
 
+def cat_arguments(tensors):
+    """cat's tensors as a list, refused as PyTorch's argument parser refuses them."""
+    if hasattr(tensors, "_edge"):
+        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        "Tensor")
+    tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if t is None or isinstance(t, (bool, int, float, complex)):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+    return tensors
+
+
+def _check_cat(tensors, dim):
+    """PyTorch's checks of cat's shapes, in its order and words; a 1-d empty tensor is
+    skipped, joining tensors of any shape."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               "concatenated")
+    kept = [(i, t) for i, t in enumerate(tensors) if tuple(t.shape) != (0,)]
+    if not kept:
+        return
+    first = tuple(kept[0][1].shape)
+    axis = _check_dim(dim, len(first))
+    for i, t in kept:
+        if t.dim() != len(first):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} "
+                               f"and {t.dim()}")
+        for d, (want, got) in enumerate(zip(first, t.shape)):
+            if d != axis and want != got:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {axis}. "
+                                   f"Expected size {want} but got size {got} for tensor number "
+                                   f"{i} in the list.")
+
+
 def cat(tensors, dim=0):
-    tensors = [operand(t) for t in tensors]
+    tensors = [operand(t) for t in cat_arguments(tensors)]
+    _check_cat(tensors, dim)
     # torch skips 1-d empty tensors among tensors of another rank (its older cat's rule): here
     # they join as empty slices of the others' shape, so they still count in dtype and grad
     ranked = [t for t in tensors if tuple(t.shape) != (0,)]

@@ -9,16 +9,19 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("expecttest")
 from tests.torch_api import opinfo  # noqa: E402
 
+# masked_select, gather, index_select, take, bernoulli and cat differ first on out= error inputs
+# that alias an input, and as_strided.partial_views on a view into a larger storage: the
+# harness copies each tensor apart, so gradjit sees neither; test_opinfo_overlap.py replays
+# them with their memory shared. as_strided_scatter: torch's own gradient is wrong (op_db
+# marks its gradcheck an expected failure). matrix_exp, polygamma, logcumsumexp,
+# householder_product and the Bessel functions: gradjit is nearer the exact value.
 KNOWN = {
-    'arange': 'errors #-1: error input raises TypeError, torch ValueError: arange() got an unexpec',
     'kthvalue': 'torch.int64 #0: output 1 values differ: max |diff| 3.0',
     'masked_select': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',
     'matrix_exp': 'torch.float32 #1: output 0 values differ: max |diff| 0.05078125',
     '_softmax_backward_data': '- #-1: gradjit has no _softmax_backward_data',
     'as_strided.partial_views': 'torch.float64 #1: output 0 values differ: max |diff| 4.1794807172',
     'as_strided_scatter': 'torch.float64 #0: gradient 0 differs: max |diff| 0.5',
-    'native_group_norm': "torch.float64 #12: raises RuntimeError: shape '[0, 1, -1]' is invalid fo",
-    'native_layer_norm': 'errors #-1: error input does not raise (RuntimeError: Expected normalize',
     '_native_batch_norm_legit': '- #-1: gradjit has no _native_batch_norm_legit',
     '_batch_norm_with_update': '- #-1: gradjit has no _batch_norm_with_update',
     'nn.functional.conv3d': 'torch.float32 #12: output 0 values differ: max |diff| 6.103515625e-05',
@@ -42,7 +45,7 @@ KNOWN = {
     '_unsafe_masked_index': '- #-1: gradjit has no _unsafe_masked_index',
     '_unsafe_masked_index_put_accumulate': '- #-1: gradjit has no _unsafe_masked_index_put_accumul',
     'take': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',
-    'bernoulli': 'errors #-1: error input raises TypeError, torch RuntimeError: bernoulli() got an',
+    'bernoulli': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',
     '_chunk_cat': '- #-1: gradjit has no _chunk_cat',
     'histogramdd': 'torch.float64 #1: edges that decrease: torch bins by them, numpy refuses',
     'cat': 'errors #-1: error input does not raise (RuntimeError: unsupported operation)',

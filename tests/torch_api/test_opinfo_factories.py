@@ -1,5 +1,5 @@
 """Factories against torch where the operator database found them apart: arange into integer
-dtypes from float bounds, arange's refused ranges."""
+dtypes from float bounds, arange's refused ranges, arange into out=."""
 import numpy as np
 import pytest
 
@@ -74,3 +74,27 @@ def test_hsplit_of_a_string_refused():
     for lib in (gradjit, torch):
         with pytest.raises(TypeError):
             lib.hsplit(lib.ones(3, 3), "abc")
+
+
+@pytest.mark.parametrize("args, out_dtype", [((0, 5, 1), "float32"), ((5,), "int32"),
+                                             ((0, 64, 0.5), "float64"), ((0, 5, 1.5), "int64"),
+                                             ((1.0, 2.0, 0.25), "float32")])
+def test_arange_into_out_takes_its_dtype(args, out_dtype):
+    results = []
+    for lib in (torch, gradjit):
+        out = lib.empty(0, dtype=getattr(lib, out_dtype))
+        result = lib.arange(*args, out=out)
+        assert result is out
+        results.append((str(out.dtype).rpartition(".")[2], out.numpy()))
+    assert results[1][0] == results[0][0]
+    np.testing.assert_array_equal(results[1][1], results[0][1])
+
+
+@pytest.mark.parametrize("args, kwargs", [((0, 64, 0.5), dict(out="int64")),
+                                          ((0, 5, 1), dict(out="float32", dtype="int64"))])
+def test_arange_into_out_refuses_as_torch(args, kwargs):
+    def call(lib):
+        options = {k: lib.empty(0, dtype=getattr(lib, v)) if k == "out" else getattr(lib, v)
+                   for k, v in kwargs.items()}
+        return lib.arange(*args, **options)
+    same_error(lambda: call(gradjit), lambda: call(torch))

@@ -121,3 +121,45 @@ def test_lstsq_gradient_of_nearly_orthogonal_float32_matrices(driver, m):
     a = u @ vh + 1e-3 * RNG.standard_normal((m, 3))
     check(lambda t, a, b: t.linalg.lstsq(a, b, driver=driver).solution, a.astype(np.float32),
           RNG.standard_normal((m, 3)).astype(np.float32), rtol=1e-4)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_cholesky_solve_gradient_treats_every_entry_of_the_factor_as_free(upper, batch):
+    """op_db passes a whole positive definite matrix as the factor: the value reads its
+    triangle, and torch's gradient -(A^-1 G X^H + X G^H A^-1) L uses all of it."""
+    m = RNG.standard_normal(batch + (4, 4))
+    factor = m @ np.swapaxes(m, -1, -2) + 4 * np.eye(4)
+    check(lambda t, b, f: t.cholesky_solve(b, f, upper=upper),
+          RNG.standard_normal(batch + (4, 3)), factor, rtol=1e-9)
+
+
+def test_cholesky_solve_of_a_triangular_factor_gives_the_triangles_gradient_plus_the_rest():
+    """A true Cholesky factor: values as torch's, gradients too (nonzero above the diagonal,
+    as torch's formula gives)."""
+    a = RNG.standard_normal((3, 3))
+    factor = np.linalg.cholesky(a @ a.T + 3 * np.eye(3))
+    check(lambda t, b, f: t.cholesky_solve(b, f), RNG.standard_normal((3, 2)), factor)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4), (0, 5), (2, 0, 3), (0, 2, 2)])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_geqrf_is_lapacks_form(shape, dtype):
+    a = RNG.standard_normal(shape) + (1j * RNG.standard_normal(shape) if "complex" in dtype
+                                      else 0)
+    (t_a, t_tau), (g_a, g_tau) = (lib.geqrf(lib.tensor(a.astype(dtype)))
+                                  for lib in (torch, gradjit))
+    for g, t in ((g_a, t_a), (g_tau, t_tau)):
+        assert str(g.dtype) == str(t.dtype) and tuple(g.shape) == tuple(t.shape)
+        np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-5, atol=1e-5)
+    assert repr(gradjit.geqrf(gradjit.eye(2))).startswith("torch.return_types.geqrf(\na=")
+
+
+def test_geqrf_into_out_and_as_a_method():
+    a = RNG.standard_normal((4, 3))
+    outs = (gradjit.empty(0, dtype=gradjit.float64), gradjit.empty(0, dtype=gradjit.float64))
+    result = gradjit.geqrf(gradjit.tensor(a), out=outs)
+    assert result[0] is outs[0] and result[1] is outs[1]
+    expected = torch.tensor(a).geqrf()
+    np.testing.assert_allclose(gradjit.tensor(a).geqrf().a.numpy(), expected.a.numpy())
+    np.testing.assert_allclose(outs[1].numpy(), expected.tau.numpy())

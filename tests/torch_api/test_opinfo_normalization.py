@@ -39,3 +39,20 @@ def test_local_response_norm_of_integers_averages_as_avg_pool(shape, kwargs):
     g_out = gradjit.nn.functional.local_response_norm(gradjit.tensor(x), **kwargs)
     assert str(g_out.dtype) == str(t_out.dtype)
     np.testing.assert_allclose(g_out.numpy(), t_out.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.nn.functional.layer_norm(t.ones(2, 3), []),
+    lambda t: t.nn.functional.layer_norm(t.ones(1, 2, 3), [1, 2, 3], t.ones(1, 2)),
+    lambda t: t.nn.functional.layer_norm(t.ones(1, 2, 3), [1, 2, 3], None, t.ones(1, 2)),
+    lambda t: t.native_layer_norm(t.ones(2, 3), [3], t.ones(2), None, 1e-5),
+], ids=["empty-shape", "weight", "bias", "native"])
+def test_layer_norm_checks_its_shapes_as_torch(call):
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+def test_native_group_norm_of_an_empty_batch():
+    agree(lambda t, x, w, b: t.native_group_norm(x, w, b, 0, 2, 1, 1, 1e-5)[0],
+          np.zeros((0, 2)), np.ones(2), np.zeros(2))
+    out = gradjit.native_group_norm(gradjit.zeros(0, 2), None, None, 0, 2, 1, 1, 1e-5)
+    assert [tuple(t.shape) for t in out] == [(0, 2), (0, 1), (0, 1)]

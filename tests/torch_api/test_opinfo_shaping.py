@@ -1,5 +1,5 @@
 """Shaping functions against torch where the operator database found them apart: flip's dims
-keyword, cat's skipping of 1-d empty tensors."""
+keyword, cat's skipping of 1-d empty tensors and its checks of its arguments."""
 import numpy as np
 import pytest
 
@@ -47,4 +47,22 @@ def test_cat_skips_one_dim_empty_tensors(call):
 @pytest.mark.parametrize("call", [lambda t: t.cat([t.zeros(0), t.zeros(2, 2, 2)], 3),
                                   lambda t: t.cat([t.zeros(0), t.zeros(2, 2)], -3)])
 def test_cat_with_empty_tensors_refuses_a_dim_out_of_range(call):
+    same_error(lambda: call(gradjit), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.cat([t.ones(2, 3), t.ones(2)], 1),
+    lambda t: t.cat([t.zeros(0), t.ones(2, 3), t.ones(3, 3)], 1),
+    lambda t: t.cat([t.ones(2, 3), t.tensor(1.0)]),
+    lambda t: t.cat([t.tensor(1.0), t.ones(2)]),
+    lambda t: t.cat([t.ones(2, 3), t.ones(2, 2, 2)], 5),
+    lambda t: t.cat([t.ones(2), None]),
+    lambda t: t.cat((t.ones(2), 3)),
+    lambda t: t.cat(t.ones(2, 2)),
+    lambda t: t.cat([]),
+    lambda t: t.cat([t.ones(2, 3), t.ones(2, 4)], 0),
+    lambda t: t.cat([t.ones(2, 3), t.ones(2, 4)], out=t.empty(0)),
+], ids=["rank", "size-after-empty", "0d", "0d-first", "dim", "none", "number", "tensor", "empty",
+        "size", "size-with-out"])
+def test_cat_refuses_as_torch(call):
     same_error(lambda: call(gradjit), lambda: call(torch))

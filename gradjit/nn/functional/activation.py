@@ -182,6 +182,14 @@ def one_hot(tensor, num_classes=-1):
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     normalized_shape = tuple(normalized_shape)
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(normalized_shape)}")
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "

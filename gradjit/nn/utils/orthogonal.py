@@ -3,8 +3,6 @@ one through the matrix exponential or the Cayley map of its skew part, or throug
 of Householder reflectors; optionally times a stored base (dynamic trivialization)."""
 from __future__ import annotations
 
-import numpy as np
-
 import gradjit
 from gradjit.nn.modules.module import Module
 from gradjit.nn.utils import parametrize
@@ -22,28 +20,6 @@ def _householder_product(vectors, tau):
         v = (vectors[..., :, i] + eye[:, i]).unsqueeze(-1)
         q = q - tau[..., i, None, None] * v @ (v.mT @ q)
     return q
-
-
-def _geqrf(a):
-    """LAPACK's geqrf of each matrix: R on and above the diagonal, the Householder vectors
-    below it (their leading 1 implied), and the reflectors' scales tau."""
-    a = np.array(a.detach().numpy(), order="C")  # a C-ordered copy, written in place
-    n, k = a.shape[-2:]
-    tau = np.zeros(a.shape[:-2] + (min(n, k),), dtype=a.dtype)
-    for index in np.ndindex(*a.shape[:-2]):
-        m = a[index]
-        for i in range(min(n, k)):
-            alpha, rest = m[i, i], m[i + 1:, i]
-            norm = np.linalg.norm(rest)
-            if norm == 0:
-                continue
-            beta = -np.copysign(np.hypot(alpha, norm), alpha)
-            tau[index + (i,)] = (beta - alpha) / beta
-            rest /= alpha - beta
-            m[i, i] = beta
-            v = np.concatenate([[1.0], rest])
-            m[i:, i + 1:] -= tau[index + (i,)] * np.outer(v, v @ m[i:, i + 1:])
-    return gradjit.tensor(a), gradjit.tensor(tau)
 
 
 def _make_orthogonal(a):
@@ -121,7 +97,7 @@ class _Orthogonal(Module):
             raise NotImplementedError("It is not possible to assign to the matrix exponential "
                                       "or the Cayley parametrizations when "
                                       "use_trivialization=False.")
-        A, tau = _geqrf(Q)
+        A, tau = gradjit.geqrf(Q.detach())
         diagonal = A.diagonal(dim1=-2, dim2=-1)
         diagonal.copy_(gradjit.where(tau == 0.0, -diagonal.sign(), diagonal.sign()))
         return A.mT if transpose else A
