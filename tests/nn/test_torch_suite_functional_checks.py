@@ -229,6 +229,8 @@ POOLING = {  # name: (function, input shape, arguments)
         (1, 1, 9, 9, 9),
         {"kernel_size": (3, 5, 3), "dilation": 2, "padding": 2},
     ),
+    "max_pool1d_window_past_input": ("max_pool1d", (1, 2, 8), {"kernel_size": 9}),
+    "max_pool1d_dilated_past_input": ("max_pool1d", (1, 2, 8), {"kernel_size": 3, "dilation": 4}),
 }
 SCENARIOS.update(
     {
@@ -238,6 +240,18 @@ SCENARIOS.update(
             )
         )
         for name, (pool, shape, kwargs) in POOLING.items()
+    }
+)
+# max_pool1d words its checks its own way whether or not the input requires grad
+SCENARIOS.update(
+    {
+        f"pool_{name}_requiring_grad": (
+            lambda t, shape=shape, kwargs=kwargs: (
+                F(t).max_pool1d(t.ones(shape, requires_grad=True), **kwargs).shape
+            )
+        )
+        for name, (pool, shape, kwargs) in POOLING.items()
+        if pool == "max_pool1d" and "return_indices" not in kwargs
     }
 )
 SCENARIOS.update(

@@ -46,14 +46,18 @@ def _parameters(n, kernel_size, stride, padding, dilation):
     return kernel, stride, padding, dilation
 
 
+def _pooled_size(length, kernel, stride, padding, dilation, ceil_mode):
+    """Windows along a dim; a ceil_mode window may start in the padding on the right but not
+    past it."""
+    size = _out_size(length + 2 * padding, kernel, stride, dilation, ceil_mode)
+    return size - 1 if ceil_mode and (size - 1) * stride >= length + padding else size
+
+
 def _geometry(input, n, kernel, stride, padding, dilation, ceil_mode):
-    """Each dim's overhang past the padded input in ceil_mode, and the output sizes; a
-    ceil_mode window may start in the padding on the right but not past it."""
+    """Each dim's overhang past the padded input in ceil_mode, and the output sizes."""
     out_sizes, extra = [], []
     for length, k, s, p, d in zip(input.shape[-n:], kernel, stride, padding, dilation):
-        size = _out_size(length + 2 * p, k, s, d, ceil_mode)
-        if ceil_mode and (size - 1) * s >= length + p:
-            size -= 1
+        size = _pooled_size(length, k, s, p, d, ceil_mode)
         out_sizes.append(size)
         extra.append(max((size - 1) * s + d * (k - 1) + 1 - (length + 2 * p), 0))
     if min(out_sizes) < 1:
@@ -162,9 +166,8 @@ def _max_pool_nd(n):
 max_pool2d_with_indices, max_pool3d_with_indices = _max_pool_nd(2), _max_pool_nd(3)
 
 
-def _check_max_pool1d(kernel_size, stride, padding, dilation):
-    """The checks of PyTorch's max_pool1d kernel without indices (taken when no gradient is
-    needed), which word them their own way."""
+def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):
+    """The checks of PyTorch's max_pool1d without indices, which word them their own way."""
     kernel, padding, dilation = (_tuple(v, 1)[0] for v in (kernel_size, padding, dilation))
     stride = None if stride is None or stride == [] or stride == () else _tuple(stride, 1)[0]
     for what, value, bad in (("kernel_size", kernel, kernel <= 0),
@@ -179,6 +182,10 @@ def _check_max_pool1d(kernel_size, stride, padding, dilation):
     if dilation <= 0:
         raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got "
                            f"{dilation}")
+    size = _pooled_size(input.shape[-1], kernel, kernel if stride is None else stride, padding,
+                        dilation, ceil_mode)
+    if size < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
 
 
 def _returning_indices(with_indices):
@@ -187,8 +194,7 @@ def _returning_indices(with_indices):
              return_indices=False):
         if not return_indices and with_indices is max_pool1d_with_indices:
             refuse_integers("max_pool1d_impl", input)  # torch's kernel without indices
-            if not (input.requires_grad and gradjit.is_grad_enabled()):
-                _check_max_pool1d(kernel_size, stride, padding, dilation)
+            _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
         out = with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
         return out if return_indices else out[0]
     pool.__name__ = pool.__qualname__ = with_indices.__name__.replace("_with_indices", "")
