@@ -51,17 +51,17 @@ def write_out(name, result_fn, inputs, out):
     differs, as PyTorch does)."""
     if out is None:
         return result_fn()
-    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    several = isinstance(out, (tuple, list))  # aminmax(..., out=(min, max)), each written
+    outs = tuple(out) if several else (out,)
     if is_grad_enabled() and builtins.any(getattr(t, "requires_grad", False)
                                           for t in (*inputs, *outs)):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
-    several = isinstance(out, (tuple, list))  # aminmax(..., out=(min, max)), each written
-    for written in out if several else (out,):
+    for written in outs:
         overlap.check_internal(written)
     with no_grad():
         result = result_fn()
-        for written, value in zip(out, result) if several else ((out, result),):
+        for written, value in zip(outs, result if several else (result,)):
             shape = value.shape if name in _ANY_OVERLAP else None  # they resize out= first
             overlap.check_out(written, shape, inputs, _REFUSED.get(name, ()))
         if several:
