@@ -4,7 +4,7 @@ as backward's other name."""
 import numpy as np
 import pytest
 
-from tests.autograd.torch_suite import A, B, Scenarios, cases, check, leaves
+from tests.autograd.torch_suite import A, B, Scenarios, cases, check, leaves, square_function
 from tests.autograd.test_torch_suite_function import identity_times_two
 
 SCENARIOS = scenario = Scenarios()
@@ -245,16 +245,7 @@ def saved_tensors_after_free(lib):
 
 @scenario
 def saved_input_modified(lib):
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        def backward(ctx, g):
-            x, = ctx.saved_tensors
-            return 2 * x * g
+    Square = square_function(lib)
     x = leaves(lib, A)[0]
     c = x * 1
     y = Square.apply(c)

@@ -3,7 +3,7 @@ setup_context, apply's arguments and non-tensor outputs, saved-tensor hooks, vjp
 staticmethods, the node and ctx attributes PyTorch exposes."""
 import pytest
 
-from tests.autograd.torch_suite import A, Scenarios, cases, check, leaves
+from tests.autograd.torch_suite import A, Scenarios, cases, check, leaves, square_function
 from tests.autograd.test_torch_suite_function import identity_times_two
 
 SCENARIOS = scenario = Scenarios()
@@ -91,16 +91,7 @@ def function_integer_output(lib):
 def function_saved_tensors_hooks(lib):
     packed = []
 
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        def backward(ctx, g):
-            x, = ctx.saved_tensors
-            return 2 * x * g
+    Square = square_function(lib)
     x = leaves(lib, A)[0]
     with lib.autograd.graph.saved_tensors_hooks(lambda t: packed.append(1) or t * 2,
                                                 lambda t: t):
@@ -111,16 +102,7 @@ def function_saved_tensors_hooks(lib):
 
 @scenario
 def function_double_backward_through_backward(lib):
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x ** 2
-
-        @staticmethod
-        def backward(ctx, g):
-            x, = ctx.saved_tensors
-            return g * 2 * x
+    Square = square_function(lib)
     x = leaves(lib, A)[0]
     g, = lib.autograd.grad(Square.apply(x).sum(), x, create_graph=True)
     gg, = lib.autograd.grad((g ** 2).sum(), x)

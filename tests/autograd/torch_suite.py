@@ -25,6 +25,21 @@ def leaves(lib, *arrays):
     return [lib.tensor(a, requires_grad=True) for a in (arrays or (A, B))]
 
 
+def square_function(lib):
+    """A custom Function x -> x * x of lib that saves its input for backward."""
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+    return Square
+
+
 def outcome(scenario, lib):
     """What scenario(lib) returns, with tensors as (dtype name, numpy value), or its error as
     ("raised", type name, message)."""
