@@ -8,10 +8,10 @@ import gradjit
 from gradjit.optim.optimizer import Optimizer
 
 _ADJUSTMENTS = {  # the scale of lr for an (A, B) parameter, by adjust_lr_fn
-    None: lambda a, b: math.sqrt(max(1, a / b)),
     "original": lambda a, b: math.sqrt(max(1, a / b)),
     "match_rms_adamw": lambda a, b: 0.2 * math.sqrt(max(a, b)),
 }
+_ADJUSTMENTS[None] = _ADJUSTMENTS["original"]  # torch's default
 
 
 def zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps, eps):
