@@ -5,8 +5,8 @@ gather and scatter_add primitives.
 Indices known when the operation runs (every eager tensor) are checked here, with PyTorch's
 errors; indices computed at run time inside grad/jit are checked by the primitives when the
 program runs. Where PyTorch leaves a result unspecified (scatter or index_copy writing one
-position twice), known indices keep the last write, as PyTorch's CPU kernels do; run-time
-indices are taken to be distinct."""
+position twice), the last write is kept, as PyTorch's CPU kernels do: for known indices by
+rounds of distinct positions, for run-time ones by a stable sort of the targets."""
 from __future__ import annotations
 
 import functools
@@ -19,6 +19,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.indexing import _positions as positions
+from gradjit.ops.sorting import argsort
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -156,7 +157,23 @@ def _replace(x, index, src, dim):
         kind = ir_type(x).dtype
         return ops.where(touched, kind.numpy.type(src).item() if is_python_scalar(src) else
                          E.cast(src, dtype=kind.name), x)
-    return ops.where(touched, _scatter_sum(E.zeros_like(x), index, src, dim), x)
+    targets = _targets(index, _shape(x), dim)
+    values = ops.where(_last_writes(targets), _values(src, index, x), 0)
+    placed = S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), targets, values, axis=0)
+    return ops.where(touched, ops.reshape(placed, _shape(x)), x)
+
+
+def _last_writes(targets):
+    """Whether each of the flat targets (computed at run time) is the last write to its
+    position: the end of its run in the stable sort of the targets."""
+    n = _shape(targets)[0]
+    order = argsort(targets)
+    ranked = S.gather(targets, order, axis=0)
+    ends = ops.concatenate([ops.logical_not(ops.eq(ops.getitem(ranked, slice(0, n - 1)),
+                                                   ops.getitem(ranked, slice(1, n)))),
+                            np.ones(1, bool)])
+    return ops.gt(S.scatter_add(E.full(value=0, shape=(n,), dtype="i64"), order,
+                                E.cast(ends, dtype="i64"), axis=0), 0)
 
 
 def _reduce(x, index, src, dim, reduce, include_self):

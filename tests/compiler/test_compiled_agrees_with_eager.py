@@ -130,6 +130,30 @@ def test_fills_through_repeated_traced_indices_give_torchs_values_and_gradients(
         np.testing.assert_allclose(g_v.grad.numpy(), t_v.grad.numpy(), rtol=1e-12)
 
 
+# tensors written through run-time indices that repeat: the last write wins, as on torch's CPU
+WRITES = {
+    "scatter": lambda x, i, s: x.scatter(1, i.reshape(1, 5).expand(3, 5), s[:, :5]),
+    "index_copy": lambda x, i, s: x.index_copy(1, i, s[:, :5]),
+    "put": lambda x, i, s: x.put(i, s[0, :5]),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", WRITES)
+def test_writes_through_repeated_traced_indices_keep_the_last(name, backend):
+    write, index, source = WRITES[name], np.array([4, 3, 3, 4, 0]), X[:, ::-1] * 3
+    t_x = torch.tensor(X, requires_grad=True)
+    g_x = gradjit.tensor(X, requires_grad=True)
+    t_out = write(t_x, torch.tensor(index), torch.tensor(source.copy()))
+    g_out = gradjit.jit(write, backend=backend)(g_x, gradjit.tensor(index),
+                                                gradjit.tensor(source.copy()))
+    np.testing.assert_array_equal(g_out.detach().numpy(), t_out.detach().numpy())
+    weights = np.linspace(0.5, 1.5, X.size).reshape(X.shape)
+    (t_out * torch.tensor(weights)).sum().backward()
+    (g_out * gradjit.tensor(weights)).sum().backward()
+    np.testing.assert_array_equal(g_x.grad.numpy(), t_x.grad.numpy())
+
+
 # complex results join the caller's graph as the eager call's do
 COMPLEX_RESULTS = {
     "eig": (lambda t, a: t.linalg.eig(a),
