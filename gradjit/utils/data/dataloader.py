@@ -1,220 +1,22 @@
-"""torch.utils.data: datasets, samplers and the DataLoader, with PyTorch's draws, so that
-after torch.manual_seed a shuffled loader and random_split give PyTorch's order. Workers run
-in this process (num_workers is accepted: the batches are the same)."""
+"""torch.utils.data.dataloader: batches of a dataset, collated as PyTorch collates them. Workers
+run in this process (num_workers is accepted: the batches are the same), so get_worker_info()
+is None everywhere, as in PyTorch's main process."""
 from __future__ import annotations
 
-import abc
-import bisect
 import collections.abc
-import math
 import os
 import warnings
 
 import numpy as np
 
 import gradjit
+from gradjit.utils.data.dataset import IterableDataset
+from gradjit.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
-class Dataset:
-    """A map-style dataset: __getitem__ and (usually) __len__."""
-
-    def __getitem__(self, index):
-        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
-
-    def __add__(self, other):
-        return ConcatDataset([self, other])
-
-
-class IterableDataset(Dataset, abc.ABC):
-    """A dataset read by iterating it (abstract: a subclass defines __iter__)."""
-
-    @abc.abstractmethod
-    def __iter__(self):
-        """The samples."""
-
-
-class TensorDataset(Dataset):
-    """Samples are the tensors' rows: dataset[i] == (t[i] for t in tensors)."""
-
-    def __init__(self, *tensors):
-        if any(tensors[0].size(0) != t.size(0) for t in tensors):
-            raise AssertionError("Size mismatch between tensors")
-        self.tensors = tensors
-
-    def __getitem__(self, index):
-        return tuple(t[index] for t in self.tensors)
-
-    def __len__(self):
-        return self.tensors[0].size(0)
-
-
-class ConcatDataset(Dataset):
-    def __init__(self, datasets):
-        self.datasets = list(datasets)
-        if not self.datasets:
-            raise AssertionError("datasets should not be an empty iterable")
-        for d in self.datasets:
-            if isinstance(d, IterableDataset):
-                raise AssertionError("ConcatDataset does not support IterableDataset")
-        self.cumulative_sizes = list(np.cumsum([len(d) for d in self.datasets]).tolist())
-
-    def __len__(self):
-        return self.cumulative_sizes[-1]
-
-    def __getitem__(self, index):
-        if index < 0:
-            if -index > len(self):
-                raise ValueError("absolute value of index should not exceed dataset length")
-            index += len(self)
-        which = bisect.bisect_right(self.cumulative_sizes, index)
-        start = self.cumulative_sizes[which - 1] if which else 0
-        return self.datasets[which][index - start]
-
-
-class Subset(Dataset):
-    def __init__(self, dataset, indices):
-        self.dataset, self.indices = dataset, indices
-
-    def __getitem__(self, index):
-        if isinstance(index, list):
-            return self.dataset[[self.indices[i] for i in index]]
-        return self.dataset[self.indices[index]]
-
-    def __len__(self):
-        return len(self.indices)
-
-
-def random_split(dataset, lengths, generator=None):
-    """Disjoint Subsets of the given lengths (or fractions of len(dataset), the remainder
-    spread one by one from the first), from one permutation drawn as PyTorch draws it."""
-    n = len(dataset)
-    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        counts = [int(math.floor(n * f)) for f in lengths]
-        for i in range(n - sum(counts)):
-            counts[i % len(counts)] += 1
-        lengths = counts
-    if sum(lengths) != n:
-        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = gradjit.randperm(sum(lengths), generator=generator).tolist()
-    offsets = np.cumsum([0] + list(lengths)).tolist()
-    return [Subset(dataset, order[offsets[i]:offsets[i + 1]]) for i in range(len(lengths))]
-
-
-class Sampler:
-    """Yields dataset indices (or lists of them, for a batch sampler)."""
-
-    def __init__(self, data_source=None):
-        pass
-
-    def __iter__(self):
-        raise NotImplementedError
-
-
-class SequentialSampler(Sampler):
-    def __init__(self, data_source):
-        self.data_source = data_source
-
-    def __iter__(self):
-        return iter(range(len(self.data_source)))
-
-    def __len__(self):
-        return len(self.data_source)
-
-
-def _seeded(generator):
-    """The generator to draw from: a fresh one seeded from the default generator when none is
-    given, as PyTorch's samplers do (so each pass over the data draws one seed)."""
-    if generator is not None:
-        return generator
-    seed = int(gradjit.empty((), dtype=gradjit.int64).random_().item())
-    fresh = gradjit.Generator()
-    fresh.manual_seed(seed)
-    return fresh
-
-
-class RandomSampler(Sampler):
-    def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
-        if not isinstance(replacement, bool):
-            raise TypeError(f"replacement should be a boolean value, but got "
-                            f"replacement={replacement}")
-        self.data_source, self.replacement = data_source, replacement
-        self._num_samples, self.generator = num_samples, generator
-        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
-            raise ValueError(f"num_samples should be a positive integer value, but got "
-                             f"num_samples={self.num_samples}")
-
-    @property
-    def num_samples(self):
-        return len(self.data_source) if self._num_samples is None else self._num_samples
-
-    def __iter__(self):
-        n, generator = len(self.data_source), _seeded(self.generator)
-        if self.replacement:
-            for _ in range(self.num_samples // 32):
-                yield from gradjit.randint(high=n, size=(32,), generator=generator).tolist()
-            yield from gradjit.randint(high=n, size=(self.num_samples % 32,),
-                                       generator=generator).tolist()
-            return
-        for _ in range(self.num_samples // n):
-            yield from gradjit.randperm(n, generator=generator).tolist()
-        yield from gradjit.randperm(n, generator=generator).tolist()[:self.num_samples % n]
-
-    def __len__(self):
-        return self.num_samples
-
-
-class SubsetRandomSampler(Sampler):
-    def __init__(self, indices, generator=None):
-        self.indices, self.generator = indices, generator
-
-    def __iter__(self):
-        for i in gradjit.randperm(len(self.indices), generator=self.generator).tolist():
-            yield self.indices[i]
-
-    def __len__(self):
-        return len(self.indices)
-
-
-class WeightedRandomSampler(Sampler):
-    def __init__(self, weights, num_samples, replacement=True, generator=None):
-        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or \
-                num_samples <= 0:
-            raise ValueError(f"num_samples should be a positive integer value, but got "
-                             f"num_samples={num_samples}")
-        self.weights = gradjit.as_tensor(weights, dtype=gradjit.float64)
-        if self.weights.dim() != 1:
-            raise ValueError(f"weights should be a 1d sequence but given weights have shape "
-                             f"{tuple(self.weights.shape)}")
-        self.num_samples, self.replacement, self.generator = num_samples, replacement, generator
-
-    def __iter__(self):
-        yield from gradjit.multinomial(self.weights, self.num_samples, self.replacement,
-                                       generator=self.generator).tolist()
-
-    def __len__(self):
-        return self.num_samples
-
-
-class BatchSampler(Sampler):
-    def __init__(self, sampler, batch_size, drop_last):
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
-            raise ValueError(f"batch_size should be a positive integer value, but got "
-                             f"batch_size={batch_size}")
-        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
-
-    def __iter__(self):
-        batch = []
-        for index in self.sampler:
-            batch.append(index)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
-
-    def __len__(self):
-        whole, rest = divmod(len(self.sampler), self.batch_size)
-        return whole + (rest > 0 and not self.drop_last)
+def get_worker_info():
+    """None: the loading runs in this process, which is no worker."""
+    return None
 
 
 def default_convert(data):
@@ -366,9 +168,3 @@ class DataLoader:
             whole, rest = divmod(n, self.batch_size)
             return whole + (rest > 0 and not self.drop_last)
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
-
-
-__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
-           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
-           "random_split"]
