@@ -26,10 +26,13 @@ __all__ = ["imag", "real", "get_default_device", "get_float32_matmul_precision",
            "is_complex", "is_deterministic_algorithms_warn_only_enabled", "is_floating_point",
            "is_nonzero", "is_same_size", "promote_types", "ravel", "result_type",
            "set_default_dtype", "set_num_interop_threads", "set_num_threads", "typename",
-           "unflatten", "use_deterministic_algorithms"]
+           "unflatten", "use_deterministic_algorithms", "get_deterministic_debug_mode",
+           "set_deterministic_debug_mode", "is_warn_always_enabled", "set_warn_always",
+           "is_storage"]
 _settings = {"matmul_precision": "highest",
              "threads": os.cpu_count() or 1, "interop_threads": os.cpu_count() or 1,
-             "deterministic": False, "warn_only": False}
+             "deterministic": False, "warn_only": False, "warn_always": False}
+_DEBUG_MODES = ("default", "warn", "error")
 
 
 def _is_tensor(obj) -> bool:
@@ -70,6 +73,43 @@ def are_deterministic_algorithms_enabled() -> bool:
 
 def is_deterministic_algorithms_warn_only_enabled() -> bool:
     return _settings["warn_only"]
+
+
+def set_deterministic_debug_mode(debug_mode) -> None:
+    """PyTorch's three-way form of use_deterministic_algorithms: 0 / "default" off, 1 / "warn"
+    on with warnings only, 2 / "error" on."""
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError(f"invalid value of debug_mode, expected one of `default`, `warn`, "
+                               f"`error`, but got {debug_mode}")
+        debug_mode = _DEBUG_MODES.index(debug_mode)
+    elif not isinstance(debug_mode, int):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                           f"{debug_mode}")
+    use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode() -> int:
+    return 0 if not _settings["deterministic"] else 1 if _settings["warn_only"] else 2
+
+
+def set_warn_always(b: bool) -> None:
+    """Recorded for is_warn_always_enabled: gradjit's warnings go through Python's warnings
+    filters, which decide how often each one shows."""
+    if not isinstance(b, bool):
+        raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(b).__name__}")
+    _settings["warn_always"] = b
+
+
+def is_warn_always_enabled() -> bool:
+    return _settings["warn_always"]
+
+
+def is_storage(obj) -> bool:
+    from gradjit.tensor.storage import TypedStorage, UntypedStorage
+    return isinstance(obj, (TypedStorage, UntypedStorage))
 
 
 def is_floating_point(input) -> bool:

@@ -103,6 +103,35 @@ def test_thread_and_determinism_settings_are_kept():
             L.set_num_interop_threads(0)
 
 
+@pytest.mark.parametrize("mode", ["default", "warn", "error", 0, 1, 2])
+def test_deterministic_debug_mode_matches_pytorch(mode):
+    states = []
+    for L in (gradjit, torch):
+        L.set_deterministic_debug_mode(mode)
+        states.append((L.get_deterministic_debug_mode(), L.are_deterministic_algorithms_enabled(),
+                       L.is_deterministic_algorithms_warn_only_enabled()))
+        L.use_deterministic_algorithms(False)
+    assert states[0] == states[1]
+
+
+@pytest.mark.parametrize("bad", ["x", 3, 1.5, None])
+def test_deterministic_debug_mode_errors_match_pytorch(bad):
+    same_error(lambda: gradjit.set_deterministic_debug_mode(bad),
+               lambda: torch.set_deterministic_debug_mode(bad))
+
+
+def test_warn_always_storage_and_version_queries_match_pytorch():
+    for L in (gradjit, torch):
+        assert not L.is_warn_always_enabled()
+        L.set_warn_always(True)
+        assert L.is_warn_always_enabled()
+        L.set_warn_always(False)
+        assert L.is_storage(L.ones(2).untyped_storage()) and not L.is_storage(L.ones(2))
+    same_error(lambda: gradjit.set_warn_always(1), lambda: torch.set_warn_always(1))
+    assert gradjit.version.cuda is torch.version.cuda is None  # CPU builds: no CUDA toolkit
+    assert gradjit.version.__version__ == gradjit.__version__
+
+
 def test_broadcasting_helpers():
     for shapes in [((2, 1), (3,)), ((1,), 4), ((5, 1, 3), (1, 4, 1), ())]:
         assert gradjit.broadcast_shapes(*shapes) == torch.broadcast_shapes(*shapes)
