@@ -45,6 +45,19 @@ def _copy_of(name):
 globals().update({name + "_copy": _copy_of(name) for name in _NODES})
 
 
+def view_as_real_copy(input):
+    from gradjit.tensor.complex import view_as_real
+    return apply("ViewAsRealBackward0_copy", lambda t: view_as_real(t).clone(), input)
+
+
+def view_as_complex_copy(input):
+    if input.requires_grad:
+        raise RuntimeError("view_as_complex_copy does not support automatic differentiation for "
+                           "outputs with complex dtype.")
+    from gradjit.tensor.complex import view_as_complex
+    return view_as_complex(input).clone()
+
+
 def detach_copy(input):
     return input.detach().clone()
 
@@ -124,5 +137,5 @@ class CopiesMixin:
 
 
 __all__ = [name + "_copy" for name in _NODES] + [
-    "detach_copy", "narrow_copy", "select_scatter", "slice_scatter", "diagonal_scatter",
+    "detach_copy", "narrow_copy", "view_as_real_copy", "view_as_complex_copy", "select_scatter", "slice_scatter", "diagonal_scatter",
     "unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"]

@@ -236,7 +236,7 @@ globals().update({name: _in_place(name) for name in (
     "exp_", "expm1_", "fill_", "floor_", "gcd_", "lcm_", "log10_", "log1p_", "log2_", "log_",
     "logit_", "nan_to_num_", "neg_", "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_",
     "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
-    "xlogy_", "zero_", "index_put_", "fix_", "frac_")})
+    "xlogy_", "zero_", "index_put_", "fix_", "frac_", "conj_physical_")})
 
 
 def fill(input, value):

@@ -124,6 +124,7 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     i0_, nextafter_ = _inplace("i0"), _inplace("nextafter")
     igamma, igammac = special_numeric.gammainc, special_numeric.gammaincc
     igamma_, igammac_ = _inplace("igamma"), _inplace("igammac")
+    conj_physical_ = _inplace("conj_physical", "ConjPhysicalBackward1")
 
     def float_power_(self, exponent):
         """In place only on a float64 tensor, the dtype float_power computes in."""

@@ -203,3 +203,30 @@ def test_a_given_complex_output_gradient_is_taken_as_torch_takes_it():
         (z * z).backward(t.tensor(W))
         results.append(z.grad.numpy())
     np.testing.assert_allclose(results[0], results[1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("lib_call", [
+    lambda L, z: z.conj_physical_(), lambda L, z: L.conj_physical_(z),
+    lambda L, z: L.view_as_real_copy(z), lambda L, z: L.view_as_complex_copy(
+        L.view_as_real_copy(z).detach() * 2)])
+def test_in_place_conjugate_and_the_copy_views_match_pytorch(lib_call):
+    results = []
+    for L in (torch, T):
+        z = L.tensor(Z, requires_grad=True)
+        w = z * 1  # a non-leaf, which in-place operations may write
+        out = lib_call(L, w)
+        weights = L.tensor(np.linspace(0.5, 2.0, out.numel()).reshape(tuple(out.shape)))
+        if out.requires_grad:
+            (out * weights).real.sum().backward() if out.is_complex() else \
+                (out * weights).sum().backward()
+        results.append((out.detach().numpy(), type(out.grad_fn).__name__ if out.grad_fn else
+                        None, None if z.grad is None else z.grad.numpy(), w is out))
+    np.testing.assert_allclose(results[0][0], results[1][0])
+    assert results[0][1] == results[1][1] and results[0][3] == results[1][3]
+    if results[1][2] is not None:
+        np.testing.assert_allclose(results[0][2], results[1][2])
+
+
+def test_view_as_complex_copy_refuses_autodiff_as_pytorch():
+    same_error(lambda: torch.view_as_complex_copy(torch.ones(2, 2, requires_grad=True)),
+               lambda: T.view_as_complex_copy(T.ones(2, 2, requires_grad=True)))
