@@ -137,5 +137,5 @@ class CopiesMixin:
 
 
 __all__ = [name + "_copy" for name in _NODES] + [
-    "detach_copy", "narrow_copy", "view_as_real_copy", "view_as_complex_copy", "select_scatter", "slice_scatter", "diagonal_scatter",
-    "unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"]
+    "detach_copy", "narrow_copy", "view_as_real_copy", "view_as_complex_copy", "select_scatter",
+    "slice_scatter", "diagonal_scatter", "unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"]
