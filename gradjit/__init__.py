@@ -120,7 +120,7 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
 
 
 _LOADED_ON_USE = {"accelerator", "backends", "functional", "quasirandom", "random", "signal",
-                  "test_util", "testing", "utils", "version"}
+                  "test_util", "testing", "utils", "version", "distributed"}
 
 
 def __getattr__(name):

@@ -1,6 +1,9 @@
 """Data-parallel gradients on a Dask cluster (`pip install 'gradjit[distributed]'`): a loss
 that sums or averages over the rows of dask arrays is differentiated chunk by chunk on the
-workers and reduced into numpy arrays on the client. Importing gradjit does not import this."""
+workers and reduced into numpy arrays on the client. Importing gradjit does not import this.
+
+torch.distributed's process groups are not here: `is_available()` is False, so code written
+for them takes its single-process path, and the calls that need a group say so."""
 from __future__ import annotations
 
 from gradjit.distributed.gradient import DataParallel
@@ -25,3 +28,30 @@ def value_and_grad(fn=None, argnums=0, *, reduce="sum", sharded=(1,), **options)
     if fn is None:
         return lambda f: DataParallel(f, "value_and_grad", argnums, reduce, sharded, **options)
     return DataParallel(fn, "value_and_grad", argnums, reduce, sharded, **options)
+
+
+_NO_GROUP = "Default process group has not been initialized, please make sure to call " \
+    "init_process_group."
+
+
+def is_available():
+    """False: gradjit has no process-group backend (gloo, nccl, mpi)."""
+    return False
+
+
+def is_initialized():
+    return False
+
+
+def init_process_group(*args, **kwargs):
+    raise RuntimeError("gradjit has no process-group backend (torch.distributed.is_available() "
+                       "is False): run one process, or spread a loss's gradient over a Dask "
+                       "cluster with gradjit.distributed.grad")
+
+
+def get_rank(group=None):
+    raise ValueError(_NO_GROUP)
+
+
+def get_world_size(group=None):
+    raise ValueError(_NO_GROUP)
