@@ -6,7 +6,8 @@ Indices known when the operation runs (every eager tensor) are checked here, wit
 errors; indices computed at run time inside grad/jit are checked by the primitives when the
 program runs. Where PyTorch leaves a result unspecified (scatter or index_copy writing one
 position twice), the last write is kept, as PyTorch's CPU kernels do: for known indices by
-rounds of distinct positions, for run-time ones by a stable sort of the targets."""
+rounds of distinct positions, for run-time ones by a stable sort of the targets; every written
+value gets the gradient at its target, as PyTorch's backward gathers it."""
 from __future__ import annotations
 
 import functools
@@ -149,18 +150,45 @@ def _combine(x, index, src, dim, combine, include_self):
 
 
 def _replace(x, index, src, dim):
-    if ops.constant_value(index) is not None:
-        return _combine(x, index, src, dim, lambda old, new: new, include_self=False)
+    known = ops.constant_value(index)
+    if known is not None:
+        out = _combine(x, index, src, dim, lambda old, new: new, include_self=False)
+        return out if _one_value(src) or _distinct(known, _shape(x), dim) else \
+            _every_write_differentiated(out, x, index, src, dim)
     touched = ops.gt(_count(x, index, dim), 0)
-    if is_python_scalar(src) or not _shape(src):  # one value (index_fill's, scatter's value=):
-        # placed once however often an index repeats, where a sum would add it up
+    if _one_value(src):  # index_fill's, scatter's value=: placed once however often an index
+        # repeats, where a sum would add it up
         kind = ir_type(x).dtype
         return ops.where(touched, kind.numpy.type(src).item() if is_python_scalar(src) else
                          E.cast(src, dtype=kind.name), x)
     targets = _targets(index, _shape(x), dim)
     values = ops.where(_last_writes(targets), _values(src, index, x), 0)
     placed = S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), targets, values, axis=0)
-    return ops.where(touched, ops.reshape(placed, _shape(x)), x)
+    out = ops.where(touched, ops.reshape(placed, _shape(x)), x)
+    return _every_write_differentiated(out, x, index, src, dim)
+
+
+def _one_value(src):
+    return is_python_scalar(src) or not _shape(src)
+
+
+def _distinct(known, shape, dim):
+    """Whether known indices write each position of `shape` at most once."""
+    return len(_rounds(known.astype(np.int64), shape, dim)) <= 1
+
+
+def _every_write_differentiated(out, x, index, src, dim):
+    """out (x with src written at index, the last write kept) with the gradient of every
+    written value read at its target, a value a later write replaced included, as PyTorch's
+    backward gathers it; out's values are unchanged."""
+    if not ir_type(x).dtype.is_inexact:
+        return out
+    summed = ops.reshape(S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), _targets(
+        index, _shape(x), dim), _values(src, index, x), axis=0), _shape(x))
+    finite = ops.where(ops.isfinite(E.stop_gradient(summed)), summed, 0)
+    carrier = ops.sub(finite, E.stop_gradient(finite))  # zero, with the gathered gradient
+    return ops.where(ops.gt(_count(x, index, dim), 0), ops.add(E.stop_gradient(out), carrier),
+                     out)
 
 
 def _last_writes(targets):

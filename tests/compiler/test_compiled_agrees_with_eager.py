@@ -130,7 +130,8 @@ def test_fills_through_repeated_traced_indices_give_torchs_values_and_gradients(
         np.testing.assert_allclose(g_v.grad.numpy(), t_v.grad.numpy(), rtol=1e-12)
 
 
-# tensors written through run-time indices that repeat: the last write wins, as on torch's CPU
+# tensors written through run-time indices that repeat: the last write wins, as on torch's CPU,
+# and every written value gets the gradient at its target, as torch's backward gathers it
 WRITES = {
     "scatter": lambda x, i, s: x.scatter(1, i.reshape(1, 5).expand(3, 5), s[:, :5]),
     "index_copy": lambda x, i, s: x.index_copy(1, i, s[:, :5]),
@@ -138,20 +139,23 @@ WRITES = {
 }
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", ["eager", *BACKENDS])
 @pytest.mark.parametrize("name", WRITES)
-def test_writes_through_repeated_traced_indices_keep_the_last(name, backend):
+def test_writes_through_repeated_indices_keep_the_last_with_torchs_gradients(name, backend):
     write, index, source = WRITES[name], np.array([4, 3, 3, 4, 0]), X[:, ::-1] * 3
-    t_x = torch.tensor(X, requires_grad=True)
-    g_x = gradjit.tensor(X, requires_grad=True)
-    t_out = write(t_x, torch.tensor(index), torch.tensor(source.copy()))
-    g_out = gradjit.jit(write, backend=backend)(g_x, gradjit.tensor(index),
-                                                gradjit.tensor(source.copy()))
+    t_x, t_s = torch.tensor(X, requires_grad=True), torch.tensor(source.copy(),
+                                                                 requires_grad=True)
+    g_x, g_s = gradjit.tensor(X, requires_grad=True), gradjit.tensor(source.copy(),
+                                                                     requires_grad=True)
+    t_out = write(t_x, torch.tensor(index), t_s)
+    run = write if backend == "eager" else gradjit.jit(write, backend=backend)
+    g_out = run(g_x, gradjit.tensor(index), g_s)
     np.testing.assert_array_equal(g_out.detach().numpy(), t_out.detach().numpy())
     weights = np.linspace(0.5, 1.5, X.size).reshape(X.shape)
     (t_out * torch.tensor(weights)).sum().backward()
     (g_out * gradjit.tensor(weights)).sum().backward()
     np.testing.assert_array_equal(g_x.grad.numpy(), t_x.grad.numpy())
+    np.testing.assert_array_equal(g_s.grad.numpy(), t_s.grad.numpy())
 
 
 # complex results join the caller's graph as the eager call's do
