@@ -139,7 +139,8 @@ class SparseArith:
         if not _scalar(other):
             raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor "
                                f"divisor (got shape {list(other.shape)} for divisor)")
-        divisor, coo = _number(other), self._value
+        divisor = _number(other)
+        coo = self._value if rounding_mode is None else K.coalesced(self._value)
         if rounding_mode is None:
             values = np.true_divide(coo.values, divisor) \
                 if coo.values.dtype.kind in "fc" else coo.values / divisor

@@ -54,6 +54,8 @@ def coalesced(coo: Coo) -> Coo:
 
 def dense(coo: Coo) -> np.ndarray:
     """The strided array, duplicates summed."""
+    if not coo.sparse_dim:  # the values' one block (or, uncoalesced, their sum)
+        return coo.values.sum(0).astype(coo.values.dtype)
     out = np.zeros(coo.shape, coo.values.dtype)
     np.add.at(out, tuple(coo.indices), coo.values)
     return out

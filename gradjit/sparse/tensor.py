@@ -232,6 +232,9 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
     coalesced = index.shape[1] <= 1 if is_coalesced is None else is_coalesced
     out = make(K.Coo(index, array, size, coalesced))
     if requires_grad:
+        if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         out.requires_grad_()
         return out
     return recorded("SparseCooTensorWithDimsAndTensorsBackward0", out, (values,),
@@ -252,9 +255,10 @@ def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
 
 
 def sparse_mask(self, mask) -> SparseTensor:
-    """This strided tensor's blocks at the (coalesced) pattern of sparse `mask`."""
+    """This strided tensor's blocks at each of sparse `mask`'s indices."""
     coo = mask._value
-    return recorded("SparseMaskBackward0", make(K.masked(self.detach()._concrete(), coo)),
+    picked = coo.with_values(K.gather(self.detach()._concrete(), coo))
+    return recorded("SparseMaskBackward0", make(picked),
                     (self,), lambda g: (_wrap(_dense_of(g)),))
 
 
