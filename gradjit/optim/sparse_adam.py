@@ -17,14 +17,15 @@ class SparseAdam(Optimizer):
         for i, beta in enumerate(betas):
             check_range(f"beta parameter at index {i}", beta, 0.0 <= beta < 1.0)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
-        for kind, test in (("Sparse params", "is_sparse"), ("Complex params", "is_complex")):
-            found = [[i, j] for i, group in enumerate(self.param_groups)
-                     for j, p in enumerate(group["params"])
-                     if (p.is_sparse if test == "is_sparse" else p.is_complex())]
-            if found:
-                raise ValueError(f"{kind} at indices {found}: SparseAdam " + (
-                    "requires dense parameter tensors" if test == "is_sparse" else
-                    "does not support complex parameters"))
+        sparse, complex_params = ([[i, j] for i, group in enumerate(self.param_groups)
+                             for j, p in enumerate(group["params"]) if test(p)]
+                            for test in (lambda p: p.is_sparse, lambda p: p.is_complex()))
+        if sparse:
+            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense "
+                             "parameter tensors")
+        if complex_params:
+            raise ValueError(f"Complex params at indices {complex_params}: SparseAdam does not "
+                             "support complex parameters")
 
     def _update_group(self, group):
         beta1, beta2 = group["betas"]

@@ -163,11 +163,6 @@ class SparseArith:
     floor_divide = __floordiv__
 
     def pow(self, exponent):
-        if not is_python_scalar(exponent):
-            raise not_on_sparse("pow.Tensor_Tensor")
-        if exponent == 0:
-            raise RuntimeError("pow: cannot raise sparse tensor to the power of 0 (result "
-                               "would be dense)")
         base = self.coalesce()
         coo = base._value
         out = self._made(coo.with_values(np.power(coo.values, exponent)))
@@ -209,9 +204,8 @@ for _name in UNARY:
 
 def _same_size(a, b, name):
     if tuple(a.shape) != tuple(b.shape):
-        raise RuntimeError(f"{name}: expected 'self' and 'other' to have same size, but self has "
-                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
-                           f"dense-sparse addition not supported, use dense + sparse instead)")
+        raise RuntimeError(f"{name}: expected sizes of 'self' and 'other' to match, but "
+                           f"{list(a.shape)} != {list(b.shape)}")
 
 
 def _fields(coo):

@@ -3,7 +3,6 @@ keeps its pattern."""
 from __future__ import annotations
 
 from gradjit.sparse import linear
-from gradjit.sparse.arith import not_on_sparse
 
 
 def sum(input, dim=None, dtype=None):
@@ -15,8 +14,6 @@ def sum(input, dim=None, dtype=None):
 
 def mm(mat1, mat2, reduce="sum"):
     """mat1 @ mat2 for sparse mat1; mat1's gradient is sparse, at mat1's pattern."""
-    if mat2.is_sparse:
-        raise not_on_sparse("_sparse_sparse_matmul")
     return linear.addmm(None, mat1, mat2, name="SparseAddmmBackward0", masked=True)
 
 

@@ -29,12 +29,9 @@ def _fails(error):
 
 
 def _matrices(s, other, name):
-    if s.sparse_dim() != 2 or s.dense_dim() != 0 or other.dim() != 2:
-        raise RuntimeError(f"{name}: Expected sparse matrix and dense matrix, got tensors of "
-                           f"dimensions {s.dim()} and {other.dim()}")
     if s.shape[1] != other.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({s.shape[0]}x"
-                           f"{s.shape[1]} and {other.shape[0]}x{other.shape[1]})")
+        raise RuntimeError(f"{name}: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, got "
+                           f"{other.shape[0]}")
 
 
 def product(coo, dense):
@@ -158,9 +155,6 @@ class SparseLinear:
     """The product, reduction and reindexing methods of SparseTensor."""
 
     def mm(self, mat2):
-        if mat2.is_sparse:
-            from gradjit.sparse.functions import mm
-            return mm(self, mat2)
         return addmm(None, self, mat2, name="MmBackward0")
 
     def matmul(self, other):
@@ -183,7 +177,7 @@ class SparseLinear:
     def t(self):
         if self.sparse_dim() + self.dense_dim() > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, "
-                               f"but self is {self.sparse_dim()} sparse and {self.dense_dim()} "
+                               f"but got {self.sparse_dim()} sparse and {self.dense_dim()} "
                                "dense dimensions")
         return self.transpose(0, 1, name="TBackward0") if self.dim() == 2 else self
 
@@ -191,19 +185,14 @@ class SparseLinear:
         coo, rank = self._value, self.dim()
         dim0, dim1 = _check_dim(dim0, rank), _check_dim(dim1, rank)
         sparse = coo.sparse_dim
-        if (dim0 < sparse) != (dim1 < sparse):
-            raise RuntimeError(f"transpose(): can't transpose sparse dimension {min(dim0, dim1)} "
-                               f"and dense dimension {max(dim0, dim1)}")
+        if max(dim0, dim1) >= sparse:
+            raise RuntimeError(f"sparse transpose: transposed dimensions must be sparse Got "
+                               f"sparse_dim: {sparse}, d0: {dim0}, d1: {dim1}")
         order = list(range(rank))
         order[dim0], order[dim1] = dim1, dim0
-        shape = tuple(coo.shape[d] for d in order)
-        if dim0 < sparse:
-            rows = list(range(sparse))
-            rows[dim0], rows[dim1] = dim1, dim0
-            out = K.Coo(coo.indices[rows], coo.values, shape, coo.coalesced and dim0 == dim1)
-        else:
-            out = K.Coo(coo.indices, np.swapaxes(coo.values, dim0 - sparse + 1,
-                                                 dim1 - sparse + 1), shape, coo.coalesced)
+        rows = order[:sparse]
+        out = K.Coo(coo.indices[rows], coo.values, tuple(coo.shape[d] for d in order),
+                    coo.coalesced and dim0 == dim1)
         return recorded(name, self._made(out), (self,),
                         lambda g: (g.transpose(dim0, dim1),))
 

@@ -62,9 +62,6 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() "
                         "first.")
 
-    def stride(self, dim=None):
-        raise RuntimeError("Sparse CPU tensors do not have strides")
-
     def _concrete(self):
         raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() "
                         "first.")
@@ -113,9 +110,6 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         return out if dtype is None else out.to(dtype)
 
     def to_sparse(self, *args, layout=None, **kwargs):
-        if args and args[0] != self.sparse_dim():
-            raise RuntimeError("to_sparse: conversion from Sparse to Sparse with sparse_dim "
-                               "argument !=self.sparse_dim() is not supported")
         return self
 
     def clone(self, *, memory_format=None) -> SparseTensor:

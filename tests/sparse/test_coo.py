@@ -135,6 +135,10 @@ ERRORS = {
                                                      requires_grad=True),
     "to_sparse_dim": lambda t, a, b: t.ones(2, 2).to_sparse(3),
     "numpy": lambda t, a, b: a.numpy(),
+    "size_mismatch": lambda t, a, b: a + t.sparse_coo_tensor([[0]], [1.0], (5,)),
+    "mm_shapes": lambda t, a, b: t.mm(t.ones(2, 2).to_sparse(), t.ones(3, 2)),
+    "t_3d": lambda t, a, b: t.ones(2, 2, 2).to_sparse().t(),
+    "transpose_dense": lambda t, a, b: t.ones(2, 2).to_sparse(1).transpose(0, 1),
     "resize_shrink": lambda t, a, b: a.sparse_resize_((2,), 1, 0),
     "resize_dims": lambda t, a, b: a.sparse_resize_((4, 2), 1, 1),
     "resize_count": lambda t, a, b: a.sparse_resize_((4, 2), 1, 0),
@@ -185,3 +189,22 @@ def test_reshaping_and_products(op):
 def test_namespace_imports():
     import gradjit.sparse as sparse
     assert sparse is gradjit.sparse and callable(sparse.mm) and callable(sparse.softmax)
+
+
+UNSUPPORTED = {
+    "rpow": lambda t, s: 2 ** s,
+    "rdiv": lambda t, s: 2 / s,
+    "primitive": None,
+}
+
+
+@pytest.mark.parametrize("name", UNSUPPORTED)
+def test_operators_without_a_sparse_kernel(name):
+    """PyTorch's message goes on to list its backends; gradjit's is its first sentences."""
+    from gradjit.ir import elementwise as E
+    op = UNSUPPORTED[name]
+    with pytest.raises(NotImplementedError) as t_info:
+        op(torch, _pair(torch)[0]) if op else torch.exp(_pair(torch)[0])
+    with pytest.raises(NotImplementedError) as g_info:
+        op(gradjit, _pair(gradjit)[0]) if op else E.exp(_pair(gradjit)[0])
+    assert str(t_info.value).startswith(str(g_info.value))
