@@ -73,33 +73,37 @@ def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     return recorded(name, _wrap(made), operands, backward)
 
 
-def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0"):
+def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False):
     """The sum over `dim` (all dimensions: a 0-d strided tensor); summing some sparse
     dimensions keeps the others sparse and coalesced, summing only dense ones keeps the
-    pattern."""
+    pattern. The gradient is g spread back over s's pattern; Tensor.sum's (`method`) is g
+    expanded, strided, or over some dimensions refused (it cannot expand a sparse g)."""
     if dtype is not None:
         s = s.to(dtype)
     base = s.coalesce()
     coo = base._value
+    dims = [] if dim is None else \
+        sorted({_check_dim(d, s.dim()) for d in ((dim,) if isinstance(dim, int) else dim)})
+
+    def backward(g):
+        if method and dims:
+            raise RuntimeError("expand is unsupported for Sparse tensors")
+        spread = np.broadcast_to(_expand(_dense(g), dims), coo.shape)
+        return (_wrap(spread.copy()) if method else s._made(K.masked(spread, coo, not dims)),)
     if dim is None:
-        total = coo.values.sum(dtype=coo.values.dtype)
-        return recorded("SumBackward0", _wrap(np.asarray(total)), (base,), lambda g: (
-            s._made(K.masked(np.broadcast_to(_dense(g), coo.shape), coo)),))
-    dims = sorted({_check_dim(d, s.dim()) for d in ((dim,) if isinstance(dim, int) else dim)})
+        total = np.asarray(coo.values.sum(dtype=coo.values.dtype))
+        return recorded("SumBackward0", _wrap(total), (base,), backward)
     kept = [d for d in range(coo.sparse_dim) if d not in dims]
     dense_axes = tuple(d - coo.sparse_dim + 1 for d in dims if d >= coo.sparse_dim)
     values = coo.values.sum(dense_axes) if dense_axes else coo.values
-    shape = tuple(n for d, n in enumerate(coo.shape) if d not in dims)
     if not kept:
-        return recorded(name, _wrap(values.sum(0)), (base,), lambda g: (s._made(
-            K.masked(np.broadcast_to(_expand(_dense(g), coo.shape, dims), coo.shape), coo)),))
-    out = s._made(K.coalesced(K.Coo(coo.indices[kept], values, shape,
-                                    len(kept) == coo.sparse_dim)))
-    return recorded(name, out, (base,), lambda g: (s._made(
-        K.masked(np.broadcast_to(_expand(_dense(g), coo.shape, dims), coo.shape), coo)),))
+        return recorded(name, _wrap(values.sum(0)), (base,), backward)
+    shape = tuple(n for d, n in enumerate(coo.shape) if d not in dims)
+    out = K.coalesced(K.Coo(coo.indices[kept], values, shape, len(kept) == coo.sparse_dim))
+    return recorded(name, s._made(out), (base,), backward)
 
 
-def _expand(g, shape, dims):
+def _expand(g, dims):
     """g with the summed dimensions put back as size 1."""
     for d in dims:
         g = np.expand_dims(g, d)
@@ -135,7 +139,7 @@ def softmax(s, dim, log=False):
             gm, ym = gv[members], y[members]
             grad[members] = gm - np.exp(ym) * gm.sum(axis, keepdims=True) if log else \
                 ym * (gm - (gm * ym).sum(axis, keepdims=True))
-        return (s._made(coo.with_values(grad)),)
+        return (s._made(coo.with_values(grad, coalesced=False)),)
     name = "SparseLogSoftmaxBackward0" if log else "SparseSoftmaxBackward0"
     return recorded(name, out, (base,), backward)
 
@@ -168,11 +172,7 @@ class SparseLinear:
         return self.mm(vec.unsqueeze(1)).squeeze(1)
 
     def sum(self, dim=None, keepdim=False, *, dtype=None):
-        out = sparse_sum(self, dim, dtype, name="SumBackward1")
-        if dim is not None and out.grad_fn is not None:  # its backward expands a sparse grad
-            out._edge.prim.backward = _fails(RuntimeError("expand is unsupported for Sparse "
-                                                          "tensors"))
-        return out
+        return sparse_sum(self, dim, dtype, "SumBackward1", method=True)
 
     def t(self):
         if self.sparse_dim() + self.dense_dim() > 2:

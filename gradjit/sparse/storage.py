@@ -80,7 +80,7 @@ def gather(array: np.ndarray, coo: Coo) -> np.ndarray:
 def merged(a: Coo, b: Coo, alpha=1) -> Coo:
     """a + alpha * b as PyTorch's CPU kernel makes it: one walk over both entry lists in
     step, an index met in both at once summed, the lower of two taken first, the rest
-    appended; the result is coalesced when both operands were."""
+    appended; the result is flagged coalesced when its indices came out increasing."""
     if a.nnz == 0 or b.nnz == 0:
         source = b if a.nnz == 0 else a
         scale = alpha if a.nnz == 0 else 1
@@ -104,11 +104,14 @@ def merged(a: Coo, b: Coo, alpha=1) -> Coo:
     va = np.concatenate([a.values, zero])[left]  # -1 reads the zero row
     vb = np.concatenate([b.values, zero])[right]
     indices = np.where(left >= 0, a.indices[:, left], b.indices[:, right])
-    return Coo(indices, va + alpha * vb, a.shape, a.coalesced and b.coalesced)
+    out = Coo(indices, va + alpha * vb, a.shape)
+    out.coalesced = bool(np.all(np.diff(out.linear()) > 0))
+    return out
 
 
-def masked(array: np.ndarray, mask: Coo) -> Coo:
-    """array's blocks at the coalesced pattern of `mask` (sparse_mask)."""
+def masked(array: np.ndarray, mask: Coo, coalesced_flag=False) -> Coo:
+    """array's blocks at the coalesced pattern of `mask`: the gradient of a sparse operand,
+    which PyTorch flags uncoalesced though its indices are unique (`coalesced_flag`)."""
     pattern = coalesced(mask)
     return Coo(pattern.indices.copy(), gather(array, pattern).astype(array.dtype), mask.shape,
-               mask.coalesced)
+               coalesced_flag)

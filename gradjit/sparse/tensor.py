@@ -8,6 +8,7 @@ from gradjit.sparse import storage as K
 from gradjit.sparse.arith import SparseArith
 from gradjit.sparse.autograd import recorded
 from gradjit.sparse.linear import SparseLinear
+from gradjit.ir.types import TensorType
 from gradjit.tensor import dtypes, printing
 from gradjit.tensor.layout import sparse_coo
 from gradjit.tensor.tensor import Tensor
@@ -39,6 +40,12 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
     def dtype(self) -> dtypes.dtype:
         return dtypes.of_numpy(self._value.values.dtype)
 
+    @property
+    def ir_type(self) -> TensorType:
+        """The full shape's type: an operation promotes by it, then reaches
+        __gradjit_bind__, which refuses a primitive with no sparse kernel by its name."""
+        return TensorType(self._value.shape, self.dtype.ir)
+
     def sparse_dim(self) -> int:
         return self._value.sparse_dim
 
@@ -50,10 +57,6 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
 
     def is_coalesced(self) -> bool:
         return self._value.coalesced
-
-    def _coalesced_(self, coalesced):
-        self._value.coalesced = bool(coalesced)
-        return self
 
     def is_contiguous(self, memory_format=None) -> bool:
         return False

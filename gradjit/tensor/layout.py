@@ -31,7 +31,7 @@ def _positions(offset, size, stride):
 
 
 class layout:
-    """How a tensor's elements are stored; every gradjit tensor is strided (dense)."""
+    """How a tensor's elements are stored: strided (dense), or sparse_coo (gradjit.sparse)."""
 
     def __init__(self, name):
         self.name = name

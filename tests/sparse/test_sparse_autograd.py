@@ -13,21 +13,23 @@ warnings.filterwarnings("ignore", message="Sparse invariant checks")
 INDICES = [[0, 1, 1, 0], [2, 0, 2, 2]]
 
 
-def leaf(t):
-    return t.sparse_coo_tensor(t.tensor(INDICES), t.tensor([3.0, 4.0, 5.0, 6.0]), (2, 3),
-                               requires_grad=True)
+def leaf(t, coalesced=False):
+    s = t.sparse_coo_tensor(t.tensor(INDICES), t.tensor([3.0, 4.0, 5.0, 6.0]), (2, 3))
+    return (s.coalesce() if coalesced else s).requires_grad_()
 
 
 def weighted(t, out):
     """A scalar of out whose gradient differs element by element."""
     dense = out.to_dense() if out.is_sparse else out
-    return (dense * t.arange(float(dense.numel())).reshape(dense.shape)).sum()
+    return (dense * t.arange(1.0, dense.numel() + 1.0).reshape(dense.shape)).sum()
 
 
 OPS = {
     "to_dense": lambda t, s: s.to_dense(),
     "coalesce_values": lambda t, s: s.coalesce().values(),
     "sparse_mm": lambda t, s: t.sparse.mm(s, t.ones(3, 2)),
+    "method_sum": lambda t, s: s.sum(),
+    "mul_dense": lambda t, s: s * t.arange(6.0).reshape(2, 3),
     "mm": lambda t, s: t.mm(s, t.arange(6.0).reshape(3, 2)),
     "matmul": lambda t, s: t.matmul(s, t.ones(3, 2)),
     "addmm": lambda t, s: t.addmm(t.zeros(2, 2), s, t.ones(3, 2)),
@@ -49,19 +51,21 @@ OPS = {
 }
 
 
-def _grads(lib, op):
-    s = leaf(lib)
+def _grads(lib, op, coalesced):
+    s = leaf(lib, coalesced)
     out = op(lib, s)
     weighted(lib, out).backward()
     return out, s.grad
 
 
+@pytest.mark.parametrize("coalesced", [False, True], ids=["uncoalesced", "coalesced"])
 @pytest.mark.parametrize("op", OPS.values(), ids=OPS)
-def test_gradient_of_a_sparse_leaf(op):
-    (t_out, t_grad), (g_out, g_grad) = (_grads(lib, op) for lib in (torch, gradjit))
+def test_gradient_of_a_sparse_leaf(op, coalesced):
+    (t_out, t_grad), (g_out, g_grad) = (_grads(lib, op, coalesced) for lib in (torch, gradjit))
     assert type(g_out.grad_fn).__name__ == type(t_out.grad_fn).__name__
     assert g_grad.is_sparse == t_grad.is_sparse
     if t_grad.is_sparse:
+        assert g_grad.is_coalesced() == t_grad.is_coalesced()
         assert repr(g_grad.coalesce()) == repr(t_grad.coalesce())
     np.testing.assert_allclose(g_grad.to_dense().numpy(), t_grad.to_dense().numpy(),
                                rtol=1e-6)
