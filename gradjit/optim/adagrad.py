@@ -25,11 +25,27 @@ class Adagrad(Optimizer):
                 self.state[p]["step"] = gradjit.tensor(0.0)
                 self.state[p]["sum"] = gradjit.full_like(p, group["initial_accumulator_value"])
 
+    _sparse_refusal = None
+
     def _update_group(self, group):
         for p, grad, state in self._stepped(group):
+            clr = group["lr"] / (1 + (state["step"].item() - 1) * group["lr_decay"])
+            if grad.is_sparse:
+                _sparse_update(group, p, grad.coalesce(), state["sum"], clr)
+                continue
             if group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
-            clr = group["lr"] / (1 + (state["step"].item() - 1) * group["lr_decay"])
             state["sum"].addcmul_(grad, grad, value=1)
             std = state["sum"].sqrt().add_(group["eps"])
             p.addcdiv_(grad, std, value=-clr)
+
+
+def _sparse_update(group, p, grad, total, clr):
+    """Adagrad's step on the rows a coalesced sparse gradient holds: their squares added to
+    the running sum, the step scaled by that sum's root there."""
+    if group["weight_decay"] != 0:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    rows, values = tuple(grad._indices()), grad._values()
+    total.index_put_(rows, values * values, accumulate=True)
+    std = total[rows].sqrt() + group["eps"]
+    p.index_put_(rows, -clr * (values / std), accumulate=True)

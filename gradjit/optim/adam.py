@@ -7,6 +7,8 @@ from gradjit.optim.optimizer import Optimizer, check_adam_options, check_tensor_
 
 
 class Adam(Optimizer):
+    _sparse_refusal = "Adam does not support sparse gradients, please consider SparseAdam instead"
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):

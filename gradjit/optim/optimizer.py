@@ -150,12 +150,19 @@ class Optimizer:
             state.update((name, gradjit.zeros_like(p)) for name in buffers)
         return state
 
+    # PyTorch's refusal of a sparse gradient (None: the update takes one)
+    @property
+    def _sparse_refusal(self):
+        return f"{type(self).__name__} does not support sparse gradients"
+
     def _stepped(self, group: dict):
         """(parameter, gradient, state) for each parameter of `group` that has a gradient,
         its state's step counter advanced: the loop every stateful update runs."""
         for p in group["params"]:
             if p.grad is None:
                 continue
+            if p.grad.is_sparse and self._sparse_refusal:
+                raise RuntimeError(self._sparse_refusal)
             grad = self._grad(group, p)
             state = self._state(group, p)
             state["step"] += 1

@@ -1,6 +1,8 @@
-"""SparseAdam's constructor and its refusal of dense gradients: gradjit has no sparse layout,
-so every gradient it makes is one SparseAdam refuses, as PyTorch does."""
+"""SparseAdam: Adam's moments and step updated only on the rows a sparse gradient holds (the
+lazy Adam of embedding tables); a dense gradient is refused, as PyTorch refuses it."""
 from __future__ import annotations
+
+import math
 
 import gradjit
 from gradjit.optim.optimizer import Optimizer, check_range
@@ -15,13 +17,41 @@ class SparseAdam(Optimizer):
         for i, beta in enumerate(betas):
             check_range(f"beta parameter at index {i}", beta, 0.0 <= beta < 1.0)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
-        complex_params = [[i, j] for i, group in enumerate(self.param_groups)
-                          for j, p in enumerate(group["params"]) if p.is_complex()]
+        sparse, complex_params = ([[i, j] for i, group in enumerate(self.param_groups)
+                             for j, p in enumerate(group["params"]) if test(p)]
+                            for test in (lambda p: p.is_sparse, lambda p: p.is_complex()))
+        if sparse:
+            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense "
+                             "parameter tensors")
         if complex_params:
             raise ValueError(f"Complex params at indices {complex_params}: SparseAdam does not "
-                             f"support complex parameters")
+                             "support complex parameters")
 
     def _update_group(self, group):
-        if any(p.grad is not None for p in group["params"]):
-            raise RuntimeError("SparseAdam does not support dense gradients, please consider "
-                               "Adam instead")
+        beta1, beta2 = group["betas"]
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            if not p.grad.is_sparse:
+                raise RuntimeError("SparseAdam does not support dense gradients, please "
+                                   "consider Adam instead")
+            state = self.state[p]
+            if not state:
+                state["step"] = 0
+                state["exp_avg"] = gradjit.zeros_like(p)
+                state["exp_avg_sq"] = gradjit.zeros_like(p)
+            state["step"] += 1
+            grad = (-p.grad if group["maximize"] else p.grad).coalesce()
+            if not grad._nnz():
+                continue
+            rows, g = tuple(grad._indices()), grad._values()
+            # each moment moves toward the new value by (1 - beta) on the rows present
+            m, v = state["exp_avg"], state["exp_avg_sq"]
+            m_rows = m[rows] + (g - m[rows]) * (1 - beta1)
+            v_rows = v[rows] + (g * g - v[rows]) * (1 - beta2)
+            m.index_put_(rows, m_rows)
+            v.index_put_(rows, v_rows)
+            step = state["step"]
+            size = group["lr"] * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+            p.index_put_(rows, -size * (m_rows / (v_rows.sqrt() + group["eps"])),
+                         accumulate=True)

@@ -329,8 +329,8 @@ class ArithMixin:
         if out is not None:
             return out
         other = operand(other)
-        return apply("AddBackward0", lambda a, b: _fma(b, _single(alpha, a), a), self, other,
-                     operands=(self, other))
+        return apply("AddBackward0", lambda a, b: _fma(_strided(b), _single(alpha, a), a), self,
+                     other, operands=(self, other))
 
     def sub(self, other, *, alpha=1):
         out = hot_binary("sub", self, other) if type(alpha) is int and alpha == 1 else None
@@ -338,8 +338,8 @@ class ArithMixin:
             return out
         other = operand(other)
         refuse_bool_subtraction(self, other)
-        return apply("SubBackward0", lambda a, b: _fma(b, -_single(alpha, a), a), self, other,
-                     operands=(self, other))
+        return apply("SubBackward0", lambda a, b: _fma(_strided(b), -_single(alpha, a), a),
+                     self, other, operands=(self, other))
 
     subtract = sub
 
@@ -555,6 +555,11 @@ class ArithMixin:
         return apply(name, fn, x, dim)
 
     # ---- reductions ----
+
+
+def _strided(x):
+    """A sparse operand added to a strided tensor as its strided form (dense + sparse)."""
+    return x.to_dense() if getattr(x, "is_sparse", False) else x
 
 
 def _scaled(x, alpha):

@@ -247,6 +247,9 @@ class CompositesMixin:
         return apply("BmmBackward0", _bmm, self, mat2)
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        if mat1.is_sparse:
+            from gradjit.sparse.linear import addmm  # the sparse layout sits above Tensor
+            return addmm(self, mat1, mat2, beta, alpha)
         _check_matrices(mat1, mat2)
         if self.dtype is not mat2.dtype:
             raise RuntimeError(f"self and mat2 must have the same dtype, but got "

@@ -150,7 +150,7 @@ subtract, multiply, divide, true_divide = map(_function, ("subtract", "multiply"
                                                      "true_divide"))
 addcmul, addcdiv, lerp = map(_function, ("addcmul", "addcdiv", "lerp"))
 mm, matmul, dot, mv = map(_function, ("mm", "matmul", "dot", "mv"))
-spmm = mm  # gradjit has no sparse layout; torch.spmm of dense matrices is mm too
+spmm = mm  # torch.spmm: mm, whose first operand may be sparse
 
 
 def pow(input, exponent, *, out=None):

@@ -31,7 +31,7 @@ def _positions(offset, size, stride):
 
 
 class layout:
-    """How a tensor's elements are stored; every gradjit tensor is strided (dense)."""
+    """How a tensor's elements are stored: strided (dense), or sparse_coo (gradjit.sparse)."""
 
     def __init__(self, name):
         self.name = name
@@ -87,6 +87,14 @@ class LayoutMixin:
 
     def to_dense(self, dtype=None, *, masked_grad=None):
         return self if dtype is None else self.to(dtype)
+
+    def to_sparse(self, *args, **kwargs):
+        from gradjit.sparse.tensor import to_sparse  # the sparse layout sits above Tensor
+        return to_sparse(self, *args, **kwargs)
+
+    def sparse_mask(self, mask):
+        from gradjit.sparse.tensor import sparse_mask
+        return sparse_mask(self, mask)
 
     def share_memory_(self):
         self._shared = True  # numpy storage is already shareable with forked workers

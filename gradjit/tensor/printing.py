@@ -140,13 +140,16 @@ def tensor_str(values: np.ndarray, indent: int) -> str:
     return _nested(values, indent, summarize, fmt)
 
 
-def _add_suffixes(text, suffixes, indent):
+def add_suffixes(text, suffixes, indent, force_newline=False):
+    """text, then each suffix after a comma, on a new line where the line would grow past the
+    line width (`force_newline`: the first one always, as sparse tensors print)."""
     parts = [text]
     last_line = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line + len(suffix) + 2 > OPTIONS.linewidth:
+        if force_newline or last_line + len(suffix) + 2 > OPTIONS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line = indent + len(suffix)
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line += len(suffix) + 2
@@ -190,4 +193,4 @@ def tensor_repr(t) -> str:
         tangent = forward_ad.unpack_dual(t).tangent
         if tangent is not None:
             suffixes.append(f"tangent={tangent!r}")
-    return _add_suffixes(prefix + text, suffixes, indent)
+    return add_suffixes(prefix + text, suffixes, indent)

@@ -141,7 +141,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of `weight`; the row at padding_idx gets no gradient from this lookup; with
     max_norm the rows looked up are first renormalized in place; with scale_grad_by_freq each
-    row's gradient is divided by how often the batch names it. Gradients are dense."""
+    row's gradient is divided by how often the batch names it. sparse: weight's gradient is
+    a sparse COO tensor of the rows looked up."""
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     if input.dtype not in (gradjit.int64, gradjit.int32):
@@ -156,6 +157,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)
+
+    if sparse:
+        from gradjit.sparse.embedding import rows  # the sparse layout sits above nn
+        return rows(weight, input, padding_idx, "EmbeddingBackward0", scale_grad_by_freq)
 
     def lookup(weight):
         out = weight[input]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import gradjit
+from gradjit.sparse.embedding import rows as sparse_rows
 
 _MODES = ("sum", "mean", "max")
 
@@ -74,8 +75,12 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         padding_idx %= weight.shape[0]
     kept = indices.numpy() != (-1 if padding_idx is None else padding_idx)
 
+    if sparse and mode == "max":
+        raise ValueError("max mode does not support sparse weights")
+
     def reduce(table, *scales):
-        rows = table[indices]
+        rows = table[indices] if not sparse else \
+            sparse_rows(table, indices, None if padding_idx is None else padding_idx)
         if scales:
             rows = rows * scales[0].unsqueeze(-1)
         out = []

@@ -1,0 +1,210 @@
+"""The COO layout against PyTorch: construction, coalescing, reprs, arithmetic and errors."""
+import warnings
+
+import numpy as np
+import pytest
+
+import gradjit
+from tests.torch_reference import same_error
+
+torch = pytest.importorskip("torch")
+warnings.filterwarnings("ignore", message="Sparse invariant checks")
+
+INDICES = [[0, 1, 1, 0], [2, 0, 2, 2]]
+VALUES = [3.0, 4.0, 5.0, 6.0]
+
+
+def both(fn):
+    return fn(torch), fn(gradjit)
+
+
+def uncoalesced(t, **kw):
+    return t.sparse_coo_tensor(t.tensor(INDICES), t.tensor(VALUES), (2, 3), **kw)
+
+
+def hybrid(t):
+    return t.sparse_coo_tensor(t.tensor([[2, 0, 2]]), t.tensor([[1.0, 2.0], [3.0, 4.0],
+                                                                [5.0, -6.0]]), (3, 2))
+
+
+def empty(t):
+    return t.sparse_coo_tensor(t.zeros(2, 0, dtype=t.long), t.zeros(0), (2, 3))
+
+
+MAKERS = {
+    "uncoalesced": uncoalesced,
+    "coalesced": lambda t: uncoalesced(t).coalesce(),
+    "double": lambda t: uncoalesced(t, dtype=t.float64),
+    "requires_grad": lambda t: uncoalesced(t, requires_grad=True),
+    "hybrid": hybrid,
+    "empty": empty,
+    "inferred_size": lambda t: t.sparse_coo_tensor(INDICES, VALUES),
+    "integer": lambda t: t.tensor([[0, 1], [2, 0]]).to_sparse(),
+    "to_sparse": lambda t: t.tensor([[0.0, 1.5], [2.0, 0.0]]).to_sparse(),
+    "to_sparse_1": lambda t: t.tensor([[0.0, 1.5], [0.0, 0.0]]).to_sparse(1),
+    "scalar": lambda t: t.tensor(3.0).to_sparse(),
+    "flagged": lambda t: t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (2,), is_coalesced=True),
+}
+
+
+@pytest.mark.parametrize("make", MAKERS.values(), ids=MAKERS)
+def test_metadata_and_repr(make):
+    t, g = both(make)
+    assert repr(g) == repr(t)
+    assert (g.is_sparse, g.is_coalesced(), g.sparse_dim(), g.dense_dim(), g._nnz()) == \
+        (t.is_sparse, t.is_coalesced(), t.sparse_dim(), t.dense_dim(), t._nnz())
+    assert str(g.layout) == str(t.layout) and tuple(g.shape) == tuple(t.shape)
+    np.testing.assert_array_equal(g.to_dense().detach().numpy(), t.to_dense().detach().numpy())
+    c_t, c_g = t.coalesce(), g.coalesce()
+    assert repr(c_g) == repr(c_t)
+    np.testing.assert_array_equal(c_g.indices().numpy(), c_t.indices().numpy())
+
+
+def test_coalesce_keeps_a_coalesced_tensor():
+    s = uncoalesced(gradjit).coalesce()
+    assert s.coalesce() is s and s.is_coalesced()
+
+
+@pytest.mark.parametrize("what", ["indices", "values"])
+def test_uncoalesced_refuses_indices_and_values(what):
+    same_error(lambda: getattr(uncoalesced(gradjit), what)(),
+               lambda: getattr(uncoalesced(torch), what)())
+
+
+def _pair(t):
+    a = t.sparse_coo_tensor([[0, 1, 0]], [1.0, 2.0, 3.0], (4,))
+    return a, t.sparse_coo_tensor([[2, 1, 3]], [10.0, 20.0, 30.0], (4,))
+
+
+OPS = {
+    "add": lambda t, a, b: a + b,
+    "add_coalesced": lambda t, a, b: a.coalesce() + b.coalesce(),
+    "add_same": lambda t, a, b: a + a,
+    "sub": lambda t, a, b: a - b,
+    "add_alpha": lambda t, a, b: t.add(a, b, alpha=2),
+    "mul_number": lambda t, a, b: a * 2,
+    "rmul_number": lambda t, a, b: 3 * a,
+    "mul_dense": lambda t, a, b: a * t.arange(4.0),
+    "dense_mul": lambda t, a, b: t.arange(4.0) * a,
+    "mul_sparse": lambda t, a, b: a * b,
+    "mul_coalesced": lambda t, a, b: a.coalesce() * b.coalesce(),
+    "div": lambda t, a, b: a / 2,
+    "floordiv": lambda t, a, b: a // 2,
+    "neg": lambda t, a, b: -a,
+    "pow": lambda t, a, b: a ** 2,
+    "sin": lambda t, a, b: a.sin(),
+    "abs": lambda t, a, b: (-a).abs(),
+    "relu": lambda t, a, b: (a - b).relu(),
+    "sqrt": lambda t, a, b: a.sqrt(),
+    "tanh": lambda t, a, b: a.tanh(),
+    "to_float64": lambda t, a, b: a.to(t.float64),
+    "double": lambda t, a, b: a.double(),
+    "clone": lambda t, a, b: a.clone(),
+    "detach": lambda t, a, b: a.detach(),
+    "sum_dim": lambda t, a, b: torch_sum(t, a),
+    "add_": lambda t, a, b: a.clone().add_(b),
+    "mul_": lambda t, a, b: a.clone().mul_(2),
+}
+
+
+def torch_sum(t, a):
+    return t.sparse.sum(t.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [1.0, 2.0, 3.0]), 1)
+
+
+@pytest.mark.parametrize("op", OPS.values(), ids=OPS)
+def test_elementwise(op):
+    t, g = (op(lib, *_pair(lib)) for lib in (torch, gradjit))
+    assert repr(g) == repr(t)
+    assert g.is_coalesced() == t.is_coalesced()
+
+
+def test_dense_plus_sparse_is_strided():
+    t, g = (lib.ones(4) + _pair(lib)[0] for lib in (torch, gradjit))
+    assert not g.is_sparse and repr(g) == repr(t)
+    t, g = (lib.ones(4).add(_pair(lib)[0], alpha=-0.5) for lib in (torch, gradjit))
+    np.testing.assert_array_equal(g.numpy(), t.numpy())
+
+
+ERRORS = {
+    "add_dense": lambda t, a, b: a + t.ones(4),
+    "add_number": lambda t, a, b: a + 1,
+    "div_sparse": lambda t, a, b: a / b,
+    "size": lambda t, a, b: t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (2, 3)),
+    "nnz": lambda t, a, b: t.sparse_coo_tensor([[0, 1]], [1.0, 2.0, 3.0], (2,)),
+    "grad_int": lambda t, a, b: t.sparse_coo_tensor([[0, 1]], [1, 2], (2,),
+                                                     requires_grad=True),
+    "to_sparse_dim": lambda t, a, b: t.ones(2, 2).to_sparse(3),
+    "numpy": lambda t, a, b: a.numpy(),
+    "size_mismatch": lambda t, a, b: a + t.sparse_coo_tensor([[0]], [1.0], (5,)),
+    "mm_shapes": lambda t, a, b: t.mm(t.ones(2, 2).to_sparse(), t.ones(3, 2)),
+    "t_3d": lambda t, a, b: t.ones(2, 2, 2).to_sparse().t(),
+    "transpose_dense": lambda t, a, b: t.ones(2, 2).to_sparse(1).transpose(0, 1),
+    "resize_shrink": lambda t, a, b: a.sparse_resize_((2,), 1, 0),
+    "resize_dims": lambda t, a, b: a.sparse_resize_((4, 2), 1, 1),
+    "resize_count": lambda t, a, b: a.sparse_resize_((4, 2), 1, 0),
+}
+
+
+@pytest.mark.parametrize("op", ERRORS.values(), ids=ERRORS)
+def test_errors(op):
+    same_error(lambda: op(gradjit, *_pair(gradjit)), lambda: op(torch, *_pair(torch)))
+
+
+def test_sparse_resize_grows():
+    t, g = (_pair(lib)[0].sparse_resize_((6,), 1, 0) for lib in (torch, gradjit))
+    assert repr(g) == repr(t)
+    t, g = (empty(lib).sparse_resize_((4, 3), 1, 1) for lib in (torch, gradjit))
+    assert repr(g) == repr(t)
+
+
+RESHAPES = {
+    "t": lambda t, s: s.t(),
+    "transpose": lambda t, s: s.transpose(0, 1),
+    "narrow_copy": lambda t, s: s.narrow_copy(1, 0, 2),
+    "narrow_copy_rows": lambda t, s: s.narrow_copy(0, 1, 1),
+    "index_select": lambda t, s: s.index_select(1, t.tensor([2, 0])),
+    "index_select_rows": lambda t, s: s.index_select(0, t.tensor([1, 1, 0])),
+    "sparse_mask": lambda t, s: t.arange(6.0).reshape(2, 3).sparse_mask(s),
+    "hybrid_narrow": lambda t, s: hybrid(t).narrow_copy(1, 1, 1),
+    "hybrid_sum": lambda t, s: t.sparse.sum(hybrid(t), 1),
+    "hybrid_sum_all": lambda t, s: t.sparse.sum(hybrid(t), 0),
+    "softmax": lambda t, s: t.sparse.softmax(s, 1),
+    "softmax_rows": lambda t, s: t.sparse.softmax(s, 0),
+    "log_softmax": lambda t, s: t.sparse.log_softmax(s, 1),
+    "sum": lambda t, s: t.sparse.sum(s),
+    "sum_0": lambda t, s: t.sparse.sum(s, 0),
+    "method_sum": lambda t, s: s.sum(1),
+    "mm": lambda t, s: t.mm(s, t.arange(6.0).reshape(3, 2)),
+    "matmul_vector": lambda t, s: t.matmul(s, t.arange(3.0)),
+    "addmm": lambda t, s: t.addmm(t.ones(2, 2), s, t.ones(3, 2), beta=2, alpha=0.5),
+}
+
+
+@pytest.mark.parametrize("op", RESHAPES.values(), ids=RESHAPES)
+def test_reshaping_and_products(op):
+    t, g = (op(lib, uncoalesced(lib)) for lib in (torch, gradjit))
+    assert repr(g) == repr(t)
+
+
+def test_namespace_imports():
+    import gradjit.sparse as sparse
+    assert sparse is gradjit.sparse and callable(sparse.mm) and callable(sparse.softmax)
+
+
+UNSUPPORTED = {
+    "rpow": lambda t, s: 2 ** s,
+    "rdiv": lambda t, s: 2 / s,
+    "primitive": None,
+}
+
+
+@pytest.mark.parametrize("name", UNSUPPORTED)
+def test_operators_without_a_sparse_kernel(name):
+    """PyTorch's message goes on to list its backends; gradjit's is its first sentences."""
+    from gradjit.ir import elementwise as E
+    op = UNSUPPORTED[name]
+    with pytest.raises(NotImplementedError) as t_info:
+        op(torch, _pair(torch)[0]) if op else torch.exp(_pair(torch)[0])
+    with pytest.raises(NotImplementedError) as g_info:
+        op(gradjit, _pair(gradjit)[0]) if op else E.exp(_pair(gradjit)[0])
+    assert str(t_info.value).startswith(str(g_info.value))
