@@ -10,6 +10,7 @@ import threading
 import time
 import types
 
+from gradjit.misc.patching import Patches
 from gradjit.profiler.events import FunctionEvent
 
 # Tensor methods as PyTorch's dispatcher names them (others: aten::<method name>).
@@ -56,8 +57,7 @@ class _Recording(threading.local):
 
 _sessions: list = []  # the recorders collecting now
 _thread = _Recording()
-_installed: list = []  # (owner, attribute, original or _ABSENT) while wrappers are in place
-_ABSENT = object()
+_installed = Patches()  # the wrappers in place while a session records
 
 
 def begin(name, args=(), user=False) -> FunctionEvent | None:
@@ -168,9 +168,7 @@ def install(recorder) -> None:
     if not _installed:
         _thread.open = []  # ranges a previous session left open are not parents
         for owner, name, make in _targets():
-            original = owner.__dict__.get(name, _ABSENT)
-            _installed.append((owner, name, original))
-            setattr(owner, name, make(getattr(owner, name)))
+            _installed.set(owner, name, make(getattr(owner, name)))
     _sessions.append(recorder)
 
 
@@ -178,11 +176,5 @@ def uninstall(recorder) -> None:
     """Stop timing into `recorder`; the originals return with the last session's end."""
     if recorder in _sessions:
         _sessions.remove(recorder)
-    if _sessions:
-        return
-    while _installed:
-        owner, name, original = _installed.pop()
-        if original is _ABSENT:
-            delattr(owner, name)
-        else:
-            setattr(owner, name, original)
+    if not _sessions:
+        _installed.restore()
