@@ -27,6 +27,7 @@ from gradjit.tensor.random import (bernoulli, initial_seed, manual_seed,  # noqa
 from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # noqa: F401
                                    set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
+from gradjit.tensor.functions import _assert  # noqa: F401
 from gradjit.tensor.complex import complex, polar, view_as_complex, view_as_real  # noqa: F401
 from gradjit.tensor.control_flow import cond, while_loop  # noqa: F401
 from gradjit.tensor.dlpack import from_dlpack, to_dlpack  # noqa: F401
@@ -121,8 +122,8 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
                         "gradjit.distributions."))
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "functional", "quasirandom", "random", "signal",
-                  "test_util", "testing", "utils", "version", "distributed"}
+_LOADED_ON_USE = {"accelerator", "backends", "distributed", "functional", "fx", "quasirandom",
+                  "random", "signal", "test_util", "testing", "utils", "version"}
 
 
 def __getattr__(name):

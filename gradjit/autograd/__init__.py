@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradjit.autograd import forward_ad, functional, graph  # noqa: F401
+from gradjit.autograd import forward_ad, functional, graph, profiler  # noqa: F401
 from gradjit.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.autograd.gradcheck import gradcheck, gradgradcheck

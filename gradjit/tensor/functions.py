@@ -286,5 +286,10 @@ def is_tensor(obj) -> bool:
     return hasattr(obj, "_edge") and hasattr(obj, "_value")
 
 
+def _assert(condition, message):
+    """torch._assert: an assert that symbolic tracing records (fx specializes arguments so)."""
+    assert condition, message
+
+
 def numel(input) -> int:
     return input.numel()
