@@ -95,6 +95,7 @@ from gradjit.debug import NanError, debug_nans  # noqa: E402,F401
 from gradjit import func, special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
+from gradjit import masked  # noqa: E402,F401
 from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_native import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_recurrent import *  # noqa: E402,F401,F403
