@@ -43,7 +43,7 @@ class layout:
         return f"{self.name}"
 
 
-strided, sparse_coo = layout("strided"), layout("sparse_coo")
+strided, sparse_coo, jagged = layout("strided"), layout("sparse_coo"), layout("jagged")
 
 
 def _no(self) -> bool:

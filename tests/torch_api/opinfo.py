@@ -18,7 +18,7 @@ from torch.testing._internal.common_methods_invocations import op_db
 import gradjit
 
 # layouts, devices and features gradjit leaves out, by the database's own names
-OUT_OF_SCOPE = re.compile(r"^(sparse\.|masked\.|_refs|.*_sparse|to_sparse|.*quantize|"
+OUT_OF_SCOPE = re.compile(r"^(sparse\.|_refs|.*_sparse|to_sparse|.*quantize|"
                           r"nn\.functional\.scaled_dot_product_attention$|jiterator)")
 DTYPES = (torch.float64, torch.float32, torch.int64)
 # relative and absolute, by the output's dtype: a few roundings of each

@@ -30,11 +30,30 @@ def _safe_softmax(scores):
     return gradjit.where(empty, 0.0, weights)
 
 
+def _check_nested_attention(query, key, value, is_causal):
+    """Refuse nested inputs as PyTorch's CPU kernels do: strided ones must be contiguous, and
+    no kernel takes a causal mask over nested ones."""
+    if query.layout is gradjit.jagged:
+        if is_causal:
+            raise RuntimeError("No viable backend for scaled_dot_product_attention was found.")
+        return
+    if is_causal:
+        raise RuntimeError("_scaled_dot_product_attention: Nested tensors for query / key are "
+                           "not supported when is_causal=True")
+    if not all(t.is_contiguous() for t in (query, key, value)):
+        raise RuntimeError("scaled_dot_product_attention: If inputs are nested tensors they "
+                           "must be contiguous")
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     """softmax(q k^T * scale + mask) v over (..., L, E) queries and (..., S, E) keys. A bool
     mask keeps where True; a float mask is added; is_causal keeps the lower triangle.
     enable_gqa repeats key/value heads (dim -3) to the queries' count."""
+    if query.is_nested:  # each batch element attends over its own length
+        _check_nested_attention(query, key, value, is_causal)
+        return query._map(lambda q, k, v: scaled_dot_product_attention(
+            q, k, v, attn_mask, dropout_p, is_causal, scale, enable_gqa), key, value)
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")

@@ -38,7 +38,8 @@ from gradjit.nn.modules.module import Module  # noqa: F401
 from gradjit.nn.modules.normalization import (BatchNorm1d, BatchNorm2d,  # noqa: F401
                                               BatchNorm3d, GroupNorm, InstanceNorm1d,
                                               InstanceNorm2d, InstanceNorm3d, LayerNorm,
-                                              LocalResponseNorm, RMSNorm, CrossMapLRN2d)
+                                              LocalResponseNorm, RMSNorm, CrossMapLRN2d,
+                                              SyncBatchNorm)
 from gradjit.nn.modules.spatial import (AdaptiveAvgPool1d, AdaptiveAvgPool2d,  # noqa: F401
                                         AlphaDropout, FeatureAlphaDropout,
                                         AdaptiveAvgPool3d, AdaptiveMaxPool1d,
@@ -69,7 +70,7 @@ _TORCH_FILES = {
     "pooling": ["AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
                 "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"],
     "batchnorm": ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
-                  "LazyBatchNorm2d", "LazyBatchNorm3d"],
+                  "LazyBatchNorm2d", "LazyBatchNorm3d", "SyncBatchNorm"],
     "channelshuffle": ["ChannelShuffle"],
     "distance": ["PairwiseDistance", "CosineSimilarity"],
     "dropout": ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",

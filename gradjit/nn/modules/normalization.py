@@ -1,5 +1,5 @@
-"""LayerNorm and BatchNorm1d/2d/3d: learnable affine parameters, and BatchNorm's running
-statistics as buffers."""
+"""LayerNorm, BatchNorm1d/2d/3d and SyncBatchNorm: learnable affine parameters, and
+BatchNorm's running statistics as buffers."""
 from __future__ import annotations
 
 import numbers
@@ -80,23 +80,33 @@ class _BatchNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def forward(self, input):
+    counts_first = False  # whether a call that fails still counts its batch
+
+    def _check_input_dim(self, input):
         if input.dim() not in self.ranks:
             raise ValueError(f"expected {self.expected} input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         counting = self.training and self.track_running_stats
         if counting and self.momentum is None:  # a cumulative average over the batches seen
             factor = 1.0 / (float(self.num_batches_tracked) + 1)
+        if counting and self.counts_first:
+            self._count_batch()
         # Batch statistics in training, or in eval when there are no running ones.
         use_batch = self.training or self.running_mean is None
         track = not self.training or self.track_running_stats
         out = F.batch_norm(input, self.running_mean if track else None,
                            self.running_var if track else None, self.weight, self.bias,
                            use_batch, factor, self.eps)
-        if counting:  # after the statistics: a call that fails counts no batch
-            with gradjit.no_grad():
-                self.num_batches_tracked.add_(1)
+        if counting and not self.counts_first:
+            self._count_batch()
         return out
+
+    def _count_batch(self):
+        with gradjit.no_grad():
+            self.num_batches_tracked.add_(1)
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
@@ -114,6 +124,47 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm3d(_BatchNorm):
     ranks, expected = (5,), "5D"
+
+
+class SyncBatchNorm(_BatchNorm):
+    """BatchNorm whose statistics span the processes of a group. gradjit runs no process
+    groups, so it normalizes as PyTorch does in one process: over the local batch."""
+
+    counts_first = True
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, device=None, dtype=None, *,
+                 bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """module with every BatchNorm*d in its tree replaced by a SyncBatchNorm that holds
+        the same parameters and buffers (the objects themselves)."""
+        converted = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, _InstanceNorm):
+            converted = SyncBatchNorm(module.num_features, module.eps, module.momentum,
+                                      module.affine, module.track_running_stats, process_group,
+                                      bias=module.bias is not None)
+            if module.affine:
+                converted.weight, converted.bias = module.weight, module.bias
+            converted.running_mean, converted.running_var = module.running_mean, \
+                module.running_var
+            converted.num_batches_tracked = module.num_batches_tracked
+            converted.training = module.training
+            if hasattr(module, "qconfig"):
+                converted.qconfig = module.qconfig
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted
 
 
 class GroupNorm(Module):
@@ -147,8 +198,7 @@ class _InstanceNorm(_BatchNorm):
                          dtype, bias=bias)
 
     def forward(self, input):
-        if input.dim() not in self.ranks:
-            raise ValueError(f"expected {self.expected} input (got {input.dim()}D input)")
+        self._check_input_dim(input)
         if input.dim() == self.ranks[0]:  # unbatched
             return self.forward(input.unsqueeze(0)).squeeze(0)
         use_stats = self.training or not self.track_running_stats
