@@ -95,13 +95,29 @@ _SCALAR_FIRST = {"add", "sub", "mul", "div", "subtract", "multiply", "divide", "
 _NUMBER_FIRST = {"remainder": "__rmod__", "floor_divide": "__rfloordiv__"}
 
 
+# How the kernels returning (values, indices) word an out= values tensor of another dtype
+_VALUES_WORDS = {
+    "mode": "expected scalar type '{want}' but got '{have}' for values output",
+    "kthvalue": "output values must be of same type as input",
+    "cummax": "expected scalar_type {want} but found {have}",
+    "cummin": "expected scalar_type {want} but found {have}",
+    **dict.fromkeys(("median", "nanmedian"), (
+        "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+        "but type torch.{have}Tensor does not equal torch.{want}Tensor (while checking "
+        "arguments for median)")),
+}
+
+
 def _out_dtype(name, result, inputs, out):
     """result, checked against out='s dtype as PyTorch checks it for `name` (its words differ by
     operation); elsewhere the in-place write's casting rule holds."""
     have, want = out.dtype, result.dtype
     if have is want:
         return result
-    if name in ("matmul", "mm", "bmm", "aminmax", "gather"):
+    values = want is getattr(inputs[0], "dtype", None)  # not the indices of (values, indices)
+    if values and name in _VALUES_WORDS:
+        raise RuntimeError(_VALUES_WORDS[name].format(have=have.legacy, want=want.legacy))
+    if name in ("matmul", "mm", "bmm", "aminmax", "gather", "max", "min", "sort", "topk"):
         raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
                            f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):
