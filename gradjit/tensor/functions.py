@@ -117,7 +117,8 @@ def _out_dtype(name, result, inputs, out):
     values = want is getattr(inputs[0], "dtype", None)  # not the indices of (values, indices)
     if values and name in _VALUES_WORDS:
         raise RuntimeError(_VALUES_WORDS[name].format(have=have.legacy, want=want.legacy))
-    if name in ("matmul", "mm", "bmm", "aminmax", "gather", "max", "min", "sort", "topk"):
+    if name in ("matmul", "mm", "bmm", "aminmax", "gather", "max", "min", "sort", "topk",
+                "tril", "triu", "diag"):
         raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
                            f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):
@@ -126,6 +127,9 @@ def _out_dtype(name, result, inputs, out):
     if name == "complex":
         raise RuntimeError(f"Expected object of scalar type {want.legacy} but got scalar type "
                            f"{have.legacy} for argument 'out'")
+    if name == "nonzero":
+        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{have.legacy}")  # no space, as in PyTorch
     if name == "clamp":
         raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
     if name in ("amax", "amin"):
@@ -222,8 +226,14 @@ index_select, index_add, index_copy, index_fill, index_put = map(_function, (
     "index_select", "index_add", "index_copy", "index_fill", "index_put"))
 masked_fill, masked_select, masked_scatter = map(_function, ("masked_fill", "masked_select",
                                                              "masked_scatter"))
-take, put, select, nonzero, argwhere = map(_function, ("take", "put", "select", "nonzero",
-                                                       "argwhere"))
+take, put, select, _nonzero, argwhere = map(_function, ("take", "put", "select", "nonzero",
+                                                        "argwhere"))
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    if as_tuple and out is not None:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    return _nonzero(input, out=out, as_tuple=as_tuple)
 conj, conj_physical, resolve_conj, resolve_neg = map(_function, (
     "conj", "conj_physical", "resolve_conj", "resolve_neg"))
 is_conj, is_neg, is_signed, split_with_sizes = map(_function, ("is_conj", "is_neg", "is_signed",

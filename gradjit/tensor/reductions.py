@@ -383,14 +383,24 @@ class ReductionMixin:
             return ops.count_nonzero(self.detach(), _dims(dim))
 
     def take_along_dim(self, indices, dim=None):
-        if dim is None:  # both flattened, whatever their ranks
-            return self.reshape(-1).take_along_dim(operand(indices).reshape(-1), 0)
+        indices = operand(indices)
+        if dim is None:  # both flattened, whatever their ranks: a gather
+            if indices.dtype not in (dtypes.int32, dtypes.int64):
+                raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+            return self.reshape(-1).take_along_dim(indices.reshape(-1).long(), 0)
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                               f"{indices.dtype.legacy}")
+        if indices.dim() != self.dim():
+            raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                               f"number of dimensions, but got {self.dim()} dimensions for "
+                               f"input, and {indices.dim()} dimensions for indices")
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
                                                                    axis=0), self, indices)
         return apply("GatherBackward0", lambda x, i: ops.take_along_axis(x, i, dim), self,
-                     operand(indices))
+                     indices)
 
     def hash_tensor(self, dim=None, *, keepdim=False, mode=0):
         """The xor of the elements' 64-bit patterns (floats widened to float64, integers to
