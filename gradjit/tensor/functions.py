@@ -95,13 +95,30 @@ _SCALAR_FIRST = {"add", "sub", "mul", "div", "subtract", "multiply", "divide", "
 _NUMBER_FIRST = {"remainder": "__rmod__", "floor_divide": "__rfloordiv__"}
 
 
+# How the kernels returning (values, indices) word an out= values tensor of another dtype
+_VALUES_WORDS = {
+    "mode": "expected scalar type '{want}' but got '{have}' for values output",
+    "kthvalue": "output values must be of same type as input",
+    "cummax": "expected scalar_type {want} but found {have}",
+    "cummin": "expected scalar_type {want} but found {have}",
+    **dict.fromkeys(("median", "nanmedian"), (
+        "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+        "but type torch.{have}Tensor does not equal torch.{want}Tensor (while checking "
+        "arguments for median)")),
+}
+
+
 def _out_dtype(name, result, inputs, out):
     """result, checked against out='s dtype as PyTorch checks it for `name` (its words differ by
     operation); elsewhere the in-place write's casting rule holds."""
     have, want = out.dtype, result.dtype
     if have is want:
         return result
-    if name in ("matmul", "mm", "bmm", "aminmax", "gather"):
+    values = want is getattr(inputs[0], "dtype", None)  # not the indices of (values, indices)
+    if values and name in _VALUES_WORDS:
+        raise RuntimeError(_VALUES_WORDS[name].format(have=have.legacy, want=want.legacy))
+    if name in ("matmul", "mm", "bmm", "aminmax", "gather", "max", "min", "sort", "topk",
+                "tril", "triu", "diag"):
         raise RuntimeError(f"Expected out tensor to have dtype {dtypes.CPP_NAMES[want.legacy]}, "
                            f"but got {dtypes.CPP_NAMES[have.legacy]} instead")
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):
@@ -110,6 +127,9 @@ def _out_dtype(name, result, inputs, out):
     if name == "complex":
         raise RuntimeError(f"Expected object of scalar type {want.legacy} but got scalar type "
                            f"{have.legacy} for argument 'out'")
+    if name == "nonzero":
+        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{have.legacy}")  # no space, as in PyTorch
     if name == "clamp":
         raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
     if name in ("amax", "amin"):
@@ -206,8 +226,14 @@ index_select, index_add, index_copy, index_fill, index_put = map(_function, (
     "index_select", "index_add", "index_copy", "index_fill", "index_put"))
 masked_fill, masked_select, masked_scatter = map(_function, ("masked_fill", "masked_select",
                                                              "masked_scatter"))
-take, put, select, nonzero, argwhere = map(_function, ("take", "put", "select", "nonzero",
-                                                       "argwhere"))
+take, put, select, _nonzero, argwhere = map(_function, ("take", "put", "select", "nonzero",
+                                                        "argwhere"))
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    if as_tuple and out is not None:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    return _nonzero(input, out=out, as_tuple=as_tuple)
 conj, conj_physical, resolve_conj, resolve_neg = map(_function, (
     "conj", "conj_physical", "resolve_conj", "resolve_neg"))
 is_conj, is_neg, is_signed, split_with_sizes = map(_function, ("is_conj", "is_neg", "is_signed",

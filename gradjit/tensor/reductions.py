@@ -5,6 +5,7 @@ aminmax, count_nonzero, take_along_dim), each built on the gradjit.ops function 
 uses."""
 from __future__ import annotations
 
+import inspect
 
 import numpy as np
 
@@ -17,6 +18,11 @@ from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.hot_path import unrecorded
 from gradjit.tensor.return_types import return_type
+
+
+def _truth(result, x):
+    """all/any of a uint8 tensor are uint8, as PyTorch keeps them; of the rest, bool."""
+    return ops.astype(result, dtypes.uint8.ir) if x.dtype is dtypes.uint8 else result
 
 
 def _check_mean(x):
@@ -60,13 +66,28 @@ def _flat_positions(x, indices, dim):
 
 
 def _dims(dim):
+    """A reduction's dims: an empty list is every dim, as PyTorch reads it (all and any alone
+    reduce none, see _listed); dim=0 is axis 0."""
+    dims = _listed(dim)
+    return None if dims == () else dims
+
+
+def _listed(dim):
     return tuple(dim) if isinstance(dim, (list, tuple)) else dim
 
 
-def _all_if_empty(dim):
-    """amax/amin's dims: () (or []) is every axis, as in PyTorch; dim=0 is axis 0."""
-    dims = _dims(dim)
-    return None if dims == () else dims
+def _logsumexp(x, dim, keepdim):
+    """PyTorch's logsumexp: shifted by the largest finite real part; a row of -inf gives -inf
+    and, as there, a nan gradient (exp(x - lse) is exp(nan)); an empty row gives -inf."""
+    x = ops.to_float(x)
+    axes = ops.normalize_axes(dim, len(ops.shape_of(x)))
+    peak = 0
+    if all(ops.shape_of(x)):
+        peak = ops.stop_gradient(S.reduce_max(ops.real(x) if x.dtype.is_complex else x,
+                                              axes=axes, keepdims=True))
+        peak = ops.where(ops.isfinite(peak), peak, 0)
+    out = ops.add(ops.log(ops.sum_(ops.exp(ops.sub(x, peak)), axes, keepdims=True)), peak)
+    return out if keepdim else ops.squeeze(out, axes)
 
 
 def _refuse_empty(name, x, dims):
@@ -191,8 +212,10 @@ class ReductionMixin:
         return apply("LinalgVectorNormBackward0", ops.vector_norm, x, 2 if p == "fro" else p,
                      _dims(dim), keepdim)
 
-    def logsumexp(self, dim, keepdim=False):
-        return apply("LogsumexpBackward0", ops.logsumexp, self, _dims(dim), keepdim)
+    def logsumexp(self, dim=inspect.Parameter.empty, keepdim=False):
+        if dim is inspect.Parameter.empty:  # required, as in PyTorch 2.13, in its words
+            raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+        return apply("LogsumexpBackward0", _logsumexp, self, _dims(dim), keepdim)
 
     def max(self, dim=None, keepdim=False):
         return self._extremum("max", ops.amax, dim, keepdim)
@@ -202,6 +225,14 @@ class ReductionMixin:
 
     def _extremum(self, kind, reduce, dim, keepdim):
         title = kind.title()
+        if isinstance(dim, (list, tuple)):
+            kinds = ", ".join(type(d).__name__ for d in dim)
+            kinds = f"[{kinds}]" if isinstance(dim, list) else f"({kinds})"
+            mismatch = ("      didn't match because some of the arguments have invalid types: "
+                        f"(!{type(dim).__name__} of {kinds}!)\n")
+            raise TypeError(f"{kind}() received an invalid combination of arguments - got "
+                            f"({type(dim).__name__}), but expected one of:\n * ()\n{mismatch}"
+                            f" * (Tensor other)\n{mismatch} * (int dim, bool keepdim = False)\n")
         if dim is not None and not isinstance(dim, int):  # max(other): elementwise
             return apply(f"{title}imumBackward0", getattr(ops, f"{kind}imum"), self,
                          operand(dim))
@@ -228,24 +259,33 @@ class ReductionMixin:
         return return_type(kind)(values, indices)
 
     def amax(self, dim=(), keepdim=False):
-        _refuse_empty("amax", self, _all_if_empty(dim))
-        return apply("AmaxBackward0", ops.amax, self, _all_if_empty(dim), keepdim)
+        _refuse_empty("amax", self, _dims(dim))
+        return apply("AmaxBackward0", ops.amax, self, _dims(dim), keepdim)
 
     def amin(self, dim=(), keepdim=False):
-        _refuse_empty("amin", self, _all_if_empty(dim))
-        return apply("AminBackward0", ops.amin, self, _all_if_empty(dim), keepdim)
+        _refuse_empty("amin", self, _dims(dim))
+        return apply("AminBackward0", ops.amin, self, _dims(dim), keepdim)
 
     def argmax(self, dim=None, keepdim=False):
-        unsigned.refuse("argmax_cpu", self.dtype)
+        self._check_arg("argmax", dim)
         out = self._found(np.argmax, dim, keepdim)
         return out if out is not None else self._arg(
             self.max(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amax)
 
     def argmin(self, dim=None, keepdim=False):
-        unsigned.refuse("argmin_cpu", self.dtype)
+        self._check_arg("argmin", dim)
         out = self._found(np.argmin, dim, keepdim)
         return out if out is not None else self._arg(
             self.min(dim, keepdim) if dim is not None else None, dim, keepdim, ops.amin)
+
+    def _check_arg(self, name, dim):
+        unsigned.refuse(f"{name}_cpu", self.dtype)
+        if self.dtype is dtypes.bool_:
+            raise RuntimeError(f"{name}(): does not support bool input")
+        if dim is None and not self.numel():
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        _refuse_empty(name, self, dim)
 
     def _found(self, find, dim, keepdim):
         """argmax/argmin of a float tensor by numpy's: the first extremum, or the first nan,
@@ -269,10 +309,12 @@ class ReductionMixin:
         return index.reshape((1,) * self.dim()) if keepdim else index
 
     def all(self, dim=None, keepdim=False):
-        return apply("AllBackward0", ops.all_, self, _dims(dim), keepdim)
+        return apply("AllBackward0", lambda x: _truth(ops.all_(x, _listed(dim), keepdim), x),
+                     self)
 
     def any(self, dim=None, keepdim=False):
-        return apply("AnyBackward0", ops.any_, self, _dims(dim), keepdim)
+        return apply("AnyBackward0", lambda x: _truth(ops.any_(x, _listed(dim), keepdim), x),
+                     self)
 
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         name = "ProdBackward0" if dim is None else "ProdBackward1"
@@ -319,8 +361,9 @@ class ReductionMixin:
             ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
         return apply("NansumBackward0", lambda x: ops.nansum(_accumulate(x, dtype), _dims(dim),
-                                                              keepdim), self)
+                                                              keepdim, dt), self)
 
     def nanmean(self, dim=None, keepdim=False, *, dtype=None):
         x = self if dtype is None else self.to(dtype)
@@ -340,14 +383,24 @@ class ReductionMixin:
             return ops.count_nonzero(self.detach(), _dims(dim))
 
     def take_along_dim(self, indices, dim=None):
-        if dim is None:  # both flattened, whatever their ranks
-            return self.reshape(-1).take_along_dim(operand(indices).reshape(-1), 0)
+        indices = operand(indices)
+        if dim is None:  # both flattened, whatever their ranks: a gather
+            if indices.dtype not in (dtypes.int32, dtypes.int64):
+                raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+            return self.reshape(-1).take_along_dim(indices.reshape(-1).long(), 0)
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                               f"{indices.dtype.legacy}")
+        if indices.dim() != self.dim():
+            raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                               f"number of dimensions, but got {self.dim()} dimensions for "
+                               f"input, and {indices.dim()} dimensions for indices")
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
                                                                    axis=0), self, indices)
         return apply("GatherBackward0", lambda x, i: ops.take_along_axis(x, i, dim), self,
-                     operand(indices))
+                     indices)
 
     def hash_tensor(self, dim=None, *, keepdim=False, mode=0):
         """The xor of the elements' 64-bit patterns (floats widened to float64, integers to

@@ -572,5 +572,12 @@ def cat(tensors, dim=0):
 
 def stack(tensors, dim=0):
     tensors = [operand(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(tensors[1:], 1):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(tensors[0].shape)} at entry 0 and {list(t.shape)} at "
+                               f"entry {i}")
     return apply("StackBackward0", lambda *ts: ops.stack(ts, dim), *tensors)
 

@@ -7,7 +7,6 @@ import math
 import warnings
 
 from gradjit import ops
-from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -39,7 +38,8 @@ class ShapingMixin:
         dims = (keyword["dims"],) if "dims" in keyword and not dims else dims
         if not dims:  # torch's words for another keyword too
             raise TypeError('flip() missing 1 required positional arguments: "dims"')
-        return apply("FlipBackward0", ops.flip, self, _dims(dims, self.dim()))
+        dims = _dims(dims, self.dim())
+        return apply("FlipBackward0", ops.flip, self, dims if self.dim() else ())
 
     def fliplr(self):
         if self.dim() < 2:
@@ -90,9 +90,11 @@ class ShapingMixin:
 
     def repeat_interleave(self, repeats, dim=None, *, output_size=None):
         counted = hasattr(repeats, "_edge")
-        if counted and repeats.dim() > 1:
-            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
         dim = None if dim is None else _check_dim(dim, self.dim())
+        if counted:
+            _check_repeats(repeats, self.numel() if dim is None else self.shape[dim], dim)
+        elif repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
         out = apply("IndexSelectBackward0" if counted else "ViewBackward0", ops.repeat, self,
                     repeats, dim)
         if output_size is not None and out.shape[0 if dim is None else dim] != output_size:
@@ -163,10 +165,24 @@ class ShapingMixin:
             return self.split([0] * chunks, dim)
         return self.split(max(1, math.ceil(n / chunks)), dim)
 
-    def tensor_split(self, indices_or_sections, dim=0):
+    def tensor_split(self, indices_or_sections=None, /, dim=0, *, sections=None, indices=None,
+                     tensor_indices_or_sections=None):
+        # torch's three overloads name the argument by its kind
+        indices_or_sections = next(a for a in (indices_or_sections, sections, indices,
+                                               tensor_indices_or_sections) if a is not None)
+        if self.dim() == 0:
+            raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got "
+                               "a tensor with 0 dims")
         d = _check_dim(dim, self.dim())
         if hasattr(indices_or_sections, "_edge"):  # int() of a traced one records a guard
             t = indices_or_sections
+            if t.dtype is not dtypes.int64:
+                raise RuntimeError("tensor_split expected tensor_indices_or_sections to have "
+                                   f"dtype of long, but got {t.dtype.legacy}")
+            if t.dim() > 1:
+                raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
+                                   "zero-dimensional or one-dimensional tensor, but got a "
+                                   f"tensor with {t.dim()} dims")
             indices_or_sections = int(t) if not t.dim() else [int(i) for i in t]
         if isinstance(indices_or_sections, int) and indices_or_sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got "
@@ -250,6 +266,8 @@ class ShapingMixin:
             normal = [_check_dim(d, self.dim()) for d in dims]
             if len(set(normal)) != len(normal):
                 raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
+        if not self.dim():  # a 0-d tensor's one dim stays where it is
+            source = destination = ()
         return apply("PermuteBackward0", ops.moveaxis, self, source, destination)
 
     moveaxis = movedim
@@ -259,6 +277,18 @@ class ShapingMixin:
             raise RuntimeError(f"take(): Expected a long tensor for index, but got "
                                f"{index.dtype.legacy if hasattr(index, '_edge') else index}")
         return apply("TakeBackward0", ops.take, self, index)
+
+
+def _check_repeats(repeats, size, dim):
+    """PyTorch's checks of a tensor of counts against the `size` elements they repeat."""
+    if repeats.dim() > 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.numel() not in (1, size):
+        raise RuntimeError("repeats must have the same size as input along dim, but got "
+                           f"repeats.size(0) = {repeats.numel()} and input.size({dim or 0}) = "
+                           f"{size}")
+    if repeats.numel() and bool((repeats < 0).any()):
+        raise RuntimeError("repeats can not be negative")
 
 
 def _tensors(tensors):
@@ -285,33 +315,33 @@ def _at_least(rank):
 atleast_1d, atleast_2d, atleast_3d = _at_least(1), _at_least(2), _at_least(3)
 
 
-def _stacking(name, fn):
+def _stacking(name, arrange):
+    """A stacking function: the tensors, brought to a common rank by `arrange`, which also
+    names the dim, joined by cat (whose checks and words PyTorch's stacking functions share)."""
     def stacking(tensors, *, out=None):
         from gradjit.tensor.functions import write_out
+        from gradjit.tensor.shape import cat
         tensors = _tensors((tensors,))
         if not tensors:
             raise RuntimeError(f"{name} expects a non-empty TensorList")
-        return write_out(name, lambda: apply("CatBackward0", lambda *ts: _as_runtime_error(
-            fn, ts), *tensors), tensors, out)
+        return write_out(name, lambda: cat(*arrange(tensors)), tensors, out)
     stacking.__name__ = name
     return stacking
 
 
-hstack = _stacking("hstack", ops.hstack)
-vstack = row_stack = _stacking("vstack", ops.vstack)
-dstack = _stacking("dstack", ops.dstack)
-column_stack = _stacking("column_stack", ops.column_stack)
+def _columns(tensors):
+    return [t.reshape(t.numel(), 1) if t.dim() < 2 else t for t in tensors], 1
 
 
-def _as_runtime_error(fn, *args):
-    """PyTorch reports bad sizes as RuntimeError where numpy, whose ops these are, says
-    ValueError."""
-    try:
-        return fn(*args)
-    except (ShapeError, AxisError):  # worded as PyTorch's by the operation's scope
-        raise
-    except ValueError as error:
-        raise RuntimeError(str(error)) from None
+def _side_by_side(tensors):
+    tensors = atleast_1d(tensors)
+    return tensors, 0 if tensors[0].dim() == 1 else 1
+
+
+hstack = _stacking("hstack", _side_by_side)
+vstack = row_stack = _stacking("vstack", lambda ts: (atleast_2d(ts), 0))
+dstack = _stacking("dstack", lambda ts: (atleast_3d(ts), 2))
+column_stack = _stacking("column_stack", _columns)
 
 
 def meshgrid(*tensors, indexing=None):
@@ -341,9 +371,20 @@ def _method(name):
     return function
 
 
+def _method_with_out(name):
+    """A method as a function taking out= as PyTorch's does."""
+    method = _method(name)
+
+    def function(input, *args, out=None, **kwargs):
+        from gradjit.tensor.functions import write_out
+        return write_out(name, lambda: method(input, *args, **kwargs), (input,), out)
+    function.__name__ = name
+    return function
+
+
 flip, fliplr, flipud, roll, rot90, tile = map(_method, ("flip", "fliplr", "flipud", "roll",
                                                         "rot90", "tile"))
-tril, triu, diag = map(_method, ("tril", "triu", "diag"))
+tril, triu, diag = map(_method_with_out, ("tril", "triu", "diag"))
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):

@@ -183,8 +183,9 @@ def _global_median(x, ignore_nan):
     """The median of all elements; its gradient is shared evenly by the elements equal to it,
     as PyTorch's median() without dim shares it."""
     flat = ops.reshape(x, (-1,))
-    if ops.shape_of(flat)[0] == 0:
-        return np.full((), np.nan, x.dtype.ir.numpy)
+    if ops.shape_of(flat)[0] == 0:  # nan, or an integer dtype's least value, as PyTorch's
+        low = np.nan if x.dtype.is_floating_point else np.iinfo(x.dtype.ir.numpy).min
+        return ops.add(ops.sum_(flat), np.full((), low, x.dtype.ir.numpy))
     fixed = ops.stop_gradient(flat)
     ordered = O.sort(fixed, 0)
     m = ops.reshape(O.take_along_axis(ordered, _median_rank(fixed, 0, ignore_nan), 0), ())
@@ -196,25 +197,24 @@ def _global_median(x, ignore_nan):
 
 
 def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
-    name = "nanquantile" if ignore_nan else "quantile"
     if not x.dtype.is_floating_point:
-        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
     if interpolation not in _INTERPOLATIONS:
-        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
     if hasattr(q, "_edge"):
         if q.dtype != x.dtype:
-            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
         if q.dim() > 1:
-            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
-        inside = ((q >= 0) & (q <= 1)).all()  # a guard where q is traced
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        if not bool(((q >= 0) & (q <= 1)).all()):  # a guard where q is traced
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
     else:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
         q = np.asarray(q, x.dtype.ir.numpy)
-        inside = np.all((q >= 0) & (q <= 1))
-    if not bool(inside):
-        raise RuntimeError("quantile() q values must be in the range [0, 1]")  # nanquantile too
     if x.numel() == 0:
-        raise RuntimeError(f"{name}() input tensor must be non-empty")
+        raise RuntimeError("quantile() input tensor must be non-empty")
     axis = None if dim is None else _check_dim(dim, x.dim())
     return apply("SqueezeBackward4", O.quantile, x, q, axis, interpolation, keepdim,
                  ignore_nan, True)
