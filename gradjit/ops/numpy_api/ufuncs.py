@@ -10,6 +10,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
 from gradjit.ops import special
+from gradjit.ops.numpy_api.basics import numpy_float
 
 
 UFUNCS = {
@@ -33,12 +34,6 @@ def _from_half(x):
     float that holds them (int8 float16, int16 float32, wider float64)."""
     dt = ir_type(x).dtype.numpy
     return x if dt.kind == "f" else ops.astype(x, np.promote_types(dt, np.float16))
-
-
-def _from_int(x):
-    """numpy computes sinc and angle of bools and integers in float64, also on Tensors (whose
-    own default float is float32)."""
-    return x if ir_type(x).dtype.is_inexact else ops.astype(x, np.float64)
 
 
 def _round(a, decimals=0, out=None):
@@ -76,9 +71,9 @@ def _real_if_close(a, tol=100):
 
 
 FUNCTIONS = {
-    np.sinc: lambda x: ops.sinc(_from_int(x)), np.fix: _fix, np.nan_to_num: _nan_to_num,
+    np.sinc: lambda x: ops.sinc(numpy_float(x)), np.fix: _fix, np.nan_to_num: _nan_to_num,
     np.round: _round, np.around: _round, np.i0: _i0, np.real: ops.real, np.imag: ops.imag,
-    np.real_if_close: _real_if_close, np.angle: lambda z, deg=False: ops.angle(_from_int(z), deg),
+    np.real_if_close: _real_if_close, np.angle: lambda z, deg=False: ops.angle(numpy_float(z), deg),
 }
 
 # scipy.special's name -> gradjit's function
