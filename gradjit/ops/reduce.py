@@ -10,7 +10,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ir_type
+from gradjit.ir.primitive import BroadcastError, ir_type
 from gradjit.ir.types import int64, real_of
 from gradjit.ops.array import (abs_, add, amax, amin, eq, exp, expand_dims, gt, isfinite, log1p,
                                logical_and, logical_not, logical_or, lt, maximum, minimum, mul, ne,
@@ -313,8 +313,12 @@ def take_along_axis(x, indices, axis):
         raise ValueError(f"take_along_axis: indices and arr must have the same number of "
                          f"dimensions, got {it.rank} and {t.rank}")
     axis = normalize_axes(axis, t.rank)[0]
-    others = list(broadcast_shapes(t.shape[:axis] + t.shape[axis + 1:],
-                                   it.shape[:axis] + it.shape[axis + 1:]))
+    try:
+        others = list(broadcast_shapes(t.shape[:axis] + t.shape[axis + 1:],
+                                       it.shape[:axis] + it.shape[axis + 1:]))
+    except BroadcastError:  # numpy's IndexError of its index arrays
+        raise IndexError(f"shape mismatch: indices of shape {it.shape} do not broadcast with "
+                         f"arr of shape {t.shape} outside axis {axis}") from None
     shape = tuple(others[:axis] + [it.shape[axis]] + others[axis:])
     source = broadcast(x, shape[:axis] + (t.shape[axis],) + shape[axis + 1:])
     n = t.shape[axis]
