@@ -14,7 +14,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.ops import sorting as O
-from gradjit.ops.numpy_api.basics import checked_axis, warn_if_empty
+from gradjit.ops.numpy_api.basics import checked_axis, numpy_float, warn_if_empty
 
 _NO_VALUE = np._NoValue
 
@@ -202,6 +202,7 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
     hist = ops.getitem(hist, slice(0, n))
     if density:
         widths = ops.sub(ops.getitem(edges, slice(1, None)), ops.getitem(edges, slice(0, -1)))
+        hist = numpy_float(hist)  # counts divide in float64, a Tensor's too
         hist = ops.true_divide(ops.true_divide(hist, ops.sum_(hist)), widths)
     return hist, edges
 
