@@ -52,6 +52,11 @@ class BroadcastError(ShapeError, ValueError):
         return RuntimeError(str(self))
 
 
+class MismatchError(ShapeError, ValueError):
+    """Operands whose sizes do not fit together (matmul's inner sizes, stack's shapes): a
+    ValueError too, as numpy's is."""
+
+
 class ReshapeError(ShapeError, ValueError):
     """A shape that does not hold the operand's elements (a ValueError too, as numpy's)."""
 

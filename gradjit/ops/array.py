@@ -8,9 +8,9 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import (AxisError, PermutationError, RepeatedAxisError, ReshapeError,
-                                   ShapeError, UnknownDimensionsError, ir_type,
-                                   is_python_scalar)
+from gradjit.ir.primitive import (AxisError, MismatchError, PermutationError,
+                                   RepeatedAxisError, ReshapeError, UnknownDimensionsError,
+                                   ir_type, is_python_scalar)
 from gradjit.ir.types import int64
 from gradjit.ops.promote import (accumulator, astype, broadcast, broadcast_shapes, comparison_dtype,
                                  default_float, flavor, operands, result_type, to_float)
@@ -320,7 +320,7 @@ def stack(xs, axis=0):
         raise ValueError("need at least one array to stack")
     shapes = {ir_type(x).shape for x in xs}
     if len(shapes) > 1:
-        raise ShapeError(f"stack expects each array to be equal size, got {sorted(shapes)}")
+        raise MismatchError(f"stack expects each array to be equal size, got {sorted(shapes)}")
     return concatenate([expand_dims(x, axis) for x in xs], axis)
 
 
@@ -333,12 +333,12 @@ def matmul(a, b):
     x, y = astype(a, dt), astype(b, dt)
     xs, ys = ir_type(x).shape, ir_type(y).shape
     if not xs or not ys:
-        raise ShapeError("matmul: both operands need at least one dimension")
+        raise MismatchError("matmul: both operands need at least one dimension")
     x2 = reshape(x, (1,) + xs) if len(xs) == 1 else x
     y2 = reshape(y, ys + (1,)) if len(ys) == 1 else y
     s1, s2 = ir_type(x2).shape, ir_type(y2).shape
     if s1[-1] != s2[-2]:
-        raise ShapeError(f"matmul: shapes {xs} and {ys} cannot be multiplied "
+        raise MismatchError(f"matmul: shapes {xs} and {ys} cannot be multiplied "
                          f"({s1[-2]}x{s1[-1]} and {s2[-2]}x{s2[-1]})")
     batch = broadcast_shapes(s1[:-2], s2[:-2])
     lead = (1,) if not batch else ()

@@ -10,8 +10,8 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import ir_type
-from gradjit.ir.types import int64
+from gradjit.ir.primitive import BroadcastError, ir_type
+from gradjit.ir.types import int64, real_of
 from gradjit.ops.array import (abs_, add, amax, amin, eq, exp, expand_dims, gt, isfinite, log1p,
                                logical_and, logical_not, logical_or, lt, maximum, minimum, mul, ne,
                                normalize_axes, reshape, sqrt, sub, sum_, transpose, true_divide,
@@ -178,12 +178,16 @@ def var(x, axis=None, ddof=0, keepdims=False, dtype=None):
     divides by 0 (inf, or nan for 0/0)."""
     x = astype(x, dtype) if dtype is not None else to_float(x)
     centered = sub(x, true_divide(sum_(x, axis, keepdims=True), float(count_of(x, axis))))
-    if ir_type(centered).dtype.is_complex:  # the spread of complex values is real: |x - m|^2
-        re, im = E.real(centered), E.imag(centered)
-        total = sum_(add(mul(re, re), mul(im, im)), axis, keepdims)
-    else:
-        total = sum_(mul(centered, centered), axis, keepdims)
-    return true_divide(total, float(max(count_of(x, axis) - ddof, 0)))
+    return true_divide(sum_of_squares(centered, axis, keepdims),
+                       float(max(count_of(x, axis) - ddof, 0)))
+
+
+def sum_of_squares(d, axis, keepdims):
+    """The sum of |d|^2: real for complex values, as the spread of complex values is."""
+    if ir_type(d).dtype.is_complex:
+        re, im = E.real(d), E.imag(d)
+        return sum_(add(mul(re, re), mul(im, im)), axis, keepdims)
+    return sum_(mul(d, d), axis, keepdims)
 
 
 def safe_sqrt(v):
@@ -208,10 +212,10 @@ def nanvar(x, axis=None, ddof=0, keepdims=False, dtype=None):
     """Over the non-NaN terms; nan where fewer than ddof + 1 remain (numpy's nanvar)."""
     x = astype(x, dtype) if dtype is not None else to_float(x)
     kept = logical_not(_isnan(x))
-    count = sum_(astype(kept, ir_type(x).dtype), axis, keepdims=True)
+    count = sum_(astype(kept, real_of(ir_type(x).dtype)), axis, keepdims=True)
     centered = where(kept, sub(x, true_divide(sum_(where(kept, x, 0), axis, keepdims=True),
                                               count)), 0)
-    total = sum_(mul(centered, centered), axis, keepdims)
+    total = sum_of_squares(centered, axis, keepdims)
     dof = sub(count if keepdims else _drop(count, axis), float(ddof))
     good = gt(dof, 0)
     return where(good, true_divide(total, where(good, dof, 1.0)), math.nan)
@@ -309,8 +313,12 @@ def take_along_axis(x, indices, axis):
         raise ValueError(f"take_along_axis: indices and arr must have the same number of "
                          f"dimensions, got {it.rank} and {t.rank}")
     axis = normalize_axes(axis, t.rank)[0]
-    others = list(broadcast_shapes(t.shape[:axis] + t.shape[axis + 1:],
-                                   it.shape[:axis] + it.shape[axis + 1:]))
+    try:
+        others = list(broadcast_shapes(t.shape[:axis] + t.shape[axis + 1:],
+                                       it.shape[:axis] + it.shape[axis + 1:]))
+    except BroadcastError:  # numpy's IndexError of its index arrays
+        raise IndexError(f"shape mismatch: indices of shape {it.shape} do not broadcast with "
+                         f"arr of shape {t.shape} outside axis {axis}") from None
     shape = tuple(others[:axis] + [it.shape[axis]] + others[axis:])
     source = broadcast(x, shape[:axis] + (t.shape[axis],) + shape[axis + 1:])
     n = t.shape[axis]
@@ -330,4 +338,4 @@ def take_along_axis(x, indices, axis):
 __all__ = ["accumulator", "all_", "any_", "arg_extremum", "count_nonzero", "count_of",
            "cumprod", "cumsum", "diff", "extremum", "logcumsumexp", "nan_extremum",
            "nancumprod", "nancumsum", "nanmean", "nanprod", "nanstd", "nansum", "nanvar",
-           "prod", "safe_sqrt", "scan", "std", "take_along_axis", "var"]
+           "prod", "safe_sqrt", "scan", "std", "sum_of_squares", "take_along_axis", "var"]

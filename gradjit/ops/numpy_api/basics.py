@@ -61,6 +61,21 @@ def _axes(axis):
     return int(axis)
 
 
+def numpy_float(a):
+    """Bools and integers in float64, where numpy computes their means, spreads, sinc and
+    angle: a Tensor's too (whose own default float is float32; torch's mean refuses them)."""
+    return a if ir_type(a).dtype.is_inexact else ops.astype(a, np.float64)
+
+
+def checked_axis(a, axis, strict=False):
+    """numpy's axis check on 0-d arrays, which the shared normalize_axes (PyTorch allows dim=0
+    there) leaves out: a ufunc's reduction takes an int axis 0 or -1 but no tuple; mean, var,
+    std, average, median and quantile (`strict`) take none."""
+    if axis is not None and not ops.shape_of(a) and (strict or not isinstance(axis, int)):
+        raise np.exceptions.AxisError(axis if isinstance(axis, int) else tuple(axis)[0], 0)
+    return axis
+
+
 def warn_if_empty(a, axis, message="Mean of empty slice", ddof=0, nan=False):
     """numpy's RuntimeWarning for a mean over no elements (a variance over ddof or fewer),
     known from the shapes; numpy then also warns of the 0/0 it computes (its nan-functions
@@ -101,12 +116,10 @@ def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoValue):
-    a = a if dtype is None else ops.astype(a, dtype)
-    # numpy averages integers in float64, a Tensor's too (torch's mean refuses them)
-    a = a if ir_type(a).dtype.is_inexact else ops.astype(a, np.float64)
+    a = numpy_float(a if dtype is None else ops.astype(a, dtype))
     keep = bool(keepdims)
     if where is True or where is np._NoValue:
-        warn_if_empty(a, _axes(axis))
+        warn_if_empty(a, checked_axis(a, axis, strict=True))
         return ops.mean(a, _axes(axis), keep)
     count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
     return ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),

@@ -20,7 +20,7 @@ def _array(x):
 def _polyval(p, x):
     """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it."""
     p, x = _coefficients(p, "polyval"), ops.asarray(_array(x))
-    y = ops.mul(x, 0)  # numpy starts from zeros like x
+    y = ops.astype(ops.mul(x, 0), ops.result_type(p, x))  # numpy starts from zeros like x
     for i in range(ops.shape_of(p)[0]):
         y = ops.add(ops.mul(y, x), ops.getitem(p, i))
     return y

@@ -7,7 +7,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops.indexing import constant_value
-from gradjit.ops.numpy_api.basics import masked, warn_if_empty
+from gradjit.ops.numpy_api.basics import checked_axis, masked, numpy_float, warn_if_empty
 
 _UNSET = np._NoValue
 
@@ -17,15 +17,6 @@ def _refuse_mean(name, mean):
     if mean is not _UNSET:
         raise TypeError(f"np.{name}(mean=...) is not supported on traced values; "
                         "compute the result and select or combine it afterwards")
-
-
-def _axis(a, axis, strict=False):
-    """numpy's axis check on 0-d arrays, which the shared normalize_axes (PyTorch allows dim=0
-    there) leaves out: a ufunc's reduction takes an int axis 0 or -1 but no tuple; mean, var,
-    std and average (`strict`) take none."""
-    if axis is not None and not ops.shape_of(a) and (strict or not isinstance(axis, int)):
-        raise np.exceptions.AxisError(axis if isinstance(axis, int) else tuple(axis)[0], 0)
-    return axis
 
 
 def _keep(keepdims):
@@ -45,19 +36,19 @@ def _with_initial(result, initial, combine):
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-    result = ops.prod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
+    result = ops.prod(masked(a, where, 1), checked_axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, ops.mul)
 
 
 def _nanprod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
              where=_UNSET):
-    result = ops.nanprod(masked(a, where, 1), _axis(a, axis), _keep(keepdims), dtype)
+    result = ops.nanprod(masked(a, where, 1), checked_axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, ops.mul)
 
 
 def _nansum(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET,
             where=_UNSET):
-    result = ops.nansum(masked(a, where, 0), _axis(a, axis), _keep(keepdims), dtype)
+    result = ops.nansum(masked(a, where, 0), checked_axis(a, axis), _keep(keepdims), dtype)
     return _with_initial(result, initial, ops.add)
 
 
@@ -158,7 +149,7 @@ def _gradient(f, *varargs, axis=None, edge_order=1):
     ends, numpy's weighted ones for coordinates that are not evenly spaced."""
     _no_bool_subtract(f)
     rank = len(ops.shape_of(f))
-    axis = _axis(f, axis, strict=True)
+    axis = checked_axis(f, axis, strict=True)
     ops.normalize_axes(axis, rank)  # range and repeats checked; the order is the caller's
     axes = tuple(range(rank)) if axis is None else (axis % rank,) if isinstance(axis, int) \
         else tuple(a % rank for a in axis)
@@ -254,7 +245,7 @@ def _extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
         a = _masked_extremum(a, where, initial, "maximum" if largest else "minimum")
         initial_ = None if initial is _UNSET else initial
-        return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial_, largest)
+        return ops.extremum(a, checked_axis(a, axis), _keep(keepdims), initial_, largest)
     function.__name__ = name
     return function
 
@@ -263,11 +254,11 @@ def _nan_extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
         a = _masked_extremum(a, where, initial, "fmax" if largest else "fmin")
         if initial is _UNSET:
-            return ops.nan_extremum(a, _axis(a, axis), _keep(keepdims), largest)
+            return ops.nan_extremum(a, checked_axis(a, axis), _keep(keepdims), largest)
         # numpy's fmax/fmin reduce from `initial` (in a's dtype): a NaN never wins
         if ops.result_type(a).is_float:
             a = masked(a, ops.logical_not(ops.isnan(a)), initial)
-        return ops.extremum(a, _axis(a, axis), _keep(keepdims), initial, largest)
+        return ops.extremum(a, checked_axis(a, axis), _keep(keepdims), initial, largest)
     function.__name__ = name
     return function
 
@@ -319,7 +310,7 @@ def _unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
 
 
 def _ptp(a, axis=None, out=None, keepdims=_UNSET):
-    keep, axis = _keep(keepdims), _axis(a, axis)
+    keep, axis = _keep(keepdims), checked_axis(a, axis)
     return ops.sub(ops.extremum(a, axis, keep), ops.extremum(a, axis, keep, largest=False))
 
 
@@ -336,7 +327,8 @@ def _spread(name, fn, strict=True):
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
         nan = name.startswith("nan")
         _refuse_mean(name, mean if nan else _UNSET)
-        args = (_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
+        a = numpy_float(a) if dtype is None else a
+        args = (checked_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
         if where is _UNSET or where is True:
             if mean is _UNSET:
                 warn_if_empty(a, args[0], "Degrees of freedom <= 0 for slice" +
@@ -355,27 +347,27 @@ def _masked_var(a, where, mean, axis, ddof, keepdims, dtype):
     default the mean of the elements `where` keeps) summed over the kept elements and divided
     by their count less ddof."""
     x = ops.astype(a, dtype) if dtype is not None else ops.to_float(a)
-    dt = ops.result_type(x).numpy
+    dt = ops.result_type(x).numpy.type(0).real.dtype  # counts of complex values are real
     kept = np.ones((), dt) if where is _UNSET or where is True else ops.astype(where, dt)
     kept = ops.broadcast_to(kept, ops.shape_of(x))
     if mean is _UNSET:
         mean = ops.true_divide(ops.sum_(masked(x, where, 0), axis, True),
                                ops.sum_(kept, axis, True))
-    d = ops.sub(x, mean)
-    total = ops.sum_(masked(ops.mul(d, d), where, 0), axis, keepdims)
+    total = ops.sum_of_squares(masked(ops.sub(x, mean), where, 0), axis, keepdims)
     return ops.true_divide(total, ops.maximum(ops.sub(ops.sum_(kept, axis, keepdims), ddof), 0))
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
+    a = numpy_float(a) if dtype is None else a
     if where is not _UNSET and where is not True:  # left-out elements count as NaNs
         a = masked(ops.to_float(a), where, np.nan)
     else:
-        warn_if_empty(a, _axis(a, axis), nan=True)
-    return ops.nanmean(a, _axis(a, axis), _keep(keepdims), dtype)
+        warn_if_empty(a, checked_axis(a, axis), nan=True)
+    return ops.nanmean(a, checked_axis(a, axis), _keep(keepdims), dtype)
 
 
 def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
-    keep, axis = _keep(keepdims), _axis(a, axis, strict=True)
+    keep, axis = _keep(keepdims), checked_axis(a, axis, strict=True)
     shape = ops.shape_of(a)
     if weights is None:
         warn_if_empty(a, axis)
@@ -412,13 +404,13 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
 
 def _logical(name, fn):
     def function(a, axis=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-        return fn(masked(a, where, name == "all"), _axis(a, axis), _keep(keepdims))
+        return fn(masked(a, where, name == "all"), checked_axis(a, axis), _keep(keepdims))
     function.__name__ = name
     return function
 
 
 def _count_nonzero(a, axis=None, *, keepdims=False):
-    return ops.count_nonzero(a, _axis(a, axis), keepdims)
+    return ops.count_nonzero(a, checked_axis(a, axis), keepdims)
 
 
 def _take_along_axis(arr, indices, axis=-1):

@@ -14,7 +14,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.ops import sorting as O
-from gradjit.ops.numpy_api.basics import warn_if_empty
+from gradjit.ops.numpy_api.basics import checked_axis, numpy_float, warn_if_empty
 
 _NO_VALUE = np._NoValue
 
@@ -75,12 +75,12 @@ def _static(value):
 
 
 def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    warn_if_empty(a, axis)
+    warn_if_empty(a, checked_axis(a, axis, strict=True))
     return O.median(a, axis, bool(keepdims))
 
 
 def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NO_VALUE):
-    warn_if_empty(a, axis, nan=True)
+    warn_if_empty(a, checked_axis(a, axis, strict=True), nan=True)
     return O.median(a, axis, keepdims is True, ignore_nan=True)
 
 
@@ -89,6 +89,9 @@ def _quantile_fn(scale, name, ignore_nan):
     is checked against numpy's range (a traced one cannot be, when tracing)."""
     def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                  keepdims=_NO_VALUE if ignore_nan else False, *, weights=None):
+        if ops.is_complex(a):
+            raise TypeError("a must be an array of real numbers")
+        checked_axis(a, axis, strict=True)
         if weights is not None:
             weights = _quantile_weights(a, weights, axis, method)
         weak = type(q) in (int, float)
@@ -199,6 +202,7 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
     hist = ops.getitem(hist, slice(0, n))
     if density:
         widths = ops.sub(ops.getitem(edges, slice(1, None)), ops.getitem(edges, slice(0, -1)))
+        hist = numpy_float(hist)  # counts divide in float64, a Tensor's too
         hist = ops.true_divide(ops.true_divide(hist, ops.sum_(hist)), widths)
     return hist, edges
 

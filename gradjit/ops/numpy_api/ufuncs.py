@@ -10,6 +10,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
 from gradjit.ops import special
+from gradjit.ops.numpy_api.basics import numpy_float
 
 
 UFUNCS = {
@@ -36,7 +37,17 @@ def _from_half(x):
 
 
 def _round(a, decimals=0, out=None):
-    return ops.round_decimals(a, decimals)
+    if decimals and ir_type(a).dtype.is_bool:  # numpy scales into the bool array itself
+        step = "multiply" if decimals > 0 else "divide"
+        raise TypeError(f"Cannot cast ufunc '{step}' output from dtype('float64') to "
+                        "dtype('bool') with casting rule 'same_kind'")
+    return ops.round_decimals(_from_half(a) if ir_type(a).dtype.is_bool else a, decimals)
+
+
+def _i0(x):
+    if ops.is_complex(x):
+        raise TypeError("i0 not supported for complex values")
+    return special.i0(x)
 
 
 def _fix(x, out=None):
@@ -60,9 +71,9 @@ def _real_if_close(a, tol=100):
 
 
 FUNCTIONS = {
-    np.sinc: ops.sinc, np.fix: _fix, np.nan_to_num: _nan_to_num,
-    np.round: _round, np.around: _round, np.i0: special.i0,
-    np.real: ops.real, np.imag: ops.imag, np.real_if_close: _real_if_close, np.angle: ops.angle,
+    np.sinc: lambda x: ops.sinc(numpy_float(x)), np.fix: _fix, np.nan_to_num: _nan_to_num,
+    np.round: _round, np.around: _round, np.i0: _i0, np.real: ops.real, np.imag: ops.imag,
+    np.real_if_close: _real_if_close, np.angle: lambda z, deg=False: ops.angle(numpy_float(z), deg),
 }
 
 # scipy.special's name -> gradjit's function
