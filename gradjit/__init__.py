@@ -62,6 +62,7 @@ from gradjit.tensor.lowrank import *  # noqa: F401,F403
 from gradjit.tensor.segments import *  # noqa: F401,F403
 from gradjit.tensor.count_draws import *  # noqa: F401,F403
 from gradjit.tensor.layout import jagged, layout, sparse_coo, strided  # noqa: F401
+from gradjit.tensor.reparam_grads import _dirichlet_grad, _standard_gamma_grad  # noqa: F401
 from gradjit.tensor.legacy_types import CPU_TYPES as _CPU_TYPES
 from gradjit.tensor.legacy_types import set_default_tensor_type  # noqa: F401
 from gradjit.tensor.special_numeric import igamma, igammac  # noqa: F401

@@ -4,6 +4,8 @@ the user's backward (or, in forward mode, its jvp), so the compiled program hold
 with the user's derivatives."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from gradjit.tensor.base import TensorBase
@@ -11,6 +13,12 @@ from gradjit.tensor.factories import from_numpy, is_traced
 from gradjit.tensor.grad_mode import no_grad
 
 _rules = {}  # (Function subclass, positions of the tensor arguments) -> custom_vjp
+
+
+class VmapInfo(NamedTuple):
+    """What a Function's vmap staticmethod is told of the batch, as PyTorch's."""
+    batch_size: int
+    randomness: str
 
 
 def traced_apply(cls, args, kwargs):
@@ -76,4 +84,22 @@ def _rule(cls, positions, count):
     rule.__name__ = rule.__qualname__ = cls.__name__
     rule.defvjp(run_forward, backward)
     rule.defjvp(pushforward)
+    if hasattr(cls, "vmap"):  # the user's batching rule, which vmap calls in place of looping
+        rule.def_vmap(_vmap_rule(cls, positions, count))
+    return rule
+
+
+def _vmap_rule(cls, positions, count):
+    """cls.vmap(info, in_dims, *args) as a batching rule: the tensors come stacked on axis 0
+    (in_dims 0) or shared (None); its output is moved to lead with its out_dims axis."""
+    def rule(size, in_batched, *values):
+        flags = iter(in_batched)
+        in_dims = tuple((0 if next(flags) else None) if i in positions else None
+                        for i in range(count))
+        inputs = [from_numpy(np.asarray(v)) if i in positions else v
+                  for i, v in enumerate(values)]
+        with no_grad():
+            out, out_dims = cls.vmap(VmapInfo(size, "error"), in_dims, *inputs)
+        out = np.asarray(out.numpy())
+        return (out, False) if out_dims is None else (np.moveaxis(out, out_dims, 0), True)
     return rule

@@ -1,5 +1,6 @@
 """Dirichlet and Beta (a two-category Dirichlet) with PyTorch's log densities, entropies and
-moments; draws are normalized gamma draws, reparameterized through them."""
+moments; draws are normalized gamma draws, reparameterized as PyTorch's (torch._dirichlet_grad
+of each coordinate, coupled through the simplex's constraint)."""
 from __future__ import annotations
 
 from numbers import Number
@@ -8,7 +9,34 @@ import gradjit
 from gradjit.distributions import constraints
 from gradjit.distributions.distribution import broadcast_all
 from gradjit.distributions.exp_family import ExponentialFamily
-from gradjit.distributions.gamma import _StandardGamma
+from gradjit.distributions.gamma import standard_gamma
+
+
+def _Dirichlet_backward(x, concentration, grad_output):
+    """The vector-Jacobian product of a Dirichlet draw x in its concentration: each
+    coordinate's own derivative, times the gradient less its mean under x (the coordinates
+    sum to one, so moving one moves the others in proportion)."""
+    total = concentration.sum(-1, True).expand_as(concentration)
+    centred = grad_output - (x * grad_output).sum(-1, True)
+    return gradjit._dirichlet_grad(x, concentration, total) * centred
+
+
+class _Dirichlet(gradjit.autograd.Function):
+    """Dirichlet(concentration) draws with PyTorch's implicit gradient."""
+
+    @staticmethod
+    def forward(ctx, concentration):
+        gammas = standard_gamma(concentration).clamp(min=float(gradjit.finfo(
+            gradjit.float64).tiny))
+        x = (gammas / gammas.sum(-1, True)).to(concentration.dtype)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    @gradjit.autograd.function.once_differentiable
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        return _Dirichlet_backward(x, concentration, grad_output)
 
 
 class Dirichlet(ExponentialFamily):
@@ -32,10 +60,7 @@ class Dirichlet(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        gammas = _StandardGamma.apply(self.concentration.expand(shape))
-        tiny = float(gradjit.finfo(gammas.dtype).tiny)
-        gammas = gammas + (gammas.detach().clamp(min=tiny) - gammas.detach())
-        return gammas / gammas.sum(-1, True)
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -1,9 +1,7 @@
 """Gamma: log density, entropy and moments in PyTorch's formulas (lgamma, digamma, xlogy), and
 draws by Marsaglia and Tsang's squeeze-free rejection method from gradjit's normal and uniform
-generators, reparameterized through the implicit derivative of the gamma cdf."""
+generators, reparameterized as PyTorch's (torch._standard_gamma_grad)."""
 from __future__ import annotations
-
-import numpy as np
 
 import gradjit
 from gradjit.distributions import constraints
@@ -33,43 +31,20 @@ def standard_gamma(concentration):
     return gradjit.where(boost, result * u.pow(1 / alpha), result)
 
 
-def _draw_derivative(x, alpha):
-    """dx/dalpha of a Gamma(alpha, 1) draw x holding its cdf P(alpha, x) fixed:
-    -dP/dalpha / density. With P = sum_n x^(a+n) e^-x / Gamma(a+n+1), each term over the
-    density is r_n = x^(n+1) / (a (a+1) ... (a+n)) and its alpha-derivative brings
-    log x - digamma(a+n+1); the series runs until its terms no longer count."""
-    alpha = np.asarray(alpha, dtype=np.float64)
-    x = np.maximum(np.asarray(x, dtype=np.float64), np.finfo(np.float64).tiny)
-    digamma = gradjit.digamma(gradjit.tensor(alpha + 1)).numpy()
-    log_x = np.log(x)
-    r = x / alpha
-    total = r * (log_x - digamma)
-    n = 0
-    while True:
-        n += 1
-        r = r * x / (alpha + n)
-        digamma = digamma + 1 / (alpha + n)
-        step = r * (log_x - digamma)
-        total = total + step
-        past_peak = alpha + n > x
-        if np.all(past_peak & (np.abs(step) <= 1e-17 * np.abs(total))) or n > 100000:
-            return -total
-
-
 class _StandardGamma(gradjit.autograd.Function):
     """Gamma(concentration, 1) draws whose gradient is the implicit one, as PyTorch's."""
 
     @staticmethod
     def forward(ctx, concentration):
         x = standard_gamma(concentration).to(concentration.dtype)
+        x = x.clamp(min=float(gradjit.finfo(x.dtype).tiny))  # PyTorch's draws are positive
         ctx.save_for_backward(x, concentration)
         return x
 
     @staticmethod
     def backward(ctx, grad_output):
         x, concentration = ctx.saved_tensors
-        dx = _draw_derivative(x.detach().numpy(), concentration.detach().numpy())
-        return grad_output * gradjit.tensor(dx, dtype=grad_output.dtype)
+        return grad_output * gradjit._standard_gamma_grad(concentration, x)
 
 
 class Gamma(ExponentialFamily):

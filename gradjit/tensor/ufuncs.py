@@ -4,9 +4,34 @@ from __future__ import annotations
 
 from gradjit import ops
 from gradjit.ops import special
+from gradjit.ops.ufuncs import floats
 from gradjit.tensor import rounding
 from gradjit.tensor.arith import ArithMixin, apply, operand
 from gradjit.tensor.refusals import refuse_integers
+from gradjit.tracer import custom_vjp
+from gradjit.tracer.hips import unbroadcast
+
+
+def _xlogy_forward(x, y):
+    return special.xlogy(x, y), (x, y)
+
+
+def _xlogy_backward(residuals, g):
+    """PyTorch's derivatives: g log y in x (0 where x is 0 and y is not positive); x / y in y,
+    NaN where both are 0 (the shared xlogy, as scipy's and JAX's, takes a zero x there as no
+    dependence on y)."""
+    x, y = residuals
+    flat = ops.logical_and(ops.eq(x, 0), ops.le(y, 0))
+    return (unbroadcast(ops.where(flat, 0.0, special.xlogy(g, y)), x),
+            unbroadcast(ops.mul(g, ops.true_divide(x, y)), y))
+
+
+_xlogy_of_floats = custom_vjp(special.xlogy)
+_xlogy_of_floats.defvjp(_xlogy_forward, _xlogy_backward)
+
+
+def _xlogy(x, y):
+    return _xlogy_of_floats(*floats(x, y))  # promoted first: custom_vjp fixes a number's type
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {
@@ -33,7 +58,7 @@ BINARY = {
     ("logaddexp2",): ("Logaddexp2Backward0", ops.logaddexp2),
     ("hypot",): ("HypotBackward0", ops.hypot), ("fmax",): ("FmaxBackward0", ops.fmax),
     ("fmin",): ("FminBackward0", ops.fmin),
-    ("xlogy",): ("XlogyBackward0", special.xlogy),
+    ("xlogy",): ("XlogyBackward0", _xlogy),
 }
 
 

@@ -23,7 +23,7 @@ from gradjit.ir.elementwise import zeros_like
 from gradjit.ir.primitive import ambient_handler, ir_type
 from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
-from gradjit.tracer.host import cotangent_rule, host_primitive
+from gradjit.tracer.host import batched_shape, cotangent_rule, host_primitive
 from gradjit.tracer.pytree import LEAF, flatten, unflatten
 
 _serial = itertools.count()
@@ -93,8 +93,41 @@ class _Custom:
             return layout(types).packed_type
 
         vjp, jvp = self._rules(name, nondiff, structure, shape_rule, layout)
-        return host_primitive(name, shape_rule, evaluate, count, vjp=vjp, jvp=jvp,
+        batch = self._batch(name, nondiff, structure, shape_rule, layout) if self.vmap_rule \
+            else None
+        return host_primitive(name, shape_rule, evaluate, count, vjp=vjp, jvp=jvp, batch=batch,
                               doc=f"{self.__name__} with its {self.kind} rule"), layout
+
+    vmap_rule = None  # rule(axis_size, in_batched, *args) -> (output, out_batched), or None
+
+    def def_vmap(self, rule):
+        """vmap applies rule(axis_size, in_batched, *args) to the whole batch at once (as
+        jax.custom_batching.custom_vmap's rule): in_batched says per operand whether it
+        leads with the batch axis, and the rule returns the output and whether it does."""
+        self.vmap_rule = rule
+        self._primitives.clear()
+        return rule
+
+    def _batch(self, name, nondiff, structure, shape_rule, layout):
+        """The batching rule calling self.vmap_rule on the stacked operands, one host op per
+        batched pattern; a function of several outputs is looped over (None) as any other."""
+        made = {}
+
+        def batch(args, batched, size):
+            flags = tuple(batched)
+            if not layout(tuple(TensorType(ir_type(a).shape[1:], ir_type(a).dtype) if b else
+                                ir_type(a) for a, b in zip(args, flags))).single:
+                return None
+            if flags not in made:
+                def whole(*arrays):
+                    out, out_batched = self.vmap_rule(size, list(flags), *self._full(
+                        nondiff, unflatten(structure, iter(arrays))))
+                    out = np.asarray(out)
+                    return out if out_batched else np.broadcast_to(out, (size,) + out.shape)
+                made[flags] = host_primitive(f"{name}_vmap_rule", batched_shape(
+                    shape_rule, flags, size), whole, len(flags))
+            return made[flags](*args)
+        return batch
 
     rule = None  # forward mode's rule(*nondiff, primals, tangents) -> (output, its tangent)
 

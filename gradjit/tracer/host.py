@@ -16,10 +16,11 @@ from gradjit.ir.types import TensorType
 from gradjit.ir.types import dtype as ir_dtype
 
 
-def host_primitive(name, shape_rule, fn, arity, *, vjp=None, jvp=None, doc=""):
+def host_primitive(name, shape_rule, fn, arity, *, vjp=None, jvp=None, batch=None, doc=""):
     """The primitive computing fn(*arrays), one array, on the host. A rule left None is
     derived from fn, which is then traced by gradjit (numpy or gradjit operations only);
-    vmap runs the primitive once per example, by a host primitive with derived rules too."""
+    vmap runs the primitive once per example, by a host primitive with derived rules too,
+    unless `batch(args, batched, size)` is given and returns the batch's value (not None)."""
     made = {}  # the derived primitives, each made once: a name per function keeps the IR text
 
     def once(key, make):
@@ -36,12 +37,15 @@ def host_primitive(name, shape_rule, fn, arity, *, vjp=None, jvp=None, doc=""):
         rule = once("vjp", lambda: cotangent_rule(name, arity, _pullback_of(fn), name))
         return rule(g, out, *args)
 
-    def batch(args, batched, size):
+    def batch_rule(args, batched, size):
+        out = None if batch is None else batch(args, batched, size)
+        if out is not None:
+            return out
         flags = tuple(batched)
         return once(("vmap", flags, size), lambda: _looped(prim, flags, size))(*args)
 
     prim = Primitive(name, "library", shape_rule, on_host(fn), vjp or derived_vjp, arity=arity,
-                     jvp=jvp or derived_jvp, batch=batch, doc=doc)
+                     jvp=jvp or derived_jvp, batch=batch_rule, doc=doc)
     return prim
 
 
@@ -114,14 +118,21 @@ def _packed_dtype(dtypes):
     return np.result_type(*dtypes, np.float32)
 
 
+def batched_shape(shape_rule, flags, size):
+    """The shape rule of a primitive's batch: shape_rule's type per example, `size` of them
+    (the operands flagged lead with the example axis)."""
+    def rule(*types):
+        one = shape_rule(*(TensorType(t.shape[1:], t.dtype) if b else t
+                           for t, b in zip(types, flags)))
+        return TensorType((size,) + one.shape, one.dtype)
+    return rule
+
+
 def _looped(prim, flags, size):
     """The primitive applying `prim` to each of `size` examples (the operands flagged lead
     with the example axis) and stacking the results; its derivatives are those of the loop,
     so they apply prim's own rules per example."""
-    def shape_rule(*types):
-        one = prim.shape_rule(*(TensorType(t.shape[1:], t.dtype) if b else t
-                                for t, b in zip(types, flags)))
-        return TensorType((size,) + one.shape, one.dtype)
+    shape_rule = batched_shape(prim.shape_rule, flags, size)
 
     def each(*arrays):
         if size == 0:

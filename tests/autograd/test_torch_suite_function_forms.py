@@ -3,7 +3,7 @@ setup_context, apply's arguments and non-tensor outputs, saved-tensor hooks, vjp
 staticmethods, the node and ctx attributes PyTorch exposes."""
 import pytest
 
-from tests.autograd.torch_suite import A, Scenarios, cases, check, leaves, square_function
+from tests.autograd.torch_suite import A, B, Scenarios, cases, check, leaves, square_function
 from tests.autograd.test_torch_suite_function import identity_times_two
 
 SCENARIOS = scenario = Scenarios()
@@ -138,6 +138,29 @@ def custom_vmap_rule(lib):
         def vmap(info, in_dims, x):
             return x * 3, in_dims[0]
     return lib.vmap(F.apply)(lib.tensor(A))
+
+
+@scenario
+def custom_vmap_rule_dims(lib):
+    """The rule sees None for a shared input and its output's batch axis is moved to 0."""
+    calls = []
+
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(x, y):
+            return x * y
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+        @staticmethod
+        def vmap(info, in_dims, x, y):
+            calls.append((info.batch_size, in_dims))
+            return (x * y + 1).t(), 1
+    out = lib.func.vmap(F.apply, in_dims=(0, None))(lib.tensor(A), lib.tensor(B[0]))
+    return out, calls
 
 @scenario
 def saved_tensors_twice(lib):
@@ -275,10 +298,7 @@ def function_node_not_callable(lib):
     return y.grad_fn(lib.ones(2, 3, dtype=lib.float64))
 
 
-DIFFERENCES = {
-    "custom_vmap_rule": "gradjit's vmap batches a custom Function through its forward; it "
-                        "does not call the Function's own vmap staticmethod",
-}
+DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))

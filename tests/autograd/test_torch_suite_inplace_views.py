@@ -242,10 +242,7 @@ def leaf_grad_layout_strides(lib):
     return a.grad.stride() == a.stride(), b.grad.stride() == b.stride(), a.grad.stride()
 
 
-DIFFERENCES = {
-    "leaky_relu_inplace_slopes": "gradjit differentiates an in-place leaky_relu_ with a "
-                                 "negative slope (from the input it keeps) where torch refuses",
-}
+DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))

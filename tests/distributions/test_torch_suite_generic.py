@@ -119,19 +119,7 @@ def common_value(t, g):
     return value, gradjit.tensor(value.numpy())
 
 
-def _known(cases, reasons):
-    """cases, those listed in reasons marked as expected (strict) failures."""
-    return [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=reasons[c[0]]))
-            if c[0] in reasons else c for c in cases]
-
-
-LOG_PROB_KNOWN = {
-    # xlogy(0, 0)'s derivative in y: 0/0 = NaN in PyTorch; gradjit's xlogy gives 0 there.
-    "Poisson-3": "the gradient at rate 0 of a zero count: NaN in PyTorch, 0 in gradjit",
-}
-
-
-@pytest.mark.parametrize("case", _known(CASES, LOG_PROB_KNOWN), ids=IDS)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_log_prob_values_and_gradients(case):
     _, name, spec = case
     t, g, tl, gl = leaves(name, spec)

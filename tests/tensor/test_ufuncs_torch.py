@@ -204,3 +204,17 @@ def test_an_integer_beyond_64_bits_is_refused_as_torch_refuses_it(expr):
 def test_integers_within_64_bits_still_work(expr):
     ours, theirs = eval(expr, {"x": gradjit.ones(2)}), eval(expr, {"x": torch.ones(2)})
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+def test_xlogy_gradients_at_zeros_and_edges_as_torch():
+    """PyTorch's xlogy derivatives: log y in x (0 where x is 0 and y is not positive), x / y
+    in y, NaN where both are 0; with broadcasting and a second derivative."""
+    grid = np.array(EDGES + [3.0], np.float64)
+    def run(lib):
+        x = lib.tensor(grid, requires_grad=True)
+        y = lib.tensor(grid[:, None], requires_grad=True)
+        gx, gy = lib.autograd.grad(lib.xlogy(x, y).sum(), [x, y], create_graph=True)
+        (gyy,) = lib.autograd.grad(gy.sum(), [y])
+        return gx.detach().numpy(), gy.detach().numpy(), gyy.numpy()
+    for ours, theirs in zip(run(gradjit), run(torch)):
+        np.testing.assert_array_equal(ours, theirs)

@@ -6,6 +6,7 @@ import warnings
 
 import gradjit
 from gradjit.tensor import activations as _kernels
+from gradjit.tensor import graph
 from gradjit.tensor.refusals import refuse_integers
 from gradjit.tracer.leaves import is_traced
 
@@ -44,9 +45,24 @@ def relu(input, inplace=False):
     return input.relu_() if inplace else input.relu()
 
 
+_NEGATIVE_SLOPE_IN_PLACE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead. File an issue at "
+    "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+    "backward calculation with negative slope")
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     out = gradjit.where(input > 0, input, input * negative_slope)
-    return input.copy_(out) if inplace else out
+    if not inplace:
+        return out
+    if negative_slope < 0 and out.requires_grad:
+        # PyTorch's in-place backward reads the sign from the result, which a negative slope
+        # flips, so it refuses rather than differentiate wrongly
+        out = graph.refuse_gradient(out, graph.Node.named("LeakyReluBackward1"),
+                                    _NEGATIVE_SLOPE_IN_PLACE, [input])
+    return input.copy_(out)
 
 
 leaky_relu = _kernels.floating_kernel("leaky_relu_cpu", leaky_relu)
