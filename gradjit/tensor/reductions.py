@@ -341,7 +341,16 @@ class ReductionMixin:
 
     def take_along_dim(self, indices, dim=None):
         if dim is None:  # both flattened, whatever their ranks
-            return self.reshape(-1).take_along_dim(operand(indices).reshape(-1), 0)
+            return self.reshape(-1).take_along_dim(operand(indices).reshape(-1).long(), 0)
+        indices = operand(indices)
+        if indices.dim() != self.dim():
+            raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                               f"number of dimensions, but got {self.dim()} dimensions for "
+                               f"input, and {indices.dim()} dimensions for indices")
+        _check_dim(dim, self.dim())
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                               f"{indices.dtype.legacy}")
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,
