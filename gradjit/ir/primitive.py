@@ -129,11 +129,13 @@ class PermutationError(ValueError):
 class BoundsError(IndexError):
     """An index outside the size of its axis."""
 
-    def __init__(self, message, index, axis, size):
+    def __init__(self, message, index, axis, size, by_array=False):
         super().__init__(message)
-        self.index, self.axis, self.size = index, axis, size
+        self.index, self.axis, self.size, self.by_array = index, axis, size, by_array
 
     def in_torch_words(self) -> Exception:
+        if self.by_array and not self.size:  # PyTorch's index kernel names neither
+            return IndexError("index is out of bounds for dimension with size 0")
         return IndexError(f"index {self.index} is out of bounds for dimension {self.axis} "
                           f"with size {self.size}")
 

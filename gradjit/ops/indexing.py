@@ -112,15 +112,38 @@ def _positions(shape, index):
     return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[index]
 
 
+class IndexShapesError(IndexError):
+    """Index arrays whose shapes do not broadcast together (numpy's message; `shapes` lets
+    Tensors word it as PyTorch does)."""
+
+    def __init__(self, shapes):
+        super().__init__("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + " ".join(str(s).replace(" ", "") for s in shapes))
+        self.shapes = shapes
+
+    def in_torch_words(self) -> Exception:
+        return IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                          "with shapes " + ", ".join(str(list(s)) for s in self.shapes))
+
+
+def _array_shapes(index):
+    """The shapes of an index's arrays (a bool among them is an array of 1 or 0 positions,
+    for numpy as for PyTorch)."""
+    arrays = [np.asarray(p) for p in index if p is not None and not _is_basic(p)]
+    return [(int(a),) if a.dtype == bool and not a.ndim else a.shape for a in arrays]
+
+
 def _by_positions(x, index):
     try:
         positions = _positions(ir_type(x).shape, index)
     except IndexError as error:
         bounds = re.fullmatch(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)",
                               str(error))  # numpy's words, for an integer index out of bounds
+        if str(error).startswith("shape mismatch: indexing arrays"):
+            raise IndexShapesError(_array_shapes(index)) from None
         if bounds is None:
             raise IndexError(str(error)) from None
-        raise BoundsError(str(error), *map(int, bounds.groups())) from None
+        raise BoundsError(str(error), *map(int, bounds.groups()), by_array=True) from None
     flat = reshape(x, (-1,))
     return S.gather(flat, np.asarray(positions, np.int64), axis=0)
 
@@ -176,8 +199,7 @@ def _gather_arrays(y, arrays, positions):
     try:
         shape = np.broadcast_shapes(*shapes)
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
-                         "with shapes " + " ".join(str(s) for s in shapes)) from None
+        raise IndexShapesError(shapes) from None
     arrays = [a if ir_type(a).shape == shape else broadcast(a, shape) for a in arrays]
     if positions != list(range(positions[0], positions[0] + len(positions))):
         rest = [a for a in range(ir_type(y).rank) if a not in positions]

@@ -24,6 +24,7 @@ from gradjit.ops.sorting import argsort
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.index_reading import index_parts, put_value
 
 
 def _int_index(index, what):
@@ -51,13 +52,31 @@ def _check_fits(index, shape, dim, other):
                                f"{list(shape)} apart from dimension {dim}")
 
 
-def _check_known(index, size, dim):
+def _outside(index, size):
+    """The first known index element outside [0, size), or None."""
     known = ops.constant_value(index)
-    if known is not None and known.size:
-        bad = known[(known < 0) | (known >= size)]
-        if bad.size:
-            raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} "
-                               f"with size {size}")
+    bad = known[(known < 0) | (known >= size)] if known is not None else ()
+    return bad.flat[0] if len(bad) else None
+
+
+def _check_known(index, size, dim):
+    bad = _outside(index, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _check_copy(shape, dim, source_shape):
+    """index_copy's checks of the source's shape, in PyTorch's order and words."""
+    if shape and source_shape and len(shape) != len(source_shape):
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality "
+                         f"({len(source_shape)}), destination dimensionality ({len(shape)})")
+    dest, src = (shape[:dim] + shape[dim + 1:], source_shape[:dim] + source_shape[dim + 1:])
+    if dest != src:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, dest))} at "
+                           f"dimension {dim} and source slice shape: "
+                           f"{' '.join(map(str, src))} at dimension 0.")
 
 
 def _leading(x, shape):
@@ -329,6 +348,10 @@ class IndexingMixin:
                                        f"than self {list(self.shape)} apart from dimension "
                                        f"{dim} and to be no larger size than src "
                                        f"{list(src.shape)}")
+        bad = _outside(index, self.shape[dim] if self.dim() else 1)
+        if what == "index_copy" and bad is not None:
+            raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "
+                             f"with size {self.shape[dim] if self.dim() else 1}")
         _check_known(index, self.shape[dim] if self.dim() else 1, dim)
         return dim, index
 
@@ -414,6 +437,10 @@ class IndexingMixin:
                 raise RuntimeError(f"source tensor shape must match self tensor shape, "
                                    f"excluding the specified dimension. Got self.shape = "
                                    f"{list(self.shape)} source.shape = {list(source.shape)}")
+        bad = _outside(index, self.shape[dim] if self.dim() else 1)
+        if what == "index_copy" and bad is not None:
+            raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "
+                             f"with size {self.shape[dim] if self.dim() else 1}")
         _check_known(index, self.shape[dim] if self.dim() else 1, dim)
         return dim, index
 
@@ -433,6 +460,8 @@ class IndexingMixin:
             raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
                                f"but got (self) {self.dtype.legacy} and (source) "
                                f"{source.dtype.legacy}")
+        if self.dim() and source.dim():
+            _check_copy(tuple(self.shape), _check_dim(dim, self.dim()), tuple(source.shape))
         dim, index = self._index_along(dim, index, "index_copy", source)
         shape = tuple(self.shape)
         return apply("IndexCopyBackward0", lambda x, i, s: _replace(
@@ -443,6 +472,10 @@ class IndexingMixin:
         dim, index = self._index_along(dim, index, "index_fill")
         shape = tuple(self.shape)
         value = value if is_python_scalar(value) else operand(value)
+        if not self.dtype.is_complex and (isinstance(value, complex) or hasattr(
+                value, "_edge") and value.dtype.is_complex):
+            raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                               "not supported")
         extra = [value] if hasattr(value, "_edge") else []
         return apply("IndexFillBackward1" if extra else "IndexFillBackward0",
                      lambda x, i, *v: _replace(x, _along(i, shape, dim), v[0] if v else value,
@@ -519,12 +552,13 @@ class IndexingMixin:
             x, (slice(None),) * dim + (index,)), self)
 
     def index_put(self, indices, values, accumulate=False):
-        indices = tuple(operand(i) for i in indices)
-        values = operand(values)
+        parts = index_parts(self, tuple(indices))
+        values = put_value(self, parts, operand(values), put=True)
         if not accumulate:
-            return apply("IndexPutBackward0", lambda x, v: ops.index_put(
-                x, tuple(i._value for i in indices), v), self, values)
-        known = tuple(i._concrete() for i in indices)
+            return apply("IndexPutBackward0", lambda x, v: ops.index_put(x, parts, v), self,
+                         values)
+        known = tuple(p if type(p) in (int, np.ndarray) else operand(p)._concrete()
+                      for p in parts)
         spots = np.asarray(positions(tuple(self.shape), known), np.int64)
 
         def accumulate_(x, v):

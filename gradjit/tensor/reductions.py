@@ -388,13 +388,14 @@ class ReductionMixin:
             if indices.dtype not in (dtypes.int32, dtypes.int64):
                 raise RuntimeError("gather(): Expected dtype int32/int64 for index")
             return self.reshape(-1).take_along_dim(indices.reshape(-1).long(), 0)
-        if indices.dtype is not dtypes.int64:
-            raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
-                               f"{indices.dtype.legacy}")
         if indices.dim() != self.dim():
             raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
                                f"number of dimensions, but got {self.dim()} dimensions for "
                                f"input, and {indices.dim()} dimensions for indices")
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                               f"{indices.dtype.legacy}")
+        _check_dim(dim, self.dim())
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,

@@ -1,8 +1,6 @@
 """Tensor views and shape operations, indexing and index assignment, dtype/device moves."""
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from gradjit import ops
@@ -14,6 +12,7 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tensor.hot_path import plain_float, unrecorded
+from gradjit.tensor.index_reading import index_parts, is_advanced, put_value
 
 
 def _shape_args(shape):
@@ -123,52 +122,8 @@ def _shares_elements(value, basic):
         return False
 
 
-def _index_parts(index):
-    """Tensor indices as what the array surface takes (their values are the index)."""
-    if _read_as_tuple(index):
-        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
-                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
-                      "In pytorch 2.9 this will be interpreted as tensor index, "
-                      "x[torch.tensor(seq)], which will result either in an error or a "
-                      "different result", UserWarning, stacklevel=3)
-        index = tuple(index)
-    parts = index if isinstance(index, tuple) else (index,)
-    if any(type(p) is slice and p.step is not None and p.step < 0 for p in parts):
-        raise ValueError("step must be greater than zero")
-    for p in parts:
-        if type(p) is float:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
-                             "byte Variables are valid indices (got float)")
-        if hasattr(p, "_edge") and (p.dtype.is_floating_point or p.dtype.is_complex):
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    # a traced index Tensor stays traced: its values are known only when the function runs
-    return tuple(p._value if hasattr(p, "_edge") else _list_index(p) for p in parts)
-
-
-def _read_as_tuple(index) -> bool:
-    """PyTorch's rule kept from old numpy: a list of under 32 items holding a sequence, slice,
-    Ellipsis, None or Tensor is a tuple of indices, one per axis."""
-    return type(index) is list and len(index) < 32 and any(
-        isinstance(x, (list, tuple, slice, np.ndarray)) or x is None or x is Ellipsis
-        or hasattr(x, "_edge") for x in index)
-
-
-def _list_index(p):
-    """A list of Python numbers as PyTorch reads it: the tensor it makes, floats among them
-    turned long (truncated), where numpy would refuse float indices."""
-    if type(p) is not list or not _numbers(p):
-        return p
-    array = np.array(p)
-    return array.astype(np.int64) if array.dtype.kind == "f" else p
-
-
-def _numbers(items) -> bool:
-    return all(_numbers(x) if type(x) is list else type(x) in (int, float, bool) for x in items)
-
-
 def _index_name(parts) -> str:
-    if any(not (p is None or p is Ellipsis or isinstance(p, (int, slice, np.integer)))
-           for p in parts):
+    if is_advanced(parts):
         return "IndexBackward0"
     last = [p for p in parts if p is not Ellipsis]
     if not last:
@@ -341,7 +296,7 @@ class ShapeMixin:
     # ---- indexing ----
 
     def __getitem__(self, index):
-        parts = _index_parts(index)
+        parts = index_parts(self, index)
         basic = _basic_index(parts)
         if basic is not None:
             try:
@@ -353,23 +308,27 @@ class ShapeMixin:
         return apply(_index_name(parts), ops.getitem, self, parts)
 
     def __setitem__(self, index, value):
-        parts = _index_parts(index)
+        parts = index_parts(self, index)
         basic = _basic_index(parts)
         if basic is not None and _shares_elements(self._value, basic):
             raise RuntimeError(overlap.INTERNAL)
-        value = operand(value)
+        value = put_value(self, parts, operand(value))
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
         # a traced index or value (written into a constant tensor) is known only at run time
         traced = any(hasattr(p, "__gradjit_bind__") for p in parts) or \
             hasattr(value, "_edge") and not isinstance(value._value, np.ndarray)
         if needs_graph or traced or not isinstance(self._value, np.ndarray):
-            self._update(lambda: ops.index_put(self, parts, value), "CopySlices", setitem=True)
+            self._update(lambda: ops.index_put(self, parts, value), "IndexPutBackward0" if
+                         is_advanced(parts) else "CopySlices", setitem=True)
             return
         if hasattr(value, "_edge"):
             value = value._value
-        self._value[parts if isinstance(index, tuple) else parts[0]] = value
+        self._value[parts] = value
         self._counter.value += 1
+
+    def __delitem__(self, index):
+        raise TypeError("Tensor does not support deleting items")
 
     # ---- dtype and device ----
 
