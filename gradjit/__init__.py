@@ -124,8 +124,8 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
                         "gradjit.distributions."))
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "distributed", "functional", "fx", "quasirandom",
-                  "random", "signal", "test_util", "testing", "utils", "version"}
+_LOADED_ON_USE = {"accelerator", "backends", "distributed", "functional", "fx", "multiprocessing",
+                  "quasirandom", "random", "signal", "test_util", "testing", "utils", "version"}
 
 
 def __getattr__(name):

@@ -97,11 +97,13 @@ class LayoutMixin:
         return sparse_mask(self, mask)
 
     def share_memory_(self):
-        self._shared = True  # numpy storage is already shareable with forked workers
+        from gradjit.tensor import shared_memory
+        shared_memory.share(self)
         return self
 
     def is_shared(self) -> bool:
-        return getattr(self, "_shared", False)
+        from gradjit.tensor import shared_memory
+        return shared_memory.is_shared(self)
 
     def pin_memory(self, device=None):
         raise RuntimeError("Cannot access accelerator device when none is available.")
