@@ -91,10 +91,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         targets = dict(zip(_edges(inputs), inputs))
     roots = [o._grad_edge() for o in outputs]
-    captured = engine.execute(roots, seeds, targets, retain, create_graph)
-    for edge, g in captured.items():
-        tensor = targets[edge] if targets is not None else edge.variable
-        engine.accumulate(tensor, g, create_graph)
+
+    def accumulate(captured):
+        for edge, g in captured.items():
+            tensor = targets[edge] if targets is not None else edge.variable
+            engine.accumulate(tensor, g, create_graph)
+    engine.execute(roots, seeds, targets, retain, create_graph, deliver=accumulate)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

@@ -2,11 +2,16 @@
 that sums or averages over the rows of dask arrays is differentiated chunk by chunk on the
 workers and reduced into numpy arrays on the client. Importing gradjit does not import this.
 
-torch.distributed's process groups are not here: `is_available()` is False, so code written
-for them takes its single-process path, and the calls that need a group say so."""
+torch.distributed's process groups (init_process_group, the collectives) are here too, over
+TCP between processes on the CPU (gradjit.distributed.process_group)."""
 from __future__ import annotations
 
 from gradjit.distributed.gradient import DataParallel
+from gradjit.distributed.process_group import (
+    Backend, ReduceOp, Work, all_gather, all_gather_object, all_reduce, barrier, broadcast,
+    broadcast_object_list, destroy_process_group, gather, gather_object, get_backend, get_rank,
+    get_world_size, init_process_group, is_available, is_gloo_available, is_initialized,
+    is_mpi_available, is_nccl_available, reduce, scatter, scatter_object_list)
 
 
 def grad(fn=None, argnums=0, *, reduce="sum", sharded=(1,), **options):
@@ -30,28 +35,9 @@ def value_and_grad(fn=None, argnums=0, *, reduce="sum", sharded=(1,), **options)
     return DataParallel(fn, "value_and_grad", argnums, reduce, sharded, **options)
 
 
-_NO_GROUP = "Default process group has not been initialized, please make sure to call " \
-    "init_process_group."
-
-
-def is_available():
-    """False: gradjit has no process-group backend (gloo, nccl, mpi)."""
-    return False
-
-
-def is_initialized():
-    return False
-
-
-def init_process_group(*args, **kwargs):
-    raise RuntimeError("gradjit has no process-group backend (torch.distributed.is_available() "
-                       "is False): run one process, or spread a loss's gradient over a Dask "
-                       "cluster with gradjit.distributed.grad")
-
-
-def get_rank(group=None):
-    raise ValueError(_NO_GROUP)
-
-
-def get_world_size(group=None):
-    raise ValueError(_NO_GROUP)
+__all__ = ["Backend", "DataParallel", "ReduceOp", "Work", "all_gather", "all_gather_object",
+           "all_reduce", "barrier", "broadcast", "broadcast_object_list",
+           "destroy_process_group", "gather", "gather_object", "get_backend", "get_rank",
+           "get_world_size", "grad", "init_process_group", "is_available", "is_gloo_available",
+           "is_initialized", "is_mpi_available", "is_nccl_available", "reduce", "scatter",
+           "scatter_object_list", "value_and_grad"]

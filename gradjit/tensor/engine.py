@@ -45,10 +45,13 @@ def _needed(records, targets) -> set:
     return needed
 
 
-def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) -> dict:
+def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False,
+            deliver=None) -> dict:
     """Propagate `seeds` (cotangents of the root edges) back through the tape. Returns the
     total cotangent of each target edge reached (every leaf's AccumulateGrad when targets is
-    None); non-leaf tensors that retain their grad get theirs on the way."""
+    None); non-leaf tensors that retain their grad get theirs on the way. `deliver(captured)`
+    runs before the callbacks queued for the pass's end (backward() accumulates .grad there,
+    which PyTorch's final callbacks see)."""
     needed = None if targets is None else _needed(_reachable(roots), targets)
     # The records holding a cotangent, latest first: a record's inputs are older than it, so
     # each has its every cotangent when popped, without a walk and sort of the tape first.
@@ -131,6 +134,8 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False) 
                 if targets is None and isinstance(edge, AccumulateGrad) or \
                         targets is not None and edge in targets:
                     captured[edge] = graph.run_hooks(edge, _tensor(g))
+            if deliver is not None:
+                deliver(captured)
             for callback in graph._pass.finishing:
                 callback()
     finally:

@@ -120,6 +120,21 @@ def queue_callback(lib):
 
 
 @scenario
+def queue_callback_sees_accumulated_grads(lib):
+    """A callback queued by a post-accumulate hook runs after every leaf's .grad is written
+    (what DistributedDataParallel's gradient averaging relies on)."""
+    seen = []
+    w, b = t(lib, V, True), t(lib, V, True)
+
+    def hook(_):
+        lib.autograd.Variable._execution_engine.queue_callback(
+            lambda: seen.append((w.grad.clone(), None if b.grad is None else b.grad.clone())))
+    w.register_post_accumulate_grad_hook(hook)
+    (w * 3 + b * b).sum().backward()
+    return seen
+
+
+@scenario
 def queue_callback_outside_backward(lib):
     return lib.autograd.Variable._execution_engine.queue_callback(lambda: None)
 

@@ -1,4 +1,5 @@
-"""torch.utils.data.distributed: each of `num_replicas` processes reads its own share of a
+"""torch.utils.data.distributed: each of `num_replicas` processes (by default the process
+group's ranks) reads its own share of a
 dataset, padded (or cut) to equal shares, shuffled by seed + epoch as PyTorch shuffles."""
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from gradjit.utils.data.sampler import Sampler
 class DistributedSampler(Sampler):
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
-        if num_replicas is None or rank is None:  # there is no process group to ask
-            raise ValueError("Default process group has not been initialized, please make "
-                             "sure to call init_process_group.")
+        if num_replicas is None or rank is None:  # the process group's (refused without one)
+            from gradjit import distributed
+            num_replicas = distributed.get_world_size() if num_replicas is None else \
+                num_replicas
+            rank = distributed.get_rank() if rank is None else rank
         if not 0 <= rank < num_replicas:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
                              f"[0, {num_replicas - 1}]")
