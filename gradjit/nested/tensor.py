@@ -80,7 +80,9 @@ class NestedTensor:
     dtype = property(lambda self: self._first().dtype)
     device = property(lambda self: self._first().device)
     requires_grad = property(lambda self: any(c.requires_grad for c in self._components))
-    is_leaf = property(lambda self: all(c.is_leaf for c in self._components))
+    # made by nested_tensor, or from tensors that need no gradient
+    is_leaf = property(lambda self: self._leaf or not self.requires_grad)
+    _leaf = False
 
     def _first(self):
         return self._components[0] if self._components else gradjit.empty(0)
@@ -121,6 +123,10 @@ class NestedTensor:
         grads = [c.grad for c in self._components]
         return None if all(g is None for g in grads) else self._like(
             gradjit.zeros_like(c) if g is None else g for c, g in zip(self._components, grads))
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False):
+        grads = None if gradient is None else gradient.unbind()
+        gradjit.autograd.backward(self._components, grads, retain_graph, create_graph)
 
     def requires_grad_(self, requires_grad=True):
         for c in self._components:
@@ -260,10 +266,10 @@ class NestedTensor:
         items = ",\n".join("  " + repr(c.detach().requires_grad_(marked)).replace("\n", "\n  ")
                            for c in self._components)
         suffix = ""
-        if marked:
-            grad_fn = self._first().grad_fn
-            suffix = ", requires_grad=True" if grad_fn is None else \
-                f", grad_fn=<{type(grad_fn).__name__}>"
+        if marked:  # as_nested_tensor's own node where the components are leaves
+            name = type(self._first().grad_fn).__name__ if self._first().grad_fn else \
+                "NestedTensorFromTensorListBackward0"
+            suffix = ", requires_grad=True" if self.is_leaf else f", grad_fn=<{name}>"
         return f"nested_tensor([\n{items}\n]{suffix})"
 
     __str__ = __repr__

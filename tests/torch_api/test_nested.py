@@ -45,9 +45,11 @@ def plain(text):
     lambda t: t.nested.nested_tensor([[1, 2], [3]]),
     lambda t: t.nested.nested_tensor([t.ones(2), t.ones(3, dtype=t.float64)]),
     lambda t: t.nested.nested_tensor([]), lambda t: t.nested.as_nested_tensor(t.ones(2, 2, 2)),
+    lambda t: t.nested.as_nested_tensor([t.ones(2, requires_grad=True), t.zeros(1)]),
 ])
 def test_strided_repr(build):
-    assert repr(build(gradjit)) == repr(build(torch))
+    got, want = build(gradjit), build(torch)
+    assert repr(got) == repr(want) and got.is_leaf == want.is_leaf
 
 
 @pytest.mark.parametrize("build", [
