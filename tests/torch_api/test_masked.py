@@ -183,6 +183,21 @@ def test_as_masked_tensor_gradient_reaches_the_data():
                                rtol=1e-6)
 
 
+@pytest.mark.parametrize("call", [lambda a, b: a.exp_(), lambda a, b: a.add_(b),
+                                  lambda a, b: a.mul_(2.5), lambda a, b: a.clamp_(0, 1)])
+def test_masked_tensor_in_place(call):
+    results = {}
+    for t in (gradjit, torch):
+        a, b = (t.masked.masked_tensor(t.tensor(x), t.tensor(MASK))
+                for x in (FLOATS, FLOATS[::-1].copy()))
+        data = a.get_data()
+        assert call(a, b) is a
+        results[t] = repr(a), a.to_tensor(0).numpy(), data.numpy()
+    assert results[gradjit][0] == results[torch][0]
+    for got, want in zip(results[gradjit][1:], results[torch][1:]):  # the data changed too
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_masked_tensor_warns_as_torch():
     for t in (gradjit, torch):
         with warnings.catch_warnings(record=True) as caught:
@@ -193,6 +208,8 @@ def test_masked_tensor_warns_as_torch():
 
 
 MT_ERRORS = {
+    "in_place_masks_differ": lambda t: t.masked.masked_tensor(t.ones(2), t.tensor(
+        [True, False])).sub_(t.masked.masked_tensor(t.ones(2), t.tensor([False, True]))),
     "rsub": lambda t: 1.5 - t.masked.masked_tensor(t.ones(2), t.ones(2).bool()),
     "data_not_tensor": lambda t: t.masked.masked_tensor([1.0], t.ones(1).bool()),
     "mask_not_tensor": lambda t: t.masked.masked_tensor(t.ones(1), [True]),
