@@ -66,9 +66,8 @@ class MaskedTensor:
             warnings.warn("It is not recommended to create a MaskedTensor with a tensor that "
                           "requires_grad. To avoid this, you can use data.detach().clone()",
                           UserWarning, stacklevel=2)
-        data = data.clone()
-        if requires_grad:  # a leaf of its own: its .grad is a MaskedTensor of data's
-            data = data.detach().requires_grad_()
+        # a leaf of its own, cut from data's history: its .grad is a MaskedTensor of data's
+        data = data.detach().clone().requires_grad_(requires_grad)
         self._set_data_mask(data, mask.clone())
 
     @classmethod

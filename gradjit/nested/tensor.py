@@ -186,9 +186,9 @@ class NestedTensor:
                                    f"inputs of shapes {self.shape} and {other.shape}")
         elif name not in numbers:
             raise self._refusal(name, _SCALAR_OVERLOADS.get(name, ".Scalar"))
-        operation = getattr(gradjit, name)
         if reflected and self.layout is not jagged:
             raise self._refusal(*_KERNELS["r" + name])
+        operation = getattr(gradjit, name)
         if reflected:
             return self._map(lambda c, o: operation(o, c), other)
         return self._map(operation, other)

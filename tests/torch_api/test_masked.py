@@ -234,3 +234,11 @@ def test_is_masked_tensor():
         mt = t.masked.masked_tensor(t.ones(2), t.ones(2).bool())
         assert t.masked.is_masked_tensor(mt) and not t.masked.is_masked_tensor(t.ones(2))
         assert tuple(mt.shape) == (2,) and mt.dim() == 1 and str(mt.dtype).endswith("float32")
+
+
+def test_masked_tensor_cuts_the_history_of_its_data():
+    for t in (gradjit, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mt = t.masked.masked_tensor(t.ones(2, requires_grad=True), t.ones(2).bool())
+        assert not mt.requires_grad and not mt.sum().requires_grad
