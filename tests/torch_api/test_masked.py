@@ -242,3 +242,20 @@ def test_masked_tensor_cuts_the_history_of_its_data():
             warnings.simplefilter("ignore")
             mt = t.masked.masked_tensor(t.ones(2, requires_grad=True), t.ones(2).bool())
         assert not mt.requires_grad and not mt.sum().requires_grad
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, mt, m: t.masked.sum(mt, 1), lambda t, mt, m: t.masked.amax(mt),
+    lambda t, mt, m: t.masked.mean(mt), lambda t, mt, m: t.masked.mean(mt, 1, mask=m),
+    lambda t, mt, m: t.masked.var(mt, 1), lambda t, mt, m: t.masked.std(mt, 0, mask=m),
+    lambda t, mt, m: t.masked.softmax(mt, 1), lambda t, mt, m: t.masked.sum(mt, 0, mask=~m),
+])
+def test_masked_functions_of_a_masked_tensor(call):
+    """A MaskedTensor's own mask decides its sums; the count of a mean or variance is the
+    mask given (all elements without one), as torch computes them."""
+    mask = np.array([[True, False, True, True], [True, True, False, True], [False] * 4])
+    results = []
+    for t in (gradjit, torch):
+        mt = t.masked.masked_tensor(t.tensor(FLOATS), t.tensor(mask))
+        results.append(call(t, mt, t.tensor(MASK)).numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
