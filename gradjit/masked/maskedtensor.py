@@ -27,6 +27,10 @@ OPERATORS = {"__add__": ("add", False), "__radd__": ("add", True), "__sub__": ("
              "__xor__": ("bitwise_xor", False), "__le__": ("le", False),
              "__ge__": ("ge", False), "__gt__": ("gt", False), "__lt__": ("lt", False),
              "__eq__": ("eq", False), "__ne__": ("ne", False)}
+# in-place forms: the data changes in place, the mask stays
+INPLACE_UNARY = tuple(n for n in UNARY if n not in ("angle", "positive", "signbit", "isnan"))
+INPLACE_BINARY = tuple(n for n in BINARY if n not in ("logaddexp", "logaddexp2", "fmin",
+                                                      "minimum", "maximum", "fmax"))
 REDUCTIONS = ("sum", "mean", "amin", "amax", "argmin", "argmax", "prod", "all", "norm", "var",
               "std")
 # shape ops applied to the data and the mask alike
@@ -62,9 +66,8 @@ class MaskedTensor:
             warnings.warn("It is not recommended to create a MaskedTensor with a tensor that "
                           "requires_grad. To avoid this, you can use data.detach().clone()",
                           UserWarning, stacklevel=2)
-        data = data.clone()
-        if requires_grad:  # a leaf of its own: its .grad is a MaskedTensor of data's
-            data = data.detach().requires_grad_()
+        # a leaf of its own, cut from data's history: its .grad is a MaskedTensor of data's
+        data = data.detach().clone().requires_grad_(requires_grad)
         self._set_data_mask(data, mask.clone())
 
     @classmethod
@@ -147,12 +150,21 @@ class MaskedTensor:
 
     # ---- operations ----
     def _binary(self, name, other, reflected=False):
-        if is_masked_tensor(other) and not _same(self._masked_mask, other._masked_mask):
-            raise ValueError("Input masks must match. If you need support for this, please "
-                             "open an issue on Github.")
+        self._check_mask_of(other)
         left, right = (other, self) if reflected else (self, other)
         data = getattr(gradjit, name)(_data(left), _data(right))
         return MaskedTensor._wrap(data, self._masked_mask.expand_as(data))
+
+    def _check_mask_of(self, other):
+        if is_masked_tensor(other) and not _same(self._masked_mask, other._masked_mask):
+            raise ValueError("Input masks must match. If you need support for this, please "
+                             "open an issue on Github.")
+
+    def _in_place(self, name, *args, **kwargs):
+        for other in args[:1]:
+            self._check_mask_of(other)
+        getattr(self._masked_data, name)(*(_data(a) for a in args), **kwargs)
+        return self
 
     def _reduce(self, name, dim=None, keepdim=False, dtype=None):
         mask = self._masked_mask
@@ -239,6 +251,8 @@ def _install():
     """MaskedTensor's methods from the tables above, each named as torch.Tensor's."""
     methods = {name: _unary_method(name) for name in UNARY}
     methods.update({name: _passthrough_method(name) for name in PASSTHROUGH})
+    methods.update({name + "_": lambda self, *args, _n=name + "_", **kwargs: self._in_place(
+        _n, *args, **kwargs) for name in {*INPLACE_UNARY, *INPLACE_BINARY}})
     methods.update({name: lambda self, other, _n=name: self._binary(_n, other)
                     for name in BINARY})
     methods.update({name: lambda self, other, _n=method, _r=reflected: self._binary(

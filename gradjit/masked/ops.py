@@ -154,15 +154,14 @@ argmax, argmin = map(_arg_extremum, ("argmax", "argmin"))
 
 
 def _count_and_total(input, dim, keepdim, dtype, mask):
-    """The number of masked-in elements and their sum, reduced over dim."""
-    input, mask = _unwrap(input, mask)
+    """The number of elements that `mask` keeps (all, without one) and the sum of input's
+    masked-in elements, reduced over dim, with mask broadcast. A MaskedTensor's own mask
+    decides its sum, as in torch, though not its count."""
     dims = _canonical_dim(dim, input.ndim)
-    if mask is None:
-        count = sum(gradjit.ones(input.shape, dtype=gradjit.int64), dims, keepdim=keepdim)
-        return input, None, count, sum(input, dims, keepdim=keepdim, dtype=dtype)
-    inmask = _input_mask(input, mask)
-    count = inmask.sum(dim=dims, keepdim=bool(keepdim))
-    return input, inmask, count, sum(input, dims, keepdim=keepdim, dtype=dtype, mask=inmask)
+    inmask = None if mask is None else _input_mask(input, mask)
+    kept = gradjit.ones(input.shape, dtype=gradjit.int64) if inmask is None else inmask
+    count = kept.sum(dim=dims, keepdim=bool(keepdim))
+    return inmask, count, sum(input, dims, keepdim=keepdim, dtype=dtype, mask=inmask)
 
 
 def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):
@@ -171,7 +170,7 @@ def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     if not (dtype.is_floating_point or dtype.is_complex):
         raise ValueError(f"mean(): Could not infer output dtype. {source} dtype must be either "
                          f"a floating point or complex dtype. Got: {dtype}")
-    _, _, count, total = _count_and_total(input, dim, keepdim, dtype, mask)
+    _, count, total = _count_and_total(input, dim, keepdim, dtype, mask)
     return total / count
 
 
@@ -205,8 +204,9 @@ def _std_var(input, dim, unbiased, correction, keepdim, dtype, mask, take_sqrt):
         dtype = input.dtype
         if not (dtype.is_floating_point or dtype.is_complex):
             dtype = gradjit.float32
-    input, inmask, count, total = _count_and_total(input, dim, True, dtype, mask)
-    x = input - total / count
+    inmask, count, total = _count_and_total(input, dim, True, dtype, mask)
+    data, inmask = _unwrap(input, inmask)
+    x = data - total / count
     squares = sum(x * x.conj(), dim, keepdim=keepdim, dtype=dtype, mask=inmask)
     if not keepdim:
         count = count.reshape(squares.shape)

@@ -41,7 +41,9 @@ def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires
     dtype = dtype or (components[0].dtype if components else gradjit.get_default_dtype())
     components = [c.detach().to(dtype=dtype, device=device, copy=True)
                   .requires_grad_(requires_grad) for c in _checked(components, layout)]
-    return NestedTensor(components, layout)
+    result = NestedTensor(components, layout)
+    result._leaf = True
+    return result
 
 
 def as_nested_tensor(ts, dtype=None, device=None, layout=None):

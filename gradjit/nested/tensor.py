@@ -80,7 +80,9 @@ class NestedTensor:
     dtype = property(lambda self: self._first().dtype)
     device = property(lambda self: self._first().device)
     requires_grad = property(lambda self: any(c.requires_grad for c in self._components))
-    is_leaf = property(lambda self: all(c.is_leaf for c in self._components))
+    # made by nested_tensor, or from tensors that need no gradient
+    is_leaf = property(lambda self: self._leaf or not self.requires_grad)
+    _leaf = False
 
     def _first(self):
         return self._components[0] if self._components else gradjit.empty(0)
@@ -121,6 +123,10 @@ class NestedTensor:
         grads = [c.grad for c in self._components]
         return None if all(g is None for g in grads) else self._like(
             gradjit.zeros_like(c) if g is None else g for c, g in zip(self._components, grads))
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False):
+        grads = None if gradient is None else gradient.unbind()
+        gradjit.autograd.backward(self._components, grads, retain_graph, create_graph)
 
     def requires_grad_(self, requires_grad=True):
         for c in self._components:
@@ -180,9 +186,9 @@ class NestedTensor:
                                    f"inputs of shapes {self.shape} and {other.shape}")
         elif name not in numbers:
             raise self._refusal(name, _SCALAR_OVERLOADS.get(name, ".Scalar"))
-        operation = getattr(gradjit, name)
         if reflected and self.layout is not jagged:
             raise self._refusal(*_KERNELS["r" + name])
+        operation = getattr(gradjit, name)
         if reflected:
             return self._map(lambda c, o: operation(o, c), other)
         return self._map(operation, other)
@@ -222,6 +228,49 @@ class NestedTensor:
         return self._like((c.transpose(dim0 - 1, dim1 - 1) for c in self._components), ragged,
                           contiguous=self._contiguous and dim0 == dim1)
 
+    def _reduce(self, name, dim=None, keepdim=False, dtype=None):
+        """torch's nested reductions: strided ones sum the last dim alone, keeping it; jagged
+        ones reduce everything, or the non-batch dims per component, or the ragged dim (with
+        the batch dim or alone) into a dense tensor."""
+        kwargs = {} if dtype is None else {"dtype": dtype}
+        if self.layout is not jagged:
+            return self._strided_sum(name, dim, keepdim, kwargs)
+        reduce = getattr(gradjit, name)
+        if dim is None:
+            return reduce(gradjit.cat([c.reshape(-1) for c in self._components]), **kwargs)
+        dims = {_dim(d, self.dim()) for d in ((dim,) if isinstance(dim, int) else dim)}
+        ragged = self._ragged[0] + 1
+        inner = tuple(sorted(d - 1 for d in dims - {0}))
+        if 0 in dims:
+            if dims != {0, ragged}:
+                raise RuntimeError(f"{name}(): reducing along the batch dimension but not the "
+                                   "ragged dimension is not supported for nested tensors")
+            out = reduce(self.values(), ragged - 1, keepdim=keepdim, **kwargs)
+            return out.unsqueeze(0) if keepdim else out
+        if ragged in dims:
+            if len(dims) > 1:
+                raise RuntimeError(f"{name}(): reducing along a ragged and non-batch dimension "
+                                   "is not supported for nested tensors")
+            return gradjit.stack([reduce(c, inner, keepdim=keepdim, **kwargs)
+                                  for c in self._components])
+        position = self._ragged[0] - (0 if keepdim else sum(d < self._ragged[0] for d in inner))
+        return self._like((reduce(c, inner, keepdim=keepdim, **kwargs)
+                           for c in self._components), (position, self._ragged[1]))
+
+    def _strided_sum(self, name, dim, keepdim, kwargs):
+        if name != "sum" or dim is None:
+            raise _unsupported(name, "" if dim is None or name == "amax" else ".dim")
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) != 1:
+            raise RuntimeError("NestedTensor only allows reduction of a single dimension for "
+                               "now.")
+        if _dim(dims[0], self.dim()) != self.dim() - 1:
+            raise RuntimeError("NestedTensor can only be reduced across the last dimension for "
+                               f"now got dimension {dims[0]} instead.")
+        if not keepdim:
+            raise RuntimeError("NestedTensor always requires keepdim=True for now.")
+        return self._map(lambda c: c.sum(-1, keepdim=True, **kwargs))
+
     def matmul(self, other):
         if self.layout is jagged:
             if isinstance(other, NestedTensor):
@@ -260,10 +309,10 @@ class NestedTensor:
         items = ",\n".join("  " + repr(c.detach().requires_grad_(marked)).replace("\n", "\n  ")
                            for c in self._components)
         suffix = ""
-        if marked:
-            grad_fn = self._first().grad_fn
-            suffix = ", requires_grad=True" if grad_fn is None else \
-                f", grad_fn=<{type(grad_fn).__name__}>"
+        if marked:  # as_nested_tensor's own node where the components are leaves
+            name = type(self._first().grad_fn).__name__ if self._first().grad_fn else \
+                "NestedTensorFromTensorListBackward0"
+            suffix = ", requires_grad=True" if self.is_leaf else f", grad_fn=<{name}>"
         return f"nested_tensor([\n{items}\n]{suffix})"
 
     __str__ = __repr__
@@ -316,6 +365,9 @@ def _install():
         setattr(NestedTensor, name, lambda self, *a, _n=name, **k: self._unary(_n, *a, **k))
     for name in JAGGED_BINARY[0]:
         setattr(NestedTensor, name, lambda self, other, _n=name: self._binary(_n, other))
+    for name in ("sum", "mean", "amax", "amin"):
+        setattr(NestedTensor, name, lambda self, dim=None, keepdim=False, dtype=None, _n=name:
+                self._reduce(_n, dim, keepdim, dtype))
     for name, method in OPERATORS.items():
         setattr(NestedTensor, name, lambda self, other, _n=method: self._binary(_n, other))
 

@@ -24,7 +24,8 @@ def documented(torch):
     spaces = [("torch", torch), ("torch.Tensor", torch.Tensor),
               ("torch.nn.functional", torch.nn.functional), ("torch.linalg", torch.linalg),
               ("torch.special", torch.special), ("torch.fft", torch.fft),
-              ("torch.nn", torch.nn), ("torch.distributions", torch.distributions)]
+              ("torch.nn", torch.nn), ("torch.distributions", torch.distributions),
+              ("torch.masked", torch.masked), ("torch.nested", torch.nested)]
     found, seen = {}, set()
     for prefix, space in spaces:
         for name in sorted(n for n in dir(space) if not n.startswith("_")):

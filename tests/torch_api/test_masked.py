@@ -183,6 +183,21 @@ def test_as_masked_tensor_gradient_reaches_the_data():
                                rtol=1e-6)
 
 
+@pytest.mark.parametrize("call", [lambda a, b: a.exp_(), lambda a, b: a.add_(b),
+                                  lambda a, b: a.mul_(2.5), lambda a, b: a.clamp_(0, 1)])
+def test_masked_tensor_in_place(call):
+    results = {}
+    for t in (gradjit, torch):
+        a, b = (t.masked.masked_tensor(t.tensor(x), t.tensor(MASK))
+                for x in (FLOATS, FLOATS[::-1].copy()))
+        data = a.get_data()
+        assert call(a, b) is a
+        results[t] = repr(a), a.to_tensor(0).numpy(), data.numpy()
+    assert results[gradjit][0] == results[torch][0]
+    for got, want in zip(results[gradjit][1:], results[torch][1:]):  # the data changed too
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_masked_tensor_warns_as_torch():
     for t in (gradjit, torch):
         with warnings.catch_warnings(record=True) as caught:
@@ -193,6 +208,8 @@ def test_masked_tensor_warns_as_torch():
 
 
 MT_ERRORS = {
+    "in_place_masks_differ": lambda t: t.masked.masked_tensor(t.ones(2), t.tensor(
+        [True, False])).sub_(t.masked.masked_tensor(t.ones(2), t.tensor([False, True]))),
     "rsub": lambda t: 1.5 - t.masked.masked_tensor(t.ones(2), t.ones(2).bool()),
     "data_not_tensor": lambda t: t.masked.masked_tensor([1.0], t.ones(1).bool()),
     "mask_not_tensor": lambda t: t.masked.masked_tensor(t.ones(1), [True]),
@@ -217,3 +234,28 @@ def test_is_masked_tensor():
         mt = t.masked.masked_tensor(t.ones(2), t.ones(2).bool())
         assert t.masked.is_masked_tensor(mt) and not t.masked.is_masked_tensor(t.ones(2))
         assert tuple(mt.shape) == (2,) and mt.dim() == 1 and str(mt.dtype).endswith("float32")
+
+
+def test_masked_tensor_cuts_the_history_of_its_data():
+    for t in (gradjit, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mt = t.masked.masked_tensor(t.ones(2, requires_grad=True), t.ones(2).bool())
+        assert not mt.requires_grad and not mt.sum().requires_grad
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, mt, m: t.masked.sum(mt, 1), lambda t, mt, m: t.masked.amax(mt),
+    lambda t, mt, m: t.masked.mean(mt), lambda t, mt, m: t.masked.mean(mt, 1, mask=m),
+    lambda t, mt, m: t.masked.var(mt, 1), lambda t, mt, m: t.masked.std(mt, 0, mask=m),
+    lambda t, mt, m: t.masked.softmax(mt, 1), lambda t, mt, m: t.masked.sum(mt, 0, mask=~m),
+])
+def test_masked_functions_of_a_masked_tensor(call):
+    """A MaskedTensor's own mask decides its sums; the count of a mean or variance is the
+    mask given (all elements without one), as torch computes them."""
+    mask = np.array([[True, False, True, True], [True, True, False, True], [False] * 4])
+    results = []
+    for t in (gradjit, torch):
+        mt = t.masked.masked_tensor(t.tensor(FLOATS), t.tensor(mask))
+        results.append(call(t, mt, t.tensor(MASK)).numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6)

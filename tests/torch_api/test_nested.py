@@ -45,9 +45,11 @@ def plain(text):
     lambda t: t.nested.nested_tensor([[1, 2], [3]]),
     lambda t: t.nested.nested_tensor([t.ones(2), t.ones(3, dtype=t.float64)]),
     lambda t: t.nested.nested_tensor([]), lambda t: t.nested.as_nested_tensor(t.ones(2, 2, 2)),
+    lambda t: t.nested.as_nested_tensor([t.ones(2, requires_grad=True), t.zeros(1)]),
 ])
 def test_strided_repr(build):
-    assert repr(build(gradjit)) == repr(build(torch))
+    got, want = build(gradjit), build(torch)
+    assert repr(got) == repr(want) and got.is_leaf == want.is_leaf
 
 
 @pytest.mark.parametrize("build", [
@@ -254,7 +256,8 @@ def test_refusals_naming_a_ragged_size(call):
 
 
 @pytest.mark.parametrize("call", [lambda nt: nt.sum(), lambda nt: nt.mean(),
-                                  lambda nt: nt.amax(-1), lambda nt: nt[:, 0]])
+                                  lambda nt: nt.amax(-1), lambda nt: nt[:, 0],
+                                  lambda nt: nt.new_zeros(3)])
 def test_strided_refusals_name_the_kernel(call):
     """torch's dispatcher names the kernel a strided nested tensor lacks (then lists the
     backends that have it, which gradjit leaves out)."""
@@ -269,3 +272,66 @@ def test_missing_attribute():
     for t in (gradjit, torch):
         with pytest.raises(AttributeError):
             make(t).no_such_method()
+
+
+def _dense(t, value):
+    return [c.detach().numpy() for c in value.unbind()] if value.is_nested else \
+        [value.detach().numpy()]
+
+
+# (reduction, whether torch can differentiate it: its jagged sums over a dim have no backward)
+JAGGED_REDUCTIONS = [
+    (lambda nt: nt.sum(-1, keepdim=True), False), (lambda nt: nt.sum(2), False),
+    (lambda nt: nt.mean(-1), True), (lambda nt: nt.amax(-1, keepdim=True), True),
+    (lambda nt: nt.amin(2), True), (lambda nt: nt.sum(1), False),
+    (lambda nt: nt.mean(1, keepdim=True), False), (lambda nt: nt.amax(1), True),
+    (lambda nt: nt.sum((0, 1)), False), (lambda nt: nt.mean((1, 0), keepdim=True), False),
+    (lambda nt: nt.sum(), True), (lambda nt: nt.mean(), True),
+    (lambda nt: nt.transpose(1, 2).sum(1), False), (lambda nt: nt.transpose(1, 2).amax(2), True),
+]
+
+
+@pytest.mark.parametrize("call, differentiable", JAGGED_REDUCTIONS)
+def test_jagged_reductions_and_their_gradients(call, differentiable):
+    results = {}
+    for t in (gradjit, torch):
+        leaves = [t.tensor(a, requires_grad=differentiable) for a in ARRAYS]
+        out = call(t.nested.as_nested_tensor(leaves, layout=t.jagged))
+        results[t] = _dense(t, out), []
+        if differentiable:
+            total = sum((c * (i + 1)).sum() for i, c in enumerate(out.unbind())) \
+                if out.is_nested else (out * t.arange(1, out.numel() + 1)
+                                       .reshape(out.shape)).sum()
+            total.backward()
+            results[t] = results[t][0], [leaf.grad.numpy() for leaf in leaves]
+    for got, want in zip(*(sum(results[t], []) for t in (gradjit, torch)), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-10)
+
+
+def test_strided_sum_of_the_last_dim():
+    got, want = (make(t).sum(-1, keepdim=True) for t in (gradjit, torch))
+    assert repr(got) == repr(want)
+
+
+REDUCTION_ERRORS = {
+    "strided_not_last": lambda t: make(t).sum(1, keepdim=True),
+    "strided_two_dims": lambda t: make(t).sum((1, 2), keepdim=True),
+    "strided_no_keepdim": lambda t: make(t).sum(-1),
+    "jagged_batch_alone": lambda t: make(t, "jagged").sum(0),
+    "jagged_batch_and_other": lambda t: make(t, "jagged").mean((0, 2)),
+    "jagged_ragged_and_other": lambda t: make(t, "jagged").amax((1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", REDUCTION_ERRORS)
+def test_reduction_errors(name):
+    same_error(lambda: REDUCTION_ERRORS[name](gradjit), lambda: REDUCTION_ERRORS[name](torch))
+
+
+@pytest.mark.parametrize("call", [lambda nt: nt.mean(-1, keepdim=True), lambda nt: nt.amax(-1)])
+def test_strided_reductions_refused(call):
+    with pytest.raises(NotImplementedError) as want:
+        call(make(torch))
+    with pytest.raises(NotImplementedError) as got:
+        call(make(gradjit))
+    assert str(want.value).startswith(str(got.value))
