@@ -84,9 +84,6 @@ C_NN = {
     "log_sigmoid", "one_hot": "one_hot", "scaled_dot_product_attention":
     "scaled_dot_product_attention", "softplus": "softplus", "softshrink": "softshrink"
 }
-_MISSING = {"_stacklevel": 3}  # parameters of PyTorch's that gradjit's signatures leave out
-
-
 def as_recorded(name, fn, args, kwargs):
     """(args, kwargs) of the call F.name(*args, **kwargs) as PyTorch's trace records it."""
     form = FUNCTIONAL_FORMS.get(name)
@@ -98,8 +95,8 @@ def as_recorded(name, fn, args, kwargs):
     except TypeError:
         return args, kwargs
     bound.apply_defaults()
-    values = {**_MISSING, **bound.arguments}
-    names = list(bound.arguments)
+    values = bound.arguments
+    names = list(values)
     return tuple(values[n] for n in names[:positional]), {k: values[k] for k in keywords
                                                            if k in values}
 
