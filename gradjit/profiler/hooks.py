@@ -94,8 +94,9 @@ def _shape(a):
 
 
 def _bytes(result) -> int:
+    """The memory an operation's results took: a view of another tensor takes none."""
     if hasattr(result, "_edge"):
-        return result.numel() * result.element_size()
+        return 0 if result._base is not None else result.numel() * result.element_size()
     if isinstance(result, (tuple, list)):
         return sum(_bytes(r) for r in result)
     return 0
