@@ -42,6 +42,8 @@ def _nodes_in(args, kwargs) -> dict:
 def qualified_name(fn) -> str:
     """Where a function lives, as PyTorch prints it: torch.relu, torch.nn.functional.gelu,
     torch.Tensor.add, a builtin's bare name, or module.name otherwise."""
+    if hasattr(fn, "_qualified_name"):  # an ATen overload of gradjit.export
+        return fn._qualified_name
     name = fn.__name__
     if getattr(builtins, name, None) is fn:
         return name

@@ -106,7 +106,9 @@ class TorchNamespace(types.ModuleType):
 
     def __init__(self):
         super().__init__("torch")
+        from gradjit.export.aten import ops
         from gradjit.nn import functional
+        self.ops = ops
         self._C = types.SimpleNamespace(_nn=types.SimpleNamespace(
             **{c_name: getattr(functional, name) for name, c_name in C_NN.items()}))
 

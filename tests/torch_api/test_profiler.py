@@ -243,3 +243,18 @@ def test_summaries_before_the_end_are_empty_as_torchs():
             a.exp()
             return len(prof.key_averages()), len(prof.function_events)
     assert inside(gradjit) == inside(torch) == (0, 0)
+
+
+def test_optimizer_steps_are_ranges_as_torch():
+    def run(L):
+        L.manual_seed(0)
+        model = L.nn.Linear(3, 2)
+        opt = L.optim.SGD(model.parameters(), lr=0.1)
+        x = L.ones(4, 3)
+        with L.profiler.profile() as prof:
+            opt.zero_grad()
+            model(x).sum().backward()
+            opt.step()
+        return [e.name for e in prof.events() if e.name.startswith("Optimizer.")]
+    assert run(gradjit) == run(torch) == ["Optimizer.zero_grad#SGD.zero_grad",
+                                          "Optimizer.step#SGD.step"]
