@@ -101,16 +101,26 @@ def as_recorded(name, fn, args, kwargs):
                                                            if k in values}
 
 
+class _CNN:
+    """torch._C._nn: nn.functional's functions under PyTorch's C names, looked up when called
+    (a GraphModule traced again calls the tracer's recording wrappers)."""
+
+    _PYTHON_NAMES = {c_name: name for name, c_name in C_NN.items()}
+
+    def __getattr__(self, c_name):
+        from gradjit.nn import functional
+        return getattr(functional, self._PYTHON_NAMES.get(c_name, c_name))
+
+
 class TorchNamespace(types.ModuleType):
-    """gradjit under the name `torch` in generated code, with torch._C._nn's functions."""
+    """gradjit under the name `torch` in generated code, with torch._C._nn's functions and
+    torch.ops.aten's."""
 
     def __init__(self):
         super().__init__("torch")
         from gradjit.export.aten import ops
-        from gradjit.nn import functional
         self.ops = ops
-        self._C = types.SimpleNamespace(_nn=types.SimpleNamespace(
-            **{c_name: getattr(functional, name) for name, c_name in C_NN.items()}))
+        self._C = types.SimpleNamespace(_nn=_CNN())
 
     def __getattr__(self, name):
         import gradjit

@@ -115,6 +115,16 @@ def test_graph_code_and_outputs_as_torch(name):
     assert str(g) == str(t)
 
 
+def test_a_graph_module_traces_again_as_torch():
+    def run(L):
+        once = L.fx.symbolic_trace(_lenet(L))
+        twice = L.fx.symbolic_trace(once)
+        return once, twice
+    (_, g_twice), (t_once, t_twice) = run(gradjit), run(torch)
+    assert str(g_twice.graph) == str(t_twice.graph) == str(t_once.graph)
+    assert g_twice.code == t_twice.code
+
+
 def _nodes(gm):
     return [(n.op, n.name, getattr(n.target, "__name__", n.target), n.format_node(),
              [u.name for u in n.users], [a.name for a in n.all_input_nodes])
