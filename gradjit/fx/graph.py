@@ -144,8 +144,8 @@ class Graph:
         return self._inserting((n if n is not None else self._root._next).prepend)
 
     def inserting_after(self, n: Node | None = None):
-        """New nodes go just after n (None: at the start), each before the previous one."""
-        return self._inserting((n if n is not None else self._root).append)
+        """New nodes go just after n, each before the previous one (None: at the end)."""
+        return self._inserting(n.append if n is not None else self._root.prepend)
 
     def erase_node(self, to_erase: Node) -> None:
         if to_erase.users:

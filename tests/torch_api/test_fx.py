@@ -259,6 +259,25 @@ def test_create_node_dead_code_and_lint_as_torch():
     assert run(gradjit) == run(torch)
 
 
+def test_insertion_points_as_torch():
+    """inserting_after(n) puts each new node right after n (so in reverse), None the end."""
+    def run(L):
+        g = L.fx.Graph()
+        x = g.placeholder("x")
+        y = g.call_method("neg", (x,))
+        g.output(y)
+        with g.inserting_after(x):
+            g.call_method("sin", (g.call_method("exp", (x,)),))
+        with g.inserting_before(y):
+            g.call_method("cos", (x,))
+        with g.inserting_after():
+            g.placeholder("z")
+        with g.inserting_before():
+            g.placeholder("w")
+        return str(g)
+    assert run(gradjit) == run(torch)
+
+
 def test_erase_of_a_used_node_refused_as_torch():
     def run(L):
         graph = L.fx.Graph()
