@@ -14,7 +14,7 @@ from gradjit.misc.patching import Patches
 from gradjit.profiler.events import FunctionEvent
 
 # Tensor methods as PyTorch's dispatcher names them (others: aten::<method name>).
-_DUNDERS = {
+DUNDERS = {
     "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
     "__rsub__": "rsub", "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul",
     "__imul__": "mul_", "__truediv__": "div", "__rtruediv__": "reciprocal",
@@ -41,11 +41,11 @@ _UNTIMED_PREFIXES = ("_", "is_", "get_", "set_", "use_", "are_", "register_")
 
 
 def aten_name(name: str) -> str:
-    return "aten::" + _DUNDERS.get(name, _RENAMED.get(name, name))
+    return "aten::" + DUNDERS.get(name, _RENAMED.get(name, name))
 
 
 def _timed(name: str) -> bool:
-    return name in _DUNDERS or not name.startswith(_UNTIMED_PREFIXES) and name not in _UNTIMED
+    return name in DUNDERS or not name.startswith(_UNTIMED_PREFIXES) and name not in _UNTIMED
 
 
 class _Recording(threading.local):

@@ -51,6 +51,20 @@ def _lenet(L):
     return LeNet().eval()
 
 
+def _state_on_the_left(L):
+    """Buffers and constants operated on with a traced value: their methods record calls."""
+    class State(L.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("scale", L.ones(4))
+            self.w = L.nn.Parameter(L.ones(4))
+
+        def forward(self, x):
+            return self.scale * x, self.scale + x, self.scale @ x[0], self.w.add(x), \
+                self.scale.add(x), L.ones(4) - x, x.new_zeros(2), x.float(), x.size()
+    return State()
+
+
 def _function(L):
     def f(x, y):
         z = L.relu(x) * 2 + y.sum(dim=0, keepdim=True)
@@ -77,6 +91,7 @@ def _with_math(L):
 PROGRAMS = {"module": (_net, lambda L: (L.tensor(X),)),
             "lenet": (_lenet, lambda L: (L.tensor(np.linspace(-1, 1, 2 * 32 * 32).astype(
                 np.float32).reshape(2, 1, 32, 32)),)),
+            "state": (_state_on_the_left, lambda L: (L.tensor(X[0]),)),
             "function": (_function, lambda L: (L.tensor(X[0]), L.tensor(X[1]))),
             "indexing": (_indexing, lambda L: (L.tensor(X),)),
             "math": (_with_math, lambda L: (L.tensor(X),))}
