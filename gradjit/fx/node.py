@@ -3,7 +3,6 @@ call_method, call_module, output), its arguments, its users, and its printed for
 from __future__ import annotations
 
 import builtins
-import operator
 
 _OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output",
         "root")
@@ -227,4 +226,3 @@ REFLECTABLE = {"add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "floordiv":
                "lshift": "{} << {}", "rshift": "{} >> {}", "and_": "{} & {}", "or_": "{} | {}",
                "xor": "{} ^ {}", "getitem": "{}[{}]", "matmul": "{} @ {}"}
 MAGIC.update(REFLECTABLE)
-OPERATORS = {name: getattr(operator, name) for name in MAGIC}

@@ -2,6 +2,7 @@
 graphs, generated code, node lists and outputs; graph editing, Interpreter, Transformer,
 ShapeProp, wrap, concrete_args, leaf modules and the errors of tracing control flow."""
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -291,6 +292,29 @@ def test_insertion_points_as_torch():
             g.placeholder("w")
         return str(g)
     assert run(gradjit) == run(torch)
+
+
+def test_node_updates_and_lookups_as_torch():
+    def run(L):
+        gm = L.fx.symbolic_trace(lambda x, y: (x * 2).sum(dim=0) + y)
+        g = gm.graph
+        mul, = g.find_nodes(op="call_function", target=operator.mul)
+        mul.update_arg(1, 3)
+        total, = g.find_nodes(op="call_method", target="sum")
+        total.update_kwarg("dim", 1)
+        x, y = g.find_nodes(op="placeholder")
+        total.next.replace_input_with(y, x)
+        gm.recompile()
+        return str(g), gm.code, [n.name for n in (mul.prev, mul.next)], \
+            _boxed_run(L, gm)
+    assert run(gradjit) == run(torch)
+
+
+def _boxed_run(L, gm):
+    """boxed_run takes its arguments out of the list it is given."""
+    args = [L.ones(2, 2), L.ones(2, 2)]
+    out = L.fx.Interpreter(gm).boxed_run(args)
+    return out.tolist(), args
 
 
 def test_erase_of_a_used_node_refused_as_torch():
