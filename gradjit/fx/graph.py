@@ -168,8 +168,11 @@ class Graph:
         return copy
 
     def graph_copy(self, g: Graph, val_map: dict, return_output_node=False):
-        """g's nodes copied here (val_map: g's nodes -> these), returning its output's value."""
+        """g's nodes copied here (val_map: g's nodes -> these; those it has already are not
+        copied), returning its output's value."""
         for node in g.nodes:
+            if node in val_map:
+                continue
             if node.op == "output":
                 out = map_arg(node.args[0], lambda n: val_map[n])
                 return (out, node) if return_output_node else out

@@ -260,6 +260,38 @@ def test_graph_editing_replaces_an_op_as_torch():
     _close(g_out, t_out)
 
 
+def _rewrites(L):
+    """replace_pattern's documented example, and an operator replaced inside a chain."""
+    class Twice(L.nn.Module):
+        def forward(self, x, w1, w2):
+            m1 = L.cat([w1, w2]).sum()
+            m2 = L.cat([w1, w2]).sum()
+            return x + L.max(m1) + L.max(m2)
+
+    class Chain(L.nn.Module):
+        def forward(self, x):
+            y = (x + 1).relu()
+            return (y + 1).relu() * (x - 1).relu()
+    return [(Twice(), lambda w1, w2: L.cat([w1, w2]).sum(), lambda w1, w2: L.stack([w1, w2]),
+             (L.tensor(X[0, 0]), L.tensor(X[0, 1]), L.tensor(X[0, 2]))),
+            (Chain(), lambda a: (a + 1).relu(), lambda a: L.sigmoid(a * 2),
+             (L.tensor(X[1]),))]
+
+
+@pytest.mark.parametrize("case", [0, 1])
+def test_replace_pattern_as_torch(case):
+    def run(L):
+        model, pattern, replacement, inputs = _rewrites(L)[case]
+        gm = L.fx.symbolic_trace(model)
+        matches = L.fx.replace_pattern(gm, pattern, replacement)
+        return gm, [(m.anchor.name, sorted((p.name, g.name) for p, g in m.nodes_map.items()))
+                    for m in matches], gm(*inputs)
+    (g, g_matches, g_out), (t, t_matches, t_out) = run(gradjit), run(torch)
+    assert g_matches == t_matches and g_matches
+    assert str(g.graph) == str(t.graph) and g.code == t.code
+    _close(g_out, t_out)
+
+
 def test_create_node_dead_code_and_lint_as_torch():
     def run(L):
         graph = L.fx.Graph()
