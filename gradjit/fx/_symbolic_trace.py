@@ -4,6 +4,7 @@ call_module nodes and parameters get_attr nodes, into a Graph."""
 from __future__ import annotations
 
 import builtins
+import functools
 import inspect
 import math
 import types
@@ -77,17 +78,20 @@ def _tensor_method(method, name):
     return call
 
 
-def _tensor_methods():
-    """(name, method, the name recorded) of the Tensor methods a Proxy may be passed to."""
+@functools.cache
+def _tensor_method_names() -> tuple:
+    """(name, the name recorded) of the Tensor methods a Proxy may be passed to."""
     import gradjit
     from gradjit.profiler.hooks import DUNDERS
+    names = []
     for name in dir(gradjit.Tensor):
         method = inspect.getattr_static(gradjit.Tensor, name)
         if type(method) is types.FunctionType and not name.startswith("_"):
-            yield name, method, name
+            names.append((name, name))
         elif name in DUNDERS and name not in _INDEXING and not (
                 name.startswith("__r") and f"__{name[3:]}" in DUNDERS):  # (reflected)
-            yield name, method, DUNDERS[name]
+            names.append((name, DUNDERS[name]))
+    return tuple(names)
 
 
 _INDEXING = {"__getitem__", "__setitem__", "__bool__"}  # (operator.getitem, or control flow)
@@ -281,8 +285,9 @@ class Tracer:
         def attribute(mod, name):
             return tracer.getattr(name, module_getattr(mod, name), cache)
         patches.set(gradjit.nn.Module, "__call__", module_call)
-        for name, method, recorded in _tensor_methods():
-            patches.set(gradjit.Tensor, name, _tensor_method(method, recorded))
+        for name, recorded in _tensor_method_names():
+            patches.set(gradjit.Tensor, name,
+                        _tensor_method(getattr(gradjit.Tensor, name), recorded))
         patches.set(gradjit.nn.Module, "__getattr__", attribute)
         for space, name, original in _torch_functions():
             patches.set(space, name, _recording(
