@@ -120,8 +120,8 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
                         "gradjit.distributions."))
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "export", "functional", "fx", "quasirandom",
-                  "random", "signal", "test_util", "testing", "utils"}
+_LOADED_ON_USE = {"accelerator", "backends", "export", "functional", "fx", "profiler",
+                  "quasirandom", "random", "signal", "test_util", "testing", "utils"}
 
 
 def __getattr__(name):

@@ -258,3 +258,10 @@ def test_optimizer_steps_are_ranges_as_torch():
         return [e.name for e in prof.events() if e.name.startswith("Optimizer.")]
     assert run(gradjit) == run(torch) == ["Optimizer.zero_grad#SGD.zero_grad",
                                           "Optimizer.step#SGD.step"]
+
+
+def test_autograd_profiler_loads_when_used():
+    """torch.autograd.profiler without an import of its own; other names still refused."""
+    assert gradjit.autograd.profiler.profile is gradjit.profiler.session.profile
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = gradjit.autograd.nope
