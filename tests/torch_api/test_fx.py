@@ -238,7 +238,6 @@ def test_tracer_subclass_decides_leaf_modules():
 
 def _replace_add_by_mul(L, gm):
     """The FX tutorial's first transformation: every operator.add becomes a mul."""
-    import operator
     for node in gm.graph.nodes:
         if node.op == "call_function" and node.target is operator.add:
             with gm.graph.inserting_after(node):
@@ -530,7 +529,6 @@ def _error_cases(L):
         L.fx.Interpreter(L.nn.Module(), graph=g).run(L.ones(1))
 
     def key_error():
-        import operator
         g = graph_of(lambda g, x: g.call_function(operator.getitem, (x, "k")))
         L.fx.Interpreter(L.nn.Module(), graph=g).run({})
 
