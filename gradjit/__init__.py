@@ -99,7 +99,6 @@ from gradjit import func, special  # noqa: E402,F401
 from gradjit import distributions, nn, optim  # noqa: E402,F401
 from gradjit import sparse  # noqa: E402,F401
 from gradjit.sparse import sparse_coo_tensor  # noqa: E402,F401
-from gradjit import masked, nested  # noqa: E402,F401
 from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_native import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_recurrent import *  # noqa: E402,F401,F403
@@ -124,8 +123,9 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
                         "gradjit.distributions."))
 
 
-_LOADED_ON_USE = {"accelerator", "backends", "distributed", "functional", "fx", "multiprocessing",
-                  "quasirandom", "random", "signal", "test_util", "testing", "utils", "version"}
+_LOADED_ON_USE = {"accelerator", "backends", "distributed", "export", "functional", "fx", "masked",
+                  "multiprocessing", "nested", "profiler", "quasirandom", "random", "signal",
+                  "test_util", "testing", "utils", "version"}
 
 
 def __getattr__(name):

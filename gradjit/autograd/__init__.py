@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradjit.autograd import forward_ad, functional, graph, profiler  # noqa: F401
+from gradjit.autograd import forward_ad, functional, graph  # noqa: F401
 from gradjit.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from gradjit.autograd.function import Function, FunctionCtx
 from gradjit.autograd.gradcheck import gradcheck, gradgradcheck
@@ -151,3 +151,11 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
                  create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
             for b in range(count)]
     return tuple(None if column[0] is None else stack(column) for column in zip(*rows))
+
+
+def __getattr__(name):
+    """torch.autograd.profiler loads when first used."""
+    if name == "profiler":
+        import importlib
+        return importlib.import_module("gradjit.autograd.profiler")
+    raise AttributeError(f"module 'gradjit.autograd' has no attribute {name!r}")

@@ -6,7 +6,8 @@ from gradjit.fx.interpreter import Interpreter, Transformer  # noqa: F401
 from gradjit.fx.node import Node, map_arg  # noqa: F401
 from gradjit.fx.proxy import Proxy  # noqa: F401
 from gradjit.fx._symbolic_trace import PH, Tracer, symbolic_trace, wrap  # noqa: F401
-from gradjit.fx import passes  # noqa: F401
+from gradjit.fx.subgraph_rewriter import replace_pattern  # noqa: F401
+from gradjit.fx import passes, subgraph_rewriter  # noqa: F401
 
 __all__ = ["symbolic_trace", "Tracer", "wrap", "Graph", "GraphModule", "Interpreter",
-           "Transformer", "Node", "Proxy", "map_arg", "PH"]
+           "Transformer", "Node", "Proxy", "map_arg", "PH", "replace_pattern"]

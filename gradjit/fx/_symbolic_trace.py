@@ -4,8 +4,10 @@ call_module nodes and parameters get_attr nodes, into a Graph."""
 from __future__ import annotations
 
 import builtins
+import functools
 import inspect
 import math
+import types
 
 from gradjit.fx.graph import Graph
 from gradjit.fx.node import map_aggregate
@@ -63,6 +65,36 @@ def _recording(fn, wrapped=False, functional_name=None):
         return out
     call.__wrapped__ = fn
     return call
+
+
+def _tensor_method(method, name):
+    """A Tensor method that records call_method `name` when a Proxy is among its arguments
+    (a module's buffer or a constant, on the left of an operation on a traced value)."""
+    def call(self, *args, **kwargs):
+        proxy = _find_proxy(args, kwargs)
+        if proxy is None:
+            return method(self, *args, **kwargs)
+        return proxy.tracer.create_proxy("call_method", name, (self, *args), kwargs)
+    return call
+
+
+@functools.cache
+def _tensor_method_names() -> tuple:
+    """(name, the name recorded) of the Tensor methods a Proxy may be passed to."""
+    import gradjit
+    from gradjit.profiler.hooks import DUNDERS
+    names = []
+    for name in dir(gradjit.Tensor):
+        method = inspect.getattr_static(gradjit.Tensor, name)
+        if type(method) is types.FunctionType and not name.startswith("_"):
+            names.append((name, name))
+        elif name in DUNDERS and name not in _INDEXING and not (
+                name.startswith("__r") and f"__{name[3:]}" in DUNDERS):  # (reflected)
+            names.append((name, DUNDERS[name]))
+    return tuple(names)
+
+
+_INDEXING = {"__getitem__", "__setitem__", "__bool__"}  # (operator.getitem, or control flow)
 
 
 def _torch_functions():
@@ -253,6 +285,9 @@ class Tracer:
         def attribute(mod, name):
             return tracer.getattr(name, module_getattr(mod, name), cache)
         patches.set(gradjit.nn.Module, "__call__", module_call)
+        for name, recorded in _tensor_method_names():
+            patches.set(gradjit.Tensor, name,
+                        _tensor_method(getattr(gradjit.Tensor, name), recorded))
         patches.set(gradjit.nn.Module, "__getattr__", attribute)
         for space, name, original in _torch_functions():
             patches.set(space, name, _recording(

@@ -144,8 +144,8 @@ class Graph:
         return self._inserting((n if n is not None else self._root._next).prepend)
 
     def inserting_after(self, n: Node | None = None):
-        """New nodes go just after n (None: at the start), each before the previous one."""
-        return self._inserting((n if n is not None else self._root).append)
+        """New nodes go just after n, each before the previous one (None: at the end)."""
+        return self._inserting(n.append if n is not None else self._root.prepend)
 
     def erase_node(self, to_erase: Node) -> None:
         if to_erase.users:
@@ -168,8 +168,11 @@ class Graph:
         return copy
 
     def graph_copy(self, g: Graph, val_map: dict, return_output_node=False):
-        """g's nodes copied here (val_map: g's nodes -> these), returning its output's value."""
+        """g's nodes copied here (val_map: g's nodes -> these; those it has already are not
+        copied), returning its output's value."""
         for node in g.nodes:
+            if node in val_map:
+                continue
             if node.op == "output":
                 out = map_arg(node.args[0], lambda n: val_map[n])
                 return (out, node) if return_output_node else out

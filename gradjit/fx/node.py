@@ -3,7 +3,6 @@ call_method, call_module, output), its arguments, its users, and its printed for
 from __future__ import annotations
 
 import builtins
-import operator
 
 _OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output",
         "root")
@@ -42,6 +41,8 @@ def _nodes_in(args, kwargs) -> dict:
 def qualified_name(fn) -> str:
     """Where a function lives, as PyTorch prints it: torch.relu, torch.nn.functional.gelu,
     torch.Tensor.add, a builtin's bare name, or module.name otherwise."""
+    if hasattr(fn, "_qualified_name"):  # an ATen overload of gradjit.export
+        return fn._qualified_name
     name = fn.__name__
     if getattr(builtins, name, None) is fn:
         return name
@@ -225,4 +226,3 @@ REFLECTABLE = {"add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "floordiv":
                "lshift": "{} << {}", "rshift": "{} >> {}", "and_": "{} & {}", "or_": "{} | {}",
                "xor": "{} ^ {}", "getitem": "{}[{}]", "matmul": "{} @ {}"}
 MAGIC.update(REFLECTABLE)
-OPERATORS = {name: getattr(operator, name) for name in MAGIC}

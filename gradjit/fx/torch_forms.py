@@ -84,9 +84,6 @@ C_NN = {
     "log_sigmoid", "one_hot": "one_hot", "scaled_dot_product_attention":
     "scaled_dot_product_attention", "softplus": "softplus", "softshrink": "softshrink"
 }
-_MISSING = {"_stacklevel": 3}  # parameters of PyTorch's that gradjit's signatures leave out
-
-
 def as_recorded(name, fn, args, kwargs):
     """(args, kwargs) of the call F.name(*args, **kwargs) as PyTorch's trace records it."""
     form = FUNCTIONAL_FORMS.get(name)
@@ -98,20 +95,32 @@ def as_recorded(name, fn, args, kwargs):
     except TypeError:
         return args, kwargs
     bound.apply_defaults()
-    values = {**_MISSING, **bound.arguments}
-    names = list(bound.arguments)
+    values = bound.arguments
+    names = list(values)
     return tuple(values[n] for n in names[:positional]), {k: values[k] for k in keywords
                                                            if k in values}
 
 
+class _CNN:
+    """torch._C._nn: nn.functional's functions under PyTorch's C names, looked up when called
+    (a GraphModule traced again calls the tracer's recording wrappers)."""
+
+    _PYTHON_NAMES = {c_name: name for name, c_name in C_NN.items()}
+
+    def __getattr__(self, c_name):
+        from gradjit.nn import functional
+        return getattr(functional, self._PYTHON_NAMES.get(c_name, c_name))
+
+
 class TorchNamespace(types.ModuleType):
-    """gradjit under the name `torch` in generated code, with torch._C._nn's functions."""
+    """gradjit under the name `torch` in generated code, with torch._C._nn's functions and
+    torch.ops.aten's."""
 
     def __init__(self):
         super().__init__("torch")
-        from gradjit.nn import functional
-        self._C = types.SimpleNamespace(_nn=types.SimpleNamespace(
-            **{c_name: getattr(functional, name) for name, c_name in C_NN.items()}))
+        from gradjit.export.aten import ops
+        self.ops = ops
+        self._C = types.SimpleNamespace(_nn=_CNN())
 
     def __getattr__(self, name):
         import gradjit

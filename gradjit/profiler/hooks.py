@@ -14,7 +14,7 @@ from gradjit.misc.patching import Patches
 from gradjit.profiler.events import FunctionEvent
 
 # Tensor methods as PyTorch's dispatcher names them (others: aten::<method name>).
-_DUNDERS = {
+DUNDERS = {
     "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
     "__rsub__": "rsub", "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul",
     "__imul__": "mul_", "__truediv__": "div", "__rtruediv__": "reciprocal",
@@ -41,11 +41,11 @@ _UNTIMED_PREFIXES = ("_", "is_", "get_", "set_", "use_", "are_", "register_")
 
 
 def aten_name(name: str) -> str:
-    return "aten::" + _DUNDERS.get(name, _RENAMED.get(name, name))
+    return "aten::" + DUNDERS.get(name, _RENAMED.get(name, name))
 
 
 def _timed(name: str) -> bool:
-    return name in _DUNDERS or not name.startswith(_UNTIMED_PREFIXES) and name not in _UNTIMED
+    return name in DUNDERS or not name.startswith(_UNTIMED_PREFIXES) and name not in _UNTIMED
 
 
 class _Recording(threading.local):
@@ -94,8 +94,9 @@ def _shape(a):
 
 
 def _bytes(result) -> int:
+    """The memory an operation's results took: a view of another tensor takes none."""
     if hasattr(result, "_edge"):
-        return result.numel() * result.element_size()
+        return 0 if result._base is not None else result.numel() * result.element_size()
     if isinstance(result, (tuple, list)):
         return sum(_bytes(r) for r in result)
     return 0
@@ -147,11 +148,41 @@ def _backward_wrapper(run):
     return evaluate
 
 
-def _targets():
-    """(owner, attribute, wrapper maker) for every operation the profiler times."""
+def _optimizer_range(method, kind):
+    """An optimizer's step or zero_grad as PyTorch's range: Optimizer.step#SGD.step."""
+    @functools.wraps(method)
+    def ranged(self, *args, **kwargs):
+        event = begin(f"Optimizer.{kind}#{type(self).__name__}.{kind}", user=True)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            if event is not None:
+                end(event)
+    return ranged
+
+
+def _subclasses(cls):
+    yield cls
+    for sub in cls.__subclasses__():
+        yield from _subclasses(sub)
+
+
+@functools.cache
+def _targets() -> tuple:
+    """(owner, attribute, wrapper maker) for every operation the profiler times (found once:
+    the search takes 30 ms)."""
+    return tuple(_search())
+
+
+def _search():
     import gradjit
     from gradjit.nn import functional
+    from gradjit.optim import Optimizer
     from gradjit.tensor import engine
+    for cls in set(_subclasses(Optimizer)):
+        for kind in ("step", "zero_grad"):
+            if kind in vars(cls):
+                yield cls, kind, functools.partial(_optimizer_range, kind=kind)
     for owner, names in ((gradjit.Tensor, dir(gradjit.Tensor)), (gradjit, dir(gradjit)),
                          (functional, dir(functional))):
         for name in names:

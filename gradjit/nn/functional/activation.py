@@ -107,17 +107,17 @@ def _softmax_dim(name, ndim, dim):
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input, dim=None, dtype=None):
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim("softmax", input.dim(), dim)
     return (input if dtype is None else input.to(dtype)).softmax(dim)
 
 
-def softmin(input, dim=None, dtype=None):
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim("softmin", input.dim(), dim)
     return (-(input if dtype is None else input.to(dtype))).softmax(dim)
 
 
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim("log_softmax", input.dim(), dim)
     return (input if dtype is None else input.to(dtype)).log_softmax(dim)
 

@@ -5,7 +5,7 @@ import inspect
 
 import gradjit
 from gradjit.nn import functional as F
-from gradjit.nn.modules.module import Module
+from gradjit.nn.modules.module import Functional, Module
 from gradjit.nn.parameter import Parameter
 
 
@@ -50,7 +50,7 @@ class _Elementwise(Module):
     """A layer whose forward is `function(input, *hyperparameters)`, with an `inplace` flag
     where `inplace` is not None (shown in the repr when `shows_inplace`)."""
 
-    function = staticmethod(F.tanh)
+    function = Functional("tanh")
     defaults: dict = {}
     inplace = None
     shows_inplace = True
@@ -85,7 +85,7 @@ class _Elementwise(Module):
 
 def _layer(name, function, defaults=None, inplace=False, **flags):
     """The class `name` of a layer computing `function`; `...` marks a required argument."""
-    attributes = {"function": staticmethod(function), "defaults": defaults or {},
+    attributes = {"function": Functional(function.__name__), "defaults": defaults or {},
                   "inplace": False if inplace else None, "__module__": __name__,
                   "__doc__": f"Applies nn.functional.{function.__name__} elementwise.",
                   **flags}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import gradjit
 from gradjit.nn import functional as F
 from gradjit.nn.modules.linear import _bias_bound_init
-from gradjit.nn.modules.module import Module
+from gradjit.nn.modules.module import Functional, Module
 from gradjit.nn.parameter import Parameter
 
 # A set, printed in the order Python gives it, as PyTorch prints its own in this message.
@@ -94,15 +94,15 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    _dims, _conv = 1, staticmethod(F.conv1d)
+    _dims, _conv = 1, Functional("conv1d")
 
 
 class Conv2d(_ConvNd):
-    _dims, _conv = 2, staticmethod(F.conv2d)
+    _dims, _conv = 2, Functional("conv2d")
 
 
 class Conv3d(_ConvNd):
-    _dims, _conv = 3, staticmethod(F.conv3d)
+    _dims, _conv = 3, Functional("conv3d")
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -143,12 +143,12 @@ class _ConvTransposeNd(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTransposeNd):
-    _dims, _conv = 1, staticmethod(F.conv_transpose1d)
+    _dims, _conv = 1, Functional("conv_transpose1d")
 
 
 class ConvTranspose2d(_ConvTransposeNd):
-    _dims, _conv = 2, staticmethod(F.conv_transpose2d)
+    _dims, _conv = 2, Functional("conv_transpose2d")
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    _dims, _conv = 3, staticmethod(F.conv_transpose3d)
+    _dims, _conv = 3, Functional("conv_transpose3d")

@@ -36,6 +36,18 @@ _HOOK_TABLES = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forwar
                 "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")
 
 
+class Functional:
+    """A layer's nn.functional function, looked up by name when the layer calls it: what
+    stands in nn.functional then (a tracer's recording wrapper, a profiler's timer) runs."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, cls=None):
+        from gradjit.nn import functional
+        return getattr(functional, self.name)
+
+
 class Module(HookedCall, StateDict):
     """Base class of every layer: assign Parameters, Modules and buffers as attributes and
     they are registered; `forward` says what a call computes."""

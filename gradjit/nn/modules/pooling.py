@@ -3,7 +3,7 @@ nn.functional, for 1 to 3 spatial dims."""
 from __future__ import annotations
 
 from gradjit.nn import functional as F
-from gradjit.nn.modules.module import Module
+from gradjit.nn.modules.module import Functional, Module
 
 
 def _tuple(value, n):
@@ -30,15 +30,15 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
-    pool = F.max_pool1d
+    pool = Functional("max_pool1d")
 
 
 class MaxPool2d(_MaxPoolNd):
-    pool = F.max_pool2d
+    pool = Functional("max_pool2d")
 
 
 class MaxPool3d(_MaxPoolNd):
-    pool = F.max_pool3d
+    pool = Functional("max_pool3d")
 
 
 class _AvgPoolNd(Module):
@@ -74,11 +74,11 @@ class AvgPool1d(_AvgPoolNd):
 
 
 class AvgPool2d(_AvgPoolNd):
-    pool = F.avg_pool2d
+    pool = Functional("avg_pool2d")
 
 
 class AvgPool3d(_AvgPoolNd):
-    pool = F.avg_pool3d
+    pool = Functional("avg_pool3d")
 
 
 class _LPPoolNd(Module):
@@ -99,15 +99,15 @@ class _LPPoolNd(Module):
 
 
 class LPPool1d(_LPPoolNd):
-    pool = F.lp_pool1d
+    pool = Functional("lp_pool1d")
 
 
 class LPPool2d(_LPPoolNd):
-    pool = F.lp_pool2d
+    pool = Functional("lp_pool2d")
 
 
 class LPPool3d(_LPPoolNd):
-    pool = F.lp_pool3d
+    pool = Functional("lp_pool3d")
 
 
 class _MaxUnpoolNd(Module):

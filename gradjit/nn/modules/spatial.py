@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gradjit.nn import functional as F
 from gradjit.nn.modules.activation import Dropout
-from gradjit.nn.modules.module import Module
+from gradjit.nn.modules.module import Functional, Module
 
 
 class _Adaptive(Module):
@@ -24,47 +24,47 @@ class _Adaptive(Module):
 
 
 class AdaptiveAvgPool1d(_Adaptive):
-    pool = F.adaptive_avg_pool1d
+    pool = Functional("adaptive_avg_pool1d")
 
 
 class AdaptiveAvgPool2d(_Adaptive):
-    pool = F.adaptive_avg_pool2d
+    pool = Functional("adaptive_avg_pool2d")
 
 
 class AdaptiveAvgPool3d(_Adaptive):
-    pool = F.adaptive_avg_pool3d
+    pool = Functional("adaptive_avg_pool3d")
 
 
 class AdaptiveMaxPool1d(_Adaptive):
-    pool = F.adaptive_max_pool1d
+    pool = Functional("adaptive_max_pool1d")
 
 
 class AdaptiveMaxPool2d(_Adaptive):
-    pool = F.adaptive_max_pool2d
+    pool = Functional("adaptive_max_pool2d")
 
 
 class AdaptiveMaxPool3d(_Adaptive):
-    pool = F.adaptive_max_pool3d
+    pool = Functional("adaptive_max_pool3d")
 
 
 class Dropout1d(Dropout):
-    drop = F.dropout1d
+    drop = Functional("dropout1d")
 
 
 class Dropout2d(Dropout):
-    drop = F.dropout2d
+    drop = Functional("dropout2d")
 
 
 class Dropout3d(Dropout):
-    drop = F.dropout3d
+    drop = Functional("dropout3d")
 
 
 class AlphaDropout(Dropout):
-    drop = F.alpha_dropout
+    drop = Functional("alpha_dropout")
 
 
 class FeatureAlphaDropout(Dropout):
-    drop = F.feature_alpha_dropout
+    drop = Functional("feature_alpha_dropout")
 
 
 class Unflatten(Module):
