@@ -114,8 +114,8 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     its contiguous layout replaced by src."""
     flat = tensor(_positions(storage_offset or 0, tuple(size), tuple(stride)).reshape(-1))
 
-    def scattered(x, s):
-        return x.reshape(-1).index_put((flat,), s.reshape(-1)).reshape(x.shape)
+    def scattered(x, s):  # src is cast to input's dtype, as torch's kernel copies it
+        return x.reshape(-1).index_put((flat,), s.reshape(-1).to(x.dtype)).reshape(x.shape)
     return apply("AsStridedScatterBackward0", scattered, input, src)
 
 
