@@ -20,7 +20,10 @@ _KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "emp
              "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
              "linear_ramp": {"end_values"}, "maximum": {"stat_length"},
              "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"}}
-_STATISTICS = {"maximum": amax, "minimum": amin, "mean": mean,
+_STATISTICS = {"maximum": amax, "minimum": amin,
+               # numpy's mean of integers is float64, a Tensor's too (torch's mean refuses them)
+               "mean": lambda x, axis, keepdims: mean(
+                   x if ir_type(x).dtype.is_inexact else astype(x, np.float64), axis, keepdims),
                "median": lambda x, axis, keepdims: median(x, axis, keepdims)}
 
 
@@ -127,9 +130,10 @@ def _part(x, axis, lo, hi):
 
 def _in_dtype(value, like, to_integer=round_):
     """A computed pad value stored in the array's dtype; for integers rounded first as numpy's
-    pad does (statistics half to even, ramps down, as linspace with an integer dtype)."""
+    pad does (statistics half to even, ramps down, as linspace with an integer dtype); a bool
+    is whether it is nonzero, a complex value kept whole."""
     dt = ir_type(like).dtype
-    return astype(value if dt.is_float else to_integer(value), dt)
+    return astype(value if dt.is_inexact or dt.is_bool else to_integer(value), dt)
 
 
 def _join(x, axis, blocks, widths):
@@ -163,7 +167,8 @@ def _pad_ramp(x, axis, widths, ends):
         steps = np.arange(width, dtype=np.float64) / max(width, 1)
         steps = (steps if side == 0 else steps[::-1]).reshape(
             (-1,) + (1,) * (rank - axis - 1))
-        ramp = add(end, mul(sub(astype(edge, np.float64), end), steps))
+        work = np.complex128 if ir_type(x).dtype.is_complex else np.float64
+        ramp = add(end, mul(sub(astype(edge, work), end), steps))
         blocks.append(_in_dtype(ramp, x, floor))
     return _join(x, axis, blocks, widths)
 

@@ -36,6 +36,15 @@ def _from_half(x):
     return x if dt.kind == "f" else ops.astype(x, np.promote_types(dt, np.float16))
 
 
+def _angle(z, deg=False):
+    """numpy's angle is arctan2(0, z): a real z computes in arctan2's loop for it, where the
+    0 (a Python int) makes a bool an int64 and leaves small integers their float16 or float32."""
+    dt = ir_type(z).dtype.numpy
+    if dt.kind in "biu":
+        z = ops.astype(z, np.float64 if dt.kind == "b" else np.promote_types(dt, np.float16))
+    return ops.angle(z, deg)
+
+
 def _round(a, decimals=0, out=None):
     if decimals and ir_type(a).dtype.is_bool:  # numpy scales into the bool array itself
         step = "multiply" if decimals > 0 else "divide"
@@ -73,7 +82,7 @@ def _real_if_close(a, tol=100):
 FUNCTIONS = {
     np.sinc: lambda x: ops.sinc(numpy_float(x)), np.fix: _fix, np.nan_to_num: _nan_to_num,
     np.round: _round, np.around: _round, np.i0: _i0, np.real: ops.real, np.imag: ops.imag,
-    np.real_if_close: _real_if_close, np.angle: lambda z, deg=False: ops.angle(numpy_float(z), deg),
+    np.real_if_close: _real_if_close, np.angle: _angle,
 }
 
 # scipy.special's name -> gradjit's function
