@@ -77,9 +77,10 @@ def fabs(x):
     return abs_(to_float(x))
 
 
-def heaviside(x1, x2):
-    """0 below 0, 1 above, x2 at 0; at NaN, NaN (numpy) or 0 (PyTorch)."""
-    torch = flavor(x1, x2) == "torch"
+def heaviside(x1, x2, numpy=False):
+    """0 below 0, 1 above, x2 at 0; at NaN, NaN (numpy, also np.heaviside of a Tensor) or 0
+    (PyTorch)."""
+    torch = flavor(x1, x2) == "torch" and not numpy
     x1, x2 = floats(x1, x2)
     low = logical_or(lt(x1, 0), isnan(x1)) if torch else lt(x1, 0)
     step = where(low, 0.0, where(gt(x1, 0), 1.0, x2))

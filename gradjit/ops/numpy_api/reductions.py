@@ -274,7 +274,7 @@ def _nan_arg(name, largest):
     """argmax/argmin that skip NaNs (read as -inf / inf); a slice of NaNs only raises, as in
     numpy, which reads the value (guarded under tracing)."""
     def function(a, axis=None, out=None, *, keepdims=_UNSET):
-        if ops.result_type(a).is_float and np.prod(ops.shape_of(a)):
+        if ops.result_type(a).is_inexact and np.prod(ops.shape_of(a)):
             mask = ops.isnan(a)
             if bool(ops.any_(ops.all_(mask, axis))):
                 raise ValueError("All-NaN slice encountered")
