@@ -18,8 +18,11 @@ def _array(x):
 
 
 def _polyval(p, x):
-    """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it."""
-    p, x = _coefficients(p, "polyval"), ops.asarray(_array(x))
+    """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it (a p of more
+    dimensions holds polynomials along its first axis, broadcast against x)."""
+    p, x = ops.asarray(_array(p)), ops.asarray(_array(x))
+    if not ops.shape_of(p):
+        raise TypeError("iteration over a 0-d array")
     y = ops.astype(ops.mul(x, 0), ops.result_type(p, x))  # numpy starts from zeros like x
     for i in range(ops.shape_of(p)[0]):
         y = ops.add(ops.mul(y, x), ops.getitem(p, i))

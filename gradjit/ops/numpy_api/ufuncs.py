@@ -3,6 +3,7 @@ hypot, rounding to decimals, nan_to_num, ...) and the scipy.special ufuncs that 
 `__array_ufunc__` (when scipy is installed), mapped onto gradjit.ops."""
 from __future__ import annotations
 
+import operator
 import sys
 
 import numpy as np
@@ -47,6 +48,7 @@ def _angle(z, deg=False):
 
 
 def _round(a, decimals=0, out=None):
+    decimals = operator.index(decimals)  # numpy's TypeError for a float
     if decimals and ir_type(a).dtype.is_bool:  # numpy scales into the bool array itself
         step = "multiply" if decimals > 0 else "divide"
         raise TypeError(f"Cannot cast ufunc '{step}' output from dtype('float64') to "
