@@ -417,12 +417,22 @@ def rad2deg(x):
     return _times_ratio(x, 180.0, math.pi)
 
 
+# sinc's Maclaurin coefficients in powers of (pi x)^2: 1 - t/3! + t^2/5! - ...
+_SINC_SERIES = tuple((-1) ** k / math.factorial(2 * k + 1) for k in range(6))
+
+
 def sinc(x):
-    """sin(pi x) / (pi x), 1 at 0 (numpy's formula: 0 is replaced by 1e-20); its gradient at 0
-    is 0, as the function is even."""
+    """sin(pi x) / (pi x), 1 at 0. At 0 the value is its Maclaurin series, whose derivatives
+    there (0, -pi^2/3, 0, pi^4/5, ...) are sinc's to the tenth order, where the quotient's
+    would be 0/0."""
     x = to_float(x)
-    y = mul(where(eq(x, 0), 1.0e-20, x), math.pi)
-    return true_divide(E.sin(y), y)
+    zero = eq(x, 0)
+    y = mul(where(zero, 1.0, x), math.pi)
+    t = mul(mul(x, x), math.pi ** 2)
+    series = 0.0
+    for c in reversed(_SINC_SERIES):
+        series = add(mul(series, t), c)
+    return where(zero, series, true_divide(E.sin(y), y))
 
 
 # ---- values ----

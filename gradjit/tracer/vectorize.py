@@ -1,9 +1,10 @@
-"""np.vectorize as jax.numpy has it: pyfunc is vmapped over the broadcast loop axes of its
-arguments (traced once, not called per element), the core axes of a gufunc `signature` left
-to pyfunc; outside a trace it is numpy's own vectorize."""
+"""np.vectorize on traced values, as jax.numpy's vectorize: pyfunc is vmapped over the
+broadcast loop axes of its arguments (traced once, not called per element), the core axes of
+a gufunc `signature` left to pyfunc. Outside a trace it is numpy's own vectorize, which it
+subclasses; install puts it in numpy's namespace, as constructors.py does numpy's
+constructors."""
 from __future__ import annotations
 
-import functools
 import re
 
 import numpy as np
@@ -25,21 +26,13 @@ def parse_signature(signature: str):
     return _cores(inputs), _cores(outputs)
 
 
-class vectorize:  # noqa: N801 - numpy's name
-    """numpy.vectorize(pyfunc, excluded=..., signature=...); otypes, doc and cache are
-    numpy's when called outside a trace and have no effect on traced calls (the result types
-    are pyfunc's)."""
-
-    def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False,
-                 signature=None):
-        self.pyfunc, self.excluded = pyfunc, frozenset(excluded or ())
-        self.signature = signature
-        self._numpy = np.vectorize(pyfunc, otypes, doc, excluded, cache, signature)
-        functools.update_wrapper(self, pyfunc)
+class vectorize(np.vectorize):  # noqa: N801 - numpy's name
+    """numpy.vectorize; called on traced values, otypes and cache have no effect (the result
+    types are pyfunc's)."""
 
     def __call__(self, *args, **kwargs):
-        if current_trace() is None:
-            return self._numpy(*args, **kwargs)
+        if current_trace() is None or self.pyfunc is np._NoValue:
+            return super().__call__(*args, **kwargs)
         positions = [i for i in range(len(args)) if i not in self.excluded]
         names = [k for k in kwargs if k not in self.excluded]
         mapped = [np.asarray(args[i]) if _is_number(args[i]) else args[i] for i in positions] + \
@@ -50,11 +43,11 @@ class vectorize:  # noqa: N801 - numpy's name
             if len(cores) != len(mapped):
                 raise TypeError(f"wrong number of positional arguments: expected {len(cores)}, "
                                 f"got {len(mapped)}")
-        loops = [np.shape(x)[:np.ndim(x) - len(core)] for x, core in zip(mapped, cores)]
         for x, core in zip(mapped, cores):
             if np.ndim(x) < len(core):
                 raise ValueError(f"{np.ndim(x)}-dimensional argument does not have enough "
                                  f"dimensions for all core dimensions {core}")
+        loops = [np.shape(x)[:np.ndim(x) - len(core)] for x, core in zip(mapped, cores)]
         loop = np.broadcast_shapes(*loops)
         mapped = [np.broadcast_to(x, loop + np.shape(x)[len(shape):])
                   for x, shape in zip(mapped, loops)]
@@ -72,3 +65,9 @@ class vectorize:  # noqa: N801 - numpy's name
 
 def _is_number(x) -> bool:
     return isinstance(x, (bool, int, float, complex, np.generic))
+
+
+def install():
+    """np.vectorize becomes this subclass (once)."""
+    if not issubclass(np.vectorize, vectorize):
+        np.vectorize = vectorize
