@@ -12,7 +12,7 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (add, amax, amin, concatenate, floor, matmul, mean, mul,
                                reshape, round_, shape_of, sub)
 from gradjit.ops.indexing import constant_value, getitem
-from gradjit.ops.promote import astype, broadcast
+from gradjit.ops.promote import astype, broadcast, mean_type
 from gradjit.ops.shaping import along, asarray, broadcast_to, moveaxis, stack
 from gradjit.ops.sorting import median
 
@@ -21,9 +21,7 @@ _KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "emp
              "linear_ramp": {"end_values"}, "maximum": {"stat_length"},
              "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"}}
 _STATISTICS = {"maximum": amax, "minimum": amin,
-               # numpy's mean of integers is float64, a Tensor's too (torch's mean refuses them)
-               "mean": lambda x, axis, keepdims: mean(
-                   x if ir_type(x).dtype.is_inexact else astype(x, np.float64), axis, keepdims),
+               "mean": lambda x, axis, keepdims: mean(astype(x, mean_type(x)), axis, keepdims),
                "median": lambda x, axis, keepdims: median(x, axis, keepdims)}
 
 
