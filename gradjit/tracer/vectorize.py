@@ -1,8 +1,6 @@
-"""np.vectorize on traced values, as jax.numpy's vectorize: pyfunc is vmapped over the
-broadcast loop axes of its arguments (traced once, not called per element), the core axes of
-a gufunc `signature` left to pyfunc. Outside a trace it is numpy's own vectorize, which it
-subclasses; install puts it in numpy's namespace, as constructors.py does numpy's
-constructors."""
+"""np.vectorize on traced values as jax.numpy's: pyfunc vmapped over the broadcast loop axes
+(traced once, not per element), a gufunc signature's core axes left to it; outside a trace,
+numpy's own vectorize, which it subclasses and replaces in numpy's namespace."""
 from __future__ import annotations
 
 import re

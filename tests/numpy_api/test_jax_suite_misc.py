@@ -1,8 +1,6 @@
-"""The rest of JAX's lax_numpy tests that the tables of the other test_jax_suite_* files do
-not reach: second derivatives at special values (check_grads), sinc's derivatives at 0,
-ldexp/frexp gradients, index tricks (r_, c_, mgrid, ogrid) with traced values, pad's
-statistic lengths and ramp ends, fill_diagonal's wrap, trim_zeros and item. (ndarray.view as
-another dtype and np.r_'s string directives are refused on traced values, naming the line.)"""
+"""JAX's lax_numpy tests the other test_jax_suite_* tables miss: derivatives at special values,
+sinc's at 0, ldexp/frexp gradients, index tricks, pad's lengths and ramp ends, fill_diagonal's
+wrap, item (ndarray.view as another dtype and r_'s string directives are refused when traced)."""
 import numpy as np
 import pytest
 
