@@ -360,7 +360,8 @@ def _sum_labels(x, labels, summed):
     if not summed:
         return x, tuple(labels)
     axes = tuple(i for i, l in enumerate(labels) if l in summed)
-    return sum_(x, axes), tuple(l for l in labels if l not in summed)
+    # in the operands' type, as the matmuls that follow: integer sums stay, say, int32
+    return sum_(x, axes, dtype=ir_type(x).dtype), tuple(l for l in labels if l not in summed)
 
 
 def contract_pair(a, la, b, lb, keep):

@@ -12,7 +12,7 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import (add, amax, amin, concatenate, floor, matmul, mean, mul,
                                reshape, round_, shape_of, sub)
 from gradjit.ops.indexing import constant_value, getitem
-from gradjit.ops.promote import astype, broadcast
+from gradjit.ops.promote import astype, broadcast, mean_type
 from gradjit.ops.shaping import along, asarray, broadcast_to, moveaxis, stack
 from gradjit.ops.sorting import median
 
@@ -20,7 +20,8 @@ _KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "emp
              "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
              "linear_ramp": {"end_values"}, "maximum": {"stat_length"},
              "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"}}
-_STATISTICS = {"maximum": amax, "minimum": amin, "mean": mean,
+_STATISTICS = {"maximum": amax, "minimum": amin,
+               "mean": lambda x, axis, keepdims: mean(astype(x, mean_type(x)), axis, keepdims),
                "median": lambda x, axis, keepdims: median(x, axis, keepdims)}
 
 
@@ -127,9 +128,10 @@ def _part(x, axis, lo, hi):
 
 def _in_dtype(value, like, to_integer=round_):
     """A computed pad value stored in the array's dtype; for integers rounded first as numpy's
-    pad does (statistics half to even, ramps down, as linspace with an integer dtype)."""
+    pad does (statistics half to even, ramps down, as linspace with an integer dtype); a bool
+    is whether it is nonzero, a complex value kept whole."""
     dt = ir_type(like).dtype
-    return astype(value if dt.is_float else to_integer(value), dt)
+    return astype(value if dt.is_inexact or dt.is_bool else to_integer(value), dt)
 
 
 def _join(x, axis, blocks, widths):
@@ -163,7 +165,8 @@ def _pad_ramp(x, axis, widths, ends):
         steps = np.arange(width, dtype=np.float64) / max(width, 1)
         steps = (steps if side == 0 else steps[::-1]).reshape(
             (-1,) + (1,) * (rank - axis - 1))
-        ramp = add(end, mul(sub(astype(edge, np.float64), end), steps))
+        work = np.complex128 if ir_type(x).dtype.is_complex else np.float64
+        ramp = add(end, mul(sub(astype(edge, work), end), steps))
         blocks.append(_in_dtype(ramp, x, floor))
     return _join(x, axis, blocks, widths)
 

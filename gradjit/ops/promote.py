@@ -39,6 +39,15 @@ def accumulator(x, dtype=None):
     return astype(x, uint64 if dt.numpy.kind == "u" and flavor(x) == "numpy" else int64)
 
 
+def mean_type(x) -> DType:
+    """The type numpy averages x in (a Tensor's too): float64 for bools and integers, float32
+    for float16 (the mean rounded back to float16), else x's own."""
+    dt = ir_type(x).dtype
+    if not dt.is_inexact:
+        return float64
+    return float32 if dt == float16 else dt
+
+
 def default_float(*xs) -> DType:
     """float64 for numpy; PyTorch's default dtype (torch.set_default_dtype) for tensors."""
     if flavor(*xs) != "torch":

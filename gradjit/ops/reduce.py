@@ -21,12 +21,13 @@ from gradjit.ops import complex_order
 from gradjit.ops.promote import accumulator, astype, broadcast, broadcast_shapes, to_float
 
 
-def _isnan(x):
-    return ne(x, x)
+def nan_mask(x):
+    """NaN in either part of a complex value, as numpy's isnan."""
+    return complex_order.isnan(x) if ir_type(x).dtype.is_complex else ne(x, x)
 
 
 def _without_nan(x, fill):
-    return where(_isnan(x), fill, x) if ir_type(x).dtype.is_float else x
+    return where(nan_mask(x), fill, x) if ir_type(x).dtype.is_inexact else x
 
 
 # ---- products ----
@@ -203,7 +204,7 @@ def std(x, axis=None, ddof=0, keepdims=False, dtype=None):
 
 def nanmean(x, axis=None, keepdims=False, dtype=None):
     x = astype(x, dtype) if dtype is not None else to_float(x)
-    kept = logical_not(_isnan(x))
+    kept = logical_not(nan_mask(x))
     count = sum_(astype(kept, ir_type(x).dtype), axis, keepdims)
     return true_divide(sum_(where(kept, x, 0), axis, keepdims), count)
 
@@ -211,7 +212,7 @@ def nanmean(x, axis=None, keepdims=False, dtype=None):
 def nanvar(x, axis=None, ddof=0, keepdims=False, dtype=None):
     """Over the non-NaN terms; nan where fewer than ddof + 1 remain (numpy's nanvar)."""
     x = astype(x, dtype) if dtype is not None else to_float(x)
-    kept = logical_not(_isnan(x))
+    kept = logical_not(nan_mask(x))
     count = sum_(astype(kept, real_of(ir_type(x).dtype)), axis, keepdims=True)
     centered = where(kept, sub(x, true_divide(sum_(where(kept, x, 0), axis, keepdims=True),
                                               count)), 0)
@@ -255,7 +256,7 @@ def nan_extremum(x, axis=None, keepdims=False, largest=True):
     """max/min ignoring NaN; a slice of NaN only gives NaN (numpy warns and does so)."""
     if not ir_type(x).dtype.is_inexact:
         return extremum(x, axis, keepdims, largest=largest)
-    missing = _isnan(x) if ir_type(x).dtype.is_float else complex_order.isnan(x)
+    missing = nan_mask(x)
     worst = -math.inf if largest else math.inf
     filled = where(missing, complex(worst, worst) if ir_type(x).dtype.is_complex else worst, x)
     out = extremum(filled, axis, keepdims, largest=largest)
@@ -279,7 +280,7 @@ def arg_extremum(x, axis=None, keepdims=False, largest=True):
     best = (amax if largest else amin)(x, (axis,), True)
     hit = eq(x, broadcast(best, shape))
     if ir_type(x).dtype.is_float:
-        hit = logical_or(hit, _isnan(x))
+        hit = logical_or(hit, nan_mask(x))
     ramp = S.iota(shape=shape, dtype="i64", axis=axis)
     return S.reduce_min(where(hit, ramp, shape[axis]), axes=(axis,), keepdims=keepdims)
 
@@ -338,4 +339,5 @@ def take_along_axis(x, indices, axis):
 __all__ = ["accumulator", "all_", "any_", "arg_extremum", "count_nonzero", "count_of",
            "cumprod", "cumsum", "diff", "extremum", "logcumsumexp", "nan_extremum",
            "nancumprod", "nancumsum", "nanmean", "nanprod", "nanstd", "nansum", "nanvar",
-           "prod", "safe_sqrt", "scan", "std", "sum_of_squares", "take_along_axis", "var"]
+           "nan_mask", "prod", "safe_sqrt", "scan", "std", "sum_of_squares", "take_along_axis",
+           "var"]

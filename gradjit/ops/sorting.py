@@ -17,13 +17,9 @@ from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, lo
                                normalize_axes, reshape, sub, sum_, transpose, true_divide,
                                where)
 from gradjit.ops.indexing import flip
-from gradjit.ops.reduce import any_, cumsum
+from gradjit.ops.reduce import any_, cumsum, nan_mask
 from gradjit.ops.shaping import moveaxis
 from gradjit.ops.promote import astype, broadcast, result_type
-
-
-def _isnan(x):
-    return ne(x, x)
 
 
 def sort_axis(x, axis):
@@ -169,7 +165,8 @@ def _run_starts(flat, equal_nan):
     cur = S.slice_(flat, start=(1,), stop=(n,), step=(1,))
     differs = ne(cur, prev)
     if equal_nan:
-        differs = logical_and(differs, logical_not(logical_and(_isnan(cur), _isnan(prev))))
+        both = logical_and(nan_mask(cur), nan_mask(prev))
+        differs = logical_and(differs, logical_not(both))
     return concatenate([np.ones(1, bool), differs])
 
 
@@ -379,7 +376,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
     nan = dt.is_float and n > 0
     count = n
     if ignore_nan and dt.is_float:
-        count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
+        count = sum_(logical_not(nan_mask(ordered)), -1, keepdims=True)
         count = astype(broadcast(count, ir_type(qs).shape), q_dt)
     if weights is not None:
         w = take_along_axis(_rows(weights, axis, keepdims)[0], order, 1)
@@ -400,7 +397,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False, ignore_nan=False,
         result = where(lt(count, 0.5), math.nan, result)
     elif nan:
         tail = S.slice_(ordered, start=(0, n - 1), stop=(r, n), step=(1, 1))
-        result = where(broadcast(_isnan(tail), ir_type(result).shape), math.nan, result)
+        result = where(broadcast(nan_mask(tail), ir_type(result).shape), math.nan, result)
     result = reshape(result, out_shape + q_shape)
     lead = len(out_shape)
     return transpose(result, tuple(range(lead, lead + len(q_shape))) + tuple(range(lead)))
@@ -411,7 +408,7 @@ def _weighted_index(ordered, weights, qs, ignore_nan):
     share reaches q (NaNs weigh nothing with ignore_nan); the share compared in q's dtype,
     leading zero shares as -1 so that q = 0 skips elements of no weight."""
     if ignore_nan:
-        weights = where(_isnan(ordered), 0.0, weights)
+        weights = where(nan_mask(ordered), 0.0, weights)
     cdf = cumsum(astype(weights, float64), 1)
     total = S.slice_(cdf, start=(0, ir_type(cdf).shape[1] - 1), stop=ir_type(cdf).shape,
                      step=(1, 1))
@@ -419,9 +416,9 @@ def _weighted_index(ordered, weights, qs, ignore_nan):
     share = S.slice_(cdf, start=(0, ir_type(cdf).shape[1] - 1), stop=ir_type(cdf).shape,
                      step=(1, 1))
     if ignore_nan:  # a row of NaNs only has no weight and gives NaN, as numpy's
-        share = where(_isnan(S.slice_(ordered, start=(0, 0), stop=(ir_type(cdf).shape[0], 1),
+        share = where(nan_mask(S.slice_(ordered, start=(0, 0), stop=(ir_type(cdf).shape[0], 1),
                                       step=(1, 1))), 1.0, share)
-    if bool(any_(_isnan(share))):  # read from the value (guarded under tracing)
+    if bool(any_(nan_mask(share))):  # read from the value (guarded under tracing)
         raise ValueError("Weights included NaN, inf or were all zero.")
     cdf = astype(cdf, ir_type(qs).dtype)
     cdf = where(eq(cdf, 0), -1.0, cdf)
@@ -438,8 +435,8 @@ def median(x, axis=None, keepdims=False, ignore_nan=False):
     r = ir_type(rows).shape[0]
     ordered = sort(rows, -1)
     out_dt = dt if dt.is_inexact else float64
-    if ignore_nan and dt.is_float:
-        count = sum_(logical_not(_isnan(ordered)), -1, keepdims=True)
+    if ignore_nan and dt.is_inexact:
+        count = sum_(logical_not(nan_mask(ordered)), -1, keepdims=True)
         low = floor(true_divide(sub(count, 1), 2))
         high = floor(true_divide(count, 2))
         low, high = maximum(low, 0.0), minimum(high, max(n - 1, 0))
@@ -453,7 +450,7 @@ def median(x, axis=None, keepdims=False, ignore_nan=False):
     result = true_divide(add(a, b), np.asarray(2, out_dt.numpy))
     if empty is not None:
         result = where(empty, math.nan, result)
-    elif dt.is_float:
+    elif dt.is_inexact:
         tail = S.slice_(ordered, start=(0, n - 1), stop=(r, n), step=(1, 1))
-        result = where(_isnan(tail), math.nan, result)
+        result = where(nan_mask(tail), math.nan, result)
     return reshape(result, out_shape)

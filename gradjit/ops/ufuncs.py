@@ -77,9 +77,10 @@ def fabs(x):
     return abs_(to_float(x))
 
 
-def heaviside(x1, x2):
-    """0 below 0, 1 above, x2 at 0; at NaN, NaN (numpy) or 0 (PyTorch)."""
-    torch = flavor(x1, x2) == "torch"
+def heaviside(x1, x2, numpy=False):
+    """0 below 0, 1 above, x2 at 0; at NaN, NaN (numpy, also np.heaviside of a Tensor) or 0
+    (PyTorch)."""
+    torch = flavor(x1, x2) == "torch" and not numpy
     x1, x2 = floats(x1, x2)
     low = logical_or(lt(x1, 0), isnan(x1)) if torch else lt(x1, 0)
     step = where(low, 0.0, where(gt(x1, 0), 1.0, x2))
@@ -416,12 +417,22 @@ def rad2deg(x):
     return _times_ratio(x, 180.0, math.pi)
 
 
+# sinc's Maclaurin coefficients in powers of (pi x)^2: 1 - t/3! + t^2/5! - ...
+_SINC_SERIES = tuple((-1) ** k / math.factorial(2 * k + 1) for k in range(6))
+
+
 def sinc(x):
-    """sin(pi x) / (pi x), 1 at 0 (numpy's formula: 0 is replaced by 1e-20); its gradient at 0
-    is 0, as the function is even."""
+    """sin(pi x) / (pi x), 1 at 0. At 0 the value is its Maclaurin series, whose derivatives
+    there (0, -pi^2/3, 0, pi^4/5, ...) are sinc's to the tenth order, where the quotient's
+    would be 0/0."""
     x = to_float(x)
-    y = mul(where(eq(x, 0), 1.0e-20, x), math.pi)
-    return true_divide(E.sin(y), y)
+    zero = eq(x, 0)
+    y = mul(where(zero, 1.0, x), math.pi)
+    t = mul(mul(x, x), math.pi ** 2)
+    series = 0.0
+    for c in reversed(_SINC_SERIES):
+        series = add(mul(series, t), c)
+    return where(zero, series, true_divide(E.sin(y), y))
 
 
 # ---- values ----

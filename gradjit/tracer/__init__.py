@@ -15,6 +15,7 @@ from gradjit.tracer.jacobians import hessian, jacfwd, jacobian, jacrev
 from gradjit.tracer.transforms import (closure_convert, elementwise_grad, jvp, linear_transpose,
                                       linearize, named_call, vjp)
 from gradjit.tracer.vmap import vmap
+from gradjit.tracer.vectorize import install as _install_vectorize
 from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named,
                                  hessian_tensor_product, hessian_vector_product,
                                  holomorphic_grad, make_ggnvp,
@@ -22,6 +23,7 @@ from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named
                                  tensor_jacobian_product, vector_jacobian_product)
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
+_install_vectorize()  # nor does np.vectorize: see tracer/vectorize.py
 
 
 def _decorator(mode, fn, **options):

@@ -261,6 +261,8 @@ class ArrayMethods:
         return answer
 
     def item(self, *index):
+        if len(index) == 1 and not isinstance(index[0], tuple):  # numpy's flat index
+            return np.ravel(self)[index[0]].item()
         if index:
             return self[index if len(index) > 1 else index[0]].item()
         scalar = self._scalar("item()")

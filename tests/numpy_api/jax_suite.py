@@ -1,7 +1,9 @@
 """The three checks of the test_jax_suite_* files, after JAX's numpy tests: a numpy-written
 function on its arguments runs eagerly on Tensors, compiled with traced arguments, and (for
 float results) differentiated, each against numpy itself."""
+import sys
 import warnings
+import zlib
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -11,19 +13,21 @@ import gradjit
 from tests.e2e.checks import assert_trees_close, central_differences
 
 BACKEND = "interpreter"  # numpy's own evaluation of the IR: the quick one for a wide table
-_rng = np.random.default_rng(0)
+_rngs: dict = {}  # one generator per test module, so its draws do not depend on the others
 
 
 def arg(shape, dtype="f8", low=None, high=None):
     """A random array of numpy dtype `dtype`: bools half true, integers in [-3, 4) (from 0
     for unsigned), floats normal or uniform in [low, high), complex with both parts so."""
+    module = sys._getframe(1).f_globals["__name__"]
+    rng = _rngs.setdefault(module, np.random.default_rng(zlib.crc32(module.encode())))
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
-        return _rng.random(shape) > 0.5
+        return rng.random(shape) > 0.5
     if dtype.kind in "iu":
-        return _rng.integers(0 if dtype.kind == "u" else -3, 4, shape).astype(dtype)
-    draw = (lambda: _rng.standard_normal(shape)) if low is None else \
-        (lambda: _rng.uniform(low, high, shape))
+        return rng.integers(0 if dtype.kind == "u" else -3, 4, shape).astype(dtype)
+    draw = (lambda: rng.standard_normal(shape)) if low is None else \
+        (lambda: rng.uniform(low, high, shape))
     value = draw() + 1j * draw() if dtype.kind == "c" else draw()
     return np.asarray(value).astype(dtype)
 

@@ -1,7 +1,6 @@
-"""numpy's indexing as JAX's indexing tests sweep it (integers, slices with steps, ellipsis,
-new axes, index arrays known when tracing or traced, boolean masks, mixed advanced and basic
-indices; reads, writes and ufunc.at), and take/put/take_along_axis/place/putmask: eager,
-compiled and differentiated against numpy."""
+"""numpy's indexing as JAX's indexing tests sweep it (slices, ellipses, new axes, index arrays
+constant or traced, masks; reads, writes, ufunc.at, take/put families): eager, compiled and
+differentiated against numpy."""
 import numpy as np
 import pytest
 

@@ -116,14 +116,17 @@ def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoValue):
-    a = numpy_float(a if dtype is None else ops.astype(a, dtype))
+    given = ir_type(a).dtype if dtype is None else None  # float16 averages in float32
+    a = ops.astype(a, ops.mean_type(a)) if dtype is None else numpy_float(ops.astype(a, dtype))
     keep = bool(keepdims)
     if where is True or where is np._NoValue:
         warn_if_empty(a, checked_axis(a, axis, strict=True))
-        return ops.mean(a, _axes(axis), keep)
-    count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
-    return ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),
-                           ops.sum_(count, _axes(axis), keep))
+        result = ops.mean(a, _axes(axis), keep)
+    else:
+        count = ops.astype(ops.broadcast_to(where, ops.shape_of(a)), ir_type(a).dtype)
+        result = ops.true_divide(ops.sum_(masked(a, where, 0), _axes(axis), keep),
+                                 ops.sum_(count, _axes(axis), keep))
+    return ops.astype(result, given) if given is not None and given.is_float else result
 
 
 def _where(condition, x=None, y=None):

@@ -110,8 +110,11 @@ def _iscomplex(x):
 
 
 def _sort_complex(a):
-    """Sorted along the last axis by real part, then imaginary part, as complex numbers."""
-    a = ops.astype(a, np.result_type(ir_type(a).dtype.numpy, np.complex64))
+    """Sorted along the last axis by real part, then imaginary part, as complex numbers: real
+    values in complex128 (numpy's choice, float32 too) but for 8- and 16-bit integers."""
+    dt = ir_type(a).dtype.numpy
+    if dt.kind != "c":
+        a = ops.astype(a, np.complex64 if dt.char in "bhBH" else np.complex128)
     last = len(ops.shape_of(a)) - 1
     order = ops.sorting.lexsort((ops.imag(a), ops.real(a)), last)
     return ops.sorting.take_along_axis(a, order, last)

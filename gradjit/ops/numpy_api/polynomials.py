@@ -18,8 +18,11 @@ def _array(x):
 
 
 def _polyval(p, x):
-    """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it."""
-    p, x = _coefficients(p, "polyval"), ops.asarray(_array(x))
+    """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it (a p of more
+    dimensions holds polynomials along its first axis, broadcast against x)."""
+    p, x = ops.asarray(_array(p)), ops.asarray(_array(x))
+    if not ops.shape_of(p):
+        raise TypeError("iteration over a 0-d array")
     y = ops.astype(ops.mul(x, 0), ops.result_type(p, x))  # numpy starts from zeros like x
     for i in range(ops.shape_of(p)[0]):
         y = ops.add(ops.mul(y, x), ops.getitem(p, i))
@@ -248,8 +251,7 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
         raise ValueError("fp and xp are not of the same length.")
     if n == 0:
         raise ValueError("array of sample points is empty")
-    x = ops.astype(ops.asarray(x), np.float64)
-    xp = ops.astype(xp, np.float64)
+    x, xp = (ops.astype(_real(ops.asarray(v)), np.float64) for v in (x, xp))
     fp = ops.astype(fp, np.complex128 if ops.is_complex(fp) else np.float64)
     if n == 1:
         lo_value = hi_value = ops.getitem(fp, 0)
@@ -267,6 +269,14 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
     above = hi_value if right is None else right
     value = ops.where(ops.lt(x, ops.getitem(xp, 0)), below, value)
     return ops.where(ops.gt(x, ops.getitem(xp, n - 1)), above, value)
+
+
+def _real(points):
+    """numpy casts the points to float64 by the 'safe' rule, which refuses complex ones."""
+    if ops.is_complex(points):
+        raise TypeError(f"Cannot cast array data from dtype('{ops.result_type(points).numpy}') "
+                        "to dtype('float64') according to the rule 'safe'")
+    return points
 
 
 def _periodic(x, xp, fp, period):

@@ -140,7 +140,7 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
     ahead = ops.getitem(y, (slice(None),) * axis + (slice(1, None),))
     behind = ops.getitem(y, (slice(None),) * axis + (slice(None, max(n - 1, 0)),))
     pair = (ops.logical_or if ops.result_type(y).is_bool else ops.add)(ahead, behind)  # bool +
-    return ops.sum_(ops.true_divide(ops.mul(d, pair), 2.0), axis)
+    return ops.sum_(ops.true_divide(ops.mul(d, numpy_float(pair)), 2.0), axis)
 
 
 def _gradient(f, *varargs, axis=None, edge_order=1):
@@ -158,7 +158,7 @@ def _gradient(f, *varargs, axis=None, edge_order=1):
         raise TypeError("invalid number of arguments")
     if edge_order not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
-    f = ops.to_float(f) if not ops.result_type(f).is_float else f
+    f = numpy_float(f)
     out = [_gradient_along(f, a, _steps(h, ops.shape_of(f)[a]), edge_order)
            for a, h in zip(axes, spacing)]
     return out[0] if len(out) == 1 else tuple(out)
@@ -274,7 +274,7 @@ def _nan_arg(name, largest):
     """argmax/argmin that skip NaNs (read as -inf / inf); a slice of NaNs only raises, as in
     numpy, which reads the value (guarded under tracing)."""
     def function(a, axis=None, out=None, *, keepdims=_UNSET):
-        if ops.result_type(a).is_float and np.prod(ops.shape_of(a)):
+        if ops.result_type(a).is_inexact and np.prod(ops.shape_of(a)):
             mask = ops.isnan(a)
             if bool(ops.any_(ops.all_(mask, axis))):
                 raise ValueError("All-NaN slice encountered")

@@ -135,6 +135,8 @@ def _searchsorted(a, v, side="left", sorter=None):
 
 
 def _digitize(x, bins, right=False):
+    if ops.is_complex(x):
+        raise TypeError("x may not be complex")
     return O.digitize(x, bins, right)
 
 
@@ -308,7 +310,7 @@ def _uniform_edges(x, count, range):
         first, last = ops.sub(first, 0.5), ops.add(last, 0.5)
     dt = ops.result_type(x, first, last)
     dt = dt if dt.is_float else ops.default_float()
-    first, last = ops.astype(first, dt), ops.astype(last, dt)
+    first, last = (ops.astype(ops.asarray(end), dt) for end in (first, last))  # numbers too
     step = ops.true_divide(ops.sub(last, first), count)
     ramp = S.iota(shape=(count,), dtype=dt.name, axis=0)
     return ops.concatenate([ops.add(ops.mul(ramp, step), first), ops.reshape(last, (1,))])

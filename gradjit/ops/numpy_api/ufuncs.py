@@ -3,6 +3,7 @@ hypot, rounding to decimals, nan_to_num, ...) and the scipy.special ufuncs that 
 `__array_ufunc__` (when scipy is installed), mapped onto gradjit.ops."""
 from __future__ import annotations
 
+import operator
 import sys
 
 import numpy as np
@@ -19,7 +20,8 @@ UFUNCS = {
     np.arccosh: ops.arccosh, np.arctanh: ops.arctanh,
     np.exp2: ops.exp2, np.log2: ops.log2, np.log10: ops.log10, np.logaddexp: ops.logaddexp,
     np.logaddexp2: ops.logaddexp2, np.hypot: ops.hypot, np.cbrt: ops.cbrt, np.fabs: ops.fabs,
-    np.heaviside: ops.heaviside, np.copysign: ops.copysign, np.fmax: ops.fmax,
+    np.heaviside: lambda x1, x2: ops.heaviside(x1, x2, numpy=True),
+    np.copysign: ops.copysign, np.fmax: ops.fmax,
     np.fmin: ops.fmin, np.deg2rad: ops.deg2rad, np.radians: ops.deg2rad,
     np.rad2deg: ops.rad2deg, np.degrees: ops.rad2deg, np.isnan: ops.isnan, np.isinf: ops.isinf,
     np.signbit: ops.signbit, np.spacing: ops.spacing, np.ldexp: ops.ldexp,
@@ -36,7 +38,17 @@ def _from_half(x):
     return x if dt.kind == "f" else ops.astype(x, np.promote_types(dt, np.float16))
 
 
+def _angle(z, deg=False):
+    """numpy's angle is arctan2(0, z): a real z computes in arctan2's loop for it, where the
+    0 (a Python int) makes a bool an int64 and leaves small integers their float16 or float32."""
+    dt = ir_type(z).dtype.numpy
+    if dt.kind in "biu":
+        z = ops.astype(z, np.float64 if dt.kind == "b" else np.promote_types(dt, np.float16))
+    return ops.angle(z, deg)
+
+
 def _round(a, decimals=0, out=None):
+    decimals = operator.index(decimals)  # numpy's TypeError for a float
     if decimals and ir_type(a).dtype.is_bool:  # numpy scales into the bool array itself
         step = "multiply" if decimals > 0 else "divide"
         raise TypeError(f"Cannot cast ufunc '{step}' output from dtype('float64') to "
@@ -73,7 +85,7 @@ def _real_if_close(a, tol=100):
 FUNCTIONS = {
     np.sinc: lambda x: ops.sinc(numpy_float(x)), np.fix: _fix, np.nan_to_num: _nan_to_num,
     np.round: _round, np.around: _round, np.i0: _i0, np.real: ops.real, np.imag: ops.imag,
-    np.real_if_close: _real_if_close, np.angle: lambda z, deg=False: ops.angle(numpy_float(z), deg),
+    np.real_if_close: _real_if_close, np.angle: _angle,
 }
 
 # scipy.special's name -> gradjit's function
