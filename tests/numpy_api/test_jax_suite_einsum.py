@@ -2,9 +2,8 @@
 ellipses anywhere, implicit outputs, many operands, optimize strategies, int and complex
 operands): compiled and differentiated against numpy."""
 import numpy as np
-import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 SIZES = {c: n for c, n in zip("abcdefghijklmnopqrstuvwxyz", [2, 3, 4, 2, 3, 4, 2, 3, 4, 2,
                                                               3, 4, 2, 3, 4, 2, 3, 4, 2, 3,
@@ -47,11 +46,4 @@ CASES = ([case(s, _einsum(s), *_operands(s, "f8")) for s in SUBSCRIPTS]
             for s, shapes in ELLIPSES.items()])
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+globals().update(suite_tests(jit=CASES, grad=[c for c in CASES if c.grad]))

@@ -2,9 +2,8 @@
 bad splits, repeated axes, wrong kinds of arguments): a traced call raises the exception kind
 numpy raises (AxisError, ValueError, TypeError, IndexError)."""
 import numpy as np
-import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 A, V, I = arg((3, 4)), arg((4,)), arg((3, 4), "i4")
 
@@ -87,6 +86,4 @@ CASES = [case(name, fn, I if "int" in name.split("-")[-1] or name.startswith(("b
               else A, grad=()) for name, fn in CALLS.items()]
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
+globals().update(suite_tests(jit=CASES))

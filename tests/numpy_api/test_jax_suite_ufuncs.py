@@ -4,9 +4,8 @@ differentiated against numpy."""
 import operator
 
 import numpy as np
-import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 DTYPES = ("bool", "i4", "f4", "f8", "c8")
 
@@ -100,16 +99,7 @@ GRAD_CASES = [c for c in FUNCTION_CASES + OPERATOR_CASES
               if c.grad and c.name.split("-")[0] not in NO_GRAD]
 
 
-@pytest.mark.parametrize("c", FUNCTION_CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", FUNCTION_CASES + OPERATOR_CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", GRAD_CASES, ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+globals().update(suite_tests(
+    eager=FUNCTION_CASES,
+    jit=FUNCTION_CASES + OPERATOR_CASES,
+    grad=GRAD_CASES))
