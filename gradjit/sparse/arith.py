@@ -48,7 +48,7 @@ def not_on_sparse(name):
 
 
 def _sparse(x) -> bool:
-    return getattr(x, "is_sparse", False)
+    return getattr(x, "_sparse_layout", False)
 
 
 def _scalar(x) -> bool:
@@ -163,7 +163,7 @@ class SparseArith:
     floor_divide = __floordiv__
 
     def pow(self, exponent):
-        base = self.coalesce()
+        base = self._coalesce()
         coo = base._value
         out = self._made(coo.with_values(np.power(coo.values, exponent)))
         return recorded("PowBackward0", out, (base,), lambda g: (
@@ -188,7 +188,7 @@ def _unary(name):
     fn = _NUMPY.get(name) or getattr(np, name)
 
     def method(self):
-        base = self.coalesce()
+        base = self._coalesce()
         coo = base._value
         y = np.asarray(fn(coo.values)).astype(coo.values.dtype, copy=False)
         out = self._made(coo.with_values(y))

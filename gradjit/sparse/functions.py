@@ -7,7 +7,7 @@ from gradjit.sparse import linear
 
 def sum(input, dim=None, dtype=None):
     """The sum over `dim` (all dimensions when None) of a sparse tensor."""
-    if not input.is_sparse:
+    if not input._sparse_layout:
         return input.sum() if dim is None else input.sum(dim, dtype=dtype)
     return linear.sparse_sum(input, dim, dtype)
 

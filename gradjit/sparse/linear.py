@@ -18,7 +18,7 @@ def _wrap(array):
 
 def _dense(g):
     g = g.detach()
-    return K.dense(g._value) if g.is_sparse else g._concrete()
+    return K.dense(g._value) if g._sparse_layout else g._concrete()
 
 
 def _fails(error):
@@ -80,7 +80,7 @@ def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False)
     expanded, strided, or over some dimensions refused (it cannot expand a sparse g)."""
     if dtype is not None:
         s = s.to(dtype)
-    base = s.coalesce()
+    base = s._coalesce()
     coo = base._value
     dims = [] if dim is None else \
         sorted({_check_dim(d, s.dim()) for d in ((dim,) if isinstance(dim, int) else dim)})
@@ -113,7 +113,7 @@ def _expand(g, dims):
 def softmax(s, dim, log=False):
     """Softmax over the specified entries along `dim` (the unspecified ones are -inf),
     entry by entry of any dense dimensions."""
-    base = s.coalesce()
+    base = s._coalesce()
     coo = base._value
     dim = _check_dim(dim, s.dim())
     groups = _groups(coo, dim)

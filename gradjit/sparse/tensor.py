@@ -27,7 +27,7 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
     it records its own backward (autograd.recorded), as PyTorch's sparse kernels do."""
 
     __gradjit_priority__ = 6  # above strided tensors: a primitive meeting one comes here
-    is_sparse = True
+    is_sparse = _sparse_layout = True
     layout = sparse_coo
 
     # ---- metadata ----
@@ -102,6 +102,8 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         return recorded("CoalesceBackward0", make(K.coalesced(self._value)), (self,),
                         lambda g: (g,))
 
+    _coalesce = coalesce  # what the operations that coalesce first call (CSR refuses coalesce)
+
     # ---- conversions ----
 
     def to_dense(self, dtype=None, *, masked_grad=True) -> Tensor:
@@ -115,14 +117,21 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
     def to_sparse(self, *args, layout=None, **kwargs):
         return self
 
+    def to_sparse_csr(self, dense_dim=None):
+        """The coalesced entries in the CSR layout; the gradient comes back in COO."""
+        from gradjit.sparse.csr import SparseCsrTensor
+        coo = K.coalesced(self._value)
+        return recorded("ToSparseCsrBackward0", SparseCsrTensor._wrap(coo), (self,),
+                        lambda g: (make(K.masked(_dense_of(g), coo)),))
+
     def clone(self, *, memory_format=None) -> SparseTensor:
         coo = self._value
         copy = K.Coo(coo.indices.copy(), coo.values.copy(), coo.shape, coo.coalesced)
-        return recorded("CloneBackward0", make(copy), (self,), lambda g: (g,))
+        return recorded("CloneBackward0", self._made(copy), (self,), lambda g: (g,))
 
     def detach(self) -> SparseTensor:
-        out = make(K.Coo(self._value.indices, self._value.values, self._value.shape,
-                         self._value.coalesced))
+        out = self._made(K.Coo(self._value.indices, self._value.values, self._value.shape,
+                               self._value.coalesced))
         out._counter = self._counter
         return out
 
@@ -136,7 +145,7 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         source = self.dtype
         coo = self._value
         return recorded("ToCopyBackward0",
-                        make(coo.with_values(coo.values.astype(target.ir.numpy))), (self,),
+                        self._made(coo.with_values(coo.values.astype(target.ir.numpy))), (self,),
                         lambda g: (g.to(source),))
 
     def sparse_resize_(self, size, sparse_dim, dense_dim):
@@ -181,25 +190,32 @@ def _dense_of(g):
 
 
 def _repr(t) -> str:
+    coo = t._value
+    return described(t, (("indices", coo.indices), ("values", coo.values)), force_newline=True)
+
+
+def described(t, parts, force_newline) -> str:
+    """PyTorch's printing of a sparse tensor: each (name, array) of `parts` as
+    name=tensor(...) on its own line, then size, nnz, dtype, layout and autograd state."""
     coo, indent = t._value, len("tensor(")
     suffixes = [f"size={coo.shape}", f"nnz={coo.nnz}"]
     default = dtypes.get_default_dtype()
     if t.dtype not in (default, default.to_complex(), dtypes.int64, dtypes.bool_):
         suffixes.append(f"dtype={t.dtype}")
-    parts = []
-    for name, array in (("indices", coo.indices), ("values", coo.values)):
+    shown = []
+    for name, array in parts:
         text = printing.tensor_str(array, indent + len(name) + len("=tensor("))
         if array.size == 0:
             text += f", size={array.shape}"
-        parts.append(f"{name}=tensor({text})")
-    suffixes.append(f"layout={sparse_coo}")
+        shown.append(f"{name}=tensor({text})")
+    suffixes.append(f"layout={t.layout}")
     fn = t.grad_fn
     if fn is not None:
         suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    body = "tensor(" + (",\n" + " " * indent).join(parts)
-    return printing.add_suffixes(body, suffixes, indent, force_newline=True)
+    body = "tensor(" + (",\n" + " " * indent).join(shown)
+    return printing.add_suffixes(body, suffixes, indent, force_newline=force_newline)
 
 
 def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
