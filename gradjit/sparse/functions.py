@@ -13,7 +13,10 @@ def sum(input, dim=None, dtype=None):
 
 
 def mm(mat1, mat2, reduce="sum"):
-    """mat1 @ mat2 for sparse mat1; mat1's gradient is sparse, at mat1's pattern."""
+    """mat1 @ mat2 for sparse mat1; mat1's gradient is sparse, at mat1's pattern (a sparse
+    mat2: the sparse product)."""
+    if mat2._sparse_layout:
+        return linear.sparse_product(mat1, mat2)
     return linear.addmm(None, mat1, mat2, name="SparseAddmmBackward0", masked=True)
 
 

@@ -73,6 +73,36 @@ def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     return recorded(name, _wrap(made), operands, backward)
 
 
+def sparse_product(a, b):
+    """The product of two sparse matrices, sparse and coalesced: an entry wherever a row of a
+    and a column of b share an index."""
+    ca, cb = K.coalesced(a._value), K.coalesced(b._value)
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                           f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+    dense_a, dense_b = K.dense(ca), K.dense(cb)
+    reached = K.dense(ca.with_values(np.ones(ca.nnz))) @ K.dense(cb.with_values(np.ones(cb.nnz)))
+    out = a._made(K.from_dense(dense_a @ dense_b, 2, reached > 0))
+
+    def backward(g):  # sparse products again, g @ b.T and a.T @ g, kept to each pattern
+        g = g.detach() if g._sparse_layout else g.detach().to_sparse()
+        return (_kept_to(sparse_product(g, b.detach().t()), a),
+                _kept_to(sparse_product(a.detach().t(), g), b))
+    return recorded("SparseSparseMatmulBackward0", out, (a, b), backward)
+
+
+def _kept_to(product, operand):
+    """A sparse gradient restricted to its operand's entries as PyTorch's sparse_mask of two
+    sparse tensors does it: at a coalesced operand's indices, else at the product's with the
+    values the operand lacks zeroed."""
+    coo, mask = product._value, operand._value
+    if mask.coalesced:
+        return operand._made(K.masked(K.dense(coo), mask))
+    present = np.isin(coo.linear(), mask.linear())
+    values = coo.values * present.reshape((-1,) + (1,) * (coo.values.ndim - 1))
+    return operand._made(K.Coo(coo.indices, values, coo.shape))
+
+
 def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False):
     """The sum over `dim` (all dimensions: a 0-d strided tensor); summing some sparse
     dimensions keeps the others sparse and coalesced, summing only dense ones keeps the
@@ -159,6 +189,8 @@ class SparseLinear:
     """The product, reduction and reindexing methods of SparseTensor."""
 
     def mm(self, mat2):
+        if mat2._sparse_layout:
+            return sparse_product(self, mat2)
         return addmm(None, self, mat2, name="MmBackward0")
 
     def matmul(self, other):
@@ -215,6 +247,31 @@ class SparseLinear:
 
         return recorded("NarrowCopyBackward0", self._made(out), (self,),
                         _fails(not_on_sparse("as_strided")))
+
+    def select(self, dim, index):
+        """The entries at `index` along `dim`, that dimension dropped: a strided tensor (their
+        sum) once no sparse dimension is left."""
+        coo = self._value
+        dim = _check_dim(dim, self.dim())
+        index = index + coo.shape[dim] if index < 0 else index
+        rows = [d for d in range(coo.sparse_dim) if d != dim]
+        if dim >= coo.sparse_dim:
+            out = self._made(K.Coo(coo.indices, np.take(coo.values, index, dim - coo.sparse_dim
+                                                        + 1), coo.shape[:dim] +
+                                   coo.shape[dim + 1:], coo.coalesced))
+        else:
+            keep = coo.indices[dim] == index
+            if rows:
+                out = self._made(K.Coo(coo.indices[rows][:, keep], coo.values[keep],
+                                       coo.shape[:dim] + coo.shape[dim + 1:]))
+            else:
+                out = _wrap(coo.values[keep].sum(0))
+        return recorded("SelectBackward0", out, (self,), _fails(not_on_sparse("select_backward")))
+
+    def __getitem__(self, index):
+        if isinstance(index, int):
+            return self.select(0, index)
+        raise not_on_sparse("as_strided")
 
     def index_select(self, dim, index):
         """For each position of `index` in turn, the entries at that index along `dim`, in

@@ -61,12 +61,13 @@ def dense(coo: Coo) -> np.ndarray:
     return out
 
 
-def from_dense(array: np.ndarray, sparse_dim: int) -> Coo:
+def from_dense(array: np.ndarray, sparse_dim: int, pattern=None) -> Coo:
     """The entries of `array` whose block over the trailing dense dimensions is not all
-    zero, in row-major order."""
+    zero (or where the boolean `pattern` holds), in row-major order."""
     blocks = array.reshape(array.shape[:sparse_dim] + (-1,)) if array.ndim > sparse_dim else \
         array[..., None]
-    kept = np.nonzero(blocks.any(-1)) if sparse_dim else (np.zeros(1, np.int64),)
+    found = blocks.any(-1) if pattern is None else pattern
+    kept = np.nonzero(found) if sparse_dim else (np.zeros(1, np.int64),)
     indices = np.stack(kept).astype(np.int64) if sparse_dim else np.zeros((0, 1), np.int64)
     values = array[kept] if sparse_dim else array[None]
     return Coo(indices, np.ascontiguousarray(values), array.shape, True)

@@ -170,12 +170,26 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         coo.shape = size
         return self
 
-    def sparse_resize_and_clear_(self, size, sparse_dim, dense_dim):
+    def zero_(self):
+        """No entries left (the size and dimension counts kept)."""
         coo = self._value
-        coo.indices, coo.values = np.zeros((sparse_dim, 0), np.int64), \
-            np.zeros((0,) + tuple(size)[sparse_dim:], coo.values.dtype)
-        coo.shape, coo.coalesced = tuple(size), True
+        coo.indices = np.zeros((coo.sparse_dim, 0), np.int64)
+        coo.values = np.zeros((0,) + coo.values.shape[1:], coo.values.dtype)
+        coo.coalesced = True
         return self
+
+    def copy_(self, src, non_blocking=False):
+        """src's entries (cast to this dtype) in place of this tensor's."""
+        if not src._sparse_layout:
+            return super().copy_(src, non_blocking)
+        coo = src._value
+        self._value.__init__(coo.indices.copy(), coo.values.astype(self._value.values.dtype),
+                             coo.shape, coo.coalesced)
+        return self
+
+    def type(self, dtype=None, non_blocking=False):
+        return f"torch.sparse.{self.dtype.legacy}Tensor" if dtype is None else \
+            super().type(dtype, non_blocking)
 
     def __repr__(self):
         return _repr(self)

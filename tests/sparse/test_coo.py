@@ -139,6 +139,7 @@ ERRORS = {
     "mm_shapes": lambda t, a, b: t.mm(t.ones(2, 2).to_sparse(), t.ones(3, 2)),
     "t_3d": lambda t, a, b: t.ones(2, 2, 2).to_sparse().t(),
     "transpose_dense": lambda t, a, b: t.ones(2, 2).to_sparse(1).transpose(0, 1),
+    "product_shapes": lambda t, a, b: t.ones(2, 3).to_sparse() @ t.ones(2, 3).to_sparse(),
     "resize_shrink": lambda t, a, b: a.sparse_resize_((2,), 1, 0),
     "resize_dims": lambda t, a, b: a.sparse_resize_((4, 2), 1, 1),
     "resize_count": lambda t, a, b: a.sparse_resize_((4, 2), 1, 0),
@@ -177,6 +178,16 @@ RESHAPES = {
     "mm": lambda t, s: t.mm(s, t.arange(6.0).reshape(3, 2)),
     "matmul_vector": lambda t, s: t.matmul(s, t.arange(3.0)),
     "addmm": lambda t, s: t.addmm(t.ones(2, 2), s, t.ones(3, 2), beta=2, alpha=0.5),
+    "sparse_product": lambda t, s: t.sparse.mm(s, s.t()),
+    "sparse_matmul": lambda t, s: s.t() @ s,
+    "getitem": lambda t, s: s[1],
+    "getitem_negative": lambda t, s: s[-2],
+    "select_column": lambda t, s: s.select(1, 2),
+    "select_hybrid_dense": lambda t, s: hybrid(t).select(1, 0),
+    "getitem_hybrid": lambda t, s: hybrid(t)[2],
+    "zero_": lambda t, s: s.zero_(),
+    "copy_": lambda t, s: s.copy_(t.sparse_coo_tensor([[0], [0]], [7.0], (2, 3),
+                                                      dtype=t.float64)),
 }
 
 
@@ -186,6 +197,11 @@ def test_reshaping_and_products(op):
     assert repr(g) == repr(t)
 
 
+def test_sparse_type_names():
+    assert uncoalesced(gradjit).type() == uncoalesced(torch).type()
+    assert uncoalesced(gradjit).double().type() == uncoalesced(torch).double().type()
+
+
 def test_namespace_imports():
     import gradjit.sparse as sparse
     assert sparse is gradjit.sparse and callable(sparse.mm) and callable(sparse.softmax)
@@ -193,6 +209,7 @@ def test_namespace_imports():
 
 UNSUPPORTED = {
     "rpow": lambda t, s: 2 ** s,
+    "slice": lambda t, s: s[0:1],
     "rdiv": lambda t, s: 2 / s,
     "primitive": None,
 }

@@ -111,6 +111,15 @@ def test_optimizers_refuse_sparse_gradients(name, kw):
                lambda: _step_with_sparse_grad(torch, name, **kw))
 
 
+def test_zero_grad_keeps_an_empty_sparse_gradient():
+    def run(t):
+        e = t.nn.Embedding(4, 2, sparse=True)
+        e(t.tensor([1, 2])).sum().backward()
+        t.optim.SGD(e.parameters(), lr=0.1).zero_grad(set_to_none=False)
+        return repr(e.weight.grad)
+    assert run(gradjit) == run(torch)
+
+
 def test_sparse_adam_refuses_dense_gradients():
     def run(t):
         e = t.nn.Embedding(5, 3)

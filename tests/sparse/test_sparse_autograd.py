@@ -48,6 +48,8 @@ OPS = {
     "relu": lambda t, s: s.relu(),
     "abs": lambda t, s: s.abs(),
     "pow": lambda t, s: s.pow(2),
+    "sparse_product": lambda t, s: t.sparse.mm(s, t.sparse_coo_tensor(
+        [[0, 1, 2], [1, 0, 1]], [1.0, -2.0, 3.0], (3, 2))),
 }
 
 
@@ -103,8 +105,8 @@ def test_mm_gradient_of_the_dense_operand():
 
 @pytest.mark.parametrize("op", [lambda t, s: s.narrow_copy(1, 0, 2),
                                 lambda t, s: s.index_select(1, t.tensor([2, 0])),
-                                lambda t, s: s.sum(0)], ids=["narrow_copy", "index_select",
-                                                             "sum"])
+                                lambda t, s: s.sum(0), lambda t, s: s[1]],
+                         ids=["narrow_copy", "index_select", "sum", "select"])
 def test_backwards_torch_cannot_form(op):
     def fails(lib):
         out = op(lib, leaf(lib))
@@ -114,6 +116,15 @@ def test_backwards_torch_cannot_form(op):
     t_name, t_type, t_message = fails(torch)
     g_name, g_type, g_message = fails(gradjit)
     assert (g_name, g_type) == (t_name, t_type) and t_message.startswith(g_message)
+
+
+def test_sparse_product_gradient_of_the_second_operand():
+    def run(t):
+        b = t.sparse_coo_tensor([[0, 1, 2], [1, 0, 1]], [1.0, -2.0, 3.0], (3, 2),
+                                requires_grad=True)
+        weighted(t, t.sparse.mm(leaf(t), b)).backward()
+        return repr(b.grad.coalesce())
+    assert run(gradjit) == run(torch)
 
 
 def test_leaf_values_alias_has_no_history():
