@@ -7,7 +7,8 @@ import numpy as np
 
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.sparse import storage as K
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, wrap
+from gradjit.tensor import dtypes
 
 # Functions f with f(0) = 0, so f of the values is f of the tensor: grad_fn and f'(x, f(x)).
 _ZERO = np.zeros_like
@@ -67,8 +68,11 @@ class SparseArith:
         """A primitive meeting a sparse tensor: the sum the autograd engine takes of two
         cotangents, or PyTorch's refusal."""
         if prim.name == "add" and len(args) == 2:
-            a, b = (x if hasattr(x, "_edge") else _as_tensor(x) for x in args)
-            return a + b if _sparse(a) else b.__radd__(a)
+            a, b = (x if hasattr(x, "_edge") else wrap(x) for x in args)
+            if _sparse(a) and _sparse(b):
+                return a + b
+            dense, sparse = (b, a) if _sparse(a) else (a, b)
+            return sparse.__radd__(dense)
         raise not_on_sparse(prim.name)
 
     def _made(self, coo):
@@ -90,7 +94,7 @@ class SparseArith:
         """In place: the merged entries replace this tensor's."""
         if _sparse(other):
             _same_size(self, other, "add")
-            self._value.__init__(*_fields(K.merged(self._value, other._value, alpha)))
+            self._value.take(K.merged(self._value, other._value, alpha))
             return self
         return self.add(other)
 
@@ -104,13 +108,13 @@ class SparseArith:
         if is_python_scalar(other):
             return self.add(other)
         from gradjit.tensor.arith import apply
-        return apply("AddBackward0", lambda d, s: d + _dense_values(s), other, self)
+        return apply("AddBackward0", lambda d, s: d + s.to_dense(), other, self)
 
     def __rsub__(self, other):
         if is_python_scalar(other):
             return self.add(other)
         from gradjit.tensor.arith import apply
-        return apply("SubBackward0", lambda d, s: d - _dense_values(s), other, self)
+        return apply("SubBackward0", lambda d, s: d - s.to_dense(), other, self)
 
     def mul(self, other):
         """By a number or 0-d tensor: the values scaled. By a strided tensor: the values times
@@ -132,7 +136,7 @@ class SparseArith:
     __mul__ = __rmul__ = mul
 
     def mul_(self, other):
-        self._value.__init__(*_fields(self.mul(other)._value))
+        self._value.take(self.mul(other)._value)
         return self
 
     def div(self, other, *, rounding_mode=None):
@@ -141,15 +145,15 @@ class SparseArith:
                                f"divisor (got shape {list(other.shape)} for divisor)")
         divisor = _number(other)
         coo = self._value if rounding_mode is None else K.coalesced(self._value)
-        if rounding_mode is None:
-            values = np.true_divide(coo.values, divisor) \
-                if coo.values.dtype.kind in "fc" else coo.values / divisor
+        x = coo.values
+        if rounding_mode is None:  # integers divide into the default floating dtype
+            values = x / divisor if x.dtype.kind in "fc" else \
+                (x / divisor).astype(dtypes.get_default_dtype().ir.numpy)
+        elif rounding_mode == "floor":
+            values = np.floor_divide(x, divisor)
         else:
-            values = np.floor_divide(coo.values, divisor) if rounding_mode == "floor" else \
-                np.trunc(coo.values / divisor).astype(coo.values.dtype)
-        out = self._made(coo.with_values(np.asarray(values).astype(
-            np.result_type(values, np.float32) if coo.values.dtype.kind not in "fc" and
-            rounding_mode is None else coo.values.dtype, copy=False)))
+            values = np.trunc(x / divisor).astype(x.dtype)
+        out = self._made(coo.with_values(np.asarray(values)))
         return recorded("DivBackward0", out, (self,), lambda g: (g / divisor,))
 
     __truediv__ = true_divide = divide = div
@@ -206,19 +210,6 @@ def _same_size(a, b, name):
     if tuple(a.shape) != tuple(b.shape):
         raise RuntimeError(f"{name}: expected sizes of 'self' and 'other' to match, but "
                            f"{list(a.shape)} != {list(b.shape)}")
-
-
-def _fields(coo):
-    return coo.indices, coo.values, coo.shape, coo.coalesced
-
-
-def _as_tensor(array):
-    from gradjit.tensor.tensor import Tensor
-    return Tensor._wrap(array)
-
-
-def _dense_values(s):
-    return s.to_dense()
 
 
 def _product(pattern, dense, self, other, coalesced):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.sparse import storage as K
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, strided, wrap
 from gradjit.sparse.tensor import SparseTensor, described, make
 from gradjit.tensor.layout import sparse_csr
 from gradjit.tensor.tensor import Tensor
@@ -31,31 +31,23 @@ class SparseCsrTensor(SparseTensor):
     def _coalesce(self):
         return self
 
+    def _check_coalesced(self, what):
+        """A CSR tensor's entries are in order whatever its storage's flag says."""
+
     def crow_indices(self) -> Tensor:
         """Where each row's entries start among the values, then their count."""
         coo = self._value
         counts = np.bincount(coo.indices[0], minlength=coo.shape[0])
-        return Tensor._wrap(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+        return wrap(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
 
     def col_indices(self) -> Tensor:
-        return Tensor._wrap(self._value.indices[1])
-
-    def values(self) -> Tensor:
-        coo = self._value
-        return recorded("ValuesBackward0", Tensor._wrap(coo.values), (self,),
-                        lambda g: (_csr(coo.with_values(g.detach()._concrete())),))
-
-    def to_dense(self, dtype=None, *, masked_grad=True) -> Tensor:
-        coo = self._value
-        out = recorded("ToDenseBackward0", Tensor._wrap(K.dense(coo)), (self,),
-                       lambda g: (_csr(K.masked(_strided(g), coo, True)),))
-        return out if dtype is None else out.to(dtype)
+        return wrap(self._value.indices[1])
 
     def to_sparse(self, *args, **kwargs) -> SparseTensor:
         coo = self._value
         copy = K.Coo(coo.indices.copy(), coo.values, coo.shape, True)
         return recorded("ToSparseBackward1", make(copy), (self,),
-                        lambda g: (_csr(K.masked(_strided(g), coo, True)),))
+                        lambda g: (self._made(K.masked(strided(g), coo)),))
 
     to_sparse_coo = to_sparse
 
@@ -82,16 +74,10 @@ def _csr(coo) -> SparseCsrTensor:
     return SparseCsrTensor._wrap(coo)
 
 
-def _strided(g):
-    g = g.detach()
-    return K.dense(g._value) if isinstance(g, SparseTensor) else g._concrete()
-
-
 def to_sparse_csr(self) -> SparseCsrTensor:
     """A strided matrix's nonzero entries in the CSR layout."""
     coo = K.from_dense(self.detach()._concrete(), self.dim())
-    return recorded("ToSparseCsrBackward0", _csr(coo), (self,),
-                    lambda g: (Tensor._wrap(_strided(g)),))
+    return recorded("ToSparseCsrBackward0", _csr(coo), (self,), lambda g: (wrap(strided(g)),))
 
 
 def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None,
@@ -106,12 +92,11 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
     if dtype is not None and values.dtype is not dtype:
         values = values.to(dtype)
     rows = np.repeat(np.arange(crow.size - 1), np.diff(crow))
-    array = values.detach()._concrete()
     shape = tuple(size) if size is not None else \
         (crow.size - 1, int(col.max()) + 1 if col.size else 0)
-    coo = K.Coo(np.stack([rows, col]), array, shape, True)
+    coo = K.Coo(np.stack([rows, col]), values.detach()._concrete(), shape, True)
     out = _csr(coo)
     if requires_grad:
         return out.requires_grad_()
     return recorded("SparseCompressedTensorBackward0", out, (values,),
-                    lambda g: (Tensor._wrap(K.gather(_strided(g), coo)),))
+                    lambda g: (wrap(K.gather(strided(g), coo)),))

@@ -7,18 +7,8 @@ import numpy as np
 
 from gradjit.sparse import storage as K
 from gradjit.sparse.arith import not_on_sparse
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, strided, wrap
 from gradjit.tensor.base import _check_dim
-
-
-def _wrap(array):
-    from gradjit.tensor.tensor import Tensor
-    return Tensor._wrap(array)
-
-
-def _dense(g):
-    g = g.detach()
-    return K.dense(g._value) if g._sparse_layout else g._concrete()
 
 
 def _fails(error):
@@ -64,13 +54,13 @@ def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     def backward(g):
         grad = g.detach()._concrete()
         grad_s = alpha * grad @ dense.T
-        grad_s = s._made(K.masked(grad_s, coo)) if masked else _wrap(grad_s)
-        grad_d = _wrap(alpha * product_t(coo, grad))
+        grad_s = s._made(K.masked(grad_s, coo)) if masked else wrap(grad_s)
+        grad_d = wrap(alpha * product_t(coo, grad))
         if c is None:
             return grad_s, grad_d
         return (g * beta).sum_to_size(*c.shape), grad_s, grad_d
     operands = (s, d) if c is None else (c, s, d)
-    return recorded(name, _wrap(made), operands, backward)
+    return recorded(name, wrap(made), operands, backward)
 
 
 def sparse_product(a, b):
@@ -118,16 +108,16 @@ def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False)
     def backward(g):
         if method and dims:
             raise RuntimeError("expand is unsupported for Sparse tensors")
-        spread = np.broadcast_to(_expand(_dense(g), dims), coo.shape)
-        return (_wrap(spread.copy()) if method else s._made(K.masked(spread, coo, not dims)),)
+        spread = np.broadcast_to(_expand(strided(g), dims), coo.shape)
+        return (wrap(spread.copy()) if method else s._made(K.masked(spread, coo, not dims)),)
     if dim is None:
         total = np.asarray(coo.values.sum(dtype=coo.values.dtype))
-        return recorded("SumBackward0", _wrap(total), (base,), backward)
+        return recorded("SumBackward0", wrap(total), (base,), backward)
     kept = [d for d in range(coo.sparse_dim) if d not in dims]
     dense_axes = tuple(d - coo.sparse_dim + 1 for d in dims if d >= coo.sparse_dim)
     values = coo.values.sum(dense_axes) if dense_axes else coo.values
     if not kept:
-        return recorded(name, _wrap(values.sum(0)), (base,), backward)
+        return recorded(name, wrap(values.sum(0)), (base,), backward)
     shape = tuple(n for d, n in enumerate(coo.shape) if d not in dims)
     out = K.coalesced(K.Coo(coo.indices[kept], values, shape, len(kept) == coo.sparse_dim))
     return recorded(name, s._made(out), (base,), backward)
@@ -162,7 +152,7 @@ def softmax(s, dim, log=False):
     out = s._made(coo.with_values(y))
 
     def backward(g):
-        gv = K.gather(_dense(g), coo)
+        gv = K.gather(strided(g), coo)
         grad = np.empty_like(gv)
         axis = dim - coo.sparse_dim + 1 if dim >= coo.sparse_dim else 0
         for members in groups:
@@ -265,7 +255,7 @@ class SparseLinear:
                 out = self._made(K.Coo(coo.indices[rows][:, keep], coo.values[keep],
                                        coo.shape[:dim] + coo.shape[dim + 1:]))
             else:
-                out = _wrap(coo.values[keep].sum(0))
+                out = wrap(coo.values[keep].sum(0))
         return recorded("SelectBackward0", out, (self,), _fails(not_on_sparse("select_backward")))
 
     def __getitem__(self, index):

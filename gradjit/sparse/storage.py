@@ -32,6 +32,11 @@ class Coo:
         return np.asarray(strides, np.int64) @ self.indices if sizes else \
             np.zeros(self.nnz, np.int64)
 
+    def take(self, other: Coo):
+        """Hold other's entries instead (an in-place operation's result)."""
+        self.indices, self.values = other.indices, other.values
+        self.shape, self.coalesced = other.shape, other.coalesced
+
     def with_values(self, values, coalesced=None) -> Coo:
         return Coo(self.indices, values, self.shape,
                    self.coalesced if coalesced is None else coalesced)

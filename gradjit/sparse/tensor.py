@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradjit.ir.types import TensorType
 from gradjit.sparse import storage as K
 from gradjit.sparse.arith import SparseArith
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, strided, wrap
 from gradjit.sparse.linear import SparseLinear
-from gradjit.ir.types import TensorType
 from gradjit.tensor import dtypes, printing
-from gradjit.tensor.layout import sparse_coo
+from gradjit.tensor.layout import sparse_coo, sparse_csr
 from gradjit.tensor.tensor import Tensor
 
 
 def make(coo) -> SparseTensor:
     return SparseTensor._wrap(coo)
-
-
-def _wrap(array) -> Tensor:
-    return Tensor._wrap(array)
 
 
 class SparseTensor(SparseArith, SparseLinear, Tensor):
@@ -61,23 +57,22 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
     def is_contiguous(self, memory_format=None) -> bool:
         return False
 
-    def numpy(self, *, force=False):
-        raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() "
-                        "first.")
-
     def _concrete(self):
         raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() "
                         "first.")
 
     __gradjit_constant__ = _concrete
 
+    def numpy(self, *, force=False):
+        return self._concrete()
+
     # ---- indices and values ----
 
     def _indices(self) -> Tensor:
-        return _wrap(self._value.indices)
+        return wrap(self._value.indices)
 
     def _values(self) -> Tensor:
-        return _wrap(self._value.values)
+        return wrap(self._value.values)
 
     def indices(self) -> Tensor:
         self._check_coalesced("indices")
@@ -87,9 +82,8 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         """The values, a view whose gradient reaches this tensor as a sparse one."""
         self._check_coalesced("values")
         coo = self._value
-        return recorded("ValuesBackward0", _wrap(coo.values), (self,),
-                        lambda g: (make(K.Coo(coo.indices, g.detach()._concrete(), coo.shape,
-                                              coo.coalesced)),))
+        return recorded("ValuesBackward0", wrap(coo.values), (self,),
+                        lambda g: (self._made(coo.with_values(g.detach()._concrete())),))
 
     def _check_coalesced(self, what):
         if not self._value.coalesced:
@@ -110,19 +104,19 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         """The strided tensor; its gradient comes back at this tensor's (coalesced)
         pattern."""
         coo = self._value
-        out = recorded("ToDenseBackward0", _wrap(K.dense(coo)), (self,),
-                       lambda g: (make(K.masked(_dense_of(g), coo)),))
+        out = recorded("ToDenseBackward0", wrap(K.dense(coo)), (self,),
+                       lambda g: (self._made(K.masked(strided(g), coo)),))
         return out if dtype is None else out.to(dtype)
 
     def to_sparse(self, *args, layout=None, **kwargs):
-        return self
+        return self.to_sparse_csr() if layout is sparse_csr else self
 
     def to_sparse_csr(self, dense_dim=None):
         """The coalesced entries in the CSR layout; the gradient comes back in COO."""
         from gradjit.sparse.csr import SparseCsrTensor
         coo = K.coalesced(self._value)
         return recorded("ToSparseCsrBackward0", SparseCsrTensor._wrap(coo), (self,),
-                        lambda g: (make(K.masked(_dense_of(g), coo)),))
+                        lambda g: (make(K.masked(strided(g), coo)),))
 
     def clone(self, *, memory_format=None) -> SparseTensor:
         coo = self._value
@@ -183,8 +177,8 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         if not src._sparse_layout:
             return super().copy_(src, non_blocking)
         coo = src._value
-        self._value.__init__(coo.indices.copy(), coo.values.astype(self._value.values.dtype),
-                             coo.shape, coo.coalesced)
+        self._value.take(K.Coo(coo.indices.copy(), coo.values.astype(self._value.values.dtype),
+                               coo.shape, coo.coalesced))
         return self
 
     def type(self, dtype=None, non_blocking=False):
@@ -195,12 +189,6 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         return _repr(self)
 
     __str__ = __repr__
-
-
-def _dense_of(g):
-    """A cotangent as a numpy array of the full shape."""
-    g = g.detach()
-    return K.dense(g._value) if isinstance(g, SparseTensor) else g._concrete()
 
 
 def _repr(t) -> str:
@@ -265,12 +253,14 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
         out.requires_grad_()
         return out
     return recorded("SparseCooTensorWithDimsAndTensorsBackward0", out, (values,),
-                    lambda g: (_wrap(K.gather(_dense_of(g), K.Coo(index, array, size))),))
+                    lambda g: (wrap(K.gather(strided(g), K.Coo(index, array, size))),))
 
 
 def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
     """A strided tensor in the COO layout (the first `sparse_dim` dimensions sparse, default
-    all): the entries whose blocks are not all zero."""
+    all): the entries whose blocks are not all zero. layout=torch.sparse_csr: in CSR."""
+    if layout is sparse_csr:
+        return self.to_sparse_csr()
     sparse_dim = args[0] if args else self.dim() if dense_dim is None else \
         self.dim() - dense_dim
     if not 0 <= sparse_dim <= self.dim():
@@ -278,7 +268,7 @@ def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
                            f"range, but {sparse_dim} is given")
     name = "ToSparseSparseDimBackward0" if args else "ToSparseBackward1"
     return recorded(name, make(K.from_dense(self.detach()._concrete(), sparse_dim)), (self,),
-                    lambda g: (_wrap(_dense_of(g)),))
+                    lambda g: (wrap(strided(g)),))
 
 
 def sparse_mask(self, mask) -> SparseTensor:
@@ -286,7 +276,7 @@ def sparse_mask(self, mask) -> SparseTensor:
     coo = mask._value
     picked = coo.with_values(K.gather(self.detach()._concrete(), coo))
     return recorded("SparseMaskBackward0", make(picked),
-                    (self,), lambda g: (_wrap(_dense_of(g)),))
+                    (self,), lambda g: (wrap(strided(g)),))
 
 
 def _check_dims(size, sparse_dim, dense_dim):

@@ -32,6 +32,10 @@ MAKERS = {
     "sum": lambda t: csr(t) + csr(t),
     "neg": lambda t: -csr(t),
     "sin": lambda t: csr(t).sin(),
+    "to_sparse_layout": lambda t: t.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse(
+        layout=t.sparse_csr),
+    "coo_to_sparse_layout": lambda t: t.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse().to_sparse(
+        layout=t.sparse_csr),
 }
 
 

@@ -131,3 +131,16 @@ def test_sparse_adam_refuses_dense_gradients():
 def test_sparse_adam_refuses_sparse_parameters():
     same_error(lambda: gradjit.optim.SparseAdam([gradjit.ones(2, 2).to_sparse()]),
                lambda: torch.optim.SparseAdam([torch.ones(2, 2).to_sparse()]))
+
+
+@pytest.mark.parametrize("sparse_first", [True, False], ids=["sparse_first", "dense_first"])
+def test_sparse_and_strided_gradients_of_one_backward_sum(sparse_first):
+    def run(t):
+        w = t.tensor(np.arange(8.0).reshape(4, 2).astype(np.float32), requires_grad=True)
+        looked_up = t.nn.functional.embedding(t.tensor([1, 3, 1]), w, sparse=True).sum()
+        dense = (w * w).sum()
+        (looked_up + dense if sparse_first else dense + looked_up).backward()
+        return w.grad
+    t_grad, g_grad = run(torch), run(gradjit)
+    assert not g_grad.is_sparse
+    np.testing.assert_array_equal(g_grad.numpy(), t_grad.numpy())
