@@ -137,24 +137,20 @@ def softmax(s, dim, log=False):
     coo = base._value
     dim = _check_dim(dim, s.dim())
     groups = _groups(coo, dim)
-    x = coo.values
+    axis = dim - coo.sparse_dim + 1 if dim >= coo.sparse_dim else 0
+    x = coo.values.astype(np.float64)  # PyTorch's kernel sums the exponentials this wide
     y = np.empty_like(x)
     for members in groups:
         v = x[members]
-        if dim >= coo.sparse_dim:
-            axis = dim - coo.sparse_dim + 1
-            shifted = v - v.max(axis, keepdims=True)
-            total = np.exp(shifted).sum(axis, keepdims=True)
-        else:
-            shifted = v - v.max(0, keepdims=True)
-            total = np.exp(shifted).sum(0, keepdims=True)
+        shifted = v - v.max(axis, keepdims=True)
+        total = np.exp(shifted).sum(axis, keepdims=True)
         y[members] = shifted - np.log(total) if log else np.exp(shifted) / total
+    y = y.astype(coo.values.dtype)
     out = s._made(coo.with_values(y))
 
     def backward(g):
         gv = K.gather(strided(g), coo)
         grad = np.empty_like(gv)
-        axis = dim - coo.sparse_dim + 1 if dim >= coo.sparse_dim else 0
         for members in groups:
             gm, ym = gv[members], y[members]
             grad[members] = gm - np.exp(ym) * gm.sum(axis, keepdims=True) if log else \

@@ -225,3 +225,19 @@ def test_operators_without_a_sparse_kernel(name):
     with pytest.raises(NotImplementedError) as g_info:
         op(gradjit, _pair(gradjit)[0]) if op else E.exp(_pair(gradjit)[0])
     assert str(t_info.value).startswith(str(g_info.value))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("coalesce", [(False, False), (True, True), (True, False)],
+                         ids=["uncoalesced", "coalesced", "mixed"])
+def test_random_sums_follow_torchs_merge(seed, coalesce):
+    rng = np.random.default_rng(seed)
+    pairs = [(rng.integers(0, 4, size=(2, n)), rng.standard_normal((n, 2)))
+             for n in rng.integers(0, 7, size=2)]
+
+    def run(t):
+        a, b = (t.sparse_coo_tensor(t.tensor(i), t.tensor(v), (4, 4, 2)) for i, v in pairs)
+        a, b = (x.coalesce() if c else x for x, c in zip((a, b), coalesce))
+        out = t.add(a, b, alpha=0.5)
+        return repr(out), out.is_coalesced()
+    assert run(gradjit) == run(torch)

@@ -131,3 +131,34 @@ def test_leaf_values_alias_has_no_history():
     g = leaf(gradjit)
     assert g._values().grad_fn is None and not g._values().requires_grad
     assert repr(g) == repr(leaf(torch))
+
+
+def hybrid_leaf(t):
+    return t.sparse_coo_tensor(t.tensor([[2, 0, 2]]), t.tensor([[1.0, 2.0], [3.0, 4.0],
+                                                                [5.0, -6.0]]), (3, 2),
+                               requires_grad=True)
+
+
+HYBRID = {
+    "to_dense": lambda t, s: s.to_dense(),
+    "sum_dense_dim": lambda t, s: t.sparse.sum(s, 1),
+    "sum_sparse_dim": lambda t, s: t.sparse.sum(s, 0),
+    "sum": lambda t, s: t.sparse.sum(s),
+    "softmax_dense_dim": lambda t, s: t.sparse.softmax(s, 1),
+    "softmax_sparse_dim": lambda t, s: t.sparse.log_softmax(s, 0),
+    "values": lambda t, s: s.coalesce().values(),
+    "scaled": lambda t, s: s * 3,
+}
+
+
+@pytest.mark.parametrize("op", HYBRID.values(), ids=HYBRID)
+def test_gradient_of_a_hybrid_leaf(op):
+    def run(t):
+        s = hybrid_leaf(t)
+        out = op(t, s)
+        weighted(t, out).backward()
+        dense = out.to_dense() if out.is_sparse else out
+        return type(out.grad_fn).__name__, repr(s.grad.coalesce()), dense.detach().numpy()
+    (t_name, t_grad, t_out), (g_name, g_grad, g_out) = run(torch), run(gradjit)
+    assert (g_name, g_grad) == (t_name, t_grad)
+    np.testing.assert_allclose(g_out, t_out, rtol=1e-6)
