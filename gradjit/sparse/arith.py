@@ -90,13 +90,16 @@ class SparseArith:
     def sub(self, other, *, alpha=1):
         return self.add(other, alpha=-alpha) if _sparse(other) else self.add(other)
 
+    def _in_place(self, out):
+        """out's entries and history become this tensor's (an in-place operation)."""
+        self._check_inplace()
+        self._value.take(out._value)
+        if out._edge is not None:
+            self._edge = out._edge
+        return self
+
     def add_(self, other, *, alpha=1):
-        """In place: the merged entries replace this tensor's."""
-        if _sparse(other):
-            _same_size(self, other, "add")
-            self._value.take(K.merged(self._value, other._value, alpha))
-            return self
-        return self.add(other)
+        return self._in_place(self.add(other, alpha=alpha))
 
     def sub_(self, other, *, alpha=1):
         return self.add_(other, alpha=-alpha)
@@ -136,8 +139,7 @@ class SparseArith:
     __mul__ = __rmul__ = mul
 
     def mul_(self, other):
-        self._value.take(self.mul(other)._value)
-        return self
+        return self._in_place(self.mul(other))
 
     def div(self, other, *, rounding_mode=None):
         if not _scalar(other):

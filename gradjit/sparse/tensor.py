@@ -145,6 +145,7 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
     def sparse_resize_(self, size, sparse_dim, dense_dim):
         """New size and sparse/dense dimension counts; where entries exist, only growing the
         dimensions, keeping their counts."""
+        self._check_inplace()
         size, coo = tuple(size), self._value
         _check_dims(size, sparse_dim, dense_dim)
         if coo.nnz:
@@ -166,6 +167,7 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
 
     def zero_(self):
         """No entries left (the size and dimension counts kept)."""
+        self._check_inplace()
         coo = self._value
         coo.indices = np.zeros((coo.sparse_dim, 0), np.int64)
         coo.values = np.zeros((0,) + coo.values.shape[1:], coo.values.dtype)
@@ -176,6 +178,7 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         """src's entries (cast to this dtype) in place of this tensor's."""
         if not src._sparse_layout:
             return super().copy_(src, non_blocking)
+        self._check_inplace()
         coo = src._value
         self._value.take(K.Coo(coo.indices.copy(), coo.values.astype(self._value.values.dtype),
                                coo.shape, coo.coalesced))

@@ -241,3 +241,27 @@ def test_random_sums_follow_torchs_merge(seed, coalesce):
         out = t.add(a, b, alpha=0.5)
         return repr(out), out.is_coalesced()
     assert run(gradjit) == run(torch)
+
+
+IN_PLACE = {
+    "add_": lambda s: s.add_(s.detach()),
+    "mul_": lambda s: s.mul_(2),
+    "zero_": lambda s: s.zero_(),
+    "copy_": lambda s: s.copy_(s.detach()),
+}
+
+
+@pytest.mark.parametrize("op", IN_PLACE.values(), ids=IN_PLACE)
+def test_in_place_on_a_leaf_that_requires_grad_refuses(op):
+    same_error(lambda: op(uncoalesced(gradjit, requires_grad=True)),
+               lambda: op(uncoalesced(torch, requires_grad=True)))
+
+
+def test_in_place_on_a_computed_tensor_keeps_its_history():
+    def run(t):
+        s = uncoalesced(t, requires_grad=True)
+        out = s * 2
+        out.mul_(3).add_(s)
+        (out.to_dense() * t.arange(6.0).reshape(2, 3)).sum().backward()
+        return type(out.grad_fn).__name__, repr(s.grad.coalesce())
+    assert run(gradjit) == run(torch)

@@ -5,6 +5,7 @@ import math
 import warnings
 
 import gradjit
+from gradjit.sparse.embedding import rows as sparse_rows
 from gradjit.tensor import activations as _kernels
 from gradjit.tensor.refusals import refuse_integers
 from gradjit.tracer.leaves import is_traced
@@ -159,8 +160,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         _renorm_(weight, input.contiguous(), max_norm, norm_type)
 
     if sparse:
-        from gradjit.sparse.embedding import rows  # the sparse layout sits above nn
-        return rows(weight, input, padding_idx, "EmbeddingBackward0", scale_grad_by_freq)
+        return sparse_rows(weight, input, padding_idx, "EmbeddingBackward0", scale_grad_by_freq)
 
     def lookup(weight):
         out = weight[input]
