@@ -2,7 +2,13 @@
 keeps its pattern."""
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
 from gradjit.sparse import linear
+from gradjit.sparse import storage as K
+from gradjit.tensor.layout import sparse_csr
 
 
 def sum(input, dim=None, dtype=None):
@@ -32,3 +38,61 @@ def softmax(input, dim, *, dtype=None):
 
 def log_softmax(input, dim, *, dtype=None):
     return linear.softmax(input if dtype is None else input.to(dtype), dim, log=True)
+
+
+def spdiags(diagonals, offsets, shape, layout=None):
+    """The matrix of `shape` whose diagonal offsets[k] (above the main one when positive)
+    holds diagonals[k], read at the column each entry lands in (scipy's convention)."""
+    from gradjit.sparse.tensor import make
+    from gradjit.tensor.graph import not_implemented
+    rows, cols = shape
+    table = diagonals.detach()._concrete()
+    shifts = [int(o) for o in offsets.tolist()]
+    if len(set(shifts)) != len(shifts):
+        raise RuntimeError("Offset tensor contains duplicate values")
+    if len(shifts) != table.shape[0]:
+        raise RuntimeError(f"Number of diagonals ({table.shape[0]}) does not match the number "
+                           f"of offsets ({len(shifts)})")
+    columns = [np.arange(max(o, 0), max(min(rows + o, cols, table.shape[1]), max(o, 0)))
+               for o in shifts]
+    indices = np.concatenate([np.stack([c - o, c]) for c, o in zip(columns, shifts)], axis=1)
+    values = np.concatenate([table[k, c] for k, c in enumerate(columns)])
+    out = make(K.Coo(indices.astype(np.int64), values, (rows, cols)))
+    out = out.to_sparse_csr() if layout is sparse_csr else out
+    return not_implemented(out, "_spdiags", (diagonals,))
+
+
+class check_sparse_tensor_invariants:
+    """Within it (or decorating a function, or for good after enable()), sparse tensors are
+    checked when constructed: their indices within the size and not negative."""
+
+    _enabled = False
+
+    def __init__(self, enable=True):
+        self.state = enable
+
+    @staticmethod
+    def is_enabled() -> bool:
+        return check_sparse_tensor_invariants._enabled
+
+    @staticmethod
+    def enable():
+        check_sparse_tensor_invariants._enabled = True
+
+    @staticmethod
+    def disable():
+        check_sparse_tensor_invariants._enabled = False
+
+    def __enter__(self):
+        self.saved = check_sparse_tensor_invariants._enabled
+        check_sparse_tensor_invariants._enabled = self.state
+
+    def __exit__(self, *exc):
+        check_sparse_tensor_invariants._enabled = self.saved
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def checked(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return checked

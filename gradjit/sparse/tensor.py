@@ -247,6 +247,8 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
     if index.shape[1] != array.shape[0]:
         raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
                            f"{index.shape[1]}, nnz from values: {array.shape[0]}")
+    if check_invariants or check_invariants is None and _checking():
+        _check_indices(index, size)
     coalesced = index.shape[1] <= 1 if is_coalesced is None else is_coalesced
     out = make(K.Coo(index, array, size, coalesced))
     if requires_grad:
@@ -280,6 +282,21 @@ def sparse_mask(self, mask) -> SparseTensor:
     picked = coo.with_values(K.gather(self.detach()._concrete(), coo))
     return recorded("SparseMaskBackward0", make(picked),
                     (self,), lambda g: (wrap(strided(g)),))
+
+
+def _checking() -> bool:
+    from gradjit.sparse.functions import check_sparse_tensor_invariants
+    return check_sparse_tensor_invariants.is_enabled()
+
+
+def _check_indices(index, size):
+    """Each sparse dimension's indices within [0, size), as check_invariants asks."""
+    for d, row in enumerate(index):
+        if row.size and row.min() < 0:
+            raise RuntimeError(f"found negative index {row.min()} for dim {d}")
+        if row.size and row.max() >= size[d]:
+            raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is "
+                               f"{size[d]} but found index {row.max()}")
 
 
 def _check_dims(size, sparse_dim, dense_dim):

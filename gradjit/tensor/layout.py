@@ -94,6 +94,9 @@ class LayoutMixin:
         from gradjit.sparse.tensor import to_sparse  # the sparse layout sits above Tensor
         return to_sparse(self, *args, **kwargs)
 
+    def to_sparse_coo(self):
+        return self.to_sparse()
+
     def to_sparse_csr(self, dense_dim=None):
         from gradjit.sparse.csr import to_sparse_csr
         return to_sparse_csr(self)

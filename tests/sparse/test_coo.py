@@ -42,6 +42,7 @@ MAKERS = {
     "integer": lambda t: t.tensor([[0, 1], [2, 0]]).to_sparse(),
     "to_sparse": lambda t: t.tensor([[0.0, 1.5], [2.0, 0.0]]).to_sparse(),
     "to_sparse_1": lambda t: t.tensor([[0.0, 1.5], [0.0, 0.0]]).to_sparse(1),
+    "to_sparse_coo": lambda t: t.tensor([[0.0, 1.5], [2.0, 0.0]]).to_sparse_coo(),
     "scalar": lambda t: t.tensor(3.0).to_sparse(),
     "flagged": lambda t: t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (2,), is_coalesced=True),
 }
@@ -264,4 +265,63 @@ def test_in_place_on_a_computed_tensor_keeps_its_history():
         out.mul_(3).add_(s)
         (out.to_dense() * t.arange(6.0).reshape(2, 3)).sum().backward()
         return type(out.grad_fn).__name__, repr(s.grad.coalesce())
+    assert run(gradjit) == run(torch)
+
+
+INVARIANTS = {
+    "too_large": ([[0, 5]], (2,)),
+    "negative": ([[0, -1]], (2,)),
+    "second_dim": ([[0, 1], [3, 0]], (2, 2)),
+}
+
+
+@pytest.mark.parametrize("indices,size", INVARIANTS.values(), ids=INVARIANTS)
+def test_check_invariants(indices, size):
+    values = [1.0, 2.0]
+    same_error(lambda: gradjit.sparse_coo_tensor(indices, values, size, check_invariants=True),
+               lambda: torch.sparse_coo_tensor(indices, values, size, check_invariants=True))
+
+    def within(t):
+        with t.sparse.check_sparse_tensor_invariants():
+            t.sparse_coo_tensor(indices, values, size)
+    same_error(lambda: within(gradjit), lambda: within(torch))
+    assert not gradjit.sparse.check_sparse_tensor_invariants.is_enabled()
+    unchecked = gradjit.sparse_coo_tensor(indices, values, size)  # as torch: not checked
+    assert unchecked._nnz() == 2
+
+
+SPDIAGS = {
+    "square": ([[1.0, 2, 3], [4, 5, 6]], [0, -1], (3, 3), None),
+    "wide": ([[1.0, 2, 3], [4, 5, 6]], [0, 1], (2, 4), None),
+    "shifted": ([[1.0, 2, 3], [4, 5, 6]], [2, -1], (3, 5), None),
+    "csr": ([[1.0, 2, 3]], [0], (3, 3), "csr"),
+}
+
+
+@pytest.mark.parametrize("diagonals,offsets,shape,layout", SPDIAGS.values(), ids=SPDIAGS)
+def test_spdiags(diagonals, offsets, shape, layout):
+    def run(t):
+        out = t.sparse.spdiags(t.tensor(diagonals), t.tensor(offsets), shape,
+                               layout=t.sparse_csr if layout else None)
+        return repr(out), out.is_coalesced() if out.is_sparse else None
+    assert run(gradjit) == run(torch)
+
+
+@pytest.mark.parametrize("offsets", [[0, 0], [0]], ids=["duplicate", "count"])
+def test_spdiags_errors(offsets):
+    diagonals = [[1.0, 2, 3], [4, 5, 6]]
+    same_error(lambda: gradjit.sparse.spdiags(gradjit.tensor(diagonals), gradjit.tensor(offsets),
+                                              (3, 3)),
+               lambda: torch.sparse.spdiags(torch.tensor(diagonals), torch.tensor(offsets),
+                                            (3, 3)))
+
+
+def test_spdiags_gradient_is_not_implemented():
+    def run(t):
+        d = t.tensor([[1.0, 2, 3]], requires_grad=True)
+        out = t.sparse.spdiags(d, t.tensor([0]), (3, 3))
+        name = type(out.grad_fn).__name__
+        with pytest.raises(RuntimeError) as info:
+            out.to_dense().sum().backward()
+        return name, str(info.value)
     assert run(gradjit) == run(torch)
