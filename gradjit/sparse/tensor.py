@@ -188,10 +188,19 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         return f"torch.sparse.{self.dtype.legacy}Tensor" if dtype is None else \
             super().type(dtype, non_blocking)
 
+    def __reduce__(self):
+        return _rebuilt, (type(self), self._value, self.requires_grad)
+
     def __repr__(self):
         return _repr(self)
 
     __str__ = __repr__
+
+
+def _rebuilt(cls, coo, requires_grad):
+    """A pickled sparse tensor again (a leaf, as copies of tensors are)."""
+    out = cls._wrap(coo)
+    return out.requires_grad_() if requires_grad else out
 
 
 def _repr(t) -> str:
