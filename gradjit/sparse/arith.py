@@ -56,8 +56,11 @@ def _scalar(x) -> bool:
     return is_python_scalar(x) or hasattr(x, "_edge") and not _sparse(x) and x.dim() == 0
 
 
-def _number(x):
-    return x if is_python_scalar(x) else x.detach()._concrete()
+def _scalar_operand(s, x):
+    """A number or 0-d tensor as a numpy scalar of the dtype it and s's values promote to."""
+    from gradjit.tensor.defaults import result_type
+    dtype = result_type(wrap(s._value.values), x).ir.numpy
+    return np.asarray(x if is_python_scalar(x) else x.detach()._concrete(), dtype)
 
 
 class SparseArith:
@@ -125,11 +128,12 @@ class SparseArith:
         patterns, else the smaller pattern's values times the other's elements there."""
         coo = self._value
         if _scalar(other):
-            factor = _number(other)
-            out = self._made(coo.with_values(coo.values * factor))
-            return recorded("MulBackward0", out, (self,), lambda g: (g * factor,))
+            factor = _scalar_operand(self, other)
+            out = self._made(coo.with_values(coo.values.astype(factor.dtype) * factor))
+            return recorded("MulBackward0", out, (self,), lambda g: (g * factor.item(),))
         if not _sparse(other):
-            return _product(self, other.detach()._concrete(), self, other, coo.coalesced)
+            dense = np.broadcast_to(other.detach()._concrete(), coo.shape)
+            return _product(self, dense, self, other, coo.coalesced)
         _same_size(self, other, "mul")
         if coo.coalesced and other._value.coalesced:
             return _intersection(self, other)
@@ -145,9 +149,9 @@ class SparseArith:
         if not _scalar(other):
             raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor "
                                f"divisor (got shape {list(other.shape)} for divisor)")
-        divisor = _number(other)
+        divisor = _scalar_operand(self, other)
         coo = self._value if rounding_mode is None else K.coalesced(self._value)
-        x = coo.values
+        x = coo.values.astype(divisor.dtype)
         if rounding_mode is None:  # integers divide into the default floating dtype
             values = x / divisor if x.dtype.kind in "fc" else \
                 (x / divisor).astype(dtypes.get_default_dtype().ir.numpy)
@@ -156,7 +160,7 @@ class SparseArith:
         else:
             values = np.trunc(x / divisor).astype(x.dtype)
         out = self._made(coo.with_values(np.asarray(values)))
-        return recorded("DivBackward0", out, (self,), lambda g: (g / divisor,))
+        return recorded("DivBackward0", out, (self,), lambda g: (g / divisor.item(),))
 
     __truediv__ = true_divide = divide = div
 

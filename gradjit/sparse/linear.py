@@ -162,13 +162,17 @@ def softmax(s, dim, log=False):
 
 def _groups(coo, dim):
     """The entries softmax normalizes together: those equal in every sparse index but
-    `dim`'s (every entry alone along a dense dim)."""
+    `dim`'s. Along a dense dim each entry is normalized alone, which one group of all entries
+    does at once (the axis is then within each entry's block)."""
+    if not coo.nnz:
+        return []
     if dim >= coo.sparse_dim:
-        return [np.array([k]) for k in range(coo.nnz)]
+        return [np.arange(coo.nnz)]
     others = np.delete(coo.indices, dim, axis=0)
-    _, label = np.unique(others.T, axis=0, return_inverse=True) if coo.nnz else (None, [])
+    _, label = np.unique(others.T, axis=0, return_inverse=True)
     label = np.asarray(label).reshape(-1)
-    return [np.flatnonzero(label == k) for k in range(label.max() + 1 if label.size else 0)]
+    order = np.argsort(label, kind="stable")
+    return np.split(order, np.cumsum(np.bincount(label))[:-1])
 
 
 class SparseLinear:
