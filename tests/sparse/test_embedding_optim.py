@@ -144,3 +144,22 @@ def test_sparse_and_strided_gradients_of_one_backward_sum(sparse_first):
     t_grad, g_grad = run(torch), run(gradjit)
     assert not g_grad.is_sparse
     np.testing.assert_array_equal(g_grad.numpy(), t_grad.numpy())
+
+
+@pytest.mark.parametrize("bag", [False, True], ids=["embedding", "embedding_bag"])
+def test_traced_lookup_keeps_a_dense_gradient(bag):
+    """gradjit.grad traces no sparse values: the table's gradient is the dense form of
+    torch's sparse one."""
+    ids = np.array([1, 2, 2, 4])
+
+    def loss(t, w):
+        i = t.tensor(ids)
+        out = t.nn.functional.embedding_bag(i, w, t.tensor([0, 2]), sparse=True) if bag else \
+            t.nn.functional.embedding(i, w, sparse=True)
+        return (out * t.arange(1.0, out.numel() + 1.0).reshape(out.shape)).sum()
+    table = np.arange(15.0, dtype=np.float32).reshape(5, 3)
+    w = torch.tensor(table, requires_grad=True)
+    loss(torch, w).backward()
+    got = gradjit.grad(lambda v: loss(gradjit, v))(gradjit.tensor(table))
+    assert not got.is_sparse
+    np.testing.assert_allclose(got.numpy(), w.grad.to_dense().numpy())

@@ -159,7 +159,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)
 
-    if sparse:
+    if sparse and not is_traced(weight):  # traced, the gradient stays dense: no sparse IR
         return sparse_rows(weight, input, padding_idx, "EmbeddingBackward0", scale_grad_by_freq)
 
     def lookup(weight):
