@@ -162,3 +162,17 @@ def test_gradient_of_a_hybrid_leaf(op):
     (t_name, t_grad, t_out), (g_name, g_grad, g_out) = run(torch), run(gradjit)
     assert (g_name, g_grad) == (t_name, t_grad)
     np.testing.assert_allclose(g_out, t_out, rtol=1e-6)
+
+
+def test_autograd_grad_and_hooks_see_sparse_gradients():
+    def run(t):
+        w = t.tensor([[1.0, 2], [3, 4], [5, 6]], requires_grad=True)
+        out = t.nn.functional.embedding(t.tensor([2, 0, 2]), w, sparse=True)
+        first, = t.autograd.grad(out.sum(), [w])
+        seen = []
+        w.register_hook(lambda grad: seen.append(grad.is_sparse))
+        t.nn.functional.embedding(t.tensor([1]), w, sparse=True).sum().backward()
+        s = t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,), requires_grad=True)
+        of_leaf, = t.autograd.grad(s.to_dense(), s, t.ones(3))
+        return repr(first), seen, repr(w.grad), repr(of_leaf)
+    assert run(gradjit) == run(torch)
