@@ -18,32 +18,20 @@ def _fails(error):
     return backward
 
 
-def _matrices(s, other, name):
-    if s.shape[1] != other.shape[0]:
-        raise RuntimeError(f"{name}: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, got "
-                           f"{other.shape[0]}")
-
-
-def product(coo, dense):
-    """The sparse matrix coo times the strided matrix `dense`."""
-    rows, cols = coo.indices
-    out = np.zeros((coo.shape[0], dense.shape[1]), np.result_type(coo.values, dense))
+def product(coo, dense, transposed=False):
+    """The sparse matrix coo (or its transpose) times the strided matrix `dense`."""
+    rows, cols = coo.indices[::-1] if transposed else coo.indices
+    out = np.zeros((coo.shape[transposed], dense.shape[1]), np.result_type(coo.values, dense))
     np.add.at(out, rows, coo.values[:, None] * dense[cols])
-    return out
-
-
-def product_t(coo, g):
-    """coo's transpose times the strided matrix g."""
-    rows, cols = coo.indices
-    out = np.zeros((coo.shape[1], g.shape[1]), np.result_type(coo.values, g))
-    np.add.at(out, cols, coo.values[:, None] * g[rows])
     return out
 
 
 def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     """beta * c + alpha * (s @ d), s sparse; `masked`: s's gradient at its own pattern (as
     torch.sparse's functions give it), else strided (as torch.mm's)."""
-    _matrices(s, d, "addmm")
+    if s.shape[1] != d.shape[0]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, got "
+                           f"{d.shape[0]}")
     coo, dense = s._value, d.detach()._concrete()
     made = product(coo, dense)
     if c is not None:
@@ -55,7 +43,7 @@ def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
         grad = g.detach()._concrete()
         grad_s = alpha * grad @ dense.T
         grad_s = s._made(K.masked(grad_s, coo)) if masked else wrap(grad_s)
-        grad_d = wrap(alpha * product_t(coo, grad))
+        grad_d = wrap(alpha * product(coo, grad, transposed=True))
         if c is None:
             return grad_s, grad_d
         return (g * beta).sum_to_size(*c.shape), grad_s, grad_d
