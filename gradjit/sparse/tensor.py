@@ -270,6 +270,14 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
                     lambda g: (wrap(K.gather(strided(g), K.Coo(index, array, size))),))
 
 
+def zeros(shape, sparse_dim, dtype, requires_grad=False) -> SparseTensor:
+    """A sparse tensor of `shape` without entries (sparse_dim None: every dimension)."""
+    sparse_dim = len(shape) if sparse_dim is None else sparse_dim
+    out = make(K.Coo(np.zeros((sparse_dim, 0), np.int64),
+                     np.zeros((0,) + tuple(shape)[sparse_dim:], dtype.ir.numpy), shape, True))
+    return out.requires_grad_() if requires_grad else out
+
+
 def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
     """A strided tensor in the COO layout (the first `sparse_dim` dimensions sparse, default
     all): the entries whose blocks are not all zero. layout=torch.sparse_csr: in CSR."""

@@ -333,3 +333,26 @@ def test_spdiags_gradient_is_not_implemented():
             out.to_dense().sum().backward()
         return name, str(info.value)
     assert run(gradjit) == run(torch)
+
+
+LIKE = {
+    "zeros_layout": lambda t: t.zeros(2, 3, layout=t.sparse_coo),
+    "empty_layout": lambda t: t.empty(2, 3, layout=t.sparse_coo, dtype=t.float64),
+    "zeros_like": lambda t: t.zeros_like(uncoalesced(t)),
+    "zeros_like_double": lambda t: t.zeros_like(uncoalesced(t), dtype=t.float64),
+    "zeros_like_strided": lambda t: t.zeros_like(uncoalesced(t), layout=t.strided),
+    "empty_like_hybrid": lambda t: t.empty_like(hybrid(t)),
+}
+
+
+@pytest.mark.parametrize("make", LIKE.values(), ids=LIKE)
+def test_empty_sparse_factories(make):
+    assert repr(make(gradjit)) == repr(make(torch))
+
+
+def test_ones_like_refuses_a_sparse_tensor():
+    with pytest.raises(NotImplementedError) as t_info:
+        torch.ones_like(uncoalesced(torch))
+    with pytest.raises(NotImplementedError) as g_info:
+        gradjit.ones_like(uncoalesced(gradjit))
+    assert str(t_info.value).startswith(str(g_info.value))
