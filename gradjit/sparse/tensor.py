@@ -101,11 +101,18 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
     # ---- conversions ----
 
     def to_dense(self, dtype=None, *, masked_grad=True) -> Tensor:
-        """The strided tensor; its gradient comes back at this tensor's (coalesced)
-        pattern."""
+        """The strided tensor; its gradient comes back at this tensor's (coalesced) pattern,
+        or (masked_grad=False) wherever the strided gradient is not zero."""
         coo = self._value
-        out = recorded("ToDenseBackward0", wrap(K.dense(coo)), (self,),
-                       lambda g: (self._made(K.masked(strided(g), coo)),))
+
+        def backward(g):
+            grad = strided(g)
+            if masked_grad:
+                return (self._made(K.masked(grad, coo)),)
+            spread = K.from_dense(grad, coo.sparse_dim)
+            spread.coalesced = False  # as PyTorch flags it
+            return (self._made(spread),)
+        out = recorded("ToDenseBackward0", wrap(K.dense(coo)), (self,), backward)
         return out if dtype is None else out.to(dtype)
 
     def to_sparse(self, *args, layout=None, **kwargs):

@@ -26,6 +26,7 @@ def weighted(t, out):
 
 OPS = {
     "to_dense": lambda t, s: s.to_dense(),
+    "to_dense_unmasked": lambda t, s: s.to_dense(masked_grad=False),
     "coalesce_values": lambda t, s: s.coalesce().values(),
     "sparse_mm": lambda t, s: t.sparse.mm(s, t.ones(3, 2)),
     "method_sum": lambda t, s: s.sum(),
