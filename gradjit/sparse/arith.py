@@ -79,7 +79,8 @@ class SparseArith:
         raise not_on_sparse(prim.name)
 
     def _made(self, coo):
-        return type(self)._wrap(coo)
+        """A result in this tensor's layout (a plain tensor of it, never a Parameter)."""
+        return self._layout_class._wrap(coo)
 
     def add(self, other, *, alpha=1):
         if not _sparse(other):

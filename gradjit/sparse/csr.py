@@ -70,6 +70,9 @@ class SparseCsrTensor(SparseTensor):
     __str__ = __repr__
 
 
+SparseCsrTensor._layout_class = SparseCsrTensor
+
+
 def _csr(coo) -> SparseCsrTensor:
     return SparseCsrTensor._wrap(coo)
 

@@ -130,6 +130,14 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         copy = K.Coo(coo.indices.copy(), coo.values.copy(), coo.shape, coo.coalesced)
         return recorded("CloneBackward0", self._made(copy), (self,), lambda g: (g,))
 
+    @property
+    def data(self) -> SparseTensor:
+        return self.detach()
+
+    @data.setter
+    def data(self, other):
+        self._value = other._value
+
     def detach(self) -> SparseTensor:
         out = self._made(K.Coo(self._value.indices, self._value.values, self._value.shape,
                                self._value.coalesced))
@@ -202,6 +210,9 @@ class SparseTensor(SparseArith, SparseLinear, Tensor):
         return _repr(self)
 
     __str__ = __repr__
+
+
+SparseTensor._layout_class = SparseTensor  # what its operations return
 
 
 def _rebuilt(cls, coo, requires_grad):

@@ -1,4 +1,7 @@
 """Sparse gradients of embedding tables and the optimizers that take them, against PyTorch."""
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -163,3 +166,28 @@ def test_traced_lookup_keeps_a_dense_gradient(bag):
     got = gradjit.grad(lambda v: loss(gradjit, v))(gradjit.tensor(table))
     assert not got.is_sparse
     np.testing.assert_allclose(got.numpy(), w.grad.to_dense().numpy())
+
+
+def test_sparse_parameter():
+    def run(t):
+        p = t.nn.Parameter(t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)))
+        shown = repr(p), isinstance(p, t.nn.Parameter), p.is_leaf, p.is_sparse
+        (p.to_dense() * t.arange(3.0)).sum().backward()
+        t.optim.SGD([p], lr=0.1).step()
+        m = t.nn.Module()
+        m.w = p
+        return shown, repr(p.grad), repr(p), repr(m.state_dict()["w"]), repr(p * 2)
+    assert run(gradjit) == run(torch)
+    csr = [0, 1, 2], [1, 0], [1.0, 2.0]
+    assert repr(gradjit.nn.Parameter(gradjit.sparse_csr_tensor(*csr), requires_grad=False)) == \
+        repr(torch.nn.Parameter(torch.sparse_csr_tensor(*csr), requires_grad=False))
+
+
+def test_sparse_parameter_copies_and_saves(tmp_path):
+    p = gradjit.nn.Parameter(gradjit.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)))
+    for copied in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert repr(copied) == repr(p) and isinstance(copied, gradjit.nn.Parameter)
+    gradjit.save({"p": p}, tmp_path / "p.pt")
+    loaded = torch.load(tmp_path / "p.pt")["p"]
+    assert isinstance(loaded, torch.nn.Parameter) and repr(loaded).replace(
+        "requires_grad=True", "") == repr(p).replace("requires_grad=True", "")
