@@ -129,8 +129,10 @@ def test_elementwise(op):
 def test_dense_plus_sparse_is_strided():
     t, g = (lib.ones(4) + _pair(lib)[0] for lib in (torch, gradjit))
     assert not g.is_sparse and repr(g) == repr(t)
-    t, g = (lib.ones(4).add(_pair(lib)[0], alpha=-0.5) for lib in (torch, gradjit))
-    np.testing.assert_array_equal(g.numpy(), t.numpy())
+    for op in (lambda lib, s: lib.ones(4).add(s, alpha=-0.5),
+               lambda lib, s: lib.ones(4).sub(s, alpha=2), lambda lib, s: lib.ones(4) - s):
+        t, g = (op(lib, _pair(lib)[0]) for lib in (torch, gradjit))
+        np.testing.assert_array_equal(g.numpy(), t.numpy())
 
 
 ERRORS = {
