@@ -8,6 +8,8 @@ import numpy as np
 
 from gradjit.sparse import linear
 from gradjit.sparse import storage as K
+from gradjit.sparse.arith import not_on_sparse
+from gradjit.sparse.autograd import recorded, strided, wrap
 from gradjit.tensor.layout import sparse_csr
 
 
@@ -29,6 +31,26 @@ def mm(mat1, mat2, reduce="sum"):
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     """beta * mat + alpha * (mat1 @ mat2) for sparse mat1, its gradient sparse."""
     return linear.addmm(mat, mat1, mat2, beta, alpha, name="SparseAddmmBackward0", masked=True)
+
+
+def sampled_addmm(input, mat1, mat2, *, beta=1.0, alpha=1.0):
+    """beta * input + alpha * (mat1 @ mat2), computed only at the entries of the CSR
+    matrix input."""
+    if not input.is_sparse_csr:
+        raise not_on_sparse("sparse_sampled_addmm")
+    coo = input._value
+    a, b = mat1.detach()._concrete(), mat2.detach()._concrete()
+    rows, cols = coo.indices
+    sampled = np.einsum("nk,nk->n", a[rows], b[:, cols].T)
+    out = input._made(coo.with_values((beta * coo.values + alpha * sampled).astype(
+        coo.values.dtype)))
+
+    def backward(g):
+        at = coo.with_values(K.gather(strided(g), coo))
+        return (input._made(at.with_values(beta * at.values)),
+                wrap(alpha * linear.product(at, b.T)),
+                wrap(alpha * linear.product(at, a, transposed=True).T))
+    return recorded("SparseSampledAddmmBackward0", out, (input, mat1, mat2), backward)
 
 
 def softmax(input, dim, *, dtype=None):

@@ -115,3 +115,24 @@ def test_gradients_into_csr_sources(source):
 @pytest.mark.parametrize("name", ["indices", "coalesce", "is_coalesced"])
 def test_coo_only_methods_refuse(name):
     same_error(lambda: getattr(csr(gradjit), name)(), lambda: getattr(csr(torch), name)())
+
+
+def test_sampled_addmm():
+    def run(t):
+        c = csr(t, requires_grad=True)
+        a = t.arange(4.0).reshape(2, 2).requires_grad_()
+        b = t.arange(6.0).reshape(2, 3).requires_grad_()
+        out = t.sparse.sampled_addmm(c, a, b, beta=0.5, alpha=2.0)
+        _weighted(t, out).backward()
+        return repr(out), repr(c.grad), repr(a.grad), repr(b.grad)
+    assert run(gradjit) == run(torch)
+
+
+def test_sampled_addmm_refuses_coo():
+    def run(t):
+        t.sparse.sampled_addmm(csr(t).to_sparse(), t.ones(2, 2), t.ones(2, 3))
+    with pytest.raises(NotImplementedError) as t_info:
+        run(torch)
+    with pytest.raises(NotImplementedError) as g_info:
+        run(gradjit)
+    assert str(t_info.value).startswith(str(g_info.value))
