@@ -15,7 +15,7 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = gradjit.empty(0)
-        if data._sparse_layout:
+        if getattr(data, "_sparse_layout", False):
             return _over_layout(data._layout_class)._wrap(data._value).requires_grad_(
                 requires_grad)
         with gradjit.no_grad():

@@ -406,7 +406,8 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 def _like(fill):
     def make(input, *, dtype=None, layout=None, device=None, requires_grad=False,
              memory_format=MF.preserve_format):
-        if input._sparse_layout and layout is None:  # a sparse tensor's: sparse, no entries
+        # a sparse tensor's: sparse, without entries
+        if getattr(input, "_sparse_layout", False) and layout is None:
             if fill is ones:
                 from gradjit.sparse.arith import not_on_sparse
                 raise not_on_sparse("fill_.Scalar")
