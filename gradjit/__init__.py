@@ -61,7 +61,7 @@ from gradjit.tensor.storage import *  # noqa: F401,F403
 from gradjit.tensor.lowrank import *  # noqa: F401,F403
 from gradjit.tensor.segments import *  # noqa: F401,F403
 from gradjit.tensor.count_draws import *  # noqa: F401,F403
-from gradjit.tensor.layout import jagged, layout, sparse_coo, strided  # noqa: F401
+from gradjit.tensor.layout import jagged, layout, sparse_coo, sparse_csr, strided  # noqa: F401
 from gradjit.tensor.reparam_grads import _dirichlet_grad, _standard_gamma_grad  # noqa: F401
 from gradjit.tensor.legacy_types import CPU_TYPES as _CPU_TYPES
 from gradjit.tensor.legacy_types import set_default_tensor_type  # noqa: F401
@@ -98,7 +98,7 @@ from gradjit import func, special  # noqa: E402,F401
 # PyTorch's next chapter, written against the public Tensor API.
 from gradjit import distributions, nn, optim  # noqa: E402,F401
 from gradjit import sparse  # noqa: E402,F401
-from gradjit.sparse import sparse_coo_tensor  # noqa: E402,F401
+from gradjit.sparse import sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
 from gradjit.nn.torch_namespace import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_native import *  # noqa: E402,F401,F403
 from gradjit.nn.torch_recurrent import *  # noqa: E402,F401,F403

@@ -18,6 +18,9 @@ import numpy as np
 from gradjit.ir import types as T
 from gradjit.tensor import dtypes
 from gradjit.tensor.factories import _leaf
+from gradjit.tensor.layout import layout, sparse_coo, sparse_csr, strided
+
+_LAYOUTS = {str(kind): kind for kind in (strided, sparse_coo, sparse_csr)}  # "torch.strided"
 
 # PyTorch's storage class of each dtype, as its pickles name them
 _STORAGES = {"float32": "FloatStorage", "float64": "DoubleStorage", "float16": "HalfStorage",
@@ -55,6 +58,9 @@ class _Pickler(pickle._Pickler):
             hooks = collections.OrderedDict()
             return _Global("torch._utils", "_rebuild_parameter"), (obj.detach(),
                                                                    obj.requires_grad, hooks)
+        if getattr(obj, "_sparse_layout", False):  # its index and value tensors, as torch's
+            return _Global("torch._utils", "_rebuild_sparse_tensor"), (obj.layout,
+                                                                       _sparse_parts(obj))
         if _is_tensor(obj):
             if not isinstance(obj._value, np.ndarray):
                 raise RuntimeError("torch.save: a tensor being traced inside gradjit.grad/jit "
@@ -71,6 +77,8 @@ class _Pickler(pickle._Pickler):
             return _Global("torch._utils", "_rebuild_tensor_v2"), args
         if isinstance(obj, dtypes.dtype):
             return obj.ir.torch_name
+        if isinstance(obj, layout):  # as torch writes a layout
+            return _Global("torch.serialization", "_get_layout"), (str(obj),)
         if isinstance(obj, dtypes.Size):
             return _Global("torch", "Size"), (tuple(obj),)
         if isinstance(obj, dtypes.device):
@@ -87,6 +95,22 @@ class _Pickler(pickle._Pickler):
 
     def persistent_id(self, obj):
         return obj.ident if isinstance(obj, _Persistent) else None
+
+
+def _sparse_parts(t) -> tuple:
+    """What torch pickles of a sparse tensor: COO indices, values, size and whether
+    coalesced; CSR row pointers, columns, values and size."""
+    if t.layout is sparse_csr:
+        return t.crow_indices(), t.col_indices(), t.values().detach(), t.shape
+    return t._indices(), t._values(), t.shape, t.is_coalesced()
+
+
+def _rebuild_sparse_tensor(kind, data):
+    from gradjit.sparse import sparse_coo_tensor, sparse_csr_tensor
+    if kind is sparse_csr:
+        return sparse_csr_tensor(*data)
+    indices, values, size, *coalesced = data
+    return sparse_coo_tensor(indices, values, size, is_coalesced=(coalesced or [None])[0])
 
 
 class _Persistent:
@@ -192,6 +216,8 @@ class _StorageType:
 _ALLOWED = {("collections", "OrderedDict"): collections.OrderedDict,
             ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
             ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+            ("torch._utils", "_rebuild_sparse_tensor"): _rebuild_sparse_tensor,
+            ("torch.serialization", "_get_layout"): lambda name: _LAYOUTS[name],
             ("builtins", "set"): set, ("builtins", "frozenset"): frozenset,
             ("builtins", "complex"): complex, ("builtins", "slice"): slice}
 

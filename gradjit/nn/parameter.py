@@ -1,6 +1,8 @@
 """nn.Parameter: a leaf Tensor that a Module registers as one of its parameters."""
 from __future__ import annotations
 
+import functools
+
 import gradjit
 from gradjit import Tensor
 from gradjit.tensor.hot_path import serve
@@ -13,6 +15,9 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = gradjit.empty(0)
+        if getattr(data, "_sparse_layout", False):
+            return _over_layout(data._layout_class)._wrap(data._value).requires_grad_(
+                requires_grad)
         with gradjit.no_grad():
             param = data.detach().as_subclass(cls)
         return param.requires_grad_(requires_grad)
@@ -39,6 +44,20 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     __str__ = __repr__
+
+
+@functools.cache
+def _over_layout(layout_class):
+    """Parameter over a sparse tensor: the layout's operations, Parameter's identity and
+    printing; it pickles as Parameter(data)."""
+    def __repr__(self):
+        return "Parameter containing:\n" + layout_class.__repr__(self)
+
+    def __reduce__(self):
+        return Parameter, (self.detach(), self.requires_grad)
+    return type("Parameter", (layout_class, Parameter), {
+        "__repr__": __repr__, "__str__": __repr__, "__reduce__": __reduce__,
+        "__module__": Parameter.__module__, "__qualname__": "Parameter"})
 
 
 class _BufferMeta(type):

@@ -17,9 +17,11 @@ class SparseAdam(Optimizer):
         for i, beta in enumerate(betas):
             check_range(f"beta parameter at index {i}", beta, 0.0 <= beta < 1.0)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
-        sparse, complex_params = ([[i, j] for i, group in enumerate(self.param_groups)
-                             for j, p in enumerate(group["params"]) if test(p)]
-                            for test in (lambda p: p.is_sparse, lambda p: p.is_complex()))
+        def positions(test):
+            return [[i, j] for i, group in enumerate(self.param_groups)
+                    for j, p in enumerate(group["params"]) if test(p)]
+        sparse = positions(lambda p: p.is_sparse)
+        complex_params = positions(lambda p: p.is_complex())
         if sparse:
             raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense "
                              "parameter tensors")

@@ -7,7 +7,8 @@ import numpy as np
 
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.sparse import storage as K
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, wrap
+from gradjit.tensor import dtypes
 
 # Functions f with f(0) = 0, so f of the values is f of the tensor: grad_fn and f'(x, f(x)).
 _ZERO = np.zeros_like
@@ -48,15 +49,18 @@ def not_on_sparse(name):
 
 
 def _sparse(x) -> bool:
-    return getattr(x, "is_sparse", False)
+    return getattr(x, "_sparse_layout", False)
 
 
 def _scalar(x) -> bool:
     return is_python_scalar(x) or hasattr(x, "_edge") and not _sparse(x) and x.dim() == 0
 
 
-def _number(x):
-    return x if is_python_scalar(x) else x.detach()._concrete()
+def _scalar_operand(s, x):
+    """A number or 0-d tensor as a numpy scalar of the dtype it and s's values promote to."""
+    from gradjit.tensor.defaults import result_type
+    dtype = result_type(wrap(s._value.values), x).ir.numpy
+    return np.asarray(x if is_python_scalar(x) else x.detach()._concrete(), dtype)
 
 
 class SparseArith:
@@ -67,12 +71,16 @@ class SparseArith:
         """A primitive meeting a sparse tensor: the sum the autograd engine takes of two
         cotangents, or PyTorch's refusal."""
         if prim.name == "add" and len(args) == 2:
-            a, b = (x if hasattr(x, "_edge") else _as_tensor(x) for x in args)
-            return a + b if _sparse(a) else b.__radd__(a)
+            a, b = (x if hasattr(x, "_edge") else wrap(x) for x in args)
+            if _sparse(a) and _sparse(b):
+                return a + b
+            dense, sparse = (b, a) if _sparse(a) else (a, b)
+            return sparse.__radd__(dense)
         raise not_on_sparse(prim.name)
 
     def _made(self, coo):
-        return type(self)._wrap(coo)
+        """A result in this tensor's layout (a plain tensor of it, never a Parameter)."""
+        return self._layout_class._wrap(coo)
 
     def add(self, other, *, alpha=1):
         if not _sparse(other):
@@ -86,13 +94,16 @@ class SparseArith:
     def sub(self, other, *, alpha=1):
         return self.add(other, alpha=-alpha) if _sparse(other) else self.add(other)
 
+    def _in_place(self, out):
+        """out's entries and history become this tensor's (an in-place operation)."""
+        self._check_inplace()
+        self._value.take(out._value)
+        if out._edge is not None:
+            self._edge = out._edge
+        return self
+
     def add_(self, other, *, alpha=1):
-        """In place: the merged entries replace this tensor's."""
-        if _sparse(other):
-            _same_size(self, other, "add")
-            self._value.__init__(*_fields(K.merged(self._value, other._value, alpha)))
-            return self
-        return self.add(other)
+        return self._in_place(self.add(other, alpha=alpha))
 
     def sub_(self, other, *, alpha=1):
         return self.add_(other, alpha=-alpha)
@@ -104,13 +115,13 @@ class SparseArith:
         if is_python_scalar(other):
             return self.add(other)
         from gradjit.tensor.arith import apply
-        return apply("AddBackward0", lambda d, s: d + _dense_values(s), other, self)
+        return apply("AddBackward0", lambda d, s: d + s.to_dense(), other, self)
 
     def __rsub__(self, other):
         if is_python_scalar(other):
             return self.add(other)
         from gradjit.tensor.arith import apply
-        return apply("SubBackward0", lambda d, s: d - _dense_values(s), other, self)
+        return apply("SubBackward0", lambda d, s: d - s.to_dense(), other, self)
 
     def mul(self, other):
         """By a number or 0-d tensor: the values scaled. By a strided tensor: the values times
@@ -118,11 +129,12 @@ class SparseArith:
         patterns, else the smaller pattern's values times the other's elements there."""
         coo = self._value
         if _scalar(other):
-            factor = _number(other)
-            out = self._made(coo.with_values(coo.values * factor))
-            return recorded("MulBackward0", out, (self,), lambda g: (g * factor,))
+            factor = _scalar_operand(self, other)
+            out = self._made(coo.with_values(coo.values.astype(factor.dtype) * factor))
+            return recorded("MulBackward0", out, (self,), lambda g: (g * factor.item(),))
         if not _sparse(other):
-            return _product(self, other.detach()._concrete(), self, other, coo.coalesced)
+            dense = np.broadcast_to(other.detach()._concrete(), coo.shape)
+            return _product(self, dense, self, other, coo.coalesced)
         _same_size(self, other, "mul")
         if coo.coalesced and other._value.coalesced:
             return _intersection(self, other)
@@ -132,25 +144,24 @@ class SparseArith:
     __mul__ = __rmul__ = mul
 
     def mul_(self, other):
-        self._value.__init__(*_fields(self.mul(other)._value))
-        return self
+        return self._in_place(self.mul(other))
 
     def div(self, other, *, rounding_mode=None):
         if not _scalar(other):
             raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor "
                                f"divisor (got shape {list(other.shape)} for divisor)")
-        divisor = _number(other)
+        divisor = _scalar_operand(self, other)
         coo = self._value if rounding_mode is None else K.coalesced(self._value)
-        if rounding_mode is None:
-            values = np.true_divide(coo.values, divisor) \
-                if coo.values.dtype.kind in "fc" else coo.values / divisor
+        x = coo.values.astype(divisor.dtype)
+        if rounding_mode is None:  # integers divide into the default floating dtype
+            values = x / divisor if x.dtype.kind in "fc" else \
+                (x / divisor).astype(dtypes.get_default_dtype().ir.numpy)
+        elif rounding_mode == "floor":
+            values = np.floor_divide(x, divisor)
         else:
-            values = np.floor_divide(coo.values, divisor) if rounding_mode == "floor" else \
-                np.trunc(coo.values / divisor).astype(coo.values.dtype)
-        out = self._made(coo.with_values(np.asarray(values).astype(
-            np.result_type(values, np.float32) if coo.values.dtype.kind not in "fc" and
-            rounding_mode is None else coo.values.dtype, copy=False)))
-        return recorded("DivBackward0", out, (self,), lambda g: (g / divisor,))
+            values = np.trunc(x / divisor).astype(x.dtype)
+        out = self._made(coo.with_values(np.asarray(values)))
+        return recorded("DivBackward0", out, (self,), lambda g: (g / divisor.item(),))
 
     __truediv__ = true_divide = divide = div
 
@@ -163,7 +174,7 @@ class SparseArith:
     floor_divide = __floordiv__
 
     def pow(self, exponent):
-        base = self.coalesce()
+        base = self._coalesce()
         coo = base._value
         out = self._made(coo.with_values(np.power(coo.values, exponent)))
         return recorded("PowBackward0", out, (base,), lambda g: (
@@ -188,7 +199,7 @@ def _unary(name):
     fn = _NUMPY.get(name) or getattr(np, name)
 
     def method(self):
-        base = self.coalesce()
+        base = self._coalesce()
         coo = base._value
         y = np.asarray(fn(coo.values)).astype(coo.values.dtype, copy=False)
         out = self._made(coo.with_values(y))
@@ -206,19 +217,6 @@ def _same_size(a, b, name):
     if tuple(a.shape) != tuple(b.shape):
         raise RuntimeError(f"{name}: expected sizes of 'self' and 'other' to match, but "
                            f"{list(a.shape)} != {list(b.shape)}")
-
-
-def _fields(coo):
-    return coo.indices, coo.values, coo.shape, coo.coalesced
-
-
-def _as_tensor(array):
-    from gradjit.tensor.tensor import Tensor
-    return Tensor._wrap(array)
-
-
-def _dense_values(s):
-    return s.to_dense()
 
 
 def _product(pattern, dense, self, other, coalesced):

@@ -3,8 +3,21 @@ with the sparse kernels, turns the output's cotangent (sparse or strided, as PyT
 formulas make it) into each operand's."""
 from __future__ import annotations
 
+from gradjit.sparse import storage as K
 from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tensor.graph import Node, Record
+
+
+def wrap(array):
+    """A strided tensor over `array` (no copy)."""
+    from gradjit.tensor.tensor import Tensor  # the sparse layout sits above Tensor
+    return Tensor._wrap(array)
+
+
+def strided(g):
+    """A cotangent, sparse or strided, as the numpy array of its full shape."""
+    g = g.detach()
+    return K.dense(g._value) if g._sparse_layout else g._concrete()
 
 
 class _Rule:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.sparse import storage as K
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, wrap
 from gradjit.tensor.grad_mode import no_grad
 
 
@@ -13,7 +13,6 @@ def rows(weight, indices, padding_idx=None, name="IndexBackward0", scaled=False)
     """weight[indices]; the gradient reaching weight holds a row per index other than
     padding_idx. `scaled`: scale_grad_by_freq was asked for, which PyTorch refuses here."""
     from gradjit.sparse.tensor import make
-    from gradjit.tensor.tensor import Tensor
     with no_grad():
         out = weight[indices]
     flat = indices.detach()._concrete().reshape(-1).astype(np.int64)
@@ -27,4 +26,4 @@ def rows(weight, indices, padding_idx=None, name="IndexBackward0", scaled=False)
         values = g.detach()._concrete().reshape(-1, width)[keep]
         return (make(K.Coo(flat[keep].reshape(1, -1), np.ascontiguousarray(values),
                            tuple(weight.shape))),)
-    return recorded(name, Tensor._wrap(out._value), (weight,), backward)
+    return recorded(name, wrap(out._value), (weight,), backward)

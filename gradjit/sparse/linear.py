@@ -7,18 +7,8 @@ import numpy as np
 
 from gradjit.sparse import storage as K
 from gradjit.sparse.arith import not_on_sparse
-from gradjit.sparse.autograd import recorded
+from gradjit.sparse.autograd import recorded, strided, wrap
 from gradjit.tensor.base import _check_dim
-
-
-def _wrap(array):
-    from gradjit.tensor.tensor import Tensor
-    return Tensor._wrap(array)
-
-
-def _dense(g):
-    g = g.detach()
-    return K.dense(g._value) if g.is_sparse else g._concrete()
 
 
 def _fails(error):
@@ -28,32 +18,20 @@ def _fails(error):
     return backward
 
 
-def _matrices(s, other, name):
-    if s.shape[1] != other.shape[0]:
-        raise RuntimeError(f"{name}: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, got "
-                           f"{other.shape[0]}")
-
-
-def product(coo, dense):
-    """The sparse matrix coo times the strided matrix `dense`."""
-    rows, cols = coo.indices
-    out = np.zeros((coo.shape[0], dense.shape[1]), np.result_type(coo.values, dense))
+def product(coo, dense, transposed=False):
+    """The sparse matrix coo (or its transpose) times the strided matrix `dense`."""
+    rows, cols = coo.indices[::-1] if transposed else coo.indices
+    out = np.zeros((coo.shape[transposed], dense.shape[1]), np.result_type(coo.values, dense))
     np.add.at(out, rows, coo.values[:, None] * dense[cols])
-    return out
-
-
-def product_t(coo, g):
-    """coo's transpose times the strided matrix g."""
-    rows, cols = coo.indices
-    out = np.zeros((coo.shape[1], g.shape[1]), np.result_type(coo.values, g))
-    np.add.at(out, cols, coo.values[:, None] * g[rows])
     return out
 
 
 def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     """beta * c + alpha * (s @ d), s sparse; `masked`: s's gradient at its own pattern (as
     torch.sparse's functions give it), else strided (as torch.mm's)."""
-    _matrices(s, d, "addmm")
+    if s.shape[1] != d.shape[0]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, got "
+                           f"{d.shape[0]}")
     coo, dense = s._value, d.detach()._concrete()
     made = product(coo, dense)
     if c is not None:
@@ -64,13 +42,43 @@ def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     def backward(g):
         grad = g.detach()._concrete()
         grad_s = alpha * grad @ dense.T
-        grad_s = s._made(K.masked(grad_s, coo)) if masked else _wrap(grad_s)
-        grad_d = _wrap(alpha * product_t(coo, grad))
+        grad_s = s._made(K.masked(grad_s, coo)) if masked else wrap(grad_s)
+        grad_d = wrap(alpha * product(coo, grad, transposed=True))
         if c is None:
             return grad_s, grad_d
         return (g * beta).sum_to_size(*c.shape), grad_s, grad_d
     operands = (s, d) if c is None else (c, s, d)
-    return recorded(name, _wrap(made), operands, backward)
+    return recorded(name, wrap(made), operands, backward)
+
+
+def sparse_product(a, b):
+    """The product of two sparse matrices, sparse and coalesced: an entry wherever a row of a
+    and a column of b share an index."""
+    ca, cb = K.coalesced(a._value), K.coalesced(b._value)
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                           f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+    dense_a, dense_b = K.dense(ca), K.dense(cb)
+    reached = K.dense(ca.with_values(np.ones(ca.nnz))) @ K.dense(cb.with_values(np.ones(cb.nnz)))
+    out = a._made(K.from_dense(dense_a @ dense_b, 2, reached > 0))
+
+    def backward(g):  # sparse products again, g @ b.T and a.T @ g, kept to each pattern
+        g = g.detach() if g._sparse_layout else g.detach().to_sparse()
+        return (_kept_to(sparse_product(g, b.detach().t()), a),
+                _kept_to(sparse_product(a.detach().t(), g), b))
+    return recorded("SparseSparseMatmulBackward0", out, (a, b), backward)
+
+
+def _kept_to(product, operand):
+    """A sparse gradient restricted to its operand's entries as PyTorch's sparse_mask of two
+    sparse tensors does it: at a coalesced operand's indices, else at the product's with the
+    values the operand lacks zeroed."""
+    coo, mask = product._value, operand._value
+    if mask.coalesced:
+        return operand._made(K.masked(K.dense(coo), mask))
+    present = np.isin(coo.linear(), mask.linear())
+    values = coo.values * present.reshape((-1,) + (1,) * (coo.values.ndim - 1))
+    return operand._made(K.Coo(coo.indices, values, coo.shape))
 
 
 def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False):
@@ -80,7 +88,7 @@ def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False)
     expanded, strided, or over some dimensions refused (it cannot expand a sparse g)."""
     if dtype is not None:
         s = s.to(dtype)
-    base = s.coalesce()
+    base = s._coalesce()
     coo = base._value
     dims = [] if dim is None else \
         sorted({_check_dim(d, s.dim()) for d in ((dim,) if isinstance(dim, int) else dim)})
@@ -88,16 +96,16 @@ def sparse_sum(s, dim=None, dtype=None, name="SparseSumBackward0", method=False)
     def backward(g):
         if method and dims:
             raise RuntimeError("expand is unsupported for Sparse tensors")
-        spread = np.broadcast_to(_expand(_dense(g), dims), coo.shape)
-        return (_wrap(spread.copy()) if method else s._made(K.masked(spread, coo, not dims)),)
+        spread = np.broadcast_to(_expand(strided(g), dims), coo.shape)
+        return (wrap(spread.copy()) if method else s._made(K.masked(spread, coo, not dims)),)
     if dim is None:
         total = np.asarray(coo.values.sum(dtype=coo.values.dtype))
-        return recorded("SumBackward0", _wrap(total), (base,), backward)
+        return recorded("SumBackward0", wrap(total), (base,), backward)
     kept = [d for d in range(coo.sparse_dim) if d not in dims]
     dense_axes = tuple(d - coo.sparse_dim + 1 for d in dims if d >= coo.sparse_dim)
     values = coo.values.sum(dense_axes) if dense_axes else coo.values
     if not kept:
-        return recorded(name, _wrap(values.sum(0)), (base,), backward)
+        return recorded(name, wrap(values.sum(0)), (base,), backward)
     shape = tuple(n for d, n in enumerate(coo.shape) if d not in dims)
     out = K.coalesced(K.Coo(coo.indices[kept], values, shape, len(kept) == coo.sparse_dim))
     return recorded(name, s._made(out), (base,), backward)
@@ -113,28 +121,24 @@ def _expand(g, dims):
 def softmax(s, dim, log=False):
     """Softmax over the specified entries along `dim` (the unspecified ones are -inf),
     entry by entry of any dense dimensions."""
-    base = s.coalesce()
+    base = s._coalesce()
     coo = base._value
     dim = _check_dim(dim, s.dim())
     groups = _groups(coo, dim)
-    x = coo.values
+    axis = dim - coo.sparse_dim + 1 if dim >= coo.sparse_dim else 0
+    x = coo.values.astype(np.float64)  # PyTorch's kernel sums the exponentials this wide
     y = np.empty_like(x)
     for members in groups:
         v = x[members]
-        if dim >= coo.sparse_dim:
-            axis = dim - coo.sparse_dim + 1
-            shifted = v - v.max(axis, keepdims=True)
-            total = np.exp(shifted).sum(axis, keepdims=True)
-        else:
-            shifted = v - v.max(0, keepdims=True)
-            total = np.exp(shifted).sum(0, keepdims=True)
+        shifted = v - v.max(axis, keepdims=True)
+        total = np.exp(shifted).sum(axis, keepdims=True)
         y[members] = shifted - np.log(total) if log else np.exp(shifted) / total
+    y = y.astype(coo.values.dtype)
     out = s._made(coo.with_values(y))
 
     def backward(g):
-        gv = K.gather(_dense(g), coo)
+        gv = K.gather(strided(g), coo)
         grad = np.empty_like(gv)
-        axis = dim - coo.sparse_dim + 1 if dim >= coo.sparse_dim else 0
         for members in groups:
             gm, ym = gv[members], y[members]
             grad[members] = gm - np.exp(ym) * gm.sum(axis, keepdims=True) if log else \
@@ -146,19 +150,25 @@ def softmax(s, dim, log=False):
 
 def _groups(coo, dim):
     """The entries softmax normalizes together: those equal in every sparse index but
-    `dim`'s (every entry alone along a dense dim)."""
+    `dim`'s. Along a dense dim each entry is normalized alone, which one group of all entries
+    does at once (the axis is then within each entry's block)."""
+    if not coo.nnz:
+        return []
     if dim >= coo.sparse_dim:
-        return [np.array([k]) for k in range(coo.nnz)]
+        return [np.arange(coo.nnz)]
     others = np.delete(coo.indices, dim, axis=0)
-    _, label = np.unique(others.T, axis=0, return_inverse=True) if coo.nnz else (None, [])
+    _, label = np.unique(others.T, axis=0, return_inverse=True)
     label = np.asarray(label).reshape(-1)
-    return [np.flatnonzero(label == k) for k in range(label.max() + 1 if label.size else 0)]
+    order = np.argsort(label, kind="stable")
+    return np.split(order, np.cumsum(np.bincount(label))[:-1])
 
 
 class SparseLinear:
     """The product, reduction and reindexing methods of SparseTensor."""
 
     def mm(self, mat2):
+        if mat2._sparse_layout:
+            return sparse_product(self, mat2)
         return addmm(None, self, mat2, name="MmBackward0")
 
     def matmul(self, other):
@@ -215,6 +225,31 @@ class SparseLinear:
 
         return recorded("NarrowCopyBackward0", self._made(out), (self,),
                         _fails(not_on_sparse("as_strided")))
+
+    def select(self, dim, index):
+        """The entries at `index` along `dim`, that dimension dropped: a strided tensor (their
+        sum) once no sparse dimension is left."""
+        coo = self._value
+        dim = _check_dim(dim, self.dim())
+        index = index + coo.shape[dim] if index < 0 else index
+        rows = [d for d in range(coo.sparse_dim) if d != dim]
+        if dim >= coo.sparse_dim:
+            out = self._made(K.Coo(coo.indices, np.take(coo.values, index, dim - coo.sparse_dim
+                                                        + 1), coo.shape[:dim] +
+                                   coo.shape[dim + 1:], coo.coalesced))
+        else:
+            keep = coo.indices[dim] == index
+            if rows:
+                out = self._made(K.Coo(coo.indices[rows][:, keep], coo.values[keep],
+                                       coo.shape[:dim] + coo.shape[dim + 1:]))
+            else:
+                out = wrap(coo.values[keep].sum(0))
+        return recorded("SelectBackward0", out, (self,), _fails(not_on_sparse("select_backward")))
+
+    def __getitem__(self, index):
+        if isinstance(index, int):
+            return self.select(0, index)
+        raise not_on_sparse("as_strided")
 
     def index_select(self, dim, index):
         """For each position of `index` in turn, the entries at that index along `dim`, in

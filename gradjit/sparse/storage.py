@@ -32,6 +32,11 @@ class Coo:
         return np.asarray(strides, np.int64) @ self.indices if sizes else \
             np.zeros(self.nnz, np.int64)
 
+    def take(self, other: Coo):
+        """Hold other's entries instead (an in-place operation's result)."""
+        self.indices, self.values = other.indices, other.values
+        self.shape, self.coalesced = other.shape, other.coalesced
+
     def with_values(self, values, coalesced=None) -> Coo:
         return Coo(self.indices, values, self.shape,
                    self.coalesced if coalesced is None else coalesced)
@@ -61,12 +66,13 @@ def dense(coo: Coo) -> np.ndarray:
     return out
 
 
-def from_dense(array: np.ndarray, sparse_dim: int) -> Coo:
+def from_dense(array: np.ndarray, sparse_dim: int, pattern=None) -> Coo:
     """The entries of `array` whose block over the trailing dense dimensions is not all
-    zero, in row-major order."""
+    zero (or where the boolean `pattern` holds), in row-major order."""
     blocks = array.reshape(array.shape[:sparse_dim] + (-1,)) if array.ndim > sparse_dim else \
         array[..., None]
-    kept = np.nonzero(blocks.any(-1)) if sparse_dim else (np.zeros(1, np.int64),)
+    found = blocks.any(-1) if pattern is None else pattern
+    kept = np.nonzero(found) if sparse_dim else (np.zeros(1, np.int64),)
     indices = np.stack(kept).astype(np.int64) if sparse_dim else np.zeros((0, 1), np.int64)
     values = array[kept] if sparse_dim else array[None]
     return Coo(indices, np.ascontiguousarray(values), array.shape, True)
@@ -86,8 +92,26 @@ def merged(a: Coo, b: Coo, alpha=1) -> Coo:
         scale = alpha if a.nnz == 0 else 1
         return Coo(source.indices.copy(), source.values * scale if scale != 1 else
                    source.values.copy(), a.shape, source.coalesced)
-    la, lb = a.linear(), b.linear()
-    picks, i, j = [], 0, 0  # (from a, from b) positions of each result entry
+    left, right = _walk(a.linear(), b.linear())
+    zero = np.zeros((1,) + a.values.shape[1:], np.result_type(a.values, b.values))
+    va = np.concatenate([a.values, zero])[left]  # -1 reads the zero row
+    vb = np.concatenate([b.values, zero])[right]
+    indices = np.where(left >= 0, a.indices[:, left], b.indices[:, right])
+    out = Coo(indices, va + alpha * vb, a.shape)
+    out.coalesced = bool(np.all(np.diff(out.linear()) > 0))
+    return out
+
+
+def _walk(la, lb):
+    """The merge walk over two lists of positions: for each result entry, where it comes from
+    in a and in b (-1: not there). Equal lists pair up and increasing ones make their sorted
+    union, without the walk in Python that the general case takes."""
+    if np.array_equal(la, lb):
+        return np.arange(la.size), np.arange(lb.size)
+    if np.all(np.diff(la) > 0) and np.all(np.diff(lb) > 0):
+        keys = np.union1d(la, lb)
+        return (_found(la, keys), _found(lb, keys))
+    picks, i, j = [], 0, 0
     while i < la.size and j < lb.size:
         if la[i] == lb[j]:
             picks.append((i, j))
@@ -99,14 +123,13 @@ def merged(a: Coo, b: Coo, alpha=1) -> Coo:
             picks.append((-1, j))
             j += 1
     picks += [(k, -1) for k in range(i, la.size)] + [(-1, k) for k in range(j, lb.size)]
-    left, right = np.array(picks, np.int64).T
-    zero = np.zeros((1,) + a.values.shape[1:], np.result_type(a.values, b.values))
-    va = np.concatenate([a.values, zero])[left]  # -1 reads the zero row
-    vb = np.concatenate([b.values, zero])[right]
-    indices = np.where(left >= 0, a.indices[:, left], b.indices[:, right])
-    out = Coo(indices, va + alpha * vb, a.shape)
-    out.coalesced = bool(np.all(np.diff(out.linear()) > 0))
-    return out
+    return np.array(picks, np.int64).reshape(-1, 2).T
+
+
+def _found(sorted_keys, keys):
+    """Where each of `keys` sits in the increasing `sorted_keys`, -1 where absent."""
+    at = np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.size - 1)
+    return np.where(sorted_keys[at] == keys, at, -1)
 
 
 def masked(array: np.ndarray, mask: Coo, coalesced_flag=False) -> Coo:

@@ -559,7 +559,7 @@ class ArithMixin:
 
 def _strided(x):
     """A sparse operand added to a strided tensor as its strided form (dense + sparse)."""
-    return x.to_dense() if getattr(x, "is_sparse", False) else x
+    return x.to_dense() if getattr(x, "_sparse_layout", False) else x
 
 
 def _scaled(x, alpha):

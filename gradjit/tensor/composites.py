@@ -247,7 +247,7 @@ class CompositesMixin:
         return apply("BmmBackward0", _bmm, self, mat2)
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-        if mat1.is_sparse:
+        if getattr(mat1, "_sparse_layout", False):
             from gradjit.sparse.linear import addmm  # the sparse layout sits above Tensor
             return addmm(self, mat1, mat2, beta, alpha)
         _check_matrices(mat1, mat2)

@@ -303,7 +303,7 @@ def accumulate(tensor, g, create_graph):
         g = g.to(tensor._grad_dtype)
     if tensor._grad is None:
         tensor._grad = g if create_graph else _first_grad(g, tensor)
-    elif tensor._grad.is_sparse and not g.is_sparse:  # the sum is strided: a new tensor
+    elif tensor._grad._sparse_layout and not g._sparse_layout:  # the sum is strided: a new tensor
         tensor._grad = g + tensor._grad.detach()
     elif create_graph:
         tensor._grad = tensor._grad + g

@@ -270,17 +270,26 @@ def _filled(size, value, dtype, device, requires_grad):
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 
-def zeros(*shape, size=None, dtype=None, device=None, requires_grad=False):
+def zeros(*shape, size=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if layout is not None and layout.name == "sparse_coo":
+        return _sparse_zeros(_sizes(shape, size), None, dtype, requires_grad)
     return _filled(_sizes(shape, size), 0.0, dtype, device, requires_grad)
+
+
+def _sparse_zeros(shape, sparse_dim, dtype, requires_grad):
+    from gradjit.sparse.tensor import zeros  # the sparse layout sits above the factories
+    return zeros(shape, sparse_dim, dtype or dtypes.get_default_dtype(), requires_grad)
 
 
 def ones(*shape, size=None, dtype=None, device=None, requires_grad=False):
     return _filled(_sizes(shape, size), 1.0, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False,
+def empty(*size, dtype=None, layout=None, device=None, requires_grad=False,
           memory_format=MF.contiguous_format):
     """Unlike PyTorch's, the memory is initialized (to zeros), so results are reproducible."""
+    if layout is not None and layout.name == "sparse_coo":
+        return _sparse_zeros(_shape_args(size), None, dtype, requires_grad)
     out = _filled(size, 0.0, dtype, device, requires_grad)
     return out if memory_format is MF.contiguous_format else _laid_out_as(out, memory_format)
 
@@ -395,8 +404,15 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 # ---- like another tensor ----
 
 def _like(fill):
-    def make(input, *, dtype=None, device=None, requires_grad=False,
+    def make(input, *, dtype=None, layout=None, device=None, requires_grad=False,
              memory_format=MF.preserve_format):
+        # a sparse tensor's: sparse, without entries
+        if getattr(input, "_sparse_layout", False) and layout is None:
+            if fill is ones:
+                from gradjit.sparse.arith import not_on_sparse
+                raise not_on_sparse("fill_.Scalar")
+            return _sparse_zeros(tuple(input.shape), input.sparse_dim(), dtype or input.dtype,
+                                 requires_grad)
         return _laid_out_as(fill(tuple(input.shape), dtype=dtype or input.dtype,
                                  device=device or input.device, requires_grad=requires_grad),
                             memory_format, input)

@@ -31,7 +31,8 @@ def _positions(offset, size, stride):
 
 
 class layout:
-    """How a tensor's elements are stored: strided (dense), or sparse_coo (gradjit.sparse)."""
+    """How a tensor's elements are stored: strided (dense), or sparse_coo / sparse_csr
+    (gradjit.sparse)."""
 
     def __init__(self, name):
         self.name = name
@@ -43,7 +44,8 @@ class layout:
         return f"{self.name}"
 
 
-strided, sparse_coo, jagged = layout("strided"), layout("sparse_coo"), layout("jagged")
+strided, sparse_coo, sparse_csr = layout("strided"), layout("sparse_coo"), layout("sparse_csr")
+jagged = layout("jagged")
 
 
 def _no(self) -> bool:
@@ -57,6 +59,7 @@ class LayoutMixin:
     is_sparse = is_sparse_csr = is_quantized = is_meta = is_nested = property(_no)
     is_mkldnn = is_mps = is_xpu = is_ipu = is_xla = is_vulkan = is_maia = is_mtia = property(_no)
     is_pinned = is_distributed = _no
+    _sparse_layout = False  # True in gradjit.sparse's tensors, COO and CSR alike
     output_nr, name = 0, None
 
     @property
@@ -91,6 +94,13 @@ class LayoutMixin:
     def to_sparse(self, *args, **kwargs):
         from gradjit.sparse.tensor import to_sparse  # the sparse layout sits above Tensor
         return to_sparse(self, *args, **kwargs)
+
+    def to_sparse_coo(self):
+        return self.to_sparse()
+
+    def to_sparse_csr(self, dense_dim=None):
+        from gradjit.sparse.csr import to_sparse_csr
+        return to_sparse_csr(self)
 
     def sparse_mask(self, mask):
         from gradjit.sparse.tensor import sparse_mask

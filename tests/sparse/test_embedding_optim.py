@@ -1,4 +1,7 @@
 """Sparse gradients of embedding tables and the optimizers that take them, against PyTorch."""
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -111,6 +114,15 @@ def test_optimizers_refuse_sparse_gradients(name, kw):
                lambda: _step_with_sparse_grad(torch, name, **kw))
 
 
+def test_zero_grad_keeps_an_empty_sparse_gradient():
+    def run(t):
+        e = t.nn.Embedding(4, 2, sparse=True)
+        e(t.tensor([1, 2])).sum().backward()
+        t.optim.SGD(e.parameters(), lr=0.1).zero_grad(set_to_none=False)
+        return repr(e.weight.grad)
+    assert run(gradjit) == run(torch)
+
+
 def test_sparse_adam_refuses_dense_gradients():
     def run(t):
         e = t.nn.Embedding(5, 3)
@@ -122,3 +134,60 @@ def test_sparse_adam_refuses_dense_gradients():
 def test_sparse_adam_refuses_sparse_parameters():
     same_error(lambda: gradjit.optim.SparseAdam([gradjit.ones(2, 2).to_sparse()]),
                lambda: torch.optim.SparseAdam([torch.ones(2, 2).to_sparse()]))
+
+
+@pytest.mark.parametrize("sparse_first", [True, False], ids=["sparse_first", "dense_first"])
+def test_sparse_and_strided_gradients_of_one_backward_sum(sparse_first):
+    def run(t):
+        w = t.tensor(np.arange(8.0).reshape(4, 2).astype(np.float32), requires_grad=True)
+        looked_up = t.nn.functional.embedding(t.tensor([1, 3, 1]), w, sparse=True).sum()
+        dense = (w * w).sum()
+        (looked_up + dense if sparse_first else dense + looked_up).backward()
+        return w.grad
+    t_grad, g_grad = run(torch), run(gradjit)
+    assert not g_grad.is_sparse
+    np.testing.assert_array_equal(g_grad.numpy(), t_grad.numpy())
+
+
+@pytest.mark.parametrize("bag", [False, True], ids=["embedding", "embedding_bag"])
+def test_traced_lookup_keeps_a_dense_gradient(bag):
+    """gradjit.grad traces no sparse values: the table's gradient is the dense form of
+    torch's sparse one."""
+    ids = np.array([1, 2, 2, 4])
+
+    def loss(t, w):
+        i = t.tensor(ids)
+        out = t.nn.functional.embedding_bag(i, w, t.tensor([0, 2]), sparse=True) if bag else \
+            t.nn.functional.embedding(i, w, sparse=True)
+        return (out * t.arange(1.0, out.numel() + 1.0).reshape(out.shape)).sum()
+    table = np.arange(15.0, dtype=np.float32).reshape(5, 3)
+    w = torch.tensor(table, requires_grad=True)
+    loss(torch, w).backward()
+    got = gradjit.grad(lambda v: loss(gradjit, v))(gradjit.tensor(table))
+    assert not got.is_sparse
+    np.testing.assert_allclose(got.numpy(), w.grad.to_dense().numpy())
+
+
+def test_sparse_parameter():
+    def run(t):
+        p = t.nn.Parameter(t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)))
+        shown = repr(p), isinstance(p, t.nn.Parameter), p.is_leaf, p.is_sparse
+        (p.to_dense() * t.arange(3.0)).sum().backward()
+        t.optim.SGD([p], lr=0.1).step()
+        m = t.nn.Module()
+        m.w = p
+        return shown, repr(p.grad), repr(p), repr(m.state_dict()["w"]), repr(p * 2)
+    assert run(gradjit) == run(torch)
+    csr = [0, 1, 2], [1, 0], [1.0, 2.0]
+    assert repr(gradjit.nn.Parameter(gradjit.sparse_csr_tensor(*csr), requires_grad=False)) == \
+        repr(torch.nn.Parameter(torch.sparse_csr_tensor(*csr), requires_grad=False))
+
+
+def test_sparse_parameter_copies_and_saves(tmp_path):
+    p = gradjit.nn.Parameter(gradjit.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)))
+    for copied in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert repr(copied) == repr(p) and isinstance(copied, gradjit.nn.Parameter)
+    gradjit.save({"p": p}, tmp_path / "p.pt")
+    loaded = torch.load(tmp_path / "p.pt")["p"]
+    assert isinstance(loaded, torch.nn.Parameter) and repr(loaded).replace(
+        "requires_grad=True", "") == repr(p).replace("requires_grad=True", "")

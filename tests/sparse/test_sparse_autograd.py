@@ -26,6 +26,7 @@ def weighted(t, out):
 
 OPS = {
     "to_dense": lambda t, s: s.to_dense(),
+    "to_dense_unmasked": lambda t, s: s.to_dense(masked_grad=False),
     "coalesce_values": lambda t, s: s.coalesce().values(),
     "sparse_mm": lambda t, s: t.sparse.mm(s, t.ones(3, 2)),
     "method_sum": lambda t, s: s.sum(),
@@ -48,6 +49,8 @@ OPS = {
     "relu": lambda t, s: s.relu(),
     "abs": lambda t, s: s.abs(),
     "pow": lambda t, s: s.pow(2),
+    "sparse_product": lambda t, s: t.sparse.mm(s, t.sparse_coo_tensor(
+        [[0, 1, 2], [1, 0, 1]], [1.0, -2.0, 3.0], (3, 2))),
 }
 
 
@@ -103,8 +106,8 @@ def test_mm_gradient_of_the_dense_operand():
 
 @pytest.mark.parametrize("op", [lambda t, s: s.narrow_copy(1, 0, 2),
                                 lambda t, s: s.index_select(1, t.tensor([2, 0])),
-                                lambda t, s: s.sum(0)], ids=["narrow_copy", "index_select",
-                                                             "sum"])
+                                lambda t, s: s.sum(0), lambda t, s: s[1]],
+                         ids=["narrow_copy", "index_select", "sum", "select"])
 def test_backwards_torch_cannot_form(op):
     def fails(lib):
         out = op(lib, leaf(lib))
@@ -116,7 +119,61 @@ def test_backwards_torch_cannot_form(op):
     assert (g_name, g_type) == (t_name, t_type) and t_message.startswith(g_message)
 
 
+def test_sparse_product_gradient_of_the_second_operand():
+    def run(t):
+        b = t.sparse_coo_tensor([[0, 1, 2], [1, 0, 1]], [1.0, -2.0, 3.0], (3, 2),
+                                requires_grad=True)
+        weighted(t, t.sparse.mm(leaf(t), b)).backward()
+        return repr(b.grad.coalesce())
+    assert run(gradjit) == run(torch)
+
+
 def test_leaf_values_alias_has_no_history():
     g = leaf(gradjit)
     assert g._values().grad_fn is None and not g._values().requires_grad
     assert repr(g) == repr(leaf(torch))
+
+
+def hybrid_leaf(t):
+    return t.sparse_coo_tensor(t.tensor([[2, 0, 2]]), t.tensor([[1.0, 2.0], [3.0, 4.0],
+                                                                [5.0, -6.0]]), (3, 2),
+                               requires_grad=True)
+
+
+HYBRID = {
+    "to_dense": lambda t, s: s.to_dense(),
+    "sum_dense_dim": lambda t, s: t.sparse.sum(s, 1),
+    "sum_sparse_dim": lambda t, s: t.sparse.sum(s, 0),
+    "sum": lambda t, s: t.sparse.sum(s),
+    "softmax_dense_dim": lambda t, s: t.sparse.softmax(s, 1),
+    "softmax_sparse_dim": lambda t, s: t.sparse.log_softmax(s, 0),
+    "values": lambda t, s: s.coalesce().values(),
+    "scaled": lambda t, s: s * 3,
+}
+
+
+@pytest.mark.parametrize("op", HYBRID.values(), ids=HYBRID)
+def test_gradient_of_a_hybrid_leaf(op):
+    def run(t):
+        s = hybrid_leaf(t)
+        out = op(t, s)
+        weighted(t, out).backward()
+        dense = out.to_dense() if out.is_sparse else out
+        return type(out.grad_fn).__name__, repr(s.grad.coalesce()), dense.detach().numpy()
+    (t_name, t_grad, t_out), (g_name, g_grad, g_out) = run(torch), run(gradjit)
+    assert (g_name, g_grad) == (t_name, t_grad)
+    np.testing.assert_allclose(g_out, t_out, rtol=1e-6)
+
+
+def test_autograd_grad_and_hooks_see_sparse_gradients():
+    def run(t):
+        w = t.tensor([[1.0, 2], [3, 4], [5, 6]], requires_grad=True)
+        out = t.nn.functional.embedding(t.tensor([2, 0, 2]), w, sparse=True)
+        first, = t.autograd.grad(out.sum(), [w])
+        seen = []
+        w.register_hook(lambda grad: seen.append(grad.is_sparse))
+        t.nn.functional.embedding(t.tensor([1]), w, sparse=True).sum().backward()
+        s = t.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,), requires_grad=True)
+        of_leaf, = t.autograd.grad(s.to_dense(), s, t.ones(3))
+        return repr(first), seen, repr(w.grad), repr(of_leaf)
+    assert run(gradjit) == run(torch)

@@ -5,6 +5,7 @@ import math
 import warnings
 
 import gradjit
+from gradjit.sparse.embedding import rows as sparse_rows
 from gradjit.tensor import activations as _kernels
 from gradjit.tensor import graph
 from gradjit.tensor.refusals import refuse_integers
@@ -174,9 +175,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)
 
-    if sparse:
-        from gradjit.sparse.embedding import rows  # the sparse layout sits above nn
-        return rows(weight, input, padding_idx, "EmbeddingBackward0", scale_grad_by_freq)
+    if sparse and not is_traced(weight):  # traced, the gradient stays dense: no sparse IR
+        return sparse_rows(weight, input, padding_idx, "EmbeddingBackward0", scale_grad_by_freq)
 
     def lookup(weight):
         out = weight[input]

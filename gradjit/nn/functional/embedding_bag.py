@@ -6,6 +6,7 @@ import numpy as np
 
 import gradjit
 from gradjit.sparse.embedding import rows as sparse_rows
+from gradjit.tracer.leaves import is_traced
 
 _MODES = ("sum", "mean", "max")
 
@@ -79,8 +80,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         raise ValueError("max mode does not support sparse weights")
 
     def reduce(table, *scales):
-        rows = table[indices] if not sparse else \
-            sparse_rows(table, indices, None if padding_idx is None else padding_idx)
+        rows = table[indices] if not sparse or is_traced(table) else \
+            sparse_rows(table, indices, padding_idx)
         if scales:
             rows = rows * scales[0].unsqueeze(-1)
         out = []
