@@ -140,18 +140,3 @@ def _to_numpy(tree):
         items = [_to_numpy(t) for t in tree]
         return type(tree)(*items) if hasattr(tree, "_fields") else type(tree)(items)
     return tree.numpy() if isinstance(tree, gradjit.Tensor) else tree
-
-
-def suite_tests(eager=(), jit=(), grad=()):
-    """The eager, jit and grad tests over these cases, for a test module's globals (a kind
-    without cases gets no test)."""
-    tests = {}
-    for kind, cases, check in (("eager", eager, check_eager), ("jit", jit, check_jit),
-                               ("grad", grad, check_grad)):
-        if cases:
-            def test(c, check=check):
-                check(c)
-            test.__name__ = f"test_{kind}"
-            tests[test.__name__] = pytest.mark.parametrize("c", list(cases),
-                                                           ids=lambda c: c.id)(test)
-    return tests

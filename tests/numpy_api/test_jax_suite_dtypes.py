@@ -4,7 +4,7 @@ compiled and differentiated against numpy, and numpy's refusals are gradjit's.""
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -108,7 +108,18 @@ TORCH_PROMOTION = (_named(["sum-keep", "prod", "nansum", "cumsum", "nancumsum",
                    | _named(["convolve", "correlate", "cross", "kron", "polyval"], DTYPES))
 
 
-globals().update(suite_tests(
-    eager=[c for c in CASES if c.name not in DIFFERENT | TORCH_PROMOTION],
-    jit=[c for c in CASES + MORE_CASES if c.name not in DIFFERENT],
-    grad=[c for c in CASES if c.grad]))
+@pytest.mark.parametrize("c", [c for c in CASES if c.name not in DIFFERENT | TORCH_PROMOTION],
+                         ids=lambda c: c.id)
+def test_eager(c):
+    check_eager(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES + MORE_CASES if c.name not in DIFFERENT],
+                         ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
+def test_grad(c):
+    check_grad(c)

@@ -2,8 +2,9 @@
 ellipses anywhere, implicit outputs, many operands, optimize strategies, int and complex
 operands): compiled and differentiated against numpy."""
 import numpy as np
+import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_grad, check_jit
 
 SIZES = {c: n for c, n in zip("abcdefghijklmnopqrstuvwxyz", [2, 3, 4, 2, 3, 4, 2, 3, 4, 2,
                                                               3, 4, 2, 3, 4, 2, 3, 4, 2, 3,
@@ -46,4 +47,11 @@ CASES = ([case(s, _einsum(s), *_operands(s, "f8")) for s in SUBSCRIPTS]
             for s, shapes in ELLIPSES.items()])
 
 
-globals().update(suite_tests(jit=CASES, grad=[c for c in CASES if c.grad]))
+@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
+def test_grad(c):
+    check_grad(c)

@@ -2,8 +2,9 @@
 bad splits, repeated axes, wrong kinds of arguments): a traced call raises the exception kind
 numpy raises (AxisError, ValueError, TypeError, IndexError)."""
 import numpy as np
+import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_jit
 
 A, V, I = arg((3, 4)), arg((4,)), arg((3, 4), "i4")
 
@@ -86,4 +87,6 @@ CASES = [case(name, fn, I if "int" in name.split("-")[-1] or name.startswith(("b
               else A, grad=()) for name, fn in CALLS.items()]
 
 
-globals().update(suite_tests(jit=CASES))
+@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)

@@ -2,8 +2,9 @@
 constant or traced, masks; reads, writes, ufunc.at, take/put families): eager, compiled and
 differentiated against numpy."""
 import numpy as np
+import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 X = arg((3, 4, 5))
 V = arg((6,))
@@ -120,7 +121,17 @@ REFUSED = {"read-vector-traced-bool"}
 TORCH_INDEXING = {"read-negative-step", "read-negative-step-int"}
 
 
-globals().update(suite_tests(
-    eager=[c for c in CASES if c.name not in REFUSED | TORCH_INDEXING],
-    jit=[c for c in CASES if c.name not in REFUSED],
-    grad=[c for c in CASES if c.grad]))
+@pytest.mark.parametrize("c", [c for c in CASES if c.name not in REFUSED | TORCH_INDEXING],
+                         ids=lambda c: c.id)
+def test_eager(c):
+    check_eager(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.name not in REFUSED], ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
+def test_grad(c):
+    check_grad(c)

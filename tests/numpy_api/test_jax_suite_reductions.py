@@ -4,7 +4,7 @@ dtype=, ddof=): eager, compiled and differentiated against numpy."""
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -83,7 +83,17 @@ GRAD_CASES = [c for c in CASES if c.grad]
 TORCH_PROMOTION = {"average-weights-f4", "average-weights-c8"}
 
 
-globals().update(suite_tests(
-    eager=[c for c in CASES if c.name not in TORCH_PROMOTION],
-    jit=CASES,
-    grad=GRAD_CASES))
+@pytest.mark.parametrize("c", [c for c in CASES if c.name not in TORCH_PROMOTION],
+                         ids=lambda c: c.id)
+def test_eager(c):
+    check_eager(c)
+
+
+@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)
+
+
+@pytest.mark.parametrize("c", GRAD_CASES, ids=lambda c: c.id)
+def test_grad(c):
+    check_grad(c)

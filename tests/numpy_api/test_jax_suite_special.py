@@ -4,7 +4,7 @@ compiled and differentiated against numpy."""
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -83,7 +83,17 @@ DIFFERENT = {"histogram-c8"}
 TORCH_PROMOTION = {"where-i4-f4", "stack-i4-c8", "dot-i4-f4", "polyval-i4-f4", "convolve-i4-f4"}
 
 
-globals().update(suite_tests(
-    eager=[c for c in CASES if c.name not in DIFFERENT | TORCH_PROMOTION],
-    jit=[c for c in CASES if c.name not in DIFFERENT],
-    grad=[c for c in CASES if c.grad]))
+@pytest.mark.parametrize("c", [c for c in CASES if c.name not in DIFFERENT | TORCH_PROMOTION],
+                         ids=lambda c: c.id)
+def test_eager(c):
+    check_eager(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.name not in DIFFERENT], ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
+def test_grad(c):
+    check_grad(c)

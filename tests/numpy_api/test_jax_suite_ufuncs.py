@@ -4,8 +4,9 @@ differentiated against numpy."""
 import operator
 
 import numpy as np
+import pytest
 
-from tests.numpy_api.jax_suite import arg, case, suite_tests
+from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 DTYPES = ("bool", "i4", "f4", "f8", "c8")
 
@@ -99,7 +100,16 @@ GRAD_CASES = [c for c in FUNCTION_CASES + OPERATOR_CASES
               if c.grad and c.name.split("-")[0] not in NO_GRAD]
 
 
-globals().update(suite_tests(
-    eager=FUNCTION_CASES,
-    jit=FUNCTION_CASES + OPERATOR_CASES,
-    grad=GRAD_CASES))
+@pytest.mark.parametrize("c", FUNCTION_CASES, ids=lambda c: c.id)
+def test_eager(c):
+    check_eager(c)
+
+
+@pytest.mark.parametrize("c", FUNCTION_CASES + OPERATOR_CASES, ids=lambda c: c.id)
+def test_jit(c):
+    check_jit(c)
+
+
+@pytest.mark.parametrize("c", GRAD_CASES, ids=lambda c: c.id)
+def test_grad(c):
+    check_grad(c)
