@@ -32,6 +32,14 @@ class ComplexMixin:
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
         return apply("SelectBackward0", E.imag, self)
 
+    @real.setter
+    def real(self, value):
+        self.real.copy_(value)
+
+    @imag.setter
+    def imag(self, value):
+        self.imag.copy_(value)
+
     def conj(self):
         return apply("ConjBackward0", E.conj, self) if self.dtype.is_complex else self
 
@@ -94,8 +102,14 @@ def view_as_complex(input):
     if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
         raise RuntimeError("view_as_complex is only supported for half, float and double "
                            f"tensors, but got a tensor of scalar type: {input.dtype.legacy}")
+    if not input.dim():
+        raise RuntimeError("Input tensor must have one or more dimensions")
     if tuple(input.shape[-1:]) != (2,):
         raise RuntimeError("Tensor must have a last dimension of size 2")
+    if input.stride(-1) != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(step % 2 for step in input.stride()[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
     return apply("ViewAsComplexBackward0", lambda x: E.complex_(
         ops.getitem(x, (Ellipsis, 0)), ops.getitem(x, (Ellipsis, 1))), input)
 

@@ -164,9 +164,19 @@ class ShapingMixin:
         return self.split(max(1, math.ceil(n / chunks)), dim)
 
     def tensor_split(self, indices_or_sections, dim=0):
+        if not self.dim():
+            raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                               "tensor with 0 dims")
         d = _check_dim(dim, self.dim())
         if hasattr(indices_or_sections, "_edge"):  # int() of a traced one records a guard
             t = indices_or_sections
+            if t.dtype is not dtypes.int64:
+                raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have "
+                                   f"dtype of long, but got {t.dtype.legacy}")
+            if t.dim() > 1:
+                raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                                   f"zero-dimensional or one-dimensional tensor, but got a "
+                                   f"tensor with {t.dim()} dims")
             indices_or_sections = int(t) if not t.dim() else [int(i) for i in t]
         if isinstance(indices_or_sections, int) and indices_or_sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got "
