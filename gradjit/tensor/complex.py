@@ -153,15 +153,13 @@ def _reduced(name, kernel):
 
 _NO_ORDER = _unsupported(" Sort does not support complex dtypes on CPU")
 # method -> (error type, message) that PyTorch raises for a complex tensor
+# (ordered comparisons, maximum and minimum refuse complex operands of either side, by
+# their common dtype: arith's kernels check them)
 REFUSALS = {
-    **{m: _kernel(f"{op}_cpu") for op in ("lt", "le", "gt", "ge")
-       for m in (op, f"__{op}__")},
     "max": _reduced("max", "max_all"), "min": _reduced("min", "min_all"),
     "amax": _kernel("max_values_cpu"), "amin": _kernel("min_values_cpu"),
     "argmax": _unsupported("argmax(): does not support complex input"),
     "argmin": _unsupported("argmin(): does not support complex input"),
-    "maximum": _unsupported("maximum not implemented for complex tensors."),
-    "minimum": _unsupported("minimum not implemented for complex tensors."),
     **{m: _unsupported("clamp is not supported for complex types", NotImplementedError)
        for m in ("clamp", "clamp_min", "clamp_max", "clip")},
     "sign": _unsupported("Unlike NumPy, torch.sign is not intended to support complex "
@@ -171,6 +169,7 @@ REFUSALS = {
     "round": _kernel("round_vml_cpu"), "cummax": _kernel("cummax_cpu"),
     "cummin": _kernel("cummin_cpu"), "median": _kernel("median_cpu"),
     "sort": _NO_ORDER, "msort": _NO_ORDER,
+    "abs_": _unsupported("In-place abs is not supported for complex tensors."),
     "topk": _unsupported(" topk does not support complex dtypes on CPU"),
 }
 
