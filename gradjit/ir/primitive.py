@@ -65,6 +65,10 @@ class ReshapeError(ShapeError, ValueError):
         self.shape, self.size = shape, size
 
     def in_torch_words(self) -> Exception:
+        if not self.size and -1 in self.shape:
+            return RuntimeError(f"cannot reshape tensor of 0 elements into shape "
+                                f"{list(self.shape)} because the unspecified dimension size -1 "
+                                f"can be any value and is ambiguous")
         for i, d in enumerate(self.shape):
             if d < -1:
                 return RuntimeError(f"invalid shape dimension {d} at index {i} of shape "

@@ -77,7 +77,8 @@ def result_type(*xs) -> DType:
     """The common dtype of the operands. Tiers promote weakly: a lower tier (Python scalars;
     for PyTorch also 0-d tensors) only matters when its category (bool < int < float) is
     higher than everything above it, and then gives its category's default type; a weak
-    complex over floats keeps their width (float32 array * 1j is complex64)."""
+    complex over floats keeps their width (float32 array * 1j is complex64, as is a float32
+    tensor times a 0-d complex128 one)."""
     torch = flavor(*xs) == "torch"
     tiers = ([], [], [])  # arrays, 0-d tensors (PyTorch only), Python scalars
     for x in xs:
@@ -98,8 +99,9 @@ def result_type(*xs) -> DType:
             best = candidate if tier < 2 else _category_default(candidate, xs)
         elif category(candidate) > category(best):
             if candidate.is_complex and best.is_float:
-                parts = best if tier == 2 else _widest([best, real_of(candidate)])
-                best = complex_of(parts)
+                # the complex type of the floats above (a numpy array's keeps its width)
+                best = complex_of(best if tier == 2 or torch else
+                                  _widest([best, real_of(candidate)]))
             else:
                 best = candidate if tier < 2 else _category_default(candidate, xs)
     return best
@@ -187,7 +189,7 @@ def fit_python_ints(xs, dt: DType) -> list:
     """numpy 2 raises OverflowError for a Python integer out of `dt`'s range; PyTorch takes it
     modulo 2**bits, as a C cast would."""
     bits = dt.numpy.itemsize * 8
-    low, span = -(1 << (bits - 1)), 1 << bits
+    low, span = 0 if dt.numpy.kind == "u" else -(1 << (bits - 1)), 1 << bits
     out = []
     for x in xs:
         if is_python_scalar(x) and not isinstance(x, (bool, float)) and not (

@@ -12,7 +12,8 @@ from gradjit.tensor import dtypes, graph, rounding, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
 from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
-from gradjit.tensor.refusals import refuse_bool_subtraction, refuse_integers, refuse_lerp
+from gradjit.tensor.refusals import (complex_type, inexact_type, no_kernel, real_only,
+                                      refuse_bool_subtraction, refuse_integers, refuse_lerp)
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -166,17 +167,14 @@ def _values_of(fused_values):
 
 
 _negative = _unary("NegBackward0", ops.neg)
+# PyTorch orders no complex numbers: its kernels for these comparisons refuse them
+_ORDERED = {name: no_kernel(f"{name}_cpu", getattr(ops, name), complex_type)
+            for name in ("lt", "le", "gt", "ge")}
 
 
 def _bitwise(kernel, fn):
-    """fn on integer and bool tensors; PyTorch has no kernel for floats."""
-    def apply(*args):
-        dt = ops.result_type(*args)
-        if dt.is_float:
-            raise NotImplementedError(f'"{kernel}" not implemented for '
-                                      f"'{dtypes.of_ir(dt).legacy}'")
-        return fn(*args)
-    return apply
+    """fn on integer and bool tensors; PyTorch has no kernel for floats or complex."""
+    return no_kernel(kernel, fn, inexact_type)
 
 
 def _refused(aten, fn, name):
@@ -196,12 +194,20 @@ _number_remainder = _refused("remainder", rounding.remainder, "RemainderBackward
 
 def _power(a, b):
     result = ops.result_type(a, b)
-    if result.is_inexact or is_python_scalar(b):
+    if result.name == "bool":  # a bool power is a bool only with a number for exponent
+        if not is_python_scalar(b):
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        return ops.logical_or(a, not b)
+    if result.is_inexact or is_python_scalar(b) or result.numpy.kind == "u":
+        # (an unsigned result has an exponent of bools or unsigned integers, none below 0)
         if is_python_scalar(b) and isinstance(b, int) and b < 0 and not result.is_float:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return ops.power(a, b)
     # an integer tensor exponent below 0 gives PyTorch's 1 for base 1, +-1 by the exponent's
     # parity for base -1, else 0 (numpy's power, the primitive's, refuses it)
+    # both in the result's dtype first, as PyTorch's kernel (an unsigned base is compared
+    # with -1 below, an exponent may wrap below 0)
+    a, b = ops.astype(a, result), ops.astype(b, result)
     negative = ops.lt(b, 0)
     out = ops.power(a, ops.where(negative, 0, b))
     inverse = ops.where(ops.eq(a, 1), 1, ops.where(ops.eq(a, -1), 1 - 2 * ops.remainder(b, 2), 0))
@@ -233,10 +239,10 @@ class ArithMixin:
                                                                              ops.right_shift))
     __eq__ = _binary("EqBackward0", ops.eq)[0]
     __ne__ = _binary("NeBackward0", ops.ne)[0]
-    __lt__ = _binary("LtBackward0", ops.lt)[0]
-    __le__ = _binary("LeBackward0", ops.le)[0]
-    __gt__ = _binary("GtBackward0", ops.gt)[0]
-    __ge__ = _binary("GeBackward0", ops.ge)[0]
+    __lt__ = _binary("LtBackward0", _ORDERED["lt"])[0]
+    __le__ = _binary("LeBackward0", _ORDERED["le"])[0]
+    __gt__ = _binary("GtBackward0", _ORDERED["gt"])[0]
+    __ge__ = _binary("GeBackward0", _ORDERED["ge"])[0]
     __hash__ = object.__hash__
 
     def __pow__(self, other):
@@ -329,6 +335,7 @@ class ArithMixin:
         if out is not None:
             return out
         other = operand(other)
+        alpha = _checked_alpha(self, other, alpha)
         return apply("AddBackward0", lambda a, b: _fma(_strided(b), _single(alpha, a), a), self,
                      other, operands=(self, other))
 
@@ -338,6 +345,7 @@ class ArithMixin:
             return out
         other = operand(other)
         refuse_bool_subtraction(self, other)
+        alpha = _checked_alpha(self, other, alpha)
         return apply("SubBackward0", lambda a, b: _fma(_strided(b), -_single(alpha, a), a),
                      self, other, operands=(self, other))
 
@@ -355,8 +363,7 @@ class ArithMixin:
         """PyTorch's two forms, each exact at its own end: from self for weights below 0.5,
         from end above."""
         name = "LerpBackward0" if is_python_scalar(weight) else "LerpBackward1"
-        if not (self.dtype.is_floating_point or self.dtype.is_complex):
-            refuse_lerp(self, end, weight)
+        refuse_lerp(self, end, weight)
 
         def lerp(a, b, w):
             w = _single(w, a)
@@ -406,10 +413,10 @@ class ArithMixin:
         return apply("ReciprocalBackward0", lambda x: ops.true_divide(1.0, x), self)
 
     def maximum(self, other):
-        return apply("MaximumBackward0", ops.maximum, self, operand(other))
+        return apply("MaximumBackward0", real_only("maximum", ops.maximum), self, operand(other))
 
     def minimum(self, other):
-        return apply("MinimumBackward0", ops.minimum, self, operand(other))
+        return apply("MinimumBackward0", real_only("minimum", ops.minimum), self, operand(other))
 
     def eq(self, other):
         return apply("EqBackward0", ops.eq, self, operand(other))
@@ -418,16 +425,16 @@ class ArithMixin:
         return apply("NeBackward0", ops.ne, self, operand(other))
 
     def lt(self, other):
-        return apply("LtBackward0", ops.lt, self, operand(other))
+        return apply("LtBackward0", _ORDERED["lt"], self, operand(other))
 
     def le(self, other):
-        return apply("LeBackward0", ops.le, self, operand(other))
+        return apply("LeBackward0", _ORDERED["le"], self, operand(other))
 
     def gt(self, other):
-        return apply("GtBackward0", ops.gt, self, operand(other))
+        return apply("GtBackward0", _ORDERED["gt"], self, operand(other))
 
     def ge(self, other):
-        return apply("GeBackward0", ops.ge, self, operand(other))
+        return apply("GeBackward0", _ORDERED["ge"], self, operand(other))
 
     def logical_and(self, other):
         return apply("LogicalAndBackward0", ops.logical_and, self, operand(other))
@@ -566,6 +573,23 @@ def _scaled(x, alpha):
     return x if alpha == 1 else ops.mul(x, _single(alpha, x))
 
 
+def _checked_alpha(a, b, alpha):
+    """add's and sub's alpha as PyTorch takes it: not of a higher category than the result
+    (bool < integer < float < complex), cast to bool for a bool result."""
+    if type(alpha) is int and alpha == 1:
+        return alpha
+    result = ops.result_type(a, b)
+    if isinstance(alpha, bool) and result.name != "bool":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and not result.is_inexact:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, complex) and not result.is_complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex "
+                           "number.")
+    return bool(alpha) if result.name == "bool" else alpha
+
+
 def _single(scalar, like):
     """A Python number in a float32 operation, rounded to float32 as PyTorch's kernels take it."""
     if is_python_scalar(scalar) and not isinstance(scalar, (bool, int)) and \
@@ -580,8 +604,10 @@ def _fma(x, y, z):
     the fused multiply-add except at double-rounding ties."""
     # z (self) first in each sum: a sum takes the flavor of its first operand, and a traced
     # number argument (x) would make a Tensor's result a numpy array
-    if (is_python_scalar(x) and x == 1) or (is_python_scalar(y) and y == 1):
-        return ops.add(z, y if is_python_scalar(x) and x == 1 else x)
+    if is_python_scalar(y) and y == 1:  # (the scale first: True + t * 1 stays a bool sum)
+        return ops.add(z, x)
+    if is_python_scalar(x) and x == 1:
+        return ops.add(z, y)
     if is_python_scalar(y) and y == -1 and not isinstance(y, bool):  # sub: x * -1 is exact
         return ops.sub(z, x)
     common = ops.result_type(x, y, z)

@@ -9,6 +9,7 @@ import numpy as np
 
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
+from gradjit.tensor.refusals import refuse_cast
 from gradjit.tensor import memory_format as MF
 from gradjit.ir.primitive import (bind, evaluate_plain, fresh_result, ir_type, is_python_scalar,
                                   scalar_template)
@@ -190,9 +191,8 @@ class TensorBase(ConversionMixin):
                 new = type(self)._wrap(new)
             source, target = new.dtype, self.dtype
             if source is not target:
-                if write and not dtypes.can_cast(source, target):
-                    raise RuntimeError(f"result type {source.legacy} can't be cast to the "
-                                       f"desired output type {target.legacy}")
+                if write:
+                    refuse_cast(source, target)
                 new = E.cast(new, dtype=target.ir.name)
         self._commit(new, scope.records, write)
         return self

@@ -32,6 +32,14 @@ class ComplexMixin:
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
         return apply("SelectBackward0", E.imag, self)
 
+    @real.setter
+    def real(self, value):
+        self.real.copy_(value)
+
+    @imag.setter
+    def imag(self, value):
+        self.imag.copy_(value)
+
     def conj(self):
         return apply("ConjBackward0", E.conj, self) if self.dtype.is_complex else self
 
@@ -94,8 +102,14 @@ def view_as_complex(input):
     if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
         raise RuntimeError("view_as_complex is only supported for half, float and double "
                            f"tensors, but got a tensor of scalar type: {input.dtype.legacy}")
+    if not input.dim():
+        raise RuntimeError("Input tensor must have one or more dimensions")
     if tuple(input.shape[-1:]) != (2,):
         raise RuntimeError("Tensor must have a last dimension of size 2")
+    if input.stride(-1) != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(step % 2 for step in input.stride()[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
     return apply("ViewAsComplexBackward0", lambda x: E.complex_(
         ops.getitem(x, (Ellipsis, 0)), ops.getitem(x, (Ellipsis, 1))), input)
 
@@ -139,15 +153,13 @@ def _reduced(name, kernel):
 
 _NO_ORDER = _unsupported(" Sort does not support complex dtypes on CPU")
 # method -> (error type, message) that PyTorch raises for a complex tensor
+# (ordered comparisons, maximum and minimum refuse complex operands of either side, by
+# their common dtype: arith's kernels check them)
 REFUSALS = {
-    **{m: _kernel(f"{op}_cpu") for op in ("lt", "le", "gt", "ge")
-       for m in (op, f"__{op}__")},
     "max": _reduced("max", "max_all"), "min": _reduced("min", "min_all"),
     "amax": _kernel("max_values_cpu"), "amin": _kernel("min_values_cpu"),
     "argmax": _unsupported("argmax(): does not support complex input"),
     "argmin": _unsupported("argmin(): does not support complex input"),
-    "maximum": _unsupported("maximum not implemented for complex tensors."),
-    "minimum": _unsupported("minimum not implemented for complex tensors."),
     **{m: _unsupported("clamp is not supported for complex types", NotImplementedError)
        for m in ("clamp", "clamp_min", "clamp_max", "clip")},
     "sign": _unsupported("Unlike NumPy, torch.sign is not intended to support complex "
@@ -157,6 +169,7 @@ REFUSALS = {
     "round": _kernel("round_vml_cpu"), "cummax": _kernel("cummax_cpu"),
     "cummin": _kernel("cummin_cpu"), "median": _kernel("median_cpu"),
     "sort": _NO_ORDER, "msort": _NO_ORDER,
+    "abs_": _unsupported("In-place abs is not supported for complex tensors."),
     "topk": _unsupported(" topk does not support complex dtypes on CPU"),
 }
 

@@ -33,7 +33,24 @@ def _check_batches(a, b):
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
 
 
+# PyTorch's warning for a transpose of a 0-d tensor: its wording and its source line
+_ZERO_DIM = {"tensor.mT": ("Tensor.mT", "This function is the identity in these cases.", 4373),
+             "tensor.mH": ("Tensor.mH", "Consider using x.conj().", 4382),
+             "tensor.adjoint()": ("adjoint()", "Consider using x.conj().", 4390),
+             "tensor.H": ("Tensor.H", "Consider using x.conj().", 4335)}
+
+
+def _zero_dim_transpose(t, name):
+    what, advice, line = _ZERO_DIM[name]
+    warnings.warn(f"{what} is deprecated on 0-D tensors. {advice} (Triggered internally at "
+                  f"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{line}.)",
+                  UserWarning, stacklevel=3)
+    return t
+
+
 def _matrix_transpose(t, name):
+    if t.dim() == 0:
+        return _zero_dim_transpose(t, name)
     if t.dim() < 2:
         raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got "
                            f"{t.dim()}-D tensor.")
@@ -325,10 +342,14 @@ class CompositesMixin:
 
     @property
     def H(self):
-        if self.dim() not in (0, 2):
+        if self.dim() == 0:
+            return _conjugate(_zero_dim_transpose(self, "tensor.H"))
+        if self.dim() != 2:
             raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
-                               f"{self.dim()}-D tensor.")
-        return _conjugate(self.transpose(0, 1) if self.dim() == 2 else self.clone())
+                               f"{self.dim()}-D tensor." + (" For batches of matrices, consider "
+                                                            "using tensor.mH" if self.dim() > 2
+                                                            else ""))
+        return _conjugate(self.transpose(0, 1))
 
     # ---- distances and statistics ----
 

@@ -35,9 +35,11 @@ def _clone(result):
 
 
 def _copy_of(name):
-    def function(input, *args, **kwargs):
+    def function(input, *args, out=None, **kwargs):
+        from gradjit.tensor.functions import write_out  # (functions imports this module)
         node = _NODES[name] or squeeze_node(args[0] if args else kwargs.get("dim"))
-        return apply(node + "_copy", lambda t: _clone(_view(t, name, args, kwargs)), input)
+        return write_out(name + "_copy", lambda: apply(
+            node + "_copy", lambda t: _clone(_view(t, name, args, kwargs)), input), (input,), out)
     function.__name__ = name + "_copy"
     return function
 

@@ -181,20 +181,32 @@ def typename(obj) -> str:
 
 
 def broadcast_shapes(*shapes) -> dtypes.Size:
-    """The shape all these shapes broadcast to (ints count as 1-d shapes)."""
-    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
-    out: list = []
+    """The shape all these shapes broadcast to (ints count as 1-d shapes), folded left to
+    right into a shape of 1s as long as the longest."""
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, (list, tuple)):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a "
+                               f"list of ints, got {shape}")
+    out = [1] * max((len(s) for s in shapes), default=0)
     for i, shape in enumerate(shapes):
         for axis in range(1, len(shape) + 1):
             size = shape[-axis]
-            if axis > len(out):
-                out.insert(0, size)
-            elif out[-axis] == 1:
+            if size == out[-axis]:
+                continue
+            if out[-axis] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
                 out[-axis] = size
-            elif size not in (1, out[-axis]):
+            elif size != 1:
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at "
-                                   f"-{axis}! Mismatching argument at index {i} had {shape}; "
-                                   f"but expected shape should be broadcastable to {out}")
+                                   f"-{axis}! Mismatching argument at index {i} had "
+                                   f"{tuple(shape)}; but expected shape should be broadcastable "
+                                   f"to {out}")
+    for i, size in enumerate(out):  # torch.Size's own check
+        if not isinstance(size, (int, np.integer)):
+            raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                            f"'{type(size).__name__}')")
     return dtypes.Size(out)
 
 

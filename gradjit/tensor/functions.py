@@ -12,6 +12,7 @@ from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
                                      tensordot, vdot)
 from gradjit.tensor.defaults import result_type
+from gradjit.tensor.refusals import refuse_bool_subtraction, refuse_cast
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.signatures import NUMBERS_AS_TENSORS, check_function
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
@@ -130,6 +131,9 @@ def _out_dtype(name, result, inputs, out):
     if name == "nonzero":
         raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got "
                            f"scalar type{have.legacy}")  # no space, as in PyTorch
+    if name in ("neg", "negative", "abs", "absolute") and have is not inputs[0].dtype:
+        refuse_cast(want, have)  # (abs of a complex tensor may go into its real type)
+        raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
     if name == "clamp":
         raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
     if name in ("amax", "amin"):
@@ -153,6 +157,8 @@ def _function(name):
             (input, *args), kwargs = traced_as_tensors((input, *args), kwargs)
         check_function(name, (input, *args), kwargs)
         if scalar_first and is_python_scalar(input) and args and hasattr(args[0], "_edge"):
+            if name == "sub":  # a Python bool is a bool tensor there, which sub refuses
+                refuse_bool_subtraction(input, args[0])
             if name in _NUMBER_FIRST:
                 reflected = getattr(args[0], _NUMBER_FIRST[name])
                 return write_out(name, lambda: reflected(input), (input, *args), out)

@@ -22,6 +22,26 @@ def _storage_of(array):
     return array
 
 
+def _view_storage(t, out, storage, size, stride, offset):
+    """Make `out`, as_strided of t, a view of t's storage where the tensor that owns it lays
+    it out whole (row-major from its start): writes through either show in the other."""
+    base = t._base if t._base is not None else t
+    value = base._value
+    if storage is None or type(out._value) is not np.ndarray or out._value.dtype != value.dtype \
+            or not (storage.flags.c_contiguous and value.flags.c_contiguous) \
+            or value.size != storage.size or base.storage_offset():
+        return
+    item = storage.itemsize
+
+    def cut(array):  # the base's elements (its positions, for autograd) laid out as out's
+        flat = np.ascontiguousarray(array).reshape(-1)
+        return np.ndarray(tuple(size), flat.dtype, buffer=flat, offset=offset * flat.itemsize,
+                          strides=tuple(s * flat.itemsize for s in stride))
+    out._value = np.ndarray(tuple(size), storage.dtype, buffer=storage.reshape(-1),
+                            offset=offset * item, strides=tuple(s * item for s in stride))
+    out._share(base, cut)
+
+
 def _positions(offset, size, stride):
     """offset + sum(i_k * stride_k) for every index of `size`."""
     out = np.full(size, offset, np.int64)
@@ -170,10 +190,11 @@ class LayoutMixin:
         """Steps in elements between neighbours along each dimension (0 along a broadcast
         dimension), read from the numpy storage."""
         value = self._layout()
-        if isinstance(value, np.ndarray):
+        if isinstance(value, np.ndarray) and (value.size or all(
+                s or n == 1 for s, n in zip(value.strides, value.shape))):
             steps = tuple(s // value.itemsize for s in value.strides)
-        else:  # a traced value is laid out contiguously
-            shape = tuple(self.shape)
+        else:  # a traced value, or numpy's empty one (steps 0), is laid out contiguously
+            shape = tuple(max(n, 1) for n in self.shape)
             steps = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
         return steps if dim is None else steps[_check_dim(dim, self.dim())] if steps else 1
 
@@ -221,7 +242,9 @@ class LayoutMixin:
         def read(x):
             got = ops.take(ops.reshape(x, (-1,)), np.maximum(index, 0))
             return got if outside is None else ops.where(index >= 0, got, outside)
-        return apply("AsStridedBackward0", read, self)
+        out = apply("AsStridedBackward0", read, self)
+        _view_storage(self, out, storage, size, stride, offset)
+        return out
 
     @property
     def is_cpu(self) -> bool:
@@ -243,7 +266,7 @@ class LayoutMixin:
         return tuple(self.shape) == tuple(other.shape)
 
     def ravel(self):
-        return self.reshape(-1)
+        return self.contiguous().view(-1)
 
     def unflatten(self, dim, sizes):
         """Dimension `dim` split into `sizes` (one of them may be -1)."""
@@ -271,8 +294,16 @@ class LayoutMixin:
         if self.dim() == 0:  # as a 1-d tensor of one element, without the windows' dimension
             return self.reshape(1).narrow(0, 0, size)
         from gradjit.tensor.shape import stack
-        windows = [self.narrow(dim, i * step, size) for i in range((length - size) // step + 1)]
-        return stack(windows, dim).movedim(dim + 1, -1)
+        count = (length - size) // step + 1
+        windows = [self.narrow(dim, i * step, size) for i in range(count)]
+        out = stack(windows, dim).movedim(dim + 1, -1)
+        if isinstance(self._value, np.ndarray):  # PyTorch's unfold is a view of the storage
+            shape, strides = tuple(self.shape), self.stride()
+            _view_storage(self, out, _storage_of(self._value),
+                          shape[:dim] + (count,) + shape[dim + 1:] + (size,),
+                          strides[:dim] + (strides[dim] * step,) + strides[dim + 1:]
+                          + (strides[dim],), self.storage_offset())
+        return out
 
     def sum_to_size(self, *size):
         """The sum over the dimensions that `size` broadcasts along, giving shape `size`."""

@@ -1,8 +1,49 @@
 """PyTorch's refusals of dtypes its kernels lack, raised before any work, in its words."""
 from __future__ import annotations
 
+from gradjit import ops
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes
+
+
+def complex_type(dt) -> bool:
+    return dt.is_complex
+
+
+def inexact_type(dt) -> bool:
+    return dt.is_inexact
+
+
+def integral_type(dt) -> bool:
+    return not dt.is_inexact
+
+
+def refuse_cast(source, target):
+    """PyTorch's rule for writing a result into a tensor of another dtype (in place, out=)."""
+    if not dtypes.can_cast(source, target):
+        raise RuntimeError(f"result type {source.legacy} can't be cast to the desired output "
+                           f"type {target.legacy}")
+
+
+def no_kernel(kernel, fn, refused):
+    """fn, but for operands whose common dtype PyTorch's CPU kernel `kernel` is not built
+    for (`refused(dtype)`), which it refuses in its words before any work."""
+    def run(*args):
+        dt = ops.result_type(*args)
+        if refused(dt):
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{dtypes.of_ir(dt).legacy}'")
+        return fn(*args)
+    return run
+
+
+def real_only(name, fn):
+    """fn of real operands: PyTorch's maximum, minimum, fmax and fmin refuse complex ones."""
+    def run(*args):
+        if ops.result_type(*args).is_complex:
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+        return fn(*args)
+    return run
 
 
 def refuse_bool_subtraction(a, b):
@@ -30,8 +71,12 @@ def refuse_integers(kernel, x):
 
 
 def refuse_lerp(x, end, weight):
-    """torch's lerp on an integer x: `end` of another dtype, else no integer kernel."""
-    if getattr(end, "dtype", x.dtype) != x.dtype:
-        raise RuntimeError(f"expected dtype {dtypes.CPP_NAMES[x.dtype.legacy]} for `end` but got "
-                           f"dtype {dtypes.CPP_NAMES[end.dtype.legacy]}")
+    """torch's lerp: `end`, and a weight tensor of one or more dimensions, of x's dtype; no
+    integer kernel."""
+    for name, other in (("end", end), ("weight", weight)):
+        if getattr(other, "dtype", x.dtype) != x.dtype and (name == "end" or other.dim()):
+            raise RuntimeError(f"expected dtype {dtypes.CPP_NAMES[x.dtype.legacy]} for `{name}` "
+                               f"but got dtype {dtypes.CPP_NAMES[other.dtype.legacy]}")
+    if x.dtype.is_floating_point or x.dtype.is_complex:
+        return
     refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)

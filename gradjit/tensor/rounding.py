@@ -22,8 +22,9 @@ def integer_division(fn, kernel):
         if dt.is_complex or dt.name == "bool":
             raise NotImplementedError(f'"{kernel}" not implemented for '
                                       f"'{dtypes.of_ir(dt).legacy}'")
-        divisor = getattr(b, "_value", b)
-        if not dt.is_float and np.any(np.asarray(divisor) == 0):
+        divisor = getattr(b, "_value", b)  # (cast to the result's dtype first, as PyTorch)
+        if not dt.is_float and isinstance(divisor, (int, np.ndarray)) and \
+                np.any(np.asarray(divisor).astype(dt.numpy) == 0):
             raise RuntimeError("ZeroDivisionError")
         return fn(a, b)
     return apply
@@ -57,5 +58,7 @@ QUOTIENTS = {None: ops.true_divide, "floor": flat(floor_divide), "trunc": flat(t
 
 def sign(x):
     """PyTorch's sign is 0 at nan (numpy's, the primitive's, is nan)."""
+    if ir_type(x).dtype.name == "bool":  # a bool is its own sign
+        return ops.astype(x, ir_type(x).dtype)
     y = ops.sign(x)
     return ops.where(ops.ne(x, x), 0, y) if ir_type(x).dtype.is_float else y

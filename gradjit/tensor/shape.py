@@ -39,11 +39,18 @@ def _view_as_dtype(x, dtype):
         name = f"view {x.dtype.legacy} as {dtype.legacy} (different element sizes)"
         if x.dim() == 0:
             raise RuntimeError(f"self.dim() cannot be 0 to {name}")
-        if x.shape[-1] != 1 and x.stride(-1) != 1:
-            raise RuntimeError(f"self.stride(-1) must be 1 to {name}, but got {x.stride(-1)}")
         if new > size and x.shape[-1] % (new // size):
             raise RuntimeError(f"self.size(-1) must be divisible by {new // size} to {name}, "
                                f"but got {x.shape[-1]}")
+        if x.shape[-1] != 1 and x.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to {name}, but got {x.stride(-1)}")
+        if new > size and x.storage_offset() % (new // size):
+            raise RuntimeError(f"self.storage_offset() must be divisible by {new // size} to "
+                               f"{name}, but got {x.storage_offset()}")
+        for d, step in enumerate(x.stride()[:-1]):
+            if new > size and step % (new // size):
+                raise RuntimeError(f"self.stride({d}) must be divisible by {new // size} to "
+                                   f"{name}, but got {step}")
     value = x._detached_value()
     if x.dtype is dtypes.bfloat16:
         value = (value.view(np.uint32) >> 16).astype(np.uint16)
@@ -200,6 +207,10 @@ class ShapeMixin:
         if self.dim() <= 1:
             return self if self.dim() == 1 else self.reshape(1)
         start, end = _check_dim(start_dim, self.dim()), _check_dim(end_dim, self.dim())
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if start == end:
+            return self
         shape = tuple(self.shape)
         merged = int(np.prod(shape[start:end + 1]))
         return self.reshape(shape[:start] + (merged,) + shape[end + 1:])

@@ -7,7 +7,7 @@ from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import activations, rounding
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor import dtypes
-from gradjit.tensor.arith import ArithMixin, apply, operand
+from gradjit.tensor.arith import _ORDERED, ArithMixin, apply, operand
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.complex_half import refuse_complex_half_in
@@ -21,6 +21,7 @@ from gradjit.tensor.hot_path import serve, write_into
 from gradjit.tensor.numpy_protocol import NumpyProtocol
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
+from gradjit.tensor.refusals import refuse_cast
 from gradjit.tensor.signatures import refuse_sequences_in
 from gradjit.tensor.contract import ContractMixin
 from gradjit.tensor.indexing import IndexingMixin
@@ -36,12 +37,24 @@ from gradjit.tensor import spectral, special_numeric
 from gradjit.tensor.ufuncs import IN_PLACE, UfuncMixin
 
 
+# binary operations whose result has the operands' common dtype: name -> whether integers
+# give the default float
+_PROMOTING = {**dict.fromkeys(("add", "mul", "floor_divide", "remainder", "fmod", "pow",
+                               "bitwise_and", "bitwise_or", "bitwise_xor"), False),
+              **dict.fromkeys(("atan2", "arctan2", "hypot", "copysign"), True)}
+
+
 def _inplace(name, grad_fn=None, write=True, source=None):
     """The in-place form of method `name`: computed out of place (by method `source`, where
     it differs), written back into self."""
     def method(self, *args, **kwargs):
         if write_into(name, self, args, kwargs):
             return self
+        if name in _PROMOTING and args:  # refused before the kernel's own dtype checks
+            result = dtypes.of_ir(ops.result_type(self, operand(args[0])))
+            if _PROMOTING[name] and not (result.is_floating_point or result.is_complex):
+                result = dtypes.get_default_dtype()
+            refuse_cast(result, self.dtype)
         return self._update(lambda: getattr(self, source or name)(*args, **kwargs), grad_fn,
                             write)
     method.__name__ = name + "_"
@@ -66,7 +79,7 @@ def _clamp_inplace(name):
 def _compared_in_place(op):
     """x.eq_(y): the comparison `op` written in x's dtype; PyTorch's grad_fn (Backward0 for a
     number y, Backward1 for a tensor) gives x and y zero gradients."""
-    compare = getattr(ops, op)
+    compare = _ORDERED.get(op, getattr(ops, op))
 
     def in_dtype(a, b):
         return E.cast(compare(a, b), dtype=ir_type(a).dtype.name)

@@ -7,7 +7,7 @@ from gradjit.ops import special
 from gradjit.ops.ufuncs import floats
 from gradjit.tensor import rounding
 from gradjit.tensor.arith import ArithMixin, apply, operand
-from gradjit.tensor.refusals import refuse_integers
+from gradjit.tensor.refusals import complex_type, no_kernel, real_only, refuse_integers
 from gradjit.tracer import custom_vjp
 from gradjit.tracer.hips import unbroadcast
 
@@ -53,11 +53,13 @@ UNARY = {
     ("isinf",): ("IsinfBackward0", ops.isinf), ("signbit",): ("SignbitBackward0", ops.signbit),
 }
 BINARY = {
-    ("atan2", "arctan2"): ("Atan2Backward0", ops.arctan2),
+    ("atan2", "arctan2"): ("Atan2Backward0", no_kernel("atan2_cpu", ops.arctan2,
+                                                        complex_type)),
     ("logaddexp",): ("LogaddexpBackward0", ops.logaddexp),
     ("logaddexp2",): ("Logaddexp2Backward0", ops.logaddexp2),
-    ("hypot",): ("HypotBackward0", ops.hypot), ("fmax",): ("FmaxBackward0", ops.fmax),
-    ("fmin",): ("FminBackward0", ops.fmin),
+    ("hypot",): ("HypotBackward0", no_kernel("hypot_cpu", ops.hypot, lambda dt: not dt.is_float)),
+    ("fmax",): ("FmaxBackward0", real_only("fmax", ops.fmax)),
+    ("fmin",): ("FminBackward0", real_only("fmin", ops.fmin)),
     ("xlogy",): ("XlogyBackward0", _xlogy),
 }
 
@@ -82,11 +84,14 @@ def _methods():
     return table
 
 
+_COPYSIGN = no_kernel("copysign_cpu", ops.copysign, complex_type)
+
+
 class UfuncMixin:
     def copysign(self, other):
         # PyTorch names the tensor-scalar form CopysignBackward1
         scalar = not hasattr(other, "_edge")
-        return apply("CopysignBackward1" if scalar else "CopysignBackward0", ops.copysign, self,
+        return apply("CopysignBackward1" if scalar else "CopysignBackward0", _COPYSIGN, self,
                      other if scalar else operand(other))
 
     def heaviside(self, values):

@@ -835,10 +835,7 @@ def slice_gradient_grad_fn_names(lib):
     return x.grad, [type(p.grad_fn).__name__ for p in parts]
 
 
-DIFFERENCES = {
-    "integer_arrays_on_strided_views": "as_strided reads a copy, not a view: writes through it "
-                                       "do not reach the base",
-}
+DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
