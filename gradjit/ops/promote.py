@@ -178,7 +178,7 @@ def fit_python_ints(xs, dt: DType) -> list:
     """numpy 2 raises OverflowError for a Python integer out of `dt`'s range; PyTorch takes it
     modulo 2**bits, as a C cast would."""
     bits = dt.numpy.itemsize * 8
-    low, span = -(1 << (bits - 1)), 1 << bits
+    low, span = 0 if dt.numpy.kind == "u" else -(1 << (bits - 1)), 1 << bits
     out = []
     for x in xs:
         if is_python_scalar(x) and not isinstance(x, (bool, float)) and not (

@@ -19,7 +19,7 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only
 from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
                                      vector_norm)
-from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, tensor
+from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, takes_out, tensor
 from gradjit.tensor.functions import _function, _in_place, write_out
 from gradjit.tensor.shape import stack
 
@@ -290,6 +290,7 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
     return _leaf(values.astype(numpy), device, requires_grad)
 
 
+@takes_out
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
     exponents = spaced("logspace", start, end, steps, numpy)
@@ -301,6 +302,9 @@ def _triangle(pick, row, col, offset, dtype, device):
     for name, size in (("row", row), ("col", col)):
         if size < 0:
             raise RuntimeError(f"{name} must be non-negative, got{size}")
+    kind = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    if kind not in (dtypes.int32, dtypes.int64):
+        raise NotImplementedError(f'"{pick.__name__}" not implemented for \'{kind.legacy}\'')
     rows, cols = pick(row, offset, col)
     return _leaf(np.stack([rows, cols]).astype(_numpy_dtype(dtype, np.int64)), device)
 
