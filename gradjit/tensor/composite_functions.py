@@ -20,7 +20,7 @@ from gradjit.tensor.refusals import float_only
 from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
                                      vector_norm)
 from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, takes_out, tensor
-from gradjit.tensor.functions import _function, _in_place, write_out
+from gradjit.tensor.functions import _function, _in_place, with_out, write_out
 from gradjit.tensor.shape import stack
 
 bmm, addmm, addmv, addr, addbmm, baddbmm = map(_function, (
@@ -169,7 +169,15 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 # ---- sets and indices ----
 
+@with_out
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    if not hasattr(elements, "_edge") and not hasattr(test_elements, "_edge"):
+        given = f"{type(elements).__name__}, {type(test_elements).__name__}"
+        options = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
+        raise TypeError(f"isin() received an invalid combination of arguments - got ({given}), "
+                        f"but expected one of:\n * (Tensor elements, Tensor test_elements, "
+                        f"{options})\n * (Number element, Tensor test_elements, {options})\n"
+                        f" * (Tensor elements, Number test_element, {options})\n")
     elements, test = (t if hasattr(t, "_edge") else tensor(t) for t in (elements, test_elements))
 
     def member(e, t):

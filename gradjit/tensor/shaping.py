@@ -375,20 +375,9 @@ def _method(name):
     return function
 
 
-def _method_with_out(name):
-    """A method as a function taking out= as PyTorch's does."""
-    method = _method(name)
-
-    def function(input, *args, out=None, **kwargs):
-        from gradjit.tensor.functions import write_out
-        return write_out(name, lambda: method(input, *args, **kwargs), (input,), out)
-    function.__name__ = name
-    return function
-
-
 flip, fliplr, flipud, roll, rot90, tile = map(_method, ("flip", "fliplr", "flipud", "roll",
                                                         "rot90", "tile"))
-tril, triu, diag = map(_method_with_out, ("tril", "triu", "diag"))
+tril, triu, diag = map(_method, ("tril", "triu", "diag"))
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
