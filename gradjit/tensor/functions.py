@@ -125,7 +125,7 @@ def _out_dtype(name, result, inputs, out):
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{have.legacy}")
-    if name == "complex":
+    if name in ("complex", "polar"):
         raise RuntimeError(f"Expected object of scalar type {want.legacy} but got scalar type "
                            f"{have.legacy} for argument 'out'")
     if name == "nonzero":

@@ -618,6 +618,91 @@ def set_default_dtype_int_raises(lib):
     return lib.set_default_dtype(lib.int64)
 
 
+@scenario
+def block_diag_forms(lib):
+    return (lib.block_diag(lib.tensor([[1, 2], [3, 4]]), lib.tensor([[5]]), lib.tensor([6, 7])),
+            lib.block_diag(lib.tensor(2.5), lib.ones(2, 3)), lib.block_diag(),
+            lib.block_diag(lib.tensor([1]), lib.tensor([1.5j])), lib.block_diag(lib.zeros(0, 2)))
+
+
+@scenario
+def block_diag_3d_raises(lib):
+    return lib.block_diag(lib.ones(2, 2, 2))
+
+
+@scenario
+def complex_float16_and_int_refusal(lib):
+    return lib.complex(lib.tensor([1.0], dtype=lib.float16), lib.tensor([2.0], dtype=lib.float16))
+
+
+@scenario
+def polar_mixed_dtypes_raises(lib):
+    return lib.polar(lib.tensor([1.0]), lib.tensor([2.0], dtype=lib.float64))
+
+
+@scenario
+def polar_out(lib):
+    out = lib.empty(0, dtype=lib.complex64)
+    r = lib.polar(lib.tensor([1.0, 2.0]), lib.tensor([0.5, -1.0]), out=out)
+    return r is out, out
+
+
+@scenario
+def polar_out_dtype_raises(lib):
+    return lib.polar(lib.tensor([1.0]), lib.tensor([2.0]), out=lib.empty(0))
+
+
+@scenario
+def polar_integer_raises(lib):
+    return lib.polar(lib.tensor([1]), lib.tensor([2]))
+
+
+@scenario
+def empty_strided_and_like(lib):
+    e = lib.empty_strided((2, 3), (1, 2))
+    z = lib.zeros_like(e)
+    return (tuple(e.shape), e.stride(), tuple(z.shape), z.stride(), z,
+            lib.empty_like(e).stride(), lib.ones_like(e.t()).stride())
+
+
+@scenario
+def roll_bool_and_complex(lib):
+    b = lib.tensor([True, False, False, True, False, False])
+    c = lib.tensor([1 + 0.5j, 2 + 1j, 3.5, 4.0, 5j, 6.0])
+    return b.roll(1, 0), c.roll(1, 0), c.view(2, 3).roll((1, -1), (0, 1))
+
+
+@scenario
+def tril_triu_batches(lib):
+    x = lib.full((2, 3, 4), 2.0)
+    outs = []
+    for d in (-2, -1, 0, 1, 2):
+        outs += [x.tril(d), x.triu(d), x.transpose(1, 2).triu(d),
+                 x.expand(2, 2, 3, 4).tril(d), lib.full((3, 3, 0, 0), 1.0).triu(d)]
+    return outs
+
+
+@scenario
+def vander_dtypes(lib):
+    outs = []
+    for dt, values in (("uint8", [1, 2, 3, 5]), ("int8", [1, -2, 3]), ("int64", [2, 3]),
+                       ("float32", [1.5, -2.0]), ("float64", [0.5, 3.0]),
+                       ("complex64", [1 + 1j, 2.0]), ("bool", [True, False])):
+        x = lib.tensor(values, dtype=getattr(lib, dt))
+        outs += [lib.vander(x), lib.vander(x, 3, True), lib.vander(x, 0), lib.vander(x, 1)]
+    return outs
+
+
+@scenario
+def fill_every_dtype(lib):
+    outs = []
+    for dt in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+               "float32", "float64", "complex64", "complex128"):
+        x = lib.empty(4, dtype=getattr(lib, dt))
+        outs += [x.fill_(1).clone(), x.fill_(0).clone(), x.zero_().clone()]
+    return outs
+
+
 DIFFERENCES = {
     "linspace_missing_steps": "Python's TypeError for a missing argument, not the list of "
                               "torch's overloads",
