@@ -179,6 +179,10 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
                         f"{options})\n * (Number element, Tensor test_elements, {options})\n"
                         f" * (Tensor elements, Number test_element, {options})\n")
     elements, test = (t if hasattr(t, "_edge") else tensor(t) for t in (elements, test_elements))
+    for t in (elements, test):
+        if t.dtype is dtypes.bool_ or t.dtype.is_complex:
+            raise RuntimeError(f"Unsupported input type encountered for isin(): "
+                               f"{t.dtype.legacy}")
 
     def member(e, t):
         hit = ops.any_(ops.eq(ops.expand_dims(e, -1), ops.ravel(t)), -1)

@@ -347,6 +347,87 @@ def isin_out(lib):
     return out
 
 
+@scenario
+def sort_permuted_layouts(lib):
+    import itertools
+    x = lib.tensor(np.random.default_rng(0).normal(size=(3, 4, 5)))
+    return [x.permute(p).sort(d) for p in itertools.permutations(range(3)) for d in range(3)]
+
+
+@scenario
+def stable_sort_with_extremes(lib):
+    rng = np.random.default_rng(1)
+    outs = []
+    for dt, extremes in (("float32", (np.inf, -np.inf, np.nan)), ("float64", (np.nan, np.inf)),
+                         ("int32", (2 ** 31 - 1, -2 ** 31)), ("int8", (127, -128)),
+                         ("uint8", (255, 0))):
+        a = np.round(rng.normal(size=(6, 7)) * 3)
+        a[rng.random(a.shape) < 0.3] = extremes[0]
+        a[rng.random(a.shape) < 0.2] = extremes[-1]
+        x = lib.tensor(a.astype(dt) if dt.startswith("float") else
+                       np.clip(a, *np.sort(extremes)[::1]).astype(dt), dtype=getattr(lib, dt))
+        outs += [x.sort(dim=d, stable=True) for d in (0, 1)]
+        outs += [x.sort(dim=d, stable=True, descending=True) for d in (0, 1)]
+    return outs
+
+
+@scenario
+def msort_shapes(lib):
+    rng = np.random.default_rng(2)
+    return [lib.tensor(rng.integers(-9, 9, size=s)).msort() for s in ((), (0,), (20,), (1, 20),
+                                                                    (6, 6), (3, 4, 5))]
+
+
+@scenario
+def topk_integral_distinct(lib):
+    outs = []
+    for dt in ("int8", "uint8", "int16", "int32", "int64"):
+        x = lib.tensor(np.random.default_rng(3).permutation(100)[:10], dtype=getattr(lib, dt))
+        outs += [x.topk(5), x.topk(5, largest=False), x.sort(descending=True).values[:5]]
+    return outs
+
+
+@scenario
+def topk_4d(lib):
+    x = lib.ones(2, 30, 2, 2)
+    x[:, 1] *= 2.0
+    x[:, 10] *= 1.5
+    return lib.topk(x, k=2, dim=1)
+
+
+@scenario
+def searchsorted_dtypes(lib):
+    return (lib.searchsorted(lib.tensor([1.0, 2.5, 4.0]), lib.tensor([2, 3])),
+            lib.searchsorted(lib.tensor([1, 3, 5]), lib.tensor([2.5, 5.0])),
+            lib.searchsorted(lib.tensor([1, 3, 5], dtype=lib.int8), lib.tensor([4])),
+            lib.bucketize(lib.tensor([[1.5, 7.0]]).t(), lib.tensor([1.0, 2.0, 7.0]), right=True),
+            lib.searchsorted(lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t().contiguous(),
+                             lib.tensor([[1.5], [4.5], [9.0]])))
+
+
+@scenario
+def isin_dtypes(lib):
+    return (lib.isin(lib.tensor([1, 2, 3], dtype=lib.int8), lib.tensor([2.0, 3.5])),
+            lib.isin(lib.tensor([[1.5, 2.0]]), 2.0), lib.isin(lib.arange(10), lib.arange(3, 40)),
+            lib.isin(lib.arange(6).reshape(2, 3), lib.tensor([[0, 5]]), invert=True))
+
+
+@scenario
+def isin_bool_raises(lib):
+    return lib.isin(lib.tensor([1]), lib.tensor([True]))
+
+
+@scenario
+def isin_complex_raises(lib):
+    return lib.isin(lib.tensor([1j]), lib.tensor([1j]))
+
+
+@scenario
+def unique_float16_and_negative_zero(lib):
+    h = lib.tensor([1.5, -0.0, 0.0, 1.5, float("inf")], dtype=lib.float16)
+    return lib.unique(h, return_counts=True), lib.unique(h.float(), return_inverse=True)
+
+
 TIES = ("the index picked among equal values: PyTorch's CPU selection leaves it to its "
         "partial sort, gradjit takes the first in stable order")
 DIFFERENCES = {"topk_ties": TIES, "kthvalue_nan_ties": TIES}
