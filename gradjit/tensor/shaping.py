@@ -346,11 +346,15 @@ dstack = _stacking("dstack", lambda ts: (atleast_3d(ts), 2))
 column_stack = _stacking("column_stack", _columns)
 
 
+_MESHGRID_WARNED: list = []
+
+
 def meshgrid(*tensors, indexing=None):
-    if indexing is None:
+    if indexing is None and not _MESHGRID_WARNED:
+        _MESHGRID_WARNED.append(True)  # PyTorch warns once per process
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
                       "the indexing argument.", UserWarning, stacklevel=2)
-        indexing = "ij"
+    indexing = indexing or "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
                            f"received: {indexing}")
