@@ -397,6 +397,11 @@ def from_numpy_sharing(lib):
 
 
 @scenario
+def from_numpy_negative_strides(lib):
+    return lib.from_numpy(np.arange(4)[::-1])
+
+
+@scenario
 def from_numpy_not_array(lib):
     return lib.from_numpy([1, 2])
 
@@ -727,6 +732,8 @@ DIFFERENCES = {
     "zeros_float_size": "a float size fails in Python's words, not torch's argument parser's",
     "meshgrid_2d_raises": "torch's message prints the tensor in its legacy format; gradjit "
                           "names its rank",
+    "from_numpy_negative_strides": "gradjit shares a reversed numpy view (its arrays may have "
+                                   "negative strides) where torch refuses one",
     "tensor_of_multi_element_tensors": "gradjit stacks a list of equal-shaped tensors where "
                                        "torch refuses tensors of more than one element",
 }
