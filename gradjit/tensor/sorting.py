@@ -71,8 +71,9 @@ class SortingMixin:
         if not 0 <= k <= (1 if scalar else self.shape[axis]):
             raise RuntimeError("selected index k out of range")
         order = _order(self, axis, largest)
-        with graph.op(None):
-            order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
+        if not scalar:  # a 0-d tensor is its own top element, even for k=0 (as in PyTorch)
+            with graph.op(None):
+                order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
         values = _selected("TopkBackward0", self, order, axis)
         return _result("topk", values, order.reshape(()) if scalar else order)
 

@@ -74,7 +74,8 @@ def sort_signed_zeros_and_infs(lib):
 @scenario
 def sort_scalar_and_empty(lib):
     s, e = lib.tensor(5.0), lib.zeros(0, 3)
-    return (s.sort(), s.sort(0), s.argsort(), s.topk(1), s.kthvalue(1), e.sort(0), e.sort(1),
+    return (s.sort(), s.sort(0), s.argsort(), s.topk(1), s.topk(0), s.kthvalue(1), e.sort(0),
+            e.sort(1),
             e.topk(0, 0), e.argsort(), lib.tensor(5.0).msort())
 
 
