@@ -115,22 +115,25 @@ def view_as_complex(input):
 
 
 def complex(real, imag, *, out=None):
-    check_function("complex", (real, imag), {})
-    real, imag = operand(real), operand(imag)
-    if real.dtype is not imag.dtype:
-        raise RuntimeError(f"Expected object of scalar type {real.dtype.legacy} but got scalar "
-                           f"type {imag.dtype.legacy} for second argument")
-    if real.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
-        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
-                           f"{real.dtype.legacy} and {imag.dtype.legacy}")
-    return write_out("complex", lambda: apply("ComplexBackward0", ops.complex_from, real, imag),
-                     (real, imag), out)
+    return _from_parts("complex", "ComplexBackward0", ops.complex_from, real, imag, out)
 
 
 def polar(abs, angle, *, out=None):
-    check_function("polar", (abs, angle), {})
-    abs, angle = operand(abs), operand(angle)
-    return apply("PolarBackward0", ops.polar, abs, angle)
+    return _from_parts("polar", "PolarBackward0", ops.polar, abs, angle, out)
+
+
+def _from_parts(name, grad_fn, make, first, second, out):
+    """A complex tensor made of two real tensors of one float dtype (checked in PyTorch's
+    words, which complex and polar share)."""
+    check_function(name, (first, second), {})
+    first, second = operand(first), operand(second)
+    if first.dtype is not second.dtype:
+        raise RuntimeError(f"Expected object of scalar type {first.dtype.legacy} but got scalar "
+                           f"type {second.dtype.legacy} for second argument")
+    if first.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{first.dtype.legacy} and {second.dtype.legacy}")
+    return write_out(name, lambda: apply(grad_fn, make, first, second), (first, second), out)
 
 
 def _kernel(name):

@@ -19,8 +19,8 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only
 from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, multi_dot,
                                      vector_norm)
-from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, tensor
-from gradjit.tensor.functions import _function, _in_place, write_out
+from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, takes_out, tensor
+from gradjit.tensor.functions import _function, _in_place, with_out, write_out
 from gradjit.tensor.shape import stack
 
 bmm, addmm, addmv, addr, addbmm, baddbmm = map(_function, (
@@ -169,8 +169,20 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 # ---- sets and indices ----
 
+@with_out
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    if not hasattr(elements, "_edge") and not hasattr(test_elements, "_edge"):
+        given = f"{type(elements).__name__}, {type(test_elements).__name__}"
+        options = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
+        raise TypeError(f"isin() received an invalid combination of arguments - got ({given}), "
+                        f"but expected one of:\n * (Tensor elements, Tensor test_elements, "
+                        f"{options})\n * (Number element, Tensor test_elements, {options})\n"
+                        f" * (Tensor elements, Number test_element, {options})\n")
     elements, test = (t if hasattr(t, "_edge") else tensor(t) for t in (elements, test_elements))
+    for t in (elements, test):
+        if t.dtype is dtypes.bool_ or t.dtype.is_complex:
+            raise RuntimeError(f"Unsupported input type encountered for isin(): "
+                               f"{t.dtype.legacy}")
 
     def member(e, t):
         hit = ops.any_(ops.eq(ops.expand_dims(e, -1), ops.ravel(t)), -1)
@@ -290,6 +302,7 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
     return _leaf(values.astype(numpy), device, requires_grad)
 
 
+@takes_out
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
     exponents = spaced("logspace", start, end, steps, numpy)
@@ -301,6 +314,9 @@ def _triangle(pick, row, col, offset, dtype, device):
     for name, size in (("row", row), ("col", col)):
         if size < 0:
             raise RuntimeError(f"{name} must be non-negative, got{size}")
+    kind = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    if kind not in (dtypes.int32, dtypes.int64):
+        raise NotImplementedError(f'"{pick.__name__}" not implemented for \'{kind.legacy}\'')
     rows, cols = pick(row, offset, col)
     return _leaf(np.stack([rows, cols]).astype(_numpy_dtype(dtype, np.int64)), device)
 

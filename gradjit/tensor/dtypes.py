@@ -106,6 +106,31 @@ def can_cast(source: dtype, target: dtype) -> bool:
     return order[source.ir.numpy.kind] <= order[target.ir.numpy.kind]
 
 
+def scalar_in(value, target: dtype):
+    """A Python number as PyTorch converts it to `target` for a fill: refused where it does not
+    fit (an unsigned integer also takes the negatives of its range, wrapped; floats truncate);
+    into a float dtype, only a finite number past its range is refused."""
+    numpy, kind = target.ir.numpy, target.ir.numpy.kind
+    if kind == "b" or isinstance(value, bool):
+        return bool(value) if kind == "b" else numpy.type(value).item()
+    if isinstance(value, complex) and kind != "c":
+        fits = value.imag == 0
+        value = value.real
+    else:
+        fits = True
+    if kind in "iu":
+        info = np.iinfo(numpy)
+        low = -int(info.max) if kind == "u" and isinstance(value, int) else int(info.min)
+        fits = fits and math.isfinite(value) and low <= value <= int(info.max)
+        value = int(value) % 2 ** info.bits if fits and value < 0 and kind == "u" else value
+    elif kind == "f":
+        fits = fits and not (math.isfinite(value) and abs(value) > float(finfo(target).max))
+    if not fits:
+        name = CONVERTED_NAMES[str(target).rpartition(".")[2]]
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return numpy.type(value).item()
+
+
 def numpy_of(spec) -> np.dtype:
     return to_dtype(spec).ir.numpy
 
@@ -229,4 +254,5 @@ CPP_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Int": "i
 # the C++ names torch's checked conversion of a fill value speaks of, by dtype name
 CONVERTED_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
                    "bfloat16": "c10::BFloat16", "int64": "int64_t", "int32": "int",
-                   "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t"}
+                   "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
+                   "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t"}

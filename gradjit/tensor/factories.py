@@ -2,6 +2,7 @@
 from numpy (sharing memory) and like other tensors."""
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -51,10 +52,26 @@ def _infer(data, dtype=None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         _check_numpy(data)
         return np.array(data)
+    first = data
+    while isinstance(first, Sequence) and not isinstance(first, (str, bytes)) and first:
+        first = first[0]
+        if isinstance(first, str):  # PyTorch reads its shape first, and text as a sequence
+            raise ValueError("too many dimensions 'str'")
     typed = []
-    array = np.array(_plain(data, typed))
+    plain = _plain(data, typed)
+    shape = _nested_shape(plain)
+    if 0 in shape:  # nothing stored, so nothing checked: zeros of the first elements' shape
+        return np.zeros(shape, _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy))
+    kinds = _python_numbers(data)
+    _check_nested(plain, shape, 0, float in kinds)
+    array = np.array(plain)
     if typed and dtype is None and array.size:
         return array.astype(_promoted(typed, data).ir.numpy)
+    if not typed and array.dtype.kind in "uOf" and not kinds & {float, complex}:
+        # integers alone, some past int64's range (numpy made them unsigned, objects or floats)
+        if dtype is None:
+            raise ValueError("Overflow when unpacking long long")
+        return array  # for tensor() to convert to dtype, not wrapped through int64
     if array.dtype.kind == "f":
         target = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
         if target.kind != "f":  # checked against the integer range first, by tensor()
@@ -88,6 +105,33 @@ def _plain(data, typed):
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _nested_shape(plain):
+    """The shape PyTorch reads off nested lists: the lengths along their first elements."""
+    shape = []
+    while isinstance(plain, list):
+        shape.append(len(plain))
+        if not plain:
+            break
+        plain = plain[0]
+    return shape
+
+
+def _check_nested(plain, shape, dim, floating):
+    """Every list along `dim` as long as the first one, as PyTorch checks while it copies."""
+    if dim == len(shape):
+        if isinstance(plain, list):
+            raise TypeError("must be real number, not list" if floating else
+                            "'list' object cannot be interpreted as an integer")
+        return
+    if not isinstance(plain, list):
+        raise TypeError("not a sequence")
+    if len(plain) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got "
+                         f"{len(plain)})")
+    for x in plain:
+        _check_nested(x, shape, dim + 1, floating)
 
 
 def _promoted(typed, data):
@@ -258,6 +302,7 @@ def _sizes(shape, size=None) -> tuple:
 
 
 def _filled(size, value, dtype, device, requires_grad):
+    value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
     shape = _shape_args(size)
     negative = [n for n in shape if n < 0]
     if negative:
@@ -267,13 +312,18 @@ def _filled(size, value, dtype, device, requires_grad):
         dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
             dtypes.get_default_dtype().to_complex() if isinstance(value, complex) else \
             dtypes.get_default_dtype()
+    if isinstance(value, (bool, int, float, complex)):
+        value = dtypes.scalar_in(value, dtypes.to_dtype(dtype))
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 
 def zeros(*shape, size=None, dtype=None, layout=None, device=None, requires_grad=False):
+    shape = _sizes(shape, size)
+    if any(n < 0 for n in shape):  # zeros alone says it so
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
     if layout is not None and layout.name == "sparse_coo":
-        return _sparse_zeros(_sizes(shape, size), None, dtype, requires_grad)
-    return _filled(_sizes(shape, size), 0.0, dtype, device, requires_grad)
+        return _sparse_zeros(shape, None, dtype, requires_grad)
+    return _filled(shape, 0.0, dtype, device, requires_grad)
 
 
 def _sparse_zeros(shape, sparse_dim, dtype, requires_grad):
@@ -313,14 +363,23 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
                    device, requires_grad)
 
 
-def arange(start, end=None, step=1, *, out=None, dtype=None, device=None,
-           requires_grad=False):
-    if out is not None:  # the values in out's dtype, written into it
+def takes_out(make):
+    """A factory that also takes out=: its values made in out's dtype (a dtype= given must be
+    it, as PyTorch checks), written into out."""
+    @functools.wraps(make)
+    def factory(*args, out=None, dtype=None, **kwargs):
+        if out is None:
+            return make(*args, dtype=dtype, **kwargs)
         from gradjit.tensor.functions import write_out
         if dtype is not None and dtypes.to_dtype(dtype) is not out.dtype:
             raise RuntimeError(f"dtype {dtypes.to_dtype(dtype).legacy} does not match dtype of "
                                f"out parameter ({out.dtype.legacy})")
-        return write_out("arange", lambda: arange(start, end, step, dtype=out.dtype), (), out)
+        return write_out(make.__name__, lambda: make(*args, dtype=out.dtype, **kwargs), (), out)
+    return factory
+
+
+@takes_out
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     if end is None:
         start, end = 0, start
     bounds = [float(b) if hasattr(b, "_edge") and b.is_floating_point() else
@@ -335,6 +394,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, device=None,
         floating = any(isinstance(b, float) for b in bounds)
         dtype = dtypes.get_default_dtype() if floating else dtypes.int64
     unsigned.refuse("arange_cpu", dtypes.to_dtype(dtype))
+    if dtypes.to_dtype(dtype) is dtypes.bool_:
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     start, end, step = bounds
     count = max(0, math.ceil((end - start) / step))
     kind = dtypes.to_dtype(dtype)
@@ -361,10 +422,19 @@ def _integer_arange(start, end, step, count, int64):
     return first + np.arange(count, dtype=np.int64) * stride
 
 
+@takes_out
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
-    numpy = _numpy_dtype(dtype, dtypes.get_default_dtype().ir.numpy)
+    numpy = _numpy_dtype(dtype, _spaced_default(start, end))
     return _leaf(spaced("linspace", start, end, steps, numpy).astype(numpy), device,
                  requires_grad)
+
+
+def _spaced_default(*bounds):
+    """linspace's dtype without dtype=: the default float's, complex if a bound is."""
+    default = dtypes.get_default_dtype()
+    complex_bound = any(isinstance(b, complex) or getattr(b, "is_complex", lambda: False)()
+                        for b in bounds)
+    return (default.to_complex() if complex_bound else default).ir.numpy
 
 
 def spaced(name, start, end, steps, numpy):
@@ -380,10 +450,16 @@ def spaced(name, start, end, steps, numpy):
         if hasattr(bound, "_edge") and bound.dim():
             raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but "
                                f"got {which} with {bound.dim()} dimension(s).")
-    start, end = (float(b) if hasattr(b, "_edge") else b for b in (start, end))
+    start, end = (b.item() if hasattr(b, "_edge") else b for b in (start, end))
+    if numpy.kind != "c" and any(isinstance(b, complex) for b in (start, end)):
+        raise RuntimeError(f"torch.{name}(): inferred dtype "
+                           f"{dtypes.CPP_NAMES[dtypes.get_default_dtype().to_complex().legacy]} "
+                           f"can't be safely cast to passed dtype "
+                           f"{dtypes.of_numpy(numpy).legacy}")
     if np.issubdtype(numpy, np.integer):
         start, end = int(start), int(end)
-    work = np.float32 if numpy == np.float32 else np.float64
+    work = {np.dtype(np.float32): np.float32, np.dtype(np.complex64): np.complex64,
+            np.dtype(np.complex128): np.complex128}.get(np.dtype(numpy), np.float64)
     start, end = work(start), work(end)
     index = np.arange(steps, dtype=work)
     step = (end - start) / work(max(steps - 1, 1))
@@ -392,6 +468,7 @@ def spaced(name, start, end, steps, numpy):
                     end - step * (work(steps - 1) - index)).astype(work)
 
 
+@takes_out
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import dtypes, overlap, ufuncs
@@ -23,8 +24,8 @@ from gradjit.tensor.shape import stack as _stack
 from gradjit.tensor.shaping import *  # noqa: F401,F403
 from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 from gradjit.tensor.composites import histogramdd  # noqa: F401
-from gradjit.tensor.sorting import (bucketize, searchsorted, unique,  # noqa: F401
-                                    unique_consecutive)
+from gradjit.tensor import sorting
+from gradjit.tensor.sorting import unique, unique_consecutive  # noqa: F401
 
 
 # How torch's kernel for an op checks out= against its inputs' memory. These read their
@@ -125,7 +126,7 @@ def _out_dtype(name, result, inputs, out):
     if name in ("cat", "stack") and not dtypes.can_cast(want, have):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{have.legacy}")
-    if name == "complex":
+    if name in ("complex", "polar"):
         raise RuntimeError(f"Expected object of scalar type {want.legacy} but got scalar type "
                            f"{have.legacy} for argument 'out'")
     if name == "nonzero":
@@ -312,6 +313,18 @@ concat = concatenate = cat
 def stack(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     return write_out("stack", lambda: _stack(tensors, dim), tensors, out)
+
+
+def with_out(fn):
+    """A function of tensors (not a Tensor method) that also takes out=, as PyTorch's does."""
+    @functools.wraps(fn)
+    def function(*args, out=None, **kwargs):
+        return write_out(fn.__name__, lambda: fn(*args, **kwargs), args, out)
+    return function
+
+
+searchsorted, bucketize = with_out(sorting.searchsorted), with_out(sorting.bucketize)
+tril, triu, diag = map(_function, ("tril", "triu", "diag"))
 
 
 def is_tensor(obj) -> bool:

@@ -14,7 +14,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor import rounding
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
-from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes
+from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes, takes_out
 from gradjit.tensor.shape import _device, _shape_args
 from gradjit.tracer.torch_surface import TRACING
 from gradjit.tracer.trace import current_trace
@@ -237,9 +237,14 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
                  requires_grad)
 
 
+@takes_out
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0 .. n-1: PyTorch's swaps, position i with i + word % (n - i)."""
     n = int(n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if dtype is not None and dtypes.to_dtype(dtype) is dtypes.bool_:
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     words = (generator or default_generator)._words(max(n - 1, 0))
     order = np.arange(n)
     for i, w in enumerate(words.tolist()):

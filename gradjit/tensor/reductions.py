@@ -144,6 +144,11 @@ def _unbiased_overload(dim, unbiased):
     return (None, dim) if isinstance(dim, bool) else (dim, unbiased)
 
 
+def _kept_as(dtype):
+    """The IR name of a dtype= given, which the ops must keep rather than widen (int8 stays)."""
+    return None if dtype is None else dtypes.to_dtype(dtype).ir.name
+
+
 def _accumulate(x, dtype):
     """PyTorch's accumulation type: `dtype` if given, else bools and integers as int64."""
     if dtype is not None:
@@ -175,9 +180,8 @@ class ReductionMixin:
                                   lambda x: (S.reduce_sum.evaluate(x, **params), params))
             if out is not None:
                 return out
-        dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
         return apply("SumBackward0" if dim is None else "SumBackward1",
-                     lambda x: ops.sum_(x, _dims(dim), keepdim, dt), self)
+                     lambda x: ops.sum_(x, _dims(dim), keepdim, _kept_as(dtype)), self)
 
     def mean(self, dim=None, keepdim=False, *, dtype=None):
         axes = _plain_axes(dim, keepdim, self.dim()) if dtype is None else None
@@ -318,14 +322,16 @@ class ReductionMixin:
 
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         name = "ProdBackward0" if dim is None else "ProdBackward1"
-        return apply(name, lambda x: ops.prod(_accumulate(x, dtype), dim, keepdim), self)
+        return apply(name, lambda x: ops.prod(_accumulate(x, dtype), dim, keepdim,
+                                              _kept_as(dtype)), self)
 
     def cumsum(self, dim, *, dtype=None):
-        return apply("CumsumBackward0", lambda x: ops.cumsum(_accumulate(x, dtype), dim), self)
+        return apply("CumsumBackward0", lambda x: ops.cumsum(_accumulate(x, dtype), dim,
+                                                              _kept_as(dtype)), self)
 
     def cumprod(self, dim, *, dtype=None):
-        return apply("CumprodBackward0", lambda x: ops.cumprod(_accumulate(x, dtype), dim),
-                     self)
+        return apply("CumprodBackward0", lambda x: ops.cumprod(_accumulate(x, dtype), dim,
+                                                                _kept_as(dtype)), self)
 
     def cummax(self, dim):
         return self._running("max", dim)
@@ -361,9 +367,8 @@ class ReductionMixin:
             ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        dt = None if dtype is None else dtypes.to_dtype(dtype).ir.name
         return apply("NansumBackward0", lambda x: ops.nansum(_accumulate(x, dtype), _dims(dim),
-                                                              keepdim, dt), self)
+                                                              keepdim, _kept_as(dtype)), self)
 
     def nanmean(self, dim=None, keepdim=False, *, dtype=None):
         x = self if dtype is None else self.to(dtype)

@@ -442,6 +442,8 @@ class ShapeMixin:
         return self._fill(0, "ZeroBackward0")
 
     def _fill(self, value, name):
+        if isinstance(value, (bool, int, float, complex)):
+            value = dtypes.scalar_in(value, self.dtype)
         value_array = self._value
         if self._edge is None and self._base is None and type(value_array) is np.ndarray and \
                 plain_float(value_array.dtype) and (type(value) is float or

@@ -135,6 +135,8 @@ class ShapingMixin:
         if self.dim() != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
                                f"{self.dim()}")
+        if self.dtype is dtypes.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
         return apply("TraceBackward0", ops.trace, self)
 
     # ---- splitting ----
@@ -344,15 +346,23 @@ dstack = _stacking("dstack", lambda ts: (atleast_3d(ts), 2))
 column_stack = _stacking("column_stack", _columns)
 
 
+_MESHGRID_WARNED: list = []
+
+
 def meshgrid(*tensors, indexing=None):
-    if indexing is None:
+    if indexing is None and not _MESHGRID_WARNED:
+        _MESHGRID_WARNED.append(True)  # PyTorch warns once per process
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
                       "the indexing argument.", UserWarning, stacklevel=2)
-        indexing = "ij"
+    indexing = indexing or "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
                            f"received: {indexing}")
     tensors = _tensors(tensors)
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     for t in tensors:
         if t.dim() > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
@@ -371,20 +381,9 @@ def _method(name):
     return function
 
 
-def _method_with_out(name):
-    """A method as a function taking out= as PyTorch's does."""
-    method = _method(name)
-
-    def function(input, *args, out=None, **kwargs):
-        from gradjit.tensor.functions import write_out
-        return write_out(name, lambda: method(input, *args, **kwargs), (input,), out)
-    function.__name__ = name
-    return function
-
-
 flip, fliplr, flipud, roll, rot90, tile = map(_method, ("flip", "fliplr", "flipud", "roll",
                                                         "rot90", "tile"))
-tril, triu, diag = map(_method_with_out, ("tril", "triu", "diag"))
+tril, triu, diag = map(_method, ("tril", "triu", "diag"))
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):

@@ -65,12 +65,15 @@ class SortingMixin:
         return self.sort(0).values
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
+        if isinstance(dim, bool):  # not read as dim 1
+            raise TypeError("topk(): argument 'dim' (position 2) must be int, not bool")
         axis, scalar = _along(self, dim)
         if not 0 <= k <= (1 if scalar else self.shape[axis]):
             raise RuntimeError("selected index k out of range")
         order = _order(self, axis, largest)
-        with graph.op(None):
-            order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
+        if not scalar:  # a 0-d tensor is its own top element, even for k=0 (as in PyTorch)
+            with graph.op(None):
+                order = ops.getitem(order, (slice(None),) * axis + (slice(0, k),))
         values = _selected("TopkBackward0", self, order, axis)
         return _result("topk", values, order.reshape(()) if scalar else order)
 
@@ -78,7 +81,7 @@ class SortingMixin:
         axis, scalar = _along(self, dim)
         if not 1 <= k <= (1 if scalar else self.shape[axis]):
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
-                               f"{dim}")
+                               f"{axis}")
         rank = np.full(_kept(self, axis), k - 1, np.int64)
         return _pick("kthvalue", "KthvalueBackward0", self, axis, keepdim, rank)
 
@@ -284,6 +287,9 @@ def _slices_dim(input, dim):
     if input.dim() == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     dim = _check_dim(dim, input.dim())
+    if list(input.shape).count(0) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot "
+                           f"be applied{' '}")  # torch's words end with a space
     if input.numel() == 0 and input.shape[dim] != 0:
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
                            "cannot be applied")

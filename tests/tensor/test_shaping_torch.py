@@ -1,5 +1,7 @@
 """PyTorch's shape and assembly operations on eager tensors against PyTorch 2.13 itself:
 values, gradients, dtypes, shapes, grad_fn names and exception types."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -106,9 +108,11 @@ def test_compiled_tensor_program_matches_eager():
             np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-12)
 
 
-def test_meshgrid_without_indexing_warns_and_uses_ij():
+def test_meshgrid_without_indexing_uses_ij():
+    # the warning comes once per process (test_torch_suite_creation checks it in a fresh one)
     for t in (gradjit, torch):
-        with pytest.warns(UserWarning, match="indexing"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             a, b = t.meshgrid(t.tensor(V), t.tensor(A[0]))
         assert tuple(a.shape) == (4, 4)
         np.testing.assert_array_equal(a.numpy()[:, 0], V)

@@ -570,6 +570,101 @@ def mean_bool_raises(lib):
     return lib.tensor([True, False]).mean()
 
 
+@scenario
+def extrema_with_infinities(lib):
+    x = lib.tensor([[float("inf"), 1.0, -float("inf")], [2.0, float("inf"), 3.0]])
+    return x.max(1), x.min(0), x.amax(), x.amin(1), x.argmax(1), x.argmin(), lib.aminmax(x)
+
+
+@scenario
+def max_complex_raises(lib):
+    return lib.tensor([1j, 2.0]).max()
+
+
+@scenario
+def amax_complex_raises(lib):
+    return lib.tensor([1j, 2.0]).amax()
+
+
+@scenario
+def argmax_complex_raises(lib):
+    return lib.tensor([1j, 2.0]).argmax()
+
+
+@scenario
+def argminmax_first_of_ties(lib):
+    x = lib.tensor([[1, 3, 3, 0, 0], [2, 2, 2, 2, 2]])
+    return x.argmax(1), x.argmin(1), x.argmax(), x.argmin(), x.max(1).indices, x.min(1).indices
+
+
+@scenario
+def reduction_out_promotion(lib):
+    x = lib.tensor(INTS)
+    f, d = lib.empty(0), lib.empty(0, dtype=lib.float64)
+    lib.sum(x, 1, out=f)
+    lib.prod(x, 0, out=d)
+    c = lib.empty(0, dtype=lib.float32)
+    lib.cumsum(x, 1, out=c)
+    return f, d, c
+
+
+@scenario
+def histc_values(lib):
+    x = lib.tensor([1.0, 2.0, 1.0, 4.0, 2.5, -1.0, 7.0])
+    return (lib.histc(x, bins=4, min=0, max=3), lib.histc(x, 3), x.histc(5, 1, 1),
+            lib.histc(lib.tensor([2.0, 2.0]), 3))
+
+
+@scenario
+def histc_integer_raises(lib):
+    return lib.histc(lib.tensor([1, 2]), 3)
+
+
+@scenario
+def histc_min_above_max_raises(lib):
+    return lib.histc(lib.tensor([1.0, 2.0]), 3, min=2, max=1)
+
+
+@scenario
+def bincount_values(lib):
+    x = lib.tensor([0, 1, 1, 3, 2, 1, 7])
+    w = lib.tensor([0.0, 0.25, 0.5, 1.0, 2.0, 0.5, 1.5])
+    return (lib.bincount(x), lib.bincount(x, w), lib.bincount(x, minlength=10),
+            x.bincount(w.float()), lib.bincount(lib.tensor([], dtype=lib.long)),
+            lib.bincount(lib.tensor([], dtype=lib.long), minlength=3))
+
+
+@scenario
+def bincount_negative_raises(lib):
+    return lib.bincount(lib.tensor([1, -1]))
+
+
+@scenario
+def bincount_float_raises(lib):
+    return lib.bincount(lib.tensor([1.0]))
+
+
+@scenario
+def bincount_weights_length_raises(lib):
+    return lib.bincount(lib.tensor([1, 2]), lib.tensor([1.0]))
+
+
+@scenario
+def prod_bool_and_uint8(lib):
+    bytes_ = lib.tensor([3, 100], dtype=lib.uint8)
+    return (lib.tensor([True, True]).prod(), lib.tensor([3, 100], dtype=lib.uint8).prod(),
+            lib.tensor([3, 100], dtype=lib.uint8).prod(dtype=lib.uint8),
+            lib.tensor([True, False]).cumprod(0), bytes_.cumsum(0, dtype=lib.int8),
+            bytes_.cumprod(0, dtype=lib.int16), bytes_.prod(dtype=lib.int8))
+
+
+@scenario
+def std_var_dtype_and_half(lib):
+    h = lib.tensor(X, dtype=lib.float16)
+    b = lib.tensor(X, dtype=lib.bfloat16)
+    return h.std(1), h.var((0, 2)), b.var(), lib.std_mean(h, 2), b.std(0, correction=0)
+
+
 DIFFERENCES = {
     "count_nonzero_keepdim_raises": "a keyword no overload takes: Python's TypeError words, "
                                     "not the list of torch's overloads",

@@ -590,6 +590,82 @@ def unbind_trace_tolist(lib):
             lib.tensor(INT_M, dtype=lib.int8).trace())
 
 
+@scenario
+def nonzero_every_dtype(lib):
+    outs = []
+    for dt in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+               "float32", "float64", "complex64"):
+        x = lib.tensor(INT_M % 2, dtype=getattr(lib, dt)).reshape(3, 2, 2)
+        outs += [x.nonzero(), lib.nonzero(x, as_tuple=True), lib.count_nonzero(x, 1)]
+    return outs
+
+
+@scenario
+def clamp_in_place_forms(lib):
+    x = lib.tensor(M)
+    a, b, c = x.clone(), x.clone(), x.clone()
+    r = a.clamp_(2, 8)
+    b.clip_(max=5)
+    c.clamp_(min=lib.tensor([[3.0], [6.0], [7.0]]))
+    return r is a, a, b, c
+
+
+@scenario
+def clamp_in_place_no_bounds(lib):
+    return lib.tensor(M).clamp_()
+
+
+@scenario
+def clamp_function_no_bounds(lib):
+    return lib.clamp(lib.tensor(M))
+
+
+@scenario
+def clamp_integer_with_float_bounds(lib):
+    x = lib.tensor(INT_M)
+    return (x.clamp(2.5, 7.5), x.clamp(min=lib.tensor(3.5)),
+            lib.clamp(x, max=lib.tensor([1, 2, 3, 4])))
+
+
+@scenario
+def diagonal_multidim(lib):
+    x = lib.arange(2.0 * 3 * 4 * 5).reshape(2, 3, 4, 5)
+    return (x.diagonal(2, 2, 3), x.diagonal(2), x.diagonal(-2, 1, 2), x.diagonal(0, -2, -1),
+            x.permute(1, 2, 3, 0).diagonal(0, -2, -1), lib.diagonal(x, offset=-1, dim1=3, dim2=0))
+
+
+@scenario
+def trace_dtypes(lib):
+    outs = []
+    for dt in ("uint8", "int8", "int16", "int32", "int64", "float32", "float64"):
+        for shape in ((4, 1), (1, 4), (3, 3), (2, 4)):
+            outs.append(lib.tensor(np.arange(np.prod(shape)).reshape(shape) % 5,
+                                   dtype=getattr(lib, dt)).trace())
+    return outs
+
+
+@scenario
+def trace_gradient(lib):
+    return grad_of(lib, lambda x: x.trace(), M)
+
+
+@scenario
+def trace_bool_raises(lib):
+    return lib.ones(2, 2, dtype=lib.bool).trace()
+
+
+@scenario
+def trace_3d_raises(lib):
+    return lib.tensor(X).trace()
+
+
+@scenario
+def flip_every_dim_combination(lib):
+    x = lib.arange(24).reshape(2, 3, 4)
+    import itertools
+    return [x.flip(d) for r in (1, 2, 3) for d in itertools.permutations(range(3), r)]
+
+
 DIFFERENCES = {}
 
 
