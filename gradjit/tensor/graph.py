@@ -148,6 +148,7 @@ class AccumulateGrad(NodeHooks):
     """The edge into a leaf that requires grad: backward adds the cotangent to `.grad`."""
 
     tangent_only = False  # make_dual's leaf that is on the tape only to carry a tangent
+    sink = False  # a no_grad view's: it requires grad, but backward keeps nothing for it
 
     def __init__(self, variable):
         self.variable = variable
