@@ -246,13 +246,26 @@ class custom_jvp(_Custom):
 
         def cotangents_of(args, g):
             # the map is linear in the tangents: its VJP there, at zero tangents, is the
-            # transpose, and stays a function of the primals for higher derivatives
+            # transpose, and stays a function of the primals for higher derivatives. A call of
+            # this function on the tangents inside the rule is transposed as its own
+            # definition (as JAX transposes it), not by this rule again without end.
             floats = tuple(count + i for i, a in enumerate(args) if ir_type(a).dtype.is_float)
             zeros = [zeros_like(a) for a in args]
-            grads = iter(_pullback(tangent_map, floats, False, None)(g, *args, *zeros)
-                         if floats else ())
+            self._as_defined += 1
+            try:
+                grads = iter(_pullback(tangent_map, floats, False, None)(g, *args, *zeros)
+                             if floats else ())
+            finally:
+                self._as_defined -= 1
             return [next(grads) if count + i in floats else None for i in range(count)]
         return cotangent_rule(name, count, cotangents_of, self.__name__), jvp
+
+    _as_defined = 0  # inside the transpose of its own rule: calls run the function's code
+
+    def __call__(self, *args, **kwargs):
+        if self._as_defined:
+            return self.fun(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
 
 
 def _real_as_probed(value, dtype):
