@@ -1,0 +1,28 @@
+"""Which tensors PyTorch's backward node of an operation saves (its SavedVariables), so that
+saved_tensors_hooks pack and unpack those alone, as often as PyTorch calls them."""
+from __future__ import annotations
+
+_NOTHING = ("Add", "Sub", "Neg", "Sum", "Mean", "View", "T", "Clone", "Unsqueeze", "Squeeze",
+            "Permute", "Transpose", "Expand")
+_RESULT = ("Exp", "Tanh", "Sigmoid", "Relu", "Sqrt", "Rsqrt")
+_INPUTS = ("Sin", "Cos", "Log", "Abs", "Pow", "Mm")
+# a product saves each operand for the gradient of the other, so only when that one needs it
+_PARTNERS = ("Mul", "Div")
+
+SAVED = {f"{op}Backward0": kind for ops, kind in ((_NOTHING, "nothing"), (_RESULT, "result"),
+                                                   (_INPUTS, "inputs"), (_PARTNERS, "partners"))
+         for op in ops}
+SAVED["SumBackward1"] = SAVED["MeanBackward1"] = "nothing"  # over dims
+
+
+def hooked(node_name: str, edges) -> tuple[list[bool] | None, bool]:
+    """Per tensor operand whether backward saves it (None: every one), and whether it saves
+    the result; operations not in the table save every operand and the result."""
+    kind = SAVED.get(node_name)
+    if kind is None:
+        return None, True
+    if kind == "partners":
+        wanted = [e is not None for e in edges]
+        return [any(w for j, w in enumerate(wanted) if j != i) for i in range(len(edges))], \
+            False
+    return [kind == "inputs"] * len(edges), kind == "result"
