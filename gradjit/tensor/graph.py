@@ -389,6 +389,8 @@ class Record:
         else:
             self.inputs = tuple([Saved(a) if hasattr(a, "_edge") else a for a in args])
             self.out = Saved(result, node)
+        if any(getattr(a, "_inference", False) for a in args):
+            saved_by.refuse_inference(node.name(), self.edges, args)
         self.out.edge = None  # the output's edge is this record, set when unpacked
         self.seq = next(_sequence)
         self.freed = False
