@@ -294,15 +294,18 @@ def _recorded(cls, ctx, args, output, pushed):
     differentiable = [id(o) not in ctx._non_differentiable for o in outputs]
     outputs = [o if id(o) in dirty else _fresh(o, args) for o in outputs]
     several = sum(isinstance(o, TensorBase) for o in outputs) > 1
+    chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
+              differentiable[i] and o.dtype.is_floating_point]
+    recording = is_grad_enabled() and any(ctx.needs_input_grad) and chosen
     for i, o in enumerate(outputs):
         if isinstance(o, TensorBase) and id(o) not in dirty:
             o.output_nr = i if several else 0
-            if o._base is not None:  # made in forward (under no_grad): the node's view now
+            if o._base is not None and recording:  # made in forward: the node's view now
                 o._no_grad_view = False
                 o._multi_output = (cls.__name__, i) if several else None
-    chosen = [i for i, o in enumerate(outputs) if isinstance(o, TensorBase) and
-              differentiable[i] and o.dtype.is_floating_point]
-    if not (is_grad_enabled() and any(ctx.needs_input_grad) and chosen):
+            elif o._base is not None:  # a view made under no_grad, by the Function
+                o._function_view = True
+    if not recording:
         return tuple(outputs) if isinstance(output, tuple) else outputs[0]
     _check_dirty(dirty.values(), len(outputs))
     edges = [a._grad_edge() if isinstance(a, TensorBase) else None for a in args]

@@ -76,12 +76,16 @@ class Lowered:
     """The stages of one compiled trace: `traced` (forward IR), `differentiated` (after
     autodiff; None for jit), `optimized` (what runs), and, built when first asked for,
     `fused` (kernels and steps), `llvm_ir`, `ptx`, `simplified` and `python_source`.
-    `result_names` names the optimized function's results: value, aux0.., d_<parameter>."""
+    `result_names` names the optimized function's results: value, aux0.., d_<parameter>.
+    As JAX's, `as_text()` prints it (gradjit's IR where JAX's prints StableHLO) and
+    `compile()` gives the callable program."""
 
     def __init__(self, name: str, traced: Function, differentiated: Function | None,
-                 optimized: Function, result_names: list[str], symbolic: bool = False):
+                 optimized: Function, result_names: list[str], symbolic: bool = False,
+                 fn=None):
         self.name, self.traced, self.differentiated = name, traced, differentiated
         self.optimized, self.result_names, self.symbolic = optimized, result_names, symbolic
+        self._fn = fn  # the transformed function, whose cache holds the compiled program
 
     @classmethod
     def from_entry(cls, f, entry) -> Lowered:
@@ -93,10 +97,17 @@ class Lowered:
             names = ["value"] + [f"aux{i}" for i in range(len(traced.results) - 1)]
             names += [f"d_{traced.params[i].name or f'arg{i}'}" for i in entry.unpack.wrt]
         return cls(getattr(f, "__name__", f.cache.name), traced, stages.get("differentiated"),
-                   optimized, names, f.symbolic)
+                   optimized, names, f.symbolic, f)
 
     def __repr__(self) -> str:
         return f"<Lowered {self.name}: {len(self.optimized.ops)} ops>"
+
+    def as_text(self, dialect=None, *, debug_info=False) -> str:
+        """The traced program, one op a line (the IR after differentiation for grad)."""
+        return str(self.differentiated or self.traced)
+
+    def compile(self) -> Compiled:
+        return Compiled(self)
 
     @functools.cached_property
     def fused(self):
@@ -145,3 +156,20 @@ class Lowered:
         from gradjit.dump.python_source import python_source
         return python_source(self.optimized, self.result_names, name=self.name,
                              with_source=with_source)
+
+
+class Compiled:
+    """A lowered program ready to run, as jax.stages.Compiled: called with arguments of the
+    types it was lowered for, it runs the compiled program; as_text() prints what runs."""
+
+    def __init__(self, lowered: Lowered):
+        self._lowered = lowered
+
+    def __call__(self, *args, **kwargs):
+        return self._lowered._fn(*args, **kwargs)
+
+    def as_text(self) -> str:
+        return str(self._lowered.optimized)
+
+    def __repr__(self) -> str:
+        return f"<Compiled {self._lowered.name}: {len(self._lowered.optimized.ops)} ops>"

@@ -72,6 +72,8 @@ PARAM_KINDS = {
     "inverse": ("true or false", lambda v: isinstance(v, bool)),
     "n": ("an integer", _is_int),
     "site": ("a string or none", lambda v: v is None or isinstance(v, str)),
+    "axis_name": ("a name", lambda v: v is not None),  # a collective's vmap axis
+    "axis_size": ("an integer", _is_int),
 }
 # A constant's value is the whole array, as nested lists.
 PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): (

@@ -4,4 +4,6 @@ convolution, reduction and sorting operations written with traced numpy function
 from gradjit.lax.control import (cond, fori_loop, map, scan, select,  # noqa: F401,A004
                                  stop_gradient, switch, while_loop)
 from gradjit.lax.elementwise import *  # noqa: F401,F403
+from gradjit.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin,  # noqa: F401
+                                  psum)
 from gradjit.lax.structural import *  # noqa: F401,F403

@@ -8,7 +8,10 @@ import numpy as np
 
 from gradjit import tree_util
 from gradjit.ir.elementwise import stop_gradient as _stop
-from gradjit.tracer.trace import varies
+from gradjit.ir.primitive import ir_type
+from gradjit.tracer.custom import _Layout
+from gradjit.tracer.host import host_primitive
+from gradjit.tracer.trace import Traced, varies
 
 
 def cond(pred, true_fun, false_fun, *operands):
@@ -56,10 +59,46 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
 
 
 def while_loop(cond_fun, body_fun, init_val):
+    """body_fun applied to the carry while cond_fun holds. Under vmap, a predicate that
+    differs from example to example makes the rest of the loop one host op, which vmap runs
+    per example: each loops until it is done, as JAX's batched loop leaves it."""
     val = init_val
-    while cond_fun(val):
+    while True:
+        pred = cond_fun(val)
+        if varies(pred):
+            return _host_loop(cond_fun, body_fun, val)
+        if not pred:
+            return val
         val = body_fun(val)
-    return val
+
+
+def _host_loop(cond_fun, body_fun, val):
+    leaves, treedef = tree_util.tree_flatten(val)
+    leaves = [x if isinstance(x, Traced) else np.asarray(x) for x in leaves]
+    # traced values the functions close over become operands too, put in their cells while
+    # the loop runs on the host
+    cells = [c for f in (cond_fun, body_fun) for c in (getattr(f, "__closure__", None) or ())
+             if isinstance(c.cell_contents, Traced)]
+    captured = [c.cell_contents for c in cells]
+    count = len(leaves)
+
+    def layout(types):  # the carry's types are the loop's: no need to run it to find them
+        return _Layout([np.zeros(t.shape, t.dtype.numpy) for t in types[:count]])
+
+    def run(*arrays):
+        for cell, value in zip(cells, arrays[count:]):
+            cell.cell_contents = value
+        try:
+            out = while_loop(cond_fun, body_fun, treedef.unflatten(arrays[:count]))
+        finally:
+            for cell, value in zip(cells, captured):
+                cell.cell_contents = value
+        return layout(tuple(ir_type(a) for a in arrays)).pack(treedef.flatten_up_to(out))
+
+    loop = host_primitive(f"while_loop_{getattr(body_fun, '__name__', 'body')}",
+                          lambda *types: layout(types).packed_type, run, count + len(cells))
+    packed = loop(*leaves, *captured)
+    return treedef.unflatten(layout(tuple(ir_type(x) for x in leaves)).unpack(packed))
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):

@@ -36,6 +36,7 @@ class TensorBase(ConversionMixin):
     _grad = None
     _retains_grad = False
     _no_grad_view = False  # a view made while grad mode was off
+    _function_view = False  # ... by a custom Function's forward, which returned it
     _multi_output = None  # (node name, index) of a view among several a function returned
     _device = dtypes.CPU
 
@@ -123,6 +124,10 @@ class TensorBase(ConversionMixin):
         self._counter, self._view_version = a._counter, a._counter.value
         if not _state.enabled:
             self._no_grad_view = True
+            if self._edge is None and a.requires_grad:
+                # PyTorch's view requires grad as its base does, with no history to send it to
+                self._edge = graph.AccumulateGrad(self)
+                self._edge.sink = True
 
     def _grad_edge(self):
         """This tensor's autograd edge. A view whose base was modified in place since its
@@ -161,6 +166,14 @@ class TensorBase(ConversionMixin):
                 "is the output of a function that returns multiple views. Such functions do "
                 "not allow the output views to be modified inplace. You should replace the "
                 "inplace operation by an out-of-place one.")
+        if self._no_grad_view and self._base.requires_grad and self._function_view:
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. This view was created inside a custom Function (or because an "
+                "input was returned as-is) and the autograd logic to handle view+inplace would "
+                "override the custom backward associated with the custom Function, leading to "
+                "incorrect gradients. This behavior is forbidden. You can fix this by cloning "
+                "the output of the custom Function.")
         if self._no_grad_view and self._base.requires_grad:
             raise RuntimeError(
                 "A view was created in no_grad mode and is being modified inplace with grad "

@@ -131,7 +131,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False,
                         else:
                             _deliver(buffers, pending, edge, ct)
             for edge, g in buffers.items():
-                if targets is None and isinstance(edge, AccumulateGrad) or \
+                if targets is None and isinstance(edge, AccumulateGrad) and not edge.sink or \
                         targets is not None and edge in targets:
                     captured[edge] = graph.run_hooks(edge, _tensor(g))
             if deliver is not None:

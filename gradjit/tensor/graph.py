@@ -9,6 +9,7 @@ import weakref
 
 import numpy as np
 
+from gradjit.tensor import saved_by
 from gradjit.tensor.grad_mode import is_grad_enabled
 
 
@@ -148,6 +149,7 @@ class AccumulateGrad(NodeHooks):
     """The edge into a leaf that requires grad: backward adds the cotangent to `.grad`."""
 
     tangent_only = False  # make_dual's leaf that is on the tape only to carry a tangent
+    sink = False  # a no_grad view's: it requires grad, but backward keeps nothing for it
 
     def __init__(self, variable):
         self.variable = variable
@@ -283,7 +285,7 @@ class Saved:
     __slots__ = ("value", "edge", "counter", "version", "cls", "device", "origin", "input",
                  "packed")
 
-    def __init__(self, tensor, origin=None):
+    def __init__(self, tensor, origin=None, hooked=True):
         self.value, self.edge, self.cls = tensor._value, tensor._edge, type(tensor)
         self.counter, self.version, self.device = tensor._counter, tensor._counter.value, \
             tensor._device
@@ -291,7 +293,7 @@ class Saved:
         # an input: PyTorch names the grad_fn the tensor has when backward finds it modified
         self.input = weakref.ref(tensor) if origin is None else None
         self.packed = None
-        if saved_hooks.stack:  # the pack hook's result replaces the array (checkpoint drops it)
+        if saved_hooks.stack and hooked:  # the pack hook's result replaces the array
             pack, unpack = saved_hooks.stack[-1]
             self.packed = (unpack, outside_recording(pack, tensor))
             self.value = None
@@ -378,8 +380,17 @@ class Record:
 
     def __init__(self, prim, params, args, edges, result, node):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
-        self.inputs = tuple([Saved(a) if hasattr(a, "_edge") else a for a in args])
-        self.out = Saved(result, node)
+        if saved_hooks.stack:  # the hooks see only what PyTorch's node saves
+            inputs, out = saved_by.hooked(node.name(), self.edges)
+            inputs = inputs or [True] * len(args)
+            self.inputs = tuple([Saved(a, hooked=h) if hasattr(a, "_edge") else a
+                                 for a, h in zip(args, inputs)])
+            self.out = Saved(result, node, hooked=out)
+        else:
+            self.inputs = tuple([Saved(a) if hasattr(a, "_edge") else a for a in args])
+            self.out = Saved(result, node)
+        if any(getattr(a, "_inference", False) for a in args):
+            saved_by.refuse_inference(node.name(), self.edges, args)
         self.out.edge = None  # the output's edge is this record, set when unpacked
         self.seq = next(_sequence)
         self.freed = False

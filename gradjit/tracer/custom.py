@@ -25,6 +25,7 @@ from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
 from gradjit.tracer.host import batched_shape, cotangent_rule, host_primitive
 from gradjit.tracer.pytree import LEAF, flatten, unflatten
+from gradjit.tracer.trace import Traced
 
 _serial = itertools.count()
 
@@ -157,6 +158,8 @@ class _Custom:
 
         def tangent_map(*arrays):
             primals, tangents = arrays[:count], arrays[count:]
+            if getattr(self, "_transposing", None):
+                self._transposing[-1].update(id(t.ir) for t in tangents if isinstance(t, Traced))
             out_layout = layout(tuple(ir_type(p) for p in primals))
             pair = self.rule(*nondiff, unflatten(structure, iter(primals)),
                              unflatten(structure, iter(tangents)))
@@ -246,13 +249,31 @@ class custom_jvp(_Custom):
 
         def cotangents_of(args, g):
             # the map is linear in the tangents: its VJP there, at zero tangents, is the
-            # transpose, and stays a function of the primals for higher derivatives
+            # transpose, and stays a function of the primals for higher derivatives. A call of
+            # this function on the tangents inside the rule is transposed as its own
+            # definition (as JAX transposes it), not by this rule again without end.
             floats = tuple(count + i for i, a in enumerate(args) if ir_type(a).dtype.is_float)
             zeros = [zeros_like(a) for a in args]
-            grads = iter(_pullback(tangent_map, floats, False, None)(g, *args, *zeros)
-                         if floats else ())
+            self._transposing.append(set())  # the tangents' values, once traced
+            try:
+                grads = iter(_pullback(tangent_map, floats, False, None)(g, *args, *zeros)
+                             if floats else ())
+            finally:
+                self._transposing.pop()
             return [next(grads) if count + i in floats else None for i in range(count)]
         return cotangent_rule(name, count, cotangents_of, self.__name__), jvp
+
+    @functools.cached_property
+    def _transposing(self) -> list:
+        """Per transpose of the rule in progress, the ids of its tangents' traced values:
+        a call on values computed from them runs the function's code."""
+        return []
+
+    def __call__(self, *args, **kwargs):
+        if self._transposing and self._transposing[-1] and any(
+                _depends(a, self._transposing[-1]) for a in _leaves_of(args)):
+            return self.fun(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
 
 
 def _real_as_probed(value, dtype):
@@ -427,3 +448,21 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
         except TracerArrayConversionError:  # raised by the probe, before any op is recorded
             return fun(*args, **kwargs)
     return checkpointed
+
+
+def _leaves_of(tree) -> list:
+    leaves: list = []
+    flatten(tree, leaves)
+    return leaves
+
+
+def _depends(x, seeds) -> bool:
+    """Whether traced x is computed from the traced values whose ids are in seeds."""
+    x = getattr(x, "_value", x)
+    if not isinstance(x, Traced):
+        return False
+    found = set(seeds)
+    for op in x.owner.builder.ops:
+        if op.out is not None and any(id(v) in found for v in op.inputs):
+            found.add(id(op.out))
+    return id(x.ir) in found

@@ -71,13 +71,15 @@ def _rows(stacked, sizes, shapes, leading):
     return parts
 
 
-def jacrev(fn, argnums=0, has_aux=False, holomorphic=False, *, backend=None, argnum=None):
+def jacrev(fn, argnums=0, has_aux=False, holomorphic=False, allow_int=False, *, backend=None,
+           argnum=None):
     """The Jacobian of fn with respect to args[argnums] by reverse mode, as jax.jacrev: for
     each output leaf of shape S and differentiated input leaf of shape I, an array of shape
     S + I; the output's tree holds the argument's tree (a tuple of them for tuple argnums).
     With has_aux, fn returns (out, aux) and the call returns (jacobian, aux). `argnum` is
     HIPS autograd's name for argnums. Complex outputs need holomorphic (and then complex
-    inputs), as in JAX."""
+    inputs), as in JAX; with allow_int an integer or bool input's blocks are zeros of its
+    dtype, as JAX's."""
     argnums = argnums if argnum is None else argnum
     main = T.main_output(fn, has_aux)
 
@@ -97,12 +99,19 @@ def jacrev(fn, argnums=0, has_aux=False, holomorphic=False, *, backend=None, arg
         if holomorphic:
             _check_dtypes("jacrev", True, [x for i in nums for x in _leaves(args[i])], "input")
         blocks, sizes = _identity_blocks(out_leaves)
-        pulled = mapped(nums, len(args))(unflatten(out_tree, iter(blocks)), *args)
+        out_shapes = [_shape(o) for o in out_leaves]
+        ints = {i for i in nums if allow_int and
+                all(_leaf_dtype(x).kind in "biu" for x in _leaves(args[i]))}
+        diff = tuple(i for i in nums if i not in ints)
+        pulled = iter(mapped(diff, len(args))(unflatten(out_tree, iter(blocks)), *args)
+                      if diff else ())
         per_arg = []  # per argument: per output leaf, the argument's tree of Jacobian blocks
-        for tree in pulled:
+        for i in nums:
+            tree = args[i] if i in ints else next(pulled)
             leaves = []
             structure = flatten(tree, leaves)
-            split = [_rows(x, sizes, [_shape(o) for o in out_leaves], True) for x in leaves]
+            split = [[np.zeros(s + _shape(x), _leaf_dtype(x)) for s in out_shapes] if i in ints
+                     else _rows(x, sizes, out_shapes, True) for x in leaves]
             per_arg.append([unflatten(structure, iter(parts[k] for parts in split))
                             for k in range(len(out_leaves))])
         jac = unflatten(out_tree, iter(tuple(a[k] for a in per_arg) if many else per_arg[0][k]

@@ -206,7 +206,7 @@ def vjp(fn, *primals, has_aux=False, reduce_axes=(), backend=None):
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
-def _pullback(fn, argnums, has_aux, backend):
+def _pullback(fn, argnums, has_aux, backend, allow_int=False):
     """grad of (cotangent, *args) -> <fn(*args), cotangent> with respect to args[argnums]."""
     def make(f):
         def pullback(cotangent, *args):
@@ -217,7 +217,7 @@ def _pullback(fn, argnums, has_aux, backend):
     # <out, ct> is complex for complex outputs: its holomorphic derivative is the pullback
     return _transformed(fn, "grad", make, name=("vjp", argnums, has_aux),
                         argnums=tuple(1 + i for i in argnums), backend=backend,
-                        complex_output=True)
+                        complex_output=True, allow_int=allow_int)
 
 
 def _vdot(out, cotangent):

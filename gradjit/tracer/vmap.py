@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.ir.batching import batch
+from gradjit.ir.collectives import binding, bound_axes
 from gradjit.ir.primitive import BatchingError
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _count
@@ -17,19 +18,29 @@ from gradjit.tracer.trace import Traced, source_line, user_site, varies
 class Batched(Transformed):
     """A function wrapped by vmap, with its specialization cache."""
 
-    def __init__(self, fn, in_axes=0, out_axes=0, axis_size=None, backend=None):
+    def __init__(self, fn, in_axes=0, out_axes=0, axis_size=None, backend=None, axis_name=None):
         if not isinstance(in_axes, (int, type(None), tuple, list)):
             raise BatchingError(f"vmap in_axes must be an int, None, or a tuple of entries "
                                 f"corresponding to the positional arguments passed to the "
                                 f"function, but got {in_axes!r}" + _at_call())
         super().__init__(fn, "vmap", backend=backend)
         self.in_axes, self.out_axes, self.axis_size = in_axes, out_axes, axis_size
+        self.axis_name = axis_name
 
     def __reduce__(self):
-        return Batched, (self.fn, self.in_axes, self.out_axes, self.axis_size, self.backend)
+        return Batched, (self.fn, self.in_axes, self.out_axes, self.axis_size, self.backend,
+                         self.axis_name)
 
     def without_traces(self) -> Batched:
-        return Batched(self.fn, self.in_axes, self.out_axes, self.axis_size, self.backend)
+        return Batched(self.fn, self.in_axes, self.out_axes, self.axis_size, self.backend,
+                       self.axis_name)
+
+    def _trace(self, structure, leaves):
+        if self.axis_name is None:
+            return super()._trace(structure, leaves)
+        size = self._mapped(structure, leaves)[1]  # the collectives inside see the axis bound
+        with binding(bound_axes, bound_axes.get() + ((self.axis_name, size),)):
+            return super()._trace(structure, leaves)
 
     def _inputs(self, trace, structure, leaves, names):
         in_axes, size = self._mapped(structure, leaves)
@@ -51,7 +62,7 @@ class Batched(Transformed):
     def _transform(self, traced, unpack):
         in_axes = list(unpack.in_axes) + [None] * (len(traced.params) - len(unpack.in_axes))
         try:
-            return batch(traced, in_axes, unpack.size, unpack.result_axes)
+            return batch(traced, in_axes, unpack.size, unpack.result_axes, self.axis_name)
         except BatchingError as error:
             if "\n  at " in str(error):
                 raise
@@ -59,7 +70,8 @@ class Batched(Transformed):
 
     def _recipe(self, unpack) -> str:
         return (f"vmap in_axes={list(unpack.in_axes)} size={unpack.size} "
-                f"result_axes={unpack.result_axes} symbolic={self.symbolic}")
+                f"result_axes={unpack.result_axes} symbolic={self.symbolic} "
+                f"axis_name={self.axis_name!r}")
 
     def _mapped(self, structure, leaves):
         """The mapped axis of each argument leaf (None: shared) and the batch size."""
@@ -100,18 +112,19 @@ class Batched(Transformed):
         return axes, found.pop()
 
 
-def vmap(fn, in_axes=0, out_axes=0, axis_size=None, *, backend=None):
+def vmap(fn, in_axes=0, out_axes=0, axis_name=None, axis_size=None, *, backend=None):
     """fn mapped over an axis of its arguments, as jax.vmap: `in_axes` is an int, None, or a
     tuple with an entry per positional argument, each an int, None, or a pytree prefix of that
     argument (keyword arguments are mapped along axis 0); `out_axes` likewise for the result;
-    negative axes count from the end; `axis_size` gives the size when no argument is mapped.
+    negative axes count from the end; `axis_size` gives the size when no argument is mapped;
+    `axis_name` names the mapped axis for the collectives inside (gradjit.lax.psum, ...).
     The function is traced once on one example, batched as IR and compiled: shared arguments
     (None) are computed with once, not per example."""
     for what, spec in (("in_axes", in_axes), ("out_axes", out_axes)):
         if isinstance(spec, (tuple, list, dict)) and not _axes_tree(spec):
             raise TypeError(f"vmap {what} must be an int, None, or (nested) container with "
                             f"those types as leaves, but got {spec}.")
-    return Batched(fn, in_axes, out_axes, axis_size, backend)
+    return Batched(fn, in_axes, out_axes, axis_size, backend, axis_name)
 
 
 def _axes_tree(spec) -> bool:

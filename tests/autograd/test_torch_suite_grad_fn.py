@@ -73,8 +73,10 @@ OPS = {
 
 
 DIFFERENCES = {
-    "einsum": "torch records einsum as the permutes, views and bmm it decomposes into; "
-              "gradjit records one node",
+    "einsum": "torch records einsum as the unsqueezes, permutes, reshapes and bmm it "
+              "decomposes into; gradjit records one node of the last one's name (composing "
+              "it of gradjit's reshape would not do: that names ReshapeAliasBackward0 and "
+              "CloneBackward0 differently from torch)",
 }
 
 

@@ -198,3 +198,21 @@ def test_ptx_and_formulas_render_for_a_corpus_sample(case):
                          ids=lambda c: c.name)
 def test_ptx_and_formulas_render_for_the_rest_of_the_corpus(case):
     _render_every_stage(case, SLOW_STAGES)
+
+
+def test_lowered_as_text_prints_the_ir_and_compile_runs_it():
+    """jax.jit(f).lower(x) and its .compile(), in gradjit's terms: as_text() is the traced IR
+    (grad's: after differentiation), the compiled program's the optimized IR that runs."""
+    def f(x):
+        return np.sin(x) * 2.0
+
+    x = np.linspace(0.0, 1.0, 4)
+    lowered = gradjit.jit(f).lower(x)
+    assert lowered.as_text() == str(lowered.traced)
+    assert "= sin(%x) : f64[4]" in lowered.as_text() and lowered.as_text().startswith("func @")
+    compiled = lowered.compile()
+    assert compiled.as_text() == str(lowered.optimized)
+    np.testing.assert_allclose(compiled(x + 1.0), np.sin(x + 1.0) * 2.0)
+    derivative = gradjit.grad(lambda x: f(x).sum()).lower(x)
+    assert derivative.as_text() == str(derivative.differentiated)
+    np.testing.assert_allclose(derivative.compile()(x), 2.0 * np.cos(x))

@@ -533,13 +533,23 @@ def remat_pytree_and_kwargs(jax, jnp, lax):
     return jax.grad(lambda p: g(p, scale=3.0)["o"].sum())({"a": X3, "b": None})
 
 
-# A custom_jvp rule whose tangent calls the function itself: its transpose is taken by
-# differentiating the rule again, which meets the same call, without end. JAX transposes the
-# linear primitives instead.
-KNOWN = {"custom_jvp_linear_in_scan": "the transpose of f(tangent) in f's own rule recurses"}
+@scenario
+def custom_jvp_calling_itself_on_tangents(jax, jnp, lax):
+    """The rule applies f to the tangent: grad transposes that call as f's own (linear) code,
+    twice over for the second derivative."""
+    @jax.custom_jvp
+    def f(x):
+        return 3.0 * x
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return f(primals[0]), f(tangents[0])
+
+    def g(x):
+        return jnp.sin(f(x)) * f(x * x)
+    return jax.grad(g)(0.7), jax.grad(jax.grad(g))(0.7), jax.jvp(g, (0.7,), (1.0,))
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    reason=KNOWN[n], strict=True)) if n in KNOWN else n for n in sorted(SCENARIOS)])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(name):
     agree(SCENARIOS[name])

@@ -377,6 +377,27 @@ def grad_eval_shape(jax, jnp, lax):
     return out["hi"].shape
 
 
+@scenario
+def jacrev_allow_int(jax, jnp, lax):
+    """An integer input's Jacobian blocks are zeros of its dtype, per output leaf."""
+    def f(x, n):
+        return {"a": x * n, "b": x.sum()}
+    x, n = np.array([1.0, 2.0], np.float32), np.array([3, 4])
+    return (jax.jacrev(f, argnums=(0, 1), allow_int=True)(x, n),
+            jax.jacrev(lambda x, n: x * n, argnums=1, allow_int=True)(x, n),
+            jax.jacrev(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(np.float32(2.0), 3))
+
+
+@scenario
+def jacrev_int_input_refused(jax, jnp, lax):
+    return jax.jacrev(lambda x, n: x * n, argnums=1)(np.ones(2, np.float32), np.array([3, 4]))
+
+
+@scenario
+def jacfwd_takes_no_allow_int(jax, jnp, lax):
+    return jax.jacfwd(lambda x: x * 2.0, allow_int=True)(np.array([1, 2]))
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(name):
     agree(SCENARIOS[name])

@@ -154,6 +154,17 @@ def jvp_float0_tangent_of_integer_primal(jax, jnp, lax):
     return out, f_jvp(np.ones(2), np.zeros(2, float0))
 
 
+@scenario
+def jit_lower_compile_call(jax, jnp, lax):
+    def f(x, y):
+        return {"s": jnp.sin(x) * y, "t": (x @ x.T).sum()}
+    x = np.arange(6.0).reshape(2, 3)
+    compiled = jax.jit(f).lower(x, 2.0).compile()
+    lowered = jax.jit(f).lower(x, 2.0)
+    return (compiled(x, 2.0), compiled(x + 1, 3.0), type(lowered.as_text()).__name__,
+            type(compiled.as_text()).__name__)
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(name):
     agree(SCENARIOS[name])

@@ -260,12 +260,18 @@ def hessian_through_scan(jax, jnp, lax):
     return jax.hessian(f)(np.array([0.3, 0.5, 0.7]))
 
 
-# vmap traces one example: a loop whose trip count differs from example to example cannot
-# be unrolled into it (JAX runs the loop until every example is done, masking the others)
-KNOWN = {"while_loop_values_vmap": "a while_loop whose predicate vmap maps"}
+@scenario
+def while_loop_vmap_closures(jax, jnp, lax):
+    """The loop closes over a shared and a mapped value; it becomes batched part way."""
+    def f(x, y):
+        return lax.while_loop(lambda c: c[0] < y, lambda c: (c[0] + x, c[1] * 2.0), (x, y))
+    def g(x):
+        return lax.while_loop(lambda c: c < 10, lambda c: c * x, 2.0)
+    xs = np.array([1.0, 2.0, 3.5])
+    return (jax.vmap(f, in_axes=(0, None))(xs, 7.0), jax.vmap(f)(xs, np.array([7.0, 1.0, 9.0])),
+            jax.jit(jax.vmap(g))(np.array([1.5, 3.0, 11.0])))
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    reason=KNOWN[n], strict=True)) if n in KNOWN else n for n in sorted(SCENARIOS)])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(name):
     agree(SCENARIOS[name])
