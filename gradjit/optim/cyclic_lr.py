@@ -80,6 +80,7 @@ class OneCycleLR(_MomentumCycle):
         return (end - start) * pct + start
 
     def get_lr(self):
+        self._warn_outside_step()
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError(f"Tried to step {step} times. The specified number of total steps "
@@ -136,6 +137,7 @@ class CyclicLR(_MomentumCycle):
         return self._scale_fn(x)
 
     def get_lr(self):
+        self._warn_outside_step()
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
         factor = x / self.step_ratio if x <= self.step_ratio else \

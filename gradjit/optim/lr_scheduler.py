@@ -8,6 +8,7 @@ import functools
 import math
 import warnings
 
+from gradjit import is_tensor
 from gradjit.optim.optimizer import Optimizer
 
 
@@ -17,6 +18,17 @@ STEP_ORDER_WARNING = (
     "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
     "value of the learning rate schedule. See more details at "
     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+STEP_OVERRIDDEN_WARNING = (
+    "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+    "initialization. Please, make sure to call `optimizer.step()` before "
+    "`lr_scheduler.step()`. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
+    "where possible. Please use `scheduler.step()` to step the scheduler. During the "
+    "deprecation, if epoch is different from None, the closed form is used instead of the new "
+    "chainable form, where available. Please open an issue if you are unable to replicate "
+    "your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
 
 
 def _track_step_called(optimizer):
@@ -59,20 +71,39 @@ class LRScheduler:
     def get_last_lr(self) -> list:
         return self._last_lr
 
+    def _warn_outside_step(self):
+        """get_lr computes the next lr from the current one: called on its own it misleads."""
+        if not self._get_lr_called_within_step:
+            warnings.warn("To get the last learning rate computed by the scheduler, please use "
+                          "`get_last_lr()`.", UserWarning, stacklevel=2)
+
     def step(self, epoch=None):
-        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
+        if self._step_count == 1:
+            if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
+                warnings.warn(STEP_OVERRIDDEN_WARNING, UserWarning, stacklevel=2)
+            elif not getattr(self.optimizer, "_opt_called", False):
+                warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        closed_form = epoch is not None and hasattr(self, "_closed_form_lr")
+        closed_form = epoch is not None and hasattr(self, "_get_closed_form_lr")
+        self._set_lrs(self._get_closed_form_lr if closed_form else self.get_lr)
+
+    def _set_lrs(self, compute):
+        """Each group's lr from `compute()`, run as within a step; a tensor lr is filled in
+        place and get_last_lr holds copies, so neither aliases the other."""
         self._get_lr_called_within_step = True
         try:
-            values = self._closed_form_lr() if closed_form else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+            if is_tensor(group["lr"]):
+                group["lr"].fill_(lr.item() if is_tensor(lr) else lr)
+            else:
+                group["lr"] = lr
+        self._last_lr = [lr.clone() if is_tensor(lr) else lr for lr in self._current()]
 
     def _current(self) -> list:
         return [group["lr"] for group in self.optimizer.param_groups]
@@ -98,6 +129,7 @@ class LambdaLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         return [base * fn(self.last_epoch) for base, fn in zip(self.base_lrs, self.lr_lambdas)]
 
     def state_dict(self):
@@ -124,11 +156,12 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self._is_initial or self.last_epoch % self.step_size != 0:
             return self._current()
         return [lr * self.gamma for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [base * self.gamma ** (self.last_epoch // self.step_size)
                 for base in self.base_lrs]
 
@@ -142,11 +175,12 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self.last_epoch not in self.milestones:
             return self._current()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         passed = sum(n for m, n in self.milestones.items() if m <= self.last_epoch)
         return [base * self.gamma ** passed for base in self.base_lrs]
 
@@ -159,11 +193,12 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self._is_initial:
             return self._current()
         return [lr * self.gamma for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
@@ -175,18 +210,19 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         t, t_max, low = self.last_epoch, self.T_max, self.eta_min
         if self._is_initial:
             return self._current()
         if self._step_count == 1 and t > 0:
-            return self._closed_form_lr()
+            return self._get_closed_form_lr()
         if (t - 1 - t_max) % (2 * t_max) == 0:
             return [lr + (base - low) * (1 - math.cos(math.pi / t_max)) / 2
                     for base, lr in zip(self.base_lrs, self._current())]
         ratio = (1 + math.cos(math.pi * t / t_max)) / (1 + math.cos(math.pi * (t - 1) / t_max))
         return [ratio * (lr - low) + low for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [self.eta_min + (base - self.eta_min) *
                 (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
@@ -209,6 +245,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         return [self.eta_min + (base - self.eta_min) * (1 + math.cos(math.pi * self.T_cur /
                                                                       self.T_i)) / 2
                 for base in self.base_lrs]
@@ -225,7 +262,6 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_0 * self.T_mult ** n)
 
     def step(self, epoch=None):
-        self._step_count += 1
         if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:
@@ -238,15 +274,14 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 raise ValueError(f"Expected non-negative epoch, but got {epoch}")
             self.T_cur, self.T_i = self._restart_position(epoch)
         self.last_epoch = math.floor(epoch)
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
-            group["lr"] = lr
-        self._last_lr = self._current()
+        self._set_lrs(self.get_lr)
 
 
 class MultiplicativeLR(LambdaLR):
     """Each step multiplies the current lr by lr_lambda(epoch)."""
 
     def get_lr(self):
+        self._warn_outside_step()
         if self.last_epoch <= 0:
             return self._current()
         return [lr * fn(self.last_epoch) for lr, fn in zip(self._current(), self.lr_lambdas)]
@@ -268,6 +303,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         t, start, end = self.last_epoch, self.start_factor, self.end_factor
         if t == 0:
             return [lr * start for lr in self._current()]
@@ -276,7 +312,7 @@ class LinearLR(LRScheduler):
         ratio = 1 + (end - start) / (self.total_iters * start + (t - 1) * (end - start))
         return [lr * ratio for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         done = min(self.total_iters, self.last_epoch) / self.total_iters
         return [base * (self.start_factor + (self.end_factor - self.start_factor) * done)
                 for base in self.base_lrs]
@@ -292,13 +328,14 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self.last_epoch == 0:
             return [lr * self.factor for lr in self._current()]
         if self.last_epoch != self.total_iters:
             return self._current()
         return [lr / self.factor for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
                 for base in self.base_lrs]
 
@@ -311,13 +348,14 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         t, n = self.last_epoch, self.total_iters
         if t == 0 or t > n:
             return self._current()
         factor = ((1 - t / n) / (1 - (t - 1) / n)) ** self.power
         return [lr * factor for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         left = 1 - min(self.total_iters, self.last_epoch) / self.total_iters
         return [base * left ** self.power for base in self.base_lrs]
 
@@ -365,6 +403,8 @@ class ReduceLROnPlateau(LRScheduler):
 
     def step(self, metrics, epoch=None):
         value = float(metrics)
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if self._better(value):
             self.best, self.num_bad_epochs = value, 0

@@ -4,9 +4,62 @@ from __future__ import annotations
 
 import collections
 import copy
+import functools
 import warnings
 
 import gradjit
+from gradjit.nn.modules.module_hooks import register
+
+# hooks every optimizer runs around its step, before (and after) its own
+_global_optimizer_pre_hooks = collections.OrderedDict()
+_global_optimizer_post_hooks = collections.OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook):
+    """hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs), run before any step."""
+    return register(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook):
+    """hook(optimizer, args, kwargs) -> None, run after any optimizer's step."""
+    return register(_global_optimizer_post_hooks, hook)
+
+
+def _hooked_step(step):
+    """The step with the step hooks around it. As in PyTorch, the hooks see the arguments
+    with the optimizer first, and a pre hook may replace them all."""
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        self = args[0]
+        for hook in [*_global_optimizer_pre_hooks.values(),
+                     *self._optimizer_step_pre_hooks.values()]:
+            result = hook(self, args, kwargs)
+            if result is None:
+                continue
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                                   f"new_kwargs), but got {result}.")
+            args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in [*self._optimizer_step_post_hooks.values(),
+                     *_global_optimizer_post_hooks.values()]:
+            hook(self, args, kwargs)
+        return out
+    wrapper.hooked = True
+    return wrapper
+
+
+def _registrar(table: str, doc: str, ordered: bool = True):
+    """A register_*_hook method adding to the optimizer's table of that name; `ordered` ones
+    take prepend=True to run first."""
+    if ordered:
+        def method(self, hook, prepend=False):
+            return register(getattr(self, table), hook, prepend)
+    else:
+        def method(self, hook):
+            return register(getattr(self, table), hook)
+    method.__doc__ = doc
+    return method
 
 
 def check_range(description: str, value, ok: bool):
@@ -63,6 +116,12 @@ class Optimizer:
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             f"Tensors or dicts, but got {_typename(params)}")
         self.defaults = defaults
+        for table in _HOOK_TABLES:
+            setattr(self, table, collections.OrderedDict())
+        if not getattr(type(self).step, "hooked", False):
+            # PyTorch wraps the class's own step once, so an override calling super() runs
+            # the hooks once
+            type(self).step = _hooked_step(type(self).step)
         self.state = collections.defaultdict(dict)
         self.param_groups = []
         groups = list(params)
@@ -72,6 +131,24 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+
+    register_step_pre_hook = _registrar(
+        "_optimizer_step_pre_hooks", "hook(optimizer, args, kwargs) -> None or (new_args, "
+        "new_kwargs), run before this optimizer's step.", ordered=False)
+    register_step_post_hook = _registrar(
+        "_optimizer_step_post_hooks", "hook(optimizer, args, kwargs), run after this "
+        "optimizer's step.", ordered=False)
+    register_state_dict_pre_hook = _registrar(
+        "_optimizer_state_dict_pre_hooks", "hook(optimizer), run before state_dict().")
+    register_state_dict_post_hook = _registrar(
+        "_optimizer_state_dict_post_hooks", "hook(optimizer, state_dict) -> None or the "
+        "state_dict to return instead.")
+    register_load_state_dict_pre_hook = _registrar(
+        "_optimizer_load_state_dict_pre_hooks", "hook(optimizer, state_dict) -> None or the "
+        "state_dict to load instead.")
+    register_load_state_dict_post_hook = _registrar(
+        "_optimizer_load_state_dict_post_hooks", "hook(optimizer), run after "
+        "load_state_dict().")
 
     def add_param_group(self, param_group: dict):
         params = param_group["params"]
@@ -173,6 +250,8 @@ class Optimizer:
     def state_dict(self) -> dict:
         """State keyed by the index of each parameter across the groups, as PyTorch saves it;
         the tensors are the optimizer's own (not copies)."""
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
         index = {}
         groups = []
         for group in self.param_groups:
@@ -181,9 +260,15 @@ class Optimizer:
             groups.append({**{k: v for k, v in group.items() if k != "params"},
                            "params": [index[id(p)] for p in group["params"]]})
         state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            state_dict = _hook_result(hook(self, state_dict), state_dict)
+        return state_dict
 
     def load_state_dict(self, state_dict: dict):
+        state_dict = dict(state_dict)
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            state_dict = _hook_result(hook(self, state_dict), state_dict)
         state_dict = copy.deepcopy(state_dict)
         groups, saved = self.param_groups, state_dict["param_groups"]
         if len(groups) != len(saved):
@@ -197,6 +282,8 @@ class Optimizer:
             p = params[i]
             self.state[p] = {k: _like_param(k, v, p) for k, v in values.items()}
         self.param_groups = [{**s, "params": g["params"]} for g, s in zip(groups, saved)]
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
 
     def __repr__(self) -> str:
         blocks = []
@@ -205,6 +292,15 @@ class Optimizer:
             lines += [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"]
             blocks.append("\n".join(lines) + "\n")
         return f"{type(self).__name__} (\n" + "\n".join(blocks) + ")"
+
+
+_HOOK_TABLES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def _hook_result(result, state_dict):
+    return state_dict if result is None else result
 
 
 def _split_names(group: dict):
