@@ -41,6 +41,7 @@ class Rprop(Optimizer):
 class ASGD(Optimizer):
     """SGD with a decaying step eta and a running average `ax` of the iterates from step t0
     on."""
+    _capturable_tensors = "params, mus, etas, and state_steps"
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):

@@ -6,6 +6,7 @@ import bisect
 import collections
 import functools
 import math
+import types
 import warnings
 
 from gradjit import is_tensor
@@ -55,7 +56,11 @@ class LRScheduler:
                 group.setdefault("initial_lr", group["lr"])
             elif "initial_lr" not in group:
                 raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                               "resuming scheduler with last_epoch >= 0.")
+                               "resuming scheduler with last_epoch >= 0.\nThis typically "
+                               "happens when:\n1. You're trying to resume training from a "
+                               "checkpoint but haven't properly loaded the optimizer state\n2. "
+                               "You're using last_epoch >= 0 for a fresh training run (not "
+                               "recommended)")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
@@ -115,6 +120,14 @@ class LRScheduler:
         self.__dict__.update(state_dict)
 
 
+def _saved_callable(fn):
+    """What a state_dict keeps of a user's function: a callable object's attributes; None for
+    a plain function or lambda, whose code is not state."""
+    if fn is None or isinstance(fn, types.FunctionType) or not hasattr(fn, "__dict__"):
+        return None
+    return dict(vars(fn))
+
+
 class LambdaLR(LRScheduler):
     """lr = initial lr times lr_lambda(epoch), one lambda for all groups or one per group."""
 
@@ -135,8 +148,7 @@ class LambdaLR(LRScheduler):
     def state_dict(self):
         """Functions and lambdas are not saved (PyTorch saves only callable objects' state)."""
         state = super().state_dict()
-        state["lr_lambdas"] = [None if isinstance(fn, type(lambda: 0)) else dict(vars(fn))
-                               for fn in self.lr_lambdas]
+        state["lr_lambdas"] = [_saved_callable(fn) for fn in self.lr_lambdas]
         return state
 
     def load_state_dict(self, state_dict):
@@ -387,11 +399,14 @@ class ReduceLROnPlateau(LRScheduler):
         groups = len(optimizer.param_groups)
         if isinstance(min_lr, (list, tuple)) and len(min_lr) != groups:
             raise ValueError(f"expected {groups} min_lrs, got {len(min_lr)}")
+        # a single min_lr also serves groups added later
+        self.default_min_lr = None if isinstance(min_lr, (list, tuple)) else min_lr
         self.min_lrs = list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * groups
         self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self.cooldown, self.eps = cooldown, eps
         self.cooldown_counter, self.num_bad_epochs, self.last_epoch = 0, 0, 0
-        self.best = math.inf if mode == "min" else -math.inf
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.best = self.mode_worse
         self._last_lr = self._current()
 
     def _better(self, value):
@@ -414,6 +429,7 @@ class ReduceLROnPlateau(LRScheduler):
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0
         if self.num_bad_epochs > self.patience:
+            self._match_min_lrs()
             for group, floor in zip(self.optimizer.param_groups, self.min_lrs):
                 old = float(group["lr"])
                 new = max(old * self.factor, floor)
@@ -421,6 +437,18 @@ class ReduceLROnPlateau(LRScheduler):
                     group["lr"] = new
             self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
         self._last_lr = self._current()
+
+    def _match_min_lrs(self):
+        groups = len(self.optimizer.param_groups)
+        if groups == len(self.min_lrs):
+            return
+        if self.default_min_lr is None:
+            raise RuntimeError(f"The number of param groups in the `optimizer` ({groups}) "
+                               "differs from when `ReduceLROnPlateau` was initialized "
+                               f"({len(self.min_lrs)}), usually due to a new param group "
+                               "being added to the optimizer. Please modify the `min_lrs` "
+                               "field to match the length of the `optimizer` param groups.")
+        self.min_lrs = [self.default_min_lr] * groups
 
     @property
     def in_cooldown(self):

@@ -103,10 +103,6 @@ def check_tensor_betas(betas, foreach=None, capturable=False):
                 raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-def _typename(x) -> str:
-    return f"{type(x).__module__}.{type(x).__name__}"
-
-
 class Optimizer:
     """Holds `param_groups` (dicts of 'params' and options) and `state` (a dict per parameter);
     `step()` calls `_update_group(group)`, which each optimizer defines, without recording."""
@@ -114,7 +110,7 @@ class Optimizer:
     def __init__(self, params, defaults: dict):
         if gradjit.is_tensor(params):
             raise TypeError("params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {_typename(params)}")
+                            f"Tensors or dicts, but got {gradjit.typename(params)}")
         self.defaults = defaults
         for table in _HOOK_TABLES:
             setattr(self, table, collections.OrderedDict())
@@ -163,7 +159,7 @@ class Optimizer:
         for p in group["params"]:
             if not gradjit.is_tensor(p):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                f"{_typename(p)}")
+                                f"{gradjit.typename(p)}")
             if not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
@@ -204,10 +200,26 @@ class Optimizer:
         if closure is not None:
             with gradjit.enable_grad():
                 loss = closure()
-        with gradjit.no_grad():
+        # a differentiable optimizer records its update, so gradients flow through the step
+        with gradjit.set_grad_enabled(bool(self.defaults.get("differentiable"))):
             for group in self.param_groups:
+                self._check_capturable(group)
                 self._update_group(group)
         return loss
+
+    # what PyTorch's capturable update names as on the devices it can capture, and those
+    _capturable_tensors = "params and state_steps"
+    _capturable_devices = ("cuda", "xpu", "hpu", "privateuseone", "xla")
+
+    def _check_capturable(self, group: dict):
+        """A capturable update keeps its step counters on a device that records graphs."""
+        if not group.get("capturable") or gradjit.compiler.is_compiling():
+            return
+        devices = list(self._capturable_devices)
+        for p in group["params"]:
+            if p.grad is not None and p.device.type not in devices:
+                raise AssertionError(f"If capturable=True, {self._capturable_tensors} must be "
+                                     f"on supported devices: {devices}.")
 
     def _grad(self, group: dict, p):
         """The gradient the update follows: negated when the group maximizes."""
