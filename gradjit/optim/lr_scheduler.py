@@ -8,6 +8,7 @@ import functools
 import math
 import types
 import warnings
+import weakref
 
 from gradjit import is_tensor
 from gradjit.optim.optimizer import Optimizer
@@ -33,17 +34,23 @@ EPOCH_DEPRECATION_WARNING = (
 
 
 def _track_step_called(optimizer):
-    """Wraps optimizer.step (once) so that a scheduler stepped before it can warn."""
+    """Wraps optimizer.step (once) so that a scheduler stepped before it can warn. The wrapper
+    holds the optimizer weakly and the step's function unbound: no cycle keeps it alive."""
     if getattr(optimizer.step, "_wrapped_by_lr_sched", False):
         return
-    step = optimizer.step
+    owner, step = weakref.ref(optimizer), optimizer.step.__func__
 
     @functools.wraps(step)
     def wrapper(*args, **kwargs):
-        optimizer._opt_called = True
-        return step(*args, **kwargs)
+        opt = owner()
+        opt._opt_called = True
+        return step(opt, *args, **kwargs)
     wrapper._wrapped_by_lr_sched = True
     optimizer.step = wrapper
+
+
+def _copy(lr):
+    return lr.clone() if is_tensor(lr) else lr
 
 
 class LRScheduler:
@@ -52,8 +59,8 @@ class LRScheduler:
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
         for i, group in enumerate(optimizer.param_groups):
-            if last_epoch == -1:
-                group.setdefault("initial_lr", group["lr"])
+            if last_epoch == -1:  # a tensor lr is copied, as it changes in place
+                group.setdefault("initial_lr", _copy(group["lr"]))
             elif "initial_lr" not in group:
                 raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when "
                                "resuming scheduler with last_epoch >= 0.\nThis typically "
@@ -61,7 +68,7 @@ class LRScheduler:
                                "checkpoint but haven't properly loaded the optimizer state\n2. "
                                "You're using last_epoch >= 0 for a fresh training run (not "
                                "recommended)")
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+        self.base_lrs = [_copy(group["initial_lr"]) for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
         self._is_initial = True
@@ -108,7 +115,7 @@ class LRScheduler:
                 group["lr"].fill_(lr.item() if is_tensor(lr) else lr)
             else:
                 group["lr"] = lr
-        self._last_lr = [lr.clone() if is_tensor(lr) else lr for lr in self._current()]
+        self._last_lr = [_copy(lr) for lr in self._current()]
 
     def _current(self) -> list:
         return [group["lr"] for group in self.optimizer.param_groups]

@@ -63,21 +63,28 @@ CLOSED_FORM = ["step", "multistep", "constant", "linear", "exponential", "polyno
 EPOCHS = 16
 
 
-def _optimizer(lib, name="SGD"):
+def _optimizer(lib, name="SGD", tensor_lr=False):
+    """Two groups; torch's suite gives the second a tensor lr."""
     a = lib.ones(2, requires_grad=True)
     b = lib.ones(3, requires_grad=True)
     options = dict(momentum=0.9) if name == "SGD" else {}
-    return getattr(lib.optim, name)([{"params": [a]}, {"params": [b], "lr": 0.2}], lr=0.1,
+    second = lib.tensor(0.2, dtype=lib.float64) if tensor_lr else 0.2
+    return getattr(lib.optim, name)([{"params": [a]}, {"params": [b], "lr": second}], lr=0.1,
                                     **options)
 
 
+def _value(x):
+    return float(x) if isinstance(x, (torch.Tensor, gradjit.Tensor)) else x
+
+
 def _record(opt, scheduler):
-    return ([g["lr"] for g in opt.param_groups], list(scheduler.get_last_lr()),
+    return ([_value(g["lr"]) for g in opt.param_groups],
+            [_value(lr) for lr in scheduler.get_last_lr()],
             [g.get("momentum", g.get("betas")) for g in opt.param_groups])
 
 
-def _trajectory(lib, key, optim="SGD", epochs=EPOCHS, with_epoch=False):
-    opt = _optimizer(lib, optim)
+def _trajectory(lib, key, optim="SGD", epochs=EPOCHS, with_epoch=False, tensor_lr=False):
+    opt = _optimizer(lib, optim, tensor_lr)
     scheduler = SCHEDULES[key](lib, opt)
     seen = [_record(opt, scheduler)]
     with warnings.catch_warnings():
@@ -98,9 +105,11 @@ def _assert_lrs_equal(g, t):
             assert flat_g == pytest.approx(flat_t, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.parametrize("tensor_lr", [False, True])
 @pytest.mark.parametrize("key", sorted(SCHEDULES))
-def test_schedule_matches_torch(key):
-    _assert_lrs_equal(_trajectory(gradjit, key), _trajectory(torch, key))
+def test_schedule_matches_torch(key, tensor_lr):
+    _assert_lrs_equal(_trajectory(gradjit, key, tensor_lr=tensor_lr),
+                      _trajectory(torch, key, tensor_lr=tensor_lr))
 
 
 @pytest.mark.parametrize("key", ["cyclic-triangular2", "one-cycle"])
@@ -108,10 +117,11 @@ def test_cycled_beta1_of_adam_matches_torch(key):
     _assert_lrs_equal(_trajectory(gradjit, key, "Adam"), _trajectory(torch, key, "Adam"))
 
 
+@pytest.mark.parametrize("tensor_lr", [False, True])
 @pytest.mark.parametrize("key", CLOSED_FORM + ["warm-restarts"])
-def test_step_with_an_epoch_uses_the_closed_form_as_torch(key):
-    _assert_lrs_equal(_trajectory(gradjit, key, with_epoch=True),
-                      _trajectory(torch, key, with_epoch=True))
+def test_step_with_an_epoch_uses_the_closed_form_as_torch(key, tensor_lr):
+    _assert_lrs_equal(_trajectory(gradjit, key, with_epoch=True, tensor_lr=tensor_lr),
+                      _trajectory(torch, key, with_epoch=True, tensor_lr=tensor_lr))
 
 
 def _resumed(lib, key, steps=5, more=6):
@@ -385,3 +395,28 @@ def test_cosine_annealing_follows_its_closed_form():
     expect = [0.01 + 0.09 * (1 + math.cos(math.pi * t / 5)) / 2 for t in range(12)]
     assert lrs == pytest.approx(expect, rel=1e-9)
     same_error(lambda: ERRORS["plateau-mode"](gradjit), lambda: ERRORS["plateau-mode"](torch))
+
+
+@pytest.mark.parametrize("lib", [gradjit, torch], ids=["gradjit", "torch"])
+def test_scheduler_leaves_no_reference_cycle_through_the_optimizer(lib):
+    """torch's wrapper of optimizer.step holds the optimizer weakly: once the scheduler is
+    gone only the test's own frame refers to the optimizer."""
+    import gc
+    import weakref
+
+    def run():
+        param = lib.ones(3, requires_grad=True)
+        opt = lib.optim.SGD([param], lr=0.5)
+        scheduler = _sched(lib).LambdaLR(opt, lambda epoch: 1.0)
+        param.sum().backward()
+        opt.step()
+        scheduler.step()
+        return weakref.ref(opt), weakref.ref(scheduler)
+
+    gc.collect()
+    gc.disable()
+    try:
+        refs = run()
+        assert [ref() is None for ref in refs] == [True, True]
+    finally:
+        gc.enable()
