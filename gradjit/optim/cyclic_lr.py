@@ -2,6 +2,7 @@
 moves between bounds within each cycle while the momentum (or Adam's beta1) moves against it."""
 from __future__ import annotations
 
+import functools
 import math
 
 from gradjit.optim.lr_scheduler import LRScheduler, _per_group, _saved_callable
@@ -125,14 +126,8 @@ class CyclicLR(_MomentumCycle):
         if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
         self.mode, self.gamma = mode, gamma
-        self._scale_fn_custom = scale_fn
-        if scale_fn is None:
-            self._scale_fn_ref = {"triangular": lambda x: 1.0,
-                                  "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
-                                  "exp_range": lambda x: gamma ** x}[mode]
-            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
-        else:
-            self._scale_fn_ref, self.scale_mode = scale_fn, scale_mode
+        self._scale_fn_custom, self.scale_mode = scale_fn, scale_mode
+        self._init_scale_fn()
         self._cycle_momentum(optimizer, cycle_momentum, base_momentum, max_momentum,
                              last_epoch)
         self.base_momentums = _per_group(base_momentum, groups, "base_momentum")
@@ -140,8 +135,17 @@ class CyclicLR(_MomentumCycle):
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
 
+    def _init_scale_fn(self):
+        """The mode's scale function (and what it counts), unless the user gave one; run
+        again after loading a state_dict, whose mode may differ."""
+        if self._scale_fn_custom is not None:
+            return
+        self._scale_fn_ref = functools.partial(_SCALE_FNS[self.mode], self.gamma)
+        self.scale_mode = "iterations" if self.mode == "exp_range" else "cycle"
+
     def scale_fn(self, x):
-        return self._scale_fn_ref(x)
+        custom = self._scale_fn_custom
+        return custom(x) if custom is not None else self._scale_fn_ref(x)
 
     def get_lr(self):
         self._warn_outside_step()
@@ -171,3 +175,10 @@ class CyclicLR(_MomentumCycle):
         super().load_state_dict(state_dict)
         if saved is not None:
             vars(self._scale_fn_custom).update(saved)
+        self._init_scale_fn()
+
+
+# the built-in modes' scale of the cycle's height, from (gamma, cycle or iteration)
+_SCALE_FNS = {"triangular": lambda gamma, x: 1.0,
+              "triangular2": lambda gamma, x: 1 / (2.0 ** (x - 1)),
+              "exp_range": lambda gamma, x: gamma ** x}

@@ -420,3 +420,21 @@ def test_scheduler_leaves_no_reference_cycle_through_the_optimizer(lib):
         assert [ref() is None for ref in refs] == [True, True]
     finally:
         gc.enable()
+
+
+def test_cyclic_loaded_state_brings_its_mode_and_frees_with_its_scope():
+    results = []
+    for lib in (gradjit, torch):
+        saved = _sched(lib).CyclicLR(_optimizer(lib), 1.0, 5.0, step_size_up=2,
+                                     mode="triangular2").state_dict()
+        restored = _sched(lib).CyclicLR(_optimizer(lib), 1.0, 5.0, step_size_up=2)
+        restored.load_state_dict(saved)
+        lrs = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for _ in range(9):
+                restored.step()
+                lrs.append(restored.get_last_lr())
+        results.append((lrs, restored.mode, restored.scale_mode))
+    assert results[0] == results[1]
+    assert results[0][0][-1] != results[0][0][3]  # the second cycle is halved
