@@ -135,17 +135,21 @@ def _saved_callable(fn):
     return dict(vars(fn))
 
 
+def _lambdas(optimizer, lr_lambda) -> list:
+    """One function per parameter group: the one given for all, or a list of them."""
+    groups = len(optimizer.param_groups)
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * groups
+    if len(lr_lambda) != groups:
+        raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
+    return list(lr_lambda)
+
+
 class LambdaLR(LRScheduler):
     """lr = initial lr times lr_lambda(epoch), one lambda for all groups or one per group."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        groups = len(optimizer.param_groups)
-        if isinstance(lr_lambda, (list, tuple)):
-            if len(lr_lambda) != groups:
-                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * groups
+        self.lr_lambdas = _lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
@@ -298,6 +302,13 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
 class MultiplicativeLR(LambdaLR):
     """Each step multiplies the current lr by lr_lambda(epoch)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        lr_lambdas = _lambdas(optimizer, lr_lambda)
+        for fn in lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, lr_lambdas, last_epoch)
 
     def get_lr(self):
         self._warn_outside_step()

@@ -149,7 +149,7 @@ def _resumed(lib, key, steps=5, more=6):
     return seen, sorted(state)
 
 
-@pytest.mark.parametrize("key", sorted(set(SCHEDULES) - {"multiplicative"}))
+@pytest.mark.parametrize("key", sorted(SCHEDULES))
 def test_state_dict_round_trip_resumes_as_torch(key):
     g, t = _resumed(gradjit, key), _resumed(torch, key)
     _assert_lrs_equal(g[0], t[0])
@@ -276,6 +276,9 @@ ERRORS = {
     "resume-without-initial-lr": lambda lib: _sched(lib).StepLR(_optimizer(lib), 2,
                                                                 last_epoch=3),
     "lambda-count": lambda lib: _sched(lib).LambdaLR(_optimizer(lib), [lambda e: 1.0]),
+    "multiplicative-number": lambda lib: _sched(lib).MultiplicativeLR(_optimizer(lib), 0.95),
+    "multiplicative-numbers": lambda lib: _sched(lib).MultiplicativeLR(_optimizer(lib),
+                                                                       [0.95, 0.9]),
     "linear-start": lambda lib: _sched(lib).LinearLR(_optimizer(lib), start_factor=0),
     "linear-end": lambda lib: _sched(lib).LinearLR(_optimizer(lib), end_factor=1.5),
     "constant-factor": lambda lib: _sched(lib).ConstantLR(_optimizer(lib), factor=1.5),
@@ -438,3 +441,24 @@ def test_cyclic_loaded_state_brings_its_mode_and_frees_with_its_scope():
         results.append((lrs, restored.mode, restored.scale_mode))
     assert results[0] == results[1]
     assert results[0][0][-1] != results[0][0][3]  # the second cycle is halved
+
+
+@pytest.mark.parametrize("strategy,swa_lr", [("cos", 0.01), ("linear", [0.01, 0.02])])
+def test_swalr_takes_over_from_another_schedule(strategy, swa_lr):
+    """torch's SWA recipe: a MultiplicativeLR for five epochs, then SWALR anneals from
+    wherever it left the lrs (the second group's a tensor, as in torch's suite)."""
+    results = []
+    for lib in (gradjit, torch):
+        opt = _optimizer(lib, tensor_lr=True)
+        before = _sched(lib).MultiplicativeLR(opt, lambda epoch: 0.9)
+        swa = lib.optim.swa_utils.SWALR(opt, swa_lr=swa_lr, anneal_epochs=4,
+                                        anneal_strategy=strategy)
+        lrs = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for epoch in range(15):
+                lrs.append([_value(g["lr"]) for g in opt.param_groups])
+                opt.step()
+                (swa if epoch >= 5 else before).step()
+        results.append(lrs)
+    assert all(g == pytest.approx(t, rel=1e-12) for g, t in zip(*results))
