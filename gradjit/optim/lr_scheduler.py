@@ -312,7 +312,7 @@ class MultiplicativeLR(LambdaLR):
 
     def get_lr(self):
         self._warn_outside_step()
-        if self.last_epoch <= 0:
+        if self._is_initial:  # every later step multiplies, step(0) included
             return self._current()
         return [lr * fn(self.last_epoch) for lr, fn in zip(self._current(), self.lr_lambdas)]
 
