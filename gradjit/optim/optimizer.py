@@ -281,8 +281,9 @@ class Optimizer:
         state_dict = dict(state_dict)
         for hook in self._optimizer_load_state_dict_pre_hooks.values():
             state_dict = _hook_result(hook(self, state_dict), state_dict)
-        state_dict = copy.deepcopy(state_dict)
-        groups, saved = self.param_groups, state_dict["param_groups"]
+        # the groups are copied; the state's tensors already of the parameter's dtype are
+        # taken as they are, as PyTorch takes them
+        groups, saved = self.param_groups, copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved)):
@@ -293,9 +294,32 @@ class Optimizer:
         for i, values in state_dict["state"].items():
             p = params[i]
             self.state[p] = {k: _like_param(k, v, p) for k, v in values.items()}
-        self.param_groups = [{**s, "params": g["params"]} for g, s in zip(groups, saved)]
+        self.__setstate__({"state": self.state, "param_groups": [
+            {**s, "params": g["params"]} for g, s in zip(groups, saved)]})
         for hook in self._optimizer_load_state_dict_post_hooks.values():
             hook(self)
+
+    # whether state["step"] is a tensor (SparseAdam counts in a Python int)
+    _tensor_step = True
+
+    def __getstate__(self) -> dict:
+        """Pickles and copies leave the hooks behind, as PyTorch's do."""
+        return {k: self.__dict__[k] for k in ("defaults", "state", "param_groups")}
+
+    def __setstate__(self, state: dict):
+        """Also what loading runs: a state saved by an older version gets the hook tables,
+        the options added since (at this optimizer's defaults) and tensor step counters."""
+        self.__dict__.update(state)
+        for table in _HOOK_TABLES:
+            self.__dict__.setdefault(table, collections.OrderedDict())
+        for group in self.param_groups:
+            for name, default in self.defaults.items():
+                group.setdefault(name, default)
+        if not self._tensor_step:
+            return
+        for values in self.state.values():
+            if "step" in values and not gradjit.is_tensor(values["step"]):
+                values["step"] = gradjit.tensor(float(values["step"]), dtype=gradjit.float32)
 
     def __repr__(self) -> str:
         blocks = []
@@ -328,7 +352,12 @@ def _split_names(group: dict):
 
 
 def _like_param(key, value, param):
-    """A loaded state tensor in the parameter's dtype; step counters keep theirs."""
+    """A loaded state value with its floating tensors in the parameter's dtype (step counters
+    keep theirs), in new containers."""
+    if isinstance(value, dict):
+        return {k: _like_param(k, v, param) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_like_param(key, v, param) for v in value)
     if not gradjit.is_tensor(value) or key == "step" or not value.dtype.is_floating_point:
         return value
     return value.to(param.dtype)

@@ -329,9 +329,12 @@ def test_deepcopy_keeps_state_and_groups():
         params, loss = _model(lib)
         opt = lib.optim.Adam(params, lr=0.1)
         _steps(opt, loss, 2)
+        opt.register_step_pre_hook(lambda *args: None)
         twin = copy.deepcopy(opt)
-        results.append((_numpy(twin.state_dict()), sorted(vars(twin))))
-    _close(results[0][0], results[1][0])
+        public = sorted(k for k in vars(twin) if not k.startswith("_"))
+        results.append([_numpy(twin.state_dict()), public,
+                        len(twin._optimizer_step_pre_hooks)])
+    _close(results[0], results[1])  # the copy leaves the hooks behind, as torch's does
 
 
 # torch's differentiable Adam family computes its bias corrections from the float32 step
@@ -389,3 +392,54 @@ def test_repr_lists_the_groups():
     g_opt = gradjit.optim.SGD([{"params": g[:1]}, {"params": g[1:], "lr": 0.5}], lr=0.1)
     t_opt = torch.optim.SGD([{"params": t[:1]}, {"params": t[1:], "lr": 0.5}], lr=0.1)
     assert repr(g_opt) == repr(t_opt)
+
+
+@pytest.mark.parametrize("name,kwargs", [o for o in OPTIMIZERS if o[0] != "SGD"],
+                         ids=[i for i in IDS if not i.startswith("SGD")])
+def test_older_state_dict_with_number_steps_and_fewer_options_loads(name, kwargs):
+    """A state saved before step counters were tensors, and before the newer options: loading
+    makes float32 tensor counters and fills the options, and the steps go on as torch's."""
+    results = []
+    for lib in (gradjit, torch):
+        params, loss = _model(lib)
+        opt = getattr(lib.optim, name)(params, **kwargs)
+        _steps(opt, loss, 2)
+        saved = copy.deepcopy(opt.state_dict())
+        for values in saved["state"].values():
+            values["step"] = float(values["step"])
+        for group in saved["param_groups"]:
+            for option in ("foreach", "maximize", "differentiable", "capturable"):
+                group.pop(option, None)
+        opt.load_state_dict(saved)
+        step = opt.state[params[0]]["step"]
+        _steps(opt, loss, 2)
+        results.append([str(step.dtype), sorted(opt.param_groups[0]), _numpy(params)])
+    _close(results[0], results[1])
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_state_dict_saved_and_loaded_with_weights_only(weights_only, tmp_path):
+    results = []
+    for lib in (gradjit, torch):
+        params, loss = _model(lib)
+        opt = lib.optim.Adam([{"params": params[:1]}, {"params": params[1:], "lr": 0.01}],
+                             amsgrad=True)
+        _steps(opt, loss, 2)
+        lib.save(opt.state_dict(), tmp_path / "opt.pt")
+        loaded = lib.load(tmp_path / "opt.pt", weights_only=weights_only)
+        opt.load_state_dict(loaded)
+        _steps(opt, loss, 1)
+        results.append([_numpy(loaded), _numpy(params)])
+    _close(results[0], results[1])
+
+
+def test_pickled_optimizer_keeps_state_but_not_hooks():
+    results = []
+    for lib in (gradjit, torch):
+        params, loss = _model(lib)
+        opt = lib.optim.RMSprop(params, lr=0.01)
+        _steps(opt, loss, 2)
+        opt.register_step_post_hook(print)
+        twin = pickle.loads(pickle.dumps(opt))
+        results.append([_numpy(twin.state_dict()), len(twin._optimizer_step_post_hooks)])
+    _close(results[0], results[1])
