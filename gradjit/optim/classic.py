@@ -20,7 +20,9 @@ class Rprop(Optimizer):
 
     def _state(self, group, p):
         state = self._state_of(p, "prev")
-        state.setdefault("step_size", gradjit.full_like(p, group["lr"]))
+        # a complex parameter's real and imaginary parts each start at lr
+        lr = complex(group["lr"], group["lr"]) if p.is_complex() else group["lr"]
+        state.setdefault("step_size", gradjit.full_like(p, lr))
         return state
 
     def _update_group(self, group):

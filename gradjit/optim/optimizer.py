@@ -255,7 +255,18 @@ class Optimizer:
             grad = self._grad(group, p)
             state = self._state(group, p)
             state["step"] += 1
-            yield p, grad, state
+            if not p.is_complex():
+                yield p, grad, state
+                continue
+            # PyTorch updates a complex parameter as the pairs of reals it holds; gradjit's
+            # view_as_real copies, so the update runs on copies written back after it
+            buffers = {k: v for k, v in state.items() if gradjit.is_tensor(v) and v.is_complex()}
+            state.update((k, gradjit.view_as_real(v)) for k, v in buffers.items())
+            real = gradjit.view_as_real(p)
+            yield real, gradjit.view_as_real(grad), state
+            p.copy_(gradjit.view_as_complex(real))
+            for k, v in buffers.items():
+                state[k] = v.copy_(gradjit.view_as_complex(state[k]))
 
     # ---- saving and loading ----
 

@@ -443,3 +443,18 @@ def test_pickled_optimizer_keeps_state_but_not_hooks():
         twin = pickle.loads(pickle.dumps(opt))
         results.append([_numpy(twin.state_dict()), len(twin._optimizer_step_post_hooks)])
     _close(results[0], results[1])
+
+
+@pytest.mark.parametrize("name,kwargs", OPTIMIZERS, ids=IDS)
+def test_complex_parameters_step_as_pairs_of_reals(name, kwargs):
+    """torch updates a complex parameter (and its state) as its real and imaginary parts."""
+    results = []
+    for lib in (gradjit, torch):
+        z = lib.tensor(np.array([1 + 2j, 3 - 1j, -0.5 + 0.25j]), requires_grad=True)
+        opt = getattr(lib.optim, name)([z], **kwargs)
+        for _ in range(3):
+            opt.zero_grad()
+            (z.abs() ** 3).sum().backward()
+            opt.step()
+        results.append([_numpy(z), _numpy(opt.state[z])])
+    _close(results[0], results[1])
