@@ -239,6 +239,9 @@ class Optimizer:
             state.update((name, gradjit.zeros_like(p)) for name in buffers)
         return state
 
+    # PyTorch's refusal of a complex parameter (None: updated as pairs of reals)
+    _complex_refusal = None
+
     # PyTorch's refusal of a sparse gradient (None: the update takes one)
     @property
     def _sparse_refusal(self):
@@ -252,6 +255,8 @@ class Optimizer:
                 continue
             if p.grad.is_sparse and self._sparse_refusal:
                 raise RuntimeError(self._sparse_refusal)
+            if p.is_complex() and self._complex_refusal:
+                raise RuntimeError(self._complex_refusal)
             grad = self._grad(group, p)
             state = self._state(group, p)
             state["step"] += 1
