@@ -13,6 +13,8 @@ def _check(ok, message):
 
 
 class Adafactor(Optimizer):
+    _complex_refusal = "Adafactor does not support complex parameters"
+
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,
                  weight_decay=0.0, *, foreach=None, maximize=False):
         if gradjit.is_tensor(lr) and lr.numel() != 1:
@@ -43,8 +45,6 @@ class Adafactor(Optimizer):
         eps1, eps2 = group["eps"]
         lr, d = float(group["lr"]), group["d"]
         for p, grad, state in self._stepped(group):
-            if p.is_complex():
-                raise RuntimeError("Adafactor does not support complex parameters")
             if eps1 is None:  # the first parameter's dtype decides, for the whole group
                 eps1 = gradjit.finfo(p.dtype).eps
             step = state["step"].item()

@@ -23,7 +23,10 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for p in group["params"]:
                 self.state[p]["step"] = gradjit.tensor(0.0)
-                self.state[p]["sum"] = gradjit.full_like(p, group["initial_accumulator_value"])
+                value = group["initial_accumulator_value"]
+                # a complex parameter's real and imaginary parts each start at the value
+                value = complex(value, value) if p.is_complex() else value
+                self.state[p]["sum"] = gradjit.full_like(p, value)
 
     _sparse_refusal = None
 

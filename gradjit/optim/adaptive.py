@@ -44,6 +44,7 @@ class Adamax(Optimizer):
 
 class NAdam(Optimizer):
     """Adam with Nesterov momentum, its momentum coefficient warming up by momentum_decay."""
+    _capturable_tensors = "params, mu_products and state_steps"
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
@@ -119,6 +120,7 @@ class RAdam(Optimizer):
 
 class Adadelta(Optimizer):
     """Steps scaled by the ratio of running RMS of past updates to that of gradients."""
+    _capturable_devices = ("cuda", "xpu", "hpu", "privateuseone")
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):

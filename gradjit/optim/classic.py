@@ -20,7 +20,9 @@ class Rprop(Optimizer):
 
     def _state(self, group, p):
         state = self._state_of(p, "prev")
-        state.setdefault("step_size", gradjit.full_like(p, group["lr"]))
+        # a complex parameter's real and imaginary parts each start at lr
+        lr = complex(group["lr"], group["lr"]) if p.is_complex() else group["lr"]
+        state.setdefault("step_size", gradjit.full_like(p, lr))
         return state
 
     def _update_group(self, group):
@@ -41,6 +43,7 @@ class Rprop(Optimizer):
 class ASGD(Optimizer):
     """SGD with a decaying step eta and a running average `ax` of the iterates from step t0
     on."""
+    _capturable_tensors = "params, mus, etas, and state_steps"
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):

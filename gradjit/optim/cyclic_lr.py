@@ -2,9 +2,10 @@
 moves between bounds within each cycle while the momentum (or Adam's beta1) moves against it."""
 from __future__ import annotations
 
+import functools
 import math
 
-from gradjit.optim.lr_scheduler import LRScheduler, _per_group
+from gradjit.optim.lr_scheduler import LRScheduler, _per_group, _saved_callable
 
 
 class _MomentumCycle(LRScheduler):
@@ -19,7 +20,7 @@ class _MomentumCycle(LRScheduler):
         if "momentum" not in defaults and "betas" not in defaults:
             raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
                              "option enabled")
-        self._beta1 = "betas" in defaults
+        self.use_beta1 = "betas" in defaults
         for group, low, high in zip(groups, _per_group(base_momentum, groups, "base_momentum"),
                                     _per_group(max_momentum, groups, "max_momentum")):
             if last_epoch == -1:
@@ -27,7 +28,7 @@ class _MomentumCycle(LRScheduler):
                 group["max_momentum"], group["base_momentum"] = high, low
 
     def _set_momentum(self, group, value):
-        if self._beta1:
+        if self.use_beta1:
             group["betas"] = (value, *group["betas"][1:])
         else:
             group["momentum"] = value
@@ -54,16 +55,18 @@ class OneCycleLR(_MomentumCycle):
         if anneal_strategy not in ("cos", "linear"):
             raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got "
                              f"{anneal_strategy}")
-        self.total_steps, self.anneal_strategy = total_steps, anneal_strategy
+        self.total_steps, self._anneal_func_type = total_steps, anneal_strategy
         up = float(pct_start * total_steps) - 1
-        self._phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
-                        (float(total_steps) - 1, "max_lr", "min_lr", "base_momentum",
-                         "max_momentum")]
+        last = float(total_steps) - 1
+        # (end step, lr from, lr to, momentum from, momentum to), saved as PyTorch saves them
+        phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
+                  (last, "max_lr", "min_lr", "base_momentum", "max_momentum")]
         if three_phase:
-            self._phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum"),
-                            (2 * up, "max_lr", "initial_lr", "base_momentum", "max_momentum"),
-                            (float(total_steps) - 1, "initial_lr", "min_lr", "max_momentum",
-                             "max_momentum")]
+            phases = [phases[0], (2 * up, "max_lr", "initial_lr", "base_momentum",
+                                  "max_momentum"),
+                      (last, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+        keys = ("end_step", "start_lr", "end_lr", "start_momentum", "end_momentum")
+        self._schedule_phases = [dict(zip(keys, phase)) for phase in phases]
         groups = optimizer.param_groups
         max_lrs = _per_group(max_lr, groups, "max_lr")
         if last_epoch == -1:
@@ -75,11 +78,12 @@ class OneCycleLR(_MomentumCycle):
         super().__init__(optimizer, last_epoch)
 
     def _anneal(self, start, end, pct):
-        if self.anneal_strategy == "cos":
+        if self._anneal_func_type == "cos":
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end - start) * pct + start
 
     def get_lr(self):
+        self._warn_outside_step()
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError(f"Tried to step {step} times. The specified number of total steps "
@@ -87,12 +91,16 @@ class OneCycleLR(_MomentumCycle):
         lrs = []
         for group in self.optimizer.param_groups:
             begin = 0.0
-            for i, (end, lr_from, lr_to, m_from, m_to) in enumerate(self._phases):
-                if step <= end or i == len(self._phases) - 1:
+            for i, phase in enumerate(self._schedule_phases):
+                end = phase["end_step"]
+                if step <= end or i == len(self._schedule_phases) - 1:
                     pct = (step - begin) / (end - begin)
-                    lrs.append(self._anneal(group[lr_from], group[lr_to], pct))
+                    lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]],
+                                            pct))
                     if self.cycle_momentum:
-                        self._set_momentum(group, self._anneal(group[m_from], group[m_to], pct))
+                        self._set_momentum(group, self._anneal(group[phase["start_momentum"]],
+                                                               group[phase["end_momentum"]],
+                                                               pct))
                     break
                 begin = end
         return lrs
@@ -118,13 +126,8 @@ class CyclicLR(_MomentumCycle):
         if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
         self.mode, self.gamma = mode, gamma
-        if scale_fn is None:
-            self._scale_fn = {"triangular": lambda x: 1.0,
-                              "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
-                              "exp_range": lambda x: gamma ** x}[mode]
-            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
-        else:
-            self._scale_fn, self.scale_mode = scale_fn, scale_mode
+        self._scale_fn_custom, self.scale_mode = scale_fn, scale_mode
+        self._init_scale_fn()
         self._cycle_momentum(optimizer, cycle_momentum, base_momentum, max_momentum,
                              last_epoch)
         self.base_momentums = _per_group(base_momentum, groups, "base_momentum")
@@ -132,10 +135,20 @@ class CyclicLR(_MomentumCycle):
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
 
+    def _init_scale_fn(self):
+        """The mode's scale function (and what it counts), unless the user gave one; run
+        again after loading a state_dict, whose mode may differ."""
+        if self._scale_fn_custom is not None:
+            return
+        self._scale_fn_ref = functools.partial(_SCALE_FNS[self.mode], self.gamma)
+        self.scale_mode = "iterations" if self.mode == "exp_range" else "cycle"
+
     def scale_fn(self, x):
-        return self._scale_fn(x)
+        custom = self._scale_fn_custom
+        return custom(x) if custom is not None else self._scale_fn_ref(x)
 
     def get_lr(self):
+        self._warn_outside_step()
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
         factor = x / self.step_ratio if x <= self.step_ratio else \
@@ -150,5 +163,22 @@ class CyclicLR(_MomentumCycle):
         return lrs
 
     def state_dict(self):
-        """The scale function is code: left out, as PyTorch leaves it out."""
-        return {k: v for k, v in super().state_dict().items() if k != "_scale_fn"}
+        """The scale function is code: left out, as PyTorch leaves it out, but a callable
+        object's attributes are kept."""
+        state = {k: v for k, v in super().state_dict().items() if k != "_scale_fn_ref"}
+        state["_scale_fn_custom"] = _saved_callable(self._scale_fn_custom)
+        return state
+
+    def load_state_dict(self, state_dict):
+        state_dict = dict(state_dict)
+        saved = state_dict.pop("_scale_fn_custom", None)
+        super().load_state_dict(state_dict)
+        if saved is not None:
+            vars(self._scale_fn_custom).update(saved)
+        self._init_scale_fn()
+
+
+# the built-in modes' scale of the cycle's height, from (gamma, cycle or iteration)
+_SCALE_FNS = {"triangular": lambda gamma, x: 1.0,
+              "triangular2": lambda gamma, x: 1 / (2.0 ** (x - 1)),
+              "exp_range": lambda gamma, x: gamma ** x}

@@ -6,8 +6,11 @@ import bisect
 import collections
 import functools
 import math
+import types
 import warnings
+import weakref
 
+from gradjit import is_tensor
 from gradjit.optim.optimizer import Optimizer
 
 
@@ -17,20 +20,37 @@ STEP_ORDER_WARNING = (
     "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
     "value of the learning rate schedule. See more details at "
     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+STEP_OVERRIDDEN_WARNING = (
+    "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+    "initialization. Please, make sure to call `optimizer.step()` before "
+    "`lr_scheduler.step()`. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
+    "where possible. Please use `scheduler.step()` to step the scheduler. During the "
+    "deprecation, if epoch is different from None, the closed form is used instead of the new "
+    "chainable form, where available. Please open an issue if you are unable to replicate "
+    "your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
 
 
 def _track_step_called(optimizer):
-    """Wraps optimizer.step (once) so that a scheduler stepped before it can warn."""
+    """Wraps optimizer.step (once) so that a scheduler stepped before it can warn. The wrapper
+    holds the optimizer weakly and the step's function unbound: no cycle keeps it alive."""
     if getattr(optimizer.step, "_wrapped_by_lr_sched", False):
         return
-    step = optimizer.step
+    owner, step = weakref.ref(optimizer), optimizer.step.__func__
 
     @functools.wraps(step)
     def wrapper(*args, **kwargs):
-        optimizer._opt_called = True
-        return step(*args, **kwargs)
+        opt = owner()
+        opt._opt_called = True
+        return step(opt, *args, **kwargs)
     wrapper._wrapped_by_lr_sched = True
     optimizer.step = wrapper
+
+
+def _copy(lr):
+    return lr.clone() if is_tensor(lr) else lr
 
 
 class LRScheduler:
@@ -39,12 +59,16 @@ class LRScheduler:
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
         for i, group in enumerate(optimizer.param_groups):
-            if last_epoch == -1:
-                group.setdefault("initial_lr", group["lr"])
+            if last_epoch == -1:  # a tensor lr is copied, as it changes in place
+                group.setdefault("initial_lr", _copy(group["lr"]))
             elif "initial_lr" not in group:
                 raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                               "resuming scheduler with last_epoch >= 0.")
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+                               "resuming scheduler with last_epoch >= 0.\nThis typically "
+                               "happens when:\n1. You're trying to resume training from a "
+                               "checkpoint but haven't properly loaded the optimizer state\n2. "
+                               "You're using last_epoch >= 0 for a fresh training run (not "
+                               "recommended)")
+        self.base_lrs = [_copy(group["initial_lr"]) for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
         self._is_initial = True
@@ -59,20 +83,39 @@ class LRScheduler:
     def get_last_lr(self) -> list:
         return self._last_lr
 
+    def _warn_outside_step(self):
+        """get_lr computes the next lr from the current one: called on its own it misleads."""
+        if not self._get_lr_called_within_step:
+            warnings.warn("To get the last learning rate computed by the scheduler, please use "
+                          "`get_last_lr()`.", UserWarning, stacklevel=2)
+
     def step(self, epoch=None):
-        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
+        if self._step_count == 1:
+            if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
+                warnings.warn(STEP_OVERRIDDEN_WARNING, UserWarning, stacklevel=2)
+            elif not getattr(self.optimizer, "_opt_called", False):
+                warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        closed_form = epoch is not None and hasattr(self, "_closed_form_lr")
+        closed_form = epoch is not None and hasattr(self, "_get_closed_form_lr")
+        self._set_lrs(self._get_closed_form_lr if closed_form else self.get_lr)
+
+    def _set_lrs(self, compute):
+        """Each group's lr from `compute()`, run as within a step; a tensor lr is filled in
+        place and get_last_lr holds copies, so neither aliases the other."""
         self._get_lr_called_within_step = True
         try:
-            values = self._closed_form_lr() if closed_form else self.get_lr()
+            values = compute()
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+            if is_tensor(group["lr"]):
+                group["lr"].fill_(lr.item() if is_tensor(lr) else lr)
+            else:
+                group["lr"] = lr
+        self._last_lr = [_copy(lr) for lr in self._current()]
 
     def _current(self) -> list:
         return [group["lr"] for group in self.optimizer.param_groups]
@@ -84,27 +127,39 @@ class LRScheduler:
         self.__dict__.update(state_dict)
 
 
+def _saved_callable(fn):
+    """What a state_dict keeps of a user's function: a callable object's attributes; None for
+    a plain function or lambda, whose code is not state."""
+    if fn is None or isinstance(fn, types.FunctionType) or not hasattr(fn, "__dict__"):
+        return None
+    return dict(vars(fn))
+
+
+def _lambdas(optimizer, lr_lambda) -> list:
+    """One function per parameter group: the one given for all, or a list of them."""
+    groups = len(optimizer.param_groups)
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * groups
+    if len(lr_lambda) != groups:
+        raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
+    return list(lr_lambda)
+
+
 class LambdaLR(LRScheduler):
     """lr = initial lr times lr_lambda(epoch), one lambda for all groups or one per group."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        groups = len(optimizer.param_groups)
-        if isinstance(lr_lambda, (list, tuple)):
-            if len(lr_lambda) != groups:
-                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
-        else:
-            self.lr_lambdas = [lr_lambda] * groups
+        self.lr_lambdas = _lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         return [base * fn(self.last_epoch) for base, fn in zip(self.base_lrs, self.lr_lambdas)]
 
     def state_dict(self):
         """Functions and lambdas are not saved (PyTorch saves only callable objects' state)."""
         state = super().state_dict()
-        state["lr_lambdas"] = [None if isinstance(fn, type(lambda: 0)) else dict(vars(fn))
-                               for fn in self.lr_lambdas]
+        state["lr_lambdas"] = [_saved_callable(fn) for fn in self.lr_lambdas]
         return state
 
     def load_state_dict(self, state_dict):
@@ -124,11 +179,12 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self._is_initial or self.last_epoch % self.step_size != 0:
             return self._current()
         return [lr * self.gamma for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [base * self.gamma ** (self.last_epoch // self.step_size)
                 for base in self.base_lrs]
 
@@ -142,11 +198,12 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self.last_epoch not in self.milestones:
             return self._current()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         passed = sum(n for m, n in self.milestones.items() if m <= self.last_epoch)
         return [base * self.gamma ** passed for base in self.base_lrs]
 
@@ -159,11 +216,12 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self._is_initial:
             return self._current()
         return [lr * self.gamma for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
@@ -175,18 +233,19 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         t, t_max, low = self.last_epoch, self.T_max, self.eta_min
         if self._is_initial:
             return self._current()
         if self._step_count == 1 and t > 0:
-            return self._closed_form_lr()
+            return self._get_closed_form_lr()
         if (t - 1 - t_max) % (2 * t_max) == 0:
             return [lr + (base - low) * (1 - math.cos(math.pi / t_max)) / 2
                     for base, lr in zip(self.base_lrs, self._current())]
         ratio = (1 + math.cos(math.pi * t / t_max)) / (1 + math.cos(math.pi * (t - 1) / t_max))
         return [ratio * (lr - low) + low for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [self.eta_min + (base - self.eta_min) *
                 (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
@@ -209,6 +268,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         return [self.eta_min + (base - self.eta_min) * (1 + math.cos(math.pi * self.T_cur /
                                                                       self.T_i)) / 2
                 for base in self.base_lrs]
@@ -225,7 +285,6 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 self.T_0 * self.T_mult ** n)
 
     def step(self, epoch=None):
-        self._step_count += 1
         if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:
@@ -238,16 +297,22 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 raise ValueError(f"Expected non-negative epoch, but got {epoch}")
             self.T_cur, self.T_i = self._restart_position(epoch)
         self.last_epoch = math.floor(epoch)
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
-            group["lr"] = lr
-        self._last_lr = self._current()
+        self._set_lrs(self.get_lr)
 
 
 class MultiplicativeLR(LambdaLR):
     """Each step multiplies the current lr by lr_lambda(epoch)."""
 
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        lr_lambdas = _lambdas(optimizer, lr_lambda)
+        for fn in lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, lr_lambdas, last_epoch)
+
     def get_lr(self):
-        if self.last_epoch <= 0:
+        self._warn_outside_step()
+        if self._is_initial:  # every later step multiplies, step(0) included
             return self._current()
         return [lr * fn(self.last_epoch) for lr, fn in zip(self._current(), self.lr_lambdas)]
 
@@ -268,6 +333,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         t, start, end = self.last_epoch, self.start_factor, self.end_factor
         if t == 0:
             return [lr * start for lr in self._current()]
@@ -276,7 +342,7 @@ class LinearLR(LRScheduler):
         ratio = 1 + (end - start) / (self.total_iters * start + (t - 1) * (end - start))
         return [lr * ratio for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         done = min(self.total_iters, self.last_epoch) / self.total_iters
         return [base * (self.start_factor + (self.end_factor - self.start_factor) * done)
                 for base in self.base_lrs]
@@ -292,13 +358,14 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         if self.last_epoch == 0:
             return [lr * self.factor for lr in self._current()]
         if self.last_epoch != self.total_iters:
             return self._current()
         return [lr / self.factor for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
                 for base in self.base_lrs]
 
@@ -311,13 +378,14 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        self._warn_outside_step()
         t, n = self.last_epoch, self.total_iters
         if t == 0 or t > n:
             return self._current()
         factor = ((1 - t / n) / (1 - (t - 1) / n)) ** self.power
         return [lr * factor for lr in self._current()]
 
-    def _closed_form_lr(self):
+    def _get_closed_form_lr(self):
         left = 1 - min(self.total_iters, self.last_epoch) / self.total_iters
         return [base * left ** self.power for base in self.base_lrs]
 
@@ -349,11 +417,14 @@ class ReduceLROnPlateau(LRScheduler):
         groups = len(optimizer.param_groups)
         if isinstance(min_lr, (list, tuple)) and len(min_lr) != groups:
             raise ValueError(f"expected {groups} min_lrs, got {len(min_lr)}")
+        # a single min_lr also serves groups added later
+        self.default_min_lr = None if isinstance(min_lr, (list, tuple)) else min_lr
         self.min_lrs = list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * groups
         self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self.cooldown, self.eps = cooldown, eps
         self.cooldown_counter, self.num_bad_epochs, self.last_epoch = 0, 0, 0
-        self.best = math.inf if mode == "min" else -math.inf
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.best = self.mode_worse
         self._last_lr = self._current()
 
     def _better(self, value):
@@ -365,6 +436,8 @@ class ReduceLROnPlateau(LRScheduler):
 
     def step(self, metrics, epoch=None):
         value = float(metrics)
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if self._better(value):
             self.best, self.num_bad_epochs = value, 0
@@ -374,6 +447,7 @@ class ReduceLROnPlateau(LRScheduler):
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0
         if self.num_bad_epochs > self.patience:
+            self._match_min_lrs()
             for group, floor in zip(self.optimizer.param_groups, self.min_lrs):
                 old = float(group["lr"])
                 new = max(old * self.factor, floor)
@@ -381,6 +455,18 @@ class ReduceLROnPlateau(LRScheduler):
                     group["lr"] = new
             self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
         self._last_lr = self._current()
+
+    def _match_min_lrs(self):
+        groups = len(self.optimizer.param_groups)
+        if groups == len(self.min_lrs):
+            return
+        if self.default_min_lr is None:
+            raise RuntimeError(f"The number of param groups in the `optimizer` ({groups}) "
+                               "differs from when `ReduceLROnPlateau` was initialized "
+                               f"({len(self.min_lrs)}), usually due to a new param group "
+                               "being added to the optimizer. Please modify the `min_lrs` "
+                               "field to match the length of the `optimizer` param groups.")
+        self.min_lrs = [self.default_min_lr] * groups
 
     @property
     def in_cooldown(self):

@@ -4,9 +4,62 @@ from __future__ import annotations
 
 import collections
 import copy
+import functools
 import warnings
 
 import gradjit
+from gradjit.nn.modules.module_hooks import register
+
+# hooks every optimizer runs around its step, before (and after) its own
+_global_optimizer_pre_hooks = collections.OrderedDict()
+_global_optimizer_post_hooks = collections.OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook):
+    """hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs), run before any step."""
+    return register(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook):
+    """hook(optimizer, args, kwargs) -> None, run after any optimizer's step."""
+    return register(_global_optimizer_post_hooks, hook)
+
+
+def _hooked_step(step):
+    """The step with the step hooks around it. As in PyTorch, the hooks see the arguments
+    with the optimizer first, and a pre hook may replace them all."""
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        self = args[0]
+        for hook in [*_global_optimizer_pre_hooks.values(),
+                     *self._optimizer_step_pre_hooks.values()]:
+            result = hook(self, args, kwargs)
+            if result is None:
+                continue
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                                   f"new_kwargs), but got {result}.")
+            args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in [*self._optimizer_step_post_hooks.values(),
+                     *_global_optimizer_post_hooks.values()]:
+            hook(self, args, kwargs)
+        return out
+    wrapper.hooked = True
+    return wrapper
+
+
+def _registrar(table: str, doc: str, ordered: bool = True):
+    """A register_*_hook method adding to the optimizer's table of that name; `ordered` ones
+    take prepend=True to run first."""
+    if ordered:
+        def method(self, hook, prepend=False):
+            return register(getattr(self, table), hook, prepend)
+    else:
+        def method(self, hook):
+            return register(getattr(self, table), hook)
+    method.__doc__ = doc
+    return method
 
 
 def check_range(description: str, value, ok: bool):
@@ -50,10 +103,6 @@ def check_tensor_betas(betas, foreach=None, capturable=False):
                 raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-def _typename(x) -> str:
-    return f"{type(x).__module__}.{type(x).__name__}"
-
-
 class Optimizer:
     """Holds `param_groups` (dicts of 'params' and options) and `state` (a dict per parameter);
     `step()` calls `_update_group(group)`, which each optimizer defines, without recording."""
@@ -61,8 +110,14 @@ class Optimizer:
     def __init__(self, params, defaults: dict):
         if gradjit.is_tensor(params):
             raise TypeError("params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {_typename(params)}")
+                            f"Tensors or dicts, but got {gradjit.typename(params)}")
         self.defaults = defaults
+        for table in _HOOK_TABLES:
+            setattr(self, table, collections.OrderedDict())
+        if not getattr(type(self).step, "hooked", False):
+            # PyTorch wraps the class's own step once, so an override calling super() runs
+            # the hooks once
+            type(self).step = _hooked_step(type(self).step)
         self.state = collections.defaultdict(dict)
         self.param_groups = []
         groups = list(params)
@@ -72,6 +127,24 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+
+    register_step_pre_hook = _registrar(
+        "_optimizer_step_pre_hooks", "hook(optimizer, args, kwargs) -> None or (new_args, "
+        "new_kwargs), run before this optimizer's step.", ordered=False)
+    register_step_post_hook = _registrar(
+        "_optimizer_step_post_hooks", "hook(optimizer, args, kwargs), run after this "
+        "optimizer's step.", ordered=False)
+    register_state_dict_pre_hook = _registrar(
+        "_optimizer_state_dict_pre_hooks", "hook(optimizer), run before state_dict().")
+    register_state_dict_post_hook = _registrar(
+        "_optimizer_state_dict_post_hooks", "hook(optimizer, state_dict) -> None or the "
+        "state_dict to return instead.")
+    register_load_state_dict_pre_hook = _registrar(
+        "_optimizer_load_state_dict_pre_hooks", "hook(optimizer, state_dict) -> None or the "
+        "state_dict to load instead.")
+    register_load_state_dict_post_hook = _registrar(
+        "_optimizer_load_state_dict_post_hooks", "hook(optimizer), run after "
+        "load_state_dict().")
 
     def add_param_group(self, param_group: dict):
         params = param_group["params"]
@@ -86,7 +159,7 @@ class Optimizer:
         for p in group["params"]:
             if not gradjit.is_tensor(p):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                f"{_typename(p)}")
+                                f"{gradjit.typename(p)}")
             if not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
@@ -127,10 +200,26 @@ class Optimizer:
         if closure is not None:
             with gradjit.enable_grad():
                 loss = closure()
-        with gradjit.no_grad():
+        # a differentiable optimizer records its update, so gradients flow through the step
+        with gradjit.set_grad_enabled(bool(self.defaults.get("differentiable"))):
             for group in self.param_groups:
+                self._check_capturable(group)
                 self._update_group(group)
         return loss
+
+    # what PyTorch's capturable update names as on the devices it can capture, and those
+    _capturable_tensors = "params and state_steps"
+    _capturable_devices = ("cuda", "xpu", "hpu", "privateuseone", "xla")
+
+    def _check_capturable(self, group: dict):
+        """A capturable update keeps its step counters on a device that records graphs."""
+        if not group.get("capturable") or gradjit.compiler.is_compiling():
+            return
+        devices = list(self._capturable_devices)
+        for p in group["params"]:
+            if p.grad is not None and p.device.type not in devices:
+                raise AssertionError(f"If capturable=True, {self._capturable_tensors} must be "
+                                     f"on supported devices: {devices}.")
 
     def _grad(self, group: dict, p):
         """The gradient the update follows: negated when the group maximizes."""
@@ -150,6 +239,9 @@ class Optimizer:
             state.update((name, gradjit.zeros_like(p)) for name in buffers)
         return state
 
+    # PyTorch's refusal of a complex parameter (None: updated as pairs of reals)
+    _complex_refusal = None
+
     # PyTorch's refusal of a sparse gradient (None: the update takes one)
     @property
     def _sparse_refusal(self):
@@ -163,16 +255,31 @@ class Optimizer:
                 continue
             if p.grad.is_sparse and self._sparse_refusal:
                 raise RuntimeError(self._sparse_refusal)
+            if p.is_complex() and self._complex_refusal:
+                raise RuntimeError(self._complex_refusal)
             grad = self._grad(group, p)
             state = self._state(group, p)
             state["step"] += 1
-            yield p, grad, state
+            if not p.is_complex():
+                yield p, grad, state
+                continue
+            # PyTorch updates a complex parameter as the pairs of reals it holds; gradjit's
+            # view_as_real copies, so the update runs on copies written back after it
+            buffers = {k: v for k, v in state.items() if gradjit.is_tensor(v) and v.is_complex()}
+            state.update((k, gradjit.view_as_real(v)) for k, v in buffers.items())
+            real = gradjit.view_as_real(p)
+            yield real, gradjit.view_as_real(grad), state
+            p.copy_(gradjit.view_as_complex(real))
+            for k, v in buffers.items():
+                state[k] = v.copy_(gradjit.view_as_complex(state[k]))
 
     # ---- saving and loading ----
 
     def state_dict(self) -> dict:
         """State keyed by the index of each parameter across the groups, as PyTorch saves it;
         the tensors are the optimizer's own (not copies)."""
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
         index = {}
         groups = []
         for group in self.param_groups:
@@ -181,11 +288,18 @@ class Optimizer:
             groups.append({**{k: v for k, v in group.items() if k != "params"},
                            "params": [index[id(p)] for p in group["params"]]})
         state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            state_dict = _hook_result(hook(self, state_dict), state_dict)
+        return state_dict
 
     def load_state_dict(self, state_dict: dict):
-        state_dict = copy.deepcopy(state_dict)
-        groups, saved = self.param_groups, state_dict["param_groups"]
+        state_dict = dict(state_dict)
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            state_dict = _hook_result(hook(self, state_dict), state_dict)
+        # the groups are copied; the state's tensors already of the parameter's dtype are
+        # taken as they are, as PyTorch takes them
+        groups, saved = self.param_groups, copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved)):
@@ -196,7 +310,32 @@ class Optimizer:
         for i, values in state_dict["state"].items():
             p = params[i]
             self.state[p] = {k: _like_param(k, v, p) for k, v in values.items()}
-        self.param_groups = [{**s, "params": g["params"]} for g, s in zip(groups, saved)]
+        self.__setstate__({"state": self.state, "param_groups": [
+            {**s, "params": g["params"]} for g, s in zip(groups, saved)]})
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
+
+    # whether state["step"] is a tensor (SparseAdam counts in a Python int)
+    _tensor_step = True
+
+    def __getstate__(self) -> dict:
+        """Pickles and copies leave the hooks behind, as PyTorch's do."""
+        return {k: self.__dict__[k] for k in ("defaults", "state", "param_groups")}
+
+    def __setstate__(self, state: dict):
+        """Also what loading runs: a state saved by an older version gets the hook tables,
+        the options added since (at this optimizer's defaults) and tensor step counters."""
+        self.__dict__.update(state)
+        for table in _HOOK_TABLES:
+            self.__dict__.setdefault(table, collections.OrderedDict())
+        for group in self.param_groups:
+            for name, default in self.defaults.items():
+                group.setdefault(name, default)
+        if not self._tensor_step:
+            return
+        for values in self.state.values():
+            if "step" in values and not gradjit.is_tensor(values["step"]):
+                values["step"] = gradjit.tensor(float(values["step"]), dtype=gradjit.float32)
 
     def __repr__(self) -> str:
         blocks = []
@@ -205,6 +344,15 @@ class Optimizer:
             lines += [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"]
             blocks.append("\n".join(lines) + "\n")
         return f"{type(self).__name__} (\n" + "\n".join(blocks) + ")"
+
+
+_HOOK_TABLES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def _hook_result(result, state_dict):
+    return state_dict if result is None else result
 
 
 def _split_names(group: dict):
@@ -220,7 +368,12 @@ def _split_names(group: dict):
 
 
 def _like_param(key, value, param):
-    """A loaded state tensor in the parameter's dtype; step counters keep theirs."""
+    """A loaded state value with its floating tensors in the parameter's dtype (step counters
+    keep theirs), in new containers."""
+    if isinstance(value, dict):
+        return {k: _like_param(k, v, param) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_like_param(key, v, param) for v in value)
     if not gradjit.is_tensor(value) or key == "step" or not value.dtype.is_floating_point:
         return value
     return value.to(param.dtype)

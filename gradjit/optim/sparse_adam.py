@@ -9,6 +9,8 @@ from gradjit.optim.optimizer import Optimizer, check_range
 
 
 class SparseAdam(Optimizer):
+    _tensor_step = False
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
         if gradjit.is_tensor(lr) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import warnings
 
 import gradjit
 from gradjit.nn import Module
@@ -162,25 +161,15 @@ class SWALR(LRScheduler):
             raise ValueError(f"anneal_epochs must be equal or greater than 0, got "
                              f"{anneal_epochs}")
         self.anneal_epochs = anneal_epochs
-        self._get_lr_called_within_step = False
         super().__init__(optimizer, last_epoch)
 
     def anneal_func(self, t):
         return t if self._anneal_strategy == "linear" else (1 - math.cos(math.pi * t)) / 2
 
-    def step(self, epoch=None):
-        self._get_lr_called_within_step = True
-        try:
-            super().step(epoch)
-        finally:
-            self._get_lr_called_within_step = False
-
     def get_lr(self):
         """The lr of this step: the group's current lr is taken as the previous step's mix
         of the initial lr and swa_lr, and moved to this step's mix."""
-        if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please use "
-                          "`get_last_lr()`.", UserWarning, stacklevel=2)
+        self._warn_outside_step()
         step = self._step_count - 1
         if self.anneal_epochs == 0:
             step = max(1, step)

@@ -2,6 +2,8 @@
 every one of 100 steps (float32 rounding), plus state_dict, zero_grad and PyTorch's errors.
 The tolerance is a few float32 ulps because PyTorch's vectorized CPU sqrt is not correctly
 rounded (numpy's and gradjit's are); add(alpha=), addcmul and lerp match it bit for bit."""
+import copy
+
 import numpy as np
 import pytest
 import torch
@@ -127,7 +129,8 @@ def test_state_dict_matches_pytorch_and_resumes(name, options):
     w = gradjit.tensor(ours[-1][0], requires_grad=True)
     b = gradjit.tensor(ours[-1][1], requires_grad=True)
     resumed = getattr(optim, name)([w, b], **options)
-    resumed.load_state_dict(saved)
+    # loading takes the state's tensors as they are (as torch does): a copy, as saving makes
+    resumed.load_state_dict(copy.deepcopy(saved))
     x, y = gradjit.tensor(data[2]), gradjit.tensor(data[3])
     for _ in range(2):
         for o, params in ((opt, opt.param_groups[0]["params"]), (resumed, [w, b])):
