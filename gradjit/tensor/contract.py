@@ -13,7 +13,9 @@ from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
+from gradjit.tensor.linalg import lapack_errors
 
 
 def _same_dtype(name, tensors):
@@ -38,6 +40,38 @@ def _floating(name, x):
     if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {x.dtype.legacy}")
+
+
+def _norm_input(name, x, dtype):
+    """x cast to the norm's dtype, which must not narrow it (PyTorch's rule), and checked to
+    be floating or complex."""
+    if dtype is not None:
+        if x.dtype.is_complex != dtype.is_complex:
+            kind = "complex for complex" if x.dtype.is_complex else "real for real"
+            raise RuntimeError(f"{name}: dtype should be {kind} inputs, but got {dtype.legacy}")
+        if x.dtype.is_floating_point or x.dtype.is_complex:
+            if promote_types(x.dtype, dtype) is not dtype:
+                raise RuntimeError(f"{name}: the dtype of the input ({x.dtype.legacy}) should be "
+                                   f"convertible without narrowing to the specified dtype "
+                                   f"({dtype.legacy})")
+        x = x.to(dtype)
+    _floating(name, x)
+    return x
+
+
+def _no_identity(x, ord, dim):
+    """A max or min (inf or negative ord) over an empty dimension has no value to give."""
+    if x.numel() or not (ord < 0 or ord == math.inf):
+        return
+    shown = int(ord) if float(ord).is_integer() else ord
+    if dim is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
+                           "tensor because the operation does not have an identity")
+    for d in (dim,) if isinstance(dim, int) else dim:
+        if x.shape[d] == 0:  # torch's words run "dimension 0because" together
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the "
+                               f"dimension {d}because this dimension is empty and "
+                               "the operation does not have an identity")
 
 
 def _dims(dim):
@@ -181,7 +215,8 @@ def matrix_power(A, n):
                            f"are {A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
     names = {0: "CopyBackwards", 1: "CloneBackward0"}
     name = names.get(n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0")
-    return apply(name, lambda x: ops.matrix_power(x, n), A)
+    with lapack_errors("linalg.inv", "inversion", A):  # a negative power inverts A first
+        return apply(name, lambda x: ops.matrix_power(x, n), A)
 
 
 def vecdot(x, y, *, dim=-1):
@@ -197,8 +232,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if isinstance(ord, str):
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
                         "not str")
-    x = x if dtype is None else x.to(dtype)
-    _floating("linalg.vector_norm", x)
+    x = _norm_input("linalg.vector_norm", x, dtype)
+    _no_identity(x, ord, _dims(dim))
     if ord == 0:  # a count: PyTorch still links it to x, with a zero gradient
         return apply("LinalgVectorNormBackward0", _count_nonzero, x, _dims(dim), keepdim)
     return _checked("linalg.vector_norm", "LinalgVectorNormBackward0",
@@ -212,8 +247,7 @@ def _count_nonzero(x, dim, keepdim):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    A = A if dtype is None else A.to(dtype)
-    _floating("linalg.matrix_norm", A)
+    A = _norm_input("linalg.matrix_norm", A, dtype)
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")

@@ -31,7 +31,7 @@ def qr(input, some=True):
 
 
 def cholesky(input, upper=False):
-    return L.cholesky(operand(input), upper=upper)
+    return L.named_cholesky("cholesky", operand(input), upper)
 
 
 def _solve_factored(lower, B):

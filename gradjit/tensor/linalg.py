@@ -3,18 +3,23 @@ PyTorch's signatures, result types, errors and grad_fn names over gradjit.ops.li
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
 
 from gradjit import ops
 from gradjit.ops import linalg as L
+from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.return_types import return_type as _result
 
 
-class LinAlgError(RuntimeError):
+class _LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError: a singular or non positive-definite input."""
+
+
+LinAlgError = _LinAlgError  # torch's class keeps its C name, which errors print
 
 
 linalg_slogdet = _result("linalg_slogdet", ("sign", "logabsdet"))
@@ -25,21 +30,65 @@ linalg_qr = _result("linalg_qr", ("Q", "R"))
 linalg_svd = _result("linalg_svd", ("U", "S", "Vh"))
 linalg_lstsq = _result("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
-# What a failed factorization means, in PyTorch's words.
+def getrf_info(a):
+    """LAPACK getrf's info: the 1-based position of the first zero pivot of partial-pivoting
+    elimination, 0 when there is none."""
+    a = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64).copy()
+    for k in range(a.shape[0]):
+        p = k + int(np.argmax(np.abs(a[k:, k])))
+        if a[p, k] == 0:
+            return k + 1
+        a[[k, p]] = a[[p, k]]
+        a[k + 1:, k:] -= np.outer(a[k + 1:, k] / a[k, k], a[k, k:])
+    return 0
+
+
+def potrf_info(a):
+    """LAPACK potrf's info: the order of the first leading minor that is not positive
+    definite (the lower triangle read), 0 when there is none."""
+    lower = np.tril(a) + np.tril(a, -1).conj().swapaxes(-1, -2)
+    for k in range(1, a.shape[0] + 1):
+        try:
+            np.linalg.cholesky(lower[:k, :k])
+        except np.linalg.LinAlgError:
+            return k
+    return 0
+
+
+# What a failed factorization means, in PyTorch's words, with the info k of the first matrix
+# that failed and the LAPACK rule that finds it.
 _FAILURES = {
-    "singular": "the input matrix is singular",
-    "indefinite": "the input is not positive-definite",
+    "inversion": ("{name}: {batch}The diagonal element {k} is zero, the inversion could not be "
+                  "completed because the input matrix is singular.", getrf_info),
+    "solver": ("torch.{name}: {batch}The solver failed because the input matrix is singular.",
+               getrf_info),
+    "indefinite": ("{name}: {batch}The factorization could not be completed because the input "
+                   "is not positive-definite (the leading minor of order {k} is not "
+                   "positive-definite).", potrf_info),
 }
 
 
+def failure(name, kind, values, infos=None):
+    """PyTorch's LinAlgError message for the first matrix of the stack `values` that fails."""
+    template, rule = _FAILURES[kind]
+    if infos is None:
+        flat = values.reshape((int(np.prod(values.shape[:-2])),) + values.shape[-2:])
+        infos = np.array([rule(m) for m in flat]).reshape(values.shape[:-2])
+    i = int(np.argmax(np.asarray(infos).reshape(-1) > 0))
+    batch = f"(Batch element {i}): " if values.ndim > 2 else ""
+    return template.format(name=name, batch=batch, k=int(np.asarray(infos).reshape(-1)[i]))
+
+
 @contextlib.contextmanager
-def _lapack(name, failure):
+def lapack_errors(name, kind, A):
     """numpy's LinAlgError, eagerly, as PyTorch's (compiled programs raise numpy's)."""
     try:
         yield
     except np.linalg.LinAlgError:
-        raise LinAlgError(f"{name}: The factorization could not be completed because "
-                          f"{_FAILURES[failure]}.") from None
+        values = A.__gradjit_constant__()
+        if values is None:
+            raise
+        raise LinAlgError(failure(name, kind, values)) from None
 
 
 def _matrices(name, A, square=True, kernel=None):
@@ -58,16 +107,16 @@ def _matrices(name, A, square=True, kernel=None):
     return A
 
 
-def _run(name, grad_fn, fn, *args, failure="singular"):
-    with _lapack(name, failure):
-        return apply(grad_fn, fn, *args)
+def _run(name, kind, grad_fn, fn, A, *args):
+    with lapack_errors(name, kind, A):
+        return apply(grad_fn, fn, A, *args)
 
 
 # ---- solves and inverses ----
 
 def inv(A):
     A = _matrices("linalg.inv", A)
-    return _run("linalg.inv", "LinalgInvExBackward0", L.inv, A)
+    return _run("linalg.inv", "inversion", "LinalgInvExBackward0", L.inv, A)
 
 
 inverse = inv
@@ -77,15 +126,22 @@ def solve(A, B, *, left=True):
     """A X = B (X A = B when not `left`); B is a batch of vectors when it is 1-d or shaped
     like A without its last axis (PyTorch's rule)."""
     A, B = _matrices("linalg.solve", A), operand(B)
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {A.dtype.legacy} and B of type {B.dtype.legacy} instead")
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    n = A.shape[-1]
+    rows, cols = (B.shape[-1], 1) if vector else tuple(B.shape[-2:])
     if not left:
-        if vector:  # a column (n x 1) cannot stand right of an n x n matrix
-            n = A.shape[-1]
+        if vector or cols != n:  # a column (n x 1) cannot stand right of an n x n matrix
             raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
-                               f"XA = B ({n}x{n} and {n}x1)")
-        return _run("linalg.solve", "LinalgSolveExBackward0",
+                               f"XA = B ({n}x{n} and {rows}x{cols})")
+        return _run("linalg.solve", "solver", "LinalgSolveExBackward0",
                     lambda a, b: L.mT(L.solve(L.mT(a), L.mT(b), False)), A, B)
-    return _run("linalg.solve", "LinalgSolveExBackward0",
+    if rows != n:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"AX = B ({n}x{n} and {rows}x{cols})")
+    return _run("linalg.solve", "solver", "LinalgSolveExBackward0",
                 lambda a, b: L.solve(a, b, vector), A, B)
 
 
@@ -124,19 +180,30 @@ def logdet(A):
 # ---- factorizations ----
 
 def cholesky(A, *, upper=False):
-    A = _matrices("linalg.cholesky", A)
-    return _run("linalg.cholesky", "LinalgCholeskyExBackward0",
-                lambda a: L.cholesky_as_torch(a, upper), A, failure="indefinite")
+    return named_cholesky("linalg.cholesky", A, upper)
+
+
+def named_cholesky(name, A, upper):
+    """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
+    A = _matrices(name, A)
+    return _run(name, "indefinite", "LinalgCholeskyExBackward0",
+                lambda a: L.cholesky_as_torch(a, upper), A)
+
+
+def _uplo(UPLO):
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return UPLO.upper()
 
 
 def eigh(A, UPLO="L"):
-    A = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu")
+    A, UPLO = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu"), _uplo(UPLO)
     return linalg_eigh(*apply("LinalgEighBackward0",
                               lambda a: L.eigh(L.symmetric_gradient(a), UPLO), A))
 
 
 def eigvalsh(A, UPLO="L"):
-    A = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu")
+    A, UPLO = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu"), _uplo(UPLO)
     return apply("LinalgEighBackward0",
                  lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
 
@@ -153,6 +220,11 @@ def eigvals(A):
     return apply("LinalgEigBackward0", lambda a: L.eig(a)[0], A)
 
 
+_QR_R_GRAD = ("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+              "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+              "through linalg.qr.")
+
+
 def qr(A, mode="reduced"):
     """(Q, R); mode 'r' gives an empty Q, as PyTorch does."""
     A = _matrices("linalg.qr", A, square=False)
@@ -162,6 +234,9 @@ def qr(A, mode="reduced"):
     out = apply("LinalgQrBackward0", L.qr, A, mode)
     if mode == "r":
         from gradjit.tensor.factories import empty
+        if out.requires_grad:
+            out = graph.refuse_gradient(out, graph.Node.named("LinalgQrBackward0"), _QR_R_GRAD,
+                                        [A])
         return linalg_qr(empty(0, dtype=A.dtype), out)
     return linalg_qr(*out)
 
@@ -190,7 +265,10 @@ def _number_or_tensor(x):
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
-    A = _matrices("linalg.pinv", A, square=False)
+    A = operand(A)
+    if A.dim() < 2 or not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"linalg.pinv({A.dtype.legacy}{{{list(A.shape)}}}): expected a tensor "
+                           "with 2 or more dimensions of float, double, cfloat or cdouble types")
     if hermitian:  # torch computes it by an eigendecomposition
         _matrices("linalg.eigh", A)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
@@ -214,7 +292,16 @@ def lstsq(A, B, rcond=None, *, driver=None):
     A, B = _matrices("linalg.lstsq", A, square=False), operand(B)
     driver = driver or "gelsy"
     if driver not in LSTSQ_DRIVERS:
-        raise RuntimeError(f"parameter `driver` should be one of {LSTSQ_DRIVERS}")
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of "
+                           f"({', '.join(LSTSQ_DRIVERS)})")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype.legacy} and other's dtype "
+                           f"{B.dtype.legacy}")
+    vector = B.dim() == A.dim() - 1
+    if B.shape[-1 if vector else -2] != A.shape[-2]:
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match "
+                           f"other.size({-1 if vector else -2})")
     m, n = A.shape[-2:]
     rtol = max(m, n) * np.finfo(A.dtype.ir.numpy).eps if rcond is None else rcond
     solution = apply("LinalgLstsqBackward0",
@@ -247,7 +334,12 @@ def cond(A, p=None):
 
 
 def tensorinv(A, ind=2):
-    return apply("ReshapeAliasBackward0", L.tensorinv, operand(A), ind)
+    A = operand(A)
+    rows, cols = math.prod(A.shape[ind:]), math.prod(A.shape[:ind])
+    if ind > 0 and rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {rows} != {cols}")
+    return apply("ReshapeAliasBackward0", L.tensorinv, A, ind)
 
 
 def tensorsolve(A, B, dims=None):
