@@ -95,6 +95,32 @@ def _sublist_equation(args):
     return equation, operands
 
 
+def _check_subscripts(lhs, rhs, operands):
+    """torch's einsum checks: one term per operand, output letters taken from the inputs, and
+    the sizes of a letter equal or 1 (which broadcasts)."""
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        which = "fewer" if len(operands) < len(terms) else "more"
+        raise RuntimeError(f"einsum(): {which} operands were provided than specified in the "
+                           "equation")
+    for letter in rhs.replace(".", ""):
+        if letter not in lhs:
+            raise RuntimeError(f"einsum(): output subscript {letter} does not appear in the "
+                               "equation for any input operand")
+    sizes = {}
+    for i, (term, t) in enumerate(zip(terms, operands)):
+        head, dots, tail = term.partition("...")
+        pairs = list(zip(head, t.shape))
+        if dots and tail:
+            pairs += zip(tail, t.shape[len(t.shape) - len(tail):])
+        for letter, n in pairs:
+            seen = sizes.setdefault(letter, n)
+            if 1 not in (n, seen) and n != seen:
+                raise RuntimeError(f"einsum(): subscript {letter} has size {n} for operand {i} "
+                                   f"which does not broadcast with previously seen size {seen}")
+            sizes[letter] = n if seen == 1 else seen
+
+
 def einsum(equation, *operands):
     if not isinstance(equation, str):
         equation, operands = _sublist_equation((equation, *operands))
@@ -103,6 +129,7 @@ def einsum(equation, *operands):
     operands = tuple(operand(t) for t in operands)
     _same_dtype("einsum()", operands)
     lhs, arrow, rhs = equation.replace(" ", "").partition("->")
+    _check_subscripts(lhs, rhs, operands)
     if arrow and "..." in lhs and "..." not in rhs:
         # torch sums the dims '...' covers when the output leaves them out (numpy refuses);
         # here they lead the output, then are summed
@@ -123,6 +150,8 @@ def einsum(equation, *operands):
 
 def tensordot(a, b, dims=2):
     _same_dtype("tensordot()", (a, b))
+    if hasattr(dims, "tolist"):  # a tensor of dims: a count (0-d) or the two lists (2-d)
+        dims = dims.tolist()
     a, b = _summed_against_ones(a, b, dims)
     return _checked("tensordot", "ViewBackward0", lambda x, y: ops.tensordot(x, y, dims), a, b)
 
@@ -131,14 +160,21 @@ def _summed_against_ones(a, b, dims):
     """torch's tensordot pairs a contracted dim of size 1 with one of any size: the other
     side is summed over that dim first."""
     if isinstance(dims, int):
-        pairs = zip(range(a.dim() - dims, a.dim()), range(dims))
+        pairs = zip(range(-dims, 0), range(dims))
     elif all(isinstance(d, (int, list, tuple)) for d in dims):
-        pairs = zip(*([d] if isinstance(d, int) else d for d in dims))
+        first, second = ([d] if isinstance(d, int) else d for d in dims)
+        if len(first) != len(second):
+            raise RuntimeError("both dimension lists should have same length")
+        pairs = zip(first, second)
     else:
         return a, b
     for i, j in pairs:
         if not (-a.dim() <= i < a.dim() and -b.dim() <= j < b.dim()):
             continue  # out of range: the product's own checks word the error
+        if 1 not in (a.shape[i], b.shape[j]) and a.shape[i] != b.shape[j]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a.shape[i]} in dim {i} and second has size {b.shape[j]} in "
+                               f"dim {j}")
         if a.shape[i] == 1 and b.shape[j] != 1:
             b = b.sum(j, keepdim=True)
         elif b.shape[j] == 1 and a.shape[i] != 1:
@@ -163,6 +199,9 @@ def inner(input, other):
         return apply("MulBackward0", ops.mul, input, other)
     if input.dtype is not other.dtype:
         raise RuntimeError("both inputs should have same dtype")
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(input.shape)} and {list(other.shape)}")
     return _checked("inner", "ViewBackward0", ops.inner, input, other)
 
 
@@ -297,10 +336,21 @@ class ContractMixin:
         return apply("DotBackward0", ops.dot, self, other)
 
     def mv(self, vec):
+        if self.dtype is not vec.dtype:  # torch's mv is addmv into a result of vec's dtype
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{vec.dtype.legacy}, {self.dtype.legacy}, and {vec.dtype.legacy}")
         return apply("MvBackward0", ops.matmul, self, vec)
 
     def matmul(self, other):
         ranks = (self.dim(), other.dim())
+        if 0 in ranks:
+            raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                               f"{ranks[0]}D and {ranks[1]}D")
+        if ranks[0] >= 3 and ranks[1] == 2 and self.shape[-1] != other.shape[0]:
+            # torch folds the batch into the rows of one matrix product
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                               f"({math.prod(self.shape[:-1])}x{self.shape[-1]} and "
+                               f"{other.shape[0]}x{other.shape[1]})")
         if ranks == (1, 1):
             return self.dot(other)
         if ranks == (2, 2):

@@ -9,8 +9,8 @@ from gradjit.tensor import dtypes, overlap, ufuncs
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import ELEMENTWISE, apply, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
-from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
-                                     tensordot, vdot)
+from gradjit.tensor import contract
+from gradjit.tensor.contract import cross, einsum, vdot  # noqa: F401
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.signatures import NUMBERS_AS_TENSORS, check_function
@@ -211,7 +211,14 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
                                                        "unsqueeze"))
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
+outer, inner, kron = map(_function, ("outer", "inner", "kron"))
 ger = outer
+
+
+def tensordot(a, b, dims=2, out=None):
+    return write_out("tensordot", lambda: contract.tensordot(a, b, dims), (a, b), out)
+
+
 sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort", "topk",
                                                        "kthvalue"))
 median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",

@@ -135,6 +135,8 @@ class ShapingMixin:
         if self.dim() != 2:
             raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
                                f"{self.dim()}")
+        if self.dtype is dtypes.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
         return apply("TraceBackward0", ops.trace, self)
 
     # ---- splitting ----
