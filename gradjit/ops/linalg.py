@@ -62,7 +62,7 @@ def solve(a, b, vector=None):
     if sb2[-2] != sa[-1]:
         raise ValueError(f"solve: the matrices {sa} and right-hand side {sb} do not match: "
                          f"{sa[-1]} unknowns, {sb2[-2]} equations")
-    batch = broadcast_shapes(sa[:-2], sb2[:-2])
+    batch = broadcast_shapes(sb2[:-2], sa[:-2])  # in this order torch words a mismatch
     x = L.solve(broadcast(a, batch + sa[-2:]), broadcast(b2, batch + sb2[-2:]))
     return reshape(x, batch + sa[-1:]) if vector else x
 

@@ -91,6 +91,8 @@ def _matrix_exp(a):
     would compound float32's rounding well past what PyTorch's float32 result keeps."""
     if ops.result_type(a).name == "f32":
         return ops.astype(_matrix_exp(ops.astype(a, "f64")), "f32")
+    if ops.shape_of(a)[-1] == 0:  # nothing to scale by: a norm over no entries has no value
+        return a
     norm = ops.matrix_norm(a, 1, (-2, -1), True)
     s = ops.maximum(ops.ceil(ops.log2(ops.maximum(norm, 1e-300))) + 1.0, 0.0)
     s = E.stop_gradient(ops.where(ops.isfinite(s), s, 0.0))

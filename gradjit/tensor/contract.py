@@ -224,9 +224,11 @@ def cross(input, other, dim=None):
 
 
 def linalg_cross(input, other, *, dim=-1):
-    _same_dtype("linalg.cross()", (input, other))
     if input.dim() != other.dim():
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                           f"{other.dtype.legacy}")
     _check_dim(dim, input.dim())
     if input.shape[dim] != 3 or other.shape[dim] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
@@ -239,12 +241,20 @@ def multi_dot(tensors):
     tensors = list(tensors)
     if len(tensors) < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
-    _same_dtype("multi_dot()", tensors)
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
+                               f"0 is {_CPP_NAMES[tensors[0].dtype.ir.torch_name]} and tensor "
+                               f"{i} {_CPP_NAMES[t.dtype.ir.torch_name]}")
     for i, t in enumerate(tensors):
         end = "first" if i == 0 else "last" if i == len(tensors) - 1 else None
         if t.dim() != 2 and (end is None or t.dim() != 1):
             where = f"the {end} tensor must be 1D or 2D" if end else f"tensor {i} must be 2D"
             raise RuntimeError(f"multi_dot(): {where} but got {t.dim()}D")
+    for i, (a, b) in enumerate(zip(tensors, tensors[1:])):
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(a.shape)} and {list(b.shape)} cannot be multiplied")
     return _checked("multi_dot", "ViewBackward0", lambda *xs: ops.multi_dot(xs), *tensors)
 
 

@@ -147,6 +147,14 @@ def solve(A, B, *, left=True):
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     A, B = _matrices("linalg.solve_triangular", A), operand(B)
+    if B.dim() < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
+                           "dimensions.")
+    n = A.shape[-1]
+    if B.shape[-2 if left else -1] != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {equation} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
     return apply("LinalgSolveTriangularBackward0", L.solve_triangular, A, B, not upper, left,
                  unitriangular)
 
@@ -208,15 +216,23 @@ def eigvalsh(A, UPLO="L"):
                  lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
 
 
+def _eig_input(A):
+    """A checked as torch's eig checks it: an integer A has no complex type to give."""
+    A = operand(A)
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype.legacy}")
+    return _matrices("linalg.eig", A)
+
+
 def eig(A):
     """Eigenvalues and unit eigenvectors of general square matrices, always complex; the
     gradient through the eigenvectors holds for losses independent of their phases."""
-    A = _matrices("linalg.eig", A)
+    A = _eig_input(A)
     return linalg_eig(*apply("LinalgEigBackward0", L.eig, A))
 
 
 def eigvals(A):
-    A = _matrices("linalg.eigvals", A)
+    A = _eig_input(A)
     return apply("LinalgEigBackward0", lambda a: L.eig(a)[0], A)
 
 
@@ -330,20 +346,32 @@ def cond(A, p=None):
     if p not in _COND_GRAD_FN:
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     A = _matrices(f"linalg.cond(ord={p})", A, square=p not in (None, 2, -2))
+    if A.shape[-1] == A.shape[-2] == 0:  # torch's 0 for no matrix, cut off from A's graph
+        return A.detach().real.new_zeros(A.shape[:-2])
     return apply(_COND_GRAD_FN[p], ops.norms.cond, A, p)
 
 
 def tensorinv(A, ind=2):
     A = operand(A)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     rows, cols = math.prod(A.shape[ind:]), math.prod(A.shape[:ind])
-    if ind > 0 and rows != cols:
+    if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {rows} != {cols}")
     return apply("ReshapeAliasBackward0", L.tensorinv, A, ind)
 
 
 def tensorsolve(A, B, dims=None):
-    return apply("ViewBackward0", L.tensorsolve, operand(A), operand(B), dims)
+    A, B = operand(A), operand(B)
+    moved = [] if dims is None else [d % A.dim() for d in dims]
+    shape = [n for d, n in enumerate(A.shape) if d not in moved] + [A.shape[d] for d in moved]
+    solved = math.prod(shape[B.dim():])
+    if solved != B.numel():
+        raise RuntimeError(f"Expected self to satisfy the requirement "
+                           f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but "
+                           f"got {solved} != {B.numel()}")
+    return apply("ViewBackward0", L.tensorsolve, A, B, dims)
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):

@@ -67,6 +67,9 @@ def householder_product(A, tau, *, out=None):
     if A.shape[-1] < tau.shape[-1]:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-1] must be greater "
                            "than or equal to tau.shape[-1]")
+    if tau.dtype is not A.dtype:
+        raise RuntimeError(f"torch.linalg.householder_product: tau dtype {tau.dtype.legacy} does "
+                           f"not match input dtype {A.dtype.legacy}")
     return apply("LinalgHouseholderProductBackward0", _product, A, tau)
 
 

@@ -151,6 +151,10 @@ def ldl_factor(A, *, hermitian=False, out=None):
 
 def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     LD, pivots, B = operand(LD), operand(pivots), operand(B)
+    if B.shape[-2] != LD.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix "
+                           f"is {LD.shape[-2]} by {LD.shape[-1]} but each b matrix is "
+                           f"{B.shape[-2]} by {B.shape[-1]}")
     batch = np.broadcast_shapes(tuple(LD.shape[:-2]), tuple(B.shape[:-2]))
     ld = np.broadcast_to(_host(LD, "ldl_solve"), batch + tuple(LD.shape[-2:]))
     piv = np.broadcast_to(_host(pivots, "ldl_solve"), batch + tuple(pivots.shape[-1:]))
