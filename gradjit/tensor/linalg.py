@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir.linalg_lu import getrf
 from gradjit.ops import linalg as L
 from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
@@ -33,14 +34,8 @@ linalg_lstsq = _result("linalg_lstsq", ("solution", "residuals", "rank", "singul
 def getrf_info(a):
     """LAPACK getrf's info: the 1-based position of the first zero pivot of partial-pivoting
     elimination, 0 when there is none."""
-    a = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64).copy()
-    for k in range(a.shape[0]):
-        p = k + int(np.argmax(np.abs(a[k:, k])))
-        if a[p, k] == 0:
-            return k + 1
-        a[[k, p]] = a[[p, k]]
-        a[k + 1:, k:] -= np.outer(a[k + 1:, k] / a[k, k], a[k, k:])
-    return 0
+    zero = np.flatnonzero(np.diagonal(getrf(a)[0]) == 0)
+    return int(zero[0]) + 1 if zero.size else 0
 
 
 def potrf_info(a):

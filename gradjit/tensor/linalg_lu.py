@@ -27,7 +27,7 @@ def _factorable(name, A, pivot):
     if A.dim() < 2:
         raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got "
                            f"size: {list(A.shape)} instead")
-    if not A.dtype.is_floating_point or A.dtype.ir.name in ("f16", "bf16"):
+    if A.dtype.ir.name not in ("f32", "f64", "c64", "c128"):
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{A.dtype.legacy}\'')
     if not pivot:
         raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")

@@ -74,7 +74,15 @@ def complex_lu_family(lib):
     lu, piv = lib.linalg.lu_factor(t(lib, ZB))
     return (p, lo, u, lu, piv, lib.linalg.lu_solve(lu, piv, t(lib, ZB[0])),
             lib.linalg.lu_solve(lu, piv, t(lib, ZB[0]), adjoint=True),
-            grad_of(lib, lambda a: lib.linalg.lu(a)[2], ZB))
+            lib.linalg.lu_solve(lu, piv, t(lib, ZW.T[:3]), left=False).resolve_conj(),
+            lib.linalg.lu_solve(lu, piv, t(lib, ZW.T[:3]), left=False,
+                                adjoint=True).resolve_conj(),
+            lib.lu_unpack(lu, piv), lib.linalg.lu_factor_ex(t(lib, ZB) * 0).info,
+            grad_of(lib, lambda a: lib.linalg.lu(a)[2], ZB),
+            grad_of(lib, lambda a: lib.linalg.lu(a)[1], ZW), grad_of(lib, lambda a: lib.linalg.lu(
+                a)[2], ZW.T.copy()),
+            grad_of(lib, lambda a: lib.linalg.lu_solve(*lib.linalg.lu_factor(a), lib.tensor(Z),
+                                                       adjoint=True), ZB))
 
 
 @scenario
@@ -317,9 +325,7 @@ def tensorsolve_errors(lib):
     return outs
 
 
-DIFFERENCES = {
-    "complex_lu_family": "the LU primitive factors real matrices only",
-}
+DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
