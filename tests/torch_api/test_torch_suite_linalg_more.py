@@ -90,6 +90,28 @@ def complex_eig_gradient(lib):
     return grad_of(lib, lambda a: lib.linalg.eigvals(a).abs().sort().values, ZB)
 
 
+@scenario
+def more_gradients(lib):
+    b = lib.tensor(RHS[0, 0], requires_grad=True)
+    out, ga = grad_of(lib, lambda a: lib.linalg.lstsq(a, b).solution, M)
+    return (out, ga, b.grad, grad_of(lib, lambda a: lib.linalg.pinv(a @ a.mH, hermitian=True), ZW),
+            grad_of(lib, lambda a: lib.linalg.svd(a, full_matrices=False)[2].abs(), ZW),
+            grad_of(lib, lambda a: lib.linalg.eig(a)[1].abs(), M),
+            grad_of(lib, lambda a: lib.linalg.eigh(a @ a.mH)[1].abs(), ZB),
+            grad_of(lib, lambda a: lib.linalg.matrix_power(a, 3), ZB),
+            grad_of(lib, lambda a: lib.linalg.multi_dot([a[0], a[1], a[0]]), ZB),
+            grad_of(lib, lambda a: lib.linalg.cross(a, a.roll(1, 0)), ZB),
+            grad_of(lib, lambda a: lib.linalg.vander(a[0]), Z),
+            grad_of(lib, lambda a: lib.linalg.tensorsolve(a.reshape(3, 3), a[0]), M),
+            grad_of(lib, lambda a: lib.linalg.tensorinv(a.reshape(3, 3, 1), ind=2), M),
+            grad_of(lib, lambda a: lib.linalg.cond(a, "nuc"), M),
+            grad_of(lib, lambda a: lib.linalg.householder_product(a, a[:2, 0]), ZW.T.copy()),
+            grad_of(lib, lambda a: lib.linalg.solve_triangular(a, a.mH, upper=False, left=False),
+                    ZB), grad_of(lib, lambda a: lib.cholesky_solve(a.mH, a.tril()), HPD),
+            grad_of(lib, lambda a: lib.linalg.matrix_norm(a, -2), ZB),
+            grad_of(lib, lambda a: lib.linalg.det(a), np.stack([M, np.ones((3, 3))])))
+
+
 # --- float32 -------------------------------------------------------------------------------
 
 @scenario
