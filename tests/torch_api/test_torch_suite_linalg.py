@@ -505,7 +505,12 @@ def ldl_family(lib):
 @scenario
 def ldl_hermitian(lib):
     ld, piv = lib.linalg.ldl_factor(t(lib, HPD), hermitian=True)
-    return ld, piv, lib.linalg.ldl_solve(ld, piv, t(lib, HPD), hermitian=True)
+    indefinite = t(lib, Z + Z.conj().T - 2 * np.diag(np.diag(Z.real)))  # 2x2 pivot blocks
+    ls, ps = lib.linalg.ldl_factor(indefinite)
+    lh, ph = lib.linalg.ldl_factor(indefinite, hermitian=True)
+    return (ld, piv, lib.linalg.ldl_solve(ld, piv, t(lib, HPD), hermitian=True), ls, ps, lh, ph,
+            lib.linalg.ldl_solve(lh, ph, t(lib, Z), hermitian=True),
+            lib.linalg.ldl_solve(ls, ps, t(lib, Z)))
 
 
 @scenario
@@ -590,7 +595,6 @@ def float32_results(lib):
 
 
 DIFFERENCES = {
-    "ldl_hermitian": "the LDL family factors real symmetric matrices only (no complex hetrf)",
     "solve_triangular_upper_required_raises": "a missing keyword: Python's TypeError words, not "
                                               "torch's argument parser's",
 }
