@@ -45,16 +45,16 @@ def _ex(kind, plain, failure, A, *args, check_errors=False, **kwargs):
     return kind(out, tensor(info))
 
 
-def inv_ex(A, *, check_errors=False, out=None):
+def inv_ex(A, *, check_errors=False):
     return _ex(linalg_inv_ex, linalg.inv, "inversion", A, check_errors=check_errors)
 
 
-def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+def solve_ex(A, B, *, left=True, check_errors=False):
     return _ex(linalg_solve_ex, linalg.solve, "solver", A, B, left=left,
                check_errors=check_errors)
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+def cholesky_ex(A, *, upper=False, check_errors=False):
     return _ex(linalg_cholesky_ex, linalg.cholesky, "indefinite", A, upper=upper,
                check_errors=check_errors)
 

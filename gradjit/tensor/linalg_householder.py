@@ -56,7 +56,7 @@ def _reflections(A, tau):
     return q
 
 
-def householder_product(A, tau, *, out=None):
+def householder_product(A, tau):
     A, tau = operand(A), operand(tau)
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.householder_product: input must have at least 2 "

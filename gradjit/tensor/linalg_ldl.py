@@ -125,7 +125,7 @@ def _batched(A):
     return A
 
 
-def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
     return _factor(A, check_errors, "ldl_factor_ex", hermitian)
 
 
@@ -157,7 +157,7 @@ def _raise(info):
     raise RuntimeError(f"torch.linalg.ldl_factor: Unknown error code: {info[info > 0][0]}.")
 
 
-def ldl_factor(A, *, hermitian=False, out=None):
+def ldl_factor(A, *, hermitian=False):
     """(LD, pivots); an exactly singular matrix is an error, as in PyTorch."""
     ld, pivots, info = _factor(A, False, "ldl_factor", hermitian)
     if info.numpy().any():
@@ -165,7 +165,7 @@ def ldl_factor(A, *, hermitian=False, out=None):
     return linalg_ldl_factor(ld, pivots)
 
 
-def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+def ldl_solve(LD, pivots, B, *, hermitian=False):
     LD, pivots, B = operand(LD), operand(pivots), operand(B)
     if B.shape[-2] != LD.shape[-1]:
         raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix "

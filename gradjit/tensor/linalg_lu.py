@@ -40,13 +40,13 @@ def _tensor(x):
     return x if hasattr(x, "_edge") else tensor(x)
 
 
-def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
     A = _factorable("linalg.lu_factor_ex", A, pivot)
     lu, pivots = apply("LinalgLuFactorExBackward0", L.lu_factor, A)
     return linalg_lu_factor_ex(lu, pivots, _tensor(L.lu_info(lu.detach())))
 
 
-def lu_factor(A, *, pivot=True, out=None):
+def lu_factor(A, *, pivot=True):
     """LU and pivots; an exactly singular matrix is an error (lu_solve would divide by 0)."""
     lu, pivots, info = lu_factor_ex(_factorable("linalg.lu_factor", A, pivot))
     if is_traced(info):  # the check needs the values; a traced program returns the factors
@@ -59,7 +59,7 @@ def lu_factor(A, *, pivot=True, out=None):
     return linalg_lu_factor(lu, pivots)
 
 
-def lu(A, *, pivot=True, out=None):
+def lu(A, *, pivot=True):
     """(P, L, U) with A = P L U; only L and U carry a gradient."""
     A = _factorable("linalg.lu_factor", A, pivot)
     p, lower, upper = apply("LinalgLuBackward0",
@@ -89,7 +89,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     return lu_unpack_result(_tensor(p).detach() if unpack_pivots else empty, lower, upper)
 
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     LU, B = operand(LU), operand(B)
     pivots = _pivots("linalg.lu_solve", pivots, "pivots should be a Tensor of scalar type "
                                                 "torch.int32")

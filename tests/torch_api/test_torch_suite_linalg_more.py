@@ -112,6 +112,43 @@ def more_gradients(lib):
             grad_of(lib, lambda a: lib.linalg.det(a), np.stack([M, np.ones((3, 3))])))
 
 
+@scenario
+def out_arguments(lib):
+    """Each function's result written into out= tensors (resized from empty ones)."""
+    a, b = t(lib, M), t(lib, RHS[0, 0])
+    calls = [("det", (a,)), ("inv", (a,)), ("solve", (a, b)), ("cholesky", (a @ a.mT,)),
+             ("svdvals", (a,)), ("eigvalsh", (a + a.mT,)), ("matrix_norm", (a,)),
+             ("vector_norm", (a,)), ("norm", (a,)), ("cond", (a,)), ("matrix_power", (a, 3)),
+             ("pinv", (a,)), ("matrix_rank", (a,)), ("multi_dot", ([a, a],)),
+             ("vecdot", (a, a)), ("cross", (a, a.flip(0))), ("tensorinv", (a, 1)),
+             ("solve_triangular", (a, b), {"upper": True}), ("eigvals", (a,)),
+             ("householder_product", (a, a[0]))]
+    outs = []
+    for name, args, *kwargs in calls:
+        dtype = lib.complex128 if name == "eigvals" else lib.int64 if name == "matrix_rank" \
+            else lib.float64
+        out = lib.empty(0, dtype=dtype)
+        returned = getattr(lib.linalg, name)(*args, out=out, **(kwargs[0] if kwargs else {}))
+        outs += [out, returned is out]
+    pair = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int32))
+    returned = lib.linalg.lu_factor(a, out=pair)
+    return outs + [pair, returned[0] is pair[0]]
+
+
+@scenario
+def out_with_grad_raises(lib):
+    a = lib.tensor(M, requires_grad=True)
+    outs = []
+    for name, args, parts in (("inv", (a,), 1), ("det", (a,), 1), ("solve", (a, a), 1),
+                              ("svdvals", (a,), 1), ("slogdet", (a,), 2), ("qr", (a,), 2)):
+        out = tuple(lib.empty(0, dtype=lib.float64) for _ in range(parts))
+        try:
+            getattr(lib.linalg, name)(*args, out=out if parts > 1 else out[0])
+        except RuntimeError as error:
+            outs.append(str(error))
+    return outs
+
+
 # --- float32 -------------------------------------------------------------------------------
 
 @scenario
