@@ -49,9 +49,8 @@ def chain_matmul(*matrices, out=None):
     for t in matrices:
         if t.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {t.dim()}, expected 2 instead.")
-    if len(matrices) == 1:
-        return matrices[0].clone()
-    return multi_dot(matrices)
+    return write_out("chain_matmul", lambda: matrices[0].clone() if len(matrices) == 1 else
+                     multi_dot(matrices), matrices, out)
 
 
 # ---- distances ----

@@ -8,6 +8,7 @@ import numpy as np
 
 from gradjit.ops import linalg as L
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.functions import write_out
 from gradjit.tensor.linalg import _result
 from gradjit.tracer.leaves import is_traced
 
@@ -76,6 +77,11 @@ def _pivots(name, pivots, message):
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
     """(P, L, U) of lu_factor's result; the parts not asked for are empty."""
+    return write_out("lu_unpack", lambda: _lu_unpack(LU_data, LU_pivots, unpack_data,
+                                                     unpack_pivots), (LU_data, LU_pivots), out)
+
+
+def _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
     LU_data = operand(LU_data)
     LU_pivots = _pivots("torch.lu_unpack", LU_pivots,
                         "LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
@@ -120,15 +126,18 @@ def torch_lu(A, pivot=True, get_infos=False, out=None):
     warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
                   "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.",
                   UserWarning, stacklevel=2)
-    result = lu_factor_ex(_factorable("linalg.lu_factor", A, pivot))
-    return lu_with_info(*result) if get_infos else (result.LU, result.pivots)
+
+    def factor():
+        result = lu_factor_ex(_factorable("linalg.lu_factor", A, pivot))
+        return lu_with_info(*result) if get_infos else (result.LU, result.pivots)
+    return write_out("lu", factor, (A,), out)
 
 
 def torch_lu_solve(b, LU_data, LU_pivots, out=None):
     """torch.lu_solve: linalg.lu_solve with its arguments in the older order."""
     warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solve and will be "
                   "removed in a future PyTorch release.", UserWarning, stacklevel=2)
-    return lu_solve(LU_data, LU_pivots, b)
+    return write_out("lu_solve", lambda: lu_solve(LU_data, LU_pivots, b), (b, LU_data), out)
 
 
 class LuMixin:

@@ -332,6 +332,19 @@ def legacy_inverses(lib):
 
 
 @scenario
+def legacy_out_arguments(lib):
+    a = t(lib, M33)
+    lu, piv = lib.linalg.lu_factor(a)
+    outs = [lib.empty(0, dtype=lib.float64) for _ in range(6)]
+    lib.chain_matmul(a, a, a, out=outs[0])
+    lib.lu_solve(t(lib, M34), lu, piv, out=outs[1])
+    lib.lu_unpack(lu, piv, out=tuple(outs[2:5]))
+    pair = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int32))
+    returned = lib.lu(a, out=pair)
+    return outs[:5] + [pair, returned[0] is pair[0]]
+
+
+@scenario
 def symeig_removed_raises(lib):
     return lib.symeig(t(lib, M33))
 
