@@ -87,7 +87,8 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         q = _reflections(A, t)
         q = q.mH if transpose else q
         return q @ C if left else C @ q
-    return apply("OrmqrBackward0", applied, input, tau, other)
+    return write_out("ormqr", lambda: apply("OrmqrBackward0", applied, input, tau, other),
+                     (input, tau, other), out)
 
 
 def _check_ormqr(input, tau, other, side):

@@ -341,7 +341,9 @@ def legacy_out_arguments(lib):
     lib.lu_unpack(lu, piv, out=tuple(outs[2:5]))
     pair = (lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int32))
     returned = lib.lu(a, out=pair)
-    return outs[:5] + [pair, returned[0] is pair[0]]
+    a, tau = lib.geqrf(t(lib, M43))
+    lib.ormqr(a, tau, t(lib, M43), out=outs[5])
+    return outs + [pair, returned[0] is pair[0]]
 
 
 @scenario
