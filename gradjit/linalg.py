@@ -1,10 +1,8 @@
 """torch.linalg: PyTorch's linear-algebra namespace, re-exported from the tensor layer, with
 out= on the functions that take it (the result written into the given tensors)."""
-import functools
-
 from gradjit.tensor import contract, linalg, linalg_ex, linalg_householder, linalg_ldl, linalg_lu
 from gradjit.tensor.composite_functions import matrix_exp  # noqa: F401
-from gradjit.tensor.functions import matmul, write_out  # noqa: F401
+from gradjit.tensor.functions import matmul, with_out  # noqa: F401
 from gradjit.tensor.linalg import LinAlgError, diagonal, lstsq  # noqa: F401
 from gradjit.tensor.linalg_ex import vander  # noqa: F401
 
@@ -17,12 +15,7 @@ _ATEN = {"det": "_linalg_det", "inv": "linalg_inv_ex", "solve": "_linalg_solve_e
 
 def _writing_out(fn):
     name = fn.__name__.removeprefix("linalg_")
-    aten = _ATEN.get(name, f"linalg_{name}")
-
-    @functools.wraps(fn)
-    def function(*args, out=None, **kwargs):
-        return write_out(aten, lambda: fn(*args, **kwargs), args, out)
-    return function
+    return with_out(_ATEN.get(name, f"linalg_{name}"), fn)
 
 
 cross = _writing_out(contract.linalg_cross)

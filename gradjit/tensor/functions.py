@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import dtypes, overlap, ufuncs
@@ -10,7 +11,7 @@ from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import ELEMENTWISE, apply, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor import contract
-from gradjit.tensor.contract import cross, einsum, vdot  # noqa: F401
+from gradjit.tensor.contract import cross, einsum  # noqa: F401
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.signatures import NUMBERS_AS_TENSORS, check_function
@@ -73,6 +74,14 @@ def write_out(name, result_fn, inputs, out):
                 copy.__dict__.update(vars(result))
             return copy
         return _write(name, result, inputs, out)
+
+
+def with_out(aten, fn):
+    """fn taking out=, its result written there; `aten` names it in out='s errors."""
+    @functools.wraps(fn)
+    def function(*args, out=None, **kwargs):
+        return write_out(aten, lambda: fn(*args, **kwargs), args, out)
+    return function
 
 
 def _write(name, result, inputs, out):
@@ -212,6 +221,7 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
 outer, inner, kron = map(_function, ("outer", "inner", "kron"))
+vdot = with_out("vdot", contract.vdot)
 ger = outer
 
 

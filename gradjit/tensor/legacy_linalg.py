@@ -53,11 +53,17 @@ def cholesky_solve(B, L_factor, upper=False):
 
 
 def cholesky_inverse(L_factor, upper=False):
-    """The inverse of A = L L^H (or U^H U with upper) from its factor; as in PyTorch, the
-    gradient treats every entry of the factor as free."""
-    L_factor = L._matrices("cholesky_inverse", L_factor)
-    product = L_factor.mH @ L_factor if upper else L_factor @ L_factor.mH
-    return L.inv(product)
+    """The inverse R of A = L L^H (or U^H U with upper) from its factor's triangle. As in
+    PyTorch, the gradient treats every entry of the factor as free: it is that of
+    -R (L F^H + F L^H) R at the factor F, R held fixed."""
+    def inverse(factor):
+        lower = factor.mH if upper else factor
+        fixed = lower.detach()
+        R = L.inv(fixed.tril() @ fixed.tril().mH)
+        linear = -R @ (lower @ fixed.mH + fixed @ lower.mH) @ R
+        return R + (linear - linear.detach())  # R's value, exactly: linear - its copy is 0
+    return gradjit.autograd.composite("CholeskyInverseBackward0", inverse,
+                                      L._matrices("cholesky_inverse", L_factor))
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):

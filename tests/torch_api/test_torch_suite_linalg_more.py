@@ -113,6 +113,13 @@ def more_gradients(lib):
 
 
 @scenario
+def cholesky_inverse_reads_one_triangle(lib):
+    real_diagonal = ZB - 1j * np.eye(3) * ZB.imag  # as a complex Cholesky factor's
+    return [grad_of(lib, lambda a, u=u: lib.cholesky_inverse(a, upper=u), x)
+            for u in (False, True) for x in (real_diagonal, ZB.real.copy())]
+
+
+@scenario
 def out_arguments(lib):
     """Each function's result written into out= tensors (resized from empty ones)."""
     a, b = t(lib, M), t(lib, RHS[0, 0])

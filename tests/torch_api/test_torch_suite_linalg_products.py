@@ -343,7 +343,17 @@ def legacy_out_arguments(lib):
     returned = lib.lu(a, out=pair)
     a, tau = lib.geqrf(t(lib, M43))
     lib.ormqr(a, tau, t(lib, M43), out=outs[5])
-    return outs + [pair, returned[0] is pair[0]]
+    spd = t(lib, M33 @ M33.T + np.eye(3))
+    more = [lib.empty(0, dtype=lib.float64) for _ in range(5)]
+    for (name, args), out in zip((("inverse", (spd,)), ("cholesky", (spd,)), ("cholesky_inverse",
+                                  (spd,)), ("cholesky_solve", (spd, spd)),
+                                  ("vdot", (spd[0], spd[1]))), more):
+        getattr(lib, name)(*args, out=out)
+    qr, svd, tri = ([lib.empty(0, dtype=lib.float64) for _ in range(n)] for n in (2, 3, 2))
+    lib.qr(spd, out=qr)
+    lib.svd(spd, out=svd)
+    lib.triangular_solve(spd, spd.triu(), out=tri)
+    return outs + more + [pair, returned[0] is pair[0], [x.abs() for x in qr + svd], tri]
 
 
 @scenario
