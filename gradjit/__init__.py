@@ -110,6 +110,13 @@ for _name in _torchscript.__all__:
     setattr(jit, _name, getattr(_torchscript, _name))
 from gradjit.compiler import compile  # noqa: E402,F401
 from gradjit import amp, cpu  # noqa: E402,F401
+# torch's older linear-algebra names that take out= (the Tensor methods do not)
+(cholesky, cholesky_inverse, cholesky_solve, qr, svd, triangular_solve, inverse) = (
+    _with_out(aten, fn) for aten, fn in (
+        ("linalg_cholesky_ex", _legacy.cholesky), ("cholesky_inverse", _legacy.cholesky_inverse),
+        ("cholesky_solve", _legacy.cholesky_solve), ("linalg_qr", _legacy.qr),
+        ("_linalg_svd", _legacy.svd), ("triangular_solve", _legacy.triangular_solve),
+        ("linalg_inv_ex", _linalg.inverse)))
 from gradjit.amp import GradScaler, autocast  # noqa: E402,F401
 from gradjit.amp.state import *  # noqa: E402,F401,F403
 from gradjit.amp.policy import install as _install_autocast  # noqa: E402
@@ -140,11 +147,3 @@ from gradjit import lax, tree, tree_util  # noqa: E402,F401
 from gradjit.tracer.eager import (ShapeDtypeStruct, block_until_ready,  # noqa: E402,F401
                                   device_put, devices, disable_jit, eval_shape)
 from gradjit.dump.jaxpr import make_jaxpr  # noqa: E402,F401
-
-# torch's older linear-algebra names that take out= (the Tensor methods do not)
-(cholesky, cholesky_inverse, cholesky_solve, qr, svd, triangular_solve, inverse) = (
-    _with_out(aten, fn) for aten, fn in (
-        ("linalg_cholesky_ex", _legacy.cholesky), ("cholesky_inverse", _legacy.cholesky_inverse),
-        ("cholesky_solve", _legacy.cholesky_solve), ("linalg_qr", _legacy.qr),
-        ("_linalg_svd", _legacy.svd), ("triangular_solve", _legacy.triangular_solve),
-        ("linalg_inv_ex", _linalg.inverse)))

@@ -15,7 +15,7 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
-from gradjit.tensor.linalg import lapack_errors
+from gradjit.tensor.linalg import _matrices, lapack_errors
 
 
 def _same_dtype(name, tensors):
@@ -264,7 +264,9 @@ def matrix_power(A, n):
                            f"are {A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
     names = {0: "CopyBackwards", 1: "CloneBackward0"}
     name = names.get(n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0")
-    with lapack_errors("linalg.inv", "inversion", A):  # a negative power inverts A first
+    if n < 0:  # a negative power inverts A first
+        _matrices("linalg.inv", A)
+    with lapack_errors("linalg.inv", "inversion", A):
         return apply(name, lambda x: ops.matrix_power(x, n), A)
 
 

@@ -99,7 +99,34 @@ def _matrices(name, A, square=True, kernel=None):
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
     if kernel is not None:
         refuse_integers(kernel, A)
+    _refuse_low_precision(name, A)
     return A
+
+
+# The CPU kernels torch reaches with a half-precision matrix, by function; the others refuse
+# it by name
+_LOW_PRECISION_KERNELS = {
+    **dict.fromkeys(("linalg.det", "linalg.solve"), "lu_cpu"),
+    **dict.fromkeys(("linalg.cholesky", "cholesky"), "cholesky_cpu"),
+    **dict.fromkeys(("linalg.svd", "linalg.svdvals"), "linalg_svd_cpu"),
+    "linalg.eigh": "linalg_eigh_cpu", "linalg.eig": "linalg_eig_out_cpu",
+    "linalg.eigvals": "linalg_eig_out_cpu", "linalg.qr": "geqrf_cpu",
+    "linalg.solve_triangular": "triangular_solve_cpu"}
+
+
+def _refuse_low_precision(name, A):
+    if A.dtype.ir.name not in ("f16", "bf16"):
+        return
+    if name in _LOW_PRECISION_KERNELS:
+        raise NotImplementedError(f'"{_LOW_PRECISION_KERNELS[name]}" not implemented for '
+                                  f"'{A.dtype.legacy}'")
+    raise RuntimeError(f"{name}: Low precision dtypes not supported. Got {A.dtype.legacy}")
+
+
+def _float_or_double(A):
+    """matrix_rank's and lstsq's refusal of every other type (integers, half precision)."""
+    if A.dtype.ir.name not in ("f32", "f64", "c64", "c128"):
+        raise RuntimeError("This function doesn't handle types other than float and double")
 
 
 def _run(name, kind, grad_fn, fn, A, *args):
@@ -141,7 +168,7 @@ def solve(A, B, *, left=True):
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
-    A, B = _matrices("linalg.solve_triangular", A), operand(B)
+    A, B = _matrices("linalg.solve_triangular", A, kernel="triangular_solve_cpu"), operand(B)
     if B.dim() < 2:
         raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
                            "dimensions.")
@@ -188,7 +215,7 @@ def cholesky(A, *, upper=False):
 
 def named_cholesky(name, A, upper):
     """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
-    A = _matrices(name, A)
+    A = _matrices(name, A, kernel="cholesky_cpu" if name == "cholesky" else None)
     return _run(name, "indefinite", "LinalgCholeskyExBackward0",
                 lambda a: L.cholesky_as_torch(a, upper), A)
 
@@ -258,7 +285,7 @@ def svd(A, full_matrices=True, *, driver=None):
 
 
 def svdvals(A, *, driver=None):
-    A = _matrices("linalg.svdvals", A, square=False)
+    A = _matrices("linalg.svd", A, square=False)
     return apply("LinalgSvdBackward0", L.svdvals, A)
 
 
@@ -277,7 +304,7 @@ def _number_or_tensor(x):
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     A = operand(A)
-    if A.dim() < 2 or not (A.dtype.is_floating_point or A.dtype.is_complex):
+    if A.dim() < 2 or A.dtype.ir.name not in ("f32", "f64", "c64", "c128"):
         raise RuntimeError(f"linalg.pinv({A.dtype.legacy}{{{list(A.shape)}}}): expected a tensor "
                            "with 2 or more dimensions of float, double, cfloat or cdouble types")
     if hermitian:  # torch computes it by an eigendecomposition
@@ -287,6 +314,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    _float_or_double(operand(A))
     A = _matrices("linalg.matrix_rank", A, square=False)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
     return L.matrix_rank(A, atol, rtol, hermitian)
@@ -300,6 +328,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     `driver` reports: the residuals (full-rank A with M > N; not for gelsy), the rank (not
     for gels) and the singular values (gelsd, gelss). Rank-deficient A: the minimum-norm
     solution, which gelsy and gels do not promise."""
+    _float_or_double(operand(A))
     A, B = _matrices("linalg.lstsq", A, square=False), operand(B)
     driver = driver or "gelsy"
     if driver not in LSTSQ_DRIVERS:
@@ -340,7 +369,10 @@ def cond(A, p=None):
     norm(A, p) * norm(inv(A), p) of square matrices."""
     if p not in _COND_GRAD_FN:
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    A = _matrices(f"linalg.cond(ord={p})", A, square=p not in (None, 2, -2))
+    by_svd = p in (None, 2, -2)
+    float_only("linalg.svd" if by_svd else "linalg.inv", operand(A))
+    _refuse_low_precision("linalg.svd" if by_svd else "linalg.inv", operand(A))
+    A = _matrices(f"linalg.cond(ord={p})", A, square=not by_svd)
     if A.shape[-1] == A.shape[-2] == 0:  # torch's 0 for no matrix, cut off from A's graph
         return A.detach().real.new_zeros(A.shape[:-2])
     return apply(_COND_GRAD_FN[p], ops.norms.cond, A, p)

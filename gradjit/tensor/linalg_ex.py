@@ -29,8 +29,8 @@ def _infos(A, rule, name):
 def _ex(kind, plain, failure, A, *args, check_errors=False, **kwargs):
     """plain(A, ...) with the info of each matrix; a failed one (info > 0) raises plain's
     error under check_errors, else its result is NaN (LAPACK's partial result is not kept)."""
-    A = operand(A)
     name = plain.__name__
+    A = linalg._matrices(f"linalg.{name}", A)
     info = _infos(A, linalg._FAILURES[failure][1], name)
     if check_errors and info.any():
         raise linalg.LinAlgError(linalg.failure(f"linalg.{name}_ex", failure,

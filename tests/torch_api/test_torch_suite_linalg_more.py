@@ -166,6 +166,43 @@ def float32_gradients(lib):
                 a + a.mT), M, f), grad_of(lib, lambda a: lib.linalg.solve(a, a[0]), M, f))
 
 
+def _refusals(lib, dtype):
+    """What each function raises for a matrix of dtype: torch refuses integers and half
+    precision with words that differ by function."""
+    a = lib.eye(3).to(dtype)
+    calls = {"det": (a,), "slogdet": (a,), "inv": (a,), "inv_ex": (a,), "solve": (a, a),
+             "solve_ex": (a, a), "cholesky": (a,), "cholesky_ex": (a,), "eigh": (a,),
+             "eigvalsh": (a,), "eig": (a,), "eigvals": (a,), "svd": (a,), "svdvals": (a,),
+             "qr": (a,), "pinv": (a,), "matrix_rank": (a,), "lstsq": (a, a), "cond": (a,),
+             "matrix_power": (a, -1)}
+    outs = []
+    for name, args in calls.items():
+        for fn in (getattr(lib.linalg, name),) + ((lambda x: lib.linalg.cond(x, 1),)
+                                                   if name == "cond" else ()):
+            try:
+                fn(*args)
+                outs.append((name, "ok"))
+            except (RuntimeError, NotImplementedError) as error:
+                outs.append((name, type(error).__name__, str(error)))
+    for fn in (lib.logdet, lib.inverse, lib.cholesky,
+               lambda x: lib.linalg.solve_triangular(x, x, upper=True)):
+        try:
+            fn(a)
+        except (RuntimeError, NotImplementedError) as error:
+            outs.append((type(error).__name__, str(error)))
+    return outs
+
+
+@scenario
+def half_precision_refusals(lib):
+    return _refusals(lib, lib.float16), _refusals(lib, lib.bfloat16)
+
+
+@scenario
+def integer_refusals(lib):
+    return _refusals(lib, lib.int32)
+
+
 @scenario
 def mixed_float_dtypes_raise(lib):
     return lib.linalg.solve_triangular(t(lib, M), t(lib, M, lib.float32), upper=True)
