@@ -28,6 +28,9 @@ from gradjit.tensor.random import (default_generator, get_rng_state, seed,  # no
                                    set_rng_state)
 from gradjit.tensor.functions import *  # noqa: F401,F403
 from gradjit.tensor.functions import _assert  # noqa: F401
+from gradjit.tensor.functions import with_out as _with_out
+from gradjit.tensor import legacy_linalg as _legacy
+from gradjit.tensor import linalg as _linalg
 from gradjit.tensor.complex import complex, polar, view_as_complex, view_as_real  # noqa: F401
 from gradjit.tensor.control_flow import cond, while_loop  # noqa: F401
 from gradjit.tensor.dlpack import from_dlpack, to_dlpack  # noqa: F401
@@ -35,7 +38,7 @@ from gradjit.tensor.spectral import istft, stft  # noqa: F401
 from gradjit.tensor.composite_functions import *  # noqa: F401,F403
 from gradjit.tensor.activations import (celu, celu_, hardshrink, prelu,  # noqa: F401
                                          rrelu, rrelu_, selu, selu_, threshold, threshold_)
-from gradjit.tensor.linalg import det, inverse, logdet, pinverse  # noqa: F401
+from gradjit.tensor.linalg import det, logdet, pinverse  # noqa: F401
 from gradjit.tensor.linalg import torch_slogdet as slogdet  # noqa: F401
 from gradjit.tensor.grad_mode import (enable_grad, inference_mode,  # noqa: F401
                                       is_grad_enabled, is_inference_mode_enabled, no_grad,
@@ -46,8 +49,6 @@ from gradjit.tensor.memory_format import (channels_last, channels_last_3d,  # no
 from gradjit.runtime.cache import set_cache_limit  # noqa: F401
 from gradjit.serialization import load, save  # noqa: F401
 from gradjit.tensor.defaults import *  # noqa: F401,F403
-from gradjit.tensor.legacy_linalg import (cholesky, cholesky_inverse,  # noqa: F401
-                                          cholesky_solve, qr, svd, triangular_solve)
 from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr  # noqa: F401
 from gradjit.tensor.linalg_lu import lu_unpack  # noqa: F401
 from gradjit.tensor.lobpcg import lobpcg  # noqa: F401
@@ -109,6 +110,13 @@ for _name in _torchscript.__all__:
     setattr(jit, _name, getattr(_torchscript, _name))
 from gradjit.compiler import compile  # noqa: E402,F401
 from gradjit import amp, cpu  # noqa: E402,F401
+# torch's older linear-algebra names that take out= (the Tensor methods do not)
+(cholesky, cholesky_inverse, cholesky_solve, qr, svd, triangular_solve, inverse) = (
+    _with_out(aten, fn) for aten, fn in (
+        ("linalg_cholesky_ex", _legacy.cholesky), ("cholesky_inverse", _legacy.cholesky_inverse),
+        ("cholesky_solve", _legacy.cholesky_solve), ("linalg_qr", _legacy.qr),
+        ("_linalg_svd", _legacy.svd), ("triangular_solve", _legacy.triangular_solve),
+        ("linalg_inv_ex", _linalg.inverse)))
 from gradjit.amp import GradScaler, autocast  # noqa: E402,F401
 from gradjit.amp.state import *  # noqa: E402,F401,F403
 from gradjit.amp.policy import install as _install_autocast  # noqa: E402

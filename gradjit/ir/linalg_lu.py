@@ -9,12 +9,17 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.linalg import (_block, _matrices, _packed_type, _prim, _triangle, eye_like, mT,
-                               pack, pack_values, triangular_solve, unpack)
+                               pack, pack_values, real_part, triangular_solve, unpack)
 from gradjit.ir.primitive import ir_type
 
 
 def lu_shapes(m, n):
     return ((m, n), (min(m, n),))
+
+
+def _magnitude(x):
+    """The size LAPACK's pivot search compares: |re| + |im| for complex entries (izamax)."""
+    return np.abs(x.real) + np.abs(x.imag) if np.iscomplexobj(x) else np.abs(x)
 
 
 def getrf(a):
@@ -26,7 +31,7 @@ def getrf(a):
     rows = np.arange(lu.shape[0])
     pivots = np.zeros((lu.shape[0], min(m, n)), a.dtype)
     for j in range(min(m, n)):
-        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=-1)
+        p = j + np.argmax(_magnitude(lu[:, j:, j]), axis=-1)
         pivots[:, j] = p + 1
         lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
         pivot = lu[:, j, j]
@@ -42,7 +47,8 @@ def permutation(pivots, m, dtype):
     batch, k = t.shape[:-1], t.shape[-1]
     order = S.iota(shape=batch + (m,), dtype="i64", axis=len(batch))
     at = S.iota(shape=batch + (m,), dtype="i64", axis=len(batch))
-    swaps = E.sub(E.cast(pivots, dtype="i64"), E.full(value=1, shape=t.shape, dtype="i64"))
+    swaps = E.sub(E.cast(real_part(pivots), dtype="i64"),  # complex A packs them complex
+                  E.full(value=1, shape=t.shape, dtype="i64"))
     for j in range(k):
         target = S.broadcast_to(S.slice_(swaps, start=(0,) * len(batch) + (j,),
                                          stop=batch + (j + 1,), step=(1,) * t.rank),
@@ -156,7 +162,7 @@ def _lu_factor_jvp(tangents, y, a):
 
 
 def _lu_factor_rule(a):
-    _matrices(a)
+    _matrices(a, complex_ok=True)
     return _packed_type(a.shape[:-2], lu_shapes(*a.shape[-2:]), a.dtype)
 
 

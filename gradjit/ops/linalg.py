@@ -62,7 +62,7 @@ def solve(a, b, vector=None):
     if sb2[-2] != sa[-1]:
         raise ValueError(f"solve: the matrices {sa} and right-hand side {sb} do not match: "
                          f"{sa[-1]} unknowns, {sb2[-2]} equations")
-    batch = broadcast_shapes(sa[:-2], sb2[:-2])
+    batch = broadcast_shapes(sb2[:-2], sa[:-2])  # in this order torch words a mismatch
     x = L.solve(broadcast(a, batch + sa[-2:]), broadcast(b2, batch + sb2[-2:]))
     return reshape(x, batch + sa[-1:]) if vector else x
 
@@ -194,7 +194,7 @@ def lu_factor(a):
     """(LU, pivots): L's strict lower triangle over U, LAPACK's 1-based int32 row swaps."""
     a = matrices(a)
     lu, pivots = L.unpack(LU.lu_factor(a), LU.lu_shapes(*ir_type(a).shape[-2:]))
-    return lu, astype(pivots, "i32")
+    return lu, astype(L.real_part(pivots), "i32")
 
 
 def lu_info(lu):
@@ -213,6 +213,9 @@ def lu_info(lu):
 def singular(a):
     """Per matrix, whether partial-pivoting elimination meets a zero pivot (LAPACK's getrf
     info > 0), where inverting fails."""
+    if ir_type(a).dtype.is_complex:  # getrf's zero pivot is what makes slogdet's sign 0
+        sign = slogdet(a)[0]
+        return E.eq(sign, E.zeros_like(sign))
     return gt(lu_info(lu_factor(a)[0]), np.int32(0))
 
 
@@ -226,14 +229,14 @@ def lu_solve(lu, pivots, b, left=True, adjoint=False):
     """A X = B (A^T X = B when `adjoint`; X A = B, X A^T = B when not `left`) for A = P L U
     given compactly; batch axes broadcast."""
     if not left:
-        return mT(lu_solve(lu, pivots, mT(b), True, not adjoint))
+        return mH(lu_solve(lu, pivots, mH(b), True, not adjoint))
     sa, sb = ir_type(lu).shape, ir_type(b).shape
     batch = broadcast_shapes(sa[:-2], sb[:-2])
     lu, b = broadcast(lu, batch + sa[-2:]), broadcast(b, batch + sb[-2:])
     p = LU.permutation(broadcast(pivots, batch + sa[-1:]), sa[-1], ir_type(lu).dtype.name)
-    if adjoint:  # U^T L^T P^T X = B
-        y = L.triangular_solve(mT(lu), b, lower=True, unit=False)
-        return S.matmul(p, L.triangular_solve(mT(lu), y, lower=False, unit=True))
+    if adjoint:  # U^H L^H P^T X = B
+        y = L.triangular_solve(mH(lu), b, lower=True, unit=False)
+        return S.matmul(p, L.triangular_solve(mH(lu), y, lower=False, unit=True))
     y = L.triangular_solve(lu, S.matmul(mT(p), b), lower=True, unit=True)
     return L.triangular_solve(lu, y, lower=False, unit=False)
 

@@ -44,12 +44,13 @@ def chain_matmul(*matrices, out=None):
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
                   "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
                   "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for t in matrices:
         if t.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {t.dim()}, expected 2 instead.")
-    if len(matrices) == 1:
-        return matrices[0].clone()
-    return multi_dot(matrices)
+    return write_out("chain_matmul", lambda: matrices[0].clone() if len(matrices) == 1 else
+                     multi_dot(matrices), matrices, out)
 
 
 # ---- distances ----

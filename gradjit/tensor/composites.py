@@ -12,6 +12,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import elementwise as E
+from gradjit.ir.primitive import ShapeError
 from gradjit.ops import special
 from gradjit.tensor import dtypes, fused
 from gradjit.tensor.arith import apply, operand
@@ -64,20 +65,28 @@ def _conjugate(t):
 def _scaled_sum(product, input, beta, alpha):
     """beta * input + alpha * product; beta == 0 ignores input's values (nan and inf too)
     while keeping it in the graph with a zero gradient, as PyTorch does."""
-    if not ops.result_type(product).is_float:  # integer products truncate their scales
-        beta, alpha = int(beta), int(alpha)
+    kind = ops.result_type(product)
+    if not kind.is_float:  # integer products truncate their scales, boolean ones test them
+        cast = bool if kind.name == "bool" else int
+        beta, alpha = cast(beta), cast(alpha)
     if alpha != 1:
         product = ops.mul(product, alpha)
     shape = ops.shape_of(product)
     if beta == 0:
-        return ops.add(product, ops.where(np.zeros(shape, bool), input, 0))
+        return ops.add(product, ops.where(np.zeros(shape, bool), input, beta))
     return ops.add(product, input if beta == 1 else ops.mul(input, beta))
+
+
+def _same_addmv_dtypes(input, mat, vec):
+    if not input.dtype is mat.dtype is vec.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{input.dtype.legacy}, {mat.dtype.legacy}, and {vec.dtype.legacy}")
 
 
 def _check_added(input, shape):
     try:
         ops.broadcast_shapes(tuple(input.shape), shape)
-    except ops.ShapeError:
+    except ShapeError:
         raise RuntimeError(f"The size of tensor a ({tuple(input.shape)}) must match the size "
                            f"of tensor b ({shape})") from None
 
@@ -99,6 +108,8 @@ def _matrix_exp(a):
     would compound float32's rounding well past what PyTorch's float32 result keeps."""
     if ops.result_type(a).name == "f32":
         return ops.astype(_matrix_exp(ops.astype(a, "f64")), "f32")
+    if ops.shape_of(a)[-1] == 0:  # nothing to scale by: a norm over no entries has no value
+        return a
     norm = ops.matrix_norm(a, 1, (-2, -1), True)
     s = ops.maximum(ops.ceil(ops.log2(ops.maximum(norm, 1e-300))) + 1.0, 0.0)
     s = E.stop_gradient(ops.where(ops.isfinite(s), s, 0.0))
@@ -289,6 +300,7 @@ class CompositesMixin:
             raise RuntimeError(f"size mismatch, got input ({mat.shape[0]}), mat "
                                f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
         _check_added(self, (mat.shape[0],))
+        _same_addmv_dtypes(self, mat, vec)
         return apply("AddmvBackward0", lambda c, a, v: _scaled_sum(ops.matmul(a, v), c, beta,
                                                                     alpha), self, mat, vec)
 

@@ -13,7 +13,9 @@ from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
+from gradjit.tensor.linalg import _matrices, lapack_errors
 
 
 def _same_dtype(name, tensors):
@@ -40,6 +42,38 @@ def _floating(name, x):
                            f"Got {x.dtype.legacy}")
 
 
+def _norm_input(name, x, dtype):
+    """x cast to the norm's dtype, which must not narrow it (PyTorch's rule), and checked to
+    be floating or complex."""
+    if dtype is not None:
+        if x.dtype.is_complex != dtype.is_complex:
+            kind = "complex for complex" if x.dtype.is_complex else "real for real"
+            raise RuntimeError(f"{name}: dtype should be {kind} inputs, but got {dtype.legacy}")
+        if x.dtype.is_floating_point or x.dtype.is_complex:
+            if promote_types(x.dtype, dtype) is not dtype:
+                raise RuntimeError(f"{name}: the dtype of the input ({x.dtype.legacy}) should be "
+                                   f"convertible without narrowing to the specified dtype "
+                                   f"({dtype.legacy})")
+        x = x.to(dtype)
+    _floating(name, x)
+    return x
+
+
+def _no_identity(x, ord, dim):
+    """A max or min (inf or negative ord) over an empty dimension has no value to give."""
+    if x.numel() or not (ord < 0 or ord == math.inf):
+        return
+    shown = int(ord) if float(ord).is_integer() else ord
+    if dim is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
+                           "tensor because the operation does not have an identity")
+    for d in (dim,) if isinstance(dim, int) else dim:
+        if x.shape[d] == 0:  # torch's words run "dimension 0because" together
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the "
+                               f"dimension {d}because this dimension is empty and "
+                               "the operation does not have an identity")
+
+
 def _dims(dim):
     return tuple(dim) if isinstance(dim, (list, tuple)) else dim
 
@@ -61,6 +95,32 @@ def _sublist_equation(args):
     return equation, operands
 
 
+def _check_subscripts(lhs, rhs, operands):
+    """torch's einsum checks: one term per operand, output letters taken from the inputs, and
+    the sizes of a letter equal or 1 (which broadcasts)."""
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        which = "fewer" if len(operands) < len(terms) else "more"
+        raise RuntimeError(f"einsum(): {which} operands were provided than specified in the "
+                           "equation")
+    for letter in rhs.replace(".", ""):
+        if letter not in lhs:
+            raise RuntimeError(f"einsum(): output subscript {letter} does not appear in the "
+                               "equation for any input operand")
+    sizes = {}
+    for i, (term, t) in enumerate(zip(terms, operands)):
+        head, dots, tail = term.partition("...")
+        pairs = list(zip(head, t.shape))
+        if dots and tail:
+            pairs += zip(tail, t.shape[len(t.shape) - len(tail):])
+        for letter, n in pairs:
+            seen = sizes.setdefault(letter, n)
+            if 1 not in (n, seen) and n != seen:
+                raise RuntimeError(f"einsum(): subscript {letter} has size {n} for operand {i} "
+                                   f"which does not broadcast with previously seen size {seen}")
+            sizes[letter] = n if seen == 1 else seen
+
+
 def einsum(equation, *operands):
     if not isinstance(equation, str):
         equation, operands = _sublist_equation((equation, *operands))
@@ -69,6 +129,7 @@ def einsum(equation, *operands):
     operands = tuple(operand(t) for t in operands)
     _same_dtype("einsum()", operands)
     lhs, arrow, rhs = equation.replace(" ", "").partition("->")
+    _check_subscripts(lhs, rhs, operands)
     if arrow and "..." in lhs and "..." not in rhs:
         # torch sums the dims '...' covers when the output leaves them out (numpy refuses);
         # here they lead the output, then are summed
@@ -89,6 +150,8 @@ def einsum(equation, *operands):
 
 def tensordot(a, b, dims=2):
     _same_dtype("tensordot()", (a, b))
+    if hasattr(dims, "tolist"):  # a tensor of dims: a count (0-d) or the two lists (2-d)
+        dims = dims.tolist()
     a, b = _summed_against_ones(a, b, dims)
     return _checked("tensordot", "ViewBackward0", lambda x, y: ops.tensordot(x, y, dims), a, b)
 
@@ -97,14 +160,21 @@ def _summed_against_ones(a, b, dims):
     """torch's tensordot pairs a contracted dim of size 1 with one of any size: the other
     side is summed over that dim first."""
     if isinstance(dims, int):
-        pairs = zip(range(a.dim() - dims, a.dim()), range(dims))
+        pairs = zip(range(-dims, 0), range(dims))
     elif all(isinstance(d, (int, list, tuple)) for d in dims):
-        pairs = zip(*([d] if isinstance(d, int) else d for d in dims))
+        first, second = ([d] if isinstance(d, int) else d for d in dims)
+        if len(first) != len(second):
+            raise RuntimeError("both dimension lists should have same length")
+        pairs = zip(first, second)
     else:
         return a, b
     for i, j in pairs:
         if not (-a.dim() <= i < a.dim() and -b.dim() <= j < b.dim()):
             continue  # out of range: the product's own checks word the error
+        if 1 not in (a.shape[i], b.shape[j]) and a.shape[i] != b.shape[j]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a.shape[i]} in dim {i} and second has size {b.shape[j]} in "
+                               f"dim {j}")
         if a.shape[i] == 1 and b.shape[j] != 1:
             b = b.sum(j, keepdim=True)
         elif b.shape[j] == 1 and a.shape[i] != 1:
@@ -129,6 +199,9 @@ def inner(input, other):
         return apply("MulBackward0", ops.mul, input, other)
     if input.dtype is not other.dtype:
         raise RuntimeError("both inputs should have same dtype")
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(input.shape)} and {list(other.shape)}")
     return _checked("inner", "ViewBackward0", ops.inner, input, other)
 
 
@@ -151,9 +224,11 @@ def cross(input, other, dim=None):
 
 
 def linalg_cross(input, other, *, dim=-1):
-    _same_dtype("linalg.cross()", (input, other))
     if input.dim() != other.dim():
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                           f"{other.dtype.legacy}")
     _check_dim(dim, input.dim())
     if input.shape[dim] != 3 or other.shape[dim] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
@@ -166,12 +241,20 @@ def multi_dot(tensors):
     tensors = list(tensors)
     if len(tensors) < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
-    _same_dtype("multi_dot()", tensors)
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
+                               f"0 is {_CPP_NAMES[tensors[0].dtype.ir.torch_name]} and tensor "
+                               f"{i} {_CPP_NAMES[t.dtype.ir.torch_name]}")
     for i, t in enumerate(tensors):
         end = "first" if i == 0 else "last" if i == len(tensors) - 1 else None
         if t.dim() != 2 and (end is None or t.dim() != 1):
             where = f"the {end} tensor must be 1D or 2D" if end else f"tensor {i} must be 2D"
             raise RuntimeError(f"multi_dot(): {where} but got {t.dim()}D")
+    for i, (a, b) in enumerate(zip(tensors, tensors[1:])):
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(a.shape)} and {list(b.shape)} cannot be multiplied")
     return _checked("multi_dot", "ViewBackward0", lambda *xs: ops.multi_dot(xs), *tensors)
 
 
@@ -181,7 +264,10 @@ def matrix_power(A, n):
                            f"are {A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
     names = {0: "CopyBackwards", 1: "CloneBackward0"}
     name = names.get(n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0")
-    return apply(name, lambda x: ops.matrix_power(x, n), A)
+    if n < 0:  # a negative power inverts A first
+        _matrices("linalg.inv", A)
+    with lapack_errors("linalg.inv", "inversion", A):
+        return apply(name, lambda x: ops.matrix_power(x, n), A)
 
 
 def vecdot(x, y, *, dim=-1):
@@ -197,8 +283,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if isinstance(ord, str):
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
                         "not str")
-    x = x if dtype is None else x.to(dtype)
-    _floating("linalg.vector_norm", x)
+    x = _norm_input("linalg.vector_norm", x, dtype)
+    _no_identity(x, ord, _dims(dim))
     if ord == 0:  # a count: PyTorch still links it to x, with a zero gradient
         return apply("LinalgVectorNormBackward0", _count_nonzero, x, _dims(dim), keepdim)
     return _checked("linalg.vector_norm", "LinalgVectorNormBackward0",
@@ -212,8 +298,7 @@ def _count_nonzero(x, dim, keepdim):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    A = A if dtype is None else A.to(dtype)
-    _floating("linalg.matrix_norm", A)
+    A = _norm_input("linalg.matrix_norm", A, dtype)
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
@@ -263,10 +348,21 @@ class ContractMixin:
         return apply("DotBackward0", ops.dot, self, other)
 
     def mv(self, vec):
+        if self.dtype is not vec.dtype:  # torch's mv is addmv into a result of vec's dtype
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{vec.dtype.legacy}, {self.dtype.legacy}, and {vec.dtype.legacy}")
         return apply("MvBackward0", ops.matmul, self, vec)
 
     def matmul(self, other):
         ranks = (self.dim(), other.dim())
+        if 0 in ranks:
+            raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                               f"{ranks[0]}D and {ranks[1]}D")
+        if ranks[0] >= 3 and ranks[1] == 2 and self.shape[-1] != other.shape[0]:
+            # torch folds the batch into the rows of one matrix product
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                               f"({math.prod(self.shape[:-1])}x{self.shape[-1]} and "
+                               f"{other.shape[0]}x{other.shape[1]})")
         if ranks == (1, 1):
             return self.dot(other)
         if ranks == (2, 2):

@@ -10,8 +10,8 @@ from gradjit.tensor import dtypes, overlap, ufuncs
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import ELEMENTWISE, apply, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
-from gradjit.tensor.contract import (cross, einsum, inner, kron, outer,  # noqa: F401
-                                     tensordot, vdot)
+from gradjit.tensor import contract
+from gradjit.tensor.contract import cross, einsum  # noqa: F401
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.refusals import refuse_bool_subtraction, refuse_cast
 from gradjit.tensor.factories import tensor
@@ -75,6 +75,14 @@ def write_out(name, result_fn, inputs, out):
                 copy.__dict__.update(vars(result))
             return copy
         return _write(name, result, inputs, out)
+
+
+def with_out(aten, fn):
+    """fn taking out=, its result written there; `aten` names it in out='s errors."""
+    @functools.wraps(fn)
+    def function(*args, out=None, **kwargs):
+        return write_out(aten, lambda: fn(*args, **kwargs), args, out)
+    return function
 
 
 def _write(name, result, inputs, out):
@@ -218,7 +226,15 @@ reshape, flatten, squeeze, unsqueeze = map(_function, ("reshape", "flatten", "sq
                                                        "unsqueeze"))
 transpose, permute, t, clone = map(_function, ("transpose", "permute", "t", "clone"))
 swapaxes = swapdims = transpose
+outer, inner, kron = map(_function, ("outer", "inner", "kron"))
+vdot = with_out("vdot", contract.vdot)
 ger = outer
+
+
+def tensordot(a, b, dims=2, out=None):
+    return write_out("tensordot", lambda: contract.tensordot(a, b, dims), (a, b), out)
+
+
 sort, argsort, msort, topk, kthvalue = map(_function, ("sort", "argsort", "msort", "topk",
                                                        "kthvalue"))
 median, nanmedian, quantile, nanquantile = map(_function, ("median", "nanmedian", "quantile",

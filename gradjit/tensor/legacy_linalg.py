@@ -31,7 +31,7 @@ def qr(input, some=True):
 
 
 def cholesky(input, upper=False):
-    return L.cholesky(operand(input), upper=upper)
+    return L.named_cholesky("cholesky", operand(input), upper)
 
 
 def _solve_factored(lower, B):
@@ -53,16 +53,29 @@ def cholesky_solve(B, L_factor, upper=False):
 
 
 def cholesky_inverse(L_factor, upper=False):
-    """The inverse of A = L L^H (or U^H U with upper) from its factor; as in PyTorch, the
-    gradient treats every entry of the factor as free."""
-    L_factor = operand(L_factor)
-    product = L_factor.mH @ L_factor if upper else L_factor @ L_factor.mH
-    return L.inv(product)
+    """The inverse R of A = L L^H (or U^H U with upper) from its factor's triangle. As in
+    PyTorch, the gradient treats every entry of the factor as free: it is that of
+    -R (L F^H + F L^H) R at the factor F, R held fixed."""
+    def inverse(factor):
+        lower = factor.mH if upper else factor
+        fixed = lower.detach()
+        R = L.inv(fixed.tril() @ fixed.tril().mH)
+        linear = -R @ (lower @ fixed.mH + fixed @ lower.mH) @ R
+        return R + (linear - linear.detach())  # R's value, exactly: linear - its copy is 0
+    return gradjit.autograd.composite("CholeskyInverseBackward0", inverse,
+                                      L._matrices("cholesky_inverse", L_factor))
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
     """(X, A's copy) with op(A) X = b, op(A) = A or its transpose."""
     A, b = operand(A), operand(b)
+    if A.dim() >= 2 and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if b.dim() >= 2 and A.dim() >= 2 and b.shape[-2] != A.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
+                           f"{A.shape[-2]} by {A.shape[-1]} but each b matrix is "
+                           f"{b.shape[-2]} by {b.shape[-1]}")
     matrix = A.mT if transpose else A
     solution = L.solve_triangular(matrix, b, upper=upper != transpose,
                                   unitriangular=unitriangular)

@@ -3,18 +3,24 @@ PyTorch's signatures, result types, errors and grad_fn names over gradjit.ops.li
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
 
 from gradjit import ops
+from gradjit.ir.linalg_lu import getrf
 from gradjit.ops import linalg as L
+from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.return_types import return_type as _result
 
 
-class LinAlgError(RuntimeError):
+class _LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError: a singular or non positive-definite input."""
+
+
+LinAlgError = _LinAlgError  # torch's class keeps its C name, which errors print
 
 
 linalg_slogdet = _result("linalg_slogdet", ("sign", "logabsdet"))
@@ -25,21 +31,59 @@ linalg_qr = _result("linalg_qr", ("Q", "R"))
 linalg_svd = _result("linalg_svd", ("U", "S", "Vh"))
 linalg_lstsq = _result("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
-# What a failed factorization means, in PyTorch's words.
+def getrf_info(a):
+    """LAPACK getrf's info: the 1-based position of the first zero pivot of partial-pivoting
+    elimination, 0 when there is none."""
+    zero = np.flatnonzero(np.diagonal(getrf(a)[0]) == 0)
+    return int(zero[0]) + 1 if zero.size else 0
+
+
+def potrf_info(a):
+    """LAPACK potrf's info: the order of the first leading minor that is not positive
+    definite (the lower triangle read), 0 when there is none."""
+    lower = np.tril(a) + np.tril(a, -1).conj().swapaxes(-1, -2)
+    for k in range(1, a.shape[0] + 1):
+        try:
+            np.linalg.cholesky(lower[:k, :k])
+        except np.linalg.LinAlgError:
+            return k
+    return 0
+
+
+# What a failed factorization means, in PyTorch's words, with the info k of the first matrix
+# that failed and the LAPACK rule that finds it.
 _FAILURES = {
-    "singular": "the input matrix is singular",
-    "indefinite": "the input is not positive-definite",
+    "inversion": ("{name}: {batch}The diagonal element {k} is zero, the inversion could not be "
+                  "completed because the input matrix is singular.", getrf_info),
+    "solver": ("torch.{name}: {batch}The solver failed because the input matrix is singular.",
+               getrf_info),
+    "indefinite": ("{name}: {batch}The factorization could not be completed because the input "
+                   "is not positive-definite (the leading minor of order {k} is not "
+                   "positive-definite).", potrf_info),
 }
 
 
+def failure(name, kind, values, infos=None):
+    """PyTorch's LinAlgError message for the first matrix of the stack `values` that fails."""
+    template, rule = _FAILURES[kind]
+    if infos is None:
+        flat = values.reshape((int(np.prod(values.shape[:-2])),) + values.shape[-2:])
+        infos = np.array([rule(m) for m in flat]).reshape(values.shape[:-2])
+    i = int(np.argmax(np.asarray(infos).reshape(-1) > 0))
+    batch = f"(Batch element {i}): " if values.ndim > 2 else ""
+    return template.format(name=name, batch=batch, k=int(np.asarray(infos).reshape(-1)[i]))
+
+
 @contextlib.contextmanager
-def _lapack(name, failure):
+def lapack_errors(name, kind, A):
     """numpy's LinAlgError, eagerly, as PyTorch's (compiled programs raise numpy's)."""
     try:
         yield
     except np.linalg.LinAlgError:
-        raise LinAlgError(f"{name}: The factorization could not be completed because "
-                          f"{_FAILURES[failure]}.") from None
+        values = A.__gradjit_constant__()
+        if values is None:
+            raise
+        raise LinAlgError(failure(name, kind, values)) from None
 
 
 def _matrices(name, A, square=True, kernel=None):
@@ -55,19 +99,46 @@ def _matrices(name, A, square=True, kernel=None):
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
     if kernel is not None:
         refuse_integers(kernel, A)
+    _refuse_low_precision(name, A)
     return A
 
 
-def _run(name, grad_fn, fn, *args, failure="singular"):
-    with _lapack(name, failure):
-        return apply(grad_fn, fn, *args)
+# The CPU kernels torch reaches with a half-precision matrix, by function; the others refuse
+# it by name
+_LOW_PRECISION_KERNELS = {
+    **dict.fromkeys(("linalg.det", "linalg.solve"), "lu_cpu"),
+    **dict.fromkeys(("linalg.cholesky", "cholesky"), "cholesky_cpu"),
+    **dict.fromkeys(("linalg.svd", "linalg.svdvals"), "linalg_svd_cpu"),
+    "linalg.eigh": "linalg_eigh_cpu", "linalg.eig": "linalg_eig_out_cpu",
+    "linalg.eigvals": "linalg_eig_out_cpu", "linalg.qr": "geqrf_cpu",
+    "linalg.solve_triangular": "triangular_solve_cpu"}
+
+
+def _refuse_low_precision(name, A):
+    if A.dtype.ir.name not in ("f16", "bf16"):
+        return
+    if name in _LOW_PRECISION_KERNELS:
+        raise NotImplementedError(f'"{_LOW_PRECISION_KERNELS[name]}" not implemented for '
+                                  f"'{A.dtype.legacy}'")
+    raise RuntimeError(f"{name}: Low precision dtypes not supported. Got {A.dtype.legacy}")
+
+
+def _float_or_double(A):
+    """matrix_rank's and lstsq's refusal of every other type (integers, half precision)."""
+    if A.dtype.ir.name not in ("f32", "f64", "c64", "c128"):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+
+
+def _run(name, kind, grad_fn, fn, A, *args):
+    with lapack_errors(name, kind, A):
+        return apply(grad_fn, fn, A, *args)
 
 
 # ---- solves and inverses ----
 
 def inv(A):
     A = _matrices("linalg.inv", A)
-    return _run("linalg.inv", "LinalgInvExBackward0", L.inv, A)
+    return _run("linalg.inv", "inversion", "LinalgInvExBackward0", L.inv, A)
 
 
 inverse = inv
@@ -77,20 +148,35 @@ def solve(A, B, *, left=True):
     """A X = B (X A = B when not `left`); B is a batch of vectors when it is 1-d or shaped
     like A without its last axis (PyTorch's rule)."""
     A, B = _matrices("linalg.solve", A), operand(B)
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {A.dtype.legacy} and B of type {B.dtype.legacy} instead")
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    n = A.shape[-1]
+    rows, cols = (B.shape[-1], 1) if vector else tuple(B.shape[-2:])
     if not left:
-        if vector:  # a column (n x 1) cannot stand right of an n x n matrix
-            n = A.shape[-1]
+        if vector or cols != n:  # a column (n x 1) cannot stand right of an n x n matrix
             raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
-                               f"XA = B ({n}x{n} and {n}x1)")
-        return _run("linalg.solve", "LinalgSolveExBackward0",
+                               f"XA = B ({n}x{n} and {rows}x{cols})")
+        return _run("linalg.solve", "solver", "LinalgSolveExBackward0",
                     lambda a, b: L.mT(L.solve(L.mT(a), L.mT(b), False)), A, B)
-    return _run("linalg.solve", "LinalgSolveExBackward0",
+    if rows != n:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"AX = B ({n}x{n} and {rows}x{cols})")
+    return _run("linalg.solve", "solver", "LinalgSolveExBackward0",
                 lambda a, b: L.solve(a, b, vector), A, B)
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
-    A, B = _matrices("linalg.solve_triangular", A), operand(B)
+    A, B = _matrices("linalg.solve_triangular", A, kernel="triangular_solve_cpu"), operand(B)
+    if B.dim() < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
+                           "dimensions.")
+    n = A.shape[-1]
+    if B.shape[-2 if left else -1] != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {equation} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
     return apply("LinalgSolveTriangularBackward0", L.solve_triangular, A, B, not upper, left,
                  unitriangular)
 
@@ -124,33 +210,57 @@ def logdet(A):
 # ---- factorizations ----
 
 def cholesky(A, *, upper=False):
-    A = _matrices("linalg.cholesky", A)
-    return _run("linalg.cholesky", "LinalgCholeskyExBackward0",
-                lambda a: L.cholesky_as_torch(a, upper), A, failure="indefinite")
+    return named_cholesky("linalg.cholesky", A, upper)
+
+
+def named_cholesky(name, A, upper):
+    """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
+    A = _matrices(name, A, kernel="cholesky_cpu" if name == "cholesky" else None)
+    return _run(name, "indefinite", "LinalgCholeskyExBackward0",
+                lambda a: L.cholesky_as_torch(a, upper), A)
+
+
+def _uplo(UPLO):
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return UPLO.upper()
 
 
 def eigh(A, UPLO="L"):
-    A = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu")
+    A, UPLO = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu"), _uplo(UPLO)
     return linalg_eigh(*apply("LinalgEighBackward0",
                               lambda a: L.eigh(L.symmetric_gradient(a), UPLO), A))
 
 
 def eigvalsh(A, UPLO="L"):
-    A = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu")
+    A, UPLO = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu"), _uplo(UPLO)
     return apply("LinalgEighBackward0",
                  lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
+
+
+def _eig_input(A):
+    """A checked as torch's eig checks it: an integer A has no complex type to give."""
+    A = operand(A)
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype.legacy}")
+    return _matrices("linalg.eig", A)
 
 
 def eig(A):
     """Eigenvalues and unit eigenvectors of general square matrices, always complex; the
     gradient through the eigenvectors holds for losses independent of their phases."""
-    A = _matrices("linalg.eig", A)
+    A = _eig_input(A)
     return linalg_eig(*apply("LinalgEigBackward0", L.eig, A))
 
 
 def eigvals(A):
-    A = _matrices("linalg.eigvals", A)
+    A = _eig_input(A)
     return apply("LinalgEigBackward0", lambda a: L.eig(a)[0], A)
+
+
+_QR_R_GRAD = ("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+              "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+              "through linalg.qr.")
 
 
 def qr(A, mode="reduced"):
@@ -162,6 +272,9 @@ def qr(A, mode="reduced"):
     out = apply("LinalgQrBackward0", L.qr, A, mode)
     if mode == "r":
         from gradjit.tensor.factories import empty
+        if out.requires_grad:
+            out = graph.refuse_gradient(out, graph.Node.named("LinalgQrBackward0"), _QR_R_GRAD,
+                                        [A])
         return linalg_qr(empty(0, dtype=A.dtype), out)
     return linalg_qr(*out)
 
@@ -172,7 +285,7 @@ def svd(A, full_matrices=True, *, driver=None):
 
 
 def svdvals(A, *, driver=None):
-    A = _matrices("linalg.svdvals", A, square=False)
+    A = _matrices("linalg.svd", A, square=False)
     return apply("LinalgSvdBackward0", L.svdvals, A)
 
 
@@ -190,7 +303,10 @@ def _number_or_tensor(x):
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
-    A = _matrices("linalg.pinv", A, square=False)
+    A = operand(A)
+    if A.dim() < 2 or A.dtype.ir.name not in ("f32", "f64", "c64", "c128"):
+        raise RuntimeError(f"linalg.pinv({A.dtype.legacy}{{{list(A.shape)}}}): expected a tensor "
+                           "with 2 or more dimensions of float, double, cfloat or cdouble types")
     if hermitian:  # torch computes it by an eigendecomposition
         _matrices("linalg.eigh", A)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
@@ -198,6 +314,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    _float_or_double(operand(A))
     A = _matrices("linalg.matrix_rank", A, square=False)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
     return L.matrix_rank(A, atol, rtol, hermitian)
@@ -211,10 +328,20 @@ def lstsq(A, B, rcond=None, *, driver=None):
     `driver` reports: the residuals (full-rank A with M > N; not for gelsy), the rank (not
     for gels) and the singular values (gelsd, gelss). Rank-deficient A: the minimum-norm
     solution, which gelsy and gels do not promise."""
+    _float_or_double(operand(A))
     A, B = _matrices("linalg.lstsq", A, square=False), operand(B)
     driver = driver or "gelsy"
     if driver not in LSTSQ_DRIVERS:
-        raise RuntimeError(f"parameter `driver` should be one of {LSTSQ_DRIVERS}")
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of "
+                           f"({', '.join(LSTSQ_DRIVERS)})")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype.legacy} and other's dtype "
+                           f"{B.dtype.legacy}")
+    vector = B.dim() == A.dim() - 1
+    if B.shape[-1 if vector else -2] != A.shape[-2]:
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match "
+                           f"other.size({-1 if vector else -2})")
     m, n = A.shape[-2:]
     rtol = max(m, n) * np.finfo(A.dtype.ir.numpy).eps if rcond is None else rcond
     solution = apply("LinalgLstsqBackward0",
@@ -242,16 +369,36 @@ def cond(A, p=None):
     norm(A, p) * norm(inv(A), p) of square matrices."""
     if p not in _COND_GRAD_FN:
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    A = _matrices(f"linalg.cond(ord={p})", A, square=p not in (None, 2, -2))
+    by_svd = p in (None, 2, -2)
+    float_only("linalg.svd" if by_svd else "linalg.inv", operand(A))
+    _refuse_low_precision("linalg.svd" if by_svd else "linalg.inv", operand(A))
+    A = _matrices(f"linalg.cond(ord={p})", A, square=not by_svd)
+    if A.shape[-1] == A.shape[-2] == 0:  # torch's 0 for no matrix, cut off from A's graph
+        return A.detach().real.new_zeros(A.shape[:-2])
     return apply(_COND_GRAD_FN[p], ops.norms.cond, A, p)
 
 
 def tensorinv(A, ind=2):
-    return apply("ReshapeAliasBackward0", L.tensorinv, operand(A), ind)
+    A = operand(A)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = math.prod(A.shape[ind:]), math.prod(A.shape[:ind])
+    if rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {rows} != {cols}")
+    return apply("ReshapeAliasBackward0", L.tensorinv, A, ind)
 
 
 def tensorsolve(A, B, dims=None):
-    return apply("ViewBackward0", L.tensorsolve, operand(A), operand(B), dims)
+    A, B = operand(A), operand(B)
+    moved = [] if dims is None else [d % A.dim() for d in dims]
+    shape = [n for d, n in enumerate(A.shape) if d not in moved] + [A.shape[d] for d in moved]
+    solved = math.prod(shape[B.dim():])
+    if solved != B.numel():
+        raise RuntimeError(f"Expected self to satisfy the requirement "
+                           f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but "
+                           f"got {solved} != {B.numel()}")
+    return apply("ViewBackward0", L.tensorsolve, A, B, dims)
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):

@@ -14,31 +14,6 @@ linalg_solve_ex = linalg._result("linalg_solve_ex", ("result", "info"))
 linalg_cholesky_ex = linalg._result("linalg_cholesky_ex", ("L", "info"))
 
 
-def _getrf_info(a):
-    """LAPACK getrf's info: the 1-based position of the first zero pivot of partial-pivoting
-    elimination, 0 when there is none."""
-    a = a.astype(np.float64).copy()
-    for k in range(a.shape[0]):
-        p = k + int(np.argmax(np.abs(a[k:, k])))
-        if a[p, k] == 0:
-            return k + 1
-        a[[k, p]] = a[[p, k]]
-        a[k + 1:, k:] -= np.outer(a[k + 1:, k] / a[k, k], a[k, k:])
-    return 0
-
-
-def _potrf_info(a):
-    """LAPACK potrf's info: the order of the first leading minor that is not positive
-    definite (the lower triangle read), 0 when there is none."""
-    lower = np.tril(a) + np.tril(a, -1).T
-    for k in range(1, a.shape[0] + 1):
-        try:
-            np.linalg.cholesky(lower[:k, :k])
-        except np.linalg.LinAlgError:
-            return k
-    return 0
-
-
 def _infos(A, rule, name):
     values = A.__gradjit_constant__()
     if values is None:
@@ -51,12 +26,16 @@ def _infos(A, rule, name):
     return np.array([rule(m) for m in flat], np.int32).reshape(batch)
 
 
-def _ex(kind, plain, rule, A, *args, check_errors=False, **kwargs):
+def _ex(kind, plain, failure, A, *args, check_errors=False, **kwargs):
     """plain(A, ...) with the info of each matrix; a failed one (info > 0) raises plain's
     error under check_errors, else its result is NaN (LAPACK's partial result is not kept)."""
-    A = operand(A)
-    info = _infos(A, rule, plain.__name__)
-    if check_errors or not info.any():
+    name = plain.__name__
+    A = linalg._matrices(f"linalg.{name}", A)
+    info = _infos(A, linalg._FAILURES[failure][1], name)
+    if check_errors and info.any():
+        raise linalg.LinAlgError(linalg.failure(f"linalg.{name}_ex", failure,
+                                                A.detach().numpy(), info))
+    if not info.any():
         return kind(plain(A, *args, **kwargs), tensor(info))
     safe = A.detach().clone()
     eye = np.broadcast_to(np.eye(A.shape[-1]), tuple(A.shape)).astype(safe.numpy().dtype)
@@ -66,17 +45,17 @@ def _ex(kind, plain, rule, A, *args, check_errors=False, **kwargs):
     return kind(out, tensor(info))
 
 
-def inv_ex(A, *, check_errors=False, out=None):
-    return _ex(linalg_inv_ex, linalg.inv, _getrf_info, A, check_errors=check_errors)
+def inv_ex(A, *, check_errors=False):
+    return _ex(linalg_inv_ex, linalg.inv, "inversion", A, check_errors=check_errors)
 
 
-def solve_ex(A, B, *, left=True, check_errors=False, out=None):
-    return _ex(linalg_solve_ex, linalg.solve, _getrf_info, A, B, left=left,
+def solve_ex(A, B, *, left=True, check_errors=False):
+    return _ex(linalg_solve_ex, linalg.solve, "solver", A, B, left=left,
                check_errors=check_errors)
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
-    return _ex(linalg_cholesky_ex, linalg.cholesky, _potrf_info, A, upper=upper,
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    return _ex(linalg_cholesky_ex, linalg.cholesky, "indefinite", A, upper=upper,
                check_errors=check_errors)
 
 

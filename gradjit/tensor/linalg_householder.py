@@ -56,7 +56,7 @@ def _reflections(A, tau):
     return q
 
 
-def householder_product(A, tau, *, out=None):
+def householder_product(A, tau):
     A, tau = operand(A), operand(tau)
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.householder_product: input must have at least 2 "
@@ -67,6 +67,9 @@ def householder_product(A, tau, *, out=None):
     if A.shape[-1] < tau.shape[-1]:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-1] must be greater "
                            "than or equal to tau.shape[-1]")
+    if tau.dtype is not A.dtype:
+        raise RuntimeError(f"torch.linalg.householder_product: tau dtype {tau.dtype.legacy} does "
+                           f"not match input dtype {A.dtype.legacy}")
     return apply("LinalgHouseholderProductBackward0", _product, A, tau)
 
 
@@ -84,7 +87,8 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         q = _reflections(A, t)
         q = q.mH if transpose else q
         return q @ C if left else C @ q
-    return apply("OrmqrBackward0", applied, input, tau, other)
+    return write_out("ormqr", lambda: apply("OrmqrBackward0", applied, input, tau, other),
+                     (input, tau, other), out)
 
 
 def _check_ormqr(input, tau, other, side):

@@ -8,6 +8,7 @@ import numpy as np
 
 from gradjit.ops import linalg as L
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.functions import write_out
 from gradjit.tensor.linalg import _result
 from gradjit.tracer.leaves import is_traced
 
@@ -27,7 +28,7 @@ def _factorable(name, A, pivot):
     if A.dim() < 2:
         raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got "
                            f"size: {list(A.shape)} instead")
-    if not A.dtype.is_floating_point or A.dtype.ir.name in ("f16", "bf16"):
+    if A.dtype.ir.name not in ("f32", "f64", "c64", "c128"):
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{A.dtype.legacy}\'')
     if not pivot:
         raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
@@ -40,13 +41,13 @@ def _tensor(x):
     return x if hasattr(x, "_edge") else tensor(x)
 
 
-def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
     A = _factorable("linalg.lu_factor_ex", A, pivot)
     lu, pivots = apply("LinalgLuFactorExBackward0", L.lu_factor, A)
     return linalg_lu_factor_ex(lu, pivots, _tensor(L.lu_info(lu.detach())))
 
 
-def lu_factor(A, *, pivot=True, out=None):
+def lu_factor(A, *, pivot=True):
     """LU and pivots; an exactly singular matrix is an error (lu_solve would divide by 0)."""
     lu, pivots, info = lu_factor_ex(_factorable("linalg.lu_factor", A, pivot))
     if is_traced(info):  # the check needs the values; a traced program returns the factors
@@ -59,7 +60,7 @@ def lu_factor(A, *, pivot=True, out=None):
     return linalg_lu_factor(lu, pivots)
 
 
-def lu(A, *, pivot=True, out=None):
+def lu(A, *, pivot=True):
     """(P, L, U) with A = P L U; only L and U carry a gradient."""
     A = _factorable("linalg.lu_factor", A, pivot)
     p, lower, upper = apply("LinalgLuBackward0",
@@ -76,6 +77,11 @@ def _pivots(name, pivots, message):
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
     """(P, L, U) of lu_factor's result; the parts not asked for are empty."""
+    return write_out("lu_unpack", lambda: _lu_unpack(LU_data, LU_pivots, unpack_data,
+                                                     unpack_pivots), (LU_data, LU_pivots), out)
+
+
+def _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
     LU_data = operand(LU_data)
     LU_pivots = _pivots("torch.lu_unpack", LU_pivots,
                         "LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
@@ -89,7 +95,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     return lu_unpack_result(_tensor(p).detach() if unpack_pivots else empty, lower, upper)
 
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     LU, B = operand(LU), operand(B)
     pivots = _pivots("linalg.lu_solve", pivots, "pivots should be a Tensor of scalar type "
                                                 "torch.int32")
@@ -120,15 +126,18 @@ def torch_lu(A, pivot=True, get_infos=False, out=None):
     warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
                   "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.",
                   UserWarning, stacklevel=2)
-    result = lu_factor_ex(_factorable("linalg.lu_factor", A, pivot))
-    return lu_with_info(*result) if get_infos else (result.LU, result.pivots)
+
+    def factor():
+        result = lu_factor_ex(_factorable("linalg.lu_factor", A, pivot))
+        return lu_with_info(*result) if get_infos else (result.LU, result.pivots)
+    return write_out("lu", factor, (A,), out)
 
 
 def torch_lu_solve(b, LU_data, LU_pivots, out=None):
     """torch.lu_solve: linalg.lu_solve with its arguments in the older order."""
     warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solve and will be "
                   "removed in a future PyTorch release.", UserWarning, stacklevel=2)
-    return lu_solve(LU_data, LU_pivots, b)
+    return write_out("lu_solve", lambda: lu_solve(LU_data, LU_pivots, b), (b, LU_data), out)
 
 
 class LuMixin:
