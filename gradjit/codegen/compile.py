@@ -13,6 +13,7 @@ from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
 from gradjit.codegen.prefetch import prefetch_rows
 from gradjit.codegen.rows import KernelGroup, group_rows
+from gradjit.codegen.tails import ProductTail, attach_tails
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
 from gradjit.runtime import cache, programs
@@ -53,7 +54,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     """Fuse and plan `fn`; its object code from a disk entry written for the same fused
     program (one whose plan could not be stored), else from LLVM, stored with the plan."""
     start = time.perf_counter()
-    program = prefetch_rows(group_rows(store_in_place(fuse(fn))))
+    program = attach_tails(prefetch_rows(group_rows(store_in_place(fuse(fn)))))
     workspace = plan_workspace(program.buffers, program.steps)
     text = str(program)
     directory = cache.cache_dir(cache_dir)
@@ -103,6 +104,8 @@ def _digest(text: str) -> str:
 
 
 def _runtime_step(step):
+    if isinstance(step, ProductTail):
+        return step.product.replace(tail=_runtime_step(step.kernel))
     if isinstance(step, (Kernel, KernelGroup)):
         elements = sum(int(np.prod(k.extents, dtype=np.int64))
                        for k in getattr(step, "kernels", [step]))

@@ -286,6 +286,16 @@ def _matmul(program, step: Matmul):
                         run.array(step.out).reshape(shape), rows, partials)
         return summed
 
+    if step.tail is not None:
+        tail = program.native.functions[step.tail.symbol]
+
+        def call_and_tail(run):
+            table = run.table
+            blas.matmul(run.operand(step.a), run.operand(step.b),
+                        run.array(step.out).reshape(shape), rows,
+                        then=lambda block: tail(block, block + 1, table))
+        return call_and_tail
+
     def call(run):
         out = run.array(step.out).reshape(shape)
         blas.matmul(run.operand(step.a), run.operand(step.b), out, rows)

@@ -179,8 +179,9 @@ def build(sign: dict, buffers, steps, results, constants, workspace, text, objec
     """The CompiledProgram of a function of signature `sign` from its runtime plan and object
     code."""
     symbol = entry_symbol(sign["name"]) if enterable(steps) else None
-    native = NativeCode(object_code, [s.symbol for s in steps if isinstance(s, KernelCall)],
-                        [symbol] if symbol else [])
+    kernels = [s.symbol for s in steps if isinstance(s, KernelCall)] + [
+        s.tail.symbol for s in steps if isinstance(s, Matmul) and s.tail is not None]
+    native = NativeCode(object_code, kernels, [symbol] if symbol else [])
     params = [Param(name, tuple(shape), _DTYPES[dtype].numpy, text)
               for name, shape, dtype, text in sign["params"]]
     result_types = [(tuple(shape), _DTYPES[dtype].numpy) for shape, dtype in sign["results"]]
@@ -226,6 +227,8 @@ def _encode(value):
         return {"operand": [value.buffer, list(value.shape), list(value.strides), value.offset]}
     if isinstance(value, frozenset):
         return {"set": sorted(value)}
+    if isinstance(value, KernelCall):  # a product's tail
+        return {"kernel": [_encode(v) for v in value._values()]}
     return value
 
 
@@ -233,6 +236,8 @@ def _decode(value):
     if isinstance(value, dict) and "operand" in value:
         buffer, shape, strides, offset = value["operand"]
         return Operand(buffer, tuple(shape), tuple(strides), offset)
+    if isinstance(value, dict) and "kernel" in value:
+        return KernelCall(*map(_decode, value["kernel"]))
     if isinstance(value, dict):
         return frozenset(value["set"])
     return value
