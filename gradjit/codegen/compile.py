@@ -60,13 +60,13 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     directory = cache.cache_dir(cache_dir)
     entry = cache.load(directory, key) if directory else None
     from_disk = (entry is not None and entry[0].get("program") == _digest(text)
-                 and isinstance(entry[0].get("llvm_ir"), str))
+                 and isinstance(entry[0].get("llvm_ir"), str))  # programs.Packed text
     steps = [_runtime_step(s) for s in program.steps]
     plan = (program.buffers, steps, program.results, program.constants, workspace, text)
     planned = False
     if from_disk:
         meta, object_code = entry
-        llvm_ir = meta["llvm_ir"]
+        llvm_ir = programs.Packed(meta["llvm_ir"])
     else:
         # The LLVM IR emitters load only on a cache miss: a warm start skips importing them.
         from gradjit.codegen.cpu import emit_module
@@ -81,7 +81,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
         elements = sum(s.elements for s in steps if isinstance(s, KernelCall))
         object_code = compile_ir(llvm_ir, quick=elements <= QUICK_ELEMENTS)
         if directory:
-            meta = {"program": _digest(text), "llvm_ir": llvm_ir}
+            meta = {"program": _digest(text), "llvm_ir": programs.Packed.of(llvm_ir).packed}
             encoded = programs.encode(*plan)
             if encoded is not None:
                 meta["plan"] = encoded

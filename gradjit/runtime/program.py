@@ -46,7 +46,7 @@ class CompiledProgram:
         self.native, self.workspace_bytes = native, workspace
         # Filled in by the compiler: the printable program, its LLVM IR, how it was built, its
         # disk cache key and whether its entry there carries the plan that rebuilds it.
-        self.text, self.kernels, self.llvm_ir = "", [], ""
+        self.text, self.kernels, self.llvm_ir = "", [], ""  # llvm_ir: see the property
         self.compile_seconds, self.from_disk = 0.0, False
         self.cache_key, self.planned = "", False
         self._calls = [RUNNERS[type(s)](self, s) for s in steps]
@@ -69,6 +69,18 @@ class CompiledProgram:
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def llvm_ir(self) -> str:
+        """The LLVM IR of its kernels; a program from the disk cache has it packed until it
+        is first read (programs.packed_text)."""
+        if not isinstance(self._llvm_ir, str):
+            self._llvm_ir = self._llvm_ir.text()
+        return self._llvm_ir
+
+    @llvm_ir.setter
+    def llvm_ir(self, text) -> None:
+        self._llvm_ir = text
 
     def _new_table(self, workspace):
         """Buffer pointers (uint64), then the entry point's slots and parameter dtypes."""

@@ -96,6 +96,17 @@ def test_a_program_with_host_steps_stores_no_plan_and_still_skips_llvm(compiled)
     np.testing.assert_array_equal(again(x)[0], np.argsort(x) * 2)
 
 
+@pytest.mark.parametrize("text", [MATMUL, LIBRARY])  # rebuilt from the plan, or fused again
+def test_an_entry_holds_the_llvm_ir_packed_and_a_program_from_it_unpacks_it_when_read(
+        compiled, tmp_path, text):
+    first, _ = compiled(text)
+    again, _ = compiled(text)
+    assert again.from_disk and not isinstance(again._llvm_ir, str)  # not unpacked yet
+    assert again.llvm_ir == first.llvm_ir and "define" in again.llvm_ir
+    meta, _ = cache.load(tmp_path, first.cache_key)
+    assert len(meta["llvm_ir"]) * 3 < len(first.llvm_ir) * 2
+
+
 def test_a_plan_this_version_cannot_read_is_a_miss(compiled, monkeypatch):
     compiled(GUARDED)
     monkeypatch.setattr(programs, "PLAIN_STEPS", {})  # as if written by a newer gradjit
