@@ -105,7 +105,8 @@ def _digest(text: str) -> str:
 
 def _runtime_step(step):
     if isinstance(step, ProductTail):
-        return step.product.replace(tail=_runtime_step(step.kernel))
+        return step.product.replace(tail=step.kernel and _runtime_step(step.kernel),
+                                    next=step.next)
     if isinstance(step, (Kernel, KernelGroup)):
         elements = sum(int(np.prod(k.extents, dtype=np.int64))
                        for k in getattr(step, "kernels", [step]))

@@ -1,6 +1,7 @@
-"""Product tails: an elementwise kernel over a matrix product's output (tanh(x @ w1), or
-(d @ w2.T) * (1 - h*h)) runs on each block of the product's rows as soon as BLAS has written
-it, on the same thread, while the block is still in cache: no second pass, no second wait."""
+"""Product tails: what reads a matrix product's output one block of rows at a time runs on each
+block as soon as BLAS has written it, on the same thread, while the block is still in cache:
+an elementwise kernel (tanh(x @ w1), (d @ w2.T) * (1 - h*h)), then a product of those rows
+(tanh(x @ w1) @ w2). No second pass over the output, and the pool waits once."""
 from __future__ import annotations
 
 import math
@@ -15,76 +16,97 @@ from gradjit.runtime.steps import Matmul
 
 @dataclass(eq=False)
 class ProductTail:
-    """`product`, then chunk k of `kernel` on block k of its rows."""
+    """`product`, then on block k of its rows: chunk k of `kernel`, then the rows of block k
+    of `next` (a product whose left operand is `product`'s output); either may be None."""
 
     product: Matmul
-    kernel: Kernel
+    kernel: Kernel | None
+    next: Matmul | None
 
     @property
     def kernels(self) -> list[Kernel]:
-        return [self.kernel]
+        return [self.kernel] if self.kernel else []
 
     def buffers(self) -> set[int]:
-        return self.product.buffers() | self.kernel.buffers()
+        return set().union(*(s.buffers() for s in (self.product, self.kernel, self.next) if s))
 
     def __str__(self) -> str:
-        return f"{self.product} then on each block of rows\n{self.kernel}"
+        lines = [f"{self.product} then on each block of rows"]
+        lines += [str(self.kernel)] if self.kernel else []
+        return "\n".join(lines + ([f"then {self.next}"] if self.next else []))
 
 
 def attach_tails(program: Program) -> Program:
-    """`program` with each product split into blocks of rows followed by its tail: the first
-    later kernel that reads its output, if that kernel reads and writes the output only at the
-    element it is at, only stores, and moves ahead of the steps in between without reordering
-    a write and a read of the same buffer. The tail's chunks become the product's blocks
-    (a loop of stores computes the same values however it is cut)."""
+    """`program` with each product split into blocks of rows followed by its tail: of the
+    later steps, the first that touches the output, if it is a kernel that reads and writes
+    the output only at the element it is at and only stores (its chunks become the product's
+    blocks: a loop of stores computes the same values however it is cut); then the next that
+    touches it, if it is a product of all its rows. Each moves ahead of the steps in between
+    without reordering a write and a read of the same buffer."""
     steps = list(program.steps)
-    for position, step in enumerate(steps):
-        found = _tail(steps, position) if isinstance(step, Matmul) else None
-        if found is not None:
-            at, rows = found
-            kernel = steps.pop(at)  # after `position`: the loop goes on with the next step
-            chunks = -(-kernel.extents[0] // rows)
-            steps[position] = ProductTail(step, replace(kernel, chunk_rows=rows,
-                                                        n_chunks=chunks))
+    for position, product in enumerate(steps):
+        shape = product.a.shape[:-1] + product.b.shape[-1:] if isinstance(product, Matmul) \
+            else None
+        if shape is None or product.partials is not None or math.prod(shape[:-2]) != 1:
+            continue
+        rows = rows_per_block(shape, product.a.shape[-1])
+        if rows >= shape[-2]:
+            continue
+        kernel = _take(steps, position, lambda k: _elementwise_tail(k, product, shape, rows))
+        if kernel is not None:
+            kernel = replace(kernel, chunk_rows=rows * shape[-1] // math.prod(kernel.extents[1:]),
+                             n_chunks=-(-shape[-2] // rows))
+        written = _written(product) | (_written(kernel) if kernel else set())
+        follower = _take(steps, position, lambda m: _row_product(m, product, shape, written))
+        if kernel or follower:
+            steps[position] = ProductTail(product, kernel, follower)
     return Program(program.name, program.param_types, program.buffers, steps, program.results,
                    program.constants)
 
 
-def _tail(steps, position) -> tuple[int, int] | None:
-    """(where the tail kernel is, its outermost loop's rows a block), or None."""
-    product = steps[position]
-    shape = product.a.shape[:-1] + product.b.shape[-1:]
-    rows = rows_per_block(shape, product.a.shape[-1])
-    if product.partials is not None or math.prod(shape[:-2]) != 1 or rows >= shape[-2]:
-        return None
+def _take(steps, position, accepts):
+    """Remove and return the first step after `position` that touches the output of the
+    product there, if `accepts` it and it can move ahead of the steps in between."""
+    out = steps[position].out
     passed = []
     for at in range(position + 1, len(steps)):
         step = steps[at]
-        if isinstance(step, Kernel) and product.out in step.buffers():
-            inner = math.prod(step.extents[1:])
+        if out in step.buffers():
             moves = not any(_written(step) & s.buffers() or _written(s) & step.buffers()
                             for s in passed)
-            if moves and _elementwise_on(step, product, math.prod(shape)) and \
-                    rows * shape[-1] % inner == 0:
-                return at, rows * shape[-1] // inner
-            return None
-        if not isinstance(step, (Matmul, Kernel, KernelGroup)) or product.out in step.buffers():
+            return steps.pop(at) if moves and accepts(step) else None
+        if not isinstance(step, (Matmul, Kernel, KernelGroup)):
             return None
         passed.append(step)
     return None
 
 
-def _elementwise_on(kernel: Kernel, product: Matmul, size: int) -> bool:
-    """Whether `kernel` runs over the product's `size` output elements in their order, reads
-    and writes them only at the element it is at, only stores, and writes neither operand."""
+def _elementwise_tail(kernel, product: Matmul, shape, rows: int) -> bool:
+    """Whether `kernel` runs over the product's output elements in their order, in whole
+    blocks of rows, reads and writes them only at the element it is at, only stores, and
+    writes neither operand."""
+    if not isinstance(kernel, Kernel):
+        return False
     flat = contiguous(kernel.extents).strides
     accesses = [i.attrs for i in kernel.body if i.op == "load"] + [
         o.access for o in kernel.outputs]
-    return (math.prod(kernel.extents) == size and not kernel.prefetch
+    return (math.prod(kernel.extents) == math.prod(shape) and not kernel.prefetch
+            and rows * shape[-1] % math.prod(kernel.extents[1:]) == 0
             and all(o.kind == "store" for o in kernel.outputs)
             and not _written(kernel) & {product.a.buffer, product.b.buffer}
             and all((a.strides, a.offset, a.chunk_stride, a.index) == (flat, 0, 0, None)
                     for a in accesses if a.buffer == product.out))
+
+
+def _row_product(step, product: Matmul, shape, written: set[int]) -> bool:
+    """Whether `step` is a product whose left operand is all of the product's output in its
+    layout, whose right operand the tail does not write, and whose output the tail does not
+    touch: its block k of rows can follow block k of the output."""
+    return (isinstance(step, Matmul) and step.partials is None and step.a.buffer == product.out
+            and (step.a.shape[-2:], step.a.strides[-2:], step.a.offset) == (
+                shape[-2:], contiguous(shape[-2:]).strides, 0)
+            and math.prod(step.a.shape[:-2]) == 1 and step.b.buffer not in written
+            and step.out not in product.buffers() | written)
 
 
 def _written(step) -> set[int]:

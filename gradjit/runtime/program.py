@@ -298,14 +298,25 @@ def _matmul(program, step: Matmul):
                         run.array(step.out).reshape(shape), rows, partials)
         return summed
 
-    if step.tail is not None:
-        tail = program.native.functions[step.tail.symbol]
+    if step.tail is not None or step.next is not None:
+        tail = step.tail and program.native.functions[step.tail.symbol]
+        after = step.next
+        after_shape = after and after.a.shape[:-1] + after.b.shape[-1:]
 
         def call_and_tail(run):
             table = run.table
+            if after is not None:
+                a, b = run.operand(after.a), run.operand(after.b)
+                out = run.array(after.out).reshape(after_shape)
+
+            def then(block):
+                if tail is not None:
+                    tail(block, block + 1, table)
+                if after is not None:
+                    i = block * rows
+                    np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
             blas.matmul(run.operand(step.a), run.operand(step.b),
-                        run.array(step.out).reshape(shape), rows,
-                        then=lambda block: tail(block, block + 1, table))
+                        run.array(step.out).reshape(shape), rows, then=then)
         return call_and_tail
 
     def call(run):

@@ -248,8 +248,8 @@ def _encode(value):
         return {"operand": [value.buffer, list(value.shape), list(value.strides), value.offset]}
     if isinstance(value, frozenset):
         return {"set": sorted(value)}
-    if isinstance(value, KernelCall):  # a product's tail
-        return {"kernel": [_encode(v) for v in value._values()]}
+    if type(value).__name__ in PLAIN_STEPS:  # a product's tail
+        return {"step": [type(value).__name__] + [_encode(v) for v in value._values()]}
     return value
 
 
@@ -257,8 +257,9 @@ def _decode(value):
     if isinstance(value, dict) and "operand" in value:
         buffer, shape, strides, offset = value["operand"]
         return Operand(buffer, tuple(shape), tuple(strides), offset)
-    if isinstance(value, dict) and "kernel" in value:
-        return KernelCall(*map(_decode, value["kernel"]))
+    if isinstance(value, dict) and "step" in value:
+        name, *values = value["step"]
+        return PLAIN_STEPS[name](*map(_decode, values))
     if isinstance(value, dict):
         return frozenset(value["set"])
     return value

@@ -23,7 +23,7 @@ def _compiled(f, *args):
 
 
 def _tails(program):
-    return [s for s in program.steps if isinstance(s, Matmul) and s.tail is not None]
+    return [s for s in program.steps if isinstance(s, Matmul) and (s.tail or s.next)]
 
 
 def _mlp_loss(w1, w2, x, y):
@@ -48,6 +48,10 @@ def test_an_mlp_gradient_runs_tanh_and_its_derivative_as_tails_the_same_on_any_t
     kernels = {k.name: k for k in compiled.kernels}
     ops = [{i.op for i in kernels[s.tail.symbol].body} for s in tails]
     assert len(tails) == 2 and "tanh" in ops[0] and "tanh" not in ops[1], compiled.text
+    # h @ w2 computes each block's rows right after tanh wrote them, and is no step of its own
+    assert tails[0].next is not None and tails[0].next.a.buffer == tails[0].out
+    assert tails[1].next is None
+    assert sum(isinstance(s, Matmul) for s in compiled.steps) == 4
     assert not any(isinstance(s, KernelCall) and s.symbol in {t.tail.symbol for t in tails}
                    for s in compiled.steps)  # each runs once, inside its product
     results = []
