@@ -1,7 +1,8 @@
 """Product tails: what reads a matrix product's output one block of rows at a time runs on each
 block as soon as BLAS has written it, on the same thread, while the block is still in cache:
 an elementwise kernel (tanh(x @ w1), (d @ w2.T) * (1 - h*h)), then a product of those rows
-(tanh(x @ w1) @ w2). No second pass over the output, and the pool waits once."""
+(tanh(x @ w1) @ w2) or one summing over them (x.T @ dh). No second pass over the output, and
+the pool waits once."""
 from __future__ import annotations
 
 import math
@@ -16,8 +17,9 @@ from gradjit.runtime.steps import Matmul
 
 @dataclass(eq=False)
 class ProductTail:
-    """`product`, then on block k of its rows: chunk k of `kernel`, then the rows of block k
-    of `next` (a product whose left operand is `product`'s output); either may be None."""
+    """`product`, then on block k of its rows: chunk k of `kernel`, then `next`'s rows of
+    block k (a product whose left operand is `product`'s output) or its partial product k
+    (one whose right operand it is, summing over its rows); either may be None."""
 
     product: Matmul
     kernel: Kernel | None
@@ -41,8 +43,9 @@ def attach_tails(program: Program) -> Program:
     later steps, the first that touches the output, if it is a kernel that reads and writes
     the output only at the element it is at and only stores (its chunks become the product's
     blocks: a loop of stores computes the same values however it is cut); then the next that
-    touches it, if it is a product of all its rows. Each moves ahead of the steps in between
-    without reordering a write and a read of the same buffer."""
+    touches it, if it is a product of all its rows, or one summing over them in slices that
+    are the blocks. Each moves ahead of the steps in between without reordering a write and a
+    read of the same buffer."""
     steps = list(program.steps)
     for position, product in enumerate(steps):
         shape = product.a.shape[:-1] + product.b.shape[-1:] if isinstance(product, Matmul) \
@@ -57,7 +60,9 @@ def attach_tails(program: Program) -> Program:
             kernel = replace(kernel, chunk_rows=rows * shape[-1] // math.prod(kernel.extents[1:]),
                              n_chunks=-(-shape[-2] // rows))
         written = _written(product) | (_written(kernel) if kernel else set())
-        follower = _take(steps, position, lambda m: _row_product(m, product, shape, written))
+        blocks = -(-shape[-2] // rows)
+        follower = _take(steps, position, lambda m: _row_product(m, product, shape, written)
+                         or _sliced_product(m, product, program.buffers, blocks, written))
         if kernel or follower:
             steps[position] = ProductTail(product, kernel, follower)
     return Program(program.name, program.param_types, program.buffers, steps, program.results,
@@ -107,6 +112,25 @@ def _row_product(step, product: Matmul, shape, written: set[int]) -> bool:
                 shape[-2:], contiguous(shape[-2:]).strides, 0)
             and math.prod(step.a.shape[:-2]) == 1 and step.b.buffer not in written
             and step.out not in product.buffers() | written)
+
+
+def _sliced_product(step, product: Matmul, buffers, blocks: int, written: set[int]) -> bool:
+    """Whether `step` is a product whose right operand is all of the product's output in its
+    layout and whose depth slices are its blocks of rows (runtime.blas.depth_parts), reading
+    nothing the tail writes besides it, and writing nothing the tail touches."""
+    if not isinstance(step, Matmul) or step.partials is None or step.b.buffer != product.out:
+        return False
+    rows, columns = product.a.shape[-2], product.b.shape[-1]
+    shape = step.a.shape[:-1] + step.b.shape[-1:]
+    parts = buffers[step.partials].size // math.prod(shape)
+    block = -(-rows // blocks)
+    return (parts == blocks and all(rows * i // parts == min(rows, block * i)
+                                    for i in range(parts + 1))
+            and (step.b.shape[-2:], step.b.strides[-2:], step.b.offset) == (
+                (rows, columns), contiguous((rows, columns)).strides, 0)
+            and math.prod(step.a.shape[:-2]) == 1 and math.prod(step.b.shape[:-2]) == 1
+            and step.a.buffer not in written
+            and not {step.out, step.partials} & (product.buffers() | written))
 
 
 def _written(step) -> set[int]:

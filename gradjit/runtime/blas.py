@@ -167,11 +167,17 @@ def _summed_slices(a, b, out, partials) -> None:
             np.matmul(a[..., edges[i]:edges[i + 1]], b[..., edges[i]:edges[i + 1], :],
                       out=partials[i])
 
-    def total(lo, hi, _):  # blocks of rows, summed over the slices in order
-        rows = slice(lo * BLOCK_ROWS, hi * BLOCK_ROWS)
-        np.sum(partials[..., rows, :], axis=0, out=out[..., rows, :])
     with one_thread:
         run_chunks(product, parts, None)
+    sum_slices(partials, out)
+
+
+def sum_slices(partials: np.ndarray, out: np.ndarray) -> None:
+    """out = the sum of `partials` (products over consecutive slices of the summed axis) in
+    their order, in blocks of rows that gradjit's pool shares out."""
+    def total(lo, hi, _):
+        rows = slice(lo * BLOCK_ROWS, hi * BLOCK_ROWS)
+        np.sum(partials[..., rows, :], axis=0, out=out[..., rows, :])
     run_chunks(total, -(-out.shape[-2] // BLOCK_ROWS), None)
 
 

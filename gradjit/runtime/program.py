@@ -302,21 +302,30 @@ def _matmul(program, step: Matmul):
         tail = step.tail and program.native.functions[step.tail.symbol]
         after = step.next
         after_shape = after and after.a.shape[:-1] + after.b.shape[-1:]
+        slices = after and after.partials is not None and \
+            program.buffers[after.partials].size // max(1, int(np.prod(after_shape)))
 
         def call_and_tail(run):
             table = run.table
             if after is not None:
                 a, b = run.operand(after.a), run.operand(after.b)
                 out = run.array(after.out).reshape(after_shape)
+                partials = slices and run.array(after.partials).reshape((slices, *after_shape))
 
             def then(block):
                 if tail is not None:
                     tail(block, block + 1, table)
-                if after is not None:
-                    i = block * rows
+                i = block * rows
+                if after is None:
+                    return
+                if slices:  # the product sums over the rows of block k: its slice k
+                    np.matmul(a[..., i:i + rows], b[..., i:i + rows, :], out=partials[block])
+                else:
                     np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
             blas.matmul(run.operand(step.a), run.operand(step.b),
                         run.array(step.out).reshape(shape), rows, then=then)
+            if slices:
+                blas.sum_slices(partials, out)
         return call_and_tail
 
     def call(run):

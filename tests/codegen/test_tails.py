@@ -48,10 +48,12 @@ def test_an_mlp_gradient_runs_tanh_and_its_derivative_as_tails_the_same_on_any_t
     kernels = {k.name: k for k in compiled.kernels}
     ops = [{i.op for i in kernels[s.tail.symbol].body} for s in tails]
     assert len(tails) == 2 and "tanh" in ops[0] and "tanh" not in ops[1], compiled.text
-    # h @ w2 computes each block's rows right after tanh wrote them, and is no step of its own
-    assert tails[0].next is not None and tails[0].next.a.buffer == tails[0].out
-    assert tails[1].next is None
-    assert sum(isinstance(s, Matmul) for s in compiled.steps) == 4
+    # h @ w2 computes each block's rows right after tanh wrote them, and x.T @ dh each
+    # block's partial product right after (1 - h*h) * ...: neither is a step of its own
+    first, second = tails[0].next, tails[1].next
+    assert first.a.buffer == tails[0].out and first.partials is None
+    assert second.b.buffer == tails[1].out and second.partials is not None
+    assert sum(isinstance(s, Matmul) for s in compiled.steps) == 3
     assert not any(isinstance(s, KernelCall) and s.symbol in {t.tail.symbol for t in tails}
                    for s in compiled.steps)  # each runs once, inside its product
     results = []
@@ -90,3 +92,19 @@ def test_a_tail_does_not_move_ahead_of_a_product_that_writes_what_it_reads():
         return np.tanh(p) * (q @ b)
     _, compiled = _compiled(gradjit.jit(f), a, b)
     np.testing.assert_allclose(compiled(a, b)[0], f(a, b), rtol=1e-4, atol=1e-6)
+
+
+def test_tails_and_their_products_come_back_from_the_disk_cache(tmp_path, monkeypatch):
+    from gradjit.runtime import cache, programs
+    monkeypatch.setattr(programs, "memory", cache.LeastRecentlyUsed())
+    args = _mlp_inputs()
+    fn = gradjit.lower(gradjit.grad(_mlp_loss, argnums=(0, 1)), *args).optimized
+    programs.memory.clear()  # lower compiled it into the default cache
+    first = compile_function(fn, cache_dir=tmp_path)
+    programs.memory.clear()
+    again = compile_function(fn, cache_dir=tmp_path)
+    assert again.from_disk and again.planned
+    assert [str(s) for s in again.steps] == [str(s) for s in first.steps]
+    assert [s.next.partials is not None for s in _tails(again)] == [False, True]
+    for got, want in zip(again(*args), first(*args)):
+        np.testing.assert_array_equal(got, want)
