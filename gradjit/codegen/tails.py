@@ -53,16 +53,18 @@ def attach_tails(program: Program) -> Program:
         if shape is None or product.partials is not None or math.prod(shape[:-2]) != 1:
             continue
         rows = rows_per_block(shape, product.a.shape[-1])
-        if rows >= shape[-2]:
+        blocks = -(-shape[-2] // rows)
+        if blocks < 2:
             continue
         kernel = _take(steps, position, lambda k: _elementwise_tail(k, product, shape, rows))
         if kernel is not None:
             kernel = replace(kernel, chunk_rows=rows * shape[-1] // math.prod(kernel.extents[1:]),
-                             n_chunks=-(-shape[-2] // rows))
-        written = _written(product) | (_written(kernel) if kernel else set())
-        blocks = -(-shape[-2] // rows)
-        follower = _take(steps, position, lambda m: _row_product(m, product, shape, written)
-                         or _sliced_product(m, product, program.buffers, blocks, written))
+                             n_chunks=blocks)
+        chain = [product] + ([kernel] if kernel else [])
+        written = set().union(*map(_written, chain))
+        touched = set().union(*(s.buffers() for s in chain))
+        follower = _take(steps, position, lambda m: _follows(m, product, shape, written, touched)
+                         or _slices(m, product, program.buffers, blocks, written, touched))
         if kernel or follower:
             steps[position] = ProductTail(product, kernel, follower)
     return Program(program.name, program.param_types, program.buffers, steps, program.results,
@@ -103,7 +105,7 @@ def _elementwise_tail(kernel, product: Matmul, shape, rows: int) -> bool:
                     for a in accesses if a.buffer == product.out))
 
 
-def _row_product(step, product: Matmul, shape, written: set[int]) -> bool:
+def _follows(step, product: Matmul, shape, written: set[int], touched: set[int]) -> bool:
     """Whether `step` is a product whose left operand is all of the product's output in its
     layout, whose right operand the tail does not write, and whose output the tail does not
     touch: its block k of rows can follow block k of the output."""
@@ -111,13 +113,14 @@ def _row_product(step, product: Matmul, shape, written: set[int]) -> bool:
             and (step.a.shape[-2:], step.a.strides[-2:], step.a.offset) == (
                 shape[-2:], contiguous(shape[-2:]).strides, 0)
             and math.prod(step.a.shape[:-2]) == 1 and step.b.buffer not in written
-            and step.out not in product.buffers() | written)
+            and step.out not in touched)
 
 
-def _sliced_product(step, product: Matmul, buffers, blocks: int, written: set[int]) -> bool:
+def _slices(step, product: Matmul, buffers, blocks: int, written: set[int],
+            touched: set[int]) -> bool:
     """Whether `step` is a product whose right operand is all of the product's output in its
     layout and whose depth slices are its blocks of rows (runtime.blas.depth_parts), reading
-    nothing the tail writes besides it, and writing nothing the tail touches."""
+    nothing else the tail writes, and writing nothing the tail touches."""
     if not isinstance(step, Matmul) or step.partials is None or step.b.buffer != product.out:
         return False
     rows, columns = product.a.shape[-2], product.b.shape[-1]
@@ -129,8 +132,7 @@ def _sliced_product(step, product: Matmul, buffers, blocks: int, written: set[in
             and (step.b.shape[-2:], step.b.strides[-2:], step.b.offset) == (
                 (rows, columns), contiguous((rows, columns)).strides, 0)
             and math.prod(step.a.shape[:-2]) == 1 and math.prod(step.b.shape[:-2]) == 1
-            and step.a.buffer not in written
-            and not {step.out, step.partials} & (product.buffers() | written))
+            and step.a.buffer not in written and not {step.out, step.partials} & touched)
 
 
 def _written(step) -> set[int]:
