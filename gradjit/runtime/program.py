@@ -299,39 +299,52 @@ def _matmul(program, step: Matmul):
         return summed
 
     if step.tail is not None or step.next is not None:
-        tail = step.tail and program.native.functions[step.tail.symbol]
-        after = step.next
-        after_shape = after and after.a.shape[:-1] + after.b.shape[-1:]
-        slices = after and after.partials is not None and \
-            program.buffers[after.partials].size // max(1, int(np.prod(after_shape)))
+        start_tail = _tail(program, step, rows)
 
         def call_and_tail(run):
-            table = run.table
-            if after is not None:
-                a, b = run.operand(after.a), run.operand(after.b)
-                out = run.array(after.out).reshape(after_shape)
-                partials = slices and run.array(after.partials).reshape((slices, *after_shape))
-
-            def then(block):
-                if tail is not None:
-                    tail(block, block + 1, table)
-                i = block * rows
-                if after is None:
-                    return
-                if slices:  # the product sums over the rows of block k: its slice k
-                    np.matmul(a[..., i:i + rows], b[..., i:i + rows, :], out=partials[block])
-                else:
-                    np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+            then, finish = start_tail(run)
             blas.matmul(run.operand(step.a), run.operand(step.b),
                         run.array(step.out).reshape(shape), rows, then=then)
-            if slices:
-                blas.sum_slices(partials, out)
+            finish()
         return call_and_tail
 
     def call(run):
         out = run.array(step.out).reshape(shape)
         blas.matmul(run.operand(step.a), run.operand(step.b), out, rows)
     return call
+
+
+def _tail(program, step: Matmul, rows: int):
+    """run -> (then, finish): `then(k)` runs on block k of the product's rows once BLAS has
+    written it (the tail kernel's chunk k, then the next product's rows of block k or its
+    partial product k), `finish()` once every block is done (the sum of those partials)."""
+    kernel = step.tail and program.native.functions[step.tail.symbol]
+    after = step.next
+    shape = after and after.a.shape[:-1] + after.b.shape[-1:]
+    slices = after and after.partials is not None and \
+        program.buffers[after.partials].size // max(1, int(np.prod(shape)))
+
+    def start(run):
+        table = run.table
+        if after is not None:
+            a, b = run.operand(after.a), run.operand(after.b)
+            out = run.array(after.out).reshape(shape)
+            partials = slices and run.array(after.partials).reshape((slices, *shape))
+
+        def then(block):
+            if kernel is not None:
+                kernel(block, block + 1, table)
+            i = block * rows
+            if slices:  # the next product sums over these rows: its slice k
+                np.matmul(a[..., i:i + rows], b[..., i:i + rows, :], out=partials[block])
+            elif after is not None:
+                np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+
+        def finish():
+            if slices:
+                blas.sum_slices(partials, out)
+        return then, finish
+    return start
 
 
 def _library(program, step: LibraryCall):
