@@ -13,6 +13,7 @@ from gradjit.codegen.kernel import Kernel
 from gradjit.codegen.machine import compile_ir, host
 from gradjit.codegen.prefetch import prefetch_rows
 from gradjit.codegen.rows import KernelGroup, group_rows
+from gradjit.codegen.tails import ProductTail, attach_tails
 from gradjit.ir.core import Function
 from gradjit.ir.verify import verify
 from gradjit.runtime import cache, programs
@@ -53,19 +54,19 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
     """Fuse and plan `fn`; its object code from a disk entry written for the same fused
     program (one whose plan could not be stored), else from LLVM, stored with the plan."""
     start = time.perf_counter()
-    program = prefetch_rows(group_rows(store_in_place(fuse(fn))))
+    program = attach_tails(prefetch_rows(group_rows(store_in_place(fuse(fn)))))
     workspace = plan_workspace(program.buffers, program.steps)
     text = str(program)
     directory = cache.cache_dir(cache_dir)
     entry = cache.load(directory, key) if directory else None
     from_disk = (entry is not None and entry[0].get("program") == _digest(text)
-                 and isinstance(entry[0].get("llvm_ir"), str))
+                 and isinstance(entry[0].get("llvm_ir"), str))  # programs.Packed text
     steps = [_runtime_step(s) for s in program.steps]
     plan = (program.buffers, steps, program.results, program.constants, workspace, text)
     planned = False
     if from_disk:
         meta, object_code = entry
-        llvm_ir = meta["llvm_ir"]
+        llvm_ir = programs.Packed(meta["llvm_ir"])
     else:
         # The LLVM IR emitters load only on a cache miss: a warm start skips importing them.
         from gradjit.codegen.cpu import emit_module
@@ -80,7 +81,7 @@ def _compile(fn: Function, key: str, cache_dir) -> CompiledProgram:
         elements = sum(s.elements for s in steps if isinstance(s, KernelCall))
         object_code = compile_ir(llvm_ir, quick=elements <= QUICK_ELEMENTS)
         if directory:
-            meta = {"program": _digest(text), "llvm_ir": llvm_ir}
+            meta = {"program": _digest(text), "llvm_ir": programs.Packed.of(llvm_ir).packed}
             encoded = programs.encode(*plan)
             if encoded is not None:
                 meta["plan"] = encoded
@@ -103,6 +104,9 @@ def _digest(text: str) -> str:
 
 
 def _runtime_step(step):
+    if isinstance(step, ProductTail):
+        return step.product.replace(tail=step.kernel and _runtime_step(step.kernel),
+                                    next=step.next)
     if isinstance(step, (Kernel, KernelGroup)):
         elements = sum(int(np.prod(k.extents, dtype=np.int64))
                        for k in getattr(step, "kernels", [step]))

@@ -16,16 +16,22 @@ from gradjit.runtime.threads import run_chunks
 # slowest of its fixed shares, and a thread woken from sleep waits for a core (a 256x512 @
 # 512x512 product took 18 ms on two threads, 0.7 ms on one). gradjit's pool instead hands out
 # blocks to whichever thread is free, and the calling thread starts at once.
-BLOCK_ROWS = 256  # smaller blocks pack all of b again for too little work (+10-40% CPU)
+# Each block packs all of b again: 16 blocks of 256 rows cost x @ w1 (4096x512 @ 512x512)
+# 10.4 ms of CPU against 9.5 in one call, 4 blocks 9.8. Up to MAX_ROW_BLOCKS blocks of at
+# least BLOCK_ROWS rows keep two threads busy, and a thread that the OS preempts holds up a
+# quarter of the product, not a half.
+BLOCK_ROWS = 256
+MAX_ROW_BLOCKS = 4
 ROW_ALIGN = 16  # blocks start on the BLAS kernels' row tiles
 SPLIT_MIN = 1 << 24  # multiply-adds: below this a product runs as one call
 # A product of few rows (x.T @ dh in an MLP's gradient: 512 rows summing over 4096) splits its
 # summed axis instead: partial products over slices of DEPTH_BLOCK terms, summed in order. Two
-# row blocks leave a thread waiting for the other's whole half when the OS preempts it (under
-# load 57 ms a product, 30 ms in 8 slices), and each block packs all of b again where a slice
-# packs its own part. MIN_ROW_BLOCKS row blocks already share out well.
+# row blocks leave a thread waiting for the other's whole half when the OS preempts it, and
+# each block packs all of b again where a slice packs its own part. Each slice writes and the
+# sum reads a partial product: 8 slices cost x.T @ dh 10.8 ms of CPU, 4 slices 10.5, one
+# call 10.2.
 DEPTH_BLOCK = 512
-MAX_PARTS = 8
+MAX_PARTS = 4
 MIN_ROW_BLOCKS = 4
 MAX_PARTIALS = 1 << 22  # elements of partial products in all (16 MB of float32)
 # OpenBLAS runs a product of at most this many multiply-adds on the calling thread itself:
@@ -104,13 +110,13 @@ one_thread = _OneThread(_controls) if _controls else _Unchanged()
 
 def rows_per_block(shape, depth: int) -> int:
     """Rows per BLAS call of a product of this shape summing over `depth`: all of them under
-    SPLIT_MIN multiply-adds, else blocks of about BLOCK_ROWS rows, as even as the row tiles
-    allow. The blocks depend on the shapes alone, so the values do not depend on the thread
-    count."""
+    SPLIT_MIN multiply-adds, else up to MAX_ROW_BLOCKS blocks of at least BLOCK_ROWS rows, as
+    even as the row tiles allow. The blocks depend on the shapes alone: BLAS's sums can
+    depend on the rows of a call (OpenBLAS's Haswell kernels), never on the thread count."""
     m = shape[-2]
     if math.prod(shape) * depth < SPLIT_MIN or m < 2 * BLOCK_ROWS:
         return max(m, 1)
-    blocks = -(-m // BLOCK_ROWS)
+    blocks = min(MAX_ROW_BLOCKS, m // BLOCK_ROWS)
     return -(-m // (blocks * ROW_ALIGN)) * ROW_ALIGN
 
 
@@ -127,27 +133,28 @@ def depth_parts(shape, depth: int) -> int:
 
 
 def matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray, rows: int,
-           partials: np.ndarray | None = None) -> None:
+           partials: np.ndarray | None = None, then=None) -> None:
     """out = a @ b (numpy's matmul, broadcasting leading axes) with BLAS on one thread, in
-    blocks of `rows` rows that the calling thread and gradjit's pool take in turn; or, given
-    `partials` (depth_parts(...) arrays of out's shape), as that many partial products over
-    consecutive slices of the summed axis, summed in order."""
+    blocks of `rows` rows that the calling thread and gradjit's pool take in turn, each
+    followed by `then(block number)` when given; or, given `partials` (depth_parts(...)
+    arrays of out's shape), as that many partial products over consecutive slices of the
+    summed axis, summed in order."""
     if partials is not None:
         _summed_slices(a, b, out, partials)
         return
-    if out.size * a.shape[-1] <= OWN_THREAD_MAX:
-        np.matmul(a, b, out=out)
-        return
     blocks = -(-out.shape[-2] // rows)
-    with one_thread:
-        if blocks <= 1:
-            np.matmul(a, b, out=out)
-            return
 
-        def part(lo, hi, _):
-            # One call per block, however many a thread takes: BLAS's values depend on m.
-            for i in range(lo * rows, hi * rows, rows):
-                np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+    def part(lo, hi, _):
+        # One call per block, however many a thread takes: BLAS's values depend on m.
+        for block in range(lo, hi):
+            i = block * rows
+            np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+            if then is not None:
+                then(block)
+    if out.size * a.shape[-1] <= OWN_THREAD_MAX:
+        part(0, blocks, None)
+        return
+    with one_thread:
         run_chunks(part, blocks, None)
 
 
@@ -160,11 +167,17 @@ def _summed_slices(a, b, out, partials) -> None:
             np.matmul(a[..., edges[i]:edges[i + 1]], b[..., edges[i]:edges[i + 1], :],
                       out=partials[i])
 
-    def total(lo, hi, _):  # blocks of rows, summed over the slices in order
-        rows = slice(lo * BLOCK_ROWS, hi * BLOCK_ROWS)
-        np.sum(partials[..., rows, :], axis=0, out=out[..., rows, :])
     with one_thread:
         run_chunks(product, parts, None)
+    sum_slices(partials, out)
+
+
+def sum_slices(partials: np.ndarray, out: np.ndarray) -> None:
+    """out = the sum of `partials` (products over consecutive slices of the summed axis) in
+    their order, in blocks of rows that gradjit's pool shares out."""
+    def total(lo, hi, _):
+        rows = slice(lo * BLOCK_ROWS, hi * BLOCK_ROWS)
+        np.sum(partials[..., rows, :], axis=0, out=out[..., rows, :])
     run_chunks(total, -(-out.shape[-2] // BLOCK_ROWS), None)
 
 

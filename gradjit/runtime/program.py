@@ -46,7 +46,7 @@ class CompiledProgram:
         self.native, self.workspace_bytes = native, workspace
         # Filled in by the compiler: the printable program, its LLVM IR, how it was built, its
         # disk cache key and whether its entry there carries the plan that rebuilds it.
-        self.text, self.kernels, self.llvm_ir = "", [], ""
+        self.text, self.kernels, self.llvm_ir = "", [], ""  # llvm_ir: see the property
         self.compile_seconds, self.from_disk = 0.0, False
         self.cache_key, self.planned = "", False
         self._calls = [RUNNERS[type(s)](self, s) for s in steps]
@@ -69,6 +69,18 @@ class CompiledProgram:
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def llvm_ir(self) -> str:
+        """The LLVM IR of its kernels; a program from the disk cache has it packed until it
+        is first read (programs.packed_text)."""
+        if not isinstance(self._llvm_ir, str):
+            self._llvm_ir = self._llvm_ir.text()
+        return self._llvm_ir
+
+    @llvm_ir.setter
+    def llvm_ir(self, text) -> None:
+        self._llvm_ir = text
 
     def _new_table(self, workspace):
         """Buffer pointers (uint64), then the entry point's slots and parameter dtypes."""
@@ -286,10 +298,53 @@ def _matmul(program, step: Matmul):
                         run.array(step.out).reshape(shape), rows, partials)
         return summed
 
+    if step.tail is not None or step.next is not None:
+        start_tail = _tail(program, step, rows)
+
+        def call_and_tail(run):
+            then, finish = start_tail(run)
+            blas.matmul(run.operand(step.a), run.operand(step.b),
+                        run.array(step.out).reshape(shape), rows, then=then)
+            finish()
+        return call_and_tail
+
     def call(run):
         out = run.array(step.out).reshape(shape)
         blas.matmul(run.operand(step.a), run.operand(step.b), out, rows)
     return call
+
+
+def _tail(program, step: Matmul, rows: int):
+    """run -> (then, finish): `then(k)` runs on block k of the product's rows once BLAS has
+    written it (the tail kernel's chunk k, then the next product's rows of block k or its
+    partial product k), `finish()` once every block is done (the sum of those partials)."""
+    kernel = step.tail and program.native.functions[step.tail.symbol]
+    after = step.next
+    shape = after and after.a.shape[:-1] + after.b.shape[-1:]
+    slices = after and after.partials is not None and \
+        program.buffers[after.partials].size // max(1, int(np.prod(shape)))
+
+    def start(run):
+        table = run.table
+        if after is not None:
+            a, b = run.operand(after.a), run.operand(after.b)
+            out = run.array(after.out).reshape(shape)
+            partials = slices and run.array(after.partials).reshape((slices, *shape))
+
+        def then(block):
+            if kernel is not None:
+                kernel(block, block + 1, table)
+            i = block * rows
+            if slices:  # the next product sums over these rows: its slice k
+                np.matmul(a[..., i:i + rows], b[..., i:i + rows, :], out=partials[block])
+            elif after is not None:
+                np.matmul(a[..., i:i + rows, :], b, out=out[..., i:i + rows, :])
+
+        def finish():
+            if slices:
+                blas.sum_slices(partials, out)
+        return then, finish
+    return start
 
 
 def _library(program, step: LibraryCall):

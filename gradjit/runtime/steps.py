@@ -85,20 +85,29 @@ class Operand(Record, by_value=True):
 
 class Matmul(Record):
     """out = a @ b; `partials` (a temporary of runtime.blas.depth_parts arrays of out's shape,
-    or None) holds the products over slices of the summed axis, whose sum it is."""
+    or None) holds the products over slices of the summed axis, whose sum it is. On block k
+    of out's rows (runtime.blas.rows_per_block rows), as soon as BLAS has written it and on
+    the thread that wrote it, `tail` (a KernelCall, or None) runs its chunk k, then `next` (a
+    Matmul whose a is out, or None) computes its rows of block k: the block is read while it
+    is still in cache."""
 
     a: Operand
     b: Operand
     out: int
     partials: int | None = None
+    tail: KernelCall | None = None
+    next: Matmul | None = None
 
     def buffers(self) -> set[int]:
         return {self.a.buffer, self.b.buffer, self.out} | (
-            set() if self.partials is None else {self.partials})
+            set() if self.partials is None else {self.partials}) | set().union(
+            *(s.buffers() for s in (self.tail, self.next) if s is not None))
 
     def __str__(self) -> str:
         partials = "" if self.partials is None else f" partials=b{self.partials}"
-        return f"b{self.out} = matmul({self.a}, {self.b}){partials}"
+        tail = "" if self.tail is None else f" then @{self.tail.symbol}"
+        after = "" if self.next is None else f" then {self.next}"
+        return f"b{self.out} = matmul({self.a}, {self.b}){partials}{tail}{after}"
 
 
 class LibraryCall(Record):

@@ -26,6 +26,14 @@ MATMUL = """func @mm(%a: f32[64,96], %b: f32[96,64]) -> (f32[64,64]) {
   return %1
 }"""
 
+# a product split into blocks of rows, tanh and a product of its rows its tail
+TAILED = """func @tailed(%a: f64[1024,256], %b: f64[256,64], %c: f64[64,8]) -> (f64[1024,8]) {
+  %0 = matmul(%a, %b) : f64[1024,64]
+  %1 = tanh(%0) : f64[1024,64]
+  %2 = matmul(%1, %c) : f64[1024,8]
+  return %2
+}"""
+
 # argsort runs on the host through numpy: a step that is no plain data
 LIBRARY = """func @order(%x: f64[3]) -> (i64[3]) {
   %0 = argsort(%x) {axis=0} : i64[3]
@@ -50,13 +58,14 @@ def compiled(monkeypatch, tmp_path):
     return compile_
 
 
-@pytest.mark.parametrize("text", [GUARDED, MATMUL])
+@pytest.mark.parametrize("text", [GUARDED, MATMUL, TAILED])
 def test_a_plan_rebuilds_the_program_it_was_stored_for(compiled, text):
     first, planned = compiled(text)
     again, _ = compiled(text)
     assert planned and not first.from_disk and again.from_disk
     assert again.text == first.text and again.llvm_ir == first.llvm_ir
     assert [str(s) for s in again.steps] == [str(s) for s in first.steps]
+    assert any(getattr(s, "tail", None) and s.next for s in again.steps) == (text is TAILED)
     assert again.workspace_bytes == first.workspace_bytes
     assert (again._enter is None) == (first._enter is None)
     for mine, theirs in zip(again.constants, first.constants):
@@ -86,6 +95,17 @@ def test_a_program_with_host_steps_stores_no_plan_and_still_skips_llvm(compiled)
     assert not planned and not first.from_disk and again.from_disk
     x = np.array([3.0, 1.0, 2.0])
     np.testing.assert_array_equal(again(x)[0], np.argsort(x) * 2)
+
+
+@pytest.mark.parametrize("text", [MATMUL, LIBRARY])  # rebuilt from the plan, or fused again
+def test_an_entry_holds_the_llvm_ir_packed_and_a_program_from_it_unpacks_it_when_read(
+        compiled, tmp_path, text):
+    first, _ = compiled(text)
+    again, _ = compiled(text)
+    assert again.from_disk and not isinstance(again._llvm_ir, str)  # not unpacked yet
+    assert again.llvm_ir == first.llvm_ir and "define" in again.llvm_ir
+    meta, _ = cache.load(tmp_path, first.cache_key)
+    assert len(meta["llvm_ir"]) * 3 < len(first.llvm_ir) * 2
 
 
 def test_a_plan_this_version_cannot_read_is_a_miss(compiled, monkeypatch):

@@ -80,3 +80,15 @@ def test_into_has_the_products_store_the_gradients_in_the_callers_buffers():
     for result in program.results[1:]:  # no pass after the product copies the gradient
         steps = [s for s in program.steps if result in s.buffers()]
         assert len(steps) == 1 and isinstance(steps[0], Matmul), program.text
+
+
+def test_into_on_cached_arrays_counts_a_hit_and_writes_the_buffer_in_place():
+    f = gradjit.grad(lambda x: np.sum(x * x))
+    x = np.arange(6, dtype=np.float32)
+    f(x)
+    out = np.full(6, np.nan, np.float32)
+    before = f.cache_info()
+    assert f.into(out, x) is out and f.into(out, 2 * x) is out
+    np.testing.assert_array_equal(out, 4 * x)
+    after = f.cache_info()
+    assert (after.traces, after.hits) == (before.traces, before.hits + 2)
