@@ -6,6 +6,7 @@ Tensor methods."""
 from __future__ import annotations
 
 import builtins
+import functools
 import itertools
 import math
 import warnings
@@ -170,7 +171,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 # ---- sets and indices ----
 
-@with_out
+@functools.partial(with_out, "isin")
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     if not hasattr(elements, "_edge") and not hasattr(test_elements, "_edge"):
         given = f"{type(elements).__name__}, {type(test_elements).__name__}"

@@ -331,15 +331,8 @@ def stack(tensors, dim=0, *, out=None):
     return write_out("stack", lambda: _stack(tensors, dim), tensors, out)
 
 
-def with_out(fn):
-    """A function of tensors (not a Tensor method) that also takes out=, as PyTorch's does."""
-    @functools.wraps(fn)
-    def function(*args, out=None, **kwargs):
-        return write_out(fn.__name__, lambda: fn(*args, **kwargs), args, out)
-    return function
-
-
-searchsorted, bucketize = with_out(sorting.searchsorted), with_out(sorting.bucketize)
+searchsorted = with_out("searchsorted", sorting.searchsorted)
+bucketize = with_out("bucketize", sorting.bucketize)
 tril, triu, diag = map(_function, ("tril", "triu", "diag"))
 
 
