@@ -357,6 +357,8 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
                  for h in spacing]
     else:
         steps = [float(spacing)] * len(dims)
+    if not (input.is_floating_point() or input.is_complex()):  # torch's default float, where
+        input = input.to(dtypes.get_default_dtype())  # numpy's gradient takes float64
     out = _gradient(input, *steps, axis=tuple(dims), edge_order=edge_order)
     return tuple(out) if isinstance(out, tuple) else (out,)
 
