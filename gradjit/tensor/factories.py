@@ -144,7 +144,7 @@ def _promoted(typed, data):
 
 
 def _python_numbers(data):
-    if isinstance(data, (list, tuple, range)):
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):  # as _plain reads
         return {t for x in data for t in _python_numbers(x)}
     return set() if hasattr(data, "_edge") or isinstance(data, np.generic) else {type(data)}
 
