@@ -110,7 +110,7 @@ def _data_parallel(rank, port):
 
 @pytest.mark.parametrize("run", [_collectives, _data_parallel])
 def test_ranks_in_processes(run):
-    mp.spawn(run, args=(_free_port(),), nprocs=WORLD, start_method="fork")
+    mp.spawn(run, args=(_free_port(),), nprocs=WORLD, start_method="spawn")
 
 
 def test_env_rendezvous_in_one_process(monkeypatch):
@@ -160,7 +160,7 @@ def test_a_rank_that_leaves_or_never_comes_is_named_not_waited_for():
     import datetime
     port = _free_port()
     context = mp.start_processes(_connect_as_rank_one_and_leave, args=(port,), join=False,
-                                 start_method="fork")
+                                 start_method="spawn")
     try:
         dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0,
                                 world_size=2, timeout=datetime.timedelta(seconds=60))

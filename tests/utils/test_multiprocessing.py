@@ -58,7 +58,7 @@ def test_hogwild_training_steps_the_shared_parameters(start_method):
 
 def test_a_failing_process_raises_with_its_traceback():
     with pytest.raises(mp.ProcessRaisedException, match="rank one fails") as info:
-        mp.spawn(_fail, nprocs=2, start_method="fork")
+        mp.spawn(_fail, nprocs=2, start_method="spawn")
     assert info.value.error_index == 1
 
 
@@ -73,14 +73,14 @@ def test_shared_tensors_pickle_as_copies_outside_multiprocessing():
 def test_a_process_that_exits_with_a_code_is_named_as_pytorch_names_it():
     with pytest.raises(mp.ProcessExitedException, match="^process 0 terminated with exit code "
                                                         "3$") as info:
-        mp.spawn(_exit, args=("code",), start_method="fork")
+        mp.spawn(_exit, args=("code",), start_method="spawn")
     assert info.value.exit_code == 3 and info.value.signal_name is None
 
 
 def test_a_process_killed_by_a_signal_is_named_as_pytorch_names_it():
     with pytest.raises(mp.ProcessExitedException, match="^process 0 terminated with signal "
                                                         "SIGKILL$") as info:
-        mp.spawn(_exit, args=("signal",), start_method="fork")
+        mp.spawn(_exit, args=("signal",), start_method="spawn")
     assert info.value.signal_name == "SIGKILL"
 
 
