@@ -20,11 +20,11 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.indexing import _positions as positions
-from gradjit.ops.sorting import argsort
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.index_reading import index_parts, put_value
+from gradjit.tensor.scatter_values import _reduce, _replace, _scatter_sum, _targets
 
 
 def _int_index(index, what):
@@ -77,166 +77,6 @@ def _check_copy(shape, dim, source_shape):
                            f"shapes. Destination slice shape: {' '.join(map(str, dest))} at "
                            f"dimension {dim} and source slice shape: "
                            f"{' '.join(map(str, src))} at dimension 0.")
-
-
-def _leading(x, shape):
-    """x's leading block of `shape` (each axis cut to shape's length)."""
-    if _shape(x) == tuple(shape):
-        return x
-    return ops.getitem(x, tuple(slice(0, n) for n in shape))
-
-
-def _targets(index, shape, dim):
-    """The flat position in `shape` of each index element (its own coordinates but along dim,
-    where its value is); one out of range becomes one past the end, which the gather and
-    scatter_add primitives reject when they run."""
-    index_shape = _shape(index)
-    strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
-    idx = E.cast(index, dtype="i64")
-    bad = ops.logical_or(ops.lt(idx, 0), ops.logical_not(ops.lt(idx, shape[dim])))
-    flat = ops.mul(idx, strides[dim])
-    for a in range(len(shape)):
-        if a != dim and index_shape[a] > 1:
-            flat = ops.add(flat, ops.mul(S.iota(shape=index_shape, dtype="i64", axis=a),
-                                         strides[a]))
-    return ops.reshape(ops.where(bad, max(math.prod(shape), 1), flat), (-1,))
-
-
-def _values(src, index, like):
-    """A scatter's values, one per index element, in like's dtype: src's leading block, or a
-    number (or 0-dim tensor) repeated."""
-    dtype = ir_type(like).dtype.name
-    if is_python_scalar(src):
-        return E.full(value=src, shape=(math.prod(_shape(index)),), dtype=dtype)
-    if ir_type(src).rank == 0:
-        return ops.broadcast_to(E.cast(src, dtype=dtype), (math.prod(_shape(index)),))
-    return ops.reshape(E.cast(_leading(src, _shape(index)), dtype=dtype), (-1,))
-
-
-def _scatter_sum(x, index, src, dim):
-    shape = _shape(x)
-    if not math.prod(_shape(index)):
-        return ops.add(x, 0)
-    summed = S.scatter_add(ops.reshape(x, (-1,)), _targets(index, shape, dim),
-                           _values(src, index, x), axis=0)
-    return ops.reshape(summed, shape)
-
-
-def _count(x, index, dim):
-    """How many index elements land on each position of x (x's shape, int64)."""
-    zeros = E.full(value=0, shape=_shape(x), dtype="i64")
-    return _scatter_sum(zeros, index, 1, dim)
-
-
-def _rounds(known, shape, dim):
-    """Known indices as rounds of (flat targets, flat index elements), each round writing a
-    position at most once, in the order the elements come."""
-    grids = np.indices(known.shape)
-    strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
-    targets = sum((known if a == dim else grids[a]) * strides[a]
-                  for a in range(len(shape))).reshape(-1)
-    order = np.argsort(targets, kind="stable")
-    ordered = targets[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(ordered)) + 1] if len(ordered) else np.r_[0]
-    ranks = np.empty(len(targets), np.int64)
-    ranks[order] = np.arange(len(targets)) - np.repeat(starts, np.diff(np.r_[starts,
-                                                                               len(ordered)]))
-    return [(targets[ranks == r], np.flatnonzero(ranks == r))
-            for r in range(int(ranks.max()) + 1 if len(ranks) else 0)]
-
-
-def _combine(x, index, src, dim, combine, include_self):
-    """x with src combined in at index, one round of distinct positions at a time (known
-    indices): `combine(current, incoming)`; without include_self, a position's first incoming
-    value replaces x's."""
-    known = ops.constant_value(index)
-    if known is None:
-        raise NotImplementedError("this scatter reduction needs indices known when it runs; "
-                                  "inside grad/jit its indices are computed at run time. "
-                                  "Use reduce='sum' or 'mean', or compute the indices outside")
-    shape = _shape(x)
-    out = ops.reshape(x, (-1,))
-    values = _values(src, index, x)
-    size = max(math.prod(shape), 1)
-    for n, (targets, sources) in enumerate(_rounds(known.astype(np.int64), shape, dim)):
-        mask = np.zeros(size, bool)
-        mask[targets] = True
-        incoming = S.scatter_add(E.zeros_like(out), targets, S.gather(values, sources, axis=0),
-                                 axis=0)
-        out = ops.where(mask, incoming if n == 0 and not include_self else
-                        combine(out, incoming), out)
-    return ops.reshape(out, shape)
-
-
-def _replace(x, index, src, dim):
-    known = ops.constant_value(index)
-    if known is not None:
-        out = _combine(x, index, src, dim, lambda old, new: new, include_self=False)
-        return out if _one_value(src) or _distinct(known, _shape(x), dim) else \
-            _every_write_differentiated(out, x, index, src, dim)
-    touched = ops.gt(_count(x, index, dim), 0)
-    if _one_value(src):  # index_fill's, scatter's value=: placed once however often an index
-        # repeats, where a sum would add it up
-        kind = ir_type(x).dtype
-        return ops.where(touched, kind.numpy.type(src).item() if is_python_scalar(src) else
-                         E.cast(src, dtype=kind.name), x)
-    targets = _targets(index, _shape(x), dim)
-    values = ops.where(_last_writes(targets), _values(src, index, x), 0)
-    placed = S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), targets, values, axis=0)
-    out = ops.where(touched, ops.reshape(placed, _shape(x)), x)
-    return _every_write_differentiated(out, x, index, src, dim)
-
-
-def _one_value(src):
-    return is_python_scalar(src) or not _shape(src)
-
-
-def _distinct(known, shape, dim):
-    """Whether known indices write each position of `shape` at most once."""
-    return len(_rounds(known.astype(np.int64), shape, dim)) <= 1
-
-
-def _every_write_differentiated(out, x, index, src, dim):
-    """out (x with src written at index, the last write kept) with the gradient of every
-    written value read at its target, a value a later write replaced included, as PyTorch's
-    backward gathers it; out's values are unchanged."""
-    if not ir_type(x).dtype.is_inexact:
-        return out
-    summed = ops.reshape(S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), _targets(
-        index, _shape(x), dim), _values(src, index, x), axis=0), _shape(x))
-    finite = ops.where(ops.isfinite(E.stop_gradient(summed)), summed, 0)
-    carrier = ops.sub(finite, E.stop_gradient(finite))  # zero, with the gathered gradient
-    return ops.where(ops.gt(_count(x, index, dim), 0), ops.add(E.stop_gradient(out), carrier),
-                     out)
-
-
-def _last_writes(targets):
-    """Whether each of the flat targets (computed at run time) is the last write to its
-    position: the end of its run in the stable sort of the targets."""
-    n = _shape(targets)[0]
-    order = argsort(targets)
-    ranked = S.gather(targets, order, axis=0)
-    ends = ops.concatenate([ops.logical_not(ops.eq(ops.getitem(ranked, slice(0, n - 1)),
-                                                   ops.getitem(ranked, slice(1, n)))),
-                            np.ones(1, bool)])
-    return ops.gt(S.scatter_add(E.full(value=0, shape=(n,), dtype="i64"), order,
-                                E.cast(ends, dtype="i64"), axis=0), 0)
-
-
-def _reduce(x, index, src, dim, reduce, include_self):
-    if reduce in ("sum", "mean"):
-        touched = ops.gt(_count(x, index, dim), 0)
-        base = x if include_self else ops.where(touched, E.zeros_like(x), x)
-        total = _scatter_sum(base, index, src, dim)
-        if reduce == "sum":
-            return total
-        count = ops.add(_count(x, index, dim), int(include_self))
-        count = ops.where(ops.gt(count, 0), count, 1)
-        mean = ops.floor_divide(total, E.cast(count, dtype=ir_type(x).dtype.name)) if \
-            ir_type(x).dtype.is_int else ops.true_divide(total, count)
-        return ops.where(touched, E.cast(mean, dtype=ir_type(x).dtype.name), x)
-    combine = {"prod": E.mul, "amax": E.maximum, "amin": E.minimum}[reduce]
-    return _combine(x, index, src, dim, combine, include_self)
 
 
 def _along(index, shape, dim):
