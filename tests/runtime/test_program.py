@@ -1,11 +1,17 @@
 """Calling a compiled program: argument checks before native code, out= buffers, layouts
 of the caller's arrays, the thread count setting."""
+import os
+import queue
+import threading
+import time
+
 import numpy as np
 import pytest
 
 import gradjit
 from gradjit.codegen import compile_function, set_num_threads
 from gradjit.ir import parse
+from gradjit.runtime import threads
 
 FN = """func @f(%x: f32[4,3], %y: f32[3]) -> (f32[4,3], f32[]) {
   %0 = broadcast_to(%y) {shape=[4,3]} : f32[4,3]
@@ -111,10 +117,6 @@ def test_host_steps_read_empty_views_at_any_offset(backend):
 def test_chunks_finish_without_a_worker_that_never_wakes():
     """A worker that gets no core (busy machine) takes no range: the call returns once the
     calling thread has done them all, instead of waiting for the worker to wake."""
-    import queue
-    import threading
-
-    from gradjit.runtime import threads
     before = threads.get_num_threads()
     set_num_threads(2)
     try:
@@ -128,5 +130,29 @@ def test_chunks_finish_without_a_worker_that_never_wakes():
         caller.join(10)
         pool.queues[0] = awake
         assert sorted(done[:-1]) == list(range(8)) and done[-1] is None
+    finally:
+        set_num_threads(before)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="placing threads needs sched_setaffinity and two cores")
+def test_pool_workers_run_off_the_callers_core():
+    # A worker woken on its waker's core shared it for a whole product (Linux's wake-affine
+    # placement when the other cores sleep): each dispatch keeps them off the caller's core.
+    before = threads.get_num_threads()
+    set_num_threads(2)
+    try:
+        threads.run_chunks(lambda lo, hi, table: None, 8, None)  # the pool exists
+        deadline = time.monotonic() + 10
+        pool = threads._state["pool"]
+        while not pool.thread_ids and time.monotonic() < deadline:
+            time.sleep(0.01)
+        pool.placed_away_from = None
+        pool.keep_off_callers_core()
+        away = pool.placed_away_from
+        allowed = os.sched_getaffinity(0)
+        assert away in allowed
+        for thread_id in pool.thread_ids:
+            assert os.sched_getaffinity(thread_id) == allowed - {away}
     finally:
         set_num_threads(before)
