@@ -118,7 +118,12 @@ def _ediff1d(ary, to_end=None, to_begin=None):
     parts = [ops.diff(flat)]
     for extra, first in ((to_begin, True), (to_end, False)):
         if extra is not None:
-            piece = ops.astype(ops.reshape(_array(extra), (-1,)), dt)
+            extra = _array(extra)
+            if not np.can_cast(ops.result_type(extra).numpy, dt.numpy, "same_kind"):
+                which = "to_begin" if first else "to_end"
+                raise TypeError(f"dtype of `{which}` must be compatible with input `ary` "
+                                "under the `same_kind` rule.")
+            piece = ops.astype(ops.reshape(extra, (-1,)), dt)
             parts.insert(0 if first else len(parts), piece)
     return ops.concatenate(parts, 0) if len(parts) > 1 else parts[0]
 
@@ -386,12 +391,11 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
     if w_shape != shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        axes = ops.normalize_axes(axis, len(shape))
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, len(shape))  # in the given order
         if w_shape != tuple(shape[i] for i in axes):
             raise ValueError("Shape of weights must be consistent with shape of a along "
                              "specified axis.")
-        order = sorted(range(len(axes)), key=lambda i: axes[i])
-        weights = ops.transpose(weights, order) if len(axes) > 1 else weights
+        weights = ops.transpose(weights, tuple(np.argsort(axes))) if len(axes) > 1 else weights
         weights = ops.reshape(weights, tuple(d if i in axes else 1 for i, d in enumerate(shape)))
         weights = ops.broadcast_to(weights, shape)
     a, weights = ops.astype(a, dt), ops.astype(weights, dt)
