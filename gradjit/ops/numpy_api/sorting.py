@@ -96,6 +96,9 @@ def _quantile_fn(scale, name, ignore_nan):
             weights = _quantile_weights(a, weights, axis, method)
         weak = type(q) in (int, float)
         known = ops.constant_value(q)
+        kind = known.dtype.kind if known is not None else ops.result_type(q).numpy.kind
+        if scale == 1 and method == "linear" and weights is None and kind in "biu":
+            method = "lower"  # numpy takes the element at an integral index: a's dtype kept
         if known is not None:
             q = np.true_divide(known, scale)
             if not np.all((q >= 0) & (q <= 1)):
