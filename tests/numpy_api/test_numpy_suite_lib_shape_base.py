@@ -3,7 +3,7 @@ putting along axes, applying along axes, splitting and stacking, tiling, triangl
 builders and window views; eager, compiled and differentiated against numpy."""
 import numpy as np
 import pytest
-from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from numpy.lib.stride_tricks import sliding_window_view
 
 from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
@@ -26,7 +26,7 @@ def _put(a, indices, values, axis):
 
 
 def _f1to2(x):
-    return x[::-1] * x[1:, None]
+    return np.flip(x) * x[1:, None]  # (a Tensor takes no negative step, as PyTorch's)
 
 
 def _along_cases():
@@ -55,6 +55,9 @@ def _along_cases():
         case("take_along-traced", lambda a, i: np.take_along_axis(a, i, 1), A, IDX),
         case("put_along-broadcast",
              lambda a: _put(a[:, :, :1], np.arange(10).reshape((1, 2, 5)) % 4, 20.0, 1), A),
+        case("put_along-broadcast-meets",  # writes along the broadcast axis meet: last wins
+             lambda a, v: _put(a[:, :, :1], np.arange(10).reshape((1, 2, 5)) % 3, v, 1), A,
+             arg((3, 2, 5))),
         case("put_along-values", lambda a: _put(a, np.array([[0], [1]]), np.array([[2], [1]]),
                                                 0), I[:2, :3] * 10),
         case("put_along-none-2d", lambda a: _put(a, np.array([[0], [1]]), 1, None), I),
@@ -144,7 +147,7 @@ def _twodim_cases():
         case("triu-k", lambda a: [np.triu(a, k) for k in (-2, 0, 1, 5)], A),
         case("tril-int", lambda i: (np.tril(i), np.triu(i, 1)), I),
         case("tril-inf", lambda a: (np.tril(a), np.triu(a)),
-             np.array([[1, 1, np.inf], [1, 1, 1], [np.inf, 1, 1]])),
+             np.array([[1, 1, np.inf], [1, 1, 1], [np.inf, 1, 1]]), grad=()),
         case("tril-bool", lambda a: np.tril(a > 0, -1), B),
         case("tril-1d", lambda a: np.tril(a), V),
         case("tril-complex", lambda a: np.triu(a), arg((3, 3), "c8")),
@@ -159,7 +162,7 @@ def _twodim_cases():
         case("histogram2d-range", lambda: np.histogram2d(np.arange(10.), np.arange(10.))),
         case("histogram2d-asym", lambda x, y: np.histogram2d(
             x, y, (6, 5), range=[[0, 6], [0, 5]], density=True),
-             np.array([1., 1, 2, 3, 4, 4, 4, 5]), np.array([1., 3, 2, 0, 1, 2, 3, 4])),
+             np.array([1., 1, 2, 3, 4, 4, 4, 5]), np.array([1., 3, 2, 0, 1, 2, 3, 4]), grad=()),
         case("histogram2d-density-edges", lambda x, y: np.histogram2d(
             x, y, [[1, 2, 3, 5], [1, 2, 3, 5]], density=True),
              np.array([1., 2, 3, 1, 2, 3, 1, 2, 3]), np.array([1., 1, 1, 2, 2, 2, 3, 3, 3])),
@@ -232,6 +235,16 @@ def _index_cases():
         case("r_-axis-nd", lambda a, b: np.r_["0,2,0", a, b], V, V),
         case("r_-matrix-axis", lambda a, b: np.r_["1,2", a[None], b[None]], V, V),
         case("r_-0d", lambda a: np.r_[a[0], [1.0, 2.0], 3], V),
+        case("r_-trans1d", lambda a, b: [np.r_[d, a, b, 0:6] for d in (
+            "0,2,1", "1,2,0", "0,3,-1", "2,3,-2", "-1,3,0")], V, V ** 2),
+        case("r_-trans1d-2d", lambda a, b: (np.r_["1,3,1", a, b[:1]], np.r_["0,3,1", a, b[:1]]),
+             C, C),
+        case("r_-weak-scalar", lambda a: np.r_[a, 2.0, 3], V.astype(np.float32)),
+        case("r_-int-scalar", lambda i: np.r_[i[0], 2.5], I),
+        case("r_-late-directive", lambda a: np.r_[a, "0,2"], V),
+        case("r_-bad-directive", lambda a: np.r_["0,x", a], V),
+        case("r_-bad-axis", lambda a: np.r_["x", a], V),
+        case("c_-directive", lambda a, b: np.c_["0,2,0", a, b], V, V),
         case("c_", lambda a, b: np.c_[a, 0, 0, b], V[None], V[None]),
         case("c_-1d", lambda a, b: np.c_[a, b], V, V),
         case("c_-complex-step", lambda: np.r_[0:36:100j]),
@@ -265,6 +278,7 @@ def _index_cases():
 
 
 def _stride_cases():
+    as_strided = np.lib.stride_tricks.as_strided  # gradjit's, once gradjit is imported
     return [
         case("sliding_window-1d", lambda v: sliding_window_view(v, 2), V),
         case("sliding_window-2d", lambda a: sliding_window_view(a, (2, 3)), C),
@@ -302,6 +316,7 @@ def _stride_cases():
         case("as_strided-transpose", lambda a: as_strided(a, (3, 6), (8, 24)), C),
         case("as_strided-same", lambda a: as_strided(a), C),
         case("as_strided-int", lambda i: as_strided(i, (2, 2), (8, 4)), I),
+        case("as_strided-f32", lambda a: as_strided(a, (3, 2), (4, 8)), V.astype(np.float32)),
     ]
 
 
