@@ -372,15 +372,35 @@ def _concrete_index(index):
 
 
 class _FlatView:
-    """`x.flat`: numpy's flat iterator over a traced array, read and written in C order."""
+    """`x.flat`: numpy's flat iterator over a traced array, read and written in C order; as
+    an iterator itself (`next`, `coords`, `index`) it serves np.ndenumerate."""
 
-    __slots__ = ("_array",)
+    __slots__ = ("_array", "index")
 
     def __init__(self, array):
-        self._array = array
+        self._array, self.index = array, 0
 
     def __len__(self):
         return self._array.size
+
+    def __next__(self):
+        if self.index >= self._array.size:
+            raise StopIteration
+        self.index += 1
+        return np.ravel(self._array)[self.index - 1]
+
+    @property
+    def coords(self):
+        """The index tuple of the element `next` gives (past the end: the first axis's
+        length, the others 0, as numpy's)."""
+        shape = self._array.shape
+        if self.index >= self._array.size:
+            return (shape[0],) + (0,) * (len(shape) - 1) if shape else ()
+        return tuple(int(i) for i in np.unravel_index(self.index, shape))
+
+    @property
+    def base(self):
+        return self._array
 
     def __iter__(self):
         return iter(np.ravel(self._array))

@@ -10,11 +10,13 @@ call outside a trace, goes to numpy's own constructor unchanged.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
 from gradjit import ops
 from gradjit.ops.numpy_api import NotSupported
+from gradjit.ops.shaping import concatenate as join  # numpy's concatenate, with its errors
 from gradjit.tracer.leaves import is_traced, unwrap
 from gradjit.tracer.trace import current_trace
 
@@ -94,7 +96,7 @@ _CONVERTERS = {"asarray_chkfinite": _asarray_chkfinite, "require": _require,
                "isfortran": lambda original, a: False,  # a traced value has no layout
                "asmatrix": _asmatrix}
 NAMES = [f"np.{name}" for name in (*_CONSTRUCTORS, *_CONVERTERS) if name != "asmatrix"] + \
-    ["np.r_", "np.c_", "np.full"]
+    ["np.r_", "np.c_", "np.full", "np.lib.stride_tricks.as_strided"]
 
 
 def _full(original):
@@ -111,6 +113,21 @@ def _full(original):
     return full
 
 
+def _as_strided(original, x, shape=None, strides=None, subok=False, writeable=True):
+    """numpy's strided view of a traced array, whose elements lie in C order: numpy's own
+    view of their positions (an int64 array of that shape, strides scaled to its items)
+    names the elements to gather."""
+    x = unwrap(x)
+    itemsize = ops.result_type(x).numpy.itemsize
+    if strides is not None and any(s % itemsize for s in strides):
+        raise NotSupported("np.lib.stride_tricks.as_strided: strides that are not multiples "
+                           f"of the itemsize ({itemsize}) read parts of elements")
+    scaled = None if strides is None else tuple(s // itemsize * 8 for s in strides)
+    positions = np.arange(math.prod(ops.shape_of(x)), dtype=np.int64)
+    positions = original(positions.reshape(ops.shape_of(x)), shape, scaled)
+    return ops.take(ops.ravel(x), np.array(positions))
+
+
 def _converting(original, traced):
     @functools.wraps(original)
     def convert(a, *args, **kwargs):
@@ -121,8 +138,10 @@ def _converting(original, traced):
 
 
 class _Concatenator:
-    """np.r_ (rows: along the first axis) and np.c_ (columns: along the last axis, 1-d
-    operands as columns) on traced operands; numpy's own object otherwise."""
+    """np.r_ and np.c_ on traced operands, in numpy's steps: a first string sets the axis,
+    the least number of dimensions and where a short operand's axes go ("0,2,0"); slices
+    become ranges; all are cast to the operands' common dtype (Python numbers weakly) and
+    joined. numpy's own object serves the other calls."""
 
     def __init__(self, original, columns: bool):
         self.original, self.columns = original, columns
@@ -131,26 +150,69 @@ class _Concatenator:
         items = key if isinstance(key, tuple) else (key,)
         if current_trace() is None or not holds_traced(list(items)):
             return self.original[key]
-        parts = []
+        axis, ndmin, trans1d = self.original.axis, self.original.ndmin, self.original.trans1d
+        if items and isinstance(items[0], str):
+            axis, ndmin, trans1d = _directive(items[0], axis, ndmin, trans1d)
+            items = items[1:]
+        parts, dtypes = [], []
         for item in items:
             if isinstance(item, str):
-                raise TypeError(f"{'np.c_' if self.columns else 'np.r_'} with the directive "
-                                f"{item!r} is not supported on traced values; concatenate "
-                                "with np.concatenate instead")
-            part = self.original[item] if isinstance(item, slice) else assemble(item)
-            parts.append(self._shaped(part))
-        return ops.concatenate(parts, -1 if self.columns else 0)
-
-    def _shaped(self, part):
-        shape = ops.shape_of(part)
-        if not self.columns:
-            return ops.reshape(part, (1,)) if not shape else part
-        if len(shape) >= 2:
-            return part
-        return ops.reshape(part, (-1, 1) if shape else (1, 1))
+                raise ValueError("special directives must be the first entry.")
+            if type(item) in np.ScalarType:  # weak in the common dtype, as numpy's
+                parts.append(np.asarray(item))
+                dtypes.append(item)
+                continue
+            part = _range(item) if isinstance(item, slice) else assemble(item)
+            rank = len(ops.shape_of(part))
+            part = _at_least(part, ndmin)
+            if trans1d != -1 and rank < ndmin:
+                part = ops.transpose(part, _moved_axes(rank, ndmin, trans1d))
+            parts.append(part)
+            dtypes.append(ops.result_type(part).numpy)
+        dtype = np.result_type(*dtypes)
+        return join([ops.astype(_at_least(p, ndmin), dtype) for p in parts], axis)
 
     def __len__(self):
         return len(self.original)
+
+
+def _directive(text, axis, ndmin, trans1d):
+    """numpy's first-entry string: "axis", "axis,ndmin" or "axis,ndmin,trans1d"."""
+    if text in ("r", "c"):
+        raise NotSupported(f"np.r_[{text!r}, ...] builds an np.matrix, which gradjit does not "
+                           "trace; use 2-d arrays")
+    try:
+        numbers = [int(x) for x in text.split(",")]
+    except ValueError as error:
+        raise ValueError(f"unknown special directive {text!r}" if "," in text else
+                         "unknown special directive") from error
+    if len(numbers) == 1:
+        return numbers[0], ndmin, trans1d
+    return numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else trans1d
+
+
+def _range(item):
+    """A slice as numpy's r_ reads it: start:stop:step, or a number of points for a complex
+    step (numpy's linspace, stop included)."""
+    start = 0 if item.start is None else item.start
+    step = 1 if item.step is None else item.step
+    if isinstance(step, (complex, np.complexfloating)):
+        return np.linspace(start, item.stop, num=int(abs(step)))
+    return np.arange(start, item.stop, step)
+
+
+def _at_least(x, ndmin):
+    shape = ops.shape_of(x)
+    return ops.reshape(x, (1,) * (ndmin - len(shape)) + shape) if ndmin > len(shape) else x
+
+
+def _moved_axes(rank, ndmin, trans1d):
+    """numpy's placement of a rank-`rank` operand's axes among `ndmin` (trans1d: where its
+    first axis goes, the added unit axes around them)."""
+    added = ndmin - rank
+    at = trans1d + added + 1 if trans1d < 0 else trans1d
+    axes = list(range(ndmin))
+    return axes[:at] + axes[added:] + axes[at:added]
 
 
 def install():
@@ -162,4 +224,5 @@ def install():
     for name, traced in _CONVERTERS.items():
         setattr(np, name, _converting(getattr(np, name), traced))
     np.full = _full(np.full)
+    np.lib.stride_tricks.as_strided = _converting(np.lib.stride_tricks.as_strided, _as_strided)
     np.r_, np.c_ = _Concatenator(np.r_, False), _Concatenator(np.c_, True)

@@ -378,7 +378,6 @@ ERRORS = {  # name -> (function of X, error, message)
     "hist-nan": (lambda x: np.histogram(x / 0.0), ValueError, "autodetected range"),
     "hist-inf-range": (lambda x: np.histogram(x, 3, range=(0, np.inf)), ValueError,
                        "supplied range"),
-    "unique-nan": (lambda x: np.unique(x, equal_nan=False), TypeError, "equal_nan=False"),
 }
 
 

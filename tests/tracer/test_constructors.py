@@ -55,9 +55,16 @@ def test_ragged_lists_are_refused_as_numpy_refuses_them():
         gradjit.jit(lambda x: np.array([x, x[:2]]))(X)
 
 
-def test_directives_of_r_are_refused_on_traced_values():
-    with pytest.raises(TypeError, match="directive '0,2'"):
-        gradjit.jit(lambda x: np.r_['0,2', x, x])(X)
+def test_directives_of_r_place_traced_values_as_numpy():
+    def fn(x):
+        return np.r_['0,2', x, x], np.r_['1,2,0', x, x], np.c_['0,2,-1', x, x]
+    for got, want in zip(gradjit.jit(fn)(X), fn(X)):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_matrix_directive_of_r_is_refused_on_traced_values():
+    with pytest.raises(TypeError, match="np.matrix"):
+        gradjit.jit(lambda x: np.r_['r', x, x])(X)
 
 
 def test_outside_a_trace_the_constructors_are_numpy_own():
@@ -84,3 +91,11 @@ def test_full_with_a_traced_fill_value():
     np.testing.assert_allclose(gradjit.jit(f)(2.0), f(2.0))
     assert gradjit.jit(lambda x: np.full(2, x))(np.float32(1.5)).dtype == np.float32
     np.testing.assert_array_equal(np.full(2, 7), [7, 7])
+
+
+def test_as_strided_of_a_traced_value_is_numpy_view_and_refuses_partial_elements():
+    as_strided = np.lib.stride_tricks.as_strided
+    np.testing.assert_array_equal(gradjit.jit(lambda x: as_strided(x, (2, 2), (8, 8)))(X),
+                                  as_strided(X, (2, 2), (8, 8)))
+    with pytest.raises(TypeError, match="multiples of the itemsize"):
+        gradjit.jit(lambda x: as_strided(x, (2,), (4,)))(X)

@@ -163,8 +163,28 @@ def _isin(element, test_elements, assume_unique=False, invert=False, *, kind=Non
                           element)
     tests = ops.ravel(ops.asarray(np.asarray(test_elements) if isinstance(
         test_elements, (list, tuple)) else test_elements))
+    _check_kind(kind, element, tests)
     found = ops.any_(ops.eq(ops.expand_dims(element, -1), tests), -1)
     return ops.logical_not(found) if invert else found
+
+
+def _check_kind(kind, element, tests):
+    """numpy's refusals of a `kind` (the result is the same for every kind): an unknown one, a
+    table of non-integers, a table whose range overflows (read from the values, guarded)."""
+    if kind not in {None, "sort", "table"}:
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
+    if kind != "table":
+        return
+    dtypes = [ops.result_type(x).numpy for x in (element, tests)]
+    if any(dt.kind not in "uib" for dt in dtypes):
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
+                         "Please select 'sort' or None for kind.")
+    if dtypes[1].kind != "b" and ops.shape_of(tests)[0]:
+        span = int(ops.extremum(tests)) - int(ops.extremum(tests, largest=False))
+        if span > np.iinfo(dtypes[1]).max:
+            raise RuntimeError("You have specified kind='table', but the range of values in "
+                               "`ar2` or `ar1` exceed the maximum integer of the datatype. "
+                               "Please set `kind` to None or 'sort'.")
 
 
 FUNCTIONS = {

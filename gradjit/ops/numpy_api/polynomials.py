@@ -260,15 +260,28 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
         index = ops.clip(ops.sub(ops.sorting.searchsorted(xp, x, "right"), 1), 0, n - 2)
         x0, x1 = ops.take(xp, index), ops.take(xp, ops.add(index, 1))
         f0, f1 = ops.take(fp, index), ops.take(fp, ops.add(index, 1))
-        slope = ops.true_divide(ops.sub(f1, f0), ops.sub(x1, x0))
-        value = ops.add(f0, ops.mul(slope, ops.sub(x, x0)))
-        # at a sample point itself, that point's value (numpy's, even where xp repeats)
-        value = ops.where(ops.eq(x, x1), f1, value)
+        if ops.is_complex(fp):
+            value = ops.complex_from(*(_segment(x, x0, x1, part(f0), part(f1))
+                                       for part in (ops.real, ops.imag)))
+        else:
+            value = _segment(x, x0, x1, f0, f1)
         lo_value, hi_value = ops.getitem(fp, 0), ops.getitem(fp, n - 1)
     below = lo_value if left is None else left
     above = hi_value if right is None else right
     value = ops.where(ops.lt(x, ops.getitem(xp, 0)), below, value)
     return ops.where(ops.gt(x, ops.getitem(xp, n - 1)), above, value)
+
+
+def _segment(x, x0, x1, f0, f1):
+    """numpy's value on the segment [x0, x1] (of real values): a sample point's own value at
+    it, then the line from the left end, from the right end where that is NaN (an infinite
+    end), and the common value where both ends are equal."""
+    slope = ops.true_divide(ops.sub(f1, f0), ops.sub(x1, x0))
+    value = ops.add(f0, ops.mul(slope, ops.sub(x, x0)))
+    value = ops.where(ops.isnan(value), ops.add(f1, ops.mul(slope, ops.sub(x, x1))), value)
+    value = ops.where(ops.logical_and(ops.isnan(value), ops.eq(f0, f1)), f0, value)
+    # at a sample point itself, that point's value (numpy's, even where xp repeats)
+    return ops.where(ops.eq(x, x0), f0, ops.where(ops.eq(x, x1), f1, value))
 
 
 def _real(points):

@@ -12,11 +12,11 @@ from gradjit.ops.numpy_api.basics import checked_axis, masked, numpy_float, warn
 _UNSET = np._NoValue
 
 
-def _refuse_mean(name, mean):
-    """nanvar and nanstd's mean= (a precomputed mean), which gradjit leaves out."""
-    if mean is not _UNSET:
-        raise TypeError(f"np.{name}(mean=...) is not supported on traced values; "
-                        "compute the result and select or combine it afterwards")
+def _inexact_dtype(a, dtype):
+    """numpy's nan-functions of floats compute in a float dtype= only."""
+    if dtype is not None and ops.result_type(a).is_inexact and \
+            not np.issubdtype(np.dtype(dtype), np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
 
 
 def _keep(keepdims):
@@ -118,7 +118,12 @@ def _ediff1d(ary, to_end=None, to_begin=None):
     parts = [ops.diff(flat)]
     for extra, first in ((to_begin, True), (to_end, False)):
         if extra is not None:
-            piece = ops.astype(ops.reshape(_array(extra), (-1,)), dt)
+            extra = _array(extra)
+            if not np.can_cast(ops.result_type(extra).numpy, dt.numpy, "same_kind"):
+                which = "to_begin" if first else "to_end"
+                raise TypeError(f"dtype of `{which}` must be compatible with input `ary` "
+                                "under the `same_kind` rule.")
+            piece = ops.astype(ops.reshape(extra, (-1,)), dt)
             parts.insert(0 if first else len(parts), piece)
     return ops.concatenate(parts, 0) if len(parts) > 1 else parts[0]
 
@@ -326,26 +331,30 @@ def _spread(name, fn, strict=True):
     def function(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_UNSET, *,
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
         nan = name.startswith("nan")
-        _refuse_mean(name, mean if nan else _UNSET)
+        if nan:
+            _inexact_dtype(a, dtype)
         a = numpy_float(a) if dtype is None else a
         args = (checked_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
-        if where is _UNSET or where is True:
-            if mean is _UNSET:
-                warn_if_empty(a, args[0], "Degrees of freedom <= 0 for slice" +
-                              ("." if nan else ""), args[1], nan)
-                return fn(a, *args)
-        elif nan:  # left-out elements count as NaNs
+        everywhere = where is _UNSET or where is True
+        if everywhere and mean is _UNSET:
+            warn_if_empty(a, args[0], "Degrees of freedom <= 0 for slice" +
+                          ("." if nan else ""), args[1], nan)
+            return fn(a, *args)
+        if nan and mean is _UNSET:  # left-out elements count as NaNs
             return fn(masked(ops.to_float(a), where, np.nan), *args)
-        spread = _masked_var(a, where, mean, *args)
-        return ops.safe_sqrt(spread) if name == "std" else spread
+        if nan:  # NaNs are left out as `where` leaves elements out; too few left give NaN
+            kept = ops.logical_not(ops.isnan(a))
+            where = kept if everywhere else ops.logical_and(kept, where)
+        spread = _masked_var(a, where, mean, *args, short=np.nan if nan else None)
+        return ops.safe_sqrt(spread) if name.endswith("std") else spread
     function.__name__ = name
     return function
 
 
-def _masked_var(a, where, mean, axis, ddof, keepdims, dtype):
+def _masked_var(a, where, mean, axis, ddof, keepdims, dtype, short=None):
     """numpy's var with where= and mean=: the squares of the differences from `mean` (by
     default the mean of the elements `where` keeps) summed over the kept elements and divided
-    by their count less ddof."""
+    by their count less ddof (`short` where that is not positive, if given)."""
     x = ops.astype(a, dtype) if dtype is not None else ops.to_float(a)
     dt = ops.result_type(x).numpy.type(0).real.dtype  # counts of complex values are real
     kept = np.ones((), dt) if where is _UNSET or where is True else ops.astype(where, dt)
@@ -354,10 +363,13 @@ def _masked_var(a, where, mean, axis, ddof, keepdims, dtype):
         mean = ops.true_divide(ops.sum_(masked(x, where, 0), axis, True),
                                ops.sum_(kept, axis, True))
     total = ops.sum_of_squares(masked(ops.sub(x, mean), where, 0), axis, keepdims)
-    return ops.true_divide(total, ops.maximum(ops.sub(ops.sum_(kept, axis, keepdims), ddof), 0))
+    dof = ops.sub(ops.sum_(kept, axis, keepdims), ddof)
+    spread = ops.true_divide(total, ops.maximum(dof, 0))
+    return spread if short is None else ops.where(ops.gt(dof, 0), spread, short)
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
+    _inexact_dtype(a, dtype)
     a = numpy_float(a) if dtype is None else a
     if where is not _UNSET and where is not True:  # left-out elements count as NaNs
         a = masked(ops.to_float(a), where, np.nan)
@@ -386,12 +398,11 @@ def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):
     if w_shape != shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        axes = ops.normalize_axes(axis, len(shape))
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, len(shape))  # in the given order
         if w_shape != tuple(shape[i] for i in axes):
             raise ValueError("Shape of weights must be consistent with shape of a along "
                              "specified axis.")
-        order = sorted(range(len(axes)), key=lambda i: axes[i])
-        weights = ops.transpose(weights, order) if len(axes) > 1 else weights
+        weights = ops.transpose(weights, tuple(np.argsort(axes))) if len(axes) > 1 else weights
         weights = ops.reshape(weights, tuple(d if i in axes else 1 for i, d in enumerate(shape)))
         weights = ops.broadcast_to(weights, shape)
     a, weights = ops.astype(a, dt), ops.astype(weights, dt)

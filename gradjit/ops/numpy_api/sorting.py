@@ -9,7 +9,7 @@ import builtins
 import collections
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from gradjit import ops
 from gradjit.ir import structural as S
@@ -96,6 +96,9 @@ def _quantile_fn(scale, name, ignore_nan):
             weights = _quantile_weights(a, weights, axis, method)
         weak = type(q) in (int, float)
         known = ops.constant_value(q)
+        kind = known.dtype.kind if known is not None else ops.result_type(q).numpy.kind
+        if scale == 1 and method == "linear" and weights is None and kind in "biu":
+            method = "lower"  # numpy takes the element at an integral index: a's dtype kept
         if known is not None:
             q = np.true_divide(known, scale)
             if not np.all((q >= 0) & (q <= 1)):
@@ -142,11 +145,12 @@ def _digitize(x, bins, right=False):
 
 def _unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
             equal_nan=True, sorted=True):
-    if axis is not None:  # slices compare as records: equal_nan has no effect
+    rank = len(ops.shape_of(ar))
+    # numpy takes the elements of a 1-d array as its slices (so equal_nan counts there);
+    # other slices compare as records, NaNs distinct
+    if axis is not None and normalize_axis_index(axis, rank) is not None and rank != 1:
         return O.unique_along(ar, axis, return_index, return_inverse, return_counts)
-    if not equal_nan:
-        raise TypeError("np.unique(equal_nan=False) is not supported on traced values")
-    return O.unique(ar, return_index, return_inverse, return_counts)
+    return O.unique(ar, return_index, return_inverse, return_counts, equal_nan)
 
 
 UniqueAllResult = collections.namedtuple("UniqueAllResult",
@@ -328,9 +332,10 @@ FUNCTIONS = {
     np.unique: _unique, np.histogram: _histogram,
     np.histogram_bin_edges: _histogram_bin_edges, np.histogramdd: _histogramdd,
     np.histogram2d: _histogram2d,
-    np.unique_values: lambda x: O.unique(x),
-    np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, return_counts=True)),
-    np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, return_inverse=True)),
-    np.unique_all: lambda x: UniqueAllResult(*O.unique(x, True, True, True)),
+    # the array API's unique functions count each NaN apart
+    np.unique_values: lambda x: O.unique(x, equal_nan=False),
+    np.unique_counts: lambda x: UniqueCountsResult(*O.unique(x, False, False, True, False)),
+    np.unique_inverse: lambda x: UniqueInverseResult(*O.unique(x, False, True, False, False)),
+    np.unique_all: lambda x: UniqueAllResult(*O.unique(x, True, True, True, False)),
 }
 UFUNCS = {}

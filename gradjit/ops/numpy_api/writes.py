@@ -166,8 +166,8 @@ def _put_along_axis(arr, indices, values, axis):
 
 def _scatter_along(x, indices, values, axis):
     """x with values written at `indices` along axis: one scatter onto the flattened array of
-    the values no later index along the axis overwrites, and a count of writes per position
-    choosing between them and x."""
+    the values no later write to the same element overwrites, and a count of writes per
+    position choosing between them and x."""
     shape = ops.shape_of(x)
     n = shape[axis]
     grid = np.broadcast_shapes(ops.shape_of(indices), shape[:axis] + (1,) + shape[axis + 1:])
@@ -179,19 +179,25 @@ def _scatter_along(x, indices, values, axis):
     idx = ops.where(ops.lt(idx, 0), ops.add(idx, n), idx)
     strides = np.cumprod((1,) + shape[:0:-1])[::-1]
     flat = ops.mul(idx, int(strides[axis]))
-    for d, size in enumerate(grid):
-        if d != axis:
-            flat = ops.add(flat, (np.arange(size) * strides[d]).reshape(
+    for d in range(len(grid)):
+        if d != axis:  # an axis x has once takes index 0 however often the indices repeat it
+            flat = ops.add(flat, (np.arange(shape[d]) * strides[d]).reshape(
                 (-1,) + (1,) * (len(grid) - d - 1)))
-    k = grid[axis]
-    later = np.triu(np.ones((k, k), bool), 1).reshape(  # pairs (i, j) along axis with j > i
-        (1,) * axis + (k, k) + (1,) * (len(grid) - axis - 1))
-    clash = ops.logical_and(ops.eq(ops.expand_dims(idx, axis + 1), ops.expand_dims(idx, axis)),
-                            later)
-    keep = ops.logical_not(ops.any_(clash, axis + 1))
+    # Writes meet along the axis and along the axes x has once but the indices more often:
+    # those go last, in numpy's (C) order, and a write is kept if no later one meets it.
+    group = [d for d in range(len(grid)) if d == axis or shape[d] < grid[d]]
+    order = [d for d in range(len(grid)) if d not in group] + group
+    k = int(np.prod([grid[d] for d in group]))
+
+    def grouped(v):
+        v = ops.transpose(ops.broadcast_to(v, grid), order)
+        return ops.reshape(v, tuple(grid[d] for d in order[:len(order) - len(group)]) + (k,))
+    flat = grouped(flat)
+    later = np.triu(np.ones((k, k), bool), 1)  # pairs (i, j) of writes with j after i
+    clash = ops.logical_and(ops.eq(ops.expand_dims(flat, -1), ops.expand_dims(flat, -2)), later)
+    keep = ops.logical_not(ops.any_(clash, -1))
     dt = _dtype(x)
-    written = ops.where(keep, ops.broadcast_to(ops.astype(_array(values), dt), grid),
-                        np.zeros((), dt))
+    written = ops.where(keep, grouped(ops.astype(_array(values), dt)), np.zeros((), dt))
     size = int(np.prod(shape))
     positions = ops.ravel(flat)
     placed = S.scatter_add(np.zeros(size, dt), positions, ops.ravel(written), axis=0)
