@@ -11,13 +11,14 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import BoundsError, ir_type, is_python_scalar
 from gradjit.ops.array import reshape
-from gradjit.ops.promote import astype, broadcast
+from gradjit.ops.promote import astype, broadcast, flavor
 
 
 def constant_value(x):
     """The numpy value of an index known when indexing, or None for a run-time value."""
     if isinstance(x, (list, tuple, range)):
-        return np.asarray(x)
+        known = np.asarray(x)  # an empty sequence indexes as integers, as numpy's does
+        return known.astype(np.int64) if known.size == 0 else known
     if isinstance(x, np.ndarray) or is_python_scalar(x) or isinstance(x, np.generic):
         return np.asarray(x)
     known = getattr(x, "__gradjit_constant__", None)
@@ -221,6 +222,39 @@ def _size(value):
         value, "ir_type") else ir_type(value).shape))
 
 
+def _fitted(value, shape, index, kind):
+    """The value for positions of `shape`: its leading unit axes past that rank dropped (as
+    numpy and PyTorch do); a numpy value that cannot broadcast is numpy's ValueError."""
+    if is_python_scalar(value):
+        return value
+    have = ir_type(value).shape
+    extra = len(have) - len(shape)
+    if extra > 0 and all(n == 1 for n in have[:extra]):
+        value, have = reshape(value, have[extra:]), have[extra:]
+    if kind != "numpy" or _broadcasts(have, shape):
+        return value
+    whole_mask = len(index) == 1 and np.asarray(index[0]).dtype == bool and len(shape) == 1
+    if whole_mask and len(have) == 1:
+        raise ValueError(f"NumPy boolean array indexing assignment cannot assign {have[0]} "
+                         f"input values to the {shape[0]} output values where the mask is true")
+    if all(_is_basic(p) for p in index):
+        raise ValueError(f"could not broadcast input array from shape {_spaceless(have)} into "
+                         f"shape {_spaceless(shape)}")
+    raise ValueError(f"shape mismatch: value array of shape {_spaceless(have)} could not be "
+                     f"broadcast to indexing result of shape {_spaceless(shape)}")
+
+
+def _broadcasts(have, shape) -> bool:
+    try:
+        return np.broadcast_shapes(have, shape) == tuple(shape)
+    except ValueError:
+        return False
+
+
+def _spaceless(shape) -> str:
+    return str(tuple(shape)).replace(" ", "")
+
+
 def index_put(x, index, value):
     """x with x[index] = value: a new array (numpy's rule: the last write to a position wins)."""
     t = ir_type(x)
@@ -235,7 +269,8 @@ def index_put(x, index, value):
         raise IndexError("assignment through an index array computed at run time is not "
                          "supported; use where() or scatter_add")
     positions = np.asarray(_positions(t.shape, known), np.int64)
-    value = broadcast(astype(value, t.dtype), positions.shape)  # ShapeError if it cannot
+    value = broadcast(_fitted(astype(value, t.dtype), positions.shape, known, flavor(x)),
+                      positions.shape)  # ShapeError if it cannot
     flat_positions = positions.reshape(-1)
     last = len(flat_positions) - 1 - np.unique(flat_positions[::-1], return_index=True)[1]
     keep = np.sort(last)

@@ -218,3 +218,12 @@ def to_float(x):
     t = ir_type(x)
     return x if t.dtype.is_inexact else E.cast(x, dtype=default_float(x).name)
 
+
+CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")  # numpy's casting= rules
+
+
+def check_casting(casting):
+    """numpy's ValueError for a casting= that names none of its rules."""
+    if casting not in CASTINGS:
+        raise ValueError(f"casting must be one of {', '.join(map(repr, CASTINGS))} (got "
+                         f"{casting!r})")

@@ -12,7 +12,7 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import concatenate as _concatenate
 from gradjit.ops.array import reshape, shape_of, transpose
 from gradjit.ops.indexing import constant_value, getitem
-from gradjit.ops.promote import astype, broadcast, result_type
+from gradjit.ops.promote import astype, broadcast, check_casting, result_type
 
 
 def asarray(x):
@@ -184,10 +184,11 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
                     f"match exactly, but along dimension {d}, the array at index 0 has size "
                     f"{n0} and the array at index {i} has size {n}")
     xs = [astype(x, dt) for x in xs]
-    return xs[0] if len(xs) == 1 else _concatenate(xs, axis)
+    return _concatenate(xs, axis)  # a new array even of one, as numpy's
 
 
 def _join_dtype(xs, dtype, casting):
+    check_casting(casting)
     if dtype is None:
         return result_type(*xs)
     for x in xs:

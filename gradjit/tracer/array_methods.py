@@ -279,6 +279,8 @@ class ArrayMethods:
     def __index__(self):
         if not self.ir_type.dtype.is_int and not self.ir_type.dtype.is_bool:
             raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
+        if self.shape:  # numpy's rule, even for one element
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self.item())
 
     def _scalar(self, what):
@@ -410,5 +412,6 @@ class _FlatView:
 
     def __setitem__(self, index, value):
         flat = np.ravel(self._array)
-        flat[index] = value
+        # numpy's flat writes cycle (or cut) the values to the positions' number
+        flat[index] = np.resize(np.ravel(value), np.shape(flat[index]))
         self._array._become(np.reshape(flat, self._array.shape))

@@ -11,6 +11,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.complex_order import compared, ordered, pick
+from gradjit.ops.numpy_api import ufunc_call
 
 
 def _square(x):
@@ -204,21 +205,37 @@ def _reshape(a, /, shape, order="C", *, copy=None):
 
 def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
           max=np._NoValue, **kwargs):
-    """numpy's clip: bounds as a_min/a_max or as the keywords min/max, not both."""
+    """numpy's clip: bounds as a_min/a_max or as the keywords min/max, not both; a missing
+    bound (or a Python int past an integer array's range) leaves that side alone, and the
+    result has the dtype numpy's clip loop picks for the operands (int32 with 0.5: float64)."""
     if a_min is np._NoValue and a_max is np._NoValue:
         a_min, a_max = (None if v is np._NoValue else v for v in (min, max))
     elif a_min is np._NoValue or a_max is np._NoValue or min is not np._NoValue \
             or max is not np._NoValue:
         # bounds half given or given twice: numpy's own TypeError or ValueError
         np.clip(np.zeros(()), a_min, a_max, min=min, max=max)
-    dt = ops.result_type(*(v for v in (a, a_min, a_max) if v is not None))
-    if dt.is_complex:
-        # minimum(maximum(a, a_min), a_max) in numpy's order of complex numbers
-        a = ops.astype(a, dt)
-        if a_min is not None:
-            a = pick(a, a_min, largest=True)
-        return a if a_max is None else pick(a, a_max, largest=False)
-    return ops.clip(a, a_min, a_max)
+    a = ops.asarray(a)
+    if ir_type(a).dtype.numpy.kind in "iu":  # no value-based promotion for these (NEP 50)
+        limits = np.iinfo(ir_type(a).dtype.numpy)
+        a_min = None if type(a_min) is int and a_min <= limits.min else a_min
+        a_max = None if type(a_max) is int and a_max >= limits.max else a_max
+    if a_min is None and a_max is None:
+        return ufunc_call.call(np.positive, _copy, (a,), kwargs)
+    if a_min is None or a_max is None:
+        ufunc = np.minimum if a_min is None else np.maximum
+        return ufunc_call.call(ufunc, _clip_loop, (a, a_max if a_min is None else a_min),
+                               kwargs | {"largest": a_min is not None})
+    return ufunc_call.call(np._core.umath.clip, _clip_loop, (a, a_min, a_max), kwargs)
+
+
+def _clip_loop(a, *bounds, largest=None):
+    """clip in the loop's dtype: the bounds (a_min, a_max), or the one bound on the `largest`
+    side; complex numbers in numpy's order, so minimum(maximum(a, a_min), a_max)."""
+    lo, hi = bounds if largest is None else (bounds[0], None) if largest else (None, bounds[0])
+    if not ir_type(a).dtype.is_complex:
+        return ops.clip(a, lo, hi)
+    a = a if lo is None else pick(a, lo, largest=True)
+    return a if hi is None else pick(a, hi, largest=False)
 
 
 def _copy(a, order="K", subok=False):

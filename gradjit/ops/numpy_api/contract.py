@@ -5,10 +5,8 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ops.numpy_api.dtypes import stand_in
+from gradjit.ops.promote import check_casting
 from gradjit.ops.numpy_api.writes import assign
-
-
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 def _einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
@@ -17,9 +15,7 @@ def _einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting=
     layout)."""
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    if casting not in _CASTINGS:
-        raise ValueError(f"casting must be one of {', '.join(map(repr, _CASTINGS))} (got "
-                         f"{casting!r})")
+    check_casting(casting)
     operands = list(operands)
     string = isinstance(operands[0], str)
     places = range(1, len(operands)) if string else range(0, len(operands) - 1, 2)

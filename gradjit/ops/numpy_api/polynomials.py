@@ -213,15 +213,31 @@ def _convolve(a, v, mode="full"):
         raise ValueError("v cannot be empty")
     if m > n:  # numpy swaps them so that the longer one slides
         a, v, n, m = v, a, m, n
+    mode = _mode_name(mode)
     full = _full_convolution(a, v)
     if mode == "full":
         return full
-    if mode == "same":
-        start = (m - 1) // 2
-        return ops.getitem(full, slice(start, start + n))
-    if mode == "valid":
-        return ops.getitem(full, slice(m - 1, n))
-    raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    start = (m - 1) // 2 if mode == "same" else m - 1
+    return ops.getitem(full, slice(start, start + n - (m - 1 if mode == "valid" else 0)))
+
+
+_MODES = ("valid", "same", "full")  # numpy's integer modes are their positions
+
+
+def _mode_name(mode):
+    """numpy's convolve/correlate mode as a name, from a name or its integer, with numpy's
+    errors."""
+    if isinstance(mode, str):
+        if mode in _MODES:
+            return mode
+        if mode[:1].lower() in ("v", "s", "f"):  # numpy reads no further than the first letter
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if not isinstance(mode, (int, np.integer)) or isinstance(mode, bool):
+        raise TypeError("convolve/correlate mode not understood")
+    if not 0 <= mode < len(_MODES):
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+    return _MODES[mode]
 
 
 def _correlate(a, v, mode="valid"):
