@@ -161,6 +161,16 @@ def _unary(name, fn):
     return method
 
 
+def _refusing_bool(kernel, method):
+    """method, refusing bool tensors as PyTorch's CPU kernel `kernel` does."""
+    def run(self, *args, **kwargs):
+        if self.dtype is dtypes.bool_:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        return method(self, *args, **kwargs)
+    run.__name__ = method.__name__
+    return run
+
+
 def _values_of(fused_values):
     """The values alone of a fused operation's evaluation (nothing is recorded)."""
     return lambda x: fused_values(x)[0]
@@ -270,7 +280,11 @@ class ArithMixin:
                             "tensors")
         return apply("BitwiseNotBackward0", ops.invert, self)
 
-    bitwise_not = __invert__
+    def bitwise_not(self):
+        if self.dtype.is_floating_point:
+            raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                      f"'{self.dtype.legacy}'")
+        return ~self
 
     def bitwise_and(self, other):
         return self & operand(other)
@@ -466,7 +480,7 @@ class ArithMixin:
         return apply("IscloseBackward0", close, self, operand(other))
 
     # ---- elementwise math ----
-    abs = _unary("AbsBackward0", ops.abs_)
+    abs = _refusing_bool("abs_cpu", _unary("AbsBackward0", ops.abs_))
     absolute = abs
     neg = negative = __neg__
     exp = _unary("ExpBackward0", ops.exp)
@@ -487,9 +501,10 @@ class ArithMixin:
         return out if out is not None else apply("ReluBackward0", ops.relu, self)
 
     sign = _unary("SignBackward0", rounding.flat(rounding.sign))
-    floor = _unary("FloorBackward0", rounding.flat(ops.floor))
-    ceil = _unary("CeilBackward0", rounding.flat(ops.ceil))
-    _round_half_even = _unary("RoundBackward0", rounding.flat(ops.round_))
+    floor = _refusing_bool("floor_vml_cpu", _unary("FloorBackward0", rounding.flat(ops.floor)))
+    ceil = _refusing_bool("ceil_vml_cpu", _unary("CeilBackward0", rounding.flat(ops.ceil)))
+    _round_half_even = _refusing_bool("round_vml_cpu",
+                                      _unary("RoundBackward0", rounding.flat(ops.round_)))
 
     def round(self, *, decimals=0):
         if decimals == 0:
@@ -499,7 +514,8 @@ class ArithMixin:
         return apply("RoundBackward1",
                      rounding.flat(lambda x: ops.round_decimals(x, decimals)), self)
 
-    trunc = _unary("TruncBackward0", rounding.flat(rounding.trunc))
+    trunc = _refusing_bool("trunc_vml_cpu",
+                           _unary("TruncBackward0", rounding.flat(rounding.trunc)))
     isfinite = _unary("IsfiniteBackward0", ops.isfinite)
 
     def isnan(self):

@@ -14,6 +14,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ShapeError
 from gradjit.ops import special
+from gradjit.ops.promote import in_float32
 from gradjit.tensor import dtypes, fused
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only
@@ -492,7 +493,7 @@ class CompositesMixin:
     def i0(self):
         # integers become the default float, as PyTorch's (numpy's i0 makes them float64)
         x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
-        return apply("I0Backward0", special.i0, x)
+        return apply("I0Backward0", lambda v: in_float32(special.i0, v), x)
 
     def nextafter(self, other):
         """Differentiable as PyTorch has it: 1 for self where it moves, 0 for other."""

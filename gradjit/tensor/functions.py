@@ -48,6 +48,28 @@ _REFUSED = {**dict.fromkeys(_PARTIAL_OVERLAP, ("partial",)),
             **dict.fromkeys(_ANY_OVERLAP, ("partial", "full"))}
 
 
+# Kernels whose out= must have the input's dtype, or be bool, checked before they run
+_SAME_DTYPE_OUT = {"ceil", "floor", "round", "trunc", "fix", "frac", "sign", "sgn", "neg",
+                   "negative", "abs", "absolute", "bitwise_not"}
+_BOOL_OUT = {"signbit", "isposinf", "isneginf"}
+# PyTorch's functions without an out= argument
+_NO_OUT = {"isnan", "isinf", "isfinite", "isreal", "positive"}
+
+
+def _check_out_first(name, source, have):
+    """PyTorch's check of out='s dtype against the input's `source`, which comes before the
+    kernel's own refusals (of bool, of complex)."""
+    if name in _SAME_DTYPE_OUT and have is not source and not (
+            name in ("abs", "absolute") and source.is_complex) and not (
+            name in ("neg", "negative") and source is dtypes.bool_):
+        raise RuntimeError(f"Found dtype {have.legacy} but expected {source.legacy}")
+    if name == "nan_to_num" and have is not source:
+        raise RuntimeError(f"nan_to_num: dtype of out: {have.legacy} should be same as input: "
+                           f"{source.legacy}")
+    if name in _BOOL_OUT and have is not dtypes.bool_ and not source.is_complex:
+        raise RuntimeError(f"{name} does not support non-boolean outputs.")
+
+
 def write_out(name, result_fn, inputs, out):
     """Compute into the existing tensor `out` (kept by identity; resized if its shape
     differs, as PyTorch does)."""
@@ -55,6 +77,8 @@ def write_out(name, result_fn, inputs, out):
         return result_fn()
     several = isinstance(out, (tuple, list))  # aminmax(..., out=(min, max)), each written
     outs = tuple(out) if several else (out,)
+    if not several and hasattr(inputs[0], "dtype"):
+        _check_out_first(name, inputs[0].dtype, out.dtype)
     if is_grad_enabled() and builtins.any(getattr(t, "requires_grad", False)
                                           for t in (*inputs, *outs)):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
@@ -158,6 +182,8 @@ def _function(name):
 
     @converting
     def function(input, *args, out=None, **kwargs):
+        if out is not None and name in _NO_OUT:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
         if hot and out is None and not kwargs and len(args) == 1:  # the operator's own path
             result = hot_binary(name, input, args[0])
             if result is not None:

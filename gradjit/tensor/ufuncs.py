@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gradjit import ops
 from gradjit.ops import special
+from gradjit.ops.promote import in_float32
 from gradjit.ops.ufuncs import floats
 from gradjit.tensor import rounding
 from gradjit.tensor.arith import ArithMixin, apply, operand
@@ -50,6 +51,8 @@ UNARY = {
     ("erfinv",): ("ErfinvBackward0", special.erfinv),
     ("lgamma",): ("LgammaBackward0", special.gammaln),
     ("digamma",): ("DigammaBackward0", special.digamma),
+}
+PREDICATES = {
     ("isinf",): ("IsinfBackward0", ops.isinf), ("signbit",): ("SignbitBackward0", ops.signbit),
 }
 BINARY = {
@@ -65,6 +68,14 @@ BINARY = {
 
 
 def _unary(grad_fn, fn):
+    """The method; half-precision tensors computed in float32 and rounded once, as PyTorch's
+    kernels do (a composition in float16 would round at each of its steps)."""
+    def method(self):
+        return apply(grad_fn, lambda x: in_float32(fn, x), self)
+    return method
+
+
+def _predicate(grad_fn, fn):
     def method(self):
         return apply(grad_fn, fn, self)
     return method
@@ -78,7 +89,7 @@ def _binary(grad_fn, fn):
 
 def _methods():
     table = {}
-    for kind, rows in ((_unary, UNARY), (_binary, BINARY)):
+    for kind, rows in ((_unary, UNARY), (_predicate, PREDICATES), (_binary, BINARY)):
         for names, (grad_fn, fn) in rows.items():
             table.update(dict.fromkeys(names, kind(grad_fn, fn)))
     return table
@@ -159,7 +170,7 @@ class UfuncMixin:
         """log(p / (1 - p)), p first clamped to [eps, 1 - eps] when eps is given."""
         def logit(p):
             return special.logit(p if eps is None else ops.clip(p, eps, 1 - eps))
-        return apply("LogitBackward0", logit, self)
+        return apply("LogitBackward0", lambda x: in_float32(logit, x), self)
 
 
 for _name, _method in _methods().items():
