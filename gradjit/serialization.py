@@ -18,7 +18,8 @@ import numpy as np
 from gradjit.ir import types as T
 from gradjit.tensor import dtypes
 from gradjit.tensor.factories import _leaf
-from gradjit.tensor.layout import layout, sparse_coo, sparse_csr, strided
+from gradjit.tensor.layout import _storage_of, layout, sparse_coo, sparse_csr, strided
+from gradjit.tensor.strided import strided_view
 
 _LAYOUTS = {str(kind): kind for kind in (strided, sparse_coo, sparse_csr)}  # "torch.strided"
 
@@ -48,7 +49,7 @@ class _Pickler(pickle._Pickler):
 
     def __init__(self, file, protocol):
         super().__init__(file, protocol)
-        self.storages: dict = {}  # id(tensor) -> (key, tensor): one storage per tensor
+        self.storages: dict = {}  # id(owner of the memory) -> (key, its elements)
 
     def reducer_override(self, obj):
         from gradjit.nn import Parameter
@@ -65,14 +66,13 @@ class _Pickler(pickle._Pickler):
             if not isinstance(obj._value, np.ndarray):
                 raise RuntimeError("torch.save: a tensor being traced inside gradjit.grad/jit "
                                    "has no data to save; save it outside the traced function")
-            key = self.storages.setdefault(id(obj), (str(len(self.storages)), obj))[0]
+            owner, elements, offset, strides = _storage_of_tensor(obj)
+            key = self.storages.setdefault(owner, (str(len(self.storages)), elements))[0]
             storage = _Global("torch", _STORAGES[obj.dtype.ir.torch_name])
-            shape = tuple(obj.shape)
-            strides = tuple(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
             device = obj.device
             location = "cpu" if device.type == "cpu" else f"cuda:{device.index or 0}"
-            ident = ("storage", storage, key, location, obj.numel())
-            args = (_Persistent(ident), 0, shape, strides, obj.requires_grad,
+            ident = ("storage", storage, key, location, elements.size)
+            args = (_Persistent(ident), offset, tuple(obj.shape), strides, obj.requires_grad,
                     collections.OrderedDict())
             return _Global("torch._utils", "_rebuild_tensor_v2"), args
         if isinstance(obj, dtypes.dtype):
@@ -122,8 +122,20 @@ def _is_tensor(obj) -> bool:
     return hasattr(obj, "_edge") and hasattr(obj, "_value")
 
 
-def _storage_bytes(t) -> bytes:
-    array = np.ascontiguousarray(t._value)
+def _storage_of_tensor(t):
+    """(identity, elements, offset, strides) of the storage t is saved over: the array that
+    owns t's memory, shared by the views of it as in PyTorch's files; t's own elements where
+    that array holds another dtype or bfloat16 (which numpy keeps widened)."""
+    value = t._concrete()
+    root = _storage_of(value)
+    if root.dtype == value.dtype and root.flags.c_contiguous and not T.is_bfloat16(root.dtype):
+        return id(root), root.reshape(-1), t.storage_offset(), t.stride()
+    shape = tuple(t.shape)
+    return id(t), value, 0, tuple(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
+
+
+def _storage_bytes(elements) -> bytes:
+    array = np.ascontiguousarray(elements)
     if T.is_bfloat16(array.dtype):  # the high half of each float32 is the bfloat16
         array = (array.view(np.uint32) >> 16).astype(np.uint16)
     return array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
@@ -144,8 +156,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
         archive.writestr(f"{name}/.format_version", "1")
         archive.writestr(f"{name}/.storage_alignment", "64")
         archive.writestr(f"{name}/byteorder", "little")
-        for key, t in pickler.storages.values():
-            archive.writestr(f"{name}/data/{key}", _storage_bytes(t))
+        for key, elements in pickler.storages.values():
+            archive.writestr(f"{name}/data/{key}", _storage_bytes(elements))
         archive.writestr(f"{name}/version", "3\n")
         archive.writestr(f"{name}/.data/serialization_id", str(secrets.randbits(128)))
 
@@ -183,10 +195,7 @@ class safe_globals:
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        metadata=None):
     array, device = storage
-    item = array.itemsize
-    view = np.lib.stride_tricks.as_strided(array[storage_offset:], tuple(size),
-                                           tuple(s * item for s in stride))
-    t = _leaf(np.array(view))
+    t = _leaf(strided_view(array, size, stride, storage_offset))  # views share the storage
     if device is not None:
         t = t.to(device)
     return t.requires_grad_(requires_grad) if requires_grad else t

@@ -12,6 +12,7 @@ from gradjit.tensor import dtypes, graph, rounding, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
 from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
+from gradjit.warn import warn_at_caller
 from gradjit.tensor.refusals import (complex_type, inexact_type, no_kernel, real_only,
                                       refuse_bool_subtraction, refuse_integers, refuse_lerp)
 
@@ -44,6 +45,8 @@ def operand(x):
                             "can't convert negative int to unsigned")
     if is_python_scalar(x) or hasattr(x, "_edge"):
         return x
+    if isinstance(x, np.generic) and x.dtype.kind in "iufc":  # PyTorch reads it as a number
+        return x.item()
     from gradjit.tensor.factories import tensor
     try:
         return tensor(x)
@@ -137,8 +140,15 @@ def _is_operand(x):
 
 def where(condition, x, y):
     """x where condition holds, else y; the grad_fn's operands are x and y (a number: None)."""
-    x, y = operand(x), operand(y)
-    return apply("WhereBackward0", lambda c, a, b: ops.where(c, a, b), operand(condition), x, y,
+    x, y, condition = operand(x), operand(y), operand(condition)
+    if condition.dtype is dtypes.uint8:
+        warn_at_caller("where received a uint8 condition tensor. This behavior is deprecated and "
+                       "will be removed in a future version of PyTorch. Use a boolean condition "
+                       "instead.")
+    elif condition.dtype is not dtypes.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype.legacy}")
+    return apply("WhereBackward0", lambda c, a, b: ops.where(c, a, b), condition, x, y,
                  operands=(x, y))
 
 
@@ -470,10 +480,17 @@ class ArithMixin:
             if tolerance < 0:
                 raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
                                    f"{tolerance}")
+        if hasattr(other, "_edge") and other.dtype != self.dtype:
+            raise RuntimeError(f"{self.dtype.legacy} did not match {other.dtype.legacy}")
+
+        measured = self.dtype.ir.name != "bool"  # bools have no difference to measure
 
         def close(a, b):
-            near = ops.le(ops.abs_(ops.sub(a, b)), ops.add(ops.mul(ops.abs_(b), rtol), atol))
-            near = ops.logical_or(near, ops.eq(a, b))
+            near = ops.eq(a, b)
+            if measured:  # an infinite difference (inf against -inf) is never within bounds
+                error = ops.abs_(ops.sub(a, b))
+                within = ops.le(error, ops.add(ops.mul(ops.abs_(b), rtol), atol))
+                near = ops.logical_or(near, ops.logical_and(ops.isfinite(error), within))
             if equal_nan:
                 near = ops.logical_or(near, ops.logical_and(ops.ne(a, a), ops.ne(b, b)))
             return near

@@ -485,7 +485,7 @@ class TensorBase(ConversionMixin):
         shape = self.shape
         if dim is None:
             return shape
-        return shape[_check_dim(dim, len(shape))]
+        return shape[_check_sized_dim(dim, len(shape))]
 
     def dim(self) -> int:
         return len(self.shape)
@@ -576,6 +576,13 @@ def _same_device(device, other):
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
                            f"two devices, {device} and {other}!")
     return other
+
+
+def _check_sized_dim(dim, rank):
+    """dim as an index into a shape of `rank` dimensions (a 0-d tensor has none to name)."""
+    if rank == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _check_dim(dim, rank)
 
 
 def _check_dim(dim, rank):

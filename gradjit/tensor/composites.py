@@ -17,6 +17,7 @@ from gradjit.ops import special
 from gradjit.ops.promote import in_float32
 from gradjit.tensor import dtypes, fused
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.base import _check_dim
 from gradjit.tensor.refusals import float_only
 from gradjit.tensor.contract import _check_dtypes, _check_matrices
 
@@ -394,13 +395,15 @@ class CompositesMixin:
         return c.clamp(-1, 1)
 
     def renorm(self, p, dim, maxnorm):
-        float_only("linalg.vector_norm", self)
         if p < 0:
             raise RuntimeError("renorm: non-positive-norm not supported")
+        if maxnorm < 0:
+            raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
         if self.dim() <= 1:
             raise RuntimeError("renorm: input needs at least 2 dimensions, got "
                                f"{self.dim()} dimensions")
-        axis = dim % self.dim()
+        axis = _check_dim(dim, self.dim())
+        float_only("linalg.vector_norm", self)
         others = tuple(i for i in range(self.dim()) if i != axis)
 
         def renorm(x):
@@ -416,6 +419,16 @@ class CompositesMixin:
         if not self.dtype.is_floating_point:
             raise NotImplementedError(f'"histogramdd" not implemented for '
                                       f"'{self.dtype.legacy}'")
+        if weight is not None and weight.dtype != self.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor "
+                               f"and weight tensor should have the same dtype, but got input("
+                               f"{dtypes.CPP_NAMES[self.dtype.legacy]}), and weight("
+                               f"{dtypes.CPP_NAMES[weight.dtype.legacy]})")
+        if weight is not None and tuple(weight.shape) != tuple(self.shape):
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have "
+                               f"the same shape as the input tensor excluding its innermost "
+                               f"dimension, but got input with shape {[self.numel(), 1]} and "
+                               f"weight with shape {list(weight.shape)}")
         if hasattr(bins, "_edge"):
             if bins.dtype != self.dtype:
                 raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
@@ -432,7 +445,7 @@ class CompositesMixin:
             raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
                                       f"'{self.dtype.legacy}'")
         if bins <= 0:
-            raise RuntimeError("torch.histc: bins must be > 0, but got "
+            raise RuntimeError("torch.histogram(): bins must be > 0, but got "
                                f"{bins} for dimension 0")
         if min > max:
             raise RuntimeError("torch.histc: max must be larger than min")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -31,7 +32,7 @@ class dtype:
 
     @property
     def is_signed(self) -> bool:
-        return self.ir.numpy.kind in "if"
+        return self.ir.numpy.kind in "ifc"
 
     @property
     def itemsize(self) -> int:
@@ -200,6 +201,12 @@ class Size(tuple):
         return math.prod(self)
 
 
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
+_TORCH_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                       "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                       "privateuseone")
+
+
 class device:
     """Where a tensor lives: `device("cpu")`, `device("cuda:0")`, `device("cuda", 0)`; "meta"
     labels tensors that only describe shapes (as stateless templates for functional_call)."""
@@ -207,14 +214,16 @@ class device:
     def __init__(self, type, index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
-        elif isinstance(type, str) and ":" in type:
-            name, _, number = type.partition(":")
-            if not number.isdigit() or index is not None:
+        elif isinstance(type, str):
+            parsed = _DEVICE_STRING.fullmatch(type)
+            if parsed is None or parsed[2] is not None and index is not None:
                 raise RuntimeError(f"Invalid device string: '{type}'")
-            type, index = name, int(number)
+            type, index = parsed[1], index if parsed[2] is None else int(parsed[2])
+        if type not in _TORCH_DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type "
+                               f"at start of device string: {type}")
         if type not in ("cpu", "cuda", "meta"):
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device "
-                               f"string: {type}")
+            raise RuntimeError(f"gradjit has no {type} device; it runs on cpu, cuda and meta")
         self.type, self.index = type, index
 
     def __repr__(self) -> str:

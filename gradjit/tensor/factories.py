@@ -291,7 +291,17 @@ def _tensor_as(t, dtype, copy, requires_grad):
 def from_numpy(array: np.ndarray):
     """A tensor sharing `array`'s memory."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        kind = type(array)
+        name = kind.__name__ if kind.__module__ == "builtins" else \
+            f"{kind.__module__}.{kind.__qualname__}"
+        raise TypeError(f"expected np.ndarray (got {name})")
+    if any(step < 0 for step in array.strides):  # a tensor's strides count forwards
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+    if not array.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
     _check_numpy(array)
     return _leaf(array)
 

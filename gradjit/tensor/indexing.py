@@ -24,6 +24,7 @@ from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.index_reading import index_parts, put_value
+from gradjit.tensor.shape import broadcast_into, broadcast_shape
 from gradjit.tensor.scatter_values import _reduce, _replace, _scatter_sum, _targets
 
 
@@ -31,6 +32,55 @@ def _int_index(index, what):
     index = operand(index)
     if not index.dtype.ir.is_int or index.dtype.ir.name == "bool":
         raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+    return index
+
+
+# Each index_* operation's checks of its index in PyTorch's words: whether int32 passes as
+# well as int64, the error of another dtype, and the error of an index of rank above 1.
+_INT_OR_LONG = (RuntimeError, "{what}_(): Expected dtype int32/int64 for index but got: {type}")
+_NOT_VECTOR = (IndexError, "{what}_(): Index is supposed to be a vector, but got dim: {rank} "
+                           "with type: {type} and size: {size}")
+_ALONG_INDEX = {
+    "index_add": (True, _INT_OR_LONG, _NOT_VECTOR),
+    "index_reduce": (True, _INT_OR_LONG, _NOT_VECTOR),
+    "index_select": (True, (RuntimeError, "index_select(): Expected dtype int32 or int64 for "
+                                          "index"),
+                     (IndexError, "index_select(): Index is supposed to be a vector")),
+    "index_copy": (False, (RuntimeError, "index_copy_(): Expected a long tensor for index, but "
+                                         "got {type}"),
+                   (IndexError, "index_copy_(): Index should have dimension 1 or 0 (got "
+                                "{rank})")),
+    "index_fill": (False, (IndexError, "index_fill_(): Expected dtype int64 for index."),
+                   (RuntimeError, "Index has to be a vector/scalar")),
+}
+
+
+def _along_index(index, what):
+    """index checked as the index of index_add, index_copy, ... (`what`) along one dim."""
+    index = operand(index)
+    takes_int32, (dtype_error, dtype_words), (rank_error, rank_words) = _ALONG_INDEX[what]
+    allowed = (dtypes.int32, dtypes.int64) if takes_int32 else (dtypes.int64,)
+    words = dict(what=what, type=index.dtype.legacy, rank=index.dim(), size=list(index.shape))
+    if index.dtype not in allowed:
+        raise dtype_error(dtype_words.format(**words))
+    if index.dim() > 1:
+        raise rank_error(rank_words.format(**words))
+    return index
+
+
+def _long_index(index, what):
+    """put's and take's index: int64 only."""
+    if not hasattr(index, "_edge") or index.dtype is not dtypes.int64:
+        raise RuntimeError(f"{what}(): Expected a long tensor for index, but got "
+                           f"{index.dtype.legacy if hasattr(index, '_edge') else index}")
+    return index
+
+
+def _check_not_empty(index, n, what):
+    """put's and take's indices into n elements: refused where there are none."""
+    if not n and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor" if what == "put_"
+                         else "take(): tried to take from an empty tensor")
     return index
 
 
@@ -252,7 +302,7 @@ class IndexingMixin:
     @_one_element(with_source=False)
     def index_select(self, dim, index):
         dim = _check_dim(dim, self.dim())
-        index = _int_index(index, "index_select")
+        index = _along_index(index, "index_select")
         shape = tuple(self.shape)
         _check_known(index, shape[dim] if shape else 1, dim)
         return apply("IndexSelectBackward0", lambda x, i: ops.reshape(
@@ -261,7 +311,7 @@ class IndexingMixin:
 
     def _index_along(self, dim, index, what, source=None):
         dim = _check_dim(dim, self.dim())
-        index = _int_index(index, what)
+        index = _along_index(index, what)
         if source is not None:
             count = index.numel()
             if source.dim() and count != source.shape[dim if self.dim() else 0]:
@@ -277,17 +327,22 @@ class IndexingMixin:
                 raise RuntimeError(f"source tensor shape must match self tensor shape, "
                                    f"excluding the specified dimension. Got self.shape = "
                                    f"{list(self.shape)} source.shape = {list(source.shape)}")
-        bad = _outside(index, self.shape[dim] if self.dim() else 1)
-        if what == "index_copy" and bad is not None:
-            raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "
-                             f"with size {self.shape[dim] if self.dim() else 1}")
-        _check_known(index, self.shape[dim] if self.dim() else 1, dim)
+        size = self.shape[dim] if self.dim() else 1
+        bad = _outside(index, size)
+        if bad is not None and what in ("index_copy", "index_fill"):  # torch's IndexErrors
+            prefix = "index_copy_(): " if what == "index_copy" else ""
+            raise IndexError(f"{prefix}index {bad} is out of bounds for dimension {dim} with "
+                             f"size {size}")
+        _check_known(index, size, dim)
         return dim, index
 
     @_one_element(with_source=True)
     def index_add(self, dim, index, source, *, alpha=1):
         source = operand(source)
         dim, index = self._index_along(dim, index, "index_add", source)
+        if source.dtype != self.dtype:
+            raise RuntimeError(f"index_add_(): self ({self.dtype.legacy}) and source "
+                               f"({source.dtype.legacy}) must have the same scalar type")
         shape = tuple(self.shape)
         return apply("IndexAddBackward0", lambda x, i, s: _scatter_sum(
             x, _along(i, shape, dim), s if alpha == 1 else ops.mul(s, alpha), dim),
@@ -312,6 +367,9 @@ class IndexingMixin:
         dim, index = self._index_along(dim, index, "index_fill")
         shape = tuple(self.shape)
         value = value if is_python_scalar(value) else operand(value)
+        if hasattr(value, "_edge") and value.dim():
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value.dim()} dimension(s).")
         if not self.dtype.is_complex and (isinstance(value, complex) or hasattr(
                 value, "_edge") and value.dtype.is_complex):
             raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
@@ -325,7 +383,7 @@ class IndexingMixin:
         mask = operand(mask)
         if mask.dtype.ir.name != "bool":
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
-                               f"dtype {mask.dtype.ir.numpy}")
+                               f"dtype {dtypes.CPP_NAMES[mask.dtype.legacy]}")
         if hasattr(value, "_edge") and value.dim():
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.dim()} dimension(s).")
@@ -344,7 +402,7 @@ class IndexingMixin:
         if mask.dtype.ir.name != "bool":
             raise RuntimeError("masked_select: expected BoolTensor for mask")
         known = _known_mask(mask, "masked_select")
-        shape = np.broadcast_shapes(tuple(self.shape), known.shape)
+        shape = broadcast_shape(known.shape, tuple(self.shape))
         chosen = np.broadcast_to(known, shape)
         return apply("MaskedSelectBackward0", lambda x: ops.getitem(
             ops.broadcast_to(x, shape), chosen), self)
@@ -353,7 +411,10 @@ class IndexingMixin:
         mask, source = operand(mask), operand(source)
         if mask.dtype.ir.name != "bool":
             raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask "
-                               f"with dtype {mask.dtype.ir.numpy}")
+                               f"with dtype {mask.dtype.legacy}")
+        if source.dtype != self.dtype:  # torch's words run "got" and the dtype together
+            raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes "
+                               f"but got{self.dtype.legacy} and {source.dtype.legacy}")
         shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))  # self's too
         known = np.broadcast_to(_known_mask(mask, "masked_scatter"), shape)
         chosen = np.flatnonzero(known)
@@ -369,7 +430,12 @@ class IndexingMixin:
         return apply("MaskedScatterBackward0", scatter, self, source)
 
     def put(self, index, source, accumulate=False):
-        index, source = _int_index(index, "put"), operand(source)
+        index, source = _long_index(index, "put_"), operand(source)
+        if source.dtype != self.dtype:
+            raise RuntimeError(f"put_(): self and source expected to have the same dtype, but "
+                               f"got self.dtype = {self.dtype.legacy} and source.dtype = "
+                               f"{source.dtype.legacy}")
+        _check_not_empty(index, self.numel(), "put_")
         if index.numel() != source.numel():
             raise IndexError(f"put_(): Expected source and index to have the same number of "
                                f"elements, but got source.numel() = {source.numel()}, "
@@ -392,6 +458,9 @@ class IndexingMixin:
             x, (slice(None),) * dim + (index,)), self)
 
     def index_put(self, indices, values, accumulate=False):
+        if len(indices) > self.dim():
+            raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got "
+                             f"{len(indices)})")
         parts = index_parts(self, tuple(indices))
         values = put_value(self, parts, operand(values), put=True)
         if not accumulate:
@@ -439,6 +508,7 @@ class IndexingMixin:
         return self._update(lambda: self.index_fill(dim, index, value), may_overlap=True)
 
     def masked_fill_(self, mask, value):
+        broadcast_into(tuple(self.shape), tuple(mask.shape))
         return self._update(lambda: self.masked_fill(mask, value), may_overlap=True)
 
     def masked_scatter_(self, mask, source):

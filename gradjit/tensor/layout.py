@@ -10,7 +10,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply
-from gradjit.tensor.base import _check_dim
+from gradjit.tensor.base import _check_dim, _check_sized_dim
 from gradjit.tensor.dtypes import Size
 from gradjit.tensor.shape import _shape_args
 
@@ -147,11 +147,14 @@ class LayoutMixin:
         kept = np.zeros(math.prod(shape), flat.dtype)
         kept[:min(flat.size, kept.size)] = flat[:kept.size]
         self._value = kept.reshape(shape)
+        if memory_format not in (None, MF.contiguous_format, MF.preserve_format):
+            order = MF.order_of(memory_format, len(shape))
+            self._value = kept.reshape([shape[d] for d in order]).transpose(np.argsort(order))
         self._counter.value += 1
         return self
 
     def resize_as_(self, the_template, memory_format=None):
-        return self.resize_(tuple(the_template.shape))
+        return self.resize_(tuple(the_template.shape), memory_format=memory_format)
 
     def apply_(self, callable):
         """callable on each element, in place (PyTorch runs it on the CPU, element by
@@ -196,7 +199,7 @@ class LayoutMixin:
         else:  # a traced value, or numpy's empty one (steps 0), is laid out contiguously
             shape = tuple(max(n, 1) for n in self.shape)
             steps = tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
-        return steps if dim is None else steps[_check_dim(dim, self.dim())] if steps else 1
+        return steps if dim is None else steps[_check_sized_dim(dim, self.dim())]
 
     def storage_offset(self) -> int:
         """Elements between the start of the storage and this view's first element."""
@@ -317,10 +320,9 @@ class LayoutMixin:
         return out.sum(summed, keepdim=True) if summed else out
 
     def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False):
-        """A new uninitialized tensor of `size`; gradjit lays it out contiguously whatever
-        `stride` asks for (no operation reads the layout)."""
-        return self.new_empty(tuple(size), dtype=dtype, device=device,
-                              requires_grad=requires_grad)
+        from gradjit.tensor.strided import empty_strided
+        return empty_strided(tuple(size), tuple(stride), dtype=dtype or self.dtype,
+                             device=device, requires_grad=requires_grad)
 
     # ---- in-place forms ----
 
@@ -352,9 +354,6 @@ class LayoutMixin:
         np.fill_diagonal(mask, True, wrap=wrap)
         keep = self.new_tensor(~mask)
         return self._update(lambda: self.where(keep, self.new_full((), fill_value)))
-
-    def is_signed(self) -> bool:
-        return self.dtype.ir.name not in ("bool", "ui8")
 
     def split_with_sizes(self, split_sizes, dim=0):
         return self.split(list(split_sizes), dim)

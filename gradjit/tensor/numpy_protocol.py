@@ -12,6 +12,15 @@ from gradjit.ops import numpy_api
 _METHODS = ("__call__", "outer", "reduce", "accumulate", "at")
 
 
+# the Tensor method `number op tensor` runs, by the ufunc of op
+_REFLECTED = {np.add: "__radd__", np.subtract: "__rsub__", np.multiply: "__rmul__",
+              np.true_divide: "__rtruediv__", np.floor_divide: "__rfloordiv__",
+              np.power: "__rpow__", np.remainder: "__rmod__", np.bitwise_and: "__rand__",
+              np.bitwise_or: "__ror__", np.bitwise_xor: "__rxor__", np.less: "__gt__",
+              np.less_equal: "__ge__", np.greater: "__lt__", np.greater_equal: "__le__",
+              np.equal: "__eq__", np.not_equal: "__ne__"}
+
+
 class NumpyProtocol:
     """`__array_ufunc__` and `__array_function__` for Tensors. A name gradjit does not know
     runs on eager Tensors as numpy would run it on their arrays (as for PyTorch's tensors);
@@ -20,6 +29,12 @@ class NumpyProtocol:
     __slots__ = ()
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        reflected = _REFLECTED.get(ufunc)
+        if reflected and method == "__call__" and not kwargs and len(inputs) == 2 and \
+                isinstance(inputs[0], np.generic) and inputs[0].dtype.kind in "iufc" and \
+                inputs[1] is self:
+            # `numpy scalar op tensor`: PyTorch reads the scalar as a Python number
+            return getattr(self, reflected)(inputs[0].item())
         if method in _METHODS and ufunc in numpy_api.UFUNCS or _any_traced(inputs):
             return numpy_api.apply_ufunc(ufunc, method, inputs, kwargs)
         return getattr(ufunc, method)(*_as_arrays(inputs), **_as_arrays(kwargs))

@@ -26,7 +26,7 @@ _PROFILES = {"default": PrintOptions(), "short": PrintOptions(precision=2, edgei
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
                      profile=None, sci_mode=None):
-    if profile is not None:
+    if profile in _PROFILES:  # torch ignores a name it does not know
         chosen = _PROFILES[profile]
         OPTIONS.__dict__.update({k: v for k, v in chosen.__dict__.items() if k != "sci_mode"})
     for name, value in (("precision", precision), ("threshold", threshold),
@@ -55,16 +55,15 @@ class _Formatter:
         lo, hi = magnitude.min(), magnitude.max()
         self.int_mode = bool(np.all(finite == np.ceil(finite)))
         precision = OPTIONS.precision
-        if hi / lo > 1000.0 or hi > 1.0e8 or (not self.int_mode and lo < 1.0e-4):
-            self.sci_mode = True
+        self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4 \
+            if OPTIONS.sci_mode is None else OPTIONS.sci_mode  # the widths follow the choice
+        if self.sci_mode:
             widths = [len(f"{v:.{precision}e}") for v in finite.tolist()]
         elif self.int_mode:
             widths = [len(f"{v:.0f}") + 1 for v in finite.tolist()]
         else:
             widths = [len(f"{v:.{precision}f}") for v in finite.tolist()]
         self.max_width = max(self.max_width, *widths)
-        if OPTIONS.sci_mode is not None:
-            self.sci_mode = OPTIONS.sci_mode
 
     def format(self, value) -> str:
         precision = OPTIONS.precision

@@ -318,8 +318,12 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if probs.dtype.kind != "f":
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{input.dtype.legacy}'")
+    if p is not None and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     if np.any((probs < 0) | (probs > 1)):
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
     uniform = gen.uniform(probs.size, probs.dtype if p is None else np.float64)
     # asarray: comparing 0-d arrays gives a numpy scalar
     drawn = _leaf(np.asarray(uniform.reshape(probs.shape) < probs).astype(input._value.dtype))

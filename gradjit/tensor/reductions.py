@@ -16,6 +16,7 @@ from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.shape import broadcast_shape
 from gradjit.tensor.hot_path import unrecorded
 from gradjit.tensor.return_types import return_type
 
@@ -358,6 +359,12 @@ class ReductionMixin:
         return apply("LogcumsumexpBackward0", ops.logcumsumexp, self, dim)
 
     def diff(self, n=1, dim=-1, prepend=None, append=None):
+        if not self.dim():
+            raise RuntimeError("diff expects input to be at least one-dimensional")
+        for extra in (prepend, append):
+            if hasattr(extra, "_edge") and extra.dim() != self.dim():
+                raise RuntimeError("diff expects prepend or append to be the same dimension as "
+                                   "input")
         if n < 0:
             raise RuntimeError(f"order must be non-negative but got {n}")
         if n == 0:  # the input itself, prepend and append ignored, as torch has it
@@ -400,7 +407,8 @@ class ReductionMixin:
         if indices.dtype is not dtypes.int64:
             raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                                f"{indices.dtype.legacy}")
-        _check_dim(dim, self.dim())
+        dim = _check_dim(dim, self.dim())
+        broadcast_shape(*(t.shape[:dim] + (1,) + t.shape[dim + 1:] for t in (self, indices)))
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,

@@ -6,6 +6,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
+from gradjit.ir.primitive import BroadcastError
 from gradjit.tensor import dtypes, fused, graph, overlap
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply, operand
@@ -143,6 +144,23 @@ def _expanded(array, shape):
     """A writable view of `array` broadcast to `shape` (numpy's own is read-only)."""
     strides = np.broadcast_to(array, shape).strides
     return np.lib.stride_tricks.as_strided(array, shape, strides)
+
+
+def broadcast_shape(*shapes) -> tuple:
+    """The shape these shapes broadcast to, or PyTorch's error naming the first two sizes that
+    differ."""
+    try:
+        return ops.broadcast_shapes(*shapes)
+    except BroadcastError as e:
+        raise e.in_torch_words() from None
+
+
+def broadcast_into(shape, other):
+    """PyTorch's checks of an in-place write of an operand of shape `other` into `shape`."""
+    broadcast = broadcast_shape(shape, other)
+    if broadcast != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast)}")
 
 
 def _check_expansion(t, sizes, lead):
@@ -430,12 +448,16 @@ class ShapeMixin:
     def copy_(self, src, non_blocking=False):
         if src is self:  # PyTorch copies nothing, so its overlap check is not reached
             return self
-        src = operand(src)
         shape = tuple(self.shape)
+        broadcast_into(shape, tuple(src.shape))
+        src = operand(src)
         return self._update(lambda: ops.broadcast_to(
             E.cast(src, dtype=self.dtype.ir.name), shape), "CopyBackwards")
 
     def fill_(self, value):
+        if getattr(value, "ndim", 0):
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
         return self._fill(value, "FillBackward3" if hasattr(value, "_edge") else "FillBackward2")
 
     def zero_(self):

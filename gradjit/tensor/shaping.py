@@ -10,6 +10,7 @@ from gradjit import ops
 from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
+from gradjit.tensor.indexing import _check_not_empty, _flat_index, _long_index
 from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tracer.torch_surface import TRACING, converting, traced_as_tensors
 
@@ -79,13 +80,18 @@ class ShapingMixin:
 
     def tile(self, *dims):
         dims = dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims
-        return apply("RepeatBackward0", ops.tile, self, tuple(dims))
+        return self.repeat((1,) * (self.dim() - len(dims)) + tuple(dims))
 
     def repeat(self, *sizes):
         sizes = sizes[0] if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes
         if len(sizes) < self.dim():
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
                                "number of dimensions of tensor")
+        shape = (1,) * (len(sizes) - self.dim()) + tuple(self.shape)
+        target = [n * r for n, r in zip(shape, sizes)]
+        if min(target, default=0) < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension "
+                               f"{min(target)}: {target}")
         return apply("RepeatBackward0", ops.tile, self, tuple(sizes))
 
     def repeat_interleave(self, repeats, dim=None, *, output_size=None):
@@ -153,7 +159,10 @@ class ShapingMixin:
             sizes = [min(size, n - i) for i in range(0, n, size)] if size and n else [0]
             return self._pieces("SplitBackward0", sizes, d)
         sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != n or min(sizes, default=0) < 0:
+        if min(sizes, default=0) < 0:
+            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                               f"entries, but got split_sizes={sizes}")
+        if sum(sizes) != n:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
                                f"(input tensor's size at dimension {d}), but got "
                                f"split_sizes={sizes}")
@@ -275,16 +284,17 @@ class ShapingMixin:
     moveaxis = movedim
 
     def take(self, index):
-        if not hasattr(index, "_edge") or index.dtype is not dtypes.int64:
-            raise RuntimeError(f"take(): Expected a long tensor for index, but got "
-                               f"{index.dtype.legacy if hasattr(index, '_edge') else index}")
-        return apply("TakeBackward0", ops.take, self, index)
+        _check_not_empty(_long_index(index, "take"), self.numel(), "take")
+        return apply("TakeBackward0", lambda x, i: ops.take(x, _flat_index(x, i)), self, index)
 
 
 def _check_repeats(repeats, size, dim):
     """PyTorch's checks of a tensor of counts against the `size` elements they repeat."""
     if repeats.dim() > 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.dtype not in (dtypes.int32, dtypes.int64):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{repeats.dtype.legacy}'")
     if repeats.numel() not in (1, size):
         raise RuntimeError("repeats must have the same size as input along dim, but got "
                            f"repeats.size(0) = {repeats.numel()} and input.size({dim or 0}) = "
@@ -392,9 +402,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if repeats is None:
         if input.dim() != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        if input.dtype not in (dtypes.int32, dtypes.int64):
-            raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
-                                      f"'{input.dtype.legacy}'")
         index = factories.arange(input.shape[0], dtype=input.dtype)
         return index.repeat_interleave(input, output_size=output_size)
     return input.repeat_interleave(repeats, dim, output_size=output_size)

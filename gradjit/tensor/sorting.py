@@ -14,7 +14,7 @@ from gradjit.ops import sorting as O
 from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.return_types import return_type
-from gradjit.tensor.base import _check_dim
+from gradjit.tensor.base import _check_dim, _check_sized_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -239,6 +239,10 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     values = operand(np.asarray(values) if is_python_scalar(values) else values)
     with graph.op(None):
         if sorter is not None:
+            if tuple(sorter.shape) != tuple(seq.shape):  # torch's words lack a space
+                raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the "
+                                   f"same size, but got boundary tensor {list(seq.shape)}and got "
+                                   f"sorter tensor {list(sorter.shape)}")
             seq = O.take_along_axis(seq, sorter, seq.dim() - 1)
         if seq.dim() == 1:
             out = O.searchsorted_last(seq, ops.reshape(values, (-1,)), right)
@@ -284,9 +288,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 def _slices_dim(input, dim):
     """The dim whose slices unique and unique_consecutive compare (not one of an empty tensor
     that has other dims of size 0)."""
-    if input.dim() == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    dim = _check_dim(dim, input.dim())
+    dim = _check_sized_dim(dim, input.dim())
     if list(input.shape).count(0) > 1:
         raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot "
                            f"be applied{' '}")  # torch's words end with a space

@@ -201,6 +201,10 @@ class StorageMixin:
         if source is None:
             value = strided_view(np.zeros(0, numpy), (0,), (1,))
         elif hasattr(source, "_edge"):
+            if source.dtype != self.dtype:
+                raise RuntimeError(f"Could not set tensor of type "
+                                   f"{dtypes.CPP_NAMES[source.dtype.legacy]} to a tensor of "
+                                   f"type {dtypes.CPP_NAMES[self.dtype.legacy]}")
             value = source._concrete().view()
         else:
             elements = source._untyped._array if isinstance(source, TypedStorage) else \

@@ -19,6 +19,7 @@ from gradjit.tensor.storage import StorageMixin
 from gradjit.tensor.strided import StridedMixin
 from gradjit.tensor.hot_path import serve, write_into
 from gradjit.tensor.numpy_protocol import NumpyProtocol
+from gradjit.tensor.pickling import PicklingMixin
 from gradjit.tensor.random import RandomMixin
 from gradjit.tensor.random_fill import RandomFillMixin
 from gradjit.tensor.refusals import refuse_cast
@@ -100,7 +101,7 @@ def _compared_in_place(op):
 class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
              SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
              RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin, DLPackMixin,
-             DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin,
+             DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin, PicklingMixin,
              NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 
