@@ -9,7 +9,9 @@ import numpy as np
 from gradjit import tree_util
 from gradjit.ir.elementwise import stop_gradient as _stop
 from gradjit.ir.primitive import ir_type
+from gradjit.lax.checks import check_branches, check_carry, check_predicate
 from gradjit.tracer.custom import _Layout
+from gradjit.tracer.eager import eval_shape
 from gradjit.tracer.host import host_primitive
 from gradjit.tracer.trace import Traced, varies
 
@@ -18,9 +20,8 @@ def cond(pred, true_fun, false_fun, *operands):
     """true_fun(*operands) if pred else false_fun(*operands)."""
     if np.shape(pred) != ():
         raise TypeError(f"Pred must be a scalar, got {pred!r} of shape {np.shape(pred)}.")
-    if varies(pred):
-        return _selected(np.where(pred, 1, 0), (false_fun, true_fun), operands)
-    return true_fun(*operands) if pred else false_fun(*operands)
+    index = np.where(pred, 0, 1) if varies(pred) else (0 if pred else 1)
+    return _branched("cond", ("true_fun", "false_fun"), index, (true_fun, false_fun), operands)
 
 
 def switch(index, branches, *operands):
@@ -28,33 +29,84 @@ def switch(index, branches, *operands):
     branches = tuple(branches)
     if not branches:
         raise ValueError("Empty branch sequence")
-    if varies(index):
-        return _selected(np.clip(index, 0, len(branches) - 1), branches, operands)
-    return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
+    if np.result_type(_dtype(index)).kind not in "iu":
+        raise TypeError(f"Index type must be an integer, got {index} as {_dtype(index)}")
+    last = len(branches) - 1
+    index = np.clip(index, 0, last) if varies(index) else min(max(int(index), 0), last)
+    names = tuple(f"branch {i}" for i in range(len(branches)))
+    return _branched("switch", names, index, branches, operands)
 
 
-def _selected(index, branches, operands):
-    """Under vmap, an index that differs from example to example: every branch is computed
-    and each example takes its own branch's results, as JAX batches cond and switch."""
-    outputs = [branch(*operands) for branch in branches]
+def _dtype(x):
+    return x.dtype if hasattr(x, "dtype") else np.result_type(x)
 
-    def pick(*leaves):
-        out = leaves[-1]
-        for i in range(len(leaves) - 2, -1, -1):
-            out = np.where(index == i, leaves[i], out)
+
+def _branched(kind, names, index, branches, operands):
+    """The chosen branch's results, every branch's types checked as JAX traces them all (the
+    branches not taken are traced only for their types). Under vmap, an index that differs
+    from example to example computes every branch and each example takes its own branch's
+    results, as JAX batches cond and switch."""
+    if not varies(index):
+        out = branches[index](*operands)
+        check_branches(kind, names, [out if i == index else eval_shape(branch, *operands)
+                                     for i, branch in enumerate(branches)])
         return out
-    return tree_util.tree_map(pick, *outputs)
+    outputs = [branch(*operands) for branch in branches]
+    check_branches(kind, names, outputs)
+    return tree_util.tree_map(lambda *leaves: select_n(index, *leaves), *outputs)
+
+
+def choose(pred, on_true, on_false):
+    """on_true if pred else on_false, for trees computed already (torch.cond's outputs,
+    whose sizes may differ): a traced predicate is a guard, one that vmap maps selects per
+    example."""
+    if varies(pred):
+        return tree_util.tree_map(lambda a, b: np.where(pred, a, b), on_true, on_false)
+    return on_true if pred else on_false
 
 
 def select(pred, on_true, on_false):
     return np.where(pred, on_true, on_false)
 
 
+def select_n(which, *cases):
+    """cases[which], elementwise: `which` a boolean (two cases) or an index, a scalar or of
+    the cases' shape; an index past the end takes the last case."""
+    if not cases:
+        raise ValueError("select_n() must have at least one case")
+    shapes = [np.shape(c) for c in cases]
+    if len(set(shapes)) > 1:
+        raise TypeError(f"select cases must have the same shapes, got {shapes}.")
+    dtypes = [np.result_type(_dtype(c)) for c in cases]
+    if len(set(dtypes)) > 1:
+        raise TypeError("lax.select requires arguments to have the same dtypes, got "
+                        f"{', '.join(d.name for d in dtypes)}. (Tip: jnp.where is a similar "
+                        "function that does automatic type promotion on inputs).")
+    kind = np.result_type(_dtype(which)).kind
+    if kind not in "biu":
+        raise TypeError(f"select `which` must be boolean or integer type, got "
+                        f"{np.result_type(_dtype(which)).name}.")
+    if kind == "b" and len(cases) > 2:
+        raise TypeError("select with boolean `which` cannot have > 2 cases.")
+    if np.shape(which) not in ((), shapes[0]):
+        raise TypeError("select `which` must be scalar or have the same shape as cases, got "
+                        f"`which` shape {np.shape(which)} but case shape {shapes[0]}.")
+    out = cases[-1]
+    for i in range(len(cases) - 2, -1, -1):
+        out = np.where(which == i, cases[i], out)
+    return out
+
+
 def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
-    """body_fun(i, val) for i from lower to upper - 1, the loop unrolled into the trace."""
+    """body_fun(i, val) for i from lower to upper - 1, the loop unrolled into the trace (a
+    while_loop when vmap maps a bound)."""
+    if varies(lower) or varies(upper):
+        return while_loop(lambda c: c[0] < upper, lambda c: (c[0] + 1, body_fun(*c)),
+                          (lower, init_val))[1]
     val = init_val
     for i in range(int(lower), int(upper)):
-        val = body_fun(i, val)
+        val, before = body_fun(i, val), val
+        check_carry("scan", before, val)  # JAX's loop with known bounds is a scan
     return val
 
 
@@ -65,11 +117,13 @@ def while_loop(cond_fun, body_fun, init_val):
     val = init_val
     while True:
         pred = cond_fun(val)
+        check_predicate(pred)
         if varies(pred):
             return _host_loop(cond_fun, body_fun, val)
         if not pred:
             return val
-        val = body_fun(val)
+        val, before = body_fun(val), val
+        check_carry("while_loop", before, val)
 
 
 def _host_loop(cond_fun, body_fun, val):
@@ -114,8 +168,32 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     n = lengths.pop()
     carry, outputs = init, [None] * n
     for i in (range(n - 1, -1, -1) if reverse else range(n)):
+        before = carry
         carry, outputs[i] = f(carry, treedef.unflatten(x[i] for x in leaves))
+        check_carry("scan", before, carry)
     return carry, _stack(outputs)
+
+
+def associative_scan(fn, elems, reverse=False, axis=0):
+    """The prefix combinations fn(...fn(x0, x1)..., xi) along `axis` of elems' leaves, for an
+    associative fn of two trees like elems: log2(n) rounds, each combining every element with
+    the one `offset` before it (reverse: suffixes, as if elems were flipped)."""
+    leaves, treedef = tree_util.tree_flatten(elems)
+    shapes = [np.shape(x) for x in leaves]
+    axis = axis % len(shapes[0])
+    if len({shape[axis] for shape in shapes}) > 1:
+        raise ValueError("Array inputs to associative_scan must have the same first dimension."
+                         f" (saw: {shapes})")
+    part = lambda x, start, stop: x[(slice(None),) * axis + (slice(start, stop),)]  # noqa: E731
+    leaves = [np.flip(x, axis) for x in leaves] if reverse else leaves
+    n, offset = shapes[0][axis], 1
+    while offset < n:
+        combined = fn(treedef.unflatten(part(x, 0, n - offset) for x in leaves),
+                      treedef.unflatten(part(x, offset, n) for x in leaves))
+        leaves = [np.concatenate([part(x, 0, offset), c], axis)
+                  for x, c in zip(leaves, treedef.flatten_up_to(combined))]
+        offset *= 2
+    return treedef.unflatten(np.flip(x, axis) if reverse else x for x in leaves)
 
 
 def map(f, xs, *, batch_size=None):  # noqa: A001

@@ -4,6 +4,7 @@ and autograd differentiates the path taken."""
 from __future__ import annotations
 
 from gradjit import lax
+from gradjit.lax.control import choose
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import is_tensor
 from gradjit.tree_util import tree_flatten, tree_unflatten
@@ -22,7 +23,7 @@ def cond(pred, true_fn, false_fn, operands=()):
         args = tree_unflatten(spec, flat)
         outputs = true_fn(*args), false_fn(*args)
         _check_branches(*outputs)
-        return lax.cond(pred.reshape(()), lambda: outputs[0], lambda: outputs[1])
+        return choose(pred.reshape(()), *outputs)
     return apply("CondAutogradOpBackward", chosen, *leaves)
 
 
