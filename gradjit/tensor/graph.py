@@ -293,16 +293,21 @@ class Saved:
         # an input: PyTorch names the grad_fn the tensor has when backward finds it modified
         self.input = weakref.ref(tensor) if origin is None else None
         self.packed = None
-        if saved_hooks.stack and hooked:  # the pack hook's result replaces the array
-            pack, unpack = saved_hooks.stack[-1]
-            self.packed = (unpack, outside_recording(pack, tensor))
-            self.value = None
-            if tensor._counter.value != self.version:
-                raise RuntimeError(
-                    "A saved tensor pack hook is modifying its input in place. Tensors provided "
-                    "as input to pack hook cannot be modified by in-place operations as this "
-                    "can lead to unexpected side-effects. Please open an issue if you need to "
-                    "perform in-place operations on the input to a pack hook.")
+        if saved_hooks.stack and hooked:
+            self.pack(tensor)
+
+    def pack(self, tensor, packed=None):
+        """Keep the innermost pack hook's result of `tensor` (or `packed`, that result made for
+        another Saved of the same tensor) in place of its array."""
+        pack, unpack = saved_hooks.stack[-1]
+        self.packed = (unpack, outside_recording(pack, tensor) if packed is None else packed)
+        self.value = None
+        if tensor._counter.value != self.version:
+            raise RuntimeError(
+                "A saved tensor pack hook is modifying its input in place. Tensors provided "
+                "as input to pack hook cannot be modified by in-place operations as this "
+                "can lead to unexpected side-effects. Please open an issue if you need to "
+                "perform in-place operations on the input to a pack hook.")
 
     def current(self):
         """The value backward reads: the saved one, or the unpack hook's tensor's."""
@@ -378,17 +383,17 @@ class Record:
     __slots__ = ("prim", "params", "inputs", "out", "edges", "node", "seq", "freed", "retained",
                  "hooks", "gradient", "real", "arrays", "__weakref__")
 
-    def __init__(self, prim, params, args, edges, result, node):
+    def __init__(self, prim, params, args, edges, result, node, pack_later=False):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
-        if saved_hooks.stack:  # the hooks see only what PyTorch's node saves
+        if saved_hooks.stack and not pack_later:  # the hooks see what PyTorch's node saves
             inputs, out = saved_by.hooked(node.name(), self.edges)
-            inputs = inputs or [True] * len(args)
             self.inputs = tuple([Saved(a, hooked=h) if hasattr(a, "_edge") else a
                                  for a, h in zip(args, inputs)])
             self.out = Saved(result, node, hooked=out)
-        else:
-            self.inputs = tuple([Saved(a) if hasattr(a, "_edge") else a for a in args])
-            self.out = Saved(result, node)
+        else:  # (packed at the end of its operation: see pack_saved)
+            self.inputs = tuple([Saved(a, hooked=False) if hasattr(a, "_edge") else a
+                                 for a in args])
+            self.out = Saved(result, node, hooked=False)
         if any(getattr(a, "_inference", False) for a in args):
             saved_by.refuse_inference(node.name(), self.edges, args)
         self.out.edge = None  # the output's edge is this record, set when unpacked
@@ -543,6 +548,8 @@ class Scope(TorchWords):
 
     def __exit__(self, kind, error, tb):
         _scopes.active = self.outer
+        if kind is None and saved_hooks.stack and self.records:
+            pack_saved(self.records)
         super().__exit__(kind, error, tb)
 
 
@@ -581,7 +588,53 @@ def declare_inputs(scope, operands):
 
 
 def record(prim, params, args, edges, result) -> Record:
-    scope = _scopes.active or Scope(None)
-    rec = Record(prim, params, args, edges, result, scope.node_for(prim))
+    scope = _scopes.active
+    if scope is None:
+        return Record(prim, params, args, edges, result, Node.named(primitive_name(prim)))
+    rec = Record(prim, params, args, edges, result, scope.node_for(prim),
+                 pack_later=bool(saved_hooks.stack))
     scope.records.append(rec)
     return rec
+
+
+def pack_saved(records):
+    """Under saved_tensors_hooks, at the end of an operation, pack what PyTorch's node of it
+    saves (saved_by's table): the operands of a node made of one primitive as they are (x * x
+    saves x twice), and of one made of several its operands from outside it and its results,
+    each tensor once; never the values passed between its primitives (PyTorch's one kernel
+    has none: acos packed 13 tensors where PyTorch packs self)."""
+    nodes = {}
+    for rec in records:
+        nodes.setdefault(rec.node, []).append(rec)
+    for node, recs in nodes.items():
+        if len(recs) == 1:
+            rec = recs[0]
+            inputs, out = saved_by.hooked(node.name(), rec.edges)
+            for saved, wanted in zip(rec.inputs, inputs):
+                if wanted and type(saved) is Saved:
+                    saved.pack(_saved_tensor(saved, rec))
+            if out:
+                rec.out.pack(_saved_tensor(rec.out, rec))
+            continue
+        inner = {id(r) for r in recs}
+        consumed = {id(s.edge) for r in recs for s in r.inputs
+                    if type(s) is Saved and id(s.edge) in inner}
+        operands, results = saved_by.saves(node.name())
+        chosen = [(s, r) for r in recs for s in r.inputs if operands and type(s) is Saved and
+                  id(s.edge) not in inner] + \
+            [(r.out, r) for r in recs if results and id(r) not in consumed]
+        packed = {}  # one pack hook call per tensor, shared by its Saved values
+        for saved, rec in chosen:
+            key = (id(saved.value), id(saved.edge))
+            saved.pack(_saved_tensor(saved, rec), packed.get(key))
+            packed[key] = saved.packed[1]
+
+
+def _saved_tensor(saved, rec):
+    """The tensor a Saved value of `rec` holds, for the pack hook: the operand itself, or the
+    result as backward would see it."""
+    tensor = None if saved is rec.out else saved.input()
+    if tensor is None:
+        tensor = saved.cls._wrap(saved.value, saved.counter)
+        tensor._edge = rec if saved is rec.out else saved.edge
+    return tensor

@@ -3,38 +3,67 @@ saved_tensors_hooks pack and unpack those alone, as often as PyTorch calls them,
 inference tensor is refused where it would be saved."""
 from __future__ import annotations
 
-_NOTHING = ("Add", "Sub", "Neg", "Sum", "Mean", "View", "T", "Clone", "Unsqueeze", "Squeeze",
-            "Permute", "Transpose", "Expand")
-_RESULT = ("Exp", "Tanh", "Sigmoid", "Relu", "Sqrt", "Rsqrt")
-_INPUTS = ("Sin", "Cos", "Log", "Abs", "Pow", "Mm")
-# a product saves each operand for the gradient of the other, so only when that one needs it
+# PyTorch's nodes that save no tensor, their results alone, or their operands and results
+# (derivatives.yaml, as its saved_tensors_hooks see them); a name without a number is
+# Backward0's. Every other node saves its tensor operands, and a product each operand for the
+# gradient of the other, so only when that one needs it.
+_NOTHING = ("Add", "AsStrided", "AsStridedScatter", "Bernoulli", "BlockDiag", "Cat", "Ceil",
+            "ChannelShuffle", "ClampBackward1", "ClampMin", "Clone", "ConstantPadNd", "Cumsum",
+            "Deg2Rad", "DiagEmbed", "Diagonal", "DiagonalScatter", "Expand", "FftC2R", "Fill",
+            "Flip", "Floor", "Frac", "Im2Col", "Index", "IndexPut", "Lerp", "Mean",
+            "MeanBackward1", "MulBackward1", "NarrowCopy", "Neg", "NormalBackward1",
+            "NormalBackward3", "Permute", "PixelShuffle", "PixelUnshuffle", "Rad2Deg", "Repeat",
+            "ReshapeAlias", "Roll", "Rot90", "Round", "RoundBackward1", "Rsub", "Select",
+            "SelectScatter", "Sign", "Slice", "SliceScatter", "Split", "SplitWithSizes",
+            "Squeeze", "SqueezeBackward1", "SqueezeBackward2", "Stack", "Sub", "Sum",
+            "SumBackward1", "T", "ToCopy", "Trace", "Transpose", "Tril", "Triu", "Trunc",
+            "Unbind", "Unfold", "UnsafeSplit", "UnsafeView", "Unsqueeze", "UpsampleBicubic2D",
+            "UpsampleBilinear2DAa", "UpsampleBilinear2D", "UpsampleLinear1D",
+            "UpsampleNearest1D", "UpsampleNearestExact1D", "UpsampleTrilinear3D",
+            "ViewAsComplex", "ViewAsReal", "View", "Zero")
+_RESULT = ("Cholesky", "Exp2", "Exp", "Expm1", "Frexp", "Kthvalue", "LinalgCholeskyEx",
+           "LinalgEig", "LinalgEigh", "LinalgInvEx", "LinalgLuFactorEx", "LinalgQr", "LinalgSvd",
+           "LogSoftmax", "Max", "MedianBackward1", "Min", "Mode", "NanmedianBackward1",
+           "NormBackward1", "Polar", "Reciprocal", "Relu", "Rsqrt", "SafeSoftmax", "Sigmoid",
+           "Softmax", "Sort", "SortBackward1", "SpecialNdtri", "Sqrt", "Tan", "Tanh", "Topk")
+_BOTH = ("AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "Amax", "Amin", "Aminmax",
+         "BatchNormWithUpdate", "Cdist", "CholeskyInverse", "CholeskySolve", "Copysign",
+         "CtcLoss", "Cummax", "Cummin", "Cumprod", "Dist", "Hypot", "IndexReduce", "Ldexp",
+         "LinalgDet", "LinalgHouseholderProduct", "LinalgLstsq", "LinalgLuSolve", "LinalgPinv",
+         "LinalgSlogdet", "LinalgSolveEx", "LinalgSolveTriangular", "LinalgVectorNorm",
+         "Logcumsumexp", "Logsumexp", "MaxBackward1", "MaxPool2DWithIndices",
+         "MaxPool3DWithIndices", "Median", "MinBackward1", "Nanmedian", "NativeBatchNorm",
+         "NativeBatchNormLegit", "NativeGroupNorm", "NativeLayerNorm", "Ormqr", "Pdist",
+         "PowBackward1", "Prod", "ProdBackward1", "ScatterReduce", "SegmentReduce", "Sgn",
+         "SpecialErfcx", "SpecialI0E", "SpecialI1", "SpecialI1E", "SpecialLogNdtr", "Std",
+         "StdMean", "TriangularSolve")
 _PARTNERS = ("Mul", "Div")
 
-SAVED = {f"{op}Backward0": kind for ops, kind in ((_NOTHING, "nothing"), (_RESULT, "result"),
-                                                   (_INPUTS, "inputs"), (_PARTNERS, "partners"))
-         for op in ops}
-SAVED["SumBackward1"] = SAVED["MeanBackward1"] = "nothing"  # over dims
+SAVED = {name if name[-1].isdigit() else f"{name}Backward0": kind
+         for names, kind in ((_NOTHING, "nothing"), (_RESULT, "result"), (_BOTH, "both"),
+                             (_PARTNERS, "partners")) for name in names}
 
 
-def hooked(node_name: str, edges) -> tuple[list[bool] | None, bool]:
-    """Per tensor operand whether backward saves it (None: every one), and whether it saves
-    the result; operations not in the table save every operand and the result."""
-    kind = SAVED.get(node_name)
-    if kind is None:
-        return None, True
+def hooked(node_name: str, edges) -> tuple[list[bool], bool]:
+    """Per tensor operand whether backward saves it, and whether it saves the result."""
+    kind = SAVED.get(node_name, "inputs")
     if kind == "partners":
         wanted = [e is not None for e in edges]
         return [any(w for j, w in enumerate(wanted) if j != i) for i in range(len(edges))], \
             False
-    return [kind == "inputs"] * len(edges), kind == "result"
+    return [kind in ("inputs", "both")] * len(edges), kind in ("result", "both")
+
+
+def saves(node_name: str) -> tuple[bool, bool]:
+    """Whether an operation made of several primitives saves its operands, and its results."""
+    kind = SAVED.get(node_name, "inputs")
+    return kind in ("inputs", "both", "partners"), kind in ("result", "both")
 
 
 def refuse_inference(node_name: str, edges, args):
-    """PyTorch's error where backward would save one of args that is an inference tensor
-    (an operation not in the table is let through)."""
+    """PyTorch's error where backward would save one of args that is an inference tensor."""
     inputs = hooked(node_name, edges)[0]
-    if inputs is not None and any(saved and getattr(a, "_inference", False)
-                                  for a, saved in zip(args, inputs)):
+    if any(saved and getattr(a, "_inference", False) for a, saved in zip(args, inputs)):
         raise RuntimeError(
             "Inference tensors cannot be saved for backward. Please do not use Tensors "
             "created in inference mode in computation tracked by autograd. To work around "

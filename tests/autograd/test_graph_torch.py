@@ -17,11 +17,13 @@ def _leaves(lib):
 
 @pytest.mark.parametrize("fn", [lambda x, w: (x * w).sin().sum(),
                                 lambda x, w: (x.exp() * w).sum(),
-                                lambda x, w: (x @ w) * (x ** 2).sum()],
+                                lambda x, w: (x[None] @ w[:, None]).sum() * (x ** 2).sum()],
                          ids=["mul-sin", "exp-mul", "matmul-pow"])
 @pytest.mark.parametrize("scale", [1.0, 2.0])
 def test_gradients_come_from_what_unpack_returns(fn, scale):
-    """A pack hook that doubles what it saves changes the gradient as in PyTorch."""
+    """A pack hook that doubles what it saves changes the gradient as in PyTorch, where the
+    operation's primitives read its saved operands themselves (a 1-d x @ w is reshapes and a
+    product in gradjit: its product reads the reshaped operands, which PyTorch never saves)."""
     grads = []
     for lib in (gradjit, torch):
         x, w = _leaves(lib)
@@ -132,3 +134,30 @@ def test_increment_version_makes_backward_fail_as_torch():
         lib.autograd.graph.increment_version(saved)
         y.backward()
     same_error(lambda: run(gradjit), lambda: run(torch))
+
+
+
+_SAVING = {"acos": lambda lib, x, w: x.acos(), "cumsum": lambda lib, x, w: x.cumsum(0),
+           "atan2": lambda lib, x, w: x.atan2(w), "exp": lambda lib, x, w: x.exp(),
+           "square": lambda lib, x, w: x * x, "softmax": lambda lib, x, w: x.softmax(0),
+           "dot": lambda lib, x, w: x @ w, "cumprod": lambda lib, x, w: x.cumprod(0),
+           "sqrt": lambda lib, x, w: w.abs().sqrt(), "mean": lambda lib, x, w: x.mean(),
+           "maximum": lambda lib, x, w: x.maximum(w),
+           "expand": lambda lib, x, w: x.expand(2, 3), "cat": lambda lib, x, w: lib.cat([x, w])}
+
+
+@pytest.mark.parametrize("name", sorted(_SAVING))
+def test_pack_hook_sees_what_the_node_saves(name):
+    """The pack hook is called once per tensor PyTorch's node saves, on the operand itself or
+    the result, never on values passed between the primitives an operation is made of."""
+    seen = []
+    for lib in (gradjit, torch):
+        x, w = _leaves(lib)
+        packed = []
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t,
+                                                    lambda t: t):
+            y = _SAVING[name](lib, x, w)
+        seen.append(["x" if t is x else "w" if t is w else
+                     "result" if t.shape == y.shape and bool((t == y).all()) else "other"
+                     for t in packed])
+    assert sorted(seen[0]) == sorted(seen[1])
