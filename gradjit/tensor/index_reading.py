@@ -103,7 +103,8 @@ def _read(p):
             return int(p._value)  # an integer: the result is a view, as PyTorch's
         if p.dtype not in (dtypes.int64, dtypes.int32, dtypes.bool_):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return p._value
+        # a traced index stays a Tensor, so that what it selects is one too
+        return p._value if type(p._value) is np.ndarray else p
     if type(p) is int and not -2 ** 63 <= p < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
     return _list_index(p)

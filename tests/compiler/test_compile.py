@@ -228,3 +228,20 @@ def test_batchnorm_in_training_updates_its_running_statistics_when_compiled():
                                    rtol=1e-5)
     assert int(ours.num_batches_tracked) == 3
     assert compiled._compiled.eager_calls == 0
+
+
+def test_indexing_with_an_argument_gives_tensors_inside_compile():
+    """x[i] with an index Tensor known only at run time is a Tensor inside compile, so its
+    Tensor methods (flatten(1), an Embedding then Flatten) work there as eagerly."""
+    torch.manual_seed(0)
+    embed = torch.nn.Embedding(10, 4)
+
+    def f(x, i):
+        return (x[i].flatten(1) ** 2).sum() + embed(i).flatten(1).sum() + x[i[0], 1:].sum() + \
+            x[:, i[1, 0]].sum()
+    x = torch.tensor(X[:10, :4].copy(), requires_grad=True)
+    i = torch.tensor(Y[:15].reshape(5, 3))
+    compiled, eager = torch.compile(f)(x, i), f(x, i)
+    np.testing.assert_allclose(compiled.item(), eager.item(), rtol=1e-6)
+    for want, got in zip(torch.autograd.grad(eager, x), torch.autograd.grad(compiled, x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
