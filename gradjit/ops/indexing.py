@@ -10,7 +10,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import BoundsError, ir_type, is_python_scalar
-from gradjit.ops.array import reshape
+from gradjit.ops.array import isfinite, reshape
 from gradjit.ops.promote import astype, broadcast, flavor
 
 
@@ -233,7 +233,8 @@ def _fitted(value, shape, index, kind):
         value, have = reshape(value, have[extra:]), have[extra:]
     if kind != "numpy" or _broadcasts(have, shape):
         return value
-    whole_mask = len(index) == 1 and np.asarray(index[0]).dtype == bool and len(shape) == 1
+    whole_mask = len(index) == 1 and isinstance(index[0], np.ndarray) and \
+        index[0].dtype == bool and len(shape) == 1
     if whole_mask and len(have) == 1:
         raise ValueError(f"NumPy boolean array indexing assignment cannot assign {have[0]} "
                          f"input values to the {shape[0]} output values where the mask is true")
@@ -266,8 +267,7 @@ def index_put(x, index, value):
             t.rank - ir_type(parts[0]).rank)), t.shape)
         return E.where(mask, broadcast(astype(reshape(value, ()), t.dtype), t.shape), x)
     if known is None:
-        raise IndexError("assignment through an index array computed at run time is not "
-                         "supported; use where() or scatter_add")
+        return _put_at_run_time(x, parts, value)
     positions = np.asarray(_positions(t.shape, known), np.int64)
     value = broadcast(_fitted(astype(value, t.dtype), positions.shape, known, flavor(x)),
                       positions.shape)  # ShapeError if it cannot
@@ -284,3 +284,29 @@ def index_put(x, index, value):
                            E.full(value=flat_value, shape=(len(keep),), dtype=t.dtype.name),
                            axis=0)
     return reshape(E.where(mask, placed, reshape(x, (-1,))), t.shape)
+
+
+def _put_at_run_time(x, parts, value):
+    """x[parts] = value with index arrays known only at run time: each element's flat position
+    read through the same index from an array of positions (so slices, new axes and
+    broadcasting are getitem's), the last write to a position kept (numpy's rule), and every
+    written value given the gradient at its position, a replaced one included, as PyTorch's
+    and JAX's backward of a scatter gather it."""
+    from gradjit.ops.sorting import last_writes  # (sorting indexes through this module)
+    t = ir_type(x)
+    positions = getitem(reshape(S.iota(shape=(t.size,), dtype="i64", axis=0), t.shape), parts)
+    shape = ir_type(positions).shape
+    values = broadcast(_fitted(astype(value, t.dtype), shape, parts, flavor(x)), shape)
+    targets, values = reshape(positions, (-1,)), reshape(values, (-1,))
+    flat = reshape(x, (-1,))
+    count = S.scatter_add(E.full(value=0, shape=(t.size,), dtype="i64"), targets,
+                          E.full(value=1, shape=ir_type(targets).shape, dtype="i64"), axis=0)
+    written = E.gt(count, E.full(value=0, shape=(t.size,), dtype="i64"))
+    kept = E.where(last_writes(targets), values, E.zeros_like(values))
+    out = E.where(written, S.scatter_add(E.zeros_like(flat), targets, kept, axis=0), flat)
+    if t.dtype.is_inexact:
+        summed = S.scatter_add(E.zeros_like(flat), targets, values, axis=0)
+        finite = E.where(isfinite(E.stop_gradient(summed)), summed, E.zeros_like(summed))
+        carrier = E.sub(finite, E.stop_gradient(finite))  # zero, with the gathered gradient
+        out = E.where(written, E.add(E.stop_gradient(out), carrier), out)
+    return reshape(out, t.shape)

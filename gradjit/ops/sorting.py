@@ -8,6 +8,7 @@ import math
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
+from gradjit.ir import elementwise as E
 from gradjit.ir import sorting as P
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
@@ -16,7 +17,7 @@ from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, lo
                                logical_not, logical_or, lt, maximum, minimum, mul, ne,
                                normalize_axes, reshape, sub, sum_, transpose, true_divide,
                                where)
-from gradjit.ops.indexing import flip
+from gradjit.ops.indexing import flip, getitem
 from gradjit.ops.reduce import any_, cumsum, nan_mask
 from gradjit.ops.shaping import moveaxis
 from gradjit.ops.promote import astype, broadcast, result_type
@@ -56,6 +57,18 @@ def take_along_axis(x, idx, axis):
 def sort(x, axis=-1):
     x, axis = sort_axis(x, axis)
     return take_along_axis(x, P.argsort(x, axis=axis), axis)
+
+
+def last_writes(targets):
+    """Whether each of the flat positions `targets` (a vector computed at run time) is the last
+    write to its position: the end of its run in the stable sort of the targets."""
+    n = ir_type(targets).shape[0]
+    order = argsort(targets)
+    ranked = S.gather(targets, order, axis=0)
+    ends = concatenate([logical_not(eq(getitem(ranked, slice(0, n - 1)),
+                                       getitem(ranked, slice(1, n)))), np.ones(1, bool)])
+    return gt(S.scatter_add(E.full(value=0, shape=(n,), dtype="i64"), order,
+                            E.cast(ends, dtype="i64"), axis=0), 0)
 
 
 def argsort_descending(x, axis):

@@ -11,7 +11,7 @@ from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.sorting import argsort
+from gradjit.ops.sorting import last_writes
 
 
 def _shape(x) -> tuple:
@@ -120,7 +120,7 @@ def _replace(x, index, src, dim):
         return ops.where(touched, kind.numpy.type(src).item() if is_python_scalar(src) else
                          E.cast(src, dtype=kind.name), x)
     targets = _targets(index, _shape(x), dim)
-    values = ops.where(_last_writes(targets), _values(src, index, x), 0)
+    values = ops.where(last_writes(targets), _values(src, index, x), 0)
     placed = S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), targets, values, axis=0)
     out = ops.where(touched, ops.reshape(placed, _shape(x)), x)
     return _every_write_differentiated(out, x, index, src, dim)
@@ -147,19 +147,6 @@ def _every_write_differentiated(out, x, index, src, dim):
     carrier = ops.sub(finite, E.stop_gradient(finite))  # zero, with the gathered gradient
     return ops.where(ops.gt(_count(x, index, dim), 0), ops.add(E.stop_gradient(out), carrier),
                      out)
-
-
-def _last_writes(targets):
-    """Whether each of the flat targets (computed at run time) is the last write to its
-    position: the end of its run in the stable sort of the targets."""
-    n = _shape(targets)[0]
-    order = argsort(targets)
-    ranked = S.gather(targets, order, axis=0)
-    ends = ops.concatenate([ops.logical_not(ops.eq(ops.getitem(ranked, slice(0, n - 1)),
-                                                   ops.getitem(ranked, slice(1, n)))),
-                            np.ones(1, bool)])
-    return ops.gt(S.scatter_add(E.full(value=0, shape=(n,), dtype="i64"), order,
-                                E.cast(ends, dtype="i64"), axis=0), 0)
 
 
 def _reduce(x, index, src, dim, reduce, include_self):

@@ -60,8 +60,44 @@ def test_writing_several_values_through_a_run_time_mask_is_refused():
         y = x * 1.0
         y[x > 0] = x[0]
         return y
-    with pytest.raises(IndexError, match="computed at run time is not supported"):
+    with pytest.raises(IndexError, match="computed at run time gives a data-dependent shape"):
         gradjit.jit(f)(X)
+
+
+@pytest.mark.parametrize("case", ["repeated", "negative", "rows-and-slice", "broadcast-value",
+                                  "two-arrays"])
+def test_writing_through_run_time_index_arrays(case):
+    """y[index] = v with index arrays known only at run time: numpy's values (the last write
+    to a repeated position wins), and the gradient of every written value, a replaced one
+    included, as PyTorch's backward gives it."""
+    torch = pytest.importorskip("torch")
+    m = np.arange(12.0).reshape(3, 4) / 7
+    index, value, shape = {
+        "repeated": ((np.array([1, 2, 1]),), np.array([[1.0], [2.0], [3.0]]), (3, 4)),
+        "negative": ((np.array([-1, 0]),), np.array([5.0, 6.0, 7.0, 8.0]), (3, 4)),
+        "rows-and-slice": ((np.array([2, 0, 2]), slice(1, None)), np.arange(9.0).reshape(3, 3),
+                           (3, 4)),
+        "broadcast-value": ((np.array([[0], [2]]), np.array([1, 3])), np.array([9.0, 8.0]),
+                            (3, 4)),
+        "two-arrays": ((np.array([0, 2, 0]), np.array([1, 1, 1])), np.array([1.0, 2.0, 3.0]),
+                       (3, 4))}[case]
+
+    def write(y, v, *arrays):
+        y = y * 1.0
+        y[tuple(a if isinstance(a, slice) else arrays[i] for i, a in enumerate(index))] = v * 2
+        return y
+    arrays = [a for a in index if not isinstance(a, slice)]
+    np.testing.assert_array_equal(gradjit.jit(write)(m, value, *arrays), write(m, value, *index))
+
+    weights = np.random.default_rng(0).uniform(0.5, 1.5, shape)
+    got = gradjit.grad(lambda y, v, *a: (write(y, v, *a) * weights).sum(), argnums=(0, 1))(
+        m, value, *arrays)
+    y, v = torch.tensor(m, requires_grad=True), torch.tensor(value, requires_grad=True)
+    out = y * 1.0
+    out[tuple(a if isinstance(a, slice) else torch.tensor(a) for a in index)] = v * 2
+    (out * torch.tensor(weights)).sum().backward()
+    np.testing.assert_allclose(got[0], y.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(got[1], v.grad.numpy(), rtol=1e-12)
 
 
 @pytest.mark.parametrize("name", ["logsumexp", "logsumexp-weights", "log_softmax"])

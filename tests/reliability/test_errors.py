@@ -157,9 +157,6 @@ CASES = {
     "float-index-array": (lambda: jit(lambda x, i: x[i, np.array([0.5])], X,
                                       np.zeros(1, np.int64)), IndexError,
                           r"arrays used as indices must be of integer \(or boolean\) type"),
-    "assign-runtime-index": (lambda: jit(lambda x, i: x.__setitem__(i, 0.0) or x, X,
-                                         np.zeros(1, np.int64)), IndexError,
-                             "assignment through an index array computed at run time"),
     # ---- tracing: conversions, numpy dispatch, escaped values, stages ----
     "traced-len": (lambda: jit(lambda x: len(x), np.float64(1.0)), TypeError,
                    "len\\(\\) of unsized object"),
