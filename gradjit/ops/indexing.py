@@ -296,7 +296,9 @@ def _put_at_run_time(x, parts, value):
     t = ir_type(x)
     positions = getitem(reshape(S.iota(shape=(t.size,), dtype="i64", axis=0), t.shape), parts)
     shape = ir_type(positions).shape
-    values = broadcast(_fitted(astype(value, t.dtype), shape, parts, flavor(x)), shape)
+    value = _fitted(astype(value, t.dtype), shape, parts, flavor(x))
+    values = E.full(value=value, shape=shape, dtype=t.dtype.name) if \
+        is_python_scalar(value) else broadcast(value, shape)
     targets, values = reshape(positions, (-1,)), reshape(values, (-1,))
     flat = reshape(x, (-1,))
     count = S.scatter_add(E.full(value=0, shape=(t.size,), dtype="i64"), targets,

@@ -65,7 +65,7 @@ def test_writing_several_values_through_a_run_time_mask_is_refused():
 
 
 @pytest.mark.parametrize("case", ["repeated", "negative", "rows-and-slice", "broadcast-value",
-                                  "two-arrays"])
+                                  "two-arrays", "one-value"])
 def test_writing_through_run_time_index_arrays(case):
     """y[index] = v with index arrays known only at run time: numpy's values (the last write
     to a repeated position wins), and the gradient of every written value, a replaced one
@@ -80,7 +80,8 @@ def test_writing_through_run_time_index_arrays(case):
         "broadcast-value": ((np.array([[0], [2]]), np.array([1, 3])), np.array([9.0, 8.0]),
                             (3, 4)),
         "two-arrays": ((np.array([0, 2, 0]), np.array([1, 1, 1])), np.array([1.0, 2.0, 3.0]),
-                       (3, 4))}[case]
+                       (3, 4)),
+        "one-value": ((np.array([1, 1]),), np.array(2.5), (3, 4))}[case]
 
     def write(y, v, *arrays):
         y = y * 1.0
@@ -108,3 +109,12 @@ def test_scipy_array_api_functions_under_grad(name):
           "log_softmax": lambda a: special.log_softmax(a, axis=1)}[name]
     check_values(fn, X, backends=("cpu",))
     check_grad(fn, X, backends=("cpu",))
+
+
+def test_writing_a_number_through_a_run_time_index_array():
+    def write(y, i):
+        y = y * 1.0
+        y[i] = 2.5
+        return y
+    m, i = np.arange(6.0), np.array([4, 1, 4])
+    np.testing.assert_array_equal(gradjit.jit(write)(m, i), write(m, i))
