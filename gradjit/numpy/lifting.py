@@ -8,7 +8,7 @@ import functools
 
 import numpy as np
 
-from gradjit.tracer.constructors import assemble, holds_traced
+from gradjit.tracer.constructors import lift_sequence, numpy_own
 from gradjit.tracer.trace import Traced, current_trace
 
 # the functions that make a new array from a shape and a fill (not array/asarray: an array
@@ -22,7 +22,7 @@ _lifted: dict = {}
 def attribute(module, name: str):
     """`module.name`, its functions wrapped to lift lists of traced values (one wrapper per
     function, so `gradjit.numpy.mean is gradjit.numpy.mean`)."""
-    value = getattr(module, name)
+    value = numpy_own(getattr(module, name))
     if isinstance(value, (type, np.ufunc)) or not callable(value):
         return value
     key = (module.__name__, name)
@@ -37,19 +37,10 @@ def _lifting(fn, constructor):
         trace = current_trace()
         if trace is None:
             return fn(*args, **kwargs)
-        args = [_lift(a) for a in args]
-        kwargs = {k: _lift(v) for k, v in kwargs.items()}
+        args = [lift_sequence(a) for a in args]
+        kwargs = {k: lift_sequence(v) for k, v in kwargs.items()}
         out = fn(*args, **kwargs)
         if constructor and type(out) is np.ndarray and out.dtype.kind in "biuf":
             return Traced(trace, trace.lift(out), out, "numpy", False, const=True)
         return out
     return lifted
-
-
-def _lift(value):
-    if not (isinstance(value, (list, tuple)) and holds_traced(value)):
-        return value
-    try:
-        return assemble(value)
-    except ValueError:  # ragged: a sequence of arrays, which numpy dispatches on itself
-        return value

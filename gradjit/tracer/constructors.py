@@ -18,7 +18,7 @@ from gradjit import ops
 from gradjit.ops.numpy_api import NotSupported
 from gradjit.ops.shaping import concatenate as join  # numpy's concatenate, with its errors
 from gradjit.tracer.leaves import is_traced, unwrap
-from gradjit.tracer.trace import current_trace
+from gradjit.tracer.trace import WHILE_TRACING, current_trace
 
 _CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
 
@@ -128,6 +128,74 @@ def _as_strided(original, x, shape=None, strides=None, subok=False, writeable=Tr
     return ops.take(ops.ravel(x), np.array(positions))
 
 
+# numpy functions whose array arguments are often written as Python sequences of traced
+# numbers (np.sum([a, b]), np.max([0.0, x]), np.linalg.norm([x, y]), np.interp(t, xs, [a, b])):
+# numpy's dispatch looks at the sequence, not into it, and would convert the numbers.
+_SEQUENCE_TAKING = {np: ("sum", "mean", "prod", "max", "min", "amax", "amin", "std", "var",
+                         "median", "average", "ptp", "cumsum", "cumprod", "diff", "clip",
+                         "cross", "outer", "inner", "kron", "polyval", "interp", "sort",
+                         "argmax", "argmin", "all", "any", "round", "nansum", "nanmean",
+                         "nanmax", "nanmin", "percentile", "quantile", "trapezoid", "convolve",
+                         "vdot", "tensordot", "einsum", "allclose", "isclose", "dot", "reshape",
+                         "transpose", "flip", "roll", "tile", "repeat", "squeeze",
+                         "expand_dims", "ravel"),
+                    np.linalg: ("norm", "det", "inv", "solve")}
+
+
+class _SequencesAssembled:
+    """A numpy function while functions are traced: each argument that is a (nested) sequence
+    holding traced values is stacked into a traced array first. It is in numpy's namespace
+    only while a trace runs, so numpy is its own everywhere else (pickling, identity), and it
+    equals and hashes as the function, so tables keyed by numpy's functions find it."""
+
+    __slots__ = ("original",)
+
+    def __init__(self, original):
+        self.original = original
+
+    def __call__(self, *args, **kwargs):
+        if current_trace() is None or not any(map(holds_traced, (*args, *kwargs.values()))):
+            return self.original(*args, **kwargs)
+        return self.original(*map(lift_sequence, args),
+                             **{k: lift_sequence(v) for k, v in kwargs.items()})
+
+    def __getattr__(self, name):
+        return getattr(self.original, name)
+
+    def __eq__(self, other):
+        return other is self.original or isinstance(other, _SequencesAssembled) and \
+            other.original is self.original
+
+    def __hash__(self):
+        return hash(self.original)
+
+
+def lift_sequence(value):
+    """A list or tuple holding traced values as one traced array; anything else, and a ragged
+    sequence (of arrays, which numpy dispatches on itself), as it is."""
+    if not (isinstance(value, (list, tuple)) and holds_traced(value)):
+        return value
+    try:
+        return assemble(value)
+    except ValueError:
+        return value
+
+
+def numpy_own(value):
+    """The numpy function itself, where `value` is the stand-in a trace put in its place."""
+    return value.original if isinstance(value, _SequencesAssembled) else value
+
+
+_ORIGINALS = {(namespace, name): getattr(namespace, name)
+              for namespace, names in _SEQUENCE_TAKING.items() for name in names}
+_ASSEMBLING = {key: _SequencesAssembled(f) for key, f in _ORIGINALS.items()}
+
+
+def _while_tracing(active: bool):
+    for (namespace, name), f in (_ASSEMBLING if active else _ORIGINALS).items():
+        setattr(namespace, name, f)
+
+
 def _converting(original, traced):
     @functools.wraps(original)
     def convert(a, *args, **kwargs):
@@ -224,5 +292,6 @@ def install():
     for name, traced in _CONVERTERS.items():
         setattr(np, name, _converting(getattr(np, name), traced))
     np.full = _full(np.full)
+    WHILE_TRACING.append(_while_tracing)
     np.lib.stride_tricks.as_strided = _converting(np.lib.stride_tricks.as_strided, _as_strided)
     np.r_, np.c_ = _Concatenator(np.r_, False), _Concatenator(np.c_, True)

@@ -127,11 +127,22 @@ class _Stack(threading.local):
 
     def push(self, trace: Trace | None):
         self.traces.append(trace)
+        if not TRACING:
+            for hook in WHILE_TRACING:
+                hook(True)
         TRACING.append(None)
 
     def pop(self):
         TRACING.pop()
         self.traces.pop()
+        if not TRACING:
+            for hook in WHILE_TRACING:
+                hook(False)
+
+
+# Called with True when a first trace starts anywhere in the process, False when the last
+# one ends (tracer/constructors.py puts numpy functions that see into sequences in place).
+WHILE_TRACING: list = []
 
 
 _stack = _Stack()

@@ -23,6 +23,16 @@ CASES = {
     "r_-slice": lambda x: np.r_[x, 1:4],
     "c_": lambda x: np.c_[x, 2 * x, np.ones(3)],
     "c_-matrix": lambda x: np.c_[np.stack([x, x]), [7.0, 8.0]],
+    # numpy functions given Python sequences holding traced numbers
+    "sum-of-list": lambda x: np.sum([x[0], x[1] ** 2, 1.0]),
+    "max-of-list": lambda x: np.max([0.0, x[0], x[1]]),
+    "mean-over-axis": lambda x: np.mean([x, x ** 2], axis=0),
+    "norm-of-list": lambda x: np.linalg.norm([x[0], x[2]]),
+    "det-of-nested": lambda x: np.linalg.det([[x[0], 1.0], [x[1], x[2]]]),
+    "interp-values": lambda x: np.interp([0.25, 0.75], [0.0, 1.0], [x[0], x[1]]),
+    "polyval-coefficients": lambda x: np.polyval([x[0], x[1], x[2]], 1.5),
+    "cross-of-list": lambda x: np.cross([x[0], x[1], 0.0], x),
+    "clip-of-list": lambda x: np.clip([x[0], x[2]], -1.0, 1.0),
 }
 
 
@@ -74,6 +84,7 @@ def test_outside_a_trace_the_constructors_are_numpy_own():
     np.testing.assert_array_equal(np.c_[[1, 2], [3, 4]], [[1, 3], [2, 4]])
     assert np.asarray([1.0], dtype=np.float32).dtype == np.float32
     assert len(np.r_) == 0
+    assert np.sum([1, 2]) == 3 and np.sum([[1, 2]], axis=1).tolist() == [3]
 
 
 def test_a_constructor_imported_by_name_works_too():
