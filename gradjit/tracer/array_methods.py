@@ -290,6 +290,9 @@ class ArrayMethods:
         return ops.reshape(self, ()) if self.shape else self
 
     def __array__(self, dtype=None, copy=None):
+        known = self.__gradjit_constant__()
+        if known is not None:  # a library reading a constant (an array the function filled
+            return np.array(known, dtype)  # with constants only) gets a copy of its value
         from gradjit.tracer.trace import source_line, user_site
         site = user_site()
         raise TracerArrayConversionError(

@@ -10,6 +10,8 @@ call outside a trace, goes to numpy's own constructor unchanged.
 from __future__ import annotations
 
 import functools
+import os
+import sys
 import math
 
 import numpy as np
@@ -18,7 +20,7 @@ from gradjit import ops
 from gradjit.ops.numpy_api import NotSupported
 from gradjit.ops.shaping import concatenate as join  # numpy's concatenate, with its errors
 from gradjit.tracer.leaves import is_traced, unwrap
-from gradjit.tracer.trace import WHILE_TRACING, current_trace
+from gradjit.tracer.trace import WHILE_TRACING, Traced, current_trace
 
 _CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
 
@@ -186,14 +188,41 @@ def numpy_own(value):
     return value.original if isinstance(value, _SequencesAssembled) else value
 
 
-_ORIGINALS = {(namespace, name): getattr(namespace, name)
-              for namespace, names in _SEQUENCE_TAKING.items() for name in names}
-_ASSEMBLING = {key: _SequencesAssembled(f) for key, f in _ORIGINALS.items()}
+class _FilledByTheFunction(_SequencesAssembled):
+    """numpy's allocating constructor while functions are traced: called by the traced
+    function itself (not by a library it calls), its array is a traced constant, which values
+    computed at run time can be written into (out = np.zeros(n); out[i] = x[i] ** 2), as a
+    numpy array cannot hold them; it reads as its numpy value until one is."""
+
+    __slots__ = ()
+
+    def __call__(self, *args, **kwargs):
+        out = super().__call__(*args, **kwargs)
+        trace = current_trace()
+        if trace is None or type(out) is not np.ndarray or out.dtype.kind not in "biuf" or \
+                not _by_the_traced_function(sys._getframe(1)):
+            return out
+        return Traced(trace, trace.lift(out), out, "numpy", False, const=True)
+
+
+_ALLOCATING = ("zeros", "ones", "empty", "full", "eye", "identity", "zeros_like",
+               "ones_like", "empty_like", "full_like")
+_LIBRARIES = tuple(os.path.dirname(m.__file__) + os.sep for m in (np, sys.modules["gradjit"]))
+
+
+def _by_the_traced_function(frame) -> bool:
+    """Whether the code of `frame` is the user's: neither gradjit's nor numpy's nor an
+    installed library's."""
+    name = frame.f_code.co_filename
+    return not name.startswith(_LIBRARIES) and "-packages" + os.sep not in name
+
+
+_STAND_INS: dict = {}  # (namespace, name) -> (numpy's function, its stand-in while tracing)
 
 
 def _while_tracing(active: bool):
-    for (namespace, name), f in (_ASSEMBLING if active else _ORIGINALS).items():
-        setattr(namespace, name, f)
+    for (namespace, name), pair in _STAND_INS.items():
+        setattr(namespace, name, pair[active])
 
 
 def _converting(original, traced):
@@ -292,6 +321,13 @@ def install():
     for name, traced in _CONVERTERS.items():
         setattr(np, name, _converting(getattr(np, name), traced))
     np.full = _full(np.full)
+    for namespace, names in _SEQUENCE_TAKING.items():
+        for name in names:
+            f = getattr(namespace, name)
+            _STAND_INS[namespace, name] = (f, _SequencesAssembled(f))
+    for name in _ALLOCATING:
+        f = getattr(np, name)
+        _STAND_INS[np, name] = (f, _FilledByTheFunction(f))
     WHILE_TRACING.append(_while_tracing)
     np.lib.stride_tricks.as_strided = _converting(np.lib.stride_tricks.as_strided, _as_strided)
     np.r_, np.c_ = _Concatenator(np.r_, False), _Concatenator(np.c_, True)

@@ -64,6 +64,9 @@ def attribute(traced, name):
             refuse(f"Tensor.{name}", REFUSED[name])
         return _tensor_attribute(traced, name)
     if not name.startswith("_") and hasattr(np.ndarray, name):
+        known = traced.__gradjit_constant__()
+        if known is not None:  # a constant (np.zeros the function fills) is its numpy value
+            return getattr(known, name)
         refuse(f"ndarray.{name}", _NDARRAY_REFUSED.get(name, _STORAGE))
     raise AttributeError(f"'Traced' object has no attribute {name!r}")
 

@@ -31,8 +31,9 @@ def test_grad_of_a_function_returning_a_non_array():
 
 
 def test_writing_a_traced_value_into_a_numpy_array_names_the_line_and_the_fix():
+    y = np.zeros(2)  # a numpy array from outside the function
+
     def f(x):
-        y = np.zeros(2)
         y[:] = x  # the offending line
         return np.sum(y)
     with pytest.raises(TracerArrayConversionError) as info:
