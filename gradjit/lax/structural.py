@@ -5,6 +5,7 @@ the transformations."""
 from __future__ import annotations
 
 import builtins
+import itertools
 import string
 
 import numpy as np
@@ -92,6 +93,32 @@ def _dilate(x, axis, factor, fill=0):
     spread = np.stack([x] + [gaps] * (factor - 1), axis=axis + 1)
     merged = np.reshape(spread, np.shape(x)[:axis] + (n * factor,) + np.shape(x)[axis + 1:])
     return slice_in_dim(merged, 0, (n - 1) * factor + 1, axis=axis)
+
+
+def rev(operand, dimensions):
+    return np.flip(operand, tuple(dimensions))
+
+
+def reduce_window(operand, init_value, computation, window_dimensions, window_strides,
+                  padding, base_dilation=None, window_dilation=None):
+    """computation folded over each window of operand (padded and dilated with init_value,
+    as XLA does): one strided slice per position in the window, combined pairwise."""
+    rank = np.ndim(operand)
+    base = base_dilation or (1,) * rank
+    dilation = window_dilation or (1,) * rank
+    extents = [(k - 1) * d + 1 for k, d in zip(window_dimensions, dilation)]
+    dilated = [(n - 1) * b + 1 for n, b in zip(np.shape(operand), base)]
+    pads = _conv_padding(padding, dilated, extents, window_strides)
+    x = pad(operand, np.asarray(init_value, np.result_type(operand)),
+            [(lo, hi, b - 1) for (lo, hi), b in zip(pads, base)])
+    out = [(n - e) // s + 1 for n, e, s in zip(np.shape(x), extents, window_strides)]
+    result = None
+    for offset in itertools.product(*(range(k) for k in window_dimensions)):
+        starts = [o * d for o, d in zip(offset, dilation)]
+        part = slice(x, starts, [a + (m - 1) * s + 1 for a, m, s in
+                                 zip(starts, out, window_strides)], window_strides)
+        result = part if result is None else computation(result, part)
+    return result
 
 
 def _clamped_starts(operand, start_indices, slice_sizes):
@@ -272,4 +299,5 @@ __all__ = ["argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
            "conv_general_dilated", "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "dot",
            "dot_general", "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_slice",
            "dynamic_update_slice_in_dim", "expand_dims", "full", "full_like", "iota", "pad",
-           "reshape", "slice", "slice_in_dim", "sort", "squeeze", "top_k", "transpose", *_REDUCERS]
+           "reduce_window", "reshape", "rev", "slice", "slice_in_dim", "sort", "squeeze",
+           "top_k", "transpose", *_REDUCERS]
