@@ -160,6 +160,29 @@ def dynamic_update_slice_in_dim(operand, update, start_index, axis):
     return dynamic_update_slice(operand, update, starts)
 
 
+def index_in_dim(operand, index, axis=0, keepdims=True):
+    """operand's slice `index` along `axis` (a Python int, negative from the end)."""
+    index = index + np.shape(operand)[axis] if index < 0 else index
+    return _kept(slice_in_dim(operand, index, index + 1, axis=axis), axis, keepdims)
+
+
+def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
+    """index_in_dim with a (possibly traced) index, clamped into range."""
+    return _kept(dynamic_slice_in_dim(operand, index, 1, axis), axis, keepdims)
+
+
+def _kept(x, axis, keepdims):
+    return x if keepdims else np.squeeze(x, axis)
+
+
+def dynamic_update_index_in_dim(operand, update, index, axis):
+    """operand with its slice `index` along `axis` replaced by update (with or without that
+    axis)."""
+    if np.ndim(update) < np.ndim(operand):
+        update = np.expand_dims(update, axis)
+    return dynamic_update_slice_in_dim(operand, update, index, axis)
+
+
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
     """Contract lhs and rhs over the contracting axes, batched over the batch axes: the
     result has the batch axes, then lhs's free axes, then rhs's."""
@@ -289,15 +312,21 @@ def sort(operand, dimension=-1, is_stable=True, num_keys=1):
 
 
 def top_k(operand, k):
-    """(the k largest values along the last axis in descending order, their indices), ties
-    broken by the lower index."""
+    """[the k largest values along the last axis in descending order, their indices] (a list,
+    as JAX returns), ties broken by the lower index."""
     order = np.argsort(-operand, axis=-1, kind="stable")[..., :k]
-    return np.take_along_axis(operand, order, -1), order.astype(np.int32)
+    return [np.take_along_axis(operand, order, -1), order.astype(np.int32)]
+
+
+def sort_key_val(keys, values, dimension=-1):
+    """(keys sorted along `dimension`, values permuted alike)."""
+    return sort((keys, values), dimension, num_keys=1)
 
 
 __all__ = ["argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
            "conv_general_dilated", "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "dot",
            "dot_general", "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_slice",
-           "dynamic_update_slice_in_dim", "expand_dims", "full", "full_like", "iota", "pad",
-           "reduce_window", "reshape", "rev", "slice", "slice_in_dim", "sort", "squeeze",
-           "top_k", "transpose", *_REDUCERS]
+           "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_index_in_dim",
+           "expand_dims", "index_in_dim", "full", "full_like", "iota", "pad",
+           "reduce_window", "reshape", "rev", "slice", "slice_in_dim", "sort", "sort_key_val",
+           "squeeze", "top_k", "transpose", *_REDUCERS]

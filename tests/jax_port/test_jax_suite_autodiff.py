@@ -113,6 +113,7 @@ def _derivatives(top, f, args, tangents, cotangent):
 
 
 def _close(actual, expected, **tol):
+    assert jax.tree.structure(actual) == jax.tree.structure(expected), (actual, expected)
     for a, e in zip(jax.tree.leaves(actual), jax.tree.leaves(expected)):
         np.testing.assert_allclose(np.asarray(a), np.asarray(e), **tol)
 
