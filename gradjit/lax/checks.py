@@ -83,6 +83,13 @@ def check_carry(kind: str, before, after):
                 "all output types match the corresponding input types.")
 
 
+def check_pair(out):
+    """A scan body's output: (carry, y)."""
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(f"scan body output must be a pair, got {out}.")
+    return out
+
+
 def check_predicate(pred):
     if _shape(pred) != () or _dtype(pred) != np.bool_:
         raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "

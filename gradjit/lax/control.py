@@ -10,7 +10,7 @@ from gradjit import tree_util
 from gradjit.ir.elementwise import stop_gradient as _stop
 from gradjit.ir.primitive import ir_type
 from gradjit.lax.checks import (check_bounds, check_branches, check_carry, check_index,
-                                check_pred, check_predicate)
+                                check_pair, check_pred, check_predicate)
 from gradjit.tracer.custom import _Layout
 from gradjit.tracer.eager import eval_shape
 from gradjit.tracer.host import host_primitive
@@ -165,6 +165,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     """(carry, ys): carry threaded through f(carry, x) over the leading axis of xs (a tree),
     the per-step outputs stacked along a new leading axis (in xs's order when reversed)."""
     leaves, treedef = tree_util.tree_flatten(xs)
+    for x in leaves:
+        if np.ndim(x) == 0:
+            raise ValueError(f"scan got value with no leading axis to scan over: {x}.")
     lengths = {np.shape(x)[0] for x in leaves}
     if length is not None:
         lengths.add(int(length))
@@ -174,15 +177,16 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     n = lengths.pop()
     if n == 0:  # no step runs: the outputs' types come from tracing one
         step = treedef.unflatten(np.zeros(np.shape(x)[1:], _dtype(x)) for x in leaves)
-        carry, ys = eval_shape(f, init, step)
-        check_carry("scan", init, carry)
-        return init, tree_util.tree_map(lambda y: np.zeros((0, *y.shape), y.dtype), ys)
+        out = check_pair(eval_shape(f, init, step))
+        check_carry("scan", init, out[0])
+        return type(out)((init, tree_util.tree_map(lambda y: np.zeros((0, *y.shape), y.dtype),
+                                                   out[1])))
     carry, outputs = init, [None] * n
     for i in (range(n - 1, -1, -1) if reverse else range(n)):
-        before = carry
-        carry, outputs[i] = f(carry, treedef.unflatten(x[i] for x in leaves))
-        check_carry("scan", before, carry)
-    return carry, _stack(outputs)
+        out = check_pair(f(carry, treedef.unflatten(x[i] for x in leaves)))
+        check_carry("scan", carry, out[0])
+        carry, outputs[i] = out
+    return type(out)((carry, _stack(outputs)))  # a list when the body returns one, as in JAX
 
 
 def associative_scan(fn, elems, reverse=False, axis=0):

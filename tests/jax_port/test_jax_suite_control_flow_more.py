@@ -58,6 +58,13 @@ SCENARIOS = {
     "scan_no_steps_carry_mismatch": (lambda jax, jnp, lax: lax.scan(
         lambda c, x: (c + x, x), 0.0, np.zeros((0, 2))),
         "(?s)carry input and carry output must have equal types.*shapes do not match"),
+    "scan_body_output_triple": (lambda jax, jnp, lax: lax.scan(
+        lambda c, x: (c, x, x), 0.0, np.ones(3)), "scan body output must be a pair, got"),
+    "scan_body_output_list": (lambda jax, jnp, lax: (
+        lax.scan(lambda c, x: [c + x, x], 0.0, np.ones(3)),
+        lax.scan(lambda c, x: [c + x, x], 0.0, np.ones(0))), None),
+    "scan_scalar_xs": (lambda jax, jnp, lax: lax.scan(lambda c, x: (c, x), 0.0, 3.0),
+                       "scan got value with no leading axis to scan over: 3.0."),
     "index_in_dim_family": (lambda jax, jnp, lax: (
         lax.index_in_dim(np.arange(6.0).reshape(2, 3), -1, 1),
         lax.index_in_dim(np.arange(6.0).reshape(2, 3), 1, 0, keepdims=False),
