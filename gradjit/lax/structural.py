@@ -10,6 +10,7 @@ import string
 
 import numpy as np
 
+from gradjit import tree_util
 from gradjit.tracer import leaves as L
 from gradjit.tracer.at import IndexUpdateRef
 
@@ -277,6 +278,31 @@ _REDUCERS = {"reduce_sum": np.sum, "reduce_max": np.max, "reduce_min": np.min,
 globals().update({name: _reducer(name, fn) for name, fn in _REDUCERS.items()})
 
 
+# The reductions of the elementwise operations numpy reduces at once; any other computation
+# is folded over the reduced elements one at a time.
+_MONOIDS = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min,
+            np.logical_and: np.all, np.logical_or: np.any, np.bitwise_and: np.all,
+            np.bitwise_or: np.any}
+
+
+def reduce(operands, init_values, computation, dimensions):
+    """operands (an array or a tree of them) reduced over `dimensions` by computation from
+    init_values (a tree like operands), as XLA's reduce."""
+    dims = tuple(dimensions)
+    if not isinstance(operands, (tuple, list, dict)) and computation in _MONOIDS:
+        return computation(init_values, _MONOIDS[computation](operands, axis=dims))
+    leaves, treedef = tree_util.tree_flatten(operands)
+    rest = [n for axis, n in enumerate(np.shape(leaves[0])) if axis not in dims]
+    rows = [np.reshape(np.moveaxis(x, dims, tuple(range(len(dims)))), (-1, *rest))
+            for x in leaves]
+    total = [np.full(rest, init, np.result_type(x))
+             for init, x in zip(tree_util.tree_flatten(init_values)[0], leaves)]
+    for k in range(np.shape(rows[0])[0]):
+        total = tree_util.tree_flatten(computation(treedef.unflatten(total),
+                                           treedef.unflatten(r[k] for r in rows)))[0]
+    return treedef.unflatten(total)
+
+
 def argmax(operand, axis, index_dtype):
     return np.argmax(operand, axis=axis).astype(index_dtype)
 
@@ -327,6 +353,6 @@ __all__ = ["argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
            "conv_general_dilated", "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "dot",
            "dot_general", "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_slice",
            "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_index_in_dim",
-           "expand_dims", "index_in_dim", "full", "full_like", "iota", "pad",
+           "expand_dims", "index_in_dim", "full", "full_like", "iota", "pad", "reduce",
            "reduce_window", "reshape", "rev", "slice", "slice_in_dim", "sort", "sort_key_val",
            "squeeze", "top_k", "transpose", *_REDUCERS]

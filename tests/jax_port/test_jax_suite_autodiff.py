@@ -165,3 +165,25 @@ def test_unknown_gather_mode():
     with pytest.raises(ValueError, match='Unknown gather mode "wrap"'):
         glax.gather(A, np.array([[0]]), glax.GatherDimensionNumbers((1,), (0,), (0,)), (1, 4),
                     mode="wrap")
+
+
+def _variadic_reduce(l, x, y):
+    """lax.reduce and reduce_window by numpy's reductions and by computations numpy has none
+    for (JAX differentiates those in forward mode only; XLA may combine in any order, so
+    the pair's computation is commutative)."""
+    return (l.reduce((x, y), (0.0, 1.0), lambda a, b: (a[0] + b[0], a[1] * b[1]), (0,)),
+            l.reduce(x, 1.0, l.mul, (1,)), l.reduce(x, -np.inf, l.max, (0, 1)),
+            l.reduce(y, 0.0, l.add, (1,)), l.reduce_window(x, 1.0, l.mul, (2, 3), (1, 1), "VALID"),
+            l.reduce_window(y, np.inf, l.min, (2, 3), (1, 1), "VALID"))
+
+
+def test_reductions_by_any_computation_values_jvp_vmap():
+    tangents = (B, A)
+    expected = (_variadic_reduce(jlax, A, P), jax.jvp(
+        lambda x, y: _variadic_reduce(jlax, x, y), (A, P), tangents),
+        jax.vmap(lambda x, y: _variadic_reduce(jlax, x, y))(np.stack([A, B]), np.stack([P, U])))
+    actual = (_variadic_reduce(glax, A, P), gradjit.jvp(
+        lambda x, y: _variadic_reduce(glax, x, y), (A, P), tangents),
+        gradjit.vmap(lambda x, y: _variadic_reduce(glax, x, y))(np.stack([A, B]),
+                                                                np.stack([P, U])))
+    _close(actual, expected, rtol=1e-12)
