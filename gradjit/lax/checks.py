@@ -1,7 +1,9 @@
-"""The type checks JAX's control flow makes when it traces: branches of cond and switch return
-the same tree of the same shapes and dtypes, a loop's carry keeps its tree and types, a
-while_loop's predicate is a boolean scalar; each raises JAX's TypeError."""
+"""The type checks JAX's control flow makes: cond's predicate and switch's index are scalars of
+the right kinds, branches return the same tree of the same shapes and dtypes, a loop's carry
+keeps its tree and types, a while_loop's predicate is a boolean scalar."""
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -81,7 +83,55 @@ def check_carry(kind: str, before, after):
                 "all output types match the corresponding input types.")
 
 
+def check_pair(out):
+    """A scan body's output: (carry, y)."""
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(f"scan body output must be a pair, got {out}.")
+    return out
+
+
 def check_predicate(pred):
     if _shape(pred) != () or _dtype(pred) != np.bool_:
         raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
                         f"[{_type(pred)}].")
+
+
+def _kind_of(x) -> str | None:
+    """The dtype kind of a number or an array, None for anything else (a string, a function)."""
+    try:
+        return _dtype(x).kind if not isinstance(x, str) else None
+    except TypeError:
+        return None
+
+
+def check_pred(pred):
+    """cond's predicate: a boolean or a number, a scalar."""
+    if pred is None:
+        raise TypeError("cond predicate is None")
+    if isinstance(pred, Sequence) or _shape(pred) != ():
+        got = f"type {type(pred)}" if isinstance(pred, Sequence) else f"shape {_shape(pred)}."
+        raise TypeError(f"Pred must be a scalar, got {pred} of {got}")
+    if _kind_of(pred) not in tuple("biuf"):
+        raise TypeError(f"Pred type must be either boolean or number, got {pred}.")
+
+
+def check_index(index):
+    """switch's index: an integer scalar."""
+    if isinstance(index, Sequence) and not isinstance(index, str) or (
+            not isinstance(index, str) and _kind_of(index) and _shape(index) != ()):
+        raise TypeError(f"Branch index must be scalar, got {index} of shape "
+                        f"{np.shape(index)}.")
+    kind = _kind_of(index)
+    if kind is None:
+        raise TypeError(f"Index type must be an integer, got {index}.")
+    if kind not in "iu":
+        raise TypeError(f"Index type must be an integer, got {index} as {_dtype(index)}")
+
+
+def check_bounds(lower, upper):
+    """fori_loop's bounds: of one dtype, a Python int giving way to the other's integers."""
+    kinds = {_kind_of(lower), _kind_of(upper)}
+    if _dtype(lower) != _dtype(upper) and not (kinds <= set("iu") and int in (
+            type(lower), type(upper))):
+        raise TypeError("lower and upper arguments to fori_loop must have equal types, got "
+                        f"{_dtype(lower).name} and {_dtype(upper).name}")

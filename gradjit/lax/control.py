@@ -9,7 +9,8 @@ import numpy as np
 from gradjit import tree_util
 from gradjit.ir.elementwise import stop_gradient as _stop
 from gradjit.ir.primitive import ir_type
-from gradjit.lax.checks import check_branches, check_carry, check_predicate
+from gradjit.lax.checks import (check_bounds, check_branches, check_carry, check_index,
+                                check_pair, check_pred, check_predicate)
 from gradjit.tracer.custom import _Layout
 from gradjit.tracer.eager import eval_shape
 from gradjit.tracer.host import host_primitive
@@ -17,9 +18,14 @@ from gradjit.tracer.trace import Traced, varies
 
 
 def cond(pred, true_fun, false_fun, *operands):
-    """true_fun(*operands) if pred else false_fun(*operands)."""
-    if np.shape(pred) != ():
-        raise TypeError(f"Pred must be a scalar, got {pred!r} of shape {np.shape(pred)}.")
+    """true_fun(*operands) if pred else false_fun(*operands); JAX's older form cond(pred,
+    true_operand, true_fun, false_operand, false_fun) too."""
+    if not callable(true_fun) and callable(false_fun) and len(operands) == 2 \
+            and callable(operands[1]):
+        (true_operand, true_fun), (false_operand, false_fun) = (true_fun, false_fun), operands
+        return cond(pred, lambda pair: true_fun(pair[0]), lambda pair: false_fun(pair[1]),
+                    (true_operand, false_operand))
+    check_pred(pred)
     index = np.where(pred, 0, 1) if varies(pred) else (0 if pred else 1)
     return _branched("cond", ("true_fun", "false_fun"), index, (true_fun, false_fun), operands)
 
@@ -29,8 +35,7 @@ def switch(index, branches, *operands):
     branches = tuple(branches)
     if not branches:
         raise ValueError("Empty branch sequence")
-    if np.result_type(_dtype(index)).kind not in "iu":
-        raise TypeError(f"Index type must be an integer, got {index} as {_dtype(index)}")
+    check_index(index)
     last = len(branches) - 1
     index = np.clip(index, 0, last) if varies(index) else min(max(int(index), 0), last)
     names = tuple(f"branch {i}" for i in range(len(branches)))
@@ -100,6 +105,7 @@ def select_n(which, *cases):
 def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """body_fun(i, val) for i from lower to upper - 1, the loop unrolled into the trace (a
     while_loop when vmap maps a bound)."""
+    check_bounds(lower, upper)
     if varies(lower) or varies(upper):
         return while_loop(lambda c: c[0] < upper, lambda c: (c[0] + 1, body_fun(*c)),
                           (lower, init_val))[1]
@@ -159,6 +165,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     """(carry, ys): carry threaded through f(carry, x) over the leading axis of xs (a tree),
     the per-step outputs stacked along a new leading axis (in xs's order when reversed)."""
     leaves, treedef = tree_util.tree_flatten(xs)
+    for x in leaves:
+        if np.ndim(x) == 0:
+            raise ValueError(f"scan got value with no leading axis to scan over: {x}.")
     lengths = {np.shape(x)[0] for x in leaves}
     if length is not None:
         lengths.add(int(length))
@@ -166,12 +175,18 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
         raise ValueError(f"scan got inconsistent lengths: {sorted(lengths)} (the leading axes "
                          "of xs and length must agree, and one of them must be given)")
     n = lengths.pop()
+    if n == 0:  # no step runs: the outputs' types come from tracing one
+        step = treedef.unflatten(np.zeros(np.shape(x)[1:], _dtype(x)) for x in leaves)
+        out = check_pair(eval_shape(f, init, step))
+        check_carry("scan", init, out[0])
+        return type(out)((init, tree_util.tree_map(lambda y: np.zeros((0, *y.shape), y.dtype),
+                                                   out[1])))
     carry, outputs = init, [None] * n
     for i in (range(n - 1, -1, -1) if reverse else range(n)):
-        before = carry
-        carry, outputs[i] = f(carry, treedef.unflatten(x[i] for x in leaves))
-        check_carry("scan", before, carry)
-    return carry, _stack(outputs)
+        out = check_pair(f(carry, treedef.unflatten(x[i] for x in leaves)))
+        check_carry("scan", carry, out[0])
+        carry, outputs[i] = out
+    return type(out)((carry, _stack(outputs)))  # a list when the body returns one, as in JAX
 
 
 def associative_scan(fn, elems, reverse=False, axis=0):

@@ -3,19 +3,25 @@ so they differentiate and batch), generated from a table of names; the few whose
 differs from numpy's (integer div and rem, round, clamp) written out."""
 from __future__ import annotations
 
+import functools
+import importlib
+
 import numpy as np
+
+from gradjit.ir.elementwise import stop_gradient as _stop
+from gradjit.tracer.custom import custom_jvp
 
 
 class _Special:
-    """scipy.special's function `name`, imported on the first call: importing scipy.special
-    costs more than importing gradjit without it."""
+    """scipy.special's function `name` (or gradjit.scipy.special's, for those numpy does not
+    trace), imported on the first call: importing scipy.special costs more than importing
+    gradjit without it."""
 
-    def __init__(self, name):
-        self.__name__ = self.name = name
+    def __init__(self, name, module="scipy.special"):
+        self.__name__, self.name, self.module = name, name, module
 
     def __call__(self, *args, **kwargs):
-        from scipy import special
-        return getattr(special, self.name)(*args, **kwargs)
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
 
 
 _TABLE = {
@@ -26,6 +32,8 @@ _TABLE = {
     "cosh": np.cosh, "digamma": _Special("digamma"), "eq": np.equal, "erf": _Special("erf"),
     "erf_inv": _Special("erfinv"), "erfc": _Special("erfc"), "exp": np.exp, "exp2": np.exp2,
     "expm1": np.expm1, "floor": np.floor, "ge": np.greater_equal, "gt": np.greater,
+    "igamma": _Special("gammainc", "gradjit.scipy.special"),
+    "igammac": _Special("gammaincc", "gradjit.scipy.special"),
     "is_finite": np.isfinite, "le": np.less_equal, "lgamma": _Special("gammaln"), "log": np.log,
     "log1p": np.log1p, "logistic": _Special("expit"), "lt": np.less, "max": np.maximum,
     "min": np.minimum, "mul": np.multiply, "ne": np.not_equal, "neg": np.negative,
@@ -73,9 +81,40 @@ def clamp(min, x, max):  # noqa: A002
     return np.minimum(np.maximum(x, min), max)
 
 
+@functools.partial(custom_jvp, nondiff_argnums=(1, 2))
+def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
+    """operand rounded to the floats of these bit counts (ties to even), past their largest
+    to infinity, below their smallest normal number to zero (XLA flushes subnormals)."""
+    info = np.finfo(np.result_type(operand))
+    x, magnitude = operand, np.abs(operand)
+    if mantissa_bits < info.nmant:
+        scale = np.floor(np.log2(np.where(magnitude > 0, magnitude, 1.0)))
+        # log2 may round across a power of two: the exponent is the one 2**e <= |x| < 2**(e+1)
+        scale = scale - (np.exp2(scale) > magnitude) + (np.exp2(scale + 1) <= magnitude)
+        ulp = np.exp2(scale - mantissa_bits)
+        x = np.where(np.isfinite(operand), np.round(operand / ulp) * ulp, operand)
+    if exponent_bits < info.nexp:
+        bias = 2 ** (exponent_bits - 1) - 1
+        largest = (2 - 2.0 ** -mantissa_bits) * 2.0 ** bias
+        x = np.where(np.abs(x) > largest, np.copysign(np.inf, operand), x)
+        x = np.where(np.abs(x) < 2.0 ** (1 - bias), np.copysign(0.0, operand), x)
+    return x
+
+
+@reduce_precision.defjvp
+def _reduce_precision_jvp(exponent_bits, mantissa_bits, primals, tangents):
+    """Linear, as JAX defines it: the tangent is rounded alike. Written as the tangent times
+    the (constant) ratio rounding gives it, so that reverse mode, transposing this at zero
+    tangents, passes cotangents through unrounded (JAX rounds them too)."""
+    (x,), (t,) = primals, tangents
+    ratio = np.where(t != 0, reduce_precision(t, exponent_bits, mantissa_bits)
+                     / np.where(t != 0, t, 1.0), 1.0)
+    return reduce_precision(x, exponent_bits, mantissa_bits), t * _stop(ratio)
+
+
 def convert_element_type(operand, new_dtype):
     return np.asarray(operand).astype(np.dtype(new_dtype))
 
 
-__all__ = [*_TABLE, "clamp", "convert_element_type", "div", "integer_pow", "reciprocal", "rem",
-           "round", "rsqrt"]
+__all__ = [*_TABLE, "clamp", "convert_element_type", "div", "integer_pow", "reciprocal",
+           "reduce_precision", "rem", "round", "rsqrt"]

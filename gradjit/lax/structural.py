@@ -5,10 +5,12 @@ the transformations."""
 from __future__ import annotations
 
 import builtins
+import itertools
 import string
 
 import numpy as np
 
+from gradjit import tree_util
 from gradjit.tracer import leaves as L
 from gradjit.tracer.at import IndexUpdateRef
 
@@ -94,6 +96,32 @@ def _dilate(x, axis, factor, fill=0):
     return slice_in_dim(merged, 0, (n - 1) * factor + 1, axis=axis)
 
 
+def rev(operand, dimensions):
+    return np.flip(operand, tuple(dimensions))
+
+
+def reduce_window(operand, init_value, computation, window_dimensions, window_strides,
+                  padding, base_dilation=None, window_dilation=None):
+    """computation folded over each window of operand (padded and dilated with init_value,
+    as XLA does): one strided slice per position in the window, combined pairwise."""
+    rank = np.ndim(operand)
+    base = base_dilation or (1,) * rank
+    dilation = window_dilation or (1,) * rank
+    extents = [(k - 1) * d + 1 for k, d in zip(window_dimensions, dilation)]
+    dilated = [(n - 1) * b + 1 for n, b in zip(np.shape(operand), base)]
+    pads = _conv_padding(padding, dilated, extents, window_strides)
+    x = pad(operand, np.asarray(init_value, np.result_type(operand)),
+            [(lo, hi, b - 1) for (lo, hi), b in zip(pads, base)])
+    out = [(n - e) // s + 1 for n, e, s in zip(np.shape(x), extents, window_strides)]
+    result = None
+    for offset in itertools.product(*(range(k) for k in window_dimensions)):
+        starts = [o * d for o, d in zip(offset, dilation)]
+        part = slice(x, starts, [a + (m - 1) * s + 1 for a, m, s in
+                                 zip(starts, out, window_strides)], window_strides)
+        result = part if result is None else computation(result, part)
+    return result
+
+
 def _clamped_starts(operand, start_indices, slice_sizes):
     """Negative starts count from the end, then each start is clamped so the box fits."""
     return [np.clip(np.where(np.less(start, 0), start + n, start), 0, n - size)
@@ -131,6 +159,29 @@ def dynamic_update_slice_in_dim(operand, update, start_index, axis):
     starts = [0] * np.ndim(operand)
     starts[axis] = start_index
     return dynamic_update_slice(operand, update, starts)
+
+
+def index_in_dim(operand, index, axis=0, keepdims=True):
+    """operand's slice `index` along `axis` (a Python int, negative from the end)."""
+    index = index + np.shape(operand)[axis] if index < 0 else index
+    return _kept(slice_in_dim(operand, index, index + 1, axis=axis), axis, keepdims)
+
+
+def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
+    """index_in_dim with a (possibly traced) index, clamped into range."""
+    return _kept(dynamic_slice_in_dim(operand, index, 1, axis), axis, keepdims)
+
+
+def _kept(x, axis, keepdims):
+    return x if keepdims else np.squeeze(x, axis)
+
+
+def dynamic_update_index_in_dim(operand, update, index, axis):
+    """operand with its slice `index` along `axis` replaced by update (with or without that
+    axis)."""
+    if np.ndim(update) < np.ndim(operand):
+        update = np.expand_dims(update, axis)
+    return dynamic_update_slice_in_dim(operand, update, index, axis)
 
 
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
@@ -227,6 +278,31 @@ _REDUCERS = {"reduce_sum": np.sum, "reduce_max": np.max, "reduce_min": np.min,
 globals().update({name: _reducer(name, fn) for name, fn in _REDUCERS.items()})
 
 
+# The reductions of the elementwise operations numpy reduces at once; any other computation
+# is folded over the reduced elements one at a time.
+_MONOIDS = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min,
+            np.logical_and: np.all, np.logical_or: np.any, np.bitwise_and: np.all,
+            np.bitwise_or: np.any}
+
+
+def reduce(operands, init_values, computation, dimensions):
+    """operands (an array or a tree of them) reduced over `dimensions` by computation from
+    init_values (a tree like operands), as XLA's reduce."""
+    dims = tuple(dimensions)
+    if not isinstance(operands, (tuple, list, dict)) and computation in _MONOIDS:
+        return computation(init_values, _MONOIDS[computation](operands, axis=dims))
+    leaves, treedef = tree_util.tree_flatten(operands)
+    rest = [n for axis, n in enumerate(np.shape(leaves[0])) if axis not in dims]
+    rows = [np.reshape(np.moveaxis(x, dims, tuple(range(len(dims)))), (-1, *rest))
+            for x in leaves]
+    total = [np.full(rest, init, np.result_type(x))
+             for init, x in zip(tree_util.tree_flatten(init_values)[0], leaves)]
+    for k in range(np.shape(rows[0])[0]):
+        total = tree_util.tree_flatten(computation(treedef.unflatten(total),
+                                           treedef.unflatten(r[k] for r in rows)))[0]
+    return treedef.unflatten(total)
+
+
 def argmax(operand, axis, index_dtype):
     return np.argmax(operand, axis=axis).astype(index_dtype)
 
@@ -262,14 +338,21 @@ def sort(operand, dimension=-1, is_stable=True, num_keys=1):
 
 
 def top_k(operand, k):
-    """(the k largest values along the last axis in descending order, their indices), ties
-    broken by the lower index."""
+    """[the k largest values along the last axis in descending order, their indices] (a list,
+    as JAX returns), ties broken by the lower index."""
     order = np.argsort(-operand, axis=-1, kind="stable")[..., :k]
-    return np.take_along_axis(operand, order, -1), order.astype(np.int32)
+    return [np.take_along_axis(operand, order, -1), order.astype(np.int32)]
+
+
+def sort_key_val(keys, values, dimension=-1):
+    """(keys sorted along `dimension`, values permuted alike)."""
+    return sort((keys, values), dimension, num_keys=1)
 
 
 __all__ = ["argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
            "conv_general_dilated", "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "dot",
            "dot_general", "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_slice",
-           "dynamic_update_slice_in_dim", "expand_dims", "full", "full_like", "iota", "pad",
-           "reshape", "slice", "slice_in_dim", "sort", "squeeze", "top_k", "transpose", *_REDUCERS]
+           "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_index_in_dim",
+           "expand_dims", "index_in_dim", "full", "full_like", "iota", "pad", "reduce",
+           "reduce_window", "reshape", "rev", "slice", "slice_in_dim", "sort", "sort_key_val",
+           "squeeze", "top_k", "transpose", *_REDUCERS]
