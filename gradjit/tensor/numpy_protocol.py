@@ -8,9 +8,6 @@ import numpy as np
 from gradjit.ops import numpy_api
 
 
-# the ufunc methods gradjit computes on Tensors (so they keep autograd)
-_METHODS = ("__call__", "outer", "reduce", "accumulate", "at")
-
 
 class NumpyProtocol:
     """`__array_ufunc__` and `__array_function__` for Tensors. A name gradjit does not know
@@ -20,7 +17,7 @@ class NumpyProtocol:
     __slots__ = ()
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if method in _METHODS and ufunc in numpy_api.UFUNCS or _any_traced(inputs):
+        if method in numpy_api.METHODS and ufunc in numpy_api.UFUNCS or _any_traced(inputs):
             return numpy_api.apply_ufunc(ufunc, method, inputs, kwargs)
         return getattr(ufunc, method)(*_as_arrays(inputs), **_as_arrays(kwargs))
 

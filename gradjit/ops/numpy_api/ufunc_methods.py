@@ -3,6 +3,8 @@ equal to them: numpy's left-to-right fold along the axis (logaddexp, maximum and
 gradjit's scans), and unbuffered in-place application at indices."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
@@ -41,12 +43,15 @@ def reduce(ufunc, fn, array, axis=0, dtype=None, out=None, keepdims=False,
     _refuse_where(name, where)
     x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
     shape = ops.shape_of(x)
+    if not shape and axis in (0, -1):  # numpy reduces a 0-d array along "its" axis 0
+        axis = None
     axes = tuple(range(len(shape))) if axis is None else normalize_axis_tuple(axis, len(shape))
     if len(axes) > 1 and ufunc.identity is None and ufunc not in _SCANS:
         raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
                          "most one axis may be specified")
     rest = tuple(a for a in range(len(shape)) if a not in axes)
-    x = ops.reshape(ops.transpose(x, axes + rest), (-1,) + tuple(shape[a] for a in rest))
+    x = ops.reshape(ops.transpose(x, axes + rest),
+                    (math.prod(shape[a] for a in axes),) + tuple(shape[a] for a in rest))
     if initial is np._NoValue:
         initial = ufunc.identity
     items = _slices(x, 0)
@@ -76,6 +81,32 @@ def accumulate(ufunc, fn, array, axis=0, dtype=None, out=None):
     for i in range(1, len(items)):
         items[i] = fn(items[i - 1], items[i])
     return ops.moveaxis(ops.stack(items), 0, axis) if items else x
+
+
+def reduceat(ufunc, reduce_along, array, indices, axis=0, dtype=None):
+    """numpy's reductions over slices along the axis: from each index to the next when that
+    is larger, else the one element at the index; the last to the end. `reduce_along(part,
+    axis, dtype)` is the ufunc's reduce. The indices must be known when tracing; numpy run on
+    zeros of the array's shape checks them (and the rest) with its own errors."""
+    x = _array(array)
+    if hasattr(indices, "ir_type"):
+        indices = ops.constant_value(indices)
+        if indices is None:
+            raise TypeError(f"np.{ufunc.__name__}.reduceat needs indices known when tracing, "
+                            "not computed at run time")
+    shape = ops.shape_of(x)
+    with np.errstate(all="ignore"):
+        stand_in = ufunc.reduceat(np.zeros(shape, ops.result_type(x).numpy), indices, axis,
+                                  dtype)
+    axis = normalize_axis_index(axis, len(shape))
+    starts = np.asarray(indices).astype(np.intp)
+    stops = np.append(starts[1:], shape[axis])
+    before = (slice(None),) * axis
+    parts = [reduce_along(ops.getitem(x, before + (slice(start, max(stop, start + 1)),)),
+                          axis, dtype) for start, stop in zip(starts, stops)]
+    if not parts:  # no slices: numpy's empty result
+        return ops.astype(ops.getitem(x, before + (slice(0, 0),)), stand_in.dtype)
+    return ops.stack(parts, axis)
 
 
 def at(ufunc, fn, a, indices, b=None):
