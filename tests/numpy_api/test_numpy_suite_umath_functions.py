@@ -74,9 +74,9 @@ CASES = [
                                            1e-300, -1e-30], d)) for d in FLOATS),
     case("expm1-log1p-complex", lambda z: (np.expm1(z), np.log1p(z)),
          np.array([1e-10 + 1e-10j, 1 + 1j, -1 - 1j, 0j, -0.5 + 0j])),
-    *(case(f"ldexp-{d}", lambda m, e: (np.ldexp(m, e), np.ldexp(m.astype("f4"), e)),
-           np.array([2., 0.125, -1, 1, 1, -0.0, inf, nan]),
-           np.array([3, 3, 1, -2, 0, 5, 1, 1], d)) for d in ("i1", "i2", "i4", "i8")),
+    *(case(f"ldexp-{d}-{m}", np.ldexp, np.array([2., 0.125, -1, 1, 1, -0.0, inf, nan], m),
+           np.array([3, 3, 1, -2, 0, 5, 1, 1], d)) for d in ("i1", "i2", "i4", "i8")
+      for m in ("f4", "f8")),
     case("ldexp-python-int", lambda m: np.ldexp(m, 3), np.array(2.)),
     case("ldexp-overflow", np.ldexp, np.array([2., 2., 1., 1.]),
          np.array([np.iinfo("l").max, np.iinfo("l").min, 1024, -1075])),
@@ -161,7 +161,11 @@ def test_compiled(c):
     check_jit(c, signed_zeros=True)
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
+# PyTorch promotes no int64 Tensor with a uint64 one, and np.less of Tensors keeps that refusal
+ON_TENSORS = [c for c in CASES if c.name != "compare-int64-uint64"]
+
+
+@pytest.mark.parametrize("c", ON_TENSORS, ids=lambda c: c.id)
 def test_on_tensors(c):
     check_eager(c, signed_zeros=True)
 
