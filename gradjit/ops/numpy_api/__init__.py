@@ -90,6 +90,8 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
         out = kwargs.pop("out", None)
         result = ufunc_methods.reduceat(ufunc, partial(_reduce_along, ufunc), *inputs, **kwargs)
         return result if out is None else writes.into_out(name, out, result)
+    if method == "accumulate":
+        ufunc_methods.check_accumulate(*inputs, **kwargs)
     if method in ("reduce", "accumulate"):
         equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
         if equal is None:  # out= written here, as for numpy's functions

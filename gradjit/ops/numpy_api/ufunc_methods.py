@@ -21,11 +21,6 @@ def _binary(ufunc, method):
         raise ValueError(f"{method} only supported for binary functions")
 
 
-def _refuse_where(name, where):
-    if where is not True:
-        raise TypeError(f"np.{name}: where= is not supported when tracing")
-
-
 def _array(x):
     return ops.asarray(np.asarray(x) if not hasattr(x, "ir_type") else x)
 
@@ -37,10 +32,9 @@ def _slices(x, axis):
 
 def reduce(ufunc, fn, array, axis=0, dtype=None, out=None, keepdims=False,
            initial=np._NoValue, where=True):
-    """numpy's fold of `fn` over the axes (several only for a reorderable ufunc)."""
-    name = f"{ufunc.__name__}.reduce"
+    """numpy's fold of `fn` over the axes (several only for a reorderable ufunc); the elements
+    `where` leaves out are skipped, which needs a start: `initial` or the ufunc's identity."""
     _binary(ufunc, "reduce")
-    _refuse_where(name, where)
     x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
     shape = ops.shape_of(x)
     if not shape and axis in (0, -1):  # numpy reduces a 0-d array along "its" axis 0
@@ -50,23 +44,42 @@ def reduce(ufunc, fn, array, axis=0, dtype=None, out=None, keepdims=False,
         raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
                          "most one axis may be specified")
     rest = tuple(a for a in range(len(shape)) if a not in axes)
-    x = ops.reshape(ops.transpose(x, axes + rest),
-                    (math.prod(shape[a] for a in axes),) + tuple(shape[a] for a in rest))
+
+    def along_first(v):  # the reduced axes merged into the first
+        return ops.reshape(ops.transpose(v, axes + rest), (math.prod(shape[a] for a in axes),)
+                           + tuple(shape[a] for a in rest))
     if initial is np._NoValue:
         initial = ufunc.identity
+    if where is not True and initial is None:
+        raise ValueError(f"reduction operation '{ufunc.__name__}' does not have an identity, "
+                         "so to use a where mask one has to specify 'initial'")
+    x = along_first(x)
     items = _slices(x, 0)
+    kept = [None] * len(items) if where is True else \
+        _slices(along_first(ops.broadcast_to(ops.astype(_array(where), np.bool_), shape)), 0)
     if initial is not None:
         items.insert(0, ops.broadcast_to(ops.astype(_array(initial), ops.result_type(x)),
                                          ops.shape_of(x)[1:]))
+        kept.insert(0, None)
     if not items:
         raise ValueError(f"zero-size array to reduction operation {ufunc.__name__} which has "
                          "no identity")
     total = items[0]
-    for item in items[1:]:
-        total = fn(total, item)
+    for item, keep in zip(items[1:], kept[1:]):
+        step = fn(total, item)
+        total = step if keep is None else ops.where(keep, step, total)
     if keepdims:
         total = ops.reshape(total, tuple(1 if a in axes else d for a, d in enumerate(shape)))
     return total
+
+
+def check_accumulate(array, axis=0, *rest, **options):
+    """numpy's checks of accumulate's operands (np.cumsum, which serves np.add.accumulate,
+    takes a 0-d array and axis=None): one axis of an array that has axes."""
+    if not ops.shape_of(_array(array)):
+        raise TypeError("cannot accumulate on a scalar")
+    if axis is None or isinstance(axis, tuple):
+        raise ValueError("accumulate does not allow multiple axes")
 
 
 def accumulate(ufunc, fn, array, axis=0, dtype=None, out=None):
