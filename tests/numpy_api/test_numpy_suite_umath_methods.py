@@ -295,11 +295,12 @@ def test_reduceat_needs_indices_known_when_tracing():
     (lambda a: np.subtract.accumulate(a), (np.array(5.),)),
     (lambda a: np.logaddexp.accumulate(a, axis=None), (GRID,)),
     (lambda a: np.subtract.reduce(a, where=a > 2), (GRID,)),
+    (_at(np.add, [0, 1], [1, 2, 3]), (A10,)),
     (lambda a: -a, (np.array([True]),)),
     (lambda a: a - True, (np.array([True]),)),
 ], ids=["broadcast", "broadcast-operator", "out-shape", "max-empty", "minimum-reduce-empty",
         "complex-floor-divide", "complex-remainder", "reduceat-index", "reduceat-0d",
-        "accumulate-0d", "accumulate-axes", "fold-where-without-initial", "bool-negative",
-        "bool-subtract"])
+        "accumulate-0d", "accumulate-axes", "fold-where-without-initial", "at-broadcast",
+        "bool-negative", "bool-subtract"])
 def test_numpys_messages(call, args):
     raises_as_numpy(call, Exception, *args)

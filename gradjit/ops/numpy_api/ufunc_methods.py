@@ -140,7 +140,7 @@ def at(ufunc, fn, a, indices, b=None):
         assign(a, ops.reshape(updated, shape), f"{ufunc.__name__}.at")
         return
     flat = ops.ravel(a)
-    values = None if b is None else ops.ravel(ops.broadcast_to(_array(b), known.shape))
+    values = None if b is None else ops.ravel(_broadcast_values(_array(b), known.shape))
     order, positions = np.arange(known.size), known.ravel()
     seen = np.zeros(size, np.int64)
     rank = np.empty_like(positions)
@@ -152,6 +152,16 @@ def at(ufunc, fn, a, indices, b=None):
         result = fn(current) if values is None else fn(current, ops.take(values, chosen))
         flat = ops.index_put(flat, positions[chosen], ops.astype(result, ops.result_type(a)))
     assign(a, ops.reshape(flat, shape), f"{ufunc.__name__}.at")
+
+
+def _broadcast_values(values, shape):
+    """ufunc.at's second operand over the indexed elements, with numpy's error where it does
+    not broadcast to them."""
+    try:
+        ops.broadcast_shapes(ops.shape_of(values), shape)
+    except ValueError:
+        raise ValueError("array is not broadcastable to correct shape") from None
+    return ops.broadcast_to(values, shape)
 
 
 def _known_positions(shape, indices):
