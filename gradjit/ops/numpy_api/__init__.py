@@ -94,6 +94,8 @@ def apply_ufunc(ufunc, method, inputs, kwargs):
         ufunc_methods.check_accumulate(*inputs, **kwargs)
     if method in ("reduce", "accumulate"):
         equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
+        if kwargs.get("initial", 0) is None:  # no start, not even the identity: the fold's
+            equal = None
         if equal is None:  # out= written here, as for numpy's functions
             out = kwargs.pop("out", None)
             result = getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)
