@@ -33,8 +33,32 @@ def _binary(prim, on_bools=None):
     return apply
 
 
+_NUMPY_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+                      "gt": np.greater, "ge": np.greater_equal}
+
+
+def _beyond_range(name, a, b):
+    """numpy 2 compares an integer array with a Python integer outside the array's range
+    exactly (2**63 with int64, -1 with uint64): every element lies on the same side, so the
+    result is numpy's answer for the smallest element, everywhere. None where that is not so."""
+    array = b if is_python_scalar(a) else a
+    if is_python_scalar(array) or flavor(a, b) == "torch":
+        return None
+    dt = ir_type(array).dtype.numpy
+    number = a if array is b else b
+    if dt.kind not in "iu" or not isinstance(number, int) or isinstance(number, bool) or \
+            np.iinfo(dt).min <= number <= np.iinfo(dt).max:
+        return None
+    smallest = np.array(np.iinfo(dt).min, dt)
+    value = _NUMPY_COMPARISONS[name](*((smallest, number) if array is a else (number, smallest)))
+    return E.full(value=bool(value), shape=ir_type(array).shape, dtype="bool")
+
+
 def _comparison(prim):
     def apply(a, b):
+        constant = _beyond_range(prim.name, a, b)
+        if constant is not None:
+            return constant
         return prim(*operands(a, b, dtype=comparison_dtype(a, b)))
     apply.__name__ = prim.name
     return apply

@@ -84,22 +84,29 @@ def _arrays(x, y):
     return x, y
 
 
-def divmod_(a, b, name="divmod"):
-    """(a // b, a % b): floor quotient and the remainder with the divisor's sign."""
+def divmod_(a, b, name="divmod", numpy=False):
+    """(a // b, a % b): floor quotient and the remainder with the divisor's sign (a zero
+    remainder's too with numpy's semantics: numpy operands, or `numpy` for np.remainder of
+    Tensors)."""
     (x, y), dt = _common(name, a, b)
+    numpy = numpy or flavor(a, b) != "torch"
+    if dt.is_complex and numpy:
+        raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs "
+                        "could not be safely coerced to any supported types according to "
+                        "the casting rule ''safe''")
     x, y = _arrays(x, y)
     if dt.is_float:
-        return _float_divmod(x, y, numpy_zero=flavor(a, b) != "torch")
+        return _float_divmod(x, y, numpy_zero=numpy)
     return _int_divmod(x, y)
 
 
-def floor_divide(a, b):
-    return divmod_(a, b, "floor_divide")[0]
+def floor_divide(a, b, numpy=False):
+    return divmod_(a, b, "floor_divide", numpy)[0]
 
 
-def remainder(a, b):
+def remainder(a, b, numpy=False):
     """a % b; its gradient is 1 for a and -floor(a / b) for b (as JAX and PyTorch)."""
-    return divmod_(a, b, "remainder")[1]
+    return divmod_(a, b, "remainder", numpy)[1]
 
 
 def trunc_divide(a, b):

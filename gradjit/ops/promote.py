@@ -134,14 +134,20 @@ def _widest(dtypes) -> DType:
     return best
 
 
+def numpy_shape(shape) -> str:
+    """A shape as numpy's messages print it: (4,1), (3,), ()."""
+    return str(tuple(shape)).replace(" ", "")
+
+
 def broadcast_shapes(*shapes) -> tuple[int, ...]:
     rank = max((len(s) for s in shapes), default=0)
     out = []
     for i in range(rank):
         dims = {s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0} - {1}
         if len(dims) > 1:
-            listed = " and ".join(str(tuple(s)) for s in shapes)
-            raise BroadcastError(f"shapes {listed} cannot be broadcast together", shapes)
+            listed = "".join(numpy_shape(s) + " " for s in shapes)
+            raise BroadcastError(f"operands could not be broadcast together with shapes {listed}",
+                                 shapes)
         out.append(dims.pop() if dims else 1)
     return tuple(out)
 

@@ -230,7 +230,11 @@ def exp2(x):
 
 def _exact_at_powers(r, x, base):
     """log_base x computed as r, made exact where x is a power of base (log2(8) is 3, as
-    numpy gives it); r - stop_gradient(r) keeps the derivative there."""
+    numpy gives it); r - stop_gradient(r) keeps the derivative there. A complex r has its real
+    part made so where x is real, its imaginary part (a zero's sign too) kept."""
+    if ir_type(r).dtype.is_complex:
+        real = _exact_at_powers(E.real(r), E.real(x), base)
+        return E.complex_(where(eq(E.imag(x), 0.0), real, E.real(r)), E.imag(r))
     k = round_(E.stop_gradient(r))
     exact = logical_and(eq(power(base, k), x), lt(abs_(k), INF))
     return where(exact, add(k, sub(r, E.stop_gradient(r))), r)

@@ -7,11 +7,6 @@ import numpy as np
 
 from gradjit.ops import numpy_api
 
-
-# the ufunc methods gradjit computes on Tensors (so they keep autograd)
-_METHODS = ("__call__", "outer", "reduce", "accumulate", "at")
-
-
 # the Tensor method `number op tensor` runs, by the ufunc of op
 _REFLECTED = {np.add: "__radd__", np.subtract: "__rsub__", np.multiply: "__rmul__",
               np.true_divide: "__rtruediv__", np.floor_divide: "__rfloordiv__",
@@ -35,7 +30,7 @@ class NumpyProtocol:
                 inputs[1] is self:
             # `numpy scalar op tensor`: PyTorch reads the scalar as a Python number
             return getattr(self, reflected)(inputs[0].item())
-        if method in _METHODS and ufunc in numpy_api.UFUNCS or _any_traced(inputs):
+        if method in numpy_api.METHODS and ufunc in numpy_api.UFUNCS or _any_traced(inputs):
             return numpy_api.apply_ufunc(ufunc, method, inputs, kwargs)
         return getattr(ufunc, method)(*_as_arrays(inputs), **_as_arrays(kwargs))
 

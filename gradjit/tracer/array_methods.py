@@ -22,6 +22,12 @@ def _binary(fn, swap=False):
     return lambda self, other: fn(self, other)
 
 
+def _subtract(a, b):
+    """a - b; bools have neither `-` nor negation in numpy, whose own loop resolution (the
+    ufunc's, which also serves __neg__ of a bool) raises its TypeError saying what to use."""
+    return np.subtract(a, b) if ops.result_type(a, b).is_bool else ops.sub(a, b)
+
+
 def _in_place(ufunc):
     """numpy's in-place operator; a 0-d traced value stands for a numpy scalar, which has none
     (Python then computes a new value and rebinds the name)."""
@@ -65,7 +71,7 @@ class ArrayMethods:
 
     # ---- operators ----
     __add__, __radd__ = _binary(ops.add), _binary(ops.add, True)
-    __sub__, __rsub__ = _binary(ops.sub), _binary(ops.sub, True)
+    __sub__, __rsub__ = _binary(_subtract), _binary(_subtract, True)
     __mul__, __rmul__ = _binary(ops.mul), _binary(ops.mul, True)
     __truediv__, __rtruediv__ = _binary(ops.true_divide), _binary(ops.true_divide, True)
     __floordiv__, __rfloordiv__ = _binary(ops.floor_divide), _binary(ops.floor_divide, True)
@@ -95,7 +101,7 @@ class ArrayMethods:
     __irshift__ = _in_place(np.right_shift)
 
     def __neg__(self):
-        return ops.neg(self)
+        return np.negative(self) if self.dtype == np.bool_ else ops.neg(self)
 
     def __pos__(self):
         return self

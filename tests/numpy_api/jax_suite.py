@@ -75,26 +75,31 @@ def _quiet(call, *args):
         return call(*args)
 
 
-def check_eager(c: Case):
-    """fn on eager Tensors gives numpy's values and dtypes, or raises numpy's exception."""
+def check_eager(c: Case, signed_zeros=False):
+    """fn on eager Tensors gives numpy's values and dtypes, or raises numpy's exception;
+    `signed_zeros`: a zero's sign too."""
     tensors = tuple(gradjit.tensor(a) if isinstance(a, np.ndarray) else a for a in c.args)
-    _same_outcome(lambda: _to_numpy(_quiet(c.fn, *tensors)), c)
+    _same_outcome(lambda: _to_numpy(_quiet(c.fn, *tensors)), c, signed_zeros)
 
 
-def check_jit(c: Case):
+def check_jit(c: Case, backend=BACKEND, signed_zeros=False):
     """jit(fn) with the arrays as traced arguments gives numpy's values and dtypes, or raises
-    numpy's exception."""
-    _same_outcome(lambda: _quiet(gradjit.jit(c.fn, backend=BACKEND), *c.args), c)
+    numpy's exception; `signed_zeros`: a zero's sign too."""
+    _same_outcome(lambda: _quiet(gradjit.jit(c.fn, backend=backend), *c.args), c, signed_zeros)
 
 
-def _same_outcome(run, c):
+def _same_outcome(run, c, signed_zeros=False):
     try:
         want = _quiet(c.fn, *c.args)
     except Exception as error:  # noqa: BLE001 - whichever numpy raises, gradjit must too
         with pytest.raises(_builtin(type(error))):
             run()
         return
-    _same(run(), want)
+    got = run()
+    _same(got, want)
+    if signed_zeros:
+        for g, w in zip(_leaves(got), _leaves(want)):
+            _same_zero_signs(g, w)
 
 
 def check_grad(c: Case):
@@ -133,6 +138,17 @@ def _same(got, want):
     tight = want.dtype.kind in "biu" or want.dtype in (np.float64, np.complex128)
     np.testing.assert_allclose(got, want, rtol=1e-12 if tight else 1e-5, atol=1e-12,
                                equal_nan=True)
+
+
+def _same_zero_signs(got, want):
+    """Where numpy gives a zero (in either part of a complex), gradjit gives the same zero."""
+    if want.dtype.kind not in "fc":
+        return
+    for part in (np.real, np.imag) if want.dtype.kind == "c" else (np.real,):
+        g, w = part(got), part(want)
+        zeros = w == 0
+        np.testing.assert_array_equal(np.signbit(g[zeros]), np.signbit(w[zeros]),
+                                      err_msg=f"signs of zeros at {np.argwhere(zeros).ravel()}")
 
 
 def _to_numpy(tree):

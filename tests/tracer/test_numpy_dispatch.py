@@ -107,7 +107,7 @@ def _substituted(call, func, x, y):
 def test_unsupported_numpy_calls_name_the_function():
     with pytest.raises(TypeError, match="np.shares_memory is not supported"):
         gradjit.jit(lambda x: np.shares_memory(x, x))(X)
-    with pytest.raises(TypeError, match="np.add.reduceat is not supported"):
-        gradjit.jit(lambda x: np.add.reduceat(x, [0], 1.0))(X)
+    with pytest.raises(TypeError, match="np.isnat is not supported"):
+        gradjit.jit(np.isnat)(X)
     with pytest.raises(TypeError, match=r"np.array2string is not supported .*README.md lists"):
         gradjit.jit(lambda x: np.array2string(x))(X)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import sys
+from functools import partial
 
 import numpy as np
 
@@ -66,18 +67,35 @@ _REDUCE = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum:
 _ACCUMULATE = {np.add: np.cumsum, np.multiply: np.cumprod}
 
 
+# the ufunc methods gradjit computes (on Tensors too, so that they keep autograd)
+METHODS = ("__call__", "outer", "reduce", "accumulate", "reduceat", "at")
+
+
+def _reduce_along(ufunc, part, axis, dtype):
+    options = {"axis": axis} | ({} if dtype is None else {"dtype": dtype})
+    return apply_ufunc(ufunc, "reduce", (part,), options)
+
+
 def apply_ufunc(ufunc, method, inputs, kwargs):
     fn = UFUNCS.get(ufunc) or ufuncs.scipy_ufuncs().get(ufunc)
     name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
-    if fn is None or method not in ("__call__", "outer", "reduce", "accumulate", "at"):
+    if fn is None or method not in METHODS:
         known = {f"np.{u.__name__}{m}" for u in UFUNCS
-                 for m in ("", ".outer", ".reduce", ".accumulate", ".at")}
+                 for m in ("", ".outer", ".reduce", ".accumulate", ".reduceat", ".at")}
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
     if method == "at":
         return ufunc_methods.at(ufunc, fn, *inputs, **kwargs)
+    if method == "reduceat":
+        out = kwargs.pop("out", None)
+        result = ufunc_methods.reduceat(ufunc, partial(_reduce_along, ufunc), *inputs, **kwargs)
+        return result if out is None else writes.into_out(name, out, result)
+    if method == "accumulate":
+        ufunc_methods.check_accumulate(*inputs, **kwargs)
     if method in ("reduce", "accumulate"):
         equal = (_REDUCE if method == "reduce" else _ACCUMULATE).get(ufunc)
+        if kwargs.get("initial", 0) is None:  # no start, not even the identity: the fold's
+            equal = None
         if equal is None:  # out= written here, as for numpy's functions
             out = kwargs.pop("out", None)
             result = getattr(ufunc_methods, method)(ufunc, fn, *inputs, **kwargs)

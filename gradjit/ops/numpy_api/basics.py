@@ -23,13 +23,27 @@ def _reciprocal(x):
     numpy's 1/0, inf converted by the machine, is int32's minimum: int32 and int64 keep it,
     narrower and unsigned types keep its low bits, 0); a bool's is an int8."""
     dt = ops.result_type(x)
-    if dt.is_float or dt.is_complex:
+    if dt.is_complex:
+        return _complex_reciprocal(x)
+    if dt.is_float:
         return ops.true_divide(1.0, x)
     x = ops.astype(x, np.int8) if dt.is_bool else x
     kind = ops.result_type(x).numpy
     smallest = np.iinfo(kind).min if kind.kind == "i" and kind.itemsize >= 4 else 0
     at_zero = ops.where(ops.eq(x, 0), np.asarray(smallest, kind), np.zeros((), kind))
     return ops.where(ops.eq(ops.abs_(x), 1), x, at_zero)
+
+
+def _complex_reciprocal(z):
+    """numpy's 1/z: the smaller part over the larger first (Smith's division of 1), so 1/0j
+    is nan+nanj and 1/(inf+0j) is 0-0j, where the division 1.0 / z gives inf+nanj and 0+0j."""
+    re, im = ops.real(z), ops.imag(z)
+    real_larger = ops.le(ops.abs_(im), ops.abs_(re))
+    ratio = ops.where(real_larger, ops.true_divide(im, re), ops.true_divide(re, im))
+    d = ops.where(real_larger, ops.add(re, ops.mul(im, ratio)), ops.add(ops.mul(re, ratio), im))
+    one_over, ratio_over = ops.true_divide(1.0, d), ops.true_divide(ratio, d)
+    return ops.complex_from(ops.where(real_larger, one_over, ratio_over),
+                            ops.neg(ops.where(real_larger, ratio_over, one_over)))
 
 
 def _absolute(x):
@@ -60,6 +74,14 @@ def _axes(axis):
     if isinstance(axis, (tuple, list)):
         return tuple(int(a) for a in axis)
     return int(axis)
+
+
+def accumulated(a, dtype):
+    """The dtype numpy sums and multiplies in: `dtype`, or for unsigned integers uint64 (a
+    Tensor's too, whose own sum takes int64), or None for gradjit's accumulator."""
+    if dtype is None and ir_type(a).dtype.numpy.kind == "u":
+        return np.uint64
+    return dtype
 
 
 def numpy_float(a):
@@ -110,7 +132,7 @@ def _size(a, axis=None):
 
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue,
          where=np._NoValue):
-    total = ops.sum_(masked(a, where, 0), _axes(axis), bool(keepdims), dtype)
+    total = ops.sum_(masked(a, where, 0), _axes(axis), bool(keepdims), accumulated(a, dtype))
     if initial is np._NoValue:
         return total
     return ops.astype(ops.add(total, initial), ir_type(total).dtype)

@@ -2,6 +2,8 @@
 lcm, float_power (in float64), bitwise_count, packbits and unpackbits."""
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
@@ -81,8 +83,9 @@ FUNCTIONS = {np.packbits: _packbits, np.unpackbits: _unpackbits}
 
 
 UFUNCS = {
-    np.floor_divide: ops.floor_divide, np.remainder: ops.remainder, np.fmod: ops.fmod,
-    np.divmod: ops.divmod_,
+    np.floor_divide: partial(ops.floor_divide, numpy=True),
+    np.remainder: partial(ops.remainder, numpy=True), np.fmod: ops.fmod,
+    np.divmod: partial(ops.divmod_, numpy=True),
     np.bitwise_and: ops.bitwise_and, np.bitwise_or: ops.bitwise_or,
     np.bitwise_xor: ops.bitwise_xor, np.invert: ops.invert,
     np.left_shift: ops.left_shift, np.right_shift: ops.right_shift,

@@ -7,7 +7,8 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops.indexing import constant_value
-from gradjit.ops.numpy_api.basics import checked_axis, masked, numpy_float, warn_if_empty
+from gradjit.ops.numpy_api.basics import (accumulated, checked_axis, masked, numpy_float,
+                                          warn_if_empty)
 
 _UNSET = np._NoValue
 
@@ -36,7 +37,8 @@ def _with_initial(result, initial, combine):
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-    result = ops.prod(masked(a, where, 1), checked_axis(a, axis), _keep(keepdims), dtype)
+    result = ops.prod(masked(a, where, 1), checked_axis(a, axis), _keep(keepdims),
+                      accumulated(a, dtype))
     return _with_initial(result, initial, ops.mul)
 
 
@@ -248,8 +250,14 @@ def _masked_extremum(a, where, initial, ufunc):
 
 def _extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
-        a = _masked_extremum(a, where, initial, "maximum" if largest else "minimum")
+        ufunc = "maximum" if largest else "minimum"
+        a = _masked_extremum(a, where, initial, ufunc)
         initial_ = None if initial is _UNSET else initial
+        shape = ops.shape_of(a)
+        if initial_ is None and 0 in shape and \
+                any(shape[i] == 0 for i in ops.normalize_axes(axis, len(shape))):
+            raise ValueError(f"zero-size array to reduction operation {ufunc} which has no "
+                             "identity")
         return ops.extremum(a, checked_axis(a, axis), _keep(keepdims), initial_, largest)
     function.__name__ = name
     return function

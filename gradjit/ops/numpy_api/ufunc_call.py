@@ -11,6 +11,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.numpy_api.writes import assign
+from gradjit.ops.promote import numpy_shape
 
 
 def _operand(x):
@@ -95,8 +96,8 @@ def _write(ufunc, dst, result, shape, where):
     except ValueError:
         full = None
     if full != target:
-        raise ValueError(f"non-broadcastable output operand with shape {target} doesn't match "
-                         f"the broadcast shape {full or shape}")
+        raise ValueError(f"non-broadcastable output operand with shape {numpy_shape(target)} "
+                         f"doesn't match the broadcast shape {numpy_shape(full or shape)}")
     value = ops.broadcast_to(ops.astype(result, ir_type(dst).dtype.numpy), target)
     if where is not True:
         value = ops.where(_operand(where), value, dst)

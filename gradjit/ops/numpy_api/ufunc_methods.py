@@ -3,6 +3,8 @@ equal to them: numpy's left-to-right fold along the axis (logaddexp, maximum and
 gradjit's scans), and unbuffered in-place application at indices."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
@@ -19,11 +21,6 @@ def _binary(ufunc, method):
         raise ValueError(f"{method} only supported for binary functions")
 
 
-def _refuse_where(name, where):
-    if where is not True:
-        raise TypeError(f"np.{name}: where= is not supported when tracing")
-
-
 def _array(x):
     return ops.asarray(np.asarray(x) if not hasattr(x, "ir_type") else x)
 
@@ -35,33 +32,54 @@ def _slices(x, axis):
 
 def reduce(ufunc, fn, array, axis=0, dtype=None, out=None, keepdims=False,
            initial=np._NoValue, where=True):
-    """numpy's fold of `fn` over the axes (several only for a reorderable ufunc)."""
-    name = f"{ufunc.__name__}.reduce"
+    """numpy's fold of `fn` over the axes (several only for a reorderable ufunc); the elements
+    `where` leaves out are skipped, which needs a start: `initial` or the ufunc's identity."""
     _binary(ufunc, "reduce")
-    _refuse_where(name, where)
     x = ops.asarray(array if dtype is None else ops.astype(array, np.dtype(dtype)))
     shape = ops.shape_of(x)
+    if not shape and axis in (0, -1):  # numpy reduces a 0-d array along "its" axis 0
+        axis = None
     axes = tuple(range(len(shape))) if axis is None else normalize_axis_tuple(axis, len(shape))
     if len(axes) > 1 and ufunc.identity is None and ufunc not in _SCANS:
         raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
                          "most one axis may be specified")
     rest = tuple(a for a in range(len(shape)) if a not in axes)
-    x = ops.reshape(ops.transpose(x, axes + rest), (-1,) + tuple(shape[a] for a in rest))
+
+    def along_first(v):  # the reduced axes merged into the first
+        return ops.reshape(ops.transpose(v, axes + rest), (math.prod(shape[a] for a in axes),)
+                           + tuple(shape[a] for a in rest))
     if initial is np._NoValue:
         initial = ufunc.identity
+    if where is not True and initial is None:
+        raise ValueError(f"reduction operation '{ufunc.__name__}' does not have an identity, "
+                         "so to use a where mask one has to specify 'initial'")
+    x = along_first(x)
     items = _slices(x, 0)
+    kept = [None] * len(items) if where is True else \
+        _slices(along_first(ops.broadcast_to(ops.astype(_array(where), np.bool_), shape)), 0)
     if initial is not None:
         items.insert(0, ops.broadcast_to(ops.astype(_array(initial), ops.result_type(x)),
                                          ops.shape_of(x)[1:]))
+        kept.insert(0, None)
     if not items:
         raise ValueError(f"zero-size array to reduction operation {ufunc.__name__} which has "
                          "no identity")
     total = items[0]
-    for item in items[1:]:
-        total = fn(total, item)
+    for item, keep in zip(items[1:], kept[1:]):
+        step = fn(total, item)
+        total = step if keep is None else ops.where(keep, step, total)
     if keepdims:
         total = ops.reshape(total, tuple(1 if a in axes else d for a, d in enumerate(shape)))
     return total
+
+
+def check_accumulate(array, axis=0, *rest, **options):
+    """numpy's checks of accumulate's operands (np.cumsum, which serves np.add.accumulate,
+    takes a 0-d array and axis=None): one axis of an array that has axes."""
+    if not ops.shape_of(_array(array)):
+        raise TypeError("cannot accumulate on a scalar")
+    if axis is None or isinstance(axis, tuple):
+        raise ValueError("accumulate does not allow multiple axes")
 
 
 def accumulate(ufunc, fn, array, axis=0, dtype=None, out=None):
@@ -76,6 +94,32 @@ def accumulate(ufunc, fn, array, axis=0, dtype=None, out=None):
     for i in range(1, len(items)):
         items[i] = fn(items[i - 1], items[i])
     return ops.moveaxis(ops.stack(items), 0, axis) if items else x
+
+
+def reduceat(ufunc, reduce_along, array, indices, axis=0, dtype=None):
+    """numpy's reductions over slices along the axis: from each index to the next when that
+    is larger, else the one element at the index; the last to the end. `reduce_along(part,
+    axis, dtype)` is the ufunc's reduce. The indices must be known when tracing; numpy run on
+    zeros of the array's shape checks them (and the rest) with its own errors."""
+    x = _array(array)
+    if hasattr(indices, "ir_type"):
+        indices = ops.constant_value(indices)
+        if indices is None:
+            raise TypeError(f"np.{ufunc.__name__}.reduceat needs indices known when tracing, "
+                            "not computed at run time")
+    shape = ops.shape_of(x)
+    with np.errstate(all="ignore"):
+        stand_in = ufunc.reduceat(np.zeros(shape, ops.result_type(x).numpy), indices, axis,
+                                  dtype)
+    axis = normalize_axis_index(axis, len(shape))
+    starts = np.asarray(indices).astype(np.intp)
+    stops = np.append(starts[1:], shape[axis])
+    before = (slice(None),) * axis
+    parts = [reduce_along(ops.getitem(x, before + (slice(start, max(stop, start + 1)),)),
+                          axis, dtype) for start, stop in zip(starts, stops)]
+    if not parts:  # no slices: numpy's empty result
+        return ops.astype(ops.getitem(x, before + (slice(0, 0),)), stand_in.dtype)
+    return ops.stack(parts, axis)
 
 
 def at(ufunc, fn, a, indices, b=None):
@@ -96,7 +140,7 @@ def at(ufunc, fn, a, indices, b=None):
         assign(a, ops.reshape(updated, shape), f"{ufunc.__name__}.at")
         return
     flat = ops.ravel(a)
-    values = None if b is None else ops.ravel(ops.broadcast_to(_array(b), known.shape))
+    values = None if b is None else ops.ravel(_broadcast_values(_array(b), known.shape))
     order, positions = np.arange(known.size), known.ravel()
     seen = np.zeros(size, np.int64)
     rank = np.empty_like(positions)
@@ -108,6 +152,16 @@ def at(ufunc, fn, a, indices, b=None):
         result = fn(current) if values is None else fn(current, ops.take(values, chosen))
         flat = ops.index_put(flat, positions[chosen], ops.astype(result, ops.result_type(a)))
     assign(a, ops.reshape(flat, shape), f"{ufunc.__name__}.at")
+
+
+def _broadcast_values(values, shape):
+    """ufunc.at's second operand over the indexed elements, with numpy's error where it does
+    not broadcast to them."""
+    try:
+        ops.broadcast_shapes(ops.shape_of(values), shape)
+    except ValueError:
+        raise ValueError("array is not broadcastable to correct shape") from None
+    return ops.broadcast_to(values, shape)
 
 
 def _known_positions(shape, indices):

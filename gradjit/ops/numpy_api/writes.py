@@ -18,6 +18,8 @@ def assign(dst, updated, name):
         dst._become(updated)
     elif hasattr(dst, "_edge"):  # a Tensor
         dst.copy_(updated)
+    elif isinstance(dst, np.ndarray) and (known := constant_value(updated)) is not None:
+        dst[...] = known  # computed from eager Tensors: known now, written as numpy writes
     else:
         raise TypeError(f"np.{name}: the destination is a numpy array, which cannot hold a "
                         "value computed at run time; write into a traced array (for example "
