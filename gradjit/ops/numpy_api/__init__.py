@@ -105,6 +105,17 @@ _OUT_POSITION = {f: i for f in FUNCTIONS
                  if f is not np.einsum and (i := _out_position(f)) is not None}
 
 
+# the functions whose answer may be their argument itself or a view of it; every other
+# function gives a new array
+_GIVES_INPUT = frozenset({
+    np.asarray, np.asanyarray, np.ascontiguousarray, np.asfortranarray, np.asarray_chkfinite,
+    np.require, np.reshape, np.ravel, np.transpose, np.swapaxes, np.moveaxis, np.rollaxis,
+    np.squeeze, np.expand_dims, np.matrix_transpose, np.permute_dims, np.diagonal,
+    np.broadcast_to, np.broadcast_arrays, np.atleast_1d, np.atleast_2d, np.atleast_3d,
+    np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack, np.flip, np.fliplr,
+    np.flipud, np.rot90, np.real, np.imag, np.real_if_close, np.trim_zeros, np.diff})
+
+
 def apply_function(func, args, kwargs):
     fn = FUNCTIONS.get(func)
     if fn is None:
@@ -114,7 +125,10 @@ def apply_function(func, args, kwargs):
                            f"{_suggestions(name, known)}")
     out, args, kwargs = _without_out(func, args, kwargs)
     result = fn(*args, **kwargs)
-    return result if out is None else writes.into_out(func.__name__, out, result)
+    if out is not None:
+        return writes.into_out(func.__name__, out, result)
+    return result if func in _GIVES_INPUT or kwargs.get("copy") is False else \
+        writes.fresh(result, args)
 
 
 def _without_out(func, args, kwargs):

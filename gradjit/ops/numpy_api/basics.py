@@ -12,6 +12,7 @@ from gradjit import ops
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.complex_order import compared, ordered, pick
 from gradjit.ops.numpy_api import ufunc_call
+from gradjit.ops.numpy_api.writes import copy_of
 
 
 def _square(x):
@@ -239,8 +240,7 @@ def _clip_loop(a, *bounds, largest=None):
 
 
 def _copy(a, order="K", subok=False):
-    """A new array: writing into it leaves `a` as it was (a Tensor is cloned)."""
-    return a.clone() if hasattr(a, "_edge") else a.copy()
+    return copy_of(a)
 
 
 def _like(fill):
