@@ -222,6 +222,9 @@ COPIES = {  # numpy functions that give new arrays, even when gradjit computes t
     "views-reshape": lambda a: _written(a, lambda b: np.reshape(b, b.shape)),
     "views-real": lambda a: _written(a, np.real),
     "views-diff-0": lambda a: _written(a, lambda b: np.diff(b, 0)),
+    "readonly-broadcast_to": lambda a: _written(a, lambda b: np.broadcast_to(b, b.shape)),
+    "readonly-broadcast_to-rows": lambda a: _written(a[0], lambda b: np.broadcast_to(b,
+                                                                                     (2, 4))),
 }
 
 

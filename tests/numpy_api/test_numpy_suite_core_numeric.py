@@ -4,6 +4,7 @@ written as numpy code: eager on Tensors, compiled and differentiated against num
 import numpy as np
 import pytest
 
+from gradjit import jit
 from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 A = arg((5, 3))
@@ -158,6 +159,19 @@ DTYPES = {  # one scenario over the dtypes numpy's tests sweep
 }
 
 
+NONZERO = {  # TestNonzero, TestArgwhere: shapes that depend on values, so eager Tensors only
+    "nonzero-1d": lambda a: np.nonzero(a[0]), "nonzero-2d": lambda a: np.nonzero(a),
+    "nonzero-T": lambda a: np.nonzero(np.transpose(a)), "nonzero-0d": lambda a: np.nonzero(
+        a[0, 0]),
+    "argwhere-2d": lambda a: np.argwhere(a), "argwhere-0d": lambda a: np.argwhere(a[0, 0]),
+    "argwhere-compare": lambda a: np.argwhere(a > 1), "flatnonzero": lambda a: np.flatnonzero(a),
+    "count_nonzero-all": lambda a: np.count_nonzero(a),
+    "nonzero-empty": lambda a: np.nonzero(a[:0]), "argwhere-empty": lambda a: np.argwhere(a[:0]),
+}
+NONZERO_CASES = [case(f"{name}-{dt}", fn, arg((3, 4), dt)) for name, fn in NONZERO.items()
+                 for dt in ("b1", "i1", "u1", "i8", "f4", "f8")]
+
+
 def _cases():
     out = [case(name, fn, A) for name, fn in FUNCTIONS.items()]
     out += [case(name, fn, X4) for name, fn in {**ROLLAXIS, **MOVEAXIS}.items()]
@@ -184,7 +198,7 @@ def _cases():
 CASES = _cases()
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("c", CASES + NONZERO_CASES, ids=lambda c: c.id)
 def test_eager(c):
     check_eager(c)
 
@@ -197,3 +211,17 @@ def test_jit(c):
 @pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
 def test_grad(c):
     check_grad(c)
+
+
+@pytest.mark.parametrize("name", ["nonzero-2d", "argwhere-2d", "flatnonzero"])
+def test_nonzero_of_a_run_time_value_is_refused_by_name(name):
+    with pytest.raises(TypeError, match=f"np.{name.split('-')[0]} is not supported on values "
+                                        "computed at run time"):
+        jit(NONZERO[name], backend="interpreter")(A)
+
+
+def test_nonzero_of_constants_indexes_a_traced_array():
+    def pick(a):
+        mask = np.eye(5, 3) > 0
+        return a[np.nonzero(mask)], a[tuple(np.argwhere(mask).T)], a.ravel()[np.flatnonzero(mask)]
+    check_jit(case("nonzero-constants", pick, A))

@@ -106,14 +106,15 @@ _OUT_POSITION = {f: i for f in FUNCTIONS
 
 
 # the functions whose answer may be their argument itself or a view of it; every other
-# function gives a new array
+# function gives a new array (np.broadcast_to too: a new read-only view, which the views of
+# gradjit.tracer refuse to write)
 _GIVES_INPUT = frozenset({
     np.asarray, np.asanyarray, np.ascontiguousarray, np.asfortranarray, np.asarray_chkfinite,
     np.require, np.reshape, np.ravel, np.transpose, np.swapaxes, np.moveaxis, np.rollaxis,
     np.squeeze, np.expand_dims, np.matrix_transpose, np.permute_dims, np.diagonal,
-    np.broadcast_to, np.broadcast_arrays, np.atleast_1d, np.atleast_2d, np.atleast_3d,
-    np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack, np.flip, np.fliplr,
-    np.flipud, np.rot90, np.real, np.imag, np.real_if_close, np.trim_zeros, np.diff})
+    np.broadcast_arrays, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.split,
+    np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack, np.flip, np.fliplr, np.flipud,
+    np.rot90, np.real, np.imag, np.real_if_close, np.trim_zeros, np.diff})
 
 
 def apply_function(func, args, kwargs):
