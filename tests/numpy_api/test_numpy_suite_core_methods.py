@@ -361,6 +361,11 @@ def _cases():
     out += [case(f"{name}", fn, A) for name, fn in PUTMASK.items()]
     out += [case(name, fn, A) for name, fn in COPIES.items()]
     out += [case(name, fn, A) for name, fn in OUTS.items()] + ARG_KEEPDIMS
+    out += [case(f"choose-dtype-{i}", lambda x, first=first: np.choose([0], (first, x)), x)
+            for i, (first, x) in enumerate([(1000, np.array([1], np.uint8)),
+                                            (-1, np.array([1], np.uint8)),
+                                            (1.0, np.array(3, np.float32)),
+                                            (1.0, np.array([3], np.float32))])]
     out += [case(f"stats-{name}-{dt}", fn, A.astype(dt)) for name, fn in STATS.items()
             for dt in ("f8", "f4", "i4", "u1", "b1", "c16")]
     out += [case(f"{name}-int", fn, A.astype(np.int32)) for name, fn in PUTMASK.items()]
