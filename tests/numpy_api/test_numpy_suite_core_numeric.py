@@ -58,6 +58,8 @@ FUNCTIONS = {  # numpy function calls only: the same code runs on eager Tensors
                                                                             where=a > 0)),
     "var-mean-axes": lambda a: np.var(a, axis=(0, 1), mean=np.mean(a, (0, 1), keepdims=True)),
     "std-correction": lambda a: np.std(a, correction=1), "var-ddof2": lambda a: np.var(a, ddof=2),
+    "size-axes": lambda a: a * np.size(a) + np.size(a, 0) + np.size(a, (0, 1)) + np.size(a, ()),
+    "ndim-shape": lambda a: a * np.ndim(a) + np.shape(a)[1],
     "resize-larger": lambda a: np.resize(a, (4, 6)), "resize-smaller": lambda a: np.resize(a, 7),
     "resize-zero": lambda a: np.resize(a, (0, 2)),
     # TestClip
@@ -159,6 +161,30 @@ DTYPES = {  # one scenario over the dtypes numpy's tests sweep
 }
 
 
+LIKE = {  # TestLikeFuncs, TestBoolArray: the like functions and boolean logic
+    "zeros_like": lambda a: np.zeros_like(a) + a, "ones_like-dtype": lambda a: np.ones_like(
+        a, dtype="f4"),
+    "full_like": lambda a: np.full_like(a, 123.456), "full_like-inf": lambda a: np.full_like(
+        a, np.inf, dtype=np.float32),
+    "full_like-shape": lambda a: np.full_like(a, 2, shape=(2, 3)),
+    "zeros_like-shape-order": lambda a: np.zeros_like(a, shape=(4,), order="F"),
+    "full_like-int64-scalar": lambda a: np.full_like(a, np.int64(1000)),
+    "full_like-overflow": lambda a: np.full_like(np.astype(a, np.int8), 1000),
+    "empty_like-written": lambda a: _filled_like(a),
+    "bool-and-or-xor": lambda a: ((a > 0) | (a > 1), (a > 0) & (a < 1), (a > 0) ^ (a < 1)),
+    "bool-not-abs": lambda a: (~(a > 0), np.abs(~(a > 0)), np.logical_not(a > 0)),
+    "bool-all-any": lambda a: (np.all(a > -5), np.any(a > 5), np.all(a > 0, axis=0),
+                               np.any(a > 0, axis=1, keepdims=True)),
+    "logical-out": lambda a: np.logical_or(a > 0, a < -1, out=np.zeros_like(a, dtype=bool)),
+}
+
+
+def _filled_like(a):
+    e = np.empty_like(a, dtype=np.float64)
+    e[...] = a * 2
+    return e
+
+
 NONZERO = {  # TestNonzero, TestArgwhere: shapes that depend on values, so eager Tensors only
     "nonzero-1d": lambda a: np.nonzero(a[0]), "nonzero-2d": lambda a: np.nonzero(a),
     "nonzero-T": lambda a: np.nonzero(np.transpose(a)), "nonzero-0d": lambda a: np.nonzero(
@@ -174,6 +200,8 @@ NONZERO_CASES = [case(f"{name}-{dt}", fn, arg((3, 4), dt)) for name, fn in NONZE
 
 def _cases():
     out = [case(name, fn, A) for name, fn in FUNCTIONS.items()]
+    out += [case(f"{name}-{dt}", fn, A.astype(dt)) for name, fn in LIKE.items()
+            for dt in ("f8", "i4", "b1")]
     out += [case(name, fn, X4) for name, fn in {**ROLLAXIS, **MOVEAXIS}.items()]
     out += [case("cross-axisa-axisb", CROSS_AXES["cross-axisa-axisb"], arg((10, 3, 5)),
                  arg((3, 5))),

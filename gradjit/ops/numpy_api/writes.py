@@ -20,6 +20,9 @@ def assign(dst, updated, name):
         dst._become(updated)
     elif hasattr(dst, "_edge"):  # a Tensor
         dst.copy_(updated)
+    elif isinstance(dst, np.ndarray) and isinstance(getattr(updated, "_value", None),
+                                                    np.ndarray):
+        dst[...] = updated.detach().numpy()  # an eager Tensor's values, known now
     else:
         raise TypeError(f"np.{name}: the destination is a numpy array, which cannot hold a "
                         "value computed at run time; write into a traced array (for example "
