@@ -336,6 +336,45 @@ STATS = {  # TestStats, as numpy functions (so eager Tensors run them too)
 }
 
 
+FUNCTION_FORMS = {  # the methods' scenarios as numpy functions, which eager Tensors run too
+    "compress": lambda a: np.compress([0, 1, 0, 1], a, axis=1),
+    "choose": lambda a: np.choose([0, 2, 1, 0], (a[0], a[1], a[2])),
+    "repeat": lambda a: np.repeat(a, [2, 1, 0], axis=0), "round": lambda a: np.round(a * 10, 1),
+    "around-neg": lambda a: np.around(a * 100, -1), "sort-kind": lambda a: np.sort(
+        a, axis=0, kind="mergesort"),
+    "sort-None": lambda a: np.sort(a, axis=None), "argsort-stable": lambda a: np.argsort(
+        a, axis=0, stable=True),
+    "partition-kths": lambda a: np.partition(a, [0, 3])[:, [0, 3]],
+    "argpartition-kth": lambda a: np.take_along_axis(a, np.argpartition(a, 2), -1)[:, 2],
+    "searchsorted-sides": lambda a: (np.searchsorted(np.sort(a[0]), a[1], side="left"),
+                                     np.searchsorted(np.sort(a[0]), a[1], side="right")),
+    "searchsorted-sorter": lambda a: np.searchsorted(a[0], a[1:], sorter=np.argsort(a[0])),
+    "take-modes": lambda a: (np.take(a, [-5, 13], mode="wrap"), np.take(a, [-5, 13], axis=1,
+                                                                        mode="clip")),
+    "put": lambda a: _put_function(a), "diagonal": lambda a: np.diagonal(a, 1),
+    "trace": lambda a: np.trace(a, -1), "ptp": lambda a: np.ptp(a, axis=0),
+    "cumsum-dtype": lambda a: np.cumsum(a, axis=1, dtype=np.float32),
+    "cumprod": lambda a: np.cumprod(a, axis=0), "argmax-keepdims": lambda a: np.argmax(
+        a, axis=1, keepdims=True),
+    "argmin-None-keepdims": lambda a: np.argmin(a, keepdims=True),
+    "swapaxes": lambda a: np.swapaxes(a, 0, 1), "clip": lambda a: np.clip(a, -0.5, None),
+    "dot": lambda a: np.dot(a, np.transpose(a)), "matmul": lambda a: np.matmul(a, np.ones(4)),
+    "astype": lambda a: np.astype(a, np.int16), "fill-copyto": lambda a: _copyto_function(a),
+}
+
+
+def _put_function(a):
+    a = np.copy(a)
+    np.put(a, [1, 3, 25], [7, 8], mode="wrap")
+    return a
+
+
+def _copyto_function(a):
+    a = np.copy(a)
+    np.copyto(a, 2)
+    return a
+
+
 def _arg_keepdims(a, axis):
     """argmax/argmin with keepdims (of the array and its transpose), and into out=."""
     out = np.zeros_like(np.argmax(a, axis=axis, keepdims=True))
@@ -361,6 +400,8 @@ def _cases():
     out += [case(f"{name}", fn, A) for name, fn in PUTMASK.items()]
     out += [case(name, fn, A) for name, fn in COPIES.items()]
     out += [case(name, fn, A) for name, fn in OUTS.items()] + ARG_KEEPDIMS
+    out += [case(f"function-{name}-{dt}", fn, A.astype(dt)) for name, fn in FUNCTION_FORMS.items()
+            for dt in ("f8", "i8", "f4")]
     out += [case(f"choose-dtype-{i}", lambda x, first=first: np.choose([0], (first, x)), x)
             for i, (first, x) in enumerate([(1000, np.array([1], np.uint8)),
                                             (-1, np.array([1], np.uint8)),
@@ -390,7 +431,7 @@ def _cases():
 CASES = _cases()
 EAGER = [c for c in CASES if c.name.startswith(("putmask", "argsort-mergesort", "sort-nans",
                                                 "argsort-nans", "argmax-nans", "unique",
-                                                "copies", "views", "stats"))
+                                                "copies", "views", "stats", "function"))
          and "complex" not in c.name]  # a Tensor's operators and [::-1] are PyTorch's
 # ndarray.item gives a Python number, a constant to differentiation (as numpy's own would be)
 NO_GRAD = {"method-item-0", "method-item-tuple", "method-item-args", "method-item-negative",
