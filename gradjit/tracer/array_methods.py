@@ -211,8 +211,9 @@ class ArrayMethods:
     def dot(self, other):
         return ops.dot(self, other)
 
-    def clip(self, min=None, max=None):
-        return np.clip(self, min, max)  # numpy's clip, complex values in numpy's order
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        # numpy's clip (its loop's dtype, casting= and out=), complex values in numpy's order
+        return np.clip(self, min, max, out=out, **kwargs)
 
     def copy(self, order="C"):
         """Another traced array of the same value: writing into either leaves the other as it

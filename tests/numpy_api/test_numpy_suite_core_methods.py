@@ -263,8 +263,15 @@ def _round_out(a):
 
 def _clip_out_inplace(a):
     x = np.copy(a)
-    np.clip(x, -0.5, 0.5, out=x)
-    return x
+    got = np.clip(x, -0.5, 0.5, out=x)
+    return x, got, got is x
+
+
+def _clip_into(a, bounds, out_dtype, **kwargs):
+    """TestClip's out= cases: the clipped values written into an array of out_dtype."""
+    out = np.zeros_like(a, dtype=out_dtype)
+    got = a.clip(*bounds, out=out, **kwargs)
+    return out, got
 
 
 OUTS = {  # out= arguments and writes through overlapping views
@@ -273,6 +280,22 @@ OUTS = {  # out= arguments and writes through overlapping views
     "round-out": _round_out, "clip-out-inplace": _clip_out_inplace,
     "putmask-kwargs": lambda a: _putmask(a, mask=a > 0, values=[-1.0, -2.0]),
     "putmask-mask-size": lambda a: _putmask(a, [True], 5.0),
+    "clip-out-int32-refused": lambda a: _clip_into(np.astype(a * 3, np.int32),
+                                                   (np.float64(0), np.float64(2)), np.int32),
+    "clip-out-int32-unsafe": lambda a: _clip_into(np.astype(a * 3, np.int32),
+                                                  (np.float64(0), np.float64(2)), np.int32,
+                                                  casting="unsafe"),
+    "clip-out-int64": lambda a: _clip_into(np.astype(a * 3, np.int32),
+                                           (np.int32(-1), np.int32(1)), np.int64),
+    "clip-out-array-bound": lambda a: _clip_into(np.astype(a * 3, np.int32),
+                                                 (np.zeros(a.shape), np.float64(1)), np.int32,
+                                                 casting="unsafe"),
+    "clip-float-into-int32": lambda a: _clip_into(a, (-1.0, 2.0), np.int32, casting="unsafe"),
+    "clip-casting-garbage": lambda a: a.clip(1, 8, casting="garbage"),
+    "clip-type-cast-float64-bounds": lambda a: np.clip(np.astype(a * 3, np.int32),
+                                                       np.float64(-2), np.float64(4)),
+    "clip-int8-bounds-int16": lambda a: np.clip(np.astype(a * 3, np.int8), np.int16(-2),
+                                                np.int16(4)),
     "take-out": lambda a: np.take(a, [[0, 1]], out=np.zeros_like(a[:1, :2])),
     "take-raise-axis": lambda a: a.take([-4], axis=0),
     "take-wrap-axis": lambda a: a.take([3, -1], axis=0, mode="wrap"),

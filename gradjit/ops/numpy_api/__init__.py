@@ -100,9 +100,9 @@ def _out_position(func) -> int | None:
 
 
 # numpy function -> the position of its `out` parameter, for the functions that have one
-# (but einsum, which writes out= itself under its casting= rule)
+# (but einsum and clip, which write out= themselves under their casting= rule)
 _OUT_POSITION = {f: i for f in FUNCTIONS
-                 if f is not np.einsum and (i := _out_position(f)) is not None}
+                 if f not in (np.einsum, np.clip) and (i := _out_position(f)) is not None}
 
 
 # the functions whose answer may be their argument itself or a view of it; every other
@@ -128,8 +128,9 @@ def apply_function(func, args, kwargs):
     result = fn(*args, **kwargs)
     if out is not None:
         return writes.into_out(func.__name__, out, result)
-    return result if func in _GIVES_INPUT or kwargs.get("copy") is False else \
-        writes.fresh(result, args)
+    gives_input = func in _GIVES_INPUT or kwargs.get("copy") is False or \
+        kwargs.get("out") is not None  # (einsum's and clip's out=, written by them)
+    return result if gives_input else writes.fresh(result, args)
 
 
 def _without_out(func, args, kwargs):

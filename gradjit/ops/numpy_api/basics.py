@@ -220,6 +220,7 @@ def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
         limits = np.iinfo(ir_type(a).dtype.numpy)
         a_min = None if type(a_min) is int and a_min <= limits.min else a_min
         a_max = None if type(a_max) is int and a_max >= limits.max else a_max
+    kwargs = kwargs | {"out": out}  # written as a ufunc writes it, under casting=
     if a_min is None and a_max is None:
         return ufunc_call.call(np.positive, _copy, (a,), kwargs)
     if a_min is None or a_max is None:
