@@ -190,7 +190,13 @@ METHODS = {
     "matmul-mismatch": lambda a: a @ a, "imatmul": lambda a: _imatmul(a),
     "inner": lambda a: np.inner(a, a), "inner-scalar": lambda a: np.inner(a, 2.0),
     "vdot": lambda a: np.vdot(a, a), "vdot-complex": lambda a: np.vdot(a * 1j, a + 1j),
-    "dot-3d": lambda a: np.dot(a[None], a.T), "dot-out-dtype": lambda a: np.dot(
+    "dot-3d": lambda a: np.dot(a[None], a.T), "dot-0d": lambda a: np.dot(a[0, 0], a),
+    "dot-out": lambda a: _into(np.dot, a, a.T, (3, 3)),
+    "matmul-out": lambda a: _into(np.matmul, a, a.T, (3, 3)),
+    "matmul-1d-3d": lambda a: np.matmul(a[0], np.stack([a.T, 2 * a.T])),
+    "matmul-3d-1d": lambda a: np.stack([a, a]) @ a[1], "matmul-1d-1d": lambda a: a[0] @ a[1],
+    "matmul-broadcast": lambda a: a[None, :, :2] @ np.ones((2, 2, 5)),
+    "inner-3d": lambda a: np.inner(a[None], a[:2]), "vdot-2d": lambda a: a[:2].T.dot(a[1:]), "dot-out-dtype": lambda a: np.dot(
         a.astype(np.float32), a.T),
 }
 
@@ -301,6 +307,12 @@ OUTS = {  # out= arguments and writes through overlapping views
     "take-wrap-axis": lambda a: a.take([3, -1], axis=0, mode="wrap"),
     "take-clip-axis": lambda a: a.take([3, -1], axis=0, mode="clip"),
 }
+
+
+def _into(fn, a, b, shape):
+    out = np.zeros_like(a, shape=shape)
+    got = fn(a, b, out=out)
+    return out, got
 
 
 def _imatmul(a):
