@@ -196,8 +196,8 @@ METHODS = {
     "matmul-1d-3d": lambda a: np.matmul(a[0], np.stack([a.T, 2 * a.T])),
     "matmul-3d-1d": lambda a: np.stack([a, a]) @ a[1], "matmul-1d-1d": lambda a: a[0] @ a[1],
     "matmul-broadcast": lambda a: a[None, :, :2] @ np.ones((2, 2, 5)),
-    "inner-3d": lambda a: np.inner(a[None], a[:2]), "vdot-2d": lambda a: a[:2].T.dot(a[1:]), "dot-out-dtype": lambda a: np.dot(
-        a.astype(np.float32), a.T),
+    "inner-3d": lambda a: np.inner(a[None], a[:2]), "vdot-2d": lambda a: a[:2].T.dot(a[1:]),
+    "dot-out-dtype": lambda a: np.dot(a.astype(np.float32), a.T),
 }
 
 
