@@ -14,6 +14,8 @@ V = arg((7,))
 Z = arg((3, 4), "c16")
 DUPS = np.array([3.0, 1.0, 2.0, 1.0, 3.0, 0.0, 2.0, 1.0])
 NANS = np.array([1.0, np.nan, -np.inf, 0.0, np.inf, np.nan, -1.0])
+CNANS = (np.array([0, 0, 1, 1, 0, 1, np.nan, np.nan, np.nan])
+         + 1j * np.array([0, 1, 0, 1, np.nan, np.nan, 0, 1, np.nan]))  # in numpy's sort order
 
 
 def _put(a, ind, v, mode="raise"):
@@ -447,6 +449,11 @@ def _cases():
     out += [case(f"{name}-int", fn, A.astype(np.int32)) for name, fn in PUTMASK.items()]
     out += [case(f"{name}", fn, DUPS if "nans" not in name else NANS)
             for name, fn in STABLE.items()]
+    out += [case(f"complex-nans-{name}", fn, CNANS[::-1]) for name, fn in {
+        "sort": np.sort, "argsort": lambda z: np.argsort(z, stable=True),
+        "searchsorted-left": lambda z: np.sort(z).searchsorted(np.sort(z)),
+        "searchsorted-right": lambda z: np.sort(z).searchsorted(np.sort(z), side="right"),
+        "argmax": np.argmax, "argmin": np.argmin}.items()]
     out += [case("method-3d-argmax-keepdims", lambda b: b.argmax(axis=1, keepdims=True), B),
             case("method-3d-sort-axis-None", lambda b: np.sort(b, axis=None), B),
             case("method-3d-partition-axis-None", lambda b: np.partition(b, [3, 10], axis=None)[
