@@ -162,6 +162,8 @@ def dtype(spec) -> DType:
         return _BY_NUMPY[spec] if spec.metadata is None else _MARKED[spec.metadata["torch"]]
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec]
+    if isinstance(getattr(spec, "ir", None), DType):  # a PyTorch dtype (a Tensor's .dtype)
+        return spec.ir
     try:
         key = str(np.dtype(spec))
     except TypeError:

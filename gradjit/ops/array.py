@@ -109,6 +109,8 @@ def logical_not(x):
 
 
 def where(cond, a, b):
+    if is_python_scalar(cond):  # a Python bool (or number) is a bool array, not a weak scalar
+        cond = np.asarray(bool(cond))
     shape = broadcast_shapes(shape_of(cond), shape_of(a), shape_of(b))
     x, y = operands(a, b)
     return E.where(broadcast(astype(cond, "bool"), shape), broadcast(x, shape),

@@ -233,3 +233,10 @@ def check_casting(casting):
     if casting not in CASTINGS:
         raise ValueError(f"casting must be one of {', '.join(map(repr, CASTINGS))} (got "
                          f"{casting!r})")
+
+
+def check_cast(source, target, casting):
+    """numpy's TypeError for a cast from dtype `source` that `casting` does not allow."""
+    if not np.can_cast(source, target, casting):
+        raise TypeError(f"Cannot cast array data from {np.dtype(source)!r} to "
+                        f"{np.dtype(target)!r} according to the rule '{casting}'")

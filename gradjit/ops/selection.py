@@ -13,7 +13,7 @@ from gradjit.ops.array import clip, eq, ge, logical_and, logical_not, logical_or
 from gradjit.ops.array import shape_of, sum_, where
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.integers import remainder
-from gradjit.ops.promote import astype, broadcast, broadcast_shapes
+from gradjit.ops.promote import astype, broadcast, broadcast_shapes, result_type
 from gradjit.ops.shaping import asarray, ravel, static_index
 
 
@@ -177,7 +177,7 @@ def choose(a, choices, mode="raise"):
         index = remainder(index, n)
     elif not bool(sum_(logical_and(ge(index, 0), lt(index, n))) == ir_type(index).size):
         raise ValueError("invalid entry in choice array")  # the check is guarded
-    dt = np.result_type(*(ir_type(c).dtype.numpy for c in options))
+    dt = result_type(*(c if is_python_scalar(c) else o for c, o in zip(choices, options)))
     shape = broadcast_shapes(shape_of(index), *(shape_of(c) for c in options))
     out = broadcast(astype(options[0], dt), shape)
     for i, option in enumerate(options[1:], 1):

@@ -12,7 +12,8 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import concatenate as _concatenate
 from gradjit.ops.array import reshape, shape_of, transpose
 from gradjit.ops.indexing import constant_value, getitem
-from gradjit.ops.promote import astype, broadcast, check_casting, result_type
+from gradjit.ops.promote import (astype, broadcast, check_cast, check_casting,
+                                  result_type)
 
 
 def asarray(x):
@@ -192,10 +193,7 @@ def _join_dtype(xs, dtype, casting):
     if dtype is None:
         return result_type(*xs)
     for x in xs:
-        source = ir_type(x).dtype.numpy
-        if not np.can_cast(source, dtype, casting):
-            raise TypeError(f"Cannot cast array data from {source!r} to {np.dtype(dtype)!r} "
-                            f"according to the rule '{casting}'")
+        check_cast(ir_type(x).dtype.numpy, dtype, casting)
     return np.dtype(dtype)
 
 

@@ -87,8 +87,10 @@ class ConversionMixin:
         return self._concrete()
 
     def __array__(self, dtype=None, copy=None):
-        array = self.detach().numpy(force=True)
-        return array if dtype is None else array.astype(dtype)
+        array = self.detach().numpy(force=True)  # shares the tensor's memory
+        if dtype is not None:
+            return array.astype(dtype, copy=bool(copy))
+        return array.copy() if copy else array  # np.array(t) asks for a copy
 
     def __len__(self):
         if not self.shape:

@@ -10,6 +10,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.tracer import views
 from gradjit.ops.complex_order import compared
+from gradjit.ops.promote import check_cast
 
 
 class TracerArrayConversionError(TypeError):
@@ -205,16 +206,20 @@ class ArrayMethods:
 
     def squeeze(self, axis=None):
         axis = axis if axis is None or isinstance(axis, int) else tuple(map(int, axis))
-        return views.link(self, ops.squeeze(self, axis), lambda p: p.squeeze(axis))
+        return views.link(self, np.squeeze(self, axis), lambda p: p.squeeze(axis))
 
-    def astype(self, dtype, copy=True):
-        return ops.astype(self, np.dtype(dtype))
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        """numpy's astype, its casting rule checked (a traced value has no memory layout)."""
+        check_cast(self.dtype, dtype, casting)
+        result = ops.astype(self, np.dtype(dtype))
+        return self.copy() if copy and result is self else result
 
     def dot(self, other):
         return ops.dot(self, other)
 
-    def clip(self, min=None, max=None):
-        return np.clip(self, min, max)  # numpy's clip, complex values in numpy's order
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        # numpy's clip (its loop's dtype, casting= and out=), complex values in numpy's order
+        return np.clip(self, min, max, out=out, **kwargs)
 
     def copy(self, order="C"):
         """Another traced array of the same value: writing into either leaves the other as it
@@ -333,8 +338,9 @@ def _numpy_method(func):
     `np.prod(x, axis=0)`), dispatched through the same table."""
     def method(self, *args, **kwargs):
         from gradjit.ops.numpy_api import apply_function, apply_ufunc
-        if isinstance(func, np.ufunc):  # conj
-            return apply_ufunc(func, "__call__", (self, *args), kwargs)
+        if isinstance(func, np.ufunc):  # conj: of a real array, numpy's method gives itself
+            return apply_ufunc(func, "__call__", (self, *args), kwargs) if \
+                self.ir_type.dtype.is_complex else self
         return views.link_function(func, (self, *args), kwargs,
                                    apply_function(func, (self, *args), kwargs))
     method.__name__ = func.__name__

@@ -121,7 +121,7 @@ VIEWS = {  # writes into a basic-index view reach the array it views
     "transpose": _through(lambda a: a.T, (0, 1), 3.0),
     "reshape": _through(lambda a: a.reshape(9), 4, -1.0),
     "ravel": _through(lambda a: a.ravel(), slice(0, 3), -2.0),
-    "diagonal-copy": _through(lambda a: a[[0, 1]], 0, 7.0),  # fancy: a copy, a unchanged
+    "fancy-copy": _through(lambda a: a[[0, 1]], 0, 7.0),  # a copy: the array stays
     "swapaxes": _through(lambda a: a.swapaxes(0, 1), 2, 1.5),
     "fancy-through-slice": _through(lambda a: a[1:], [0, 1], 4.0),
     "nested": _through(lambda a: a[1:][::-1], (0, 0), 6.0),

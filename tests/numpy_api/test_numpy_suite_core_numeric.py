@@ -4,19 +4,12 @@ written as numpy code: eager on Tensors, compiled and differentiated against num
 import numpy as np
 import pytest
 
+from gradjit import jit
 from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 A = arg((5, 3))
-Y = arg((5, 3), low=0.0, high=1.0)
-I = arg((5, 3), "i8")
-I32 = arg((5, 3), "i4")
-F32 = arg((5, 3), "f4")
 C = arg((5, 3), "c16")
 X4 = arg((1, 2, 3, 4))
-V5 = arg((5,))
-V3 = arg((3,))
-U = arg((4, 3))
-W = arg((3, 4))
 NAN = np.array([1.0, np.nan, 3.0, np.inf, -np.inf, 0.0])
 
 FUNCTIONS = {  # numpy function calls only: the same code runs on eager Tensors
@@ -57,6 +50,8 @@ FUNCTIONS = {  # numpy function calls only: the same code runs on eager Tensors
                                                                             where=a > 0)),
     "var-mean-axes": lambda a: np.var(a, axis=(0, 1), mean=np.mean(a, (0, 1), keepdims=True)),
     "std-correction": lambda a: np.std(a, correction=1), "var-ddof2": lambda a: np.var(a, ddof=2),
+    "size-axes": lambda a: a * np.size(a) + np.size(a, 0) + np.size(a, (0, 1)) + np.size(a, ()),
+    "ndim-shape": lambda a: a * np.ndim(a) + np.shape(a)[1],
     "resize-larger": lambda a: np.resize(a, (4, 6)), "resize-smaller": lambda a: np.resize(a, 7),
     "resize-zero": lambda a: np.resize(a, (0, 2)),
     # TestClip
@@ -158,8 +153,47 @@ DTYPES = {  # one scenario over the dtypes numpy's tests sweep
 }
 
 
+LIKE = {  # TestLikeFuncs, TestBoolArray: the like functions and boolean logic
+    "zeros_like": lambda a: np.zeros_like(a) + a, "ones_like-dtype": lambda a: np.ones_like(
+        a, dtype="f4"),
+    "full_like": lambda a: np.full_like(a, 123.456), "full_like-inf": lambda a: np.full_like(
+        a, np.inf, dtype=np.float32),
+    "full_like-shape": lambda a: np.full_like(a, 2, shape=(2, 3)),
+    "zeros_like-shape-order": lambda a: np.zeros_like(a, shape=(4,), order="F"),
+    "full_like-int64-scalar": lambda a: np.full_like(a, np.int64(1000)),
+    "full_like-overflow": lambda a: np.full_like(np.astype(a, np.int8), 1000),
+    "empty_like-written": lambda a: _filled_like(a),
+    "bool-and-or-xor": lambda a: ((a > 0) | (a > 1), (a > 0) & (a < 1), (a > 0) ^ (a < 1)),
+    "bool-not-abs": lambda a: (~(a > 0), np.abs(~(a > 0)), np.logical_not(a > 0)),
+    "bool-all-any": lambda a: (np.all(a > -5), np.any(a > 5), np.all(a > 0, axis=0),
+                               np.any(a > 0, axis=1, keepdims=True)),
+    "logical-out": lambda a: np.logical_or(a > 0, a < -1, out=np.zeros_like(a, dtype=bool)),
+}
+
+
+def _filled_like(a):
+    e = np.empty_like(a, dtype=np.float64)
+    e[...] = a * 2
+    return e
+
+
+NONZERO = {  # TestNonzero, TestArgwhere: shapes that depend on values, so eager Tensors only
+    "nonzero-1d": lambda a: np.nonzero(a[0]), "nonzero-2d": lambda a: np.nonzero(a),
+    "nonzero-T": lambda a: np.nonzero(np.transpose(a)), "nonzero-0d": lambda a: np.nonzero(
+        a[0, 0]),
+    "argwhere-2d": lambda a: np.argwhere(a), "argwhere-0d": lambda a: np.argwhere(a[0, 0]),
+    "argwhere-compare": lambda a: np.argwhere(a > 1), "flatnonzero": lambda a: np.flatnonzero(a),
+    "count_nonzero-all": lambda a: np.count_nonzero(a),
+    "nonzero-empty": lambda a: np.nonzero(a[:0]), "argwhere-empty": lambda a: np.argwhere(a[:0]),
+}
+NONZERO_CASES = [case(f"{name}-{dt}", fn, arg((3, 4), dt)) for name, fn in NONZERO.items()
+                 for dt in ("b1", "i1", "u1", "i8", "f4", "f8")]
+
+
 def _cases():
     out = [case(name, fn, A) for name, fn in FUNCTIONS.items()]
+    out += [case(f"{name}-{dt}", fn, A.astype(dt)) for name, fn in LIKE.items()
+            for dt in ("f8", "i4", "b1")]
     out += [case(name, fn, X4) for name, fn in {**ROLLAXIS, **MOVEAXIS}.items()]
     out += [case("cross-axisa-axisb", CROSS_AXES["cross-axisa-axisb"], arg((10, 3, 5)),
                  arg((3, 5))),
@@ -184,7 +218,7 @@ def _cases():
 CASES = _cases()
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("c", CASES + NONZERO_CASES, ids=lambda c: c.id)
 def test_eager(c):
     check_eager(c)
 
@@ -197,3 +231,17 @@ def test_jit(c):
 @pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
 def test_grad(c):
     check_grad(c)
+
+
+@pytest.mark.parametrize("name", ["nonzero-2d", "argwhere-2d", "flatnonzero"])
+def test_nonzero_of_a_run_time_value_is_refused_by_name(name):
+    with pytest.raises(TypeError, match=f"np.{name.split('-')[0]} is not supported on values "
+                                        "computed at run time"):
+        jit(NONZERO[name], backend="interpreter")(A)
+
+
+def test_nonzero_of_constants_indexes_a_traced_array():
+    def pick(a):
+        mask = np.eye(5, 3) > 0
+        return a[np.nonzero(mask)], a[tuple(np.argwhere(mask).T)], a.ravel()[np.flatnonzero(mask)]
+    check_jit(case("nonzero-constants", pick, A))

@@ -7,8 +7,6 @@ import pytest
 from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 A = arg((2, 3))
-V = arg((3,))
-S = arg(())
 I = arg((2, 3), "i8")
 T = arg((2, 3, 7))
 

@@ -118,9 +118,21 @@ def _out_position(func) -> int | None:
 
 
 # numpy function -> the position of its `out` parameter, for the functions that have one
-# (but einsum, which writes out= itself under its casting= rule)
+# (but einsum and clip, which write out= themselves under their casting= rule)
 _OUT_POSITION = {f: i for f in FUNCTIONS
-                 if f is not np.einsum and (i := _out_position(f)) is not None}
+                 if f not in (np.einsum, np.clip) and (i := _out_position(f)) is not None}
+
+
+# the functions whose answer may be their argument itself or a view of it; every other
+# function gives a new array (np.broadcast_to too: a new read-only view, which the views of
+# gradjit.tracer refuse to write)
+_GIVES_INPUT = frozenset({
+    np.asarray, np.asanyarray, np.ascontiguousarray, np.asfortranarray, np.asarray_chkfinite,
+    np.require, np.reshape, np.ravel, np.transpose, np.swapaxes, np.moveaxis, np.rollaxis,
+    np.squeeze, np.expand_dims, np.matrix_transpose, np.permute_dims, np.diagonal,
+    np.broadcast_arrays, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.split,
+    np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack, np.flip, np.fliplr, np.flipud,
+    np.rot90, np.real, np.imag, np.real_if_close, np.trim_zeros, np.diff})
 
 
 def apply_function(func, args, kwargs):
@@ -132,7 +144,11 @@ def apply_function(func, args, kwargs):
                            f"{_suggestions(name, known)}")
     out, args, kwargs = _without_out(func, args, kwargs)
     result = fn(*args, **kwargs)
-    return result if out is None else writes.into_out(func.__name__, out, result)
+    if out is not None:
+        return writes.into_out(func.__name__, out, result)
+    gives_input = func in _GIVES_INPUT or kwargs.get("copy") is False or \
+        kwargs.get("out") is not None  # (einsum's and clip's out=, written by them)
+    return result if gives_input else writes.fresh(result, args)
 
 
 def _without_out(func, args, kwargs):

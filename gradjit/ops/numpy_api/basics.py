@@ -12,6 +12,7 @@ from gradjit import ops
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.complex_order import compared, ordered, pick
 from gradjit.ops.numpy_api import ufunc_call
+from gradjit.ops.numpy_api.writes import copy_of
 
 
 def _square(x):
@@ -241,6 +242,7 @@ def _clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
         limits = np.iinfo(ir_type(a).dtype.numpy)
         a_min = None if type(a_min) is int and a_min <= limits.min else a_min
         a_max = None if type(a_max) is int and a_max >= limits.max else a_max
+    kwargs = kwargs | {"out": out}  # written as a ufunc writes it, under casting=
     if a_min is None and a_max is None:
         return ufunc_call.call(np.positive, _copy, (a,), kwargs)
     if a_min is None or a_max is None:
@@ -261,8 +263,7 @@ def _clip_loop(a, *bounds, largest=None):
 
 
 def _copy(a, order="K", subok=False):
-    """A new array: writing into it leaves `a` as it was (a Tensor is cloned)."""
-    return a.clone() if hasattr(a, "_edge") else a.copy()
+    return copy_of(a)
 
 
 def _like(fill):

@@ -10,7 +10,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import ir_type, is_python_scalar
-from gradjit.ops.numpy_api.writes import assign
+from gradjit.ops.numpy_api.writes import assign, fresh
 from gradjit.ops.promote import numpy_shape
 
 
@@ -79,6 +79,7 @@ def call(ufunc, fn, inputs, kwargs, outer=False):
             # numpy leaves the masked-out elements uninitialized: gradjit gives zeros
             results = [ops.where(_operand(where), r, np.zeros((), ir_type(r).dtype.numpy))
                        for r in results]
+        results = [fresh(r, inputs) for r in results]
         return results[0] if ufunc.nout == 1 else tuple(results)
     for dst, r in zip(out, results):
         if dst is not None:

@@ -9,8 +9,10 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from gradjit import ops
 from gradjit.ir import structural as S
+from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.dtypes import stand_in
+from gradjit.ops.promote import check_cast
 
 
 def assign(dst, updated, name):
@@ -24,6 +26,32 @@ def assign(dst, updated, name):
         raise TypeError(f"np.{name}: the destination is a numpy array, which cannot hold a "
                         "value computed at run time; write into a traced array (for example "
                         "np.zeros_like(x)) or build the result with np.where")
+
+
+def copy_of(a):
+    """A new array: writing into it leaves `a` as it was (a Tensor is cloned)."""
+    return a.clone() if hasattr(a, "_edge") else a.copy()
+
+
+def fresh(result, inputs):
+    """numpy's new array for a result gradjit computed as an input itself (a cast to the same
+    dtype, an integer rounded), so that a write into the result leaves the input alone."""
+    if isinstance(result, list) or type(result) is tuple:
+        return type(result)(fresh(r, inputs) for r in result)
+    held = [x for i in inputs for x in (i if isinstance(i, (list, tuple)) else (i,))]
+    if any(_shared(result, x) for x in held) and (hasattr(result, "_edge") or
+                                                  hasattr(result, "copy")):
+        return copy_of(result)
+    return result
+
+
+def _shared(result, x) -> bool:
+    """result is x, or an eager Tensor whose memory x's overlaps (an eager reshape's view)."""
+    if result is x:
+        return True
+    a, b = getattr(result, "_value", None), getattr(x, "_value", None)
+    return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and \
+        np.may_share_memory(a, b)
 
 
 def into_out(name, out, result):
@@ -58,9 +86,7 @@ def _cycled(values, n):
 
 def _copyto(dst, src, casting="same_kind", where=True):
     target = _dtype(dst)
-    if not np.can_cast(np.result_type(stand_in(src)), target, casting):
-        raise TypeError(f"Cannot cast array data from {np.result_type(stand_in(src))!r} to "
-                        f"{target!r} according to the rule '{casting}'")
+    check_cast(np.result_type(stand_in(src)), target, casting)
     shape, source = ops.shape_of(dst), ops.shape_of(_array(src))
     if len(source) > len(shape) or any(s not in (1, d) for s, d in zip(source[::-1],
                                                                        shape[::-1])):
@@ -125,6 +151,9 @@ def _place(arr, mask, vals):
 def _putmask(a, mask, values):
     """values[i % len(values)] at each flat position i that mask marks."""
     mask = _mask(a, mask, "putmask")
+    if not is_python_scalar(values) and not isinstance(values, (list, tuple, np.generic)):
+        # an array of values is cast safely; numbers (and lists of them) are cast unsafely
+        check_cast(_dtype(_array(values)), _dtype(a), "safe")
     size = int(np.prod(ops.shape_of(a)))
     spread = _cycled(ops.astype(_array(values), _dtype(a)), size)
     if spread is None:
