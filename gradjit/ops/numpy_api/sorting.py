@@ -14,7 +14,8 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.ops import sorting as O
-from gradjit.ops.numpy_api.basics import checked_axis, numpy_float, warn_if_empty
+from gradjit.ops.numpy_api.basics import (checked_axis, numpy_float, warn_if_empty,
+                                          warn_if_nan_only)
 
 _NO_VALUE = np._NoValue
 
@@ -81,6 +82,7 @@ def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NO_VALUE):
     warn_if_empty(a, checked_axis(a, axis, strict=True), nan=True)
+    warn_if_nan_only(a, axis)
     return O.median(a, axis, keepdims is True, ignore_nan=True)
 
 
@@ -107,6 +109,8 @@ def _quantile_fn(scale, name, ignore_nan):
                 q = float(q)
         elif scale != 1:
             q = ops.true_divide(q, scale)
+        if ignore_nan:
+            warn_if_nan_only(a, axis)
         return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak, weights)
     return quantile
 
