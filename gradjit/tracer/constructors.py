@@ -115,10 +115,11 @@ def _full(original):
     return full
 
 
-def _as_strided(original, x, shape=None, strides=None, subok=False, writeable=True):
+def _as_strided(original, x, shape=None, strides=None, subok=False, writeable=True,
+                **options):
     """numpy's strided view of a traced array, whose elements lie in C order: numpy's own
     view of their positions (an int64 array of that shape, strides scaled to its items)
-    names the elements to gather."""
+    names the elements to gather; numpy's other options (a bounds check) act on that."""
     x = unwrap(x)
     itemsize = ops.result_type(x).numpy.itemsize
     if strides is not None and any(s % itemsize for s in strides):
@@ -126,7 +127,7 @@ def _as_strided(original, x, shape=None, strides=None, subok=False, writeable=Tr
                            f"of the itemsize ({itemsize}) read parts of elements")
     scaled = None if strides is None else tuple(s // itemsize * 8 for s in strides)
     positions = np.arange(math.prod(ops.shape_of(x)), dtype=np.int64)
-    positions = original(positions.reshape(ops.shape_of(x)), shape, scaled)
+    positions = original(positions.reshape(ops.shape_of(x)), shape, scaled, **options)
     return ops.take(ops.ravel(x), np.array(positions))
 
 

@@ -267,6 +267,29 @@ def _statistics_cases():
     ]
 
 
+ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
+
+
+def _histogram_cases():
+    data = np.random.default_rng(3).standard_normal(60)
+    out = []
+    for rule in ESTIMATORS:  # the number of bins read from the values, the edges computed
+        out += [case(f"histogram-{rule}", lambda a, r=rule: np.histogram(a, r), data),
+                case(f"histogram-{rule}-range", lambda a, r=rule: np.histogram(
+                    a, r, range=(-1, 2), density=True), data),
+                case(f"histogram_bin_edges-{rule}-int",
+                     lambda a, r=rule: np.histogram_bin_edges(a, r), K)]
+    return out + [
+        case("histogram-auto-constant", lambda a: np.histogram(a, "auto"), np.ones(5)),
+        case("histogram-auto-empty", lambda a: np.histogram(a, "fd"), np.zeros(0)),
+        case("histogram-auto-2d", lambda a: np.histogram(a, "sturges"), A),
+        case("histogram-bad-estimator", lambda a: np.histogram(a, "guess"), data),
+        case("histogram-auto-weights", lambda a: np.histogram(a, "auto", weights=a), data),
+        case("histogram-auto-bad-range", lambda a: np.histogram(a, "auto", range=(1, 0)), data),
+        case("histogram-auto-nan", lambda a: np.histogram(a / 0.0, "auto"), data),
+    ]
+
+
 def _counting_cases():
     S = np.array([0.0, 1.0, 2.5, 4.0, 10.0])
     return [
@@ -337,7 +360,7 @@ EAGER_ONLY = [
 
 
 CASES = (_grad_cases() + _diff_cases() + _selection_cases() + _insert_delete_cases()
-         + _math_cases() + _statistics_cases() + _counting_cases())
+         + _math_cases() + _statistics_cases() + _histogram_cases() + _counting_cases())
 
 
 @pytest.mark.parametrize("c", CASES + EAGER_ONLY, ids=lambda c: c.id)

@@ -1,9 +1,12 @@
 """numpy's lib tests of percentile, quantile and median (test_function_base.py) and of the
 nan-functions (test_nanfunctions.py): every method on every dtype, NaNs, all-NaN slices,
 weights, axes and keepdims; eager, compiled and differentiated against numpy."""
+import warnings
+
 import numpy as np
 import pytest
 
+import gradjit
 from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -192,3 +195,33 @@ def test_jit(c):
 @pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
 def test_grad(c):
     check_grad(c)
+
+
+WARNING_CALLS = {
+    "nanmin": lambda a: np.nanmin(a, axis=1), "nanmax": lambda a: np.nanmax(a, axis=1),
+    "nanmin-all": np.nanmin, "nanmax-initial": lambda a: np.nanmax(a, 1, initial=3.0),
+    "nanmean": lambda a: np.nanmean(a, axis=1), "nanmean-0": lambda a: np.nanmean(a, axis=0),
+    "nanvar": lambda a: np.nanvar(a, axis=1), "nanstd-ddof": lambda a: np.nanstd(a, 0, ddof=2),
+    "nanmedian": lambda a: np.nanmedian(a, axis=1), "nanmedian-all": np.nanmedian,
+    "nanpercentile": lambda a: np.nanpercentile(a, 30, axis=1),
+    "nanquantile": lambda a: np.nanquantile(a, [0.2, 0.9], axis=1, method="nearest"),
+    "nansum": lambda a: np.nansum(a, axis=1), "nanargmin-ok": lambda a: np.nanargmin(a, 0),
+    "nanmean-empty": lambda a: np.nanmean(a[:, :0], axis=1),
+}
+
+
+def _warned(call, *args):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call(*args)
+    return {(w.category, str(w.message)) for w in caught}
+
+
+@pytest.mark.parametrize("data", ["all-nan-rows", "numbers"])
+@pytest.mark.parametrize("name", WARNING_CALLS)
+def test_nan_function_warnings_on_eager_tensors(name, data):
+    """numpy's RuntimeWarnings of slices with no numbers (or too few for ddof), read from an
+    eager Tensor's values; none where every slice holds numbers."""
+    a = ALLNAN if data == "all-nan-rows" else np.arange(12.0).reshape(3, 4)
+    want = _warned(WARNING_CALLS[name], a)
+    assert _warned(WARNING_CALLS[name], gradjit.tensor(a)) == want

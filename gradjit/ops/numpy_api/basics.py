@@ -11,6 +11,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from gradjit import ops
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.complex_order import compared, ordered, pick
+from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api import ufunc_call
 from gradjit.ops.numpy_api.writes import copy_of
 
@@ -111,6 +112,20 @@ def warn_if_empty(a, axis, message="Mean of empty slice", ddof=0, nan=False):
         warnings.warn(message, RuntimeWarning, stacklevel=4)
         if not nan:
             warnings.warn("invalid value encountered in divide", RuntimeWarning, stacklevel=4)
+
+
+def warn_if_nan_only(a, axis, message="All-NaN slice encountered", ddof=0):
+    """numpy's RuntimeWarning for a slice whose NaNs leave ddof or fewer numbers, where the
+    values are known (eager Tensors: a compiled program does not read its values to warn);
+    slices that short by their shape alone get warn_if_empty's."""
+    known = constant_value(a)
+    if known is None or known.dtype.kind not in "fc":
+        return
+    axes = None if axis is None or not known.ndim else normalize_axis_tuple(axis, known.ndim)
+    if (known.size if axes is None else math.prod(known.shape[i] for i in axes)) <= ddof:
+        return
+    if np.any(np.sum(~np.isnan(known), axis=axes) <= ddof):
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
 def masked(a, where, fill):

@@ -8,7 +8,7 @@ from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api.basics import (accumulated, checked_axis, masked, numpy_float,
-                                          warn_if_empty)
+                                          warn_if_empty, warn_if_nan_only)
 
 _UNSET = np._NoValue
 
@@ -267,6 +267,7 @@ def _nan_extremum(name, largest):
     def function(a, axis=None, out=None, keepdims=_UNSET, initial=_UNSET, where=_UNSET):
         a = _masked_extremum(a, where, initial, "fmax" if largest else "fmin")
         if initial is _UNSET:
+            warn_if_nan_only(a, axis)
             return ops.nan_extremum(a, checked_axis(a, axis), _keep(keepdims), largest)
         # numpy's fmax/fmin reduce from `initial` (in a's dtype): a NaN never wins
         if ops.result_type(a).is_float:
@@ -345,8 +346,10 @@ def _spread(name, fn, strict=True):
         args = (checked_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
         everywhere = where is _UNSET or where is True
         if everywhere and mean is _UNSET:
-            warn_if_empty(a, args[0], "Degrees of freedom <= 0 for slice" +
-                          ("." if nan else ""), args[1], nan)
+            message = "Degrees of freedom <= 0 for slice" + ("." if nan else "")
+            warn_if_empty(a, args[0], message, args[1], nan)
+            if nan:
+                warn_if_nan_only(a, args[0], message, args[1])
             return fn(a, *args)
         if nan and mean is _UNSET:  # left-out elements count as NaNs
             return fn(masked(ops.to_float(a), where, np.nan), *args)
@@ -383,6 +386,7 @@ def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSE
         a = masked(ops.to_float(a), where, np.nan)
     else:
         warn_if_empty(a, checked_axis(a, axis), nan=True)
+        warn_if_nan_only(a, axis, "Mean of empty slice")
     return ops.nanmean(a, checked_axis(a, axis), _keep(keepdims), dtype)
 
 

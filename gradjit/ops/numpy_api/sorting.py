@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import builtins
 import collections
+import functools
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from gradjit import ops
 from gradjit.ir import structural as S
+from gradjit.ir.types import TensorType, int64
 from gradjit.ops import sorting as O
-from gradjit.ops.numpy_api.basics import checked_axis, numpy_float, warn_if_empty
+from gradjit.ops.numpy_api.basics import (checked_axis, numpy_float, warn_if_empty,
+                                          warn_if_nan_only)
 
 _NO_VALUE = np._NoValue
 
@@ -81,6 +84,7 @@ def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def _nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NO_VALUE):
     warn_if_empty(a, checked_axis(a, axis, strict=True), nan=True)
+    warn_if_nan_only(a, axis)
     return O.median(a, axis, keepdims is True, ignore_nan=True)
 
 
@@ -107,6 +111,8 @@ def _quantile_fn(scale, name, ignore_nan):
                 q = float(q)
         elif scale != 1:
             q = ops.true_divide(q, scale)
+        if ignore_nan:
+            warn_if_nan_only(a, axis)
         return O.quantile(a, q, axis, method, keepdims is True, ignore_nan, weak, weights)
     return quantile
 
@@ -216,12 +222,14 @@ def _histogram(a, bins=10, range=None, density=None, weights=None):
 def _edges(name, a, bins, range, weights):
     """The flattened a and numpy's bin edges: `bins` equal bins over `range` (or over the
     data's min and max), or the edges given."""
-    if isinstance(bins, str):
+    if isinstance(bins, str) and name == "histogramdd":
         raise TypeError(f"np.{name}(bins={bins!r}) is not supported on traced values; give "
                         "a number of bins or the edges")
     if weights is not None and ops.shape_of(weights) != ops.shape_of(a):
         raise ValueError("weights should have the same shape as a.")
     x = ops.reshape(a, (-1,))
+    if isinstance(bins, str):
+        bins = _estimated_count(x, bins, range, weights)
     if np.ndim(bins) == 0 and not hasattr(bins, "shape"):
         return x, _uniform_edges(x, int(bins), range)
     edges = bins if hasattr(bins, "shape") else np.asarray(bins)
@@ -292,6 +300,36 @@ def _histogram2d(x, y, bins=10, range=None, density=None, weights=None):
 
 def _histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _edges("histogram_bin_edges", a, bins, range, weights)[1]
+
+
+def _estimated_count(x, estimator, range, weights):
+    """The number of equal bins numpy's estimator ('auto', 'fd', 'sturges', ...) picks for
+    the data: numpy's own count, from the values (a traced value's by a host step, guarded,
+    so other data giving another count traces again)."""
+    # numpy's refusals (an unknown estimator, weights, a bad range), raised on a stand-in
+    np.histogram_bin_edges(np.zeros(1), estimator, range, None if weights is None else [1])
+    span = () if range is None else (np.asarray(range, np.float64),)
+    known = ops.constant_value(x)
+    if known is not None:
+        return int(_bin_count(estimator)(known, *span))
+    return int(_bin_count_primitive(estimator, bool(span))(x, *span))
+
+
+def _bin_count(estimator):
+    def count(x, *span):
+        edges = np.histogram_bin_edges(x, estimator, tuple(span[0]) if span else None)
+        return np.asarray(edges.size - 1, np.int64)
+    return count
+
+
+@functools.cache
+def _bin_count_primitive(estimator, ranged):
+    from gradjit.tracer.host import host_primitive  # the tracer builds on ops: not at import
+
+    def no_cotangents(g, out, *args):
+        return (None,) * len(args)
+    return host_primitive(f"histogram_bins_{estimator}", lambda *types: TensorType((), int64),
+                          _bin_count(estimator), 1 + ranged, vjp=no_cotangents)
 
 
 def _uniform_edges(x, count, range):
