@@ -394,3 +394,248 @@ def test_functional_matches_torch(name):
 @pytest.mark.parametrize("name", SAMPLING)
 def test_grid_sample_matches_torch(name):
     same_outcome(SAMPLING[name], rtol=1e-9, atol=1e-10)
+
+
+def known_grid(t, mode, pad, ac):
+    """test_nn.py's fixed input and grid (points outside, on and between pixels)."""
+    x = t.arange(1.0, 11).view(1, 1, 2, 5)
+    grid = t.tensor(
+        [
+            [[-0.9, -4.1], [0, 0.2], [1, -1], [-0.333, 1e-6], [0.5, 1.0]],
+            [[-1.0, -0.5], [0, 0.3333], [1, -1], [-0.2, 1e-6], [1.5, 0.5]],
+        ]
+    ).view(1, 2, 5, 2)
+    return F(t).grid_sample(x, grid, mode=mode, padding_mode=pad, align_corners=ac)
+
+
+def edge_gradients(t, mode, pad, ac, input_grad):
+    x = t.arange(0.0, 5).expand((1, 1, 5, 5)).requires_grad_(input_grad)
+    grid = (
+        t.tensor(
+            [
+                [[1.0, 1.0], [1.0, -1.0], [0.8, 0.8], [0.8, -0.8]],
+                [[-1.0, -1.0], [-1.0, 1.0], [-0.8, -0.8], [-0.8, 0.8]],
+            ]
+        )
+        .view(1, 2, 4, 2)
+        .requires_grad_()
+    )
+    F(t).grid_sample(x, grid, mode=mode, padding_mode=pad, align_corners=ac).sum().backward()
+    return grid.grad, x.grad
+
+
+def sampled_3d(t, mode, pad, ac, sizes):
+    n, c, d, h, w, od, oh, ow = sizes
+    x = draw(t, c, n, d, h, w).transpose(0, 1)
+    grid = draw(t, od, n, oh, ow, 3, seed=1).transpose(0, 1)
+    return with_grads(
+        t,
+        lambda a, g: F(t).grid_sample(a, g, mode=mode, padding_mode=pad, align_corners=ac),
+        x,
+        grid,
+    )
+
+
+def nearest_rounding(t, pad, ac):
+    """The nearest pixel of points at x.0 and x.5 along each axis of 2-d and 3-d inputs."""
+    steps = t.arange(0, 9.1, 0.1, dtype=t.float32)
+    coords = 2 * steps / 9 - 1 if ac else (steps * 2 + 1) / 10 - 1
+    fixed = t.full(coords.shape, 0.5)
+    data = t.tensor(np.random.default_rng(0).random(10).astype(np.float32))
+    x2 = data.reshape(1, 10).repeat(1, 1, 9, 1)
+    g2 = t.stack([coords, fixed], 1).reshape(1, 1, -1, 2)
+    x3 = data.reshape(1, 10).repeat(1, 1, 9, 9, 1)
+    g3 = t.stack([coords, fixed, fixed], 1).reshape(1, 1, 1, -1, 3)
+    options = {"mode": "nearest", "padding_mode": pad, "align_corners": ac}
+    return (
+        F(t).grid_sample(x2, g2, **options),
+        F(t).grid_sample(x2.transpose(3, 2), g2[..., [1, 0]], **options),
+        F(t).grid_sample(x3, g3, **options),
+        F(t).grid_sample(x3.transpose(4, 2), g3[..., [1, 2, 0]], **options),
+    )
+
+
+def upsample_linear(t, ac, recompute, scale):
+    up = t.nn.Upsample(
+        scale_factor=scale, mode="linear", align_corners=ac, recompute_scale_factor=recompute
+    )
+    x = draw(t, 1, 1, 2)
+    return up(t.ones(1, 1, 2)), with_grads(t, up, x)
+
+
+def invariance(t, mode, dims):
+    x = t.zeros((1, 1) + (9,) * dims)
+    x[(..., *(slice(0, 4),) * dims)] = draw(t, *(4,) * dims, dtype="float32")
+    up = t.nn.Upsample(scale_factor=3, mode=mode, align_corners=False)
+    return up(x), up(x[(..., *(slice(0, 5),) * dims)])
+
+
+def upsample_low_precision(t, size, scale, mode, layout=None):
+    x = draw(t, *size, dtype="float32")
+    if layout:
+        x = x.contiguous(memory_format=getattr(t, layout))
+    return with_grads(t, t.nn.Upsample(scale_factor=scale, mode=mode), x.to(t.bfloat16))
+
+
+MORE = {
+    **{
+        f"grid_known_{mode}_{pad}_{int(ac)}": (lambda t, a=(mode, pad, ac): known_grid(t, *a))
+        for mode in ("bilinear", "nearest", "bicubic")
+        for pad in ("zeros", "border", "reflection")
+        for ac in (True, False)
+    },
+    **{
+        f"grid_edge_{mode}_{pad}_{int(ac)}_{int(g)}": (
+            lambda t, a=(mode, pad, ac, g): edge_gradients(t, *a)
+        )
+        for mode in ("bilinear", "nearest", "bicubic")
+        for pad in ("zeros", "border", "reflection")
+        for ac in (True, False)
+        for g in (False, True)
+    },
+    **{
+        f"grid_3d_{mode}_{pad}_{int(ac)}_{kind}": (
+            lambda t, a=(mode, pad, ac, sizes): sampled_3d(t, *a)
+        )
+        for mode in ("bilinear", "nearest")
+        for pad in ("zeros", "border", "reflection")
+        for ac in (True, False)
+        for kind, sizes in (
+            ("same", (2, 2, 3, 3, 4, 3, 3, 4)),
+            ("larger", (2, 2, 2, 2, 3, 3, 4, 4)),
+            ("one_voxel", (2, 2, 1, 1, 1, 2, 3, 2)),
+            ("empty_grid", (2, 2, 3, 3, 3, 3, 0, 3)),
+            ("empty_channels", (2, 0, 3, 3, 3, 3, 3, 3)),
+            ("empty_batch", (0, 2, 3, 3, 3, 3, 3, 3)),
+        )
+    },
+    **{
+        f"grid_2d_empty_{what}": (
+            lambda t, sizes=sizes: sampled(t, "bilinear", "zeros", False, (0, 1, 2, 3), sizes)
+        )
+        for what, sizes in (
+            ("grid", (2, 3, 4, 5, 0, 4)),
+            ("channels", (2, 0, 4, 5, 3, 4)),
+            ("batch", (0, 3, 4, 5, 3, 4)),
+        )
+    },
+    **{
+        f"grid_nearest_rounding_{pad}_{int(ac)}": (
+            lambda t, pad=pad, ac=ac: nearest_rounding(t, pad, ac)
+        )
+        for pad in ("zeros", "border", "reflection")
+        for ac in (True, False)
+    },
+    **{
+        f"affine_grid_known_{d}d_{int(ac)}": (
+            lambda t, d=d, ac=ac: with_grads(
+                t,
+                lambda th: F(t).affine_grid(
+                    th, (1, 1, 2, 2) if d == 2 else (1, 1, 2, 2, 2), align_corners=ac
+                ),
+                t.arange(1.0, 7 if d == 2 else 13, dtype=t.float64).view(1, d, d + 1),
+            )
+        )
+        for d in (2, 3)
+        for ac in (True, False)
+    },
+    **{
+        f"affine_grid_random_{d}d_{int(ac)}": (
+            lambda t, d=d, ac=ac: with_grads(
+                t,
+                lambda th: F(t).affine_grid(
+                    th, (3, 2, 4, 5) if d == 2 else (3, 2, 3, 4, 5), align_corners=ac
+                ),
+                draw(t, 3, d, d + 1),
+            )
+        )
+        for d in (2, 3)
+        for ac in (True, False)
+    },
+    "channel_shuffle_empty": lambda t: t.nn.ChannelShuffle(3)(t.zeros(0, 9, 4, 4)).shape,
+    "native_channel_shuffle_empty": lambda t: (
+        t.native_channel_shuffle(t.zeros(0, 9, 4, 4), 3).shape
+    ),
+    "channel_shuffle_zero_groups": lambda t: t.native_channel_shuffle(t.zeros(1, 3, 2, 2), 0),
+    "channel_shuffle_indivisible": lambda t: t.native_channel_shuffle(t.zeros(1, 3, 2, 2), 2),
+    "channel_shuffle_2d": lambda t: t.native_channel_shuffle(t.zeros(1, 2), 2),
+    **{
+        f"upsample_linear_{int(ac)}_{int(rc)}_{s}": (
+            lambda t, a=(ac, rc, s): upsample_linear(t, *a)
+        )
+        for ac in (True, False)
+        for rc in (True, False)
+        for s in (0.5, 1.5, 2)
+    },
+    **{
+        f"upsample_invariance_{mode}": (lambda t, mode=mode, dims=dims: invariance(t, mode, dims))
+        for mode, dims in (("linear", 1), ("bilinear", 2), ("trilinear", 3))
+    },
+    "bicubic_not_recomputed": lambda t: with_grads(
+        t,
+        lambda x: F(t).interpolate(
+            x, scale_factor=2.3, mode="bicubic", align_corners=False, recompute_scale_factor=False
+        ),
+        t.arange(8.0, dtype=t.float64).view(1, 2, 2, 2),
+    ),
+    **{
+        f"bicubic_scale_{s}_{int(ac)}": (
+            lambda t, s=s, ac=ac: (
+                F(t).interpolate(
+                    t.ones(2, 2, 2, 2), scale_factor=s, mode="bicubic", align_corners=ac
+                ),
+                with_grads(
+                    t,
+                    lambda x: F(t).interpolate(x, int(2 * s), mode="bicubic", align_corners=ac),
+                    draw(t, 2, 2, 2, 2),
+                ),
+            )
+        )
+        for s in (0.6, 1.6, 2.3)
+        for ac in (True, False)
+    },
+    "upsample_small_scale": lambda t: t.nn.Upsample(scale_factor=0.5, mode="bilinear")(
+        t.arange(1.0, 5).reshape(1, 1, 2, 2)
+    ),
+    **{
+        f"interpolate_scale_{s}": (
+            lambda t, s=s: F(t).interpolate(t.ones(1, 1, 16, 16), scale_factor=s, mode="bilinear")
+        )
+        for s in (-1e20, 1e20)
+    },
+}
+
+
+# bfloat16 resizing: torch rounds once from float32 sums, gradjit after each step; compared to
+# bfloat16's precision (as test_nn.py compares it with float32)
+LOW_PRECISION = {
+    **{
+        f"upsample_bfloat16_{mode}_{len(size)}d_{layout}": (
+            lambda t, a=(size, scale, mode, layout): upsample_low_precision(t, *a)
+        )
+        for size, scale, mode, layout in (
+            ((3, 4, 5, 3), 2, "nearest", None),
+            ((3, 4, 5, 3), 2, "nearest", "channels_last"),
+            ((3, 4, 5, 3, 2), 2, "nearest", None),
+            ((3, 4, 6), 2, "linear", None),
+            ((3, 4, 5, 3), 2, "bilinear", None),
+            ((3, 4, 5, 3), 2, "bilinear", "channels_last"),
+            ((1, 3, 5, 3), 2, "bicubic", None),
+            ((3, 2, 5, 3, 2), 2, "trilinear", None),
+            ((3, 5, 5), 10, "linear", None),
+            ((1, 2, 5, 3), 7, "nearest", None),
+        )
+    },
+}
+
+
+@pytest.mark.parametrize("name", LOW_PRECISION)
+def test_bfloat16_resizing_matches_torch_to_its_precision(name):
+    same_outcome(LOW_PRECISION[name], rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize("name", MORE)
+def test_sampling_and_resizing_match_torch(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_outcome(MORE[name], rtol=1e-5, atol=2e-5)  # (float32 noise near zero)

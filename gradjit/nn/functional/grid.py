@@ -96,8 +96,10 @@ def _gather(input, positions):
         within = (p >= 0) & (p < size)
         inside = within if inside is None else inside & within
         flat = flat * size + p.clamp(0, size - 1)
-    flat = flat.reshape(n, 1, -1).expand(n, c, -1)
-    values = input.reshape(n, c, -1).gather(2, flat).reshape(n, c, *positions[0].shape[1:])
+    # (counts spelled out: an empty batch or channel leaves -1 ambiguous)
+    count, out_shape = math.prod(sizes), positions[0].shape[1:]
+    flat = flat.reshape(n, 1, math.prod(out_shape)).expand(n, c, math.prod(out_shape))
+    values = input.reshape(n, c, count).gather(2, flat).reshape(n, c, *out_shape)
     return values * inside.unsqueeze(1).to(input.dtype)
 
 

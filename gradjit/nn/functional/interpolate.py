@@ -33,8 +33,10 @@ def _out_sizes(input, size, scale_factor, n):
         return sizes, [None] * n
     factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else \
         tuple(scale_factor)
-    return tuple(int(math.floor(length * f)) for length, f in zip(lengths, factors)), \
-        [1.0 / f for f in factors]
+    sizes = tuple(math.floor(length * f) for length, f in zip(lengths, factors))
+    if any(abs(s) >= 2 ** 63 for s in sizes):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return sizes, [1.0 / f for f in factors]
 
 
 def _source(out, scale, align_corners, mode):

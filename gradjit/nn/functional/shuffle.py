@@ -47,6 +47,12 @@ def pixel_unshuffle(input, downscale_factor):
 
 def channel_shuffle(input, groups):
     """(N, g*k, *) -> the channels of group i at positions i, i+g, i+2g, ..."""
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.dim() <= 2:
+        raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
     n, channels, *rest = input.shape
     if channels % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {channels} "
