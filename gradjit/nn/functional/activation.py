@@ -15,6 +15,9 @@ from gradjit.tracer.leaves import is_traced
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, as PyTorch records it: one addmm, on the input flattened to
     a matrix and viewed back when it is not one."""
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:

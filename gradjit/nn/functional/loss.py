@@ -277,10 +277,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing):
     classes = logp.shape[0 if logp.dim() == 1 else 1]
-    target = target * (1 - label_smoothing) + label_smoothing / classes
+    if label_smoothing:
+        target = target * (1 - label_smoothing) + label_smoothing / classes
     terms = _classes_last(logp * target)
     if weight is not None:
         terms = terms * weight
+    if reduction == "mean" and not classes:  # torch divides by numel / classes: 0 / 0
+        return -terms.sum() / float("nan")
     return _reduce(-terms.sum(-1), reduction)
 
 
