@@ -259,6 +259,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     whose sizes PyTorch does not check then."""
     refuse_integers("batch_norm", input)
     _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps)
+    return normalize_batch(input, running_mean, running_var, weight, bias, training, momentum,
+                           eps)
+
+
+def normalize_batch(input, running_mean, running_var, weight, bias, training, momentum, eps):
+    """batch_norm's arithmetic without its argument checks (instance_norm's kernel takes an
+    eps of 0)."""
     if not input.numel():
         out = input.clone()
         out = out if weight is None else out * weight[:1].sum()
