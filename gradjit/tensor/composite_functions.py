@@ -97,6 +97,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not dtype.is_float:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{dtypes.of_ir(dtype).legacy}")
+    x1, x2 = (x if x.dtype == dtypes.of_ir(dtype) else x.to(dtypes.of_ir(dtype)) for x in (x1, x2))
     if x1.shape != x2.shape:
         shape = ops.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
         x1, x2 = x1.expand(shape), x2.expand(shape)

@@ -91,8 +91,12 @@ def describe(x):
     if hasattr(x, "_edge"):
         return "Tensor"
     kind = type(x)
-    return kind.__name__ if kind.__module__ == "builtins" else \
-        f"{kind.__module__}.{kind.__qualname__}"
+    if kind.__module__ == "builtins":
+        return kind.__name__
+    import gradjit  # torch's own types (torch.device, torch.dtype) by their public names
+    if getattr(gradjit, kind.__name__, None) is kind:
+        return f"torch.{kind.__name__}"
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _short(x):

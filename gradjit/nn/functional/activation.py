@@ -15,6 +15,9 @@ from gradjit.tracer.leaves import is_traced
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, as PyTorch records it: one addmm, on the input flattened to
     a matrix and viewed back when it is not one."""
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
@@ -256,6 +259,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     whose sizes PyTorch does not check then."""
     refuse_integers("batch_norm", input)
     _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps)
+    return normalize_batch(input, running_mean, running_var, weight, bias, training, momentum,
+                           eps)
+
+
+def normalize_batch(input, running_mean, running_var, weight, bias, training, momentum, eps):
+    """batch_norm's arithmetic without its argument checks (instance_norm's kernel takes an
+    eps of 0)."""
     if not input.numel():
         out = input.clone()
         out = out if weight is None else out * weight[:1].sum()

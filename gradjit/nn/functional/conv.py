@@ -210,7 +210,9 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, n):
                  for length, k, s, d in zip(input.shape[2:], kernel, stride, dilation)]
     cols = _windows(input, kernel, stride, dilation, out_sizes)
     batch, out_channels = input.shape[0], weight.shape[0]
-    cols = cols.reshape(batch, groups, channels // groups * math.prod(kernel), -1)
+    # (the window count spelled out: an empty batch leaves -1 ambiguous)
+    cols = cols.reshape(batch, groups, channels // groups * math.prod(kernel),
+                        math.prod(out_sizes))
     kernels = weight.reshape(groups, out_channels // groups, -1)
     out = kernels.matmul(cols).reshape(batch, out_channels, *out_sizes)
     return out if bias is None else out + bias.reshape((-1,) + (1,) * n)

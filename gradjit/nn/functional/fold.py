@@ -57,7 +57,11 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
             f"padding={padding}, stride={stride}, expected size of input's dimension 2 to match "
             f"the calculated number of sliding blocks {blocks[0]} * {blocks[1]} = "
             f"{math.prod(blocks)}, but got input.size(2)={input.shape[2]}.")
-    _blocks(output_size, kernel, dilation, padding, stride)
+    if any(b < 1 for b in blocks):
+        raise RuntimeError(
+            f"Given output_size={output_size}, kernel_size={kernel}, dilation={dilation}, "
+            f"padding={padding}, stride={stride}, calculated shape of the array of sliding "
+            f"blocks as {tuple(blocks)}, which is too small (non-positive)")
     batch, channels = input.shape[0], input.shape[1] // area
     cols = input.reshape(batch, channels, area, *blocks)
     padded = [length + 2 * p for length, p in zip(output_size, padding)]

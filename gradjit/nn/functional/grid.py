@@ -42,9 +42,13 @@ def affine_grid(theta, size, align_corners=None):
     if theta.dim() != 3 or tuple(theta.shape[1:]) != (n, n + 1):
         raise ValueError(f"Expected a batch of {n}D affine matrices of shape Nx{n}x{n + 1} "
                          f"for size {size}. Got {theta.shape}.")
-    if min(size) <= 0:
-        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     spatial = list(size[2:])
+    if align_corners and min(spatial) == 1:  # (torch then skips the size check below)
+        warn_at_caller("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                       "grids when align_corners=True. This is not an intended use case of "
+                       "affine_grid. See the documentation of affine_grid for details.")
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     axes = np.meshgrid(*(_linspace(s, align_corners) for s in spatial), indexing="ij")
     base = np.stack(list(axes[::-1]) + [np.ones(spatial)], -1).reshape(-1, n + 1)
     base = gradjit.tensor(base, dtype=theta.dtype)
@@ -92,8 +96,10 @@ def _gather(input, positions):
         within = (p >= 0) & (p < size)
         inside = within if inside is None else inside & within
         flat = flat * size + p.clamp(0, size - 1)
-    flat = flat.reshape(n, 1, -1).expand(n, c, -1)
-    values = input.reshape(n, c, -1).gather(2, flat).reshape(n, c, *positions[0].shape[1:])
+    # (counts spelled out: an empty batch or channel leaves -1 ambiguous)
+    count, out_shape = math.prod(sizes), positions[0].shape[1:]
+    flat = flat.reshape(n, 1, math.prod(out_shape)).expand(n, c, math.prod(out_shape))
+    values = input.reshape(n, c, count).gather(2, flat).reshape(n, c, *out_shape)
     return values * inside.unsqueeze(1).to(input.dtype)
 
 

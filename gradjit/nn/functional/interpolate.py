@@ -30,11 +30,24 @@ def _out_sizes(input, size, scale_factor, n):
                              f"{list(lengths)} and output size of {sizes}. Please provide "
                              "input tensor in (N, C, d1, d2, ...,dK) format and output size in "
                              "(o1, o2, ...,oK) format.")
+        if not all(_is_integer(s) for s in sizes):
+            kinds = ", ".join("<class 'torch.Tensor'>" if gradjit.is_tensor(s) else str(type(s))
+                              for s in sizes)
+            raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                            f"Tuple[int, int, int], but got size with types [{kinds}]")
         return sizes, [None] * n
     factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else \
         tuple(scale_factor)
-    return tuple(int(math.floor(length * f)) for length, f in zip(lengths, factors)), \
-        [1.0 / f for f in factors]
+    sizes = tuple(math.floor(length * f) for length, f in zip(lengths, factors))
+    if any(abs(s) >= 2 ** 63 for s in sizes):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return sizes, [1.0 / f for f in factors]
+
+
+def _is_integer(size):
+    if gradjit.is_tensor(size):
+        return not size.is_floating_point()
+    return isinstance(size, (int, np.integer))
 
 
 def _source(out, scale, align_corners, mode):

@@ -47,20 +47,40 @@ def _warn_broadcast(input, target):
                        "broadcasting. Please ensure they have the same size.")
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target) ** 2, weight, input, reduction, by_weight=True)
     return _node("MseLossBackward0", lambda i, t: _reduce((i - t) ** 2, reduction), input,
                  target)
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     _warn_broadcast(input, target)
     reduction = _legacy(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target).abs(), weight, input, reduction, by_weight=True)
     return _reduce((input - target).abs(), reduction)
 
 
-def huber_loss(input, target, reduction="mean", delta=1.0):
+def _weighted(errors, weight, input, reduction, by_weight):
+    """Each sample's error scaled by its weight (one per input element); the mean divides by
+    the weights' sum where `by_weight` (mse, l1), by the count otherwise (huber), as torch's."""
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    scaled = errors * weight
+    if reduction == "none":
+        return scaled
+    if reduction == "sum":
+        return scaled.sum()
+    if reduction == "mean":
+        return scaled.sum() / weight.sum() if by_weight else scaled.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _warn_broadcast(input, target)
     if input.dtype != target.dtype and not input.dtype.is_floating_point:
         raise RuntimeError(f"result type {target.dtype.legacy} can't be cast to the desired "
@@ -69,10 +89,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
 
-    def huber(input, target):
+    def huber(input, target, reduction=reduction):
         diff = (input - target).abs()
         return _reduce(gradjit.where(diff < delta, 0.5 * diff ** 2,
                                      delta * (diff - 0.5 * delta)), reduction)
+    if weight is not None:
+        errors = _node("HuberLossBackward0", lambda i, t: huber(i, t, "none"), input, target)
+        return _weighted(errors, weight, input, reduction, by_weight=False)
     return _node("HuberLossBackward0", huber, input, target)
 
 
@@ -254,10 +277,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing):
     classes = logp.shape[0 if logp.dim() == 1 else 1]
-    target = target * (1 - label_smoothing) + label_smoothing / classes
+    if label_smoothing:
+        target = target * (1 - label_smoothing) + label_smoothing / classes
     terms = _classes_last(logp * target)
     if weight is not None:
         terms = terms * weight
+    if reduction == "mean" and not classes:  # torch divides by numel / classes: 0 / 0
+        return -terms.sum() / float("nan")
     return _reduce(-terms.sum(-1), reduction)
 
 

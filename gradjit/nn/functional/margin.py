@@ -22,6 +22,12 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction="mean"):
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1; the
     squared norms get 1e-12 so a zero vector divides by no zero."""
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if not input1.dim() == input2.dim() == target.dim() + 1:
+        sizes = " and ".join(str(list(x.shape)) for x in (input1, input2))
+        raise RuntimeError(f"{target.dim()}D target tensor expects {target.dim() + 1}D input "
+                           f"tensors, but found inputs with sizes {sizes}.")
     dim = 1 if input1.dim() == 2 else 0
     dot = (input1 * input2).sum(dim)
     norms = ((input1 * input1).sum(dim) + 1e-12) * ((input2 * input2).sum(dim) + 1e-12)

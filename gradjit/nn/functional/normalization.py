@@ -8,7 +8,7 @@ import numpy as np
 
 import gradjit
 from gradjit.autograd.function import Function
-from gradjit.nn.functional.activation import batch_norm
+from gradjit.nn.functional.activation import normalize_batch
 from gradjit.nn.functional.conv import pad
 from gradjit.tensor.refusals import refuse_integers
 
@@ -38,7 +38,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         mean = grouped.mean(-1, keepdim=True)
         var = grouped.var(-1, correction=0, keepdim=True)
         out = ((grouped - mean) * (var + eps).rsqrt()).reshape(input.shape)
-        return _affine(out, weight, bias, (1, -1) + (1,) * (input.dim() - 2))
+        out = _affine(out, weight, bias, (1, -1) + (1,) * (input.dim() - 2))
+        # float parameters on a half/bfloat16 input give the input's dtype, as torch's kernel
+        return out if out.dtype == input.dtype else out.to(input.dtype)
     return gradjit.autograd.composite("NativeGroupNormBackward0", normalize, input, weight, bias)
 
 
@@ -54,8 +56,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     as_channels = input.reshape(1, n * channels, *input.shape[2:])
     means = None if running_mean is None else running_mean.repeat(n)
     variances = None if running_var is None else running_var.repeat(n)
-    out = batch_norm(as_channels, means, variances, training=use_input_stats,
-                     momentum=momentum, eps=eps).reshape(input.shape)
+    out = normalize_batch(as_channels, means, variances, None, None, use_input_stats, momentum,
+                          eps).reshape(input.shape)
     with gradjit.no_grad():
         for running, repeated in ((running_mean, means), (running_var, variances)):
             if running is not None and use_input_stats:

@@ -334,6 +334,9 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
     sides, order, where = _FRACTIONAL[n]
     kernel = _tuple(kernel_size, n)
     if output_size is None:
+        if n == 2 and isinstance(output_ratio, (tuple, list)) and len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single "
+                             "Int or tuple of Ints.")
         output_size = [int(size * r) for size, r in
                        zip(input.shape[-n:], _tuple(output_ratio, n))]
     sizes = _tuple(output_size, n)

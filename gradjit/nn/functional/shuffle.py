@@ -3,9 +3,16 @@ and channel_shuffle (interleaving channel groups), as reshapes and one permute."
 from __future__ import annotations
 
 
+def _at_least_3d(name, input):
+    if input.dim() < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
+                           f"with {input.dim()} dimension(s)")
+
+
 def pixel_shuffle(input, upscale_factor):
     """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
     r = upscale_factor
+    _at_least_3d("pixel_shuffle", input)
     if r <= 0:
         raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
     *batch, channels, h, w = input.shape
@@ -22,6 +29,7 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
     r = downscale_factor
+    _at_least_3d("pixel_unshuffle", input)
     if r <= 0:
         raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
     *batch, channels, h, w = input.shape
@@ -39,6 +47,12 @@ def pixel_unshuffle(input, downscale_factor):
 
 def channel_shuffle(input, groups):
     """(N, g*k, *) -> the channels of group i at positions i, i+g, i+2g, ..."""
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.dim() <= 2:
+        raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
     n, channels, *rest = input.shape
     if channels % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {channels} "

@@ -81,8 +81,8 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         # 0 for the head's classes, i + 1 for those of tail i
         cluster = np.searchsorted(self.cutoffs, labels, side="right")
         head_index = np.where(cluster == 0, labels, self.shortlist_size + cluster - 1)
-        head_logprob = self.head(input).log_softmax(1)
-        output = head_logprob.gather(1, gradjit.tensor(head_index).unsqueeze(1)).squeeze(1)
+        # the tails' log-probabilities first, the head's added last (PyTorch's AddBackward0)
+        output = input.new_zeros(len(labels))
         for i, projection in enumerate(self.tail):
             rows = np.flatnonzero(cluster == i + 1)
             if not rows.size:
@@ -90,8 +90,9 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             rows = gradjit.tensor(rows)
             local = gradjit.tensor(labels[rows.numpy()] - self.cutoffs[i]).unsqueeze(1)
             logprob = projection(input.index_select(0, rows)).log_softmax(1)
-            picked = logprob.gather(1, local).squeeze(1)
-            output = output + input.new_zeros(len(labels)).index_copy(0, rows, picked)
+            output = output.index_copy(0, rows, logprob.gather(1, local).squeeze(1))
+        head_logprob = self.head(input).log_softmax(1)
+        output = output + head_logprob.gather(1, gradjit.tensor(head_index).unsqueeze(1)).squeeze(1)
         loss = (-output).mean()
         return _ASMoutput(output if batched else output.squeeze(0), loss)
 

@@ -12,6 +12,7 @@ from gradjit.nn.modules.module_hooks import (  # noqa: F401  (torch.nn.modules.m
     register_module_full_backward_hook, register_module_full_backward_pre_hook,
     register_module_module_registration_hook, register_module_parameter_registration_hook)
 from gradjit.nn.modules.module_state import StateDict, _IncompatibleKeys  # noqa: F401
+from gradjit.nn.modules.module_to import parse_to
 from gradjit.nn.parameter import Buffer, Parameter
 from gradjit.warn import warn_at_caller
 
@@ -82,7 +83,8 @@ class Module(HookedCall, StateDict):
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
         if "." in name:
-            raise KeyError(f'{kind} name can\'t contain "."')
+            got = f", got: {name}" if kind == "module" else ""  # (as torch words each)
+            raise KeyError(f'{kind} name can\'t contain "."{got}')
         if name == "":
             raise KeyError(f'{kind} name can\'t be empty string ""')
         if hasattr(self, name) and name not in getattr(self, f"_{kind}s"):
@@ -324,8 +326,8 @@ class Module(HookedCall, StateDict):
                         module._buffers[name] = fn(buffer)
         return self
 
-    def to(self, *args, memory_format=None, **kwargs):
-        dtype = next((a for a in args if isinstance(a, gradjit.dtype)), kwargs.get("dtype"))
+    def to(self, *args, **kwargs):
+        device, dtype, _, memory_format = parse_to(args, kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
@@ -337,8 +339,7 @@ class Module(HookedCall, StateDict):
                            "report.yml if a complex module does not work as expected.")
 
         def move(t):
-            moved = t.to(*args, **kwargs)
-            moved = moved if t.is_floating_point() else moved.to(t.dtype)
+            moved = t.to(device=device, dtype=dtype if t.is_floating_point() else None)
             # as PyTorch's: a memory format reaches the weights of 4-d and 5-d shape only
             return moved.contiguous(memory_format) if memory_format is not None and \
                 t.dim() in (4, 5) else moved

@@ -10,6 +10,7 @@ from gradjit.nn import init
 from gradjit.nn.functional.normalization import CrossMapLRN2d as cross_map_lrn2d
 from gradjit.nn.modules.module import Module
 from gradjit.nn.parameter import Parameter
+from gradjit.warn import warn_at_caller
 
 
 class LayerNorm(Module):
@@ -199,11 +200,21 @@ class _InstanceNorm(_BatchNorm):
 
     def forward(self, input):
         self._check_input_dim(input)
-        if input.dim() == self.ranks[0]:  # unbatched
-            return self.forward(input.unsqueeze(0)).squeeze(0)
+        feature_dim = input.dim() - self.ranks[0]
+        if input.shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match "
+                                 f"num_features ({self.num_features}), but got: "
+                                 f"{input.shape[feature_dim]}.")
+            warn_at_caller(f"input's size at dim={feature_dim} does not match num_features. You "
+                           "can silence this warning by not passing in num_features, which is "
+                           "not used because affine=False")
+        unbatched = input.dim() == self.ranks[0]
         use_stats = self.training or not self.track_running_stats
-        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
-                               self.bias, use_stats, self.momentum or 0.0, self.eps)
+        out = F.instance_norm(input.unsqueeze(0) if unbatched else input, self.running_mean,
+                              self.running_var, self.weight, self.bias, use_stats,
+                              self.momentum or 0.0, self.eps)
+        return out.squeeze(0) if unbatched else out
 
 
 class InstanceNorm1d(_InstanceNorm):
