@@ -244,6 +244,51 @@ def where_gradients(lib):
     return out, a.grad, b.grad, type(out.grad_fn).__name__
 
 
+@scenario
+def zero_and_one_element_operands(lib):
+    """index_copy_, index_select, take and put over every mix of 0-d and 1-element target,
+    index and source."""
+    out = []
+    for t_shape, i_shape, s_shape in ((t, i, s) for t in ((), (1,)) for i in ((), (1,))
+                                       for s in ((), (1,))):
+        target, source = lib.full(t_shape, 2.0), lib.full(s_shape, 5.0)
+        index = lib.zeros(i_shape, dtype=lib.int64)
+        out += [target.clone().index_copy_(0, index, source), source.index_select(0, index),
+                source.take(index), lib.put(target, index, source, accumulate=True),
+                target.clone().put_(index, source), target.index_fill(0, index, -1)]
+    return out
+
+
+@scenario
+def index_copy_out_of_range(lib):
+    a = lib.randn(3, 5)
+    c = lib.zeros(3, 8)
+    return errors(lambda: a.index_copy_(1, lib.full((8,), 5), c),
+                  lambda: a.index_copy_(1, lib.full((8,), -1), c),
+                  lambda: a.index_copy_(1, lib.full((8,), -6), c))
+
+
+@scenario
+def take_and_put_of_nothing(lib):
+    out = []
+    for shape in ((0,), (0, 1, 2, 0), (1, 2, 3)):
+        for index_shape in ((0,), (0, 1, 2, 0)):
+            x = lib.zeros(shape)
+            index = lib.empty(index_shape, dtype=lib.int64)
+            out += [x.take(index).shape, x.put(index, lib.empty(index_shape), True).shape]
+    return out
+
+
+@scenario
+def put_onto_noncontiguous(lib):
+    dest = lib.arange(20.0).reshape(4, 5).t()
+    index = lib.tensor([[0, 7], [19, 7]])
+    source = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+    return [lib.put(dest, index, source, accumulate=True), dest.clone().put_(index.t(), source),
+            dest.put(index[:, :1], source[:, :1]), lib.zeros(1).put(lib.zeros(300, dtype=lib.int64),
+                                                                   lib.ones(300), accumulate=True)]
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])
