@@ -289,6 +289,61 @@ def put_onto_noncontiguous(lib):
                                                                    lib.ones(300), accumulate=True)]
 
 
+@scenario
+def scatter_reductions_and_bools(lib):
+    index = lib.tensor([[1], [2]])
+    out = []
+    for dtype in (lib.float32, lib.int64, lib.complex64):
+        out.append(lib.zeros(4, 4, dtype=dtype).scatter_(0, index, lib.ones(2, 2, dtype=dtype),
+                                                          reduce="add"))
+        out.append(lib.full((4, 4), 2, dtype=dtype).scatter_(0, index, 3, reduce="multiply"))
+        out.append(lib.full((2, 2), 2, dtype=dtype).scatter_(
+            0, lib.zeros(2, 2, dtype=lib.int64), lib.full((2, 2), 2, dtype=dtype),
+            reduce="multiply"))
+    x = lib.ones(2, 5, dtype=lib.bool)
+    out.append(lib.zeros(3, 3, dtype=lib.bool).scatter_(0, lib.tensor([[0, 1, 2], [0, 1, 2]]),
+                                                         x[:, :3]))
+    out.append(lib.zeros(3, 5, dtype=lib.bool).scatter_add_(
+        0, lib.tensor([[0, 1, 2, 0, 0], [2, 0, 0, 1, 2]]), x))
+    out.append(lib.ones(2, 6).scatter_add_(0, lib.zeros(2, 6, dtype=lib.int64), lib.ones(2, 6)))
+    return out
+
+
+@scenario
+def masked_scatter_empty_and_bool(lib):
+    dest = lib.empty((5, 0, 5))
+    dest.masked_scatter_(lib.ones_like(dest, dtype=lib.bool), lib.empty((0,)))
+    dest.masked_scatter_(lib.ones((5, 1, 5), dtype=lib.bool), lib.empty((0,)))
+    dst = lib.tensor([False, False, False])
+    dst.masked_scatter_(lib.tensor([False, True, False]), lib.tensor([True, True, True]))
+    return [dest.shape, dst, dst.masked_scatter(lib.tensor([True, False, True]),
+                                                lib.tensor([True, True, True]))]
+
+
+@scenario
+def masked_select_into_discontiguous_out(lib):
+    vals = lib.arange(36.0).reshape(6, 6)
+    mask = lib.zeros(6, 6, dtype=lib.bool)
+    mask[:, ::2] = True
+    out = []
+    for v in (vals, vals.t()):
+        for m in (mask, mask.t()):
+            target = lib.zeros(36)[::2]
+            lib.masked_select(v, m, out=target)
+            out += [lib.masked_select(v, m), target]
+    return out
+
+
+@scenario
+def masked_fill_permuted(lib):
+    dst = lib.arange(-30.0, 30.0).reshape(3, 4, 5).permute(2, 0, 1)
+    mask = dst.remainder(3) > 0
+    a, b = dst.clone(), dst.contiguous()
+    a.masked_fill_(mask, 0.5)
+    b.masked_fill_(mask, 0.5)
+    return a, b, a.stride(), b.stride()
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])
