@@ -300,12 +300,23 @@ class IndexingMixin:
         return apply("IndexReduceBackward0", lambda x, i, s: _reduce(
             x, _along(i, shape, dim), s, dim, reduce, include_self), self, index, source)
 
-    @_one_element(with_source=False)
     def index_select(self, dim, index):
         dim = _check_dim(dim, self.dim())
         index = _along_index(index, "index_select")
+        if not self.dim():  # PyTorch reads a 0-d tensor as its one element
+            if index.numel() != 1:
+                raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                                   f"{index.numel()} value(s)")
+            return self.reshape(1).index_select(0, index.reshape(1)).reshape(())
         shape = tuple(self.shape)
-        _check_known(index, shape[dim] if shape else 1, dim)
+        bad = _outside(index, shape[dim])
+        if bad is not None and self.numel():
+            raise IndexError("index out of range in self")
+        if bad is not None:  # the words of torch's kernel for an empty tensor
+            raise RuntimeError("index_select(): self indexing axis dim should be positive"
+                               if not shape[dim] else
+                               f"INDICES element is out of DATA bounds, id={bad} axis_dim="
+                               f"{shape[dim]}")
         return apply("IndexSelectBackward0", lambda x, i: ops.reshape(
             S.gather(ops.reshape(x, (-1,)), _targets(_along(i, shape, dim), shape, dim),
                      axis=0), _shape(_along(i, shape, dim))), self, index)

@@ -7,7 +7,8 @@ import pytest
 from tests.autograd.torch_suite import Scenarios, cases, check
 
 SCENARIOS = scenario = Scenarios()
-DIFFERENCES = {}
+DIFFERENCES = {"addcdiv_deprecated_value_first": "the deprecated addcdiv/addcmul(input, value, "
+                                                  "tensor1, tensor2) overload is not accepted"}
 
 # (small, large, third): shapes that broadcast to FULL in several ways
 FULL = (3, 1, 4)
@@ -123,6 +124,101 @@ def resize_of_strided_tensors(lib):
             lib.empty_strided(size, stride).copy_(lib.arange(float(n)).reshape(size))
         a.resize_(new)
         out.append((tuple(a.shape), a.stride(), a.flatten()[:n].tolist()))
+    return out
+
+
+def _shapes_or_errors(calls):
+    out = []
+    for call in calls:
+        try:
+            result = call()
+            out.append([tuple(r.shape) for r in result] if isinstance(result, (tuple, list))
+                       else tuple(result.shape))
+        except Exception as e:  # noqa: BLE001 - the error is what the scenario compares
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+@scenario
+def shape_functions_of_empty_tensors(lib):
+    x = lib.zeros(0, 1, 3, 0)
+    return _shapes_or_errors([
+        lambda: lib.flatten(x, 0, 3), lambda: lib.flatten(x, 0, 2), lambda: lib.flatten(x, 1, 2),
+        lambda: lib.unsqueeze(x, 1), lambda: lib.squeeze(x, 1), lambda: lib.squeeze(x),
+        lambda: lib.transpose(x, 1, 3), lambda: lib.zeros(5, 0).t(),
+        lambda: lib.select(x, 2, 2), lambda: x.repeat(9, 7, 5, 2, 3), lambda: x.permute(2, 3, 0, 1),
+        lambda: lib.diagonal(lib.zeros(5, 0)), lambda: lib.diagonal(lib.zeros(0, 5), offset=1),
+        lambda: lib.diagonal(lib.zeros(3, 4, 5, 6), offset=45252),
+        lambda: lib.diagonal(lib.zeros(3, 4, 5, 6), offset=-45252),
+        lambda: lib.diagflat(lib.tensor([])), lambda: lib.diagflat(lib.tensor([]), offset=1),
+        lambda: lib.diagflat(lib.tensor([[]]), offset=1), lambda: lib.stack((x, x, x, x)),
+        lambda: lib.chunk(x, 1, dim=0), lambda: lib.chunk(x, 3, dim=0),
+        lambda: lib.chunk(x, 3, dim=2), lambda: lib.split(x, (0, 1, 2), dim=2),
+        lambda: lib.split(x, 0, dim=1), lambda: lib.split(x, 1, dim=0),
+        lambda: lib.split(x, 0, dim=0)])
+
+
+@scenario
+def dim_functions_of_empty_tensors(lib):
+    x = lib.zeros(0, 1, 2, 0)
+    f = lib.nn.functional
+    ind_empty, ind_01 = lib.tensor([], dtype=lib.int64), lib.tensor([0, 1])
+    return [x.stride(), x.size(3)] + _shapes_or_errors([
+        lambda: f.glu(x, 0), lambda: f.glu(x, 2), lambda: f.softmax(x, 3),
+        lambda: f.log_softmax(x, 0), lambda: lib.cumsum(x, 2), lambda: lib.cumprod(x, 0),
+        lambda: lib.cummax(x, 0), lambda: lib.cummin(x, 2), lambda: lib.logcumsumexp(x, 2),
+        lambda: x.flip(2), lambda: x.roll(1, x.size(1)), lambda: x.roll(1),
+        lambda: x.roll((1, 1), (3, 1)), lambda: x.unbind(0), lambda: x.unbind(2),
+        lambda: lib.cross(lib.zeros(0, 1, 3, 0), lib.zeros(0, 1, 3, 0), dim=2),
+        lambda: lib.renorm(x, 1, 0, 5), lambda: lib.renorm(x, 1, 2, 5),
+        lambda: lib.sort(x, dim=0), lambda: lib.topk(x, 0, dim=0), lambda: lib.topk(x, 1, dim=2),
+        lambda: lib.topk(lib.zeros(2, 3, 4), 0),
+        lambda: lib.gather(x, 2, lib.empty((0, 1, 3, 0), dtype=lib.int64)),
+        lambda: lib.gather(lib.zeros(2, 3, 4), 0, lib.empty((0, 3, 4), dtype=lib.int64)),
+        lambda: x.clone().scatter_(2, lib.empty((0, 1, 2, 0), dtype=lib.int64), x),
+        lambda: x.clone().index_fill_(2, ind_01, -1),
+        lambda: x.clone().index_copy_(2, ind_01, lib.empty((0, 1, 2, 0))),
+        lambda: x.clone().index_add_(2, ind_empty, lib.empty((0, 1, 0, 0))),
+        lambda: x.index_select(2, ind_empty), lambda: lib.zeros(2, 3, 4).index_select(0, ind_empty),
+        lambda: lib.zeros(0, 3).index_select(1, ind_01),
+        lambda: lib.zeros(3, 0).index_select(0, ind_01.int()),
+        lambda: lib.zeros(()).index_select(0, lib.tensor([0], dtype=lib.int32)),
+        lambda: lib.index_select(lib.zeros(0, 3), 0, ind_01),
+        lambda: lib.index_select(lib.zeros(0, 3), 1, lib.tensor([0, 5])),
+        lambda: lib.index_select(lib.zeros(()), 0, ind_empty),
+        lambda: lib.ones([]).index_select(0, lib.tensor([0, 0]).int()),
+        lambda: lib.zeros(3).index_select(0, lib.tensor([5]))])
+
+
+@scenario
+def addcdiv_overloads_and_integers(lib):
+    a, b, c = (lib.tensor([[1.0, 2.0], [3.0, 4.0]]) + k for k in (0, 1, 2))
+    out = [lib.addcdiv(a, b, c, value=0.5), lib.addcmul(a, b, c, value=-2),
+           lib.addcdiv(a.cdouble(), b.cdouble(), c.cdouble(), value=0.5 + 0.5j)]
+    try:
+        lib.addcdiv(a.long(), b.long(), c.long(), value=3)
+    except RuntimeError as e:
+        out.append(str(e))
+    return out
+
+
+@scenario
+def addcdiv_deprecated_value_first(lib):
+    a, b, c = (lib.tensor([[1.0, 2.0], [3.0, 4.0]]) + k for k in (0, 1, 2))
+    return lib.addcdiv(a, 0.5, b, c), lib.addcmul(a, 2, b, c)
+
+
+@scenario
+def random_fills_refuse_overlapping_memory(lib):
+    x = lib.rand((1, 3)).expand((3, 3))
+    out = []
+    for op, args in (("random_", ()), ("uniform_", ()), ("cauchy_", ()), ("log_normal_", ()),
+                     ("exponential_", ()), ("geometric_", (0.5,)), ("normal_", ())):
+        try:
+            getattr(x, op)(*args)
+            out.append("ok")
+        except RuntimeError as e:
+            out.append(str(e))
     return out
 
 
