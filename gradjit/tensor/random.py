@@ -374,8 +374,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         running[:, -1] = 1
         uniform = gen.uniform(rows.shape[0] * num_samples, np.float64).reshape(
             rows.shape[0], num_samples)
-        drawn = np.stack([np.searchsorted(r.astype(np.float64), u, side="left")
-                          for r, u in zip(running, uniform)])
+        drawn = np.array([np.searchsorted(r.astype(np.float64), u, side="left")
+                          for r, u in zip(running, uniform)], np.int64).reshape(uniform.shape)
     drawn = _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
     if out is None:
         return drawn

@@ -344,6 +344,44 @@ def masked_fill_permuted(lib):
     return a, b, a.stride(), b.stride()
 
 
+@scenario
+def where_scalars_and_tensors_of_every_dtype(lib):
+    cond = lib.tensor([[True, False, True], [False, True, False]])
+    out = []
+    ys = [False, 4, 8.0, 2 + 0.5j] + [
+        lib.full(shape, 17, dtype=d) for shape in ((), (3,), (1, 3))
+        for d in (lib.bool, lib.uint8, lib.int8, lib.int16, lib.int64, lib.float16, lib.float32,
+                  lib.float64, lib.complex64, lib.complex128)]
+    for x in (True, 3, 7.0, 1 + 0.5j):
+        for y in ys:
+            out += [lib.where(cond, x, y), lib.where(cond, y, x)]
+    return out
+
+
+@scenario
+def masked_scatter_noncontiguous(lib):
+    t = lib.zeros(5, 2, dtype=lib.int64)
+    mask = lib.tensor([[False, True], [False, True], [False, False], [True, True], [True, True]])
+    source = lib.tensor([[1, 2, 3, 4, 5], [6, 7, 8, 9, 9]])
+    nc, c = t.t(), t.t().contiguous()
+    return [c.clone().masked_scatter_(mask.t().contiguous(), source),
+            nc.clone().masked_scatter_(mask.t(), source), c.clone().masked_scatter_(mask.t(), source),
+            t.t().masked_scatter_(mask.t().contiguous(), source), t]
+
+
+@scenario
+def copy_between_every_dtype_pair(lib):
+    names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+             "float32", "float64", "complex64", "complex128")
+    values = [0.0, 1.0, -2.5, 3.75, 100.0, -0.5]
+    out = []
+    for target in names:
+        for source in names:
+            src = lib.tensor(values).to(getattr(lib, source))
+            out.append(lib.zeros(6, dtype=getattr(lib, target)).copy_(src))
+    return out + [lib.ones((), dtype=getattr(lib, n)).item() for n in names]
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])
