@@ -365,7 +365,8 @@ def masked_scatter_noncontiguous(lib):
     source = lib.tensor([[1, 2, 3, 4, 5], [6, 7, 8, 9, 9]])
     nc, c = t.t(), t.t().contiguous()
     return [c.clone().masked_scatter_(mask.t().contiguous(), source),
-            nc.clone().masked_scatter_(mask.t(), source), c.clone().masked_scatter_(mask.t(), source),
+            nc.clone().masked_scatter_(mask.t(), source),
+            c.clone().masked_scatter_(mask.t(), source),
             t.t().masked_scatter_(mask.t().contiguous(), source), t]
 
 
