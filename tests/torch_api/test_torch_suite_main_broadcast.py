@@ -222,6 +222,80 @@ def random_fills_refuse_overlapping_memory(lib):
     return out
 
 
+@scenario
+def normal_shapes_and_errors(lib):
+    lib.manual_seed(0)
+    t1, t4, t120 = lib.rand(1), lib.rand(4), lib.rand(120)
+    t2145, t2345 = lib.rand(2, 1, 4, 5), lib.rand(2, 3, 4, 5)
+    permuted = lib.rand(2, 4, 3, 5).permute(0, 2, 1, 3)
+    channels_last = t2345.contiguous(memory_format=lib.channels_last)
+    return _shapes_or_errors([
+        lambda: lib.normal(t2345, t2345), lambda: lib.normal(permuted, channels_last),
+        lambda: lib.normal(t2345, 2), lambda: lib.normal(2, t2345), lambda: lib.normal(t2345, t1),
+        lambda: lib.normal(t2145, t2345), lambda: lib.normal(t120, t2345),
+        lambda: lib.normal(t2345, t120), lambda: lib.normal(t2345, t4)])
+
+
+@scenario
+def elementwise_result_layouts(lib):
+    lib.manual_seed(0)
+    x, y = lib.rand(2, 3, 4, 4), lib.rand(2, 3, 4, 4)
+    cl = [t.contiguous(memory_format=lib.channels_last) for t in (x, y)]
+    perm = [t.permute(0, 2, 3, 1) for t in (x, y)]
+    out = lib.empty_like(x).permute(0, 3, 2, 1)
+    lib.add(perm[0], perm[1], out=out)
+    mixed = x.permute(0, 2, 3, 1) + y.permute(0, 3, 2, 1)
+    return [(cl[0] + cl[1]).stride(), (perm[0] + perm[1]).stride(), out.stride(), out,
+            mixed.stride(), mixed]
+
+
+@scenario
+def copy_transposed_and_empty_views(lib):
+    x = lib.arange(100 * 100, dtype=lib.float32).reshape(100, 100).t()
+    out = []
+    for dtype in (lib.float32, lib.float64, lib.complex64):
+        y = lib.empty(100, 100, dtype=dtype)
+        y.copy_(x)
+        out += [y[:, 0], y[:, 40]]
+    t = lib.from_numpy(np.empty((0, 4)))
+    t[:, 1::2] *= 1
+    return out + [t.shape, lib.tensor([0, 0, 0]).nonzero().untyped_storage().nbytes()]
+
+
+@scenario
+def dtype_identity_and_signedness(lib):
+    import copy
+    names = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128", "uint8",
+             "int8", "int16", "int32", "int64", "bool")
+    dtypes = [getattr(lib, n) for n in names]
+    return [copy.deepcopy(d) is d for d in dtypes] + [
+        (d.is_signed, lib.is_signed(lib.tensor(0, dtype=d))) for d in dtypes]
+
+
+@scenario
+def rng_state_and_seeds(lib):
+    state = lib.get_rng_state()
+    before = lib.rand(50)
+    lib.set_rng_state(state)
+    after = lib.rand(50)
+    lib.manual_seed(123)
+    seeded = lib.randn(101)
+    mid_state = lib.get_rng_state()
+    midstream = lib.randn(101)
+    lib.set_rng_state(mid_state)
+    repeated = lib.randn(101)
+    seeds = []
+    for seed in (2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1, 0, -1, -2 ** 63):
+        lib.manual_seed(seed)
+        seeds.append(lib.initial_seed())
+    for bad in (-2 ** 63 - 1, 2 ** 64):
+        try:
+            lib.manual_seed(bad)
+        except (RuntimeError, ValueError) as e:
+            seeds.append((type(e).__name__, str(e)))
+    return [bool((before == after).all()), seeded, bool((midstream == repeated).all()), seeds]
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])
