@@ -143,7 +143,7 @@ class GeneralizedPareto(Distribution):
 
     def _split(self):
         """(concentration == 0, the concentration with 1 in place of those zeros)."""
-        zero = gradjit.isclose(self.concentration, gradjit.tensor(0.0))
+        zero = gradjit.isclose(self.concentration, gradjit.zeros_like(self.concentration))
         return zero, gradjit.where(zero, 1.0, self.concentration)
 
     def rsample(self, sample_shape=()):

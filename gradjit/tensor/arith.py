@@ -14,7 +14,8 @@ from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, norm
 from gradjit.tensor.hot_path import _NONE, AS_GIVEN, direct, elementwise, unrecorded
 from gradjit.warn import warn_at_caller
 from gradjit.tensor.refusals import (complex_type, inexact_type, no_kernel, real_only,
-                                      refuse_bool_subtraction, refuse_integers, refuse_lerp)
+                                      refuse_bool_subtraction, refuse_integer_addcdiv,
+                                      refuse_integers, refuse_lerp)
 
 
 def apply(name, fn, *args, operands=None, **kwargs):
@@ -380,6 +381,7 @@ class ArithMixin:
                      self, operand(tensor1), operand(tensor2))
 
     def addcdiv(self, tensor1, tensor2, *, value=1):
+        refuse_integer_addcdiv(tensor1, tensor2)
         return apply("AddcdivBackward0", lambda a, b, c: ops.add(a, ops.true_divide(
             _scaled(b, value), c)), self, operand(tensor1), operand(tensor2))
 

@@ -207,6 +207,9 @@ class TensorBase(ConversionMixin):
                 if write:
                     refuse_cast(source, target)
                 new = E.cast(new, dtype=target.ir.name)
+        if write and tuple(new.shape) != tuple(self.shape):
+            from gradjit.tensor.shape import broadcast_into  # shape.py builds on this module
+            broadcast_into(tuple(self.shape), tuple(new.shape))
         self._commit(new, scope.records, write)
         return self
 

@@ -347,6 +347,11 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         raise RuntimeError("torch.gradient expected each dimension size to be at least "
                            "edge_order+1")
     if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims) and dim is None:
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or "
+                               f"a list of length equal to 'self.dim() = {input.dim()}', since "
+                               f"dim argument was not given, but got a list of length "
+                               f"{len(spacing)}")
         if len(spacing) != len(dims):
             raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or "
                                "it's spacing and dim arguments to have the same length, but "

@@ -288,6 +288,11 @@ def _tensor_as(t, dtype, copy, requires_grad):
     return out.requires_grad_() if requires_grad and not out.requires_grad else out
 
 
+_NEGATIVE_STRIDES = ("At least one stride in the given numpy array is negative, and tensors with "
+                     "negative strides are not currently supported. (You can probably work "
+                     "around this by making a copy of your array  with array.copy().) ")
+
+
 def from_numpy(array: np.ndarray):
     """A tensor sharing `array`'s memory."""
     if not isinstance(array, np.ndarray):
@@ -296,9 +301,7 @@ def from_numpy(array: np.ndarray):
             f"{kind.__module__}.{kind.__qualname__}"
         raise TypeError(f"expected np.ndarray (got {name})")
     if any(step < 0 for step in array.strides):  # a tensor's strides count forwards
-        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
-                         "with negative strides are not currently supported. (You can probably "
-                         "work around this by making a copy of your array  with array.copy().) ")
+        raise ValueError(_NEGATIVE_STRIDES)
     if not array.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte "
                          "order. Conversion between byte orders is currently not supported.")

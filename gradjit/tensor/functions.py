@@ -135,6 +135,7 @@ _VALUES_WORDS = {
     "kthvalue": "output values must be of same type as input",
     "cummax": "expected scalar_type {want} but found {have}",
     "cummin": "expected scalar_type {want} but found {have}",
+    "logcumsumexp": "expected scalar_type {want} but found {have}",
     **dict.fromkeys(("median", "nanmedian"), (
         "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
         "but type torch.{have}Tensor does not equal torch.{want}Tensor (while checking "

@@ -176,9 +176,10 @@ def _nonzero(x, as_tuple, what):
     return tensor(np.argwhere(known).astype(np.int64))
 
 
-def _one_element(with_source):
-    """index_select, index_add, ...: PyTorch reads a 0-d self (and its 0-d source) as one
-    element along dim 0 or -1; a source of another shape is left to the method to refuse."""
+def _one_element(with_source, any_single=False):
+    """index_select, index_add, ...: PyTorch reads a 0-d self (and its 0-d source; for
+    `any_single`, any source of one element) as one element along dim 0 or -1; a source of
+    another shape is left to the method to refuse."""
     def wrap(method):
         @functools.wraps(method)
         def wrapped(self, dim, index, *args, **kwargs):
@@ -187,7 +188,7 @@ def _one_element(with_source):
             _check_dim(dim, 0)
             if with_source:
                 source = operand(args[0] if args else kwargs.pop("source"))
-                if source.dim():
+                if source.dim() and not (any_single and source.numel() == 1):
                     return method(self, dim, index, source, *args[1:], **kwargs)
                 args = (source.reshape(1), *args[1:])
             index = operand(index).reshape(-1)
@@ -299,12 +300,23 @@ class IndexingMixin:
         return apply("IndexReduceBackward0", lambda x, i, s: _reduce(
             x, _along(i, shape, dim), s, dim, reduce, include_self), self, index, source)
 
-    @_one_element(with_source=False)
     def index_select(self, dim, index):
         dim = _check_dim(dim, self.dim())
         index = _along_index(index, "index_select")
+        if not self.dim():  # PyTorch reads a 0-d tensor as its one element
+            if index.numel() != 1:
+                raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                                   f"{index.numel()} value(s)")
+            return self.reshape(1).index_select(0, index.reshape(1)).reshape(())
         shape = tuple(self.shape)
-        _check_known(index, shape[dim] if shape else 1, dim)
+        bad = _outside(index, shape[dim])
+        if bad is not None and self.numel():
+            raise IndexError("index out of range in self")
+        if bad is not None:  # the words of torch's kernel for an empty tensor
+            raise RuntimeError("index_select(): self indexing axis dim should be positive"
+                               if not shape[dim] else
+                               f"INDICES element is out of DATA bounds, id={bad} axis_dim="
+                               f"{shape[dim]}")
         return apply("IndexSelectBackward0", lambda x, i: ops.reshape(
             S.gather(ops.reshape(x, (-1,)), _targets(_along(i, shape, dim), shape, dim),
                      axis=0), _shape(_along(i, shape, dim))), self, index)
@@ -323,7 +335,7 @@ class IndexingMixin:
             wanted = list(self.shape)
             if wanted:
                 wanted[dim] = count
-            if list(source.shape) != wanted:
+            if list(source.shape) != wanted and what != "index_copy":  # _check_copy's rule
                 raise RuntimeError(f"source tensor shape must match self tensor shape, "
                                    f"excluding the specified dimension. Got self.shape = "
                                    f"{list(self.shape)} source.shape = {list(source.shape)}")
@@ -348,7 +360,7 @@ class IndexingMixin:
             x, _along(i, shape, dim), s if alpha == 1 else ops.mul(s, alpha), dim),
             self, index, source)
 
-    @_one_element(with_source=True)
+    @_one_element(with_source=True, any_single=True)
     def index_copy(self, dim, index, source):
         source = operand(source)
         if source.dtype is not self.dtype:

@@ -11,7 +11,7 @@ from gradjit import ops
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply
 from gradjit.tensor.base import _check_dim, _check_sized_dim
-from gradjit.tensor.dtypes import Size
+from gradjit.tensor.dtypes import Size, bool_
 from gradjit.tensor.shape import _shape_args
 
 
@@ -139,11 +139,14 @@ class LayoutMixin:
         raise RuntimeError("Cannot access accelerator device when none is available.")
 
     def resize_(self, *sizes, memory_format=None):
-        """A new shape over the same elements in order: cut short, or grown with zeros."""
+        """A new row-major shape over the elements in the order they lie in memory: cut
+        short, or grown with zeros."""
         if self.requires_grad:
             raise RuntimeError("cannot resize variables that require grad")
         shape = _shape_args(sizes)
-        flat = self._concrete().reshape(-1)
+        if tuple(shape) == tuple(self.shape) and memory_format is None:
+            return self  # torch keeps the layout of a tensor resized to its own size
+        flat = np.ravel(self._concrete(), order="K")  # the elements in the storage's order
         kept = np.zeros(math.prod(shape), flat.dtype)
         kept[:min(flat.size, kept.size)] = flat[:kept.size]
         self._value = kept.reshape(shape)
@@ -164,7 +167,7 @@ class LayoutMixin:
 
     def map_(self, tensor, callable):
         """callable(self element, tensor element) into self, tensor broadcast to self."""
-        other = np.broadcast_to(tensor._concrete(), tuple(self.shape))
+        other = tensor.expand(tuple(self.shape))._concrete()  # torch's expand errors
         return self._write_elements("map_", np.vectorize(callable,
                                                            otypes=[self.dtype.ir.numpy]),
                                     self, other)
@@ -352,7 +355,7 @@ class LayoutMixin:
             raise RuntimeError("all dimensions of input must be of equal length")
         mask = np.zeros(tuple(self.shape), bool)
         np.fill_diagonal(mask, True, wrap=wrap)
-        keep = self.new_tensor(~mask)
+        keep = self.new_tensor(~mask, dtype=bool_)
         return self._update(lambda: self.where(keep, self.new_full((), fill_value)))
 
     def split_with_sizes(self, split_sizes, dim=0):

@@ -40,7 +40,8 @@ class PicklingMixin:
         if not _plain(self):
             return object.__reduce_ex__(self, protocol)
         return _rebuild, (_root(self).reshape(-1), self.storage_offset(),
-                          tuple(self.shape), self.stride(), self.requires_grad, self.device)
+                          tuple(self.shape), self.stride(), self.requires_grad,
+                          self.device), _attributes(self) or None
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
@@ -55,4 +56,11 @@ class PicklingMixin:
         memo[id(self)] = out
         if self.grad is not None:
             out.grad = copy.deepcopy(self.grad, memo)
+        for name, value in _attributes(self).items():
+            setattr(out, name, copy.deepcopy(value, memo))
         return out
+
+
+def _attributes(t) -> dict:
+    """The attributes a user set on t (gradjit's own begin with an underscore)."""
+    return {k: v for k, v in vars(t).items() if not k.startswith("_")}

@@ -15,7 +15,7 @@ from gradjit.tensor import rounding
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes, takes_out
-from gradjit.tensor.shape import _device, _shape_args
+from gradjit.tensor.shape import _device, _shape_args, broadcast_shape
 from gradjit.tracer.torch_surface import TRACING
 from gradjit.tracer.trace import current_trace
 
@@ -31,6 +31,8 @@ class Generator:
         self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed):
+        if not -2 ** 63 <= int(seed) < 2 ** 64:  # torch reads a seed as a 64-bit integer
+            raise ValueError("Overflow when unpacking long long")
         self._seed = int(seed) % 2 ** 64
         self._bits = np.random.MT19937()
         self._bits._legacy_seeding(self._seed & 0xFFFFFFFF)  # PyTorch keeps the low 32 bits
@@ -268,7 +270,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
         noise = gen.normal(math.prod(shape), kind).reshape(shape)
         return _leaf((noise * kind.type(std) + kind.type(mean)).astype(kind), device,
                      requires_grad)
-    shape = np.broadcast_shapes(*(tuple(np.shape(t)) for t in (mean, std)))
+    shape = broadcast_shape(*(tuple(np.shape(t)) for t in (mean, std)))
     kind = next(t.dtype for t in (mean, std) if hasattr(t, "_edge"))
     noise = gen.normal(math.prod(shape), kind.ir.numpy).reshape(shape)
     tensors = [t for t in (mean, std) if hasattr(t, "_edge")]
@@ -374,8 +376,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         running[:, -1] = 1
         uniform = gen.uniform(rows.shape[0] * num_samples, np.float64).reshape(
             rows.shape[0], num_samples)
-        drawn = np.stack([np.searchsorted(r.astype(np.float64), u, side="left")
-                          for r, u in zip(running, uniform)])
+        drawn = np.array([np.searchsorted(r.astype(np.float64), u, side="left")
+                          for r, u in zip(running, uniform)], np.int64).reshape(uniform.shape)
     drawn = _leaf(drawn.reshape(weights.shape[:-1] + (num_samples,)).astype(np.int64))
     if out is None:
         return drawn

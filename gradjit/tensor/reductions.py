@@ -361,10 +361,19 @@ class ReductionMixin:
     def diff(self, n=1, dim=-1, prepend=None, append=None):
         if not self.dim():
             raise RuntimeError("diff expects input to be at least one-dimensional")
+        axis = _check_dim(dim, self.dim())
         for extra in (prepend, append):
-            if hasattr(extra, "_edge") and extra.dim() != self.dim():
+            if not hasattr(extra, "_edge"):
+                continue
+            if extra.dim() != self.dim():
                 raise RuntimeError("diff expects prepend or append to be the same dimension as "
                                    "input")
+            for d, (want, have) in enumerate(zip(self.shape, extra.shape)):
+                if d != axis and want != have:
+                    raise RuntimeError(f"diff expects the shape of tensor to prepend or append to "
+                                       f"match that of input except along the differencing "
+                                       f"dimension; input.size({d}) = {want}, but got "
+                                       f"tensor.size({d}) = {have}")
         if n < 0:
             raise RuntimeError(f"order must be non-negative but got {n}")
         if n == 0:  # the input itself, prepend and append ignored, as torch has it

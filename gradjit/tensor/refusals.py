@@ -80,3 +80,16 @@ def refuse_lerp(x, end, weight):
     if x.dtype.is_floating_point or x.dtype.is_complex:
         return
     refuse_integers(f"lerp_kernel_{'scalar' if is_python_scalar(weight) else 'tensor'}", x)
+
+
+def refuse_integer_addcdiv(tensor1, tensor2):
+    """addcdiv of two integer tensors: PyTorch refuses its old truncating division."""
+    kinds = [getattr(t, "dtype", None) for t in (tensor1, tensor2)]
+    if all(k is not None and not (k.is_floating_point or k.is_complex) for k in kinds):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")

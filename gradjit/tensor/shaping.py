@@ -152,9 +152,12 @@ class ShapingMixin:
         n = self.shape[d]
         if isinstance(split_size_or_sections, int):
             size = split_size_or_sections
-            if size < 0 or (size == 0 and n):
+            if size < 0:
                 raise RuntimeError(f"split expects split_size be non-negative, but got "
                                    f"split_size={size}")
+            if size == 0 and n:
+                raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                                   f"dimension size of {n}")
             # an empty dimension is one empty piece
             sizes = [min(size, n - i) for i in range(0, n, size)] if size and n else [0]
             return self._pieces("SplitBackward0", sizes, d)

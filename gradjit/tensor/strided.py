@@ -151,7 +151,7 @@ class StridedMixin:
     def map2_(self, x, y, callable):
         """callable(self element, x element, y element) into self, x and y broadcast."""
         shape = tuple(self.shape)
-        others = [np.broadcast_to(t._concrete(), shape) for t in (x, y)]
+        others = [t.expand(shape)._concrete() for t in (x, y)]  # torch's expand errors
         return self._write_elements("map2_", np.vectorize(
             callable, otypes=[self.dtype.ir.numpy]), self, *others)
 

@@ -1,6 +1,8 @@
 """PyTorch's test_torch suite, side by side with torch: tensor methods and their errors, dtype
 conversions, copies and memory formats, set_/resize_, new_* constructors, and the tests of
 equal/allclose/isclose, narrow/unfold/unbind and repeat/tile/expand."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -529,6 +531,41 @@ def requires_grad_errors(lib):
         except RuntimeError as e:
             out.append(str(e))
     return out
+
+
+@scenario
+def shapes_of_zero_and_one_dim_operands(lib):
+    """The shapes PyTorch's scalar checks expect: a 0-d result only where every operand is
+    0-d (or a number), and where a reduction over dim 0 drops the one dimension."""
+    z, o = lib.tensor(0.5), lib.tensor([0.5])
+    zi, oi = lib.tensor(1), lib.tensor([1])
+    zb, ob = lib.tensor(True), lib.tensor([True])
+    calls = [
+        lambda: lib.remainder(z, z), lambda: lib.remainder(z, 2), lambda: lib.fmod(z, o),
+        lambda: lib.fmod(o, z), lambda: lib.exp(z), lambda: lib.atanh(o), lambda: z.clamp(0, 1),
+        lambda: o.clamp(max=1), lambda: lib.logcumsumexp(z, 0), lambda: lib.cumprod(z, 0),
+        lambda: lib.cummax(z, 0)[0], lambda: lib.sort(z, 0)[1], lambda: lib.topk(z, 1)[0],
+        lambda: lib.max(o, z), lambda: zi >> zi, lambda: oi << 1, lambda: zi | oi,
+        lambda: zi & 1, lambda: lib.masked_select(zb, zb), lambda: lib.masked_select(ob, zb),
+        lambda: lib.mode(z, dim=0, keepdim=True)[0], lambda: lib.mode(o, dim=0)[1],
+        lambda: lib.max(o, dim=0, keepdim=True)[0], lambda: lib.amax(o, dim=0),
+        lambda: lib.amin(z, dim=0, keepdim=True), lambda: lib.min(o, dim=0)[0],
+        lambda: lib.randn(2, 3).take(zi), lambda: lib.randn(2, 3).take(oi),
+        lambda: lib.gather(z, 0, lib.zeros((), dtype=lib.int64)),
+        lambda: lib.gather(o, 0, lib.zeros((1,), dtype=lib.int64)),
+        lambda: z.clone().set_(o.untyped_storage(), 0, (), ()),
+        lambda: o.clone().set_(z), lambda: lib.normal(z, lib.tensor(1.0)),
+        lambda: lib.normal(o, 1.0), lambda: lib.normal(1.0, lib.tensor(1.0))]
+    return [tuple(call().shape) for call in calls]
+
+
+@scenario
+def deepcopy_keeps_attributes_and_zero_dim(lib):
+    a = lib.tensor(5.0)
+    a.foo = [1, 2]
+    b = copy.deepcopy(a)
+    b.foo.append(3)
+    return b.shape, b, b.foo, a.foo
 
 
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))

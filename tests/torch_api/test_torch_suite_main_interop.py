@@ -191,6 +191,31 @@ def bernoulli_forms(lib):
         lambda: lib.bernoulli(lib.tensor([1, 0])))
 
 
+@scenario
+def multinomial_of_no_rows(lib):
+    return [lib.multinomial(lib.ones(0, 3), n, replacement=r) for n in (1, 2)
+            for r in (True, False)]
+
+
+@scenario
+def hook_removing_itself(lib):
+    out = []
+    for remove in (True, False):
+        t = lib.ones((1, 5), requires_grad=True)
+        handle = None
+
+        def hook(grad, remove=remove):
+            if remove:
+                handle.remove()
+            return lib.zeros_like(grad)
+        handle = t.register_hook(hook)
+        t.mean().backward()
+        first = t.grad.clone()
+        t.mean().backward()
+        out += [first, t.grad]
+    return out
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])

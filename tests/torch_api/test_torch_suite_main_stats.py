@@ -223,6 +223,56 @@ def dist_gradient(lib):
     return out, a.grad, b.grad
 
 
+@scenario
+def cummax_cummin_out_and_bool(lib):
+    a = lib.tensor([[True, False, True], [False, False, False], [True, True, True]])
+    x = lib.tensor([4, INF, 1.5, -INF, 0, NAN, 1])
+    values, indices = lib.empty(0), lib.empty(0, dtype=lib.int64)
+    lib.cummax(x, 0, out=(values, indices))
+    return [lib.cummax(a, 0), lib.cummin(a.byte(), 0), lib.cummin(x, 0), values, indices] + \
+        errors(lambda: lib.cummax(lib.randn(10), 0, out=(lib.empty(0, dtype=lib.int16),
+                                                         lib.empty(0, dtype=lib.int64))),
+               lambda: lib.logcumsumexp(lib.ones(5, 2, dtype=lib.float64), -1,
+                                        out=lib.zeros(5, 2)))
+
+
+@scenario
+def scans_over_empty_dims_backward(lib):
+    out = []
+    for shape in ((2, 0), (2, 1, 4), (0, 2, 3), (1,), ()):
+        for dim in range(max(len(shape), 1)):
+            for name in ("cummax", "cummin", "cumsum", "cumprod", "logcumsumexp"):
+                x = lib.zeros(shape, requires_grad=True)
+                result = getattr(x, name)(dim=dim)
+                result = result[0] if isinstance(result, tuple) else result
+                result.sum().backward()
+                out.append((tuple(result.shape), tuple(x.grad.shape)))
+    return out
+
+
+@scenario
+def diff_with_long_prepend_and_errors(lib):
+    t = lib.tensor([[1.0, 4.0, 2.0, 8.0], [0.5, -1.0, 3.0, 3.0]])
+    out = [lib.diff(t, dim=1, n=n, prepend=t, append=t) for n in (1, 5, 11)]
+    out += [lib.diff(t, dim=0, n=n, prepend=t.narrow(0, 0, 1), append=t.narrow(0, 0, 1))
+            for n in (1, 3, 5)]
+    return out + errors(lambda: lib.ones(2, 3).diff(dim=0, prepend=lib.tensor([[0.0, 1.0]])))
+
+
+@scenario
+def gradient_spacings(lib):
+    t = lib.tensor([[1.0, 4.0, 9.0, 16.0], [2.0, 3.0, 5.0, 11.0], [0.0, 1.0, 0.0, 1.0]])
+    coords = [lib.tensor([0.0, 1.0, 3.0]), lib.tensor([0.0, 0.5, 1.5, 2.0])]
+    return [lib.gradient(t), lib.gradient(t, spacing=2.0, dim=1),
+            lib.gradient(t, spacing=[2.0, 0.5], edge_order=2),
+            lib.gradient(t, spacing=coords, dim=(0, 1)),
+            lib.gradient(t, spacing=coords, dim=(0, 1), edge_order=2),
+            lib.gradient(lib.tensor([2, -2, 7, 3])),
+            lib.gradient(lib.tensor([1 + 1j, 2, 4j]))] + errors(
+        lambda: lib.gradient(t, dim=(0, 0)), lambda: lib.gradient(lib.tensor([1.0]), dim=0),
+        lambda: lib.gradient(t, spacing=[1.0, 2.0, 3.0]))
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])

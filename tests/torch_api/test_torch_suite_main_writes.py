@@ -244,6 +244,145 @@ def where_gradients(lib):
     return out, a.grad, b.grad, type(out.grad_fn).__name__
 
 
+@scenario
+def zero_and_one_element_operands(lib):
+    """index_copy_, index_select, take and put over every mix of 0-d and 1-element target,
+    index and source."""
+    out = []
+    for t_shape, i_shape, s_shape in ((t, i, s) for t in ((), (1,)) for i in ((), (1,))
+                                       for s in ((), (1,))):
+        target, source = lib.full(t_shape, 2.0), lib.full(s_shape, 5.0)
+        index = lib.zeros(i_shape, dtype=lib.int64)
+        out += [target.clone().index_copy_(0, index, source), source.index_select(0, index),
+                source.take(index), lib.put(target, index, source, accumulate=True),
+                target.clone().put_(index, source), target.index_fill(0, index, -1)]
+    return out
+
+
+@scenario
+def index_copy_out_of_range(lib):
+    a = lib.randn(3, 5)
+    c = lib.zeros(3, 8)
+    return errors(lambda: a.index_copy_(1, lib.full((8,), 5), c),
+                  lambda: a.index_copy_(1, lib.full((8,), -1), c),
+                  lambda: a.index_copy_(1, lib.full((8,), -6), c))
+
+
+@scenario
+def take_and_put_of_nothing(lib):
+    out = []
+    for shape in ((0,), (0, 1, 2, 0), (1, 2, 3)):
+        for index_shape in ((0,), (0, 1, 2, 0)):
+            x = lib.zeros(shape)
+            index = lib.empty(index_shape, dtype=lib.int64)
+            out += [x.take(index).shape, x.put(index, lib.empty(index_shape), True).shape]
+    return out
+
+
+@scenario
+def put_onto_noncontiguous(lib):
+    dest = lib.arange(20.0).reshape(4, 5).t()
+    index = lib.tensor([[0, 7], [19, 7]])
+    source = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+    return [lib.put(dest, index, source, accumulate=True), dest.clone().put_(index.t(), source),
+            dest.put(index[:, :1], source[:, :1]), lib.zeros(1).put(lib.zeros(300, dtype=lib.int64),
+                                                                   lib.ones(300), accumulate=True)]
+
+
+@scenario
+def scatter_reductions_and_bools(lib):
+    index = lib.tensor([[1], [2]])
+    out = []
+    for dtype in (lib.float32, lib.int64, lib.complex64):
+        out.append(lib.zeros(4, 4, dtype=dtype).scatter_(0, index, lib.ones(2, 2, dtype=dtype),
+                                                          reduce="add"))
+        out.append(lib.full((4, 4), 2, dtype=dtype).scatter_(0, index, 3, reduce="multiply"))
+        out.append(lib.full((2, 2), 2, dtype=dtype).scatter_(
+            0, lib.zeros(2, 2, dtype=lib.int64), lib.full((2, 2), 2, dtype=dtype),
+            reduce="multiply"))
+    x = lib.ones(2, 5, dtype=lib.bool)
+    out.append(lib.zeros(3, 3, dtype=lib.bool).scatter_(0, lib.tensor([[0, 1, 2], [0, 1, 2]]),
+                                                         x[:, :3]))
+    out.append(lib.zeros(3, 5, dtype=lib.bool).scatter_add_(
+        0, lib.tensor([[0, 1, 2, 0, 0], [2, 0, 0, 1, 2]]), x))
+    out.append(lib.ones(2, 6).scatter_add_(0, lib.zeros(2, 6, dtype=lib.int64), lib.ones(2, 6)))
+    return out
+
+
+@scenario
+def masked_scatter_empty_and_bool(lib):
+    dest = lib.empty((5, 0, 5))
+    dest.masked_scatter_(lib.ones_like(dest, dtype=lib.bool), lib.empty((0,)))
+    dest.masked_scatter_(lib.ones((5, 1, 5), dtype=lib.bool), lib.empty((0,)))
+    dst = lib.tensor([False, False, False])
+    dst.masked_scatter_(lib.tensor([False, True, False]), lib.tensor([True, True, True]))
+    return [dest.shape, dst, dst.masked_scatter(lib.tensor([True, False, True]),
+                                                lib.tensor([True, True, True]))]
+
+
+@scenario
+def masked_select_into_discontiguous_out(lib):
+    vals = lib.arange(36.0).reshape(6, 6)
+    mask = lib.zeros(6, 6, dtype=lib.bool)
+    mask[:, ::2] = True
+    out = []
+    for v in (vals, vals.t()):
+        for m in (mask, mask.t()):
+            target = lib.zeros(36)[::2]
+            lib.masked_select(v, m, out=target)
+            out += [lib.masked_select(v, m), target]
+    return out
+
+
+@scenario
+def masked_fill_permuted(lib):
+    dst = lib.arange(-30.0, 30.0).reshape(3, 4, 5).permute(2, 0, 1)
+    mask = dst.remainder(3) > 0
+    a, b = dst.clone(), dst.contiguous()
+    a.masked_fill_(mask, 0.5)
+    b.masked_fill_(mask, 0.5)
+    return a, b, a.stride(), b.stride()
+
+
+@scenario
+def where_scalars_and_tensors_of_every_dtype(lib):
+    cond = lib.tensor([[True, False, True], [False, True, False]])
+    out = []
+    ys = [False, 4, 8.0, 2 + 0.5j] + [
+        lib.full(shape, 17, dtype=d) for shape in ((), (3,), (1, 3))
+        for d in (lib.bool, lib.uint8, lib.int8, lib.int16, lib.int64, lib.float16, lib.float32,
+                  lib.float64, lib.complex64, lib.complex128)]
+    for x in (True, 3, 7.0, 1 + 0.5j):
+        for y in ys:
+            out += [lib.where(cond, x, y), lib.where(cond, y, x)]
+    return out
+
+
+@scenario
+def masked_scatter_noncontiguous(lib):
+    t = lib.zeros(5, 2, dtype=lib.int64)
+    mask = lib.tensor([[False, True], [False, True], [False, False], [True, True], [True, True]])
+    source = lib.tensor([[1, 2, 3, 4, 5], [6, 7, 8, 9, 9]])
+    nc, c = t.t(), t.t().contiguous()
+    return [c.clone().masked_scatter_(mask.t().contiguous(), source),
+            nc.clone().masked_scatter_(mask.t(), source),
+            c.clone().masked_scatter_(mask.t(), source),
+            t.t().masked_scatter_(mask.t().contiguous(), source), t]
+
+
+@scenario
+def copy_between_every_dtype_pair(lib):
+    names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+             "float32", "float64", "complex64", "complex128")
+    values = [0.0, 1.0, -2.5, 3.75, 100.0, -0.5]
+    out = []
+    for target in names:
+        for source in names:
+            src = lib.tensor(values).to(getattr(lib, source))
+            out.append(lib.zeros(6, dtype=getattr(lib, target)).copy_(src))
+    return out + [lib.ones((), dtype=getattr(lib, n)).item() for n in names]
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])
