@@ -42,6 +42,9 @@ def _evaluated(name, values_of, args, rules=None, node=None):
         if len(args) == 1 else result_type(*args)
     if not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()
+    if dtype.itemsize == 2 and name not in ("gammainc", "gammaincc"):
+        # PyTorch builds these kernels for float and double only (igamma's for all floats)
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dtype.legacy}\'')
     ts = [a if hasattr(a, "_edge") else tensor(a, dtype=dtype) for a in args]
     if not all(isinstance(t._value, np.ndarray) for t in ts):
         step = _host_step(name, values_of, dtype.ir.numpy, rules or (None,) * len(ts))

@@ -56,16 +56,28 @@ def _signbit(x):
 
 
 def _with_derivative(fn, derivative):
-    """fn, its gradient of real floats g * derivative(x, fn(x)): PyTorch's formula, which keeps
-    PyTorch's inf and NaN at the ends of the domain, where fn's composition keeps its own
-    gradient finite."""
+    """fn, its gradient of floats g * d for each operand's factor d of
+    derivative(*operands, fn(*operands)) (summed to the operand's shape): PyTorch's formula,
+    which keeps PyTorch's inf and NaN at the ends of the domain, where fn's composition keeps
+    its own gradient finite."""
     custom = custom_vjp(fn)
 
-    def forward(x):
-        y = fn(x)
-        return y, (x, y)
-    custom.defvjp(forward, lambda residuals, g: (ops.mul(g, derivative(*residuals)),))
-    return lambda x: custom(x) if ir_type(x).dtype.is_float else fn(x)
+    def forward(*xs):
+        y = fn(*xs)
+        return y, (*xs, y)
+
+    def backward(residuals, g):
+        return tuple(unbroadcast(ops.mul(g, d), x)
+                     for d, x in zip(derivative(*residuals), residuals[:-1]))
+    custom.defvjp(forward, backward)
+
+    def run(*xs):
+        xs = floats(*xs) if len(xs) > 1 else xs  # one dtype: custom_vjp keeps each operand's
+        if not ir_type(xs[0]).dtype.is_float:
+            return fn(*xs)
+        # its host evaluation sees bfloat16's float32 storage: the result is rounded back
+        return ops.astype(custom(*xs), ir_type(xs[0]).dtype)
+    return run
 
 
 def _logit(p, eps):
@@ -88,6 +100,12 @@ _logit_of_floats.defvjp(lambda p, eps: (_logit(p, eps), p), _logit_backward)
 _HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
 
 
+def _share(exp, a, b):
+    """1 / (1 + exp(a - b)): an operand's share of logaddexp's gradient (NaN where both are
+    the same infinity, as PyTorch's)."""
+    return ops.true_divide(1.0, ops.add(1.0, exp(ops.sub(a, b))))
+
+
 def _lgamma(x):
     """PyTorch's lgamma: inf at -inf, where scipy's (numpy arrays carry no flavor inside a
     custom rule) is -inf."""
@@ -101,9 +119,9 @@ UNARY = {
     ("sinh",): ("SinhBackward0", ops.sinh), ("cosh",): ("CoshBackward0", ops.cosh),
     ("asinh", "arcsinh"): ("AsinhBackward0", ops.arcsinh),
     ("acosh", "arccosh"): ("AcoshBackward0", _with_derivative(
-        ops.arccosh, lambda x, y: ops.rsqrt(ops.sub(ops.mul(x, x), 1.0)))),
+        ops.arccosh, lambda x, y: (ops.rsqrt(ops.sub(ops.mul(x, x), 1.0)),))),
     ("atanh", "arctanh"): ("AtanhBackward0", _with_derivative(
-        ops.arctanh, lambda x, y: ops.true_divide(1.0, ops.sub(1.0, ops.mul(x, x))))),
+        ops.arctanh, lambda x, y: (ops.true_divide(1.0, ops.sub(1.0, ops.mul(x, x))),))),
     ("exp2",): ("Exp2Backward0", ops.exp2), ("log2",): ("Log2Backward0", ops.log2),
     ("log10",): ("Log10Backward0", ops.log10), ("sinc",): ("SincBackward0", ops.sinc),
     ("deg2rad",): ("Deg2RadBackward0", _real_only("deg2rad", ops.deg2rad)),
@@ -111,10 +129,10 @@ UNARY = {
     ("erf",): ("ErfBackward0", no_kernel("erf_vml_cpu", special.erf, complex_type)),
     ("erfc",): ("ErfcBackward0", no_kernel("erfc_vml_cpu", special.erfc, complex_type)),
     ("erfinv",): ("ErfinvBackward0", no_kernel("erfinv_vml_cpu", _with_derivative(
-        special.erfinv, lambda x, y: ops.mul(ops.exp(ops.mul(y, y)), _HALF_SQRT_PI)),
+        special.erfinv, lambda x, y: (ops.mul(ops.exp(ops.mul(y, y)), _HALF_SQRT_PI),)),
         complex_type)),
     ("lgamma",): ("LgammaBackward0", no_kernel("lgamma_vml_cpu", _with_derivative(
-        _lgamma, lambda x, y: special.digamma(x)), complex_type)),
+        _lgamma, lambda x, y: (special.digamma(x),)), complex_type)),
     ("digamma",): ("DigammaBackward0", no_kernel("digamma", special.digamma, complex_type)),
 }
 PREDICATES = {
@@ -123,9 +141,13 @@ PREDICATES = {
 BINARY = {
     ("atan2", "arctan2"): ("Atan2Backward0", no_kernel("atan2_cpu", ops.arctan2,
                                                         complex_type)),
-    ("logaddexp",): ("LogaddexpBackward0", ops.logaddexp),
-    ("logaddexp2",): ("Logaddexp2Backward0", ops.logaddexp2),
-    ("hypot",): ("HypotBackward0", no_kernel("hypot_cpu", ops.hypot, lambda dt: not dt.is_float)),
+    ("logaddexp",): ("LogaddexpBackward0", _with_derivative(ops.logaddexp, lambda x, y, out: (
+        _share(ops.exp, y, x), _share(ops.exp, x, y)))),
+    ("logaddexp2",): ("Logaddexp2Backward0", _with_derivative(ops.logaddexp2, lambda x, y, out: (
+        _share(ops.exp2, y, x), _share(ops.exp2, x, y)))),
+    ("hypot",): ("HypotBackward0", no_kernel("hypot_cpu", _with_derivative(
+        ops.hypot, lambda x, y, out: (ops.true_divide(x, out), ops.true_divide(y, out))),
+        lambda dt: not dt.is_float)),
     ("fmax",): ("FmaxBackward0", real_only("fmax", ops.fmax)),
     ("fmin",): ("FminBackward0", real_only("fmin", ops.fmin)),
     ("xlogy",): ("XlogyBackward0", _xlogy),
