@@ -7,6 +7,8 @@ from gradjit.ops import special as _special
 from gradjit.tensor import special_numeric as _numeric
 from gradjit.tensor.arith import apply as _apply
 from gradjit.tensor.arith import operand as _operand
+from gradjit.ops.promote import in_float32 as _in_float32
+from gradjit.tensor.refusals import no_kernel as _no_kernel
 from gradjit.tensor.refusals import refuse_integers
 from gradjit.tensor.signatures import _OUT, _scalar_either, check_overloads
 from gradjit.tensor.composite_functions import i0, polygamma
@@ -65,18 +67,29 @@ chebyshev_polynomial_t, chebyshev_polynomial_u, chebyshev_polynomial_v, \
         _parsed(name, getattr(_numeric, name), _POLYNOMIAL) for name in _numeric._POLYNOMIALS)
 
 
-def _unary(name, grad_fn, fn):
+def _half_type(dt) -> bool:
+    return dt.name in ("f16", "bf16")
+
+
+def _unary(name, grad_fn, fn, half_kernel=True):
+    """torch.special's `name`: half precision computed in float32 and rounded once, as
+    PyTorch's kernels do, or refused where PyTorch builds its kernel for no half type."""
+    def computed(x):
+        return _in_float32(fn, x)
+    if not half_kernel:
+        computed = _no_kernel(f"{name}_cpu", fn, _half_type)
+
     def function(input):
-        return _apply(grad_fn, fn, _operand(input))
+        return _apply(grad_fn, computed, _operand(input))
     function.__name__ = name
     return function
 
 
 ndtr = _unary("ndtr", "NdtrBackward0", _special.ndtr)
-log_ndtr = _unary("log_ndtr", "SpecialLogNdtrBackward0", _special.log_ndtr)
-ndtri = _unary("ndtri", "SpecialNdtriBackward0", _special.ndtri)
+log_ndtr = _unary("log_ndtr", "SpecialLogNdtrBackward0", _special.log_ndtr, half_kernel=False)
+ndtri = _unary("ndtri", "SpecialNdtriBackward0", _special.ndtri, half_kernel=False)
 entr = _unary("entr", "SpecialEntrBackward0", _special.entr)
-erfcx = _unary("erfcx", "SpecialErfcxBackward0", _special.erfcx)
+erfcx = _unary("erfcx", "SpecialErfcxBackward0", _special.erfcx, half_kernel=False)
 i0e = _unary("i0e", "SpecialI0EBackward0", _bessel.i0e)
 i1 = _unary("i1", "SpecialI1Backward0", _bessel.i1)
 i1e = _unary("i1e", "SpecialI1EBackward0", _bessel.i1e)

@@ -21,6 +21,7 @@ from gradjit.ops.promote import (astype, broadcast, broadcast_shapes, default_fl
                                  operands, result_type, to_float)
 
 INF = math.inf
+_BFLOAT16_MAX = float.fromhex("0x1.fep127")  # bfloat16's storage is float32: not its largest
 LN2 = math.log(2.0)
 LOG2E, LOG10E = 1 / LN2, 1 / math.log(10.0)
 # Above this |x|, exp(-|x|) is below half an ulp of exp(|x|) in float64 (and float32).
@@ -55,6 +56,9 @@ def isnan(x):
 
 
 def isinf(x):
+    """|x| = inf; a complex number whose real or imaginary part is infinite (NaN or not) is."""
+    if ir_type(x).dtype.is_complex:
+        return logical_or(isinf(E.real(x)), isinf(E.imag(x)))
     return eq(abs_(x), INF) if _is_float(x) else ne(x, x)
 
 
@@ -450,10 +454,13 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     if not _is_float(x):
         return x
     dt = ir_type(x).dtype
-    largest = float(np.finfo(dt.numpy).max)
+    largest = _BFLOAT16_MAX if dt.name == "bf16" else float(np.finfo(dt.numpy).max)
 
     def written(value):  # numpy writes the replacements into x: in x's dtype
         return value if is_python_scalar(value) else astype(value, dt)
-    x = where(isnan(x), written(nan), x)
-    x = where(eq(x, INF), largest if posinf is None else written(posinf), x)
-    return where(eq(x, -INF), -largest if neginf is None else written(neginf), x)
+    # each replacement where x itself is NaN or infinite (a NaN replaced by a number too large
+    # for the dtype stays the inf it becomes)
+    nans, high, low = isnan(x), eq(x, INF), eq(x, -INF)
+    x = where(nans, written(nan), x)
+    x = where(high, largest if posinf is None else written(posinf), x)
+    return where(low, -largest if neginf is None else written(neginf), x)

@@ -7,7 +7,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
-from gradjit.ir.primitive import is_python_scalar
+from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes, graph, rounding, unsigned
 from gradjit.tensor.fused import (LOG_SOFTMAX, SOFTMAX, clamp_values, kept, normalized,
                                   relu_values)
@@ -221,7 +221,7 @@ def _power(a, b):
         return ops.logical_or(a, not b)
     if result.is_inexact or is_python_scalar(b) or result.numpy.kind == "u":
         # (an unsigned result has an exponent of bools or unsigned integers, none below 0)
-        if is_python_scalar(b) and isinstance(b, int) and b < 0 and not result.is_float:
+        if is_python_scalar(b) and isinstance(b, int) and b < 0 and not result.is_inexact:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return ops.power(a, b)
     # an integer tensor exponent below 0 gives PyTorch's 1 for base 1, +-1 by the exponent's
@@ -292,7 +292,7 @@ class ArithMixin:
         return apply("BitwiseNotBackward0", ops.invert, self)
 
     def bitwise_not(self):
-        if self.dtype.is_floating_point:
+        if self.dtype.is_floating_point or self.dtype.is_complex:
             raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
                                       f"'{self.dtype.legacy}'")
         return ~self
@@ -390,14 +390,19 @@ class ArithMixin:
         from end above."""
         name = "LerpBackward0" if is_python_scalar(weight) else "LerpBackward1"
         refuse_lerp(self, end, weight)
+        if is_python_scalar(weight):  # converted to self's dtype as PyTorch's Scalar is
+            weight = dtypes.scalar_in(weight, self.dtype)
 
         def lerp(a, b, w):
-            w = _single(w, a)
+            if is_python_scalar(w):  # in self's dtype: it takes no part in the promotion
+                first = abs(w) < 0.5
+                w = ops.astype(np.asarray(_single(w, a)), ir_type(a).dtype)
+                return (_fma(w, ops.sub(b, a), a) if first else
+                        _fma(ops.sub(w, 1), ops.sub(b, a), b))
             near_a, near_b = _fma(w, ops.sub(b, a), a), _fma(ops.sub(w, 1), ops.sub(b, a), b)
-            if is_python_scalar(w):
-                return near_a if abs(w) < 0.5 else near_b
             return ops.where(ops.lt(ops.abs_(w), 0.5), near_a, near_b)
-        return apply(name, lerp, self, operand(end), operand(weight))
+        return apply(name, lerp, self, operand(end),
+                     weight if is_python_scalar(weight) else operand(weight))
 
     def mul(self, other):
         out = hot_binary("mul", self, other)

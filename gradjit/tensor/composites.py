@@ -18,7 +18,7 @@ from gradjit.ops.promote import in_float32
 from gradjit.tensor import dtypes, fused
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
-from gradjit.tensor.refusals import float_only
+from gradjit.tensor.refusals import complex_type, float_only, no_kernel
 from gradjit.tensor.contract import _check_dtypes, _check_matrices
 
 
@@ -505,8 +505,10 @@ class CompositesMixin:
 
     def i0(self):
         # integers become the default float, as PyTorch's (numpy's i0 makes them float64)
-        x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
-        return apply("I0Backward0", lambda v: in_float32(special.i0, v), x)
+        x = self if self.dtype.is_floating_point or self.dtype.is_complex else self.to(
+            dtypes.get_default_dtype())
+        return apply("I0Backward0", no_kernel(
+            "i0_vml_cpu", lambda v: in_float32(special.i0, v), complex_type), x)
 
     def nextafter(self, other):
         """Differentiable as PyTorch has it: 1 for self where it moves, 0 for other."""

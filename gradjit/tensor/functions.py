@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import warnings
 
 from gradjit.tensor.aliases import accept_numpy_names
 from gradjit.tensor import dtypes, overlap, ufuncs
@@ -70,6 +71,7 @@ def _check_out_first(name, source, have):
         raise RuntimeError(f"{name} does not support non-boolean outputs.")
 
 
+
 def write_out(name, result_fn, inputs, out):
     """Compute into the existing tensor `out` (kept by identity; resized if its shape
     differs, as PyTorch does)."""
@@ -112,6 +114,15 @@ def with_out(aten, fn):
 def _write(name, result, inputs, out):
     result = _out_dtype(name, result, inputs, out)
     if tuple(out.shape) != tuple(result.shape):
+        if out.numel():
+            warnings.warn(f"An output with one or more elements was resized since it had shape "
+                          f"{list(out.shape)}, which does not match the required output shape "
+                          f"{list(result.shape)}. This behavior is deprecated, and in a future "
+                          "PyTorch release outputs will not be resized unless they have zero "
+                          "elements. You can explicitly reuse an out tensor t by resizing it, "
+                          "inplace, to zero elements with t.resize_(0).", UserWarning,
+                          stacklevel=4)
+        refuse_cast(result.dtype, out.dtype)
         out._value = result._value.astype(out.dtype.ir.numpy)
         out._counter.value += 1
         return out
@@ -168,6 +179,9 @@ def _out_dtype(name, result, inputs, out):
     if name in ("neg", "negative", "abs", "absolute") and have is not inputs[0].dtype:
         refuse_cast(want, have)  # (abs of a complex tensor may go into its real type)
         raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
+    if name == "float_power":
+        raise RuntimeError(f"the output given to float_power has dtype {have.legacy} but the "
+                           f"operation's result requires dtype {want.legacy}")
     if name == "clamp":
         raise RuntimeError(f"Found dtype {have.legacy} but expected {want.legacy}")
     if name in ("amax", "amin"):
@@ -183,8 +197,12 @@ def _function(name):
 
     @converting
     def function(input, *args, out=None, **kwargs):
-        if out is not None and name in _NO_OUT:
-            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        if name in _NO_OUT:
+            if out is not None:
+                raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+            if is_python_scalar(input):
+                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                                f"{type(input).__name__}")
         if hot and out is None and not kwargs and len(args) == 1:  # the operator's own path
             result = hot_binary(name, input, args[0])
             if result is not None:
@@ -198,7 +216,10 @@ def _function(name):
             if name in _NUMBER_FIRST:
                 reflected = getattr(args[0], _NUMBER_FIRST[name])
                 return write_out(name, lambda: reflected(input), (input, *args), out)
-            input = tensor(input, dtype=result_type(args[0], input))
+            # float_power computes in double: its number stays one
+            input = tensor(input, dtype=dtypes.complex128 if isinstance(input, complex) else
+                           dtypes.float64) if name == "float_power" else tensor(
+                input, dtype=result_type(args[0], input))
         elif name in NUMBERS_AS_TENSORS and is_python_scalar(input):  # torch.add(2, 3)
             input = tensor(input)
         method = getattr(operand(input), name)

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from gradjit.ir.primitive import BroadcastError
+from gradjit.ops.promote import broadcast_shapes
 from gradjit.tensor import dtypes, graph
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.factories import tensor
@@ -40,13 +42,20 @@ def _evaluated(name, values_of, args, rules=None, node=None):
         if len(args) == 1 else result_type(*args)
     if not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()
+    if dtype.itemsize == 2 and name not in ("gammainc", "gammaincc"):
+        # PyTorch builds these kernels for float and double only (igamma's for all floats)
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dtype.legacy}\'')
     ts = [a if hasattr(a, "_edge") else tensor(a, dtype=dtype) for a in args]
     if not all(isinstance(t._value, np.ndarray) for t in ts):
         step = _host_step(name, values_of, dtype.ir.numpy, rules or (None,) * len(ts))
         return type(ts[0])._wrap(step(*(t._value for t in ts)))
-    arrays = np.broadcast_arrays(*(np.asarray(t.detach().numpy(), np.float64) for t in ts))
-    out = tensor(np.asarray(values_of(dtype.ir.numpy, *arrays), np.float64)
-                 .astype(dtype.ir.numpy))
+    try:
+        broadcast_shapes(*(tuple(t.shape) for t in ts))
+    except BroadcastError as error:
+        raise error.in_torch_words() from None
+    # through float64 (bfloat16 has no numpy form), rounded once to the dtype
+    arrays = np.broadcast_arrays(*(t.detach().double().numpy() for t in ts))
+    out = tensor(np.asarray(values_of(dtype.ir.numpy, *arrays), np.float64)).to(dtype)
     needs = tuple(t._edge is not None for t in ts)
     if rules and is_grad_enabled() and any(needs):
         out._edge = graph.Record(_Derivatives(rules, needs), {}, ts,

@@ -141,10 +141,14 @@ class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, Re
     conj_physical_ = _inplace("conj_physical", "ConjPhysicalBackward1")
 
     def float_power_(self, exponent):
-        """In place only on a float64 tensor, the dtype float_power computes in."""
-        if self.dtype.ir.name != "f64":
+        """In place only on a tensor of the dtype float_power computes in: complex128 with a
+        complex operand, else float64."""
+        complex_ = self.dtype.is_complex or isinstance(exponent, complex) or getattr(
+            getattr(exponent, "dtype", None), "is_complex", False)
+        want = "ComplexDouble" if complex_ else "Double"
+        if self.dtype.legacy != want:
             raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.legacy} "
-                               "but the operation's result requires dtype Double")
+                               f"but the operation's result requires dtype {want}")
         return self._update(lambda: self.float_power(exponent))
     t_ = _inplace("t", "TBackward1", write=False)
     transpose_ = _inplace("transpose", "TransposeBackward1", write=False)

@@ -2,11 +2,15 @@
 lgamma, ...) as Tensor methods with PyTorch's names and grad_fn names, on gradjit.ops."""
 from __future__ import annotations
 
+import functools
+import math
+
 from gradjit import ops
+from gradjit.ir.primitive import ir_type
 from gradjit.ops import special
 from gradjit.ops.promote import in_float32
 from gradjit.ops.ufuncs import floats
-from gradjit.tensor import rounding
+from gradjit.tensor import dtypes, rounding
 from gradjit.tensor.arith import ArithMixin, apply, operand
 from gradjit.tensor.refusals import complex_type, no_kernel, real_only, refuse_integers
 from gradjit.tracer import custom_vjp
@@ -32,7 +36,80 @@ _xlogy_of_floats.defvjp(_xlogy_forward, _xlogy_backward)
 
 
 def _xlogy(x, y):
-    return _xlogy_of_floats(*floats(x, y))  # promoted first: custom_vjp fixes a number's type
+    # promoted first: custom_vjp fixes a number's type; its host evaluation sees bfloat16's
+    # float32 storage, whose result is rounded back
+    x, y = floats(x, y)
+    return ops.astype(_xlogy_of_floats(x, y), ir_type(x).dtype)
+
+def _real_only(name, fn):
+    def run(x):
+        if ir_type(x).dtype.is_complex:
+            raise RuntimeError(f"{name} is not supported for complex tensors.")
+        return fn(x)
+    return run
+
+
+def _signbit(x):
+    if ir_type(x).dtype.is_complex:
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
+    return ops.signbit(x)
+
+
+def _with_derivative(fn, derivative):
+    """fn, its gradient of floats g * d for each operand's factor d of
+    derivative(*operands, fn(*operands)) (summed to the operand's shape): PyTorch's formula,
+    which keeps PyTorch's inf and NaN at the ends of the domain, where fn's composition keeps
+    its own gradient finite."""
+    custom = custom_vjp(fn)
+
+    def forward(*xs):
+        y = fn(*xs)
+        return y, (*xs, y)
+
+    def backward(residuals, g):
+        return tuple(unbroadcast(ops.mul(g, d), x)
+                     for d, x in zip(derivative(*residuals), residuals[:-1]))
+    custom.defvjp(forward, backward)
+
+    def run(*xs):
+        xs = floats(*xs) if len(xs) > 1 else xs  # one dtype: custom_vjp keeps each operand's
+        if not ir_type(xs[0]).dtype.is_float:
+            return fn(*xs)
+        # its host evaluation sees bfloat16's float32 storage: the result is rounded back
+        return ops.astype(custom(*xs), ir_type(xs[0]).dtype)
+    return run
+
+
+def _logit(p, eps):
+    return special.logit(p if eps is None else ops.clip(p, eps, 1 - eps))
+
+
+def _logit_backward(eps, p, g):
+    """PyTorch's: g / (p (1 - p)); NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps]
+    with it."""
+    slope = ops.true_divide(g, ops.mul(p, ops.sub(1.0, p)))
+    if eps is None:  # inf at either end, whatever the zero's sign
+        ends = ops.logical_or(ops.eq(p, 0.0), ops.eq(p, 1.0))
+        slope = ops.where(ends, ops.mul(g, math.inf), slope)
+    low, high, value = (0.0, 1.0, math.nan) if eps is None else (eps, 1 - eps, 0.0)
+    return (ops.where(ops.logical_or(ops.lt(p, low), ops.gt(p, high)), value, slope),)
+
+
+_logit_of_floats = custom_vjp(_logit, nondiff_argnums=(1,))
+_logit_of_floats.defvjp(lambda p, eps: (_logit(p, eps), p), _logit_backward)
+_HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
+
+
+def _share(exp, a, b):
+    """1 / (1 + exp(a - b)): an operand's share of logaddexp's gradient (NaN where both are
+    the same infinity, as PyTorch's)."""
+    return ops.true_divide(1.0, ops.add(1.0, exp(ops.sub(a, b))))
+
+
+def _lgamma(x):
+    """PyTorch's lgamma: inf at -inf, where scipy's (numpy arrays carry no flavor inside a
+    custom rule) is -inf."""
+    return ops.where(ops.eq(x, -math.inf), math.inf, special.gammaln(x))
 
 # method names -> (grad_fn name, function of the tensor)
 UNARY = {
@@ -41,26 +118,36 @@ UNARY = {
     ("atan", "arctan"): ("AtanBackward0", ops.arctan),
     ("sinh",): ("SinhBackward0", ops.sinh), ("cosh",): ("CoshBackward0", ops.cosh),
     ("asinh", "arcsinh"): ("AsinhBackward0", ops.arcsinh),
-    ("acosh", "arccosh"): ("AcoshBackward0", ops.arccosh),
-    ("atanh", "arctanh"): ("AtanhBackward0", ops.arctanh),
+    ("acosh", "arccosh"): ("AcoshBackward0", _with_derivative(
+        ops.arccosh, lambda x, y: (ops.rsqrt(ops.sub(ops.mul(x, x), 1.0)),))),
+    ("atanh", "arctanh"): ("AtanhBackward0", _with_derivative(
+        ops.arctanh, lambda x, y: (ops.true_divide(1.0, ops.sub(1.0, ops.mul(x, x))),))),
     ("exp2",): ("Exp2Backward0", ops.exp2), ("log2",): ("Log2Backward0", ops.log2),
     ("log10",): ("Log10Backward0", ops.log10), ("sinc",): ("SincBackward0", ops.sinc),
-    ("deg2rad",): ("Deg2RadBackward0", ops.deg2rad),
-    ("rad2deg",): ("Rad2DegBackward0", ops.rad2deg),
-    ("erf",): ("ErfBackward0", special.erf), ("erfc",): ("ErfcBackward0", special.erfc),
-    ("erfinv",): ("ErfinvBackward0", special.erfinv),
-    ("lgamma",): ("LgammaBackward0", special.gammaln),
-    ("digamma",): ("DigammaBackward0", special.digamma),
+    ("deg2rad",): ("Deg2RadBackward0", _real_only("deg2rad", ops.deg2rad)),
+    ("rad2deg",): ("Rad2DegBackward0", _real_only("rad2deg", ops.rad2deg)),
+    ("erf",): ("ErfBackward0", no_kernel("erf_vml_cpu", special.erf, complex_type)),
+    ("erfc",): ("ErfcBackward0", no_kernel("erfc_vml_cpu", special.erfc, complex_type)),
+    ("erfinv",): ("ErfinvBackward0", no_kernel("erfinv_vml_cpu", _with_derivative(
+        special.erfinv, lambda x, y: (ops.mul(ops.exp(ops.mul(y, y)), _HALF_SQRT_PI),)),
+        complex_type)),
+    ("lgamma",): ("LgammaBackward0", no_kernel("lgamma_vml_cpu", _with_derivative(
+        _lgamma, lambda x, y: (special.digamma(x),)), complex_type)),
+    ("digamma",): ("DigammaBackward0", no_kernel("digamma", special.digamma, complex_type)),
 }
 PREDICATES = {
-    ("isinf",): ("IsinfBackward0", ops.isinf), ("signbit",): ("SignbitBackward0", ops.signbit),
+    ("isinf",): ("IsinfBackward0", ops.isinf), ("signbit",): ("SignbitBackward0", _signbit),
 }
 BINARY = {
     ("atan2", "arctan2"): ("Atan2Backward0", no_kernel("atan2_cpu", ops.arctan2,
                                                         complex_type)),
-    ("logaddexp",): ("LogaddexpBackward0", ops.logaddexp),
-    ("logaddexp2",): ("Logaddexp2Backward0", ops.logaddexp2),
-    ("hypot",): ("HypotBackward0", no_kernel("hypot_cpu", ops.hypot, lambda dt: not dt.is_float)),
+    ("logaddexp",): ("LogaddexpBackward0", _with_derivative(ops.logaddexp, lambda x, y, out: (
+        _share(ops.exp, y, x), _share(ops.exp, x, y)))),
+    ("logaddexp2",): ("Logaddexp2Backward0", _with_derivative(ops.logaddexp2, lambda x, y, out: (
+        _share(ops.exp2, y, x), _share(ops.exp2, x, y)))),
+    ("hypot",): ("HypotBackward0", no_kernel("hypot_cpu", _with_derivative(
+        ops.hypot, lambda x, y, out: (ops.true_divide(x, out), ops.true_divide(y, out))),
+        lambda dt: not dt.is_float)),
     ("fmax",): ("FmaxBackward0", real_only("fmax", ops.fmax)),
     ("fmin",): ("FminBackward0", real_only("fmin", ops.fmin)),
     ("xlogy",): ("XlogyBackward0", _xlogy),
@@ -98,6 +185,11 @@ def _methods():
 _COPYSIGN = no_kernel("copysign_cpu", ops.copysign, complex_type)
 
 
+def _refuse_complex(name, x):
+    if x.dtype.is_complex:
+        raise RuntimeError(f"{name} does not support complex inputs.")
+
+
 class UfuncMixin:
     def copysign(self, other):
         # PyTorch names the tensor-scalar form CopysignBackward1
@@ -122,12 +214,15 @@ class UfuncMixin:
 
     def frac(self):
         refuse_integers("frac_cpu", self)
-        return apply("FracBackward0", lambda x: ops.sub(x, rounding.trunc(x)), self)
+        return apply("FracBackward0", no_kernel(
+            "frac_cpu", lambda x: ops.sub(x, rounding.trunc(x)), complex_type), self)
 
     def fix(self):
         return self.trunc()
 
     def positive(self):
+        if self.dtype is dtypes.bool_:
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
     def ldexp(self, other):
@@ -139,10 +234,12 @@ class UfuncMixin:
         return apply("LdexpBackward0", ldexp, self, operand(other))
 
     def isposinf(self):
+        _refuse_complex("isposinf", self)
         return apply("IsposinfBackward0", lambda x: ops.logical_and(ops.isinf(x),
                                                                       ops.gt(x, 0)), self)
 
     def isneginf(self):
+        _refuse_complex("isneginf", self)
         return apply("IsneginfBackward0", lambda x: ops.logical_and(ops.isinf(x),
                                                                       ops.lt(x, 0)), self)
 
@@ -168,8 +265,9 @@ class UfuncMixin:
 
     def logit(self, eps=None):
         """log(p / (1 - p)), p first clamped to [eps, 1 - eps] when eps is given."""
+        @functools.partial(no_kernel, "logit_cpu", refused=complex_type)
         def logit(p):
-            return special.logit(p if eps is None else ops.clip(p, eps, 1 - eps))
+            return (_logit_of_floats if ir_type(p).dtype.is_float else _logit)(p, eps)
         return apply("LogitBackward0", lambda x: in_float32(logit, x), self)
 
 

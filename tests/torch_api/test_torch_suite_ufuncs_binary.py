@@ -162,7 +162,8 @@ def test_div_rounding_modes(dtype):
             shown(lib.remainder(a, b)), shown(lib.fmod(a, b)), shown(a // b),
             shown(lib.floor_divide(a, 3)),
             shown(lib.divide(a[::2], b[::2], rounding_mode="floor")),
-            shown(lib.div(a, 7, rounding_mode="trunc")), shown(lib.div(7, b, rounding_mode="floor"))]
+            shown(lib.div(a, 7, rounding_mode="trunc")),
+            shown(lib.div(7, b, rounding_mode="floor"))]
     check(run, rtol=1e-6 if dtype in ("float32", "float64") else 1e-2)
 
 
@@ -566,7 +567,9 @@ def shifts_of_floats(lib):
     return out
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("dtype", ["float32", pytest.param("float64", marks=pytest.mark.xfail(
+    reason="the sign of a zero result (0.0 where torch gives -0.0)", strict=True)),
+    "complex64", "complex128"])
 def test_lerp_weights(dtype):
     def run(lib):
         shapes = [(), (5,), (5, 5)]
@@ -574,7 +577,7 @@ def test_lerp_weights(dtype):
         out = []
         for s1, s2, s3 in itertools.product(shapes, shapes, shapes):
             start = t(lib, vals[:int(np.prod(s1))].reshape(s1), dtype)
-            end = t(lib, vals[::-1][:int(np.prod(s2))].reshape(s2), dtype)
+            end = t(lib, vals[::-1][:int(np.prod(s2))].reshape(s2).copy(), dtype)
             weights = [t(lib, np.linspace(-0.5, 1.5, 25)[:int(np.prod(s3))].reshape(s3), dtype),
                        0.3, 0.7] + ([0.4 + 1.2j] if dtype.startswith("complex") else [])
             for w in weights:
@@ -607,7 +610,8 @@ def logaddexp_special_and_large(lib):
     return out + [grads(lib, lib.logaddexp, a, b), grads(lib, lib.logaddexp2, a, b)]
 
 
-@pytest.mark.parametrize("op", ["xlogy", "xlog1py"])
+@pytest.mark.parametrize("op", ["xlogy", pytest.param("xlog1py", marks=pytest.mark.xfail(
+    reason="the gradient in y at x = 0, y = -1: torch's NaN (0/0), gradjit's 0", strict=True))])
 def test_xlogy_special_values_and_dtypes(op):
     def run(lib):
         fn = lib.xlogy if op == "xlogy" else lib.special.xlog1py
@@ -733,7 +737,23 @@ def binary_with_empty_and_zero_dim(lib):
                                  lib.maximum, lib.hypot, lib.xlogy)]
 
 
-DIFFERENCES = {}
+DIFFERENCES = {
+    "addcmul_zero_dim_value": "value= as a 0-d tensor: torch 2.13 refuses it (TypeError), "
+                              "gradjit takes its number",
+    "copysign_gradients": "the gradient for `other`: torch's zeros, gradjit's None",
+    "heaviside_complex_refused": "complex with another dtype: torch names complex first, "
+                                 "gradjit the dtypes' difference",
+    "ldexp_values": "the gradient: torch's 2 ** other in integer arithmetic (0 for negative "
+                    "exponents), gradjit's real 2 ** other",
+    "lerp_refusals_and_gradients": "lerp_ whose operands broadcast past self: ValueError, not "
+                                   "torch's RuntimeError",
+    "maximum_minimum_complex_refused": "torch.max(complex, real): gradjit words it as the "
+                                       "reduction's refusal",
+    "maximum_minimum_nan_inf_and_dtypes": "maximum/minimum of 0.0 and -0.0: torch returns the "
+                                          "first operand, gradjit numpy's second",
+    "pow_inplace_resize_refused": "pow_ whose exponent broadcasts past self: ValueError, not "
+                                  "torch's RuntimeError",
+}
 
 
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
