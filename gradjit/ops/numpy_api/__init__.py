@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+from gradjit.ops.promote import SEMANTICS
 from gradjit.ops.numpy_api import (basics, contract, dtypes, emath, fft, indices, integers,
                                    linalg,
                                  polynomials, reductions, sets, shaping, sorting, statistics,
@@ -113,7 +114,12 @@ def apply_function(func, args, kwargs):
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
     out, args, kwargs = _without_out(func, args, kwargs)
-    result = fn(*args, **kwargs)
+    # a numpy function promotes Tensors as numpy's arrays (int64 with float32 is float64)
+    before, SEMANTICS.numpy = SEMANTICS.numpy, True
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        SEMANTICS.numpy = before
     return result if out is None else writes.into_out(func.__name__, out, result)
 
 
