@@ -6,6 +6,8 @@ Python scalars (PyTorch) or like any array (numpy). An array-like with a true
 `__gradjit_weak__` stands for a Python number and promotes like one."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from gradjit.ir import elementwise as E
@@ -19,7 +21,17 @@ from gradjit.ir.types import dtype as resolve_dtype
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
+class _Semantics(threading.local):
+    """Set while a numpy function computes on Tensors: their operands promote as numpy's."""
+    numpy = False
+
+
+SEMANTICS = _Semantics()
+
+
 def flavor(*xs) -> str:
+    if SEMANTICS.numpy:
+        return "numpy"
     for x in xs:
         f = getattr(x, "__gradjit_flavor__", None)
         if f is not None:

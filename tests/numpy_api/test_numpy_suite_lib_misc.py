@@ -110,13 +110,7 @@ def _builder_cases():
 CASES = _vectorize_cases() + _reduction_cases() + _builder_cases()
 
 
-# numpy functions on eager Tensors accumulate unsigned integers as PyTorch's do (in int64)
-TORCH_ACCUMULATOR = {"cumsum-unsigned"}
-
-
-@pytest.mark.parametrize("c", [pytest.param(c, marks=pytest.mark.xfail(
-    strict=True, reason="Tensors accumulate as PyTorch's")) if c.name in TORCH_ACCUMULATOR
-    else c for c in CASES], ids=lambda c: c.id)
+@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
 def test_eager(c):
     check_eager(c)
 

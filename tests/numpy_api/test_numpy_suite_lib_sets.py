@@ -209,13 +209,7 @@ CASES = [c if c.name in DIFFERENTIABLE else c._replace(grad=())
          for c in _unique_cases() + _set_cases() + _ediff1d_cases() + _isin_cases()]
 
 
-# numpy functions join eager Tensors in PyTorch's promotion (int64 with float32 is float32)
-TORCH_PROMOTION = {"intersect1d-mixed"}
-
-
-@pytest.mark.parametrize("c", [pytest.param(c, marks=pytest.mark.xfail(
-    strict=True, reason="joins of Tensors promote as PyTorch's")) if c.name in TORCH_PROMOTION
-    else c for c in CASES], ids=lambda c: c.id)
+@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
 def test_eager(c):
     check_eager(c)
 

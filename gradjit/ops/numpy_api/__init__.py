@@ -14,6 +14,7 @@ from functools import partial
 
 import numpy as np
 
+from gradjit.ops.promote import SEMANTICS
 from gradjit.ops.numpy_api import (basics, contract, dtypes, emath, fft, indices, integers,
                                    linalg,
                                  polynomials, reductions, sets, shaping, sorting, statistics,
@@ -143,7 +144,12 @@ def apply_function(func, args, kwargs):
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
     out, args, kwargs = _without_out(func, args, kwargs)
-    result = fn(*args, **kwargs)
+    # a numpy function promotes Tensors as numpy's arrays (int64 with float32 is float64)
+    before, SEMANTICS.numpy = SEMANTICS.numpy, True
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        SEMANTICS.numpy = before
     if out is not None:
         return writes.into_out(func.__name__, out, result)
     gives_input = func in _GIVES_INPUT or kwargs.get("copy") is False or \
