@@ -254,3 +254,90 @@ def test_norms_and_rotations_match_torch(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         same_outcome(SCENARIOS[name], rtol=2e-5, atol=2e-5)
+
+
+def pad_copies(t, mode, pads):
+    x = uniform(t, 1, 3, 4, 4, high=1.0, dtype="float64")
+    out = t.nn.functional.pad(x, pads, mode=mode)
+    out.fill_(4)
+    return bool((x.abs() < 2).all()), out.shape
+
+
+PADDING = {
+    "rms_norm_half": lambda t: t.nn.functional.rms_norm(
+        uniform(t, 1, 2, 3, high=1.0).half(), (1, 2, 3), uniform(t, 1, 2, 3, seed=1).half(), 0.5
+    ),
+    "rms_norm_bfloat16": lambda t: t.nn.functional.rms_norm(
+        uniform(t, 1, 2, 3, high=1.0).bfloat16(),
+        (1, 2, 3),
+        uniform(t, 1, 2, 3, seed=1).bfloat16(),
+        0.5,
+    ),
+    **{
+        f"glu_bfloat16_{s[-1]}": (
+            lambda t, s=s: with_grads(
+                t, t.nn.GLU(dim=-1), uniform(t, *s, low=-2, high=2).bfloat16()
+            )
+        )
+        for s in ((1, 3, 1, 6), (1, 3, 1, 128))
+    },
+    "group_norm_one_value_per_group": lambda t: t.nn.GroupNorm(10, 10)(t.ones(1, 10, 1)),
+    "group_norm_empty": lambda t: empty_inputs(t, lambda t: t.nn.GroupNorm(2, 4), 0, 4, 2, 2),
+    **{
+        f"group_norm_channels_last_{i}": (
+            lambda t, s=s, g=g: with_grads(
+                t,
+                (t.manual_seed(0), t.nn.GroupNorm(g, s[1]))[1],
+                uniform(t, *s, low=-1, high=1).contiguous(
+                    memory_format=t.channels_last if len(s) == 4 else t.channels_last_3d
+                ),
+            )
+        )
+        for i, (s, g) in enumerate(
+            (((4, 8, 10, 10), 4), ((2, 30, 9, 9), 3), ((2, 9, 7, 11, 15), 3))
+        )
+    },
+    **{
+        f"pad_circular_{a}_{b}": (
+            lambda t, a=a, b=b: t.nn.functional.pad(
+                t.ones(1, 1, 4, dtype=t.float64), (a, b), mode="circular"
+            )
+        )
+        for a, b in ((5, 4), (3, 6), (-3, -2))
+    },
+    "pad_reflect_1d_big": lambda t: t.nn.functional.pad(t.ones(1, 1, 2), (2, 1), mode="reflect"),
+    **{
+        f"pad_copies_{mode}_{sum(map(abs, pads))}": (lambda t, a=(mode, pads): pad_copies(t, *a))
+        for mode in ("constant", "reflect", "replicate", "circular")
+        for pads in ((0, 0, 0, 0), (0, 0, -1, -1))
+    },
+    **{
+        f"replication_pad_empty_{d}d": (
+            lambda t, d=d: empty_inputs(
+                t, lambda t: getattr(t.nn, f"ReplicationPad{d}d")(3), 0, 3, *[5] * d
+            )
+        )
+        for d in (1, 2, 3)
+    },
+    **{
+        f"replication_pad_{d}d_values": (
+            lambda t, d=d: with_grads(
+                t,
+                getattr(t.nn, f"ReplicationPad{d}d")((3, 4, 5, 6, 2, 1)[: 2 * d]),
+                uniform(t, 2, 3, *[4] * d),
+            )
+        )
+        for d in (1, 2, 3)
+    },
+}
+
+
+@pytest.mark.parametrize("name", PADDING)
+def test_padding_and_small_dtypes_match_torch(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_outcome(
+            PADDING[name],
+            rtol=1e-2 if "16" in name or "half" in name else 2e-5,
+            atol=1e-2 if "16" in name or "half" in name else 2e-5,
+        )

@@ -32,29 +32,31 @@ def pad(input, pad, mode="constant", value=None):
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "constant":  # one fresh tensor and node, as torch's (never a view of input)
+        return gradjit.autograd.composite("ConstantPadNdBackward0", lambda x: _pad_constants(
+            x, pad, 0 if value is None else value), input)
     out = input
     for i in range(len(pad) // 2):
         dim = input.dim() - 1 - i
         before, after = pad[2 * i], pad[2 * i + 1]
-        if mode == "constant":
-            out = _pad_constant(out, dim, before, after, 0 if value is None else value)
-        else:
-            length = out.shape[dim]
-            if mode == "reflect" and max(before, after) >= length:
-                raise RuntimeError(f"Argument #4: Padding size should be less than the "
-                                   f"corresponding input dimension, but got: padding "
-                                   f"({before}, {after}) at dimension {dim} of input "
-                                   f"{list(input.shape)}")
-            if mode == "circular" and max(before, after) > length:
-                raise RuntimeError("Padding value causes wrapping around more than once.")
-            kept = length - max(-before, 0) - max(-after, 0)
-            if mode == "circular" and max(before, after) > kept:  # PyTorch's copies overlap
-                raise RuntimeError("unsupported operation: some elements of the input tensor "
-                                   "and the written-to tensor refer to a single memory "
-                                   "location. Please clone() the tensor before performing the "
-                                   "operation.")
-            positions = _source_positions(mode, length, before, after)
-            out = out[_dim_slice(out.dim(), dim, gradjit.tensor(positions))]
+        length = out.shape[dim]
+        if mode == "reflect" and max(before, after) >= length:
+            raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                               f"corresponding input dimension, but got: padding "
+                               f"({before}, {after}) at dimension {dim} of input "
+                               f"{list(input.shape)}")
+        kept = length - max(-before, 0) - max(-after, 0)
+        if mode == "circular" and kept <= 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+        if mode == "circular" and max(before, after) > length:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "circular" and max(before, after) > kept:  # PyTorch's copies overlap
+            raise RuntimeError("unsupported operation: some elements of the input tensor "
+                               "and the written-to tensor refer to a single memory "
+                               "location. Please clone() the tensor before performing the "
+                               "operation.")
+        positions = _source_positions(mode, length, before, after)
+        out = out[_dim_slice(out.dim(), dim, gradjit.tensor(positions))]
     return out
 
 
@@ -69,6 +71,13 @@ def _source_positions(mode, length, before, after):
         return np.clip(at, 0, length - 1)
     last = length - 1  # reflect: mirrored at both ends, the ends not repeated
     return last - np.abs(last - np.abs(at))
+
+
+def _pad_constants(input, pad, value):
+    out = input
+    for i in range(len(pad) // 2):
+        out = _pad_constant(out, input.dim() - 1 - i, pad[2 * i], pad[2 * i + 1], value)
+    return out.clone()  # crops alone would leave a view of the input
 
 
 def _pad_constant(input, dim, before, after, value):

@@ -30,6 +30,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
+    size = [n * channels // num_groups, num_groups, *input.shape[2:]]
+    if math.prod(size) // num_groups == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{size}")
     refuse_integers("GroupNormKernelImpl", input)
     group_size = channels // num_groups * math.prod(input.shape[2:])  # no -1: n may be 0
 
