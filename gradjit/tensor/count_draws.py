@@ -18,7 +18,7 @@ def _stream(generator):
 
 def _counts(values, like):
     """`values` in like's dtype, joined to like's history with a zero gradient."""
-    drawn = tensor(values.astype(like.dtype.ir.numpy))
+    drawn = tensor(np.asarray(values).astype(like.dtype.ir.numpy))  # a 0-d draw is a number
     if like._edge is None:
         return drawn
     return ops.where(np.ones(tuple(like.shape), bool), drawn, like)

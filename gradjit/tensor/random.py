@@ -268,7 +268,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
         shape = _sizes((size,) if isinstance(size, int) else size)
         kind = _float_dtype(dtype)
         noise = gen.normal(math.prod(shape), kind).reshape(shape)
-        return _leaf((noise * kind.type(std) + kind.type(mean)).astype(kind), device,
+        return _leaf(np.asarray((noise * kind.type(std) + kind.type(mean)).astype(kind)), device,
                      requires_grad)
     shape = broadcast_shape(*(tuple(np.shape(t)) for t in (mean, std)))
     kind = next(t.dtype for t in (mean, std) if hasattr(t, "_edge"))
@@ -428,4 +428,5 @@ class RandomMixin:
         gen = generator or default_generator
         # PyTorch scales by -1 / lambd (a product, not a quotient)
         values = gen.exponential(self.numel()).reshape(tuple(self.shape)) * (1.0 / lambd)
-        return self.copy_(_leaf(values.astype(self.dtype.ir.numpy)))
+        # asarray: a 0-d tensor's draws scale to a numpy scalar, which no tensor holds
+        return self.copy_(_leaf(np.asarray(values.astype(self.dtype.ir.numpy))))

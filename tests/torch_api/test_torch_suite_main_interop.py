@@ -216,6 +216,17 @@ def hook_removing_itself(lib):
     return out
 
 
+def test_random_fills_and_draws_of_zero_dim_tensors_stay_tensors():
+    """Each draw into a 0-d tensor is a 0-d tensor that later operations (copy_, +) read."""
+    import gradjit
+    gradjit.manual_seed(0)
+    draws = [gradjit.normal(0.0, 1.0, size=()), gradjit.zeros(()).exponential_(),
+             gradjit.zeros(()).geometric_(0.5), gradjit.poisson(gradjit.tensor(2.0)),
+             gradjit.zeros(()).cauchy_(), gradjit.bernoulli(gradjit.tensor(0.5))]
+    for d in draws:
+        assert d.shape == () and (gradjit.zeros(()).copy_(d) + d).shape == ()
+
+
 @pytest.mark.parametrize("name", cases(SCENARIOS, DIFFERENCES))
 def test_scenario(name):
     check(SCENARIOS[name])
