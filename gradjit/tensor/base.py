@@ -203,6 +203,9 @@ class TensorBase(ConversionMixin):
             if not isinstance(new, TensorBase):
                 new = type(self)._wrap(new)
             source, target = new.dtype, self.dtype
+            if write and not setitem and tuple(new.shape) != tuple(self.shape):
+                raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                                   f"broadcast shape {list(new.shape)}")
             if source is not target:
                 if write:
                     refuse_cast(source, target)

@@ -745,14 +745,10 @@ DIFFERENCES = {
                                  "gradjit the dtypes' difference",
     "ldexp_values": "the gradient: torch's 2 ** other in integer arithmetic (0 for negative "
                     "exponents), gradjit's real 2 ** other",
-    "lerp_refusals_and_gradients": "lerp_ whose operands broadcast past self: ValueError, not "
-                                   "torch's RuntimeError",
     "maximum_minimum_complex_refused": "torch.max(complex, real): gradjit words it as the "
                                        "reduction's refusal",
     "maximum_minimum_nan_inf_and_dtypes": "maximum/minimum of 0.0 and -0.0: torch returns the "
                                           "first operand, gradjit numpy's second",
-    "pow_inplace_resize_refused": "pow_ whose exponent broadcasts past self: ValueError, not "
-                                  "torch's RuntimeError",
 }
 
 
