@@ -114,6 +114,8 @@ REDUCE_CASES = [
         np.add.reduce(d, 0, None, None, False, 0, True)), np.ones((5, 2), int)),
     case("reduce-too-many-arguments", lambda d: np.add.reduce(d, 0, None, None, False, 0, True,
                                                               1), np.ones((5, 2), int)),
+    case("reduce-axis-not-an-integer", lambda d: np.add.reduce(d, "invalid"),
+         np.ones((5, 2), int)),
     case("reduce-unknown-keyword", lambda d: np.add.reduce(d, axis=0, invalid=0),
          np.ones((5, 2), int)),
     case("reduce-axis-out-of-range", lambda a: np.logical_and.reduce(a, axis=1),

@@ -3,6 +3,7 @@ functions, mapped onto gradjit.ops."""
 from __future__ import annotations
 
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -70,12 +71,17 @@ UFUNCS = {
 
 
 def _axes(axis):
-    """An axis given as a traced integer becomes its concrete value (guarded)."""
+    """An axis given as a traced integer becomes its concrete value (guarded); anything else
+    that is not an integer (a str, a float) is numpy's TypeError."""
     if axis is None or isinstance(axis, int):
         return axis
     if isinstance(axis, (tuple, list)):
-        return tuple(int(a) for a in axis)
-    return int(axis)
+        return tuple(map(_axis, axis))
+    return _axis(axis)
+
+
+def _axis(a):
+    return int(a) if hasattr(a, "ir_type") else operator.index(a)
 
 
 def accumulated(a, dtype):
