@@ -23,10 +23,12 @@ __all__ = ["Function", "FunctionCtx", "Variable", "backward", "composite",
 def composite(name, fn, *tensors):
     """fn(*tensors), written with tensor operations, recorded as one operation: its result's
     grad_fn is named `name` and its next_functions are the tensors' (a gradjit extension:
-    nn.functional reports PyTorch's MseLossBackward0 for a loss it composes). Gradients flow
-    through fn's operations as usual."""
+    nn.functional reports PyTorch's MseLossBackward0 for a loss it composes; a None among them,
+    an optional operand left out (a convolution's bias), is an empty edge as in PyTorch).
+    Gradients flow through fn's operations as usual."""
     from gradjit.tensor.arith import apply
-    return apply(name, fn, *tensors)
+    return apply(name, fn, *tensors, operands=[
+        t for t in tensors if t is None or t.dtype.is_floating_point or t.dtype.is_complex])
 
 
 def _as_list(x):

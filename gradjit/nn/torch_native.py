@@ -25,7 +25,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     empty tensors otherwise (nothing is saved then)."""
     out = apply("NativeBatchNormBackward0", lambda *_: F.batch_norm(
         input, running_mean, running_var, weight, bias, training, momentum, eps),
-        *(t for t in (input, weight, bias) if t is not None))
+        *(t for t in (input, weight, bias) if t is not None), operands=(input, weight, bias))
     if not training:
         empty = gradjit.empty(0, dtype=input.dtype)
         return out, empty, empty.clone()
@@ -38,7 +38,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """(output, mean, rstd), the statistics shaped as the input with the normalized dims 1."""
     out = apply("NativeLayerNormBackward0", lambda *_: F.layer_norm(
         input, normalized_shape, weight, bias, eps),
-        *(t for t in (input, weight, bias) if t is not None))
+        *(t for t in (input, weight, bias) if t is not None), operands=(input, weight, bias))
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
     return (out, *_channel_stats(input.detach(), dims, eps))
 
@@ -56,7 +56,8 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
             out = out + bias.reshape(channel)
         return out, mean.reshape(N, group), rstd.reshape(N, group)
     return apply("NativeGroupNormBackward0", normed,
-                 *(t for t in (input, weight, bias) if t is not None))
+                 *(t for t in (input, weight, bias) if t is not None),
+                 operands=(input, weight, bias))
 
 
 def native_dropout(input, p, train):
@@ -116,7 +117,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             return conv(input, weight, bias, stride, padding, output_padding, groups, dilation)
         return conv(input, weight, bias, stride, padding, dilation, groups)
     return apply("ConvolutionBackward0", run,
-                 *(t for t in (input, weight, bias) if t is not None))
+                 *(t for t in (input, weight, bias) if t is not None),
+                 operands=(input, weight, bias))
 
 
 def embedding_renorm_(input, indices, max_norm, norm_type):

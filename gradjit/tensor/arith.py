@@ -57,8 +57,10 @@ def operand(x):
 
 def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False):
     """The operator and its reflected form. PyTorch runs `number op t` as a method of t, so
-    `reflected_operands(t, number)` are its grad_fn's operands (default: as written); `wraps`:
-    a number operand is a wrapped tensor, an operand (add/sub/mul/div)."""
+    `reflected_operands(t, number)` are its grad_fn's operands (default: as written), and
+    `reflected_name` its grad_fn (a pair: for a number and for a tensor other, which only an
+    explicit t.__rsub__(u) passes); `wraps`: a number operand is a wrapped tensor, an operand
+    (add/sub/mul/div)."""
     prim = _PRIMITIVE_OF.get(fn)
     operands = AS_GIVEN if wraps else None
 
@@ -74,15 +76,18 @@ def _binary(name, fn, reflected_name=None, reflected_operands=None, wraps=False)
 
     def reflected(self, other):
         operands = reflected_operands(self, other) if reflected_operands else None
+        label = reflected_name or name
+        if type(label) is tuple:
+            label = label[not is_python_scalar(other)]
         if prim is not None:
-            out = elementwise(prim, reflected_name or name, other, self, operands)
+            out = elementwise(prim, label, other, self, operands)
             if out is not None:
                 return out
         if not _is_operand(other):
             return NotImplemented
         other = operand(other)
         operands = reflected_operands(self, other) if reflected_operands else None
-        return apply(reflected_name or name, fn, other, self, operands=operands)
+        return apply(label, fn, other, self, operands=operands)
     return method, reflected
 
 
@@ -120,17 +125,22 @@ def _swapped(t, other):
 
 
 def _tensor_only(t, other):
-    """`1 - t` and `2 ** t` take the number as a Scalar: the tensor is the only operand."""
+    """`2 ** t` takes the number as a Scalar: the tensor is the only operand; t.__rpow__(u)
+    is torch.pow(u, t)."""
     return (t,) if is_python_scalar(other) else (other, t)
 
 
+def _self_first(t, other):
+    """`1 - t` takes the number as a Scalar: the tensor is the only operand; t.__rsub__(u) is
+    torch.rsub(t, u), t first."""
+    return (t,) if is_python_scalar(other) else (t, other)
+
+
 def _reciprocal_times(t, other):
-    """PyTorch divides a number by a tensor as reciprocal(t) * number, two grad_fns."""
+    """PyTorch's t.__rdiv__(other) (`2 / t`) is reciprocal(t) * other, two grad_fns."""
     if not _is_operand(other):
         return NotImplemented
-    if is_python_scalar(other):
-        return t.reciprocal() * other
-    return apply("DivBackward0", ops.true_divide, operand(other), t)
+    return t.reciprocal() * operand(other)
 
 
 def _is_operand(x):
@@ -243,12 +253,12 @@ class ArithMixin:
 
     # ---- operators ----
     __add__, __radd__ = _binary("AddBackward0", ops.add, None, _swapped, True)
-    __sub__, __rsub__ = _binary("SubBackward0", _subtract, "RsubBackward1", _tensor_only,
-                                          True)
+    __sub__, __rsub__ = _binary("SubBackward0", _subtract, ("RsubBackward1", "RsubBackward0"),
+                                _self_first, True)
     __mul__, __rmul__ = _binary("MulBackward0", ops.mul, None, _swapped, True)
     __truediv__ = _binary("DivBackward0", ops.true_divide, wraps=True)[0]
     __rtruediv__ = __rdiv__ = _reciprocal_times  # torch keeps Python 2's name as an alias
-    __rpow__ = _binary("PowBackward2", _power, reflected_operands=_tensor_only)[1]
+    __rpow__ = _binary("PowBackward2", _power, ("PowBackward2", "PowBackward1"), _tensor_only)[1]
     __and__, __rand__ = _binary("BitwiseAndBackward0", _bitwise("bitwise_and_cpu",
                                                                 ops.bitwise_and))
     __or__, __ror__ = _binary("BitwiseOrBackward0", _bitwise("bitwise_or_cpu", ops.bitwise_or))

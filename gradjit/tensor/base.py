@@ -135,8 +135,9 @@ class TensorBase(ConversionMixin):
         base = self._base
         if base is not None and self._view_version != self._counter.value and \
                 isinstance(base._edge, Record) and not self._detached:
-            with graph.op("AsStridedBackward0", fresh=True), graph_enabled():
+            with graph.op("AsStridedBackward0", fresh=True) as scope, graph_enabled():
                 fresh = self._cut_from(base)
+                graph.declare_inputs(scope, (base,))
             self._edge, self._view_version = fresh._edge, self._counter.value
         return self._edge
 
@@ -189,17 +190,22 @@ class TensorBase(ConversionMixin):
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
 
-    def _update(self, compute, name=None, write=True, setitem=False, may_overlap=False):
+    def _update(self, compute, name=None, write=True, setitem=False, may_overlap=False,
+                operands=None):
         """Run an in-place operation: `compute()` gives the new value out of place (recorded
         as usual); it is written into this tensor's storage (or, for `write=False`, replaces
         its metadata, as t_() does) and this tensor's history moves to it. Only the writes
         whose PyTorch kernels do not check (`may_overlap`: the fills, index_put_; setitem
-        checks its own) may go where elements share memory."""
+        checks its own) may go where elements share memory. `operands`: those of PyTorch's
+        kernel, where compute's primitives take others (a fill's mask)."""
         if write and not setitem and not may_overlap and overlap.internal(self._value):
             raise RuntimeError(overlap.INTERNAL)
-        with graph.op(name) as scope:
+        context = graph.op(name)
+        with context as scope:
             self._check_inplace(setitem)
             new = compute()
+            if operands is not None and context.declares:
+                graph.declare_inputs(scope, operands)
             if not isinstance(new, TensorBase):
                 new = type(self)._wrap(new)
             source, target = new.dtype, self.dtype
@@ -250,13 +256,15 @@ class TensorBase(ConversionMixin):
         with this view's region replaced by the view's new history (PyTorch's CopySlices)."""
         base = self._base
         positions = self._positions().reshape(-1)
-        with graph.op("CopySlices", fresh=True), graph_enabled():
+        with graph.op("CopySlices", fresh=True) as scope, graph_enabled():
             flat = S.reshape(base, shape=(base.numel(),))
             mask = np.zeros(base.numel(), bool)
             mask[positions] = True
             placed = S.scatter_add(E.zeros_like(flat), positions,
                                    S.reshape(self, shape=(positions.size,)), axis=0)
             new = S.reshape(E.where(mask, placed, flat), shape=base._value.shape)
+            # PyTorch's CopySlices: the base's edge, then the in-place operation's after self
+            graph.declare_edges(scope, [base._edge, *self._edge.node._input_edges()[1:]])
         base._edge = new._edge
 
     # ---- autograd state ----

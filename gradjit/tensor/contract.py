@@ -153,7 +153,50 @@ def tensordot(a, b, dims=2):
     if hasattr(dims, "tolist"):  # a tensor of dims: a count (0-d) or the two lists (2-d)
         dims = dims.tolist()
     a, b = _summed_against_ones(a, b, dims)
-    return _checked("tensordot", "ViewBackward0", lambda x, y: ops.tensordot(x, y, dims), a, b)
+    pairs = _contracted(a, b, dims)
+    if pairs is None:  # the shared op words the error
+        return _checked("tensordot", "ViewBackward0", lambda x, y: ops.tensordot(x, y, dims),
+                        a, b)
+    return _permuted_product(a, b, *pairs)
+
+
+def _contracted(a, b, dims):
+    """The contracted dims of a and of b, in range, distinct and of equal sizes; None where
+    they are not."""
+    if isinstance(dims, int):
+        if not 0 <= dims <= min(a.dim(), b.dim()):
+            return None
+        first, second = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    elif len(dims) == 2 and all(isinstance(d, (int, list, tuple)) for d in dims):
+        first, second = ([d] if isinstance(d, int) else list(d) for d in dims)
+    else:
+        return None
+    if len(first) != len(second) or not all(
+            type(i) is int and -a.dim() <= i < max(a.dim(), 1) for i in first) or not all(
+            type(j) is int and -b.dim() <= j < max(b.dim(), 1) for j in second):
+        return None
+    first, second = [i % max(a.dim(), 1) for i in first], [j % max(b.dim(), 1) for j in second]
+    if len(set(first)) != len(first) or len(set(second)) != len(second) or any(
+            a.shape[i] != b.shape[j] for i, j in zip(first, second)):
+        return None
+    return first, second
+
+
+def _permuted_product(a, b, first, second):
+    """PyTorch's tensordot: each operand permuted to (free, contracted) dims and reshaped to
+    a matrix for one mm (a dot where neither has free dims), the result reshaped back."""
+    free1 = [i for i in range(a.dim()) if i not in first]
+    free2 = [j for j in range(b.dim()) if j not in second]
+    inner = math.prod(a.shape[i] for i in first)
+    left, right = a.permute(*free1, *first), b.permute(*second, *free2)
+    shape = [a.shape[i] for i in free1] + [b.shape[j] for j in free2]
+    if not free1 and not free2:
+        product = (left if left.dim() == 1 else left.reshape(inner)).dot(
+            right if right.dim() == 1 else right.reshape(inner))
+    else:
+        product = left.reshape(math.prod(shape[:len(free1)]), inner).mm(
+            right.reshape(inner, math.prod(shape[len(free1):])))
+    return product.reshape(shape)
 
 
 def _summed_against_ones(a, b, dims):
@@ -183,7 +226,19 @@ def _summed_against_ones(a, b, dims):
 
 
 def kron(input, other):
-    return _checked("kron", "UnsafeViewBackward0", ops.kron, input, operand(other))
+    """PyTorch's kron: each operand viewed with a 1 beside each of its dims (input's first,
+    other's second), multiplied, and the product viewed with each pair of dims merged."""
+    other = operand(other)
+    rank = max(input.dim(), other.dim())
+    left = (1,) * (rank - input.dim()) + tuple(input.shape)
+    right = (1,) * (rank - other.dim()) + tuple(other.shape)
+    spread = [_unsafe_view(input, [d for n in left for d in (n, 1)]),
+              _unsafe_view(other, [d for n in right for d in (1, n)])]
+    return _unsafe_view(spread[0] * spread[1], [m * n for m, n in zip(left, right)])
+
+
+def _unsafe_view(t, shape):
+    return apply("UnsafeViewBackward0", ops.reshape, t, tuple(shape))
 
 
 def outer(input, vec2):
@@ -191,7 +246,7 @@ def outer(input, vec2):
     for name, v in (("self", input), ("vec2", vec2)):
         if v.dim() != 1:  # the shared op flattens, as numpy's outer does
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.dim()}-D")
-    return _checked("outer", "MulBackward0", ops.outer, input, operand(vec2))
+    return input.reshape(input.shape[0], 1) * vec2  # PyTorch's outer, a column times a row
 
 
 def inner(input, other):
@@ -202,7 +257,7 @@ def inner(input, other):
     if input.shape[-1] != other.shape[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(input.shape)} and {list(other.shape)}")
-    return _checked("inner", "ViewBackward0", ops.inner, input, other)
+    return _permuted_product(input, other, [input.dim() - 1], [other.dim() - 1])
 
 
 def vdot(input, other):
@@ -372,8 +427,11 @@ class ContractMixin:
             row = self.unsqueeze(0).mm(other)
             return apply("SqueezeBackward4", lambda x: S.reshape(x, shape=tuple(x.shape[1:])),
                          row)
-        names = {(2, 1): "MvBackward0"}
-        return apply(names.get(ranks, "UnsafeViewBackward0"), ops.matmul, self, other)
+        if ranks == (2, 1):
+            return apply("MvBackward0", ops.matmul, self, other)
+        if _folds(self, other):
+            return _folded(self, other) if ranks[0] >= 3 else _folded(other, self, True)
+        return _batched(self, other)
 
     def kron(self, other):
         return kron(self, other)
@@ -394,6 +452,54 @@ class ContractMixin:
 
     def matrix_power(self, n):
         return matrix_power(self, n)
+
+
+def _folds(a, b):
+    """PyTorch's choice to fold the batch of an N-d operand beside a matrix or vector into
+    the rows of one mm (mv) rather than to broadcast both into a bmm: always when the other
+    requires grad (its gradient stays small), never for a matrix times an N-d operand (the
+    result would need a transposed copy), else where the fold is a view."""
+    big, small = (a, b) if a.dim() >= b.dim() else (b.mT, a)
+    if not (big.dim() >= 3 and small.dim() <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a.dim() == 2:
+        return False
+    sizes, strides = big.shape, big.stride()
+    return big.numel() == 0 or all(strides[i] == strides[i + 1] * sizes[i + 1]
+                                   for i in range(big.dim() - 2))
+
+
+def _folded(big, small, reflected=False):
+    """big @ small (reflected: small @ big, computed as (big.mT @ small.mT).mT) with big's
+    batch folded into the rows of one mm or mv, as PyTorch records it."""
+    rows = big.mT if reflected else big
+    folded = rows.reshape(math.prod(rows.shape[:-1]), rows.shape[-1])
+    if small.dim() == 1:
+        out, shape = folded.mv(small), tuple(rows.shape[:-1])
+    else:
+        out = folded.mm(small.t() if reflected else small)
+        shape = (*rows.shape[:-1], out.shape[-1])
+    out = _unsafe_view(out, shape)
+    return out.mT.contiguous() if reflected and small.dim() == 2 else out
+
+
+def _batched(a, b):
+    """a @ b as PyTorch records it where nothing folds: both expanded to the broadcast batch,
+    reshaped to 3-d (a vector b to a column), one bmm, viewed as the result."""
+    n, k = (a.shape[-2] if a.dim() > 1 else 1), a.shape[-1]
+    p = b.shape[-1] if b.dim() > 1 else 1
+    batch = tuple(np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2])))
+    count = math.prod(batch)
+    left = a.expand(*batch, n, k).reshape(count, n, k)
+    if b.dim() == 1:
+        right = b.expand(*batch, b.shape[0]).reshape(count, b.shape[0]).unsqueeze(2)
+        product = left.bmm(right).squeeze(-1)
+    else:
+        product = left.bmm(b.expand(*batch, *b.shape[-2:]).reshape(count, *b.shape[-2:]))
+    shape = batch + ((n,) if a.dim() > 1 else ()) + ((p,) if b.dim() > 1 else ())
+    return _unsafe_view(product, shape)
 
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",

@@ -11,7 +11,7 @@ import numpy as np
 
 from gradjit.autograd.anomaly_mode import (is_anomaly_check_nan_enabled,  # noqa: F401
                                            is_anomaly_enabled, set_anomaly_enabled)
-from gradjit.ir.primitive import BroadcastError
+from gradjit.ir.primitive import BroadcastError, is_python_scalar
 from gradjit.tensor import dtypes
 from gradjit.tensor.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from gradjit.tensor.factories import empty, tensor
@@ -274,9 +274,15 @@ def set_default_device(device) -> None:
 
 
 def rsub(input, other, *, alpha=1):
-    """other - alpha * input."""
+    """other - alpha * input, one grad_fn (RsubBackward0, or RsubBackward1 for a number)."""
     check_function("rsub", (input, other), {})
-    return other - input * alpha if alpha != 1 else other - input
+    if alpha == 1:
+        return input.__rsub__(other)
+    from gradjit.tensor.arith import apply, operand
+    from gradjit import ops
+    name = "RsubBackward1" if is_python_scalar(other) else "RsubBackward0"
+    return apply(name, lambda a, b: ops.sub(b, ops.mul(a, alpha)), input, operand(other),
+                 operands=(input,) if is_python_scalar(other) else (input, other))
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):

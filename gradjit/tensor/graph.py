@@ -581,10 +581,14 @@ def op(name: str | None, fresh: bool = False):
 def declare_inputs(scope, operands):
     """Name the operands of the operation `scope` records (the first declaration wins, so an
     in-place form reports its out-of-place operation's operands)."""
+    declare_edges(scope, [getattr(a, "_edge", None) for a in operands])
+
+
+def declare_edges(scope, edges):
+    """declare_inputs with the operands' edges given (None: an operand without history)."""
     node = scope.node
     if node is not None and node._inputs is None:
-        node._inputs = tuple(None if getattr(a, "_edge", None) is None else weakref.ref(a._edge)
-                             for a in operands)
+        node._inputs = tuple(None if e is None else weakref.ref(e) for e in edges)
 
 
 def record(prim, params, args, edges, result) -> Record:

@@ -175,3 +175,43 @@ def indexed_shape(shape, parts):
         index, axis, size = words.groups()
         raise IndexError(f"index {index} is out of bounds for dimension {axis} with size "
                          f"{size}") from None
+
+
+def index_steps(parts, shape):
+    """PyTorch's reading of an index of several parts, one view a part: (grad_fn, index)
+    pairs, each index applied to the previous result (a select per int, a slice per slice
+    that is not the whole dim, an unsqueeze per None), then one IndexBackward0 of the arrays,
+    whose other parts are all taken by then (so an int beside an array selects first, as in
+    PyTorch, not as numpy's advanced index). None for one part, or parts these steps do not
+    cover (bools, traced arrays)."""
+    if len(parts) < 2 or any(type(p) is bool or hasattr(p, "__gradjit_bind__") for p in parts):
+        return None
+    spans = [0 if p is None or p is Ellipsis else
+             getattr(p, "ndim", 1) if getattr(p, "dtype", None) == np.bool_ else 1
+             for p in parts]
+    rest = len(shape) - sum(spans)
+    steps, final, dim, size = [], [], 0, list(shape)
+    for p, span in zip(parts, spans):
+        lead = (slice(None),) * dim
+        if p is Ellipsis:
+            dim += rest
+            final.append(p)
+        elif p is None:
+            steps.append(("UnsqueezeBackward0", lead + (None,)))
+            size.insert(dim, 1)
+            dim += 1
+            final.append(slice(None))
+        elif isinstance(p, (int, np.integer)):
+            steps.append(("SelectBackward0", lead + (p,)))
+            del size[dim]
+        elif type(p) is slice:
+            if p.indices(size[dim]) != (0, size[dim], 1):
+                steps.append(("SliceBackward0", lead + (p,)))
+            dim += 1
+            final.append(slice(None))
+        else:
+            dim += span
+            final.append(p)
+    if is_advanced(parts):
+        steps.append(("IndexBackward0", tuple(final)))
+    return steps or [("AliasBackward0", (Ellipsis,))]

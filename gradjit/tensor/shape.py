@@ -13,7 +13,7 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tensor.hot_path import plain_float, unrecorded
-from gradjit.tensor.index_reading import index_parts, is_advanced, put_value
+from gradjit.tensor.index_reading import index_parts, index_steps, is_advanced, put_value
 
 
 def _shape_args(shape):
@@ -212,8 +212,13 @@ class ShapeMixin:
         with graph.torch_words:
             copies = isinstance(value, np.ndarray) and not _view_possible(
                 value, ops.array.reshape(value, shape).shape)
-        return apply("UnsafeViewBackward0" if copies else "ViewBackward0", ops.reshape, self,
-                     shape)
+        # PyTorch's reshape: a view of a contiguous tensor, an alias with new strides of
+        # another it can view, else a contiguous clone viewed
+        if copies:
+            return apply("UnsafeViewBackward0", ops.reshape,
+                         self.clone(memory_format=MF.contiguous_format), shape)
+        name = "ViewBackward0" if self.is_contiguous() else "ReshapeAliasBackward0"
+        return apply(name, ops.reshape, self, shape)
 
     def view_as(self, other):
         return self.view(tuple(other.shape))
@@ -334,6 +339,15 @@ class ShapeMixin:
                 out = None
             if out is not None:
                 return out
+        steps = index_steps(parts, tuple(self.shape))
+        if steps is not None and len(steps) > 1 or steps and steps[0][0] == "AliasBackward0":
+            try:
+                out = self
+                for name, part in steps:
+                    out = apply(name, ops.getitem, out, part)
+                return out
+            except IndexError:  # out of range: the whole index words it as PyTorch does
+                pass
         return apply(_index_name(parts), ops.getitem, self, parts)
 
     def __setitem__(self, index, value):
@@ -348,8 +362,10 @@ class ShapeMixin:
         traced = any(hasattr(p, "__gradjit_bind__") for p in parts) or \
             hasattr(value, "_edge") and not isinstance(value._value, np.ndarray)
         if needs_graph or traced or not isinstance(self._value, np.ndarray):
+            # PyTorch's operands: self and the value (a number wrapped: an empty edge)
             self._update(lambda: ops.index_put(self, parts, value), "IndexPutBackward0" if
-                         is_advanced(parts) else "CopySlices", setitem=True)
+                         is_advanced(parts) else "CopySlices", setitem=True,
+                         operands=(self, value))
             return
         if hasattr(value, "_edge"):
             value = value._value
@@ -451,8 +467,15 @@ class ShapeMixin:
         shape = tuple(self.shape)
         broadcast_into(shape, tuple(src.shape))
         src = operand(src)
-        return self._update(lambda: ops.broadcast_to(
-            E.cast(src, dtype=self.dtype.ir.name), shape), "CopyBackwards")
+
+        def copied():
+            return ops.broadcast_to(E.cast(src, dtype=self.dtype.ir.name), shape)
+        compute = copied
+        if self._edge is not None and is_grad_enabled():
+            # PyTorch's CopyBackwards keeps self's history as its first edge (a zero gradient)
+            def compute():
+                return ops.where(np.ones(shape, bool), copied(), self)
+        return self._update(compute, "CopyBackwards", operands=(self, src))
 
     def fill_(self, value):
         if getattr(value, "ndim", 0):
@@ -477,7 +500,8 @@ class ShapeMixin:
             return self
         return self._update(lambda: ops.where(np.ones(tuple(self.shape), bool),
                                               _like(self, operand(value)), self), name,
-                            may_overlap=True)
+                            may_overlap=True, operands=(self, value) if hasattr(value, "_edge")
+                            else (self,))
 
 
 def _cast_method(name, target):

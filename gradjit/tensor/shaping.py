@@ -7,6 +7,7 @@ import math
 import warnings
 
 from gradjit import ops
+from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, factories
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -236,15 +237,21 @@ class ShapingMixin:
     def _pieces(self, name, sizes, dim):
         starts = [sum(sizes[:i]) for i in range(len(sizes))]
         lead = (slice(None),) * dim
-        return _several_views(name, [apply(name, ops.getitem, self, lead + (slice(s, s + n),))
-                                     for s, n in zip(starts, sizes)])
+        return _several_views(name, self._views_of(name, [lead + (slice(s, s + n),)
+                                                          for s, n in zip(starts, sizes)]))
+
+    def _views_of(self, name, indices):
+        """self[index] for each index, all outputs of one grad_fn `name` as in PyTorch."""
+        def views(x):  # (a piece that is all of x is a new alias of it, as apply makes)
+            out = [ops.getitem(x, index) for index in indices]
+            return [S.reshape(v, shape=tuple(v.shape)) if v is x else v for v in out]
+        return apply(name, views, self)
 
     def unbind(self, dim=0):
         d = _check_dim(dim, self.dim())
         lead = (slice(None),) * d
-        return _several_views("UnbindBackward0", [apply("UnbindBackward0", ops.getitem, self,
-                                                        lead + (i,))
-                                                  for i in range(self.shape[d])])
+        return _several_views("UnbindBackward0", self._views_of(
+            "UnbindBackward0", [lead + (i,) for i in range(self.shape[d])]))
 
     def narrow(self, dim, start, length):
         if self.dim() == 0:
@@ -319,6 +326,8 @@ def _at_least(rank):
         for t in _tensors(tensors):
             if t.dim() >= rank:
                 out.append(t)
+            elif rank == 3 and t.dim() == 1:  # PyTorch's two unsqueezes: (n,) -> (1, n, 1)
+                out.append(t.unsqueeze(0).unsqueeze(-1))
             else:
                 name = "ViewBackward0" if t.dim() == 0 else "UnsqueezeBackward0"
                 out.append(apply(name, lambda x: ops.atleast_nd(rank, (x,)), t))

@@ -58,7 +58,8 @@ _NEGATIVE_SLOPE_IN_PLACE = (
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = gradjit.where(input > 0, input, input * negative_slope)
+    out = gradjit.autograd.composite("LeakyReluBackward0", lambda x: gradjit.where(
+        x > 0, x, x * negative_slope), input)
     if not inplace:
         return out
     if negative_slope < 0 and out.requires_grad:

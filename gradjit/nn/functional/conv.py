@@ -32,9 +32,20 @@ def pad(input, pad, mode="constant", value=None):
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
-    if mode == "constant":  # one fresh tensor and node, as torch's (never a view of input)
+    if mode == "circular":  # PyTorch copies the wrapped slices in: no node of its own
+        return _padded(input, pad, mode, value)
+    if mode == "constant":  # one fresh tensor (never a view of input), as torch's
         return gradjit.autograd.composite("ConstantPadNdBackward0", lambda x: _pad_constants(
             x, pad, 0 if value is None else value), input)
+    return gradjit.autograd.composite(_PAD_NODES[mode].format(len(pad) // 2),
+                                      lambda x: _padded(x, pad, mode, value), input)
+
+
+# PyTorch's kernel of each indexed mode, by the number of padded dims
+_PAD_NODES = {"reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0"}
+
+
+def _padded(input, pad, mode, value):
     out = input
     for i in range(len(pad) // 2):
         dim = input.dim() - 1 - i
@@ -181,10 +192,21 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
                            f"({CPP_NAMES[bias.dtype.legacy]}) should be the same")
     input, unbatched = _batched(input, n, name)
     _check_conv(input, weight, stride, padding, dilation, groups, n)
+    if padding == "same" and all(s == 1 for s in _tuple(stride, n)):
+        input, padding = _odd_padding(input, weight, dilation, n)
     out = gradjit.autograd.composite(
         "ConvolutionBackward0", lambda input, weight, bias: _convolve(
             input, weight, bias, stride, padding, dilation, groups, n), input, weight, bias)
     return out.squeeze(0) if unbatched else out
+
+
+def _odd_padding(input, weight, dilation, n):
+    """padding='same' as PyTorch runs it: an odd total pads its extra element on the right
+    first (a ConstantPadNd node of its own), then both sides get total // 2."""
+    totals = [d * (k - 1) for d, k in zip(_tuple(dilation, n), weight.shape[2:])]
+    if all(t % 2 == 0 for t in totals):
+        return input, "same"
+    return pad(input, [a for t in reversed(totals) for a in (0, t % 2)]), [t // 2 for t in totals]
 
 
 def _convolve(input, weight, bias, stride, padding, dilation, groups, n):

@@ -79,11 +79,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     if sparse and mode == "max":
         raise ValueError("max mode does not support sparse weights")
 
-    def reduce(table, *scales):
+    def reduce(table, scales):
         rows = table[indices] if not sparse or is_traced(table) else \
             sparse_rows(table, indices, padding_idx)
-        if scales:
-            rows = rows * scales[0].unsqueeze(-1)
+        if scales is not None:
+            rows = rows * scales.unsqueeze(-1)
         out = []
         for lo, hi in bags:
             use = gradjit.tensor(np.flatnonzero(kept[lo:hi]) + lo)
@@ -95,5 +95,4 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                        else chosen.max(0)[0])
         return gradjit.stack(out) if out else gradjit.zeros(0, table.shape[1],
                                                             dtype=table.dtype)
-    tensors = (weight,) if weights is None else (weight, weights)
-    return gradjit.autograd.composite("EmbeddingBagBackward0", reduce, *tensors)
+    return gradjit.autograd.composite("EmbeddingBagBackward0", reduce, weight, weights)

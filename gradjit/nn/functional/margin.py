@@ -77,8 +77,9 @@ def soft_margin_loss(input, target, reduction="mean"):
     if not (input.dtype.is_floating_point or input.dtype.is_complex):  # torch's out= is input's
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{input.dtype.legacy}")
-    return _node("SoftMarginLossBackward0", lambda x, y: _reduce(
-        gradjit.nn.functional.softplus(-y * x), reduction), input, target)
+    # PyTorch differentiates this loss in its input alone
+    return gradjit.autograd.composite("SoftMarginLossBackward0", lambda x: _reduce(
+        gradjit.nn.functional.softplus(-target * x), reduction), input)
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
