@@ -90,7 +90,7 @@ class ConversionMixin:
         array = self.detach().numpy(force=True)  # shares the tensor's memory
         if dtype is not None:
             return array.astype(dtype, copy=bool(copy))
-        return array.copy() if copy else array  # np.array(t) asks for a copy
+        return array.copy(order="K") if copy else array  # np.array(t) asks for a copy
 
     def __len__(self):
         if not self.shape:

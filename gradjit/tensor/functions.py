@@ -71,7 +71,6 @@ def _check_out_first(name, source, have):
         raise RuntimeError(f"{name} does not support non-boolean outputs.")
 
 
-
 def write_out(name, result_fn, inputs, out):
     """Compute into the existing tensor `out` (kept by identity; resized if its shape
     differs, as PyTorch does)."""
@@ -79,7 +78,7 @@ def write_out(name, result_fn, inputs, out):
         return result_fn()
     several = isinstance(out, (tuple, list))  # aminmax(..., out=(min, max)), each written
     outs = tuple(out) if several else (out,)
-    if not several and hasattr(inputs[0], "dtype"):
+    if not several and inputs and hasattr(inputs[0], "dtype"):
         _check_out_first(name, inputs[0].dtype, out.dtype)
     if is_grad_enabled() and builtins.any(getattr(t, "requires_grad", False)
                                           for t in (*inputs, *outs)):
@@ -111,6 +110,10 @@ def with_out(aten, fn):
     return function
 
 
+# reductions whose out= gives the dtype they accumulate in, as their dtype= would: any cast
+_OUT_DTYPE_ACCUMULATES = frozenset({"sum", "prod", "cumsum", "cumprod"})
+
+
 def _write(name, result, inputs, out):
     result = _out_dtype(name, result, inputs, out)
     if tuple(out.shape) != tuple(result.shape):
@@ -122,7 +125,8 @@ def _write(name, result, inputs, out):
                           "elements. You can explicitly reuse an out tensor t by resizing it, "
                           "inplace, to zero elements with t.resize_(0).", UserWarning,
                           stacklevel=4)
-        refuse_cast(result.dtype, out.dtype)
+        if name not in _OUT_DTYPE_ACCUMULATES:
+            refuse_cast(result.dtype, out.dtype)
         out._value = result._value.astype(out.dtype.ir.numpy)
         out._counter.value += 1
         return out

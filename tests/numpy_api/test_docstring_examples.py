@@ -20,7 +20,6 @@ _TEXT = "formats the values into text, which a traced value does not have"
 _UNSPECIFIED = "numpy leaves the order or the values unspecified (partition, empty_like, " \
     "unique_values' hash order)"
 _OBJECT = "object arrays, masked arrays or np.matrix, which gradjit does not trace"
-_AUTO = "histogram bin estimators pick the number of bins from the data"
 _ITER = "np.nested_iters iterates over writable operands"
 _SCALAR_FORMAT = "formats a traced float32 or float16 as the float64 its guard reads"
 EXCLUDED = {
@@ -43,7 +42,6 @@ EXCLUDED = {
              "np.tensordot[21] np.tensordot[22] np.tensordot[23] np.array[8] np.array[9] "
              "np.bmat[5] np.bmat[6] np.linalg.cholesky[8] np.linalg.eigh[11] np.linalg.inv[6] "
              "np.asmatrix[2] np.array_repr[2] np.concat[11]",
-    _AUTO: "np.histogram_bin_edges[2] np.histogram_bin_edges[5]",
     _ITER: "np.nested_iters[2]",
 }
 WHY = {key: reason for reason, keys in EXCLUDED.items() for key in keys.split()}

@@ -20,6 +20,7 @@ from gradjit.ir.text import print_function
 from gradjit.ir.types import bool_, float64
 
 X = np.ones((2, 3))
+OUTSIDE = np.empty((2, 3))  # an array made outside the traced functions: numpy's own
 V = Value(TensorType((2,), float64))
 B = Value(TensorType((), bool_))
 
@@ -43,7 +44,8 @@ def leak_and_add():
 
 def into_while_tracing():
     g = gradjit.grad(lambda x: np.sum(x * x))
-    return jit(lambda x: g.into(np.empty(2), x), np.ones(2))
+    out = np.empty(2)
+    return jit(lambda x: g.into(out, x), np.ones(2))
 
 
 def fn(text):
@@ -172,7 +174,7 @@ CASES = {
                                  "for int32"),
     "traced-float-index": (lambda: jit(lambda x: operator.index(x), np.float64(1.0)),
                            TypeError, "only integer arrays can be used as an index"),
-    "ufunc-out": (lambda: jit(lambda x: np.add(x, x, out=np.empty((2, 3))), X), TypeError,
+    "ufunc-out": (lambda: jit(lambda x: np.add(x, x, out=OUTSIDE), X), TypeError,
                   "np.add: the destination is a numpy array"),
     "where-one-argument": (lambda: jit(lambda x: np.where(x > 0), X), TypeError,
                            "np.where\\(condition\\) gives a data-dependent shape"),
@@ -220,15 +222,11 @@ CASES = {
     "iter-0d": (lambda: iter(gradjit.tensor(1.0)), TypeError, "iteration over a 0-d tensor"),
     "retain-grad": (lambda: gradjit.ones(2).retain_grad(), RuntimeError,
                     "can't retain_grad on Tensor that has requires_grad=False"),
-    "device-type": (lambda: gradjit.device("tpu"), RuntimeError,
-                    "Expected one of cpu, cuda device type at start of device string: tpu"),
     "device-string": (lambda: gradjit.device("cuda:x"), RuntimeError,
                       "Invalid device string: 'cuda:x'"),
     "infer-dtype": (lambda: gradjit.tensor(object()), RuntimeError, "Could not infer dtype of"),
     "infer-dtype-nested": (lambda: gradjit.tensor([object()]), RuntimeError,
                            "Could not infer dtype of"),
-    "from-numpy": (lambda: gradjit.from_numpy([1.0]), TypeError,
-                   "expected np.ndarray \\(got list\\)"),
     "arange-step": (lambda: gradjit.arange(0, 5, 0), RuntimeError, "step must be nonzero"),
     "rand-dtype": (lambda: gradjit.rand(2, dtype=gradjit.int64), RuntimeError,
                    "expected a floating point dtype for random values"),

@@ -37,11 +37,17 @@ def _set(target, index, value):
     return target
 
 
-@pytest.mark.parametrize("name", WRITES)
-def test_a_write_through_a_traced_index_tensor_is_refused(name):
+@pytest.mark.parametrize("name", ["setitem", "index_put"])
+def test_a_write_through_a_traced_index_tensor_writes_as_in_eager(name):
     """It wrote through None (every row) or failed inside broadcasting."""
-    with pytest.raises(IndexError, match="index array computed at run time"):
-        gradjit.jit(WRITES[name])(X, INDEX)
+    assert gradjit.equal(gradjit.jit(WRITES[name])(X, INDEX), WRITES[name](X, INDEX))
+
+
+def test_a_traced_write_into_a_tensor_of_outside_data_is_refused():
+    """A tensor computed from data outside the trace alone holds that data, not a traced
+    value: the compiled program could not update it."""
+    with pytest.raises(RuntimeError, match="holding data from outside the trace"):
+        gradjit.jit(WRITES["setitem into a constant"])(X, INDEX)
 
 
 def test_a_traced_value_written_into_a_constant_is_never_nan():

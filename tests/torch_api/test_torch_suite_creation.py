@@ -732,8 +732,6 @@ DIFFERENCES = {
     "zeros_float_size": "a float size fails in Python's words, not torch's argument parser's",
     "meshgrid_2d_raises": "torch's message prints the tensor in its legacy format; gradjit "
                           "names its rank",
-    "from_numpy_negative_strides": "gradjit shares a reversed numpy view (its arrays may have "
-                                   "negative strides) where torch refuses one",
     "tensor_of_multi_element_tensors": "gradjit stacks a list of equal-shaped tensors where "
                                        "torch refuses tensors of more than one element",
 }

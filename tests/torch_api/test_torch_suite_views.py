@@ -30,7 +30,6 @@ DIFFERENCES = {
     "tensor_split_like_numpy": "the parts of an empty dimension have numpy's strides",
     "conj_views": "conj() of a complex tensor is a copy, not a view with the conjugate bit",
     "empty_reshape_and_view": "a reshape of a tensor without elements is not linked as a view",
-    "resize_keeps_strides": "resize_as_ lays the tensor out row-major again",
 }
 VIEW_DIFFERENCES = {
     "newaxis": STRIDE_OF_SIZE_ONE,
