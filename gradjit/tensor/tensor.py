@@ -8,6 +8,7 @@ from gradjit.tensor import activations, rounding
 from gradjit.tensor.aliases import accept_numpy_names_in
 from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _ORDERED, ArithMixin, apply, operand
+from gradjit.tensor.math_methods import MathMixin
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.complex_half import refuse_complex_half_in
@@ -98,8 +99,8 @@ def _compared_in_place(op):
 @refuse_complex_half_in
 @refuse_complex_in
 @accept_numpy_names_in
-class Tensor(ArithMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin, ReductionMixin,
-             SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
+class Tensor(ArithMixin, MathMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin,
+             ReductionMixin, SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
              RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin, DLPackMixin,
              DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin, PicklingMixin,
              NumpyProtocol, TensorBase):

@@ -8,7 +8,7 @@ import pytest
 
 import gradjit
 import gradjit.scipy.special
-from gradjit.tensor import arith, fused
+from gradjit.tensor import fused, math_methods
 from tests.torch_reference import weighted_gradients
 
 torch = pytest.importorskip("torch")
@@ -32,7 +32,7 @@ SHIFTED = np.array([[0.25, -1.0, 1.5], [2.0, 0.5, -0.5]])
 
 
 def _general(monkeypatch):
-    monkeypatch.setattr(arith, "normalized", lambda *args: None)
+    monkeypatch.setattr(math_methods, "normalized", lambda *args: None)
     monkeypatch.setattr(fused, "class_picks", lambda *args: None)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import gradjit
 from gradjit.ir import primitive
-from gradjit.tensor import arith, base, fused, hot_path
+from gradjit.tensor import arith, base, fused, hot_path, math_methods
 
 torch = pytest.importorskip("torch")
 
@@ -287,7 +287,7 @@ def _run(lib, expr, dtype, grad, finite=False):
 def _general(monkeypatch):
     """Operators and bare primitives (VJP rules in backward) through the general path."""
     monkeypatch.setattr(arith, "elementwise", lambda *args: None)
-    monkeypatch.setattr(arith, "kept", lambda *args: None)
+    monkeypatch.setattr(math_methods, "kept", lambda *args: None)
     monkeypatch.setattr(hot_path, "bound", lambda *args: None)
 
 
@@ -514,8 +514,8 @@ def _general_direct(monkeypatch):
     monkeypatch.setattr(contract, "direct_floats", lambda *args: None)
     monkeypatch.setattr(reductions, "_flat_positions", lambda *args: None)
     monkeypatch.setattr(arith, "direct", lambda *args: None)
-    monkeypatch.setattr(arith, "normalized", lambda *args: None)
-    monkeypatch.setattr(arith, "kept", lambda *args: None)
+    monkeypatch.setattr(math_methods, "normalized", lambda *args: None)
+    monkeypatch.setattr(math_methods, "kept", lambda *args: None)
     monkeypatch.setattr(fused, "class_picks", lambda *args: None)
     monkeypatch.setattr(fused, "addmm", lambda *args: None)
     monkeypatch.setattr(fused, "fused", lambda *args: None)
