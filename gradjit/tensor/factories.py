@@ -13,7 +13,7 @@ import numpy as np
 from gradjit.ir.types import is_bfloat16, is_complex32, round_bfloat16, round_complex32
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor import memory_format as MF
-from gradjit.tensor.arange_values import arange_values
+from gradjit.tensor.arange_values import arange_values, fma
 from gradjit.tensor.shape import _device, _shape_args
 
 
@@ -480,26 +480,9 @@ def spaced(name, start, end, steps, numpy):
     fused = name == "linspace" and np.dtype(numpy) in (np.float32, np.float64)
     if fused and work is np.float32:  # float32 products are exact in float64: rounded once
         step, index, start, end = (np.float64(v) for v in (step, index, start, end))
-    stepped = _fused if fused else lambda a, b, c: a * b + c
+    stepped = fma if fused else lambda a, b, c: a * b + c
     return np.where(index < halfway, stepped(step, index, start),
                     stepped(-step, work(steps - 1) - index, end)).astype(work)
-
-
-def _fused(a, b, c):
-    """a * b + c rounded once, as the fused multiply-add of torch's vectorized kernel: the
-    product's and the sum's rounding errors (Dekker's and Knuth's exact transforms) added back."""
-    def split(x):
-        high = 134217729.0 * x  # 2**27 + 1 halves a float64's 53 bits
-        high = high - (high - x)
-        return high, x - high
-    product = a * b
-    (a_high, a_low), (b_high, b_low) = split(a), split(b)
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + \
-        a_low * b_low
-    total = product + c
-    part = total - product
-    sum_error = (product - (total - part)) + (c - part)
-    return total + (product_error + sum_error)
 
 
 @takes_out
