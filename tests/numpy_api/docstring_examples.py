@@ -7,6 +7,7 @@ import copy
 import doctest
 import io
 import re
+import tempfile
 import types
 import warnings
 from dataclasses import dataclass
@@ -83,8 +84,11 @@ def calls(name, function):
 
 @contextlib.contextmanager
 def quiet():
+    """Examples run without their warnings and printing, in a folder of their own (np.save's
+    and np.savetxt's write files)."""
     with warnings.catch_warnings(), np.errstate(all="ignore"), \
-            contextlib.redirect_stdout(io.StringIO()):
+            contextlib.redirect_stdout(io.StringIO()), tempfile.TemporaryDirectory() as folder, \
+            contextlib.chdir(folder):
         warnings.simplefilter("ignore")
         yield
 
