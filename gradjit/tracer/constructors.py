@@ -157,7 +157,7 @@ class _SequencesAssembled:
         self.original = original
 
     def __call__(self, *args, **kwargs):
-        if current_trace() is None or not any(map(holds_traced, (*args, *kwargs.values()))):
+        if current_trace() is None:
             return self.original(*args, **kwargs)
         return self.original(*map(lift_sequence, args),
                              **{k: lift_sequence(v) for k, v in kwargs.items()})
