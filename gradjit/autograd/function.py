@@ -9,6 +9,7 @@ import weakref
 import numpy as np
 
 from gradjit.tensor import graph
+from gradjit.tensor.saved import FREED, Saved
 from gradjit.tensor.shape import cat as gradjit_cat
 from gradjit.tensor.base import TensorBase
 from gradjit.tensor.factories import is_traced
@@ -51,7 +52,7 @@ class FunctionCtx:
     @property
     def saved_tensors(self) -> tuple:
         if self._record is not None and self._record.freed and self._saved:
-            raise RuntimeError(graph.FREED)
+            raise RuntimeError(FREED)
         out = []
         for saved, original in zip(self._saved, self._originals):
             if saved is None:
@@ -87,7 +88,7 @@ class FunctionCtx:
 def _saving(tensors):
     """(Saved per tensor, the tensor itself where no pack hook took it): saved as the tape
     saves operands, so under saved_tensors_hooks backward reads what the unpack hook gives."""
-    saved = tuple(None if t is None else graph.Saved(t) for t in tensors)
+    saved = tuple(None if t is None else Saved(t) for t in tensors)
     return saved, tuple(t if s is not None and s.packed is None else None
                         for t, s in zip(tensors, saved))
 

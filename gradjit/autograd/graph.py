@@ -6,7 +6,7 @@ from __future__ import annotations
 import abc
 import contextlib
 
-from gradjit.tensor import graph
+from gradjit.tensor import graph, saved
 from gradjit.tensor.graph import AccumulateGrad, RemovableHandle
 
 __all__ = ["Node", "disable_saved_tensors_hooks", "increment_version",
@@ -33,13 +33,13 @@ class saved_tensors_hooks:
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
     def __enter__(self):
-        if graph.saved_hooks.disabled is not None:
-            raise RuntimeError(graph.saved_hooks.disabled)
-        graph.saved_hooks.stack = graph.saved_hooks.stack + ((self.pack_hook,
+        if saved.saved_hooks.disabled is not None:
+            raise RuntimeError(saved.saved_hooks.disabled)
+        saved.saved_hooks.stack = saved.saved_hooks.stack + ((self.pack_hook,
                                                                self.unpack_hook),)
 
     def __exit__(self, *exc):
-        graph.saved_hooks.stack = graph.saved_hooks.stack[:-1]
+        saved.saved_hooks.stack = saved.saved_hooks.stack[:-1]
 
 
 class save_on_cpu(saved_tensors_hooks):
@@ -53,14 +53,14 @@ class save_on_cpu(saved_tensors_hooks):
 def disable_saved_tensors_hooks(error_message):
     """Within the context, installing saved_tensors_hooks raises RuntimeError(error_message);
     so does entering it while hooks are installed."""
-    previous = graph.saved_hooks.disabled
-    if graph.saved_hooks.stack:
+    previous = saved.saved_hooks.disabled
+    if saved.saved_hooks.stack:
         raise RuntimeError(error_message)
-    graph.saved_hooks.disabled = error_message
+    saved.saved_hooks.disabled = error_message
     try:
         yield
     finally:
-        graph.saved_hooks.disabled = previous
+        saved.saved_hooks.disabled = previous
 
 
 def increment_version(tensor):

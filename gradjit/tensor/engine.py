@@ -17,7 +17,8 @@ from gradjit.tensor import dtypes, graph
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
 from gradjit.tensor.fused import Rule
-from gradjit.tensor.graph import AccumulateGrad, Number, Record, Saved
+from gradjit.tensor.graph import AccumulateGrad, Number, Record
+from gradjit.tensor.saved import FREED, Saved
 from gradjit.tensor.hot_path import unrecorded
 
 
@@ -112,7 +113,7 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False,
                                 heapq.heappush(pending, (-edge.seq, edge))
                     continue
                 if rec.freed and any(type(v) is np.ndarray for v in rec.params.values()):
-                    raise RuntimeError(graph.FREED)  # arrays a rule keeps (masks) went too
+                    raise RuntimeError(FREED)  # arrays a rule keeps (masks) went too
                 g = _tensor(g)
                 unpack = rec.unpack
                 inputs = [unpack(s) for s in rec.inputs]

@@ -11,7 +11,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ERRORS, IGNORED, ShapeError, quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, graph, saved
 from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled
 from gradjit.tensor.graph import Version
 from gradjit.tensor.graph import _scopes
@@ -150,7 +150,7 @@ def _record(prim, name, args, result, operands, like, params=None):
         node = graph.Node.named(name)
         rec = result._edge = graph.Record(prim, params or {}, lifted, edges, result, node)
     # float operands and result, as backward will read them unless an unpack hook intervenes
-    rec.real = not graph.saved_hooks.stack
+    rec.real = not saved.saved_hooks.stack
     if name is None:
         return
     if operands is None:
