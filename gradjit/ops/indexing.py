@@ -25,6 +25,16 @@ def constant_value(x):
     return known() if known is not None else None
 
 
+def value_deciding_shape(x, what):
+    """The numpy value of x where it decides a result's shape (a mask's positions, a repeat
+    count): a constant's, or a traced integer or boolean value's own, the trace then holding
+    for that value alone (a guard re-traces for another, as an `if` on it would). None where
+    no value is known (a float, whose NaN never equals itself; IR without values)."""
+    known = constant_value(x)
+    guarded = getattr(x, "__gradjit_guarded__", None)
+    return known if known is not None or guarded is None else guarded(what)
+
+
 def _parts(index):
     return index if isinstance(index, tuple) else (index,)
 
@@ -35,13 +45,26 @@ def _is_basic(part) -> bool:
 
 
 def getitem(x, index):
-    parts = _parts(index)
+    parts = _masks_now(_parts(index))
     if all(_is_basic(p) for p in parts):
         return _basic(x, parts)
     known = _known_parts(parts)
     if known is not None:
         return _by_positions(x, known)
     return _runtime_gather(x, parts)
+
+
+def _masks_now(parts):
+    """The parts, each boolean mask computed at run time as its value now, where the trace
+    knows it: its positions decide the result's shape (value_deciding_shape)."""
+    return tuple(_mask_now(p) for p in parts)
+
+
+def _mask_now(part):
+    if not hasattr(part, "ir_type") or not ir_type(part).dtype.is_bool:
+        return part
+    known = value_deciding_shape(part, "a boolean mask")
+    return part if known is None else known
 
 
 def _known_parts(parts):
@@ -266,6 +289,9 @@ def index_put(x, index, value):
         mask = broadcast(reshape(parts[0], ir_type(parts[0]).shape + (1,) * (
             t.rank - ir_type(parts[0]).rank)), t.shape)
         return E.where(mask, broadcast(astype(reshape(value, ()), t.dtype), t.shape), x)
+    if known is None:
+        parts = _masks_now(parts)
+        known = _known_parts(parts)
     if known is None:
         return _put_at_run_time(x, parts, value)
     positions = np.asarray(_positions(t.shape, known), np.int64)

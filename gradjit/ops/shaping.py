@@ -11,7 +11,7 @@ from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
 from gradjit.ops.array import concatenate as _concatenate
 from gradjit.ops.array import reshape, shape_of, transpose
-from gradjit.ops.indexing import constant_value, getitem
+from gradjit.ops.indexing import getitem, value_deciding_shape
 from gradjit.ops.promote import (astype, broadcast, check_cast, check_casting,
                                   result_type)
 
@@ -31,7 +31,7 @@ def ravel(x, order="C"):
 
 def static_index(x, what):
     """The numpy value of an argument that decides the result's shape."""
-    value = constant_value(x)
+    value = value_deciding_shape(x, what)
     if value is None:
         raise TypeError(f"{what} computed at run time would give a data-dependent shape; "
                         "pass it as a constant (a list or numpy array)")

@@ -28,6 +28,12 @@ class ConversionMixin:
         value = self._value
         return value if isinstance(value, np.ndarray) else value.__gradjit_constant__()
 
+    def __gradjit_guarded__(self, what):
+        """The numpy value, for an argument deciding a result's shape (ops.indexing's
+        value_deciding_shape): a traced one's guarded by the tracer."""
+        value = self._value
+        return value if isinstance(value, np.ndarray) else value.__gradjit_guarded__(what)
+
     def item(self):
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to "

@@ -130,6 +130,10 @@ class Cache:
             advice = ("float()/int()/.item() bakes the value into the trace, so every new value "
                       "re-traces: keep it an array (use it in array operations), or pass it as "
                       "a static argument (jit(static_argnums=...)) if it takes few values")
+        elif what.endswith("decides a shape"):
+            advice = ("a boolean mask, np.nonzero or a count computed at run time fixes the "
+                      "result's shape, so each new pattern re-traces: keep shapes fixed with "
+                      "np.where(mask, x, 0) or a masked sum")
         else:
             advice = ("Python control flow (if/while) on a value that changes from call to "
                       "call re-traces for each path: compute both branches and select with "

@@ -165,6 +165,9 @@ class _SequencesAssembled:
     def __getattr__(self, name):
         return getattr(self.original, name)
 
+    # the class's own would answer first: numpy.ma, imported lazily mid-trace, reads np.clip's
+    __doc__ = property(lambda self: self.original.__doc__)
+
     def __eq__(self, other):
         return other is self.original or isinstance(other, _SequencesAssembled) and \
             other.original is self.original
@@ -190,12 +193,13 @@ def numpy_own(value):
 
 
 class _FilledByTheFunction(_SequencesAssembled):
-    """numpy's allocating constructor while functions are traced: called by the traced
-    function itself (not by a library it calls), its array is a traced constant, which values
-    computed at run time can be written into (out = np.zeros(n); out[i] = x[i] ** 2), as a
-    numpy array cannot hold them; it reads as its numpy value until one is."""
+    # numpy's allocating constructor while functions are traced: called by the traced function
+    # itself (not by a library it calls), its array is a traced constant, which values computed
+    # at run time can be written into (out = np.zeros(n); out[i] = x[i] ** 2), as a numpy array
+    # cannot hold them; it reads as its numpy value until one is.
 
     __slots__ = ()
+    __doc__ = _SequencesAssembled.__doc__  # numpy's, as the stand-in's
 
     def __call__(self, *args, **kwargs):
         out = super().__call__(*args, **kwargs)

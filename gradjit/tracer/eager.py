@@ -40,6 +40,7 @@ def eval_shape(fun, *args, **kwargs):
     on values takes the zeros' path)."""
     from gradjit import tree_util
     with Trace("eval_shape") as trace:
+        trace.stand_in_values = True
         def stand_in(x):
             if isinstance(x, (np.ndarray, np.generic, bool, int, float)):
                 return trace.input(np.zeros_like(x), weak=type(x) in (bool, int, float))

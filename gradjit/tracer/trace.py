@@ -186,6 +186,9 @@ class Trace:
         self.on_guard = None
         # ids of the inputs that differ from example to example of an enclosing vmap
         self.mapped: set[int] = set()
+        # whether the inputs' values are stand-ins (eval_shape's zeros), so that no shape
+        # may follow from them
+        self.stand_in_values = False
 
     def __enter__(self):
         self.active = True

@@ -55,12 +55,19 @@ def test_writing_one_value_through_a_run_time_mask():
     check_grad(_masked, X, backends=("cpu",))
 
 
-def test_writing_several_values_through_a_run_time_mask_is_refused():
+def test_writing_several_values_through_a_run_time_mask_counts_them_as_numpy():
+    """The mask's value decides how many values it takes (the trace holds for that mask): a
+    row of values fits a mask marking as many elements, and is refused as numpy refuses it
+    otherwise."""
     def f(x):
         y = x * 1.0
         y[x > 0] = x[0]
         return y
-    with pytest.raises(IndexError, match="computed at run time gives a data-dependent shape"):
+    fits = np.array([[1.0, -1.0, 2.0, -2.0], [-1.0, -1.0, -1.0, 3.0], [4.0, -5.0, -5.0, -5.0]])
+    np.testing.assert_array_equal(gradjit.jit(f)(fits), f(fits))
+    with pytest.raises(ValueError, match="cannot assign 4 input values to the 6 output"):
+        f(X)
+    with pytest.raises(ValueError, match="cannot assign 4 input values to the 6 output"):
         gradjit.jit(f)(X)
 
 

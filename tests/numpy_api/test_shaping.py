@@ -348,12 +348,21 @@ def test_errors_match_numpy(name):
     _same_error_as_numpy(fn, *args)
 
 
-def test_condition_computed_at_run_time_is_a_type_error():
-    for fn in (lambda x: np.compress(x[0] > 0, x, axis=1), lambda x: np.extract(x > 0, x),
-               lambda x: np.repeat(x, (x[0] > 0).astype(np.int64), axis=1),
-               lambda x: np.delete(x, (x[0] > 0).astype(np.int64))):
-        with pytest.raises(TypeError, match="data-dependent shape"):
-            gradjit.jit(fn)(X)
+@pytest.mark.parametrize("fn", [
+    lambda x: np.compress(x[0] > 0, x, axis=1), lambda x: np.extract(x > 0, x),
+    lambda x: np.repeat(x, (x[0] > 0).astype(np.int64), axis=1),
+    lambda x: np.delete(x, (x[0] > 0).astype(np.int64))])
+def test_counts_and_conditions_computed_at_run_time_follow_their_values(fn):
+    f = gradjit.jit(fn)
+    for x in (X, -X, X):
+        np.testing.assert_array_equal(f(x), fn(x))
+    assert f.cache_info().traces == 2
+
+
+def test_float_condition_computed_at_run_time_is_a_type_error():
+    """A float condition is not guarded on its value (NaN never equals itself)."""
+    with pytest.raises(TypeError, match="data-dependent shape"):
+        gradjit.jit(lambda x: np.compress(x[0], x, axis=1))(X)
 
 
 def test_choose_range_check_holds_for_new_indices():

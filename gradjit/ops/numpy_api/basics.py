@@ -14,6 +14,7 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ops.complex_order import compared, ordered, pick
 from gradjit.ops.indexing import constant_value
 from gradjit.ops.numpy_api import ufunc_call
+from gradjit.ops.numpy_api.dtypes import nonzero
 from gradjit.ops.numpy_api.writes import copy_of
 
 
@@ -175,9 +176,10 @@ def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=np._NoVal
 
 
 def _where(condition, x=None, y=None):
+    if x is None and y is None:
+        return nonzero(condition)
     if x is None or y is None:
-        raise TypeError("np.where(condition) gives a data-dependent shape; use "
-                        "np.where(condition, x, y)")
+        raise ValueError("either both or neither of x and y should be given")
     return ops.where(condition, x, y)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import ShapeError, ir_type, is_python_scalar
 from gradjit.ops import shaping as S
-from gradjit.ops.indexing import constant_value
+from gradjit.ops.indexing import constant_value, value_deciding_shape
 
 
 def stand_in(x):
@@ -130,12 +130,24 @@ def _known(x, name, why):
 
 
 def _positions(name, fn):
+    """fn of where a is nonzero: which elements are decides the result's shape, so the trace
+    holds for that pattern alone (value_deciding_shape)."""
     def function(a, *args, **kwargs):
-        why = ("which elements are nonzero decides the result's shape; use "
-               "np.where(condition, x, y) or a mask")
-        return fn(_known(a, f"np.{name}", why), *args, **kwargs)
+        if constant_value(a) is None and not isinstance(a, (list, tuple)):
+            nonzero = a if ir_type(a).dtype.is_bool else ops.ne(a, 0)
+            a = value_deciding_shape(nonzero, f"np.{name}'s nonzero elements")
+            if a is None:
+                _known(nonzero, f"np.{name}", _NONZERO)  # refused: no value is known
+        return fn(a, *args, **kwargs)
     function.__name__ = name
     return function
+
+
+_NONZERO = ("which elements are nonzero decides the result's shape; use np.where(condition, "
+            "x, y) or a mask")
+
+
+nonzero = _positions("nonzero", np.nonzero)
 
 
 def _indices_from(name, fn):
@@ -198,10 +210,11 @@ FUNCTIONS = {
     np.allclose: lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: bool(ops.all_(
         _isclose(a, b, rtol, atol, equal_nan))),
     np.isneginf: _isneginf, np.isposinf: _isposinf, np.sort_complex: _sort_complex,
-    np.nonzero: _positions("nonzero", np.nonzero),
+    np.nonzero: nonzero,
     np.argwhere: _positions("argwhere", np.argwhere),
     np.flatnonzero: _positions("flatnonzero", np.flatnonzero),
-    np.trim_zeros: _positions("trim_zeros", np.trim_zeros),
+    np.trim_zeros: lambda a, *args, **kwargs: np.trim_zeros(
+        _known(a, "np.trim_zeros", _NONZERO), *args, **kwargs),
     np.diag_indices_from: _diag_indices_from,
     np.tril_indices_from: _indices_from("tril_indices_from", np.tril_indices),
     np.triu_indices_from: _indices_from("triu_indices_from", np.triu_indices),
