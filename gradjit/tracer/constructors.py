@@ -9,7 +9,9 @@ call outside a trace, goes to numpy's own constructor unchanged.
 """
 from __future__ import annotations
 
+import ast
 import functools
+import linecache
 import os
 import sys
 import math
@@ -216,10 +218,35 @@ _LIBRARIES = tuple(os.path.dirname(m.__file__) + os.sep for m in (np, sys.module
 
 
 def _by_the_traced_function(frame) -> bool:
-    """Whether the code of `frame` is the user's: neither gradjit's nor numpy's nor an
-    installed library's."""
+    """Whether the code of `frame` is the user's (neither gradjit's nor numpy's nor an
+    installed library's) and calls the constructor itself: compiled code it calls (numpy's
+    random Generator) makes no frame of its own, and wants numpy's array."""
     name = frame.f_code.co_filename
-    return not name.startswith(_LIBRARIES) and "-packages" + os.sep not in name
+    return not name.startswith(_LIBRARIES) and "-packages" + os.sep not in name and \
+        _calls_a_constructor(frame.f_code, frame.f_lasti)
+
+
+@functools.lru_cache(maxsize=1024)
+def _calls_a_constructor(code, offset) -> bool:
+    """Whether the call expression being run at `offset` of `code` names one of numpy's
+    allocating constructors (np.zeros(n), zeros_like(x)), read from its source text."""
+    positions = list(code.co_positions())[offset // 2]
+    if None in positions:  # no source positions: as before they were read
+        return True
+    first, last, start, end = positions
+    lines = [line.encode() for line in linecache.getlines(code.co_filename)[first - 1:last]]
+    if not lines:
+        return True
+    lines[-1] = lines[-1][:end]  # the offsets count UTF-8 bytes
+    lines[0] = lines[0][start:]
+    try:
+        call = ast.parse(b"".join(lines).decode().strip(), mode="eval").body
+    except SyntaxError:
+        return True
+    if not isinstance(call, ast.Call):
+        return True
+    named = getattr(call.func, "attr", getattr(call.func, "id", None))
+    return named in _ALLOCATING
 
 
 _STAND_INS: dict = {}  # (namespace, name) -> (numpy's function, its stand-in while tracing)

@@ -101,3 +101,24 @@ def test_outside_a_trace_the_constructors_are_numpy_own():
     assert type(np.zeros(2)) is np.ndarray and np.zeros(2, int).dtype == np.int64
     gradjit.jit(lambda x: np.zeros(3) + x)(X)
     assert type(np.ones((2, 2))) is np.ndarray and type(np.eye(2)) is np.ndarray
+
+
+def drawn_and_filled(x):
+    out = np.zeros_like(
+        x)  # a call over two lines is the traced function's own too
+    out[0] = x[0] ** 2
+    rng = np.random.default_rng(3)
+    noise = (rng.normal(size=x.shape) + rng.uniform(0.0, 1.0, x.shape)
+             + rng.integers(0, 5, x.shape) + rng.permutation(x.size).reshape(x.shape)
+             + np.random.RandomState(4).randn(*x.shape))
+    return (out + noise * x).sum()
+
+
+def test_numpy_random_draws_inside_a_traced_function_are_numpy_arrays():
+    """numpy's Generator allocates its results through np.empty from compiled code, with no
+    frame of its own: those arrays stay numpy's, while the function's own np.zeros_like is
+    filled with traced values."""
+    np.testing.assert_allclose(gradjit.jit(drawn_and_filled)(X), drawn_and_filled(X),
+                               rtol=1e-12)
+    np.testing.assert_allclose(gradjit.grad(drawn_and_filled)(X),
+                               central_differences(drawn_and_filled, (X,), 0), rtol=1e-6)
