@@ -6,7 +6,8 @@ from gradjit.ops.contract import (cross, dot, inner, kron, matrix_power, matvec,
 from gradjit.ops.contraction import einsum, einsum_path  # noqa: F401
 from gradjit.ops import linalg  # noqa: F401
 from gradjit.ops.linalg import inv, matrix_norm_svd  # noqa: F401
-from gradjit.ops.indexing import constant_value, getitem, index_put  # noqa: F401
+from gradjit.ops.indexing import (constant_value, getitem, index_put,  # noqa: F401
+                                  value_deciding_shape)
 from gradjit.ops.norms import matrix_norm, norm, vector_norm  # noqa: F401
 from gradjit.ops.promote import (broadcast_shapes, default_float, flavor, in_float32,  # noqa: F401
                                  mean_type, operands, result_type, to_float)

@@ -156,12 +156,18 @@ def _flat_index(x, index):
 
 
 def _known_mask(mask, what):
+    """Where mask is nonzero, as numpy booleans: a traced mask's value now, under a guard
+    (ops.value_deciding_shape)."""
     known = ops.constant_value(mask)
+    if known is None:
+        value = getattr(mask, "_value", mask)
+        nonzero = value if ops.ir_type(value).dtype.is_bool else ops.ne(value, 0)
+        known = ops.value_deciding_shape(nonzero, what)
     if known is None:
         from gradjit.tracer.torch_surface import user_line
         raise TypeError(f"{what}: the number of selected elements decides the result's shape, "
-                        "so the mask must be known when it runs; inside grad/jit it is "
-                        f"computed at run time. Use torch.where(mask, x, other) instead"
+                        "and the mask's value is not known here (eval_shape traces stand-ins "
+                        f"for the values). Use torch.where(mask, x, other) instead"
                         f"{user_line()}")
     return known
 

@@ -116,9 +116,6 @@ UNTRACEABLE = {
     **{f"ndarray.{name}": (lambda t, n=name: getattr(t, n), NotTraceable, "no memory")
        for name in ("flags", "data", "tobytes", "ctypes", "resize")},
     "ndarray.view-dtype": (lambda t: t.view(np.int64), NotTraceable, "no memory"),
-    "Tensor.masked_select": (lambda t: t.masked_select(t > 0), TypeError,
-                             "decides the result's shape"),
-    "torch.argwhere": (lambda t: gradjit.argwhere(t), TypeError, "decides the result's shape"),
     "torch.linalg.inv_ex": (lambda t: gradjit.linalg.inv_ex(t[:4, :4]), NotTraceable,
                             "info is read"),
     "torch.linalg.cholesky_ex": (lambda t: gradjit.linalg.cholesky_ex(t[:4, :4]),
@@ -134,6 +131,19 @@ def test_names_that_cannot_work_traced_say_why_and_where(call, error, why):
     with pytest.raises(error, match=why) as info:
         gradjit.grad(f)(X)
     assert "\n  at tests/numpy_api/test_torch_surface.py:" in str(info.value)  # the line
+
+
+def test_torch_selections_of_a_traced_array_follow_its_mask():
+    """masked_select and argwhere on a traced numpy value: the mask's value decides the shape
+    (the trace holds for it, guarded), as numpy's boolean indexing does."""
+    def f(a):
+        return a.masked_select(a > 0).sum() + gradjit.argwhere(a > 0.5).sum() * a[0, 0]
+    rows, cols = np.argwhere(X > 0.5).T
+    value, grad = gradjit.value_and_grad(f)(X)
+    np.testing.assert_allclose(value, X[X > 0].sum() + (rows.sum() + cols.sum()) * X[0, 0])
+    want = (X > 0).astype(X.dtype)
+    want[0, 0] += rows.sum() + cols.sum()
+    np.testing.assert_allclose(grad, want)
 
 
 def test_numpy_names_without_values_answer_as_numpy():

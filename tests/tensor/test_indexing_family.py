@@ -185,16 +185,30 @@ def test_errors_match_pytorch(name):
         ERRORS[name](gradjit)
 
 
-def test_data_dependent_shapes_inside_grad_name_the_problem():
+def test_data_dependent_shapes_inside_grad_follow_the_mask():
+    """The mask's value decides the shape: a trace holds for the mask it saw (guarded)."""
+    t = gradjit.tensor(X)
+    want = (t.masked_select(t > 0).sum() + t.nonzero().sum() + gradjit.argwhere(t).sum()
+            + t.masked_scatter(t > 0, t).sum())
+    got = gradjit.jit(lambda x: x.masked_select(x > 0).sum() + x.nonzero().sum()
+                      + gradjit.argwhere(x).sum() + x.masked_scatter(x > 0, x).sum())(t)
+    assert gradjit.allclose(got, want)
+    np.testing.assert_allclose(gradjit.grad(lambda x: x.masked_select(x > 0).sum())(t),
+                               (X > 0).astype(X.dtype))
+
+
+def test_data_dependent_shapes_of_stand_in_values_name_the_problem():
+    def as_tensor(fn):
+        return lambda a: fn(gradjit.as_tensor(a))
     with pytest.raises(TypeError, match="masked_select: the number of selected elements"):
-        gradjit.grad(lambda x: x.masked_select(x > 0).sum())(gradjit.tensor(X))
+        gradjit.eval_shape(as_tensor(lambda x: x.masked_select(x > 0)), X)
     with pytest.raises(TypeError, match="nonzero: the number of selected elements"):
-        gradjit.jit(lambda x: x.nonzero())(gradjit.tensor(X))
+        gradjit.eval_shape(as_tensor(lambda x: x.nonzero()), X)
     with pytest.raises(TypeError, match=r"^argwhere: the number of selected elements(.|\n)*"
                                         r"at .*test_indexing_family.py:\d+: .*argwhere"):
-        gradjit.jit(lambda x: gradjit.argwhere(x))(gradjit.tensor(X))
+        gradjit.eval_shape(as_tensor(lambda x: gradjit.argwhere(x)), X)
     with pytest.raises(TypeError, match="masked_scatter: the number of selected elements"):
-        gradjit.jit(lambda x: x.masked_scatter(x > 0, x))(gradjit.tensor(X))
+        gradjit.eval_shape(as_tensor(lambda x: x.masked_scatter(x > 0, x)), X)
     with pytest.raises(NotImplementedError, match="needs indices known when it runs"):
         gradjit.grad(lambda x, i: x.scatter_reduce(1, i, x, "amax").sum())(
             gradjit.tensor(X), gradjit.tensor(np.array(WIDE + [[0, 0, 0]])[:3]))

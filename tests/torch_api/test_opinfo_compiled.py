@@ -29,7 +29,7 @@ FAMILIES = {
                "nn.functional.margin_ranking_loss", "nn.functional.triplet_margin_loss",
                "nn.functional.soft_margin_loss"),
     "indexing": ("take_along_dim", "masked_fill", "masked_scatter", "diagonal_scatter",
-                 "diag_embed", "bucketize"),
+                 "diag_embed", "bucketize", "argwhere", "masked_select", "nonzero"),
     "shaping": ("chunk", "expand", "stack", "flip", "broadcast_to", "atleast_3d", "flatten",
                 "meshgrid.variadic_tensors", "cartesian_prod", "block_diag"),
     "nn": ("nn.functional.relu", "nn.functional.gelu", "nn.functional.silu",
@@ -43,8 +43,6 @@ KNOWN = {
     "nn.functional.instance_norm": ("interpreter", "torch.float64 #0: raises TraceError: "
                                     "compiled.<locals>.call.<locals>.sample: argument traced1 "
                                     "is updated in place"),
-    "argwhere": ("interpreter", "torch.float64 #0: raises TypeError: argwhere: the number of "
-                 "selected elements decides the result's shape"),
     "uniform": ("interpreter", "torch.float64 #0: raises TracedRandomDraw: uniform_: random "
                 "values cannot be drawn inside gradjit.grad/jit"),
     "nn.functional.fractional_max_pool2d": ("interpreter", "torch.float64 #0: raises "

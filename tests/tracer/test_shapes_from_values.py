@@ -99,7 +99,10 @@ def test_a_mask_in_compiled_torch_code_matches_eager_with_gradients():
     import gradjit as torch
 
     def fn(t):
-        return (t[t > 0] * t[t > 0]).sum() + t[t < 0].abs().sum()
+        return ((t[t > 0] * t[t > 0]).sum() + t[t < 0].abs().sum()
+                + torch.masked_select(t, t > 0.5).sum()
+                + t[torch.nonzero(t > 1, as_tuple=True)].sum()
+                + t[torch.argwhere(t < -1)[:, 0]].sum() + t.masked_scatter(t > 0, t * 2).sum())
     compiled = torch.compile(fn)
     for seed in range(2):
         torch.manual_seed(seed)
