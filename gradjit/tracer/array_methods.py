@@ -343,11 +343,18 @@ class ArrayMethods:
         return views.link_function(func, args, kwargs, apply_function(func, args, kwargs))
 
 
+# keywords only PyTorch's methods take: a method both share, called with one, is PyTorch's
+_TORCH_KEYWORDS = frozenset({"dim", "keepdim", "correction", "unbiased", "descending"})
+
+
 def _numpy_method(func):
     """An ndarray method that is numpy's function of the same name (`x.prod(axis=0)` is
     `np.prod(x, axis=0)`), dispatched through the same table."""
     def method(self, *args, **kwargs):
         from gradjit.ops.numpy_api import apply_function, apply_ufunc
+        if not _TORCH_KEYWORDS.isdisjoint(kwargs):  # a.sum(dim=0): written for torch
+            from gradjit.tracer.torch_surface import tensor_attribute
+            return tensor_attribute(self, func.__name__)(*args, **kwargs)
         if isinstance(func, np.ufunc):  # conj: of a real array, numpy's method gives itself
             return apply_ufunc(func, "__call__", (self, *args), kwargs) if \
                 self.ir_type.dtype.is_complex else self

@@ -62,7 +62,7 @@ def attribute(traced, name):
     if name in torch_only_names():
         if name in REFUSED:
             refuse(f"Tensor.{name}", REFUSED[name])
-        return _tensor_attribute(traced, name)
+        return tensor_attribute(traced, name)
     if not name.startswith("_") and hasattr(np.ndarray, name):
         known = traced.__gradjit_constant__()
         if known is not None:  # a constant (np.zeros the function fills) is its numpy value
@@ -71,21 +71,25 @@ def attribute(traced, name):
     raise AttributeError(f"'Traced' object has no attribute {name!r}")
 
 
-def _tensor_attribute(traced, name):
-    """`name` of a Tensor around `traced`; an in-place method rebinds `traced` to its result,
-    as numpy's in-place methods do, and returns it."""
+def tensor_attribute(traced, name):
+    """`name` of a Tensor around `traced`, a method taking traced operands as Tensors too
+    (`a.matmul(b)`); an in-place method rebinds `traced` to its result, as numpy's in-place
+    methods do, and returns it."""
     from gradjit.tensor.tensor import Tensor
     wrapped = Tensor._wrap(traced)
     found = getattr(wrapped, name)
-    if not name.endswith("_") or not callable(found):
+    if not callable(found):
         return found
 
     @functools.wraps(found)
-    def in_place(*args, **kwargs):
+    def method(*args, **kwargs):
+        args, kwargs = traced_as_tensors(args, kwargs)
+        if not name.endswith("_"):
+            return found(*args, **kwargs)
         found(*args, **kwargs)
         traced._become(wrapped._value)
         return traced
-    return in_place
+    return method
 
 
 def _entry(fn):

@@ -311,3 +311,22 @@ def test_traced_keyword_and_wrapped_arguments_are_tensors(call):
     value, grad = gradjit.value_and_grad(lambda a: f(gradjit, a))(X)
     np.testing.assert_allclose(value, expected.item(), rtol=1e-12)
     np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def torch_style(a):
+    return (a.sum(dim=0).exp().mean() + a.T.matmul(a).trace() + a.std(dim=1).sum()
+            + a.max(dim=1).values.sum() + a.mean(dim=0, keepdim=True).sum()
+            + a.var(dim=1, correction=0).sum() + a[0].dot(a[1]) + a.argsort(dim=1)[0, 0]
+            + a.prod(dim=1).sum())
+
+
+def test_shared_methods_called_with_torch_keywords_are_torch_methods():
+    """a.sum(dim=0), a.std(dim=1) (PyTorch's correction), a.max(dim=1).values on a traced
+    numpy value: the keyword only PyTorch takes picks PyTorch's method; methods only PyTorch
+    has take traced operands (a.T.matmul(a))."""
+    t = torch.tensor(X, requires_grad=True)
+    want = torch_style(t)
+    want.backward()
+    value, grad = gradjit.value_and_grad(torch_style)(X)
+    np.testing.assert_allclose(value, want.item(), rtol=1e-12)
+    np.testing.assert_allclose(grad, t.grad.numpy(), rtol=1e-10)
