@@ -11,7 +11,8 @@ class FloatOps:
 
     Python numbers given as operands become constants of the operand type, so formulas read as
     math: `o.fma(x, 0.5, 1.0)`. Integer operations work on the same-width integer view (`ity`)
-    or on 32-bit lanes (`i32`), which vectorize on every target.
+    or on 32-bit lanes (`i32`), which vectorize on every target, with 64-bit lanes (`i64`) for
+    their products.
     """
 
     def __init__(self, builder: ir.IRBuilder, ty: ir.Type):
@@ -26,6 +27,7 @@ class FloatOps:
         self.bias = 1023 if self.f64 else 127
         self.ity = self._like(ir.IntType(64 if self.f64 else 32))
         self.i32 = self._like(ir.IntType(32))
+        self.i64 = self._like(ir.IntType(64))
         self._suffix = elem.intrinsic_name
         if isinstance(ty, ir.VectorType):
             self._suffix = f"v{ty.count}{self._suffix}"
