@@ -65,13 +65,16 @@ def _last_first_bit(bias: int, mant: int) -> int:
 def _table(o: FloatOps) -> ir.GlobalVariable:
     """The words of 2/pi as a constant array of the module, enough for float64's windows."""
     module = o.b.module
-    table = module.globals.get("gradjit.two_over_pi")
+    # named after the module: ptxas, given several PTX files at once, aborts on file-local
+    # globals of the same name
+    name = f"{module.name}.two_over_pi"
+    table = module.globals.get(name)
     if table is None:
         count = _last_first_bit(1023, 52) // LIMB + WINDOW_LIMBS[64] + 1
         words = two_over_pi_words(count)
         i32 = ir.IntType(32)
         kind = ir.ArrayType(i32, count)
-        table = ir.GlobalVariable(module, kind, "gradjit.two_over_pi")
+        table = ir.GlobalVariable(module, kind, name)
         table.global_constant = True
         table.linkage = "internal"
         table.initializer = ir.Constant(kind, [i32(w - (w >> 31 << 32)) for w in words])

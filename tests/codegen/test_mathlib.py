@@ -338,14 +338,15 @@ def sweep(name, dtype, n, seed=0):
     return args, ulp_error(got, want, dtype)
 
 
-def trig_hard_cases(dtype):
-    """Floats h 2^e nearest to multiples of pi/2 (convergents h/k of pi / 2^(e+1)), up to the
-    bound: the inputs whose reduction cancels the most bits."""
+def trig_hard_cases(dtype, lo=1.0, hi=None):
+    """Floats h 2^e nearest to multiples of pi/2 (convergents h/k of pi / 2^(e+1)) in
+    [lo, hi] (default: up to the bound): the inputs whose reduction cancels the most bits."""
+    hi = TRIG_BOUND[dtype] if hi is None else hi
     bits = np.finfo(dtype).nmant + 1
-    top = int(np.log2(TRIG_BOUND[dtype]))
+    top = math.frexp(hi)[1] - 1
     found = []
     with mpmath.workdps(60):
-        for e in range(-bits, top - bits + 1):
+        for e in range(max(-bits, math.frexp(lo)[1] - 1 - bits), top - bits + 1):
             a = mpmath.pi / mpmath.mpf(2) ** (e + 1)
             h0, h1 = 0, 1
             for _ in range(60):
@@ -357,7 +358,7 @@ def trig_hard_cases(dtype):
                 if a == digit:
                     break
                 a = 1 / (a - digit)
-    found = np.array([x for x in found if 1 <= x <= TRIG_BOUND[dtype]])
+    found = np.array([x for x in found if lo <= x <= hi])
     return np.concatenate([found, -found]).astype(dtype)
 
 
