@@ -1,7 +1,7 @@
 """Branch-free inline LLVM IR for exp, log, sin, atan2, erf, pow, ... on f32/f64 scalars or vectors.
 
-Within 4 ulp everywhere, except sin/cos/tan: 4 ulp for |x| <= 2^45 (f64) / 2^20 (f32); beyond, a
-finite x gives sin = tan = 0, cos = 1. No calls but fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
+Within 4 ulp everywhere (sin/cos/tan of any finite x: mathlib_reduce). No calls but
+fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
 from __future__ import annotations
 
 import math
