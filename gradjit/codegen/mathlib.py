@@ -70,20 +70,10 @@ def call_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
         if left is not None:
             _inline_left[module] = left - 1
         return emit_math(builder, name, *args)
-    key = f"gradjit.math.{name}.{_suffix(args[0].type)}"
-    fn = module.globals.get(key)
-    if fn is None:
-        fn = ir.Function(module, ir.FunctionType(args[0].type, [a.type for a in args]), key)
-        fn.linkage = "internal"
-        fn.attributes.add("noinline")
-        fn.attributes.add("nounwind")  # no unwind tables: the JIT registers none to free
-        body = ir.IRBuilder(fn.append_basic_block("entry"))
-        body.ret(emit_math(body, name, *fn.args))
-    return builder.call(fn, args)
-
-
-def _suffix(t) -> str:
-    return f"v{t.count}{t.element}" if isinstance(t, ir.VectorType) else str(t)
+    ops = FloatOps(builder, args[0].type, may_call=True)
+    (value,) = ops.outlined(f"math.{name}", lambda o, *a: (emit_math(o.b, name, *a),), args,
+                            [args[0].type])
+    return value
 
 
 def emit_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
@@ -95,4 +85,5 @@ def emit_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
     types = {str(a.type) for a in args}
     if len(types) != 1:
         raise TypeError(f"{name} needs arguments of one type, got {', '.join(sorted(types))}")
-    return _EMITTERS[name](FloatOps(builder, args[0].type), *args)
+    ops = FloatOps(builder, args[0].type, may_call=builder.module in _inline_left)
+    return _EMITTERS[name](ops, *args)

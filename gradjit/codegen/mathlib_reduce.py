@@ -4,6 +4,7 @@ branch taken only where some lane needs it."""
 from __future__ import annotations
 
 import functools
+import weakref
 
 from llvmlite import ir
 
@@ -95,11 +96,10 @@ def _load_words(o: FloatOps, index, count):
                    source_etype=table.value_type)
         return b.load(at, typ=i32)
 
-    lanes = _lanes(o)
-    if not lanes:
+    if not _lanes(o):
         return [load(index, j) for j in range(count)]
     words = [ir.Constant(o.i32, ir.Undefined)] * count
-    for lane in range(lanes):
+    for lane in range(_lanes(o)):
         i = b.extract_element(index, i32(lane))
         words = [b.insert_element(w, load(i, j), i32(lane)) for j, w in enumerate(words)]
     return words
@@ -196,32 +196,48 @@ def reduce_huge(o: FloatOps, x):
     return o.select(negative, o.neg(r), r), b.select(negative, b.neg(q), q)
 
 
-def _any(o: FloatOps, mask):
+def _all(o: FloatOps, mask):
     lanes = _lanes(o)
     if not lanes:
         return mask
     packed = o.b.bitcast(mask, ir.IntType(lanes))
-    return o.b.icmp_unsigned("!=", packed, ir.Constant(packed.type, 0))
+    return o.b.icmp_unsigned("==", packed, ir.Constant(packed.type, -1))
+
+
+# block -> {x: (r, q)} of the reductions whose results that block defines: sin(x) and cos(x)
+# share one (LLVM's GVN merged two branch-free ones, but not two branches and their phis).
+# A later use in the same block is dominated by them; one in another block computes anew.
+_REDUCED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def reduce(o: FloatOps, x):
     """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes; NaN for inf
     and NaN (x - x), which the polynomials and the quadrant's selects carry to the result."""
+    found = _REDUCED.get(o.b.block, {}).get(x)
+    if found is None:
+        found = _reduce(o, x)
+        _REDUCED.setdefault(o.b.block, {})[x] = found
+    return found
+
+
+def _reduce(o: FloatOps, x):
     w, b = o.width, o.b
     magnitude = o.abs(x)
-    xs = o.select(o.cmp("<=", magnitude, TRIG_BOUND[w]), x, o.sub(x, x))
+    small = o.cmp("<=", magnitude, TRIG_BOUND[w])
+    xs = o.select(small, x, o.sub(x, x))
     k, q = o.round_int(xs, TWO_OVER_PI[w])
     r = xs
     for part in PIO2[w]:  # the first step is exact; the later ones see ever smaller terms
         r = o.fma(o.neg(k), part, r)
-    huge = b.and_(o.cmp(">", magnitude, TRIG_BOUND[w]), o.isfinite(x))
     fast = b.block
     wide = b.append_basic_block("trig.huge")
     done = b.append_basic_block("trig.reduced")
-    # rare in practice: the branch keeps the common loop at its old cost
-    b.cbranch(_any(o, huge), wide, done).set_weights([1, 1 << 20])
+    # Rare in practice (inf and NaN take it too): the common loop pays a test and a branch.
+    b.cbranch(_all(o, small), done, wide).set_weights([1 << 20, 1])
     b.position_at_end(wide)
-    r_huge, q_huge = reduce_huge(o, x)
+    huge = b.and_(o.cmp(">", magnitude, TRIG_BOUND[w]), o.isfinite(x))
+    # out of line where it may be: a module compiles one copy however many uses it has
+    r_huge, q_huge = o.outlined("trig_reduce_huge", reduce_huge, [x], [o.ty, o.i32])
     r_wide, q_wide = o.select(huge, r_huge, r), b.select(huge, q_huge, q)
     wide_end = b.block
     b.branch(done)

@@ -2,6 +2,7 @@
 numpy code against numpy in every binade, near multiples of pi/2, at special values, with
 gradients, and on the GPU path (emulated, and its PTX through ptxas); the 2/pi table."""
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,20 @@ def test_two_over_pi_table_against_mpmath():
         pi = int(mpmath.floor(mpmath.pi * mpmath.mpf(2) ** 1200))
     assert int("".join(f"{w:08x}" for w in words[1:]), 16) == want
     assert 0 <= pi - pi_scaled(1200) <= 1
+
+
+def _llvm_ir(fn, x):
+    from gradjit.codegen import compile_function
+    return compile_function(gradjit.jit(fn, backend="cpu").ir(x), cache_dir=False).llvm_ir
+
+
+def test_one_copy_of_the_wide_reduction_and_one_use_for_sin_and_cos_of_a_value():
+    """The CPU code calls the Payne-Hanek code out of line (one definition a type), and sin,
+    cos and tan of one value share one reduction (LLVM would not merge their branches)."""
+    x = np.ones(100, np.float32)
+    calls = r'call .*@"gradjit\.trig_reduce_huge\.'
+    all_three = _llvm_ir(lambda v: np.sin(v) * np.cos(v) + np.tan(v), x)
+    assert len(re.findall(calls, all_three)) == len(re.findall(calls, _llvm_ir(np.sin, x))) > 0
+    defined = re.findall(r'define internal [^@]*@"(gradjit\.trig_reduce_huge\.\w+)"',
+                         all_three)
+    assert len(defined) == len(set(defined)) > 0
