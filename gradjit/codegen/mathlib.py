@@ -1,7 +1,7 @@
 """Branch-free inline LLVM IR for exp, log, sin, atan2, erf, pow, ... on f32/f64 scalars or vectors.
 
-Within 4 ulp everywhere, except sin/cos/tan: 4 ulp for |x| <= 2^45 (f64) / 2^20 (f32); beyond, a
-finite x gives sin = tan = 0, cos = 1. No calls but fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
+Within 4 ulp everywhere (sin/cos/tan of any finite x: mathlib_reduce). No calls but
+fma/fabs/trunc/sqrt/copysign (x86 and NVPTX)."""
 from __future__ import annotations
 
 import math
@@ -70,20 +70,10 @@ def call_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
         if left is not None:
             _inline_left[module] = left - 1
         return emit_math(builder, name, *args)
-    key = f"gradjit.math.{name}.{_suffix(args[0].type)}"
-    fn = module.globals.get(key)
-    if fn is None:
-        fn = ir.Function(module, ir.FunctionType(args[0].type, [a.type for a in args]), key)
-        fn.linkage = "internal"
-        fn.attributes.add("noinline")
-        fn.attributes.add("nounwind")  # no unwind tables: the JIT registers none to free
-        body = ir.IRBuilder(fn.append_basic_block("entry"))
-        body.ret(emit_math(body, name, *fn.args))
-    return builder.call(fn, args)
-
-
-def _suffix(t) -> str:
-    return f"v{t.count}{t.element}" if isinstance(t, ir.VectorType) else str(t)
+    ops = FloatOps(builder, args[0].type, may_call=True)
+    (value,) = ops.outlined(f"math.{name}", lambda o, *a: (emit_math(o.b, name, *a),), args,
+                            [args[0].type])
+    return value
 
 
 def emit_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
@@ -95,4 +85,5 @@ def emit_math(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
     types = {str(a.type) for a in args}
     if len(types) != 1:
         raise TypeError(f"{name} needs arguments of one type, got {', '.join(sorted(types))}")
-    return _EMITTERS[name](FloatOps(builder, args[0].type), *args)
+    ops = FloatOps(builder, args[0].type, may_call=builder.module in _inline_left)
+    return _EMITTERS[name](ops, *args)

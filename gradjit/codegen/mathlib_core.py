@@ -11,21 +11,25 @@ class FloatOps:
 
     Python numbers given as operands become constants of the operand type, so formulas read as
     math: `o.fma(x, 0.5, 1.0)`. Integer operations work on the same-width integer view (`ity`)
-    or on 32-bit lanes (`i32`), which vectorize on every target.
+    or on 32-bit lanes (`i32`), which vectorize on every target, with 64-bit lanes (`i64`) for
+    their products. `may_call`: the module's code may call functions of its own (CPU code;
+    NVPTX's calls nothing).
     """
 
-    def __init__(self, builder: ir.IRBuilder, ty: ir.Type):
+    def __init__(self, builder: ir.IRBuilder, ty: ir.Type, may_call: bool = False):
         elem = ty.element if isinstance(ty, ir.VectorType) else ty
         if not isinstance(elem, (ir.FloatType, ir.DoubleType)):
             raise TypeError(f"math functions take float or double (or vectors of them), not {ty}")
         self.b = builder
         self.ty = ty
+        self.may_call = may_call
         self.f64 = isinstance(elem, ir.DoubleType)
         self.width = 64 if self.f64 else 32
         self.mant = 52 if self.f64 else 23
         self.bias = 1023 if self.f64 else 127
         self.ity = self._like(ir.IntType(64 if self.f64 else 32))
         self.i32 = self._like(ir.IntType(32))
+        self.i64 = self._like(ir.IntType(64))
         self._suffix = elem.intrinsic_name
         if isinstance(ty, ir.VectorType):
             self._suffix = f"v{ty.count}{self._suffix}"
@@ -38,6 +42,32 @@ class FloatOps:
 
     def v(self, x):
         return x if isinstance(x, ir.Value) else ir.Constant(self.ty, float(x))
+
+    def outlined(self, name: str, emit, args, results):
+        """emit(ops, *args), a tuple of values of the types `results`: inline, or where the
+        module may call, one function `gradjit.<name>.<type>` of the module that every use
+        calls (returning a struct where there are several results)."""
+        if not self.may_call:
+            return emit(self, *args)
+        module = self.b.module
+        key = f"gradjit.{name}.{self._suffix}"
+        fn = module.globals.get(key)
+        kind = ir.LiteralStructType(results) if len(results) > 1 else results[0]
+        if fn is None:
+            fn = ir.Function(module, ir.FunctionType(kind, [a.type for a in args]), key)
+            fn.linkage = "internal"
+            fn.attributes.add("noinline")
+            fn.attributes.add("nounwind")  # no unwind tables: the JIT registers none to free
+            body = FloatOps(ir.IRBuilder(fn.append_basic_block("entry")), self.ty, True)
+            values = emit(body, *fn.args)
+            packed = values[0] if len(results) == 1 else ir.Constant(kind, ir.Undefined)
+            for i, value in enumerate(values if len(results) > 1 else ()):
+                packed = body.b.insert_value(packed, value, i)
+            body.b.ret(packed)
+        result = self.b.call(fn, args)
+        if len(results) == 1:
+            return (result,)
+        return tuple(self.b.extract_value(result, i) for i in range(len(results)))
 
     def _intrinsic(self, name, nargs, *args):
         module = self.b.module

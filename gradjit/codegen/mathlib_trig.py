@@ -1,18 +1,9 @@
-"""sin, cos and tan as inline LLVM IR: x = q pi/2 + r by Cody-Waite reduction, then polynomials."""
+"""sin, cos and tan as inline LLVM IR: polynomials of r where x = q pi/2 + r (mathlib_reduce)."""
 from __future__ import annotations
 
 from gradjit.codegen.mathlib_core import FloatOps
+from gradjit.codegen.mathlib_reduce import reduce
 
-TWO_OVER_PI = {64: float.fromhex("0x1.45f306dc9c883p-1"), 32: float.fromhex("0x1.45f306p-1")}
-# pi/2 as a sum of 3 (f64) / 4 (f32) floats, 164 / 103 bits in all.
-PIO2 = {
-    64: tuple(map(float.fromhex, ("0x1.921fb54442d18p+0", "0x1.1a62633145c07p-54",
-                                  "-0x1.f1976b7ed8fbcp-110"))),
-    32: tuple(map(float.fromhex, ("0x1.921fb6p+0", "-0x1.777a5cp-25", "-0x1.ee59dap-50",
-                                  "0x1.98a2e0p-77"))),
-}
-# Reduction is accurate below these magnitudes (see the mathlib module docstring).
-TRIG_BOUND = {64: 2.0 ** 45, 32: 2.0 ** 20}
 # sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2): Chebyshev fits on |r| <= 0.8 (f64) /
 # 0.87 (f32), covering the reduced range; relative errors 2^-57 / 2^-27.9 (sin), 2^-59 / 2^-29.8.
 SIN_POLY = {
@@ -27,19 +18,6 @@ COS_POLY = {
     32: (0.0416666679084301, -0.0013888886896893382, 2.480010334693361e-05,
          -2.724308671986364e-07),
 }
-
-
-def _reduce(o: FloatOps, x):
-    """(r, q) with x = q pi/2 + r, |r| <= pi/4 + a little and q in 32-bit lanes; beyond the
-    bound x counts as 0, or as NaN if it is inf or NaN (x - x), which the polynomials and the
-    quadrant's selects carry to the result."""
-    w = o.width
-    xs = o.select(o.cmp("<=", o.abs(x), TRIG_BOUND[w]), x, o.sub(x, x))
-    k, q = o.round_int(xs, TWO_OVER_PI[w])
-    r = xs
-    for part in PIO2[w]:  # the first step is exact; the later ones see ever smaller terms
-        r = o.fma(o.neg(k), part, r)
-    return r, q
 
 
 def _sin_cos(o: FloatOps, r):
@@ -71,7 +49,7 @@ def _signed_zero(o: FloatOps, x, res):
 
 
 def _sin_quadrant(o: FloatOps, x, shift):
-    r, q = _reduce(o, x)
+    r, q = reduce(o, x)
     if shift:
         q = o.b.add(q, o.ic(q, shift))
     (s, _), (c, _) = _sin_cos(o, r)
@@ -88,7 +66,7 @@ def emit_cos(o: FloatOps, x):
 
 
 def emit_tan(o: FloatOps, x):
-    r, q = _reduce(o, x)
+    r, q = reduce(o, x)
     (s, s_lo), (c, c_lo) = _sin_cos(o, r)
     odd = _bit(o, q, 1)
     num, num_lo = o.select(odd, c, s), o.select(odd, c_lo, s_lo)

@@ -61,34 +61,16 @@ def test_special_values_on_tensors(c):
     check_eager(c, signed_zeros=_signed(c))
 
 
-TRIG = (np.sin, np.cos, np.tan)
-# the CPU code reduces trig arguments mod pi/2 in a few FMAs, exactly below 2^45 (float64):
-# above, a finite argument gives sin = tan = 0, cos = 1 (gradjit/codegen/mathlib.py)
-REDUCED = np.abs(SPECIAL) < 2.0**45
-
-
 def _all_unary(x):
-    return tuple(u(x) for u in UNARY if not (u is np.spacing and x.dtype == np.float16) and
-                 not (u in TRIG and x.dtype == np.float64))
+    return tuple(u(x) for u in UNARY if not (u is np.spacing and x.dtype == np.float16))
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_special_values_in_cpu_code(dtype):
     """The CPU backend's own math library (sin, exp, log, ... emitted as LLVM IR) on the same
-    values: one compiled function for all unary ufuncs of a dtype (float64's trig apart)."""
+    values: one compiled function for all unary ufuncs of a dtype."""
     check_jit(case(f"all-{dtype}", _all_unary, IN[dtype]), backend="cpu",
               signed_zeros=True)
-
-
-def test_float64_trig_in_cpu_code():
-    check_jit(case("trig", lambda x: tuple(u(x) for u in TRIG), SPECIAL[REDUCED]), backend="cpu",
-              signed_zeros=True)
-
-
-@pytest.mark.xfail(strict=True, reason="CPU trig of |x| >= 2^45 is not reduced (mathlib.py)")
-def test_float64_trig_of_huge_arguments_in_cpu_code():
-    check_jit(case("huge-trig", lambda x: tuple(u(x) for u in TRIG), SPECIAL[~REDUCED]),
-              backend="cpu")
 
 
 @pytest.mark.parametrize("ufunc", [u for u in BINARY if u not in TIES_OF_ZEROS])

@@ -15,8 +15,7 @@ import torch
 import gradjit
 from gradjit.codegen import compile_function
 from gradjit.ir import PRIMITIVES, interpret
-from tests.reliability.test_special_values import (TRIG_BOUND, assert_same_special_values,
-                                                   program, specials)
+from tests.reliability.test_special_values import assert_same_special_values, program, specials
 
 FLOATS = [np.float32, np.float64]
 
@@ -203,10 +202,6 @@ NOT_VALUED = {"guard": "an effect: it computes no value (its special-value behav
                         "of the comparison it checks)"}
 
 
-def _huge_trig_argument(x):
-    return np.abs(x) > TRIG_BOUND[x.dtype.type]
-
-
 def _quotient_overflows(x, y):
     with np.errstate(all="ignore"):
         return np.isinf(x / y) & np.isfinite(x)
@@ -225,10 +220,6 @@ def _infinities_of_both_signs_summed(x):
 # (surface, primitive) -> (why the results differ there, the positions: a function of the
 # inputs). Each is a difference gradjit keeps, not one it has not looked at.
 KNOWN = {
-    **{("compiled", name): (
-        "gradjit's sin/cos/tan reduce their argument accurately below 2^20 (f32) / 2^45 (f64) "
-        "only and return 0, 1, 0 beyond (README, gradjit/codegen/mathlib.py); numpy reduces "
-        "exactly", _huge_trig_argument) for name in ("sin", "cos", "tan")},
     ("eager", "fmod"): (
         "torch's CPU fmod computes x - trunc(x/y)*y and returns NaN where x/y overflows "
         "(fmod(1e30, 1e-38)); gradjit returns the exact remainder, as C's fmod and numpy do",
