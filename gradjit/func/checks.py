@@ -12,8 +12,8 @@ JVP = "jvp(f, primals, tangents)"
 
 
 class Spec:
-    """The structure of a pytree as torch.utils._pytree sees it (tuples, lists, dicts and None
-    are nodes), printed as torch's TreeSpec."""
+    """The structure of a pytree as torch.utils._pytree sees it (tuples, lists and dicts are
+    nodes, anything else, None too, a leaf), printed as torch's TreeSpec."""
 
     def __init__(self, kind, context, children):
         self.kind, self.context, self.children = kind, context, children
@@ -39,7 +39,7 @@ def spec(tree) -> Spec:
         return Spec(type(tree), None, [spec(x) for x in tree])
     if isinstance(tree, dict):
         return Spec(type(tree), list(tree), [spec(x) for x in tree.values()])
-    return Spec(type(None), None, []) if tree is None else LEAF
+    return LEAF
 
 
 def leaves(tree) -> list:
@@ -47,7 +47,7 @@ def leaves(tree) -> list:
         return [x for item in tree for x in leaves(item)]
     if isinstance(tree, dict):
         return [x for item in tree.values() for x in leaves(item)]
-    return [] if tree is None else [tree]
+    return [tree]
 
 
 class _Star:
@@ -126,7 +126,7 @@ def checked(func, api, has_aux):
                                    f"the vjp or jacrev APIs instead?")
             return out
         flat = leaves(main)
-        if not flat:
+        if not flat or len(flat) == 1 and flat[0] is None:
             raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output "
                                f"(got output = {flat})")
         for x in flat:
@@ -187,7 +187,7 @@ def _rebuild(tree, values):
         return type(tree)(_rebuild(x, values) for x in tree)
     if isinstance(tree, dict):
         return {k: _rebuild(v, values) for k, v in tree.items()}
-    return None if tree is None else next(values)
+    return next(values)
 
 
 def name_of(func) -> str:

@@ -79,6 +79,8 @@ ERRORS = {
     "no-inputs": lambda L: L.func.vmap(lambda: 1)(),
     "python-float-mapped": lambda L: L.func.vmap(lambda x: x)(3.0),
     "nontensor-output": lambda L: L.func.vmap(lambda x: 3)(t(L, X)),
+    "none-output": lambda L: L.func.vmap(lambda x: (x, None))(t(L, X)),
+    "none-input": lambda L: L.func.vmap(lambda x, y: x)(t(L, X), None),
     "chunk-size": lambda L: L.func.vmap(L.sin, chunk_size=0)(t(L, X)),
     "randomness": lambda L: L.func.vmap(L.sin, randomness="x")(t(L, X)),
 }
