@@ -101,9 +101,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. "
                          f"(got {chunk_size})")
     cache = {}  # the positions and values of the static arguments -> the mapped function
-    body = C.vmap_outputs(func, out_dims)
+    single = []  # [True] once func gave one Tensor for out_dims=(d,)
+    body = C.vmap_outputs(func, out_dims, single)
 
     def mapped(*args, **kwargs):
+        C.vmap_out_dims(func, out_dims)
         C.vmap_inputs(func, in_dims, args)
         dims = in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args)
         dims += (None,) * len(kwargs)  # torch maps no keyword argument
@@ -114,7 +116,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if key not in cache:
             cache[key] = _vmap(_with_static(body, static, tuple(kwargs)), in_axes=tuple(
                 d for i, d in enumerate(dims) if i not in dict(static)), out_axes=out_dims)
-        return cache[key](*(a for i, a in enumerate(values) if i not in dict(static)))
+        out = cache[key](*(a for i, a in enumerate(values) if i not in dict(static)))
+        return out[0] if single else out
     return mapped
 
 

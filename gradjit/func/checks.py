@@ -252,8 +252,22 @@ def vmap_inputs(func, in_dims, args):
                          f"dimension, got sizes {sizes} for the mapped dimension")
 
 
-def vmap_outputs(func, out_dims):
-    """func, its result checked against out_dims as torch.vmap checks it."""
+def vmap_out_dims(func, out_dims):
+    """out_dims is an int, None or a tuple/list/dict tree of them."""
+    if isinstance(out_dims, int):
+        return
+    for dim in leaves(out_dims):
+        if dim is not None and not isinstance(dim, int):
+            raise ValueError(f"vmap({name_of(func)}, ..., out_dims={out_dims}): `out_dims` must "
+                             f"be an int, None or a python collection of ints representing "
+                             f"where in the outputs the vmapped dimension should appear.")
+
+
+def vmap_outputs(func, out_dims, single):
+    """func, its result checked against out_dims as torch.vmap checks it; a lone Tensor with
+    out_dims=(d,) is returned as (it,), and single ([]) gets True, to be unpacked after."""
+    from gradjit.tracer.leaves import unwrap
+    from gradjit.tracer.trace import varies
     name = name_of(func)
 
     @functools.wraps(func)
@@ -262,12 +276,16 @@ def vmap_outputs(func, out_dims):
         dims = prefix(out_dims, out)
         if _tensor(out) and isinstance(out_dims, tuple):  # torch takes (d,) for one Tensor
             dims = list(out_dims) if len(out_dims) == 1 else None
+            single[:] = [True]
         if dims is None:
             raise ValueError(f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not "
                              f"compatible with the structure of `outputs`. out_dims has "
                              f"structure {spec(out_dims)} but outputs has structure "
                              f"{spec(out)}.")
         for x, dim in zip(leaves(out), dims):
+            if dim is None and _tensor(x) and varies(unwrap(x)):
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
+                                 f"when out_dim is None")
             if dim is None:
                 continue
             if not _tensor(x):
@@ -277,5 +295,5 @@ def vmap_outputs(func, out_dims):
             if not -x.dim() - 1 <= dim <= x.dim():
                 raise IndexError(f"Dimension out of range (expected to be in range of "
                                  f"[{-x.dim() - 1}, {x.dim()}], but got {dim})")
-        return out
+        return (out,) if single else out
     return call

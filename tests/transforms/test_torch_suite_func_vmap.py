@@ -10,6 +10,7 @@ from tests.transforms.test_torch_suite_func import same
 torch = pytest.importorskip("torch")
 rng = np.random.default_rng(0)
 X, Y, Z = rng.standard_normal((4, 3)), rng.standard_normal((4, 3)), rng.standard_normal((3, 4))
+X4, P, Q = rng.standard_normal((2, 3, 5, 7)), rng.random((5, 2, 3)), rng.random((3, 5, 2))
 
 
 def t(L, a):
@@ -56,6 +57,29 @@ SCENARIOS = {
     "inplace-on-copy": lambda L: L.func.vmap(lambda x: x.clone().mul_(2).add_(1))(t(L, X)),
     "jacrev-per-row": lambda L: L.func.vmap(L.func.jacrev(L.sin))(t(L, X)),
     "jacfwd-per-row": lambda L: L.func.vmap(L.func.jacfwd(lambda x: x * x.sum()))(t(L, X)),
+    "constant-output": lambda L: L.func.vmap(lambda x: L.tensor(3.14))(L.ones(3)),
+    "inner-over-other-axis": lambda L: L.func.vmap(lambda x: L.func.vmap(lambda y: x * y)(
+        t(L, Z.T)))(t(L, X)),
+    "inner-noop": lambda L: L.func.vmap(lambda x: L.func.vmap(lambda y: x)(t(L, Z[0])))(
+        t(L, X[0])),
+    "out-dims-one-of-one": lambda L: L.func.vmap(lambda x: x.cos(), out_dims=(1,))(t(L, X)),
+    "out-dims-none-string": lambda L: L.func.vmap(lambda x: (x, "hello world"),
+                                                  out_dims=(0, None))(t(L, X)),
+    "out-dims-none-unmapped": lambda L: L.func.vmap(lambda x: L.arange(3), out_dims=None)(
+        t(L, X)),
+    "unmapped-output-stacked": lambda L: L.func.vmap(lambda x: L.arange(3))(t(L, X)),
+    "pytree-output": lambda L: L.func.vmap(
+        lambda x: (x.sin(), (x.sin(), x), [x, (x, x.cos())]))(t(L, X)),
+    "nested-out-dims": lambda L: L.func.vmap(lambda y: L.func.vmap(lambda x: x, out_dims=-1)(y),
+                                             out_dims=-1)(t(L, X4)),
+    "nested-in-dims": lambda L: L.func.vmap(L.func.vmap(L.func.vmap(L.mul), (1, 0)), (1, 2))(
+        t(L, P), t(L, Q)),
+    "in-dims-2-out-dims-1": lambda L: L.func.vmap(lambda x: x * 2, in_dims=2, out_dims=1)(
+        t(L, X4[..., 0])),
+    "python-number-unmapped": lambda L: L.func.vmap(L.mul, (0, None))(t(L, X), 2),
+    "diag-embed-nested": lambda L: L.func.vmap(L.func.vmap(L.diag_embed))(t(L, X4[..., 0, :5])),
+    "tuple-input-dims": lambda L: L.func.vmap(lambda z: z[0] + z[1], in_dims=((0, 1),))(
+        (t(L, X), t(L, Z))),
     "hessian-per-row": lambda L: L.func.vmap(L.func.hessian(lambda x: x.sin().sum()))(t(L, X)),
 }
 
@@ -82,6 +106,17 @@ ERRORS = {
     "none-output": lambda L: L.func.vmap(lambda x: (x, None))(t(L, X)),
     "none-input": lambda L: L.func.vmap(lambda x, y: x)(t(L, X), None),
     "chunk-size": lambda L: L.func.vmap(L.sin, chunk_size=0)(t(L, X)),
+    "only-numbers": lambda L: L.func.vmap(lambda x: L.ones(3), (None,))(1),
+    "out-dims-mapped-none": lambda L: L.func.vmap(lambda x: x, out_dims=None)(t(L, X)),
+    "out-dims-string": lambda L: L.func.vmap(lambda x: x, out_dims="lol")(t(L, X)),
+    "out-dims-string-entry": lambda L: L.func.vmap(lambda x: x, out_dims=("lol",))(t(L, X)),
+    "out-dims-too-many": lambda L: L.func.vmap(lambda x: x, out_dims=(0, 0))(t(L, X)),
+    "out-dims-too-few": lambda L: L.func.vmap(lambda x: (x, x), out_dims=(0,))(t(L, X)),
+    "out-dims-negative-range": lambda L: L.func.vmap(lambda x: x, out_dims=-3)(t(L, X)),
+    "in-dims-list-for-tuple": lambda L: L.func.vmap(lambda z: z[0], in_dims=([0, 0],))(
+        (t(L, X), t(L, X))),
+    "in-dims-dict-keys": lambda L: L.func.vmap(lambda z: z["x"], in_dims=({"x": 0, "z": 0},))(
+        {"x": t(L, X), "y": t(L, X)}),
     "randomness": lambda L: L.func.vmap(L.sin, randomness="x")(t(L, X)),
 }
 
