@@ -21,9 +21,17 @@ BINARY = {"add": ("add", "add"), "sub": ("sub", "sub"), "mul": ("mul", "mul"),
 TERNARY = {"addcmul": 2, "addcdiv": 2, "lerp": 1}
 
 
-def _checked(tensors) -> list:
+def _checked(tensors, name) -> list:
+    """The tensors of a foreach op's first argument, a non-empty list or tuple of Tensors."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'self' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
     if not tensors:
         raise RuntimeError("Tensor list must have at least one tensor.")
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(x).__name__}")
     return list(tensors)
 
 
@@ -63,7 +71,7 @@ def _apply(tensors, results, inplace):
 
 def _unary(name, inplace):
     def op(self):
-        tensors = _checked(self)
+        tensors = _checked(self, op.__name__)
         return _apply(self, [getattr(x, name + "_" if inplace else name)() for x in tensors],
                       inplace)
     return op
@@ -72,8 +80,8 @@ def _unary(name, inplace):
 def _binary(tensor_op, number_op, inplace):
     def op(self, other, **alpha):
         if isinstance(self, numbers.Number):  # pow(number, tensors)
-            return tuple(gradjit.pow(self, x) for x in _checked(other))
-        tensors = _checked(self)
+            return tuple(gradjit.pow(self, x) for x in _checked(other, op.__name__))
+        tensors = _checked(self, op.__name__)
         results = []
         for x, o in zip(tensors, _spread(tensors, other)):
             name = tensor_op if isinstance(o, Tensor) else number_op
@@ -85,7 +93,7 @@ def _binary(tensor_op, number_op, inplace):
 
 def _ternary(name, lists, inplace):
     def op(self, *operands, **options):
-        tensors = _checked(self)
+        tensors = _checked(self, op.__name__)
         for other in operands[:lists]:
             _same_length(tensors, other)
         rest = operands[lists:] or tuple(options.values()) or (1,)
@@ -99,25 +107,30 @@ def _ternary(name, lists, inplace):
 
 
 def _foreach_norm(self, ord=2, dtype=None):
-    return tuple(gradjit.linalg.vector_norm(x, ord, dtype=dtype) for x in _checked(self))
+    return tuple(gradjit.linalg.vector_norm(x, ord, dtype=dtype)
+                 for x in _checked(self, "_foreach_norm"))
 
 
 def _foreach_max(self):
-    return tuple(x.max() for x in _checked(self))
+    tensors = _checked(self, "_foreach_max")
+    if any(x.numel() == 0 for x in tensors):
+        raise RuntimeError("_foreach_max cannot compute the maximum of an empty tensor; max over "
+                           "zero elements is undefined.")
+    return tuple(x.max() for x in tensors)
 
 
 def _foreach_clone(self):
-    return tuple(x.clone() for x in _checked(self))
+    return tuple(x.clone() for x in _checked(self, "_foreach_clone"))
 
 
 def _foreach_zero_(self):
-    for x in _checked(self):
+    for x in _checked(self, "_foreach_zero_"):
         x.zero_()
     return self
 
 
 def _foreach_copy_(self, src, non_blocking=False):
-    tensors = _checked(self)
+    tensors = _checked(self, "_foreach_copy_")
     _same_length(tensors, src)
     for x, s in zip(tensors, src):
         x.copy_(s)

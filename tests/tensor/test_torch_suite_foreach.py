@@ -128,6 +128,38 @@ def test_norm_and_max(ord):
     both(lambda L, xs, others: L._foreach_max(xs))
 
 
+EDGES = {
+    "integer-division": lambda L: L._foreach_div([L.arange(3), L.arange(4)],
+                                                 [L.arange(1, 4), L.arange(1, 5)]),
+    "mixed-dtypes": lambda L: L._foreach_add([L.ones(2), L.ones(2, dtype=L.float64)],
+                                             [L.ones(2, dtype=L.float64), L.ones(2)]),
+    "integers-by-0-dim-float": lambda L: L._foreach_add([L.arange(3)], L.tensor(1.5)),
+    "integers-in-place-by-0-dim-int": lambda L: L._foreach_mul_([L.arange(3)], L.tensor(2)),
+    "complex": lambda L: L._foreach_mul([L.tensor([1 + 1j, 3 - 4j])], 2j) +
+    L._foreach_abs([L.tensor([1 + 1j, 3 - 4j])]),
+    "nan-maximum": lambda L: L._foreach_maximum([L.tensor([float("nan"), 1.0])],
+                                                [L.tensor([0.0, float("nan")])]),
+    "norm-minus-inf": lambda L: L._foreach_norm([L.tensor([3.0, -4.0])], float("-inf")),
+}
+
+
+@pytest.mark.parametrize("name", EDGES)
+def test_dtypes_and_edges(name):
+    same(EDGES[name](gradjit), EDGES[name](torch))
+
+
+def test_backward_through_an_in_place_update_of_non_leaves():
+    grads = []
+    for L in (gradjit, torch):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        ys = [x * 1, x * 2]
+        L._foreach_mul_(ys, [2.0, 3.0])
+        L._foreach_exp_(ys)
+        sum(y.sum() for y in ys).backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_allclose(*grads)
+
+
 def test_clone_zero_and_copy():
     both(lambda L, xs, others: L._foreach_clone(xs))
 
@@ -157,6 +189,12 @@ ERRORS = {
     "inplace-cast": lambda L: L._foreach_add_([L.arange(3)], 1.5),
     "inplace-leaf": lambda L: L._foreach_mul_(tensors(L, grad=True), 3.0),
     "norm-integer": lambda L: L._foreach_norm([L.arange(3)]),
+    "norm-narrowing": lambda L: L._foreach_norm([L.ones(2, dtype=L.float64)], dtype=L.float32),
+    "max-of-empty": lambda L: L._foreach_max([L.ones(2), L.ones(0)]),
+    "not-a-list": lambda L: L._foreach_exp(L.ones(2)),
+    "numbers-as-tensors": lambda L: L._foreach_pow([2.0, 3.0], [L.ones(2), L.ones(2)]),
+    "negative-integer-power": lambda L: L._foreach_pow([L.arange(1, 4)], -1),
+    "lerp-integers": lambda L: L._foreach_lerp([L.arange(3)], [L.arange(3)], 0.5),
 }
 
 
