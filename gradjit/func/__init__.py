@@ -7,6 +7,7 @@ import contextlib
 import functools
 
 from gradjit.func import checks as C
+from gradjit.tensor.random import TracedRandomDraw
 from gradjit.tracer import grad as _grad
 from gradjit.tracer import jacfwd as _jacfwd
 from gradjit.tracer import jacrev as _jacrev
@@ -79,13 +80,29 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of func by forward mode."""
     _check_randomness(randomness)
-    return _with_checked_args(_jacfwd(C.checked(func, C.JVP, has_aux), argnums, has_aux),
-                              func, argnums, forward=True)
+    return _draws_refused(randomness, _with_checked_args(
+        _jacfwd(C.checked(func, C.JVP, has_aux), argnums, has_aux), func, argnums, forward=True))
 
 
 def hessian(func, argnums=0):
     """The Hessian of func with respect to args[argnums]: forward over reverse mode."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+def _draws_refused(randomness, call):
+    """call, a random draw inside it refused with torch's message in randomness='error' mode
+    (gradjit refuses a draw inside a trace whatever the mode: the trace would replay it)."""
+    @functools.wraps(call)
+    def refusing(*args, **kwargs):
+        try:
+            return call(*args, **kwargs)
+        except TracedRandomDraw:
+            if randomness != "error":
+                raise
+            raise RuntimeError("vmap: called random operation while in randomness error mode. "
+                               "Please either use the 'same' or 'different' randomness flags "
+                               "on vmap or perform the randomness operation out of vmap") from None
+    return refusing
 
 
 def _check_randomness(randomness):
@@ -118,7 +135,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 d for i, d in enumerate(dims) if i not in dict(static)), out_axes=out_dims)
         out = cache[key](*(a for i, a in enumerate(values) if i not in dict(static)))
         return out[0] if single else out
-    return mapped
+    return _draws_refused(randomness, mapped)
 
 
 # Python values that torch.vmap hands to func unchanged (as dims, sizes, flags), not traced

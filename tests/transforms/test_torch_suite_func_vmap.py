@@ -118,6 +118,11 @@ ERRORS = {
     "in-dims-dict-keys": lambda L: L.func.vmap(lambda z: z["x"], in_dims=({"x": 0, "z": 0},))(
         {"x": t(L, X), "y": t(L, X)}),
     "randomness": lambda L: L.func.vmap(L.sin, randomness="x")(t(L, X)),
+    "random-draw": lambda L: L.func.vmap(lambda x: x + L.rand(3))(t(L, X)),
+    "random-draw-in-grad": lambda L: L.func.vmap(L.func.grad(
+        lambda x: (x * L.randn(3, dtype=L.float64)).sum()))(t(L, X)),
+    "random-draw-jacfwd": lambda L: L.func.jacfwd(lambda x: x * L.rand(3, dtype=L.float64))(
+        t(L, X[0])),
 }
 
 
