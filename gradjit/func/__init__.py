@@ -20,11 +20,13 @@ __all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessia
            "vjp", "vmap"]
 
 
-def _with_checked_args(transformed, func, argnums, forward=False):
+def _with_checked_args(transformed, func, argnums, forward=False, jacobian=None):
     """transformed, called once torch's checks of argnums and the differentiated arguments
-    pass."""
+    pass (for the jacobian function so named, first that all arguments are real)."""
     @functools.wraps(func)
     def call(*args, **kwargs):
+        if jacobian:
+            C.real(jacobian, args, "inputs")
         nums = C.argnums(argnums, args)
         C.differentiable(tuple(args[i] for i in (nums if isinstance(nums, tuple) else (nums,))),
                          forward)
@@ -65,7 +67,7 @@ def vjp(func, *primals, has_aux=False):
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """(func(*primals), the JVP along tangents), or (output, jvp, aux) with has_aux."""
     tangents = C.tangents(primals, tangents)
-    return _jvp(C.checked(func, C.JVP, has_aux), primals, tangents, has_aux)
+    return _jvp(C.checked(func, C.JVP, has_aux, strict=strict), primals, tangents, has_aux)
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
@@ -73,15 +75,16 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     once, which changes no value here, where the rows are one batched program."""
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
-    return _with_checked_args(_jacrev(C.checked(func, C.VJP, has_aux), argnums, has_aux),
-                              func, argnums)
+    return _with_checked_args(_jacrev(C.checked(func, C.VJP, has_aux, "jacrev"), argnums,
+                                      has_aux), func, argnums, jacobian="jacrev")
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of func by forward mode."""
     _check_randomness(randomness)
     return _draws_refused(randomness, _with_checked_args(
-        _jacfwd(C.checked(func, C.JVP, has_aux), argnums, has_aux), func, argnums, forward=True))
+        _jacfwd(C.checked(func, C.JVP, has_aux, "jacfwd"), argnums, has_aux), func, argnums,
+        forward=True, jacobian="jacfwd"))
 
 
 def hessian(func, argnums=0):

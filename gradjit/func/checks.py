@@ -110,8 +110,19 @@ def _split_aux(out, api, has_aux):
     return out
 
 
-def checked(func, api, has_aux):
-    """func, its result checked as torch.func checks the function's output for api."""
+def real(name, tree, side):
+    """jacrev's and jacfwd's refusal of complex inputs and outputs."""
+    for i, x in enumerate(leaves(tree)):
+        if _tensor(x) and x.is_complex():
+            raise RuntimeError(f"{name}: Expected all {side} to be real but received complex "
+                               f"tensor at flattened input idx: {i}")
+
+
+def checked(func, api, has_aux, jacobian=None, strict=False):
+    """func, its result checked as torch.func checks the function's output for api (and for
+    the jacobian function so named; strict: jvp's refusal of outputs that no input reaches)."""
+    from gradjit.tracer.leaves import is_traced
+
     @functools.wraps(func)
     def call(*args, **kwargs):
         out = func(*args, **kwargs)
@@ -136,6 +147,12 @@ def checked(func, api, has_aux):
             if api == VJP and not (x.is_floating_point() or x.is_complex()):
                 raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or "
                                    f"complex Tensors, got Tensor with dtype {x.dtype}")
+            if strict and not is_traced(x):
+                raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
+                                   "independent of the inputs. This is not allowed with "
+                                   "strict=True.")
+        if jacobian:
+            real(jacobian, flat, "outputs")
         return out
     return call
 

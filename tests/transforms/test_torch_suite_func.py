@@ -84,6 +84,14 @@ GRADS = {
                                                  has_aux=True)(t(L, A)),
     "value-argnums": lambda L: L.func.grad_and_value(lambda x, y: (x * y).sum(), argnums=(0, 1))(
         t(L, A), t(L, B)),
+    "cross-entropy-integer-target": lambda L: L.func.grad(L.nn.functional.cross_entropy)(
+        t(L, M), L.tensor([2, 0])),
+    "flatten": lambda L: L.func.grad(lambda x: L.flatten(x).sum())(t(L, M)),
+    "view-then-inplace": lambda L: L.func.grad(lambda x: (lambda y: (y.view([]).sin_(), y)[1])(
+        x.clone()))(L.tensor(0.3)),
+    "inplace-on-view-base": lambda L: L.func.grad(lambda x: (lambda y: (y[0], y.sin_())[0])(
+        x.clone()))(t(L, A)),
+    "unrelated-output": lambda L: L.func.grad(lambda x: L.tensor(2.0))(L.tensor(1.0)),
     "kwargs": lambda L: L.func.grad(lambda x, scale: (x * scale).sum())(t(L, A), scale=t(L, B)),
     "python-scalar-arg": lambda L: L.func.grad(lambda x, k: (x * k).sum())(t(L, A), 3.0),
     "float32": lambda L: L.func.grad(_sum_sin)(L.tensor(A, dtype=L.float32)),
@@ -129,6 +137,11 @@ JVPS = {
                                         (t(L, B),)),
     "has-aux": lambda L: L.func.jvp(lambda x: (x.exp(), x * 2), (t(L, A),), (t(L, B),),
                                     has_aux=True),
+    "unrelated-output": lambda L: L.func.jvp(lambda x: t(L, B), (t(L, A),), (t(L, A),)),
+    "unrelated-input": lambda L: L.func.jvp(lambda x, y: x, (t(L, A), t(L, B)), (t(L, B), t(L, A))),
+    "pytree-primals": lambda L: L.func.jvp(lambda x, y: x[0] + 2 * x[1] + 3 * y,
+                                           ((t(L, A), t(L, B)), t(L, A)),
+                                           ((t(L, B), t(L, B)), t(L, A))),
     "scalar": lambda L: L.func.jvp(lambda x: x ** 3, (L.tensor(2.0),), (L.tensor(1.0),)),
     "nested-in-grad": lambda L: L.func.grad(lambda x: L.func.jvp(
         lambda y: (y.sin() * y).sum(), (x,), (L.ones(3, dtype=L.float64),))[1])(t(L, A)),
@@ -155,6 +168,14 @@ JACOBIANS = {
     "dict-output": lambda L, J: J(lambda x: {"s": x.sin(), "m": x[:2] * 2})(t(L, A)),
     "dict-input": lambda L, J: J(lambda d: d["a"] * d["b"])({"a": t(L, A), "b": t(L, B)}),
     "scalar-output": lambda L, J: J(lambda x: x.pow(2).sum())(t(L, A)),
+    "python-number-argument": lambda L, J: J(lambda x, k: x * k)(t(L, A), 3),
+    "default-argument": lambda L, J: J(lambda x, y, z=3.0: x * y * z)(t(L, A), t(L, B)),
+    "unrelated-outputs": lambda L, J: J(lambda x, y: (x, y, x, y), argnums=(0, 1))(
+        t(L, A), t(L, B[:2])),
+    "zero-dim-input": lambda L, J: J(lambda x: L.stack([x, x, x]))(L.tensor(0.3)),
+    "multi-output-matmul": lambda L, J: J(lambda x, y: ((x * x) @ y, x @ (x.sum(1) * y),
+                                                       y.sum()), argnums=(0, 1))(
+        t(L, M), t(L, M.T)),
     "scalar-input": lambda L, J: J(lambda x: x * L.tensor(A))(L.tensor(2.0)),
     "nested": lambda L, J: J(J(lambda x: x.sin() * x.sum()))(t(L, A)),
 }
@@ -230,6 +251,13 @@ ERRORS = {
     "jacfwd-argnums-empty": lambda L: L.func.jacfwd(L.sin, argnums=())(t(L, A)),
     "jacfwd-randomness": lambda L: L.func.jacfwd(L.sin, randomness="x")(t(L, A)),
     "jacfwd-integer": lambda L: L.func.jacfwd(L.sin)(L.arange(3)),
+    "jacrev-complex-input": lambda L: L.func.jacrev(lambda x: x.conj(), argnums=1)(
+        t(L, A), L.tensor([1 + 1j])),
+    "jacfwd-complex-input": lambda L: L.func.jacfwd(lambda x: x.conj())(L.tensor([1 + 1j])),
+    "jacrev-complex-output": lambda L: L.func.jacrev(lambda x: (x, x * 0.5j))(t(L, A)),
+    "jacfwd-complex-output": lambda L: L.func.jacfwd(lambda x: (x * 0.5j, x))(t(L, A)),
+    "jvp-strict": lambda L: L.func.jvp(lambda x: (x, L.ones(2)), (t(L, A),), (t(L, A),),
+                                       strict=True),
     "hessian-nonscalar-argnums": lambda L: L.func.hessian(_two, argnums=5)(t(L, A), t(L, B)),
 }
 
