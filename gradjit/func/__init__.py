@@ -84,7 +84,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     _check_randomness(randomness)
     return _draws_refused(randomness, _with_checked_args(
         _jacfwd(C.checked(func, C.JVP, has_aux, "jacfwd"), argnums, has_aux), func, argnums,
-        forward=True, jacobian="jacfwd"))
+        forward=True, jacobian="jacfwd"), func)
 
 
 def hessian(func, argnums=0):
@@ -92,10 +92,11 @@ def hessian(func, argnums=0):
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-def _draws_refused(randomness, call):
-    """call, a random draw inside it refused with torch's message in randomness='error' mode
-    (gradjit refuses a draw inside a trace whatever the mode: the trace would replay it)."""
-    @functools.wraps(call)
+def _draws_refused(randomness, call, func):
+    """call (named as func), a random draw inside it refused with torch's message in
+    randomness='error' mode (gradjit refuses a draw inside a trace whatever the mode: the
+    trace would replay it)."""
+    @functools.wraps(func)
     def refusing(*args, **kwargs):
         try:
             return call(*args, **kwargs)
@@ -138,7 +139,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 d for i, d in enumerate(dims) if i not in dict(static)), out_axes=out_dims)
         out = cache[key](*(a for i, a in enumerate(values) if i not in dict(static)))
         return out[0] if single else out
-    return _draws_refused(randomness, mapped)
+    return _draws_refused(randomness, mapped, func)
 
 
 # Python values that torch.vmap hands to func unchanged (as dims, sizes, flags), not traced

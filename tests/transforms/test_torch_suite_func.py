@@ -265,3 +265,13 @@ ERRORS = {
 @pytest.mark.parametrize("name", ERRORS)
 def test_errors_as_torch(name):
     same_error(lambda: ERRORS[name](gradjit), lambda: ERRORS[name](torch))
+
+
+@pytest.mark.parametrize("name", ["vmap", "grad", "grad_and_value", "jacrev", "jacfwd",
+                                  "hessian"])
+def test_transformed_functions_are_named_as_torch_names_them(name):
+    def f(x):
+        return x
+    ours, theirs = getattr(gradjit.func, name)(f), getattr(torch.func, name)(f)
+    assert ours.__name__ == theirs.__name__
+    assert (getattr(ours, "__wrapped__", None) is f) == (getattr(theirs, "__wrapped__", None) is f)
