@@ -3,6 +3,7 @@ types and messages: what gradjit's transformations (JAX's rules) accept or word 
 refused here as torch.func refuses it, before or while the function is traced."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 
@@ -125,7 +126,8 @@ def checked(func, api, has_aux, jacobian=None, strict=False):
 
     @functools.wraps(func)
     def call(*args, **kwargs):
-        out = func(*args, **kwargs)
+        with _reverse_mode(api in (GRAD, VJP)):
+            out = func(*args, **kwargs)
         main, _ = _split_aux(out, api, has_aux)
         if api == GRAD:
             if not _tensor(main):
@@ -155,6 +157,20 @@ def checked(func, api, has_aux, jacobian=None, strict=False):
             real(jacobian, flat, "outputs")
         return out
     return call
+
+
+@contextlib.contextmanager
+def _reverse_mode(reverse):
+    """Grad mode on while a transformation's function runs (torch.func ignores an outer
+    no_grad); under grad and vjp, however deep, what it computes under no_grad gets no
+    gradient."""
+    from gradjit.tensor.grad_mode import _state
+    saved = _state.enabled, _state.stops_traced
+    _state.enabled, _state.stops_traced = True, reverse or saved[1]
+    try:
+        yield
+    finally:
+        _state.enabled, _state.stops_traced = saved
 
 
 def cotangents(outputs, cots):

@@ -83,6 +83,8 @@ class TensorBase(ConversionMixin):
                 cuda_ops.run(prim, inner, params)
             if out is None:
                 return None
+        if _state.stops_traced and not _state.enabled and out.dtype.kind in "fc":
+            out = _stopped(out)
         result = cls._wrap(out)
         if poison is not None:
             result._poison = poison
@@ -615,6 +617,13 @@ def _check_dim(dim, rank):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-bound}, "
                          f"{bound - 1}], but got {dim})")
     return dim % bound
+
+
+def _stopped(out):
+    """A traced value computed under no_grad inside torch.func's grad or vjp, cut from the
+    gradient (imported late: the tracer sits above Tensors)."""
+    from gradjit.tracer.trace import Traced
+    return E.stop_gradient(out) if isinstance(out, Traced) else out
 
 
 def _compiling() -> bool:

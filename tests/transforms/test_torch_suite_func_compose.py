@@ -269,6 +269,30 @@ def _vmap_reductions(L):
 def _vmap_matmul_shapes(L):
     return L.func.vmap(lambda a, b: (a @ b, a.outer(b), L.dot(a, b)))(t(L, Y), t(L, Y * 2))
 
+def constant_under_no_grad(L, x):
+    with L.no_grad():
+        c = x ** 2
+    return x.sin() * c
+
+
+def _no_grad_inside(L):
+    # Not composed with forward mode: gradjit's cut of a no_grad value from grad/vjp stops
+    # its tangent too, where torch's forward-over-reverse (hessian) still carries it.
+    x = t(L, A)
+    ones = L.ones(3, dtype=L.float64)
+    return (L.func.grad(lambda x: constant_under_no_grad(L, x).sum())(x),
+            L.func.vjp(lambda x: constant_under_no_grad(L, x), x)[1](ones),
+            L.func.jacrev(lambda x: constant_under_no_grad(L, x))(x),
+            L.func.jvp(lambda x: constant_under_no_grad(L, x), (x,), (ones,)),
+            L.func.jacfwd(lambda x: constant_under_no_grad(L, x))(x))
+
+
+def _no_grad_outside(L):
+    with L.no_grad():
+        return (L.func.grad(lambda x: x.sin().sum())(t(L, A)),
+                L.func.vjp(L.exp, t(L, A))[1](t(L, A)))
+
+
 SCENARIOS = {name[1:]: fn for name, fn in dict(globals()).items()
              if name.startswith("_") and not name.startswith("__") and callable(fn)}
 
