@@ -1,6 +1,6 @@
-"""torch.func: PyTorch's names for the compiled transformations, with its argument names
-(in_dims/out_dims, argnums) and result layouts; each is the gradjit transformation that JAX's
-name gives, so they compose, compile once per signature and take Tensors or numpy arrays."""
+"""torch.func: PyTorch's names for the compiled transformations, with its argument names,
+result layouts and (func/checks.py) its checks and errors; each is the gradjit transformation
+JAX's name gives, so they compose and compile once per signature."""
 from __future__ import annotations
 
 import contextlib
