@@ -62,6 +62,7 @@ from gradjit.tensor.storage import *  # noqa: F401,F403
 from gradjit.tensor.lowrank import *  # noqa: F401,F403
 from gradjit.tensor.segments import *  # noqa: F401,F403
 from gradjit.tensor.count_draws import *  # noqa: F401,F403
+from gradjit.tensor.foreach import *  # noqa: F401,F403
 from gradjit.tensor.layout import jagged, layout, sparse_coo, sparse_csr, strided  # noqa: F401
 from gradjit.tensor.reparam_grads import _dirichlet_grad, _standard_gamma_grad  # noqa: F401
 from gradjit.tensor.legacy_types import CPU_TYPES as _CPU_TYPES

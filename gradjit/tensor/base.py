@@ -39,6 +39,7 @@ class TensorBase(ConversionMixin):
     _function_view = False  # ... by a custom Function's forward, which returned it
     _multi_output = None  # (node name, index) of a view among several a function returned
     _device = dtypes.CPU
+    _made_in = None       # the trace a factory made this tensor in: local to it, so writable
 
     @classmethod
     def _wrap(cls, value, counter=None):
@@ -82,6 +83,8 @@ class TensorBase(ConversionMixin):
                 cuda_ops.run(prim, inner, params)
             if out is None:
                 return None
+        if _state.stops_traced and not _state.enabled and out.dtype.kind in "fc":
+            out = _stopped(out)
         result = cls._wrap(out)
         if poison is not None:
             result._poison = poison
@@ -98,6 +101,14 @@ class TensorBase(ConversionMixin):
             if edges.count(None) != len(edges):
                 result._edge = graph.record(prim, params, _lifted(args, inner), edges, result)
         return result
+
+    def _local_to_trace(self) -> bool:
+        """Whether this tensor was made by a factory inside the trace running now, so no code
+        outside it holds its data and a traced value may replace it."""
+        if self._made_in is None:
+            return False
+        from gradjit.tracer.trace import current_trace  # the tracer sits above Tensors
+        return self._made_in is current_trace()
 
     def _problem(self):
         if self._poison is not None:
@@ -229,7 +240,8 @@ class TensorBase(ConversionMixin):
                 rec.protect(self._counter)
         if write and isinstance(self._value, np.ndarray) and isinstance(new._value, np.ndarray):
             np.copyto(self._value, new._value)
-        elif write and isinstance(self._value, np.ndarray) and not _compiling():
+        elif write and isinstance(self._value, np.ndarray) and not _compiling() and \
+                not self._local_to_trace():
             raise RuntimeError(
                 "an in-place operation inside gradjit.grad/jit writes a traced value into a "
                 "tensor holding data from outside the trace (a module buffer such as "
@@ -605,6 +617,13 @@ def _check_dim(dim, rank):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-bound}, "
                          f"{bound - 1}], but got {dim})")
     return dim % bound
+
+
+def _stopped(out):
+    """A traced value computed under no_grad inside torch.func's grad or vjp, cut from the
+    gradient (imported late: the tracer sits above Tensors)."""
+    from gradjit.tracer.trace import Traced
+    return E.stop_gradient(out) if isinstance(out, Traced) else out
 
 
 def _compiling() -> bool:

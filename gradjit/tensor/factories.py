@@ -15,6 +15,7 @@ from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values, fma
 from gradjit.tensor.shape import _device, _shape_args
+from gradjit.tracer.torch_surface import TRACING
 
 
 def _leaf(array, device=None, requires_grad=False):
@@ -24,6 +25,9 @@ def _leaf(array, device=None, requires_grad=False):
     elif is_complex32(array.dtype):
         array = round_complex32(array)
     t = Tensor._wrap(array)
+    if TRACING:
+        from gradjit.tracer.trace import current_trace  # the tracer sits above Tensors
+        t._made_in = current_trace()
     if device is None and dtypes.default_device[0] is not dtypes.CPU:
         device = dtypes.default_device[0]
     if device is not None:

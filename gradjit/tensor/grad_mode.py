@@ -8,6 +8,9 @@ import threading
 
 class _State(threading.local):
     enabled = True
+    # Set while torch.func's reverse-mode transformations trace their function: what it
+    # computes under no_grad is a constant to them, as torch.func's grad and vjp keep it.
+    stops_traced = False
 
 
 _state = _State()
