@@ -240,6 +240,14 @@ def _local(module, name):
     return _torch_global(name) if found is None and module == "torch" else found
 
 
+def _global_path(module, name):
+    """A pickle global's name in PyTorch's refusal: builtins by their bare name, protocol 2's
+    Python 2 names mapped back."""
+    module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+    module = _compat_pickle.IMPORT_MAPPING.get(module, module)
+    return name if module == "builtins" else f"{module}.{name}"
+
+
 class _Unpickler(pickle.Unpickler):
     def __init__(self, file, archive, prefix, weights_only, location_of):
         super().__init__(file, encoding="utf-8")
@@ -252,14 +260,22 @@ class _Unpickler(pickle.Unpickler):
         if found is not None:
             return found
         if self.weights_only:
+            path = _global_path(module, name)
             raise pickle.UnpicklingError(
-                "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+                "Weights only load failed. This file can still be loaded, to do so you have two "
+                "options, \033[1mdo those steps only if you trust the source of the checkpoint"
+                "\033[0m. \n\t(1) In PyTorch 2.6, we changed the default value of the "
                 "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
                 "`torch.load` with `weights_only` set to `False` will likely succeed, but it can "
                 "result in arbitrary code execution. Do it only if you got the file from a "
-                f"trusted source.\n Unsupported global: GLOBAL {module}.{name} was not an "
-                "allowed global by default. Please use `torch.serialization.add_safe_globals"
-                f"([{name}])` to allowlist this global if you trust this class/function.")
+                "trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please "
+                "check the recommended steps in the following error message.\n\tWeightsUnpickler "
+                f"error: Unsupported global: GLOBAL {path} was not an allowed global by default. "
+                f"Please use `torch.serialization.add_safe_globals([{path}])` or the "
+                f"`torch.serialization.safe_globals([{path}])` context manager to allowlist this "
+                "global if you trust this class/function.\n\nCheck the documentation of "
+                "torch.load to learn more about types accepted by default with weights_only "
+                "https://pytorch.org/docs/stable/generated/torch.load.html.")
         return super().find_class(module, name)
 
     def persistent_load(self, pid):
