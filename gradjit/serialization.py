@@ -237,7 +237,22 @@ def _local(module, name):
     module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
     module = _compat_pickle.IMPORT_MAPPING.get(module, module)
     found = _ALLOWED.get((module, name)) or _safe_globals.get((module, name))
-    return _torch_global(name) if found is None and module == "torch" else found
+    if found is not None or module.split(".")[0] != "torch":
+        return found
+    if module == "torch" and _torch_global(name) is not None:
+        return _torch_global(name)
+    here = _here(module, name)  # a whole model saved by PyTorch names torch's classes
+    return here if any(here is g for g in _safe_globals.values()) else None
+
+
+def _here(module, name):
+    """gradjit's object at PyTorch's path module.name (torch.nn.modules.dropout.Dropout), None
+    where gradjit has none."""
+    import gradjit
+    found = gradjit
+    for part in module.split(".")[1:] + name.split("."):
+        found = getattr(found, part, None)
+    return found
 
 
 def _global_path(module, name):
@@ -276,7 +291,8 @@ class _Unpickler(pickle.Unpickler):
                 "global if you trust this class/function.\n\nCheck the documentation of "
                 "torch.load to learn more about types accepted by default with weights_only "
                 "https://pytorch.org/docs/stable/generated/torch.load.html.")
-        return super().find_class(module, name)
+        here = _here(module, name) if module.split(".")[0] == "torch" else None
+        return here if here is not None else super().find_class(module, name)
 
     def persistent_load(self, pid):
         _, storage_type, key, location, _ = pid  # ("storage", type, key, location, numel)
