@@ -12,6 +12,11 @@ _CALLS = {
     "dropout2d 3-D": lambda t: t.nn.functional.dropout2d(t.ones(2, 3, 4)),
     "softmax": lambda t: t.nn.functional.softmax(t.ones(2, 3)),
     "log_softmax": lambda t: t.nn.functional.log_softmax(t.ones(2, 3)),
+    "upsample": lambda t: t.nn.functional.upsample(t.ones(1, 1, 2, 2), scale_factor=2),
+    "upsample_nearest": lambda t: t.nn.functional.upsample_nearest(t.ones(1, 1, 2, 2), None, 2),
+    "upsample_bilinear": lambda t: t.nn.functional.upsample_bilinear(t.ones(1, 1, 2, 2), None,
+                                                                     2),
+    "gumbel_softmax eps": lambda t: t.nn.functional.gumbel_softmax(t.ones(2, 3), eps=1e-5),
 }
 
 
