@@ -133,8 +133,8 @@ _install_torch_surface((_sys.modules[__name__], nn.functional, linalg, special, 
 
 
 _LOADED_ON_USE = {"accelerator", "backends", "distributed", "export", "functional", "fx", "masked",
-                  "multiprocessing", "nested", "profiler", "quasirandom", "random", "signal",
-                  "test_util", "testing", "utils", "version"}
+                  "multiprocessing", "nested", "onnx", "profiler", "quasirandom", "random",
+                  "signal", "test_util", "testing", "utils", "version"}
 
 
 def __getattr__(name):

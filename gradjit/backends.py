@@ -2,12 +2,23 @@
 arithmetic, so they report unavailable and settings are recorded only."""
 from __future__ import annotations
 
-from types import SimpleNamespace
+import sys
+from types import ModuleType, SimpleNamespace
 
-mps = SimpleNamespace(is_available=lambda: False, is_built=lambda: False)
-cudnn = SimpleNamespace(is_available=lambda: False, enabled=True, benchmark=False,
-                        deterministic=False, allow_tf32=True)
-cuda = SimpleNamespace(is_built=lambda: False,
-                       matmul=SimpleNamespace(allow_tf32=False,
-                                              allow_fp16_reduced_precision_reduction=True))
-mkldnn = SimpleNamespace(is_available=lambda: False, enabled=True)
+
+def _flags(name, **attrs) -> ModuleType:
+    """torch.backends.<name> as a module, so that `import torch.backends.cudnn as cudnn` (dcgan,
+    imagenet) finds it."""
+    module = ModuleType(f"{__name__}.{name}")
+    vars(module).update(attrs)
+    sys.modules[module.__name__] = module
+    return module
+
+
+mps = _flags("mps", is_available=lambda: False, is_built=lambda: False)
+cudnn = _flags("cudnn", is_available=lambda: False, enabled=True, benchmark=False,
+               deterministic=False, allow_tf32=True)
+cuda = _flags("cuda", is_built=lambda: False,
+              matmul=SimpleNamespace(allow_tf32=False,
+                                     allow_fp16_reduced_precision_reduction=True))
+mkldnn = _flags("mkldnn", is_available=lambda: False, enabled=True)

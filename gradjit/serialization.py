@@ -237,7 +237,30 @@ def _local(module, name):
     module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
     module = _compat_pickle.IMPORT_MAPPING.get(module, module)
     found = _ALLOWED.get((module, name)) or _safe_globals.get((module, name))
-    return _torch_global(name) if found is None and module == "torch" else found
+    if found is not None or module.split(".")[0] != "torch":
+        return found
+    if module == "torch" and _torch_global(name) is not None:
+        return _torch_global(name)
+    here = _here(module, name)  # a whole model saved by PyTorch names torch's classes
+    return here if any(here is g for g in _safe_globals.values()) else None
+
+
+def _here(module, name):
+    """gradjit's object at PyTorch's path module.name (torch.nn.modules.dropout.Dropout), None
+    where gradjit has none."""
+    import gradjit
+    found = gradjit
+    for part in module.split(".")[1:] + name.split("."):
+        found = getattr(found, part, None)
+    return found
+
+
+def _global_path(module, name):
+    """A pickle global's name in PyTorch's refusal: builtins by their bare name, protocol 2's
+    Python 2 names mapped back."""
+    module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+    module = _compat_pickle.IMPORT_MAPPING.get(module, module)
+    return name if module == "builtins" else f"{module}.{name}"
 
 
 class _Unpickler(pickle.Unpickler):
@@ -252,15 +275,24 @@ class _Unpickler(pickle.Unpickler):
         if found is not None:
             return found
         if self.weights_only:
+            path = _global_path(module, name)
             raise pickle.UnpicklingError(
-                "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+                "Weights only load failed. This file can still be loaded, to do so you have two "
+                "options, \033[1mdo those steps only if you trust the source of the checkpoint"
+                "\033[0m. \n\t(1) In PyTorch 2.6, we changed the default value of the "
                 "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
                 "`torch.load` with `weights_only` set to `False` will likely succeed, but it can "
                 "result in arbitrary code execution. Do it only if you got the file from a "
-                f"trusted source.\n Unsupported global: GLOBAL {module}.{name} was not an "
-                "allowed global by default. Please use `torch.serialization.add_safe_globals"
-                f"([{name}])` to allowlist this global if you trust this class/function.")
-        return super().find_class(module, name)
+                "trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please "
+                "check the recommended steps in the following error message.\n\tWeightsUnpickler "
+                f"error: Unsupported global: GLOBAL {path} was not an allowed global by default. "
+                f"Please use `torch.serialization.add_safe_globals([{path}])` or the "
+                f"`torch.serialization.safe_globals([{path}])` context manager to allowlist this "
+                "global if you trust this class/function.\n\nCheck the documentation of "
+                "torch.load to learn more about types accepted by default with weights_only "
+                "https://pytorch.org/docs/stable/generated/torch.load.html.")
+        here = _here(module, name) if module.split(".")[0] == "torch" else None
+        return here if here is not None else super().find_class(module, name)
 
     def persistent_load(self, pid):
         _, storage_type, key, location, _ = pid  # ("storage", type, key, location, numel)

@@ -14,3 +14,18 @@ def warn_at_caller(message, category=UserWarning):
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+_WRAPPERS = os.path.join(_PACKAGE, "tracer", "torch_surface.py")
+
+
+def warn_past_wrappers(message, category=UserWarning, stacklevel=1):
+    """warnings.warn(message, category, stacklevel) counting no frame of the wrappers that
+    torch_surface puts around public functions (they only convert traced arguments), so that
+    a function's warning names the line PyTorch's names (F.dropout2d's: its caller's)."""
+    frame, level = sys._getframe(1), 2  # the caller's frame is stacklevel 2 from here
+    for _ in range(stacklevel - 1):
+        frame, level = frame.f_back, level + 1
+        while frame is not None and frame.f_code.co_filename == _WRAPPERS:
+            frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)

@@ -98,6 +98,8 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
     shape = tuple(size) if size is not None else \
         (crow.size - 1, int(col.max()) + 1 if col.size else 0)
     coo = K.Coo(np.stack([rows, col]), values.detach()._concrete(), shape, True)
+    from gradjit.sparse.functions import check_sparse_tensor_invariants
+    check_sparse_tensor_invariants.warn_if_implicit(check_invariants)
     out = _csr(coo)
     if requires_grad:
         return out.requires_grad_()

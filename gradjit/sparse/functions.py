@@ -11,6 +11,7 @@ from gradjit.sparse import storage as K
 from gradjit.sparse.arith import not_on_sparse
 from gradjit.sparse.autograd import recorded, strided, wrap
 from gradjit.tensor.layout import sparse_csr
+from gradjit.warn import warn_at_caller
 
 
 def sum(input, dim=None, dtype=None):
@@ -89,6 +90,8 @@ class check_sparse_tensor_invariants:
     checked when constructed: their indices within the size and not negative."""
 
     _enabled = False
+    _chosen = False  # enable()/disable() called: PyTorch no longer warns of implicit checks
+    _warned = False
 
     def __init__(self, enable=True):
         self.state = enable
@@ -99,11 +102,27 @@ class check_sparse_tensor_invariants:
 
     @staticmethod
     def enable():
-        check_sparse_tensor_invariants._enabled = True
+        check_sparse_tensor_invariants._enabled = check_sparse_tensor_invariants._chosen = True
 
     @staticmethod
     def disable():
         check_sparse_tensor_invariants._enabled = False
+        check_sparse_tensor_invariants._chosen = True
+
+    @staticmethod
+    def warn_if_implicit(check_invariants):
+        """PyTorch's warning, once a process, when a sparse constructor's checks were neither
+        asked for nor refused, by its argument or by enable()/disable()."""
+        self = check_sparse_tensor_invariants
+        if check_invariants is not None or self._chosen or self._warned:
+            return
+        self._warned = True
+        warn_at_caller(
+            "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) "
+            "will occur when operating on a sparse tensor which violates the invariants, but "
+            "checks incur performance overhead. To silence this warning, explicitly opt in or "
+            "out. See `torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  "
+            "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
 
     def __enter__(self):
         self.saved = check_sparse_tensor_invariants._enabled

@@ -51,6 +51,18 @@ def addmm(c, s, d, beta=1, alpha=1, name="AddmmBackward0", masked=False):
     return recorded(name, wrap(made), operands, backward)
 
 
+def dense_sparse_product(d, s):
+    """d @ s, d strided and s sparse (gcn's renormalization, D @ A @ D): strided, and s's
+    gradient strided, as torch.mm's (Tensor.mm checked the shapes)."""
+    coo, dense = s._value, d.detach()._concrete()
+    made = product(coo, dense.T, transposed=True).T  # (s.T @ d.T).T
+
+    def backward(g):
+        grad = g.detach()._concrete()
+        return wrap(product(coo, grad.T).T), wrap(dense.T @ grad)
+    return recorded("MmBackward0", wrap(made), (d, s), backward)
+
+
 def sparse_product(a, b):
     """The product of two sparse matrices, sparse and coalesced: an entry wherever a row of a
     and a column of b share an index."""

@@ -276,6 +276,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
                            f"{index.shape[1]}, nnz from values: {array.shape[0]}")
     if check_invariants or check_invariants is None and _checking():
         _check_indices(index, size)
+    _invariants().warn_if_implicit(check_invariants)
     coalesced = index.shape[1] <= 1 if is_coalesced is None else is_coalesced
     out = make(K.Coo(index, array, size, coalesced))
     if requires_grad:
@@ -319,9 +320,13 @@ def sparse_mask(self, mask) -> SparseTensor:
                     (self,), lambda g: (wrap(strided(g)),))
 
 
-def _checking() -> bool:
+def _invariants():
     from gradjit.sparse.functions import check_sparse_tensor_invariants
-    return check_sparse_tensor_invariants.is_enabled()
+    return check_sparse_tensor_invariants
+
+
+def _checking() -> bool:
+    return _invariants().is_enabled()
 
 
 def _check_indices(index, size):

@@ -386,6 +386,9 @@ class ContractMixin:
 
     def mm(self, mat2):
         _check_matrices(self, mat2)
+        if mat2._sparse_layout:
+            from gradjit.sparse.linear import dense_sparse_product
+            return dense_sparse_product(self, mat2)
         out = direct_floats(S.matmul, "MmBackward0", (self, mat2))
         return out if out is not None else apply("MmBackward0", ops.matmul, self, mat2)
 

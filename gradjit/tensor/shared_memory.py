@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import pickle
+import sys
 import weakref
 from multiprocessing import resource_tracker, shared_memory
 from multiprocessing.reduction import ForkingPickler
@@ -69,10 +70,7 @@ def _reduce(tensor):
 def _attach(cls, name, shape, dtype, strides, offset, requires_grad):
     """The tensor another process shared, over the same memory."""
     import gradjit
-    block = shared_memory.SharedMemory(name=name)
-    # the tracker would remove the block's name when this process exits, though its maker
-    # still uses it (Python before 3.13 registers attached blocks too)
-    resource_tracker.unregister(block._name, "shared_memory")
+    block = _open_untracked(name)
     value = np.ndarray(shape, np.dtype(dtype), buffer=block.buf, offset=offset,
                        strides=strides)
     tensor = gradjit.from_numpy(value)
@@ -82,6 +80,21 @@ def _attach(cls, name, shape, dtype, strides, offset, requires_grad):
     tensor.requires_grad_(requires_grad)
     _remember(tensor, block)
     return tensor
+
+
+def _open_untracked(name):
+    """The block `name`, not registered with the resource tracker: a child process shares its
+    maker's tracker, which keeps one entry per name, so registering and unregistering here
+    would drop the maker's entry and its removal at exit would fail in the tracker. Python
+    before 3.13 registers every block it opens."""
+    if sys.version_info >= (3, 13):
+        return shared_memory.SharedMemory(name=name, track=False)
+    register = resource_tracker.register
+    resource_tracker.register = lambda name, rtype: None
+    try:
+        return shared_memory.SharedMemory(name=name)
+    finally:
+        resource_tracker.register = register
 
 
 def _register_reducers():

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import gradjit
 from gradjit.sparse.embedding import rows as sparse_rows
@@ -10,6 +9,7 @@ from gradjit.tensor import activations as _kernels
 from gradjit.tensor import graph
 from gradjit.tensor.refusals import refuse_integers
 from gradjit.tracer.leaves import is_traced
+from gradjit.warn import warn_past_wrappers
 
 
 def linear(input, weight, bias=None):
@@ -107,8 +107,8 @@ def sigmoid(input):
 def _softmax_dim(name, ndim, dim):
     if dim is not None:
         return dim
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    warn_past_wrappers(f"Implicit dimension choice for {name} has been deprecated. Change the "
+                       "call to include dim=X as an argument.", UserWarning, stacklevel=3)
     return 0 if ndim in (0, 1, 3) else 1
 
 

@@ -5,13 +5,13 @@ mode is a weighted sum of gathers (its taps) per dim."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 import gradjit
 from gradjit.nn.functional.grid import cubic_far, cubic_near, cubic_weights
 from gradjit.tensor.refusals import refuse_integers
+from gradjit.warn import warn_past_wrappers
 
 _SPATIAL = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
@@ -214,18 +214,18 @@ def _resample(input, sizes, scales, mode, align_corners, antialias):
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
-    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
-                  "instead.", stacklevel=2)
+    warn_past_wrappers("`nn.functional.upsample` is deprecated. Use "
+                       "`nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
-    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use "
-                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    warn_past_wrappers("`nn.functional.upsample_nearest` is deprecated. Use "
+                       "`nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
-    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
-                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    warn_past_wrappers("`nn.functional.upsample_bilinear` is deprecated. Use "
+                       "`nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

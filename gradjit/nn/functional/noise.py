@@ -4,9 +4,9 @@ the mask (per element, or per channel for the feature form)."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import gradjit
+from gradjit.warn import warn_past_wrappers
 
 _SELU_SATURATION = 1.7580993408473766  # -SELU's limit, scale * alpha
 
@@ -40,7 +40,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """softmax((logits + g) / tau) for Gumbel(0, 1) noise g = -log(Exponential(1)), drawn as
     PyTorch draws it; `hard`: the one-hot of its argmax, with the soft sample's gradient."""
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        warn_past_wrappers("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     noise = -gradjit.empty_like(logits).exponential_().log()
     soft = ((logits + noise) / tau).softmax(dim)
     if not hard:

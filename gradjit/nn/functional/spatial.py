@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 
 import numpy as np
 
 import gradjit
 from gradjit.nn.functional.activation import masked_dropout
+from gradjit.warn import warn_past_wrappers
 
 
 def _sizes(output_size, input, spatial, name, kind):
@@ -156,7 +156,7 @@ def _feature_dropout(input, p, training, inplace, batched):
 
 def _warn_feature_dims(name, input, spatial):
     if input.dim() not in (spatial + 1, spatial + 2):
-        warnings.warn(
+        warn_past_wrappers(
             f"{name}: Received a {input.dim()}-D input to {name}, which is deprecated and will "
             "result in an error in a future release. To retain the behavior and silence this "
             f"warning, please use dropout instead. Note that {name} exists to provide "
@@ -179,7 +179,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     _warn_feature_dims("dropout2d", input, 2)
     if input.dim() == 3:
         # PyTorch still reads a 3-D input as (N, C, L), not as an unbatched (C, H, W)
-        warnings.warn(
+        warn_past_wrappers(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
             "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
             "the channel dim. This behavior will change in a future release to interpret the "
