@@ -1,8 +1,10 @@
 """torch.fft: PyTorch's transforms with its arguments (n/s, dim, norm), dtypes, grad_fn names
-and errors, over the transforms of gradjit.ops.fft (numpy.fft's, shared with tracing)."""
+and errors, composed as PyTorch composes them (promotion, resizing, conjugates) around the
+transforms of gradjit.ops.fft (numpy.fft's, shared with tracing), so grad_fn graphs match."""
 from __future__ import annotations
 
-from gradjit import ops
+import functools
+
 from gradjit.ops import fft as FT
 from gradjit.tensor import dtypes
 from gradjit.tensor.arith import apply, operand
@@ -13,9 +15,6 @@ from gradjit.tensor.functions import write_out
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
            "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq",
            "rfftfreq", "fftshift", "ifftshift"]
-
-C2C, R2C, C2R, CONJ = "FftC2CBackward0", "FftR2CBackward0", "FftC2RBackward0", "ConjBackward0"
-
 
 def _norm(norm):
     if norm is not None and norm not in FT.NORMS:
@@ -56,45 +55,129 @@ def _plan(x, s, dim, real_output=False):
     return [_points(int(n)) for n in s], dims
 
 
-def _transform(name, grad_fn, compute, input, s, dim, norm, out, real_output=False):
+def _promoted(x, complex_):
+    """Integers take the default float type, and a transform of complex input its complex
+    type, by a copy (ToCopyBackward0) as PyTorch's promotion makes one."""
+    dtype = x.dtype
+    if not (dtype.is_floating_point or dtype.is_complex):
+        dtype = dtypes.get_default_dtype()
+    if complex_ and not dtype.is_complex:
+        dtype = dtype.to_complex()
+    return x if dtype == x.dtype else x.to(dtype)
+
+
+def _resized(x, dims, sizes):
+    """Each transformed dim cut (a slice each) or zero-padded (one pad for all) to its size."""
+    padded = []
+    for d, n in zip(dims, sizes):
+        if n < x.shape[d]:
+            x = x.narrow(d, 0, n)
+        elif n > x.shape[d]:
+            padded.append((d, n))
+    if not padded:
+        return x
+    return apply("ConstantPadNdBackward0", lambda v: functools.reduce(
+        lambda v, dn: FT.resized(v, dn[1], dn[0]), padded, v), x)
+
+
+def _c2c(x, dims, norm, forward):
+    sizes = [x.shape[d] for d in dims]
+    return apply("FftC2CBackward0", lambda v: FT.c2c(v, sizes, dims, not forward, norm), x)
+
+
+def _r2c(x, dims, norm, onesided):
+    """The forward transform of a real x: its lower half along the last dim, or all of it."""
+    sizes = [x.shape[d] for d in dims]
+    if onesided:
+        return apply("FftR2CBackward0", lambda v: FT.r2c(v, sizes, dims, norm), x)
+    return apply("FftR2CBackward0", lambda v: FT.c2c(v, sizes, dims, False, norm), x)
+
+
+def _c2r(x, dims, norm, last):
+    sizes = [x.shape[d] for d in dims[:-1]] + [last]
+    return apply("FftC2RBackward0", lambda v: FT.c2r(v, sizes, dims, norm), x)
+
+
+def _swapped(norm):
+    """The norm that scales an inverse transform written as a forward one (and back)."""
+    return {"backward": "forward", "forward": "backward"}.get(norm or "backward", norm)
+
+
+def _half(sizes):
+    """The sizes of the lower-half spectrum of a real signal of `sizes`."""
+    return [*sizes[:-1], sizes[-1] // 2 + 1]
+
+
+def _complex_to_complex(forward):
+    """fftn / ifftn, and fft / ifft of complex input: a complex copy of real input, resized."""
+    def transform(x, sizes, dims, norm):
+        return _c2c(_resized(_promoted(x, True), dims, sizes), dims, norm, forward)
+    return transform
+
+
+def _one_dim(forward):
+    """fft / ifft: a real input's full spectrum comes from the real transform (conjugated for
+    the inverse, which runs it with the swapped norm)."""
+    def transform(x, sizes, dims, norm):
+        if x.dtype.is_complex:
+            return _complex_to_complex(forward)(x, sizes, dims, norm)
+        x = _resized(_promoted(x, False), dims, sizes)
+        return _r2c(x, dims, norm, False) if forward else _r2c(x, dims, _swapped(norm),
+                                                                 False).conj()
+    return transform
+
+
+def _real_to_complex(x, sizes, dims, norm):
+    return _r2c(_resized(_promoted(x, False), dims, sizes), dims, norm, True)
+
+
+def _complex_to_real(x, sizes, dims, norm):
+    return _c2r(_resized(_promoted(x, True), dims, _half(sizes)), dims, norm, sizes[-1])
+
+
+def _hermitian(x, sizes, dims, norm):
+    """hfftn: the forward transform over all dims but the last, then the real inverse of the
+    conjugate over the last (scaled by the swapped norm, as a forward transform)."""
+    x = _resized(_promoted(x, True), dims, _half(sizes))
+    if len(dims) > 1:
+        x = _c2c(x, dims[:-1], norm, True)
+    return _c2r(x.conj(), dims[-1:], _swapped(norm), sizes[-1])
+
+
+def _inverse_hermitian(x, sizes, dims, norm):
+    """ihfftn: the conjugate of the real forward transform over the last dim, then the inverse
+    over the others."""
+    x = _r2c(_resized(_promoted(x, False), dims, sizes), dims[-1:], _swapped(norm), True)
+    if len(dims) == 1:
+        return x.conj()
+    return _c2c(x.conj_physical(), dims[:-1], norm, False)
+
+
+def _transform(name, transform, input, s, dim, norm, out, real_output=False):
     x = operand(input)
     _norm(norm)
     sizes, dims = _plan(x, s, dim, real_output)
-    return write_out(name, lambda: apply(grad_fn(x, dims) if callable(grad_fn) else grad_fn,
-                                         lambda v: compute(v, sizes, dims, norm), x), (x,), out)
+    return write_out(name, lambda: transform(x, sizes, dims, norm), (x,), out)
 
 
-def _one_dim(n):
+def _n(n):
     return None if n is None else (n,)
 
 
-def _c2c_name(inverse):
-    """One dim of a real tensor is PyTorch's r2c (forward) or its conjugate (inverse)."""
-    def name(x, dims):
-        if x.dtype.is_complex or len(dims) > 1:
-            return C2C
-        return CONJ if inverse else R2C
-    return name
-
-
 def fft(input, n=None, dim=-1, norm=None, *, out=None):
-    return _transform("fft", _c2c_name(False), lambda v, s, d, m: FT.c2c(v, s, d, False, m),
-                      input, _one_dim(n), dim, norm, out)
+    return _transform("fft", _one_dim(True), input, _n(n), dim, norm, out)
 
 
 def ifft(input, n=None, dim=-1, norm=None, *, out=None):
-    return _transform("ifft", _c2c_name(True), lambda v, s, d, m: FT.c2c(v, s, d, True, m),
-                      input, _one_dim(n), dim, norm, out)
+    return _transform("ifft", _one_dim(False), input, _n(n), dim, norm, out)
 
 
 def fftn(input, s=None, dim=None, norm=None, *, out=None):
-    return _transform("fftn", C2C, lambda v, s, d, m: FT.c2c(v, s, d, False, m), input, s,
-                      dim, norm, out)
+    return _transform("fftn", _complex_to_complex(True), input, s, dim, norm, out)
 
 
 def ifftn(input, s=None, dim=None, norm=None, *, out=None):
-    return _transform("ifftn", C2C, lambda v, s, d, m: FT.c2c(v, s, d, True, m), input, s,
-                      dim, norm, out)
+    return _transform("ifftn", _complex_to_complex(False), input, s, dim, norm, out)
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
@@ -107,11 +190,11 @@ def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
 
 def rfftn(input, s=None, dim=None, norm=None, *, out=None, _name="rfftn"):
     _real_only(_name, operand(input))
-    return _transform(_name, R2C, FT.r2c, input, s, dim, norm, out)
+    return _transform(_name, _real_to_complex, input, s, dim, norm, out)
 
 
 def rfft(input, n=None, dim=-1, norm=None, *, out=None):
-    return rfftn(input, _one_dim(n), (dim,), norm, out=out, _name="rfft")
+    return rfftn(input, _n(n), (dim,), norm, out=out, _name="rfft")
 
 
 def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
@@ -119,30 +202,23 @@ def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
 
 
 def irfftn(input, s=None, dim=None, norm=None, *, out=None):
-    return _transform("irfftn", C2R, FT.c2r, input, s, dim, norm, out, real_output=True)
+    return _transform("irfftn", _complex_to_real, input, s, dim, norm, out, real_output=True)
 
 
 def irfft(input, n=None, dim=-1, norm=None, *, out=None):
-    return irfftn(input, _one_dim(n), (dim,), norm, out=out)
+    return irfftn(input, _n(n), (dim,), norm, out=out)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     return irfftn(input, s, dim, norm, out=out)
 
 
-def _swapped(norm):
-    return {"backward": "forward", "forward": "backward"}.get(norm or "backward", norm)
-
-
 def hfftn(input, s=None, dim=None, norm=None, *, out=None):
-    """The real signal of a Hermitian-symmetric spectrum given by its lower half."""
-    return _transform("hfftn", C2R, lambda v, s, d, m: FT.c2r(ops.conj(FT.as_complex(v)), s,
-                                                              d, _swapped(m)),
-                      input, s, dim, norm, out, real_output=True)
+    return _transform("hfftn", _hermitian, input, s, dim, norm, out, real_output=True)
 
 
 def hfft(input, n=None, dim=-1, norm=None, *, out=None):
-    return hfftn(input, _one_dim(n), (dim,), norm, out=out)
+    return hfftn(input, _n(n), (dim,), norm, out=out)
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
@@ -151,13 +227,11 @@ def hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
 
 def ihfftn(input, s=None, dim=None, norm=None, *, out=None, _name="ihfftn"):
     _real_only(_name, operand(input))
-    return _transform(_name, lambda x, dims: CONJ if len(dims) == 1 else C2C,
-                      lambda v, s, d, m: ops.conj(FT.r2c(v, s, d, _swapped(m))),
-                      input, s, dim, norm, out)
+    return _transform(_name, _inverse_hermitian, input, s, dim, norm, out)
 
 
 def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
-    return ihfftn(input, _one_dim(n), (dim,), norm, out=out, _name="ihfft")
+    return ihfftn(input, _n(n), (dim,), norm, out=out, _name="ihfft")
 
 
 def ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
