@@ -66,6 +66,10 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         from gradjit.nn.functional import pad
         half = n_fft // 2
         batch = pad(batch.unsqueeze(0), [half, half], mode=pad_mode).squeeze(0)
+    if align_to_window:  # frames start where the window, centred in n_fft points, starts
+        from gradjit.nn.functional import pad
+        left = (n_fft - win_length) // 2
+        batch = pad(batch, [left, n_fft - win_length - left])
     _check_stft(batch.squeeze(0) if single else batch, n_fft, hop, win_length, window,
                 normalized, onesided, return_complex, align_to_window)
     frames = batch.unfold(-1, n_fft, hop) * _window(window, win_length, n_fft, x)

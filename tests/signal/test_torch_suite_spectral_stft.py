@@ -41,6 +41,14 @@ def test_stft_arguments(sizes, n_fft, hop, win_length, window, center):
               f"center={center}, return_complex={complex_})", names=names, x=draw(sizes))
 
 
+@pytest.mark.parametrize("win_length", [3, 4, 8])
+@pytest.mark.parametrize("align", [True, False])
+def test_stft_aligned_to_the_window(align, win_length):
+    quiet(f"t.stft(x, 8, 2, win_length={win_length}, window=t.hann_window({win_length}, "
+          f"dtype=t.float64), center=False, align_to_window={align}, return_complex=True)",
+          x=draw((2, 40)))
+
+
 @pytest.mark.parametrize("sizes, n_fft, hop, kwargs", [
     ((10, 4, 2), 1, 1, ""), ((10,), 11, 1, "center=False"), ((10,), -1, 1, ""),
     ((10,), 3, None, "win_length=5"), ((10,), 5, 4, "window=t.ones(11, dtype=t.float64)"),
