@@ -1,7 +1,5 @@
 """Run one scenario in gradjit and in PyTorch and compare what comes out: values, dtypes and
-shapes, or the error raised, and the warnings given."""
-import warnings
-
+shapes, or the error raised."""
 import numpy as np
 import pytest
 
@@ -67,14 +65,3 @@ def same(expr, tol=None, names=None, **arrays):
     _assert_close(_values(got), _values(want), tol)
     return want
 
-
-def same_warnings(expr, names=None, **arrays):
-    """expr warns in gradjit with the messages PyTorch gives (each library's once-per-process
-    warnings reset first)."""
-    caught = []
-    for lib in (torch, gradjit):
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            run(lib, expr, arrays, names)
-        caught.append(sorted({str(w.message) for w in seen}))
-    assert caught[1] == caught[0]
