@@ -10,6 +10,7 @@ from gradjit.tensor.arith import operand as _operand
 from gradjit.ops.promote import in_float32 as _in_float32
 from gradjit.tensor.refusals import no_kernel as _no_kernel
 from gradjit.tensor.refusals import refuse_integers
+from gradjit.tensor.scalar_overloads import add_scalar, mul_scalar
 from gradjit.tensor.signatures import _OUT, _scalar_either, check_overloads
 from gradjit.tensor.composite_functions import i0, polygamma
 from gradjit.tensor.composite_functions import mvlgamma as multigammaln
@@ -23,6 +24,7 @@ from gradjit.tensor.special_numeric import (  # noqa: F401
     spherical_bessel_j0)
 
 expit = sigmoid
+_SQRT1_2 = 0.5 ** 0.5
 
 
 def round(input):
@@ -85,7 +87,12 @@ def _unary(name, grad_fn, fn, half_kernel=True):
     return function
 
 
-ndtr = _unary("ndtr", "NdtrBackward0", _special.ndtr)
+def ndtr(input):
+    """PyTorch's composite (1 + erf(x / sqrt(2))) / 2: its graph, and its rounding (0 where
+    the lower tail falls below erf's resolution)."""
+    return mul_scalar(add_scalar(erf(mul_scalar(_operand(input), _SQRT1_2)), 1), 0.5)
+
+
 log_ndtr = _unary("log_ndtr", "SpecialLogNdtrBackward0", _special.log_ndtr, half_kernel=False)
 ndtri = _unary("ndtri", "SpecialNdtriBackward0", _special.ndtri, half_kernel=False)
 entr = _unary("entr", "SpecialEntrBackward0", _special.entr)

@@ -202,10 +202,14 @@ def prelu(x, weight):
         raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {weight.numel()} and channel size = "
                            f"{channels}.")
-    shape = (1,) * x.dim() if weight.numel() == 1 else (1, channels) + (1,) * (x.dim() - 2)
+    if weight.dim() != x.dim():  # PyTorch's kernel takes the weight viewed in x's rank
+        shape = [1] * x.dim()
+        if x.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
 
     def parametric(t, w):
-        return ops.where(ops.gt(t, 0), t, ops.mul(t, ops.reshape(w, shape)))
+        return ops.where(ops.gt(t, 0), t, ops.mul(t, w))
     return apply("PreluKernelBackward0", parametric, x, weight)
 
 

@@ -22,6 +22,7 @@ from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, 
                                      vector_norm)
 from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, takes_out, tensor
 from gradjit.tensor.functions import _function, _in_place, with_out, write_out
+from gradjit.tensor.scalar_overloads import scalar_op as _scalar_op
 from gradjit.tensor.shape import stack
 
 bmm, addmm, addmv, addr, addbmm, baddbmm = map(_function, (
@@ -76,12 +77,6 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     _same_dtype("cdist()", (x1, x2))
     return apply("CdistBackward0", lambda a, b: _norm_along_last(
         ops.sub(ops.expand_dims(a, -2), ops.expand_dims(b, -3)), p), x1, x2)
-
-
-def _scalar_op(name, fn, t, number):
-    """t op number as PyTorch's C++ composites write it: the Scalar overload (AddBackward1,
-    MulBackward1, DivBackward1), t its one edge."""
-    return apply(name, lambda v: fn(v, number), t)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

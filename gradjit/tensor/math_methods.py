@@ -12,6 +12,16 @@ from gradjit.tensor.hot_path import unrecorded
 from gradjit.tensor.refusals import refuse_integers
 
 
+
+class _Zero:
+    """round's decimals default: shown as PyTorch's 0, yet told apart from a 0 given."""
+    def __repr__(self):
+        return "0"
+
+
+_NOT_GIVEN = _Zero()
+
+
 class MathMixin:
     abs = _refusing_bool("abs_cpu", _unary("AbsBackward0", ops.abs_))
     absolute = abs
@@ -38,11 +48,15 @@ class MathMixin:
     _round_half_even = _refusing_bool("round_vml_cpu",
                                       _unary("RoundBackward0", rounding.flat(ops.round_)))
 
-    def round(self, *, decimals=0):
-        if decimals == 0:
+    def round(self, *, decimals=_NOT_GIVEN):
+        """round(x) and round(x, decimals=d) are PyTorch's two overloads, told apart by whether
+        decimals is given at all: even decimals=0 takes the second (RoundBackward1, floats
+        only)."""
+        if decimals is _NOT_GIVEN:
             return self._round_half_even()
         if not self.dtype.is_floating_point:
-            raise NotImplementedError(f'"round_cpu" not implemented for \'{self.dtype.legacy}\'')
+            kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{self.dtype.legacy}\'')
         return apply("RoundBackward1",
                      rounding.flat(lambda x: ops.round_decimals(x, decimals)), self)
 

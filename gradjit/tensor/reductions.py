@@ -383,15 +383,18 @@ class ReductionMixin:
             ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        if self.dtype.is_complex:
+            raise RuntimeError("nansum on CPU does not support complex inputs")
         return apply("NansumBackward0", lambda x: ops.nansum(_accumulate(x, dtype), _dims(dim),
                                                               keepdim, _kept_as(dtype)), self)
 
     def nanmean(self, dim=None, keepdim=False, *, dtype=None):
-        x = self if dtype is None else self.to(dtype)
-        if not x.dtype.is_floating_point:
+        """PyTorch's composite: the nansum over the count of non-NaN entries."""
+        if not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("nanmean(): expected input to have floating point or complex "
-                               f"dtype but got {x.dtype.legacy}")
-        return apply("DivBackward0", ops.nanmean, x, _dims(dim), keepdim)
+                               f"dtype but got {self.dtype.legacy}")
+        count = self.isnan().logical_not().sum(dim, keepdim)
+        return self.nansum(dim, keepdim, dtype=dtype) / count
 
     def aminmax(self, *, dim=None, keepdim=False):
         _refuse_empty("aminmax", self, dim)

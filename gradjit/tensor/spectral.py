@@ -1,5 +1,6 @@
 """torch.stft and torch.istft, written with public tensor operations (frames by unfold, the
-transform by torch.fft, overlap-add by index_add), so that autograd and tracing see them."""
+transform by torch.fft, overlap-add by index_add), so that autograd and tracing see them;
+their argument checks name the arguments as PyTorch's do."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,6 +17,22 @@ _NO_WINDOW = ("A window was not provided. A rectangular window will be applied,w
               "device=<device>)`.")
 
 
+_NO_WINDOW_ISTFT = ("A window was not provided. A rectangular window will be applied.Please "
+                     "provide the same window used by stft to make the inversion lossless.To "
+                     "suppress this warning and use a rectangular window, explicitly set "
+                     "`window=torch.ones(n_fft, device=<device>)`.")
+
+
+def _flag(value):
+    """An optional flag as PyTorch's argument descriptions print it."""
+    return "None" if value is None else str(int(value))
+
+
+def _described(window):
+    return "None" if window is None else \
+        f"torch.{window.dtype.legacy}Tensor{{{list(window.shape)}}}"
+
+
 def _window(window, win_length, n_fft, like):
     """The window, centred in n_fft points (PyTorch pads it with zeros on both sides)."""
     if window is None:
@@ -28,9 +45,12 @@ def _window(window, win_length, n_fft, like):
 
 
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
-         pad_mode="reflect", normalized=False, onesided=None, return_complex=None):
+         pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+         align_to_window=None):
     """The short-time Fourier transform, (batch?, frequencies, frames)."""
     x = operand(input)
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
     if return_complex is None and not (x.is_complex() or window is not None and
                                        window.is_complex()):
         raise RuntimeError("stft requires the return_complex parameter be given for real "
@@ -46,8 +66,16 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         from gradjit.nn.functional import pad
         half = n_fft // 2
         batch = pad(batch.unsqueeze(0), [half, half], mode=pad_mode).squeeze(0)
+    if align_to_window:  # frames start where the window, centred in n_fft points, starts
+        from gradjit.nn.functional import pad
+        left = (n_fft - win_length) // 2
+        batch = pad(batch, [left, n_fft - win_length - left])
+    _check_stft(batch.squeeze(0) if single else batch, n_fft, hop, win_length, window,
+                normalized, onesided, return_complex, align_to_window)
     frames = batch.unfold(-1, n_fft, hop) * _window(window, win_length, n_fft, x)
     onesided = not frames.is_complex() if onesided is None else onesided
+    if onesided and frames.is_complex():
+        raise RuntimeError("Cannot have onesided output if window or input is complex")
     spectrum = (FFT.rfft if onesided else FFT.fft)(frames, norm="ortho" if normalized else None)
     out = apply("TransposeBackward1", lambda v: ops.swapaxes(v, -1, -2), spectrum)
     if single:
@@ -63,22 +91,81 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     return out
 
 
+def _check_stft(x, n_fft, hop, win_length, window, normalized, onesided, return_complex,
+                align):
+    """PyTorch's checks of stft's sizes, naming its arguments and the (padded) input."""
+    described = f"stft(torch.{x.dtype.legacy}Tensor{list(x.shape)}, n_fft={n_fft}, " \
+        f"hop_length={hop}, win_length={win_length}, window={_described(window)}, " \
+        f"normalized={int(normalized)}, onesided={_flag(onesided)}, " \
+        f"return_complex={_flag(return_complex)}, align_to_window={_flag(align)}) : expected "
+    if n_fft <= 0 or n_fft > x.shape[-1]:
+        raise RuntimeError(f"{described}0 < n_fft < {x.shape[-1]}, but got n_fft={win_length}")
+    if hop <= 0:
+        raise RuntimeError(f"{described}hop_length > 0, but got hop_length={hop}")
+    if not 0 < win_length <= n_fft:
+        raise RuntimeError(f"{described}0 < win_length <= n_fft, but got win_length="
+                           f"{win_length}")
+    if window is not None and (window.dim() != 1 or window.shape[0] != win_length):
+        raise RuntimeError(f"{described}a 1D window tensor of size equal to win_length="
+                           f"{win_length}, but got window with size {list(window.shape)}")
+
+
+def _check_istft(z, n_fft, hop, win_length, window, center, normalized, onesided, length,
+                 return_complex):
+    """PyTorch's checks of istft's arguments, naming them and the input."""
+    described = f"istft(CPU{z.dtype.legacy}Type{list(z.shape)}, n_fft={n_fft}, " \
+        f"hop_length={hop}, win_length={win_length}, window={_described(window)}, " \
+        f"center={int(center)}, normalized={int(normalized)}, onesided={_flag(onesided)}, " \
+        f"length={length}, return_complex={int(return_complex)}) "
+    if not z.numel():
+        raise RuntimeError(f"{described}: input tensor cannot be empty.")
+    count = z.shape[-2]
+    if (count != n_fft if onesided is None else onesided) and n_fft // 2 + 1 != count:
+        raise RuntimeError(f"{described}: expected the frequency dimension (3rd to the last) "
+                           f"of the input tensor to match n_fft / 2 + 1 when onesided=True, "
+                           f"but got {count}")
+    if onesided is False and n_fft != count:
+        raise RuntimeError(f"{described}: expected the frequency dimension (3rd to the last) "
+                           f"of the input tensor to match n_fft when onesided=False, but got "
+                           f"{count}")
+    if not 0 < hop <= win_length:
+        raise RuntimeError(f"{described}: expected 0 < hop_length <= win_length")
+    if not 0 < win_length <= n_fft:
+        raise RuntimeError(f"{described}: expected 0 < win_length <= n_fft")
+    if window is not None and (window.dim() != 1 or window.shape[0] != win_length):
+        raise RuntimeError(f"{described}: Invalid window shape. window has to be 1D and length "
+                           "of `win_length`")
+    return described
+
+
 def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
           normalized=False, onesided=None, length=None, return_complex=False):
     """The inverse of stft: each frame transformed back, windowed, overlap-added and divided
     by the overlap-added squared window."""
     z = operand(input)
+    if window is None:
+        warn_at_caller(_NO_WINDOW_ISTFT)
     hop = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
+    if not z.is_complex():
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output "
+                           "from stft with return_complex=True.")
+    described = _check_istft(z, n_fft, hop, win_length, window, center, normalized, onesided,
+                             length, return_complex)
     single = z.dim() == 2
     z = z.unsqueeze(0) if single else z
     count, frames = z.shape[-2], z.shape[-1]
     onesided = count != n_fft if onesided is None else onesided
     spectra = z.transpose(-1, -2)
     norm = "ortho" if normalized else "backward"
-    y = FFT.irfft(spectra, n_fft, norm=norm) if onesided else FFT.ifft(spectra, norm=norm)
-    if not onesided and not return_complex:
-        y = y.real
+    if return_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        y = FFT.ifft(spectra, norm=norm)
+    else:  # a real signal from the lower half of any spectrum, one-sided or not
+        if window is not None and window.is_complex():
+            raise RuntimeError("Complex windows are incompatible with return_complex=False")
+        y = FFT.irfft(spectra[..., :n_fft // 2 + 1], n_fft, norm=norm)
     w = _window(window, win_length, n_fft, z.real if z.is_complex() else z)
     y = y * w
     total = n_fft + hop * (frames - 1)
@@ -91,8 +178,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     stop = min(end, total)
     signal, envelope = signal[:, start:stop], envelope[start:stop]
     if float(envelope.abs().min()) < 1e-11:
-        raise RuntimeError("istft(...): window overlap add min: "
-                           f"{float(envelope.abs().min()):g}")
+        raise RuntimeError(f"{described}window overlap add min: 1\n[ CPUBoolType{{}} ]")
     out = signal / envelope
     if end > total:
         warn_at_caller("The length of signal is shorter than the length parameter. Result is "

@@ -6,6 +6,7 @@ import math
 import gradjit
 from gradjit.tensor import fused
 from gradjit.tensor.refusals import refuse_integers
+from gradjit.tensor.scalar_overloads import add_scalar, div_scalar, mul_scalar
 from gradjit.tracer.leaves import is_traced
 from gradjit.warn import warn_at_caller
 
@@ -174,6 +175,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
     _check_class_shapes(input, target, weight)
+    if input.dim() == 3 or input.dim() > 4:
+        return _nll_loss_as_2d(input, target, weight, ignore_index, reduction)
     picks = fused.class_picks(input, target, ignore_index) if weight is None and \
         reduction in ("mean", "sum", "none") else None
     if picks is not None:  # the common case, fused
@@ -204,6 +207,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     # the class indices are no operand of PyTorch's node (its next_functions: the input's)
     return gradjit.autograd.composite(
         "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
+
+
+def _nll_loss_as_2d(input, target, weight, ignore_index, reduction):
+    """PyTorch's nll_loss of (N, C, d1, ...) other than 4-D: the 2-D loss of its positions
+    viewed as one row (N, C, 1, d1 * ...), each loss viewed back in target's shape."""
+    n, classes, positions = input.shape[0], input.shape[1], math.prod(input.shape[2:])
+    loss = nll_loss(input.reshape(n, classes, 1, positions), target.reshape(n, 1, positions),
+                    weight, ignore_index=ignore_index, reduction=reduction)
+    return loss.view(target.shape) if reduction == "none" else loss
 
 
 def _check_class_shapes(input, target, weight):
@@ -276,15 +288,24 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing):
-    classes = logp.shape[0 if logp.dim() == 1 else 1]
-    if label_smoothing:
-        target = target * (1 - label_smoothing) + label_smoothing / classes
-    terms = _classes_last(logp * target)
+    """-sum(logp * target [* weight]) as PyTorch's composite writes it: summed over the
+    classes (none) or over all (sum; mean divides by the count of samples and positions)."""
+    class_dim = 0 if logp.dim() == 1 else 1
+    classes = logp.shape[class_dim]
+    if label_smoothing > 0:
+        target = add_scalar(mul_scalar(target, 1 - label_smoothing), label_smoothing / classes)
+    terms = logp * target
     if weight is not None:
-        terms = terms * weight
-    if reduction == "mean" and not classes:  # torch divides by numel / classes: 0 / 0
-        return -terms.sum() / float("nan")
-    return _reduce(-terms.sum(-1), reduction)
+        terms = terms * (weight.view([1, -1] + [1] * (logp.dim() - 2)) if logp.dim() > 1
+                         else weight)
+    _check_reduction(reduction)
+    if reduction == "none":
+        return -terms.sum(class_dim)
+    if reduction == "sum":
+        return -terms.sum()
+    if not logp.numel():
+        return -terms.sum().fill_(math.nan)
+    return div_scalar(-terms.sum(), logp.numel() // classes)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -304,7 +325,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """The Gaussian negative log likelihood 0.5 (log var + (input - target)^2 / var); var is
-    clamped below at eps for the value only (its gradient passes unclamped)."""
+    clamped below at eps in a copy, outside autograd (its gradient passes unclamped)."""
     if isinstance(var, (int, float)):
         if var < 0:
             raise ValueError("var has negative entry/entries")
@@ -319,7 +340,9 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
             raise ValueError("var is of incorrect size")
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
-    var = var + (var.detach().clamp(min=eps) - var.detach())
+    var = var.clone()
+    with gradjit.no_grad():
+        var.clamp_(min=eps)
     loss = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
@@ -332,8 +355,9 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     adds Stirling's approximation of log(target!) where target > 1."""
     _check_reduction(reduction)
     loss = input.exp() - target * input if log_input else \
-        input - target * (input + eps).log()
+        input - target * add_scalar(input, eps).log()
     if full:
-        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        stirling = target * target.log() - target + \
+            mul_scalar(mul_scalar(target, 2 * math.pi).log(), 0.5)
         loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduce(loss, reduction)

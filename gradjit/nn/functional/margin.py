@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import gradjit
 from gradjit.nn.functional.loss import _check_reduction, _legacy, _node, _reduce
+from gradjit.tensor.scalar_overloads import add_scalar, minus, sub_scalar
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """max(0, -target * (input1 - input2) + margin)."""
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    return _reduce(add_scalar(-target * (input1 - input2), margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, reduction="mean"):
     """input where target is 1, max(0, margin - input) where it is -1."""
     zeros = gradjit.zeros_like(input)
-    beyond = gradjit.where(target != 1, (margin - input).clamp_min(0), zeros)
+    beyond = gradjit.where(target != 1, minus(margin, input).clamp_min(0), zeros)
     return _reduce(beyond + gradjit.where(target != -1, input, zeros), reduction)
 
 
@@ -30,16 +31,13 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
                            f"tensors, but found inputs with sizes {sizes}.")
     dim = 1 if input1.dim() == 2 else 0
     dot = (input1 * input2).sum(dim)
-    norms = ((input1 * input1).sum(dim) + 1e-12) * ((input2 * input2).sum(dim) + 1e-12)
+    norms = add_scalar((input1 * input1).sum(dim), 1e-12) * \
+        add_scalar((input2 * input2).sum(dim), 1e-12)
     cos = dot / norms.sqrt()
     zeros = gradjit.zeros_like(cos)
-    loss = gradjit.where(target == 1, 1 - cos, zeros) + \
-        gradjit.where(target == -1, (cos - margin).clamp_min(0), zeros)
+    loss = gradjit.where(target == 1, minus(1, cos), zeros) + \
+        gradjit.where(target == -1, sub_scalar(cos, margin).clamp_min(0), zeros)
     return _reduce(loss, reduction)
-
-
-def _distance(a, b, p, eps):
-    return (a - b + eps).norm(p, dim=-1)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
@@ -53,11 +51,11 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
         raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the "
                            f"same number of dimensions, but got: anchor {anchor.dim()}D, positive "
                            f"{positive.dim()}D, and negative {negative.dim()}D inputs")
-    near = _distance(anchor, positive, p, eps)
-    far = _distance(anchor, negative, p, eps)
+    near = gradjit.pairwise_distance(anchor, positive, p, eps)
+    far = gradjit.pairwise_distance(anchor, negative, p, eps)
     if swap:
-        far = gradjit.minimum(far, _distance(positive, negative, p, eps))
-    return _reduce((margin + near - far).clamp_min(0), reduction)
+        far = gradjit.minimum(far, gradjit.pairwise_distance(positive, negative, p, eps))
+    return _reduce((add_scalar(near, margin) - far).clamp_min(0), reduction)
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,

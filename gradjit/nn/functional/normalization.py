@@ -11,6 +11,7 @@ from gradjit.autograd.function import Function
 from gradjit.nn.functional.activation import normalize_batch
 from gradjit.nn.functional.conv import pad
 from gradjit.tensor.refusals import refuse_integers
+from gradjit.tensor.scalar_overloads import add_scalar
 
 
 def _affine(out, weight, bias, channel_shape):
@@ -51,22 +52,23 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
     """Each (sample, channel) normalized over its positions: batch_norm of the input seen as
-    one sample of N*C channels, as PyTorch computes it; running statistics, when given,
-    move towards the mean over the batch of the per-instance statistics."""
+    one sample of N*C channels (weight and bias repeated), as PyTorch computes it; running
+    statistics, when given, move towards the mean over the batch of the per-instance
+    statistics."""
     if use_input_stats and math.prod(input.shape[2:]) == 1:
         raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                          f"{input.shape}")
     n, channels = input.shape[0], input.shape[1]
-    as_channels = input.reshape(1, n * channels, *input.shape[2:])
-    means = None if running_mean is None else running_mean.repeat(n)
-    variances = None if running_var is None else running_var.repeat(n)
-    out = normalize_batch(as_channels, means, variances, None, None, use_input_stats, momentum,
-                          eps).reshape(input.shape)
+    as_channels = input.contiguous().view(1, n * channels, *input.shape[2:])
+    means, variances, weights, biases = (None if t is None else t.repeat(n) for t in (
+        running_mean, running_var, weight, bias))
+    out = normalize_batch(as_channels, means, variances, weights, biases, use_input_stats,
+                          momentum, eps)
     with gradjit.no_grad():
         for running, repeated in ((running_mean, means), (running_var, variances)):
             if running is not None and use_input_stats:
                 running.copy_(repeated.reshape(n, channels).mean(0))
-    return _affine(out, weight, bias, (1, -1) + (1,) * (input.dim() - 2))
+    return out.view(input.shape)
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -88,26 +90,31 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     refuse_integers("rms_norm", input)
     eps = gradjit.finfo(input.dtype).eps if eps is None else eps
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
-    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    out = input * add_scalar(input.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     return out if weight is None else out * weight
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     """input / (k + alpha * mean of squares over `size` neighbouring channels) ** beta, the
-    window zero-padded by size // 2 channels before and (size - 1) // 2 after."""
+    window zero-padded by size // 2 channels before and (size - 1) // 2 after: PyTorch's
+    average pool over the channels of the squares seen as one plane (4-D and up: a volume)."""
     if input.dim() < 3:
         raise ValueError(f"Expected 3D or higher dimensionality                          "
                          f"input (got {input.dim()} dimensions)")
     if input.numel() == 0:
         return input
-    channels = input.shape[1]
-    squares = (input * input).transpose(1, -1)
-    padded = pad(squares, (size // 2, (size - 1) // 2)).transpose(1, -1)
-    total = sum(padded.narrow(1, j, channels) for j in range(size))
-    # PyTorch averages with avg_pool, which truncates integer means
-    mean = total / size if input.dtype.is_floating_point else \
-        total.div(size, rounding_mode="trunc")
-    return input / (mean * alpha + k).pow(beta)
+    squares = input.mul(input)
+    before, after = size // 2, (size - 1) // 2
+    if input.dim() == 3:
+        padded = pad(squares.unsqueeze(1), (0, 0, before, after))
+        mean = gradjit.nn.functional.avg_pool2d(padded, (size, 1), stride=1).squeeze(1)
+    else:
+        shape = input.shape
+        padded = pad(squares.view(shape[0], 1, shape[1], shape[2], -1),
+                     (0, 0, 0, 0, before, after))
+        mean = gradjit.nn.functional.avg_pool3d(padded, (size, 1, 1), stride=1).squeeze(1)
+        mean = mean.view(shape)
+    return input / mean.mul(alpha).add(k).pow(beta)
 
 
 class CrossMapLRN2d(Function):
