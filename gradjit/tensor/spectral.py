@@ -1,4 +1,4 @@
-"""torch.stft and torch.istft, written with public tensor operations (frames by unfold, the
+"""torch.stft and torch.istft, written with public tensor operations (frames as a strided view,
 transform by torch.fft, overlap-add by index_add), so that autograd and tracing see them."""
 from __future__ import annotations
 
@@ -27,6 +27,13 @@ def _window(window, win_length, n_fft, like):
     return window
 
 
+def _argument(value):
+    """An argument as PyTorch's C++ error messages print it."""
+    if hasattr(value, "_edge"):
+        return f"{value.type()}{{{list(value.shape)}}}"
+    return int(value) if isinstance(value, bool) else value
+
+
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
          pad_mode="reflect", normalized=False, onesided=None, return_complex=None):
     """The short-time Fourier transform, (batch?, frequencies, frames)."""
@@ -41,12 +48,26 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     hop = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
     single = x.dim() == 1
-    batch = x.unsqueeze(0) if single else x
-    if center:
+    if center:  # padded as a (1, 1, length) or (1, batch, length) tensor, as PyTorch pads it
         from gradjit.nn.functional import pad
-        half = n_fft // 2
-        batch = pad(batch.unsqueeze(0), [half, half], mode=pad_mode).squeeze(0)
-    frames = batch.unfold(-1, n_fft, hop) * _window(window, win_length, n_fft, x)
+        half, shape = n_fft // 2, tuple(x.shape)
+        x = pad(x.view((1,) * (3 - x.dim()) + shape), [half, half], mode=pad_mode)
+        x = x.view(x.shape[-len(shape):])
+    if x.dim() not in (1, 2):
+        shown = ", ".join(f"{k}={_argument(v)}" for k, v in (
+            ("n_fft", n_fft), ("hop_length", hop), ("win_length", win_length),
+            ("window", window), ("normalized", normalized), ("onesided", onesided),
+            ("return_complex", return_complex), ("align_to_window", None)))
+        raise RuntimeError(f"stft({x.type()}{list(x.shape)}, {shown}) : expected a 1D or 2D "
+                           "tensor")
+    batch = x.unsqueeze(0) if single else x
+    # the frames are a strided view of the signal, windowed where a window is given or the
+    # default one is padded to n_fft
+    (count, length), (along, step) = batch.shape, batch.stride()
+    frames = batch.as_strided((count, 1 + (length - n_fft) // hop, n_fft),
+                              (along, hop * step, step), batch.storage_offset())
+    if window is not None or win_length < n_fft:
+        frames = frames * _window(window, win_length, n_fft, x)
     onesided = not frames.is_complex() if onesided is None else onesided
     spectrum = (FFT.rfft if onesided else FFT.fft)(frames, norm="ortho" if normalized else None)
     out = apply("TransposeBackward1", lambda v: ops.swapaxes(v, -1, -2), spectrum)
