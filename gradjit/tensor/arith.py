@@ -2,6 +2,8 @@
 operation (its grad_fn) built from the array surface, so it runs eagerly and under tracing."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gradjit import ops
@@ -34,6 +36,18 @@ def apply(name, fn, *args, operands=None, **kwargs):
                                  [a for a in args if hasattr(a, "_edge") and
                                   (a.dtype.is_floating_point or a.dtype.is_complex)])
     return out
+
+
+def kernel(name):
+    """A function of a tensor (and other arguments) recorded as the one operation `name` over
+    that tensor, as PyTorch runs it in one kernel: the reshapes and copies it is written with
+    join that node instead of showing in the graph."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(input, *args, **kwargs):
+            return apply(name, lambda x: fn(x, *args, **kwargs), input)
+        return run
+    return wrap
 
 
 def operand(x):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import itertools
 import math
 import warnings
 
@@ -23,7 +22,8 @@ from gradjit.tensor.contract import (_count_nonzero, _same_dtype, matrix_power, 
 from gradjit.tensor.factories import _leaf, _numpy_dtype, spaced, takes_out, tensor
 from gradjit.tensor.functions import _function, _in_place, with_out, write_out
 from gradjit.tensor.scalar_overloads import scalar_op as _scalar_op
-from gradjit.tensor.shape import stack
+from gradjit.tensor.shape import cat, stack
+from gradjit.tensor.shaping import meshgrid
 
 bmm, addmm, addmv, addr, addbmm, baddbmm = map(_function, (
     "bmm", "addmm", "addmv", "addr", "addbmm", "baddbmm"))
@@ -221,8 +221,7 @@ def cartesian_prod(*tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if len(tensors) == 1:
         return tensors[0]
-    grids = np.meshgrid(*[np.arange(t.shape[0]) for t in tensors], indexing="ij")
-    return stack([t[tensor(np.ravel(g))] for t, g in zip(tensors, grids)], 1)
+    return stack([g.flatten() for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
 def combinations(input, r=2, with_replacement=False):
@@ -232,10 +231,13 @@ def combinations(input, r=2, with_replacement=False):
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return tensor([], dtype=input.dtype)
-    choose = itertools.combinations_with_replacement if with_replacement else \
-        itertools.combinations
-    index = np.array(list(choose(builtins.range(input.shape[0]), r)), np.int64).reshape(-1, r)
-    return stack([input[tensor(index[:, k])] for k in builtins.range(r)], 1)
+    # as PyTorch: r copies of input on a grid, each read where the grid's indices increase
+    # (never decrease, with replacement), which is the combinations in lexicographic order
+    index = np.indices((input.shape[0],) * r)
+    rising = np.less_equal if with_replacement else np.less
+    mask = tensor(np.logical_and.reduce([rising(index[k], index[k + 1])
+                                         for k in builtins.range(r - 1)], initial=True))
+    return stack([g.masked_select(mask) for g in meshgrid(*[input] * r, indexing="ij")], 1)
 
 
 def block_diag(*tensors):
@@ -360,8 +362,30 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         steps = [float(spacing)] * len(dims)
     if not (input.is_floating_point() or input.is_complex()):  # torch's default float, where
         input = input.to(dtypes.get_default_dtype())  # numpy's gradient takes float64
-    out = _gradient(input, *steps, axis=tuple(dims), edge_order=edge_order)
-    return tuple(out) if isinstance(out, tuple) else (out,)
+    return tuple(_even_gradient(input, d, h, edge_order) if isinstance(h, float) else
+                 _gradient(input, h, axis=d, edge_order=edge_order) for d, h in zip(dims, steps))
+
+
+def _even_gradient(x, d, h, edge_order):
+    """gradient along dim d for the step h, built as PyTorch's kernel builds it (slices,
+    their differences divided by h as a Scalar, joined by one cat), so the graphs agree."""
+    n = x.shape[d]
+
+    def part(start, length=1):
+        return x.narrow(d, start, length)
+
+    def times(number, t):
+        return _scalar_op("MulBackward1", ops.mul, t, number)
+
+    def over(t, number):
+        return _scalar_op("DivBackward1", ops.true_divide, t, number)
+    center = over(part(2, n - 2) - part(0, n - 2), h)
+    if edge_order == 1:
+        first, last = part(1) - part(0), part(n - 1) - part(n - 2)
+    else:
+        first = times(-1.5, part(0)) + times(2, part(1)) - times(0.5, part(2))
+        last = times(0.5, part(n - 3)) - times(2, part(n - 2)) + times(1.5, part(n - 1))
+    return cat([over(first, h), over(center, 2), over(last, h)], d)
 
 
 __all__ = ["absolute", "addbmm", "addmm", "addmv", "addmv_", "addr", "adjoint", "baddbmm",

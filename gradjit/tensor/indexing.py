@@ -182,10 +182,18 @@ def _nonzero(x, as_tuple, what):
     return tensor(np.argwhere(known).astype(np.int64))
 
 
-def _one_element(with_source, any_single=False):
+def _as_one_element(name, run, shape, self, *others):
+    """run(self as a one-element 1-d tensor, *others), its result of `shape`, recorded as the
+    one operation `name` over self and others: PyTorch's kernel reads a 0-d tensor as one
+    element, so its graph has no views around it."""
+    return apply(name, lambda x, *ts: run(x.reshape(1), *ts).reshape(shape), self, *others)
+
+
+def _one_element(name, with_source, any_single=False):
     """index_select, index_add, ...: PyTorch reads a 0-d self (and its 0-d source; for
     `any_single`, any source of one element) as one element along dim 0 or -1; a source of
-    another shape is left to the method to refuse."""
+    another shape is left to the method to refuse. `name`: the grad_fn, or a function of the
+    arguments after the index that gives it."""
     def wrap(method):
         @functools.wraps(method)
         def wrapped(self, dim, index, *args, **kwargs):
@@ -196,11 +204,27 @@ def _one_element(with_source, any_single=False):
                 source = operand(args[0] if args else kwargs.pop("source"))
                 if source.dim() and not (any_single and source.numel() == 1):
                     return method(self, dim, index, source, *args[1:], **kwargs)
-                args = (source.reshape(1), *args[1:])
+                args = (source, *args[1:])
             index = operand(index).reshape(-1)
-            return method(self.reshape(1), 0, index, *args, **kwargs).reshape(())
+            label = name if type(name) is str else name(*args, **kwargs)
+
+            def run(x, *_):  # (the tensor arguments, passed to be the operation's operands)
+                first = [args[0].reshape(1)] if with_source else list(args[:1])
+                return method(x, 0, index, *first, *args[1:], **kwargs)
+            tensors = [a for a in (*args, *kwargs.values()) if hasattr(a, "_edge")]
+            return _as_one_element(label, run, (), self, *tensors)
         return wrapped
     return wrap
+
+
+def _scatter_name(what, src, reduce=None):
+    """The grad_fn of scatter, scatter_add or scatter_reduce (`what`) of src, a tensor or a
+    number."""
+    if what != "scatter":
+        return "ScatterAddBackward0" if what == "scatter_add" else "ScatterReduceBackward0"
+    if not hasattr(src, "_edge"):
+        return "ScatterBackward1"
+    return "ScatterBackward0" if reduce is None else "ScatterReduceBackward0"
 
 
 class IndexingMixin:
@@ -210,10 +234,12 @@ class IndexingMixin:
         index = operand(index)
         if index.numel() == 0:  # nothing gathered: torch checks neither rank nor dtype
             _check_dim(dim, self.dim())
-            return self.reshape(-1)[:0].reshape(tuple(index.shape))
+            return apply("GatherBackward0", lambda x: x.reshape(-1)[:0].reshape(
+                tuple(index.shape)), self)
         if self.dim() == 0:  # PyTorch reads a 0-d tensor as one element
             index = _int_index(index, "gather")
-            return self.reshape(1).gather(0, index.reshape(-1)).reshape(tuple(index.shape))
+            return _as_one_element("GatherBackward0", lambda x: x.gather(
+                0, index.reshape(-1)), tuple(index.shape), self)
         dim = _check_dim(dim, self.dim())
         index = _int_index(index, "gather")
         _check_fits(index, tuple(self.shape), dim, "self" if index.dim() == self.dim() else
@@ -230,8 +256,13 @@ class IndexingMixin:
         """scatter, scatter_add or scatter_reduce into a 0-d self: into its one-element 1-d
         form (dims 0 and -1 name it, as for a 1-d tensor)."""
         _check_dim(dim, 0)
-        flat = [v.reshape(-1) if hasattr(v, "_edge") else v for v in (index, src)]
-        return getattr(self.reshape(1), what)(0, *flat, **options).reshape(())
+        index = index.reshape(-1) if hasattr(index, "_edge") else index
+        name = _scatter_name(what, src, options.get("reduce"))
+        if not hasattr(src, "_edge"):
+            return _as_one_element(name, lambda x: getattr(x, what)(0, index, src, **options),
+                                   (), self)
+        return _as_one_element(name, lambda x, s: getattr(x, what)(0, index, s, **options), (),
+                               self, src)
 
     def _scatter_checked(self, dim, index, src, what):
         dim = _check_dim(dim, self.dim())
@@ -258,19 +289,16 @@ class IndexingMixin:
         if self.dim() == 0:
             return self._scatter_0d("scatter", dim, index, src, reduce=reduce)
         dim, index = self._scatter_checked(dim, index, src, "scatter")
+        tensors = [src] if hasattr(src, "_edge") else []
         if reduce is not None:
             if reduce not in ("add", "multiply"):
                 raise RuntimeError(f"reduce argument must be either add or multiply, got "
                                    f"{reduce}")
             name = "sum" if reduce == "add" else "prod"
-            return apply("ScatterReduceBackward0" if hasattr(src, "_edge") else
-                         "ScatterBackward1", lambda x, i, *s: _reduce(
-                             x, i, s[0] if s else src, dim, name, True),
-                         self, index, *([src] if hasattr(src, "_edge") else []))
-        if hasattr(src, "_edge"):
-            return apply("ScatterBackward0", lambda x, i, s: _replace(x, i, s, dim), self,
-                         index, src)
-        return apply("ScatterBackward1", lambda x, i: _replace(x, i, src, dim), self, index)
+            return apply(_scatter_name("scatter", src, reduce), lambda x, i, *s: _reduce(
+                x, i, s[0] if s else src, dim, name, True), self, index, *tensors)
+        return apply(_scatter_name("scatter", src), lambda x, i, *s: _replace(
+            x, i, s[0] if s else src, dim), self, index, *tensors)
 
     def scatter_add(self, dim, index, src):
         src = operand(src)
@@ -293,7 +321,7 @@ class IndexingMixin:
         return apply("ScatterReduceBackward0", lambda x, i, s: _reduce(
             x, i, s, dim, reduce, include_self), self, index, src)
 
-    @_one_element(with_source=True)
+    @_one_element("IndexReduceBackward0", with_source=True)
     def index_reduce(self, dim, index, source, reduce, *, include_self=True):
         """source's slices along dim reduced into self's at index: scatter_reduce with the
         index spread along the other dims."""
@@ -313,7 +341,8 @@ class IndexingMixin:
             if index.numel() != 1:
                 raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                                    f"{index.numel()} value(s)")
-            return self.reshape(1).index_select(0, index.reshape(1)).reshape(())
+            return _as_one_element("IndexSelectBackward0", lambda x: x.index_select(
+                0, index.reshape(1)), (), self)
         shape = tuple(self.shape)
         bad = _outside(index, shape[dim])
         if bad is not None and self.numel():
@@ -354,7 +383,7 @@ class IndexingMixin:
         _check_known(index, size, dim)
         return dim, index
 
-    @_one_element(with_source=True)
+    @_one_element("IndexAddBackward0", with_source=True)
     def index_add(self, dim, index, source, *, alpha=1):
         source = operand(source)
         dim, index = self._index_along(dim, index, "index_add", source)
@@ -366,7 +395,7 @@ class IndexingMixin:
             x, _along(i, shape, dim), s if alpha == 1 else ops.mul(s, alpha), dim),
             self, index, source)
 
-    @_one_element(with_source=True, any_single=True)
+    @_one_element("IndexCopyBackward0", with_source=True, any_single=True)
     def index_copy(self, dim, index, source):
         source = operand(source)
         if source.dtype is not self.dtype:
@@ -380,7 +409,8 @@ class IndexingMixin:
         return apply("IndexCopyBackward0", lambda x, i, s: _replace(
             x, _along(i, shape, dim), s, dim), self, index, source)
 
-    @_one_element(with_source=False)
+    @_one_element(lambda value: "IndexFillBackward1" if hasattr(value, "_edge") else
+                  "IndexFillBackward0", with_source=False)
     def index_fill(self, dim, index, value):
         dim, index = self._index_along(dim, index, "index_fill")
         shape = tuple(self.shape)

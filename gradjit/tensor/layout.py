@@ -9,7 +9,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.tensor import memory_format as MF
-from gradjit.tensor.arith import apply
+from gradjit.tensor.arith import apply, kernel
 from gradjit.tensor.base import _check_dim, _check_sized_dim
 from gradjit.tensor.dtypes import Size, bool_
 from gradjit.tensor.shape import _shape_args
@@ -288,6 +288,7 @@ class LayoutMixin:
                                f"size of dim {dim} ({shape[dim]}) in the input tensor")
         return self.reshape(shape[:dim] + tuple(sizes_out) + shape[dim + 1:])
 
+    @kernel("UnfoldBackward0")
     def unfold(self, dimension, size, step):
         """Windows of `size` elements every `step` along `dimension`, as a new last dimension."""
         dim = _check_dim(dimension, self.dim())
@@ -318,9 +319,12 @@ class LayoutMixin:
         if lead < 0 or any(s not in (1, t) for s, t in zip(size, shape[lead:])):
             raise RuntimeError(f"size {{{list(size)}}} is not expandable to size "
                                f"{{{list(shape)}}}.")
-        out = self.sum(tuple(range(lead))) if lead else self
-        summed = tuple(i for i, (s, t) in enumerate(zip(size, shape[lead:])) if s == 1 != t)
-        return out.sum(summed, keepdim=True) if summed else out
+        if not size:  # as PyTorch's sum_to: a full sum, even of a 0-d tensor
+            return self.sum()
+        summed = tuple(range(lead)) + tuple(lead + i for i, (s, t) in
+                                            enumerate(zip(size, shape[lead:])) if s == 1 != t)
+        out = self.sum(summed, keepdim=True) if summed else self
+        return out.view(size) if lead else out
 
     def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False):
         from gradjit.tensor.strided import empty_strided

@@ -16,7 +16,7 @@ from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.base import _check_dim
-from gradjit.tensor.shape import broadcast_shape
+from gradjit.tensor.shape import broadcast_shape, cat
 from gradjit.tensor.hot_path import unrecorded
 from gradjit.tensor.return_types import return_type
 
@@ -376,11 +376,17 @@ class ReductionMixin:
                                        f"tensor.size({d}) = {have}")
         if n < 0:
             raise RuntimeError(f"order must be non-negative but got {n}")
-        if n == 0:  # the input itself, prepend and append ignored, as torch has it
-            return self.clone()
+        if n == 0:  # the input itself, prepend and append ignored: PyTorch copies it into zeros
+            return apply("CopyBackwards", lambda x: x.clone(), self, operands=(None, self))
         parts = [operand(p) for p in (prepend, self, append) if p is not None]
-        return apply("SubBackward0", lambda *xs: ops.diff(
-            ops.concatenate(xs, dim) if len(xs) > 1 else xs[0], n, dim), *parts)
+        x = cat(parts, axis) if len(parts) > 1 else self
+        # as PyTorch: the differences of neighbouring slices, n times (at most length times)
+        length = x.shape[axis] - 1
+        for _ in range(min(n, x.shape[axis])):
+            later, earlier = x.narrow(axis, 1, length), x.narrow(axis, 0, length)
+            x = later.logical_xor(earlier) if x.dtype is dtypes.bool_ else later - earlier
+            length -= 1
+        return x
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
         if self.dtype.is_complex:
@@ -411,7 +417,7 @@ class ReductionMixin:
         if dim is None:  # both flattened, whatever their ranks: a gather
             if indices.dtype not in (dtypes.int32, dtypes.int64):
                 raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-            return self.reshape(-1).take_along_dim(indices.reshape(-1).long(), 0)
+            return self.reshape(-1)._gather_along(indices.reshape(-1).long(), 0)
         if indices.dim() != self.dim():
             raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
                                f"number of dimensions, but got {self.dim()} dimensions for "
@@ -420,7 +426,12 @@ class ReductionMixin:
             raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                                f"{indices.dtype.legacy}")
         dim = _check_dim(dim, self.dim())
-        broadcast_shape(*(t.shape[:dim] + (1,) + t.shape[dim + 1:] for t in (self, indices)))
+        off = broadcast_shape(*(t.shape[:dim] + (1,) + t.shape[dim + 1:] for t in (self, indices)))
+        # PyTorch gathers from self expanded to that shape (an ExpandBackward0 even unchanged)
+        return self.expand(off[:dim] + self.shape[dim:dim + 1] + off[dim + 1:])._gather_along(
+            indices, dim)
+
+    def _gather_along(self, indices, dim):
         flat = _flat_positions(self, indices, dim)
         if flat is not None:  # ops.take_along_axis's gather, its positions worked out by numpy
             return apply("GatherBackward0", lambda x, i: S.gather(ops.reshape(x, (-1,)), flat,

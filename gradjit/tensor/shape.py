@@ -382,7 +382,8 @@ class ShapeMixin:
         if memory_format is not MF.preserve_format:
             order = MF.order_of(memory_format, self.dim())
             if not self.is_contiguous(memory_format):  # a copy (fresh: laid out in place)
-                out = self.to(*args, dtype=dtype, device=device, copy=True)
+                out = self.to(*[a for a in args if not isinstance(a, bool)],  # (not copy=False)
+                              dtype=dtype, device=device, copy=True)
                 if isinstance(out._value, np.ndarray):
                     out._value = MF.laid_out(out._value, order)
                 return out
@@ -579,13 +580,15 @@ def cat(tensors, dim=0):
     tensors = [operand(t) for t in cat_arguments(tensors)]
     _check_cat(tensors, dim)
     # torch skips 1-d empty tensors among tensors of another rank (its older cat's rule): here
-    # they join as empty slices of the others' shape, so they still count in dtype and grad
+    # they join as empty slices of the others' shape (inside cat's node, as operands of their
+    # own), so they still count in dtype and grad
     ranked = [t for t in tensors if tuple(t.shape) != (0,)]
-    if ranked and ranked[0].dim() > 1:
-        shape = list(ranked[0].shape)
-        shape[_check_dim(dim, len(shape))] = 0
-        tensors = [t.reshape(shape) if tuple(t.shape) == (0,) else t for t in tensors]
-    return apply("CatBackward0", lambda *ts: ops.concatenate(ts, dim), *tensors)
+    if not ranked or ranked[0].dim() <= 1:
+        return apply("CatBackward0", lambda *ts: ops.concatenate(ts, dim), *tensors)
+    shape = list(ranked[0].shape)
+    shape[_check_dim(dim, len(shape))] = 0
+    return apply("CatBackward0", lambda *ts: ops.concatenate(
+        [t.reshape(shape) if tuple(t.shape) == (0,) else t for t in ts], dim), *tensors)
 
 
 def stack(tensors, dim=0):

@@ -9,6 +9,7 @@ import warnings
 from gradjit import ops
 from gradjit.ir import structural as S
 from gradjit.tensor import dtypes, factories
+from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.indexing import _check_not_empty, _flat_index, _long_index
@@ -102,8 +103,15 @@ class ShapingMixin:
             _check_repeats(repeats, self.numel() if dim is None else self.shape[dim], dim)
         elif repeats < 0:
             raise RuntimeError("Repeats must be non-negative")
-        out = apply("IndexSelectBackward0" if counted else "ViewBackward0", ops.repeat, self,
-                    repeats, dim)
+        x, axis = (self.flatten(), 0) if dim is None else (self, dim)
+        if counted:
+            out = apply("IndexSelectBackward0", ops.repeat, x, repeats, axis)
+        else:  # as PyTorch: a new dim after `axis` expanded to `repeats`, copied, merged into it
+            spread = x.unsqueeze(axis + 1)
+            shape = list(spread.shape)
+            shape[axis + 1] = repeats
+            out = spread.expand(shape).clone(memory_format=MF.contiguous_format).flatten(
+                axis, axis + 1)
         if output_size is not None and out.shape[0 if dim is None else dim] != output_size:
             raise RuntimeError(f"allocated size does not match required size "
                                f"{output_size} != {out.shape[0 if dim is None else dim]}")
@@ -389,8 +397,14 @@ def meshgrid(*tensors, indexing=None):
         if t.dim() > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
                                f"but got: {t.dim()}D")
-    return tuple(apply("ExpandBackward0", lambda *ts, i=i: ops.meshgrid(
-        *ts, indexing=indexing)[i], *tensors) for i in range(len(tensors)))
+    # as PyTorch: each tensor viewed along its axis of the grid (xy swaps the first two axes),
+    # then expanded to the grid's shape
+    axes = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) > 1:
+        axes[:2] = 1, 0
+    shape = [tensors[a].numel() for a in axes]  # (the swap is its own inverse)
+    return tuple(t.view([-1 if k == axis else 1 for k in range(len(axes))]).expand(shape)
+                 for t, axis in zip(tensors, axes))
 
 
 def _method(name):

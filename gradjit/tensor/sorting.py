@@ -17,6 +17,7 @@ from gradjit.tensor.return_types import return_type
 from gradjit.tensor.base import _check_dim, _check_sized_dim
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+_ROUNDED = {"lower": "floor", "higher": "ceil", "nearest": "round"}  # (their ranks)
 
 
 def _result(kind, values, indices):
@@ -215,12 +216,47 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
     else:
         if not 0 <= q <= 1:
             raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
-        q = np.asarray(q, x.dtype.ir.numpy)
+        q = x.new_tensor(q)
     if x.numel() == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
     axis = None if dim is None else _check_dim(dim, x.dim())
-    return apply("SqueezeBackward4", O.quantile, x, q, axis, interpolation, keepdim,
-                 ignore_nan, True)
+    return _sorted_quantile(x, q, axis, keepdim, interpolation, ignore_nan)
+
+
+def _sorted_quantile(x, q, axis, keepdim, interpolation, ignore_nan):
+    """quantile as PyTorch computes it, so that its graph is PyTorch's: x sorted along its
+    last dim (after moving `axis` there) viewed as (*result's shape, n), the values at the
+    ranks q * (n - 1) (NaN: the last, or of the values that are not NaN) read by gather and
+    interpolated by lerp, the result's dims (q's first) made by in-place reshapes."""
+    if axis is None:
+        rest, ordered = [1] * x.dim() if keepdim else [], x.flatten()
+    else:
+        rest = list(x.shape)
+        if rest:
+            rest[axis:axis + 1] = [1] if keepdim else []
+        ordered = x if axis == x.dim() - 1 else x.unsqueeze(-1).transpose(axis, -1)
+    ordered = ordered.sort()[0]
+    ordered = ordered.view(rest + [ordered.shape[-1]])
+    if ignore_nan:
+        ranks = q * (ordered.isnan().logical_not().sum(-1, keepdim=True) - 1)
+        ranks = ranks.masked_fill(ranks < 0, 0)
+    else:
+        last, nan = ordered.shape[-1] - 1, ordered.isnan().any(-1, keepdim=True)
+        ranks = apply("MulBackward1", lambda v: ops.mul(v, last), q)  # (times a Scalar)
+        shape = np.broadcast_shapes(tuple(q.shape), tuple(nan.shape))
+        ranks = ranks.expand(shape) if shape != tuple(q.shape) else ranks
+        ranks = ranks.masked_fill(nan, last)
+    if interpolation in _ROUNDED:
+        ranks = getattr(ranks, _ROUNDED[interpolation])()
+    below = ranks.long()
+    values = ordered.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = ranks.new_full(tuple(ranks.shape), 0.5) if interpolation == "midpoint" else \
+            ranks - below
+        values = values.lerp(ordered.gather(-1, ranks.ceil().long()), weights)
+    if not q.dim():
+        return values.squeeze_(-1)
+    return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,

@@ -1,5 +1,5 @@
-"""torch.stft and torch.istft, written with public tensor operations (frames by unfold, the
-transform by torch.fft, overlap-add by index_add), so that autograd and tracing see them;
+"""torch.stft and torch.istft, written with public tensor operations (frames as a strided view,
+the transform by torch.fft, overlap-add by index_add), so that autograd and tracing see them;
 their argument checks name the arguments as PyTorch's do."""
 from __future__ import annotations
 
@@ -61,18 +61,28 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     hop = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
     single = x.dim() == 1
-    batch = x.unsqueeze(0) if single else x
-    if center:
+    if center:  # padded as a (1, 1, length) or (1, batch, length) tensor, as PyTorch pads it
         from gradjit.nn.functional import pad
-        half = n_fft // 2
-        batch = pad(batch.unsqueeze(0), [half, half], mode=pad_mode).squeeze(0)
+        half, shape = n_fft // 2, tuple(x.shape)
+        x = pad(x.view((1,) * (3 - x.dim()) + shape), [half, half], mode=pad_mode)
+        x = x.view(x.shape[-len(shape):])
+    arguments = (n_fft, hop, win_length, window, normalized, onesided, return_complex,
+                 align_to_window)
+    if x.dim() not in (1, 2):
+        raise RuntimeError(f"{_call(x, *arguments)}a 1D or 2D tensor")
+    batch = x.unsqueeze(0) if single else x
     if align_to_window:  # frames start where the window, centred in n_fft points, starts
         from gradjit.nn.functional import pad
         left = (n_fft - win_length) // 2
         batch = pad(batch, [left, n_fft - win_length - left])
-    _check_stft(batch.squeeze(0) if single else batch, n_fft, hop, win_length, window,
-                normalized, onesided, return_complex, align_to_window)
-    frames = batch.unfold(-1, n_fft, hop) * _window(window, win_length, n_fft, x)
+    _check_stft(batch.squeeze(0) if single else batch, *arguments)
+    # the frames are a strided view of the signal, windowed where a window is given or the
+    # default one is padded to n_fft
+    (count, length), (along, step) = batch.shape, batch.stride()
+    frames = batch.as_strided((count, 1 + (length - n_fft) // hop, n_fft),
+                              (along, hop * step, step), batch.storage_offset())
+    if window is not None or win_length < n_fft:
+        frames = frames * _window(window, win_length, n_fft, x)
     onesided = not frames.is_complex() if onesided is None else onesided
     if onesided and frames.is_complex():
         raise RuntimeError("Cannot have onesided output if window or input is complex")
@@ -91,13 +101,17 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     return out
 
 
-def _check_stft(x, n_fft, hop, win_length, window, normalized, onesided, return_complex,
-                align):
-    """PyTorch's checks of stft's sizes, naming its arguments and the (padded) input."""
-    described = f"stft(torch.{x.dtype.legacy}Tensor{list(x.shape)}, n_fft={n_fft}, " \
+def _call(x, n_fft, hop, win_length, window, normalized, onesided, return_complex, align):
+    """stft's call as PyTorch's errors name it, with the (padded) input."""
+    return f"stft(torch.{x.dtype.legacy}Tensor{list(x.shape)}, n_fft={n_fft}, " \
         f"hop_length={hop}, win_length={win_length}, window={_described(window)}, " \
         f"normalized={int(normalized)}, onesided={_flag(onesided)}, " \
         f"return_complex={_flag(return_complex)}, align_to_window={_flag(align)}) : expected "
+
+
+def _check_stft(x, n_fft, hop, win_length, window, *flags):
+    """PyTorch's checks of stft's sizes, naming its arguments and the (padded) input."""
+    described = _call(x, n_fft, hop, win_length, window, *flags)
     if n_fft <= 0 or n_fft > x.shape[-1]:
         raise RuntimeError(f"{described}0 < n_fft < {x.shape[-1]}, but got n_fft={win_length}")
     if hop <= 0:

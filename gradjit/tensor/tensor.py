@@ -10,6 +10,7 @@ from gradjit.tensor import dtypes
 from gradjit.tensor.arith import _ORDERED, ArithMixin, apply, operand
 from gradjit.tensor.math_methods import MathMixin
 from gradjit.tensor.base import TensorBase
+from gradjit.tensor.shape import squeeze_node
 from gradjit.tensor.complex import ComplexMixin, refuse_complex_in
 from gradjit.tensor.complex_half import refuse_complex_half_in
 from gradjit.tensor.dlpack import DLPackMixin
@@ -154,7 +155,12 @@ class Tensor(ArithMixin, MathMixin, UfuncMixin, ContractMixin, ShapeMixin, Shapi
     t_ = _inplace("t", "TBackward1", write=False)
     transpose_ = _inplace("transpose", "TransposeBackward1", write=False)
     unsqueeze_ = _inplace("unsqueeze", "UnsqueezeBackward1", write=False)
-    squeeze_ = _inplace("squeeze", "SqueezeBackward3", write=False)
+
+    def squeeze_(self, dim=None):
+        """squeeze in place; PyTorch's in-place overloads number their nodes after the
+        out-of-place ones (SqueezeBackward3, 4 and 5: no dim, one dim, several)."""
+        node = f"SqueezeBackward{int(squeeze_node(dim)[-1]) + 3}"
+        return self._update(lambda: self.squeeze(dim), node, write=False)
 
 
 for _name in IN_PLACE:

@@ -33,7 +33,7 @@ def pad(input, pad, mode="constant", value=None):
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if mode == "circular":  # PyTorch copies the wrapped slices in: no node of its own
-        return _padded(input, pad, mode, value)
+        return _circular(input, pad)
     if mode == "constant":  # one fresh tensor (never a view of input), as torch's
         return gradjit.autograd.composite("ConstantPadNdBackward0", lambda x: _pad_constants(
             x, pad, 0 if value is None else value), input)
@@ -68,6 +68,34 @@ def _padded(input, pad, mode, value):
                                "operation.")
         positions = _source_positions(mode, length, before, after)
         out = out[_dim_slice(out.dim(), dim, gradjit.tensor(positions))]
+    return out
+
+
+def _circular(input, pad):
+    """Circular padding as PyTorch writes it (its graph is these copies): the input, cropped
+    where an amount is negative, copied into a fresh tensor, then along each dim from the last
+    the padding before and after copied from the other end of what is there already."""
+    taken = _padded(input, pad, "circular", None)  # (its checks, in PyTorch's order)
+    if not input.numel():  # gradjit links no views of empty tensors: the copies would not show
+        return taken
+    dims = [(input.dim() - 1 - i, pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+    shape = list(input.shape)
+    for dim, before, after in dims:
+        shape[dim] += before + after
+    out = input.new_empty(shape)
+    into, source = out, input
+    for dim, before, after in dims:
+        into = into.narrow(dim, max(before, 0), shape[dim] - max(before, 0) - max(after, 0))
+        source = source.narrow(dim, max(-before, 0),
+                               input.shape[dim] - max(-before, 0) - max(-after, 0))
+    into.copy_(source)
+    for dim, before, after in dims:
+        if before > 0:
+            out.narrow(dim, 0, before).copy_(out.narrow(dim, shape[dim] - before - max(after, 0),
+                                                        before))
+        if after > 0:
+            out.narrow(dim, shape[dim] - after, after).copy_(out.narrow(dim, max(before, 0),
+                                                                        after))
     return out
 
 

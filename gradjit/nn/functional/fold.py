@@ -8,6 +8,7 @@ import numpy as np
 
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _windows, pad
 from gradjit.nn.functional.transposed import _spread
+from gradjit.tensor.arith import kernel
 from gradjit.tensor.refusals import refuse_integers
 
 
@@ -24,6 +25,7 @@ def _blocks(spatial, kernel, dilation, padding, stride, check=True):
     return blocks
 
 
+@kernel("Im2ColBackward0")
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     input, unbatched = _batched(input, 2, "unfold")
     refuse_integers("im2col_out_cpu", input)

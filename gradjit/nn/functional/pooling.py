@@ -294,8 +294,12 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
         # index (PyTorch's gather), which is scatter_add's gradient.
         summed = zeros.scatter_add(-1, flat_indices, flat)
         out = zeros.scatter(-1, flat_indices, flat.detach()) + summed - summed.detach()
-        return out.reshape(*lead, *sizes)
-    return gradjit.autograd.composite(f"MaxUnpool{max(n, 2)}DBackward0", unpool, input)
+        return out.reshape(*lead, *sizes, *width)
+    # PyTorch's 1-d unpooling is the 2-d one of the input with a unit width
+    width = (1,) * (n == 1)
+    out = gradjit.autograd.composite(f"MaxUnpool{max(n, 2)}DBackward0", unpool,
+                                     input.unsqueeze(-1) if width else input)
+    return out.squeeze(-1) if width else out
 
 
 def _max_unpool_nd(n):

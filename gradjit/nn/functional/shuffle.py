@@ -2,6 +2,8 @@
 and channel_shuffle (interleaving channel groups), as reshapes and one permute."""
 from __future__ import annotations
 
+from gradjit.tensor.arith import kernel
+
 
 def _at_least_3d(name, input):
     if input.dim() < 3:
@@ -9,6 +11,7 @@ def _at_least_3d(name, input):
                            f"with {input.dim()} dimension(s)")
 
 
+@kernel("PixelShuffleBackward0")
 def pixel_shuffle(input, upscale_factor):
     """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
     r = upscale_factor
@@ -26,6 +29,7 @@ def pixel_shuffle(input, upscale_factor):
     return out.reshape(*batch, channels // (r * r), h * r, w * r)
 
 
+@kernel("PixelUnshuffleBackward0")
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
     r = downscale_factor
@@ -45,6 +49,7 @@ def pixel_unshuffle(input, downscale_factor):
     return out.reshape(*batch, channels * r * r, h // r, w // r)
 
 
+@kernel("ChannelShuffleBackward0")
 def channel_shuffle(input, groups):
     """(N, g*k, *) -> the channels of group i at positions i, i+g, i+2g, ..."""
     if groups <= 0:
