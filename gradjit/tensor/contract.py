@@ -1,4 +1,4 @@
-"""PyTorch's products and norms (torch.einsum, tensordot, kron, outer, inner, vdot, cross and
+"""PyTorch's products and norms (tensordot, kron, outer, inner, vdot, cross and
 torch.linalg's norms, multi_dot, matrix_power, vecdot) on the shared gradjit.ops functions,
 with PyTorch's argument names, dtype rules and grad_fn names."""
 from __future__ import annotations
@@ -9,7 +9,6 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import AxisError, ShapeError
-from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
@@ -79,74 +78,6 @@ def _dims(dim):
 
 
 # ---- products ----
-
-def _sublist_equation(args):
-    """einsum(A, [0, 1], B, [1, 2], [0, 2]): the subscripts as numbers (0-25 for A-Z, 26-51
-    for a-z, so that the implicit output's order is the numbers') and Ellipsis, turned into the
-    equation and the operands."""
-    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-    def spell(sublist):
-        return "".join("..." if s is Ellipsis else letters[s] for s in sublist)
-    operands, sublists = args[0:len(args) - len(args) % 2:2], args[1::2]
-    equation = ",".join(spell(s) for s in sublists[:len(operands)])
-    if len(args) % 2:
-        equation += "->" + spell(args[-1])
-    return equation, operands
-
-
-def _check_subscripts(lhs, rhs, operands):
-    """torch's einsum checks: one term per operand, output letters taken from the inputs, and
-    the sizes of a letter equal or 1 (which broadcasts)."""
-    terms = lhs.split(",")
-    if len(terms) != len(operands):
-        which = "fewer" if len(operands) < len(terms) else "more"
-        raise RuntimeError(f"einsum(): {which} operands were provided than specified in the "
-                           "equation")
-    for letter in rhs.replace(".", ""):
-        if letter not in lhs:
-            raise RuntimeError(f"einsum(): output subscript {letter} does not appear in the "
-                               "equation for any input operand")
-    sizes = {}
-    for i, (term, t) in enumerate(zip(terms, operands)):
-        head, dots, tail = term.partition("...")
-        pairs = list(zip(head, t.shape))
-        if dots and tail:
-            pairs += zip(tail, t.shape[len(t.shape) - len(tail):])
-        for letter, n in pairs:
-            seen = sizes.setdefault(letter, n)
-            if 1 not in (n, seen) and n != seen:
-                raise RuntimeError(f"einsum(): subscript {letter} has size {n} for operand {i} "
-                                   f"which does not broadcast with previously seen size {seen}")
-            sizes[letter] = n if seen == 1 else seen
-
-
-def einsum(equation, *operands):
-    if not isinstance(equation, str):
-        equation, operands = _sublist_equation((equation, *operands))
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    operands = tuple(operand(t) for t in operands)
-    _same_dtype("einsum()", operands)
-    lhs, arrow, rhs = equation.replace(" ", "").partition("->")
-    _check_subscripts(lhs, rhs, operands)
-    if arrow and "..." in lhs and "..." not in rhs:
-        # torch sums the dims '...' covers when the output leaves them out (numpy refuses);
-        # here they lead the output, then are summed
-        equation = f"{lhs}->...{rhs}"
-    inputs, output = parse(equation.replace(" ", ""), [tuple(t.shape) for t in operands])
-    dots = tuple(range(len(output) - len(rhs))) if arrow and "..." not in rhs else ()
-    summed = set().union(*inputs) - set(output)
-    if len(operands) > 1:  # PyTorch's last step: a reshaped bmm, or a plain product
-        name = "ViewBackward0" if summed or dots else "MulBackward0"
-    else:
-        name = "SumBackward1" if summed or dots else "PermuteBackward0"
-
-    def contract(*xs):
-        out = ops.einsum(equation, *xs, optimize="greedy")
-        return ops.sum_(out, dots) if dots else out
-    return _checked("einsum", name, contract, *operands)
-
 
 def tensordot(a, b, dims=2):
     _same_dtype("tensordot()", (a, b))
