@@ -115,24 +115,25 @@ def _contracted(a, b, dims):
 
 def _permuted_product(a, b, first, second):
     """PyTorch's tensordot: each operand permuted to (free, contracted) dims and reshaped to
-    a matrix for one mm (a dot where neither has free dims), the result reshaped back."""
+    a matrix for one mm, the result reshaped back; where neither keeps a dim of size above 1,
+    a dot of the flattened operands when both permuted ones are contiguous, else the sum of
+    their squeezed product."""
     free1 = [i for i in range(a.dim()) if i not in first]
     free2 = [j for j in range(b.dim()) if j not in second]
-    inner = math.prod(a.shape[i] for i in first)
-    left, right = a.permute(*free1, *first), b.permute(*second, *free2)
+    rows, cols = math.prod(a.shape[i] for i in free1), math.prod(b.shape[j] for j in free2)
     shape = [a.shape[i] for i in free1] + [b.shape[j] for j in free2]
-    if not free1 and not free2:
-        product = (left if left.dim() == 1 else left.reshape(inner)).dot(
-            right if right.dim() == 1 else right.reshape(inner))
-    else:
-        product = left.reshape(math.prod(shape[:len(free1)]), inner).mm(
-            right.reshape(inner, math.prod(shape[len(free1):])))
-    return product.reshape(shape)
+    left, right = a.permute(*free1, *first), b.permute(*second, *free2)
+    if rows != 1 or cols != 1:
+        inner = math.prod(a.shape[i] for i in first)
+        return left.reshape(rows, inner).mm(right.reshape(inner, cols)).reshape(shape)
+    if left.is_contiguous() and right.is_contiguous():
+        return left.flatten().dot(right.flatten()).reshape(shape)
+    return (left.squeeze() * right.squeeze()).sum().reshape(shape)
 
 
 def _summed_against_ones(a, b, dims):
     """torch's tensordot pairs a contracted dim of size 1 with one of any size: the other
-    side is summed over that dim first."""
+    side is summed over that dim first (the first operand where both have size 1)."""
     if isinstance(dims, int):
         pairs = zip(range(-dims, 0), range(dims))
     elif all(isinstance(d, (int, list, tuple)) for d in dims):
@@ -149,10 +150,10 @@ def _summed_against_ones(a, b, dims):
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
                                f"{a.shape[i]} in dim {i} and second has size {b.shape[j]} in "
                                f"dim {j}")
-        if a.shape[i] == 1 and b.shape[j] != 1:
-            b = b.sum(j, keepdim=True)
-        elif b.shape[j] == 1 and a.shape[i] != 1:
+        if b.shape[j] == 1:
             a = a.sum(i, keepdim=True)
+        elif a.shape[i] == 1:
+            b = b.sum(j, keepdim=True)
     return a, b
 
 

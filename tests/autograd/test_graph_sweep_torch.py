@@ -279,7 +279,6 @@ KNOWN = {
     'cat': "#5: CatBackward0(1, ('leaf', 1)), torch CatBackward0(('leaf', 0), ('leaf', 1))",
     'unfold': "#0: SliceBackward0(1,), torch UnfoldBackward0(('leaf', 0),)",
     'take_along_dim': "#0: GatherBackward0(('leaf', 0),), torch GatherBackward0(1,)",
-    'tensordot': '#1: MmBackward0(2, 4), torch SumBackward0(2,)',
     'logdet': "#0: WhereBackward0(('leaf', 0),), torch WhereBackward0(None, 1)",
     'norm.nuc': "#0: SumBackward1(('leaf', 0),), torch SumBackward1(1,)",
     'nn.functional.multi_head_attention_forward': "#0: AddmmBackward0(('leaf', 8), 2, 48), torch A",
