@@ -361,6 +361,12 @@ class ContractMixin:
                          row)
         if ranks == (2, 1):
             return apply("MvBackward0", ops.matmul, self, other)
+        if ranks == (3, 3) and (self.shape[0] == 1) != (other.shape[0] == 1):
+            # PyTorch drops the batch of one that requires grad, to fold the other's batch
+            if other.shape[0] == 1 and other.requires_grad:
+                return self.matmul(other.squeeze(0))
+            if self.shape[0] == 1 and self.requires_grad:
+                return self.squeeze(0).matmul(other)
         if _folds(self, other):
             return _folded(self, other) if ranks[0] >= 3 else _folded(other, self, True)
         return _batched(self, other)
