@@ -197,7 +197,15 @@ def vdot(input, other):
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
                            "tensors")
     _same_dtype("vdot()", (input, other))
+    _same_length(input, other)
     return _checked("vdot", "VdotBackward0", ops.vdot, input, other)
+
+
+def _same_length(a, b):
+    if a.numel() != b.numel():
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.numel()}] and "
+                           f"src [{b.numel()}] to have the same number of elements, but "
+                           f"got {a.numel()} and {b.numel()} elements respectively")
 
 
 def cross(input, other, dim=None):
@@ -261,7 +269,10 @@ def vecdot(x, y, *, dim=-1):
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {x.dtype.legacy} and y of type {y.dtype.legacy} instead")
-    return _checked("linalg.vecdot", "SumBackward1", lambda a, b: ops.vecdot(a, b, dim), x, y)
+    _floating("linalg.vecdot", x)
+    if x.dim() == 1 and y.dim() == 1:  # PyTorch's vdot, and for the rest conj(x) * y summed
+        return vdot(x, y)
+    return (x.conj() * y).sum(dim)
 
 
 # ---- norms ----
@@ -328,10 +339,7 @@ class ContractMixin:
         if self.dtype is not other.dtype:
             raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                                f"{self.dtype.legacy} and {other.dtype.legacy}")
-        if self.numel() != other.numel():
-            raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.numel()}] and "
-                               f"src [{other.numel()}] to have the same number of elements, but "
-                               f"got {self.numel()} and {other.numel()} elements respectively")
+        _same_length(self, other)
         return apply("DotBackward0", ops.dot, self, other)
 
     def mv(self, vec):

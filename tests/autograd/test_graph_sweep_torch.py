@@ -312,7 +312,6 @@ KNOWN = {
     'fft.irfft': "#0: FftC2RBackward0(('leaf', 0),), torch FftC2RBackward0(1,)",
     'fft.irfft2': "#0: FftC2RBackward0(('leaf', 0),), torch FftC2RBackward0(1,)",
     'fft.irfftn': "#0: FftC2RBackward0(('leaf', 0),), torch FftC2RBackward0(1,)",
-    'linalg.vecdot': "#0: SumBackward1(('leaf', 0), ('leaf', 1)), torch VdotBackward0(('leaf', 0),",
     'linalg.cond': "#0: SqueezeBackward1(('leaf', 0),), torch SqueezeBackward1(1,)",
     'linalg.lstsq': "#0: 1 nodes, torch 1: ['LinalgLstsqBackward0'] vs ['LinalgLstsqBackward0']",
     'linalg.lstsq.grad_oriented': "#0: 1 nodes, torch 1: ['LinalgLstsqBackward0'] vs ['LinalgLstsq",

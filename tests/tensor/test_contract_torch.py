@@ -153,6 +153,8 @@ ERRORS = [
     lambda t: t.linalg.norm(t.ones(2, 2, 2), 1),
     lambda t: t.cross(t.ones(2), t.ones(2)),
     lambda t: t.linalg.cross(t.ones(2, 2), t.ones(2, 2)),
+    lambda t: t.einsum("ij", t.ones(2, 2, 2)),
+    lambda t: t.linalg.vecdot(t.ones(3), t.ones(4)),
 ]
 
 
