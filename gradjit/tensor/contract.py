@@ -14,7 +14,7 @@ from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
-from gradjit.tensor.linalg import _matrices, lapack_errors
+from gradjit.tensor.linalg import _matrices, lapack_errors, svdvals
 
 
 def _same_dtype(name, tensors):
@@ -296,16 +296,39 @@ def _count_nonzero(x, dim, keepdim):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """PyTorch's composition: 'fro' a vector 2-norm; 1 and inf (-1, -inf) the max (min) over one
+    dim of the vector 1-norms over the other; 2, -2 and 'nuc' the max, min or sum of the
+    singular values of A with the two dims moved last, put back in place with keepdim."""
     A = _norm_input("linalg.matrix_norm", A, dtype)
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     if ord not in ("fro", 1, -1, math.inf, -math.inf, 2, -2, "nuc"):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    name = {"fro": "LinalgVectorNormBackward0", "nuc": "SumBackward1"}.get(
-        ord, "AmaxBackward0" if ord in (1, 2, math.inf) else "AminBackward0")
-    return _checked("linalg.matrix_norm", name,
-                    lambda t: ops.matrix_norm(t, ord, tuple(dim), keepdim), A)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {_spelled(dim)}")
+    first, second = (_check_dim(d, A.dim()) for d in dim)
+    if first == second:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({first}, "
+                           f"{second})")
+    if ord == "fro":
+        return vector_norm(A, 2, (first, second), keepdim)
+    extremum = "amin" if ord in (-1, -2, -math.inf) else "amax"
+    if ord in ("nuc", 2, -2):
+        order = [d for d in range(A.dim()) if d not in (first, second)] + [first, second]
+        values = svdvals(A.permute(*order))
+        out = values.sum(-1, keepdim) if ord == "nuc" else getattr(values, extremum)(-1, keepdim)
+        if keepdim:
+            out = out.unsqueeze(-1).permute(*sorted(range(A.dim()), key=order.__getitem__))
+        return out
+    if abs(ord) == math.inf:  # the 1-norm of the transpose
+        first, second = second, first
+    summed = vector_norm(A, 1, (first,), keepdim)
+    return getattr(summed, extremum)(second - (not keepdim and first < second), keepdim)
+
+
+def _spelled(dims):
+    return " ".join(str(d) for d in dims)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):

@@ -357,11 +357,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return linalg_lstsq(solution, residuals, rank, values)
 
 
-# ord -> the grad_fn PyTorch's cond ends with: singular values, norm(A) * norm(inv(A)) where a
-# singular matrix's NaN becomes inf, and the nuclear norm's plain product
-_COND_GRAD_FN = {None: "SqueezeBackward1", 2: "SqueezeBackward1", -2: "SqueezeBackward1",
-                 "nuc": "MulBackward0", **dict.fromkeys(
-                     ("fro", 1, -1, float("inf"), -float("inf")), "NanToNumBackward0")}
+# ord -> the grad_fn PyTorch's cond ends with where it is not the singular values' ratio:
+# norm(A) * norm(inv(A)) where a singular matrix's NaN becomes inf, and the nuclear norm's
+# plain product
+_COND_GRAD_FN = {None: None, 2: None, -2: None, "nuc": "MulBackward0", **dict.fromkeys(
+    ("fro", 1, -1, float("inf"), -float("inf")), "NanToNumBackward0")}
 
 
 def cond(A, p=None):
@@ -375,6 +375,10 @@ def cond(A, p=None):
     A = _matrices(f"linalg.cond(ord={p})", A, square=not by_svd)
     if A.shape[-1] == A.shape[-2] == 0:  # torch's 0 for no matrix, cut off from A's graph
         return A.detach().real.new_zeros(A.shape[:-2])
+    if by_svd:  # PyTorch's: the first and last singular values' ratio
+        values = svdvals(A)
+        s_max, s_min = values.narrow(-1, 0, 1), values.narrow(-1, -1, 1)
+        return (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
     return apply(_COND_GRAD_FN[p], ops.norms.cond, A, p)
 
 

@@ -158,6 +158,12 @@ ERRORS = [
 ]
 
 
+@pytest.mark.parametrize("dim", [(0,), (0, 1, 2), (0, -2), (1, 1), (0, 2)])
+def test_matrix_norm_dims_refused_in_torch_words(dim):
+    same_error(lambda: gradjit.linalg.matrix_norm(gradjit.ones(2, 2), dim=dim),
+               lambda: torch.linalg.matrix_norm(torch.ones(2, 2), dim=dim))
+
+
 @pytest.mark.parametrize("index", range(len(ERRORS)))
 def test_errors_have_torch_types(index):
     call = ERRORS[index]
