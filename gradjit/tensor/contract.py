@@ -8,13 +8,16 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.ops.contract import _chain_order
 from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
-from gradjit.tensor.linalg import _matrices, lapack_errors, svdvals
+from gradjit.tensor import factories
+from gradjit.tensor import memory_format as MF
+from gradjit.tensor.linalg import inv, svdvals
 
 
 def _same_dtype(name, tensors):
@@ -250,19 +253,51 @@ def multi_dot(tensors):
         if a.shape[-1] != b.shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
                                f"{list(a.shape)} and {list(b.shape)} cannot be multiplied")
-    return _checked("multi_dot", "ViewBackward0", lambda *xs: ops.multi_dot(xs), *tensors)
+    shape = [*tensors[0].shape[:-1], *tensors[-1].shape[1:]]
+    mats = [tensors[0] if tensors[0].dim() == 2 else tensors[0].unsqueeze(0), *tensors[1:-1],
+            tensors[-1] if tensors[-1].dim() == 2 else tensors[-1].unsqueeze(-1)]
+    return _chain(mats, _chain_split(mats), 0, len(mats) - 1).view(shape)
+
+
+def _chain_split(mats):
+    """PyTorch's order of the products: of three, (AB)C unless A(BC) costs less; of more, the
+    cheapest split of each subchain (the matrix-chain dynamic program)."""
+    dims = [m.shape[0] for m in mats] + [mats[-1].shape[1]]
+    if len(mats) != 3:
+        return _chain_order(dims)
+    a, b, c, d = dims
+    return [[0, 0, 1 if a * c * (b + d) <= b * d * (a + c) else 0], [0, 0, 1]]
+
+
+def _chain(mats, split, i, j):
+    if i == j:
+        return mats[i]
+    k = split[i][j]
+    return _chain(mats, split, i, k).mm(_chain(mats, split, k + 1, j))
 
 
 def matrix_power(A, n):
+    """PyTorch's: a contiguous clone (n = 1) or one overwritten by the identity (n = 0) keeps
+    A in the graph; a negative n inverts A first; the power is matmuls, by repeated squaring
+    from the lowest bit up."""
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they "
                            f"are {A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
-    names = {0: "CopyBackwards", 1: "CloneBackward0"}
-    name = names.get(n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0")
-    if n < 0:  # a negative power inverts A first
-        _matrices("linalg.inv", A)
-    with lapack_errors("linalg.inv", "inversion", A):
-        return apply(name, lambda x: ops.matrix_power(x, n), A)
+    if n in (0, 1):
+        out = A.clone(memory_format=MF.contiguous_format)
+        eye = factories.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+        return out.copy_(eye.expand_as(A)) if n == 0 else out
+    a = inv(A) if n < 0 else A
+    n = abs(n)
+    if n <= 3:
+        return a if n == 1 else a.matmul(a) if n == 2 else a.matmul(a).matmul(a)
+    square, result = None, None
+    while n:
+        n, bit = divmod(n, 2)
+        square = a if square is None else square.matmul(square)
+        if bit:
+            result = square if result is None else result.matmul(square)
+    return result
 
 
 def vecdot(x, y, *, dim=-1):
