@@ -390,19 +390,26 @@ def tensorinv(A, ind=2):
     if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {rows} != {cols}")
-    return apply("ReshapeAliasBackward0", L.tensorinv, A, ind)
+    inverse = _run("inv", "inversion", "LinalgInvExBackward0", L.inv, A.reshape(rows, rows))
+    # PyTorch's inverse is stored by columns, so its reshape is an alias of it (a view when
+    # it is 1 by 1)
+    return apply("ViewBackward0" if rows <= 1 else "ReshapeAliasBackward0", ops.reshape,
+                 inverse, (*A.shape[ind:], *A.shape[:ind]))
 
 
 def tensorsolve(A, B, dims=None):
+    """PyTorch's: A with dims moved last, reshaped to a square matrix, solved against B
+    flattened, the solution reshaped to A's trailing shape."""
     A, B = operand(A), operand(B)
-    moved = [] if dims is None else [d % A.dim() for d in dims]
-    shape = [n for d, n in enumerate(A.shape) if d not in moved] + [A.shape[d] for d in moved]
-    solved = math.prod(shape[B.dim():])
+    if dims is not None:
+        A = A.movedim(tuple(dims), tuple(range(A.dim() - len(dims), A.dim())))
+    shape = tuple(A.shape[B.dim():])
+    solved = math.prod(shape)
     if solved != B.numel():
         raise RuntimeError(f"Expected self to satisfy the requirement "
                            f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but "
                            f"got {solved} != {B.numel()}")
-    return apply("ViewBackward0", L.tensorsolve, A, B, dims)
+    return solve(A.reshape(solved, solved), B.reshape(solved)).reshape(shape)
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):

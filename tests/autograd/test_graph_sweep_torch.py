@@ -313,10 +313,7 @@ KNOWN = {
     'linalg.lstsq.grad_oriented': "#0: 1 nodes, torch 1: ['LinalgLstsqBackward0'] vs ['LinalgLstsq",
     'linalg.matrix_power': '#15: ViewBackward0(7,), torch ReshapeAliasBackward0(7,) (torch\'s '
                            'batched inverse is column-major, its reshape an alias)',
-    'linalg.vander': '#0: CatBackward0(1,), torch CatBackward0(None, 1)',
     'linalg.pinv.singular': '#26: ViewBackward0(4,), torch ReshapeAliasBackward0(4,)',
-    'linalg.tensorinv': "#0: ReshapeAliasBackward0(('leaf', 0),), torch ReshapeAliasBackward0(1,)",
-    'linalg.tensorsolve': "#0: ViewBackward0(('leaf', 0), ('leaf', 1)), torch ViewBackward0(1,)",
     'special.ndtr': "#0: NdtrBackward0(('leaf', 0),), torch MulBackward1(1,)",
 }
 
