@@ -11,7 +11,7 @@ from gradjit import ops
 from gradjit.ir.linalg_lu import getrf
 from gradjit.ops import linalg as L
 from gradjit.tensor import graph
-from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.arith import apply, operand, where
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.return_types import return_type as _result
 
@@ -200,11 +200,10 @@ def torch_slogdet(A):
 def logdet(A):
     """log det A: NaN for a negative determinant, -inf for a singular matrix."""
     A = _matrices("logdet", A)
-
-    def fn(a):
-        sign, logabsdet = L.slogdet(a)
-        return ops.where(ops.lt(sign, 0), np.nan, logabsdet)
-    return apply("WhereBackward0", fn, A)
+    sign, logabsdet = slogdet(A)
+    if A.dtype.is_complex:
+        return sign.log() + logabsdet
+    return where(sign == -1.0, math.nan, logabsdet)
 
 
 # ---- factorizations ----

@@ -229,7 +229,6 @@ KNOWN_EXPRESSIONS = {
 KNOWN = {
     'combinations': "#0: IndexBackward0(('leaf', 0),), torch MaskedSelectBackward0(2,)",
     'cartesian_prod': '#1: StackBackward0(1, 2), torch StackBackward0(1, 4)',
-    'cdist': "#32: CdistBackward0(('leaf', 0), ('leaf', 1)), torch ViewBackward0(1,)",
     'cholesky': "#0: LinalgCholeskyExBackward0(('leaf', 0),), torch CholeskyBackward0(('leaf', 0),",
     'sum_to_size': '#0: roots (None,), torch (0,)',
     'cov': '#2: DivBackward0(2, 12), torch DivBackward0(2, 9)',
@@ -275,7 +274,6 @@ KNOWN = {
     'cat': "#5: CatBackward0(1, ('leaf', 1)), torch CatBackward0(('leaf', 0), ('leaf', 1))",
     'unfold': "#0: SliceBackward0(1,), torch UnfoldBackward0(('leaf', 0),)",
     'take_along_dim': "#0: GatherBackward0(('leaf', 0),), torch GatherBackward0(1,)",
-    'logdet': "#0: WhereBackward0(('leaf', 0),), torch WhereBackward0(None, 1)",
     'nn.functional.multi_head_attention_forward': "#0: AddmmBackward0(('leaf', 8), 2, 48), torch A",
     'nanmean': "#0: DivBackward0(('leaf', 0),), torch DivBackward0(1, None)",
     'nn.functional.cosine_embedding_loss': '#0: RsubBackward1(3,), torch SubBackward0(None, 3)',
