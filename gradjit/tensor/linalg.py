@@ -215,8 +215,8 @@ def cholesky(A, *, upper=False):
 def named_cholesky(name, A, upper):
     """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
     A = _matrices(name, A, kernel="cholesky_cpu" if name == "cholesky" else None)
-    return _run(name, "indefinite", "LinalgCholeskyExBackward0",
-                lambda a: L.cholesky_as_torch(a, upper), A)
+    node = "CholeskyBackward0" if name == "cholesky" else "LinalgCholeskyExBackward0"
+    return _run(name, "indefinite", node, lambda a: L.cholesky_as_torch(a, upper), A)
 
 
 def _uplo(UPLO):

@@ -229,7 +229,6 @@ KNOWN_EXPRESSIONS = {
 KNOWN = {
     'combinations': "#0: IndexBackward0(('leaf', 0),), torch MaskedSelectBackward0(2,)",
     'cartesian_prod': '#1: StackBackward0(1, 2), torch StackBackward0(1, 4)',
-    'cholesky': "#0: LinalgCholeskyExBackward0(('leaf', 0),), torch CholeskyBackward0(('leaf', 0),",
     'sum_to_size': '#0: roots (None,), torch (0,)',
     'cov': '#2: DivBackward0(2, 12), torch DivBackward0(2, 9)',
     'diff': "#0: CloneBackward0(('leaf', 0),), torch CopyBackwards(None, ('leaf', 0))",
@@ -256,7 +255,6 @@ KNOWN = {
     'nn.functional.triplet_margin_loss': '#0: AddBackward0(4, None), torch AddBackward1(4,)',
     'to': '#3: roots (None,), torch (0,)',
     'round.decimals_0': "#0: RoundBackward0(('leaf', 0),), torch RoundBackward1(('leaf', 0),)",
-    'triangular_solve': "#0: LinalgSolveTriangularBackward0(('leaf', 1), ('leaf', 0)), torch Trian",
     'svd_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,)',
     'pca_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,)',
     'ravel': "#2: ViewBackward0(('leaf', 0),), torch ViewBackward0(1,)",
