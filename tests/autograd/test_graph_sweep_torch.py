@@ -309,7 +309,6 @@ KNOWN = {
     'linalg.lstsq.grad_oriented': "#0: 1 nodes, torch 1: ['LinalgLstsqBackward0'] vs ['LinalgLstsq",
     'linalg.matrix_power': '#15: ViewBackward0(7,), torch ReshapeAliasBackward0(7,) (torch\'s '
                            'batched inverse is column-major, its reshape an alias)',
-    'linalg.pinv.singular': '#26: ViewBackward0(4,), torch ReshapeAliasBackward0(4,)',
     'special.ndtr': "#0: NdtrBackward0(('leaf', 0),), torch MulBackward1(1,)",
 }
 
