@@ -343,15 +343,16 @@ def lstsq(A, B, rcond=None, *, driver=None):
                            f"other.size({-1 if vector else -2})")
     m, n = A.shape[-2:]
     rtol = max(m, n) * np.finfo(A.dtype.ir.numpy).eps if rcond is None else rcond
-    solution = apply("LinalgLstsqBackward0",
-                     lambda a, b: ops.matmul(L.pinv(a, rtol), b), A, B)
     with_rank = driver != "gels"
     rank = matrix_rank(A.detach(), rtol=rtol) if with_rank else _empty(0, "int64")
-    residuals = _empty(0, A.dtype)
-    if driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True):
-        error = ops.sub(ops.matmul(A, solution), B)
-        residuals = apply("LinalgLstsqBackward0",
-                          lambda e: ops.sum_(L.squared_magnitude(e), axis=-2), error)
+    summed = driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True)
+
+    def solve(a, b):  # PyTorch's one node gives the solution and the residuals
+        x = ops.matmul(L.pinv(a, rtol), b)
+        if not summed:  # none, still an output of the node
+            return x, ops.broadcast_to(ops.mul(ops.sum_(b), 0), (0,))
+        return x, ops.sum_(L.squared_magnitude(ops.sub(ops.matmul(a, x), b)), axis=-2)
+    solution, residuals = apply("LinalgLstsqBackward0", solve, A, B)
     values = svdvals(A.detach()) if driver in ("gelsd", "gelss") else _empty(0, A.dtype)
     return linalg_lstsq(solution, residuals, rank, values)
 

@@ -305,8 +305,6 @@ KNOWN = {
     'fft.irfft': "#0: FftC2RBackward0(('leaf', 0),), torch FftC2RBackward0(1,)",
     'fft.irfft2': "#0: FftC2RBackward0(('leaf', 0),), torch FftC2RBackward0(1,)",
     'fft.irfftn': "#0: FftC2RBackward0(('leaf', 0),), torch FftC2RBackward0(1,)",
-    'linalg.lstsq': "#0: 1 nodes, torch 1: ['LinalgLstsqBackward0'] vs ['LinalgLstsqBackward0']",
-    'linalg.lstsq.grad_oriented': "#0: 1 nodes, torch 1: ['LinalgLstsqBackward0'] vs ['LinalgLstsq",
     'linalg.matrix_power': '#15: ViewBackward0(7,), torch ReshapeAliasBackward0(7,) (torch\'s '
                            'batched inverse is column-major, its reshape an alias)',
     'special.ndtr': "#0: NdtrBackward0(('leaf', 0),), torch MulBackward1(1,)",
