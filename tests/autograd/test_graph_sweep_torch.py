@@ -249,7 +249,6 @@ KNOWN = {
     'nn.functional.margin_ranking_loss': '#0: AddBackward0(3, None), torch AddBackward1(3,)',
     'nn.functional.max_unpool1d': "#0: MaxUnpool2DBackward0(('leaf', 0),), torch SqueezeBackward1(",
     'nn.functional.max_unpool1d.grad': "#0: MaxUnpool2DBackward0(('leaf', 0),), torch SqueezeBackw",
-    'nn.functional.bilinear': "#0: ViewBackward0(('leaf', 0), ('leaf', 2), ('leaf', 1)), torch Vie",
     'nn.functional.prelu': "#7: PreluKernelBackward0(('leaf', 0), ('leaf', 1)), torch PreluKernelB",
     'nn.functional.triplet_margin_loss': '#0: AddBackward0(4, None), torch AddBackward1(4,)',
     'to': '#3: roots (None,), torch (0,)',
