@@ -270,7 +270,6 @@ KNOWN = {
     'cat': "#5: CatBackward0(1, ('leaf', 1)), torch CatBackward0(('leaf', 0), ('leaf', 1))",
     'unfold': "#0: SliceBackward0(1,), torch UnfoldBackward0(('leaf', 0),)",
     'take_along_dim': "#0: GatherBackward0(('leaf', 0),), torch GatherBackward0(1,)",
-    'nn.functional.multi_head_attention_forward': "#0: AddmmBackward0(('leaf', 8), 2, 48), torch A",
     'nanmean': "#0: DivBackward0(('leaf', 0),), torch DivBackward0(1, None)",
     'nn.functional.cosine_embedding_loss': '#0: RsubBackward1(3,), torch SubBackward0(None, 3)',
     'nn.functional.gaussian_nll_loss': "#0: AddBackward0(('leaf', 2), None), torch CloneBackward0(",
