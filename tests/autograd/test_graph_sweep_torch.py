@@ -238,9 +238,13 @@ KNOWN = {
     'quantile': "#0: SqueezeBackward4(('leaf', 0),), torch SqueezeBackward4(1,)",
     'nanquantile': "#0: SqueezeBackward4(('leaf', 0),), torch SqueezeBackward4(1,)",
     'nn.functional.cross_entropy': '#1: MeanBackward0(1,), torch DivBackward1(1,)',
-    'nn.functional.linear_cross_entropy': "#0: TBackward0(7,), torch TBackward0(('leaf', 1),)",
-    'nn.functional.linear_cross_entropy.chunked': '#0: NllLossBackward0(1,), torch SqueezeBackward',
-    'nn.functional.linear_cross_entropy.chunked_none': '#0: NllLossBackward0(1,), torch SqueezeBac',
+    'nn.functional.linear_cross_entropy': '#2: LogSoftmaxBackward0(2,), torch ViewBackward0(2,) '
+                                          '(cross_entropy of K-dim logits, a loss)',
+    'nn.functional.linear_cross_entropy.chunked': '#0: NllLossBackward0(1,), torch '
+                                                  'SqueezeBackward1 (torch records its chunked '
+                                                  'kernel as one generated node)',
+    'nn.functional.linear_cross_entropy.chunked_none': '#0: NllLossBackward0(1,), torch '
+                                                       'SqueezeBackward1 (one generated node)',
     'nn.functional.instance_norm': '#0: AddBackward0(1, 6), torch ViewBackward0(1,)',
     'nn.functional.rms_norm': '#0: AddBackward0(4, None), torch AddBackward1(4,)',
     'nn.functional.local_response_norm': '#0: DivBackward0(5, None), torch SqueezeBackward1(5,)',
@@ -253,8 +257,10 @@ KNOWN = {
     'nn.functional.triplet_margin_loss': '#0: AddBackward0(4, None), torch AddBackward1(4,)',
     'to': '#3: roots (None,), torch (0,)',
     'round.decimals_0': "#0: RoundBackward0(('leaf', 0),), torch RoundBackward1(('leaf', 0),)",
-    'svd_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,)',
-    'pca_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,)',
+    'svd_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,) (torch\'s Q of '
+                   'linalg.qr is column-major)',
+    'pca_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,) (torch\'s Q of '
+                   'linalg.qr is column-major)',
     'ravel': "#2: ViewBackward0(('leaf', 0),), torch ViewBackward0(1,)",
     'gather': "#3: ViewBackward0(1,), torch GatherBackward0(('leaf', 0),)",
     'index_fill': "#0: ViewBackward0(1,), torch IndexFillBackward0(('leaf', 0),)",
