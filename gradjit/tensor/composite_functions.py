@@ -62,8 +62,10 @@ def _norm_along_last(x, p):
     return _count_nonzero(x, -1, False) if p == 0 else ops.vector_norm(x, p, -1)
 
 
-def cdist(x1, x2, p=2.0, compute_mode=None):
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance of every row of x1 to every row of x2, over broadcast batches."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     for name, t in (("X1", x1), ("X2", x2)):
         if t.dim() < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
@@ -75,8 +77,37 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
         raise RuntimeError("cdist only supports non-negative p values")
     float_only("cdist", x1)
     _same_dtype("cdist()", (x1, x2))
+    by_products = _CDIST_MODES[compute_mode]  # unless forced, above 25 rows (PyTorch's rule)
+    if by_products is None:
+        by_products = max(x1.shape[-2], x2.shape[-2]) > 25
+    if p == 2 and by_products and x1.numel() and x2.numel():
+        return _euclidean(x1, x2)
     return apply("CdistBackward0", lambda a, b: _norm_along_last(
         ops.sub(ops.expand_dims(a, -2), ops.expand_dims(b, -3)), p), x1, x2)
+
+
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": True,
+                "donot_use_mm_for_euclid_dist": False}
+
+
+def _euclidean(x1, x2):
+    """PyTorch's matrix-product form of the 2-norm distances, sqrt(|a|^2 - 2 a.b + |b|^2)
+    clamped at 0, over the operands expanded to one flat batch (unless it has one matrix)
+    and viewed as the result."""
+    batch = tuple(np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
+    count = math.prod(batch)
+    if count != 1:
+        x1, x2 = (x.expand(*batch, *x.shape[-2:]).contiguous().view(count, *x.shape[-2:])
+                  for x in (x1, x2))
+    out = apply("EuclideanDistBackward0", _distances_by_products, x1, x2)
+    return out.view(*batch, x1.shape[-2], x2.shape[-2])
+
+
+def _distances_by_products(a, b):
+    squared = ops.add(ops.add(ops.mul(ops.matmul(a, ops.swapaxes(b, -1, -2)), -2),
+                              ops.sum_(ops.mul(a, a), -1, keepdims=True)),
+                      ops.expand_dims(ops.sum_(ops.mul(b, b), -1), -2))
+    return ops.safe_sqrt(ops.maximum(squared, 0))
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

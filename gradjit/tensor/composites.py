@@ -134,12 +134,13 @@ def _covariance(x, correction, fweights, aweights):
         w = aweights if w is None else w * aweights
     w_sum = x.shape[1] if w is None else w.sum()
     mean = (x if w is None else x * w).sum(1) / w_sum
-    if w is None or correction == 0:
+    if correction == 0:  # PyTorch divides by the weights' sum itself
+        factor = w_sum
+    elif w is None or aweights is None:
         factor = w_sum - correction
-    elif aweights is None:
-        factor = w_sum - correction
-    else:
-        factor = w_sum - correction * (w * aweights).sum() / w_sum
+    else:  # correction times a tensor: PyTorch's Scalar overload (MulBackward1)
+        scaled = apply("MulBackward1", lambda v: ops.mul(v, correction), (w * aweights).sum())
+        factor = w_sum - scaled / w_sum
     if bool(factor <= 0):  # PyTorch warns, then divides by 0
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the number of observations.", UserWarning, stacklevel=3)

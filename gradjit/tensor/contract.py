@@ -1,4 +1,4 @@
-"""PyTorch's products and norms (torch.einsum, tensordot, kron, outer, inner, vdot, cross and
+"""PyTorch's products and norms (tensordot, kron, outer, inner, vdot, cross and
 torch.linalg's norms, multi_dot, matrix_power, vecdot) on the shared gradjit.ops functions,
 with PyTorch's argument names, dtype rules and grad_fn names."""
 from __future__ import annotations
@@ -8,14 +8,16 @@ import math
 import numpy as np
 
 from gradjit import ops
+from gradjit.ops.contract import _chain_order
 from gradjit.ir.primitive import AxisError, ShapeError
-from gradjit.ops.contraction import parse
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
-from gradjit.tensor.linalg import _matrices, lapack_errors
+from gradjit.tensor import factories
+from gradjit.tensor import memory_format as MF
+from gradjit.tensor.linalg import inv, svdvals
 
 
 def _same_dtype(name, tensors):
@@ -80,74 +82,6 @@ def _dims(dim):
 
 # ---- products ----
 
-def _sublist_equation(args):
-    """einsum(A, [0, 1], B, [1, 2], [0, 2]): the subscripts as numbers (0-25 for A-Z, 26-51
-    for a-z, so that the implicit output's order is the numbers') and Ellipsis, turned into the
-    equation and the operands."""
-    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-    def spell(sublist):
-        return "".join("..." if s is Ellipsis else letters[s] for s in sublist)
-    operands, sublists = args[0:len(args) - len(args) % 2:2], args[1::2]
-    equation = ",".join(spell(s) for s in sublists[:len(operands)])
-    if len(args) % 2:
-        equation += "->" + spell(args[-1])
-    return equation, operands
-
-
-def _check_subscripts(lhs, rhs, operands):
-    """torch's einsum checks: one term per operand, output letters taken from the inputs, and
-    the sizes of a letter equal or 1 (which broadcasts)."""
-    terms = lhs.split(",")
-    if len(terms) != len(operands):
-        which = "fewer" if len(operands) < len(terms) else "more"
-        raise RuntimeError(f"einsum(): {which} operands were provided than specified in the "
-                           "equation")
-    for letter in rhs.replace(".", ""):
-        if letter not in lhs:
-            raise RuntimeError(f"einsum(): output subscript {letter} does not appear in the "
-                               "equation for any input operand")
-    sizes = {}
-    for i, (term, t) in enumerate(zip(terms, operands)):
-        head, dots, tail = term.partition("...")
-        pairs = list(zip(head, t.shape))
-        if dots and tail:
-            pairs += zip(tail, t.shape[len(t.shape) - len(tail):])
-        for letter, n in pairs:
-            seen = sizes.setdefault(letter, n)
-            if 1 not in (n, seen) and n != seen:
-                raise RuntimeError(f"einsum(): subscript {letter} has size {n} for operand {i} "
-                                   f"which does not broadcast with previously seen size {seen}")
-            sizes[letter] = n if seen == 1 else seen
-
-
-def einsum(equation, *operands):
-    if not isinstance(equation, str):
-        equation, operands = _sublist_equation((equation, *operands))
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    operands = tuple(operand(t) for t in operands)
-    _same_dtype("einsum()", operands)
-    lhs, arrow, rhs = equation.replace(" ", "").partition("->")
-    _check_subscripts(lhs, rhs, operands)
-    if arrow and "..." in lhs and "..." not in rhs:
-        # torch sums the dims '...' covers when the output leaves them out (numpy refuses);
-        # here they lead the output, then are summed
-        equation = f"{lhs}->...{rhs}"
-    inputs, output = parse(equation.replace(" ", ""), [tuple(t.shape) for t in operands])
-    dots = tuple(range(len(output) - len(rhs))) if arrow and "..." not in rhs else ()
-    summed = set().union(*inputs) - set(output)
-    if len(operands) > 1:  # PyTorch's last step: a reshaped bmm, or a plain product
-        name = "ViewBackward0" if summed or dots else "MulBackward0"
-    else:
-        name = "SumBackward1" if summed or dots else "PermuteBackward0"
-
-    def contract(*xs):
-        out = ops.einsum(equation, *xs, optimize="greedy")
-        return ops.sum_(out, dots) if dots else out
-    return _checked("einsum", name, contract, *operands)
-
-
 def tensordot(a, b, dims=2):
     _same_dtype("tensordot()", (a, b))
     if hasattr(dims, "tolist"):  # a tensor of dims: a count (0-d) or the two lists (2-d)
@@ -184,24 +118,25 @@ def _contracted(a, b, dims):
 
 def _permuted_product(a, b, first, second):
     """PyTorch's tensordot: each operand permuted to (free, contracted) dims and reshaped to
-    a matrix for one mm (a dot where neither has free dims), the result reshaped back."""
+    a matrix for one mm, the result reshaped back; where neither keeps a dim of size above 1,
+    a dot of the flattened operands when both permuted ones are contiguous, else the sum of
+    their squeezed product."""
     free1 = [i for i in range(a.dim()) if i not in first]
     free2 = [j for j in range(b.dim()) if j not in second]
-    inner = math.prod(a.shape[i] for i in first)
-    left, right = a.permute(*free1, *first), b.permute(*second, *free2)
+    rows, cols = math.prod(a.shape[i] for i in free1), math.prod(b.shape[j] for j in free2)
     shape = [a.shape[i] for i in free1] + [b.shape[j] for j in free2]
-    if not free1 and not free2:
-        product = (left if left.dim() == 1 else left.reshape(inner)).dot(
-            right if right.dim() == 1 else right.reshape(inner))
-    else:
-        product = left.reshape(math.prod(shape[:len(free1)]), inner).mm(
-            right.reshape(inner, math.prod(shape[len(free1):])))
-    return product.reshape(shape)
+    left, right = a.permute(*free1, *first), b.permute(*second, *free2)
+    if rows != 1 or cols != 1:
+        inner = math.prod(a.shape[i] for i in first)
+        return left.reshape(rows, inner).mm(right.reshape(inner, cols)).reshape(shape)
+    if left.is_contiguous() and right.is_contiguous():
+        return left.flatten().dot(right.flatten()).reshape(shape)
+    return (left.squeeze() * right.squeeze()).sum().reshape(shape)
 
 
 def _summed_against_ones(a, b, dims):
     """torch's tensordot pairs a contracted dim of size 1 with one of any size: the other
-    side is summed over that dim first."""
+    side is summed over that dim first (the first operand where both have size 1)."""
     if isinstance(dims, int):
         pairs = zip(range(-dims, 0), range(dims))
     elif all(isinstance(d, (int, list, tuple)) for d in dims):
@@ -218,10 +153,10 @@ def _summed_against_ones(a, b, dims):
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
                                f"{a.shape[i]} in dim {i} and second has size {b.shape[j]} in "
                                f"dim {j}")
-        if a.shape[i] == 1 and b.shape[j] != 1:
-            b = b.sum(j, keepdim=True)
-        elif b.shape[j] == 1 and a.shape[i] != 1:
+        if b.shape[j] == 1:
             a = a.sum(i, keepdim=True)
+        elif a.shape[i] == 1:
+            b = b.sum(j, keepdim=True)
     return a, b
 
 
@@ -265,7 +200,15 @@ def vdot(input, other):
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
                            "tensors")
     _same_dtype("vdot()", (input, other))
+    _same_length(input, other)
     return _checked("vdot", "VdotBackward0", ops.vdot, input, other)
+
+
+def _same_length(a, b):
+    if a.numel() != b.numel():
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.numel()}] and "
+                           f"src [{b.numel()}] to have the same number of elements, but "
+                           f"got {a.numel()} and {b.numel()} elements respectively")
 
 
 def cross(input, other, dim=None):
@@ -310,26 +253,61 @@ def multi_dot(tensors):
         if a.shape[-1] != b.shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
                                f"{list(a.shape)} and {list(b.shape)} cannot be multiplied")
-    return _checked("multi_dot", "ViewBackward0", lambda *xs: ops.multi_dot(xs), *tensors)
+    shape = [*tensors[0].shape[:-1], *tensors[-1].shape[1:]]
+    mats = [tensors[0] if tensors[0].dim() == 2 else tensors[0].unsqueeze(0), *tensors[1:-1],
+            tensors[-1] if tensors[-1].dim() == 2 else tensors[-1].unsqueeze(-1)]
+    return _chain(mats, _chain_split(mats), 0, len(mats) - 1).view(shape)
+
+
+def _chain_split(mats):
+    """PyTorch's order of the products: of three, (AB)C unless A(BC) costs less; of more, the
+    cheapest split of each subchain (the matrix-chain dynamic program)."""
+    dims = [m.shape[0] for m in mats] + [mats[-1].shape[1]]
+    if len(mats) != 3:
+        return _chain_order(dims)
+    a, b, c, d = dims
+    return [[0, 0, 1 if a * c * (b + d) <= b * d * (a + c) else 0], [0, 0, 1]]
+
+
+def _chain(mats, split, i, j):
+    if i == j:
+        return mats[i]
+    k = split[i][j]
+    return _chain(mats, split, i, k).mm(_chain(mats, split, k + 1, j))
 
 
 def matrix_power(A, n):
+    """PyTorch's: a contiguous clone (n = 1) or one overwritten by the identity (n = 0) keeps
+    A in the graph; a negative n inverts A first; the power is matmuls, by repeated squaring
+    from the lowest bit up."""
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they "
                            f"are {A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
-    names = {0: "CopyBackwards", 1: "CloneBackward0"}
-    name = names.get(n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0")
-    if n < 0:  # a negative power inverts A first
-        _matrices("linalg.inv", A)
-    with lapack_errors("linalg.inv", "inversion", A):
-        return apply(name, lambda x: ops.matrix_power(x, n), A)
+    if n in (0, 1):
+        out = A.clone(memory_format=MF.contiguous_format)
+        eye = factories.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+        return out.copy_(eye.expand_as(A)) if n == 0 else out
+    a = inv(A) if n < 0 else A
+    n = abs(n)
+    if n <= 3:
+        return a if n == 1 else a.matmul(a) if n == 2 else a.matmul(a).matmul(a)
+    square, result = None, None
+    while n:
+        n, bit = divmod(n, 2)
+        square = a if square is None else square.matmul(square)
+        if bit:
+            result = square if result is None else result.matmul(square)
+    return result
 
 
 def vecdot(x, y, *, dim=-1):
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {x.dtype.legacy} and y of type {y.dtype.legacy} instead")
-    return _checked("linalg.vecdot", "SumBackward1", lambda a, b: ops.vecdot(a, b, dim), x, y)
+    _floating("linalg.vecdot", x)
+    if x.dim() == 1 and y.dim() == 1:  # PyTorch's vdot, and for the rest conj(x) * y summed
+        return vdot(x, y)
+    return (x.conj() * y).sum(dim)
 
 
 # ---- norms ----
@@ -353,16 +331,39 @@ def _count_nonzero(x, dim, keepdim):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """PyTorch's composition: 'fro' a vector 2-norm; 1 and inf (-1, -inf) the max (min) over one
+    dim of the vector 1-norms over the other; 2, -2 and 'nuc' the max, min or sum of the
+    singular values of A with the two dims moved last, put back in place with keepdim."""
     A = _norm_input("linalg.matrix_norm", A, dtype)
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     if ord not in ("fro", 1, -1, math.inf, -math.inf, 2, -2, "nuc"):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    name = {"fro": "LinalgVectorNormBackward0", "nuc": "SumBackward1"}.get(
-        ord, "AmaxBackward0" if ord in (1, 2, math.inf) else "AminBackward0")
-    return _checked("linalg.matrix_norm", name,
-                    lambda t: ops.matrix_norm(t, ord, tuple(dim), keepdim), A)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {_spelled(dim)}")
+    first, second = (_check_dim(d, A.dim()) for d in dim)
+    if first == second:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({first}, "
+                           f"{second})")
+    if ord == "fro":
+        return vector_norm(A, 2, (first, second), keepdim)
+    extremum = "amin" if ord in (-1, -2, -math.inf) else "amax"
+    if ord in ("nuc", 2, -2):
+        order = [d for d in range(A.dim()) if d not in (first, second)] + [first, second]
+        values = svdvals(A.permute(*order))
+        out = values.sum(-1, keepdim) if ord == "nuc" else getattr(values, extremum)(-1, keepdim)
+        if keepdim:
+            out = out.unsqueeze(-1).permute(*sorted(range(A.dim()), key=order.__getitem__))
+        return out
+    if abs(ord) == math.inf:  # the 1-norm of the transpose
+        first, second = second, first
+    summed = vector_norm(A, 1, (first,), keepdim)
+    return getattr(summed, extremum)(second - (not keepdim and first < second), keepdim)
+
+
+def _spelled(dims):
+    return " ".join(str(d) for d in dims)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -399,10 +400,7 @@ class ContractMixin:
         if self.dtype is not other.dtype:
             raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                                f"{self.dtype.legacy} and {other.dtype.legacy}")
-        if self.numel() != other.numel():
-            raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.numel()}] and "
-                               f"src [{other.numel()}] to have the same number of elements, but "
-                               f"got {self.numel()} and {other.numel()} elements respectively")
+        _same_length(self, other)
         return apply("DotBackward0", ops.dot, self, other)
 
     def mv(self, vec):
@@ -432,6 +430,12 @@ class ContractMixin:
                          row)
         if ranks == (2, 1):
             return apply("MvBackward0", ops.matmul, self, other)
+        if ranks == (3, 3) and (self.shape[0] == 1) != (other.shape[0] == 1):
+            # PyTorch drops the batch of one that requires grad, to fold the other's batch
+            if other.shape[0] == 1 and other.requires_grad:
+                return self.matmul(other.squeeze(0))
+            if self.shape[0] == 1 and self.requires_grad:
+                return self.squeeze(0).matmul(other)
         if _folds(self, other):
             return _folded(self, other) if ranks[0] >= 3 else _folded(other, self, True)
         return _batched(self, other)

@@ -12,7 +12,8 @@ from gradjit.ir.primitive import is_python_scalar
 from gradjit.tensor.arith import ELEMENTWISE, apply, hot_binary, operand
 from gradjit.tensor.arith import where as arith_where
 from gradjit.tensor import contract
-from gradjit.tensor.contract import cross, einsum  # noqa: F401
+from gradjit.tensor.contract import cross  # noqa: F401
+from gradjit.tensor.einsum import einsum  # noqa: F401
 from gradjit.tensor.defaults import result_type
 from gradjit.tensor.refusals import refuse_bool_subtraction, refuse_cast
 from gradjit.tensor.factories import tensor

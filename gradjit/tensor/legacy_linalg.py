@@ -76,10 +76,14 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
         raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
                            f"{A.shape[-2]} by {A.shape[-1]} but each b matrix is "
                            f"{b.shape[-2]} by {b.shape[-1]}")
-    matrix = A.mT if transpose else A
-    solution = L.solve_triangular(matrix, b, upper=upper != transpose,
-                                  unitriangular=unitriangular)
-    return triangular_solve_result(solution, A.clone())
+
+    def solve(b, A):
+        matrix = A.mT if transpose else A
+        return L.solve_triangular(matrix, b, upper=upper != transpose,
+                                  unitriangular=unitriangular), A.clone()
+    # one PyTorch node gives both results, linked to b and A
+    return triangular_solve_result(*gradjit.autograd.composite("TriangularSolveBackward0",
+                                                               solve, b, A))
 
 
 class LegacyLinalgMixin:

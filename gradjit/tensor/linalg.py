@@ -11,7 +11,7 @@ from gradjit import ops
 from gradjit.ir.linalg_lu import getrf
 from gradjit.ops import linalg as L
 from gradjit.tensor import graph
-from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.arith import apply, operand, where
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.return_types import return_type as _result
 
@@ -200,11 +200,10 @@ def torch_slogdet(A):
 def logdet(A):
     """log det A: NaN for a negative determinant, -inf for a singular matrix."""
     A = _matrices("logdet", A)
-
-    def fn(a):
-        sign, logabsdet = L.slogdet(a)
-        return ops.where(ops.lt(sign, 0), np.nan, logabsdet)
-    return apply("WhereBackward0", fn, A)
+    sign, logabsdet = slogdet(A)
+    if A.dtype.is_complex:
+        return sign.log() + logabsdet
+    return where(sign == -1.0, math.nan, logabsdet)
 
 
 # ---- factorizations ----
@@ -216,8 +215,8 @@ def cholesky(A, *, upper=False):
 def named_cholesky(name, A, upper):
     """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
     A = _matrices(name, A, kernel="cholesky_cpu" if name == "cholesky" else None)
-    return _run(name, "indefinite", "LinalgCholeskyExBackward0",
-                lambda a: L.cholesky_as_torch(a, upper), A)
+    node = "CholeskyBackward0" if name == "cholesky" else "LinalgCholeskyExBackward0"
+    return _run(name, "indefinite", node, lambda a: L.cholesky_as_torch(a, upper), A)
 
 
 def _uplo(UPLO):
@@ -344,24 +343,25 @@ def lstsq(A, B, rcond=None, *, driver=None):
                            f"other.size({-1 if vector else -2})")
     m, n = A.shape[-2:]
     rtol = max(m, n) * np.finfo(A.dtype.ir.numpy).eps if rcond is None else rcond
-    solution = apply("LinalgLstsqBackward0",
-                     lambda a, b: ops.matmul(L.pinv(a, rtol), b), A, B)
     with_rank = driver != "gels"
     rank = matrix_rank(A.detach(), rtol=rtol) if with_rank else _empty(0, "int64")
-    residuals = _empty(0, A.dtype)
-    if driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True):
-        error = ops.sub(ops.matmul(A, solution), B)
-        residuals = apply("LinalgLstsqBackward0",
-                          lambda e: ops.sum_(L.squared_magnitude(e), axis=-2), error)
+    summed = driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True)
+
+    def solve(a, b):  # PyTorch's one node gives the solution and the residuals
+        x = ops.matmul(L.pinv(a, rtol), b)
+        if not summed:  # none, still an output of the node
+            return x, ops.broadcast_to(ops.mul(ops.sum_(b), 0), (0,))
+        return x, ops.sum_(L.squared_magnitude(ops.sub(ops.matmul(a, x), b)), axis=-2)
+    solution, residuals = apply("LinalgLstsqBackward0", solve, A, B)
     values = svdvals(A.detach()) if driver in ("gelsd", "gelss") else _empty(0, A.dtype)
     return linalg_lstsq(solution, residuals, rank, values)
 
 
-# ord -> the grad_fn PyTorch's cond ends with: singular values, norm(A) * norm(inv(A)) where a
-# singular matrix's NaN becomes inf, and the nuclear norm's plain product
-_COND_GRAD_FN = {None: "SqueezeBackward1", 2: "SqueezeBackward1", -2: "SqueezeBackward1",
-                 "nuc": "MulBackward0", **dict.fromkeys(
-                     ("fro", 1, -1, float("inf"), -float("inf")), "NanToNumBackward0")}
+# ord -> the grad_fn PyTorch's cond ends with where it is not the singular values' ratio:
+# norm(A) * norm(inv(A)) where a singular matrix's NaN becomes inf, and the nuclear norm's
+# plain product
+_COND_GRAD_FN = {None: None, 2: None, -2: None, "nuc": "MulBackward0", **dict.fromkeys(
+    ("fro", 1, -1, float("inf"), -float("inf")), "NanToNumBackward0")}
 
 
 def cond(A, p=None):
@@ -375,6 +375,10 @@ def cond(A, p=None):
     A = _matrices(f"linalg.cond(ord={p})", A, square=not by_svd)
     if A.shape[-1] == A.shape[-2] == 0:  # torch's 0 for no matrix, cut off from A's graph
         return A.detach().real.new_zeros(A.shape[:-2])
+    if by_svd:  # PyTorch's: the first and last singular values' ratio
+        values = svdvals(A)
+        s_max, s_min = values.narrow(-1, 0, 1), values.narrow(-1, -1, 1)
+        return (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
     return apply(_COND_GRAD_FN[p], ops.norms.cond, A, p)
 
 
@@ -386,19 +390,26 @@ def tensorinv(A, ind=2):
     if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {rows} != {cols}")
-    return apply("ReshapeAliasBackward0", L.tensorinv, A, ind)
+    inverse = _run("inv", "inversion", "LinalgInvExBackward0", L.inv, A.reshape(rows, rows))
+    # PyTorch's inverse is stored by columns, so its reshape is an alias of it (a view when
+    # it is 1 by 1)
+    return apply("ViewBackward0" if rows <= 1 else "ReshapeAliasBackward0", ops.reshape,
+                 inverse, (*A.shape[ind:], *A.shape[:ind]))
 
 
 def tensorsolve(A, B, dims=None):
+    """PyTorch's: A with dims moved last, reshaped to a square matrix, solved against B
+    flattened, the solution reshaped to A's trailing shape."""
     A, B = operand(A), operand(B)
-    moved = [] if dims is None else [d % A.dim() for d in dims]
-    shape = [n for d, n in enumerate(A.shape) if d not in moved] + [A.shape[d] for d in moved]
-    solved = math.prod(shape[B.dim():])
+    if dims is not None:
+        A = A.movedim(tuple(dims), tuple(range(A.dim() - len(dims), A.dim())))
+    shape = tuple(A.shape[B.dim():])
+    solved = math.prod(shape)
     if solved != B.numel():
         raise RuntimeError(f"Expected self to satisfy the requirement "
                            f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but "
                            f"got {solved} != {B.numel()}")
-    return apply("ViewBackward0", L.tensorsolve, A, B, dims)
+    return solve(A.reshape(solved, solved), B.reshape(solved)).reshape(shape)
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gradjit.tensor import dtypes, linalg
-from gradjit.tensor.arith import apply, operand
-from gradjit.tensor.composite_functions import powers
+from gradjit.tensor.arith import operand
+from gradjit.tensor.shape import cat
 from gradjit.tensor.factories import tensor
 
 linalg_inv_ex = linalg._result("linalg_inv_ex", ("inverse", "info"))
@@ -66,8 +66,10 @@ def vander(x, N=None):
     if x.dtype == dtypes.bool_:
         raise RuntimeError("linalg.vander supports floating point, complex, and integer "
                            "tensors, but got Bool")
-    x = x.reshape(1) if x.dim() == 0 else x
+    x = x.unsqueeze(0) if x.dim() == 0 else x
     n = x.shape[-1] if N is None else N
     if n <= 1:
         raise RuntimeError("N must be greater than 1.")
-    return apply("CatBackward0", lambda v: powers(v, n), x)
+    # PyTorch's: a column of ones before the running products of n - 1 copies of x
+    products = x.unsqueeze(-1).expand(*x.shape, n - 1).cumprod(-1)
+    return cat([products.new_ones((*x.shape, 1)), products], -1)

@@ -11,7 +11,7 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir import structural as S
-from gradjit.tensor import dtypes, fused, graph, unsigned
+from gradjit.tensor import contract, dtypes, fused, graph, unsigned
 from gradjit.ir import elementwise as E
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.refusals import float_only, refuse_integers
@@ -211,9 +211,8 @@ class ReductionMixin:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
         float_only("linalg.vector_norm", x)
-        if p == "nuc":  # the one matrix norm of torch.norm
-            return apply("SumBackward1", ops.matrix_norm, x, p,
-                         _dims(dim) or (-2, -1), keepdim)
+        if p == "nuc":  # the one matrix norm of torch.norm, over all dims by default
+            return contract.matrix_norm(x, p, _dims(dim) or tuple(range(x.dim())), keepdim)
         return apply("LinalgVectorNormBackward0", ops.vector_norm, x, 2 if p == "fro" else p,
                      _dims(dim), keepdim)
 

@@ -54,10 +54,9 @@ def difference(t_graph, g_graph):
 def sample_difference(op, function, sample):
     """How gradjit's graph of one sample differs from torch's, or None; opinfo.Skip where the
     sample cannot be compared."""
-    leaves = []
-    g_input = opinfo.to_gradjit(sample.input, leaves)
-    g_args = opinfo.to_gradjit(sample.args, leaves)
-    g_kwargs = opinfo.to_gradjit(sample.kwargs, leaves)
+    leaves = []  # laid out as torch's: a reshape's node name depends on the strides
+    g_input, g_args, g_kwargs = (opinfo.to_gradjit(value, leaves, "K") for value in
+                                 (sample.input, sample.args, sample.kwargs))
     if not leaves:
         raise opinfo.Skip("nothing requires grad")
     torch.manual_seed(0)

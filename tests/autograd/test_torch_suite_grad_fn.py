@@ -72,12 +72,7 @@ OPS = {
 }
 
 
-DIFFERENCES = {
-    "einsum": "torch records einsum as the unsqueezes, permutes, reshapes and bmm it "
-              "decomposes into; gradjit records one node of the last one's name (composing "
-              "it of gradjit's reshape would not do: that names ReshapeAliasBackward0 and "
-              "CloneBackward0 differently from torch)",
-}
+DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", cases(OPS, DIFFERENCES))

@@ -52,6 +52,11 @@ PROGRAMS = {
     "cdist 3": (lambda t, a, b: t.cdist(a, b, 3.0), (5, 3), (1, 4, 3)),
     "cdist inf": (lambda t, a, b: t.cdist(a, b, math.inf), (5, 3), (4, 3)),
     "cdist 0": (lambda t, a, b: t.cdist(a, b, 0), (5, 3), (4, 3)),
+    "cdist mm": (lambda t, a, b: t.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+                 (2, 1, 5, 3), (4, 4, 3)),
+    "cdist mm rows": (lambda t, a, b: t.cdist(a, b), (30, 3), (2, 4, 3)),
+    "cdist no mm": (lambda t, a, b: t.cdist(a, b, compute_mode="donot_use_mm_for_euclid_dist"),
+                    (30, 3), (4, 3)),
     "cosine_similarity": (lambda t, a, b: t.cosine_similarity(a, b), (4, 3), (4, 3)),
     "cosine_similarity dim": (lambda t, a, b: t.cosine_similarity(a, b, dim=-1), (2, 4, 3),
                               (4, 3)),
@@ -303,6 +308,7 @@ def test_deprecated_functions_warn():
 
 
 ERRORS = {
+    "cdist compute_mode": lambda t: t.cdist(t.ones(2, 3), t.ones(2, 3), compute_mode="mm"),
     "bmm 2d": lambda t: t.bmm(t.ones(2, 2), t.ones(2, 2)),
     "bmm batch": lambda t: t.bmm(t.ones(2, 2, 3), t.ones(3, 3, 2)),
     "bmm dtype": lambda t: t.bmm(t.ones(2, 2, 3), t.ones(2, 3, 2, dtype=t.float64)),
@@ -390,6 +396,8 @@ TRACED = {
     "matrix_exp": (lambda t, a: t.matrix_exp(a).sum(), (2, 3, 3)),
     "cdist": (lambda t, a, b: t.cdist(a, b).sum() + t.cosine_similarity(a, b[:5]).sum(),
               (5, 3), (6, 3)),
+    "cdist mm": (lambda t, a, b: t.cdist(a, b, compute_mode="use_mm_for_euclid_dist").sum(),
+                 (2, 5, 3), (6, 3)),
     "cov corrcoef": (lambda t, a: t.cov(a).sum() + t.corrcoef(a).square().sum(), (3, 6)),
     "trapezoid renorm": (lambda t, a, x: t.trapezoid(a, x.cumsum(0)).sum()
                          + a.renorm(2, 0, 1.0).sum() + t.dist(a, a.flip(0)), (3, 5), (5,)),

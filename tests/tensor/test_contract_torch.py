@@ -153,7 +153,15 @@ ERRORS = [
     lambda t: t.linalg.norm(t.ones(2, 2, 2), 1),
     lambda t: t.cross(t.ones(2), t.ones(2)),
     lambda t: t.linalg.cross(t.ones(2, 2), t.ones(2, 2)),
+    lambda t: t.einsum("ij", t.ones(2, 2, 2)),
+    lambda t: t.linalg.vecdot(t.ones(3), t.ones(4)),
 ]
+
+
+@pytest.mark.parametrize("dim", [(0,), (0, 1, 2), (0, -2), (1, 1), (0, 2)])
+def test_matrix_norm_dims_refused_in_torch_words(dim):
+    same_error(lambda: gradjit.linalg.matrix_norm(gradjit.ones(2, 2), dim=dim),
+               lambda: torch.linalg.matrix_norm(torch.ones(2, 2), dim=dim))
 
 
 @pytest.mark.parametrize("index", range(len(ERRORS)))

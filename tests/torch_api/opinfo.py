@@ -78,15 +78,15 @@ def seed(op):
     return 42 if code is not None and "wrapper_set_seed" in code.co_names else 0
 
 
-def to_gradjit(value, leaves):
+def to_gradjit(value, leaves, order="C"):
     """A torch sample's value in gradjit's terms; leaves collects (torch, gradjit) pairs of the
-    tensors that require grad."""
+    tensors that require grad. order "K" keeps each tensor's layout (strides) as torch's."""
     if isinstance(value, torch.Tensor):
         if value.dtype in (torch.bfloat16, torch.complex32) or value.layout != torch.strided \
                 or value.device.type != "cpu":
             raise Skip(f"{value.dtype}/{value.layout}/{value.device}")
         try:
-            converted = gradjit.tensor(value.numpy(force=True).copy(),
+            converted = gradjit.tensor(value.numpy(force=True).copy(order=order),
                                        requires_grad=value.requires_grad)
         except ValueError as error:  # over 32 dimensions: numpy's limit
             raise Skip(str(error)) from error
@@ -103,11 +103,11 @@ def to_gradjit(value, leaves):
     if isinstance(value, torch.Generator):
         raise Skip("generator")
     if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return type(value)(*(to_gradjit(v, leaves) for v in value))
+        return type(value)(*(to_gradjit(v, leaves, order) for v in value))
     if isinstance(value, (list, tuple)):
-        return type(value)(to_gradjit(v, leaves) for v in value)
+        return type(value)(to_gradjit(v, leaves, order) for v in value)
     if isinstance(value, dict):
-        return {k: to_gradjit(v, leaves) for k, v in value.items()}
+        return {k: to_gradjit(v, leaves, order) for k, v in value.items()}
     return value
 
 

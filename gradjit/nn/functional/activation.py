@@ -41,7 +41,11 @@ def bilinear(input1, input2, weight, bias=None):
         if given is not None and given != expected:
             raise RuntimeError(f"bilinear(): {which} size does not match weight size: got "
                                f"{given} but expected {expected}")
-    out = gradjit.einsum("...i,oij,...j->...o", input1, weight, input2)
+    # PyTorch's: one trilinear product of the inputs flattened to matrices, viewed back
+    flat1, flat2 = (x.reshape(-1, x.shape[-1]) for x in (input1, input2))
+    out = gradjit.autograd.composite(
+        "TrilinearBackward0", lambda a, w, b: gradjit.einsum("ni,oij,nj->no", a, w, b),
+        flat1, weight, flat2).reshape(*input1.shape[:-1], weight.shape[0])
     return out if bias is None else out + bias
 
 

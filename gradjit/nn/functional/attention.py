@@ -163,8 +163,8 @@ def _append_bias_kv(k, v, bias_k, bias_v, static_k, static_v, attn_mask, key_pad
     if static_k is not None or static_v is not None:
         raise AssertionError("bias cannot be added to static "
                              f"{'key' if static_k is not None else 'value'}.")
-    k = gradjit.cat([k, bias_k.expand(1, k.shape[1], k.shape[2])])
-    v = gradjit.cat([v, bias_v.expand(1, v.shape[1], v.shape[2])])
+    k = gradjit.cat([k, bias_k.repeat(1, k.shape[1], 1)])
+    v = gradjit.cat([v, bias_v.repeat(1, v.shape[1], 1)])
     return (k, v, *_extend([attn_mask, key_padding_mask]))
 
 
@@ -179,9 +179,7 @@ def _static(given, name, heads, head_dim):
 
 def _extend(masks, amount=1):
     """Pad each mask's key dim for the keys appended by bias_k/bias_v or add_zero_attn."""
-    return [None if m is None else gradjit.cat([m, gradjit.zeros(*m.shape[:-1], amount,
-                                                                  dtype=m.dtype)], -1)
-            for m in masks]
+    return [None if m is None else gradjit.nn.functional.pad(m, (0, amount)) for m in masks]
 
 
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
@@ -236,14 +234,21 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         padding = key_padding_mask.reshape(batch, 1, 1, source).expand(
             batch, num_heads, 1, source).reshape(heads, 1, source)
         attn_mask = padding if attn_mask is None else attn_mask + padding
-    scores = (q * math.sqrt(1.0 / head_dim)).matmul(k.transpose(-2, -1))
-    scores = scores if attn_mask is None else scores + attn_mask
-    # PyTorch computes the weights it returns with a plain softmax (a row with every key
-    # masked is NaN) and otherwise calls its attention kernel (such a row gives zeros).
-    weights = scores.softmax(-1) if need_weights else _safe_softmax(scores)
+    scaled, keys = q * math.sqrt(1.0 / head_dim), k.transpose(-2, -1)
+    # PyTorch computes the weights it returns with bmm (baddbmm onto the mask) and a plain
+    # softmax (a row with every key masked is NaN), and otherwise calls its attention kernel
+    # (such a row gives zeros).
+    if need_weights:
+        scores = scaled.bmm(keys) if attn_mask is None else gradjit.baddbmm(attn_mask, scaled,
+                                                                             keys)
+        weights = scores.softmax(-1)
+    else:
+        scores = scaled.matmul(keys)
+        weights = _safe_softmax(scores if attn_mask is None else scores + attn_mask)
     if training and dropout_p > 0:
         weights = dropout(weights, dropout_p, training=True)
-    out = weights.matmul(v).transpose(0, 1).reshape(target * batch, embed_dim)
+    out = (weights.bmm(v) if need_weights else weights.matmul(v)).transpose(0, 1)
+    out = out.reshape(target * batch, embed_dim)
     out = linear(out, out_proj_weight, out_proj_bias).reshape(target, batch, -1)
     if not need_weights:
         return (out if batched else out.squeeze(1)), None

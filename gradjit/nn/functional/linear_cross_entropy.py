@@ -42,8 +42,11 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
                                 reduction not in ("mean", "sum", "none") or
                                 target.dtype is not gradjit.int64):
         _warn_unchunked(reduction, label_smoothing, target, out_features, linear_bias)
-    flat_bias = None if linear_bias is None else linear_bias.reshape(-1)
-    logits = linear(input, linear_weight.reshape(-1, in_features), flat_bias)
+    if out_features:  # the extra output dims flattened into the classes (PyTorch keeps a
+        # matrix weight as it is)
+        linear_weight = linear_weight.reshape(-1, in_features)
+        linear_bias = None if linear_bias is None else linear_bias.reshape(-1)
+    logits = linear(input, linear_weight, linear_bias)
     logits = logits.reshape(logits_shape)
     return cross_entropy(logits, target, weight, reduction=reduction,
                          ignore_index=-100 if ignore_index is None else ignore_index,
