@@ -109,8 +109,8 @@ SCENARIOS = {
     "embedding_scalar_weight": lambda t: F(t).embedding(t.tensor([2, 3]), t.tensor(1.0)),
     "embedding_index_out_of_range": lambda t: F(t).embedding(t.tensor([2, 10]), draw(t, 10, 3)),
     "embedding_float_indices": lambda t: F(t).embedding(t.tensor([2.0]), draw(t, 10, 3)),
-    "embedding_int32_indices": lambda t: embedding_grads(t) and F(t).embedding(
-        t.tensor([2, 7], dtype=t.int32), draw(t, 10, 3)
+    "embedding_int32_indices": lambda t: (
+        embedding_grads(t) and F(t).embedding(t.tensor([2, 7], dtype=t.int32), draw(t, 10, 3))
     ),
     "embedding_empty_indices": lambda t: embedding_grads(t, [[], []]),
     "embedding_scalar_index": lambda t: F(t).embedding(t.tensor(3), draw(t, 10, 3)),
@@ -136,9 +136,7 @@ SCENARIOS = {
         for mode in ("sum", "mean", "max")
     },
     **{
-        f"embedding_bag_{mode}_2d": (
-            lambda t, mode=mode: bag(t, [[1, 2, 4], [4, 3, 2]], mode=mode)
-        )
+        f"embedding_bag_{mode}_2d": (lambda t, mode=mode: bag(t, [[1, 2, 4], [4, 3, 2]], mode=mode))
         for mode in ("sum", "mean", "max")
     },
     **{
@@ -178,9 +176,7 @@ SCENARIOS = {
     "embedding_bag_non_contiguous_weight": lambda t: F(t).embedding_bag(
         t.tensor([1, 2, 5]), draw(t, 3, 10).t(), t.tensor([0, 1])
     ),
-    "embedding_bag_per_sample_weights_1d": lambda t: bag_weighted(
-        t, [1, 2, 4, 5, 4, 3], [0, 2, 2]
-    ),
+    "embedding_bag_per_sample_weights_1d": lambda t: bag_weighted(t, [1, 2, 4, 5, 4, 3], [0, 2, 2]),
     "embedding_bag_per_sample_weights_2d": lambda t: bag_weighted(t, [[1, 2, 4], [5, 4, 3]], None),
     "embedding_bag_per_sample_weights_last_offset": lambda t: bag_weighted(
         t, [1, 2, 4, 5, 4, 3], [0, 2, 6], include_last_offset=True
