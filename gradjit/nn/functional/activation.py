@@ -197,8 +197,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype is not gradjit.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes <= 0 and not tensor.numel():
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     if num_classes == -1:
-        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+        num_classes = int(tensor.max()) + 1
     if tensor.numel() and (int(tensor.min()) < 0 or int(tensor.max()) >= num_classes):
         raise RuntimeError("Class values must be smaller than num_classes." if
                            int(tensor.min()) >= 0 else "Class values must be non-negative.")

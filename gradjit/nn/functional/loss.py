@@ -200,7 +200,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
         w = kept.to(input.dtype) if weight is None else weight[index] * kept
         loss = -picked * w
-        return _kept_mean(loss, w) if reduction == "mean" else _reduce(loss, reduction)
+        if reduction != "mean":
+            return _reduce(loss, reduction)
+        # all kept targets weighted 0: PyTorch's kernel divides their gradients by 0 (nan)
+        at_zero = None if weight is None else \
+            -(picked * gradjit.where(kept & (w.sum() == 0), math.nan, 0.0)).sum() + \
+            gradjit.where(kept.any(), 0.0, -math.nan)
+        return _kept_mean(loss, w, at_zero)
     # the class indices are no operand of PyTorch's node (its next_functions: the input's)
     return gradjit.autograd.composite(
         "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
@@ -222,18 +228,22 @@ def _check_class_shapes(input, target, weight):
         if weight.dtype != input.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
                                f"{weight.dtype.legacy}")
+    if input.dim() == 4 and target.dim() != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {target.dim()}")
     if (input.dim() == 3 or input.dim() > 4) and target.dim() > 0 and \
             input.shape[0] == target.shape[0] and target.shape[1:] != input.shape[2:]:
         expected = [input.shape[0], *input.shape[2:]]
         raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
 
 
-def _kept_mean(loss, w):
-    """loss.sum() / w.sum(); where no target is kept (w sums to 0), PyTorch's nan (-0.0 / 0,
-    negative) with a zero gradient, where 0/0 would differentiate to nan."""
+def _kept_mean(loss, w, at_zero=None):
+    """loss.sum() / w.sum(); where w sums to 0, at_zero or else PyTorch's nan (-0.0 / 0,
+    negative) with a zero gradient, where 0/0 would differentiate to nan everywhere."""
     total = w.sum()
     none = total == 0
-    return gradjit.where(none, -math.nan, loss.sum() / gradjit.where(none, 1, total))
+    return gradjit.where(none, -math.nan if at_zero is None else at_zero,
+                         loss.sum() / gradjit.where(none, 1, total))
 
 
 def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoothing):
