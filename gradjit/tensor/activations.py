@@ -56,6 +56,9 @@ def selu(x, inplace=False):
 
 
 def celu(x, alpha=1.0, inplace=False):
+    if alpha == 0:  # PyTorch's message names the Python error it stands for
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+
     def out():
         return apply("CeluBackward0", _elu, x, alpha, 1.0, 1.0 / alpha)
     return _in_place(x, out, "CeluBackward1") if inplace else out()
@@ -77,6 +80,9 @@ def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
 
 
 def threshold(x, threshold, value, inplace=False):
+    if not x.dtype.is_floating_point and not x.dtype.is_complex:  # the kernel's scalar type
+        threshold, value = int(threshold), int(value)
+
     def out():
         return apply("ThresholdBackward0",
                      lambda t: ops.where(ops.le(t, threshold), value, t), x)

@@ -58,16 +58,17 @@ _NEGATIVE_SLOPE_IN_PLACE = (
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = gradjit.autograd.composite("LeakyReluBackward0", lambda x: gradjit.where(
-        x > 0, x, x * negative_slope), input)
+    def out():
+        return gradjit.autograd.composite("LeakyReluBackward0", lambda x: gradjit.where(
+            x > 0, x, x * negative_slope), input)
     if not inplace:
-        return out
-    if negative_slope < 0 and out.requires_grad:
+        return out()
+    if negative_slope < 0 and input.requires_grad:
         # PyTorch's in-place backward reads the sign from the result, which a negative slope
         # flips, so it refuses rather than differentiate wrongly
-        out = graph.refuse_gradient(out, graph.Node.named("LeakyReluBackward1"),
-                                    _NEGATIVE_SLOPE_IN_PLACE, [input])
-    return input.copy_(out)
+        return input.copy_(graph.refuse_gradient(out(), graph.Node.named("LeakyReluBackward1"),
+                                                 _NEGATIVE_SLOPE_IN_PLACE, [input]))
+    return input._update(out, "LeakyReluBackward1")
 
 
 leaky_relu = _kernels.floating_kernel("leaky_relu_cpu", leaky_relu)
