@@ -78,6 +78,14 @@ def module(t, cls, inplace):
     return repr(m), out, leaf.grad, out is x
 
 
+def negative_inplace(t, name, **options):
+    """PyTorch refuses the backward of in-place elu and leaky_relu with a negative slope."""
+    leaf = values(t).requires_grad_()
+    out = getattr(F(t), name)(leaf * 1.0, inplace=True, **options)
+    out.sum().backward()
+    return leaf.grad
+
+
 def inplace_on_leaf(t, name):
     x = values(t).requires_grad_()
     return getattr(F(t), name)(x, inplace=True, **ACTIVATIONS[name])
@@ -115,6 +123,21 @@ SCENARIOS = {
     "GELU_tanh": lambda t: (repr(t.nn.GELU("tanh")), t.nn.GELU("tanh")(values(t))),
     "GELU_repr": lambda t: repr(t.nn.GELU()),
     "elu_negative_alpha_inplace": lambda t: F(t).elu_(values(t) * 1.0, alpha=-1.0),
+    **{
+        f"{name}_inplace_overlap": (
+            lambda t, name=name: getattr(F(t), name)(t.zeros(1, 1).expand(3, 3), inplace=True)
+        )
+        for name in ("elu", "hardtanh", "leaky_relu", "silu", "mish", "hardswish", "threshold")
+        if name != "threshold"
+    },
+    "elu_inplace_negative_alpha_backward": lambda t: negative_inplace(t, "elu", alpha=-2.0),
+    "leaky_relu_inplace_negative_slope_backward": lambda t: negative_inplace(
+        t, "leaky_relu", negative_slope=-0.2
+    ),
+    "elu_inplace_negative_alpha_no_grad": lambda t: F(t).elu_(values(t) * 1.0, alpha=-2.0),
+    "softplus_low_threshold": lambda t: with_grads(
+        t, lambda a: F(t).softplus(a, beta=2.0, threshold=0.5), values(t)
+    ),
     "celu_zero_alpha": lambda t: out_of_place(t, "celu", alpha=0.0),
     "hardtanh_min_above_max": lambda t: F(t).hardtanh(values(t), 1.0, 0.5),
     "Hardtanh_min_above_max": lambda t: t.nn.Hardtanh(1.0, 0.5),

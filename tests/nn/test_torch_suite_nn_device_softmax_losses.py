@@ -306,6 +306,29 @@ LOSSES = {
         draw(t, 2, 3), t.tensor([0, 1], dtype=t.int32)
     ),
     "nll_loss_3d_input_1d_target": lambda t: F(t).nll_loss(draw(t, 2, 3, 4), t.tensor([0, 1])),
+    "nll_loss_byte_target": lambda t: F(t).nll_loss(
+        draw(t, 3, 4).log_softmax(1), t.tensor([0, 3, 1], dtype=t.uint8)
+    ),
+    "nll_loss_ignore_index_out_of_bounds": lambda t: nll(
+        t, target=(1, 255, 4, 255), ignore_index=255
+    ),
+    "nll_loss_spatial_ignore_index_out_of_bounds": lambda t: nll(
+        t, shape=SPATIAL, target=[[[1, 255], [2, 2]], [[255, 1], [1, 2]]], ignore_index=255
+    ),
+    "cross_entropy_one_hot_probabilities": lambda t: (
+        cross_entropy(t, target=(1, 0, 4, 2))[0]
+        - F(t).cross_entropy(draw(t, 4, 5), F(t).one_hot(t.tensor([1, 0, 4, 2]), 5).double())
+    ),
+    "cross_entropy_probabilities_unbatched": lambda t: with_grads(
+        t, lambda a: F(t).cross_entropy(a, draw(t, 5, seed=3).softmax(0)), draw(t, 5)
+    ),
+    "cross_entropy_smoothing_negative": lambda t: cross_entropy(t, label_smoothing=-0.1),
+    "cross_entropy_probabilities_smoothing_negative": lambda t: cross_entropy(
+        t, target="probabilities", label_smoothing=-0.5
+    ),
+    "cross_entropy_probabilities_smoothing_out_of_range": lambda t: cross_entropy(
+        t, target="probabilities", label_smoothing=1.1
+    ),
     "nll_loss_bad_reduction": lambda t: nll(t, reduction="average"),
     "CrossEntropyLoss": lambda t: module_loss(t, "CrossEntropyLoss"),
     "CrossEntropyLoss_options": lambda t: module_loss(

@@ -173,6 +173,8 @@ def _classes_last(input):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
+    if target.dtype is gradjit.uint8:  # PyTorch's kernel reads Byte targets as class indices
+        target = target.long()
     _check_class_shapes(input, target, weight)
     picks = fused.class_picks(input, target, ignore_index) if weight is None and \
         reduction in ("mean", "sum", "none") else None
@@ -266,7 +268,7 @@ def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoot
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
     reduction = _legacy(size_average, reduce, reduction)
-    if not 0 <= label_smoothing <= 1:
+    if label_smoothing > 1:  # PyTorch's check lets a negative smoothing through
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
     logp = input.log_softmax(0 if input.dim() == 1 else 1)
@@ -279,7 +281,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             raise RuntimeError("ignore_index is not supported for floating point target")
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if label_smoothing == 0:
+    if label_smoothing <= 0:  # PyTorch smooths for a positive value only
         return loss
     return (1 - label_smoothing) * loss + _smoothed_indices(logp, target, weight, ignore_index,
                                                             reduction, label_smoothing)
@@ -287,7 +289,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing):
     classes = logp.shape[0 if logp.dim() == 1 else 1]
-    if label_smoothing:
+    if label_smoothing > 0:
         target = target * (1 - label_smoothing) + label_smoothing / classes
     terms = _classes_last(logp * target)
     if weight is not None:
