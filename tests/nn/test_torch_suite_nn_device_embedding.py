@@ -236,6 +236,13 @@ SCENARIOS = {
     ),
     "EmbeddingBag_bad_mode": lambda t: bag_module(t, 10, 3, mode="min"),
     "EmbeddingBag_padding_idx_too_large": lambda t: bag_module(t, 10, 3, padding_idx=11),
+    "embedding_max_norm_inf": lambda t: max_norm(t, [1, 3, 1], norm_type=float("inf")),
+    **{
+        f"embedding_bag_{mode}_bag_all_padding": (
+            lambda t, mode=mode: bag(t, [2, 2, 1, 3], [0, 2], mode=mode, padding_idx=2)
+        )
+        for mode in ("sum", "mean", "max")
+    },
 }
 
 

@@ -360,7 +360,41 @@ FRACTIONAL = {
     ),
 }
 
-ALL = {**BASIC, **ADAPTIVE, **ERRORS, **UNPOOL, **FRACTIONAL}
+
+def marked(t, name, shape, value, *args, **options):
+    """A pooling over an input with a 2x2 patch of `value` in the first plane."""
+    x = draw(t, *shape)
+    x[(0,) * (len(shape) - 3) + (0, slice(1, 3), slice(0, 2))] = value
+    return with_grads(t, lambda a: getattr(F(t), name)(a, *args, **options), x)
+
+
+SPECIAL = {
+    "max_pool3d_nan": lambda t: marked(t, "max_pool3d", (1, 2, 3, 4, 4), float("nan"), 2, 1, 1),
+    "max_pool3d_minus_inf": lambda t: marked(
+        t, "max_pool3d", (1, 1, 3, 3, 3), -float("inf"), 3, 1, 1
+    ),
+    "max_pool1d_nan": lambda t: marked(t, "max_pool1d", (1, 2, 6), float("nan"), 3, 1, 1),
+    "adaptive_max_pool3d_nan": lambda t: marked(
+        t, "adaptive_max_pool3d", (1, 2, 3, 4, 4), float("nan"), 2
+    ),
+    "fractional_max_pool3d_nan": lambda t: marked(
+        t,
+        "fractional_max_pool3d",
+        (1, 2, 4, 4, 4),
+        float("nan"),
+        2,
+        output_size=2,
+        _random_samples=t.full((1, 2, 3), 0.5, dtype=t.double),
+    ),
+    "avg_pool2d_inf": lambda t: marked(t, "avg_pool2d", (1, 2, 4, 4), float("inf"), 2, 1),
+    "max_unpool1d_repeated_index": lambda t: with_grads(
+        t,
+        lambda a: F(t).max_unpool1d(a, t.tensor([[[0, 0, 3]]]), 2, output_size=(6,)),
+        draw(t, 1, 1, 3),
+    ),
+}
+
+ALL = {**BASIC, **ADAPTIVE, **ERRORS, **UNPOOL, **FRACTIONAL, **SPECIAL}
 
 
 @pytest.mark.parametrize("name", ALL)

@@ -308,7 +308,33 @@ PADDING = {
     },
 }
 
-ALL = {**RESIZE, **SAMPLING, **PADDING}
+EDGES = {
+    "grid_sample_unit_input_aligned": lambda t: with_grads(
+        t,
+        lambda a, g: F(t).grid_sample(a, g, align_corners=True),
+        draw(t, 1, 1, 1, 1),
+        draw(t, 1, 2, 2, 2),
+    ),
+    "grid_sample_bicubic_unit_height": lambda t: with_grads(
+        t,
+        lambda a, g: F(t).grid_sample(
+            a, g, mode="bicubic", padding_mode="reflection", align_corners=True
+        ),
+        draw(t, 1, 1, 1, 3),
+        draw(t, 1, 2, 2, 2),
+    ),
+    "interpolate_bicubic_aligned_to_one_row": lambda t: resized(
+        t, "bicubic", 2, size=(1, 3), align_corners=True
+    ),
+    "interpolate_bilinear_aligned_from_one_pixel": lambda t: resized(
+        t, "bilinear", 2, shape=(1, 2, 1, 1), size=(3, 3), align_corners=True
+    ),
+    "pad_circular_negative": lambda t: padded(t, "circular", (-1, 2, 1, -1), (1, 2, 4, 5)),
+    "pad_replicate_negative": lambda t: padded(t, "replicate", (-1, 2), (1, 2, 5)),
+    "pad_reflect_negative": lambda t: padded(t, "reflect", (-2, 3), (1, 2, 5)),
+}
+
+ALL = {**RESIZE, **SAMPLING, **PADDING, **EDGES}
 
 
 @pytest.mark.parametrize("name", ALL)
