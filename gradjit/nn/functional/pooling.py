@@ -104,10 +104,11 @@ def window_max(x, dim, valid=None):
     key, size = x.detach(), x.shape[dim]
     positions = gradjit.arange(size).reshape([size if d == dim % x.dim() else 1
                                               for d in range(x.dim())])
-    nan, hit = key.isnan(), key == key.amax(dim, keepdim=True)
     if valid is not None:
         key = gradjit.where(valid, key, -math.inf)
-        nan, hit = nan & valid, (key == key.amax(dim, keepdim=True)) & valid
+    nan, hit = key.isnan(), key == key.amax(dim, keepdim=True)
+    if valid is not None:  # a window of -inf ties its padding with its elements
+        hit = hit & valid
     last_nan = gradjit.where(nan, positions, -1).amax(dim, keepdim=True)
     first_top = gradjit.where(hit, positions, size).amin(dim, keepdim=True)
     chosen = gradjit.where(last_nan >= 0, last_nan, first_top)
