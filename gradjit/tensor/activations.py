@@ -8,6 +8,7 @@ import functools
 import math
 
 from gradjit import ops
+from gradjit.tensor import graph
 from gradjit.tensor.arith import apply
 from gradjit.tensor.refusals import refuse_integers
 from gradjit.tensor.dtypes import bool_, finfo, float32
@@ -43,9 +44,20 @@ def _in_place(x, out, name):
     return x._update(out, name)
 
 
+_NEGATIVE_ALPHA_IN_PLACE = (
+    "In-place elu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead.")
+
+
 def elu(x, alpha=1.0, inplace=False):
     def out():
         return apply("EluBackward0", _elu, x, alpha, 1.0, 1.0)
+    if inplace and alpha < 0 and x.requires_grad:
+        # PyTorch's in-place backward reads the sign from the result, which a negative alpha
+        # flips, so it refuses rather than differentiate wrongly
+        return x.copy_(graph.refuse_gradient(out(), graph.Node.named("EluBackward1"),
+                                             _NEGATIVE_ALPHA_IN_PLACE, [x]))
     return _in_place(x, out, "EluBackward1") if inplace else out()
 
 
@@ -56,6 +68,9 @@ def selu(x, inplace=False):
 
 
 def celu(x, alpha=1.0, inplace=False):
+    if alpha == 0:  # PyTorch's message names the Python error it stands for
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+
     def out():
         return apply("CeluBackward0", _elu, x, alpha, 1.0, 1.0 / alpha)
     return _in_place(x, out, "CeluBackward1") if inplace else out()
@@ -77,6 +92,9 @@ def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
 
 
 def threshold(x, threshold, value, inplace=False):
+    if not x.dtype.is_floating_point and not x.dtype.is_complex:  # the kernel's scalar type
+        threshold, value = int(threshold), int(value)
+
     def out():
         return apply("ThresholdBackward0",
                      lambda t: ops.where(ops.le(t, threshold), value, t), x)

@@ -62,16 +62,17 @@ _NEGATIVE_SLOPE_IN_PLACE = (
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = gradjit.autograd.composite("LeakyReluBackward0", lambda x: gradjit.where(
-        x > 0, x, x * negative_slope), input)
+    def out():
+        return gradjit.autograd.composite("LeakyReluBackward0", lambda x: gradjit.where(
+            x > 0, x, x * negative_slope), input)
     if not inplace:
-        return out
-    if negative_slope < 0 and out.requires_grad:
+        return out()
+    if negative_slope < 0 and input.requires_grad:
         # PyTorch's in-place backward reads the sign from the result, which a negative slope
         # flips, so it refuses rather than differentiate wrongly
-        out = graph.refuse_gradient(out, graph.Node.named("LeakyReluBackward1"),
-                                    _NEGATIVE_SLOPE_IN_PLACE, [input])
-    return input.copy_(out)
+        return input.copy_(graph.refuse_gradient(out(), graph.Node.named("LeakyReluBackward1"),
+                                                 _NEGATIVE_SLOPE_IN_PLACE, [input]))
+    return input._update(out, "LeakyReluBackward1")
 
 
 leaky_relu = _kernels.floating_kernel("leaky_relu_cpu", leaky_relu)
@@ -201,8 +202,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype is not gradjit.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes <= 0 and not tensor.numel():
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     if num_classes == -1:
-        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+        num_classes = int(tensor.max()) + 1
     if tensor.numel() and (int(tensor.min()) < 0 or int(tensor.max()) >= num_classes):
         raise RuntimeError("Class values must be smaller than num_classes." if
                            int(tensor.min()) >= 0 else "Class values must be non-negative.")

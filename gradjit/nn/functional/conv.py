@@ -25,6 +25,8 @@ def pad(input, pad, mode="constant", value=None):
                            f"{input.dim()}")
     if mode not in ("constant", *_INDEX_MODES):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant" and value:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if mode != "constant" and input.dim() not in (len(pad) // 2 + 1, len(pad) // 2 + 2):
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
@@ -32,6 +34,11 @@ def pad(input, pad, mode="constant", value=None):
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    dims = len(pad) // 2
+    if mode in _PAD_NODES and not all(input.shape[1 if input.dim() == dims + 2 else 0:]):
+        raise RuntimeError(f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with "
+                           "possibly 0 batch size and other non-zero dimensions for input, but "
+                           f"got: {list(input.shape)}")
     if mode == "circular":  # PyTorch copies the wrapped slices in: no node of its own
         return _circular(input, pad)
     if mode == "constant":  # one fresh tensor (never a view of input), as torch's

@@ -42,6 +42,9 @@ def affine_grid(theta, size, align_corners=None):
     if theta.dim() != 3 or tuple(theta.shape[1:]) != (n, n + 1):
         raise ValueError(f"Expected a batch of {n}D affine matrices of shape Nx{n}x{n + 1} "
                          f"for size {size}. Got {theta.shape}.")
+    if theta.shape[0] != size[0]:  # PyTorch's batched product of the base grid and theta
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {n + 1}] but got: [{theta.shape[0]}, {n + 1}].")
     spatial = list(size[2:])
     if align_corners and min(spatial) == 1:  # (torch then skips the size check below)
         warn_at_caller("Since version 1.3.0, affine_grid behavior has changed for unit-size "
@@ -162,6 +165,9 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align_corners = _align(align_corners)
     _check(input, grid, mode)
+    if grid.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                           f"{grid.dtype.legacy}")
 
     def sample(x, g):
         sizes = x.shape[2:]

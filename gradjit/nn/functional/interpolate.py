@@ -38,6 +38,12 @@ def _out_sizes(input, size, scale_factor, n):
         return sizes, [None] * n
     factors = (scale_factor,) * n if isinstance(scale_factor, (int, float)) else \
         tuple(scale_factor)
+    if len(factors) != n:
+        raise ValueError(f"Input and scale_factor must have the same number of spatial "
+                         f"dimensions, but got input with spatial dimensions of "
+                         f"{list(lengths)} and scale_factor of shape {factors}. Please provide "
+                         "input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+                         "(s1, s2, ...,sK) format.")
     sizes = tuple(math.floor(length * f) for length, f in zip(lengths, factors))
     if any(abs(s) >= 2 ** 63 for s in sizes):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
@@ -113,13 +119,41 @@ def _taps(mode, antialias, out, length, scale, align_corners, real):
     return (_cubic_taps if mode == "bicubic" else _linear_taps)(source, length)
 
 
-# torch's CPU kernels that have no integer form, by mode, and antialiased.
+# torch's CPU kernels that have no integer form, by mode, and antialiased (its 2-d nearest
+# and bilinear kernels refuse integers in their channels-last form).
 _INTEGER_REFUSALS = {("nearest", False): "compute_indices_weights_nearest",
                      ("nearest-exact", False): "compute_indices_weights_nearest",
                      ("linear", False): "compute_indices_weights_linear",
+                     ("trilinear", False): "compute_indices_weights_linear",
                      ("bicubic", False): "compute_indices_weights_cubic",
                      ("bilinear", True): "compute_index_ranges_weights",
                      ("bicubic", True): "compute_index_ranges_weights"}
+
+
+def _refuse_integers(input, mode, antialias, n):
+    """PyTorch resizes uint8 images (nearest, and bilinear or bicubic in 2-d); no other
+    integers."""
+    if input.dtype is gradjit.uint8 and (mode.startswith("nearest") or n == 2):
+        return
+    kernel = _INTEGER_REFUSALS.get((mode, antialias))
+    if n == 2 and not antialias and mode != "bicubic":
+        kernel = f"upsample_{mode.split('-')[0]}2d_channels_last"
+    refuse_integers(kernel, input)
+
+
+def _fixed_point(x, dim, index, weight):
+    """One dim's pass over uint8 values as PyTorch's kernel makes it: the weights in 16-bit
+    fixed point at the most precision the largest allows, the sum rounded half up and
+    clamped to [0, 255]."""
+    largest, bits = np.abs(weight).max(), 0
+    while bits < 22 and int(0.5 + largest * (1 << (bits + 1))) < 1 << 15:
+        bits += 1
+    scaled = weight * (1 << bits)
+    fixed = np.trunc(np.where(scaled < 0, scaled - 0.5, scaled + 0.5)).astype(np.int64)
+    shape = (-1,) + (1,) * (x.dim() - 1 - dim)
+    total = sum(x.index_select(dim, gradjit.tensor(i)).long() * gradjit.tensor(w).reshape(shape)
+                for i, w in zip(index, fixed))
+    return ((total + (1 << bits >> 1)) >> bits).clamp(0, 255).to(gradjit.uint8)
 
 
 def _check(input, mode, align_corners, antialias):
@@ -151,6 +185,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     _check(input, mode, align_corners, antialias)
     n = input.dim() - 2
     sizes, scales = _out_sizes(input, size, scale_factor, n)
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if recompute_scale_factor:
         scales = [None] * n
     return _resample(input, sizes, scales, mode, bool(align_corners), bool(antialias))
@@ -181,8 +217,8 @@ def _resample(input, sizes, scales, mode, align_corners, antialias):
         shown = lambda values: ", ".join(f"{k}: {v}" for k, v in zip(names, values))  # noqa
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
                            f"({shown(lengths)}) output ({shown(sizes)})")
-    if (mode, antialias) in _INTEGER_REFUSALS:
-        refuse_integers(_INTEGER_REFUSALS[mode, antialias], input)
+    if not input.dtype.is_floating_point:
+        _refuse_integers(input, mode, antialias, n)
     if mode == "area":
         pool = {1: gradjit.nn.functional.adaptive_avg_pool1d,
                 2: gradjit.nn.functional.adaptive_avg_pool2d,
@@ -195,11 +231,15 @@ def _resample(input, sizes, scales, mode, align_corners, antialias):
     real = np.float64 if input.dtype == gradjit.float64 else np.float32
 
     def resample(x):
-        for axis, (length, out, scale) in enumerate(zip(lengths, sizes, coordinate_scales)):
+        axes = list(enumerate(zip(lengths, sizes, coordinate_scales)))
+        for axis, (length, out, scale) in axes[::-1] if x.dtype is gradjit.uint8 else axes:
             dim = x.dim() - n + axis
             index, weight = _taps(mode, antialias, out, length, scale, align_corners, real)
             if weight is None:
                 x = x.index_select(dim, gradjit.tensor(index[0]))
+                continue
+            if x.dtype is gradjit.uint8:  # PyTorch's kernel resizes the last dim first
+                x = _fixed_point(x, dim, index, weight.astype(np.float64))
                 continue
             shape = (-1,) + (1,) * (x.dim() - 1 - dim)
             taps = [x.index_select(dim, gradjit.tensor(i)) *

@@ -174,6 +174,8 @@ def _classes_last(input):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
+    if target.dtype is gradjit.uint8:  # PyTorch's kernel reads Byte targets as class indices
+        target = target.long()
     _check_class_shapes(input, target, weight)
     if input.dim() == 3 or input.dim() > 4:
         return _nll_loss_as_2d(input, target, weight, ignore_index, reduction)
@@ -203,7 +205,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
         w = kept.to(input.dtype) if weight is None else weight[index] * kept
         loss = -picked * w
-        return _kept_mean(loss, w) if reduction == "mean" else _reduce(loss, reduction)
+        if reduction != "mean":
+            return _reduce(loss, reduction)
+        # all kept targets weighted 0: PyTorch's kernel divides their gradients by 0 (nan)
+        at_zero = None if weight is None else \
+            -(picked * gradjit.where(kept & (w.sum() == 0), math.nan, 0.0)).sum() + \
+            gradjit.where(kept.any(), 0.0, -math.nan)
+        return _kept_mean(loss, w, at_zero)
     # the class indices are no operand of PyTorch's node (its next_functions: the input's)
     return gradjit.autograd.composite(
         "NllLoss2DBackward0" if input.dim() > 2 else "NllLossBackward0", nll, input)
@@ -234,18 +242,22 @@ def _check_class_shapes(input, target, weight):
         if weight.dtype != input.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
                                f"{weight.dtype.legacy}")
+    if input.dim() == 4 and target.dim() != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {target.dim()}")
     if (input.dim() == 3 or input.dim() > 4) and target.dim() > 0 and \
             input.shape[0] == target.shape[0] and target.shape[1:] != input.shape[2:]:
         expected = [input.shape[0], *input.shape[2:]]
         raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
 
 
-def _kept_mean(loss, w):
-    """loss.sum() / w.sum(); where no target is kept (w sums to 0), PyTorch's nan (-0.0 / 0,
-    negative) with a zero gradient, where 0/0 would differentiate to nan."""
+def _kept_mean(loss, w, at_zero=None):
+    """loss.sum() / w.sum(); where w sums to 0, at_zero or else PyTorch's nan (-0.0 / 0,
+    negative) with a zero gradient, where 0/0 would differentiate to nan everywhere."""
     total = w.sum()
     none = total == 0
-    return gradjit.where(none, -math.nan, loss.sum() / gradjit.where(none, 1, total))
+    return gradjit.where(none, -math.nan if at_zero is None else at_zero,
+                         loss.sum() / gradjit.where(none, 1, total))
 
 
 def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoothing):
@@ -268,7 +280,7 @@ def _smoothed_indices(logp, target, weight, ignore_index, reduction, label_smoot
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
     reduction = _legacy(size_average, reduce, reduction)
-    if not 0 <= label_smoothing <= 1:
+    if label_smoothing > 1:  # PyTorch's check lets a negative smoothing through
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
     logp = input.log_softmax(0 if input.dim() == 1 else 1)
@@ -281,7 +293,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             raise RuntimeError("ignore_index is not supported for floating point target")
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if label_smoothing == 0:
+    if label_smoothing <= 0:  # PyTorch smooths for a positive value only
         return loss
     return (1 - label_smoothing) * loss + _smoothed_indices(logp, target, weight, ignore_index,
                                                             reduction, label_smoothing)

@@ -13,15 +13,22 @@ from gradjit.tensor.refusals import refuse_integers
 from gradjit.nn.functional.conv import _batched, _out_size, _tuple, _window_index, _windows, pad
 
 
-def _parameters(n, kernel_size, stride, padding, dilation):
+def _parameters(n, kernel_size, stride, padding, dilation, name):
     """The pooling's kernel, stride, padding and dilation as n-tuples, checked as PyTorch
     checks them before the input's shape."""
-    def spread(value):  # one value stands for every dim, as in PyTorch's pooling
+    either = "" if name == "avg_pool3d" else "either "  # how each kernel words it
+    count = ("two", "three")[n - 2]
+
+    def spread(value, what, forms=f"{either}be a single int"):
         value = _tuple(value, n)
-        return value * n if len(value) == 1 else value
-    kernel = spread(kernel_size)
-    stride = kernel if stride is None or stride == [] or stride == () else spread(stride)
-    padding, dilation = spread(padding), spread(dilation)
+        if len(value) not in (1, n):
+            raise RuntimeError(f"{name}: {what} must {forms}, or a tuple of {count} ints")
+        return value * n if len(value) == 1 else value  # one value stands for every dim
+    kernel = spread(kernel_size, "kernel_size")
+    stride = kernel if stride is None or stride == [] or stride == () else \
+        spread(stride, "stride", f"{either}be omitted, a single int")
+    padding = spread(padding, "padding")
+    dilation = spread(dilation, "dilation", "be either a single int")
     if 0 in stride:
         raise RuntimeError("stride should not be zero")
     if min(padding) < 0:
@@ -73,18 +80,47 @@ def _amounts(before, after):
     return [a for b, e in zip(reversed(before), reversed(after)) for a in (b, e)]
 
 
-def _checked(input, n):
-    """The batch may be empty (PyTorch's "optional 0 dim batch size"), no other dim."""
-    if input.dim() not in (n + 1, n + 2) or not all(input.shape[-n - 1:]):
+def _checked(input, n, name):
+    """The batch may be empty (PyTorch's "optional 0 dim batch size"), no other dim; `name`
+    begins the 3-d kernels' message."""
+    if input.dim() not in (n + 1, n + 2):
         raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for "
                            "input")
+    if all(input.shape[-n - 1:]):
+        return
+    if n == 2:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(input.shape)}")
+    # PyTorch's 3-d message names dimension 0 whichever one is empty
+    raise RuntimeError(f"{name}(): Expected input's non-batch dimensions to have positive "
+                       f"length, but input has a shape of {list(input.shape)} and non-batch "
+                       "dimension 0 has length zero!")
+
+
+def window_max(x, dim, valid=None):
+    """(values, positions) along dim as PyTorch's max-pooling kernels choose them: the last NaN
+    if there is one, else the first largest value; entries outside `valid` (padding) are never
+    chosen, so a window of -inf picks its first element inside the input."""
+    key, size = x.detach(), x.shape[dim]
+    positions = gradjit.arange(size).reshape([size if d == dim % x.dim() else 1
+                                              for d in range(x.dim())])
+    if valid is not None:
+        key = gradjit.where(valid, key, -math.inf)
+    nan, hit = key.isnan(), key == key.amax(dim, keepdim=True)
+    if valid is not None:  # a window of -inf ties its padding with its elements
+        hit = hit & valid
+    last_nan = gradjit.where(nan, positions, -1).amax(dim, keepdim=True)
+    first_top = gradjit.where(hit, positions, size).amin(dim, keepdim=True)
+    chosen = gradjit.where(last_nan >= 0, last_nan, first_top)
+    return x.gather(dim, chosen).squeeze(dim), chosen.squeeze(dim)
 
 
 def _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode):
     """(values, indices): each window's maximum and its flat position in the input's
     spatial dims, PyTorch's return_indices."""
-    kernel, stride, padding, dilation = _parameters(n, kernel_size, stride, padding, dilation)
-    _checked(input, n)
+    kernel, stride, padding, dilation = _parameters(n, kernel_size, stride, padding, dilation,
+                                                    f"max_pool{n}d")
+    _checked(input, n, f"max_pool{n}d_with_indices_out_cpu_template")
     original = input
     input, unbatched = _batched(input, n, f"max_pool{n}d")
     extra, out_sizes = _geometry(input, n, kernel, stride, padding, dilation, ceil_mode)
@@ -97,8 +133,8 @@ def _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode):
 
     def pool(x):
         x = x.unsqueeze(0) if unbatched else x
-        values, offsets = _windows(pad(x, amounts, value=-math.inf), kernel, stride,
-                                   dilation, out_sizes).max(2)
+        values, offsets = window_max(_windows(pad(x, amounts, value=-math.inf), kernel, stride,
+                                              dilation, out_sizes), 2, where >= 0)
         spots = where.expand(*x.shape[:2], *where.shape)
         indices = spots.gather(2, offsets.unsqueeze(2)).squeeze(2)
         return (values.squeeze(0), indices.squeeze(0)) if unbatched else (values, indices)
@@ -107,10 +143,11 @@ def _max_pool(input, n, kernel_size, stride, padding, dilation, ceil_mode):
 
 def _avg_pool(input, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override):
-    kernel, stride, padding, ones = _parameters(n, kernel_size, stride, padding, 1)
+    kernel, stride, padding, ones = _parameters(n, kernel_size, stride, padding, 1,
+                                                f"avg_pool{n}d")
     if divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    _checked(input, n)
+    _checked(input, n, f"avg_pool{n}d")
     original = input
     input, unbatched = _batched(input, n, f"avg_pool{n}d")
     extra, out_sizes = _geometry(input, n, kernel, stride, padding, ones, ceil_mode)
@@ -139,9 +176,12 @@ def _avg_pool(input, n, kernel_size, stride, padding, ceil_mode, count_include_p
     return gradjit.autograd.composite(f"AvgPool{n}DBackward0", pool, original)
 
 
-def _as_2d(input, *params):
+def _as_2d(name, input, *params):
     """A 1-d pooling as the 2-d one over a height of 1, as PyTorch runs it:
     (N, C, L) -> (N, C, 1, L)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for {name})")
     return (input.unsqueeze(-2),) + tuple(
         None if p is None or p == [] else (default, _tuple(p, 1)[0])
         for p, default in params)
@@ -150,7 +190,7 @@ def _as_2d(input, *params):
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     input2d, kernel, stride, padding, dilation = _as_2d(
-        input, (kernel_size, 1), (stride, 1), (padding, 0), (dilation, 1))
+        "max_pool1d", input, (kernel_size, 1), (stride, 1), (padding, 0), (dilation, 1))
     values, indices = _max_pool(input2d, 2, kernel, stride, padding, dilation, ceil_mode)
     return values.squeeze(-2), indices.squeeze(-2)
 
@@ -168,6 +208,9 @@ max_pool2d_with_indices, max_pool3d_with_indices = _max_pool_nd(2), _max_pool_nd
 
 def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):
     """The checks of PyTorch's max_pool1d without indices, which word them their own way."""
+    if input.dim() not in (2, 3) or not all(input.shape[-2:]):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
     kernel, padding, dilation = (_tuple(v, 1)[0] for v in (kernel_size, padding, dilation))
     stride = None if stride is None or stride == [] or stride == () else _tuple(stride, 1)[0]
     for what, value, bad in (("kernel_size", kernel, kernel <= 0),
@@ -207,7 +250,7 @@ max_pool1d, max_pool2d, max_pool3d = map(_returning_indices, (
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
-    input2d, kernel, stride, padding = _as_2d(input, (kernel_size, 1), (stride, 1),
+    input2d, kernel, stride, padding = _as_2d("avg_pool1d", input, (kernel_size, 1), (stride, 1),
                                               (padding, 0))
     return _avg_pool(input2d, 2, kernel, stride, padding, ceil_mode, count_include_pad,
                      None).squeeze(-2)
@@ -275,6 +318,9 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
                            f"({list(input.shape) + unit}) but got indices tensor with shape: "
                            f"{list(indices.shape) + unit}")
+    if indices.dtype is not gradjit.int64:  # PyTorch's 3-d message stops short
+        got = f" but got: {indices.dtype.legacy}" if n < 3 else ""
+        raise RuntimeError(f"elements in indices should be type int64{got}")
     lead = tuple(input.shape[:-n])
     flat_indices = indices.reshape(*lead, -1)
     where = flat_indices.__gradjit_constant__()
@@ -284,8 +330,9 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
                "which needs the indices known when tracing; pass them as a constant")
     invalid = where[(where < 0) | (where >= math.prod(sizes))]
     if invalid.size:
+        shown = "x".join(map(str, sizes + [1] * (n == 1)))  # 1-d as 2-d over a unit width
         raise RuntimeError(f"Found an invalid max index: {invalid[0]} (output volumes are of "
-                           f"size {'x'.join(map(str, sizes))})")
+                           f"size {shown})")
 
     def unpool(x):
         zeros = gradjit.zeros(*lead, math.prod(sizes), dtype=x.dtype)
@@ -320,13 +367,29 @@ def _fractional_starts(samples, length, out, pool):
     alpha = samples.dtype.type(length - pool) / samples.dtype.type(max(out - 1, 1))
     u = samples[..., None]
     starts = ((i + u) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)
-    return np.concatenate([starts, np.full(samples.shape + (1,), length - pool)], -1)
+    last = np.full(samples.shape + (1,), length - pool)
+    return np.concatenate([starts, last], -1)[..., :out]  # none for an empty output
 
 
 # Per spatial dim: its name in PyTorch's errors and which entry of a plane's samples draws
 # its sequence (the 2-d kernel reads width's first), and the name its errors begin with.
 _FRACTIONAL = {2: (("height", "width"), (1, 0), "fractional_max_pool2d()"),
                3: (("time", "height", "width"), (0, 1, 2), "fractional_max_pool3d_out()")}
+
+
+def _check_samples(samples, batched, n):
+    """_random_samples as PyTorch's fractional kernels require them."""
+    if samples.dtype != batched.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    if samples.shape[0] < batched.shape[0]:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != batched.shape[1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
+                           f"{samples.shape[2]}.")
 
 
 def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _random_samples):
@@ -348,8 +411,12 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
         _random_samples = gradjit.rand(1 if input.dim() == n + 1 else input.shape[0],
                                        input.shape[-n - 1], n, dtype=input.dtype)
     batched, unbatched = _batched(input, n, f"fractional_max_pool{n}d")
-    if _random_samples.shape[1] != batched.shape[1]:
-        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    for dim in range(input.dim() - n - 1, input.dim()):
+        if not input.shape[dim]:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{list(input.shape)} with dimension {dim} "
+                               "being empty.")
+    _check_samples(_random_samples, batched, n)
     lengths = tuple(batched.shape[-n:])
     for side, out, pool, length in zip(sides, sizes, kernel, lengths):
         if out + pool - 1 > length:
@@ -377,7 +444,7 @@ def _fractional_max_pool(input, n, kernel_size, output_size, output_ratio, _rand
         x = x.unsqueeze(0) if unbatched else x
         flat = x.flatten(2)
         picked = flat.gather(2, index.flatten(2)).reshape(index.shape)
-        values, local = picked.max(-1)
+        values, local = window_max(picked, -1)
         indices = index.gather(-1, local.unsqueeze(-1)).squeeze(-1)
         return (values.squeeze(0), indices.squeeze(0)) if unbatched else (values, indices)
     return gradjit.autograd.composite(f"FractionalMaxPool{n}DBackward0", pool, input)

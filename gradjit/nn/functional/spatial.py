@@ -10,6 +10,8 @@ import numpy as np
 
 import gradjit
 from gradjit.nn.functional.activation import masked_dropout
+from gradjit.nn.functional.pooling import window_max
+from gradjit.tensor.refusals import refuse_integers
 from gradjit.warn import warn_past_wrappers
 
 
@@ -39,7 +41,18 @@ def _sizes(output_size, input, spatial, name, kind):
         shape = [*input.shape[:-spatial], *sizes]
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
                            f"{shape}")
+    # PyTorch's 2-d average pooling lets the channels be empty, its other kernels do not
+    _nonempty(input, input.dim() - spatial if (kind, spatial) == ("avg", 2) else 1, name)
+    refuse_integers(name if spatial == 2 else f"{name}_cpu", input)
     return tuple(input.shape[-spatial:]), sizes
+
+
+def _nonempty(input, first, name):
+    for dim in range(first, input.dim()):
+        if not input.shape[dim]:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {dim} being empty")
 
 
 def _bins(length, count):
@@ -65,7 +78,7 @@ def _adaptive_avg(input, output_size, spatial):
 
 def _adaptive_max(input, output_size, spatial):
     """(values, indices): each bin's maximum and its flat position in the input's spatial
-    dims (the first one on ties, as PyTorch's)."""
+    dims, chosen as PyTorch's kernel chooses (window_max)."""
     name = f"adaptive_max_pool{spatial}d"
     inputs, sizes = _sizes(output_size, input, spatial, name, "max")
     strides = [math.prod(inputs[axis + 1:]) for axis in range(spatial)]
@@ -75,7 +88,7 @@ def _adaptive_max(input, output_size, spatial):
         for cell in itertools.product(*(_bins(length, count)
                                         for length, count in zip(inputs, sizes))):
             region = x[(Ellipsis,) + tuple(slice(lo, hi) for lo, hi in cell)]
-            value, local = region.flatten(-spatial).max(-1)
+            value, local = window_max(region.flatten(-spatial), -1)
             index = 0
             for (lo, hi), stride in reversed(list(zip(cell, strides))):
                 index = index + (local % (hi - lo) + lo) * stride
@@ -97,6 +110,8 @@ def _as_2d(input, output_size, pool2d, name):
     if not isinstance(output_size, int) and len(output_size) != 1:
         raise RuntimeError(f"{name}() argument 'output_size' should contain one int (got "
                            f"{len(output_size)})")
+    if name == "adaptive_max_pool1d":  # checked before the unit height is added
+        _nonempty(input, 1, name)
     size = output_size if isinstance(output_size, int) else output_size[0]
     out = pool2d(input.unsqueeze(-2), (1, size))
     return tuple(o.squeeze(-2) for o in out) if isinstance(out, tuple) else out.squeeze(-2)

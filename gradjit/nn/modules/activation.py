@@ -55,6 +55,7 @@ class _Elementwise(Module):
     inplace = None
     shows_inplace = True
     bare_repr = False  # Softshrink(0.5): the value without its name
+    check = None  # a method checking the hyperparameters when the layer is built
 
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -67,6 +68,8 @@ class _Elementwise(Module):
         bound.apply_defaults()
         for name, value in bound.arguments.items():
             setattr(self, name, value)
+        if self.check is not None:
+            self.check()
 
     def forward(self, input):
         args = [getattr(self, name) for name in self.defaults]
@@ -99,7 +102,14 @@ SiLU = _layer("SiLU", F.silu, inplace=True)
 Mish = _layer("Mish", F.mish, inplace=True)
 Hardsigmoid = _layer("Hardsigmoid", F.hardsigmoid, inplace=True, shows_inplace=False)
 Hardswish = _layer("Hardswish", F.hardswish, inplace=True, shows_inplace=False)
-Hardtanh = _layer("Hardtanh", F.hardtanh, {"min_val": -1.0, "max_val": 1.0}, inplace=True)
+def _ordered_bounds(layer):
+    if not layer.max_val > layer.min_val:
+        raise AssertionError(f"max_val ({layer.max_val}) must be greater than min_val "
+                             f"({layer.min_val})")
+
+
+Hardtanh = _layer("Hardtanh", F.hardtanh, {"min_val": -1.0, "max_val": 1.0}, inplace=True,
+                  check=_ordered_bounds)
 Threshold = _layer("Threshold", F.threshold, {"threshold": ..., "value": ...}, inplace=True)
 Softplus = _layer("Softplus", F.softplus, {"beta": 1.0, "threshold": 20.0})
 Softshrink = _layer("Softshrink", F.softshrink, {"lambd": 0.5}, bare_repr=True)
