@@ -30,6 +30,13 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
+    # PyTorch's message shows the weight's shape (an absent one's as [0]) for either
+    shown = [0] if weight is None else list(weight.shape)
+    for name, given in (("weight", weight), ("bias", bias)):
+        if given is not None and (given.dim() != 1 or given.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {shown} and input "
+                               f"of shape {list(input.shape)}")
     size = [n * channels // num_groups, num_groups, *input.shape[2:]]
     if math.prod(size) // num_groups == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
