@@ -78,6 +78,9 @@ def soft_margin_loss(input, target, reduction="mean"):
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{input.dtype.legacy}")
     # PyTorch differentiates this loss in its input alone
+    if target.requires_grad and gradjit.is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
     return gradjit.autograd.composite("SoftMarginLossBackward0", lambda x: _reduce(
         gradjit.nn.functional.softplus(-target * x), reduction), input)
 
