@@ -127,7 +127,54 @@ def warns(t, make):
     return [str(w.message) for w in caught]
 
 
+def zero_state_is_default(t, name, **kwargs):
+    """test_rnn_initial_hidden_state: explicit zero states give what no states give."""
+    m = layer(t, name, 3, 4, 2, **kwargs)
+    x = uniform(t, 5, 2, 3)
+    size = kwargs.get("proj_size") or 4
+    hx = t.zeros(2, 2, size)
+    states = (hx, t.zeros(2, 2, 4)) if name == "LSTM" else hx
+    return [(a - b).abs().max() for a, b in zip(tensors(t, m(x)), tensors(t, m(x, states)))]
+
+
+def dropout_extremes(t, p):
+    """test_RNN_dropout: ones for weights, zeros for biases; p=1 drops the first layer's
+    output entirely, p=0 keeps it."""
+    m = layer(t, "RNN", 4, 4, 2, dropout=p, nonlinearity="relu")
+    with t.no_grad():
+        for name, param in m.named_parameters():
+            param.fill_(0.0 if "bias" in name else 1.0)
+    return m(t.ones(1, 1, 4))
+
+
 SCENARIOS = {
+    **{
+        f"initial_state_{name}{'_proj' if kwargs else ''}": (
+            lambda t, n=name, k=kwargs: zero_state_is_default(t, n, **k))
+        for name, kwargs in (("RNN", {}), ("GRU", {}), ("LSTM", {}), ("LSTM", {"proj_size": 2}))
+    },
+    "rnn_dropout_zero_train": lambda t: dropout_extremes(t, 0.0),
+    "rnn_dropout_one_train": lambda t: dropout_extremes(t, 1.0),
+    **{
+        f"args_check_{name}_{what}": (
+            lambda t, n=name, x=x, hx=hx: run(t, n.rstrip("P"), (3, 4, 2),
+                                              {"proj_size": 2} if n == "LSTMP" else {}, x, hx))
+        for name, cases in (
+            ("RNN", {"input_size": ((5, 2, 2), [(2, 2, 4)]),
+                     "hidden_layers": ((5, 2, 3), [(3, 2, 4)]),
+                     "hidden_batch": ((5, 2, 3), [(2, 3, 4)]),
+                     "hidden_size": ((5, 2, 3), [(2, 2, 5)])}),
+            ("GRU", {"hidden_batch": ((5, 2, 3), [(2, 3, 4)]),
+                     "hidden_size": ((5, 2, 3), [(2, 2, 5)])}),
+            ("LSTM", {"cell_size": ((5, 2, 3), [(2, 2, 4), (2, 2, 5)]),
+                      "cell_batch": ((5, 2, 3), [(2, 2, 4), (2, 3, 4)]),
+                      "hidden_layers": ((5, 2, 3), [(1, 2, 4), (2, 2, 4)])}),
+            ("LSTMP", {"hidden_proj": ((5, 2, 3), [(2, 2, 4), (2, 2, 4)]),
+                       "cell_proj": ((5, 2, 3), [(2, 2, 2), (2, 2, 2)]),
+                       "input_size": ((5, 2, 4), [(2, 2, 2), (2, 2, 4)])}),
+        )
+        for what, (x, hx) in cases.items()
+    },
     "rnn_tanh_cell_no_hx": lambda t: run(t, "RNNCell", (3, 4), {}, (2, 3)),
     "rnn_relu_cell": lambda t: run(t, "RNNCell", (3, 4), {"nonlinearity": "relu"}, (2, 3),
                                    [(2, 4)]),

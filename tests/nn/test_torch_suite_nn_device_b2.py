@@ -125,7 +125,70 @@ def warned(t, scenario):
     return sorted({str(w.message) for w in caught})
 
 
+def mha_changed(t, change, no_grad=False, batch_first=True, masks=None):
+    """An evaluating module changed after construction (test_multihead_attn_in_proj_bias_none,
+    ..._fast_path_query_and_bias_have_different_dtypes), optionally without autograd (the
+    fast path's conditions)."""
+    t.manual_seed(0)
+    m = t.nn.MultiheadAttention(4, 2, batch_first=batch_first).eval()
+    change(t, m)
+    x = uniform(t, 2, 3, 4)
+    with t.set_grad_enabled(not no_grad):
+        return m(x, x, x, **(masks(t) if masks else {}))
+
+
+def nested_warnings(t, **kwargs):
+    options = dict(norm_first=False, batch_first=True)
+    options.update(kwargs)
+    layer = t.nn.TransformerEncoderLayer(8, 2, 16, **options)
+    return warned(t, lambda t: t.nn.TransformerEncoder(layer, 2, enable_nested_tensor=True))
+
+
 SCENARIOS = {
+    "mha_in_proj_bias_none": lambda t: mha_changed(
+        t, lambda t, m: setattr(m, "in_proj_bias", None)),
+    "mha_bias_other_dtype": lambda t: mha_changed(
+        t, lambda t, m: setattr(m, "in_proj_bias", t.nn.Parameter(m.in_proj_bias.half())),
+        no_grad=True),
+    "mha_two_masks_no_grad": lambda t: mha_changed(t, lambda t, m: None, no_grad=True,
+                                                   masks=lambda t: {
+        "attn_mask": causal(t, 3, 3), "key_padding_mask": padding(t, length=3)}),
+    "mha_padding_mask_no_grad_no_weights": lambda t: mha_changed(
+        t, lambda t, m: None, no_grad=True,
+        masks=lambda t: {"key_padding_mask": padding(t, length=3), "need_weights": False}),
+    "mha_bfloat16": lambda t: [(o.dtype, o.shape) for o in mha(
+        t, dtype=t.bfloat16, inputs="bfloat16")[0]],
+    **{
+        f"nested_tensor_warning_{k}": (lambda t, kw=kw: nested_warnings(t, **kw))
+        for k, kw in (("norm_first", {"norm_first": True}),
+                      ("not_batch_first", {"batch_first": False}),
+                      ("gelu_callable", {"activation": lambda x: x}),
+                      ("odd_heads", {}))
+    },
+    "transformer_src_mask_size": lambda t: transformer(t, masks=lambda t: {
+        "src_mask": causal(t, 4, 4)}),
+    "transformer_tgt_mask_size": lambda t: transformer(t, masks=lambda t: {
+        "tgt_mask": causal(t, 5, 5)}),
+    "transformer_memory_mask_size": lambda t: transformer(t, masks=lambda t: {
+        "memory_mask": causal(t, 5, 4)}),
+    "transformer_src_padding_size": lambda t: transformer(t, masks=lambda t: {
+        "src_key_padding_mask": padding(t, length=4)}),
+    "transformer_tgt_padding_size": lambda t: transformer(t, masks=lambda t: {
+        "tgt_key_padding_mask": padding(t, length=5)}),
+    "transformer_custom_stacks": lambda t: (lambda m: (repr(m), m(t.ones(3, 1, 8),
+                                                                 t.ones(2, 1, 8)).shape))(
+        t.nn.Transformer(8, 2, custom_encoder=t.nn.Identity(),
+                         custom_decoder=t.nn.Identity() and None, num_decoder_layers=1,
+                         dim_feedforward=4)),
+    "decoder_bad_activation": lambda t: decoder_layer(t, activation="selu"),
+    "ctc_input_lengths_count": lambda t: ctc(t, [7, 6], [3, 2, 2]),
+    "ctc_target_lengths_count": lambda t: t.nn.functional.ctc_loss(
+        uniform(t, 7, 3, 5).log_softmax(2), t.ones(3, 2, dtype=t.long), [7, 7, 7], [2, 2]),
+    "ctc_negative_target_length": lambda t: ctc(t, [7, 6], [3, -1]),
+    "ctc_targets_3d": lambda t: t.nn.functional.ctc_loss(
+        uniform(t, 7, 2, 5).log_softmax(2), t.ones(2, 2, 1, dtype=t.long), [7, 7], [2, 2]),
+    "ctc_float_targets": lambda t: t.nn.functional.ctc_loss(
+        uniform(t, 7, 2, 5).log_softmax(2), t.ones(2, 2), [7, 7], [2, 2]),
     "ctc_mean": lambda t: ctc(t, [7, 6, 5], [3, 2, 4]),
     "ctc_sum_double": lambda t: ctc(t, [7, 6, 5], [3, 2, 4], dtype="float64", reduction="sum"),
     "ctc_none_blank_last": lambda t: ctc(

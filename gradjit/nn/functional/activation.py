@@ -13,8 +13,8 @@ from gradjit.tracer.leaves import is_traced
 
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias, as PyTorch records it: one addmm, on the input flattened to
-    a matrix and viewed back when it is not one."""
+    """input @ weight.T + bias, as PyTorch records it: one addmm, on a contiguous input
+    flattened to a matrix and viewed back when it is not one."""
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
@@ -22,6 +22,11 @@ def linear(input, weight, bias=None):
         return input.matmul(weight.t())
     if input.dim() == 2:
         return gradjit.addmm(bias, input, weight.t())
+    if not input.is_contiguous():
+        # PyTorch folds only a contiguous input into one addmm; it adds the bias to another's
+        # product in place, in the product's dtype
+        out = input.matmul(weight.t())
+        return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
     flat = input.reshape(-1, input.shape[-1]) if input.dim() else input
     return gradjit.addmm(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
 

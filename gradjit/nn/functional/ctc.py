@@ -28,6 +28,9 @@ def _at_least(values, low, name):
 def _padded_targets(targets, target_lengths, batch):
     """(N, S) targets, S the longest target, from padded or concatenated ones."""
     _at_least(target_lengths, 0, "target_lengths")
+    if targets.dim() > 2:
+        raise RuntimeError(f"Expected 1 to 2 dimensions, but got {targets.dim()}-dimensional "
+                           f"tensor for argument #2 'targets'{_CHECKED}")
     longest = int(target_lengths.max(initial=0))
     if targets.dim() == 1:
         total = int(target_lengths.sum())
