@@ -294,7 +294,9 @@ def normalize_batch(input, running_mean, running_var, weight, bias, training, mo
         out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
         if weight is not None:
             out = out * weight.reshape(channel)
-        return out if bias is None else out + bias.reshape(channel)
+        out = out if bias is None else out + bias.reshape(channel)
+        # float parameters on a half/bfloat16 input give the input's dtype, as torch's kernel
+        return out if out.dtype == input.dtype else out.to(input.dtype)
     return gradjit.autograd.composite("NativeBatchNormBackward0", normalize, input, weight, bias)
 
 

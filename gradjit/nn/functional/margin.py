@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gradjit
 from gradjit.nn.functional.loss import _check_reduction, _legacy, _node, _reduce
+from gradjit.tracer.leaves import is_traced
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -107,6 +108,12 @@ def _check_long(target):
         raise RuntimeError(f"expected scalar type Long but found {target.dtype.legacy}")
 
 
+def _outside(target, low, classes):
+    """Whether concrete class indices leave [low, classes)."""
+    return bool(target.numel() and not is_traced(target) and
+                ((target < low) | (target >= classes)).any())
+
+
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """For each sample, the mean over the other classes of max(0, margin - x[y] + x[i]) ** p
@@ -129,6 +136,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{list(weight.shape)}")
     _check_long(target)
+    if _outside(target, 0, classes):
+        raise RuntimeError("target out of range")
 
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
@@ -155,6 +164,9 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")
     _check_long(target)
+    # -1 ends a sample's targets; anything below it is out of range too
+    if _outside(target, -1, input.shape[-1] if input.dim() else 1):
+        raise RuntimeError("argument #2 'target' is out of range")
 
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
