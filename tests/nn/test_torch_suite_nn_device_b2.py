@@ -144,7 +144,38 @@ def nested_warnings(t, **kwargs):
     return warned(t, lambda t: t.nn.TransformerEncoder(layer, 2, enable_nested_tensor=True))
 
 
+def nested_path(t, padded=((2, 3),), no_grad=True, train=False, norm=True, attn_mask=False,
+                **kwargs):
+    """An encoder stack that PyTorch may run on nested tensors (evaluating without gradients,
+    batch_first, a padding mask): padded positions come out as zeros there."""
+    t.manual_seed(0)
+    layer = t.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, dropout=0.0)
+    stack = t.nn.TransformerEncoder(layer, 2, norm=t.nn.LayerNorm(8) if norm else None,
+                                    **kwargs).train(train)
+    if norm:
+        with t.no_grad():
+            stack.norm.bias.fill_(0.5)
+    mask = t.zeros(3, 4, dtype=t.bool)
+    for row, start in padded:
+        mask[row, start:] = True
+    extra = {"mask": causal(t, 4, 4)} if attn_mask else {}
+    with t.set_grad_enabled(not no_grad):
+        return stack(uniform(t, 3, 4, 8), src_key_padding_mask=mask, **extra)
+
+
 SCENARIOS = {
+    "nested_path_norm": lambda t: nested_path(t),
+    "nested_path_two_rows": lambda t: nested_path(t, ((0, 1), (2, 3)), norm=False),
+    "nested_path_with_grad": lambda t: nested_path(t, no_grad=False),
+    "nested_path_training": lambda t: nested_path(t, train=True),
+    "nested_path_disabled": lambda t: nested_path(t, enable_nested_tensor=False),
+    "nested_path_with_attn_mask": lambda t: nested_path(t, attn_mask=True),
+    "nested_path_not_left_aligned": lambda t: nested_path(t, ((1, 0),), mask_check=True),
+    "nested_path_transformer": lambda t: (lambda m: m(
+        uniform(t, 3, 4, 8), uniform(t, 3, 2, 8, seed=1),
+        src_key_padding_mask=t.tensor([[False] * 4] * 2 + [[False, True, True, True]])))(
+        (t.manual_seed(0), t.nn.Transformer(8, 2, 1, 1, 16, batch_first=True).eval())[1]
+        .requires_grad_(False)),
     "mha_in_proj_bias_none": lambda t: mha_changed(
         t, lambda t, m: setattr(m, "in_proj_bias", None)),
     "mha_bias_other_dtype": lambda t: mha_changed(

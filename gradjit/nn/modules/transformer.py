@@ -160,7 +160,24 @@ class TransformerEncoder(Module):
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal,
                            src_key_padding_mask=src_key_padding_mask)
+        if self._nested(src, mask, src_key_padding_mask):
+            # PyTorch's nested-tensor path drops the padded positions and pads its result
+            # back with zeros (before the final norm)
+            output = output.masked_fill((src_key_padding_mask != 0).unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
+
+    def _nested(self, src, mask, padding):
+        """Whether PyTorch's encoder takes its nested-tensor path: evaluating without
+        gradients, a left-aligned padding mask and no attention mask."""
+        first = self.layers[0]
+        if not self.use_nested_tensor or first.training or src.dim() != 3 or padding is None \
+                or mask is not None:
+            return False
+        valid = (padding == 0).long()
+        if bool((valid[:, 1:] > valid[:, :-1]).any()):  # a valid position after a padded one
+            return False
+        weights = [src] + [p for p in first.parameters()]
+        return not (gradjit.is_grad_enabled() and any(w.requires_grad for w in weights))
 
 
 class TransformerDecoder(Module):
