@@ -147,7 +147,19 @@ def dropout_extremes(t, p):
     return m(t.ones(1, 1, 4))
 
 
+def grad_fn_names(t, name, **kwargs):
+    m = layer(t, name, 3, 4, **kwargs)
+    x = t.ones(2, 5, 3) if kwargs.get("batch_first") else t.ones(5, 2, 3)
+    return [type(v.grad_fn).__name__ for v in tensors(t, m(x))]
+
+
 SCENARIOS = {
+    **{
+        f"grad_fns_{name}_{'_'.join(kwargs)}": (
+            lambda t, n=name, k=kwargs: grad_fn_names(t, n, **k))
+        for name in ("RNN", "LSTM", "GRU")
+        for kwargs in ({}, {"batch_first": True}, {"bidirectional": True, "num_layers": 2})
+    },
     **{
         f"initial_state_{name}{'_proj' if kwargs else ''}": (
             lambda t, n=name, k=kwargs: zero_state_is_default(t, n, **k))

@@ -138,7 +138,19 @@ def bn_mixed(t, dtype):
     return out.dtype, m.running_mean.dtype, out.float(), m.running_var
 
 
+def grad_fn_names(t):
+    t.manual_seed(0)
+    x = t.ones(2, 3, 4, 4)
+    modules = (t.nn.BatchNorm2d(3), t.nn.InstanceNorm2d(3, affine=True), t.nn.GroupNorm(1, 3),
+               t.nn.LayerNorm(4), t.nn.Conv2d(3, 2, 3, padding="same"),
+               t.nn.Conv2d(3, 2, 3, padding=1, padding_mode="reflect"),
+               t.nn.ConvTranspose2d(3, 2, 3), t.nn.InstanceNorm1d(3, affine=True))
+    return [type(m(x if m.__class__.__name__[-2] != "1" else x[:, :, 0]).grad_fn).__name__
+            for m in modules]
+
+
 SCENARIOS = {
+    "grad_fn_names": grad_fn_names,
     "bn_old_state_dict": bn_old_state_dict,
     "bn_channels_last": bn_channels_last,
     "bn_mixed_bfloat16": lambda t: bn_mixed(t, "bfloat16"),

@@ -67,13 +67,14 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     as_channels = input.reshape(1, n * channels, *input.shape[2:])
     means = None if running_mean is None else running_mean.repeat(n)
     variances = None if running_var is None else running_var.repeat(n)
-    out = normalize_batch(as_channels, means, variances, None, None, use_input_stats, momentum,
+    weight, bias = (None if w is None else w.repeat(n) for w in (weight, bias))
+    out = normalize_batch(as_channels, means, variances, weight, bias, use_input_stats, momentum,
                           eps).reshape(input.shape)
     with gradjit.no_grad():
         for running, repeated in ((running_mean, means), (running_var, variances)):
             if running is not None and use_input_stats:
                 running.copy_(repeated.reshape(n, channels).mean(0))
-    return _affine(out, weight, bias, (1, -1) + (1,) * (input.dim() - 2))
+    return out
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):

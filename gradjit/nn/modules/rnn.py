@@ -151,7 +151,10 @@ class RNNBase(Module):
                                self.num_layers, self.dropout, self.training, self.bidirectional)
         if not batched:
             return output.squeeze(1), tuple(h.squeeze(1) for h in states)
-        return (output.transpose(0, 1) if self.batch_first else output), states
+        if self.batch_first:
+            # PyTorch's RNN and GRU kernels transpose their output in place, LSTM's does not
+            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
+        return output, states
 
     def _run_packed(self, packed, hx):
         """A PackedSequence: run the padded batch (longest first) with each sequence's
