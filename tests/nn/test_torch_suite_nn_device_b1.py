@@ -154,6 +154,8 @@ def grad_fn_names(t, name, **kwargs):
 
 
 SCENARIOS = {
+    "pack_no_sequences": lambda t: t.nn.utils.rnn.pack_sequence([]),
+    "pad_no_sequences": lambda t: t.nn.utils.rnn.pad_sequence([]),
     **{
         f"grad_fns_{name}_{'_'.join(kwargs)}": (
             lambda t, n=name, k=kwargs: grad_fn_names(t, n, **k))

@@ -164,6 +164,12 @@ def nested_path(t, padded=((2, 3),), no_grad=True, train=False, norm=True, attn_
 
 
 SCENARIOS = {
+    "ctc_half": lambda t: t.nn.functional.ctc_loss(
+        t.zeros(5, 1, 4).half().log_softmax(2), t.tensor([[1, 2]]), [5], [2]),
+    "mha_kdim_self_attention": lambda t: t.nn.MultiheadAttention(4, 2, kdim=3)(
+        t.ones(2, 1, 4), t.ones(2, 1, 4), t.ones(2, 1, 4)),
+    "mha_vdim_wrong": lambda t: t.nn.MultiheadAttention(4, 2, kdim=3, vdim=3)(
+        t.ones(2, 1, 4), t.ones(2, 1, 3), t.ones(2, 1, 4)),
     "nested_path_norm": lambda t: nested_path(t),
     "nested_path_two_rows": lambda t: nested_path(t, ((0, 1), (2, 3)), norm=False),
     "nested_path_with_grad": lambda t: nested_path(t, no_grad=False),

@@ -150,6 +150,16 @@ def grad_fn_names(t):
 
 
 SCENARIOS = {
+    "layer_norm_bfloat16_mixed": lambda t: (lambda out: (out.dtype, out.float()))(
+        t.nn.LayerNorm(3)(uniform(t, 2, 3, dtype="bfloat16"))),
+    "group_norm_bfloat16_mixed": lambda t: (lambda out: (out.dtype, out.float()))(
+        t.nn.GroupNorm(1, 4)(uniform(t, 2, 4, 3, dtype="bfloat16"))),
+    "instance_norm_bfloat16_mixed": lambda t: (lambda out: (out.dtype, out.float()))(
+        t.nn.InstanceNorm1d(3, affine=True)(uniform(t, 2, 3, 4, dtype="bfloat16"))),
+    "conv_transpose_output_padding_negative": lambda t: conv_fn(
+        t, 2, (1, 2, 5, 5), (2, 3, 3, 3), transposed=True, output_padding=-1),
+    "conv_transpose_groups_bad": lambda t: conv_fn(t, 2, (1, 4, 5, 5), (4, 3, 3, 3),
+                                                   transposed=True, groups=3),
     "grad_fn_names": grad_fn_names,
     "bn_old_state_dict": bn_old_state_dict,
     "bn_channels_last": bn_channels_last,

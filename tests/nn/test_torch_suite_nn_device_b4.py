@@ -89,6 +89,10 @@ def broadcast_equals_expanded(t, name):
 
 
 SCENARIOS = {
+    "smooth_l1_integral_input": lambda t: t.nn.functional.smooth_l1_loss(
+        t.ones(3, dtype=t.long), t.ones(3, dtype=t.long)),
+    "margin_ranking_dims": lambda t: t.nn.functional.margin_ranking_loss(
+        t.ones(3, 2), t.ones(3, 2), t.ones(3)),
     **{
         f"target_grad_{name}": (lambda t, n=name: target_grads(t, n))
         for name in ("l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "kl_div")

@@ -233,7 +233,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         out = (input - mean) * (var + eps).rsqrt()
         if weight is not None:
             out = out * weight
-        return out if bias is None else out + bias
+        out = out if bias is None else out + bias
+        # float parameters on a half/bfloat16 input give the input's dtype, as torch's kernel
+        return out if out.dtype == input.dtype else out.to(input.dtype)
     return gradjit.autograd.composite("NativeLayerNormBackward0", normalize, input, weight, bias)
 
 

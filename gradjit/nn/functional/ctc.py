@@ -96,6 +96,9 @@ def _softmax_term(log_probs, input_lengths, live):
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
              zero_infinity=False):
     _check_reduction(reduction)
+    if log_probs.dtype not in (gradjit.float32, gradjit.float64):
+        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
+                                  f"'{log_probs.dtype.legacy}'")
     unbatched = log_probs.dim() == 2
     if unbatched:
         log_probs = log_probs.unsqueeze(1)  # its targets: one concatenated sequence

@@ -10,6 +10,11 @@ from gradjit.tracer.leaves import is_traced
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """max(0, -target * (input1 - input2) + margin)."""
+    if not input1.dim() == input2.dim() == target.dim():
+        end = " "  # PyTorch's message ends with a space
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
+                           f"target: {target.shape}{end}")
     return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 

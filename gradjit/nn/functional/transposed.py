@@ -47,6 +47,12 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
                 name, conv):
     stride, padding = _tuple(stride, n), _tuple(padding, n)
     output_padding, dilation = _tuple(output_padding, n), _tuple(dilation, n)
+    if min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{list(weight.shape)}] "
+                           "instead")
     if min(dilation) <= 0:
         raise RuntimeError("dilation should be greater than zero, but got "
                            + _sides((("dilation", dilation, 1),), ", "))

@@ -59,6 +59,8 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         raise RuntimeError("Expected padding_side to be one of left or right, but got "
                            f"{padding_side}.")
     sequences = list(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
     longest = max(s.shape[0] for s in sequences)
     padded = []
     for s in sequences:
