@@ -153,7 +153,22 @@ def grad_fn_names(t, name, **kwargs):
     return [type(v.grad_fn).__name__ for v in tensors(t, m(x))]
 
 
+def double_state(t, name, bias):
+    """A float64 state for float32 weights."""
+    m = layer(t, name, 3, 4, bias=bias)
+    if "Cell" not in name:
+        return m(t.ones(2, 1, 3), t.ones(1, 1, 4, dtype=t.float64))
+    h = t.ones(2, 4, dtype=t.float64)
+    return m(t.ones(2, 3), (h, h.float()) if name == "LSTMCell" else h)
+
+
 SCENARIOS = {
+    **{
+        f"hidden_dtype_{name}_{'bias' if bias else 'no_bias'}": (
+            lambda t, n=name, b=bias: double_state(t, n, b))
+        for name in ("RNN", "GRU", "RNNCell", "GRUCell", "LSTMCell")
+        for bias in (True, False)
+    },
     "pack_no_sequences": lambda t: t.nn.utils.rnn.pack_sequence([]),
     "pad_no_sequences": lambda t: t.nn.utils.rnn.pad_sequence([]),
     **{
