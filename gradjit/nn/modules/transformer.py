@@ -16,6 +16,7 @@ from gradjit.nn.modules.container import ModuleList
 from gradjit.nn.modules.linear import Linear
 from gradjit.nn.modules.module import Module
 from gradjit.nn.modules.normalization import LayerNorm
+from gradjit.tracer.leaves import is_traced
 
 
 def _activation(activation):
@@ -173,11 +174,13 @@ class TransformerEncoder(Module):
         if not self.use_nested_tensor or first.training or src.dim() != 3 or padding is None \
                 or mask is not None:
             return False
-        valid = (padding == 0).long()
-        if bool((valid[:, 1:] > valid[:, :-1]).any()):  # a valid position after a padded one
-            return False
         weights = [src] + [p for p in first.parameters()]
-        return not (gradjit.is_grad_enabled() and any(w.requires_grad for w in weights))
+        if gradjit.is_grad_enabled() and any(w.requires_grad for w in weights):
+            return False
+        if is_traced(padding):  # a traced mask is taken as left-aligned, as masks mostly are
+            return True
+        valid = (padding == 0).long()
+        return not bool((valid[:, 1:] > valid[:, :-1]).any())  # no valid after a padded one
 
 
 class TransformerDecoder(Module):
