@@ -150,6 +150,24 @@ def grad_fn_names(t):
 
 
 SCENARIOS = {
+    **{
+        f"mixed_dtypes_{name}": (lambda t, m=make: m(t))
+        for name, make in {
+            "batch_norm_half_params": lambda t: t.nn.BatchNorm1d(3).half()(t.ones(2, 3)),
+            "batch_norm_double_input": lambda t: t.nn.BatchNorm1d(3)(
+                t.ones(2, 3, dtype=t.float64)),
+            "batch_norm_bfloat16_params_half_input": lambda t: t.nn.BatchNorm1d(3).bfloat16()(
+                t.ones(2, 3).half()),
+            "layer_norm_half_params": lambda t: t.nn.LayerNorm(3).half()(t.ones(2, 3)),
+            "layer_norm_integral": lambda t: t.nn.LayerNorm(3)(t.ones(2, 3, dtype=t.long)),
+            "group_norm_double_input": lambda t: t.nn.GroupNorm(1, 3)(
+                t.ones(2, 3, dtype=t.float64)),
+            "instance_norm_double_input": lambda t: t.nn.InstanceNorm1d(3, affine=True)(
+                t.ones(2, 3, 4, dtype=t.float64)),
+            "layer_norm_bias_other_dtype": lambda t: t.nn.functional.layer_norm(
+                t.ones(2, 3), (3,), t.ones(3), t.ones(3, dtype=t.float64)),
+        }.items()
+    },
     "layer_norm_bfloat16_mixed": lambda t: (lambda out: (out.dtype, out.float()))(
         t.nn.LayerNorm(3)(uniform(t, 2, 3, dtype="bfloat16"))),
     "group_norm_bfloat16_mixed": lambda t: (lambda out: (out.dtype, out.float()))(

@@ -225,6 +225,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    check_mixed_dtypes(input, weight, bias)
     refuse_integers("LayerNormKernelImpl", input)
 
     def normalize(input, weight, bias):
@@ -237,6 +238,22 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         # float parameters on a half/bfloat16 input give the input's dtype, as torch's kernel
         return out if out.dtype == input.dtype else out.to(input.dtype)
     return gradjit.autograd.composite("NativeLayerNormBackward0", normalize, input, weight, bias)
+
+
+def check_mixed_dtypes(input, *parameters):
+    """PyTorch's CPU normalizations take parameters of the input's dtype, or float32 ones for
+    a half/bfloat16 input; the first parameter given decides which is meant."""
+    given = [p for p in parameters if p is not None]
+    if not given or given[0].dtype == input.dtype:
+        for p in given:
+            if p.dtype != input.dtype:
+                raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                                   f"{p.dtype.legacy}")
+        return
+    if any(p.dtype != gradjit.float32 for p in given):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype not in (gradjit.float16, gradjit.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
 def _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps):
@@ -267,6 +284,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     whose sizes PyTorch does not check then."""
     refuse_integers("batch_norm", input)
     _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps)
+    check_mixed_dtypes(input, weight, bias, running_mean, running_var)
     return normalize_batch(input, running_mean, running_var, weight, bias, training, momentum,
                            eps)
 

@@ -8,7 +8,7 @@ import numpy as np
 
 import gradjit
 from gradjit.autograd.function import Function
-from gradjit.nn.functional.activation import normalize_batch
+from gradjit.nn.functional.activation import check_mixed_dtypes, normalize_batch
 from gradjit.nn.functional.conv import pad
 from gradjit.tensor.refusals import refuse_integers
 
@@ -41,6 +41,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if math.prod(size) // num_groups == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{size}")
+    check_mixed_dtypes(input, weight, bias)
     refuse_integers("GroupNormKernelImpl", input)
     group_size = channels // num_groups * math.prod(input.shape[2:])  # no -1: n may be 0
 
@@ -63,6 +64,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if use_input_stats and math.prod(input.shape[2:]) == 1:
         raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                          f"{input.shape}")
+    check_mixed_dtypes(input, weight, bias)
     n, channels = input.shape[0], input.shape[1]
     as_channels = input.reshape(1, n * channels, *input.shape[2:])
     means = None if running_mean is None else running_mean.repeat(n)
