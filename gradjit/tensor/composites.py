@@ -281,10 +281,12 @@ class CompositesMixin:
         if getattr(mat1, "_sparse_layout", False):
             from gradjit.sparse.linear import addmm  # the sparse layout sits above Tensor
             return addmm(self, mat1, mat2, beta, alpha)
-        _check_matrices(mat1, mat2)
-        if self.dtype is not mat2.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                               f"{self.dtype.legacy} and {mat2.dtype.legacy}")
+        _check_matrices(mat1, mat2, dtypes=False)
+        # PyTorch compares the added term first, and names the factors mat1 and mat2 here
+        for name, first in (("self", self), ("mat1", mat1)):
+            if first.dtype is not mat2.dtype:
+                raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                                   f"{first.dtype.legacy} and {mat2.dtype.legacy}")
         _check_added(self, (mat1.shape[0], mat2.shape[1]))
         if beta == 1 and alpha == 1 and tuple(self.shape) in (
                 (mat2.shape[1],), (mat1.shape[0], mat2.shape[1])):

@@ -520,11 +520,12 @@ def _check_dtypes(a, b):
                            f"{_CPP_NAMES[b.dtype.ir.torch_name]}")
 
 
-def _check_matrices(a, b):
+def _check_matrices(a, b, dtypes=True):
     for name, t in (("self", a), ("mat2", b)):
         if t.dim() != 2:
             raise RuntimeError(f"{name} must be a matrix")
-    _check_dtypes(a, b)
+    if dtypes:
+        _check_dtypes(a, b)
     (n, k), (k2, m) = a.shape, b.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")

@@ -201,7 +201,7 @@ def broadcast_shapes(*shapes) -> dtypes.Size:
             elif size != 1:
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at "
                                    f"-{axis}! Mismatching argument at index {i} had "
-                                   f"{tuple(shape)}; but expected shape should be broadcastable "
+                                   f"{shape!r}; but expected shape should be broadcastable "
                                    f"to {out}")
     for i, size in enumerate(out):  # torch.Size's own check
         if not isinstance(size, (int, np.integer)):

@@ -13,8 +13,8 @@ from gradjit.warn import warn_past_wrappers
 
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias, as PyTorch records it: one addmm, on the input flattened to
-    a matrix and viewed back when it is not one."""
+    """input @ weight.T + bias, as PyTorch records it: one addmm, on a contiguous input
+    flattened to a matrix and viewed back when it is not one."""
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
@@ -22,6 +22,11 @@ def linear(input, weight, bias=None):
         return input.matmul(weight.t())
     if input.dim() == 2:
         return gradjit.addmm(bias, input, weight.t())
+    if not input.is_contiguous():
+        # PyTorch folds only a contiguous input into one addmm; it adds the bias to another's
+        # product in place, in the product's dtype
+        out = input.matmul(weight.t())
+        return out + (bias if bias.dtype == out.dtype else bias.to(out.dtype))
     flat = input.reshape(-1, input.shape[-1]) if input.dim() else input
     return gradjit.addmm(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
@@ -227,6 +232,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+    check_mixed_dtypes(input, weight, bias)
     refuse_integers("LayerNormKernelImpl", input)
 
     def normalize(input, weight, bias):
@@ -235,8 +241,26 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         out = (input - mean) * (var + eps).rsqrt()
         if weight is not None:
             out = out * weight
-        return out if bias is None else out + bias
+        out = out if bias is None else out + bias
+        # float parameters on a half/bfloat16 input give the input's dtype, as torch's kernel
+        return out if out.dtype == input.dtype else out.to(input.dtype)
     return gradjit.autograd.composite("NativeLayerNormBackward0", normalize, input, weight, bias)
+
+
+def check_mixed_dtypes(input, *parameters):
+    """PyTorch's CPU normalizations take parameters of the input's dtype, or float32 ones for
+    a half/bfloat16 input; the first parameter given decides which is meant."""
+    given = [p for p in parameters if p is not None]
+    if not given or given[0].dtype == input.dtype:
+        for p in given:
+            if p.dtype != input.dtype:
+                raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                                   f"{p.dtype.legacy}")
+        return
+    if any(p.dtype != gradjit.float32 for p in given):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype not in (gradjit.float16, gradjit.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
 def _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps):
@@ -267,6 +291,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     whose sizes PyTorch does not check then."""
     refuse_integers("batch_norm", input)
     _batch_norm_checks(input, running_mean, running_var, weight, bias, training, eps)
+    check_mixed_dtypes(input, weight, bias, running_mean, running_var)
     return normalize_batch(input, running_mean, running_var, weight, bias, training, momentum,
                            eps)
 
@@ -296,7 +321,9 @@ def normalize_batch(input, running_mean, running_var, weight, bias, training, mo
         out = (input - mean.reshape(channel)) * (var.reshape(channel) + eps).rsqrt()
         if weight is not None:
             out = out * weight.reshape(channel)
-        return out if bias is None else out + bias.reshape(channel)
+        out = out if bias is None else out + bias.reshape(channel)
+        # float parameters on a half/bfloat16 input give the input's dtype, as torch's kernel
+        return out if out.dtype == input.dtype else out.to(input.dtype)
     return gradjit.autograd.composite("NativeBatchNormBackward0", normalize, input, weight, bias)
 
 

@@ -137,6 +137,12 @@ def _project(query, key, value, in_proj_weight, in_proj_bias, separate):
     """q, k, v from the packed (3E, E) weight or the three separate ones."""
     weights = in_proj_weight.chunk(3) if separate is None else separate
     biases = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+    if separate is not None:
+        embed = query.shape[-1]
+        for name, x, w in zip(("query", "key", "value"), (query, key, value), weights):
+            if tuple(w.shape) != (embed, x.shape[-1]):
+                raise AssertionError(f"expecting {name} weights shape of "
+                                     f"{(embed, x.shape[-1])}, but got {w.shape}")
     return tuple(linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases))
 
 

@@ -204,8 +204,12 @@ def _check_conv(input, weight, stride, padding, dilation, groups, n):
         raise RuntimeError("negative padding is not supported")
     if min(_tuple(stride, n)) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(_tuple(dilation, n)) <= 0:
+    if min(_tuple(dilation, n)) < 0:
         raise RuntimeError("dilation should be greater than zero")
+    if min(_tuple(dilation, n)) == 0:
+        # a later check of PyTorch's: it runs a 1-d convolution as a 2-d one of height 1
+        shown = [1] * (n == 1) + list(_tuple(dilation, n))
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     if input.dim() != weight.dim():
@@ -227,6 +231,9 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n, name):
                            f"({CPP_NAMES[bias.dtype.legacy]}) should be the same")
     input, unbatched = _batched(input, n, name)
     _check_conv(input, weight, stride, padding, dilation, groups, n)
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found "
+                           f"{weight.dtype.legacy}")
     if padding == "same" and all(s == 1 for s in _tuple(stride, n)):
         input, padding = _odd_padding(input, weight, dilation, n)
     out = gradjit.autograd.composite(

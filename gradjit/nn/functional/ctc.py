@@ -28,6 +28,9 @@ def _at_least(values, low, name):
 def _padded_targets(targets, target_lengths, batch):
     """(N, S) targets, S the longest target, from padded or concatenated ones."""
     _at_least(target_lengths, 0, "target_lengths")
+    if targets.dim() > 2:
+        raise RuntimeError(f"Expected 1 to 2 dimensions, but got {targets.dim()}-dimensional "
+                           f"tensor for argument #2 'targets'{_CHECKED}")
     longest = int(target_lengths.max(initial=0))
     if targets.dim() == 1:
         total = int(target_lengths.sum())
@@ -93,6 +96,9 @@ def _softmax_term(log_probs, input_lengths, live):
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
              zero_infinity=False):
     _check_reduction(reduction)
+    if log_probs.dtype not in (gradjit.float32, gradjit.float64):
+        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
+                                  f"'{log_probs.dtype.legacy}'")
     unbatched = log_probs.dim() == 2
     if unbatched:
         log_probs = log_probs.unsqueeze(1)  # its targets: one concatenated sequence

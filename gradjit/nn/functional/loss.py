@@ -105,6 +105,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _legacy(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    refuse_integers("smooth_l1_cpu", input)
     if beta == 0:
         return l1_loss(input, target, reduction=reduction)
 
@@ -139,6 +140,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                            f"{input.dtype.legacy}")
     refuse_integers("binary_cross_entropy", input)
     _check_probabilities(input, target)
+    if weight is not None:
+        weight = weight.expand(gradjit.broadcast_shapes(target.shape, weight.shape))
 
     def bce(input, target):
         # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.
@@ -321,9 +324,14 @@ def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothin
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
-    reduction = _legacy(size_average, reduce, reduction)
     """target * (log target - input) pointwise, input being log-probabilities (and target too
     with log_target); 'batchmean' divides the sum by the batch size, the KL divergence."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if reduction == "mean":
+        warn_at_caller("reduction: 'mean' divides the total loss by both the batch size and "
+                       "the support size.'batchmean' divides only by the batch size, and aligns "
+                       "with the KL div math definition.'mean' will be changed to behave the "
+                       "same as 'batchmean' in the next major release.")
     if not all(t.dtype.is_floating_point or t.dtype.is_complex for t in (input, target)):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:

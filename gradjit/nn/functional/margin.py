@@ -6,10 +6,16 @@ from __future__ import annotations
 import gradjit
 from gradjit.nn.functional.loss import _check_reduction, _legacy, _node, _reduce
 from gradjit.tensor.scalar_overloads import add_scalar, minus, sub_scalar
+from gradjit.tracer.leaves import is_traced
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """max(0, -target * (input1 - input2) + margin)."""
+    if not input1.dim() == input2.dim() == target.dim():
+        end = " "  # PyTorch's message ends with a space
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
+                           f"target: {target.shape}{end}")
     return _reduce(add_scalar(-target * (input1 - input2), margin).clamp_min(0), reduction)
 
 
@@ -76,6 +82,9 @@ def soft_margin_loss(input, target, reduction="mean"):
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{input.dtype.legacy}")
     # PyTorch differentiates this loss in its input alone
+    if target.requires_grad and gradjit.is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
     return gradjit.autograd.composite("SoftMarginLossBackward0", lambda x: _reduce(
         gradjit.nn.functional.softplus(-target * x), reduction), input)
 
@@ -102,6 +111,12 @@ def _check_long(target):
         raise RuntimeError(f"expected scalar type Long but found {target.dtype.legacy}")
 
 
+def _outside(target, low, classes):
+    """Whether concrete class indices leave [low, classes)."""
+    return bool(target.numel() and not is_traced(target) and
+                ((target < low) | (target >= classes)).any())
+
+
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """For each sample, the mean over the other classes of max(0, margin - x[y] + x[i]) ** p
@@ -124,6 +139,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{list(weight.shape)}")
     _check_long(target)
+    if _outside(target, 0, classes):
+        raise RuntimeError("target out of range")
 
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class
@@ -150,6 +167,9 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")
     _check_long(target)
+    # -1 ends a sample's targets; anything below it is out of range too
+    if _outside(target, -1, input.shape[-1] if input.dim() else 1):
+        raise RuntimeError("argument #2 'target' is out of range")
 
     def loss_of(x, y):
         rows = x if x.dim() == 2 else x.reshape(1, -1)  # a 0-d input is one class

@@ -8,7 +8,7 @@ import numpy as np
 
 import gradjit
 from gradjit.autograd.function import Function
-from gradjit.nn.functional.activation import normalize_batch
+from gradjit.nn.functional.activation import check_mixed_dtypes, normalize_batch
 from gradjit.nn.functional.conv import pad
 from gradjit.tensor.refusals import refuse_integers
 from gradjit.tensor.scalar_overloads import add_scalar
@@ -31,10 +31,18 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
+    # PyTorch's message shows the weight's shape (an absent one's as [0]) for either
+    shown = [0] if weight is None else list(weight.shape)
+    for name, given in (("weight", weight), ("bias", bias)):
+        if given is not None and (given.dim() != 1 or given.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {shown} and input "
+                               f"of shape {list(input.shape)}")
     size = [n * channels // num_groups, num_groups, *input.shape[2:]]
     if math.prod(size) // num_groups == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{size}")
+    check_mixed_dtypes(input, weight, bias)
     refuse_integers("GroupNormKernelImpl", input)
     group_size = channels // num_groups * math.prod(input.shape[2:])  # no -1: n may be 0
 
@@ -58,6 +66,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if use_input_stats and math.prod(input.shape[2:]) == 1:
         raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                          f"{input.shape}")
+    check_mixed_dtypes(input, weight, bias)
     n, channels = input.shape[0], input.shape[1]
     as_channels = input.contiguous().view(1, n * channels, *input.shape[2:])
     means, variances, weights, biases = (None if t is None else t.repeat(n) for t in (

@@ -23,6 +23,14 @@ def _check_cell_args(input, hiddens, hidden_size, input_size):
                                f"expected {hidden_size}")
 
 
+def _check_hidden_dtype(h, w_hh, b_hh):
+    """PyTorch multiplies the hidden state by its weight in an addmm where there is a bias,
+    which names the mismatch so (a plain matmul does otherwise)."""
+    if b_hh is not None and h.dtype != w_hh.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {h.dtype.legacy} "
+                           f"and {w_hh.dtype.legacy}")
+
+
 def _hidden_gates(h, w_hh_t, b_hh):
     """The hidden state's contribution to the gates; the weight comes transposed once per
     sequence, and b_hh is None where it was folded into the input gates."""
@@ -62,6 +70,7 @@ STEPS = {"RNN_TANH": _elman(gradjit.tanh), "RNN_RELU": _elman(gradjit.relu), "LS
 
 def _cell(mode, input, state, w_ih, w_hh, b_ih, b_hh):
     _check_cell_args(input, state, w_hh.shape[1], w_ih.shape[1])
+    _check_hidden_dtype(state[0], w_hh, b_hh)
     return STEPS[mode](linear(input, w_ih, b_ih), state, w_hh.t(), b_hh)
 
 
@@ -113,6 +122,8 @@ def rnn(mode, input, hx, weights, has_biases, num_layers, dropout_p, training, b
     (outputs past it are not meaningful). Returns the last layer's outputs and the final
     states, stacked as hx is."""
     step, directions = STEPS[mode], 2 if bidirectional else 1
+    if mode != "LSTM":  # (PyTorch's LSTM takes another kernel on the CPU)
+        _check_hidden_dtype(hx[0], weights[0][1], weights[0][3] if has_biases else None)
     active = None if lengths is None else \
         [gradjit.tensor(np.asarray(lengths)[:, None] > t) for t in range(input.shape[0])]
     finals = [[] for _ in hx]

@@ -22,6 +22,17 @@ def _spread(input, dim, stride):
     return merged.narrow(dim, 0, (length - 1) * stride + 1)
 
 
+def _sides(named, separator=" "):
+    """`name_side: value` for each (name, values, fill); PyTorch reports a 1-D case as 2-D,
+    with a height of `fill`."""
+    parts = []
+    for name, values, fill in named:
+        values = (fill,) * max(2 - len(values), 0) + tuple(values)
+        sides = ("depth", "height", "width")[-len(values):]
+        parts += [f"{name}_{side}: {value}" for side, value in zip(sides, values)]
+    return separator.join(parts)
+
+
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     n, name, conv):
     input, unbatched = _batched(input, n, name)
@@ -36,16 +47,20 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
                 name, conv):
     stride, padding = _tuple(stride, n), _tuple(padding, n)
     output_padding, dilation = _tuple(output_padding, n), _tuple(dilation, n)
+    if min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{list(weight.shape)}] "
+                           "instead")
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got "
+                           + _sides((("dilation", dilation, 1),), ", "))
     if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
-        # PyTorch reports a 1-D case as 2-D, with a height of 0 output padding and stride 1
-        shown = [(fill,) * max(2 - n, 0) + values
-                 for values, fill in ((output_padding, 0), (stride, 1), (dilation, 1))]
-        sides = ("depth", "height", "width")[-len(shown[0]):]
-        parts = [f"{name}_{side}: {value}" for name, values in zip(
-            ("output_padding", "stride", "dilation"), shown)
-            for side, value in zip(sides, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, "
-                           "but got " + " ".join(parts))
+                           "but got " + _sides((("output_padding", output_padding, 0),
+                                                ("stride", stride, 1),
+                                                ("dilation", dilation, 1))))
     in_channels, per_group = weight.shape[0], weight.shape[1]
     if input.shape[1] != in_channels:
         raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "

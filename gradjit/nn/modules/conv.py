@@ -42,6 +42,7 @@ class _ConvNd(Module):
         self.kernel_size, self.stride = _tuple(kernel_size, n), _tuple(stride, n)
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
         self.dilation, self.padding_mode = _tuple(dilation, n), padding_mode
+        self._reversed_padding_repeated_twice = self._pad_widths()
         like = dict(dtype=dtype, device=device)
         self.weight = Parameter(gradjit.empty(*self._weight_channels(in_channels, out_channels,
                                                                    groups),
@@ -55,20 +56,24 @@ class _ConvNd(Module):
     def reset_parameters(self):
         _bias_bound_init(self.weight, self.bias)
 
-    def _padded(self, input):
-        """input and the padding left for the convolution: a non-zero padding_mode pads first
-        with F.pad (for 'same', the extra element on the right, as PyTorch's)."""
-        if self.padding_mode == "zeros":
-            return input, self.padding
+    def _pad_widths(self):
+        """F.pad's widths for a padding_mode other than zeros, last dim first (for 'same', the
+        extra element on the right, as PyTorch's); PyTorch's attribute of the same name."""
         if self.padding == "valid":
-            return input, 0
-        if self.padding == "same":
+            sides = [(0, 0)] * len(self.kernel_size)
+        elif self.padding == "same":
             totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
             sides = [(t // 2, t - t // 2) for t in totals]
         else:
             sides = [(p, p) for p in self.padding]
-        widths = [w for pair in reversed(sides) for w in pair]
-        return F.pad(input, widths, mode=self.padding_mode), 0
+        return [w for pair in reversed(sides) for w in pair]
+
+    def _padded(self, input):
+        """input and the padding left for the convolution: a non-zero padding_mode pads first
+        with F.pad."""
+        if self.padding_mode == "zeros":
+            return input, self.padding
+        return F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), 0
 
     def forward(self, input):
         input, padding = self._padded(input)
@@ -129,6 +134,10 @@ class _ConvTransposeNd(_ConvNd):
         if output_size is None:
             return self.output_padding
         n = self._dims
+        outer = input.dim() - n
+        if len(output_size) not in (n, n + outer):
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must "
+                             f"have {n} or {n + outer} elements (got {len(output_size)})")
         wanted = tuple(output_size)[-n:]
         least = [(length - 1) * s - 2 * p + d * (k - 1) + 1 for length, s, p, d, k in zip(
             input.shape[-n:], self.stride, self.padding, self.dilation, self.kernel_size)]

@@ -61,6 +61,8 @@ class RNNBase(Module):
                              "projections")
         if proj_size >= hidden_size:
             raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError(f"Unrecognized RNN mode: {mode}")
         self.mode, self.input_size, self.hidden_size = mode, input_size, hidden_size
         self.num_layers, self.bias, self.batch_first = num_layers, bias, batch_first
         self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, proj_size
@@ -149,7 +151,10 @@ class RNNBase(Module):
                                self.num_layers, self.dropout, self.training, self.bidirectional)
         if not batched:
             return output.squeeze(1), tuple(h.squeeze(1) for h in states)
-        return (output.transpose(0, 1) if self.batch_first else output), states
+        if self.batch_first:
+            # PyTorch's RNN and GRU kernels transpose their output in place, LSTM's does not
+            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
+        return output, states
 
     def _run_packed(self, packed, hx):
         """A PackedSequence: run the padded batch (longest first) with each sequence's
@@ -190,7 +195,8 @@ class RNNBase(Module):
             raise RuntimeError(f"For {kind} input, hx and cx should also be {dims}-D but got "
                                f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
 
-    def forward(self, input, hx=None):
+    def _forward_one_state(self, input, hx=None):
+        """RNN's and GRU's forward (RNNBase itself has none, as in PyTorch)."""
         name = "GRU" if self.mode == "GRU" else "RNN"
         output, states = self._run(input, None if hx is None else (hx,), name)
         return output, states[0]
@@ -225,6 +231,8 @@ class RNN(RNNBase):
         super().__init__(f"RNN_{nonlinearity.upper()}", input_size, hidden_size, num_layers,
                          bias, batch_first, dropout, bidirectional, device=device, dtype=dtype)
 
+    forward = RNNBase._forward_one_state
+
 
 class LSTM(RNNBase):
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
@@ -242,6 +250,8 @@ class GRU(RNNBase):
         _refuse_projection(kwargs)
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, device=device, dtype=dtype)
+
+    forward = RNNBase._forward_one_state
 
 
 class RNNCellBase(Module):

@@ -16,6 +16,7 @@ from gradjit.nn.modules.container import ModuleList
 from gradjit.nn.modules.linear import Linear
 from gradjit.nn.modules.module import Module
 from gradjit.nn.modules.normalization import LayerNorm
+from gradjit.tracer.leaves import is_traced
 
 
 def _activation(activation):
@@ -160,7 +161,26 @@ class TransformerEncoder(Module):
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal,
                            src_key_padding_mask=src_key_padding_mask)
+        if self._nested(src, mask, src_key_padding_mask):
+            # PyTorch's nested-tensor path drops the padded positions and pads its result
+            # back with zeros (before the final norm)
+            output = output.masked_fill((src_key_padding_mask != 0).unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
+
+    def _nested(self, src, mask, padding):
+        """Whether PyTorch's encoder takes its nested-tensor path: evaluating without
+        gradients, a left-aligned padding mask and no attention mask."""
+        first = self.layers[0]
+        if not self.use_nested_tensor or first.training or src.dim() != 3 or padding is None \
+                or mask is not None:
+            return False
+        weights = [src] + [p for p in first.parameters()]
+        if gradjit.is_grad_enabled() and any(w.requires_grad for w in weights):
+            return False
+        if is_traced(padding):  # a traced mask is taken as left-aligned, as masks mostly are
+            return True
+        valid = (padding == 0).long()
+        return not bool((valid[:, 1:] > valid[:, :-1]).any())  # no valid after a padded one
 
 
 class TransformerDecoder(Module):

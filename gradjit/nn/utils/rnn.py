@@ -59,6 +59,8 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         raise RuntimeError("Expected padding_side to be one of left or right, but got "
                            f"{padding_side}.")
     sequences = list(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
     longest = max(s.shape[0] for s in sequences)
     padded = []
     for s in sequences:
@@ -68,6 +70,10 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
 
 
 def _lengths(lengths):
+    if gradjit.is_tensor(lengths) and lengths.dim() != 1:
+        raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
+                           f"{lengths.dim()}D cpu {lengths.dtype.legacy} "
+                           "tensor")
     values = np.asarray(lengths.tolist() if gradjit.is_tensor(lengths) else lengths,
                         dtype=np.int64)
     if values.size and values.min() <= 0:
