@@ -232,8 +232,6 @@ KNOWN_EXPRESSIONS = {
 # The operators whose graphs still differ, by the first sample that does (regenerate with
 # `python -m tests.autograd.graph_sweep --known`).
 KNOWN = {
-    'nn.functional.linear_cross_entropy': '#2: LogSoftmaxBackward0(2,), torch ViewBackward0(2,) '
-                                          '(cross_entropy of K-dim logits, a loss)',
     'nn.functional.linear_cross_entropy.chunked': '#0: NllLossBackward0(1,), torch '
                                                   'SqueezeBackward1 (torch records its chunked '
                                                   'kernel as one generated node)',
