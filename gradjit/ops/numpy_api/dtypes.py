@@ -133,12 +133,13 @@ def _positions(name, fn):
     """fn of where a is nonzero: which elements are decides the result's shape, so the trace
     holds for that pattern alone (value_deciding_shape)."""
     def function(a, *args, **kwargs):
-        if constant_value(a) is None and not isinstance(a, (list, tuple)):
+        known = a if isinstance(a, (list, tuple)) else constant_value(a)
+        if known is None:
             nonzero = a if ir_type(a).dtype.is_bool else ops.ne(a, 0)
-            a = value_deciding_shape(nonzero, f"np.{name}'s nonzero elements")
-            if a is None:
+            known = value_deciding_shape(nonzero, f"np.{name}'s nonzero elements")
+            if known is None:
                 _known(nonzero, f"np.{name}", _NONZERO)  # refused: no value is known
-        return fn(a, *args, **kwargs)
+        return fn(known, *args, **kwargs)
     function.__name__ = name
     return function
 
