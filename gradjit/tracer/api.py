@@ -21,7 +21,8 @@ from gradjit.runtime.collector import collector_paused
 from gradjit.tracer import leaves as L
 from gradjit.tracer import portable
 from gradjit.tracer.cache import Cache, Entry, Explanation
-from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
+from gradjit.tracer.outputs import (Gradients, JvpOutputs, ValueAndGradients, WriteBack,
+                                    tree_outputs)
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.stages import Stages, compile_stages
 from gradjit.tracer.static import static_arguments, static_value
@@ -212,9 +213,12 @@ class Transformed:
                 _check_unchanged(trace, leaves, inputs, params, names, self.cache.name)
                 if self.mode == "jit":
                     _check_detached(out, self.cache.name)
-                    if out is None:
-                        _check_no_writes_lost(inputs, given, names, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)
+            written = [i for i, (x, ir) in enumerate(zip(inputs, given))
+                       if ir is not None and x.ir is not ir and _writable(leaves[i])]
+            if written and self.mode == "jit":  # first, as into() fills the last results
+                results, unpack = [inputs[i] for i in written] + results, WriteBack(unpack,
+                                                                                    written)
             fn = trace.function(results)
         return trace, fn, unpack
 
@@ -372,14 +376,10 @@ def _layout(args) -> tuple | None:
     return tuple(layout)
 
 
-def _check_no_writes_lost(inputs, given, names, name):
-    """A function that writes into an argument (out=, x[i] = v) and returns nothing meant
-    to change the caller's array, which a compiled function cannot do."""
-    for x, ir, arg in zip(inputs, given, names):
-        if ir is not None and getattr(x, "ir", None) is not ir:
-            raise TypeError(f"{name} writes into its argument {arg} (out= or an index "
-                            "assignment) and returns nothing: a compiled function cannot "
-                            "write into the caller's array; return the written value")
+def _writable(leaf) -> bool:
+    """An argument whose writes the caller sees in numpy: an array (an outer traced one
+    when inlined)."""
+    return isinstance(leaf, (np.ndarray, Traced))
 
 
 def _check_detached(out, name):

@@ -79,3 +79,40 @@ def test_python_numbers_of_whole_arrays_raise_numpys_type_error(convert):
         gradjit.jit(lambda a: a * convert(a))(X)
     assert str(numpy_error.value) in str(traced_error.value)
     assert np.array_equal(gradjit.jit(lambda a: a * float(a[0, 0]))(X), X * X[0, 0])
+
+
+def _assign(a):
+    a[0] = 5.0
+    return a * 2
+
+
+def _add_in_place(a):
+    a += 1
+    return a.sum()
+
+
+def _through_inner(a):
+    return gradjit.jit(_assign)(a), a.sum()
+
+
+@pytest.mark.parametrize("fn", [_assign, _add_in_place, _through_inner])
+def test_writes_into_an_argument_reach_the_caller_as_numpys(fn):
+    """The result was right but the caller's array kept its old values."""
+    compiled = gradjit.jit(fn)
+    for _ in range(2):  # traced, then cached
+        mine, numpys = X.copy(), X.copy()
+        got, want = compiled(mine), fn(numpys)
+        assert np.allclose(mine, numpys)
+        pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+        assert all(np.allclose(g, w) for g, w in pairs)
+
+
+def test_a_write_into_a_read_only_argument_raises_numpys_error():
+    frozen = X.copy()
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError) as numpy_error:
+        _assign(frozen)
+    with pytest.raises(ValueError) as compiled_error:
+        gradjit.jit(_assign)(frozen)
+    assert str(compiled_error.value) == str(numpy_error.value)
+    assert np.array_equal(frozen, X)
