@@ -105,6 +105,9 @@ def plain_array(x) -> np.ndarray:
         raise TypeError("gradjit does not take np.matrix (its * is a matrix product); pass "
                         "np.asarray(m) and use @")
     array = np.asarray(x)
+    if array.dtype.kind == "O" and isinstance(x, int):  # numpy keeps it as a Python object
+        raise TypeError(f"the Python integer {x} fits neither int64 nor uint64, the widest "
+                        "integers gradjit computes with; pass it as a float")
     if array.dtype.kind not in "biufc":
         raise TypeError(f"gradjit takes arrays of bool, integer, float and complex dtypes, not "
                         f"{array.dtype} (given a {type(x).__name__})")

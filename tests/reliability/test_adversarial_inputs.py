@@ -116,3 +116,10 @@ def test_a_write_into_a_read_only_argument_raises_numpys_error():
         gradjit.jit(_assign)(frozen)
     assert str(compiled_error.value) == str(numpy_error.value)
     assert np.array_equal(frozen, X)
+
+
+@pytest.mark.parametrize("number", [2**64, -(2**63) - 1, 2**70])
+def test_python_integers_past_64_bits_are_refused_by_value(number):
+    """The refusal named an 'object' dtype the caller never wrote."""
+    with pytest.raises(TypeError, match=f"the Python integer {number} fits neither"):
+        gradjit.jit(lambda a: a * 2)(number)
