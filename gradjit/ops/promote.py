@@ -225,9 +225,9 @@ def comparison_dtype(*xs) -> DType | None:
     dt = result_type(*xs)
     if not dt.is_int or flavor(*xs) == "torch":
         return None
-    bits = dt.numpy.itemsize * 8
+    info = np.iinfo(dt.numpy)  # uint64's range reaches past int64's: 2**63 stays uint64
     outside = any(is_python_scalar(x) and not isinstance(x, (bool, float))
-                  and not -(1 << (bits - 1)) <= x < 1 << (bits - 1) for x in xs)
+                  and not info.min <= x <= info.max for x in xs)
     return int64 if outside else None
 
 

@@ -21,9 +21,11 @@ from gradjit.runtime.collector import collector_paused
 from gradjit.tracer import leaves as L
 from gradjit.tracer import portable
 from gradjit.tracer.cache import Cache, Entry, Explanation
-from gradjit.tracer.outputs import Gradients, JvpOutputs, ValueAndGradients, tree_outputs
+from gradjit.tracer.outputs import (Gradients, JvpOutputs, ValueAndGradients, WriteBack,
+                                    tree_outputs)
 from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 from gradjit.tracer.stages import Stages, compile_stages
+from gradjit.tracer.static import static_arguments, static_value
 from gradjit.tracer.trace import (TRACING, Trace, TraceError, Traced, _stack, current_trace,
                                   locate, source_line, varies)
 
@@ -54,8 +56,8 @@ class Transformed:
         # a complex value to differentiate: holomorphic's, or a pullback's <out, ct> of any input
         self.complex_output = holomorphic or complex_output
         self.argnums = argnums
-        self.static_argnums, self.static_argnames = _static_arguments(fn, static_argnums,
-                                                                      static_argnames)
+        self.static_argnums, self.static_argnames = static_arguments(fn, static_argnums,
+                                                                     static_argnames)
         self.cache = Cache(getattr(fn, "__qualname__", repr(fn)), max_traces)
         self._tracing = threading.RLock()  # threads that miss together trace once
         self.options = dict(argnums=argnums, has_aux=has_aux, static_argnums=static_argnums,
@@ -211,9 +213,12 @@ class Transformed:
                 _check_unchanged(trace, leaves, inputs, params, names, self.cache.name)
                 if self.mode == "jit":
                     _check_detached(out, self.cache.name)
-                    if out is None:
-                        _check_no_writes_lost(inputs, given, names, self.cache.name)
             results, unpack = self._outputs(out, structure, leaves)
+            written = [i for i, (x, ir) in enumerate(zip(inputs, given))
+                       if ir is not None and x.ir is not ir and _writable(leaves[i])]
+            if written and self.mode == "jit":  # first, as into() fills the last results
+                results, unpack = [inputs[i] for i in written] + results, WriteBack(unpack,
+                                                                                    written)
             fn = trace.function(results)
         return trace, fn, unpack
 
@@ -371,14 +376,10 @@ def _layout(args) -> tuple | None:
     return tuple(layout)
 
 
-def _check_no_writes_lost(inputs, given, names, name):
-    """A function that writes into an argument (out=, x[i] = v) and returns nothing meant
-    to change the caller's array, which a compiled function cannot do."""
-    for x, ir, arg in zip(inputs, given, names):
-        if ir is not None and getattr(x, "ir", None) is not ir:
-            raise TypeError(f"{name} writes into its argument {arg} (out= or an index "
-                            "assignment) and returns nothing: a compiled function cannot "
-                            "write into the caller's array; return the written value")
+def _writable(leaf) -> bool:
+    """An argument whose writes the caller sees in numpy: an array (an outer traced one
+    when inlined)."""
+    return isinstance(leaf, (np.ndarray, Traced))
 
 
 def _check_detached(out, name):
@@ -409,10 +410,11 @@ def _check_unchanged(trace, leaves, inputs, params, names, name):
 
 
 def _plain_positional(structure, leaves) -> bool:
-    """Whether the call was f(*arrays): C-contiguous arrays, no keywords, nothing nested."""
+    """Whether the call was f(*arrays): C-contiguous arrays in machine byte order (which the
+    program reads as they are), no keywords, nothing nested."""
     return structure[1][1] == (dict, (), ()) and \
         structure[1][0] == (tuple, (LEAF,) * len(leaves)) and \
-        all(type(a) is np.ndarray and a.flags.c_contiguous for a in leaves)
+        all(type(a) is np.ndarray and a.flags.c_contiguous and a.dtype.isnative for a in leaves)
 
 
 def _run(program, arrays, buffers):
@@ -500,39 +502,6 @@ def _count(structure) -> int:
     if structure[0] == "static":
         return 0
     return sum(_count(s) for s in structure[-1])
-
-
-def _static_arguments(fn, argnums, argnames) -> tuple[frozenset, frozenset]:
-    """jit's static positions and names, each completed from the other through fn's
-    signature (as JAX's), so that a static parameter stays static however it is passed."""
-    argnums = frozenset((argnums,) if isinstance(argnums, int) else argnums or ())
-    argnames = frozenset((argnames,) if isinstance(argnames, str) else argnames or ())
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return argnums, argnames
-    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
-                                                        p.POSITIONAL_OR_KEYWORD)]
-    named = [p.name for p in params if p.kind != p.POSITIONAL_ONLY]
-    return (argnums | {i for i, name in enumerate(positional) if name in argnames},
-            argnames | {positional[i] for i in argnums
-                        if -len(positional) <= i < len(positional)} & set(named))
-
-
-def static_value(value):
-    """A static argument as a cache key holds it. A scalar that an outer transformation
-    traced (JAX's grad leaves its other arguments concrete) is the Python value it holds,
-    under a guard."""
-    inner = L.unwrap(value)
-    if isinstance(inner, Traced) and inner.ndim == 0:
-        value = inner.item()
-    try:
-        hash(value)
-    except TypeError as error:
-        raise ValueError(f"Non-hashable static arguments are not supported. An error occurred "
-                         f"while trying to hash an object of type {type(value)}, {value}. The "
-                         f"error was:\nTypeError: {error}\n") from None
-    return value
 
 
 def _check_differentiable(structure, arg_leaves, n, holomorphic=False, allow_int=False):

@@ -292,10 +292,15 @@ class ArrayMethods:
         return answer
 
     def __float__(self):
-        return float(self.item())
+        return float(self._number())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._number())
+
+    def _number(self):
+        if self.size != 1:  # numpy's TypeError here; item() of the same array raises ValueError
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self.item()
 
     def __index__(self):
         if not self.ir_type.dtype.is_int and not self.ir_type.dtype.is_bool:

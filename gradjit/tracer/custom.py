@@ -431,7 +431,7 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
     its intermediates kept, with the same values and derivatives."""
     from gradjit.tracer import jit
     from gradjit.tracer.array_methods import TracerArrayConversionError
-    from gradjit.tracer.api import static_value
+    from gradjit.tracer.static import static_value
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
     compiled = jit(fun, static_argnums=static)
 

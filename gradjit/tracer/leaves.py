@@ -32,7 +32,7 @@ def signature(x):
 
 
 def to_array(x) -> np.ndarray:
-    if type(x) is np.ndarray and x.dtype.kind in "biufc":
+    if type(x) is np.ndarray and x.dtype.kind in "biufc" and x.dtype.isnative:
         return x
     if is_tensor(x):
         return np.asarray(x._value)

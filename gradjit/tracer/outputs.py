@@ -31,6 +31,25 @@ class TreeOutputs:
         return L.wrap_tensor(zeros) if L.is_tensor(value) else zeros
 
 
+class WriteBack:
+    """jit of a function that writes into its array arguments (x[i] = v, out=, x += y): the
+    program's first outputs are their new values, copied into the caller's arrays as numpy's
+    writes would have left them."""
+
+    def __init__(self, tree: TreeOutputs, written: list[int]):
+        self.tree, self.written = tree, written
+
+    def __call__(self, outs, call_leaves):
+        count = len(self.written)
+        for i, value in zip(self.written, outs[:count]):
+            leaf = call_leaves[i]
+            if isinstance(leaf, Traced):  # inlined into an outer trace: its value is rebound
+                leaf._become(value)
+            else:
+                np.copyto(leaf, value)  # a read-only array raises numpy's ValueError
+        return self.tree(outs[count:], call_leaves)
+
+
 def tree_outputs(out, zero_constants=False):
     """The traced leaves of `out` (the IR function's results) and its TreeOutputs."""
     out_leaves = []

@@ -3,6 +3,7 @@ leaves and a hashable description of the structure (static leaves, such as strin
 live in it)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +52,9 @@ def flatten(tree, leaves: list):
         return (Node(type(tree), aux), tuple(flatten(x, leaves) for x in children))
     if isinstance(tree, Static) or not is_array_like(tree):
         value = tree.value if isinstance(tree, Static) else tree
+        if isinstance(value, Iterator):  # a cached call would hand back the one, spent object
+            raise TypeError(f"{type(value).__name__} is an iterator, which runs once; pass or "
+                            "return a tuple or list of its items instead")
         try:
             hash(value)
         except TypeError:

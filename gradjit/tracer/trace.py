@@ -95,7 +95,7 @@ def _relative(path: str, cwd: str) -> str:
 def plain_array(x) -> np.ndarray:
     """Data whose meaning numpy's plain arrays would lose is refused, not converted: a masked
     array's mask, np.matrix's operators, objects and strings."""
-    if type(x) is np.ndarray and x.dtype.kind in "biufc":
+    if type(x) is np.ndarray and x.dtype.kind in "biufc" and x.dtype.isnative:
         return x
     if isinstance(x, np.ma.MaskedArray):
         raise TypeError("gradjit does not take masked arrays (np.ma.MaskedArray): their mask "
@@ -105,10 +105,14 @@ def plain_array(x) -> np.ndarray:
         raise TypeError("gradjit does not take np.matrix (its * is a matrix product); pass "
                         "np.asarray(m) and use @")
     array = np.asarray(x)
+    if array.dtype.kind == "O" and isinstance(x, int):  # numpy keeps it as a Python object
+        raise TypeError(f"the Python integer {x} fits neither int64 nor uint64, the widest "
+                        "integers gradjit computes with; pass it as a float")
     if array.dtype.kind not in "biufc":
         raise TypeError(f"gradjit takes arrays of bool, integer, float and complex dtypes, not "
                         f"{array.dtype} (given a {type(x).__name__})")
-    return array
+    # the compiled code reads machine-order numbers; a byte-swapped array holds the same values
+    return array if array.dtype.isnative else array.astype(array.dtype.newbyteorder("="))
 
 
 @dataclass(frozen=True)

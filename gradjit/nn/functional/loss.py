@@ -203,6 +203,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             bool(((index < 0) | (index >= classes)).any()):
         bad = target[kept & ((target < 0) | (target >= classes))][0]
         raise IndexError(f"Target {int(bad)} is out of bounds.")
+    if is_traced(index):  # the pick's run-time bounds check takes -C..-1 as counted from the end
+        index = gradjit.where(index < 0, index - classes, index)
 
     def nll(input):
         picked = _classes_last(input).take_along_dim(index.unsqueeze(-1), -1).squeeze(-1)
