@@ -1,6 +1,8 @@
 """PyTorch's refusals of dtypes its kernels lack, raised before any work, in its words."""
 from __future__ import annotations
 
+import functools
+
 from gradjit import ops
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import dtypes
@@ -64,10 +66,15 @@ def float_only(name, x):
                            f"Got {x.dtype.legacy}")
 
 
-def refuse_integers(kernel, x):
-    """PyTorch's CPU kernel `kernel` is built for floating and complex types only."""
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.legacy}\'')
+def refuse_integers(kernel, x, *others):
+    """PyTorch's CPU kernel `kernel` is built for floating and complex types only: those of x
+    and the other operands promoted together, which it runs in."""
+    dtype = x.dtype
+    if others:
+        from gradjit.tensor.defaults import promote_types  # defaults imports arith: us
+        dtype = functools.reduce(promote_types, (o.dtype for o in others), dtype)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.legacy}\'')
 
 
 def refuse_lerp(x, end, weight):

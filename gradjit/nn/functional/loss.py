@@ -105,7 +105,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _legacy(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    refuse_integers("smooth_l1_cpu", input)
+    refuse_integers("smooth_l1_cpu", input, target)
     if beta == 0:
         return l1_loss(input, target, reduction=reduction)
 
