@@ -97,3 +97,28 @@ def _close(a, b, rtol, atol):
     if isinstance(a, float) and isinstance(b, float):
         return bool(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
     return a == b
+
+
+def uniform(t, *shape, seed=0, low=-1.0, high=1.0, dtype="float32"):
+    """The same seeded uniform values as a tensor of library `t` (torch or gradjit)."""
+    values = np.random.default_rng(seed).uniform(low, high, shape)
+    return t.tensor(values, dtype=getattr(t, dtype))
+
+
+def tensors(t, value):
+    """The tensors of a tensor or a nested tuple or list of them."""
+    if isinstance(value, t.Tensor):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors(t, v)
+
+
+def backward(t, out, *leaves):
+    """out (a tensor or nested tuple) with the gradients of its weighted sum with respect to
+    leaves."""
+    total = sum((o * t.linspace(0.5, 1.5, max(o.numel(), 1))[: o.numel()].reshape(o.shape)
+                 .to(o.dtype)).sum() for o in tensors(t, out) if o.requires_grad)
+    total.backward()
+    return out, [leaf.grad for leaf in leaves]
+

@@ -4,32 +4,9 @@ errors compared with torch's."""
 
 import warnings
 
-import numpy as np
 import pytest
 
-from tests.nn.helpers import same_outcome
-
-
-def uniform(t, *shape, seed=0, low=-1.0, high=1.0, dtype="float32"):
-    values = np.random.default_rng(seed).uniform(low, high, shape)
-    return t.tensor(values, dtype=getattr(t, dtype))
-
-
-def backward(t, out, *leaves):
-    """out (a tensor or nested tuple) with the gradients of its weighted sum."""
-    flat = list(tensors(t, out))
-    total = sum((o * t.linspace(0.5, 1.5, max(o.numel(), 1))[: o.numel()].reshape(o.shape))
-                .sum() for o in flat if o.requires_grad)
-    total.backward()
-    return out, [leaf.grad for leaf in leaves]
-
-
-def tensors(t, value):
-    if isinstance(value, t.Tensor):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from tensors(t, v)
+from tests.nn.helpers import backward, same_outcome, tensors, uniform
 
 
 def layer(t, name, *args, seed=0, **kwargs):

@@ -7,28 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.nn.helpers import same_outcome
-
-
-def uniform(t, *shape, seed=0, low=-1.0, high=1.0, dtype="float32"):
-    values = np.random.default_rng(seed).uniform(low, high, shape)
-    return t.tensor(values, dtype=getattr(t, dtype))
-
-
-def tensors(t, value):
-    if isinstance(value, t.Tensor):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from tensors(t, v)
-
-
-def backward(t, out, *leaves):
-    """out with the gradients of its weighted sum with respect to leaves."""
-    total = sum((o * t.linspace(0.5, 1.5, max(o.numel(), 1))[: o.numel()].reshape(o.shape)
-                 .to(o.dtype)).sum() for o in tensors(t, out) if o.requires_grad)
-    total.backward()
-    return out, [leaf.grad for leaf in leaves]
+from tests.nn.helpers import backward, same_outcome, uniform
 
 
 def ctc(t, lengths, target_lengths, targets=None, dtype="float32", blank=0, classes=5, **kw):

@@ -4,15 +4,9 @@ with torch's."""
 
 import warnings
 
-import numpy as np
 import pytest
 
-from tests.nn.helpers import same_outcome
-
-
-def uniform(t, *shape, seed=0, low=-1.0, high=1.0, dtype="float32"):
-    values = np.random.default_rng(seed).uniform(low, high, shape)
-    return t.tensor(values, dtype=getattr(t, dtype))
+from tests.nn.helpers import same_outcome, uniform
 
 
 def backward(t, module, x, steps=1):

@@ -5,15 +5,9 @@ reprs, warnings and errors compared with torch's."""
 
 import warnings
 
-import numpy as np
 import pytest
 
-from tests.nn.helpers import same_outcome
-
-
-def uniform(t, *shape, seed=0, low=-1.0, high=1.0, dtype="float32"):
-    values = np.random.default_rng(seed).uniform(low, high, shape)
-    return t.tensor(values, dtype=getattr(t, dtype))
+from tests.nn.helpers import same_outcome, uniform
 
 
 def loss(t, name, shapes, *args, ranges=None, targets=None, dtype="float32", module=False,
