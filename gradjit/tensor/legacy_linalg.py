@@ -6,6 +6,7 @@ from __future__ import annotations
 import gradjit
 from gradjit.tensor import linalg as L
 from gradjit.tensor.arith import operand
+from gradjit.tensor.lapack_layout import by_columns
 from gradjit.tensor.linalg_householder import geqrf, orgqr, ormqr
 
 svd_result = L._result("svd", ("U", "S", "V"))
@@ -48,8 +49,8 @@ def cholesky_solve(B, L_factor, upper=False):
         X = _solve_factored(fixed, B.detach())
         linear = _solve_factored(fixed, B - lower @ (lower.mH @ X))
         return X + (linear - linear.detach())  # X's value, exactly: linear - its copy is 0
-    return gradjit.autograd.composite("CholeskySolveBackward0", solve, operand(B),
-                                      operand(L_factor))
+    return by_columns(gradjit.autograd.composite("CholeskySolveBackward0", solve, operand(B),
+                                                 operand(L_factor)))
 
 
 def cholesky_inverse(L_factor, upper=False):
@@ -62,8 +63,8 @@ def cholesky_inverse(L_factor, upper=False):
         R = L.inv(fixed.tril() @ fixed.tril().mH)
         linear = -R @ (lower @ fixed.mH + fixed @ lower.mH) @ R
         return R + (linear - linear.detach())  # R's value, exactly: linear - its copy is 0
-    return gradjit.autograd.composite("CholeskyInverseBackward0", inverse,
-                                      L._matrices("cholesky_inverse", L_factor))
+    return by_columns(gradjit.autograd.composite("CholeskyInverseBackward0", inverse,
+                                                 L._matrices("cholesky_inverse", L_factor)))
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
@@ -82,8 +83,8 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
         return L.solve_triangular(matrix, b, upper=upper != transpose,
                                   unitriangular=unitriangular), A.clone()
     # one PyTorch node gives both results, linked to b and A
-    return triangular_solve_result(*gradjit.autograd.composite("TriangularSolveBackward0",
-                                                               solve, b, A))
+    return triangular_solve_result(*map(by_columns, gradjit.autograd.composite(
+        "TriangularSolveBackward0", solve, b, A)))
 
 
 class LegacyLinalgMixin:

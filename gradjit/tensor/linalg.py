@@ -12,6 +12,7 @@ from gradjit.ir.linalg_lu import getrf
 from gradjit.ops import linalg as L
 from gradjit.tensor import graph
 from gradjit.tensor.arith import apply, operand, where
+from gradjit.tensor.lapack_layout import by_columns, by_rows
 from gradjit.tensor.refusals import float_only, refuse_integers
 from gradjit.tensor.return_types import return_type as _result
 
@@ -138,7 +139,7 @@ def _run(name, kind, grad_fn, fn, A, *args):
 
 def inv(A):
     A = _matrices("linalg.inv", A)
-    return _run("linalg.inv", "inversion", "LinalgInvExBackward0", L.inv, A)
+    return by_columns(_run("linalg.inv", "inversion", "LinalgInvExBackward0", L.inv, A))
 
 
 inverse = inv
@@ -158,13 +159,15 @@ def solve(A, B, *, left=True):
         if vector or cols != n:  # a column (n x 1) cannot stand right of an n x n matrix
             raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
                                f"XA = B ({n}x{n} and {rows}x{cols})")
-        return _run("linalg.solve", "solver", "LinalgSolveExBackward0",
-                    lambda a, b: L.mT(L.solve(L.mT(a), L.mT(b), False)), A, B)
+        # PyTorch solves the transposed system: its solution's transpose is row-major
+        return by_rows(_run("linalg.solve", "solver", "LinalgSolveExBackward0",
+                            lambda a, b: L.mT(L.solve(L.mT(a), L.mT(b), False)), A, B))
     if rows != n:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
                            f"AX = B ({n}x{n} and {rows}x{cols})")
-    return _run("linalg.solve", "solver", "LinalgSolveExBackward0",
-                lambda a, b: L.solve(a, b, vector), A, B)
+    # a batch of vectors is stored as one matrix, by columns, as PyTorch stores it
+    return by_columns(_run("linalg.solve", "solver", "LinalgSolveExBackward0",
+                           lambda a, b: L.solve(a, b, vector), A, B))
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
@@ -177,8 +180,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {equation} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
-    return apply("LinalgSolveTriangularBackward0", L.solve_triangular, A, B, not upper, left,
-                 unitriangular)
+    return by_columns(apply("LinalgSolveTriangularBackward0", L.solve_triangular, A, B,
+                            not upper, left, unitriangular))
 
 
 # ---- determinants ----
@@ -190,7 +193,7 @@ def det(A):
 
 def slogdet(A):
     A = _matrices("linalg.slogdet", A)
-    return linalg_slogdet(*apply("LinalgSlogdetBackward0", L.slogdet, A))
+    return linalg_slogdet(*map(by_rows, apply("LinalgSlogdetBackward0", L.slogdet, A)))
 
 
 def torch_slogdet(A):
@@ -216,7 +219,8 @@ def named_cholesky(name, A, upper):
     """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
     A = _matrices(name, A, kernel="cholesky_cpu" if name == "cholesky" else None)
     node = "CholeskyBackward0" if name == "cholesky" else "LinalgCholeskyExBackward0"
-    return _run(name, "indefinite", node, lambda a: L.cholesky_as_torch(a, upper), A)
+    return by_columns(_run(name, "indefinite", node, lambda a: L.cholesky_as_torch(a, upper),
+                           A))
 
 
 def _uplo(UPLO):
@@ -227,14 +231,15 @@ def _uplo(UPLO):
 
 def eigh(A, UPLO="L"):
     A, UPLO = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu"), _uplo(UPLO)
-    return linalg_eigh(*apply("LinalgEighBackward0",
-                              lambda a: L.eigh(L.symmetric_gradient(a), UPLO), A))
+    values, vectors = apply("LinalgEighBackward0",
+                            lambda a: L.eigh(L.symmetric_gradient(a), UPLO), A)
+    return linalg_eigh(by_rows(values), by_columns(vectors))
 
 
 def eigvalsh(A, UPLO="L"):
     A, UPLO = _matrices("linalg.eigh", A, kernel="linalg_eigh_cpu"), _uplo(UPLO)
-    return apply("LinalgEighBackward0",
-                 lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A)
+    return by_rows(apply("LinalgEighBackward0",
+                         lambda a: L.eigvalsh(L.symmetric_gradient(a), UPLO), A))
 
 
 def _eig_input(A):
@@ -249,12 +254,13 @@ def eig(A):
     """Eigenvalues and unit eigenvectors of general square matrices, always complex; the
     gradient through the eigenvectors holds for losses independent of their phases."""
     A = _eig_input(A)
-    return linalg_eig(*apply("LinalgEigBackward0", L.eig, A))
+    values, vectors = apply("LinalgEigBackward0", L.eig, A)
+    return linalg_eig(by_rows(values), by_columns(vectors))
 
 
 def eigvals(A):
     A = _eig_input(A)
-    return apply("LinalgEigBackward0", lambda a: L.eig(a)[0], A)
+    return by_rows(apply("LinalgEigBackward0", lambda a: L.eig(a)[0], A))
 
 
 _QR_R_GRAD = ("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
@@ -269,6 +275,7 @@ def qr(A, mode="reduced"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")
     out = apply("LinalgQrBackward0", L.qr, A, mode)
+    out = by_columns(out) if mode == "r" else tuple(map(by_columns, out))
     if mode == "r":
         from gradjit.tensor.factories import empty
         if out.requires_grad:
@@ -280,12 +287,13 @@ def qr(A, mode="reduced"):
 
 def svd(A, full_matrices=True, *, driver=None):
     A = _matrices("linalg.svd", A, square=False)
-    return linalg_svd(*apply("LinalgSvdBackward0", L.svd, A, full_matrices))
+    U, S, Vh = apply("LinalgSvdBackward0", L.svd, A, full_matrices)
+    return linalg_svd(by_columns(U), by_rows(S), by_columns(Vh))
 
 
 def svdvals(A, *, driver=None):
     A = _matrices("linalg.svd", A, square=False)
-    return apply("LinalgSvdBackward0", L.svdvals, A)
+    return by_rows(apply("LinalgSvdBackward0", L.svdvals, A))
 
 
 # ---- built on the SVD ----
@@ -348,11 +356,15 @@ def lstsq(A, B, rcond=None, *, driver=None):
     summed = driver != "gelsy" and m > n and bool((rank == n).all() if with_rank else True)
 
     def solve(a, b):  # PyTorch's one node gives the solution and the residuals
-        x = ops.matmul(L.pinv(a, rtol), b)
+        columns = ops.expand_dims(b, -1) if vector else b  # a batch of vectors: columns
+        x = ops.matmul(L.pinv(a, rtol), columns)
         if not summed:  # none, still an output of the node
-            return x, ops.broadcast_to(ops.mul(ops.sum_(b), 0), (0,))
-        return x, ops.sum_(L.squared_magnitude(ops.sub(ops.matmul(a, x), b)), axis=-2)
+            return _vectors(x, vector), ops.broadcast_to(ops.mul(ops.sum_(b), 0), (0,))
+        residuals = ops.sum_(L.squared_magnitude(ops.sub(ops.matmul(a, x), columns)), axis=-2)
+        return _vectors(x, vector), residuals
     solution, residuals = apply("LinalgLstsqBackward0", solve, A, B)
+    # LAPACK overwrites B, as tall as A, by columns: the solution is its first n rows
+    solution = by_columns(solution, max(m, n), vector)
     values = svdvals(A.detach()) if driver in ("gelsd", "gelss") else _empty(0, A.dtype)
     return linalg_lstsq(solution, residuals, rank, values)
 
@@ -390,11 +402,9 @@ def tensorinv(A, ind=2):
     if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {rows} != {cols}")
-    inverse = _run("inv", "inversion", "LinalgInvExBackward0", L.inv, A.reshape(rows, rows))
-    # PyTorch's inverse is stored by columns, so its reshape is an alias of it (a view when
-    # it is 1 by 1)
-    return apply("ViewBackward0" if rows <= 1 else "ReshapeAliasBackward0", ops.reshape,
-                 inverse, (*A.shape[ind:], *A.shape[:ind]))
+    inverse = by_columns(_run("inv", "inversion", "LinalgInvExBackward0", L.inv,
+                              A.reshape(rows, rows)))
+    return inverse.reshape(*A.shape[ind:], *A.shape[:ind])
 
 
 def tensorsolve(A, B, dims=None):
@@ -429,6 +439,11 @@ class LinalgMixin:
 
     def slogdet(self):
         return torch_slogdet(self)
+
+
+def _vectors(x, vector):
+    """x's columns as vectors where the right-hand side was a batch of vectors."""
+    return ops.squeeze(x, -1) if vector else x
 
 
 def _empty(n, dtype):

@@ -9,6 +9,7 @@ from gradjit.tensor import dtypes, graph
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.factories import tensor
 from gradjit.tensor.functions import write_out
+from gradjit.tensor.lapack_layout import by_columns
 from gradjit.tensor.linalg import _result
 
 geqrf_result = _result("geqrf", ("a", "tau"))
@@ -26,7 +27,7 @@ def geqrf(input, *, out=None):
 
     def factor():
         h, tau = np.linalg.qr(input.detach().numpy(), mode="raw")
-        a, tau = tensor(np.swapaxes(h, -1, -2).copy()), tensor(tau)
+        a, tau = by_columns(tensor(np.swapaxes(h, -1, -2))), tensor(tau)
         if graph.is_grad_enabled() and input.requires_grad:
             node = graph.Node.named("GeqrfBackward0")
             a, tau = (graph.refuse_gradient(t, node, "the derivative for 'geqrf' is not "
@@ -70,7 +71,7 @@ def householder_product(A, tau):
     if tau.dtype is not A.dtype:
         raise RuntimeError(f"torch.linalg.householder_product: tau dtype {tau.dtype.legacy} does "
                            f"not match input dtype {A.dtype.legacy}")
-    return apply("LinalgHouseholderProductBackward0", _product, A, tau)
+    return by_columns(apply("LinalgHouseholderProductBackward0", _product, A, tau))
 
 
 def orgqr(input, tau):
@@ -87,7 +88,8 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         q = _reflections(A, t)
         q = q.mH if transpose else q
         return q @ C if left else C @ q
-    return write_out("ormqr", lambda: apply("OrmqrBackward0", applied, input, tau, other),
+    return write_out("ormqr", lambda: by_columns(apply("OrmqrBackward0", applied, input, tau,
+                                                       other)),
                      (input, tau, other), out)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from gradjit.tensor import graph
 from gradjit.tensor.arith import operand
 from gradjit.tensor.factories import tensor
+from gradjit.tensor.lapack_layout import by_columns
 from gradjit.tensor.linalg import _result
 
 linalg_ldl_factor = _result("linalg_ldl_factor", ("LD", "pivots"))
@@ -139,7 +140,8 @@ def _factor(A, check_errors, name, hermitian):
         ld[i], pivots[i], info[i] = sytrf(values[i], hermitian and A.dtype.is_complex)
     if check_errors and info.any():
         _raise(info)
-    return linalg_ldl_factor_ex(graph.not_implemented(tensor(ld), "linalg_ldl_factor_ex", [A]),
+    return linalg_ldl_factor_ex(graph.not_implemented(by_columns(tensor(ld)),
+                                                      "linalg_ldl_factor_ex", [A]),
                                 tensor(pivots), tensor(info))
 
 
@@ -178,4 +180,4 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     x = np.zeros(b.shape, np.result_type(ld.dtype, b.dtype))
     for i in np.ndindex(batch):
         x[i] = sytrs(ld[i].astype(x.dtype), piv[i], b[i], hermitian and LD.dtype.is_complex)
-    return graph.not_implemented(tensor(x), "linalg_ldl_solve", [LD, B])
+    return graph.not_implemented(by_columns(tensor(x)), "linalg_ldl_solve", [LD, B])

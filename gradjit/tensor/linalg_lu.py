@@ -9,6 +9,7 @@ import numpy as np
 from gradjit.ops import linalg as L
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.functions import write_out
+from gradjit.tensor.lapack_layout import by_columns, by_rows
 from gradjit.tensor.linalg import _result
 from gradjit.tracer.leaves import is_traced
 
@@ -44,6 +45,7 @@ def _tensor(x):
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
     A = _factorable("linalg.lu_factor_ex", A, pivot)
     lu, pivots = apply("LinalgLuFactorExBackward0", L.lu_factor, A)
+    lu, pivots = by_columns(lu), by_rows(pivots)
     return linalg_lu_factor_ex(lu, pivots, _tensor(L.lu_info(lu.detach())))
 
 
@@ -65,7 +67,7 @@ def lu(A, *, pivot=True):
     A = _factorable("linalg.lu_factor", A, pivot)
     p, lower, upper = apply("LinalgLuBackward0",
                             lambda a: L.lu_unpack(*L.lu_factor(a)), A)
-    return linalg_lu(_tensor(p).detach(), lower, upper)
+    return linalg_lu(by_rows(_tensor(p)).detach(), by_rows(lower), by_rows(upper))
 
 
 def _pivots(name, pivots, message):
@@ -92,7 +94,8 @@ def _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
     empty = LU_data.new_empty(0)
     if not unpack_data:
         lower = upper = apply("LuUnpackBackward0", lambda x: x.flatten()[:0], LU_data)
-    return lu_unpack_result(_tensor(p).detach() if unpack_pivots else empty, lower, upper)
+    return lu_unpack_result(by_rows(_tensor(p)).detach() if unpack_pivots else empty,
+                            by_rows(lower), by_rows(upper))
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
@@ -117,8 +120,10 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but "
                            f"found LU of type {LU.dtype.legacy} and B of type {B.dtype.legacy} "
                            "instead")
-    return apply("LinalgLuSolveBackward0", L.lu_solve, LU, pivots, B, left, adjoint,
-                 operands=(LU, B))
+    X = apply("LinalgLuSolveBackward0", L.lu_solve, LU, pivots, B, left, adjoint,
+              operands=(LU, B))
+    # PyTorch solves X A = B as the transposed system: X is that solution's transpose
+    return by_columns(X) if left else by_rows(X)
 
 
 def torch_lu(A, pivot=True, get_infos=False, out=None):
