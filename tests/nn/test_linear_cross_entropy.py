@@ -89,3 +89,39 @@ def test_options_on_a_path_pytorch_cannot_chunk_warn():
             call(lib, label_smoothing=0.1, options=options)
         return str(seen[0].message)
     assert run(gradjit) == run(torch)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("batched", [True, False])
+@pytest.mark.parametrize("given", ["", "bias", "bias-weight"])
+def test_chunked_loss_records_the_kernel_node_as_pytorch(reduction, batched, given):
+    """With options, PyTorch records its chunked kernel as one node over the input, linear
+    weight, target and the bias and class weights given (an unbatched input unsqueezed)."""
+    rng = np.random.default_rng(1)
+    x, w, b = rng.standard_normal((4, 5)), rng.standard_normal((3, 5)), rng.standard_normal(3)
+    target, class_weight = rng.integers(0, 3, 4), rng.random(3) + 0.5
+
+    def graph(lib):
+        kwargs = dict(reduction=reduction,
+                      options=lib.nn.LinearCrossEntropyOptions(batch_chunk_size=2))
+        if "bias" in given:
+            kwargs["linear_bias"] = lib.tensor(b, requires_grad=True)
+        if "weight" in given:
+            kwargs["weight"] = lib.tensor(class_weight)
+        xs, ts = (x, target) if batched else (x[0], target[0])
+        inputs = lib.tensor(xs, requires_grad=True), lib.tensor(w, requires_grad=True)
+        loss = lib.nn.functional.linear_cross_entropy(*inputs, lib.tensor(ts), **kwargs)
+        node = loss.grad_fn
+        names = [node.name()]
+        while not names[-1].startswith("Generated"):
+            node = node.next_functions[0][0]
+            names.append(node.name())
+        names.append([n.name() if n is not None else None for n, _ in node.next_functions])
+        grads = [g.numpy() for g in lib.autograd.grad(loss.sum(), inputs)]
+        return names, loss.detach().numpy(), grads
+
+    got, want = graph(gradjit), graph(torch)
+    assert got[0] == want[0]
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+    for g, t in zip(got[2], want[2]):
+        np.testing.assert_allclose(g, t, rtol=1e-10, atol=1e-14)
