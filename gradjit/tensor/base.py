@@ -122,7 +122,7 @@ class TensorBase(ConversionMixin, AutogradStateMixin):
         to be cut from its base."""
         for a in args:
             if isinstance(a, TensorBase) and isinstance(a._value, np.ndarray) and \
-                    np.may_share_memory(self._value, a._value):
+                    overlap.same_memory(self._value, a._value):
                 self._share(a, lambda array: prim.evaluate(array, **params))
                 return
 
@@ -153,12 +153,32 @@ class TensorBase(ConversionMixin, AutogradStateMixin):
         return self._edge
 
     def _positions(self):
+        """Where each element lies in the base: its index among the base's elements, or for a
+        real view of a complex base (view_as_real, .real, .imag) among the base's parts,
+        (real, imag) after (real, imag). The parts' positions are cut from a complex array of
+        (2k, 2k + 1) pairs, which the views of complex storage take apart as they take the
+        base's values."""
         base = self._base
-        return self._view_fn(np.arange(base.numel(), dtype=np.int64).reshape(base._value.shape))
+        shape = base._value.shape
+        if not base.dtype.is_complex:
+            return self._view_fn(np.arange(base.numel(), dtype=np.int64).reshape(shape))
+        parts = 2.0 * np.arange(base.numel())
+        cut = self._view_fn((parts + 1j * (parts + 1)).reshape(shape))
+        return (cut.real // 2 if cut.dtype.kind == "c" else cut).astype(np.int64)
+
+    def _whole(self, base):
+        """The base as the positions of this view count its elements: its (real, imag) parts
+        along a last dimension for a real view of a complex base."""
+        if not base.dtype.is_complex or self.dtype.is_complex:
+            return base
+        shape = tuple(base.shape) + (1,)
+        return S.concatenate(S.reshape(E.real(base), shape=shape),
+                             S.reshape(E.imag(base), shape=shape), axis=len(shape) - 1)
 
     def _cut_from(self, base):
         positions = self._positions()
-        flat = S.reshape(base, shape=(base.numel(),))
+        whole = self._whole(base)
+        flat = S.reshape(whole, shape=(whole.numel(),))
         return S.reshape(S.gather(flat, positions.reshape(-1), axis=0), shape=positions.shape)
 
     # ---- in-place operations ----
@@ -269,12 +289,19 @@ class TensorBase(ConversionMixin, AutogradStateMixin):
         base = self._base
         positions = self._positions().reshape(-1)
         with graph.op("CopySlices", fresh=True) as scope, graph_enabled():
-            flat = S.reshape(base, shape=(base.numel(),))
-            mask = np.zeros(base.numel(), bool)
+            whole = self._whole(base)
+            flat = S.reshape(whole, shape=(whole.numel(),))
+            mask = np.zeros(whole.numel(), bool)
             mask[positions] = True
             placed = S.scatter_add(E.zeros_like(flat), positions,
                                    S.reshape(self, shape=(positions.size,)), axis=0)
-            new = S.reshape(E.where(mask, placed, flat), shape=base._value.shape)
+            new = S.reshape(E.where(mask, placed, flat), shape=tuple(whole.shape))
+            if whole is not base:  # the parts made complex again
+                last = len(whole.shape) - 1
+                new = E.complex_(*(S.reshape(S.slice_(new, start=(0,) * last + (k,),
+                                                      stop=tuple(base.shape) + (k + 1,),
+                                                      step=(1,) * (last + 1)),
+                                             shape=tuple(base.shape)) for k in (0, 1)))
             # PyTorch's CopySlices: the base's edge, then the in-place operation's after self
             graph.declare_edges(scope, [base._edge, *self._edge.node._input_edges()[1:]])
         base._edge = new._edge

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradjit import ops
 from gradjit.ir import elementwise as E
 from gradjit.tensor import dtypes, rounding
@@ -20,17 +22,17 @@ class ComplexMixin:
 
     @property
     def real(self):
-        """The real part: a view of a complex tensor's storage (writes reach it); a real
-        tensor is its own real part."""
+        """The real part: a view of a complex tensor's storage (writes reach it), PyTorch's
+        view_as_real(self)[..., 0]; a real tensor is its own real part."""
         if not self.dtype.is_complex:
             return self
-        return apply("SelectBackward0", E.real, self)
+        return view_as_real(self).select(-1, 0)
 
     @property
     def imag(self):
         if not self.dtype.is_complex:
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-        return apply("SelectBackward0", E.imag, self)
+        return view_as_real(self).select(-1, 1)
 
     @real.setter
     def real(self, value):
@@ -90,11 +92,32 @@ class ComplexMixin:
 
 
 def view_as_real(input):
-    """The (..., 2) real tensor of a complex tensor's parts (a copy: writes do not reach the
-    complex tensor, unlike PyTorch's view)."""
+    """The (..., 2) real tensor of a complex tensor's parts: a view of its storage, so that
+    writes through either reach the other."""
     if not input.dtype.is_complex:
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    return apply("ViewAsRealBackward0", lambda z: ops.stack([E.real(z), E.imag(z)], -1), input)
+    out = apply("ViewAsRealBackward0", lambda z: ops.stack([E.real(z), E.imag(z)], -1), input)
+    if type(input._value) is np.ndarray and type(out._value) is np.ndarray:
+        out._value = _parts(input._value)
+        out._share(input, _parts)
+    return out
+
+
+def _parts(array):
+    """The (..., 2) real view of a complex numpy array's memory: each element's real part,
+    then its imaginary part. It is cut from the memory's owner, as numpy's other views are,
+    so that its storage and offset read back."""
+    real = array.real
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if not (owner.flags.c_contiguous or owner.flags.f_contiguous):  # as_strided's own memory
+        return np.lib.stride_tricks.as_strided(real, real.shape + (2,),
+                                               real.strides + (real.itemsize,))
+    flat = np.ravel(owner, order="K").view(real.dtype)
+    offset = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return np.ndarray(real.shape + (2,), real.dtype, buffer=flat, offset=offset,
+                      strides=real.strides + (real.itemsize,))
 
 
 def view_as_complex(input):

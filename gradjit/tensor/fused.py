@@ -13,7 +13,7 @@ from gradjit.ir import structural as S
 from gradjit.ir.primitive import Partials, ir_type, quietly
 from gradjit.ir.types import _asarray
 from gradjit.runtime.blas import product
-from gradjit.tensor import graph
+from gradjit.tensor import graph, overlap
 from gradjit.tensor.grad_mode import _state
 from gradjit.tensor.hot_path import _CPU, _RESULT_CLASS, _record, _stale, plain_float
 
@@ -56,7 +56,7 @@ def fused(rule, name, tensors, evaluate):
     if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
         out = _asarray(out)
     result = cls._wrap(out)
-    if out.base is not None and np.may_share_memory(out, tensors[0]._value):
+    if out.base is not None and overlap.same_memory(out, tensors[0]._value):
         result._share(tensors[0], lambda array: evaluate(array)[0])  # a view, as numpy made it
     if history and _state.enabled:
         _record(rule, name, tensors, result, None, out, params)

@@ -11,7 +11,7 @@ import numpy as np
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ERRORS, IGNORED, ShapeError, quietly
 from gradjit.ir.types import TensorType, _asarray, dtype
-from gradjit.tensor import dtypes, graph, saved
+from gradjit.tensor import dtypes, graph, overlap, saved
 from gradjit.tensor.grad_mode import _inference, _state, is_grad_enabled
 from gradjit.tensor.graph import Version
 from gradjit.tensor.graph import _scopes
@@ -183,7 +183,7 @@ def unrecorded(t, cut, any_dtype=False, history=False):
     if type(out) is not np.ndarray:  # a 0-d result comes back as a numpy scalar
         out = _asarray(out)
     result = cls._wrap(out)
-    if out.base is not None and np.may_share_memory(out, x):
+    if out.base is not None and overlap.same_memory(out, x):
         result._share(t, cut)
     return result
 

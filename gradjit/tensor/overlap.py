@@ -1,5 +1,6 @@
 """PyTorch's memory-overlap checks on a write: elements of the written tensor that share memory
-(a stride-0 dim), and an out= tensor whose bytes meet an input's."""
+(a stride-0 dim), and an out= tensor whose bytes meet an input's; whether a result is a view
+of an operand's memory."""
 from __future__ import annotations
 
 import math
@@ -13,6 +14,20 @@ INTERNAL = ("unsupported operation: more than one element of the written-to tens
 BETWEEN = ("unsupported operation: some elements of the input tensor and the written-to tensor "
            "refer to a single memory location. Please clone() the tensor before performing the "
            "operation.")
+
+
+def same_memory(out, operand) -> bool:
+    """Whether numpy's result `out` lies in the operand's memory; where either holds no
+    element, whether both are cut from the array that owns the memory (an empty view is
+    still PyTorch's view)."""
+    if out.size and operand.size:
+        return np.may_share_memory(out, operand)
+    owners = []
+    for array in (out, operand):
+        while isinstance(array.base, np.ndarray):
+            array = array.base
+        owners.append(array)
+    return owners[0] is owners[1]
 
 
 def internal(value) -> bool:

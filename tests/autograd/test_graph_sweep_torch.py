@@ -223,34 +223,11 @@ EXPRESSIONS = [
     "b + b.detach()",]
 
 # The graphs that still differ, by their first difference (gradjit's node, then torch's).
-KNOWN_EXPRESSIONS = {
-    # gradjit's view_as_real is a copy (no primitive reinterprets complex storage as pairs of
-    # reals), so .real stays a view by selecting the complex tensor's real part directly
-    'torch.complex(b, c).real': "ComplexBackward0(('leaf', 0), ('leaf', 1)), torch ViewAsRealBackw",
-}
+KNOWN_EXPRESSIONS = {}
 
 # The operators whose graphs still differ, by the first sample that does (regenerate with
 # `python -m tests.autograd.graph_sweep --known`).
-KNOWN = {
-    'nn.functional.linear_cross_entropy.chunked': '#0: NllLossBackward0(1,), torch '
-                                                  'SqueezeBackward1 (torch records its chunked '
-                                                  'kernel as one generated node)',
-    'nn.functional.linear_cross_entropy.chunked_none': '#0: NllLossBackward0(1,), torch '
-                                                       'SqueezeBackward1 (torch records its '
-                                                       'chunked kernel as one generated node)',
-    # only the samples of an empty input (N = 0): gradjit links no views of empty tensors, so
-    # PyTorch's copies into the padded tensor's slices would not reach it; it gathers them
-    'nn.functional.pad.circular': "#0: IndexBackward0(('leaf', 0),), torch CopySlices(1, 5)",
-    'svd_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,) (torch\'s Q of '
-                   'linalg.qr is column-major)',
-    'pca_lowrank': '#4: ReshapeAliasBackward0(51,), torch ViewBackward0(51,) (torch\'s Q of '
-                   'linalg.qr is column-major)',
-    # a non-contiguous sample, which opinfo.to_gradjit copies into a contiguous tensor (so
-    # no clone is needed); m.t().ravel() among EXPRESSIONS has PyTorch's graph
-    'ravel': "#2: ViewBackward0(('leaf', 0),), torch ViewBackward0(1,)",
-    'linalg.matrix_power': '#15: ViewBackward0(7,), torch ReshapeAliasBackward0(7,) (torch\'s '
-                           'inverse is column-major)',
-}
+KNOWN = {}
 
 
 def _marked(value, name, known):

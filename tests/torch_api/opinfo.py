@@ -80,14 +80,19 @@ def seed(op):
 
 def to_gradjit(value, leaves, order="C"):
     """A torch sample's value in gradjit's terms; leaves collects (torch, gradjit) pairs of the
-    tensors that require grad. order "K" keeps each tensor's layout (strides) as torch's."""
+    tensors that require grad. order "K" keeps each tensor's layout as torch's: its strides and
+    offset in a copy of its whole storage (a non-contiguous sample stays one)."""
     if isinstance(value, torch.Tensor):
         if value.dtype in (torch.bfloat16, torch.complex32) or value.layout != torch.strided \
                 or value.device.type != "cpu":
             raise Skip(f"{value.dtype}/{value.layout}/{value.device}")
         try:
-            converted = gradjit.tensor(value.numpy(force=True).copy(order=order),
-                                       requires_grad=value.requires_grad)
+            if order == "K":
+                converted = gradjit.from_numpy(_in_storage_copy(value))
+                converted.requires_grad_(value.requires_grad)
+            else:
+                converted = gradjit.tensor(value.numpy(force=True).copy(order=order),
+                                           requires_grad=value.requires_grad)
         except ValueError as error:  # over 32 dimensions: numpy's limit
             raise Skip(str(error)) from error
         if value.requires_grad:
@@ -109,6 +114,17 @@ def to_gradjit(value, leaves, order="C"):
     if isinstance(value, dict):
         return {k: to_gradjit(v, leaves, order) for k, v in value.items()}
     return value
+
+
+def _in_storage_copy(value):
+    """A numpy copy of torch tensor `value`'s whole storage, viewed at its sizes, strides and
+    storage offset."""
+    item = value.element_size()
+    whole = torch.as_strided(value.detach(), (value.untyped_storage().nbytes() // item,), (1,), 0)
+    root = whole.numpy(force=True).copy()
+    return np.ndarray(tuple(value.shape), root.dtype, buffer=root,
+                      offset=value.storage_offset() * item,
+                      strides=tuple(step * item for step in value.stride()))
 
 
 def flatten(value):
