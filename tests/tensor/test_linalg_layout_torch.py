@@ -137,3 +137,19 @@ def test_in_place_write_into_a_result_records_on_it_as_torch_does():
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             (Q.sum() + R.sum()).backward()
     assert graphs[0] == graphs[1]
+
+
+def test_lstsq_of_vectors_matches_torch():
+    """A batch of right-hand-side vectors is solved as columns; other's rank must be input's
+    or one less."""
+    rng = np.random.default_rng(2)
+    A, b = rng.standard_normal((2, 4, 3)), rng.standard_normal((2, 4))
+    for driver in ("gelsy", "gelsd"):
+        got, want = (lib.linalg.lstsq(lib.tensor(A), lib.tensor(b), driver=driver)
+                     for lib in (gradjit, torch))
+        np.testing.assert_allclose(got.solution.numpy(), want.solution.numpy(), rtol=1e-10)
+        np.testing.assert_allclose(got.residuals.numpy(), want.residuals.numpy(), rtol=1e-10)
+    for shapes in (((4, 3), (2, 4, 2)), ((2, 2, 4, 3), (4,))):
+        for lib in (gradjit, torch):
+            with pytest.raises(RuntimeError, match=r"input.dim\(\) must be greater or equal"):
+                lib.linalg.lstsq(*(lib.tensor(rng.standard_normal(s)) for s in shapes))
