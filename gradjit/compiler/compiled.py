@@ -15,9 +15,11 @@ from gradjit.tensor import random
 from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
+from gradjit.tracer.backend import UnloweredDtype
 from gradjit.tracer.cache import Explanation
 from gradjit.tracer.pytree import Static, flatten, unflatten
 from gradjit.tracer import leaves as L
+from gradjit.tracer.torch_surface import NotTraceable
 from gradjit.tracer.trace import TraceError, current_trace, source_line
 
 # torch.compile's backends that mean "compile" here; "eager" runs the function as it is.
@@ -93,7 +95,7 @@ class Compiled:
             out, *effects, updates, returned = self.program(values, grads, states, static,
                                                             facts, *given)
         except (GraphBreak, TraceError, NotSupported, TracerArrayConversionError,
-                NotImplementedError) as error:
+                NotTraceable, UnloweredDtype, NotImplementedError) as error:
             if key not in self._pinned and any(map(_is_number, numbers)):
                 # a traced number's value was needed: torch.compile specializes on it
                 self._pinned.add(key)
