@@ -31,6 +31,8 @@ FAMILIES = {
            "nn.functional.unfold", "nn.functional.pixel_shuffle", "nn.functional.ctc_loss"),
     "fft/linalg": ("fft.fft", "fft.rfft2", "fft.irfftn", "fft.hfft", "stft", "linalg.norm",
                    "linalg.svd", "linalg.solve_triangular", "linalg.vander", "linalg.tensorinv"),
+    # a count read from the values (squarings, recurrence steps) is a guard a trace keeps
+    "counts": ("matrix_exp", "polygamma.polygamma_n_1", "special.polygamma.special_polygamma_n_0"),
 }
 PASSING = tuple(name for family in FAMILIES.values() for name in family)
 
@@ -41,8 +43,6 @@ EAGER = {
     "uniform": _DRAW,
     "nn.functional.rrelu": _DRAW,
     "unique": _VALUE,  # the result's shape is the data's
-    "matrix_exp": _VALUE,  # its number of squarings is read from the norm
-    "polygamma.polygamma_n_1": _VALUE,  # its number of recurrence steps is read from the data
     "tensor_split": _VALUE,  # split at indices given as a tensor
     "nn.functional.max_unpool2d": "max_unpool2d's indices cannot be used on a value traced",
     "linalg.cholesky_ex": "linalg.cholesky_ex cannot be used on a value traced",
@@ -80,3 +80,15 @@ def test_a_call_compile_cannot_take_runs_eagerly_with_eager_results(fn):
     assert compiled.eager_calls == 1
     np.testing.assert_allclose(got.detach().numpy(), want.detach().numpy(), rtol=1e-12)
     np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-12)
+
+
+def test_a_count_read_from_the_values_keeps_one_trace_per_count():
+    """matrix_exp's number of squarings comes from the norm: matrices that need as many share
+    a trace, others add one, and none runs eagerly."""
+    compiled = gradjit.compile(gradjit.matrix_exp)
+    base = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+    for scale in (1.0, 1.01, 8.0, 1.02):
+        got = compiled(gradjit.tensor(base * scale)).numpy()
+        np.testing.assert_allclose(got, torch.matrix_exp(torch.tensor(base * scale)).numpy(),
+                                   rtol=1e-12)
+    assert compiled.eager_calls == 0 and compiled.program.cache.traces == 2
