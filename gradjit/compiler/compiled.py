@@ -78,10 +78,10 @@ class Compiled:
         structure = flatten((args, kwargs), leaves)
         facts = Static(_argument_facts(leaves, state.tensors))
         key = (structure, tuple(map(L.signature, leaves)), static.value, facts.value)
-        numbers = self._specialized(key, leaves)
-        if (key, _static_values(numbers)) in self._eager_keys:
+        if key in self._eager_keys:
             self.eager_calls += 1
             return self.fn(*args, **kwargs)
+        numbers = self._specialized(key, leaves)
         self._state = state
         arguments = [t for t in leaves if L.is_tensor(t)]
         if self._updates.get(key, True) and is_grad_enabled() and \
@@ -105,7 +105,7 @@ class Compiled:
                 raise GraphBreak(f"{self.program.cache.name} cannot be compiled as one program "
                                  f"(fullgraph=True): {reason}") from None
             self.notes.append(f"ran eagerly: {reason}")
-            self._eager_keys.add((key, _static_values(numbers)))
+            self._eager_keys.add(key)
             self.eager_calls += 1
             return self.fn(*args, **kwargs)
         finally:
@@ -175,10 +175,6 @@ class Compiled:
 
 def _is_number(x) -> bool:
     return type(x) in (bool, int, float, complex)
-
-
-def _static_values(leaves) -> tuple:
-    return tuple(x.value for x in leaves if isinstance(x, Static))
 
 
 def _copies(structure, leaves):

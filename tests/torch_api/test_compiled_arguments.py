@@ -95,3 +95,17 @@ def test_a_float_argument_is_traced_and_returns_a_tensor():
         assert isinstance(out, gradjit.Tensor)
         np.testing.assert_allclose(out.numpy(), DATA + w * DATA)
     assert compiled.program.cache.traces == 1
+
+
+def test_a_signature_that_runs_eagerly_is_not_traced_again_for_other_numbers():
+    traces = []
+
+    def fn(x, lr):
+        traces.append(gradjit.compiler.is_compiling())
+        return x * lr + float(x.sum())  # float() of a Tensor: the call runs eagerly
+    compiled = gradjit.compile(fn)
+    x = gradjit.tensor(DATA)
+    for lr in (0.1, 0.2, 0.3):
+        np.testing.assert_allclose(compiled(x, lr).numpy(), DATA * lr + DATA.sum())
+    # lr traced, then lr static: both read the sum; from then on, eager calls alone
+    assert traces == [True, True, False, False, False] and compiled.eager_calls == 3
