@@ -258,11 +258,12 @@ def _called_name(code, offset):
     call = next((i for i in dis.get_instructions(code) if i.offset == offset), None)
     if call is None or not call.opname.startswith("CALL") or not isinstance(call.arg, int):
         return None
-    depth, needed = 0, call.arg + 1  # the arguments, then the callee (under a NULL or self)
-    for k in range(len(before) - 1, -1, -1):
+    depth, needed, own = 0, call.arg + 1, True  # the arguments, then the callee (under a
+    for k in range(len(before) - 1, -1, -1):  # NULL or self)
         i = before[k]
-        if i.opname in ("PRECALL", "KW_NAMES") and depth == 0:
-            continue  # the call's own preparation (Python 3.11)
+        own = own and i.opname in ("PRECALL", "KW_NAMES")
+        if own:
+            continue  # the call's own preparation (Python 3.11), right before it
         if i.opcode in dis.hasjabs or i.opcode in dis.hasjrel:
             return None  # a branch among the arguments: the stack is not a straight line
         depth += dis.stack_effect(i.opcode, i.arg if i.opcode >= dis.HAVE_ARGUMENT else None)

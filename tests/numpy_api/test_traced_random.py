@@ -26,6 +26,10 @@ DRAWS = {
     "beta": "rng.beta(2.0, 3.0, size=x.shape)",
     "gamma": "rng.gamma(2.0, size=x.shape)",
     "legacy randn": "np.random.RandomState(4).randn(*x.shape)",
+    "multivariate_normal": "rng.multivariate_normal([0.0, 1.0, 2.0], [[2.0, 0.5, 0.0], "
+                           "[0.5, 1.0, 0.0], [0.0, 0.0, 1.0]])",
+    # allocations among the arguments: the draw's own allocations are still numpy's
+    "nested calls": "rng.normal(float(np.ones(2).sum()), size=np.zeros(3).shape)",
 }
 
 
