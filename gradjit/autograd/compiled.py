@@ -14,7 +14,7 @@ from gradjit.tensor.base import TensorBase
 from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.grad_mode import is_grad_enabled, no_grad
 from gradjit.tracer.api import Transformed
-from gradjit.tracer.pytree import flatten, unflatten
+from gradjit.tracer.pytree import LEAF, Static, flatten, unflatten
 
 NAME = "CompiledFunctionBackward"
 
@@ -105,7 +105,8 @@ def _pullback(transformed, structure, out_structure, chosen, wrt) -> Transformed
     key = (structure, out_structure, chosen, wrt)
     if key not in table:
         def pullback(cotangents, *leaves):
-            args, kwargs = unflatten(structure, iter(leaves))
+            # the call's static arguments stay static (not traced) in the call inlined here
+            args, kwargs = unflatten(_kept_static(structure), iter(leaves))
             outputs = []
             flatten(transformed(*args, **kwargs), outputs)
             total = 0.0
@@ -119,6 +120,16 @@ def _pullback(transformed, structure, out_structure, chosen, wrt) -> Transformed
         table[key] = Transformed(pullback, "grad", argnums=tuple(1 + i for i in wrt),
                                  backend=transformed.backend)
     return table[key]
+
+
+def _kept_static(structure):
+    """structure with its static values wrapped as Static, which unflatten hands back as they
+    are and flatten reads as static again."""
+    if structure == LEAF:
+        return structure
+    if structure[0] == "static":
+        return ("static", Static(structure[1]))
+    return (*structure[:-1], tuple(map(_kept_static, structure[-1])))
 
 
 def _leaves(tree) -> list:

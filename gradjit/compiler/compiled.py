@@ -15,9 +15,11 @@ from gradjit.tensor import random
 from gradjit.tensor.grad_mode import is_grad_enabled
 from gradjit.tracer.api import Transformed
 from gradjit.tracer.array_methods import TracerArrayConversionError
+from gradjit.tracer.backend import UnloweredDtype
 from gradjit.tracer.cache import Explanation
 from gradjit.tracer.pytree import Static, flatten, unflatten
 from gradjit.tracer import leaves as L
+from gradjit.tracer.torch_surface import NotTraceable
 from gradjit.tracer.trace import TraceError, current_trace, source_line
 
 # torch.compile's backends that mean "compile" here; "eager" runs the function as it is.
@@ -48,6 +50,9 @@ class Compiled:
         functools.update_wrapper(self, fn)
         self.fn, self.fullgraph, self.disable = fn, fullgraph, disable
         self.eager_calls, self.notes, self._eager_keys = 0, [], set()
+        # call key -> the first call's int arguments, and the positions of those that have
+        # differed since (traced from then on); keys whose traced numbers were read (pinned)
+        self._first_ints, self._varying, self._pinned = {}, {}, set()
         self._updates = {}  # call key -> whether its trace updates Tensor arguments in place
         name = getattr(fn, "__qualname__", type(fn).__name__)
 
@@ -76,20 +81,25 @@ class Compiled:
         if key in self._eager_keys:
             self.eager_calls += 1
             return self.fn(*args, **kwargs)
+        numbers = self._specialized(key, leaves)
         self._state = state
         arguments = [t for t in leaves if L.is_tensor(t)]
         if self._updates.get(key, True) and is_grad_enabled() and \
                 any(map(L.requires_grad, (*values, *arguments))):
             # The call joins the tape, which saves its arguments for the pullback: it must
             # see them as they were before the update that is written back below.
-            given = _copies(structure, leaves)
+            given = _copies(structure, numbers)
         else:
-            given = args, kwargs
+            given = unflatten(structure, iter(numbers))
         try:
             out, *effects, updates, returned = self.program(values, grads, states, static,
                                                             facts, *given)
         except (GraphBreak, TraceError, NotSupported, TracerArrayConversionError,
-                NotImplementedError) as error:
+                NotTraceable, UnloweredDtype, NotImplementedError) as error:
+            if key not in self._pinned and any(map(_is_number, numbers)):
+                # a traced number's value was needed: torch.compile specializes on it
+                self._pinned.add(key)
+                return self(*args, **kwargs)
             reason = str(error).splitlines()[0]
             if self.fullgraph:
                 raise GraphBreak(f"{self.program.cache.name} cannot be compiled as one program "
@@ -106,6 +116,25 @@ class Compiled:
             if new is not SAME:
                 copy_into(t, new)
         return _as_returned(out, returned, arguments)
+
+    def _specialized(self, key, leaves) -> list:
+        """The call's argument leaves with the Python numbers that are not traced wrapped as
+        Static (part of the cache key), as torch.compile treats them: bools, and ints until a
+        call of the same signature passes another value at their place, are static; floats
+        are traced; every number is static once a trace has needed one's value (pinned)."""
+        ints = [x for x in leaves if type(x) is int]
+        first = self._first_ints.setdefault(key, ints)
+        varying = self._varying.setdefault(key, set())
+        varying.update(j for j, (a, b) in enumerate(zip(first, ints)) if a != b)
+        pinned, position, specialized = key in self._pinned, 0, []
+        for x in leaves:
+            if type(x) is int:
+                static = pinned or position not in varying
+                position += 1
+            else:
+                static = type(x) is bool or pinned and _is_number(x)
+            specialized.append(Static(x) if static else x)
+        return specialized
 
     def _traced(self, values, grads, states, facts, args, kwargs):
         # Traced again at backward time (the call's pullback, see autograd/compiled.py) the
@@ -142,6 +171,10 @@ class Compiled:
         return Explanation("\n".join(lines) + "\n" + self.program.explain())
 
     __gradjit_explain__ = explain
+
+
+def _is_number(x) -> bool:
+    return type(x) in (bool, int, float, complex)
 
 
 def _copies(structure, leaves):

@@ -373,3 +373,10 @@ def matmul(a, b):
     shape = batch + (s1[-2],) * (len(xs) > 1) + (s2[-1],) * (len(ys) > 1)
     return reshape(out, shape)
 
+
+def count(x) -> int:
+    """int(x) of a scalar that picks among a few code paths (a number of squarings or of
+    recurrence steps): a traced x answers it under a guard on the count, which a trace may
+    keep, as it may not keep one on an arbitrary value."""
+    read = getattr(getattr(x, "_value", x), "__gradjit_count__", None)  # a Tensor's, too
+    return read() if read is not None else int(x)

@@ -120,7 +120,7 @@ def _matrix_exp(a):
     out = ops.add(eye, ops.true_divide(x, 18.0))
     for k in range(17, 0, -1):  # Horner: I + x/1 (I + x/2 (I + ... x/18))
         out = ops.add(eye, ops.true_divide(ops.matmul(x, out), float(k)))
-    for i in range(int(ops.amax(s)) if math.prod(ops.shape_of(s)) else 0):
+    for i in range(ops.count(ops.amax(s)) if math.prod(ops.shape_of(s)) else 0):
         out = ops.where(ops.gt(s, float(i)), ops.matmul(out, out), out)
     return out
 
@@ -206,7 +206,7 @@ def _polygamma_shift(x):
     low = ops.amin(x)
     low = ops.where(ops.isfinite(low), low, 0.0)
     k = ops.minimum(ops.ceil(ops.log2(ops.maximum(ops.sub(1.0, low), 1.0))), 12.0)
-    return special.POLYGAMMA_FROM + 2 ** int(k) - 1
+    return special.POLYGAMMA_FROM + 2 ** ops.count(k) - 1
 
 
 def _mvlgamma(x, p):

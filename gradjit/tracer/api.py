@@ -139,9 +139,9 @@ class Transformed:
         if _stack.jit_disabled and self.mode == "jit" and buffers is None:
             return self.fn(*args, **kwargs)
         if self.static_argnums or self.static_argnames:
-            args = tuple(Static(static_value(a)) if i in self.static_argnums else a
+            args = tuple(_as_static(a) if i in self.static_argnums else a
                          for i, a in enumerate(args))
-            kwargs = {k: Static(static_value(v)) if k in self.static_argnames else v
+            kwargs = {k: _as_static(v) if k in self.static_argnames else v
                       for k, v in kwargs.items()}
         tree = (args, kwargs)
         leaves = []
@@ -341,6 +341,10 @@ class Transformed:
             outer.guards.extend(trace.guards)
             outer.captures.extend(trace.captures)
         return unpack(outs, leaves)
+
+
+def _as_static(value) -> Static:
+    return value if isinstance(value, Static) else Static(static_value(value))
 
 
 def _jvp_outputs(out, structure, leaves):

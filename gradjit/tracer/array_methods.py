@@ -297,6 +297,15 @@ class ArrayMethods:
     def __int__(self):
         return int(self._number())
 
+    def __gradjit_count__(self) -> int:
+        """int(self) where the number picks among a few code paths (ops.count): its guard
+        says so, and gradjit.compile keeps the trace (another count traces again) rather than
+        running the call eagerly as it does for a value read into Python."""
+        scalar = self._scalar("a count")
+        answer = scalar.value.item()
+        self._guard(_is(scalar, answer), True, f"a count == {answer!r}")
+        return int(answer)
+
     def _number(self):
         if self.size != 1:  # numpy's TypeError here; item() of the same array raises ValueError
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")

@@ -47,6 +47,11 @@ def compile_program(fn: Function, backend: str | None, deterministic: bool = Fal
     return BACKENDS[name](fn, deterministic)
 
 
+class UnloweredDtype(TypeError):
+    """A traced function computes values of a dtype the backend has no lowering for
+    (gradjit.compile runs such a call eagerly instead)."""
+
+
 def _check_lowered_dtypes(fn: Function, backend: str):
     values = [*fn.params, *(op.out for op in fn.ops if op.out is not None)]
     # HOSTED values (complex, the narrow and unsigned integers) are computed by host steps
@@ -54,6 +59,6 @@ def _check_lowered_dtypes(fn: Function, backend: str):
     narrow = sorted({v.type.dtype.torch_name for v in values} -
                     {d.torch_name for d in (*COMPILED, *HOSTED)})
     if narrow:
-        raise TypeError(f"the {backend} backend does not compile {', '.join(narrow)} values "
+        raise UnloweredDtype(f"the {backend} backend does not compile {', '.join(narrow)} values "
                         f"(it lowers {', '.join(d.torch_name for d in COMPILED)}): run the "
                         "function eagerly, cast to one of those, or pass backend='interpreter'")

@@ -10,6 +10,7 @@ call outside a trace, goes to numpy's own constructor unchanged.
 from __future__ import annotations
 
 import ast
+import dis
 import functools
 import linecache
 import os
@@ -231,12 +232,12 @@ def _calls_a_constructor(code, offset) -> bool:
     """Whether the call expression being run at `offset` of `code` names one of numpy's
     allocating constructors (np.zeros(n), zeros_like(x)), read from its source text."""
     positions = list(code.co_positions())[offset // 2]
-    if None in positions:  # no source positions: as before they were read
-        return True
+    lines = [] if None in positions else \
+        [line.encode() for line in linecache.getlines(code.co_filename)[positions[0] - 1:
+                                                                         positions[1]]]
+    if not lines:  # no source (python -c, a string run by exec): the bytecode names the callee
+        return _called_name(code, offset) in _ALLOCATING
     first, last, start, end = positions
-    lines = [line.encode() for line in linecache.getlines(code.co_filename)[first - 1:last]]
-    if not lines:
-        return True
     lines[-1] = lines[-1][:end]  # the offsets count UTF-8 bytes
     lines[0] = lines[0][start:]
     try:
@@ -247,6 +248,31 @@ def _calls_a_constructor(code, offset) -> bool:
         return True
     named = getattr(call.func, "attr", getattr(call.func, "id", None))
     return named in _ALLOCATING
+
+
+def _called_name(code, offset):
+    """The name the call instruction at `offset` loads its callee by (np.zeros(n): 'zeros'),
+    or None: the instruction whose pushes reach below the call's arguments, found by undoing
+    the stack effects of the instructions before the call."""
+    before = [i for i in dis.get_instructions(code) if i.offset < offset]
+    call = next((i for i in dis.get_instructions(code) if i.offset == offset), None)
+    if call is None or not call.opname.startswith("CALL") or not isinstance(call.arg, int):
+        return None
+    depth, needed, own = 0, call.arg + 1, True  # the arguments, then the callee (under a
+    for k in range(len(before) - 1, -1, -1):  # NULL or self)
+        i = before[k]
+        own = own and i.opname in ("PRECALL", "KW_NAMES")
+        if own:
+            continue  # the call's own preparation (Python 3.11), right before it
+        if i.opcode in dis.hasjabs or i.opcode in dis.hasjrel:
+            return None  # a branch among the arguments: the stack is not a straight line
+        depth += dis.stack_effect(i.opcode, i.arg if i.opcode >= dis.HAVE_ARGUMENT else None)
+        if depth >= needed:  # the callee's object; attributes read from it name the callee
+            while k + 1 < len(before) and before[k + 1].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                k += 1
+            name = before[k].argval
+            return name if isinstance(name, str) else None
+    return None
 
 
 _STAND_INS: dict = {}  # (namespace, name) -> (numpy's function, its stand-in while tracing)

@@ -59,8 +59,10 @@ def tree_outputs(out, zero_constants=False):
         inner = L.unwrap(x)
         if isinstance(inner, Traced):
             # Results keep the type of the arguments they were computed from: a Tensor made
-            # by a gradjit function from numpy arguments comes back as a numpy array.
-            kinds.append((inner.__gradjit_flavor__, None))
+            # by a gradjit function from numpy arguments comes back as a numpy array, one
+            # made from Python numbers alone as the Tensor it is.
+            weak_tensor = inner.__gradjit_weak__ and L.is_tensor(x)
+            kinds.append(("torch" if weak_tensor else inner.__gradjit_flavor__, None))
             results.append(inner)
         else:
             kinds.append(("const", x))

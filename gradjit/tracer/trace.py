@@ -232,7 +232,9 @@ class Trace:
                 a = self.own(a)
                 concrete.append(a._cell)  # its value, when one is asked for
                 operands.append(a.ir)
-                flavor = flavor or a.__gradjit_flavor__
+                # a traced Python number takes the type of the array it meets, as it would
+                if flavor is None or weak and not a.__gradjit_weak__:
+                    flavor = a.__gradjit_flavor__
                 weak, const = weak and a.__gradjit_weak__, const and a.const
             elif is_python_scalar(a):
                 concrete.append(a)

@@ -1,8 +1,9 @@
 """PyTorch's own operator database (`op_db`, its OpInfo sample inputs) run side by side with
 torch and gradjit: each sample's outputs (dtype, shape, values), the gradients of a weighted sum
 of its floating outputs, and the error types of the database's error inputs must agree.
-`python -m tests.torch_api.opinfo [--only REGEX] [--verbose] [--compiled]` prints what differs
-per op; --compiled runs each call inside gradjit.jit on the interpreter and the default backend."""
+`python -m tests.torch_api.opinfo [--only REGEX] [--verbose] [--compiled | --compile] [--first]`
+prints what differs per op; --compiled runs each call inside gradjit.jit on the interpreter and
+the default backend, --compile through gradjit.compile as a user calls it."""
 import argparse
 import collections
 import functools
@@ -337,6 +338,22 @@ def compiled(function, backend):
     return call
 
 
+class RanEagerly(Exception):
+    """gradjit.compile ran the call eagerly: it left what one program can express."""
+
+
+def torch_compiled(function):
+    """function called through gradjit.compile (torch.compile) as a user calls it, on the
+    sample's own Tensors; a call it runs eagerly raises RanEagerly with the reason."""
+    def call(*args, **kwargs):
+        program = gradjit.compile(function)
+        out = program(*args, **kwargs)
+        if program.eager_calls:
+            raise RanEagerly(program.notes[0].removeprefix("ran eagerly: "))
+        return out
+    return call
+
+
 # the compiled modes: backend names for gradjit.jit
 BACKENDS = {"interpreter": "interpreter", "compiled": None}
 # a problem that is a wrong answer, not a refusal
@@ -355,11 +372,13 @@ def _alarm(*_):
 def problems(op, seconds=30, mode="eager", samples=None, dtypes=DTYPES, errors=True):
     """Every difference of an op over its samples in `dtypes` (the first `samples` of each, or
     all) and its error inputs (unless errors=False), as (dtype, sample index, text), run
-    eagerly or in one of the BACKENDS."""
+    eagerly, through gradjit.compile ("compile") or in one of the BACKENDS."""
     function = gradjit_callable(op)
     if function is None:
         return [("-", -1, f"gradjit has no {op.name}")]
-    if mode != "eager":
+    if mode == "compile":
+        function = torch_compiled(function)
+    elif mode != "eager":
         function = compiled(function, BACKENDS[mode])
     found = []
     # the limit counts the process's CPU time, so a loaded machine does not fail an op; a
@@ -420,21 +439,28 @@ def main():
                         help="run each call inside gradjit.jit on the interpreter and the "
                              "default backend, for the ops that pass eagerly (wrong answers "
                              "are marked WRONG)")
+    parser.add_argument("--compile", action="store_true",
+                        help="run each call through gradjit.compile, for the ops that pass "
+                             "eagerly (calls it runs eagerly are marked EAGER)")
+    parser.add_argument("--first", action="store_true",
+                        help="only the first float64 sample of each op, without error inputs")
     parser.add_argument("--seconds", type=int, default=30, help="CPU seconds per op and mode")
     options = parser.parse_args()
+    limits = dict(samples=1, dtypes=(torch.float64,), errors=False) if options.first else {}
+    modes = ("compile",) if options.compile else tuple(BACKENDS) if options.compiled else ()
     counts = collections.Counter()
     for op in in_scope():
         if not re.search(options.only, full_name(op)):
             continue
-        found = [("eager", *problem) for problem in problems(op, options.seconds)]
-        if options.compiled and found:  # the compiled modes are compared where eager agrees
+        found = [("eager", *problem) for problem in problems(op, options.seconds, **limits)]
+        if modes and found:  # the compiled modes are compared where eager agrees
             counts["failing eagerly"] += 1
             continue
-        if options.compiled:
-            found = [(mode, *problem) for mode in BACKENDS
-                     for problem in problems(op, options.seconds, mode)]
+        found = [(mode, *problem) for mode in modes
+                 for problem in problems(op, options.seconds, mode, **limits)] or found
         counts["failing" if found else "passing"] += 1
         counts["wrong"] += any(WRONG.search(text) for *_, text in found)
+        counts["eager"] += any(text.startswith("raises RanEagerly") for *_, text in found)
         for mode, dtype, index, text in (found if options.verbose else found[:1]):
             if options.known:
                 print(known_row(full_name(op), f"{dtype} #{index}: {text}"))
@@ -442,7 +468,8 @@ def main():
                 where = "" if mode == "eager" else f"{mode} "
                 wrong = "WRONG " if mode != "eager" and WRONG.search(text) else ""
                 first_line = text.partition("\n")[0]
-                print(f"{full_name(op)} [{where}{dtype} #{index}] {wrong}{first_line}")
+                print(f"{full_name(op)} [{where}{dtype} #{index}] {wrong}{first_line}",
+                      flush=True)
     print(f"# {dict(counts)}")
 
 

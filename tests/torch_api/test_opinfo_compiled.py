@@ -52,7 +52,7 @@ KNOWN = {
                     "random generator"),
     "nn.functional.max_unpool2d": ("interpreter", "torch.float64 #0: raises NotTraceable: "
                                    "max_unpool2d's indices cannot be used on a value traced"),
-    "bfloat16": ("compiled", "torch.float64 #0: raises TypeError: the cpu backend does not "
+    "bfloat16": ("compiled", "torch.float64 #0: raises UnloweredDtype: the cpu backend does not "
                  "compile bfloat16 values"),
     "linalg.cholesky_ex": ("interpreter", "torch.float64 #0: raises NotTraceable: "
                            "linalg.cholesky_ex cannot be used on a value traced"),
