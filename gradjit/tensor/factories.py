@@ -14,7 +14,8 @@ from gradjit.ir.types import is_bfloat16, is_complex32, round_bfloat16, round_co
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values, fma
-from gradjit.tensor.shape import _device, _shape_args
+from gradjit.tensor.dtype_device import _device
+from gradjit.tensor.shape import _shape_args
 from gradjit.tracer.torch_surface import TRACING
 
 
