@@ -218,6 +218,12 @@ round_ = _unary("round", _floating, np.round, _no_grad(1), _round_half_even,
 
 stop_gradient = _unary("stop_gradient", _same_type, lambda x: x.copy(), _no_grad(1),
                        lambda sp, x: x, differentiable=False)
+# torch's no_grad: the value leaves reverse mode only (no VJP); a forward tangent passes
+# through it, itself cut from reverse mode (torch computes it under the same no_grad)
+stop_reverse = register(Primitive("stop_reverse", "elementwise", _same_type, lambda x: x.copy(),
+                                  _no_grad(1), sympy=lambda sp, x: x, differentiable=False,
+                                  arity=1, jvp=lambda tangents, out, x: stop_reverse(tangents[0]),
+                                  batch=batch_elementwise("stop_reverse")))
 
 # ---- complex numbers: their parts, and a complex number from its parts ----
 def _complex_only(x):
