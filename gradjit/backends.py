@@ -2,6 +2,8 @@
 arithmetic, so they report unavailable and settings are recorded only."""
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import sys
 from types import ModuleType, SimpleNamespace
 
@@ -22,3 +24,18 @@ cuda = _flags("cuda", is_built=lambda: False,
               matmul=SimpleNamespace(allow_tf32=False,
                                      allow_fp16_reduced_precision_reduction=True))
 mkldnn = _flags("mkldnn", is_available=lambda: False, enabled=True)
+
+
+def _opt_einsum():
+    """The opt_einsum package, or None where it is not installed."""
+    return importlib.import_module("opt_einsum") if _has_opt_einsum() else None
+
+
+def _has_opt_einsum() -> bool:
+    return importlib.util.find_spec("opt_einsum") is not None
+
+
+# einsum of three operands or more contracts in the order opt_einsum's `strategy` finds,
+# where it is installed and enabled (else left to right), as torch.einsum does
+opt_einsum = _flags("opt_einsum", is_available=_has_opt_einsum, get_opt_einsum=_opt_einsum,
+                    enabled=True, strategy="auto")

@@ -236,6 +236,7 @@ LOWERINGS = {
     "atan2": _math("atan2"), "logaddexp": _math("logaddexp"),
     "floor": _rounding("floor"), "ceil": _rounding("ceil"), "round": _rounding("roundeven"),
     "stop_gradient": lambda L, args, kinds, out, params: args[0],
+    "stop_reverse": lambda L, args, kinds, out, params: args[0],
     "add": _arith("fadd", "add"), "sub": _arith("fsub", "sub"), "mul": _arith("fmul", "mul"),
     "div": lambda L, args, kinds, out, params: L.b.fdiv(*args), "pow": _pow,
     "maximum": _extremum(True), "minimum": _extremum(False),

@@ -316,6 +316,7 @@ RULES = {
     "rsqrt": lambda a, p, t: f"1 / np.sqrt({a[0]})",
     "sigmoid": lambda a, p, t: f"np.exp(-np.logaddexp(0, -{a[0]}))",
     "stop_gradient": lambda a, p, t: a[0],
+    "stop_reverse": lambda a, p, t: a[0],
     "add": _infix("+"), "sub": _infix("-"), "mul": _infix("*"), "div": _infix("/"),
     "pow": _infix("**"), "maximum": _call("np.maximum"), "minimum": _call("np.minimum"),
     "eq": _infix("=="), "ne": _infix("!="), "lt": _infix("<"), "le": _infix("<="),

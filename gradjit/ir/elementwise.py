@@ -113,16 +113,6 @@ def _no_grad(arity):
     return lambda g, out, *args, **params: (None,) * arity
 
 
-def guarded_mul(g, derivative):
-    """g * derivative, with an inf/nan derivative taken as 0 where g is 0: a zero cotangent
-    carries no gradient, so a branch that `where` did not take cannot poison it. The guard
-    is on the derivative, not on the product, so that the result stays linear in g (its
-    derivative with respect to g is `derivative` even at g = 0, which forward-over-reverse
-    Hessians and the double-backward JVP differentiate)."""
-    kept = logical_or(ne(g, 0.0), lt(abs_(derivative), float("inf")))
-    return mul(g, where(kept, derivative, zeros_like(derivative)))
-
-
 def _full_rule(*, value, shape, dtype):
     require(isinstance(value, (bool, int, float, complex)),
             f"a fill value is a number, not {value!r}")
@@ -180,17 +170,17 @@ abs_ = register(Primitive("abs", "elementwise", _magnitude_rule, np.abs, _abs_vj
                           sympy=lambda sp, x: sp.Abs(x)))
 sign = _unary("sign", _numeric, _sign, _no_grad(1), lambda sp, x: sp.sign(x), differentiable=False)
 exp = _unary("exp", _inexact, np.exp, lambda g, y, x: (mul(g, y),), lambda sp, x: sp.exp(x))
-log = _unary("log", _inexact, np.log, lambda g, y, x: (guarded_mul(g, div(1.0, x)),),
+log = _unary("log", _inexact, np.log, lambda g, y, x: (mul(g, div(1.0, x)),),
              lambda sp, x: sp.log(x))
 log1p = _unary("log1p", _inexact, np.log1p,
-               lambda g, y, x: (guarded_mul(g, div(1.0, add(x, 1.0))),),
+               lambda g, y, x: (mul(g, div(1.0, add(x, 1.0))),),
                lambda sp, x: sp.log(1 + x))
 expm1 = _unary("expm1", _inexact, np.expm1, lambda g, y, x: (mul(g, add(y, 1.0)),),
                lambda sp, x: sp.exp(x) - 1)
-sqrt = _unary("sqrt", _inexact, np.sqrt, lambda g, y, x: (guarded_mul(g, div(0.5, y)),),
+sqrt = _unary("sqrt", _inexact, np.sqrt, lambda g, y, x: (mul(g, div(0.5, y)),),
               lambda sp, x: sp.sqrt(x))
 rsqrt = _unary("rsqrt", _inexact, lambda x: 1 / np.sqrt(x),
-               lambda g, y, x: (guarded_mul(g, mul(-0.5, div(y, x))),),
+               lambda g, y, x: (mul(g, mul(-0.5, div(y, x))),),
                lambda sp, x: 1 / sp.sqrt(x))
 sin = _unary("sin", _inexact, np.sin, lambda g, y, x: (mul(g, cos(x)),), lambda sp, x: sp.sin(x))
 cos = _unary("cos", _inexact, np.cos, lambda g, y, x: (neg(mul(g, sin(x))),),
@@ -228,6 +218,12 @@ round_ = _unary("round", _floating, np.round, _no_grad(1), _round_half_even,
 
 stop_gradient = _unary("stop_gradient", _same_type, lambda x: x.copy(), _no_grad(1),
                        lambda sp, x: x, differentiable=False)
+# torch's no_grad: the value leaves reverse mode only (no VJP); a forward tangent passes
+# through it, itself cut from reverse mode (torch computes it under the same no_grad)
+stop_reverse = register(Primitive("stop_reverse", "elementwise", _same_type, lambda x: x.copy(),
+                                  _no_grad(1), sympy=lambda sp, x: x, differentiable=False,
+                                  arity=1, jvp=lambda tangents, out, x: stop_reverse(tangents[0]),
+                                  batch=batch_elementwise("stop_reverse")))
 
 # ---- complex numbers: their parts, and a complex number from its parts ----
 def _complex_only(x):
@@ -286,14 +282,14 @@ mul = _binary("mul", _numeric, np.multiply, Partials(lambda g, y, a, b: mul(g, b
                                                      lambda g, y, a, b: mul(g, a)),
               lambda sp, a, b: a * b)
 div = _binary("div", _inexact, np.divide,
-              Partials(lambda g, y, a, b: guarded_mul(g, div(1.0, b)),
-                       lambda g, y, a, b: guarded_mul(neg(g), div(y, b))),
+              Partials(lambda g, y, a, b: mul(g, div(1.0, b)),
+                       lambda g, y, a, b: mul(neg(g), div(y, b))),
               lambda sp, a, b: a / b)
 
 
 def _pow_base_vjp(g, y, a, b):
     # d/da a**0 = 0, also at a = 0 where 0 * 0**-1 would be NaN (as PyTorch masks it)
-    return where(eq(b, 0.0), zeros_like(g), guarded_mul(g, mul(b, pow_(a, sub(b, 1.0)))))
+    return where(eq(b, 0.0), zeros_like(g), mul(g, mul(b, pow_(a, sub(b, 1.0)))))
 
 
 def _pow_exponent_vjp(g, y, a, b):
@@ -302,7 +298,7 @@ def _pow_exponent_vjp(g, y, a, b):
     exponent = real(b) if ir_type(b).dtype.is_complex else b
     zero = logical_and(eq(a, 0.0), ge(exponent, 0.0))
     safe_a = where(zero, add(a, 1.0), a)
-    return where(zero, zeros_like(g), guarded_mul(g, mul(log(safe_a), y)))
+    return where(zero, zeros_like(g), mul(g, mul(log(safe_a), y)))
 
 
 pow_ = _binary("pow", _numeric, np.power, Partials(_pow_base_vjp, _pow_exponent_vjp),

@@ -9,7 +9,7 @@ from gradjit.ir.elementwise import full
 def forward(fn: Function, wrt, tangent_params=None) -> Function:
     """`fn` with results [*fn.results, *their tangents] along a tangent for each `wrt`
     parameter: the parameters `tangent_params` (indices, one per wrt, of the same types), or
-    new parameters appended. Tangents flow only through differentiable primitives; a
+    new parameters appended. Tangents flow only through primitives with a JVP; a
     tangent that is never produced is a symbolic zero (one `full` op if it is a result)."""
     wrt = list(wrt)  # float parameters: callers pick them (jvp skips integer primals)
     builder = Builder(fn.name)
@@ -21,7 +21,7 @@ def forward(fn: Function, wrt, tangent_params=None) -> Function:
         tangent = {fn.params[i]: fn.params[j] for i, j in zip(wrt, tangent_params)}
     with builder:
         for op in fn.ops:
-            if op.out is None or not op.prim.differentiable or not op.out.type.dtype.is_inexact:
+            if op.out is None or op.prim.jvp is None or not op.out.type.dtype.is_inexact:
                 continue
             tangents = [tangent.get(v) for v in op.inputs]
             if all(t is None for t in tangents):

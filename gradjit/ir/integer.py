@@ -35,7 +35,7 @@ def _trunc(x):
 def _fmod_vjp(g, y, a, b):
     # d/da = 1 and d/db = -trunc(a/b) (PyTorch's rule); the kinks at multiples of b are
     # where the quotient steps, and the derivative there is the one-sided one of the step.
-    return g, E.guarded_mul(E.neg(g), _trunc(E.div(a, b)))
+    return g, E.mul(E.neg(g), _trunc(E.div(a, b)))
 
 
 @functools.cache

@@ -161,7 +161,8 @@ class Primitive:
       as `Partials` (one rule per arg), a caller can compute only the cotangents it needs.
     jvp(tangents, out, *args, **params) -> the tangent of out (None: zero), given one tangent
       per arg (None: zero); the forward-mode rule, the transpose of vjp (set on every
-      differentiable primitive).
+      differentiable primitive, and on stop_reverse, whose tangent passes where its
+      cotangent does not).
     batch(args, batched, size, **params) -> the result for a stack of `size` applications:
       the operands flagged in `batched` carry a leading axis of length `size` (the others are
       shared by every application), and so does the result; the vmap rule, written with

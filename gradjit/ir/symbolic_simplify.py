@@ -15,7 +15,7 @@ from gradjit.ir.types import TensorType, bool_
 
 # Ops whose value is their operand's but which mean more than their value: removing
 # stop_gradient would change what autodiff sees.
-_PINNED_PRIMITIVES = {"stop_gradient"}
+_PINNED_PRIMITIVES = {"stop_gradient", "stop_reverse"}
 # Fills, and shape ops of fills: numbers to sympy.
 _FILL_CHAINS = {"broadcast_to", "reshape"}
 # A value used more than once gets a name when its expression has more nodes than this, and

@@ -13,7 +13,8 @@ from gradjit.ir.primitive import (AxisError, MismatchError, PermutationError,
                                    ir_type, is_python_scalar)
 from gradjit.ir.types import int64
 from gradjit.ops.promote import (accumulator, astype, broadcast, broadcast_shapes, comparison_dtype,
-                                 default_float, flavor, operands, result_type, to_float)
+                                 default_float, flavor, operands, past_int64, result_type,
+                                 to_float)
 
 
 def shape_of(x) -> tuple[int, ...]:
@@ -40,12 +41,15 @@ _NUMPY_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": n
 def _beyond_range(name, a, b):
     """numpy 2 compares an integer array with a Python integer outside the array's range
     exactly (2**63 with int64, -1 with uint64): every element lies on the same side, so the
-    result is numpy's answer for the smallest element, everywhere. None where that is not so."""
-    array = b if is_python_scalar(a) else a
+    result is numpy's answer for the smallest element, everywhere (a traced integer past
+    int64's range lies above all of a signed array). None where that is not so."""
+    array = b if is_python_scalar(a) or past_int64(a) else a
     if is_python_scalar(array) or flavor(a, b) == "torch":
         return None
     dt = ir_type(array).dtype.numpy
     number = a if array is b else b
+    if past_int64(number) and not past_int64(array):
+        number = int(number.value)
     if dt.kind not in "iu" or not isinstance(number, int) or isinstance(number, bool) or \
             np.iinfo(dt).min <= number <= np.iinfo(dt).max:
         return None

@@ -1,5 +1,5 @@
-"""einsum: subscripts parsed into labelled operands, contracted pairwise in an order chosen by a
-cost model (numpy's `optimize=`), each pair lowered to one batched matmul of transposed and
+"""einsum: subscripts parsed into labelled operands, contracted pairwise in the order numpy's
+einsum_path chooses for `optimize=`, each pair lowered to one batched matmul of transposed and
 reshaped operands, so large contractions run through BLAS."""
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from gradjit.ops.promote import astype, broadcast, result_type
 # Labels are one letter; the axes an ellipsis covers get labels '.0', '.1', ... counted from
 # the left of the widest ellipsis, so that they broadcast right-aligned as numpy's do.
 _INTERLEAVED = string.ascii_uppercase + string.ascii_lowercase
-_EXHAUSTIVE_LIMIT = 10  # 'optimal' searches all orders up to this many operands (3^n splits)
 
 
 def einsum(*operands, optimize=False):
@@ -159,12 +158,24 @@ def contraction_path(inputs, output, sizes, optimize) -> list[tuple[int, ...]]:
     kind = optimize[0] if isinstance(optimize, tuple) and optimize else optimize
     if kind is False or kind is None or n < 3:
         return [tuple(range(n))]
-    if kind is True or kind == "greedy" or (kind == "optimal" and n > _EXHAUSTIVE_LIMIT):
-        return _greedy(inputs, output, sizes)
-    if kind == "optimal":
-        return _optimal(inputs, output, sizes)
+    if kind is True or kind in ("greedy", "optimal"):
+        return _numpy_path(inputs, output, sizes, optimize)
     raise TypeError(f"einsum: did not understand optimize={optimize!r}: expected a bool, "
                     "'greedy', 'optimal' or a path ['einsum_path', (i, j), ...]")
+
+
+def _numpy_path(inputs, output, sizes, optimize):
+    """np.einsum_path's own greedy or optimal search, run on stand-ins that hold no data
+    (arrays of the operands' shapes, every element one number); labels spelled as letters,
+    an ellipsis's axes as letters no subscript uses."""
+    unused = iter(c for c in string.ascii_letters if c not in sizes)
+    letter = {label: label if len(label) == 1 else next(unused) for label in sizes}
+    terms = ",".join("".join(letter[label] for label in labels) for labels in inputs)
+    stand_ins = [np.broadcast_to(np.zeros(()), tuple(sizes[label] for label in labels))
+                 for labels in inputs]
+    path = np.einsum_path(f"{terms}->{''.join(letter[label] for label in output)}",
+                          *stand_ins, optimize=optimize)[0]
+    return [tuple(step) for step in path[1:]]
 
 
 def _checked_path(path, n):
@@ -179,87 +190,8 @@ def _checked_path(path, n):
     return [tuple(step) for step in path]
 
 
-def _result_labels(a, b, keep) -> frozenset:
-    return frozenset((a | b) & keep)
-
-
 def _flops(labels, sizes) -> int:
     return math.prod(sizes[label] for label in labels)
-
-
-def _greedy(inputs, output, sizes):
-    """Repeatedly contract the pair that shrinks the data most (then the cheapest), as numpy's
-    greedy does; outer products come last by that measure."""
-    current = [frozenset(labels) for labels in inputs]
-    path = []
-    while len(current) > 1:
-        best = None
-        for i, j in itertools.combinations(range(len(current)), 2):
-            keep = _kept(current, (i, j), output)
-            result = _result_labels(current[i], current[j], keep)
-            key = (_flops(result, sizes) - _flops(current[i], sizes) - _flops(current[j], sizes),
-                   _flops(current[i] | current[j], sizes))
-            if best is None or key < best[0]:
-                best = (key, i, j, result)
-        _, i, j, result = best
-        path.append((i, j))
-        current = [c for k, c in enumerate(current) if k not in (i, j)] + [result]
-    return path
-
-
-def _kept(current, chosen, output) -> frozenset:
-    rest = (c for k, c in enumerate(current) if k not in chosen)
-    return frozenset(output).union(*rest)
-
-
-def _optimal(inputs, output, sizes):
-    """The order of least total multiply-adds, by dynamic programming over subsets of
-    operands (each subset contracted into one tensor keeps the labels needed outside it)."""
-    n = len(inputs)
-    sets = [frozenset(labels) for labels in inputs]
-    full = (1 << n) - 1
-
-    def labels_of(mask):
-        inside = frozenset().union(*(sets[i] for i in range(n) if mask >> i & 1))
-        outside = frozenset(output).union(*(sets[i] for i in range(n) if not mask >> i & 1))
-        return inside & outside
-
-    best = {1 << i: (0, None) for i in range(n)}
-    for mask in sorted(range(1, full + 1), key=lambda m: bin(m).count("1")):
-        if mask in best:
-            continue
-        low = mask & -mask
-        options = []
-        sub = (mask - 1) & mask
-        while sub:
-            if sub & low:  # each split once: the part holding the lowest operand goes first
-                rest = mask ^ sub
-                joined = labels_of(sub) | labels_of(rest)
-                options.append((best[sub][0] + best[rest][0] + _flops(joined, sizes), sub))
-            sub = (sub - 1) & mask
-        best[mask] = min(options, key=lambda o: o[0])
-    return _tree_to_path(best, full, n)
-
-
-def _tree_to_path(best, full, n):
-    steps = []
-
-    def visit(mask):
-        split = best[mask][1]
-        if split is None:
-            return
-        visit(split)
-        visit(mask ^ split)
-        steps.append((split, mask ^ split))
-
-    visit(full)
-    current = [1 << i for i in range(n)]
-    path = []
-    for a, b in steps:
-        i, j = sorted((current.index(a), current.index(b)))
-        path.append((i, j))
-        current = [m for k, m in enumerate(current) if k not in (i, j)] + [a | b]
-    return path
 
 
 def _report(inputs, output, sizes, path) -> str:

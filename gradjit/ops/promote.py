@@ -105,8 +105,8 @@ def result_type(*xs) -> DType:
     for tier, dtypes in enumerate(tiers):
         if not dtypes:
             continue
-        candidate = _widest(dtypes) if torch or tier else resolve_dtype(
-            np.result_type(*(d.numpy for d in dtypes)))
+        candidate = _widest(dtypes) if torch else _python_numbers(dtypes) if tier else \
+            resolve_dtype(np.result_type(*(d.numpy for d in dtypes)))
         if best is None:
             best = candidate if tier < 2 else _category_default(candidate, xs)
         elif category(candidate) > category(best):
@@ -120,7 +120,16 @@ def result_type(*xs) -> DType:
 
 
 def _category_default(dt: DType, xs) -> DType:
+    if dt == uint64 and flavor(*xs) != "torch":
+        return uint64  # a Python integer past int64's range, traced as numpy types it
     return {0: bool_, 1: int64, 2: default_float(*xs), 3: default_complex(*xs)}[category(dt)]
+
+
+def _python_numbers(dtypes) -> DType:
+    """The type of Python numbers computed together in numpy code: the highest category; an
+    integer past int64's range (traced as uint64) keeps uint64, where Python's integers
+    would keep its value."""
+    return max(dtypes, key=lambda d: (category(d), width(d), d == uint64))
 
 
 _UNPROMOTED = {uint16, uint32, uint64}  # PyTorch promotes them only to floating types
@@ -210,6 +219,8 @@ def fit_python_ints(xs, dt: DType) -> list:
     low, span = 0 if dt.numpy.kind == "u" else -(1 << (bits - 1)), 1 << bits
     out = []
     for x in xs:
+        if past_int64(x) and dt != uint64 and flavor(*xs) != "torch":
+            raise OverflowError(f"Python integer {int(x.value)} out of bounds for {dt.numpy}")
         if is_python_scalar(x) and not isinstance(x, (bool, float)) and not (
                 low <= x < low + span):
             if flavor(*xs) != "torch":
@@ -217,6 +228,11 @@ def fit_python_ints(xs, dt: DType) -> list:
             x = (x - low) % span + low
         out.append(x)
     return out
+
+
+def past_int64(x) -> bool:
+    """Whether x is a traced Python integer in [2**63, 2**64) (numpy types it uint64)."""
+    return getattr(x, "__gradjit_weak__", False) and ir_type(x).dtype == uint64
 
 
 def comparison_dtype(*xs) -> DType | None:

@@ -301,7 +301,7 @@ def hypot(a, b):
     usable = logical_and(gt(scale, 0), lt(scale, INF))
     s = _safe(usable, scale, 1.0)
     an, bn = true_divide(a, s), true_divide(b, s)
-    r = mul(sqrt(add(mul(an, an), mul(bn, bn))), s)
+    r = mul(sqrt(_safe(usable, add(mul(an, an), mul(bn, bn)), 1.0)), s)
     r = where(usable, r, scale)
     return where(logical_or(isinf(a), isinf(b)), INF, r)
 

@@ -9,6 +9,7 @@ import warnings
 
 import gradjit
 from gradjit.nn.modules.module_hooks import register
+from gradjit.profiler.session import record_function
 
 # hooks every optimizer runs around its step, before (and after) its own
 _global_optimizer_pre_hooks = collections.OrderedDict()
@@ -26,27 +27,33 @@ def register_optimizer_step_post_hook(hook):
 
 
 def _hooked_step(step):
-    """The step with the step hooks around it. As in PyTorch, the hooks see the arguments
-    with the optimizer first, and a pre hook may replace them all."""
+    """The step with the step hooks around it, in the profiler's range
+    Optimizer.step#SGD.step. As in PyTorch, the hooks see the arguments with the optimizer
+    first, and a pre hook may replace them all."""
     @functools.wraps(step)
     def wrapper(*args, **kwargs):
         self = args[0]
-        for hook in [*_global_optimizer_pre_hooks.values(),
-                     *self._optimizer_step_pre_hooks.values()]:
-            result = hook(self, args, kwargs)
-            if result is None:
-                continue
-            if not (isinstance(result, tuple) and len(result) == 2):
-                raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
-                                   f"new_kwargs), but got {result}.")
-            args, kwargs = result
-        out = step(*args, **kwargs)
-        for hook in [*self._optimizer_step_post_hooks.values(),
-                     *_global_optimizer_post_hooks.values()]:
-            hook(self, args, kwargs)
-        return out
+        with record_function(f"Optimizer.step#{type(self).__name__}.step"):
+            return _run_hooked(step, self, args, kwargs)
     wrapper.hooked = True
     return wrapper
+
+
+def _run_hooked(step, self, args, kwargs):
+    for hook in [*_global_optimizer_pre_hooks.values(),
+                 *self._optimizer_step_pre_hooks.values()]:
+        result = hook(self, args, kwargs)
+        if result is None:
+            continue
+        if not (isinstance(result, tuple) and len(result) == 2):
+            raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                               f"new_kwargs), but got {result}.")
+        args, kwargs = result
+    out = step(*args, **kwargs)
+    for hook in [*self._optimizer_step_post_hooks.values(),
+                 *_global_optimizer_post_hooks.values()]:
+        hook(self, args, kwargs)
+    return out
 
 
 def _registrar(table: str, doc: str, ordered: bool = True):
@@ -181,6 +188,10 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none: bool = True):
+        with record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
+            self._zero_grads(set_to_none)
+
+    def _zero_grads(self, set_to_none: bool):
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is None:

@@ -148,25 +148,6 @@ def _backward_wrapper(run):
     return evaluate
 
 
-def _optimizer_range(method, kind):
-    """An optimizer's step or zero_grad as PyTorch's range: Optimizer.step#SGD.step."""
-    @functools.wraps(method)
-    def ranged(self, *args, **kwargs):
-        event = begin(f"Optimizer.{kind}#{type(self).__name__}.{kind}", user=True)
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            if event is not None:
-                end(event)
-    return ranged
-
-
-def _subclasses(cls):
-    yield cls
-    for sub in cls.__subclasses__():
-        yield from _subclasses(sub)
-
-
 @functools.cache
 def _targets() -> tuple:
     """(owner, attribute, wrapper maker) for every operation the profiler times (found once:
@@ -177,12 +158,7 @@ def _targets() -> tuple:
 def _search():
     import gradjit
     from gradjit.nn import functional
-    from gradjit.optim import Optimizer
     from gradjit.tensor import engine
-    for cls in set(_subclasses(Optimizer)):
-        for kind in ("step", "zero_grad"):
-            if kind in vars(cls):
-                yield cls, kind, functools.partial(_optimizer_range, kind=kind)
     for owner, names in ((gradjit.Tensor, dir(gradjit.Tensor)), (gradjit, dir(gradjit)),
                          (functional, dir(functional))):
         for name in names:

@@ -427,9 +427,10 @@ def _check_dim(dim, rank):
 
 def _stopped(out):
     """A traced value computed under no_grad inside torch.func's grad or vjp, cut from the
-    gradient (imported late: the tracer sits above Tensors)."""
+    gradient, as PyTorch's no_grad cuts it: from reverse mode only, forward-mode tangents
+    still flow (imported late: the tracer sits above Tensors)."""
     from gradjit.tracer.trace import Traced
-    return E.stop_gradient(out) if isinstance(out, Traced) else out
+    return E.stop_reverse(out) if isinstance(out, Traced) else out
 
 
 def _compiling() -> bool:

@@ -118,11 +118,26 @@ def _sum_product(left, right, summed):
         tuple(sorted(range(len(order)), key=order.__getitem__)))
 
 
-def _contract(ops, out_dims, counts):
-    """The aligned operands multiplied left to right, each dim summed in the pair after which
-    no other operand has it."""
+def _contraction_path(equation, operands):
+    """The pairs torch.einsum contracts in: opt_einsum's path for three operands or more,
+    where it is installed and enabled (torch.backends.opt_einsum), else None: left to
+    right."""
+    from gradjit.backends import opt_einsum
+    if len(operands) <= 2 or not opt_einsum.enabled or not opt_einsum.is_available():
+        return None
+    shapes = [tuple(t.shape) for t in operands]
+    return opt_einsum.get_opt_einsum().contract_path(equation, *shapes, shapes=True,
+                                                     optimize=opt_einsum.strategy)[0]
+
+
+def _contract(ops, out_dims, counts, path=None):
+    """The aligned operands multiplied pairwise, each dim summed in the pair after which no
+    other operand has it: the pairs of `path` (their product joins the end of the list), or
+    left to right (the product replaces the first two)."""
+    pairs = iter(path or ())
     while len(ops) > 1:
-        a, b = ops.pop(0), ops.pop(0)
+        i, j = sorted(next(pairs)) if path else (0, 1)
+        b, a = ops.pop(j), ops.pop(i)
         summed, lone_a, lone_b = [], [], []
         for d in range(out_dims, len(counts)):
             if a.shape[d] != 1 and b.shape[d] != 1:
@@ -135,7 +150,11 @@ def _contract(ops, out_dims, counts):
                 counts[d] = 0
         a = a.sum(lone_a, True) if lone_a else a
         b = b.sum(lone_b, True) if lone_b else b
-        ops.insert(0, _sum_product(a, b, summed))
+        product = _sum_product(a, b, summed)
+        if path:
+            ops.append(product)
+        else:
+            ops.insert(0, product)
     return ops[0]
 
 
@@ -148,13 +167,14 @@ def einsum(equation, *operands):
     _same_dtype("einsum()", operands)
     lhs, arrow, rhs = equation.replace(" ", "").partition("->")
     _check_subscripts(lhs, rhs, operands)
+    path = _contraction_path(equation, operands)
     if arrow and "..." in lhs and "..." not in rhs:
         equation = f"{lhs}->...{rhs}"  # torch contracts the dims '...' covers (numpy refuses)
     inputs, labels, out_dims = _layout(equation.replace(" ", ""), arrow, rhs, operands)
     position = {label: k for k, label in enumerate(labels)}
     counts = [0] * len(labels)
     ops = [_aligned(t, term, position, counts) for t, term in zip(operands, inputs)]
-    out = _contract(ops, out_dims, counts)
+    out = _contract(ops, out_dims, counts, path)
     if len(labels) == out_dims:
         return out
     if len(operands) > 1:  # what is left to sum has size 1 by now

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gradjit.ir.types import is_bfloat16, is_complex32, round_bfloat16, round_complex32
+from gradjit.ir.types import complex_of, is_bfloat16, is_complex32, round_bfloat16, round_complex32
 from gradjit.tensor import dtypes, unsigned
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arange_values import arange_values, fma
-from gradjit.tensor.shape import _device, _shape_args
+from gradjit.tensor.dtype_device import _device
+from gradjit.tensor.shape import _shape_args
 from gradjit.tracer.torch_surface import TRACING
 
 
@@ -197,9 +198,26 @@ def _traced_tensor(data, dtype):
                  for x in data]
         data = ops.stack(parts) if parts else _infer(data)
     from gradjit.tensor.tensor import Tensor
+    if getattr(data, "__gradjit_weak__", False):
+        data = _traced_number(data, dtype)
     # a Tensor is copied without its history, as in eager code
     out = data.detach().clone() if hasattr(data, "_edge") else Tensor._wrap(data)
     return out if dtype is None else out.to(dtype)
+
+
+def _traced_number(number, dtype):
+    """A traced Python number as tensor() types the number: integers past int64's range
+    (traced as uint64) refused as the eager call refuses them, floats in the default dtype."""
+    from gradjit import ops
+    from gradjit.tracer.trace import as_array
+    kind = number.dtype.kind
+    if kind == "u" and dtype is None:
+        raise ValueError("Overflow when unpacking long long")
+    number = as_array(number)
+    if kind in "fc":
+        default = dtypes.get_default_dtype().ir
+        return ops.astype(number, default if kind == "f" else complex_of(default))
+    return number
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False):

@@ -15,7 +15,8 @@ from gradjit.tensor import rounding
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes, takes_out
-from gradjit.tensor.shape import _device, _shape_args, broadcast_shape
+from gradjit.tensor.dtype_device import _device
+from gradjit.tensor.shape import _shape_args, broadcast_shape
 from gradjit.tracer.torch_surface import TRACING
 from gradjit.tracer.trace import current_trace
 

@@ -17,6 +17,7 @@ from gradjit.tensor.dlpack import DLPackMixin
 from gradjit.tensor.composites import CompositesMixin
 from gradjit.tensor.copies import CopiesMixin
 from gradjit.tensor.deprecated import DeprecatedMixin
+from gradjit.tensor.dtype_device import DtypeDeviceMixin
 from gradjit.tensor.storage import StorageMixin
 from gradjit.tensor.strided import StridedMixin
 from gradjit.tensor.hot_path import serve, write_into
@@ -100,10 +101,10 @@ def _compared_in_place(op):
 @refuse_complex_half_in
 @refuse_complex_in
 @accept_numpy_names_in
-class Tensor(ArithMixin, MathMixin, UfuncMixin, ContractMixin, ShapeMixin, ShapingMixin,
-             ReductionMixin, SortingMixin, LinalgMixin, CompositesMixin, RandomMixin, IndexingMixin,
-             RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin, DLPackMixin,
-             DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin, PicklingMixin,
+class Tensor(ArithMixin, MathMixin, UfuncMixin, ContractMixin, ShapeMixin, DtypeDeviceMixin,
+             ShapingMixin, ReductionMixin, SortingMixin, LinalgMixin, CompositesMixin, RandomMixin,
+             IndexingMixin, RandomFillMixin, LayoutMixin, LegacyLinalgMixin, LuMixin, CopiesMixin,
+             DLPackMixin, DeprecatedMixin, StridedMixin, StorageMixin, ComplexMixin, PicklingMixin,
              NumpyProtocol, TensorBase):
     """A PyTorch tensor over numpy storage (or a traced value while tracing)."""
 

@@ -23,7 +23,7 @@ from gradjit import ops
 from gradjit.ops.numpy_api import NotSupported
 from gradjit.ops.shaping import concatenate as join  # numpy's concatenate, with its errors
 from gradjit.tracer.leaves import is_traced, unwrap
-from gradjit.tracer.trace import WHILE_TRACING, Traced, current_trace
+from gradjit.tracer.trace import WHILE_TRACING, Traced, as_array, current_trace
 
 _CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray")
 
@@ -56,7 +56,7 @@ def _stacked(obj):
                              f"has an inhomogeneous shape: its elements have shapes "
                              f"{sorted(shapes)}")
         return ops.stack(parts)
-    return unwrap(obj) if is_traced(obj) else np.asarray(obj)
+    return as_array(unwrap(obj)) if is_traced(obj) else np.asarray(obj)
 
 
 def _constructor(original):

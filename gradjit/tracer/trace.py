@@ -3,6 +3,7 @@ while each traced value also carries its concrete numpy value, so Python control
 values works and is recorded as guards."""
 from __future__ import annotations
 
+import copy
 import functools
 import linecache
 import os
@@ -113,6 +114,16 @@ def plain_array(x) -> np.ndarray:
                         f"{array.dtype} (given a {type(x).__name__})")
     # the compiled code reads machine-order numbers; a byte-swapped array holds the same values
     return array if array.dtype.isnative else array.astype(array.dtype.newbyteorder("="))
+
+
+def as_array(x):
+    """x, where a traced Python number becomes the 0-d array numpy or PyTorch makes of it,
+    which promotes as an array, not as a number."""
+    if not getattr(x, "__gradjit_weak__", False):
+        return x
+    out = copy.copy(x)
+    out.__gradjit_weak__ = False
+    return out
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ DOMAINS = {"log": (0.1, 5), "log1p": (-0.9, 5), "sqrt": (0, 5), "rsqrt": (0.1, 5
            "tan": (-1.2, 1.2)}
 FLOAT_UNARY = ["exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
                "sigmoid", "erf", "erfc", "floor", "ceil", "round"]
-NUMERIC_UNARY = ["neg", "abs", "sign", "stop_gradient"]
+NUMERIC_UNARY = ["neg", "abs", "sign", "stop_gradient", "stop_reverse"]
 NUMERIC_BINARY = ["add", "sub", "mul", "maximum", "minimum"]
 COMPARE = ["eq", "ne", "lt", "le", "gt", "ge"]
 COMPLEX = ["c64", "c128"]

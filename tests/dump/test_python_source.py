@@ -48,7 +48,8 @@ def one_op(prim, types, *extra, **params):
 
 
 UNARY_FLOAT = ["exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
-               "sigmoid", "erf", "erfc", "floor", "ceil", "round", "stop_gradient"]
+               "sigmoid", "erf", "erfc", "floor", "ceil", "round", "stop_gradient",
+               "stop_reverse"]
 BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "logaddexp", "eq", "ne",
           "lt", "le", "gt", "ge"]
 SHAPES = [(), (0,), (3, 4)]

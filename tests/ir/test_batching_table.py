@@ -14,7 +14,8 @@ SIZE = 3
 # the primitives without a gradient, next to the table's gradient cases
 CASES = {
     **GRADIENT_CASES,
-    **{n: ([(3, 4)], {}) for n in ["sign", "floor", "ceil", "round", "stop_gradient"]},
+    **{n: ([(3, 4)], {}) for n in ["sign", "floor", "ceil", "round", "stop_gradient",
+                                       "stop_reverse"]},
     **{n: ([(3, 4), (3, 4)], {}) for n in ["eq", "ne", "lt", "le", "gt", "ge"]},
     **{n: ([("bool", (4,)), ("bool", (4,))], {}) for n in ["logical_and", "logical_or"]},
     "logical_not": ([("bool", (2, 3))], {}),

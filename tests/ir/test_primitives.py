@@ -41,6 +41,7 @@ UNARY = {
     "tanh": (np.tanh, None), "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), None),
     "floor": (np.floor, None), "ceil": (np.ceil, None), "round": (np.round, None),
     "stop_gradient": (lambda x: x, None),
+    "stop_reverse": (lambda x: x, None),
     "erf": (lambda x: np.asarray(np.frompyfunc(math.erf, 1, 1)(x), np.float64), None),
     "erfc": (lambda x: np.asarray(np.frompyfunc(math.erfc, 1, 1)(x), np.float64), None),
 }

@@ -145,7 +145,7 @@ def test_non_differentiable_primitive_gives_no_cotangent(name):
 
 # ---- sympy -> IR ----
 
-IDENTITY_FORMS = {"cast", "stop_gradient"}
+IDENTITY_FORMS = {"cast", "stop_gradient", "stop_reverse"}
 
 
 @pytest.mark.parametrize("name", WITH_FORM)

@@ -2,6 +2,7 @@
 and, where differentiable, a VJP checked against finite differences."""
 import numpy as np
 import pytest
+import torch
 
 from gradjit.ir import PRIMITIVES
 from gradjit.ir.primitive import evaluate
@@ -128,11 +129,16 @@ def test_vjp_matches_central_differences(name):
                                    err_msg=f"{name}, operand {i}")
 
 
-def test_where_gradient_is_not_poisoned_by_the_untaken_branch():
+def test_where_gradient_of_an_untaken_infinite_branch_is_nan_as_torch():
+    """The zero cotangent where `where` took the other branch meets sqrt's infinite
+    derivative at 0: 0 * inf is NaN, as in PyTorch's and JAX's rules (no masking)."""
     x = np.array([0.0, 4.0])
     y = np.sqrt(x)
     take = x > 0
     select = PRIMITIVES["where"]
     g_branch = select.vjp(np.ones(2), None, take, y, np.zeros(2))[1]
     (g_x,) = PRIMITIVES["sqrt"].vjp(g_branch, y, x)
-    np.testing.assert_array_equal(g_x, [0.0, 0.25])
+    t = torch.tensor(x, requires_grad=True)
+    torch.where(t > 0, t.sqrt(), 0.0).sum().backward()
+    np.testing.assert_array_equal(g_x, t.grad.numpy())
+    assert np.isnan(g_x[0])

@@ -123,3 +123,45 @@ def test_python_integers_past_64_bits_are_refused_by_value(number):
     """The refusal named an 'object' dtype the caller never wrote."""
     with pytest.raises(TypeError, match=f"the Python integer {number} fits neither"):
         gradjit.jit(lambda a: a * 2)(number)
+
+
+UINT64_ONLY = 2**63 + 5  # a Python integer numpy types uint64, past int64's range
+
+
+@pytest.mark.parametrize("f", [lambda x, k: x + k, lambda x, k: x < k, lambda x, k: k >= x,
+                               lambda x, k: x * 1.5 + k, lambda x, k: np.asarray(k) * 1,
+                               lambda x, k: x + np.array(k), lambda x, k: k * 1 + x],
+                         ids=["add", "lt", "ge", "float", "asarray", "array", "numbers"])
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.uint64])
+def test_a_python_integer_past_int64_as_an_argument_computes_as_numpy(f, dtype):
+    """Traced as uint64: with signed or narrower arrays numpy raises OverflowError (it was
+    wrapped into int64), compares exactly, or promotes to float; np.asarray of it is a uint64
+    array (it raised PyTorch's uint64 promotion error)."""
+    x = np.arange(3, dtype=dtype)
+    try:
+        want = f(x, UINT64_ONLY)
+    except OverflowError:
+        with pytest.raises(OverflowError, match="out of bounds"):
+            gradjit.jit(f)(x, UINT64_ONLY)
+        return
+    got = gradjit.jit(f)(x, UINT64_ONLY)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("number", [UINT64_ONLY, 2.5, 7, True, 1 + 2j])
+def test_torch_tensor_of_a_traced_python_number_as_eager(number):
+    """torch.tensor(k) of a compiled function's number argument: PyTorch's dtype for the
+    number, and its ValueError past int64's range (it returned the uint64 value)."""
+    import torch
+
+    def f(L, k):
+        return L.tensor(k) * 1
+    try:
+        want = f(torch, number)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=str(error)):
+            gradjit.compile(lambda k: f(gradjit, k))(number)
+        return
+    got = gradjit.compile(lambda k: f(gradjit, k))(number)
+    assert str(got.dtype).replace("torch.", "") == str(want.dtype).replace("torch.", "")
+    np.testing.assert_array_equal(np.asarray(got), want.numpy())

@@ -89,6 +89,7 @@ CASES = {
     "ceil": _unary("ceil"),
     "round": _unary("round"),
     "stop_gradient": Case("float", lambda lib, x: x.detach(), gradjit.stop_gradient),
+    "stop_reverse": Case("float", lambda lib, x: x.detach(), None, ir_reference=lambda x: x),
     "cast": Case("float", lambda lib, x: x.double(), lambda x: x.astype(np.float64)),
     "add": _binary("add", np.add),
     "sub": _binary("sub", np.subtract),

@@ -11,7 +11,8 @@ from gradjit.ir import dtype as resolve
 
 DTYPES = [np.float32, np.float64]
 UNARY = ["neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
-         "tan", "tanh", "sigmoid", "erf", "erfc", "floor", "ceil", "round", "stop_gradient"]
+         "tan", "tanh", "sigmoid", "erf", "erfc", "floor", "ceil", "round", "stop_gradient",
+         "stop_reverse"]
 BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
           "gt", "ge"]
 

@@ -200,3 +200,26 @@ def test_singular_value_norms_match_torch(ord):
     "L.zeros(3).index_copy(0, L.tensor([0]), L.ones(1, dtype=L.float64))"])
 def test_a_bias_or_source_of_another_dtype_is_refused_as_torch_refuses_it(expr):
     same_error(lambda: eval(expr, {"L": gradjit}), lambda: eval(expr, {"L": torch}))
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_einsum_contracts_in_torchs_order(enabled, compiled):
+    """Three operands or more contract in opt_einsum's order where torch.backends.opt_einsum
+    is enabled (left to right where not): here (b @ c) first, which stays finite in float32,
+    where a @ b overflows (gradjit contracted left to right whatever the setting)."""
+    a = np.full((30, 4), 1e20, np.float32)
+    b = np.full((4, 50), 1e20, np.float32)
+    c = np.full((50, 3), 1e-30, np.float32)
+
+    def run(L):
+        L.backends.opt_einsum.enabled = enabled
+        try:
+            f = lambda *xs: L.einsum("ij,jk,kl->il", *xs)  # noqa: E731
+            f = gradjit.compile(f) if compiled and L is gradjit else f
+            return np.asarray(f(*(L.tensor(x) for x in (a, b, c))))
+        finally:
+            L.backends.opt_einsum.enabled = True
+    ours, theirs = run(gradjit), run(torch)
+    assert np.isfinite(theirs).all() == enabled
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5)

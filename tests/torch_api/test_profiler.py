@@ -260,6 +260,32 @@ def test_optimizer_steps_are_ranges_as_torch():
                                           "Optimizer.step#SGD.step"]
 
 
+def test_optimizer_defined_after_a_profile_is_ranged_as_torch():
+    """The range comes with the optimizer, not from a search of the classes that existed
+    when the first profile began."""
+    def run(L):
+        with L.profiler.profile():
+            L.ones(1).exp()
+
+        class Halving(L.optim.Optimizer):
+            def __init__(self, params):
+                super().__init__(params, {})
+
+            def step(self, closure=None):
+                for group in self.param_groups:
+                    for p in group["params"]:
+                        p.data.mul_(0.5)
+
+        w = L.ones(2, requires_grad=True)
+        opt = Halving([w])
+        with L.profiler.profile() as prof:
+            opt.zero_grad()
+            opt.step()
+        return [e.name for e in prof.events() if e.name.startswith("Optimizer.")], w.tolist()
+    assert run(gradjit) == run(torch) == (["Optimizer.zero_grad#Halving.zero_grad",
+                                           "Optimizer.step#Halving.step"], [0.5, 0.5])
+
+
 def test_autograd_profiler_loads_when_used():
     """torch.autograd.profiler without an import of its own; other names still refused."""
     assert gradjit.autograd.profiler.profile is gradjit.profiler.session.profile

@@ -276,8 +276,6 @@ def constant_under_no_grad(L, x):
 
 
 def _no_grad_inside(L):
-    # Not composed with forward mode: gradjit's cut of a no_grad value from grad/vjp stops
-    # its tangent too, where torch's forward-over-reverse (hessian) still carries it.
     x = t(L, A)
     ones = L.ones(3, dtype=L.float64)
     return (L.func.grad(lambda x: constant_under_no_grad(L, x).sum())(x),
@@ -285,6 +283,20 @@ def _no_grad_inside(L):
             L.func.jacrev(lambda x: constant_under_no_grad(L, x))(x),
             L.func.jvp(lambda x: constant_under_no_grad(L, x), (x,), (ones,)),
             L.func.jacfwd(lambda x: constant_under_no_grad(L, x))(x))
+
+
+def _no_grad_inside_forward_over_reverse(L):
+    # no_grad cuts reverse mode only: the tangent of the value computed under it still flows
+    # (hessian is jacfwd of jacrev), and the tangent, computed under the same no_grad, is cut
+    # from a reverse mode over the jvp
+    x = t(L, A)
+    ones = L.ones(3, dtype=L.float64)
+    return (L.func.hessian(lambda x: constant_under_no_grad(L, x).sum())(x),
+            L.func.jacfwd(L.func.jacrev(lambda x: constant_under_no_grad(L, x)))(x),
+            L.func.grad(lambda x: L.func.jvp(lambda x: constant_under_no_grad(L, x), (x,),
+                                             (ones,))[1].sum())(x),
+            L.func.jacrev(lambda x: L.func.jvp(lambda x: constant_under_no_grad(L, x), (x,),
+                                               (ones,))[1])(x))
 
 
 def _no_grad_outside(L):

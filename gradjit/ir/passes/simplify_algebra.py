@@ -167,5 +167,6 @@ RULES = {
     "broadcast_to": _reshape_like,
     "cast": _same_type,
     "stop_gradient": _same_type,
+    "stop_reverse": _same_type,
     "reduce_sum": _same_type,
 }

@@ -142,9 +142,10 @@ def _refuse_integers(input, mode, antialias, n):
 
 
 def _fixed_point(x, dim, index, weight):
-    """One dim's pass over uint8 values as PyTorch's kernel makes it: the weights in 16-bit
-    fixed point at the most precision the largest allows, the sum rounded half up and
-    clamped to [0, 255]."""
+    """One dim's pass over uint8 values as PyTorch's kernel makes it: one weight per input
+    read (taps clamped onto one border input summed first), in 16-bit fixed point at the most
+    precision the largest allows, the sum rounded half up and clamped to [0, 255]."""
+    weight = _one_per_input(index, weight)
     largest, bits = np.abs(weight).max(), 0
     while bits < 22 and int(0.5 + largest * (1 << (bits + 1))) < 1 << 15:
         bits += 1
@@ -154,6 +155,17 @@ def _fixed_point(x, dim, index, weight):
     total = sum(x.index_select(dim, gradjit.tensor(i)).long() * gradjit.tensor(w).reshape(shape)
                 for i, w in zip(index, fixed))
     return ((total + (1 << bits >> 1)) >> bits).clamp(0, 255).to(gradjit.uint8)
+
+
+def _one_per_input(index, weight):
+    """The weights with each tap's moved onto the first tap that reads the same input."""
+    weight = weight.copy()
+    for k in range(1, len(index)):
+        for j in range(k):
+            same = index[k] == index[j]
+            weight[j] += np.where(same, weight[k], 0.0)
+            weight[k] = np.where(same, 0.0, weight[k])
+    return weight
 
 
 def _check(input, mode, align_corners, antialias):

@@ -128,6 +128,26 @@ def _check_probabilities(input, target):
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
+class _BinaryCrossEntropy(gradjit.autograd.Function):
+    """-(t log x + (1 - t) log(1 - x)) with the logarithms clamped at -100, so that a 0 or 1
+    prediction gives a finite loss, and PyTorch's gradient: (x - t) / max(x (1 - x), 1e-12)
+    for x (finite where the logarithms' derivatives are not), log(1 - x) - log x for t."""
+
+    @staticmethod
+    def forward(ctx, input, target):
+        ctx.save_for_backward(input, target)
+        return -(target * input.log().clamp(min=-100) +
+                 (1 - target) * (1 - input).log().clamp(min=-100))
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        grad_input = grad * (input - target) / ((1 - input) * input).clamp(min=1e-12)
+        grad_target = grad * ((1 - input).log().clamp(min=-100) -
+                              input.log().clamp(min=-100))
+        return grad_input, grad_target
+
+
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     reduction = _legacy(size_average, reduce, reduction)
@@ -144,9 +164,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         weight = weight.expand(gradjit.broadcast_shapes(target.shape, weight.shape))
 
     def bce(input, target):
-        # PyTorch clamps the logarithms at -100 so that a 0 or 1 prediction gives a finite loss.
-        loss = -(target * input.log().clamp(min=-100) +
-                 (1 - target) * (1 - input).log().clamp(min=-100))
+        # viewed: the Function's own node would otherwise name an unweighted, unreduced loss
+        loss = _BinaryCrossEntropy.apply(input, target).view(tuple(input.shape))
         return _reduce(loss if weight is None else loss * weight, reduction)
     return _node("BinaryCrossEntropyBackward0", bce, input, target)
 
