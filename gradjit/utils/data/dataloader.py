@@ -64,8 +64,32 @@ def default_collate(batch):
             raise RuntimeError("each element in list of batch should be of equal size")
         columns = [default_collate(samples) for samples in zip(*batch)]
         return columns if isinstance(elem, (tuple, list)) else type(elem)(columns)
+    found = elem.dtype if isinstance(elem, np.ndarray) else type(elem)
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, "
-                    f"dicts or lists; found {type(elem)}")
+                    f"dicts or lists; found {found}")
+
+
+# what the sampling and batching were built from when the loader was made
+FIXED_AT_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
+                 "persistent_workers")
+
+
+def check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
+                         multiprocessing_context):
+    """PyTorch's refusals of the worker options that only mean something with workers."""
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError("prefetch_factor option could only be specified in multiprocessing."
+                         "let num_workers > 0 to enable multiprocessing, otherwise set "
+                         "prefetch_factor to None.")
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise ValueError("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
+    if multiprocessing_context is not None and num_workers == 0:
+        raise ValueError(f"multiprocessing_context can only be used with multi-process loading "
+                         f"(num_workers > 0), but got num_workers={num_workers}")
 
 
 class DataLoader:
@@ -80,6 +104,8 @@ class DataLoader:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 "
                              "to disable multiprocessing.")
+        check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
+                             multiprocessing_context)
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
             for option, value in (("shuffle", shuffle), ("sampler", sampler),
@@ -109,6 +135,13 @@ class DataLoader:
         self.collate_fn = collate_fn or (default_collate if self._auto_batching else
                                          default_convert)
         self.check_worker_number_rationality()
+        self._initialized = True
+
+    def __setattr__(self, attr, value):
+        if getattr(self, "_initialized", False) and attr in FIXED_AT_INIT:
+            raise ValueError(f"{attr} attribute should not be set after "
+                             f"{type(self).__name__} is initialized")
+        super().__setattr__(attr, value)
 
     def check_worker_number_rationality(self):
         """PyTorch's warning when num_workers exceeds the CPUs this process may use (gradjit

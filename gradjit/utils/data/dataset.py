@@ -28,6 +28,9 @@ class IterableDataset(Dataset, abc.ABC):
     def __iter__(self):
         """The samples."""
 
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
 
 class TensorDataset(Dataset):
     """Samples are the tensors' rows: dataset[i] == (t[i] for t in tensors)."""
