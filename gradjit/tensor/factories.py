@@ -56,6 +56,10 @@ def _infer(data, dtype=None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         _check_numpy(data)
         return np.array(data)
+    if isinstance(data, Sequence) and data and isinstance(data[0], np.ndarray):
+        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                      "consider converting the list to a single numpy.ndarray with numpy.array() "
+                      "before converting to a tensor.", UserWarning, stacklevel=3)
     first = data
     while isinstance(first, Sequence) and not isinstance(first, (str, bytes)) and first:
         first = first[0]
@@ -104,6 +108,10 @@ def _plain(data, typed):
     if isinstance(data, np.generic):
         typed.append(dtypes.of_numpy(data.dtype))
         return data
+    if isinstance(data, np.ndarray):  # a sequence of its own dtype, as numpy scalars are
+        _check_numpy(data)
+        typed.append(dtypes.of_numpy(data.dtype))
+        return data.tolist()
     if isinstance(data, numbers.Number):
         return data
     if isinstance(data, (str, bytes)):
@@ -150,7 +158,8 @@ def _promoted(typed, data):
 def _python_numbers(data):
     if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):  # as _plain reads
         return {t for x in data for t in _python_numbers(x)}
-    return set() if hasattr(data, "_edge") or isinstance(data, np.generic) else {type(data)}
+    typed = hasattr(data, "_edge") or isinstance(data, (np.generic, np.ndarray))
+    return set() if typed else {type(data)}
 
 
 def _python_dtype(kind):
@@ -310,6 +319,13 @@ def from_numpy(array: np.ndarray):
         raise ValueError("given numpy array has byte order different from the native byte "
                          "order. Conversion between byte orders is currently not supported.")
     _check_numpy(array)
+    if not array.flags.writeable:  # PyTorch's words; Python's filters show it once a line
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data or "
+                      "make it writable before converting it to a tensor. This type of warning "
+                      "will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
     return _leaf(array)
 
 
