@@ -350,6 +350,23 @@ def _filled(size, value, dtype, device, requires_grad):
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 
+def takes_out(make):
+    """A factory that also takes out=: its values made in out's dtype (a dtype= given must be
+    it, as PyTorch checks), written into out."""
+    @functools.wraps(make)
+    def factory(*args, out=None, dtype=None, **kwargs):
+        if out is None:
+            return make(*args, dtype=dtype, **kwargs)
+        from gradjit.tensor.functions import write_out
+        if dtype is not None and dtypes.to_dtype(dtype) is not out.dtype:
+            raise RuntimeError(f"dtype {dtypes.to_dtype(dtype).legacy} does not match dtype of "
+                               f"out parameter ({out.dtype.legacy})")
+        return write_out(f"aten::{make.__name__}",  # PyTorch's factories name their aten op
+                         lambda: make(*args, dtype=out.dtype, **kwargs), (), out)
+    return factory
+
+
+@takes_out
 def zeros(*shape, size=None, dtype=None, layout=None, device=None, requires_grad=False):
     shape = _sizes(shape, size)
     if any(n < 0 for n in shape):  # zeros alone says it so
@@ -364,10 +381,12 @@ def _sparse_zeros(shape, sparse_dim, dtype, requires_grad):
     return zeros(shape, sparse_dim, dtype or dtypes.get_default_dtype(), requires_grad)
 
 
+@takes_out
 def ones(*shape, size=None, dtype=None, device=None, requires_grad=False):
     return _filled(_sizes(shape, size), 1.0, dtype, device, requires_grad)
 
 
+@takes_out
 def empty(*size, dtype=None, layout=None, device=None, requires_grad=False,
           memory_format=MF.contiguous_format):
     """Unlike PyTorch's, the memory is initialized (to zeros), so results are reproducible."""
@@ -391,24 +410,10 @@ def _laid_out_as(t, memory_format, like=None):
     return t
 
 
+@takes_out
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype,
                    device, requires_grad)
-
-
-def takes_out(make):
-    """A factory that also takes out=: its values made in out's dtype (a dtype= given must be
-    it, as PyTorch checks), written into out."""
-    @functools.wraps(make)
-    def factory(*args, out=None, dtype=None, **kwargs):
-        if out is None:
-            return make(*args, dtype=dtype, **kwargs)
-        from gradjit.tensor.functions import write_out
-        if dtype is not None and dtypes.to_dtype(dtype) is not out.dtype:
-            raise RuntimeError(f"dtype {dtypes.to_dtype(dtype).legacy} does not match dtype of "
-                               f"out parameter ({out.dtype.legacy})")
-        return write_out(make.__name__, lambda: make(*args, dtype=out.dtype, **kwargs), (), out)
-    return factory
 
 
 @takes_out
