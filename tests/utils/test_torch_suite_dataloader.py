@@ -241,6 +241,42 @@ def loader_subclass_sets_its_own_attributes(lib):
     return loader.extra, list(loader)
 
 
+@scenario
+def batched_reads_through_getitems(lib):
+    D = lib.utils.data
+
+    class Batched(D.Dataset):
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            return ("single", i)
+
+        def __getitems__(self, indices):
+            return [("batched", i) for i in indices]
+    return (list(D.DataLoader(Batched(), batch_size=2)),
+            list(D.DataLoader(D.Subset(Batched(), [4, 3, 2]), batch_size=2)),
+            list(D.DataLoader(Batched(), batch_size=None))[:2])
+
+
+@scenario
+def mappings_keep_their_kind(lib):
+    c = lib.utils.data.default_collate
+    counts = collections.defaultdict(int, a=1)
+    collated = c([counts, counts])
+    converted = lib.utils.data.default_convert(collections.defaultdict(list, a=np.ones(2)))
+    return (type(c([collections.OrderedDict(a=1)] * 2)).__name__, type(collated).__name__,
+            collated.default_factory is int, collated, type(converted).__name__, converted)
+
+
+@scenario
+def other_sample_kinds(lib):
+    D = lib.utils.data
+    return (list(D.DataLoader(["ab", "cd", "ef"], batch_size=2)),
+            list(D.DataLoader([(1, 2.0, "x"), (3, 4.0, "y")], batch_size=2)),
+            D.default_collate([{1, 2}, {3, 4}]))
+
+
 def refusal(name, call):
     def run(lib):
         return call(lib, lib.utils.data)
@@ -282,3 +318,12 @@ for _name, _call in {
 @pytest.mark.parametrize("name", cases(SCENARIOS, {}))
 def test_dataloader_scenario_matches_torch(name):
     check(SCENARIOS[name])
+
+
+def test_pin_memory_without_an_accelerator_warns_as_torch():
+    import gradjit
+    if gradjit.accelerator.is_available():
+        pytest.skip("an accelerator pins the memory")
+    with pytest.warns(UserWarning, match="'pin_memory' argument is set as true but no "
+                                         "accelerator is found"):
+        list(gradjit.utils.data.DataLoader(range(3), pin_memory=True))

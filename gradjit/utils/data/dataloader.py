@@ -4,6 +4,7 @@ is None everywhere, as in PyTorch's main process."""
 from __future__ import annotations
 
 import collections.abc
+import copy
 import os
 import warnings
 
@@ -26,7 +27,7 @@ def default_convert(data):
     if isinstance(data, np.generic) and not isinstance(data, (np.str_, np.bytes_)):
         return gradjit.as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
-        return type(data)({k: default_convert(v) for k, v in data.items()})
+        return _mapping_like(data, {k: default_convert(v) for k, v in data.items()})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
     if isinstance(data, (tuple, list)):  # a tuple becomes a list, as in PyTorch
@@ -34,6 +35,19 @@ def default_convert(data):
     if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
         return type(data)(default_convert(d) for d in data)
     return data
+
+
+def _mapping_like(mapping, values: dict):
+    """values in a mapping of mapping's kind: a mutable one copied and updated (so a
+    defaultdict keeps its factory), else built from values; a plain dict where neither works."""
+    try:
+        if isinstance(mapping, collections.abc.MutableMapping):
+            clone = copy.copy(mapping)
+            clone.update(values)
+            return clone
+        return type(mapping)(values)
+    except TypeError:
+        return values
 
 
 def default_collate(batch):
@@ -56,7 +70,7 @@ def default_collate(batch):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        return type(elem)({key: default_collate([d[key] for d in batch]) for key in elem})
+        return _mapping_like(elem, {key: default_collate([d[key] for d in batch]) for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         return type(elem)(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
@@ -173,12 +187,19 @@ class DataLoader:
         gradjit.empty((), dtype=gradjit.int64).random_(generator=self.generator)
         if self.num_workers:
             self.check_worker_number_rationality()
+        if self.pin_memory and not gradjit.accelerator.is_available():
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
+                          "device pinned memory won't be used.", stacklevel=2)
         if isinstance(self.dataset, IterableDataset):
             return self._iterate_stream()
         if self.batch_sampler is not None:
-            return (self.collate_fn([self.dataset[i] for i in batch])
-                    for batch in self.batch_sampler)
+            return (self.collate_fn(self._fetch(batch)) for batch in self.batch_sampler)
         return (self.collate_fn(self.dataset[i]) for i in self.sampler)
+
+    def _fetch(self, indices):
+        """A batch's samples: by the dataset's own batched read, __getitems__, where it has one."""
+        batched = getattr(self.dataset, "__getitems__", None)
+        return batched(indices) if batched else [self.dataset[i] for i in indices]
 
     def _iterate_stream(self):
         if self.batch_size is None:

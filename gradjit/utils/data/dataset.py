@@ -127,6 +127,12 @@ class Subset(Dataset):
             return self.dataset[[self.indices[i] for i in index]]
         return self.dataset[self.indices[index]]
 
+    def __getitems__(self, indices):
+        batched = getattr(self.dataset, "__getitems__", None)
+        if batched:
+            return batched([self.indices[i] for i in indices])
+        return [self.dataset[self.indices[i]] for i in indices]
+
     def __len__(self):
         return len(self.indices)
 
