@@ -17,7 +17,6 @@ import numpy as np
 
 from gradjit.ir import types as T
 from gradjit.tensor import dtypes
-from gradjit.tensor.factories import _leaf
 from gradjit.tensor.layout import _storage_of, layout, sparse_coo, sparse_csr, strided
 from gradjit.tensor.strided import strided_view
 
@@ -27,8 +26,10 @@ _LAYOUTS = {str(kind): kind for kind in (strided, sparse_coo, sparse_csr)}  # "t
 _STORAGES = {"float32": "FloatStorage", "float64": "DoubleStorage", "float16": "HalfStorage",
              "bfloat16": "BFloat16Storage", "int64": "LongStorage", "int32": "IntStorage",
              "int16": "ShortStorage", "int8": "CharStorage", "uint8": "ByteStorage",
-             "bool": "BoolStorage"}
+             "bool": "BoolStorage", "complex64": "ComplexFloatStorage",
+             "complex128": "ComplexDoubleStorage"}
 _DTYPE_OF_STORAGE = {storage: name for name, storage in _STORAGES.items()}
+_DTYPE_NAMES = {d.ir.torch_name for d in vars(dtypes).values() if isinstance(d, dtypes.dtype)}
 _safe_globals: dict = {}
 
 
@@ -68,13 +69,19 @@ class _Pickler(pickle._Pickler):
                                    "has no data to save; save it outside the traced function")
             owner, elements, offset, strides = _storage_of_tensor(obj)
             key = self.storages.setdefault(owner, (str(len(self.storages)), elements))[0]
-            storage = _Global("torch", _STORAGES[obj.dtype.ir.torch_name])
             device = obj.device
             location = "cpu" if device.type == "cpu" else f"cuda:{device.index or 0}"
-            ident = ("storage", storage, key, location, elements.size)
+            typed = _STORAGES.get(obj.dtype.ir.torch_name)
+            if typed is None:  # no typed storage class: bytes, and the dtype after the hooks
+                ident = ("storage", _Global("torch.storage", "UntypedStorage"), key, location,
+                         elements.size * obj.dtype.itemsize)
+                rebuild, dtype = "_rebuild_tensor_v3", (obj.dtype,)
+            else:
+                ident = ("storage", _Global("torch", typed), key, location, elements.size)
+                rebuild, dtype = "_rebuild_tensor_v2", ()
             args = (_Persistent(ident), offset, tuple(obj.shape), strides, obj.requires_grad,
-                    collections.OrderedDict())
-            return _Global("torch._utils", "_rebuild_tensor_v2"), args
+                    collections.OrderedDict(), *dtype)
+            return _Global("torch._utils", rebuild), args
         if isinstance(obj, dtypes.dtype):
             return obj.ir.torch_name
         if isinstance(obj, layout):  # as torch writes a layout
@@ -125,10 +132,12 @@ def _is_tensor(obj) -> bool:
 def _storage_of_tensor(t):
     """(identity, elements, offset, strides) of the storage t is saved over: the array that
     owns t's memory, shared by the views of it as in PyTorch's files; t's own elements where
-    that array holds another dtype or bfloat16 (which numpy keeps widened)."""
+    that array holds another dtype."""
     value = t._concrete()
     root = _storage_of(value)
-    if root.dtype == value.dtype and root.flags.c_contiguous and not T.is_bfloat16(root.dtype):
+    # numpy's dtype equality ignores the metadata that marks bfloat16 and complex32 storage
+    same = root.dtype == value.dtype and root.dtype.metadata == value.dtype.metadata
+    if same and root.flags.c_contiguous:
         return id(root), root.reshape(-1), t.storage_offset(), t.stride()
     shape = tuple(t.shape)
     return id(t), value, 0, tuple(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
@@ -136,7 +145,9 @@ def _storage_of_tensor(t):
 
 def _storage_bytes(elements) -> bytes:
     array = np.ascontiguousarray(elements)
-    if T.is_bfloat16(array.dtype):  # the high half of each float32 is the bfloat16
+    if T.is_complex32(array.dtype):  # held as complex64: its real and imaginary float16s
+        array = array.view(np.float32).astype(np.float16)
+    elif T.is_bfloat16(array.dtype):  # the high half of each float32 is the bfloat16
         array = (array.view(np.uint32) >> 16).astype(np.uint16)
     return array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
 
@@ -194,11 +205,48 @@ class safe_globals:
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        metadata=None):
-    array, device = storage
-    t = _leaf(strided_view(array, size, stride, storage_offset))  # views share the storage
-    if device is not None:
-        t = t.to(device)
+    return _over(storage, storage.as_dtype(storage.dtype), storage_offset, size, stride,
+                 requires_grad)
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       dtype, metadata=None):
+    """A tensor over an untyped (byte) storage, which it reads as `dtype`."""
+    return _over(storage, storage.as_dtype(dtype), storage_offset, size, stride, requires_grad)
+
+
+def _over(storage, elements, storage_offset, size, stride, requires_grad):
+    """A leaf viewing `elements`, so the tensors saved over one storage load sharing one."""
+    from gradjit.tensor.tensor import Tensor
+    t = Tensor._wrap(strided_view(elements, size, stride, storage_offset))  # exact: no rounding
+    if storage.device is not None:
+        t = t.to(storage.device)
     return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def _decoded(raw: np.ndarray, dtype) -> np.ndarray:
+    """A storage's little-endian bytes as the array numpy holds `dtype` in; bfloat16 and
+    complex32 widen (exactly) into the float32 and complex64 they are stored as."""
+    if dtype is dtypes.bfloat16:
+        wide = raw.view("<u2").astype(np.uint32) << 16
+        return wide.view(np.float32).astype(T.BFLOAT16_STORAGE)
+    if dtype is dtypes.complex32:
+        return T.round_complex32(raw.view("<f2").astype(np.float32).view(np.complex64))
+    return raw.view(dtype.ir.numpy.newbyteorder("<")).astype(dtype.ir.numpy, copy=False)
+
+
+class _LoadedStorage:
+    """A storage read from the archive: its bytes, where its tensors go, and its elements as
+    each dtype its tensors read (a typed storage's own dtype; any, for an untyped one)."""
+
+    def __init__(self, raw, dtype, device):
+        self.raw, self.dtype, self.device = raw, dtype, device
+        self.elements: dict = {}
+
+    def as_dtype(self, dtype):
+        if dtype not in self.elements:
+            self.elements[dtype] = _decoded(self.raw, dtype)
+        return self.elements[dtype]
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -214,7 +262,7 @@ def _torch_global(name):
         return dtypes.Size
     if name == "device":
         return dtypes.device
-    return dtypes.to_dtype(name) if name in _STORAGES else None  # pickled as torch.float32
+    return dtypes.to_dtype(name) if name in _DTYPE_NAMES else None  # pickled as torch.float32
 
 
 class _StorageType:
@@ -224,6 +272,8 @@ class _StorageType:
 
 _ALLOWED = {("collections", "OrderedDict"): collections.OrderedDict,
             ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+            ("torch._utils", "_rebuild_tensor_v3"): _rebuild_tensor_v3,
+            ("torch.storage", "UntypedStorage"): _StorageType("uint8"),  # read by v3's dtype
             ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
             ("torch._utils", "_rebuild_sparse_tensor"): _rebuild_sparse_tensor,
             ("torch.serialization", "_get_layout"): lambda name: _LAYOUTS[name],
@@ -297,15 +347,9 @@ class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid):
         _, storage_type, key, location, _ = pid  # ("storage", type, key, location, numel)
         if key not in self.loaded:
-            raw = self.archive.read(f"{self.prefix}data/{key}")
-            name = storage_type.dtype_name
-            if name == "bfloat16":
-                wide = np.frombuffer(raw, "<u2").astype(np.uint32) << 16
-                array = wide.view(np.float32).astype(T.BFLOAT16_STORAGE)
-            else:
-                kind = dtypes.to_dtype(name).ir.numpy
-                array = np.frombuffer(raw, kind.newbyteorder("<")).astype(kind)
-            self.loaded[key] = (array, self.location_of(location))
+            raw = np.frombuffer(self.archive.read(f"{self.prefix}data/{key}"), np.uint8).copy()
+            self.loaded[key] = _LoadedStorage(raw, dtypes.to_dtype(storage_type.dtype_name),
+                                              self.location_of(location))
         return self.loaded[key]
 
 

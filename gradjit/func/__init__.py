@@ -208,22 +208,26 @@ def _untied(known, values):
 @contextlib.contextmanager
 def _swapped(module, values):
     """The module's parameters and buffers replaced by values (by dotted name), then put
-    back, even when the call raises."""
-    saved = []
+    back, even when the call raises. A parametrized tensor's name is assigned as PyTorch
+    assigns it: through the parametrization's right_inverse into its original."""
+    from gradjit.nn.utils.parametrize import is_parametrized
+    restores = []
     try:
         for name, value in values.items():
             owner, _, leaf = name.rpartition(".")
             holder = module.get_submodule(owner) if owner else module
             table = (holder._parameters if leaf in holder._parameters else
                      holder._buffers if leaf in holder._buffers else None)
-            if table is None:
-                continue
-            saved.append((table, leaf, table[leaf]))
-            table[leaf] = value
+            if table is not None:
+                restores.append(functools.partial(table.__setitem__, leaf, table[leaf]))
+                table[leaf] = value
+            elif is_parametrized(holder, leaf):
+                restores.append(functools.partial(setattr, holder, leaf, getattr(holder, leaf)))
+                setattr(holder, leaf, value)
         yield
     finally:
-        for table, leaf, old in reversed(saved):
-            table[leaf] = old
+        for restore in reversed(restores):
+            restore()
 
 
 def linearize(func, *primals):

@@ -48,11 +48,25 @@ class ConversionMixin:
 
     def __float__(self):
         self._warn_scalar_of_graph()
-        return float(self._python_scalar())
+        return float(self._real_scalar("double"))
 
     def __int__(self):
         self._warn_scalar_of_graph()
-        return int(self._python_scalar())
+        return int(self._real_scalar("int64_t"))
+
+    def __complex__(self):
+        self._warn_scalar_of_graph()
+        return complex(self._python_scalar())
+
+    def _real_scalar(self, target):
+        """The one element as a real number: a complex one only when its imaginary part is 0."""
+        value = self._python_scalar()
+        if isinstance(value, complex):
+            if value.imag:
+                raise RuntimeError(f"value cannot be converted to type {target} without "
+                                   "overflow")
+            return value.real
+        return value
 
     def _python_scalar(self):
         """PyTorch's Python conversions word a many-element tensor unlike item()."""
@@ -70,7 +84,7 @@ class ConversionMixin:
                           "generated/python_variable_methods.cpp:822.)", stacklevel=3)
 
     def __index__(self):
-        if self.dtype.is_floating_point or self.numel() != 1:
+        if self.dtype.is_floating_point or self.dtype.is_complex or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         return int(self.item())

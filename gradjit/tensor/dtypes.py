@@ -136,11 +136,24 @@ def numpy_of(spec) -> np.dtype:
     return to_dtype(spec).ir.numpy
 
 
-class finfo:
-    """The limits of a floating dtype (default: the default dtype), printed as PyTorch does."""
+def info_dtype(kind: str, spec) -> dtype:
+    """The dtype finfo/iinfo describe: a torch dtype or a Python type, as PyTorch takes them, or
+    a numpy dtype (a traced value's dtype)."""
+    numpy_type = isinstance(spec, type) and issubclass(spec, np.generic)
+    if isinstance(spec, (dtype, np.dtype)) or numpy_type or spec in _PYTHON_TYPES:
+        return to_dtype(spec)
+    raise TypeError(f"{kind}(): argument 'type' (position 1) must be torch.dtype, not "
+                    f"{type(spec).__name__}")
 
-    def __init__(self, type=None):
-        chosen = to_dtype(type) if type is not None else get_default_dtype()
+
+class finfo:
+    """The limits of a floating dtype (default: the default dtype), printed as PyTorch does; a
+    complex dtype has the limits of its real part."""
+
+    def __init__(self, type=get_default_dtype):  # a sentinel: PyTorch refuses finfo(None)
+        chosen = get_default_dtype() if type is get_default_dtype else info_dtype("finfo", type)
+        if chosen.is_complex:
+            chosen = chosen.to_real()
         if not chosen.is_floating_point:
             # PyTorch's message names the class, not the dtype
             raise TypeError("torch.finfo() requires a floating point input type. Use "
@@ -157,6 +170,9 @@ class finfo:
         self.tiny = self.smallest_normal = float(info.smallest_normal)
         self.dtype = chosen.ir.torch_name
 
+    def __eq__(self, other):
+        return isinstance(other, finfo) and vars(self) == vars(other)
+
     def __repr__(self):
         fields = [("resolution", self.resolution), ("min", self.min), ("max", self.max),
                   ("eps", self.eps), ("smallest_normal", self.smallest_normal),
@@ -168,8 +184,8 @@ class iinfo:
     """The limits of an integer dtype, printed as PyTorch does."""
 
     def __init__(self, type):
-        chosen = to_dtype(type)
-        if chosen.is_floating_point:
+        chosen = info_dtype("iinfo", type)
+        if chosen.is_floating_point or chosen.is_complex:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
                             "handle 'torch.iinfo'")
         if chosen.ir.is_bool:
@@ -177,6 +193,9 @@ class iinfo:
         info = np.iinfo(chosen.ir.numpy)
         self.bits, self.min, self.max = info.bits, int(info.min), int(info.max)
         self.dtype = chosen.ir.torch_name
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and vars(self) == vars(other)
 
     def __repr__(self):
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

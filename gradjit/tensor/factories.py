@@ -57,6 +57,10 @@ def _infer(data, dtype=None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         _check_numpy(data)
         return np.array(data)
+    if isinstance(data, Sequence) and data and isinstance(data[0], np.ndarray):
+        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                      "consider converting the list to a single numpy.ndarray with numpy.array() "
+                      "before converting to a tensor.", UserWarning, stacklevel=3)
     first = data
     while isinstance(first, Sequence) and not isinstance(first, (str, bytes)) and first:
         first = first[0]
@@ -105,6 +109,10 @@ def _plain(data, typed):
     if isinstance(data, np.generic):
         typed.append(dtypes.of_numpy(data.dtype))
         return data
+    if isinstance(data, np.ndarray):  # a sequence of its own dtype, as numpy scalars are
+        _check_numpy(data)
+        typed.append(dtypes.of_numpy(data.dtype))
+        return data.tolist()
     if isinstance(data, numbers.Number):
         return data
     if isinstance(data, (str, bytes)):
@@ -151,7 +159,8 @@ def _promoted(typed, data):
 def _python_numbers(data):
     if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):  # as _plain reads
         return {t for x in data for t in _python_numbers(x)}
-    return set() if hasattr(data, "_edge") or isinstance(data, np.generic) else {type(data)}
+    typed = hasattr(data, "_edge") or isinstance(data, (np.generic, np.ndarray))
+    return set() if typed else {type(data)}
 
 
 def _python_dtype(kind):
@@ -328,6 +337,13 @@ def from_numpy(array: np.ndarray):
         raise ValueError("given numpy array has byte order different from the native byte "
                          "order. Conversion between byte orders is currently not supported.")
     _check_numpy(array)
+    if not array.flags.writeable:  # PyTorch's words; Python's filters show it once a line
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data or "
+                      "make it writable before converting it to a tensor. This type of warning "
+                      "will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
     return _leaf(array)
 
 
@@ -352,6 +368,23 @@ def _filled(size, value, dtype, device, requires_grad):
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 
+def takes_out(make):
+    """A factory that also takes out=: its values made in out's dtype (a dtype= given must be
+    it, as PyTorch checks), written into out."""
+    @functools.wraps(make)
+    def factory(*args, out=None, dtype=None, **kwargs):
+        if out is None:
+            return make(*args, dtype=dtype, **kwargs)
+        from gradjit.tensor.functions import write_out
+        if dtype is not None and dtypes.to_dtype(dtype) is not out.dtype:
+            raise RuntimeError(f"dtype {dtypes.to_dtype(dtype).legacy} does not match dtype of "
+                               f"out parameter ({out.dtype.legacy})")
+        return write_out(f"aten::{make.__name__}",  # PyTorch's factories name their aten op
+                         lambda: make(*args, dtype=out.dtype, **kwargs), (), out)
+    return factory
+
+
+@takes_out
 def zeros(*shape, size=None, dtype=None, layout=None, device=None, requires_grad=False):
     shape = _sizes(shape, size)
     if any(n < 0 for n in shape):  # zeros alone says it so
@@ -366,10 +399,12 @@ def _sparse_zeros(shape, sparse_dim, dtype, requires_grad):
     return zeros(shape, sparse_dim, dtype or dtypes.get_default_dtype(), requires_grad)
 
 
+@takes_out
 def ones(*shape, size=None, dtype=None, device=None, requires_grad=False):
     return _filled(_sizes(shape, size), 1.0, dtype, device, requires_grad)
 
 
+@takes_out
 def empty(*size, dtype=None, layout=None, device=None, requires_grad=False,
           memory_format=MF.contiguous_format):
     """Unlike PyTorch's, the memory is initialized (to zeros), so results are reproducible."""
@@ -393,24 +428,10 @@ def _laid_out_as(t, memory_format, like=None):
     return t
 
 
+@takes_out
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype,
                    device, requires_grad)
-
-
-def takes_out(make):
-    """A factory that also takes out=: its values made in out's dtype (a dtype= given must be
-    it, as PyTorch checks), written into out."""
-    @functools.wraps(make)
-    def factory(*args, out=None, dtype=None, **kwargs):
-        if out is None:
-            return make(*args, dtype=dtype, **kwargs)
-        from gradjit.tensor.functions import write_out
-        if dtype is not None and dtypes.to_dtype(dtype) is not out.dtype:
-            raise RuntimeError(f"dtype {dtypes.to_dtype(dtype).legacy} does not match dtype of "
-                               f"out parameter ({out.dtype.legacy})")
-        return write_out(make.__name__, lambda: make(*args, dtype=out.dtype, **kwargs), (), out)
-    return factory
 
 
 @takes_out

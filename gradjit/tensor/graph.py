@@ -159,15 +159,20 @@ class AccumulateGrad(NodeHooks):
 
 
 class RemovableHandle:
-    """What Tensor.register_hook returns: `remove()` takes the hook off again."""
+    """torch.utils.hooks.RemovableHandle, what registering a hook returns: `remove()` (or
+    leaving a `with` block) takes the hook off again, also from the tables in `extra_dict` that
+    record its options."""
 
     _ids = itertools.count()
 
-    def __init__(self, hooks: dict):
-        self._hooks, self.id = hooks, next(self._ids)
+    def __init__(self, hooks_dict: dict, *, extra_dict=None):
+        self._hooks, self.id = hooks_dict, next(self._ids)
+        self._extra = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict or ())
 
     def remove(self):
         self._hooks.pop(self.id, None)
+        for table in self._extra:
+            table.pop(self.id, None)
 
     def __enter__(self):
         return self

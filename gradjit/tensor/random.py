@@ -204,6 +204,7 @@ def _on_meta(device) -> bool:
     return place.type == "meta"
 
 
+@takes_out
 def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     shape, kind = _sizes(shape, size), _float_dtype(dtype)
     if _on_meta(device):
@@ -215,6 +216,7 @@ def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_gr
     return _leaf(array, device, requires_grad)
 
 
+@takes_out
 def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal values; complex ones have variance 1 in all, 1/2 in each part."""
     shape, kind = _sizes(shape, size), _float_dtype(dtype)
@@ -228,12 +230,16 @@ def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_g
     return _leaf(array, device, requires_grad)
 
 
+@takes_out
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
     if size is None and isinstance(high, (tuple, list)):  # randint(high, size)
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
     shape = _shape_args((size,)) if size is not None else ()
     array = (generator or default_generator).integers(low, high, math.prod(shape))
     return _leaf(array.reshape(shape).astype(_numpy_dtype(dtype, np.int64)), device,

@@ -59,7 +59,15 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
     if lengths is None and offsets is None:
         raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
     runs = np.diff(offsets.numpy(), axis=-1) if lengths is None else lengths.numpy()
+    if (runs < 0).any():
+        if lengths is not None and not unsafe:
+            raise RuntimeError("lengths contains negative value!")
+        raise RuntimeError(f"segment_reduce(): segments cannot have negative lengths, got "
+                           f"{runs.tolist()}")
     axis = _check_dim(axis, data.dim())
+    if axis != runs.ndim - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of lengths "
+                           f"but got {axis}.")
     if not unsafe and (runs.sum(-1) != data.shape[runs.ndim - 1]).any():
         raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
                            "data.size(lengths.dim()-1) when !unsafe.")

@@ -104,6 +104,9 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
                       stacklevel=2)
         with no_grad():
             return function(*args)
+    if not use_reentrant and determinism_check not in ("default", "none"):
+        raise ValueError(f"determinism_check should be one of ['default', 'none'], but got "
+                         f"{determinism_check}")
     forward_context, recompute_context = context_fn()
     frame = _Frame(function, args, kwargs, get_rng_state() if preserve_rng_state else None,
                    recompute_context)

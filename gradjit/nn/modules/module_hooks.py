@@ -21,24 +21,13 @@ _global_parameter_registration_hooks: OrderedDict = OrderedDict()
 _global_buffer_registration_hooks: OrderedDict = OrderedDict()
 
 
-class RemovableHandle(graph.RemovableHandle):
-    """What registering a hook returns: `remove()` (or leaving a `with` block) unregisters
-    it, also from the tables that record its options."""
-
-    def __init__(self, hooks, extra_dict=()):
-        super().__init__(hooks)
-        self._extra = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict)
-
-    def remove(self):
-        super().remove()
-        for table in self._extra:
-            table.pop(self.id, None)
+RemovableHandle = graph.RemovableHandle
 
 
 def register(hooks, hook, prepend=False, options=()):
     """Add `hook` to `hooks`; each (table, wanted) of `options` records a true option
     under the hook's id, so the handle takes it off there too."""
-    handle = RemovableHandle(hooks, [table for table, _ in options])
+    handle = RemovableHandle(hooks, extra_dict=[table for table, _ in options])
     hooks[handle.id] = hook
     for table, wanted in options:
         if wanted:

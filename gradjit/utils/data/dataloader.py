@@ -4,6 +4,7 @@ is None everywhere, as in PyTorch's main process."""
 from __future__ import annotations
 
 import collections.abc
+import copy
 import os
 import warnings
 
@@ -26,7 +27,7 @@ def default_convert(data):
     if isinstance(data, np.generic) and not isinstance(data, (np.str_, np.bytes_)):
         return gradjit.as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
-        return type(data)({k: default_convert(v) for k, v in data.items()})
+        return _mapping_like(data, {k: default_convert(v) for k, v in data.items()})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
     if isinstance(data, (tuple, list)):  # a tuple becomes a list, as in PyTorch
@@ -34,6 +35,19 @@ def default_convert(data):
     if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
         return type(data)(default_convert(d) for d in data)
     return data
+
+
+def _mapping_like(mapping, values: dict):
+    """values in a mapping of mapping's kind: a mutable one copied and updated (so a
+    defaultdict keeps its factory), else built from values; a plain dict where neither works."""
+    try:
+        if isinstance(mapping, collections.abc.MutableMapping):
+            clone = copy.copy(mapping)
+            clone.update(values)
+            return clone
+        return type(mapping)(values)
+    except TypeError:
+        return values
 
 
 def default_collate(batch):
@@ -56,7 +70,7 @@ def default_collate(batch):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        return type(elem)({key: default_collate([d[key] for d in batch]) for key in elem})
+        return _mapping_like(elem, {key: default_collate([d[key] for d in batch]) for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         return type(elem)(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
@@ -64,8 +78,32 @@ def default_collate(batch):
             raise RuntimeError("each element in list of batch should be of equal size")
         columns = [default_collate(samples) for samples in zip(*batch)]
         return columns if isinstance(elem, (tuple, list)) else type(elem)(columns)
+    found = elem.dtype if isinstance(elem, np.ndarray) else type(elem)
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, "
-                    f"dicts or lists; found {type(elem)}")
+                    f"dicts or lists; found {found}")
+
+
+# what the sampling and batching were built from when the loader was made
+FIXED_AT_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
+                 "persistent_workers")
+
+
+def check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
+                         multiprocessing_context):
+    """PyTorch's refusals of the worker options that only mean something with workers."""
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError("prefetch_factor option could only be specified in multiprocessing."
+                         "let num_workers > 0 to enable multiprocessing, otherwise set "
+                         "prefetch_factor to None.")
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise ValueError("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
+    if multiprocessing_context is not None and num_workers == 0:
+        raise ValueError(f"multiprocessing_context can only be used with multi-process loading "
+                         f"(num_workers > 0), but got num_workers={num_workers}")
 
 
 class DataLoader:
@@ -80,6 +118,8 @@ class DataLoader:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 "
                              "to disable multiprocessing.")
+        check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
+                             multiprocessing_context)
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
             for option, value in (("shuffle", shuffle), ("sampler", sampler),
@@ -109,6 +149,13 @@ class DataLoader:
         self.collate_fn = collate_fn or (default_collate if self._auto_batching else
                                          default_convert)
         self.check_worker_number_rationality()
+        self._initialized = True
+
+    def __setattr__(self, attr, value):
+        if getattr(self, "_initialized", False) and attr in FIXED_AT_INIT:
+            raise ValueError(f"{attr} attribute should not be set after "
+                             f"{type(self).__name__} is initialized")
+        super().__setattr__(attr, value)
 
     def check_worker_number_rationality(self):
         """PyTorch's warning when num_workers exceeds the CPUs this process may use (gradjit
@@ -140,12 +187,19 @@ class DataLoader:
         gradjit.empty((), dtype=gradjit.int64).random_(generator=self.generator)
         if self.num_workers:
             self.check_worker_number_rationality()
+        if self.pin_memory and not gradjit.accelerator.is_available():
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
+                          "device pinned memory won't be used.", stacklevel=2)
         if isinstance(self.dataset, IterableDataset):
             return self._iterate_stream()
         if self.batch_sampler is not None:
-            return (self.collate_fn([self.dataset[i] for i in batch])
-                    for batch in self.batch_sampler)
+            return (self.collate_fn(self._fetch(batch)) for batch in self.batch_sampler)
         return (self.collate_fn(self.dataset[i]) for i in self.sampler)
+
+    def _fetch(self, indices):
+        """A batch's samples: by the dataset's own batched read, __getitems__, where it has one."""
+        batched = getattr(self.dataset, "__getitems__", None)
+        return batched(indices) if batched else [self.dataset[i] for i in indices]
 
     def _iterate_stream(self):
         if self.batch_size is None:

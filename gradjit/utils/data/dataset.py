@@ -28,6 +28,9 @@ class IterableDataset(Dataset, abc.ABC):
     def __iter__(self):
         """The samples."""
 
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
 
 class TensorDataset(Dataset):
     """Samples are the tensors' rows: dataset[i] == (t[i] for t in tensors)."""
@@ -123,6 +126,12 @@ class Subset(Dataset):
         if isinstance(index, list):
             return self.dataset[[self.indices[i] for i in index]]
         return self.dataset[self.indices[index]]
+
+    def __getitems__(self, indices):
+        batched = getattr(self.dataset, "__getitems__", None)
+        if batched:
+            return batched([self.indices[i] for i in indices])
+        return [self.dataset[self.indices[i]] for i in indices]
 
     def __len__(self):
         return len(self.indices)

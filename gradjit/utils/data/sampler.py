@@ -86,6 +86,9 @@ class WeightedRandomSampler(Sampler):
                 num_samples <= 0:
             raise ValueError(f"num_samples should be a positive integer value, but got "
                              f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
         self.weights = gradjit.as_tensor(weights, dtype=gradjit.float64)
         if self.weights.dim() != 1:
             raise ValueError(f"weights should be a 1d sequence but given weights have shape "
@@ -105,6 +108,9 @@ class BatchSampler(Sampler):
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
             raise ValueError(f"batch_size should be a positive integer value, but got "
                              f"batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got "
+                             f"drop_last={drop_last}")
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
 
     def __iter__(self):
