@@ -28,10 +28,11 @@ def _take_cases():
             for mode in MODES:
                 for value in (-1, 4):
                     name = f"take-{dtype}-{len(shape)}d{sum(shape)}-{mode}{value}"
+                    index = _index_array(shape, value)
                     out += [
                         case(name, lambda a, i, m=mode: np.take(a, i, mode=m, axis=1),
-                             a, _index_array(shape, value)),
-                        case(name + "-const", lambda a, i=_index_array(shape, value), m=mode:
+                             a, index),
+                        case(name + "-const", lambda a, i=index, m=mode:
                              np.take(a, i, mode=m, axis=1), a),
                     ]
     return out + [
