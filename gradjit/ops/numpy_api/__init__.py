@@ -119,9 +119,11 @@ def _out_position(func) -> int | None:
 
 
 # numpy function -> the position of its `out` parameter, for the functions that have one
-# (but einsum and clip, which write out= themselves under their casting= rule)
+# (but einsum and clip, which write out= themselves under their casting= rule, and the
+# nan-means and spreads, which refuse an integer out)
 _OUT_POSITION = {f: i for f in FUNCTIONS
-                 if f not in (np.einsum, np.clip) and (i := _out_position(f)) is not None}
+                 if f not in (np.einsum, np.clip, np.nanmean, np.nanvar, np.nanstd)
+                 and (i := _out_position(f)) is not None}
 
 
 # the functions whose answer may be their argument itself or a view of it; every other
