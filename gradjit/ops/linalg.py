@@ -12,6 +12,7 @@ from gradjit.ir import linalg_lu as LU
 from gradjit.ir import linalg_qr as QR
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
+from gradjit.ir.types import real_of
 from gradjit.ops.array import (add, amax, amin, expand_dims, gt, maximum, mul, reshape,
                                squeeze, sum_, transpose, true_divide, where)
 from gradjit.ops.indexing import getitem
@@ -342,14 +343,15 @@ def lstsq(a, b, rcond=None):
     rcond = np.finfo(np.float64).eps * max(m, n) if rcond is None else rcond
     b2 = reshape(b, (m, 1)) if len(sb) == 1 else b
     dt = ir_type(a).dtype.name
+    real = real_of(ir_type(a).dtype).name  # singular values and residuals of complex a too
     if min(m, n) == 0:
         x = E.full(value=0.0, shape=(n, ir_type(b2).shape[1]), dtype=dt)
-        s, rank = E.full(value=0.0, shape=(0,), dtype=dt), np.int32(0)
+        s, rank = E.full(value=0.0, shape=(0,), dtype=real), np.int32(0)
     else:
         inverse, s, keep = _pseudo_inverse(a, rcond)
         x = S.matmul(inverse, b2)
         rank = astype(sum_(astype(keep, "i64")), "i32")
-    residuals = E.full(value=0.0, shape=(0,), dtype=dt)
+    residuals = E.full(value=0.0, shape=(0,), dtype=real)
     if m > n and bool(E.eq(rank, n)):  # full column rank (an empty a counts as one)
         error = add(S.matmul(a, x), mul(b2, -1.0)) if n else b2
         residuals = sum_(squared_magnitude(error), 0)
