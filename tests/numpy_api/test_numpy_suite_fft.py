@@ -122,6 +122,8 @@ def _out_cases():
         case("rfft-out", lambda x, o: _out(F.rfft, x, o), XR, np.zeros(9, complex)),
         case("irfftn-out", lambda x, o: _out(F.irfftn, x, o, s=(3, 3, 3), axes=(0, 1, 2)),
              C3, np.zeros((3, 3, 3))),
+        case("fft-out-cannot-cast", lambda x, o: _out(F.fft, x, o), XR, np.zeros(16)),
+        case("irfft-out-int", lambda x, o: _out(F.irfft, x, o), X, np.zeros(30, int)),
         case("fft-out-wrong-shape", lambda x, o: _out(F.fft, x, o), XR, np.zeros((4, 4), complex)),
         case("fftn-out-s-wrong-shape", lambda x, o: _out(F.fftn, x, o, s=(3, 3, 3),
                                                          axes=(0, 1, 2)), C3, np.zeros_like(C3)),

@@ -54,14 +54,16 @@ def _shared(result, x) -> bool:
         np.may_share_memory(a, b)
 
 
-def into_out(name, out, result):
-    """numpy's `out=` of a function: the result cast to out's dtype and written into it (a
-    functional write, as `assign`), out returned; out's shape must be the result's."""
+def into_out(name, out, result, casting="unsafe"):
+    """numpy's `out=` of a function: the result cast to out's dtype (a cast `casting` allows)
+    and written into it (a functional write, as `assign`), out returned; out's shape must be
+    the result's."""
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
     shape, target = ops.shape_of(result), ops.shape_of(out)
     if shape != target:
         raise ValueError(f"np.{name}: out has shape {target}, the result {shape}")
+    check_cast(_dtype(result), _dtype(out), casting)
     assign(out, ops.astype(result, _dtype(out)), name)
     return out
 
