@@ -42,7 +42,7 @@ def matrices(a, square=False, exact_rank=False):
     return a
 
 
-def _lower_symmetric(a, upper=False):
+def lower_symmetric(a, upper=False):
     """The symmetric matrix that one triangle of a stands for (what LAPACK's symmetric
     routines read)."""
     i, j = L.grid(a)
@@ -171,7 +171,7 @@ def svdvals(a, hermitian=False):
     (as numpy's eigh-based path reads it); its singular values are the general ones."""
     a = matrices(a)
     if hermitian:
-        a = _lower_symmetric(matrices(a, square=True))
+        a = lower_symmetric(matrices(a, square=True))
     return svd(a, full_matrices=False)[1]
 
 
@@ -259,7 +259,7 @@ def _cutoff(s, rtol, atol=0.0):
 def _pseudo_inverse(a, rtol, atol=0.0, hermitian=False):
     """(V diag(1/s) U^H, s, which s are kept) for a float stack a with no empty axis, reading
     its lower triangle when hermitian; the inverse's gradient is the closed form's."""
-    u, s, vh = svd(_lower_symmetric(a) if hermitian else a, full_matrices=False)
+    u, s, vh = svd(lower_symmetric(a) if hermitian else a, full_matrices=False)
     keep = gt(s, _cutoff(s, rtol, atol))
     inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
     inverse = S.matmul(mH(vh), mul(expand_dims(inverse, -1), mH(u)))
