@@ -60,11 +60,14 @@ def _sublist(labels) -> str:
     for label in labels:
         if label is Ellipsis:
             out.append("...")
-        elif isinstance(label, (int, np.integer)) and 0 <= label < len(_INTERLEAVED):
+        elif not isinstance(label, (int, np.integer)):
+            raise TypeError(f"einsum: subscript {label!r} in a sublist is neither an integer "
+                            "nor Ellipsis")
+        elif 0 <= label < len(_INTERLEAVED):
             out.append(_INTERLEAVED[label])
         else:
-            raise ValueError(f"einsum: subscript {label!r} in a sublist is neither an integer "
-                             f"in [0, {len(_INTERLEAVED)}) nor Ellipsis")
+            raise ValueError(f"einsum: subscript {label} in a sublist is not within the valid "
+                             f"range [0, {len(_INTERLEAVED)})")
     return "".join(out)
 
 
@@ -186,7 +189,7 @@ def _checked_path(path, n):
                              f"the {n} present")
         n -= len(step) - 1
     if n != 1:
-        raise ValueError(f"einsum: the path leaves {n} operands instead of one")
+        raise RuntimeError(f"einsum: the path leaves {n} operands instead of one")
     return [tuple(step) for step in path]
 
 

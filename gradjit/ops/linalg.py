@@ -12,6 +12,7 @@ from gradjit.ir import linalg_lu as LU
 from gradjit.ir import linalg_qr as QR
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
+from gradjit.ir.types import real_of
 from gradjit.ops.array import (add, amax, amin, expand_dims, gt, maximum, mul, reshape,
                                squeeze, sum_, transpose, true_divide, where)
 from gradjit.ops.indexing import getitem
@@ -41,7 +42,7 @@ def matrices(a, square=False, exact_rank=False):
     return a
 
 
-def _lower_symmetric(a, upper=False):
+def lower_symmetric(a, upper=False):
     """The symmetric matrix that one triangle of a stands for (what LAPACK's symmetric
     routines read)."""
     i, j = L.grid(a)
@@ -170,7 +171,7 @@ def svdvals(a, hermitian=False):
     (as numpy's eigh-based path reads it); its singular values are the general ones."""
     a = matrices(a)
     if hermitian:
-        a = _lower_symmetric(matrices(a, square=True))
+        a = lower_symmetric(matrices(a, square=True))
     return svd(a, full_matrices=False)[1]
 
 
@@ -258,7 +259,7 @@ def _cutoff(s, rtol, atol=0.0):
 def _pseudo_inverse(a, rtol, atol=0.0, hermitian=False):
     """(V diag(1/s) U^H, s, which s are kept) for a float stack a with no empty axis, reading
     its lower triangle when hermitian; the inverse's gradient is the closed form's."""
-    u, s, vh = svd(_lower_symmetric(a) if hermitian else a, full_matrices=False)
+    u, s, vh = svd(lower_symmetric(a) if hermitian else a, full_matrices=False)
     keep = gt(s, _cutoff(s, rtol, atol))
     inverse = where(keep, true_divide(1.0, where(keep, s, 1.0)), 0.0)
     inverse = S.matmul(mH(vh), mul(expand_dims(inverse, -1), mH(u)))
@@ -342,14 +343,15 @@ def lstsq(a, b, rcond=None):
     rcond = np.finfo(np.float64).eps * max(m, n) if rcond is None else rcond
     b2 = reshape(b, (m, 1)) if len(sb) == 1 else b
     dt = ir_type(a).dtype.name
+    real = real_of(ir_type(a).dtype).name  # singular values and residuals of complex a too
     if min(m, n) == 0:
         x = E.full(value=0.0, shape=(n, ir_type(b2).shape[1]), dtype=dt)
-        s, rank = E.full(value=0.0, shape=(0,), dtype=dt), np.int32(0)
+        s, rank = E.full(value=0.0, shape=(0,), dtype=real), np.int32(0)
     else:
         inverse, s, keep = _pseudo_inverse(a, rcond)
         x = S.matmul(inverse, b2)
         rank = astype(sum_(astype(keep, "i64")), "i32")
-    residuals = E.full(value=0.0, shape=(0,), dtype=dt)
+    residuals = E.full(value=0.0, shape=(0,), dtype=real)
     if m > n and bool(E.eq(rank, n)):  # full column rank (an empty a counts as one)
         error = add(S.matmul(a, x), mul(b2, -1.0)) if n else b2
         residuals = sum_(squared_magnitude(error), 0)

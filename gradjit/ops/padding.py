@@ -5,14 +5,18 @@ reflect, symmetric, wrap) as one gather per axis, the modes that compute new val
 mode run on each 1-d row as numpy runs it."""
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type
-from gradjit.ops.array import (add, amax, amin, concatenate, floor, matmul, mean, mul,
+from gradjit.ops.array import (add, concatenate, floor, matmul, mean, mul,
                                reshape, round_, shape_of, sub)
 from gradjit.ops.indexing import constant_value, getitem
 from gradjit.ops.promote import astype, broadcast, mean_type
+from gradjit.ops.reduce import extremum
 from gradjit.ops.shaping import along, asarray, broadcast_to, moveaxis, stack
 from gradjit.ops.sorting import median
 
@@ -20,7 +24,8 @@ _KEYWORDS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "emp
              "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
              "linear_ramp": {"end_values"}, "maximum": {"stat_length"},
              "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"}}
-_STATISTICS = {"maximum": amax, "minimum": amin,
+_STATISTICS = {"maximum": functools.partial(extremum, largest=True),  # complex: numpy's order
+               "minimum": functools.partial(extremum, largest=False),
                "mean": lambda x, axis, keepdims: mean(astype(x, mean_type(x)), axis, keepdims),
                "median": lambda x, axis, keepdims: median(x, axis, keepdims)}
 
@@ -57,6 +62,14 @@ def pad(array, pad_width, mode="constant", **kwargs):
     pairs = pad_pairs(pad_width, len(shape))
     if mode in ("constant", "empty"):
         return _pad_constant(x, pairs, kwargs.get("constant_values", 0))
+    if mode in _STATISTICS:
+        lengths = kwargs.get("stat_length")
+        lengths = [(n, n) for n in shape] if lengths is None else pad_pairs(
+            lengths, len(shape), rounded=True)
+        # numpy looks at the statistic's window of every axis, padded or not
+        if mode in ("maximum", "minimum") and math.prod(shape) and \
+                any(0 in pair for pair in lengths):
+            raise ValueError("stat_length of 0 yields no value for padding")
     for axis, (before, after) in enumerate(pairs):
         if not before and not after:
             continue
@@ -65,9 +78,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
             raise ValueError(f"can't extend empty axis {axis} using modes other than "
                              "'constant' or 'empty'")
         if mode in _STATISTICS:
-            lengths = kwargs.get("stat_length")
-            lengths = [(n, n)] * len(shape) if lengths is None else pad_pairs(
-                lengths, len(shape), rounded=True)
             x = _pad_statistic(x, axis, (before, after), mode, lengths[axis])
         elif mode == "linear_ramp":
             ends = broadcast_to(astype(asarray(kwargs.get("end_values", 0)), np.float64),
@@ -145,8 +155,6 @@ def _pad_statistic(x, axis, widths, mode, lengths):
     """Each side repeats a statistic of the `lengths` elements nearest to it. The gradient of
     maximum/minimum is shared among tied elements, as the reductions' is."""
     n = shape_of(x)[axis]
-    if 0 in lengths and mode in ("maximum", "minimum"):  # a mean or median of nothing: nan
-        raise ValueError("stat_length of 0 yields no value for padding")
     first, last = min(lengths[0], n), min(lengths[1], n)
     statistic = _STATISTICS[mode]
     blocks = [_in_dtype(statistic(_part(x, axis, lo, hi), axis, keepdims=True), x)

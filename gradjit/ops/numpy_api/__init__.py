@@ -119,9 +119,20 @@ def _out_position(func) -> int | None:
 
 
 # numpy function -> the position of its `out` parameter, for the functions that have one
-# (but einsum and clip, which write out= themselves under their casting= rule)
+# (but einsum and clip, which write out= themselves under their casting= rule, and the
+# nan-means and spreads, which refuse an integer out)
 _OUT_POSITION = {f: i for f in FUNCTIONS
-                 if f not in (np.einsum, np.clip) and (i := _out_position(f)) is not None}
+                 if f not in (np.einsum, np.clip, np.nanmean, np.nanvar, np.nanstd)
+                 and (i := _out_position(f)) is not None}
+
+
+# the functions whose out= takes the result under numpy's rule same_kind (ufunc loops, and
+# the functions with a casting= argument, which then decides); the others' out= casts unsafely
+# (numpy's ifft2, irfft2 and hfft do not refuse such an out either)
+_SAME_KIND_OUT = frozenset({np.concatenate, np.stack, np.fix, np.round, np.around,
+                            np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.fftn, np.fft.ifftn,
+                            np.fft.rfft, np.fft.irfft, np.fft.rfft2, np.fft.rfftn,
+                            np.fft.irfftn, np.fft.ihfft})
 
 
 # the functions whose answer may be their argument itself or a view of it; every other
@@ -151,7 +162,8 @@ def apply_function(func, args, kwargs):
     finally:
         SEMANTICS.numpy = before
     if out is not None:
-        return writes.into_out(func.__name__, out, result)
+        casting = kwargs.get("casting", "same_kind") if func in _SAME_KIND_OUT else "unsafe"
+        return writes.into_out(func.__name__, out, result, casting)
     gives_input = func in _GIVES_INPUT or kwargs.get("copy") is False or \
         kwargs.get("out") is not None  # (einsum's and clip's out=, written by them)
     return result if gives_input else writes.fresh(result, args)

@@ -184,34 +184,46 @@ def _where(condition, x=None, y=None):
 
 
 def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
-    """numpy's linspace with traced ends: start + i * step, the last sample exactly `stop`."""
+    """numpy's linspace with traced ends: start + i * step, the last sample exactly `stop`;
+    an integer dtype takes the floor of the samples (numpy's rounding, down for negatives)."""
+    num = operator.index(num)  # numpy's TypeError for a float count
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    start, stop = ops.to_float(start), ops.to_float(stop)
+    dt = ops.result_type(start, stop)
+    dt = dt if dt.is_inexact else ops.default_float(start, stop)
+    start, stop = (ops.astype(ops.asarray(end), dt) for end in (start, stop))
     div = num - 1 if endpoint else num
     delta = ops.sub(stop, start)
     # one sample (div 0): numpy's step is nan, its sample is start
     step = ops.true_divide(delta, div) if div > 0 else ops.mul(delta, np.nan)
     scale = step if div > 0 else delta
     shape = ops.broadcast_shapes(ops.shape_of(start), ops.shape_of(delta))
-    ramp = np.arange(num, dtype=np.float64).reshape((-1,) + (1,) * len(shape))
+    # the sample numbers in the ends' precision, so float32 ends give float32 samples
+    ramp = np.arange(num, dtype=np.empty(0, dt.numpy).real.dtype).reshape(
+        (-1,) + (1,) * len(shape))
     samples = ops.add(ops.mul(ramp, ops.expand_dims(scale, 0)), ops.expand_dims(start, 0))
     if endpoint and num > 1:
         last = ops.broadcast_to(ops.expand_dims(stop, 0), (1,) + shape)
         samples = ops.concatenate([samples[:-1], ops.astype(last, ir_type(samples).dtype)], 0)
     samples = ops.moveaxis(samples, 0, axis) if shape else samples
     if dtype is not None:
+        if np.issubdtype(dtype, np.integer):
+            samples = ops.floor(samples)
         samples = ops.astype(samples, np.dtype(dtype))
     return (samples, step) if retstep else samples
 
 
 def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """base ** linspace(start, stop), the base given a new axis where the samples are."""
-    rank = max(len(ops.shape_of(v)) for v in (start, stop, base))
-    start, stop, base = (ops.reshape(v, (1,) * (rank - len(ops.shape_of(v))) + ops.shape_of(v))
-                         for v in (start, stop, base))
+    """base ** linspace(start, stop); an array of bases gets a new axis where the samples are,
+    a number stays a weak scalar (float32 ends give float32 powers)."""
+    if not isinstance(base, (float, int)) and ops.shape_of(base):
+        rank = max(len(ops.shape_of(v)) for v in (start, stop, base))
+        start, stop, base = (
+            ops.reshape(v, (1,) * (rank - len(ops.shape_of(v))) + ops.shape_of(v))
+            for v in (start, stop, base))
+        base = ops.expand_dims(base, axis)
     y = _linspace(start, stop, num, endpoint, False, None, axis)
-    power = ops.power(ops.expand_dims(base, axis), y)
+    power = ops.power(base, y)
     return power if dtype is None else ops.astype(power, np.dtype(dtype))
 
 
@@ -220,8 +232,10 @@ def _geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     start and stop, the sign of start put back (zeros read from the values, guarded)."""
     if bool(ops.logical_or(ops.any_(ops.eq(start, 0)), ops.any_(ops.eq(stop, 0)))):
         raise ValueError("Geometric sequence cannot include zero")
-    dt = ops.result_type(start, stop, float(num)).numpy
-    dt = np.result_type(dt, np.float64) if dt.kind != "f" else dt
+    # numpy promotes the ends with the requested dtype (float64 when none) before the logs, so
+    # dtype=complex takes real ends of either sign through the complex plane
+    dt = np.result_type(ops.result_type(start, stop).numpy, np.dtype(dtype))
+    dt = dt if dt.kind in "fc" else np.dtype(np.float64)
     start, stop = ops.astype(start, dt), ops.astype(stop, dt)
     sign = ops.sign(start)
     start, stop = ops.true_divide(start, sign), ops.true_divide(stop, sign)

@@ -1,6 +1,6 @@
 """numpy's dtype queries and real/complex predicates on gradjit values, and the functions whose
 result positions depend on the data (nonzero, argwhere, trim_zeros): computed by numpy on a
-constant, refused on a run-time value.
+constant, read (guarded) from a run-time integer or boolean value, refused on a float one.
 
 The object predicates answer from the dtype alone, the elementwise ones from the imaginary
 part, and numpy's type functions run on a stand-in of the value's dtype."""
@@ -151,6 +151,28 @@ _NONZERO = ("which elements are nonzero decides the result's shape; use np.where
 nonzero = _positions("nonzero", np.nonzero)
 
 
+def _trim_zeros(filt, trim="fb", axis=None):
+    """numpy's trim_zeros: the box around the nonzero elements (along `axis`, from the front
+    and/or back). Which elements are nonzero decides the shape: a run-time value's are read,
+    the trace then holding for that pattern alone (value_deciding_shape)."""
+    known = filt if isinstance(filt, (list, tuple)) else constant_value(filt)
+    if known is not None:
+        return np.trim_zeros(known, trim, axis)
+    nonzero = filt if ir_type(filt).dtype.is_bool else ops.ne(filt, 0)
+    mask = value_deciding_shape(nonzero, "np.trim_zeros's nonzero elements")
+    if mask is None:
+        _known(nonzero, "np.trim_zeros", _NONZERO)  # refused: no value is known
+    # numpy's errors, and the shape of its answer, from the pattern of nonzero elements
+    shape = np.shape(np.trim_zeros(mask, trim, axis))
+    rank = mask.ndim
+    axes = range(rank) if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, rank)
+    where = np.argwhere(mask)
+    start = where.min(0) if len(where) and "f" in trim.lower() else np.zeros(rank, int)
+    index = tuple(slice(int(start[d]), int(start[d]) + shape[d]) if d in axes else slice(None)
+                  for d in range(rank))
+    return ops.getitem(filt, index[0] if rank == 1 else index)
+
+
 def _indices_from(name, fn):
     def function(arr, k=0):
         shape = ops.shape_of(arr)
@@ -214,8 +236,7 @@ FUNCTIONS = {
     np.nonzero: nonzero,
     np.argwhere: _positions("argwhere", np.argwhere),
     np.flatnonzero: _positions("flatnonzero", np.flatnonzero),
-    np.trim_zeros: lambda a, *args, **kwargs: np.trim_zeros(
-        _known(a, "np.trim_zeros", _NONZERO), *args, **kwargs),
+    np.trim_zeros: _trim_zeros,
     np.diag_indices_from: _diag_indices_from,
     np.tril_indices_from: _indices_from("tril_indices_from", np.tril_indices),
     np.triu_indices_from: _indices_from("triu_indices_from", np.triu_indices),

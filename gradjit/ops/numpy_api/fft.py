@@ -2,6 +2,9 @@
 mapped onto gradjit.ops.fft."""
 from __future__ import annotations
 
+import operator
+import warnings
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
@@ -10,26 +13,40 @@ from gradjit.ops.array import shape_of
 
 
 def _points(n, have):
-    n = have if n is None else int(n)
+    n = have if n is None else n
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
-    return n
+    return operator.index(n)  # numpy's TypeError for a float count
+
+
+def _one_size(n):
+    """A 1-d transform's n as the s of an n-d one (checked here: -1 is an error, not s's
+    whole axis)."""
+    return None if n is None else (_points(n, None),)
 
 
 def _sizes_and_axes(a, s, axes, real_output=False):
-    """numpy's s/axes defaults: all axes (the last len(s) when only s is given); the sizes
-    of a real output's last axis default to 2 (m - 1)."""
+    """numpy's s/axes defaults: all axes (the last len(s) when only s is given, which numpy
+    deprecates); an entry of s that is None takes the 1-d transform's default, -1 the input's
+    whole axis. The default size of a real output's last axis is 2 (m - 1)."""
     shape = shape_of(a)
     if axes is None:
+        if s is not None:
+            warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in "
+                          "NumPy 2.0)", DeprecationWarning, stacklevel=4)
         axes = range(len(shape)) if s is None else range(len(shape) - len(s), len(shape))
     axes = [normalize_axis_index(int(ax), len(shape)) for ax in axes]
-    if s is None:
-        s = [shape[ax] for ax in axes]
-        if real_output:
-            s[-1] = 2 * (s[-1] - 1)
-    elif len(s) != len(axes):
+    if s is not None and len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
-    return [_points(n, None) for n in s], axes
+    if s is not None and None in s:
+        warnings.warn("Passing an array containing `None` values to `s` is deprecated in "
+                      "NumPy 2.0", DeprecationWarning, stacklevel=4)
+    s = [None] * len(axes) if s is None else list(s)
+    defaults = [shape[ax] for ax in axes]
+    if real_output:
+        defaults[-1] = 2 * (defaults[-1] - 1)
+    return [_points(defaults[i] if n is None else shape[ax] if n == -1 else n, None)
+            for i, (n, ax) in enumerate(zip(s, axes))], axes
 
 
 def _complex_nd(inverse):
@@ -46,7 +63,7 @@ def _complex_nd(inverse):
 
 def _complex_1d(nd):
     def transform(a, n=None, axis=-1, norm=None, out=None):
-        return nd(a, None if n is None else (n,), (axis,), norm, out)
+        return nd(a, _one_size(n), (axis,), norm, out)
     return transform
 
 
@@ -69,11 +86,11 @@ def _irfftn(a, s=None, axes=None, norm=None, out=None):
 
 
 def _rfft(a, n=None, axis=-1, norm=None, out=None):
-    return _rfftn(a, None if n is None else (n,), (axis,), norm, out)
+    return _rfftn(a, _one_size(n), (axis,), norm, out)
 
 
 def _irfft(a, n=None, axis=-1, norm=None, out=None):
-    return _irfftn(a, None if n is None else (n,), (axis,), norm, out)
+    return _irfftn(a, _one_size(n), (axis,), norm, out)
 
 
 def _hfft(a, n=None, axis=-1, norm=None, out=None):

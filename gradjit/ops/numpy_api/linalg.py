@@ -66,6 +66,8 @@ def _pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
         eps = np.finfo(ir_type(a).dtype.numpy).eps
         rcond = 1e-15 if rtol is _NO_VALUE else \
             max(ir_type(a).shape[-2:]) * eps if rtol is None else rtol
+    if hermitian:  # numpy reads the lower triangle: its derivative reaches that triangle alone
+        a = linalg.lower_symmetric(linalg.matrices(a, square=True))
     return linalg.pinv(a, rcond, hermitian)
 
 

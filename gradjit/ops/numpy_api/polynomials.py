@@ -9,18 +9,29 @@ import numpy as np
 
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
+from gradjit.ops import sorting as O
 from gradjit.ops.indexing import constant_value
+from gradjit.ops.numpy_api.dtypes import nonzero
 from gradjit.ops.numpy_api.linalg import real_if_real
 
 
 def _array(x):
+    if isinstance(x, np.poly1d):  # its coefficients may be traced: numpy's asarray of it
+        return x.coeffs
     return np.asarray(x) if is_python_scalar(x) or isinstance(x, (list, tuple)) else x
 
 
 def _polyval(p, x):
     """p[0] * x**(n-1) + ... + p[-1], by Horner's rule as numpy evaluates it (a p of more
-    dimensions holds polynomials along its first axis, broadcast against x)."""
-    p, x = ops.asarray(_array(p)), ops.asarray(_array(x))
+    dimensions holds polynomials along its first axis, broadcast against x; a poly1d x gives
+    the composition, a poly1d)."""
+    p = ops.asarray(_array(p))
+    if isinstance(x, np.poly1d):
+        y = 0
+        for i in range(ops.shape_of(p)[0]):
+            y = y * x + ops.getitem(p, i)
+        return y
+    x = ops.asarray(_array(x))
     if not ops.shape_of(p):
         raise TypeError("iteration over a 0-d array")
     y = ops.astype(ops.mul(x, 0), ops.result_type(p, x))  # numpy starts from zeros like x
@@ -97,6 +108,9 @@ def _poly(seq_of_zeros):
     for k in range(shape[0]):
         zero = ops.getitem(zeros, k)
         a = ops.sub(ops.pad(a, [(0, 1)]), ops.mul(zero, ops.pad(a, [(1, 0)])))
+    # numpy's: roots in conjugate pairs give real coefficients (read from the values, guarded)
+    if ops.is_complex(zeros) and bool(ops.all_(ops.eq(O.sort(zeros), O.sort(ops.conj(zeros))))):
+        return ops.real(a)
     return a
 
 
@@ -331,8 +345,9 @@ def _periodic(x, xp, fp, period):
 
 def _roots(p):
     """The eigenvalues of p's companion matrix, as numpy finds them (real when they all are,
-    decided on the values: a guard). numpy strips p's leading and trailing zeros first (the
-    trailing ones as roots at 0): a constant p is numpy's, a traced p must have neither."""
+    decided on the values: a guard). numpy strips p's leading and trailing zeros first, the
+    trailing ones as roots at 0: which coefficients are zero is read from a traced p's values
+    (guarded, so another pattern traces again)."""
     p = ops.asarray(_array(p))
     if len(ops.shape_of(p)) > 1:
         raise ValueError("Input must be a rank-1 array.")
@@ -340,22 +355,21 @@ def _roots(p):
     if known is not None:
         return np.roots(known)
     p = ops.reshape(p, (-1,))
-    n = ops.shape_of(p)[0]
-    if not n:
+    (kept,) = nonzero(ops.ne(p, 0))
+    if not len(kept):
         return np.zeros(0)
-    if not bool(ops.all_(ops.ne(ops.take(p, [0, n - 1]), 0))):
-        from gradjit.ops.numpy_api import NotSupported  # the package imports this module
-        raise NotSupported("np.roots: the traced coefficients start or end with zeros, which "
-                           "numpy strips, so the number of roots depends on their values; "
-                           "strip them before the call or pass the coefficients as a "
-                           "constant (a static argument)")
+    first, last = int(kept[0]), int(kept[-1])
+    trailing = ops.shape_of(p)[0] - 1 - last
+    p = ops.to_float(ops.getitem(p, slice(first, last + 1)))
+    n = last + 1 - first
     if n == 1:
-        return np.zeros(0)
-    p = ops.to_float(p)
+        return np.zeros(trailing)
     first_row = ops.true_divide(ops.neg(ops.getitem(p, slice(1, None))), ops.getitem(p, 0))
     below = np.eye(n - 2, n - 1, dtype=ops.result_type(p).numpy)
     companion = ops.concatenate([ops.expand_dims(first_row, 0), below], 0)
-    return real_if_real(companion, ops.linalg.eig(companion)[0])[0]
+    roots = real_if_real(companion, ops.linalg.eig(companion)[0])[0]
+    return ops.concatenate([roots, np.zeros(trailing, ops.result_type(roots).numpy)]) \
+        if trailing else roots
 
 
 FUNCTIONS = {np.roots: _roots, np.poly: _poly, np.polydiv: _polydiv, np.polyval: _polyval,

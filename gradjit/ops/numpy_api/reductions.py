@@ -7,17 +7,28 @@ import numpy as np
 from gradjit import ops
 from gradjit.ir.primitive import is_python_scalar
 from gradjit.ops.indexing import constant_value
+from gradjit.ops.numpy_api.writes import into_out
 from gradjit.ops.numpy_api.basics import (accumulated, checked_axis, masked, numpy_float,
                                           warn_if_empty, warn_if_nan_only)
 
 _UNSET = np._NoValue
 
 
-def _inexact_dtype(a, dtype):
-    """numpy's nan-functions of floats compute in a float dtype= only."""
-    if dtype is not None and ops.result_type(a).is_inexact and \
-            not np.issubdtype(np.dtype(dtype), np.inexact):
+def _inexact_dtype(a, dtype, out=None):
+    """numpy's nan-functions of floats compute in a float dtype= only, and write into a float
+    out= only."""
+    if not ops.result_type(a).is_inexact:
+        return
+    if dtype is not None and not np.issubdtype(np.dtype(dtype), np.inexact):
         raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not ops.result_type(out).is_inexact:
+        raise TypeError("If a is inexact, then out must be inexact")
+
+
+def _written(name, result, out):
+    """The result, or (numpy's out= of the functions that check out's dtype themselves) out
+    with the result written into it."""
+    return result if out is None else into_out(name, out, result)
 
 
 def _keep(keepdims):
@@ -341,7 +352,13 @@ def _spread(name, fn, strict=True):
                  where=_UNSET, mean=_UNSET, correction=_UNSET):
         nan = name.startswith("nan")
         if nan:
-            _inexact_dtype(a, dtype)
+            _inexact_dtype(a, dtype, out)
+        spread = computed(a, axis, dtype, ddof, keepdims, where, mean, correction, nan)
+        if dtype is not None and np.dtype(dtype).kind == "c":  # numpy sums the squares in it
+            spread = ops.astype(spread, dtype)
+        return _written(name, spread, out)
+
+    def computed(a, axis, dtype, ddof, keepdims, where, mean, correction, nan):
         a = numpy_float(a) if dtype is None else a
         args = (checked_axis(a, axis, strict), _ddof(ddof, correction), _keep(keepdims), dtype)
         everywhere = where is _UNSET or where is True
@@ -380,14 +397,15 @@ def _masked_var(a, where, mean, axis, ddof, keepdims, dtype, short=None):
 
 
 def _nanmean(a, axis=None, dtype=None, out=None, keepdims=_UNSET, *, where=_UNSET):
-    _inexact_dtype(a, dtype)
+    _inexact_dtype(a, dtype, out)
     a = numpy_float(a) if dtype is None else a
     if where is not _UNSET and where is not True:  # left-out elements count as NaNs
         a = masked(ops.to_float(a), where, np.nan)
     else:
         warn_if_empty(a, checked_axis(a, axis), nan=True)
         warn_if_nan_only(a, axis, "Mean of empty slice")
-    return ops.nanmean(a, checked_axis(a, axis), _keep(keepdims), dtype)
+    return _written("nanmean", ops.nanmean(a, checked_axis(a, axis), _keep(keepdims), dtype),
+                    out)
 
 
 def _average(a, axis=None, weights=None, returned=False, *, keepdims=_UNSET):

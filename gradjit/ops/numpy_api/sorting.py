@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import collections
 import functools
+import operator
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -231,7 +232,17 @@ def _edges(name, a, bins, range, weights):
     if isinstance(bins, str):
         bins = _estimated_count(x, bins, range, weights)
     if np.ndim(bins) == 0 and not hasattr(bins, "shape"):
-        return x, _uniform_edges(x, int(bins), range)
+        try:
+            count = operator.index(bins)
+        except TypeError:
+            raise TypeError("`bins` must be an integer, a string, or an array") from None
+        edges = _uniform_edges(x, count, range)
+        # edges closer than the float spacing collapse onto each other (read, guarded)
+        if name != "histogramdd" and bool(ops.any_(ops.ge(
+                ops.getitem(edges, slice(None, -1)), ops.getitem(edges, slice(1, None))))):
+            raise ValueError(f"Too many bins for data range. Cannot create {count} "
+                             "finite-sized bins.")
+        return x, edges
     edges = bins if hasattr(bins, "shape") else np.asarray(bins)
     if len(ops.shape_of(edges)) != 1:
         raise ValueError("`bins` must be 1d, when an array")

@@ -54,14 +54,16 @@ def _shared(result, x) -> bool:
         np.may_share_memory(a, b)
 
 
-def into_out(name, out, result):
-    """numpy's `out=` of a function: the result cast to out's dtype and written into it (a
-    functional write, as `assign`), out returned; out's shape must be the result's."""
+def into_out(name, out, result, casting="unsafe"):
+    """numpy's `out=` of a function: the result cast to out's dtype (a cast `casting` allows)
+    and written into it (a functional write, as `assign`), out returned; out's shape must be
+    the result's."""
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
     shape, target = ops.shape_of(result), ops.shape_of(out)
     if shape != target:
         raise ValueError(f"np.{name}: out has shape {target}, the result {shape}")
+    check_cast(_dtype(result), _dtype(out), casting)
     assign(out, ops.astype(result, _dtype(out)), name)
     return out
 
@@ -106,24 +108,43 @@ def _flat_put(a, positions, values):
 
 
 def _put(a, ind, v, mode="raise"):
-    ind = constant_value(ind) if hasattr(ind, "ir_type") else np.asarray(ind)
-    if ind is None:
-        raise TypeError("np.put: indices computed at run time are not supported; use np.where "
-                        "or scatter_add")
+    """a.flat[ind] = v, v repeated to the indices' number, the last write to a position winning;
+    `mode` wraps or clips indices out of range, or refuses them (IndexError)."""
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    known = constant_value(ind) if hasattr(ind, "ir_type") else np.asarray(ind)
+    if known is None:
+        assign(a, _put_at_run_time(a, ind, v, mode), "put")
+        return
     size = int(np.prod(ops.shape_of(a)))
-    ind = np.asarray(ind, np.int64).ravel()
+    ind = np.asarray(known, np.int64).ravel()
     if mode == "wrap":
         ind = ind % size
     elif mode == "clip":
         ind = np.clip(ind, 0, size - 1)
-    elif mode == "raise":
+    else:
         bad = ind[(ind < -size) | (ind >= size)]
         if len(bad):
             raise IndexError(f"index {bad[0]} is out of bounds for axis 0 with size {size}")
         ind = ind % size
-    else:
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     assign(a, _flat_put(a, ind, v), "put")
+
+
+def _put_at_run_time(a, ind, v, mode):
+    """np.put with indices computed by the program: wrapped or clipped in the program, then
+    put_along_axis's scatter (its bounds check is mode 'raise')."""
+    shape = ops.shape_of(a)
+    size = int(np.prod(shape))
+    index = ops.ravel(ops.astype(ind, np.int64))
+    count = ops.shape_of(index)[0]
+    values = _cycled(ops.astype(_array(v), _dtype(a)), count)
+    if values is None or not count:
+        return a
+    if mode == "wrap":
+        index = ops.remainder(index, size)
+    elif mode == "clip":
+        index = ops.clip(index, 0, size - 1)
+    return ops.reshape(_scatter_along(ops.ravel(a), index, values, 0), shape)
 
 
 def _mask(a, mask, name):
