@@ -8,7 +8,7 @@ import torch
 
 import gradjit
 
-from .tutorial_runner import assert_same_output
+from tests.examples.tutorial_runner import assert_same_output
 
 STN = '''
 import torch

@@ -9,6 +9,8 @@ import re
 import textwrap
 import warnings
 
+import torch
+
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
@@ -35,7 +37,13 @@ def assert_same_output(source: str, rtol: float = 1e-4) -> str:
     """Both runs print the same lines, numbers equal to rtol (relative above 1, absolute
     below); returns torch's output."""
     source = textwrap.dedent(source)
-    want, got = printed(source), printed(ported(source))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # torch's thread pool on a shared, busy machine: 100x slower
+    try:
+        want = printed(source)
+    finally:
+        torch.set_num_threads(threads)
+    got = printed(ported(source))
     want_lines, got_lines = want.splitlines(), got.splitlines()
     assert len(want_lines) == len(got_lines), f"torch printed:\n{want}\ngradjit printed:\n{got}"
     for expected, line in zip(want_lines, got_lines):
