@@ -123,9 +123,9 @@ def pack_saved(records):
             inputs, out = saved_by.hooked(node.name(), rec.edges)
             for saved, wanted in zip(rec.inputs, inputs):
                 if wanted and type(saved) is Saved:
-                    saved.pack(_saved_tensor(saved, rec))
+                    saved.pack(saved_tensor(saved, rec))
             if out:
-                rec.out.pack(_saved_tensor(rec.out, rec))
+                rec.out.pack(saved_tensor(rec.out, rec))
             continue
         inner = {id(r) for r in recs}
         consumed = {id(s.edge) for r in recs for s in r.inputs
@@ -137,11 +137,11 @@ def pack_saved(records):
         packed = {}  # one pack hook call per tensor, shared by its Saved values
         for saved, rec in chosen:
             key = (id(saved.value), id(saved.edge))
-            saved.pack(_saved_tensor(saved, rec), packed.get(key))
+            saved.pack(saved_tensor(saved, rec), packed.get(key))
             packed[key] = saved.packed[1]
 
 
-def _saved_tensor(saved, rec):
+def saved_tensor(saved, rec):
     """The tensor a Saved value of `rec` holds, for the pack hook: the operand itself, or the
     result as backward would see it."""
     tensor = None if saved is rec.out else saved.input()
