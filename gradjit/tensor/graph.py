@@ -301,9 +301,12 @@ class Record:
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
         pack_out = False
         if saved_hooks.stack and not pack_later:  # the hooks see what PyTorch's node saves
-            inputs, pack_out = saved_by.hooked(node.name(), self.edges)
-            self.inputs = tuple([Saved(a, hooked=h) if hasattr(a, "_edge") else a
-                                 for a, h in zip(args, inputs)])
+            hooked, pack_out = saved_by.hooked(node.name(), self.edges)
+            kept = list(args)
+            for i in saved_by.saving_order(node.name(), len(args)):
+                if hasattr(args[i], "_edge"):
+                    kept[i] = Saved(args[i], hooked=hooked[i])
+            self.inputs = tuple(kept)
         else:  # (packed at the end of its operation: see pack_saved)
             self.inputs = tuple([Saved(a, hooked=False) if hasattr(a, "_edge") else a
                                  for a in args])

@@ -1,8 +1,8 @@
 """The saved-tensor-hooks, Extending PyTorch (custom Functions with setup_context, default
 arguments, numpy inside forward, mark_non_differentiable) and autograd-mechanics tutorials
-print PyTorch's numbers. Left out: the order in which a product's two operands are packed
-and unpacked, Linear's packs (PyTorch's addmm saves only the operands the other's gradient
-needs), and _raw_saved_* SavedTensor objects."""
+print PyTorch's numbers, and the hooks see PyTorch's saved tensors in its order. Left out:
+Linear's packs (PyTorch's addmm saves only the operands the other's gradient needs) and
+_raw_saved_* SavedTensor objects."""
 import numpy as np
 import pytest
 
@@ -34,7 +34,7 @@ def unpack_hook(x):
 a = torch.ones(5, requires_grad=True)
 b = torch.ones(5, requires_grad=True) * 2
 with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
-    y = a.pow(2) + b.exp()
+    y = a * b
 y.sum().backward()
 def pack_hook(tensor):
     return tensor.numel()
