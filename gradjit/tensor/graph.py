@@ -10,7 +10,8 @@ import numpy as np
 
 from gradjit.tensor import saved_by
 from gradjit.tensor.grad_mode import is_grad_enabled
-from gradjit.tensor.saved import FREED, Saved, pack_saved, saved_hooks, saved_tensor
+from gradjit.tensor.saved import FREED, Saved, SavedTensor, pack_saved, saved_hooks, \
+    saved_tensor
 
 # The grad_fn name of a primitive applied outside any named tensor operation (inside the VJP
 # rules that backward runs with create_graph=True, or by the array surface directly).
@@ -108,14 +109,20 @@ class Node(NodeHooks):
         records = [r for r in records if r is not None]
         if name in _SAVED_VIEWS and any(r.freed for r in records):
             raise RuntimeError(FREED)
-        if records and name == "_saved_result":
-            return records[-1].unpack(records[-1].out)
-        slot = _SAVED_OPERANDS.get(name)
-        if records and slot is not None and slot < len(records[0].inputs):
-            saved = records[0].inputs[slot]
-            original = _original(saved)
-            return records[0].unpack(saved) if original is None else original
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raw = name.startswith("_raw_saved_")
+        view = name.replace("_raw_saved_", "_saved_", 1)
+        if records and view == "_saved_result":
+            record, saved = records[-1], records[-1].out
+        else:
+            slot = _SAVED_OPERANDS.get(view)
+            if not (records and slot is not None and slot < len(records[0].inputs)) or \
+                    raw and type(records[0].inputs[slot]) is not Saved:
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+            record, saved = records[0], records[0].inputs[slot]
+        if raw:
+            return SavedTensor(saved, record)
+        original = _original(saved)
+        return record.unpack(saved) if original is None else original
 
     def _input_edges(self) -> list:
         """The edge of each operand, in the order of PyTorch's overload (see next_functions)."""

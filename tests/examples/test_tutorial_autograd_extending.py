@@ -1,8 +1,7 @@
 """The saved-tensor-hooks, Extending PyTorch (custom Functions with setup_context, default
 arguments, numpy inside forward, mark_non_differentiable) and autograd-mechanics tutorials
 print PyTorch's numbers, and the hooks see PyTorch's saved tensors in its order. Left out:
-Linear's packs (PyTorch's addmm saves only the operands the other's gradient needs) and
-_raw_saved_* SavedTensor objects."""
+Linear's packs (PyTorch's addmm saves only the operands the other's gradient needs)."""
 import numpy as np
 import pytest
 
@@ -46,6 +45,10 @@ with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
 print(y.grad_fn._saved_self)
 y.sum().backward()
 print(x.grad)
+x = torch.randn(5, requires_grad=True)
+y = x.pow(2)
+y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)
+print(y.grad_fn._saved_self)
 x = torch.randn(5, requires_grad=True)
 with torch.autograd.graph.save_on_cpu():
     y = x * x * x
@@ -323,3 +326,18 @@ def test_saved_operand_unpacks_to_the_same_object_until_modified():
     assert y.grad_fn._saved_other is not b
     z = a.exp()
     assert z.grad_fn._saved_result is not z and z.grad_fn._saved_result.equal(z)
+
+
+def test_raw_saved_tensor_hooks_once_and_before_backward():
+    x = gradjit.ones(3, requires_grad=True)
+    y = x.pow(2)
+    raw = y.grad_fn._raw_saved_self
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        raw.register_hooks(1, lambda t: t)
+    raw.register_hooks(lambda t: t * 3, lambda t: t)
+    with pytest.raises(RuntimeError, match="hooks have already been set"):
+        raw.register_hooks(lambda t: t, lambda t: t)
+    y.sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0, 6.0]  # 2 * the unpacked 3 * x
+    with pytest.raises(RuntimeError, match="after it has been freed"):
+        raw.register_hooks(lambda t: t, lambda t: t)
