@@ -2,6 +2,8 @@
 after the class (`MyReLUBackward`); its backward is the node's vector-Jacobian product."""
 from __future__ import annotations
 
+import inspect
+
 import functools
 import warnings
 import weakref
@@ -262,6 +264,10 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        if cls.setup_context is not None:  # its `inputs` hold forward's defaults too, as torch's
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         if any(is_traced(a) or isinstance(a, TensorBase) and
                not isinstance(a._value, np.ndarray) for a in args):
             from gradjit.autograd.traced import traced_apply  # above the tracer: loaded late

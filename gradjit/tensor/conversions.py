@@ -96,7 +96,9 @@ class ConversionMixin:
         return array.tolist()
 
     def numpy(self, *, force=False):
-        if self.requires_grad and not force:
+        # under no_grad torch lets it through: a custom Function's forward hands its inputs
+        # to numpy that way
+        if self.requires_grad and is_grad_enabled() and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         if self._device.type != "cpu" and not force:

@@ -13,7 +13,7 @@ from gradjit.autograd import anomaly_mode
 from gradjit.autograd.anomaly_mode import check_gradients
 from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import Partials, Primitive
-from gradjit.tensor import dtypes, graph
+from gradjit.tensor import dtypes, graph, saved_by
 from gradjit.tensor import memory_format as MF
 from gradjit.tensor.grad_mode import no_grad, set_grad_enabled
 from gradjit.tensor.fused import Rule
@@ -115,9 +115,8 @@ def execute(roots, seeds, targets=None, retain_graph=False, create_graph=False,
                 if rec.freed and any(type(v) is np.ndarray for v in rec.params.values()):
                     raise RuntimeError(FREED)  # arrays a rule keeps (masks) went too
                 g = _tensor(g)
-                unpack = rec.unpack
-                inputs = [unpack(s) for s in rec.inputs]
-                out = unpack(rec.out)
+                inputs = _unpacked(rec)
+                out = rec.unpack(rec.out)
                 cotangents = _cotangents(rec, wanted, g, out, inputs)
                 check_gradients(rec, cotangents)
                 if not retain_graph:
@@ -195,6 +194,18 @@ def _arrays(rec, g):
     if known is False or list(map(_VALUE, known[2])) != known[3]:  # a saved value went stale
         return None
     return g, known[0], known[1], known[4]
+
+
+def _unpacked(rec):
+    """The operands backward reads; where saved_tensors_hooks packed them, unpacked in the
+    order PyTorch's node unpacks them."""
+    saved = rec.inputs
+    if not any(type(s) is Saved and s.packed is not None for s in saved):
+        return [rec.unpack(s) for s in saved]
+    inputs = [None] * len(saved)
+    for i in saved_by.saving_order(rec.node.name(), len(saved)):
+        inputs[i] = rec.unpack(saved[i])
+    return inputs
 
 
 def _gathered(rec):

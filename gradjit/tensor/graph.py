@@ -10,7 +10,8 @@ import numpy as np
 
 from gradjit.tensor import saved_by
 from gradjit.tensor.grad_mode import is_grad_enabled
-from gradjit.tensor.saved import FREED, Saved, pack_saved, saved_hooks
+from gradjit.tensor.saved import FREED, Saved, SavedTensor, pack_saved, saved_hooks, \
+    saved_tensor
 
 # The grad_fn name of a primitive applied outside any named tensor operation (inside the VJP
 # rules that backward runs with create_graph=True, or by the array surface directly).
@@ -38,6 +39,17 @@ def primitive_name(prim) -> str:
 
 _SAVED_OPERANDS = {"_saved_self": 0, "_saved_other": 1}
 _SAVED_VIEWS = {*_SAVED_OPERANDS, "_saved_result"}
+
+
+def _original(saved):
+    """The tensor itself where `saved` is an operand (not the node's output) still alive,
+    unmodified and not packed by a hook: PyTorch's saved variable then unpacks to that same
+    object."""
+    if type(saved) is not Saved or saved.input is None or saved.packed is not None:
+        return None
+    tensor = saved.input()
+    return tensor if tensor is not None and tensor._counter is saved.counter and \
+        tensor._counter.value == saved.version else None
 
 
 class NodeHooks:
@@ -97,12 +109,20 @@ class Node(NodeHooks):
         records = [r for r in records if r is not None]
         if name in _SAVED_VIEWS and any(r.freed for r in records):
             raise RuntimeError(FREED)
-        if records and name == "_saved_result":
-            return records[-1].unpack(records[-1].out)
-        slot = _SAVED_OPERANDS.get(name)
-        if records and slot is not None and slot < len(records[0].inputs):
-            return records[0].unpack(records[0].inputs[slot])
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raw = name.startswith("_raw_saved_")
+        view = name.replace("_raw_saved_", "_saved_", 1)
+        if records and view == "_saved_result":
+            record, saved = records[-1], records[-1].out
+        else:
+            slot = _SAVED_OPERANDS.get(view)
+            if not (records and slot is not None and slot < len(records[0].inputs)) or \
+                    raw and type(records[0].inputs[slot]) is not Saved:
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+            record, saved = records[0], records[0].inputs[slot]
+        if raw:
+            return SavedTensor(saved, record)
+        original = _original(saved)
+        return record.unpack(saved) if original is None else original
 
     def _input_edges(self) -> list:
         """The edge of each operand, in the order of PyTorch's overload (see next_functions)."""
@@ -291,15 +311,18 @@ class Record:
 
     def __init__(self, prim, params, args, edges, result, node, pack_later=False):
         self.prim, self.params, self.edges, self.node = prim, params, tuple(edges), node
+        pack_out = False
         if saved_hooks.stack and not pack_later:  # the hooks see what PyTorch's node saves
-            inputs, out = saved_by.hooked(node.name(), self.edges)
-            self.inputs = tuple([Saved(a, hooked=h) if hasattr(a, "_edge") else a
-                                 for a, h in zip(args, inputs)])
-            self.out = Saved(result, node, hooked=out)
+            hooked, pack_out = saved_by.hooked(node.name(), self.edges)
+            kept = list(args)
+            for i in saved_by.saving_order(node.name(), len(args)):
+                if hasattr(args[i], "_edge"):
+                    kept[i] = Saved(args[i], hooked=hooked[i])
+            self.inputs = tuple(kept)
         else:  # (packed at the end of its operation: see pack_saved)
             self.inputs = tuple([Saved(a, hooked=False) if hasattr(a, "_edge") else a
                                  for a in args])
-            self.out = Saved(result, node, hooked=False)
+        self.out = Saved(result, node, hooked=False)
         if any(getattr(a, "_inference", False) for a in args):
             saved_by.refuse_inference(node.name(), self.edges, args)
         self.out.edge = None  # the output's edge is this record, set when unpacked
@@ -311,6 +334,8 @@ class Record:
         self.real = False  # True: known at creation that no operand or result is complex
         self.arrays = None  # what backward's numpy path reads (engine._gathered), once asked
         node._records.append(weakref.ref(self))
+        if pack_out:  # once recorded: the pack hook sees the result with its grad_fn, as torch's
+            self.out.pack(saved_tensor(self.out, self))
 
     def unpack(self, saved):
         """A tensor for a saved value; using it after it went stale poisons the result."""

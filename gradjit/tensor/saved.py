@@ -55,10 +55,10 @@ class Saved:
         if saved_hooks.stack and hooked:
             self.pack(tensor)
 
-    def pack(self, tensor, packed=None):
+    def pack(self, tensor, packed=None, hooks=None):
         """Keep the innermost pack hook's result of `tensor` (or `packed`, that result made for
-        another Saved of the same tensor) in place of its array."""
-        pack, unpack = saved_hooks.stack[-1]
+        another Saved of the same tensor; or `hooks`' pack of it) in place of its array."""
+        pack, unpack = hooks or saved_hooks.stack[-1]
         self.packed = (unpack, outside_recording(pack, tensor) if packed is None else packed)
         self.value = None
         if tensor._counter.value != self.version:
@@ -123,9 +123,9 @@ def pack_saved(records):
             inputs, out = saved_by.hooked(node.name(), rec.edges)
             for saved, wanted in zip(rec.inputs, inputs):
                 if wanted and type(saved) is Saved:
-                    saved.pack(_saved_tensor(saved, rec))
+                    saved.pack(saved_tensor(saved, rec))
             if out:
-                rec.out.pack(_saved_tensor(rec.out, rec))
+                rec.out.pack(saved_tensor(rec.out, rec))
             continue
         inner = {id(r) for r in recs}
         consumed = {id(s.edge) for r in recs for s in r.inputs
@@ -137,11 +137,11 @@ def pack_saved(records):
         packed = {}  # one pack hook call per tensor, shared by its Saved values
         for saved, rec in chosen:
             key = (id(saved.value), id(saved.edge))
-            saved.pack(_saved_tensor(saved, rec), packed.get(key))
+            saved.pack(saved_tensor(saved, rec), packed.get(key))
             packed[key] = saved.packed[1]
 
 
-def _saved_tensor(saved, rec):
+def saved_tensor(saved, rec):
     """The tensor a Saved value of `rec` holds, for the pack hook: the operand itself, or the
     result as backward would see it."""
     tensor = None if saved is rec.out else saved.input()
@@ -149,3 +149,33 @@ def _saved_tensor(saved, rec):
         tensor = saved.cls._wrap(saved.value, saved.counter)
         tensor._edge = rec if saved is rec.out else saved.edge
     return tensor
+
+
+class SavedTensor:
+    """grad_fn._raw_saved_*: one tensor a node keeps, on which register_hooks sets a pack and
+    unpack hook of its own."""
+
+    __slots__ = ("_saved", "_record")
+
+    def __init__(self, saved, record):
+        self._saved, self._record = saved, record
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments. The following "
+                            "argument types are supported:\n    1. (self: torch._C._autograd."
+                            "SavedTensor, arg0: collections.abc.Callable, arg1: collections.abc."
+                            "Callable) -> None")
+        if self._record.freed:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        if self._saved.packed is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at a "
+                               "time.")
+        self._saved.pack(saved_tensor(self._saved, self._record), hooks=(pack_hook, unpack_hook))
+        self._record.arrays = None  # backward's cached arrays held the value packed away

@@ -54,6 +54,12 @@ def hooked(node_name: str, edges) -> tuple[list[bool], bool]:
     return [kind in ("inputs", "both")] * len(edges), kind in ("result", "both")
 
 
+def saving_order(node_name: str, count: int) -> range:
+    """The order in which PyTorch's node packs and unpacks its operands: as derivatives.yaml's
+    formulas first name them, where a product's gradient of self names other first."""
+    return range(count - 1, -1, -1) if SAVED.get(node_name) == "partners" else range(count)
+
+
 def saves(node_name: str) -> tuple[bool, bool]:
     """Whether an operation made of several primitives saves its operands, and its results."""
     kind = SAVED.get(node_name, "inputs")

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 import gradjit
+from gradjit.tensor.dtypes import numpy_of
 from gradjit.warn import warn_at_caller
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
@@ -23,9 +24,13 @@ def _align(align_corners):
     return align_corners
 
 
-def _linspace(steps, align_corners):
-    """Pixel centres in [-1, 1]; without align_corners they stop half a pixel from the ends."""
-    points = np.linspace(-1.0, 1.0, steps) if steps > 1 else np.zeros(steps)
+def _linspace(steps, align_corners, dtype):
+    """Pixel centres in [-1, 1]; without align_corners they stop half a pixel from the ends.
+    Rounded in theta's dtype as PyTorch rounds them: on a pixel centre grid_sample's gradient
+    takes the side of the floor, so an ulp decides which neighbour it sees."""
+    if steps <= 1:
+        return np.zeros(steps, dtype=dtype)
+    points = gradjit.linspace(-1.0, 1.0, steps, dtype=dtype).numpy()
     return points if align_corners else points * (steps - 1) / steps
 
 
@@ -52,9 +57,10 @@ def affine_grid(theta, size, align_corners=None):
                        "affine_grid. See the documentation of affine_grid for details.")
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
-    axes = np.meshgrid(*(_linspace(s, align_corners) for s in spatial), indexing="ij")
-    base = np.stack(list(axes[::-1]) + [np.ones(spatial)], -1).reshape(-1, n + 1)
-    base = gradjit.tensor(base, dtype=theta.dtype)
+    dtype = numpy_of(theta.dtype)
+    axes = np.meshgrid(*(_linspace(s, align_corners, dtype) for s in spatial), indexing="ij")
+    base = np.stack(list(axes[::-1]) + [np.ones(spatial, dtype)], -1).reshape(-1, n + 1)
+    base = gradjit.tensor(base)
 
     def generate(t):
         return base.matmul(t.transpose(1, 2)).reshape(size[0], *spatial, n)
