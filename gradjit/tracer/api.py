@@ -335,7 +335,10 @@ class Transformed:
         if self.mode != "jit":
             fn = self._transform(fn, unpack)
         outer = current_trace()
-        inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
+        # a Python number is an input of the trace's dtype (i64 for an int), not a weak scalar
+        # that an op would lift to its other operand's dtype (a gather's index to f64)
+        inputs = [L.unwrap(x) if L.is_traced(x) else L.to_array(x) for x in leaves] + \
+            [x for _, x in trace.captured]
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)

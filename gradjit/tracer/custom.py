@@ -58,7 +58,7 @@ class _Custom:
         if key not in self._primitives:
             self._primitives[key] = self._primitive(nondiff, structure)
         prim, layout = self._primitives[key]
-        return layout(tuple(ir_type(a) for a in leaves)).unpack(prim(*leaves))
+        return layout(tuple(ir_type(a) for a in leaves), leaves).unpack(prim(*leaves))
 
     def _full(self, nondiff, diff):
         """The user's argument list from the differentiable arguments and nondiff values."""
@@ -80,15 +80,24 @@ class _Custom:
 
         known = {}  # operand types -> the result's layout: the function runs once per signature
 
-        def layout(types):
+        def layout(types, operands=None):
             if types not in known:
-                # a probe on zeros: what it warns of (a singular matrix) is not the caller's
-                with np.errstate(all="ignore"), ambient_handler(None), \
-                        warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    known[types] = _Layout(self.fun(*full([
-                        np.zeros(t.shape, t.dtype.numpy) for t in types])))
+                known[types] = _Layout(probe(types, operands))
             return known[types]
+
+        def probe(types, operands):
+            # a probe on zeros: what it warns of (a singular matrix) is not the caller's
+            with np.errstate(all="ignore"), ambient_handler(None), \
+                    warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    return self.fun(*full([np.zeros(t.shape, t.dtype.numpy) for t in types]))
+                except Exception:
+                    if operands is None:
+                        raise
+            # zeros are outside the function's domain (np.linalg.solve raises on a zero
+            # matrix): the call's own operands are in it, or the call fails as it should
+            return self.fun(*full([_concrete_value(a) for a in operands]))
 
         def shape_rule(*types):
             return layout(types).packed_type
@@ -349,6 +358,12 @@ def _leaf_cotangents(ct, structure) -> list:
     children = unflatten(given, iter(leaves))
     children = children.values() if isinstance(children, dict) else children
     return [leaf for c, s in zip(children, structure[-1]) for leaf in _leaf_cotangents(c, s)]
+
+
+def _concrete_value(x) -> np.ndarray:
+    """An operand's numpy value: a traced value's (or a Tensor's around one) concrete value."""
+    x = getattr(x, "_value", x)
+    return x.value if isinstance(x, Traced) else np.asarray(x)
 
 
 def _count(structure) -> int:
