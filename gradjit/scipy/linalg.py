@@ -1,6 +1,7 @@
 """autograd.scipy.linalg: cholesky, cho_factor/cho_solve, solve_triangular and solve_banded
 traced through numpy's linear algebra; sqrtm, expm and solve_sylvester are scipy's as
-primitives with rules for both modes. Other scipy.linalg names are scipy's own, not differentiated."""
+primitives with rules for both modes. Other scipy.linalg names are scipy's own, not
+differentiated."""
 from __future__ import annotations
 
 import numpy as np
