@@ -36,9 +36,23 @@ def test_values_and_dtypes_are_scipys(name, dtype):
 @pytest.mark.parametrize("name", SMOOTH)
 def test_gradients_against_central_differences(name):
     fn = getattr(sc, name)
-    # ndtri's second derivative is not yet its own (its Newton solve passes only the first)
-    check_grads(lambda x: np.sum(fn(x) ** 2), modes=["fwd", "rev"],
-                order=1 if name == "ndtri" else 2)(np.array(SMOOTH[name]))
+    check_grads(lambda x: np.sum(fn(x) ** 2), modes=["fwd", "rev"], order=2)(
+        np.array(SMOOTH[name]))
+
+
+def test_ndtri_derivatives_to_third_order():
+    """x = ndtri(p) has first derivative sqrt(2 pi) e^(x^2/2), second 2 pi x e^(x^2) and
+    third (2 pi)^(3/2) (1 + 2 x^2) e^(3 x^2 / 2)."""
+    p = np.array([1e-6, 0.03, 0.3, 0.5, 0.8, 0.97])
+    x = sc.ndtri(p)
+    d1 = gradjit.vmap(gradjit.grad(sc.ndtri))
+    d2 = gradjit.vmap(gradjit.grad(gradjit.grad(sc.ndtri)))
+    d3 = gradjit.vmap(gradjit.grad(gradjit.grad(gradjit.grad(sc.ndtri))))
+    tau = 2 * np.pi
+    np.testing.assert_allclose(d1(p), np.sqrt(tau) * np.exp(x ** 2 / 2), rtol=1e-12)
+    np.testing.assert_allclose(d2(p), tau * x * np.exp(x ** 2), rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(d3(p), tau ** 1.5 * (1 + 2 * x ** 2) * np.exp(1.5 * x ** 2),
+                               rtol=1e-10)
 
 
 def test_an_unsupported_scipy_ufunc_is_named_as_scipys():
