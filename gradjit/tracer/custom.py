@@ -25,6 +25,7 @@ from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
 from gradjit.tracer.host import batched_shape, cotangent_rule, host_primitive
 from gradjit.tracer.pytree import LEAF, flatten, unflatten
+from gradjit.tracer.static import static_value
 from gradjit.tracer.trace import Traced
 
 _serial = itertools.count()
@@ -50,7 +51,9 @@ class _Custom:
             bound = inspect.signature(self.fun).bind(*args, **kwargs)
             bound.apply_defaults()
             args = bound.args
-        nondiff = tuple(args[i] for i in self.nondiff_argnums)
+        # a number that grad traced (JAX's grad leaves the other arguments concrete) is the
+        # Python value it holds, under a guard, as a static argument of jit is
+        nondiff = tuple(static_value(args[i]) for i in self.nondiff_argnums)
         leaves: list = []  # the operands: the leaves of the differentiable arguments
         structure = flatten(tuple(a for i, a in enumerate(args)
                                   if i not in self.nondiff_argnums), leaves)

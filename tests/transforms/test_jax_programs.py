@@ -111,6 +111,21 @@ PROGRAMS = {
                   gj.jvp(lambda x: app(np.sin, x), (1.0,), (2.0,)),
                   gj.grad(sin_times, (0, 1))(2.0, 3.0), gj.jvp(sin_times, (2.0, 3.0), (1.0, 0.5)))
     """,
+    # custom_jvp with an integer nondiff argument, which grad and vmap receive as well.
+    "custom-jvp-nondiff-number": """
+        from functools import partial
+        @partial(gj.custom_jvp, nondiff_argnums=(1,))
+        def power(x, n):
+            return x ** n
+        @power.defjvp
+        def power_jvp(n, primals, tangents):
+            (x,), (t,) = primals, tangents
+            return power(x, n), n * x ** (n - 1) * t
+        xs = numpy.linspace(0.5, 2, 4)
+        result = (gj.grad(power)(2.0, 3), gj.vmap(gj.grad(power), (0, None))(xs, 3),
+                  gj.jacfwd(lambda x: power(x, 4))(xs),
+                  gj.vmap(gj.hessian(power), (0, None))(xs, 3))
+    """,
     # custom_vjp: clipping gradients, per example and compiled.
     "custom-vjp-clip-gradient": """
         @gj.custom_vjp
