@@ -231,3 +231,13 @@ def test_program_agrees_with_jax(program, jax_x64):
     assert ours_tree == theirs_tree
     for a, b in zip(ours_leaves, theirs_leaves):
         numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), rtol=1e-9, atol=1e-12)
+
+
+def test_grad_of_an_integer_argument_names_the_argument_before_the_output():
+    """JAX checks the arguments first: grad of x * 2 at 3 is refused for the integer input,
+    not for the integer result it would have."""
+    import gradjit
+    with pytest.raises(TypeError, match="requires real- or complex-valued inputs"):
+        jax.grad(lambda x: x * 2)(3)
+    with pytest.raises(TypeError, match="argument 0 has dtype int64"):
+        gradjit.grad(lambda x: x * 2)(3)
