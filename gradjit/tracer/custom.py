@@ -47,7 +47,8 @@ class _Custom:
             what = self.kind[7:].upper()
             raise AttributeError(f"No {what} defined for {self.kind} function {self.__name__} "
                                  f"using def{what.lower()}.")
-        if kwargs:  # JAX's too: the rules see every argument by position, defaults filled in
+        # JAX's too: the rules see every argument by position, defaults filled in
+        if kwargs or self._has_defaults:
             bound = inspect.signature(self.fun).bind(*args, **kwargs)
             bound.apply_defaults()
             args = bound.args
@@ -62,6 +63,14 @@ class _Custom:
             self._primitives[key] = self._primitive(nondiff, structure)
         prim, layout = self._primitives[key]
         return layout(tuple(ir_type(a) for a in leaves), leaves).unpack(prim(*leaves))
+
+    @functools.cached_property
+    def _has_defaults(self) -> bool:
+        try:
+            parameters = inspect.signature(self.fun).parameters.values()
+        except (TypeError, ValueError):  # a callable without a signature: nothing to fill in
+            return False
+        return any(p.default is not p.empty for p in parameters)
 
     def _full(self, nondiff, diff):
         """The user's argument list from the differentiable arguments and nondiff values."""

@@ -126,6 +126,15 @@ PROGRAMS = {
                   gj.jacfwd(lambda x: power(x, 4))(xs),
                   gj.vmap(gj.hessian(power), (0, None))(xs, 3))
     """,
+    # custom_vjp of a function with a default argument: fwd and bwd get it filled in.
+    "custom-vjp-default-argument": """
+        @gj.custom_vjp
+        def scaled(x, scale=2.0):
+            return x * scale
+        scaled.defvjp(lambda x, scale: (scaled(x, scale), scale), lambda s, g: (g * s, None))
+        result = (gj.grad(scaled)(1.0), gj.grad(lambda x: scaled(x, scale=3.0))(1.0),
+                  gj.vmap(gj.grad(scaled))(numpy.arange(3.0)))
+    """,
     # custom_vjp: clipping gradients, per example and compiled.
     "custom-vjp-clip-gradient": """
         @gj.custom_vjp
