@@ -3,6 +3,7 @@ tuples, lists, dicts, namedtuples, None and registered node types, whose registr
 transformations (jit, grad, vmap) flatten their arguments and results with too."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import OrderedDict
 
@@ -21,6 +22,31 @@ def register_pytree_node_class(cls):
     tree_unflatten classmethod."""
     register_pytree_node(cls, lambda node: node.tree_flatten(), cls.tree_unflatten)
     return cls
+
+
+def register_dataclass(nodetype, data_fields=None, meta_fields=None, drop_fields=()):
+    """Make a dataclass a tree node (also as a decorator): its data fields are children, its
+    meta fields static aux data, its drop fields left out. Without the lists, the fields
+    whose metadata says static=True are meta, the others data (as JAX infers them)."""
+    if data_fields is None and meta_fields is None:
+        if not dataclasses.is_dataclass(nodetype):
+            raise TypeError(f"register_dataclass: {nodetype.__name__} is not a dataclass, so "
+                            "data_fields and meta_fields must be given")
+        fields = [f for f in dataclasses.fields(nodetype) if f.init and f.name not in drop_fields]
+        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
+    elif data_fields is None or meta_fields is None:
+        raise TypeError("register_dataclass: data_fields and meta_fields are given together "
+                        "or not at all")
+    data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
+
+    def flatten(node):
+        return ([getattr(node, name) for name in data_fields],
+                tuple(getattr(node, name) for name in meta_fields))
+
+    def unflatten(aux, children):
+        return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
+    return register_pytree_node(nodetype, flatten, unflatten)
 
 
 class Partial(functools.partial):
@@ -211,6 +237,6 @@ def treedef_children(treedef: PyTreeDef):
     return treedef.children()
 
 
-__all__ = ["Partial", "PyTreeDef", "register_pytree_node",
+__all__ = ["Partial", "PyTreeDef", "register_dataclass", "register_pytree_node",
            "register_pytree_node_class", "tree_all", "tree_flatten", "tree_leaves",
            "tree_map", "tree_reduce", "tree_structure", "tree_unflatten", "treedef_children"]

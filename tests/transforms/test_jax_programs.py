@@ -111,6 +111,19 @@ PROGRAMS = {
                   gj.jvp(lambda x: app(np.sin, x), (1.0,), (2.0,)),
                   gj.grad(sin_times, (0, 1))(2.0, 3.0), gj.jvp(sin_times, (2.0, 3.0), (1.0, 0.5)))
     """,
+    # A dataclass registered as a tree, with a static field, through jit of grad.
+    "register-dataclass": """
+        import dataclasses
+        @dataclasses.dataclass
+        class Layer:
+            w: object
+            b: object
+            power: int = dataclasses.field(default=3, metadata={"static": True})
+        gj.tree_util.register_dataclass(Layer)
+        layer = Layer(numpy.arange(3.0), numpy.float64(1.0))
+        g = gj.jit(gj.grad(lambda p: np.sum(p.w ** p.power) + p.b))(layer)
+        result = (g.w, g.b, g.power, gj.tree_util.tree_leaves(layer))
+    """,
     # custom_jvp with an integer nondiff argument, which grad and vmap receive as well.
     "custom-jvp-nondiff-number": """
         from functools import partial
@@ -250,3 +263,11 @@ def test_grad_of_an_integer_argument_names_the_argument_before_the_output():
         jax.grad(lambda x: x * 2)(3)
     with pytest.raises(TypeError, match="argument 0 has dtype int64"):
         gradjit.grad(lambda x: x * 2)(3)
+
+
+def test_register_dataclass_needs_both_field_lists_or_a_dataclass():
+    import gradjit
+    with pytest.raises(TypeError, match="int is not a dataclass, so data_fields and"):
+        gradjit.tree_util.register_dataclass(int)
+    with pytest.raises(TypeError, match="given together or not at all"):
+        gradjit.tree_util.register_dataclass(int, data_fields=["a"])
