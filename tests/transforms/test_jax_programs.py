@@ -124,6 +124,33 @@ PROGRAMS = {
         g = gj.jit(gj.grad(lambda p: np.sum(p.w ** p.power) + p.b))(layer)
         result = (g.w, g.b, g.power, gj.tree_util.tree_leaves(layer))
     """,
+    # Key paths of every kind of node.
+    "key-paths": """
+        import collections
+        import dataclasses
+        Point = collections.namedtuple("Point", "x y")
+        @gj.tree_util.register_pytree_node_class
+        class Affine:
+            def __init__(self, w, b):
+                self.w, self.b = w, b
+            def tree_flatten(self):
+                return (self.w, self.b), None
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*children)
+        @dataclasses.dataclass
+        class Scale:
+            s: object
+        gj.tree_util.register_dataclass(Scale, data_fields=["s"], meta_fields=[])
+        params = {"a": [1.0, (2.0, None)], "f": Affine(3.0, 4.0), "p": Point(5.0, 6.0),
+                  "s": Scale(7.0), "o": collections.OrderedDict([("z", 8.0), ("y", 9.0)])}
+        def loss(params):
+            return sum(leaf ** 2 for leaf in gj.tree_util.tree_leaves(params))
+        paths = gj.tree_util.tree_leaves_with_path(params)
+        result = ([(gj.tree_util.keystr(path), leaf) for path, leaf in paths],
+                  gj.tree_util.tree_leaves(gj.grad(loss)({k: params[k] for k in "afps"})),
+                  gj.tree_util.tree_map_with_path(lambda path, x: len(path) * x, params)["a"])
+    """,
     # custom_jvp with an integer nondiff argument, which grad and vmap receive as well.
     "custom-jvp-nondiff-number": """
         from functools import partial
@@ -252,6 +279,9 @@ def test_program_agrees_with_jax(program, jax_x64):
     theirs_leaves, theirs_tree = jax.tree.flatten(theirs)
     assert ours_tree == theirs_tree
     for a, b in zip(ours_leaves, theirs_leaves):
+        if isinstance(b, str):  # key paths
+            assert a == b
+            continue
         numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), rtol=1e-9, atol=1e-12)
 
 
