@@ -47,9 +47,10 @@ class _Custom:
             what = self.kind[7:].upper()
             raise AttributeError(f"No {what} defined for {self.kind} function {self.__name__} "
                                  f"using def{what.lower()}.")
-        # JAX's too: the rules see every argument by position, defaults filled in
+        # JAX's too: the rules see every argument by position, defaults filled in (those of
+        # the callable itself without keywords: a functools.wraps wrapper of *args has none)
         if kwargs or self._has_defaults:
-            bound = inspect.signature(self.fun).bind(*args, **kwargs)
+            bound = inspect.signature(self.fun, follow_wrapped=bool(kwargs)).bind(*args, **kwargs)
             bound.apply_defaults()
             args = bound.args
         # a number that grad traced (JAX's grad leaves the other arguments concrete) is the
@@ -67,7 +68,7 @@ class _Custom:
     @functools.cached_property
     def _has_defaults(self) -> bool:
         try:
-            parameters = inspect.signature(self.fun).parameters.values()
+            parameters = inspect.signature(self.fun, follow_wrapped=False).parameters.values()
         except (TypeError, ValueError):  # a callable without a signature: nothing to fill in
             return False
         return any(p.default is not p.empty for p in parameters)
