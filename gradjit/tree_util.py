@@ -3,6 +3,7 @@ tuples, lists, dicts, namedtuples, None and registered node types, whose registr
 transformations (jit, grad, vmap) flatten their arguments and results with too."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import OrderedDict
 
@@ -21,6 +22,32 @@ def register_pytree_node_class(cls):
     tree_unflatten classmethod."""
     register_pytree_node(cls, lambda node: node.tree_flatten(), cls.tree_unflatten)
     return cls
+
+
+def register_dataclass(nodetype, data_fields=None, meta_fields=None, drop_fields=()):
+    """Make a dataclass a tree node (also as a decorator): its data fields are children, its
+    meta fields static aux data, its drop fields left out. Without the lists, the fields
+    whose metadata says static=True are meta, the others data (as JAX infers them)."""
+    if data_fields is None and meta_fields is None:
+        if not dataclasses.is_dataclass(nodetype):
+            raise TypeError(f"register_dataclass: {nodetype.__name__} is not a dataclass, so "
+                            "data_fields and meta_fields must be given")
+        fields = [f for f in dataclasses.fields(nodetype) if f.init and f.name not in drop_fields]
+        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
+    elif data_fields is None or meta_fields is None:
+        raise TypeError("register_dataclass: data_fields and meta_fields are given together "
+                        "or not at all")
+    data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
+    _ATTRIBUTE_CHILDREN[nodetype] = data_fields
+
+    def flatten(node):
+        return ([getattr(node, name) for name in data_fields],
+                tuple(getattr(node, name) for name in meta_fields))
+
+    def unflatten(aux, children):
+        return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
+    return register_pytree_node(nodetype, flatten, unflatten)
 
 
 class Partial(functools.partial):
@@ -167,6 +194,87 @@ def _flatten(tree, is_leaf, leaves):
     return (kind, aux, tuple(_flatten(c, is_leaf, leaves) for c in children))
 
 
+@dataclasses.dataclass(frozen=True)
+class SequenceKey:
+    idx: int
+
+    def __str__(self):
+        return f"[{self.idx!r}]"
+
+
+@dataclasses.dataclass(frozen=True)
+class DictKey:
+    key: object
+
+    def __str__(self):
+        return f"[{self.key!r}]"
+
+
+@dataclasses.dataclass(frozen=True)
+class GetAttrKey:
+    name: str
+
+    def __str__(self):
+        return f".{self.name}"
+
+
+@dataclasses.dataclass(frozen=True)
+class FlattenedIndexKey:
+    key: int
+
+    def __str__(self):
+        return f"[<flat index {self.key}>]"
+
+
+_ATTRIBUTE_CHILDREN: dict = {}  # a registered dataclass -> its data fields, its children's keys
+
+
+def _keys(kind, aux, count) -> list:
+    """The key of each child of a node, as JAX names them in key paths."""
+    if isinstance(kind, Node):
+        names = _ATTRIBUTE_CHILDREN.get(kind.cls)
+        return [GetAttrKey(n) for n in names] if names else \
+            [FlattenedIndexKey(i) for i in range(count)]
+    if aux is not None:  # dict, OrderedDict
+        return [DictKey(k) for k in aux]
+    if hasattr(kind, "_fields"):
+        return [GetAttrKey(n) for n in kind._fields]
+    return [SequenceKey(i) for i in range(count)]
+
+
+def _flatten_with_path(tree, is_leaf, path, found):
+    node = None if is_leaf is not None and is_leaf(tree) else _children(tree)
+    if node is None:
+        found.append((path, tree))
+        return
+    kind, aux, children = node
+    for key, child in zip(_keys(kind, aux, len(children)), children):
+        _flatten_with_path(child, is_leaf, path + (key,), found)
+
+
+def tree_flatten_with_path(tree, is_leaf=None):
+    """([(key path, leaf), ...], treedef): each leaf with the tuple of keys leading to it."""
+    found: list = []
+    _flatten_with_path(tree, is_leaf, (), found)
+    return found, tree_structure(tree, is_leaf)
+
+
+def tree_leaves_with_path(tree, is_leaf=None) -> list:
+    return tree_flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_map_with_path(f, tree, *rest, is_leaf=None):
+    """f(key path, leaf, *matching subtrees of rest) at each leaf of `tree`."""
+    found, treedef = tree_flatten_with_path(tree, is_leaf)
+    others = [treedef.flatten_up_to(r) for r in rest]
+    return treedef.unflatten(f(path, leaf, *xs) for (path, leaf), *xs in zip(found, *others))
+
+
+def keystr(keys) -> str:
+    """A key path as text: ['a'][0].w"""
+    return "".join(str(k) for k in keys)
+
+
 def tree_flatten(tree, is_leaf=None):
     """(leaves, treedef): the leaves left to right (dicts by sorted key), None holding none."""
     leaves = []
@@ -211,6 +319,8 @@ def treedef_children(treedef: PyTreeDef):
     return treedef.children()
 
 
-__all__ = ["Partial", "PyTreeDef", "register_pytree_node",
+__all__ = ["DictKey", "FlattenedIndexKey", "GetAttrKey", "Partial", "PyTreeDef", "SequenceKey",
+           "keystr", "register_dataclass", "register_pytree_node",
            "register_pytree_node_class", "tree_all", "tree_flatten", "tree_leaves",
-           "tree_map", "tree_reduce", "tree_structure", "tree_unflatten", "treedef_children"]
+           "tree_map", "tree_reduce", "tree_structure", "tree_unflatten", "treedef_children",
+           "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path"]

@@ -357,11 +357,17 @@ def _newton_log_ndtr(x, target):
     return sub(x, true_divide(sub(ln, target), slope))
 
 
+# Newton's step has zero slope in x at the root, so a step from an x whose derivatives are
+# right to order k - 1 gives x right to order k: the last steps, from a constant, carry them
+_CARRYING_STEPS = 3
+
+
 @_in_float64
 def ndtri(p):
     """The standard normal quantile: -inf at 0, inf at 1, NaN outside [0, 1]. The lower tail
     solves log ndtr(x) = log p (the upper one = log(1 - p), exact for p >= 1/2) by Newton's
-    method; the last step alone carries the gradient, which is then sqrt(2 pi) exp(x^2 / 2)."""
+    method; the last _CARRYING_STEPS steps carry the derivatives (the first is
+    sqrt(2 pi) exp(x^2 / 2)) up to that order."""
     p = to_float(p)
     inside = logical_and(lt(0.0, p), lt(p, 1.0))
     ps = where(inside, p, 0.5)
@@ -373,8 +379,14 @@ def ndtri(p):
                                 _polynomial(t, _TAIL_DENOMINATOR))))
     for _ in range(4):
         x = _newton_log_ndtr(x, fixed)
-    x = _newton_log_ndtr(E.stop_gradient(x), target)
+    x = E.stop_gradient(x)
+    for _ in range(_CARRYING_STEPS):
+        x = _newton_log_ndtr(x, target)
     x = where(upper, neg(x), x)
-    x = where(eq(ps, 0.5), mul(sub(ps, 0.5), math.sqrt(2 * math.pi)), x)  # exactly 0 there
+    # exactly 0 at 1/2, where the series sqrt(2 pi) q (1 + pi q^2 / 3) gives the derivatives
+    # to the third order
+    q = sub(ps, 0.5)
+    x = where(eq(ps, 0.5), mul(mul(q, math.sqrt(2 * math.pi)),
+                               add(mul(mul(q, q), math.pi / 3), 1.0)), x)
     edge = where(eq(p, 0.0), -math.inf, where(eq(p, 1.0), math.inf, math.nan))
     return where(inside, x, astype(edge, ir_type(p).dtype))

@@ -1,6 +1,7 @@
 """autograd.scipy.linalg: cholesky, cho_factor/cho_solve, solve_triangular and solve_banded
-traced through numpy's linear algebra; sqrtm and solve_sylvester are scipy's as primitives
-with rules for both modes. Other scipy.linalg names are scipy's own, not differentiated."""
+traced through numpy's linear algebra; sqrtm, expm and solve_sylvester are scipy's as
+primitives with rules for both modes. Other scipy.linalg names are scipy's own, not
+differentiated."""
 from __future__ import annotations
 
 import numpy as np
@@ -78,6 +79,22 @@ defjvp(solve_sylvester, lambda g, ans, a, b, q: solve_sylvester(a, b, -g @ ans),
        lambda g, ans, a, b, q: solve_sylvester(a, b, g))
 defvjp(sqrtm, lambda ans, a: lambda g: np.real(solve_sylvester(_t(ans), _t(ans), g)))
 defjvp(sqrtm, lambda g, ans, a: solve_sylvester(ans, ans, g))  # ds s + s ds = da
+
+
+expm = primitive(scipy.linalg.expm)
+
+
+def _expm_frechet(a, e):
+    """The derivative of expm at a in the direction e: the upper right block of
+    expm([[a, e], [0, a]]). Written with expm itself, so it is differentiated again."""
+    n = np.shape(a)[-1]
+    block = np.concatenate([np.concatenate([a, e], axis=-1),
+                            np.concatenate([np.zeros_like(a), a], axis=-1)], axis=-2)
+    return expm(block)[..., :n, n:]
+
+
+defvjp(expm, lambda ans, a: lambda g: _expm_frechet(_t(a), g))
+defjvp(expm, lambda g, ans, a: _expm_frechet(a, g))
 
 
 def __getattr__(name):

@@ -242,10 +242,11 @@ class Transformed:
                 raise TypeError(f"{self.cache.name} was differentiated with has_aux=True, so it "
                                 f"must return (value, aux), not {type(out).__name__}")
             out, aux = out
-        value = _scalar_output(out, self.cache.name, self.complex_output)
         aux_results, aux_unpack = tree_outputs(aux) if self.has_aux else ([], None)
-        flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
+        # the arguments first, as JAX checks them: grad(f)(3) names the integer argument
         grads = self._wrt(structure, leaves, 1 + len(aux_results))
+        value = _scalar_output(out, self.cache.name, self.complex_output)
+        flavor = getattr(L.unwrap(value), "__gradjit_flavor__", "numpy")
         if self.mode == "grad" and not self.has_aux:
             return [value], grads
         return [value, *aux_results], ValueAndGradients(self.mode, flavor, grads, aux_unpack)
@@ -335,7 +336,10 @@ class Transformed:
         if self.mode != "jit":
             fn = self._transform(fn, unpack)
         outer = current_trace()
-        inputs = [L.unwrap(x) for x in leaves] + [x for _, x in trace.captured]
+        # a Python number is an input of the trace's dtype (i64 for an int), not a weak scalar
+        # that an op would lift to its other operand's dtype (a gather's index to f64)
+        inputs = [L.unwrap(x) if L.is_traced(x) else L.to_array(x) for x in leaves] + \
+            [x for _, x in trace.captured]
         outs = replay(fn, inputs, outer)
         if outer is not None:
             outer.guards.extend(trace.guards)

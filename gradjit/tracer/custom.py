@@ -25,6 +25,7 @@ from gradjit.ir.types import TensorType, type_of
 from gradjit.ir.types import dtype as ir_dtype
 from gradjit.tracer.host import batched_shape, cotangent_rule, host_primitive
 from gradjit.tracer.pytree import LEAF, flatten, unflatten
+from gradjit.tracer.static import static_value
 from gradjit.tracer.trace import Traced
 
 _serial = itertools.count()
@@ -46,11 +47,15 @@ class _Custom:
             what = self.kind[7:].upper()
             raise AttributeError(f"No {what} defined for {self.kind} function {self.__name__} "
                                  f"using def{what.lower()}.")
-        if kwargs:  # JAX's too: the rules see every argument by position, defaults filled in
-            bound = inspect.signature(self.fun).bind(*args, **kwargs)
+        # JAX's too: the rules see every argument by position, defaults filled in (those of
+        # the callable itself without keywords: a functools.wraps wrapper of *args has none)
+        if kwargs or self._has_defaults:
+            bound = inspect.signature(self.fun, follow_wrapped=bool(kwargs)).bind(*args, **kwargs)
             bound.apply_defaults()
             args = bound.args
-        nondiff = tuple(args[i] for i in self.nondiff_argnums)
+        # a number that grad traced (JAX's grad leaves the other arguments concrete) is the
+        # Python value it holds, under a guard, as a static argument of jit is
+        nondiff = tuple(static_value(args[i]) for i in self.nondiff_argnums)
         leaves: list = []  # the operands: the leaves of the differentiable arguments
         structure = flatten(tuple(a for i, a in enumerate(args)
                                   if i not in self.nondiff_argnums), leaves)
@@ -58,7 +63,15 @@ class _Custom:
         if key not in self._primitives:
             self._primitives[key] = self._primitive(nondiff, structure)
         prim, layout = self._primitives[key]
-        return layout(tuple(ir_type(a) for a in leaves)).unpack(prim(*leaves))
+        return layout(tuple(ir_type(a) for a in leaves), leaves).unpack(prim(*leaves))
+
+    @functools.cached_property
+    def _has_defaults(self) -> bool:
+        try:
+            parameters = inspect.signature(self.fun, follow_wrapped=False).parameters.values()
+        except (TypeError, ValueError):  # a callable without a signature: nothing to fill in
+            return False
+        return any(p.default is not p.empty for p in parameters)
 
     def _full(self, nondiff, diff):
         """The user's argument list from the differentiable arguments and nondiff values."""
@@ -80,15 +93,24 @@ class _Custom:
 
         known = {}  # operand types -> the result's layout: the function runs once per signature
 
-        def layout(types):
+        def layout(types, operands=None):
             if types not in known:
-                # a probe on zeros: what it warns of (a singular matrix) is not the caller's
-                with np.errstate(all="ignore"), ambient_handler(None), \
-                        warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    known[types] = _Layout(self.fun(*full([
-                        np.zeros(t.shape, t.dtype.numpy) for t in types])))
+                known[types] = _Layout(probe(types, operands))
             return known[types]
+
+        def probe(types, operands):
+            # a probe on zeros: what it warns of (a singular matrix) is not the caller's
+            with np.errstate(all="ignore"), ambient_handler(None), \
+                    warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    return self.fun(*full([np.zeros(t.shape, t.dtype.numpy) for t in types]))
+                except Exception:
+                    if operands is None:
+                        raise
+            # zeros are outside the function's domain (np.linalg.solve raises on a zero
+            # matrix): the call's own operands are in it, or the call fails as it should
+            return self.fun(*full([_concrete_value(a) for a in operands]))
 
         def shape_rule(*types):
             return layout(types).packed_type
@@ -349,6 +371,12 @@ def _leaf_cotangents(ct, structure) -> list:
     children = unflatten(given, iter(leaves))
     children = children.values() if isinstance(children, dict) else children
     return [leaf for c, s in zip(children, structure[-1]) for leaf in _leaf_cotangents(c, s)]
+
+
+def _concrete_value(x) -> np.ndarray:
+    """An operand's numpy value: a traced value's (or a Tensor's around one) concrete value."""
+    x = getattr(x, "_value", x)
+    return x.value if isinstance(x, Traced) else np.asarray(x)
 
 
 def _count(structure) -> int:

@@ -106,7 +106,7 @@ def test_sqrtm_and_solve_sylvester():
     numpy.testing.assert_allclose(linalg.solve_sylvester(a, b, q),
                                   scipy.linalg.solve_sylvester(a, b, q))
     check_grads(linalg.solve_sylvester, (0, 1, 2), order=1)(a, b, q)
-    assert linalg.expm is scipy.linalg.expm  # the rest of scipy.linalg, undifferentiated
+    assert linalg.logm is scipy.linalg.logm  # the rest of scipy.linalg, undifferentiated
 
 
 def test_forward_and_reverse_mode_of_sqrtm_and_solve_sylvester_agree():

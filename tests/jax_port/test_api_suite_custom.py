@@ -6,6 +6,7 @@ from functools import partial
 import numpy as np
 import pytest
 
+import gradjit
 from tests.jax_port.api_suite import agree
 
 SCENARIOS = {}
@@ -160,19 +161,25 @@ def custom_jvp_nondiff_function_argument(jax, jnp, lax):
     return app(lambda x: 2 * x, 1.0), jax.jvp(lambda x: app(lambda y: 2 * y, x), (1.0,), (1.0,))
 
 
-@scenario
-def custom_jvp_nondiff_traced_argument(jax, jnp, lax):
-    @partial(jax.custom_jvp, nondiff_argnums=(0,))
+def test_custom_jvp_nondiff_argument_traced_by_jit_is_its_value_under_a_guard():
+    """JAX refuses a nondiff argument that jit traced ("No constant handler"); a traced
+    number in gradjit holds its value, so the rule gets the value and the trace a guard: a
+    call with another value traces again, as for jit's static arguments."""
+    @partial(gradjit.custom_jvp, nondiff_argnums=(0,))
     def f(x, y):
         return x * y
 
     @f.defjvp
     def f_jvp(x, primals, tangents):
         (y,), (t_y,) = primals, tangents
-        return f(x, y), 5 * t_y
+        return f(x, y), x * 5 * t_y
 
-    g = jax.jit(lambda x, y: f(x, y))
-    return jax.jvp(lambda y: g(2.0, y), (3.0,), (1.0,))
+    g = gradjit.jit(lambda x, y: f(x, y))
+    assert gradjit.jvp(lambda y: g(2.0, y), (3.0,), (1.0,)) == (6.0, 10.0)
+    assert gradjit.jvp(lambda y: g(4.0, y), (3.0,), (1.0,)) == (12.0, 20.0)
+    twice = gradjit.jit(gradjit.grad(f, 1))  # compiled once per value of x, by its guard
+    assert [twice(x, 3.0) for x in (2.0, 4.0, 2.0)] == [10.0, 20.0, 10.0]
+    assert twice.cache_info().traces == 2
 
 
 @scenario

@@ -79,10 +79,13 @@ def _reduce_along(ufunc, part, axis, dtype):
 
 def apply_ufunc(ufunc, method, inputs, kwargs):
     fn = UFUNCS.get(ufunc) or ufuncs.scipy_ufuncs().get(ufunc)
-    name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    scipy_special = getattr(sys.modules.get("scipy.special"), ufunc.__name__, None) is ufunc
+    name = ("scipy.special." if scipy_special else "np.") + ufunc.__name__ + \
+        ("" if method == "__call__" else f".{method}")
     if fn is None or method not in METHODS:
-        known = {f"np.{u.__name__}{m}" for u in UFUNCS
-                 for m in ("", ".outer", ".reduce", ".accumulate", ".reduceat", ".at")}
+        known = {f"scipy.special.{n}" for n in ufuncs.SCIPY} if scipy_special else \
+            {f"np.{u.__name__}{m}" for u in UFUNCS
+             for m in ("", ".outer", ".reduce", ".accumulate", ".reduceat", ".at")}
         raise NotSupported(f"{name} is not supported on traced values"
                            f"{_suggestions(name, known)}")
     if method == "at":

@@ -92,7 +92,8 @@ FUNCTIONS = {
 SCIPY = {"erf": special.erf, "erfc": special.erfc, "expit": special.expit,
          "logit": special.logit, "gammaln": special.gammaln, "psi": special.digamma,
          "xlogy": special.xlogy, "xlog1py": special.xlog1py, "ndtr": special.ndtr,
-         "log_ndtr": special.log_ndtr, "erfinv": special.erfinv}
+         "log_ndtr": special.log_ndtr, "erfinv": special.erfinv, "ndtri": special.ndtri,
+         "i0": special.i0, "erfcx": special.erfcx, "entr": special.entr}
 _SCIPY: dict = {}
 
 
