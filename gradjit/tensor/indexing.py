@@ -152,7 +152,9 @@ def _flat_index(x, index):
             raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor "
                              f"of {n} elements.")
     idx = E.cast(index, dtype="i64")
-    return ops.where(ops.lt(idx, 0), ops.add(idx, n), idx)
+    # one below -n stays as it is, for the run-time bounds check to refuse (wrapped once it
+    # would pass as counted from the end)
+    return ops.where(ops.lt(idx, 0), ops.where(ops.lt(idx, -n), idx, ops.add(idx, n)), idx)
 
 
 def _known_mask(mask, what):
