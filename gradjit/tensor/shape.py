@@ -355,6 +355,9 @@ class ShapeMixin:
         basic = _basic_index(parts)
         if basic is not None and _shares_elements(self._value, basic):
             raise RuntimeError(overlap.INTERNAL)
+        if type(self._value) is np.ndarray:  # a slice copies into, an index array puts
+            overlap.check_inputs(*(self._value[basic], (value,)) if basic is not None else
+                                 (self._value, (value,), overlap.ANY))
         value = put_value(self, parts, operand(value))
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
@@ -467,6 +470,7 @@ class ShapeMixin:
             return self
         shape = tuple(self.shape)
         broadcast_into(shape, tuple(src.shape))
+        overlap.check_inputs(self._value, (src,))
         src = operand(src)
 
         def copied():
