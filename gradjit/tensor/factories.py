@@ -318,13 +318,17 @@ def _sizes(shape, size=None) -> tuple:
     return _shape_args(shape if size is None else (size,))
 
 
-def _filled(size, value, dtype, device, requires_grad):
-    value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
-    shape = _shape_args(size)
+def refuse_negative_sizes(shape: tuple) -> tuple:
     negative = [n for n in shape if n < 0]
     if negative:
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: "
                            f"{list(shape)}")
+    return shape
+
+
+def _filled(size, value, dtype, device, requires_grad):
+    value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
+    shape = refuse_negative_sizes(_shape_args(size))
     if dtype is None:
         dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
             dtypes.get_default_dtype().to_complex() if isinstance(value, complex) else \
@@ -376,6 +380,10 @@ def _laid_out_as(t, memory_format, like=None):
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    if not (isinstance(fill_value, (numbers.Number, np.bool_)) or hasattr(fill_value, "_edge")
+            and fill_value.dim() == 0):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
     return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype,
                    device, requires_grad)
 
