@@ -279,6 +279,10 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
                 raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the "
                                    f"same size, but got boundary tensor {list(seq.shape)}and got "
                                    f"sorter tensor {list(sorter.shape)}")
+            known = ops.constant_value(operand(sorter))
+            if known is not None and known.size and (known.min() < 0 or
+                                                     known.max() >= seq.shape[-1]):
+                raise RuntimeError("torch.searchsorted(): sorter index out of range")
             seq = O.take_along_axis(seq, sorter, seq.dim() - 1)
         if seq.dim() == 1:
             out = O.searchsorted_last(seq, ops.reshape(values, (-1,)), right)
