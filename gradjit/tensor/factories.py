@@ -326,6 +326,14 @@ def refuse_negative_sizes(shape: tuple) -> tuple:
     return shape
 
 
+def refuse_overflowing_storage(shape: tuple, itemsize: int) -> tuple:
+    """PyTorch's check of a new tensor's byte count against int64, before numpy's own (a
+    ValueError, "array is too big")."""
+    if math.prod(shape) * itemsize >= 2 ** 63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    return shape
+
+
 def _filled(size, value, dtype, device, requires_grad):
     value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
     shape = refuse_negative_sizes(_shape_args(size))
@@ -335,6 +343,7 @@ def _filled(size, value, dtype, device, requires_grad):
             dtypes.get_default_dtype()
     if isinstance(value, (bool, int, float, complex)):
         value = dtypes.scalar_in(value, dtypes.to_dtype(dtype))
+    refuse_overflowing_storage(shape, np.dtype(_numpy_dtype(dtype)).itemsize)
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 

@@ -15,7 +15,7 @@ from gradjit.tensor import rounding
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
 from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes, takes_out
-from gradjit.tensor.factories import refuse_negative_sizes
+from gradjit.tensor.factories import refuse_negative_sizes, refuse_overflowing_storage
 from gradjit.tensor.shape import _device, _shape_args, broadcast_shape
 from gradjit.tracer.torch_surface import TRACING
 from gradjit.tracer.trace import current_trace
@@ -222,6 +222,7 @@ def check_std(std):
 
 def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     shape, kind = refuse_negative_sizes(_sizes(shape, size)), _float_dtype(dtype)
+    refuse_overflowing_storage(shape, kind.itemsize)
     if _on_meta(device):
         array = np.zeros(shape, kind)
     elif kind.kind == "c":
@@ -234,6 +235,7 @@ def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_gr
 def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal values; complex ones have variance 1 in all, 1/2 in each part."""
     shape, kind = refuse_negative_sizes(_sizes(shape, size)), _float_dtype(dtype)
+    refuse_overflowing_storage(shape, kind.itemsize)
     if _on_meta(device):
         array = np.zeros(shape, kind)
     elif kind.kind == "c":

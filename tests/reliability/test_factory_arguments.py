@@ -1,6 +1,7 @@
 """Factories and random draws given arguments PyTorch refuses: an empty range of integers, a
-negative standard deviation, a negative size, a fill value that is not a number. They drew
-from a wrong range (randint(3, 3) gave 3s), ignored the sign, or made an empty tensor."""
+negative standard deviation, a negative size, more bytes than int64 counts, a fill value that
+is not a number. They drew from a wrong range (randint(3, 3) gave 3s), ignored the sign, made
+an empty tensor, or raised numpy's ValueError."""
 import pytest
 
 import gradjit
@@ -19,6 +20,10 @@ REFUSED = {
     "normal(0., -ones)": lambda t: t.normal(0.0, -t.ones(2)),
     "rand(-1)": lambda t: t.rand(-1),
     "randn(2, -1)": lambda t: t.randn(2, -1),
+    "ones(2**31, 2**31)": lambda t: t.ones(2**31, 2**31),
+    "empty(2**61, 4)": lambda t: t.empty(2**61, 4),
+    "full((2**62,), 1.)": lambda t: t.full((2**62,), 1.0),
+    "rand(2**62)": lambda t: t.rand(2**62),
     "full((2,), None)": lambda t: t.full((2,), None),
     "full((2,), 'a')": lambda t: t.full((2,), "a"),
     "full((2,), [1])": lambda t: t.full((2,), [1]),
