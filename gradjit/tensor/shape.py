@@ -1,6 +1,8 @@
 """Tensor views and shape operations, indexing and index assignment, dtype/device moves."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from gradjit import ops
@@ -17,9 +19,16 @@ from gradjit.tensor.index_reading import index_parts, index_steps, is_advanced, 
 
 
 def _shape_args(shape):
-    if len(shape) == 1 and not isinstance(shape[0], int):
-        return tuple(int(d) for d in shape[0])
-    return tuple(int(d) for d in shape)
+    """Sizes given one by one or as one sequence; a size is an integer (a 0-d integer tensor
+    or numpy integer too), never a float. PyTorch's parser reads a first size that is a bool
+    as no size at all, later ones as 0 and 1."""
+    if len(shape) == 1 and not hasattr(shape[0], "__index__"):
+        shape = tuple(shape[0])
+    for position, d in enumerate(shape):
+        if isinstance(d, np.bool_) or position == 0 and isinstance(d, bool) or \
+                not hasattr(d, "__index__"):
+            raise TypeError(f"size must be a tuple of ints, not {type(d).__name__}")
+    return tuple(operator.index(d) for d in shape)
 
 
 def _view_possible(array, shape) -> bool:

@@ -2,6 +2,7 @@
 negative standard deviation, a negative size, more bytes than int64 counts, a fill value that
 is not a number. They drew from a wrong range (randint(3, 3) gave 3s), ignored the sign, made
 an empty tensor, or raised numpy's ValueError."""
+import numpy as np
 import pytest
 
 import gradjit
@@ -48,3 +49,26 @@ def test_full_of_a_number_or_a_0d_tensor(value, as_tensor):
     mine = gradjit.full((2,), gradjit.tensor(value) if as_tensor else value)
     theirs = torch.full((2,), torch.tensor(value) if as_tensor else value)
     assert mine.tolist() == theirs.tolist() and str(mine.dtype) == str(theirs.dtype)
+
+
+@pytest.mark.parametrize("size", [True, (True, 2), 3.0, [2, 3.0], [2, np.bool_(False)]])
+def test_sizes_that_are_not_integers_are_refused(size):
+    """zeros(True) made one element and view([2, 3.0]) truncated the float, where PyTorch
+    refuses both."""
+    with pytest.raises(TypeError):
+        torch.zeros(size)
+    with pytest.raises(TypeError):
+        gradjit.zeros(size)
+
+
+@pytest.mark.parametrize("make", [lambda t: t.tensor(3), lambda t: np.int64(3),
+                                  lambda t: (2, t.tensor(3)), lambda t: [np.int32(2), 3],
+                                  lambda t: [2, True]])
+def test_integer_scalars_are_sizes(make):
+    """A 0-d integer tensor or a numpy integer as the one size was iterated (TypeError); a
+    bool after the first size is PyTorch's 1."""
+    size = make(gradjit)
+    got = gradjit.zeros(size) if not isinstance(size, tuple) else gradjit.zeros(*size)
+    size = make(torch)
+    want = torch.zeros(size) if not isinstance(size, tuple) else torch.zeros(*size)
+    assert tuple(got.shape) == tuple(want.shape)
