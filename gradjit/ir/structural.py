@@ -179,11 +179,10 @@ def _extremum_vjp(g, y, x, *, axes, keepdims):
     amax share it: the indicator times g over the count, so a NaN extremum (which no element
     equals: a count of 0) gives NaN everywhere, as both do. PyTorch's max() sends it to the
     NaNs instead (tensor/reductions.py)."""
-    dt = ir_type(x).dtype.name
-    hit = cast(eq(x, _expand_back(y, x, axes, keepdims)), dtype=dt)
-    count = reduce_sum(hit, axes=axes, keepdims=True)
+    hit = eq(x, _expand_back(y, x, axes, keepdims))
+    count = reduce_sum(cast(hit, dtype=ir_type(x).dtype.name), axes=axes, keepdims=True)
     share = div(_expand_back(g, x, axes, keepdims), broadcast_to(count, shape=ir_type(x).shape))
-    return (mul(hit, share),)
+    return (where(hit, share, mul(zeros_like(x), share)),)  # 0 * share: NaN where it is
 
 
 def _extremum_jvp(tangents, y, x, *, axes, keepdims):
