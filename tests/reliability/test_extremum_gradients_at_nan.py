@@ -1,7 +1,7 @@
 """Gradients of max and min over arrays holding NaN, compared with PyTorch's and JAX's: the
 even share over the elements equal to the result gave 0 everywhere, since no element equals a
 NaN result. JAX's max and PyTorch's amax divide by that count of 0 (NaN everywhere); PyTorch's
-max() and min() send the gradient to the NaNs."""
+max(), min() and median() send the gradient to the NaNs."""
 import math
 
 import numpy as np
@@ -24,7 +24,7 @@ def _torch_gradient(t, name, values):
 
 
 @pytest.mark.parametrize("values", VALUES)
-@pytest.mark.parametrize("name", ["max", "min", "amax", "amin"])
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin", "median", "nanmedian"])
 def test_eager_gradients_are_pytorchs(name, values):
     np.testing.assert_array_equal(_torch_gradient(gradjit, name, values),
                                   _torch_gradient(torch, name, values))
