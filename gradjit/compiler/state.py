@@ -25,10 +25,10 @@ def is_optimizer(x) -> bool:
     return hasattr(x, "param_groups") and isinstance(getattr(x, "state", None), dict)
 
 
-def _roots(fn, args, kwargs) -> list:
-    """Modules, optimizers and tensors that `fn` can reach without being passed them: its
-    bound `self`, its closure and the globals it names, and those of the functions found
-    there (a step that calls a helper which calls the model)."""
+def _roots(fn) -> list:
+    """Modules, optimizers, tensors and other values that `fn` can reach without being passed
+    them: its bound `self`, its closure and the globals it names, and those of the functions
+    found there (a step that calls a helper which calls the model)."""
     roots, seen = [], set()
 
     def visit(f):
@@ -57,7 +57,6 @@ def _roots(fn, args, kwargs) -> list:
     if is_module(fn):
         roots.append(fn)
     visit(fn)
-    roots.extend(_flat((args, kwargs)))
     return roots
 
 
@@ -76,6 +75,12 @@ class State:
 
     def __init__(self, fn, args, kwargs):
         self.tensors, self.params, self.modules, self.optimizers = [], [], [], []
+        reached = _roots(fn)
+        # Python numbers and strings the step reads from its closure or globals are traced as
+        # constants: their values join the cache key, so rebinding one traces again (PyTorch
+        # guards on them) instead of replaying the old value.
+        self.constants = tuple((type(x).__name__, repr(x)) for x in reached
+                               if x is None or type(x) in (bool, int, float, complex, str))
         seen = set()
 
         def add(t):
@@ -84,7 +89,7 @@ class State:
                 self.tensors.append(t)
                 if t.requires_grad and t.is_leaf:
                     self.params.append(t)
-        for root in _roots(fn, args, kwargs):
+        for root in reached + list(_flat((args, kwargs))):
             if is_module(root) and root not in self.modules:
                 self.modules.extend(m for m in root.modules() if m not in self.modules)
                 for t in root.parameters():
@@ -113,7 +118,7 @@ class State:
                                     if k != "params") for g in opt.param_groups)
                         for opt in self.optimizers)
         flags = (tuple(m.training for m in self.modules), is_grad_enabled())
-        return tuple(self.tensors), grads, states, Static((options, flags))
+        return tuple(self.tensors), grads, states, Static((options, flags, self.constants))
 
     def swap(self, values, grads, states):
         """Put the traced inputs in place; returns what restore() puts back."""

@@ -5,7 +5,7 @@ import linecache
 
 import numpy as np
 
-from gradjit.ir.elementwise import add, cast, div, eq, maximum, mul, where, zeros_like
+from gradjit.ir.elementwise import add, cast, div, eq, mul, where, zeros_like
 from gradjit.ir.primitive import (PRIMITIVES, BatchingError, Partials, Primitive, ir_type, register,
                                   require)
 from gradjit.ir.types import TensorType, bool_
@@ -175,24 +175,24 @@ def _sum_vjp(g, y, x, *, axes, keepdims):
 
 
 def _extremum_vjp(g, y, x, *, axes, keepdims):
-    """Shared evenly among the elements that attain the extremum, as PyTorch's amax does."""
+    """Shared evenly among the elements that attain the extremum, as JAX's max and PyTorch's
+    amax share it: the indicator times g over the count, so a NaN extremum (which no element
+    equals: a count of 0) gives NaN everywhere, as both do. PyTorch's max() sends it to the
+    NaNs instead (tensor/reductions.py)."""
     hit = eq(x, _expand_back(y, x, axes, keepdims))
     count = reduce_sum(cast(hit, dtype=ir_type(x).dtype.name), axes=axes, keepdims=True)
     share = div(_expand_back(g, x, axes, keepdims), broadcast_to(count, shape=ir_type(x).shape))
-    return (where(hit, share, zeros_like(x)),)
+    return (where(hit, share, mul(zeros_like(x), share)),)  # 0 * share: NaN where it is
 
 
 def _extremum_jvp(tangents, y, x, *, axes, keepdims):
     """The mean of the tangents of the elements that attain the extremum (the transpose of
-    the even share); 0 where none does (a NaN among the terms), as the VJP gives. JAX's rule
-    is the same mean over the ties (its VJP, the transpose, is the even share too), but
-    divides by the count unguarded, so a NaN extremum gets a NaN tangent there; PyTorch's
-    amax does likewise in both modes, while its max() sends the gradient to the NaNs."""
+    the even share); NaN where none does (a NaN among the terms), as the VJP gives."""
     (t,) = tangents
     hit = eq(x, _expand_back(y, x, axes, keepdims))
     count = reduce_sum(cast(hit, dtype=ir_type(x).dtype.name), axes=axes, keepdims=keepdims)
     total = reduce_sum(where(hit, t, zeros_like(x)), axes=axes, keepdims=keepdims)
-    return div(total, maximum(count, 1.0))
+    return div(total, count)
 
 
 def _prod_partials(x, axes):

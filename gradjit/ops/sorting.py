@@ -15,8 +15,8 @@ from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ir.types import float64, int64
 from gradjit.ops.array import (add, ceil, concatenate, eq, floor, ge, gt, le, logical_and,
                                logical_not, logical_or, lt, maximum, minimum, mul, ne,
-                               normalize_axes, reshape, sub, sum_, transpose, true_divide,
-                               where)
+                               normalize_axes, reshape, shape_of, sub, sum_, transpose,
+                               true_divide, where)
 from gradjit.ops.indexing import flip, getitem
 from gradjit.ops.reduce import any_, cumsum, nan_mask
 from gradjit.ops.shaping import moveaxis
@@ -138,6 +138,8 @@ def searchsorted(a, v, side="left", sorter=None):
     if ir_type(a).rank == 0:
         raise ValueError("object of too small depth for desired array")
     if sorter is not None:
+        if int(np.prod(shape_of(sorter))) != ir_type(a).shape[0]:
+            raise ValueError("sorter.size must equal a.size")
         a = S.gather(a, astype(sorter, int64), axis=0)
     v = np.asarray(v) if is_python_scalar(v) else v
     out = searchsorted_last(a, reshape(v, (-1,)), right=side == "right")

@@ -18,7 +18,7 @@ from gradjit.ops.promote import in_float32
 from gradjit.tensor import dtypes, fused
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
-from gradjit.tensor.refusals import complex_type, float_only, no_kernel
+from gradjit.tensor.refusals import bool_type, complex_type, float_only, no_kernel
 from gradjit.tensor.contract import _check_dtypes, _check_matrices
 
 
@@ -275,7 +275,7 @@ class CompositesMixin:
 
     def bmm(self, mat2):
         _check_batches(self, mat2)
-        return apply("BmmBackward0", _bmm, self, mat2)
+        return apply("BmmBackward0", no_kernel("bmm", _bmm, bool_type), self, mat2)
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         if getattr(mat1, "_sparse_layout", False):
@@ -293,9 +293,11 @@ class CompositesMixin:
             out = fused.addmm(self, mat1, mat2)
             if out is not None:
                 return out
-        return apply("AddmmBackward0", lambda c, a, b: ops.in_float32(
-            lambda *f32: _scaled_sum(ops.matmul(f32[1], f32[2]), f32[0], beta, alpha), c, a, b),
-            self, mat1, mat2)
+        def added(c, a, b):
+            return ops.in_float32(lambda *f32: _scaled_sum(ops.matmul(f32[1], f32[2]), f32[0],
+                                                           beta, alpha), c, a, b)
+        return apply("AddmmBackward0", no_kernel("addmm_impl_cpu_", added, bool_type), self,
+                     mat1, mat2)
 
     def addmv(self, mat, vec, *, beta=1, alpha=1):
         if mat.dim() != 2 or vec.dim() != 1:
@@ -306,8 +308,8 @@ class CompositesMixin:
                                f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
         _check_added(self, (mat.shape[0],))
         _same_addmv_dtypes(self, mat, vec)
-        return apply("AddmvBackward0", lambda c, a, v: _scaled_sum(ops.matmul(a, v), c, beta,
-                                                                    alpha), self, mat, vec)
+        return apply("AddmvBackward0", no_kernel("addmv_impl_cpu", lambda c, a, v: _scaled_sum(
+            ops.matmul(a, v), c, beta, alpha), bool_type), self, mat, vec)
 
     def addr(self, vec1, vec2, *, beta=1, alpha=1):
         if vec1.dim() != 1 or vec2.dim() != 1:
@@ -324,15 +326,14 @@ class CompositesMixin:
     def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
         _check_batches(batch1, batch2)
         _check_added(self, (batch1.shape[1], batch2.shape[2]))
-        return apply("AddbmmBackward0", lambda c, a, b: _scaled_sum(
-            ops.einsum("bij,bjk->ik", a, b), c, beta, alpha), self, batch1, batch2)
+        return apply("AddbmmBackward0", no_kernel("addmm_impl_cpu_", lambda c, a, b: _scaled_sum(
+            ops.einsum("bij,bjk->ik", a, b), c, beta, alpha), bool_type), self, batch1, batch2)
 
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         _check_batches(batch1, batch2)
         _check_added(self, (batch1.shape[0], batch1.shape[1], batch2.shape[2]))
-        return apply("BaddbmmBackward0", lambda c, a, b: _scaled_sum(ops.matmul(a, b), c,
-                                                                      beta, alpha),
-                     self, batch1, batch2)
+        return apply("BaddbmmBackward0", no_kernel("baddbmm", lambda c, a, b: _scaled_sum(
+            ops.matmul(a, b), c, beta, alpha), bool_type), self, batch1, batch2)
 
     def matrix_exp(self):
         if self.dim() < 2:

@@ -12,6 +12,7 @@ from gradjit.ops.contract import _chain_order
 from gradjit.ir.primitive import AxisError, ShapeError
 from gradjit.ir import structural as S
 from gradjit.tensor.arith import apply, operand
+from gradjit.tensor.refusals import bool_type, no_kernel
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.defaults import promote_types
 from gradjit.tensor.hot_path import direct_floats
@@ -380,6 +381,11 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
 
 
+# PyTorch's CPU matrix products have no bool kernels
+_MM = no_kernel("addmm_impl_cpu_", ops.matmul, bool_type)
+_MV = no_kernel("addmv_impl_cpu", ops.matmul, bool_type)
+
+
 class ContractMixin:
     """The Tensor methods of these products."""
 
@@ -391,7 +397,7 @@ class ContractMixin:
             from gradjit.sparse.linear import dense_sparse_product
             return dense_sparse_product(self, mat2)
         out = direct_floats(S.matmul, "MmBackward0", (self, mat2))
-        return out if out is not None else apply("MmBackward0", ops.matmul, self, mat2)
+        return out if out is not None else apply("MmBackward0", _MM, self, mat2)
 
     def dot(self, other):
         if self.dim() != 1 or other.dim() != 1:
@@ -401,13 +407,13 @@ class ContractMixin:
             raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                                f"{self.dtype.legacy} and {other.dtype.legacy}")
         _same_length(self, other)
-        return apply("DotBackward0", ops.dot, self, other)
+        return apply("DotBackward0", no_kernel("dot", ops.dot, bool_type), self, other)
 
     def mv(self, vec):
         if self.dtype is not vec.dtype:  # torch's mv is addmv into a result of vec's dtype
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                                f"{vec.dtype.legacy}, {self.dtype.legacy}, and {vec.dtype.legacy}")
-        return apply("MvBackward0", ops.matmul, self, vec)
+        return apply("MvBackward0", _MV, self, vec)
 
     def matmul(self, other):
         ranks = (self.dim(), other.dim())
@@ -429,7 +435,7 @@ class ContractMixin:
             return apply("SqueezeBackward4", lambda x: S.reshape(x, shape=tuple(x.shape[1:])),
                          row)
         if ranks == (2, 1):
-            return apply("MvBackward0", ops.matmul, self, other)
+            return apply("MvBackward0", _MV, self, other)
         if ranks == (3, 3) and (self.shape[0] == 1) != (other.shape[0] == 1):
             # PyTorch drops the batch of one that requires grad, to fold the other's batch
             if other.shape[0] == 1 and other.requires_grad:

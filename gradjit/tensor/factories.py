@@ -352,19 +352,32 @@ def _sizes(shape, size=None) -> tuple:
     return _shape_args(shape if size is None else (size,))
 
 
-def _filled(size, value, dtype, device, requires_grad):
-    value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
-    shape = _shape_args(size)
+def refuse_negative_sizes(shape: tuple) -> tuple:
     negative = [n for n in shape if n < 0]
     if negative:
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: "
                            f"{list(shape)}")
+    return shape
+
+
+def refuse_overflowing_storage(shape: tuple, itemsize: int) -> tuple:
+    """PyTorch's check of a new tensor's byte count against int64, before numpy's own (a
+    ValueError, "array is too big")."""
+    if math.prod(shape) * itemsize >= 2 ** 63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    return shape
+
+
+def _filled(size, value, dtype, device, requires_grad):
+    value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
+    shape = refuse_negative_sizes(_shape_args(size))
     if dtype is None:
         dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
             dtypes.get_default_dtype().to_complex() if isinstance(value, complex) else \
             dtypes.get_default_dtype()
     if isinstance(value, (bool, int, float, complex)):
         value = dtypes.scalar_in(value, dtypes.to_dtype(dtype))
+    refuse_overflowing_storage(shape, np.dtype(_numpy_dtype(dtype)).itemsize)
     return _leaf(np.full(shape, value, _numpy_dtype(dtype)), device, requires_grad)
 
 
@@ -430,6 +443,10 @@ def _laid_out_as(t, memory_format, like=None):
 
 @takes_out
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    if not (isinstance(fill_value, (numbers.Number, np.bool_)) or hasattr(fill_value, "_edge")
+            and fill_value.dim() == 0):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
     return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype,
                    device, requires_grad)
 

@@ -20,7 +20,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.indexing import _positions as positions
-from gradjit.tensor import dtypes, unsigned
+from gradjit.tensor import dtypes, overlap, unsigned
 from gradjit.tensor.arith import apply, operand
 from gradjit.tensor.base import _check_dim
 from gradjit.tensor.index_reading import index_parts, put_value
@@ -152,7 +152,9 @@ def _flat_index(x, index):
             raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor "
                              f"of {n} elements.")
     idx = E.cast(index, dtype="i64")
-    return ops.where(ops.lt(idx, 0), ops.add(idx, n), idx)
+    # one below -n stays as it is, for the run-time bounds check to refuse (wrapped once it
+    # would pass as counted from the end)
+    return ops.where(ops.lt(idx, 0), ops.where(ops.lt(idx, -n), idx, ops.add(idx, n)), idx)
 
 
 def _known_mask(mask, what):
@@ -533,23 +535,29 @@ class IndexingMixin:
         return _nonzero(self, False, "argwhere")
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        overlap.check_inputs(self._value, (src,), overlap.ANY)
         return self._update(lambda: self.scatter(dim, index, src, value=value, reduce=reduce))
 
     def scatter_add_(self, dim, index, src):
+        overlap.check_inputs(self._value, (src,), overlap.ANY)
         return self._update(lambda: self.scatter_add(dim, index, src))
 
     def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        overlap.check_inputs(self._value, (src,), overlap.ANY)
         return self._update(lambda: self.scatter_reduce(dim, index, src, reduce,
                                                         include_self=include_self))
 
     def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        overlap.check_inputs(self._value, (source,), overlap.ANY)
         return self._update(lambda: self.index_reduce(dim, index, source, reduce,
                                                       include_self=include_self))
 
     def index_add_(self, dim, index, source, *, alpha=1):
+        overlap.check_inputs(self._value, (source,), overlap.ANY)
         return self._update(lambda: self.index_add(dim, index, source, alpha=alpha))
 
     def index_copy_(self, dim, index, source):
+        overlap.check_inputs(self._value, (source,), overlap.ANY)
         return self._update(lambda: self.index_copy(dim, index, source))
 
     def index_fill_(self, dim, index, value):
@@ -564,9 +572,11 @@ class IndexingMixin:
         return self._update(lambda: self.masked_scatter(mask, source))
 
     def put_(self, index, source, accumulate=False):
+        overlap.check_inputs(self._value, (source,), overlap.ANY)
         return self._update(lambda: self.put(index, source, accumulate))
 
     def index_put_(self, indices, values, accumulate=False):
+        overlap.check_inputs(self._value, (values,), overlap.ANY)
         return self._update(lambda: self.index_put(indices, values, accumulate),
                             may_overlap=True)
 

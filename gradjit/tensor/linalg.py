@@ -45,8 +45,10 @@ def potrf_info(a):
     lower = np.tril(a) + np.tril(a, -1).conj().swapaxes(-1, -2)
     for k in range(1, a.shape[0] + 1):
         try:
-            np.linalg.cholesky(lower[:k, :k])
+            factor = np.linalg.cholesky(lower[:k, :k])
         except np.linalg.LinAlgError:
+            return k
+        if np.isnan(factor[k - 1, k - 1]):  # potrf refuses a NaN pivot as a non-positive one
             return k
     return 0
 
@@ -61,6 +63,8 @@ _FAILURES = {
     "indefinite": ("{name}: {batch}The factorization could not be completed because the input "
                    "is not positive-definite (the leading minor of order {k} is not "
                    "positive-definite).", potrf_info),
+    "nonconvergence": ("{name}: {batch}The algorithm failed to converge because the input "
+                       "matrix contained non-finite values.", lambda a: int(np.isnan(a).any())),
 }
 
 
@@ -219,8 +223,12 @@ def named_cholesky(name, A, upper):
     """cholesky, its errors told under `name` (torch.cholesky's are under its own)."""
     A = _matrices(name, A, kernel="cholesky_cpu" if name == "cholesky" else None)
     node = "CholeskyBackward0" if name == "cholesky" else "LinalgCholeskyExBackward0"
-    return by_columns(_run(name, "indefinite", node, lambda a: L.cholesky_as_torch(a, upper),
-                           A))
+    values = A.__gradjit_constant__()
+    if values is not None and not np.isfinite(values).all() and any(
+            map(potrf_info, values.reshape((-1,) + values.shape[-2:]))):
+        raise LinAlgError(failure(name, "indefinite", values))  # numpy's factor holds NaNs
+    return by_columns(_run(name, "indefinite", node,
+                           lambda a: L.cholesky_as_torch(a, upper), A))
 
 
 def _uplo(UPLO):
@@ -247,7 +255,12 @@ def _eig_input(A):
     A = operand(A)
     if not (A.dtype.is_floating_point or A.dtype.is_complex):
         raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype.legacy}")
-    return _matrices("linalg.eig", A)
+    A = _matrices("linalg.eig", A)
+    values = A.__gradjit_constant__()
+    # eig's check; PyTorch's eigvals skips it and crashes in LAPACK on some NaN matrices
+    if values is not None and not np.isfinite(values).all():
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+    return A
 
 
 def eig(A):
@@ -287,13 +300,14 @@ def qr(A, mode="reduced"):
 
 def svd(A, full_matrices=True, *, driver=None):
     A = _matrices("linalg.svd", A, square=False)
-    U, S, Vh = apply("LinalgSvdBackward0", L.svd, A, full_matrices)
+    U, S, Vh = _run("linalg.svd", "nonconvergence", "LinalgSvdBackward0", L.svd, A,
+                    full_matrices)
     return linalg_svd(by_columns(U), by_rows(S), by_columns(Vh))
 
 
 def svdvals(A, *, driver=None):
     A = _matrices("linalg.svd", A, square=False)
-    return by_rows(apply("LinalgSvdBackward0", L.svdvals, A))
+    return by_rows(_run("linalg.svd", "nonconvergence", "LinalgSvdBackward0", L.svdvals, A))
 
 
 # ---- built on the SVD ----
@@ -317,14 +331,16 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     if hermitian:  # torch computes it by an eigendecomposition
         _matrices("linalg.eigh", A)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
-    return apply("LinalgPinvBackward0", lambda a: L.pinv(a, rtol, hermitian, atol), A)
+    return _run("linalg.svd", "nonconvergence", "LinalgPinvBackward0",
+                lambda a: L.pinv(a, rtol, hermitian, atol), A)
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     _float_or_double(operand(A))
     A = _matrices("linalg.matrix_rank", A, square=False)
     atol, rtol = map(_number_or_tensor, _tolerances(A, atol, rtol))
-    return L.matrix_rank(A, atol, rtol, hermitian)
+    with lapack_errors("linalg.svd", "nonconvergence", A):
+        return L.matrix_rank(A, atol, rtol, hermitian)
 
 
 LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")

@@ -1,6 +1,6 @@
 """PyTorch's memory-overlap checks on a write: elements of the written tensor that share memory
-(a stride-0 dim), and an out= tensor whose bytes meet an input's; whether a result is a view
-of an operand's memory."""
+(a stride-0 dim), and an in-place or out= write whose bytes meet an input's; whether a result
+is a view of an operand's memory."""
 from __future__ import annotations
 
 import math
@@ -60,6 +60,23 @@ def status(a, b):
     if (a_begin, a_end) == (b_begin, b_end):
         return "full" if a.strides == b.strides else "partial"
     return "partial" if a_begin < b_end and b_begin < a_end else None
+
+
+def check_inputs(written, inputs, refused=("partial",)):
+    """PyTorch's check of an in-place write against its tensor inputs (x.add_(x.t()),
+    x[1:] = x[:-1]): one whose memory meets the written elements other than element for
+    element would be read after it is partly overwritten; the indexed writes (index_add_,
+    scatter_, x[i] = ...) refuse the same elements too (`refused`)."""
+    if type(written) is not np.ndarray:
+        return
+    for tensor in inputs:
+        value = getattr(tensor, "_value", None)
+        if type(value) is np.ndarray and np.may_share_memory(written, value) and \
+                status(written, value) in refused:
+            raise RuntimeError(BETWEEN)
+
+
+ANY = ("full", "partial")  # the indexed writes' refusal
 
 
 def check_internal(out):

@@ -14,8 +14,9 @@ from gradjit.tensor import dtypes
 from gradjit.tensor import rounding
 from gradjit.tensor.arith import apply
 from gradjit.tensor.functions import write_out
-from gradjit.tensor.factories import _leaf, _like, _numpy_dtype, _sizes, takes_out
 from gradjit.tensor.dtype_device import _device
+from gradjit.tensor.factories import (_leaf, _like, _numpy_dtype, _sizes, refuse_negative_sizes,
+                                      refuse_overflowing_storage, takes_out)
 from gradjit.tensor.shape import _shape_args, broadcast_shape
 from gradjit.tracer.torch_surface import TRACING
 from gradjit.tracer.trace import current_trace
@@ -204,9 +205,26 @@ def _on_meta(device) -> bool:
     return place.type == "meta"
 
 
+def check_range(low, high):
+    """The integers drawn lie in [low, high), which must hold one."""
+    if high <= low:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                           f"from={low} >= to={high}")
+
+
+def check_std(std):
+    """A normal distribution's standard deviation: a number, or a tensor known now."""
+    if hasattr(std, "_edge"):
+        if isinstance(std._value, np.ndarray) and bool((std._value < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
 @takes_out
 def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    shape, kind = _sizes(shape, size), _float_dtype(dtype)
+    shape, kind = refuse_negative_sizes(_sizes(shape, size)), _float_dtype(dtype)
+    refuse_overflowing_storage(shape, kind.itemsize)
     if _on_meta(device):
         array = np.zeros(shape, kind)
     elif kind.kind == "c":
@@ -219,7 +237,8 @@ def rand(*shape, size=None, generator=None, dtype=None, device=None, requires_gr
 @takes_out
 def randn(*shape, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal values; complex ones have variance 1 in all, 1/2 in each part."""
-    shape, kind = _sizes(shape, size), _float_dtype(dtype)
+    shape, kind = refuse_negative_sizes(_sizes(shape, size)), _float_dtype(dtype)
+    refuse_overflowing_storage(shape, kind.itemsize)
     if _on_meta(device):
         array = np.zeros(shape, kind)
     elif kind.kind == "c":
@@ -237,10 +256,8 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
-    shape = _shape_args((size,)) if size is not None else ()
+    shape = refuse_negative_sizes(_shape_args((size,))) if size is not None else ()
+    check_range(low, high)
     array = (generator or default_generator).integers(low, high, math.prod(shape))
     return _leaf(array.reshape(shape).astype(_numpy_dtype(dtype, np.int64)), device,
                  requires_grad)
@@ -268,11 +285,12 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
     gradient PyTorch's NormalBackward gives them), `size` for numbers; standard normals scaled
     and shifted, as PyTorch draws them."""
     gen = generator or default_generator
+    check_std(std)
     if not (hasattr(mean, "_edge") or hasattr(std, "_edge")):
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments - got "
                             "(float, float), but expected a Tensor mean or std, or a size")
-        shape = _sizes((size,) if isinstance(size, int) else size)
+        shape = refuse_negative_sizes(_sizes((size,) if isinstance(size, int) else size))
         kind = _float_dtype(dtype)
         noise = gen.normal(math.prod(shape), kind).reshape(shape)
         return _leaf(np.asarray((noise * kind.type(std) + kind.type(mean)).astype(kind)), device,

@@ -10,7 +10,7 @@ import numpy as np
 
 from gradjit.ir.types import is_bfloat16
 from gradjit.tensor.contract import _CPP_NAMES
-from gradjit.tensor.random import _eager, default_generator
+from gradjit.tensor.random import _eager, check_range, check_std, default_generator
 from gradjit.tensor.factories import _leaf
 
 
@@ -90,8 +90,7 @@ class RandomFillMixin:
         blocks in the tensor's precision (PyTorch's two CPU paths)."""
         _eager(self, "normal_")
         _require_floating(self, "normal_kernel_cpu")
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        check_std(std)
         gen, kind, n = generator or default_generator, _compute_dtype(self), self.numel()
         if n < 16:
             return self._fill_drawn(_double_normals(gen, n) * std + mean)
@@ -113,9 +112,7 @@ class RandomFillMixin:
             from_ = 0
         if from_ is None:
             return self._fill_drawn(_full_range_values(gen, self, self.numel()))
-        if to <= from_:
-            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
-                               f"from={from_} >= to={to}")
+        check_range(from_, to)
         span = int(to) - int(from_)
         words = gen._words64(self.numel()) if span >= 2 ** 32 else gen._words(self.numel())
         values = (words % np.uint64(span)).astype(np.int64) + int(from_)

@@ -167,6 +167,23 @@ def _running_index(x, values, dim):
     return ops.scan(ops.where(hit, ramp, 0), dim, "max")
 
 
+
+def _to_the_nans(reduce, kind, x):
+    """max() or min() of every element with PyTorch's gradient: shared evenly among the
+    elements equal to the result, or, when it is NaN, among the NaNs (where the reduction's own
+    rule, JAX's, gives NaN everywhere). The NaNs are replaced by the identity for the
+    reduction's gradient, so that no 0/0 of theirs reaches the other elements."""
+    if not ops.result_type(x).is_inexact:
+        return reduce(x)
+    value = E.stop_gradient(reduce(x))
+    nans = ops.isnan(x)
+    identity = -np.inf if kind == "max" else np.inf
+    numbers = reduce(ops.where(nans, identity, x))
+    count = ops.sum_(ops.astype(nans, ops.result_type(x)))
+    shares = ops.true_divide(ops.sum_(ops.where(nans, ops.sub(x, E.stop_gradient(x)), 0.0)),
+                             ops.maximum(count, 1.0))
+    return ops.where(ops.isnan(value), ops.add(value, shares), numbers)
+
 class ReductionMixin:
     """Sums, means, extrema, products, scans, differences and statistics of Tensor."""
 
@@ -245,7 +262,8 @@ class ReductionMixin:
             prim = S.reduce_max if kind == "max" else S.reduce_min
             out = unrecorded(self, lambda x: prim.evaluate(x, axes=tuple(range(x.ndim)),
                                                            keepdims=False))
-            return out if out is not None else apply(f"{title}Backward1", reduce, self)
+            return out if out is not None else apply(
+                f"{title}Backward1", lambda x: _to_the_nans(reduce, kind, x), self)
         with graph.torch_words:
             axis = ops.normalize_axes(dim, self.dim())
         if not axis:  # a 0-d tensor is its own max, at index 0

@@ -16,6 +16,10 @@ def inexact_type(dt) -> bool:
     return dt.is_inexact
 
 
+def bool_type(dt) -> bool:
+    return dt.is_bool
+
+
 def integral_type(dt) -> bool:
     return not dt.is_inexact
 

@@ -2,6 +2,8 @@
 stack."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from gradjit import ops
@@ -18,9 +20,16 @@ from gradjit.tensor.index_reading import index_parts, index_steps, is_advanced, 
 
 
 def _shape_args(shape):
-    if len(shape) == 1 and not isinstance(shape[0], int):
-        return tuple(int(d) for d in shape[0])
-    return tuple(int(d) for d in shape)
+    """Sizes given one by one or as one sequence; a size is an integer (a 0-d integer tensor
+    or numpy integer too), never a float. PyTorch's parser reads a first size that is a bool
+    as no size at all, later ones as 0 and 1."""
+    if len(shape) == 1 and not hasattr(shape[0], "__index__"):
+        shape = tuple(shape[0])
+    for position, d in enumerate(shape):
+        if isinstance(d, np.bool_) or position == 0 and isinstance(d, bool) or \
+                not hasattr(d, "__index__"):
+            raise TypeError(f"size must be a tuple of ints, not {type(d).__name__}")
+    return tuple(operator.index(d) for d in shape)
 
 
 def _view_possible(array, shape) -> bool:
@@ -356,6 +365,9 @@ class ShapeMixin:
         basic = _basic_index(parts)
         if basic is not None and _shares_elements(self._value, basic):
             raise RuntimeError(overlap.INTERNAL)
+        if type(self._value) is np.ndarray:  # a slice copies into, an index array puts
+            overlap.check_inputs(*(self._value[basic], (value,)) if basic is not None else
+                                 (self._value, (value,), overlap.ANY))
         value = put_value(self, parts, operand(value))
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
@@ -383,6 +395,7 @@ class ShapeMixin:
             return self
         shape = tuple(self.shape)
         broadcast_into(shape, tuple(src.shape))
+        overlap.check_inputs(self._value, (src,))
         src = operand(src)
 
         def copied():

@@ -184,8 +184,8 @@ def _median_rank(x, axis, ignore_nan):
 
 
 def _global_median(x, ignore_nan):
-    """The median of all elements; its gradient is shared evenly by the elements equal to it,
-    as PyTorch's median() without dim shares it."""
+    """The median of all elements; its gradient is shared evenly by the elements equal to it
+    (the NaNs when it is NaN), as PyTorch's median() without dim shares it."""
     flat = ops.reshape(x, (-1,))
     if ops.shape_of(flat)[0] == 0:  # nan, or an integer dtype's least value, as PyTorch's
         low = np.nan if x.dtype.is_floating_point else np.iinfo(x.dtype.ir.numpy).min
@@ -195,7 +195,7 @@ def _global_median(x, ignore_nan):
     m = ops.reshape(O.take_along_axis(ordered, _median_rank(fixed, 0, ignore_nan), 0), ())
     if not x.dtype.is_floating_point:  # no gradient to share, and the dtype stays
         return m
-    hit = ops.eq(flat, m)
+    hit = ops.logical_or(ops.eq(flat, m), ops.logical_and(ops.isnan(flat), ops.isnan(m)))
     share = ops.sum_(ops.where(hit, ops.sub(flat, fixed), 0))  # zero, with the gradient
     return ops.add(m, ops.true_divide(share, ops.maximum(ops.sum_(hit), 1)))
 
@@ -279,6 +279,10 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
                 raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the "
                                    f"same size, but got boundary tensor {list(seq.shape)}and got "
                                    f"sorter tensor {list(sorter.shape)}")
+            known = ops.constant_value(operand(sorter))
+            if known is not None and known.size and (known.min() < 0 or
+                                                     known.max() >= seq.shape[-1]):
+                raise RuntimeError("torch.searchsorted(): sorter index out of range")
             seq = O.take_along_axis(seq, sorter, seq.dim() - 1)
         if seq.dim() == 1:
             out = O.searchsorted_last(seq, ops.reshape(values, (-1,)), right)

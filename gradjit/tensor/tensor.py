@@ -6,7 +6,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.tensor import activations, rounding
 from gradjit.tensor.aliases import accept_numpy_names_in
-from gradjit.tensor import dtypes
+from gradjit.tensor import dtypes, overlap
 from gradjit.tensor.arith import _ORDERED, ArithMixin, apply, operand
 from gradjit.tensor.math_methods import MathMixin
 from gradjit.tensor.base import TensorBase
@@ -48,10 +48,16 @@ _PROMOTING = {**dict.fromkeys(("add", "mul", "floor_divide", "remainder", "fmod"
               **dict.fromkeys(("atan2", "arctan2", "hypot", "copysign"), True)}
 
 
+# in-place forms whose PyTorch kernels (BLAS) check no overlap of self with the factors
+_MATRIX_PRODUCTS = ("addmm", "addmv", "addbmm", "baddbmm")
+
+
 def _inplace(name, grad_fn=None, write=True, source=None):
     """The in-place form of method `name`: computed out of place (by method `source`, where
     it differs), written back into self."""
     def method(self, *args, **kwargs):
+        if write and name not in _MATRIX_PRODUCTS:
+            overlap.check_inputs(self._value, (*args, *kwargs.values()))
         if write_into(name, self, args, kwargs):
             return self
         if name in _PROMOTING and args:  # refused before the kernel's own dtype checks
@@ -90,6 +96,7 @@ def _compared_in_place(op):
 
     def method(self, other):
         grad_fn = f"{op.title()}Backward{0 if is_python_scalar(other) else 1}"
+        overlap.check_inputs(self._value, (other,))
         other = operand(other)
         operands = (self,) if is_python_scalar(other) else (self, other)
         return self._update(lambda: apply(grad_fn, rounding.flat(in_dtype), self, other,

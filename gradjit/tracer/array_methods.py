@@ -306,6 +306,26 @@ class ArrayMethods:
         self._guard(_is(scalar, answer), True, f"a count == {answer!r}")
         return int(answer)
 
+    def __round__(self, ndigits=None):
+        """round() of a traced number, as of numpy's scalars: a Python int (guarded), or with
+        ndigits a traced number; numpy's arrays define none."""
+        if self.shape:
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        if ndigits is None:
+            return round(self.item())
+        return ops.round_decimals(self, ndigits)
+
+    def __format__(self, spec):
+        """A format spec formats a 0-d value's number (guarded), as numpy does."""
+        if not spec:
+            return str(self)
+        if self.shape:
+            raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+        return format(self.item(), spec)
+
+    def __contains__(self, value):
+        return bool(ops.any_(ops.eq(self, value)))
+
     def _number(self):
         if self.size != 1:  # numpy's TypeError here; item() of the same array raises ValueError
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")

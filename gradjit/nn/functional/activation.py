@@ -185,6 +185,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if input.numel() and not is_traced(input) and \
             bool(((input < 0) | (input >= weight.shape[0])).any()):
         raise IndexError("index out of range in self")
+    if is_traced(input):  # the lookup's run-time bounds check takes -n..-1 as counted from the end
+        input = gradjit.where(input < 0, input - weight.shape[0], input)
     if max_norm is not None:
         from gradjit.nn.functional.embedding_bag import _renorm_
         _renorm_(weight, input.contiguous(), max_norm, norm_type)

@@ -193,6 +193,9 @@ def _bincount(x, /, weights=None, minlength=0):
         updates = np.ones(n, np.int64)
         zeros = np.zeros(length, np.int64)
     else:
+        _one_dimensional(weights)
+        if ops.shape_of(weights) != (n,):
+            raise ValueError("The weights and list don't have the same length.")
         updates = ops.astype(weights, "f8")
         zeros = np.zeros(length, np.float64)
     return S.scatter_add(zeros, ops.astype(x, "i8"), updates, axis=0) if n else zeros

@@ -185,9 +185,10 @@ def _run_time_positions(shape, indices):
     strides = np.cumprod((1,) + shape[:0:-1])[::-1]
     flat = 0
     for part, n, stride in zip(parts, shape, strides):
-        part = ops.astype(part, np.int64)
-        flat = ops.add(flat, ops.mul(ops.where(ops.lt(part, 0), ops.add(part, n), part),
-                                     int(stride)))
+        # read from the axis' positions, so each part is checked against its own axis (an
+        # index past one axis must not land in the next) and a negative one counts from the end
+        position = ops.take(np.arange(n), ops.astype(part, np.int64))
+        flat = ops.add(flat, ops.mul(position, int(stride)))
     if len(parts) == 1 and len(shape) > 1:
         inner = np.arange(int(strides[0]))
         flat = ops.add(ops.expand_dims(ops.mul(flat, 1), -1), inner)
