@@ -115,6 +115,26 @@ def check_grad(c: Case):
     assert_trees_close(got, want, rtol=1e-5, atol=1e-7)
 
 
+def suite_tests(cases):
+    """A suite module's three tests over its cases (eager, jit, and grad for those that have
+    arguments to differentiate), for the module to bind as test_eager, test_jit, test_grad."""
+    def by_id(c):
+        return c.id
+
+    @pytest.mark.parametrize("c", cases, ids=by_id)
+    def test_eager(c):
+        check_eager(c)
+
+    @pytest.mark.parametrize("c", cases, ids=by_id)
+    def test_jit(c):
+        check_jit(c)
+
+    @pytest.mark.parametrize("c", [c for c in cases if c.grad], ids=by_id)
+    def test_grad(c):
+        check_grad(c)
+    return test_eager, test_jit, test_grad
+
+
 def _leaves_traced(tree):
     return [leaf for t in tree for leaf in _leaves_traced(t)] \
         if isinstance(tree, (tuple, list)) else [tree]

@@ -4,7 +4,7 @@ eager, compiled and differentiated against numpy."""
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -135,16 +135,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

@@ -2,9 +2,8 @@
 as JAX's lax_numpy tests call them (0-d, empty, bool/int/float/complex operands): eager,
 compiled and differentiated against numpy."""
 import numpy as np
-import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 A, B, C = arg((2, 3)), arg((2, 3)), arg((3, 4, 2))
 I, Z, E = arg((2, 3), "i4"), arg((2, 3), "c8"), arg((0, 3))
@@ -141,16 +140,4 @@ def _filled(a):
     return a
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

@@ -7,9 +7,8 @@ spaces, out= overlapping an operand, sums over every dtype; eager, compiled, dif
 import itertools
 
 import numpy as np
-import pytest
 
-from tests.numpy_api.jax_suite import case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import case, suite_tests
 
 SIZES = dict(zip("abcdefghij", (2, 3, 4, 5, 2, 3, 4, 3, 2, 3)))
 rng = np.random.default_rng(21)
@@ -163,16 +162,4 @@ CASES = [c._replace(grad=()) if c.name in ("out-is-operand", "overlap") else c
          for c in _error_cases() + _comparison_cases() + _misc_cases()]
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

@@ -5,7 +5,7 @@ or constant, eager and compiled against numpy, writes differentiated."""
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -123,16 +123,4 @@ def _partition_cases():
 CASES = _take_cases() + _put_cases() + _partition_cases()
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

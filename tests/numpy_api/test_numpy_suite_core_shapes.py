@@ -2,9 +2,8 @@
 concatenate with axis=None, dtype= and casting=, stack/unstack, block of every nesting) written
 as numpy code: eager on Tensors, compiled and differentiated against numpy."""
 import numpy as np
-import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 A = arg((2, 3))
 I = arg((2, 3), "i8")
@@ -131,16 +130,4 @@ def _cases():
 CASES = _cases()
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

@@ -6,7 +6,7 @@ differentiated against numpy (nanmedian and the nan-quantiles: test_numpy_suite_
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning",
                                         "ignore::numpy.exceptions.ComplexWarning")
@@ -181,16 +181,4 @@ CASES = [c._replace(grad=()) if c.name in NO_GRAD else c
          for c in _per_function_cases() + _keyword_cases()]
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

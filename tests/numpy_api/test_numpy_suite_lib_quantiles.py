@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gradjit
-from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -182,19 +182,7 @@ def _nan_cases():
 CASES = _method_cases() + _quantile_cases() + _nan_cases()
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)
 
 
 WARNING_CALLS = {

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -209,16 +209,4 @@ CASES = [c if c.name in DIFFERENTIABLE else c._replace(grad=())
          for c in _unique_cases() + _set_cases() + _ediff1d_cases() + _isin_cases()]
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

@@ -7,7 +7,7 @@ broadcast_shapes and sliding_window_view with numpy's refusals; eager, compiled,
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import arg, case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import arg, case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -152,16 +152,4 @@ def _stride_cases():
 CASES = _twodim_cases() + _index_cases() + _stride_cases()
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)

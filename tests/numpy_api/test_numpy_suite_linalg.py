@@ -7,7 +7,7 @@ with numpy's LinAlgError and ValueError refusals; eager, compiled and differenti
 import numpy as np
 import pytest
 
-from tests.numpy_api.jax_suite import case, check_eager, check_grad, check_jit
+from tests.numpy_api.jax_suite import case, suite_tests
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -277,16 +277,4 @@ CASES = [c._replace(grad=()) if c.name.startswith(NO_GRAD_PREFIXES) else c
          + _other_cases()]
 
 
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_eager(c):
-    check_eager(c)
-
-
-@pytest.mark.parametrize("c", CASES, ids=lambda c: c.id)
-def test_jit(c):
-    check_jit(c)
-
-
-@pytest.mark.parametrize("c", [c for c in CASES if c.grad], ids=lambda c: c.id)
-def test_grad(c):
-    check_grad(c)
+test_eager, test_jit, test_grad = suite_tests(CASES)
