@@ -370,9 +370,9 @@ def finite_differences(loss: Function, args, seed=0) -> str | None:
 
 
 def _freeze_stop_gradients(fn: Function, args) -> Function:
-    """`fn` with each stop_gradient replaced by the constant it computes at `args`: what the
-    gradient differentiates (stop_gradient's derivative is zero by definition)."""
-    stops = [op for op in fn.ops if op.prim is E.stop_gradient]
+    """`fn` with each stop_gradient (and stop_reverse) replaced by the constant it computes at
+    `args`: what the gradient differentiates (their reverse derivative is zero by definition)."""
+    stops = [op for op in fn.ops if op.prim in (E.stop_gradient, E.stop_reverse)]
     if not stops:
         return fn
     values = interpret(Function(fn.name, fn.params, fn.ops, [op.out for op in stops]), *args)

@@ -14,8 +14,8 @@ from gradjit.ir.primitive import ir_type
 from gradjit.ir.types import dtype as resolve
 
 FLOAT_UNARY = ("neg", "abs", "sign", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin",
-               "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient", "erf",
-               "erfc")
+               "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "stop_gradient",
+               "stop_reverse", "erf", "erfc")
 FLOAT_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "fmod", "atan2",
                 "logaddexp")
 INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "pow")
