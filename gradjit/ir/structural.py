@@ -560,3 +560,37 @@ def _guard_batch(args, batched, size, *, expected, site):
 
 guard = _prim("guard", "effect", _guard_rule, _guard_eval, lambda g, y, pred: (None,),
               params=("expected", "site"), differentiable=False, batch=_guard_batch)
+
+
+# ---- index checks: an index out of range, in the words of the library the user called ----
+
+INDEX_ERRORS = {"IndexError": IndexError, "RuntimeError": RuntimeError}
+
+
+def index_error(index, *, bound, low, error, words) -> Exception | None:
+    """The error for the first element of `index` outside [low, bound), or None: `words` is
+    the owning library's message with {index} where the offending value goes."""
+    index = np.asarray(index)
+    if not index.size or (index.min() >= low and index.max() < bound):
+        return None
+    bad = index[(index < low) | (index >= bound)].flat[0]
+    return INDEX_ERRORS[error](words.format(index=bad))
+
+
+def _check_index_rule(index, *, bound, low, error, words):
+    require(index.dtype.is_int, f"check_index checks an integer index, not {index}")
+    return index
+
+
+def _check_index_eval(index, *, bound, low, error, words):
+    failure = index_error(index, bound=bound, low=low, error=error, words=words)
+    if failure is not None:
+        raise failure
+    return index
+
+
+# The user's index, checked against the size of the axis it indexes before it is turned into
+# flat positions, so that an error names the user's value, axis and size.
+check_index = _prim("check_index", "structural", _check_index_rule, _check_index_eval,
+                    lambda g, y, index: (None,), params=("bound", "low", "error", "words"),
+                    differentiable=False, batch=batch_shifted("check_index"))

@@ -27,18 +27,19 @@ def _leading(x, shape):
 
 def _targets(index, shape, dim):
     """The flat position in `shape` of each index element (its own coordinates but along dim,
-    where its value is); one out of range becomes one past the end, which the gather and
-    scatter_add primitives reject when they run."""
+    where its value is). An index outside [0, shape[dim]) raises PyTorch's RuntimeError,
+    naming it, dim and the size, before any position is formed."""
     index_shape = _shape(index)
     strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
-    idx = E.cast(index, dtype="i64")
-    bad = ops.logical_or(ops.lt(idx, 0), ops.logical_not(ops.lt(idx, shape[dim])))
+    idx = S.check_index(E.cast(index, dtype="i64"), bound=shape[dim], low=0,
+                        error="RuntimeError", words=f"index {{index}} is out of bounds for "
+                        f"dimension {dim} with size {shape[dim]}")
     flat = ops.mul(idx, strides[dim])
     for a in range(len(shape)):
         if a != dim and index_shape[a] > 1:
             flat = ops.add(flat, ops.mul(S.iota(shape=index_shape, dtype="i64", axis=a),
                                          strides[a]))
-    return ops.reshape(ops.where(bad, max(math.prod(shape), 1), flat), (-1,))
+    return ops.reshape(flat, (-1,))
 
 
 def _values(src, index, like):
