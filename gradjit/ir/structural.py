@@ -567,14 +567,13 @@ guard = _prim("guard", "effect", _guard_rule, _guard_eval, lambda g, y, pred: (N
 INDEX_ERRORS = {"IndexError": IndexError, "RuntimeError": RuntimeError}
 
 
-def index_error(index, *, bound, low, error, words) -> Exception | None:
-    """The error for the first element of `index` outside [low, bound), or None: `words` is
-    the owning library's message with {index} where the offending value goes."""
+def check_index_range(index, *, bound, low, error, words):
+    """Raise `error` with `words` (the owning library's message, {index} where the offending
+    value goes) for the first element of `index` outside [low, bound)."""
     index = np.asarray(index)
-    if not index.size or (index.min() >= low and index.max() < bound):
-        return None
-    bad = index[(index < low) | (index >= bound)].flat[0]
-    return INDEX_ERRORS[error](words.format(index=bad))
+    if index.size and (index.min() < low or index.max() >= bound):
+        bad = index[(index < low) | (index >= bound)].flat[0]
+        raise INDEX_ERRORS[error](words.format(index=bad))
 
 
 def _check_index_rule(index, *, bound, low, error, words):
@@ -583,9 +582,7 @@ def _check_index_rule(index, *, bound, low, error, words):
 
 
 def _check_index_eval(index, *, bound, low, error, words):
-    failure = index_error(index, bound=bound, low=low, error=error, words=words)
-    if failure is not None:
-        raise failure
+    check_index_range(index, bound=bound, low=low, error=error, words=words)
     return index
 
 

@@ -83,8 +83,7 @@ PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): (
     ("check_index", "low"): ("an integer", _is_int),
     ("check_index", "error"): ("IndexError or RuntimeError",
                                lambda v: v in ("IndexError", "RuntimeError")),
-    ("check_index", "words"): ("a message naming {index}",
-                               lambda v: isinstance(v, str) and "{index}" in v)}
+    ("check_index", "words"): ("a message", lambda v: isinstance(v, str))}
 
 
 def check_type(t) -> str | None:

@@ -25,15 +25,15 @@ def _leading(x, shape):
     return ops.getitem(x, tuple(slice(0, n) for n in shape))
 
 
-def _targets(index, shape, dim):
+def _targets(index, shape, dim, error="RuntimeError", words=None):
     """The flat position in `shape` of each index element (its own coordinates but along dim,
-    where its value is). An index outside [0, shape[dim]) raises PyTorch's RuntimeError,
-    naming it, dim and the size, before any position is formed."""
+    where its value is). An index outside [0, shape[dim]) raises PyTorch's error (by default
+    gather's RuntimeError naming it, dim and the size) before any position is formed."""
     index_shape = _shape(index)
     strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
-    idx = S.check_index(E.cast(index, dtype="i64"), bound=shape[dim], low=0,
-                        error="RuntimeError", words=f"index {{index}} is out of bounds for "
-                        f"dimension {dim} with size {shape[dim]}")
+    words = words or f"index {{index}} is out of bounds for dimension {dim} with size {shape[dim]}"
+    idx = S.check_index(E.cast(index, dtype="i64"), bound=shape[dim], low=0, error=error,
+                        words=words)
     flat = ops.mul(idx, strides[dim])
     for a in range(len(shape)):
         if a != dim and index_shape[a] > 1:

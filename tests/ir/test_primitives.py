@@ -293,6 +293,8 @@ def test_check_index():
     ("matmul", [(3, 4), (5, 2)], {}, r"matmul\(f32\[3,4\], f32\[5,2\]\): inner dims 4 and 5"),
     ("broadcast_to", [(3,)], {"shape": (2, 4)}, r"cannot broadcast shape \(3,\) to \(2, 4\)"),
     ("reshape", [(6,)], {"shape": (4,)}, r"cannot reshape \(6,\)"),
+    ("check_index", [(3,)], {"bound": 3, "low": 0, "error": "IndexError", "words": "{index}"},
+     r"check_index checks an integer index, not f32\[3\]"),
     ("reduce_sum", [(2, 3)], {"axes": (-1,), "keepdims": False}, r"axes \(-1,\) must lie in"),
     ("concatenate", [(2, 3), (2, 4)], {"axis": 0}, r"shapes \(2, 3\) and \(2, 4\) differ off"),
 ])
