@@ -80,7 +80,7 @@ class Fuser:
         self.reads_memo: dict[int, frozenset] = {}
         self.stored: dict[int, Node] = {}  # computed node -> the load of its materialized copy
         self.reshaped: dict[int, Node] = {}  # a reshaped computed node -> the node it reshapes
-        self.checked: dict[int, tuple] = {}  # buffer -> the range its index check establishes
+        self.checked: dict[int, tuple] = {}  # buffer -> the range of its elements (buffer_range)
         self.env: dict = {}
         self.sharing = Sharing(self)
 
@@ -94,6 +94,15 @@ class Fuser:
         if found is None:
             found = self.interned[key] = Node(kind, tuple(args), attrs, shape, dtype)
         return found
+
+    def buffer_range(self, buffer: int) -> tuple[int, int] | None:
+        """(least, most) of an integer buffer's elements where known now: a checked index's
+        range, a constant's values."""
+        if buffer not in self.checked and self.buffers[buffer].kind == "const":
+            data = self.constants[self.buffers[buffer].index]
+            self.checked[buffer] = (int(data.min()), int(data.max())) if \
+                data.size and data.dtype.kind in "iu" else None
+        return self.checked.get(buffer)
 
     def load(self, buffer: Buffer, view: View) -> Node:
         return self.node("load", (), (buffer.id, view), view.shape, buffer.dtype)
@@ -413,11 +422,13 @@ def _checked_index(f: Fuser, idx: Node, bound: int, low: int | None = None,
     (unless a guard or a failure comes first: a trace's path is decided before its index
     checks apply). By default every index in [-bound, bound) passes (numpy's wrap)."""
     low = -bound if low is None else low
-    known = value_range(idx, f.checked)
+    known = value_range(idx, f.buffer_range)
     if known and low <= known[0] and known[1] < bound:  # proven: nothing to check
         return idx if idx.kind in ("index", "load") else f.materialize(idx)
     idx = f.materialize(idx)
-    f.checked[idx.attrs[0]] = (low, bound - 1)
+    buffer, view = idx.attrs
+    if view == contiguous(view.shape) and f.buffers[buffer].size == np.prod(view.shape):
+        f.checked[buffer] = (low, bound - 1)  # every element of the buffer, not a part
     words = words or f"index {{index}} is out of bounds for axis with size {bound}"
     check = CheckIndex(f.operand(idx), bound, low, error, words)
     if f.buffers[idx.attrs[0]].kind in ("param", "const") and not any(
@@ -583,3 +594,4 @@ def fuse(fn: Function, loop_products: bool = True) -> Program:
     """Group `fn`'s ops into kernels and runtime steps; small matrix products become loops
     unless `loop_products` is False (a GPU target launches its own product kernels)."""
     return Fuser(fn, loop_products).run()
+

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 
-def value_range(node, checked: dict, assumed: dict | None = None) -> tuple[int, int] | None:
-    """(least, most) of `node`'s values, or None when unknown. `checked`: buffer -> the
-    range a check step established for it; `assumed`: id(node) -> a range narrowed by the
-    condition of an enclosing where."""
+def value_range(node, checked, assumed: dict | None = None) -> tuple[int, int] | None:
+    """(least, most) of `node`'s values, or None when unknown. `checked(buffer)`: the range
+    of a buffer's elements where known (a check step established it, or a constant's);
+    `assumed`: id(node) -> a range narrowed by the condition of an enclosing where."""
     assumed = assumed or {}
     if id(node) in assumed:
         return assumed[id(node)]
@@ -29,7 +29,7 @@ def _range(node, checked, assumed):
         return (view.offset + sum(min(0, s) for s in spans),
                 view.offset + sum(max(0, s) for s in spans))
     if node.kind == "load":
-        return checked.get(node.attrs[0])
+        return checked(node.attrs[0])
     if node.kind != "apply":
         return None
     name = node.attrs[0]
