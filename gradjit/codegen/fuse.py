@@ -166,6 +166,8 @@ class Fuser:
         computed = node if source is None else source
         self.pend(Pending("store", computed.shape, computed, buffer.id,
                           contiguous(computed.shape)))
+        if (known := value_range(computed, self.buffer_range)) is not None:
+            self.checked[buffer.id] = known  # its positions, when it is an index
         loaded = self.load(buffer, contiguous(node.shape))
         if not force:
             self.stored[id(node)] = loaded

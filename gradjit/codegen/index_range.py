@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+MAX_DEPTH = 12  # an index's positions are a few adds and multiplies of ramps deep
+
 
 def value_range(node, checked, assumed: dict | None = None) -> tuple[int, int] | None:
     """(least, most) of `node`'s values, or None when unknown. `checked(buffer)`: the range
@@ -12,7 +14,8 @@ def value_range(node, checked, assumed: dict | None = None) -> tuple[int, int] |
     assumed = assumed or {}
     if id(node) in assumed:
         return assumed[id(node)]
-    if node.dtype.numpy.kind not in "iu":
+    # deep expressions are left unknown: a shared operand is walked once per use
+    if node.dtype.numpy.kind not in "iu" or node.depth > MAX_DEPTH:
         return None
     found = _range(node, checked, assumed)
     limit = 1 << (8 * node.dtype.numpy.itemsize - 2)  # no wrap-around along the way
