@@ -73,6 +73,8 @@ NUMPY = {
     "index_rows": (lambda x, i: x[i], [0, 2]),
     "index_columns": (lambda x, i: x[1:, i], [[0], [3]]),
     "index_after_new_axis": (lambda x, i: x[None, ..., i], [0, 3]),
+    "take_axis_1": (lambda x, i: np.take(x, i, axis=1), [0, 3]),
+    "take_flat": (lambda x, i: np.take(x[:1], i), [0, 3]),  # 4 elements
 }
 
 
