@@ -16,6 +16,7 @@ from collections import Counter
 import numpy as np
 
 from gradjit.codegen import views
+from gradjit.codegen.index_range import value_range
 from gradjit.codegen.kernel import REDUCE_KINDS, Program
 from gradjit.codegen.schedule import Pending, build_kernels, fold_dag
 from gradjit.codegen.share import Sharing
@@ -79,6 +80,7 @@ class Fuser:
         self.reads_memo: dict[int, frozenset] = {}
         self.stored: dict[int, Node] = {}  # computed node -> the load of its materialized copy
         self.reshaped: dict[int, Node] = {}  # a reshaped computed node -> the node it reshapes
+        self.checked: dict[int, tuple] = {}  # buffer -> the range of its elements (buffer_range)
         self.env: dict = {}
         self.sharing = Sharing(self)
 
@@ -92,6 +94,15 @@ class Fuser:
         if found is None:
             found = self.interned[key] = Node(kind, tuple(args), attrs, shape, dtype)
         return found
+
+    def buffer_range(self, buffer: int) -> tuple[int, int] | None:
+        """(least, most) of an integer buffer's elements where known now: a checked index's
+        range, a constant's values."""
+        if buffer not in self.checked and self.buffers[buffer].kind == "const":
+            data = self.constants[self.buffers[buffer].index]
+            self.checked[buffer] = (int(data.min()), int(data.max())) if \
+                data.size and data.dtype.kind in "iu" else None
+        return self.checked.get(buffer)
 
     def load(self, buffer: Buffer, view: View) -> Node:
         return self.node("load", (), (buffer.id, view), view.shape, buffer.dtype)
@@ -155,6 +166,8 @@ class Fuser:
         computed = node if source is None else source
         self.pend(Pending("store", computed.shape, computed, buffer.id,
                           contiguous(computed.shape)))
+        if (known := value_range(computed, self.buffer_range)) is not None:
+            self.checked[buffer.id] = known  # its positions, when it is an index
         loaded = self.load(buffer, contiguous(node.shape))
         if not force:
             self.stored[id(node)] = loaded
@@ -265,7 +278,8 @@ def _live_ops(fn: Function) -> set[int]:
     needed = set(fn.results)
     live = set()
     for op in reversed(fn.ops):
-        if op.out is None or op.out in needed or op.prim.name in ("gather", "scatter_add"):
+        if op.out is None or op.out in needed or op.prim.name in ("gather", "scatter_add",
+                                                                     "check_index"):
             live.add(id(op))
             needed.update(op.inputs)
     return live
@@ -403,20 +417,22 @@ def _pad(f: Fuser, op, x):
     return f.load(buffer, whole)
 
 
-def _checked_index(f: Fuser, idx: Node, bound: int) -> Node:
+def _checked_index(f: Fuser, idx: Node, bound: int, low: int | None = None,
+                   error="IndexError", words=None) -> Node:
     """The index operand, materialized and checked before any kernel reads through it: an
     argument's or a constant's at the program's start, where the check splits no loops
     (unless a guard or a failure comes first: a trace's path is decided before its index
-    checks apply)."""
-    if idx.kind == "index":  # a ramp: its range is known now
-        view = idx.attrs
-        spans = [(n - 1) * stride for n, stride in zip(view.shape, view.strides) if n]
-        low, high = view.offset + sum(min(0, s) for s in spans), view.offset + sum(
-            max(0, s) for s in spans)
-        if -bound <= low and high < bound:
-            return idx
+    checks apply). By default every index in [-bound, bound) passes (numpy's wrap)."""
+    low = -bound if low is None else low
+    known = value_range(idx, f.buffer_range)
+    if known and low <= known[0] and known[1] < bound:  # proven: nothing to check
+        return idx if idx.kind in ("index", "load") else f.materialize(idx)
     idx = f.materialize(idx)
-    check = CheckIndex(f.operand(idx), bound)
+    buffer, view = idx.attrs
+    if view == contiguous(view.shape) and f.buffers[buffer].size == np.prod(view.shape):
+        f.checked[buffer] = (low, bound - 1)  # every element of the buffer, not a part
+    words = words or f"index {{index}} is out of bounds for axis with size {bound}"
+    check = CheckIndex(f.operand(idx), bound, low, error, words)
     if f.buffers[idx.attrs[0]].kind in ("param", "const") and not any(
             isinstance(s, (Guard, Fail)) for s in f.steps):
         if str(check) not in map(str, f.prologue):
@@ -549,6 +565,11 @@ def _concatenate(f: Fuser, op, *xs):
     return f.load(buffer, whole)
 
 
+def _check_index(f: Fuser, op, idx):
+    p = op.params
+    return _checked_index(f, idx, p["bound"], p["low"], p["error"], p["words"])
+
+
 def _guard(f: Fuser, op, pred):
     f.step(Guard(f.operand(pred), op.params["expected"], op.params["site"]))
 
@@ -562,7 +583,7 @@ RULES = {
     "reduce_sum": _reduce, "reduce_max": _reduce, "reduce_min": _reduce,
     "reduce_prod": _reduce,
     "matmul": _matmul, "pad": _pad, "gather": _gather, "scatter_add": _scatter_add,
-    "concatenate": _concatenate, "guard": _guard, "pow": _pow,
+    "concatenate": _concatenate, "guard": _guard, "pow": _pow, "check_index": _check_index,
 }
 # Every elementwise primitive fuses the same way (its scalar code is in body.LOWERINGS);
 # every library primitive is a host call between kernels.
@@ -575,3 +596,4 @@ def fuse(fn: Function, loop_products: bool = True) -> Program:
     """Group `fn`'s ops into kernels and runtime steps; small matrix products become loops
     unless `loop_products` is False (a GPU target launches its own product kernels)."""
     return Fuser(fn, loop_products).run()
+

@@ -298,6 +298,10 @@ def _gather(gen):
     if x is None:
         return None
     axis, indices = _index_arrays(gen, x)
+    if gen.draw(st.booleans()):  # checked on its own first, as the ops layer checks a user's
+        n = x.type.shape[axis]
+        indices[0] = S.check_index(indices[0], bound=n, low=-n, error="IndexError",
+                                   words=f"index {{index}} is out of bounds for axis {axis}")
     return S.gather(x, *indices, axis=axis)
 
 

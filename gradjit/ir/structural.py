@@ -560,3 +560,34 @@ def _guard_batch(args, batched, size, *, expected, site):
 
 guard = _prim("guard", "effect", _guard_rule, _guard_eval, lambda g, y, pred: (None,),
               params=("expected", "site"), differentiable=False, batch=_guard_batch)
+
+
+# ---- index checks: an index out of range, in the words of the library the user called ----
+
+INDEX_ERRORS = {"IndexError": IndexError, "RuntimeError": RuntimeError}
+
+
+def check_index_range(index, *, bound, low, error, words):
+    """Raise `error` with `words` (the owning library's message, {index} where the offending
+    value goes) for the first element of `index` outside [low, bound)."""
+    index = np.asarray(index)
+    if index.size and (index.min() < low or index.max() >= bound):
+        bad = index[(index < low) | (index >= bound)].flat[0]
+        raise INDEX_ERRORS[error](words.format(index=bad))
+
+
+def _check_index_rule(index, *, bound, low, error, words):
+    require(index.dtype.is_int, f"check_index checks an integer index, not {index}")
+    return index
+
+
+def _check_index_eval(index, *, bound, low, error, words):
+    check_index_range(index, bound=bound, low=low, error=error, words=words)
+    return index
+
+
+# The user's index, checked against the size of the axis it indexes before it is turned into
+# flat positions, so that an error names the user's value, axis and size.
+check_index = _prim("check_index", "structural", _check_index_rule, _check_index_eval,
+                    lambda g, y, index: (None,), params=("bound", "low", "error", "words"),
+                    differentiable=False, batch=batch_shifted("check_index"))

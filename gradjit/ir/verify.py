@@ -78,7 +78,12 @@ PARAM_KINDS = {
 # A constant's value is the whole array, as nested lists.
 PARAM_KINDS_BY_PRIMITIVE = {("constant", "value"): (
     "nested lists of numbers",
-    lambda v: isinstance(v, ArrayValue) and v.array.dtype.kind in "biufc" or _is_numbers(v))}
+    lambda v: isinstance(v, ArrayValue) and v.array.dtype.kind in "biufc" or _is_numbers(v)),
+    ("check_index", "bound"): ("an integer", _is_int),
+    ("check_index", "low"): ("an integer", _is_int),
+    ("check_index", "error"): ("IndexError or RuntimeError",
+                               lambda v: v in ("IndexError", "RuntimeError")),
+    ("check_index", "words"): ("a message", lambda v: isinstance(v, str))}
 
 
 def check_type(t) -> str | None:
@@ -94,7 +99,7 @@ def check_type(t) -> str | None:
 def check_params(prim, params: dict) -> str | None:
     """What is wrong with `params` for `prim`, or None."""
     for key, v in params.items():
-        what, accepts = PARAM_KINDS_BY_PRIMITIVE.get((prim.name, key), PARAM_KINDS[key])
+        what, accepts = PARAM_KINDS_BY_PRIMITIVE.get((prim.name, key)) or PARAM_KINDS[key]
         if not accepts(v):
             return f"param {key} must be {what}, not {v!r}"
     return None

@@ -3,6 +3,7 @@ boolean arrays known when indexing (constants) become one gather over the flatte
 index arrays computed at run time become one gather on the axes they index."""
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -44,14 +45,16 @@ def _is_basic(part) -> bool:
         not isinstance(part, bool)
 
 
-def getitem(x, index):
+def getitem(x, index, torch_words=False):
+    """x[index] as numpy reads it; a run-time index out of range raises numpy's IndexError,
+    or PyTorch's with `torch_words`."""
     parts = _masks_now(_parts(index))
     if all(_is_basic(p) for p in parts):
         return _basic(x, parts)
     known = _known_parts(parts)
     if known is not None:
         return _by_positions(x, known)
-    return _runtime_gather(x, parts)
+    return _runtime_gather(x, parts, torch_words)
 
 
 def _masks_now(parts):
@@ -179,7 +182,7 @@ class _Taken:
         self.array = array
 
 
-def _runtime_gather(x, parts):
+def _runtime_gather(x, parts, torch_words):
     """numpy's advanced indexing with index arrays known only at run time: slices and new
     axes first (views), then one gather on the indexed axes, the index arrays (integers
     among them count as arrays) broadcast together. Adjacent index arrays put their shape
@@ -194,6 +197,15 @@ def _runtime_gather(x, parts):
             marked.extend(_Taken(a) for a in _index_arrays(p))
     spelled = _expand_ellipsis(marked, ir_type(x).rank)
     taken = [(axis, p.array) for axis, p in enumerate(spelled) if isinstance(p, _Taken)]
+    # each array checked against the axis of x it indexes (new axes are none of x's); numpy
+    # names that axis, PyTorch's index kernel the array's place among the index arrays
+    x_axes = list(itertools.accumulate(p is not None for p in spelled))
+    shape = ir_type(x).shape
+    taken = [(axis, S.check_index(a, bound=n, low=-n, error="IndexError", words=(
+        f"index {{index}} is out of bounds for "
+        f"{f'dimension {k}' if torch_words else f'axis {x_axis}'} with size {n}")))
+        for k, (axis, a) in enumerate(taken) for x_axis in [x_axes[axis] - 1]
+        for n in [shape[x_axis]]]
     # each part is one axis of y: a new axis, a sliced axis or a whole indexed axis
     y = _basic(x, [slice(None) if isinstance(p, _Taken) else p for p in spelled])
     return _gather_arrays(y, [a for _, a in taken], [axis for axis, _ in taken])

@@ -324,15 +324,14 @@ def take_along_axis(x, indices, axis):
     source = broadcast(x, shape[:axis] + (t.shape[axis],) + shape[axis + 1:])
     n = t.shape[axis]
     idx = broadcast(astype(indices, int64), shape)
-    bad = logical_or(lt(idx, -n), logical_not(lt(idx, n)))
+    idx = S.check_index(idx, bound=n, low=-n, error="IndexError",
+                        words=f"index {{index}} is out of bounds for axis {axis} with size {n}")
     idx = where(lt(idx, 0), add(idx, n), idx)
     strides = [math.prod(_shape(source)[a + 1:]) for a in range(t.rank)]
     flat = mul(idx, strides[axis])
     for a in range(t.rank):
         if a != axis:
             flat = add(flat, mul(S.iota(shape=shape, dtype="i64", axis=a), strides[a]))
-    size = max(math.prod(_shape(source)), 1)
-    flat = where(bad, size, flat)  # out of range for the flat array too: the gather raises
     return S.gather(reshape(source, (-1,)), flat, axis=0)
 
 

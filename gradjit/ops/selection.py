@@ -38,7 +38,8 @@ def take(a, indices, axis=None, mode="raise"):
             return S.gather(x, remainder(indices, max(n, 1)), axis=axis)
         if mode != "raise":
             raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-        return S.gather(x, indices, axis=axis)  # the gather checks the bounds when it runs
+        return S.gather(x, S.check_index(indices, bound=n, low=-n, error="IndexError", words=(
+            f"index {{index}} is out of bounds for axis {axis} with size {n}")), axis=axis)
     if mode == "raise" and known.size and known.dtype.kind in "iu":
         bad = known[(known < -n) | (known >= n)]
         if bad.size:

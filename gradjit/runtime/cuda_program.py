@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradjit.ir.structural import GuardFailed
+from gradjit.ir.structural import GuardFailed, check_index_range
 from gradjit.runtime.steps import (NEGATIVE_POWER, CheckExponent, CheckIndex, Fail, Guard,
                                    LibraryCall)
 
@@ -138,10 +138,8 @@ def _library(program: GpuProgram, step: LibraryCall, pointers):
 
 
 def _check_index(program: GpuProgram, step: CheckIndex, pointers):
-    index = program.host_view(step.index, pointers)
-    if index.size and (index.min() < -step.bound or index.max() >= step.bound):
-        bad = index[(index < -step.bound) | (index >= step.bound)].flat[0]
-        raise IndexError(f"index {bad} is out of bounds for axis with size {step.bound}")
+    check_index_range(program.host_view(step.index, pointers), bound=step.bound,
+                      low=step.low, error=step.error, words=step.words)
 
 
 def _check_exponent(program: GpuProgram, step: CheckExponent, pointers):

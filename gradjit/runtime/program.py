@@ -9,7 +9,7 @@ import threading
 
 import numpy as np
 
-from gradjit.ir.structural import GuardFailed
+from gradjit.ir.structural import GuardFailed, check_index_range
 from gradjit.runtime import blas
 from gradjit.runtime.native import INCREF, NativeCode
 from gradjit.runtime.steps import (ARGUMENTS_DIFFER, ENTRY_SLOTS, NEGATIVE_POWER, CheckExponent,
@@ -364,10 +364,8 @@ def _guard(program, step: Guard):
 
 def _check_index(program, step: CheckIndex):
     def call(run):
-        index = run.operand(step.index)
-        if index.size and (index.min() < -step.bound or index.max() >= step.bound):
-            bad = index[(index < -step.bound) | (index >= step.bound)].flat[0]
-            raise IndexError(f"index {bad} is out of bounds for axis with size {step.bound}")
+        check_index_range(run.operand(step.index), bound=step.bound, low=step.low,
+                          error=step.error, words=step.words)
     return call
 
 

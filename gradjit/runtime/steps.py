@@ -142,17 +142,21 @@ class Guard(Record):
 
 
 class CheckIndex(Record):
-    """Raise IndexError (before any kernel reads through them) unless every index lies
-    in [-bound, bound)."""
+    """Raise `error` in `words` (before any kernel reads through them) unless every index
+    lies in [low, bound)."""
 
     index: Operand
     bound: int
+    low: int
+    error: str
+    words: str
 
     def buffers(self) -> set[int]:
         return {self.index.buffer}
 
     def __str__(self) -> str:
-        return f"check_index {self.index} in [-{self.bound}, {self.bound})"
+        return (f"check_index {self.index} in [{self.low}, {self.bound}) "
+                f"{self.error}({self.words!r})")
 
 
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."

@@ -354,8 +354,13 @@ class IndexingMixin:
                                if not shape[dim] else
                                f"INDICES element is out of DATA bounds, id={bad} axis_dim="
                                f"{shape[dim]}")
+        # PyTorch's CPU kernel words it by dim: its embedding path for 0, a generic one after
+        words = ("IndexError", "index out of range in self") if dim == 0 else (
+            "RuntimeError", f"INDICES element is out of DATA bounds, id={{index}} axis_dim="
+                            f"{shape[dim]}")
         return apply("IndexSelectBackward0", lambda x, i: ops.reshape(
-            S.gather(ops.reshape(x, (-1,)), _targets(_along(i, shape, dim), shape, dim),
+            S.gather(ops.reshape(x, (-1,)), _targets(_along(i, shape, dim), shape, dim,
+                                                     *words),
                      axis=0), _shape(_along(i, shape, dim))), self, index)
 
     def _index_along(self, dim, index, what, source=None):

@@ -25,20 +25,21 @@ def _leading(x, shape):
     return ops.getitem(x, tuple(slice(0, n) for n in shape))
 
 
-def _targets(index, shape, dim):
+def _targets(index, shape, dim, error="RuntimeError", words=None):
     """The flat position in `shape` of each index element (its own coordinates but along dim,
-    where its value is); one out of range becomes one past the end, which the gather and
-    scatter_add primitives reject when they run."""
+    where its value is). An index outside [0, shape[dim]) raises PyTorch's error (by default
+    gather's RuntimeError naming it, dim and the size) before any position is formed."""
     index_shape = _shape(index)
     strides = [math.prod(shape[a + 1:]) for a in range(len(shape))]
-    idx = E.cast(index, dtype="i64")
-    bad = ops.logical_or(ops.lt(idx, 0), ops.logical_not(ops.lt(idx, shape[dim])))
+    words = words or f"index {{index}} is out of bounds for dimension {dim} with size {shape[dim]}"
+    idx = S.check_index(E.cast(index, dtype="i64"), bound=shape[dim], low=0, error=error,
+                        words=words)
     flat = ops.mul(idx, strides[dim])
     for a in range(len(shape)):
         if a != dim and index_shape[a] > 1:
             flat = ops.add(flat, ops.mul(S.iota(shape=index_shape, dtype="i64", axis=a),
                                          strides[a]))
-    return ops.reshape(ops.where(bad, max(math.prod(shape), 1), flat), (-1,))
+    return ops.reshape(flat, (-1,))
 
 
 def _values(src, index, like):

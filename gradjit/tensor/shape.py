@@ -140,6 +140,11 @@ def _shares_elements(value, basic):
         return False
 
 
+def _getitem(x, parts):
+    """numpy's reading of x[parts], a run-time index out of range worded as PyTorch does."""
+    return ops.getitem(x, parts, torch_words=True)
+
+
 def _index_name(parts) -> str:
     if is_advanced(parts):
         return "IndexBackward0"
@@ -354,11 +359,11 @@ class ShapeMixin:
             try:
                 out = self
                 for name, part in steps:
-                    out = apply(name, ops.getitem, out, part)
+                    out = apply(name, _getitem, out, part)
                 return out
             except IndexError:  # out of range: the whole index words it as PyTorch does
                 pass
-        return apply(_index_name(parts), ops.getitem, self, parts)
+        return apply(_index_name(parts), _getitem, self, parts)
 
     def __setitem__(self, index, value):
         parts = index_parts(self, index)

@@ -181,6 +181,8 @@ CASES = {
     "full": lambda: [([], {"value": v, "shape": (9,), "dtype": dt})
                      for v, dt in [(2.5, "f32"), (-3, "i64"), (True, "bool")]],
     "guard": lambda: [([np.array(True)], {"expected": True, "site": "f.py:1"})],
+    "check_index": lambda: [([np.array([[3, -4], [0, 1]])], {
+        "bound": 4, "low": -4, "error": "IndexError", "words": "index {index} is out"})],
     "argsort": lambda: [([data((4, 37), dt)], {"axis": axis}) for dt in FLOATS + INTS + ["bool"]
                         for axis in (0, 1)] + [([data((0, 3), "f32")], {"axis": 0})],
     **_linalg(),
@@ -224,6 +226,15 @@ def test_out_of_range_indices_raise_before_native_code(name, arrays, params):
                     *[a * 0 + (a.dtype.kind == "i") for a in arrays])
     with pytest.raises(IndexError):
         program(*arrays)
+
+
+def test_index_check_raises_the_error_and_words_it_is_given():
+    params = {"bound": 4, "low": 0, "error": "RuntimeError",
+              "words": "index {index} is out of bounds for dimension 1 with size 4"}
+    program = check(one_op("check_index", [np.array([0, 3])], **params), np.array([0, 3]))
+    with pytest.raises(RuntimeError, match="^index -1 is out of bounds for dimension 1 with "
+                                           "size 4$"):
+        program(np.array([-1, 7]))
 
 
 def test_max_over_no_elements_raises_like_numpy():

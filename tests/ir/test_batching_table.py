@@ -23,6 +23,8 @@ CASES = {
         "trunc_div", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"]},
     "argsort": ([(3, 4)], {"axis": 1}),
     "guard": ([("bool", ())], {"expected": True, "site": None}),
+    "check_index": ([("idx", (4,))], {"bound": 5, "low": -5, "error": "IndexError",
+                                      "words": "index {index} is out of bounds"}),
 }
 SOURCES = {n for n, p in PRIMITIVES.items() if p.arity == 0}  # no operand to batch
 

@@ -273,11 +273,28 @@ def test_guard():
         run("guard", np.array(False), expected=True, site="f.py:1")
 
 
+def test_check_index():
+    """The index passes unchanged inside [low, size); outside, the library's error names the
+    first offending value."""
+    words = "index {index} is out of bounds for dimension 1 with size 4"
+    index = np.array([[0, 3], [2, 1]])
+    np.testing.assert_array_equal(run("check_index", index, bound=4, low=0,
+                                      error="RuntimeError", words=words), index)
+    with pytest.raises(RuntimeError, match="^index -1 is out of bounds for dimension 1 "):
+        run("check_index", np.array([0, -1, 9]), bound=4, low=0, error="RuntimeError",
+            words=words)
+    with pytest.raises(IndexError, match="^index 9 is out of bounds for axis 0 with size 4$"):
+        run("check_index", np.array([0, -1, 9]), bound=4, low=-4, error="IndexError",
+            words="index {index} is out of bounds for axis 0 with size 4")
+
+
 @pytest.mark.parametrize("name,args,params,message", [
     ("add", [(3,), (4,)], {}, r"add\(f32\[3\], f32\[4\]\): shapes \(3,\) and \(4,\) differ"),
     ("matmul", [(3, 4), (5, 2)], {}, r"matmul\(f32\[3,4\], f32\[5,2\]\): inner dims 4 and 5"),
     ("broadcast_to", [(3,)], {"shape": (2, 4)}, r"cannot broadcast shape \(3,\) to \(2, 4\)"),
     ("reshape", [(6,)], {"shape": (4,)}, r"cannot reshape \(6,\)"),
+    ("check_index", [(3,)], {"bound": 3, "low": 0, "error": "IndexError", "words": "{index}"},
+     r"check_index checks an integer index, not f32\[3\]"),
     ("reduce_sum", [(2, 3)], {"axes": (-1,), "keepdims": False}, r"axes \(-1,\) must lie in"),
     ("concatenate", [(2, 3), (2, 4)], {"axis": 0}, r"shapes \(2, 3\) and \(2, 4\) differ off"),
 ])

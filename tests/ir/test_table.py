@@ -14,7 +14,8 @@ EVALUATED = set(evaluation_tests.UNARY) | set(evaluation_tests.BINARY) | {
     "logical_and", "logical_or", "logical_not", "where", "cast", "broadcast_to", "reshape",
     "transpose", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "matmul", "slice",
     "pad", "gather",
-    "scatter_add", "concatenate", "iota", "full", "constant", "guard", "fmod", "trunc_div",
+    "scatter_add", "concatenate", "iota", "full", "constant", "guard", "check_index",
+    "fmod", "trunc_div",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "argsort",
     "solve", "triangular_solve", "cholesky", "det", "slogdet", "eigh", "svd", "qr", "lu_factor",
     "conj", "real", "imag", "complex", "fft", "rfft", "irfft", "eig"}
