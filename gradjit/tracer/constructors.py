@@ -217,6 +217,7 @@ _ALLOCATING = ("zeros", "ones", "empty", "full", "eye", "identity", "zeros_like"
                "ones_like", "empty_like", "full_like")
 _NUMPY = os.path.dirname(np.__file__) + os.sep
 _GRADJIT = os.path.dirname(sys.modules["gradjit"].__file__) + os.sep
+_TRANSFORMATIONS = os.path.dirname(__file__) + os.sep  # gradjit/tracer
 
 
 def _by_the_traced_function(frame) -> bool:
@@ -232,7 +233,9 @@ def _by_the_traced_function(frame) -> bool:
     while caller is not None and caller.f_code.co_filename.startswith(_NUMPY):
         caller = caller.f_back
     name = "" if caller is None else caller.f_code.co_filename
-    return not name.startswith(_GRADJIT) and "-packages" + os.sep not in name
+    if name.startswith(_GRADJIT):  # the transformations call numpy's function as the traced
+        return caller is not frame and name.startswith(_TRANSFORMATIONS)  # one: jit(polymulx)
+    return "-packages" + os.sep not in name
 
 
 @functools.lru_cache(maxsize=1024)
