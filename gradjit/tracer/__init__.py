@@ -8,6 +8,7 @@ from gradjit.tracer.array_methods import TracerArrayConversionError
 from gradjit.tracer.cache import CacheInfo, Explanation, RetraceWarning
 from gradjit.tracer.captures import CapturedArrayChanged, check_captures, debug_captures
 from gradjit.tracer.constructors import install as _install_constructors
+from gradjit.tracer.polynomial_values import install as _install_polynomial_values
 from gradjit.tracer.custom import checkpoint, custom_gradient, custom_jvp, custom_vjp
 from gradjit.tracer.custom import checkpoint as remat
 from gradjit.tracer.trace import TraceError, Traced
@@ -24,6 +25,7 @@ from gradjit.tracer.hips import (defjvp, defvjp, deriv, grad_and_aux, grad_named
 
 _install_constructors()  # numpy's constructors do not dispatch: see tracer/constructors.py
 _install_vectorize()  # nor does np.vectorize: see tracer/vectorize.py
+_install_polynomial_values()  # np.polynomial's values test for ndarray: see its module
 
 
 def _decorator(mode, fn, **options):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import dis
 import math
+import sys
 
 import numpy as np
 
@@ -292,6 +294,10 @@ class ArrayMethods:
         return answer
 
     def __float__(self):
+        if not self.const and _stores_an_item(sys._getframe(1)):
+            # numpy reads the number it stores into its own array (out[0] = x[0]) with float():
+            # the guarded value would cut the derivative, so it is refused as a whole array is
+            self.__array__()
         return float(self._number())
 
     def __int__(self):
@@ -412,6 +418,14 @@ def _compress(self, condition, axis=None, out=None):
 
 
 ArrayMethods.compress = _compress
+
+
+def _stores_an_item(frame) -> bool:
+    """Whether `frame` is running an item assignment (a[i] = v)."""
+    return frame.f_code.co_code[frame.f_lasti] == _STORE_SUBSCR
+
+
+_STORE_SUBSCR = dis.opmap["STORE_SUBSCR"]
 
 
 def _is(scalar, answer):

@@ -215,16 +215,27 @@ class _FilledByTheFunction(_SequencesAssembled):
 
 _ALLOCATING = ("zeros", "ones", "empty", "full", "eye", "identity", "zeros_like",
                "ones_like", "empty_like", "full_like")
-_LIBRARIES = tuple(os.path.dirname(m.__file__) + os.sep for m in (np, sys.modules["gradjit"]))
+_NUMPY = os.path.dirname(np.__file__) + os.sep
+_GRADJIT = os.path.dirname(sys.modules["gradjit"].__file__) + os.sep
+_TRANSFORMATIONS = os.path.dirname(__file__) + os.sep  # gradjit/tracer
 
 
 def _by_the_traced_function(frame) -> bool:
-    """Whether the code of `frame` is the user's (neither gradjit's nor numpy's nor an
-    installed library's) and calls the constructor itself: compiled code it calls (numpy's
-    random Generator) makes no frame of its own, and wants numpy's array."""
-    name = frame.f_code.co_filename
-    return not name.startswith(_LIBRARIES) and "-packages" + os.sep not in name and \
-        _calls_a_constructor(frame.f_code, frame.f_lasti)
+    """Whether the code of `frame` calls the constructor itself and is the user's, or numpy's
+    own Python called by the user's code: numpy's Python functions (np.polynomial's legmulx,
+    polyder) fill the arrays they allocate with the values they compute, as the user's code
+    does. numpy called by gradjit (np.unique while it traces) or by another installed library
+    wants numpy's arrays, and so does compiled code (numpy's random Generator), which makes
+    no frame of its own."""
+    if not _calls_a_constructor(frame.f_code, frame.f_lasti):
+        return False
+    caller = frame
+    while caller is not None and caller.f_code.co_filename.startswith(_NUMPY):
+        caller = caller.f_back
+    name = "" if caller is None else caller.f_code.co_filename
+    if name.startswith(_GRADJIT):  # the transformations call numpy's function as the traced
+        return caller is not frame and name.startswith(_TRANSFORMATIONS)  # one: jit(polymulx)
+    return "-packages" + os.sep not in name
 
 
 @functools.lru_cache(maxsize=1024)

@@ -377,3 +377,7 @@ FUNCTIONS = {np.roots: _roots, np.poly: _poly, np.polydiv: _polydiv, np.polyval:
              np.polyint: _polyint, np.polyadd: _polyadd, np.polysub: _polysub,
              np.polymul: _polymul, np.polyfit: _polyfit, np.vander: _vander, np.convolve: _convolve,
              np.correlate: _correlate, np.interp: _interp}
+# np.polynomial's only dispatched functions: numpy's own Python evaluates them on traced values
+# (their polyval, at traced points, is gradjit.tracer.polynomial_values's while tracing)
+FUNCTIONS.update({f: f._implementation for f in (np.polynomial.polynomial.polyval2d,
+                                                  np.polynomial.polynomial.polygrid2d)})
