@@ -102,10 +102,12 @@ DIFFERENT = (_named(["histogram"], ["c8", "c16"])
              | _named(["cumsum", "nancumsum", "cumulative_sum"], ["f2"], ["2d"])
              | {"gradient-bool-0d", "quantile-bool-empty"})
 # On Tensors, operands promote as PyTorch's do: uint8 sums and products accumulate in int64
-# (numpy: uint64), and an array operand of another dtype does not widen a Tensor's floats
+# (numpy: uint64), and an array operand of another dtype does not widen a Tensor's floats;
+# a Tensor's `@` of bools raises PyTorch's NotImplementedError (numpy multiplies them)
 TORCH_PROMOTION = (_named(["sum-keep", "prod", "nansum", "cumsum", "nancumsum",
                            "cumulative_sum", "trace"], ["u1"])
-                   | _named(["convolve", "correlate", "cross", "kron", "polyval"], DTYPES))
+                   | _named(["convolve", "correlate", "cross", "kron", "polyval"], DTYPES)
+                   | _named(["matmul"], ["bool"]))
 
 
 @pytest.mark.parametrize("c", [c for c in CASES if c.name not in DIFFERENT | TORCH_PROMOTION],
