@@ -349,7 +349,8 @@ class ArrayMethods:
         if known is not None:  # a library reading a constant (an array the function filled
             return np.array(known, dtype)  # with constants only) gets a copy of its value
         from gradjit.tracer.trace import source_line, user_site
-        _refuse_scipy_stats(self)
+        from gradjit.scipy.stats import refuse_scipy_stats
+        refuse_scipy_stats()
         site = user_site()
         raise TracerArrayConversionError(
             f"a traced value {self.ir_type} was converted to a numpy array at {site}: "
@@ -376,31 +377,6 @@ class ArrayMethods:
     def __array_function__(self, func, types, args, kwargs):
         from gradjit.ops.numpy_api import apply_function
         return views.link_function(func, args, kwargs, apply_function(func, args, kwargs))
-
-
-def _refuse_scipy_stats(value):
-    """Raise, naming the user's call, where scipy.stats converts a traced value (it runs its
-    own numpy code, not numpy functions a traced value dispatches), pointing to
-    gradjit.scipy.stats's function of the same name."""
-    import sys
-
-    from gradjit.scipy.stats import scipy_stats_caller
-    from gradjit.tracer.trace import _short, source_line
-    found = scipy_stats_caller(sys._getframe(2))
-    if found is None:
-        return
-    name, method, caller, frozen = found
-    import gradjit.scipy.stats as traced_stats
-    site = f"{_short(caller.f_code.co_filename)}:{caller.f_lineno}" if caller else None
-    own = getattr(getattr(traced_stats, name, None), method, None)
-    arguments = "x and the frozen parameters" if frozen else "scipy's arguments"
-    fix = (f"use gradjit.scipy.stats.{name}.{method}, which takes {arguments} and traces"
-           if own else f"gradjit.scipy.stats has no {name}.{method}: write it with numpy "
-           "functions, which trace")
-    raise TracerArrayConversionError(
-        f"scipy.stats.{name}.{method} was given a traced value {value.ir_type} at {site}: "
-        f"{source_line(site)}\n  scipy.stats converts its arguments to numpy arrays, and a "
-        f"traced value has no fixed numpy value; {fix}")
 
 
 # keywords only PyTorch's methods take: a method both share, called with one, is PyTorch's
