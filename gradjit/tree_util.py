@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections import OrderedDict
 
-from gradjit.tracer.pytree import NODES, Node
+from gradjit.tracer.pytree import MAPPING_KEYS, NODES, Node, sorted_keys
 
 
 def register_pytree_node(nodetype, flatten_func, unflatten_func):
@@ -77,10 +76,8 @@ def _children(tree):
     if type(tree) in (tuple, list):
         return (type(tree), None, tuple(tree))
     if type(tree) is dict:
-        keys = tuple(sorted(tree))
+        keys = sorted_keys(tree)
         return (dict, keys, tuple(tree[k] for k in keys))
-    if isinstance(tree, OrderedDict):
-        return (type(tree), tuple(tree), tuple(tree.values()))
     return None
 
 
@@ -89,7 +86,7 @@ def _rebuild(kind, aux, children):
         return None
     if isinstance(kind, Node):
         return kind.rebuild(list(children))
-    if aux is not None:  # dict, OrderedDict
+    if aux is not None:  # dict
         return kind(zip(aux, children))
     return kind(*children) if hasattr(kind, "_fields") else kind(children)
 
@@ -231,11 +228,13 @@ _ATTRIBUTE_CHILDREN: dict = {}  # a registered dataclass -> its data fields, its
 
 def _keys(kind, aux, count) -> list:
     """The key of each child of a node, as JAX names them in key paths."""
+    if isinstance(kind, Node) and kind.cls in MAPPING_KEYS:
+        return [DictKey(k) for k in MAPPING_KEYS[kind.cls](kind.aux)]
     if isinstance(kind, Node):
         names = _ATTRIBUTE_CHILDREN.get(kind.cls)
         return [GetAttrKey(n) for n in names] if names else \
             [FlattenedIndexKey(i) for i in range(count)]
-    if aux is not None:  # dict, OrderedDict
+    if aux is not None:  # dict
         return [DictKey(k) for k in aux]
     if hasattr(kind, "_fields"):
         return [GetAttrKey(n) for n in kind._fields]

@@ -14,10 +14,21 @@ from gradjit.tracer import jacrev as _jacrev
 from gradjit.tracer import jvp as _jvp
 from gradjit.tracer import value_and_grad, vjp as _vjp
 from gradjit.tracer import vmap as _vmap
+from gradjit.tracer.pytree import dicts_in_insertion_order
 
 __all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd",
            "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state",
            "vjp", "vmap"]
+
+
+def _torch_dicts(call):
+    """call flattening dicts as torch.func does: keys in insertion order, where JAX's
+    transformations sort them (their results' dicts keep the order the keys came in)."""
+    @functools.wraps(call)
+    def in_torch_order(*args, **kwargs):
+        with dicts_in_insertion_order():
+            return call(*args, **kwargs)
+    return in_torch_order
 
 
 def _with_checked_args(transformed, func, argnums, forward=False, jacobian=None):
@@ -30,7 +41,8 @@ def _with_checked_args(transformed, func, argnums, forward=False, jacobian=None)
         nums = C.argnums(argnums, args)
         C.differentiable(tuple(args[i] for i in (nums if isinstance(nums, tuple) else (nums,))),
                          forward)
-        return transformed(*args, **kwargs)
+        with dicts_in_insertion_order():
+            return transformed(*args, **kwargs)
     return call
 
 
@@ -52,18 +64,21 @@ def grad_and_value(func, argnums=0, has_aux=False):
     return _with_checked_args(grad_and_value_of, func, argnums)
 
 
+@_torch_dicts
 def vjp(func, *primals, has_aux=False):
     """(func(*primals), vjp_fn) or (output, vjp_fn, aux): vjp_fn(cotangents) gives a tuple of
     one cotangent per primal."""
     C.differentiable(primals)
     result = _vjp(C.checked(func, C.VJP, has_aux), *primals, has_aux=has_aux)
 
+    @_torch_dicts
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
         C.cotangents(result[0], cotangents)
         return result[1](cotangents)
     return (result[0], vjp_fn) + tuple(result[2:])
 
 
+@_torch_dicts
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """(func(*primals), the JVP along tangents), or (output, jvp, aux) with has_aux."""
     tangents = C.tangents(primals, tangents)
@@ -139,7 +154,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 d for i, d in enumerate(dims) if i not in dict(static)), out_axes=out_dims)
         out = cache[key](*(a for i, a in enumerate(values) if i not in dict(static)))
         return out[0] if single else out
-    return _draws_refused(randomness, mapped, func)
+    return _draws_refused(randomness, _torch_dicts(mapped), func)
 
 
 # Python values that torch.vmap hands to func unchanged (as dims, sizes, flags), not traced
@@ -230,10 +245,12 @@ def _swapped(module, values):
             restore()
 
 
+@_torch_dicts
 def linearize(func, *primals):
     """(func(*primals), jvp_fn) with jvp_fn(*tangents) the JVP at primals, compiled once."""
     from gradjit.tracer.transforms import linearize as _linearize
-    return _linearize(func, *primals)
+    output, jvp_fn = _linearize(func, *primals)
+    return output, _torch_dicts(jvp_fn)
 
 
 def functionalize(func, *, remove="mutations"):

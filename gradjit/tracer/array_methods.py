@@ -355,6 +355,8 @@ class ArrayMethods:
         if known is not None:  # a library reading a constant (an array the function filled
             return np.array(known, dtype)  # with constants only) gets a copy of its value
         from gradjit.tracer.trace import source_line, user_site
+        from gradjit.scipy.stats import refuse_scipy_stats
+        refuse_scipy_stats()
         site = user_site()
         raise TracerArrayConversionError(
             f"a traced value {self.ir_type} was converted to a numpy array at {site}: "

@@ -3,6 +3,9 @@ leaves and a hashable description of the structure (static leaves, such as strin
 live in it)."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -40,16 +43,55 @@ class Static:
         self.value = value
 
 
+def sorted_keys(mapping) -> tuple:
+    """A dict's keys in JAX's leaf order: sorted (insertion order where they don't compare)."""
+    try:
+        return tuple(sorted(mapping))
+    except TypeError:
+        return tuple(mapping)
+
+
+_INSERTION_ORDER = contextvars.ContextVar("dicts_in_insertion_order", default=False)
+
+
+@contextlib.contextmanager
+def dicts_in_insertion_order():
+    """Flatten dicts in torch.utils._pytree's order, their keys as inserted (torch.func's
+    transformations run in it; JAX's sort the keys, so their results' dicts come out sorted)."""
+    token = _INSERTION_ORDER.set(True)
+    try:
+        yield
+    finally:
+        _INSERTION_ORDER.reset(token)
+
+
+def dict_keys(mapping) -> tuple:
+    """A dict's keys in the leaf order of the transformation flattening it."""
+    return tuple(mapping) if _INSERTION_ORDER.get() else sorted_keys(mapping)
+
+
+# As in JAX, an OrderedDict keeps its keys' order and type, a defaultdict its default_factory
+# (its keys in a dict's order).
+NODES[OrderedDict] = (lambda d: (list(d.values()), tuple(d)),
+                      lambda keys, children: OrderedDict(zip(keys, children)))
+NODES[defaultdict] = (lambda d: ([d[k] for k in dict_keys(d)],
+                                 (d.default_factory, dict_keys(d))),
+                      lambda aux, children: defaultdict(aux[0], zip(aux[1], children)))
+# The keys of the children of those nodes (their key paths name them by DictKey).
+MAPPING_KEYS = {OrderedDict: lambda aux: aux, defaultdict: lambda aux: aux[1]}
+
+
 def flatten(tree, leaves: list):
     """Append the array-like leaves of `tree` to `leaves`; return its structure."""
+    if type(tree) in NODES:
+        children, aux = NODES[type(tree)][0](tree)
+        return (Node(type(tree), aux), tuple(flatten(x, leaves) for x in children))
     if isinstance(tree, (tuple, list)):
         kind = tree.__class__
         return (kind, tuple(flatten(x, leaves) for x in tree))
     if isinstance(tree, dict):
-        return (dict, tuple(tree), tuple(flatten(x, leaves) for x in tree.values()))
-    if type(tree) in NODES:
-        children, aux = NODES[type(tree)][0](tree)
-        return (Node(type(tree), aux), tuple(flatten(x, leaves) for x in children))
+        keys = dict_keys(tree)
+        return (dict, keys, tuple(flatten(tree[k], leaves) for k in keys))
     if isinstance(tree, Static) or not is_array_like(tree):
         value = tree.value if isinstance(tree, Static) else tree
         if isinstance(value, Iterator):  # a cached call would hand back the one, spent object

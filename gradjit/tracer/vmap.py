@@ -11,7 +11,7 @@ from gradjit.ir.primitive import BatchingError
 from gradjit.tracer import leaves as L
 from gradjit.tracer.api import Transformed, _count
 from gradjit.tracer.outputs import BatchedOutputs, tree_outputs
-from gradjit.tracer.pytree import LEAF, NODES, Node
+from gradjit.tracer.pytree import LEAF, MAPPING_KEYS, NODES, Node
 from gradjit.tracer.trace import Traced, source_line, user_site, varies
 
 
@@ -193,8 +193,8 @@ def _leaf_axes(spec, structure, what) -> list:
         return [a for key, child in zip(structure[1], structure[2])
                 for a in _leaf_axes(spec[key], child, what)]
     if isinstance(kind, Node) and type(spec) is kind.cls:  # a registered node's axes
-        specs = NODES[kind.cls][0](spec)[0]
-        if len(specs) == len(structure[1]):
+        specs, aux = NODES[kind.cls][0](spec)
+        if aux == kind.aux and len(specs) == len(structure[1]):  # an OrderedDict's keys, ...
             return [a for s, child in zip(specs, structure[1]) for a in _leaf_axes(s, child, what)]
     raise BatchingError(f"vmap {what} specification must be a tree prefix of the corresponding "
                         f"value, got specification {spec!r} for value tree "
@@ -211,6 +211,10 @@ def _describe(structure) -> str:
         return "{" + ", ".join(f"{k!r}: {_describe(s)}" for k, s in
                                zip(structure[1], structure[2])) + "}"
     inner = ", ".join(_describe(s) for s in structure[1])
+    if isinstance(kind, Node) and kind.cls in MAPPING_KEYS:
+        keys = MAPPING_KEYS[kind.cls](kind.aux)
+        return f"{kind.cls.__name__}(" + ", ".join(
+            f"{k!r}: {_describe(s)}" for k, s in zip(keys, structure[1])) + ")"
     if isinstance(kind, Node):
         return f"{kind.cls.__name__}({inner})"
     return f"[{inner}]" if kind is list else f"({inner}{',' if len(structure[1]) == 1 else ''})"

@@ -116,3 +116,23 @@ def test_dirichlet(method):
                                   getattr(scipy.stats.dirichlet, method)(POINT, ALPHA))
     # x normalized, so that the perturbed points still sum to one
     check_grads(lambda x, alpha: fun(x / numpy.sum(x), alpha), (0, 1), modes=["rev"])(POINT, ALPHA)
+
+
+@pytest.mark.parametrize("call,pointer", [
+    (lambda x: scipy.stats.norm.logpdf(x, 0.5, 2.0), "use gradjit.scipy.stats.norm.logpdf"),
+    (lambda x: scipy.stats.norm(0.5, 2.0).cdf(x), "use gradjit.scipy.stats.norm.cdf, which "
+     "takes x and the frozen parameters"),
+    (lambda x: scipy.stats.laplace.logpdf(x), "gradjit.scipy.stats has no laplace.logpdf"),
+])
+def test_scipy_stats_on_a_traced_value_names_the_line_and_gradjit_stats(call, pointer):
+    import gradjit
+    from gradjit.tracer import TracerArrayConversionError
+    with pytest.raises(TracerArrayConversionError) as info:
+        gradjit.grad(lambda x: call(x).sum())(numpy.array([0.1, 0.4]))
+    message = str(info.value)
+    assert "test_scipy_stats.py:" in message and "lambda x: scipy.stats." in message
+    assert pointer in message
+    # the function it points to gives scipy's value, with a derivative that traces
+    if "use " in pointer:
+        own = gradjit.grad(lambda x: stats.norm.logpdf(x, 0.5, 2.0).sum())(numpy.array([0.1]))
+        numpy.testing.assert_allclose(own, -(0.1 - 0.5) / 4.0)

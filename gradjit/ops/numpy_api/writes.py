@@ -23,6 +23,8 @@ def assign(dst, updated, name):
     elif isinstance(dst, np.ndarray) and (known := constant_value(updated)) is not None:
         dst[...] = known  # computed from eager Tensors: known now, written as numpy writes
     else:
+        from gradjit.scipy.stats import refuse_scipy_stats
+        refuse_scipy_stats()  # scipy.stats writes its results into numpy arrays
         raise TypeError(f"np.{name}: the destination is a numpy array, which cannot hold a "
                         "value computed at run time; write into a traced array (for example "
                         "np.zeros_like(x)) or build the result with np.where")
