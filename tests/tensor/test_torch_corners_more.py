@@ -115,3 +115,30 @@ def test_tensor_construction_refuses_and_reads_as_torch(name):
         except (TypeError, ValueError) as e:
             return type(e), str(e)
     assert outcome(gradjit) == outcome(torch)
+
+
+NUMBER_FUNCTIONS = {
+    "tensor_of_a_float": (lambda lib, a, b: lib.tensor(a) * b, (2.0, 3)),
+    "sin_of_a_tensor": (lambda lib, a, b: lib.sin(lib.tensor(a)) + b, (0.5, 1.0)),
+    "arange_scaled": (lambda lib, a, b: lib.arange(3.0) * a + b, (2.0, 1.0)),
+    "numbers_alone": (lambda lib, a, b: a * b + 1, (2.0, 1.5)),
+    "tensor_and_number": (lambda lib, a, b: (lib.tensor([a, b]), a - b), (2.0, 0.5)),
+}
+
+
+def _described(out):
+    """Each returned leaf's type (any library's tensor as Tensor), dtype and values."""
+    def leaf(x):
+        if isinstance(x, (torch.Tensor, gradjit.Tensor)):
+            return "Tensor", str(x.dtype).split(".")[-1], x.tolist()
+        return type(x).__name__, x
+    return [leaf(x) for x in (out if isinstance(out, tuple) else (out,))]
+
+
+@pytest.mark.parametrize("name", NUMBER_FUNCTIONS)
+def test_compile_of_number_arguments_returns_what_eager_returns(name):
+    fn, args = NUMBER_FUNCTIONS[name]
+    compiled = gradjit.compile(lambda *a: fn(gradjit, *a))
+    expected = _described(fn(torch, *args))
+    assert _described(compiled(*args)) == expected  # traced
+    assert _described(compiled(*args)) == expected  # from the cache
