@@ -142,3 +142,23 @@ def test_compile_of_number_arguments_returns_what_eager_returns(name):
     expected = _described(fn(torch, *args))
     assert _described(compiled(*args)) == expected  # traced
     assert _described(compiled(*args)) == expected  # from the cache
+
+
+@pytest.mark.parametrize("target", ["float32", "int64", "bool", "complex64", "uint8"])
+@pytest.mark.parametrize("given", ["float64", "int32", "bool", "complex128"])
+@pytest.mark.parametrize("shape", [(3,), ()])
+def test_setitem_of_a_numpy_array_is_refused_as_torch(target, given, shape):
+    def outcome(lib):
+        t = lib.zeros(2, 3, dtype=getattr(lib, target))
+        try:
+            t[0] = np.ones(shape, given)
+            return t.tolist()
+        except TypeError as e:
+            return str(e)
+    assert outcome(gradjit) == outcome(torch)
+
+
+def test_setitem_of_a_numpy_scalar_writes_it_as_torch():
+    ours, theirs = gradjit.zeros(2, 3), torch.zeros(2, 3)
+    ours[0], theirs[0] = np.float64(2.5), np.float64(2.5)
+    assert ours.tolist() == theirs.tolist()
