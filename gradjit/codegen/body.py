@@ -226,7 +226,6 @@ def _cast(L, args, kinds, out, params):
     return b.trunc(x, target)
 
 
-
 def _float_to_int(L, x, src, out, target):
     """The conversion of ir/elementwise.py's cast: x86's, NaN and out-of-range values giving
     the minimum int32 or int64 (never LLVM's poison); narrower integers wrap the int32."""
@@ -246,6 +245,7 @@ def _float_to_int(L, x, src, out, target):
         return b.select(upper, b.xor(signed, minimum), signed)
     result = truncating(x)
     return result if bits == out.numpy.itemsize * 8 else b.trunc(result, target)
+
 
 LOWERINGS = {
     "neg": _neg, "abs": _abs, "sign": _sign,

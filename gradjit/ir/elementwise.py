@@ -423,9 +423,8 @@ def _cast_eval(x, *, dtype):
         return _cast_truncating(x, bits)
     # unsigned: the upper half is converted shifted down by 2**(bits-1)
     limit = 2.0 ** (bits - 1)
-    with np.errstate(invalid="ignore", over="ignore"):
-        upper = x >= limit
-        signed = _cast_truncating(np.where(upper, x - limit, x), bits)
+    upper = x >= limit
+    signed = _cast_truncating(np.where(upper, x - limit, x), bits)
     return np.where(upper, signed ^ np.iinfo(signed.dtype).min, signed).view(target)
 
 
