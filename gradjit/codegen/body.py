@@ -220,11 +220,31 @@ def _cast(L, args, kinds, out, params):
             return (b.fpext if out.numpy.itemsize > src.numpy.itemsize else b.fptrunc)(x, target)
         return (b.uitofp if src.name == "bool" else b.sitofp)(x, target)
     if _float(src):
-        # Saturating: out-of-range values and NaN must not become poison.
-        return call_intrinsic(b, "fptosi.sat", [x], target, [target, x.type])
+        return _float_to_int(L, x, src, out, target)
     if src.name == "bool" or out.numpy.itemsize > src.numpy.itemsize:
         return (b.zext if src.name == "bool" else b.sext)(x, target)
     return b.trunc(x, target)
+
+
+def _float_to_int(L, x, src, out, target):
+    """The conversion of ir/elementwise.py's cast: x86's, NaN and out-of-range values giving
+    the minimum int32 or int64 (never LLVM's poison); narrower integers wrap the int32."""
+    b = L.b
+    bits = max(out.numpy.itemsize * 8, 32)
+    wide = ir.IntType(bits) if L.lanes == 1 else ir.VectorType(ir.IntType(bits), L.lanes)
+    limit = L.const(src, 2.0 ** (bits - 1))
+    minimum = L.splat(ir.Constant(ir.IntType(bits), -(1 << (bits - 1))))
+
+    def truncating(v):
+        saturated = call_intrinsic(b, "fptosi.sat", [v], wide, [wide, v.type])
+        return b.select(b.fcmp_ordered("<", v, limit), saturated, minimum)
+
+    if out.numpy.kind == "u" and bits == out.numpy.itemsize * 8:
+        upper = b.fcmp_ordered(">=", x, limit)
+        signed = truncating(b.select(upper, b.fsub(x, limit), x))
+        return b.select(upper, b.xor(signed, minimum), signed)
+    result = truncating(x)
+    return result if bits == out.numpy.itemsize * 8 else b.trunc(result, target)
 
 
 LOWERINGS = {

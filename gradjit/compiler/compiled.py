@@ -4,6 +4,7 @@ cache and backends, with the Modules', gradients' and optimizers' state threaded
 as inputs and outputs and written back in place after each call."""
 from __future__ import annotations
 
+import copy
 import functools
 import threading
 
@@ -20,7 +21,7 @@ from gradjit.tracer.cache import Explanation
 from gradjit.tracer.pytree import Static, flatten, unflatten
 from gradjit.tracer import leaves as L
 from gradjit.tracer.torch_surface import NotTraceable
-from gradjit.tracer.trace import TraceError, current_trace, source_line
+from gradjit.tracer.trace import TraceError, Traced, current_trace, source_line
 
 # torch.compile's backends that mean "compile" here; "eager" runs the function as it is.
 _COMPILING = {None, "inductor", "aot_eager", "cpu", "cuda", "cuda-emulator", "interpreter"}
@@ -158,6 +159,7 @@ class Compiled:
             effects = state.results()
             updates = _argument_updates(arguments, given, facts, any(
                 v is not SAME for v in effects[0]))
+            out = _typed_as_eager(out)
             return (out, *effects, updates, _returned(out, arguments))
         finally:
             _flag.depth -= 1
@@ -234,6 +236,26 @@ def _as_returned(out, returned, arguments):
     for i, j in returned:
         leaves[i] = arguments[j]
     return unflatten(structure, iter(leaves))
+
+
+def _typed_as_eager(out):
+    """`out` with each traced leaf marked to come back as the eager call returns it: a Tensor
+    as a Tensor, a Python number as a Python number, even where computed from Python numbers
+    alone (which jit, numpy's way, returns as numpy values)."""
+    leaves = []
+    structure = flatten(out, leaves)
+    return unflatten(structure, iter(map(_typed_leaf, leaves)))
+
+
+def _typed_leaf(x):
+    inner = L.unwrap(x)
+    flavor = "torch" if L.is_tensor(x) else "python"
+    if not isinstance(inner, Traced) or inner.__gradjit_flavor__ == flavor or \
+            not (L.is_tensor(x) or inner.__gradjit_weak__):
+        return x
+    marked = copy.copy(inner)
+    marked.__gradjit_flavor__ = flavor
+    return L.wrap_tensor(marked) if L.is_tensor(x) else marked
 
 
 def _base(array):

@@ -412,15 +412,28 @@ def _cast_eval(x, *, dtype):
         return _cast_eval(x.real, dtype=dtype)
     if x.dtype.kind != "f" or target.kind not in "iu":
         return x.astype(target)
-    # numpy leaves NaN and out-of-range float -> int undefined (x86 gives the minimum integer,
-    # ARM saturates); gradjit saturates and maps NaN to 0, as LLVM's fptosi.sat and PTX do.
-    if target.itemsize < 4 or target.kind == "u":  # PyTorch converts through int64, then wraps
-        return _cast_eval(x, dtype="i64").astype(target)
-    info = np.iinfo(target)
-    high, low = x >= info.max, x <= info.min
-    out = np.where(np.isnan(x) | high | low, 0, x).astype(target)
-    out[high], out[low] = info.max, info.min
-    return out
+    # C's float -> int conversion on x86, which both numpy and PyTorch's CPU kernels use
+    # (and gradjit follows on every target): NaN and values out of range give the minimum
+    # integer of 32 or 64 bits; narrower integers wrap that 32-bit result.
+    bits = max(target.itemsize * 8, 32)
+    x = x.astype(np.promote_types(x.dtype, np.float32))  # (float16 cannot hold the limits)
+    if target.itemsize < 4:
+        return _cast_truncating(x, 32).astype(target)
+    if target.kind == "i":
+        return _cast_truncating(x, bits)
+    # unsigned: the upper half is converted shifted down by 2**(bits-1)
+    limit = 2.0 ** (bits - 1)
+    upper = x >= limit
+    signed = _cast_truncating(np.where(upper, x - limit, x), bits)
+    return np.where(upper, signed ^ np.iinfo(signed.dtype).min, signed).view(target)
+
+
+def _cast_truncating(x, bits):
+    """x rounded toward zero into int<bits>, the minimum integer where NaN or out of range."""
+    limit = 2.0 ** (bits - 1)
+    signed = np.dtype(f"int{bits}")
+    valid = (x >= -limit) & (x < limit)
+    return np.where(valid, np.where(valid, x, 0).astype(signed), np.iinfo(signed).min)
 
 
 def _cast_jvp(tangents, y, x, *, dtype):

@@ -10,6 +10,7 @@ from gradjit.tensor import memory_format as MF
 from gradjit.tensor.arith import apply
 from gradjit.tensor.hot_path import unrecorded
 from gradjit.tensor.shape import _shape_args
+from gradjit.warn import warn_at_caller
 
 
 class DtypeDeviceMixin:
@@ -41,6 +42,8 @@ class DtypeDeviceMixin:
         place = self.device if device is None else _device(device)
         if target is self.dtype and place == self.device and not copy:
             return self
+        if self.dtype.is_complex and not target.is_complex and target is not dtypes.bool_:
+            _warn_discarded_imaginary()
         if place == self.device and place.type == "cpu" and \
                 target not in (dtypes.bfloat16, dtypes.complex32) and \
                 getattr(self._value, "dtype", None) != np.float16:
@@ -112,6 +115,16 @@ for _name, _target in {"float": "float32", "double": "float64", "half": "float16
                        "char": "int8", "byte": "uint8", "bool": "bool_", "cfloat": "complex64",
                        "cdouble": "complex128", "chalf": "complex32"}.items():
     setattr(DtypeDeviceMixin, _name, _cast_method(_name, _target))
+
+
+_IMAGINARY_WARNED: list = []
+
+
+def _warn_discarded_imaginary():
+    if not _IMAGINARY_WARNED:
+        _IMAGINARY_WARNED.append(True)  # PyTorch warns once per process
+        warn_at_caller("Casting complex values to real discards the imaginary part (Triggered "
+                       "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
 
 
 def _device(spec):

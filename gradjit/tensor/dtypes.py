@@ -7,6 +7,7 @@ import re
 import numpy as np
 
 from gradjit.ir import types as T
+from gradjit.tensor.signatures import describe
 
 
 class dtype:
@@ -75,6 +76,14 @@ def to_dtype(spec) -> dtype:
     if spec in _PYTHON_TYPES:
         return _PYTHON_TYPES[spec]
     return _BY_IR[T.dtype(spec)]
+
+
+def checked_argument(spec, function: str) -> dtype:
+    """A dtype argument as PyTorch's bindings take it: a torch dtype or one of the Python types
+    float, int, bool, complex; a name or a numpy dtype is refused."""
+    if isinstance(spec, dtype) or spec in _PYTHON_TYPES:
+        return to_dtype(spec)
+    raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {describe(spec)}")
 
 
 def of_ir(ir: T.DType) -> dtype:

@@ -55,6 +55,8 @@ def _infer(data, dtype=None) -> np.ndarray:
     if hasattr(data, "_edge"):
         return np.array(data._concrete())
     if isinstance(data, np.ndarray):
+        if any(step < 0 for step in data.strides):  # refused as by from_numpy
+            raise ValueError(_NEGATIVE_STRIDES)
         _check_numpy(data)
         return np.array(data)
     if isinstance(data, Sequence) and data and isinstance(data[0], np.ndarray):
@@ -103,9 +105,9 @@ def _plain(data, typed):
     Any Python sequence counts, as PyTorch reads one (a deque of returns), but not text."""
     if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
         return [_plain(x, typed) for x in data]
-    if hasattr(data, "_edge"):
+    if hasattr(data, "_edge"):  # PyTorch reads a tensor among the data as one number
         typed.append(data.dtype)
-        return data.item() if data.dim() == 0 else _plain(data.tolist(), [])
+        return data._python_scalar()
     if isinstance(data, np.generic):
         typed.append(dtypes.of_numpy(data.dtype))
         return data
@@ -230,6 +232,8 @@ def _traced_number(number, dtype):
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False):
+    if dtype is not None:
+        dtype = dtypes.checked_argument(dtype, "tensor")
     if _holds_traced(data):
         return _traced_tensor(data, dtype)
     numbers = not isinstance(data, np.ndarray) and not hasattr(data, "_edge")

@@ -102,15 +102,15 @@ def _check_fits(index, shape, dim, other):
                                f"{list(shape)} apart from dimension {dim}")
 
 
-def _outside(index, size):
-    """The first known index element outside [0, size), or None."""
+def _outside(index, size, low=0):
+    """The first known index element outside [low, size), or None."""
     known = ops.constant_value(index)
-    bad = known[(known < 0) | (known >= size)] if known is not None else ()
+    bad = known[(known < low) | (known >= size)] if known is not None else ()
     return bad.flat[0] if len(bad) else None
 
 
-def _check_known(index, size, dim):
-    bad = _outside(index, size)
+def _check_known(index, size, dim, low=0):
+    bad = _outside(index, size, low)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
@@ -347,7 +347,8 @@ class IndexingMixin:
                 0, index.reshape(1)), (), self)
         shape = tuple(self.shape)
         bad = _outside(index, shape[dim])
-        if bad is not None and self.numel():
+        # PyTorch's kernel along dim 1 of a matrix or more words it as the empty case does
+        if bad is not None and self.numel() and (len(shape) < 2 or dim != 1):
             raise IndexError("index out of range in self")
         if bad is not None:  # the words of torch's kernel for an empty tensor
             raise RuntimeError("index_select(): self indexing axis dim should be positive"
@@ -382,12 +383,17 @@ class IndexingMixin:
                                    f"excluding the specified dimension. Got self.shape = "
                                    f"{list(self.shape)} source.shape = {list(source.shape)}")
         size = self.shape[dim] if self.dim() else 1
-        bad = _outside(index, size)
+        low = -size if what == "index_fill" else 0  # index_fill counts back from the end
+        bad = _outside(index, size, low)
         if bad is not None and what in ("index_copy", "index_fill"):  # torch's IndexErrors
             prefix = "index_copy_(): " if what == "index_copy" else ""
             raise IndexError(f"{prefix}index {bad} is out of bounds for dimension {dim} with "
                              f"size {size}")
-        _check_known(index, size, dim)
+        # PyTorch adds slice by slice (an IndexError) unless along a matrix's first or last dim
+        sliced = self.dim() < 2 or dim not in (0, self.dim() - 1)
+        if bad is not None and what == "index_add" and sliced:
+            raise IndexError("index out of range in self")
+        _check_known(index, size, dim, low)
         return dim, index
 
     @_one_element("IndexAddBackward0", with_source=True)
@@ -420,6 +426,7 @@ class IndexingMixin:
                   "IndexFillBackward0", with_source=False)
     def index_fill(self, dim, index, value):
         dim, index = self._index_along(dim, index, "index_fill")
+        index = index.remainder(self.shape[dim] if self.dim() else 1)  # -size <= index < size
         shape = tuple(self.shape)
         value = value if is_python_scalar(value) else operand(value)
         if hasattr(value, "_edge") and value.dim():

@@ -366,6 +366,8 @@ class ShapeMixin:
         return apply(_index_name(parts), _getitem, self, parts)
 
     def __setitem__(self, index, value):
+        if isinstance(value, np.ndarray):  # (numpy scalars are numbers; arrays are refused)
+            raise TypeError(f"can't assign a numpy.ndarray to a {self.type()}")
         parts = index_parts(self, index)
         basic = _basic_index(parts)
         if basic is not None and _shares_elements(self._value, basic):

@@ -84,9 +84,12 @@ def like(leaf, value):
 
 
 def as_output(value, flavor: str):
-    """A result in the flavor it was computed in: numpy (0-d as numpy scalars) or Tensor."""
+    """A result in the flavor it was computed in: numpy (0-d as numpy scalars), Tensor, or
+    a Python number (gradjit.compile's traced Python numbers)."""
     if flavor == "torch":
         return wrap_tensor(value)
+    if flavor == "python":
+        return value.item()
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return value[()]
     return value
