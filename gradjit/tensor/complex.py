@@ -93,11 +93,14 @@ class ComplexMixin:
 
 def view_as_real(input):
     """The (..., 2) real tensor of a complex tensor's parts: a view of its storage, so that
-    writes through either reach the other."""
+    writes through either reach the other (complex32's excepted: a copy)."""
     if not input.dtype.is_complex:
         raise RuntimeError("view_as_real is only supported for complex tensors")
     out = apply("ViewAsRealBackward0", lambda z: ops.stack([E.real(z), E.imag(z)], -1), input)
-    if type(input._value) is np.ndarray and type(out._value) is np.ndarray:
+    # complex32 is stored as complex64, whose memory holds no float16 parts to view: its
+    # parts stay the float16 copy (writes through them do not reach the complex tensor)
+    if type(input._value) is np.ndarray and type(out._value) is np.ndarray and \
+            input.dtype is not dtypes.complex32:
         out._value = _parts(input._value)
         out._share(input, _parts)
     return out
