@@ -200,7 +200,9 @@ LINALG = {
     "eig": (lambda lib, a: lib.linalg.eigvals(a).real, lambda a: np.linalg.eigvals(a).real),
 }
 NOT_VALUED = {"guard": "an effect: it computes no value (its special-value behaviour is that "
-                        "of the comparison it checks)"}
+                        "of the comparison it checks)",
+              "check_index": "integer indices only, passed through unchanged; its bounds are "
+                             "tests/reliability/test_compiled_index_messages.py's"}
 
 
 def _quotient_overflows(x, y):
