@@ -84,8 +84,11 @@ def log_ndtr(x):
     asymptotic = sub(sub(mul(mul(xt, xt), -0.5), log(neg(xt))), HALF_LOG_2PI)
     asymptotic = add(asymptotic, log(series))
     xs = where(tail, 0.0, x)
-    upper = log1p(neg(ndtr(neg(xs))))
-    body = where(gt(xs, 0), upper, log(ndtr(xs)))
+    above = gt(xs, 0)
+    # the upper branch only sees positive x: below it ndtr(-x) rounds to 1, and log1p's
+    # infinite derivative there would turn where's zero gradient into NaN
+    upper = log1p(neg(ndtr(neg(where(above, xs, 0.0)))))
+    body = where(above, upper, log(ndtr(xs)))
     return where(tail, asymptotic, body)
 
 

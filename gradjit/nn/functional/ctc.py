@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 import gradjit
+from gradjit import ops
 from gradjit.nn.functional.loss import _check_reduction
+from gradjit.tensor.arith import apply
 
 _CHECKED = " (while checking arguments for ctc_loss_allocate_outputs)"
 
@@ -58,6 +60,12 @@ def _extended(targets, target_lengths, blank):
     return ext, skip
 
 
+def _log_add(options):
+    """logsumexp over the last dim whose rows of -inf (states no path reaches yet) are -inf
+    with a zero gradient, unlike Tensor.logsumexp's nan, as PyTorch's CTC kernel gives."""
+    return apply("LogsumexpBackward0", ops.logsumexp, options, -1)
+
+
 def _neg_log_likelihood(log_probs, ext, skip, input_lengths, target_lengths):
     """-log of the summed probability of every alignment of each target, by the forward
     variables alpha[s], the log-probability of having emitted the extended target up to s."""
@@ -74,14 +82,14 @@ def _neg_log_likelihood(log_probs, ext, skip, input_lengths, target_lengths):
         shifted = gradjit.cat([pad, alpha], 1)
         options = gradjit.stack([alpha, shifted[:, 1:-1],
                                  gradjit.where(skip, shifted[:, :-2], never)], -1)
-        moved = gradjit.logsumexp(options, -1) + emit[t]
+        moved = _log_add(options) + emit[t]
         alpha = gradjit.where(gradjit.tensor(t < input_lengths).unsqueeze(1), moved, alpha)
     last = gradjit.tensor(2 * target_lengths)
     ends = gradjit.stack([alpha.gather(1, last.unsqueeze(1)).squeeze(1),
                           gradjit.where(last > 0, alpha.gather(1, (last - 1).clamp(min=0)
                                                                .unsqueeze(1)).squeeze(1), never)],
                          -1)
-    return -gradjit.logsumexp(ends, -1)
+    return -_log_add(ends)
 
 
 def _softmax_term(log_probs, input_lengths, live):
