@@ -256,6 +256,14 @@ def _guard(a, p, t):
     return [f"if {test}:", f"    raise RuntimeError({message!r})"]
 
 
+def _check_index(a, p, t):
+    index, low, bound = f"np.asarray({a[0]})", p["low"], p["bound"]
+    outside = f"({index} < {low}) | ({index} >= {bound})"
+    message = f"{p['words']!r}.format(index={index}[{outside}].flat[0])"
+    check = [f"if np.any({outside}):", f"    raise {p['error']}({message})"]
+    return [line.replace("{", "{{").replace("}", "}}") for line in check] + [f"{{out}} = {a[0]}"]
+
+
 def _packed(call):
     """A factorization's parts packed into one array as gradjit.ir.linalg.pack does."""
     def rule(a, p, t):
@@ -335,6 +343,7 @@ RULES = {
     "scatter_add": _scatter_add,
     "concatenate": lambda a, p, t: f"np.concatenate([{', '.join(a)}], axis={p['axis']})",
     "guard": _guard,
+    "check_index": _check_index,
     "argsort": lambda a, p, t: f"np.argsort({a[0]}, axis={p['axis']}, kind='stable')",
     # numpy's fmod and shifts already give the primitives' results for zero divisors and for
     # shift counts outside [0, bits); numpy has no truncating integer division.

@@ -55,6 +55,10 @@ BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "log
 SHAPES = [(), (0,), (3, 4)]
 
 
+BOUNDS = {"bound": 4, "low": -4, "error": "IndexError",
+          "words": "index {index} is out of bounds for axis 0 with size 4"}
+
+
 def _cases():
     """(id, function) pairs: each primitive on representative types and params."""
     cases = []
@@ -141,6 +145,7 @@ def _cases():
         ("rfft", one_op(fft.rfft, [((3, 7), "f32")], axis=1)),
         ("irfft", one_op(fft.irfft, [((3, 4), "c128")], axis=0, n=5)),
         ("eig", one_op(linalg_eig.eig, [((2, 3, 3), "f64")])),
+        ("check_index", one_op(S.check_index, [((2, 2), "i64")], **BOUNDS)),
     ]
     return cases
 
@@ -158,7 +163,8 @@ def _inputs(fn):
     arrays = []
     for p in fn.params:
         array = data(p.type.shape, p.type.dtype.name)
-        if p.type.dtype.is_int and fn.ops[-1].prim.name in ("gather", "scatter_add"):
+        if p.type.dtype.is_int and fn.ops[-1].prim.name in ("gather", "scatter_add",
+                                                            "check_index"):
             array = array % 4 - 2  # in range for the indexed axis, negatives included
         if fn.ops[-1].prim.name == "cholesky":  # positive definite
             array = array @ np.swapaxes(array, -1, -2) + 3 * np.eye(3, dtype=array.dtype)
@@ -174,6 +180,13 @@ def test_one_primitive_matches_the_interpreter_exactly(fn):
     (got,) = load(python_source(fn))(*arrays)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got, want)
+
+
+def test_index_checks_raise_the_owning_librarys_error():
+    run = load(python_source(one_op(S.check_index, [((3,), "i64")], **BOUNDS)))
+    np.testing.assert_array_equal(run(np.array([3, -4, 0]))[0], [3, -4, 0])
+    with pytest.raises(IndexError, match=r"^index -5 is out of bounds for axis 0 with size 4$"):
+        run(np.array([1, -5, 7]))
 
 
 def test_fills_become_scalars_of_the_array_dtype():
