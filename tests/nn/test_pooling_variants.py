@@ -80,7 +80,8 @@ def test_max_unpool_matches_torch(name):
 def test_max_unpool_keeps_infinite_values_and_repeated_indices_as_torch():
     weights = np.arange(16.0).reshape(1, 1, 4, 4)
     cases = ((np.array([[[[1.0, np.inf], [-np.inf, 4.0]]]]), np.array([[[[0, 3], [5, 15]]]])),
-             (np.array([[[[1.0, 2.0], [3.0, 2.0]]]]), np.array([[[[0, 3], [5, 3]]]])))
+             (np.array([[[[1.0, 2.0], [3.0, 2.0]]]]), np.array([[[[0, 3], [5, 3]]]])),
+             (np.array([[[[1.0, np.inf], [3.0, np.inf]]]]), np.array([[[[0, 3], [5, 3]]]])))
     for values, indices in cases:
         results = []
         for lib, functional in ((torch, TF), (gradjit, F)):
