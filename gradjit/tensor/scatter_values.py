@@ -12,6 +12,7 @@ from gradjit.ir import elementwise as E
 from gradjit.ir import structural as S
 from gradjit.ir.primitive import ir_type, is_python_scalar
 from gradjit.ops.sorting import last_writes
+from gradjit.tracer import custom_vjp
 
 
 def _shape(x) -> tuple:
@@ -142,12 +143,28 @@ def _every_write_differentiated(out, x, index, src, dim):
     backward gathers it; out's values are unchanged."""
     if not ir_type(x).dtype.is_inexact:
         return out
-    summed = ops.reshape(S.scatter_add(E.zeros_like(ops.reshape(x, (-1,))), _targets(
-        index, _shape(x), dim), _values(src, index, x), axis=0), _shape(x))
-    finite = ops.where(ops.isfinite(E.stop_gradient(summed)), summed, 0)
-    carrier = ops.sub(finite, E.stop_gradient(finite))  # zero, with the gathered gradient
-    return ops.where(ops.gt(_count(x, index, dim), 0), ops.add(E.stop_gradient(out), carrier),
-                     out)
+    carrier = _zeros_gathering_gradient(_values(src, index, x), _targets(index, _shape(x), dim),
+                                        E.zeros_like(ops.reshape(x, (-1,))))
+    return ops.where(ops.gt(_count(x, index, dim), 0), ops.add(
+        E.stop_gradient(out), ops.reshape(carrier, _shape(x))), out)
+
+
+def _zeros(values, targets, zeros):
+    return zeros
+
+
+def _zeros_forward(values, targets, zeros):
+    return zeros, targets
+
+
+def _gather_at_targets(targets, g):
+    return S.gather(g, targets, axis=0), None, None
+
+
+# zeros whose gradient is each value's incoming gradient read at its target, whatever the
+# values are: a difference of the values with themselves would be NaN at an infinite one
+_zeros_gathering_gradient = custom_vjp(_zeros)
+_zeros_gathering_gradient.defvjp(_zeros_forward, _gather_at_targets)
 
 
 def _reduce(x, index, src, dim, reduce, include_self):

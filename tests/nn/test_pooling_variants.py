@@ -77,6 +77,23 @@ def test_max_unpool_matches_torch(name):
         assert node == want_node
 
 
+def test_max_unpool_keeps_infinite_values_and_repeated_indices_as_torch():
+    weights = np.arange(16.0).reshape(1, 1, 4, 4)
+    cases = ((np.array([[[[1.0, np.inf], [-np.inf, 4.0]]]]), np.array([[[[0, 3], [5, 15]]]])),
+             (np.array([[[[1.0, 2.0], [3.0, 2.0]]]]), np.array([[[[0, 3], [5, 3]]]])),
+             (np.array([[[[1.0, np.inf], [3.0, np.inf]]]]), np.array([[[[0, 3], [5, 3]]]])))
+    for values, indices in cases:
+        results = []
+        for lib, functional in ((torch, TF), (gradjit, F)):
+            x = lib.tensor(values, requires_grad=True)
+            out = functional.max_unpool2d(x, lib.tensor(indices), 2)
+            (out * lib.tensor(weights)).sum().backward()
+            results.append((out.detach().numpy(), x.grad.numpy()))
+        (want, want_grad), (got, got_grad) = results
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(got_grad, want_grad)
+
+
 LP = {
     "1d": lambda F, x: F.lp_pool1d(x[0], 2, 3),
     "1d-stride-ceil": lambda F, x: F.lp_pool1d(x[0], 3.0, 3, 2, True),

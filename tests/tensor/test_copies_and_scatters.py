@@ -66,3 +66,23 @@ def test_copies_own_their_memory():
         x.add_(1)
         np.testing.assert_array_equal(copy.numpy(), before.numpy())
     assert gradjit.detach_copy(gradjit.ones(2, requires_grad=True)).grad_fn is None
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_scatter_gives_infinite_values_sharing_an_index_their_gradient(compiled):
+    values = np.array([[1.0, np.inf, -np.inf]])
+    index = np.array([[0, 2, 2]])
+    weights = np.array([[5.0, 6.0, 7.0]])
+    results = []
+    for lib in (torch, gradjit):
+        def weighted(x, i, lib=lib):
+            scattered = lib.zeros(1, 3, dtype=lib.float64).scatter(-1, i, x)
+            return (scattered * lib.tensor(weights)).sum()
+        x = lib.tensor(values, requires_grad=True)
+        run = gradjit.compile(weighted) if compiled and lib is gradjit else weighted
+        total = run(x, lib.tensor(index))
+        total.backward()
+        results.append((total.item(), x.grad.numpy()))
+    (want, want_grad), (got, got_grad) = results
+    assert got == want
+    np.testing.assert_array_equal(got_grad, want_grad)  # each reads its index's 7

@@ -336,11 +336,9 @@ def _max_unpool(input, indices, n, kernel_size, stride, padding, output_size):
 
     def unpool(x):
         zeros = gradjit.zeros(*lead, math.prod(sizes), dtype=x.dtype)
-        flat = x.reshape(*lead, -1)
-        # One of the values sharing an index lands there, but each gets the gradient at its
-        # index (PyTorch's gather), which is scatter_add's gradient.
-        summed = zeros.scatter_add(-1, flat_indices, flat)
-        out = zeros.scatter(-1, flat_indices, flat.detach()) + summed - summed.detach()
+        # One of the values sharing an index lands there, and each gets the gradient at its
+        # index: scatter's own gradient, which keeps an infinite value as it is (no inf - inf).
+        out = zeros.scatter(-1, flat_indices, x.reshape(*lead, -1))
         return out.reshape(*lead, *sizes, *width)
     # PyTorch's 1-d unpooling is the 2-d one of the input with a unit width
     width = (1,) * (n == 1)
