@@ -11,6 +11,8 @@ import warnings
 
 import torch
 
+import gradjit
+
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
@@ -24,10 +26,26 @@ def ported(source: str) -> str:
     return re.sub(r"^(\s*)from torch(\.| )", r"\1from gradjit\2", source, flags=re.M)
 
 
+@contextlib.contextmanager
+def _global_modes_kept():
+    """Each library's process-wide modes as they were before the program set any of them
+    (torch.use_deterministic_algorithms(True) in one tutorial refuses later tests' kernels)."""
+    saved = [(lib, lib.are_deterministic_algorithms_enabled(),
+              lib.is_deterministic_algorithms_warn_only_enabled(), lib.get_default_dtype(),
+              lib.is_grad_enabled()) for lib in (torch, gradjit)]
+    try:
+        yield
+    finally:
+        for lib, deterministic, warn_only, dtype, grad in saved:
+            lib.use_deterministic_algorithms(deterministic, warn_only=warn_only)
+            lib.set_default_dtype(dtype)
+            lib.set_grad_enabled(grad)
+
+
 def printed(source: str) -> str:
     """What the program prints, object addresses and the library's module name left out."""
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(), _global_modes_kept():
         warnings.simplefilter("ignore")
         exec(compile(source, "<tutorial>", "exec"), {"__name__": "__main__"})
     return _ADDRESS.sub("", out.getvalue()).replace("gradjit.", "torch.")
