@@ -28,6 +28,17 @@ def _diagonal_span(n, m, offset):
     return length, (offset if offset >= 0 else -offset * m) if length else 0
 
 
+def _steps_shorter(x, axis1, axis2):
+    """Whether a tensor's memory steps less along axis1 than along axis2 (a column-major
+    LAPACK result): only the flattening of the pair in that order is a view of the memory,
+    and the diagonal must be one for a write through it to reach the tensor."""
+    stride = getattr(x, "stride", None)
+    if not callable(stride):
+        return False
+    steps = stride()
+    return abs(steps[axis1]) < abs(steps[axis2])
+
+
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """numpy's diagonal: the axes axis1, axis2 go, the diagonal becomes the last axis."""
     x = asarray(a)
@@ -38,6 +49,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
                                                                                   len(shape))
     if axis1 == axis2:
         raise ValueError("axis1 and axis2 cannot be the same")
+    if _steps_shorter(x, axis1, axis2):  # diagonal k of x is diagonal -k of its transpose
+        axis1, axis2, offset = axis2, axis1, -offset
     rest = [i for i in range(len(shape)) if i not in (axis1, axis2)]
     x = transpose(x, rest + [axis1, axis2])
     batch, n, m = tuple(shape[i] for i in rest), shape[axis1], shape[axis2]

@@ -27,10 +27,7 @@ TOLERANCE = {torch.float64: dict(rtol=1e-7, atol=1e-9),
              torch.float32: dict(rtol=2e-4, atol=2e-5)}
 
 # input key (name/desc/dtype/mode, glob) -> why gradjit's result differs from torch's
-KNOWN = {
-    "LPPool?d/norm/*": "gradients of x ** 1.5 at negative x outside every window: torch gives "
-                       "0 * NaN = NaN, gradjit's guarded product gives 0 where the cotangent is 0",
-}
+KNOWN = {}
 
 # the torch modules an input passes to another's constructor (TransformerEncoder's layer):
 # their constructor arguments, recorded while torch's input functions run

@@ -153,3 +153,21 @@ def test_lstsq_of_vectors_matches_torch():
         for lib in (gradjit, torch):
             with pytest.raises(RuntimeError, match=r"input.dim\(\) must be greater or equal"):
                 lib.linalg.lstsq(*(lib.tensor(rng.standard_normal(s)) for s in shapes))
+
+
+@pytest.mark.parametrize("offset", [-2, -1, 0, 1, 2])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 3, 4)])
+def test_diagonal_of_a_column_major_result_is_a_view_as_torch_makes(shape, offset):
+    """A write through the diagonal of a LAPACK result (geqrf's A, as orthogonal's
+    right_inverse writes its signs) reaches the result, with torch's strides and offset."""
+    rng = np.random.default_rng(0)
+    data = rng.standard_normal(shape)
+    outs = []
+    for lib in (torch, gradjit):
+        A, _ = lib.geqrf(lib.tensor(data))
+        diagonal = A.diagonal(offset, -2, -1)
+        layout = (A.stride(), diagonal.stride(), diagonal.storage_offset())
+        diagonal.copy_(lib.full(diagonal.shape, 7.0, dtype=lib.float64))
+        outs.append((layout, np.asarray(A)))
+    assert outs[0][0] == outs[1][0]
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=1e-12, atol=1e-12)
