@@ -373,8 +373,13 @@ class ShapeMixin:
         if basic is not None and _shares_elements(self._value, basic):
             raise RuntimeError(overlap.INTERNAL)
         if type(self._value) is np.ndarray:  # a slice copies into, an index array puts
-            overlap.check_inputs(*(self._value[basic], (value,)) if basic is not None else
-                                 (self._value, (value,), overlap.ANY))
+            try:
+                written = self._value if basic is None else self._value[basic]
+            except IndexError:  # out of range: put_value below says so in PyTorch's words
+                written = None
+            if written is not None:
+                overlap.check_inputs(written, (value,), *(() if basic is not None else
+                                                         (overlap.ANY,)))
         value = put_value(self, parts, operand(value))
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
