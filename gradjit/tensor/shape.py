@@ -373,8 +373,11 @@ class ShapeMixin:
         if basic is not None and _shares_elements(self._value, basic):
             raise RuntimeError(overlap.INTERNAL)
         if type(self._value) is np.ndarray:  # a slice copies into, an index array puts
-            overlap.check_inputs(*(self._value[basic], (value,)) if basic is not None else
-                                 (self._value, (value,), overlap.ANY))
+            try:
+                overlap.check_inputs(*(self._value[basic], (value,)) if basic is not None else
+                                     (self._value, (value,), overlap.ANY))
+            except IndexError:  # out of range: the write below words it as PyTorch does
+                pass
         value = put_value(self, parts, operand(value))
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
