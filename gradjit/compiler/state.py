@@ -25,11 +25,12 @@ def is_optimizer(x) -> bool:
     return hasattr(x, "param_groups") and isinstance(getattr(x, "state", None), dict)
 
 
-def _roots(fn) -> list:
+def _roots(fn) -> tuple:
     """Modules, optimizers, tensors and other values that `fn` can reach without being passed
     them: its bound `self`, its closure and the globals it names, and those of the functions
-    found there (a step that calls a helper which calls the model)."""
-    roots, seen = [], set()
+    found there (a step that calls a helper which calls the model); and the Python numbers,
+    strings and Nones bound directly to those closure cells and global names."""
+    roots, constants, seen = [], [], set()
 
     def visit(f):
         if id(f) in seen:
@@ -49,6 +50,10 @@ def _roots(fn) -> list:
         if code is not None:
             scope = getattr(f, "__globals__", {})
             found.extend(scope[n] for n in sorted(_names(code)) if n in scope)
+        # Numbers inside a list or dict are left out: a step that appends to a closure list
+        # (a log) would otherwise change its own key on every call.
+        constants.extend((type(x).__name__, repr(x)) for x in found
+                         if x is None or type(x) in (bool, int, float, complex, str))
         for x in _flat(found):  # into lists, tuples and dicts (a dict of models, say)
             if isinstance(x, (types.FunctionType, types.MethodType)):
                 visit(x)
@@ -57,7 +62,7 @@ def _roots(fn) -> list:
     if is_module(fn):
         roots.append(fn)
     visit(fn)
-    return roots
+    return roots, tuple(constants)
 
 
 def _names(code) -> set:
@@ -75,12 +80,10 @@ class State:
 
     def __init__(self, fn, args, kwargs):
         self.tensors, self.params, self.modules, self.optimizers = [], [], [], []
-        reached = _roots(fn)
         # Python numbers and strings the step reads from its closure or globals are traced as
         # constants: their values join the cache key, so rebinding one traces again (PyTorch
         # guards on them) instead of replaying the old value.
-        self.constants = tuple((type(x).__name__, repr(x)) for x in reached
-                               if x is None or type(x) in (bool, int, float, complex, str))
+        reached, self.constants = _roots(fn)
         seen = set()
 
         def add(t):

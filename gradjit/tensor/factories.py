@@ -376,9 +376,11 @@ def _filled(size, value, dtype, device, requires_grad):
     value = value.item() if hasattr(value, "_edge") else value  # a 0-d tensor as its number
     shape = refuse_negative_sizes(_shape_args(size))
     if dtype is None:
+        kind = np.dtype(value.dtype).kind if getattr(value, "__gradjit_weak__", False) else None
         dtype = dtypes.to_dtype(type(value)) if isinstance(value, (bool, int)) else \
-            dtypes.get_default_dtype().to_complex() if isinstance(value, complex) else \
-            dtypes.get_default_dtype()
+            dtypes.bool_ if kind == "b" else dtypes.int64 if kind in ("i", "u") else \
+            dtypes.get_default_dtype().to_complex() if isinstance(value, complex) or \
+            kind == "c" else dtypes.get_default_dtype()
     if isinstance(value, (bool, int, float, complex)):
         value = dtypes.scalar_in(value, dtypes.to_dtype(dtype))
     refuse_overflowing_storage(shape, np.dtype(_numpy_dtype(dtype)).itemsize)
@@ -447,8 +449,9 @@ def _laid_out_as(t, memory_format, like=None):
 
 @takes_out
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    # a Python number that gradjit.compile traces stands for that number
     if not (isinstance(fill_value, (numbers.Number, np.bool_)) or hasattr(fill_value, "_edge")
-            and fill_value.dim() == 0):
+            and fill_value.dim() == 0 or getattr(fill_value, "__gradjit_weak__", False)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type(fill_value).__name__}")
     return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype,

@@ -374,12 +374,10 @@ class ShapeMixin:
             raise RuntimeError(overlap.INTERNAL)
         if type(self._value) is np.ndarray:  # a slice copies into, an index array puts
             try:
-                written = self._value if basic is None else self._value[basic]
-            except IndexError:  # out of range: put_value below says so in PyTorch's words
-                written = None
-            if written is not None:
-                overlap.check_inputs(written, (value,), *(() if basic is not None else
-                                                         (overlap.ANY,)))
+                overlap.check_inputs(*(self._value[basic], (value,)) if basic is not None else
+                                     (self._value, (value,), overlap.ANY))
+            except IndexError:  # out of range: the write below words it as PyTorch does
+                pass
         value = put_value(self, parts, operand(value))
         needs_graph = is_grad_enabled() and (self._edge is not None or getattr(
             value, "_edge", None) is not None)
