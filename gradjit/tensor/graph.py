@@ -183,10 +183,11 @@ class RemovableHandle:
     leaving a `with` block) takes the hook off again, also from the tables in `extra_dict` that
     record its options."""
 
-    _ids = itertools.count()
+    next_id = 0  # process-wide, as PyTorch's (code that reads or resets it sees the same)
 
     def __init__(self, hooks_dict: dict, *, extra_dict=None):
-        self._hooks, self.id = hooks_dict, next(self._ids)
+        self._hooks, self.id = hooks_dict, RemovableHandle.next_id
+        RemovableHandle.next_id += 1
         self._extra = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict or ())
 
     def remove(self):

@@ -29,7 +29,10 @@ def ported(source: str) -> str:
 @contextlib.contextmanager
 def _global_modes_kept():
     """Each library's process-wide modes as they were before the program set any of them
-    (torch.use_deterministic_algorithms(True) in one tutorial refuses later tests' kernels)."""
+    (torch.use_deterministic_algorithms(True) in one tutorial refuses later tests' kernels);
+    hook ids (which programs print) counted from 0, as in a fresh process."""
+    for lib in (torch, gradjit):
+        lib.utils.hooks.RemovableHandle.next_id = 0
     saved = [(lib, lib.are_deterministic_algorithms_enabled(),
               lib.is_deterministic_algorithms_warn_only_enabled(), lib.get_default_dtype(),
               lib.is_grad_enabled()) for lib in (torch, gradjit)]
