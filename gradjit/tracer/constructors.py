@@ -217,14 +217,16 @@ _ALLOCATING = ("zeros", "ones", "empty", "full", "eye", "identity", "zeros_like"
                "ones_like", "empty_like", "full_like")
 _NUMPY = os.path.dirname(np.__file__) + os.sep
 _GRADJIT = os.path.dirname(sys.modules["gradjit"].__file__) + os.sep
-_TRANSFORMATIONS = os.path.dirname(__file__) + os.sep  # gradjit/tracer
+# where the transformations call the function they trace, itself numpy's in jit(polymulx)
+_TRACING_CALL = (os.path.join(os.path.dirname(__file__), "api.py"), "_trace")
 
 
 def _by_the_traced_function(frame) -> bool:
     """Whether the code of `frame` calls the constructor itself and is the user's, or numpy's
     own Python called by the user's code: numpy's Python functions (np.polynomial's legmulx,
     polyder) fill the arrays they allocate with the values they compute, as the user's code
-    does. numpy called by gradjit (np.unique while it traces) or by another installed library
+    does, also where a transformation traces numpy's function itself (jit(polymulx)). numpy
+    called by gradjit (np.unique, np.pad while it traces) or by another installed library
     wants numpy's arrays, and so does compiled code (numpy's random Generator), which makes
     no frame of its own."""
     if not _calls_a_constructor(frame.f_code, frame.f_lasti):
@@ -233,8 +235,8 @@ def _by_the_traced_function(frame) -> bool:
     while caller is not None and caller.f_code.co_filename.startswith(_NUMPY):
         caller = caller.f_back
     name = "" if caller is None else caller.f_code.co_filename
-    if name.startswith(_GRADJIT):  # the transformations call numpy's function as the traced
-        return caller is not frame and name.startswith(_TRANSFORMATIONS)  # one: jit(polymulx)
+    if name.startswith(_GRADJIT):  # gradjit's own numpy calls (np.pad while x.at[i] traces)
+        return caller is not frame and (name, caller.f_code.co_name) == _TRACING_CALL
     return "-packages" + os.sep not in name
 
 
