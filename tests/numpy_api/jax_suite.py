@@ -78,7 +78,8 @@ def _quiet(call, *args):
 def check_eager(c: Case, signed_zeros=False):
     """fn on eager Tensors gives numpy's values and dtypes, or raises numpy's exception;
     `signed_zeros`: a zero's sign too."""
-    tensors = tuple(gradjit.tensor(a) if isinstance(a, np.ndarray) else a for a in c.args)
+    # copies: PyTorch refuses arrays of negative strides (M[:, ::-1])
+    tensors = tuple(gradjit.tensor(a.copy()) if isinstance(a, np.ndarray) else a for a in c.args)
     _same_outcome(lambda: _to_numpy(_quiet(c.fn, *tensors)), c, signed_zeros)
 
 
