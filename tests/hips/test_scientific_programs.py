@@ -2,10 +2,10 @@
 option greeks, log densities, a fluid simulation, optimal control) under grad, jit, vmap,
 jacfwd/jacrev and hessian, each written once and run twice: with numpy, scipy.special and
 gradjit (`gj`), and with jax.numpy and jax.scipy; the two runs' results are compared."""
-import textwrap
-
 import numpy
 import pytest
+
+from tests.transforms.jax_side_by_side import assert_agrees_with_jax
 
 jax = pytest.importorskip("jax")
 
@@ -248,28 +248,9 @@ PROGRAMS = {
 }
 
 
-def _run(program, library):
-    namespace = {"numpy": numpy}
-    exec(IMPORTS[library] + textwrap.dedent(PROGRAMS[program]), namespace)
-    return namespace["result"]
-
-
-@pytest.fixture
-def jax_x64():
-    before = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", True)
-    yield
-    jax.config.update("jax_enable_x64", before)
-
-
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_program_agrees_with_jax(program, jax_x64):
-    ours, theirs = _run(program, "gradjit"), _run(program, "jax")
-    ours_leaves, ours_tree = jax.tree.flatten(ours)
-    theirs_leaves, theirs_tree = jax.tree.flatten(theirs)
-    assert ours_tree == theirs_tree
-    for a, b in zip(ours_leaves, theirs_leaves):
-        numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), rtol=1e-8, atol=1e-10)
+def test_program_agrees_with_jax(program):
+    assert_agrees_with_jax(PROGRAMS[program], IMPORTS, rtol=1e-8, atol=1e-10)
 
 
 def test_newton_iteration_with_a_data_dependent_while_loop():

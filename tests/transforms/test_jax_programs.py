@@ -1,10 +1,9 @@
 """Programs from JAX's tutorials (the autodiff cookbook, custom derivative rules), written
 once and run twice with only the imports changed (`jax`/`jax.numpy` or `gradjit`/numpy as
 `gj`/`np`); the two runs' results are compared leaf by leaf."""
-import textwrap
-
-import numpy
 import pytest
+
+from tests.transforms.jax_side_by_side import assert_agrees_with_jax
 
 jax = pytest.importorskip("jax")
 
@@ -258,31 +257,9 @@ PROGRAMS = {
 }
 
 
-def _run(program, library):
-    namespace = {"numpy": numpy}
-    exec(IMPORTS[library] + textwrap.dedent(PROGRAMS[program]), namespace)
-    return namespace["result"]
-
-
-@pytest.fixture
-def jax_x64():
-    before = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", True)
-    yield
-    jax.config.update("jax_enable_x64", before)
-
-
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_program_agrees_with_jax(program, jax_x64):
-    ours, theirs = _run(program, "gradjit"), _run(program, "jax")
-    ours_leaves, ours_tree = jax.tree.flatten(ours)
-    theirs_leaves, theirs_tree = jax.tree.flatten(theirs)
-    assert ours_tree == theirs_tree
-    for a, b in zip(ours_leaves, theirs_leaves):
-        if isinstance(b, str):  # key paths
-            assert a == b
-            continue
-        numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), rtol=1e-9, atol=1e-12)
+def test_program_agrees_with_jax(program):
+    assert_agrees_with_jax(PROGRAMS[program], IMPORTS, rtol=1e-9, atol=1e-12)
 
 
 def test_grad_of_an_integer_argument_names_the_argument_before_the_output():
